@@ -1,0 +1,326 @@
+package provider
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ErrorKind classifies a provider failure by what the user can do about it.
+type ErrorKind string
+
+const (
+	KindAuth          ErrorKind = "auth"           // key missing, wrong or not allowed
+	KindRateLimit     ErrorKind = "rate_limit"     // 429: wait RetryAfter and retry
+	KindQuota         ErrorKind = "quota"          // out of credit: retrying will not help
+	KindContextLength ErrorKind = "context_length" // conversation too long for the model
+	KindBadRequest    ErrorKind = "bad_request"    // the provider rejected the request
+	KindNotFound      ErrorKind = "not_found"      // unknown model or wrong base URL
+	KindOverloaded    ErrorKind = "overloaded"     // provider busy (Anthropic 529, overloaded_error)
+	KindServer        ErrorKind = "server"         // 5xx
+	KindOrigin        ErrorKind = "origin"         // a local server refused the extension's origin
+	KindNetwork       ErrorKind = "network"        // no response at all, or the connection dropped
+	KindBadResponse   ErrorKind = "bad_response"   // HTML, non-JSON or unparseable data
+	KindTruncated     ErrorKind = "truncated"      // the stream ended before the model finished
+	KindStream        ErrorKind = "stream"         // an error event in the middle of a stream
+)
+
+// Error is a provider failure the agent can inspect and the user can read.
+type Error struct {
+	Provider string // display name, "OpenAI"
+	Kind     ErrorKind
+	Status   int    // HTTP status; 0 for network errors, 200 for in-stream errors
+	Type     string // provider's error type (invalid_request_error, RESOURCE_EXHAUSTED...)
+	Code     string // provider's error code (invalid_api_key, tool_use_failed, 429...)
+	Message  string // provider's message, verbatim
+	// RetryAfter is the wait the provider asked for (Retry-After header or Gemini RetryInfo).
+	RetryAfter time.Duration
+	Err        error // underlying cause (network error), if any
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Retryable reports whether the same request may succeed later.
+func (e *Error) Retryable() bool {
+	switch e.Kind {
+	case KindRateLimit, KindOverloaded, KindServer, KindNetwork, KindTruncated:
+		return true
+	}
+	return false
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Provider != "" {
+		b.WriteString(e.Provider)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.summary())
+	if e.Status != 0 && e.Status != 200 {
+		fmt.Fprintf(&b, " (HTTP %d)", e.Status)
+	}
+	if e.Message != "" {
+		b.WriteString(". ")
+		b.WriteString(e.Message)
+	} else if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+func (e *Error) summary() string {
+	switch e.Kind {
+	case KindAuth:
+		return "the API key was rejected or is missing; check it in Settings"
+	case KindRateLimit:
+		if e.RetryAfter > 0 {
+			return "rate limited; retry in " + roundDuration(e.RetryAfter)
+		}
+		return "rate limited; wait a moment and retry"
+	case KindQuota:
+		return "quota exhausted; check your plan and billing"
+	case KindContextLength:
+		return "the conversation is too long for this model; start a new chat or pick a model with a larger context"
+	case KindBadRequest:
+		return "the request was rejected"
+	case KindNotFound:
+		return "not found; check the model name and base URL"
+	case KindOverloaded:
+		return "the provider is overloaded; retry shortly"
+	case KindServer:
+		return "the provider had a server error; retry shortly"
+	case KindOrigin:
+		return "the local server refused requests from the extension"
+	case KindNetwork:
+		return "could not reach the provider; check the network and base URL"
+	case KindBadResponse:
+		return "the provider sent a response Skiff could not read"
+	case KindTruncated:
+		return "the reply stopped before the model finished; the partial text is kept"
+	case KindStream:
+		return "the provider reported an error mid-reply"
+	}
+	return "request failed"
+}
+
+func roundDuration(d time.Duration) string {
+	if d < time.Second {
+		return "1s"
+	}
+	return d.Round(time.Second).String()
+}
+
+// errorBody covers the JSON error envelopes of all three formats and their variants:
+//
+//	OpenAI & co.   {"error":{"message","type","param","code"}}       (OpenRouter: code is a number)
+//	Anthropic      {"type":"error","error":{"type","message"},"request_id"}
+//	Google         {"error":{"code":429,"message","status","details":[...]}}
+//	Ollama         {"error":"message"}
+type errorBody struct {
+	Error   json.RawMessage `json:"error"`
+	Message string          `json:"message"`
+	Detail  string          `json:"detail"`
+}
+
+type errorObject struct {
+	Message string          `json:"message"`
+	Type    string          `json:"type"`
+	Code    json.RawMessage `json:"code"`
+	Status  string          `json:"status"`
+	Details []struct {
+		Type       string `json:"@type"`
+		RetryDelay string `json:"retryDelay"`
+	} `json:"details"`
+}
+
+// parseErrorBody fills e.Type, e.Code, e.Message and a RetryInfo delay from a body.
+// It reports false when the body is not a JSON error envelope.
+func parseErrorBody(e *Error, body []byte) bool {
+	var eb errorBody
+	if err := json.Unmarshal(body, &eb); err != nil {
+		return false
+	}
+	var obj errorObject
+	switch {
+	case len(eb.Error) > 0 && eb.Error[0] == '{':
+		if err := json.Unmarshal(eb.Error, &obj); err != nil {
+			return false
+		}
+	case len(eb.Error) > 0 && eb.Error[0] == '"':
+		_ = json.Unmarshal(eb.Error, &obj.Message)
+	case eb.Message != "":
+		obj.Message = eb.Message
+	case eb.Detail != "":
+		obj.Message = eb.Detail
+	default:
+		return false
+	}
+	e.Message = strings.TrimSpace(obj.Message)
+	e.Type = obj.Type
+	if obj.Status != "" {
+		e.Type = obj.Status
+	}
+	e.Code = strings.Trim(string(obj.Code), `"`)
+	if e.Code == "null" {
+		e.Code = ""
+	}
+	for _, d := range obj.Details {
+		if strings.HasSuffix(d.Type, "RetryInfo") && d.RetryDelay != "" {
+			if dur, err := time.ParseDuration(d.RetryDelay); err == nil {
+				e.RetryAfter = dur
+			}
+		}
+	}
+	return true
+}
+
+// ResponseError builds the error for a non-2xx response. header keys are lowercase.
+func ResponseError(p Provider, status int, header map[string]string, body []byte) *Error {
+	e := &Error{Provider: p.Name, Status: status}
+	body = bytes.TrimSpace(body)
+	if !parseErrorBody(e, body) {
+		switch {
+		case looksLikeHTML(body):
+			e.Kind = KindBadResponse
+			e.Message = fmt.Sprintf("it returned an HTML page instead of JSON (%s); check the base URL", htmlTitle(body))
+			if status == 404 {
+				e.Kind = KindNotFound
+			}
+			if p.Local && status == 403 {
+				e.Kind = KindOrigin
+			}
+			return e
+		default:
+			e.Message = snippet(body)
+		}
+	}
+	e.RetryAfter = max(e.RetryAfter, retryAfter(header))
+	e.Kind = classify(p, status, e)
+	return e
+}
+
+func classify(p Provider, status int, e *Error) ErrorKind {
+	text := strings.ToLower(e.Type + " " + e.Code + " " + e.Message)
+	switch {
+	case strings.Contains(text, "insufficient_quota") || strings.Contains(text, "billing") || strings.Contains(text, "credit balance"):
+		return KindQuota
+	case strings.Contains(text, "context_length") || strings.Contains(text, "context length") ||
+		strings.Contains(text, "prompt is too long") || strings.Contains(text, "maximum context") ||
+		strings.Contains(text, "too many tokens") || status == 413:
+		return KindContextLength
+	case strings.Contains(text, "overloaded"):
+		return KindOverloaded
+	case strings.Contains(text, "api key not valid") || strings.Contains(text, "api_key_invalid") ||
+		strings.Contains(text, "invalid_api_key") || strings.Contains(text, "authentication_error"):
+		return KindAuth
+	}
+	switch {
+	case status == 401:
+		return KindAuth
+	case status == 403:
+		// Ollama and LM Studio answer a disallowed Origin with a bare 403; cloud providers mean the key.
+		if p.Local {
+			return KindOrigin
+		}
+		return KindAuth
+	case status == 404:
+		return KindNotFound
+	case status == 429:
+		return KindRateLimit
+	case status == 529:
+		return KindOverloaded
+	case status >= 500:
+		return KindServer
+	case status >= 400:
+		return KindBadRequest
+	}
+	return KindBadResponse
+}
+
+// retryAfter reads Retry-After (seconds or an HTTP date is not needed: providers send seconds)
+// and OpenAI's retry-after-ms.
+func retryAfter(h map[string]string) time.Duration {
+	if v := h["retry-after-ms"]; v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	if v := h["retry-after"]; v != "" {
+		if s, err := strconv.ParseFloat(v, 64); err == nil && s > 0 {
+			return time.Duration(s * float64(time.Second))
+		}
+	}
+	return 0
+}
+
+// streamError builds the error for an error reported inside a 200 stream.
+func streamError(p Provider, data []byte) *Error {
+	e := &Error{Provider: p.Name, Status: 200, Kind: KindStream}
+	if !parseErrorBody(e, data) {
+		e.Message = snippet(data)
+		return e
+	}
+	switch k := classify(p, 0, e); k {
+	case KindQuota, KindContextLength, KindOverloaded, KindAuth:
+		e.Kind = k
+	}
+	if strings.Contains(strings.ToLower(e.Type+e.Code), "rate_limit") {
+		e.Kind = KindRateLimit
+	}
+	return e
+}
+
+func badData(p Provider, what string, data []byte) *Error {
+	return &Error{Provider: p.Name, Kind: KindBadResponse, Status: 200,
+		Message: fmt.Sprintf("%s: %s", what, snippet(data))}
+}
+
+func truncated(p Provider) *Error {
+	return &Error{Provider: p.Name, Kind: KindTruncated, Status: 200}
+}
+
+func looksLikeHTML(b []byte) bool {
+	head := bytes.ToLower(b[:min(len(b), 256)])
+	return bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html")) ||
+		bytes.Contains(head, []byte("<head")) || bytes.Contains(head, []byte("<body"))
+}
+
+func htmlTitle(b []byte) string {
+	lower := bytes.ToLower(b)
+	i := bytes.Index(lower, []byte("<title>"))
+	j := bytes.Index(lower, []byte("</title>"))
+	if i >= 0 && j > i {
+		if t := strings.TrimSpace(string(b[i+7 : j])); t != "" {
+			return "page title: " + snippetString(t, 80)
+		}
+	}
+	return "no title"
+}
+
+func snippet(b []byte) string { return snippetString(string(b), 300) }
+
+func snippetString(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xC0 == 0x80 { // do not split a UTF-8 sequence
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// AsError returns err as a *Error, or wraps a foreign error as a network error.
+func AsError(p Provider, err error) *Error {
+	var pe *Error
+	if errors.As(err, &pe) {
+		return pe
+	}
+	return &Error{Provider: p.Name, Kind: KindNetwork, Err: err}
+}

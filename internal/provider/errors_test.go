@@ -1,0 +1,109 @@
+package provider
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestResponseError(t *testing.T) {
+	tests := []struct {
+		name     string
+		provider string
+		status   int
+		header   map[string]string
+		body     string // a file under testdata/recorded, or the body itself
+		kind     ErrorKind
+		typ      string
+		code     string
+		msg      string // substring of Message
+		retry    time.Duration
+		says     string // substring of Error()
+	}{
+		{name: "openai 401", provider: "openai", status: 401, body: "openai/error_401_invalid_api_key.json",
+			kind: KindAuth, typ: "invalid_request_error", code: "invalid_api_key", msg: "Incorrect API key provided",
+			says: "OpenAI: the API key was rejected or is missing; check it in Settings (HTTP 401). Incorrect API key"},
+		{name: "openai 400", provider: "openai", status: 400, body: "openai/error_400_unsupported_value.json",
+			kind: KindBadRequest, typ: "invalid_request_error", code: "unsupported_value", msg: "does not support 'system'"},
+		{name: "openai 429 quota", provider: "openai", status: 429, body: "openai/error_429_insufficient_quota.json",
+			kind: KindQuota, typ: "insufficient_quota", code: "insufficient_quota", says: "quota exhausted"},
+		{name: "openai 429 rate limit with retry-after-ms", provider: "openai", status: 429,
+			header: map[string]string{"retry-after-ms": "1500"},
+			body:   `{"error":{"message":"Rate limit reached for gpt-4o","type":"requests","param":null,"code":"rate_limit_exceeded"}}`,
+			kind:   KindRateLimit, code: "rate_limit_exceeded", retry: 1500 * time.Millisecond, says: "rate limited; retry in 2s"},
+		{name: "openai context length", provider: "openai", status: 400,
+			body: `{"error":{"message":"This model's maximum context length is 128000 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`,
+			kind: KindContextLength, code: "context_length_exceeded"},
+		{name: "anthropic 401", provider: "anthropic", status: 401, body: "anthropic/error_401_authentication_error.json",
+			kind: KindAuth, typ: "authentication_error", msg: "invalid x-api-key"},
+		{name: "anthropic 400", provider: "anthropic", status: 400, body: "anthropic/error_400_invalid_request_error.json",
+			kind: KindBadRequest, typ: "invalid_request_error", msg: "messages.0"},
+		{name: "anthropic 429 with retry-after", provider: "anthropic", status: 429, header: map[string]string{"retry-after": "20"},
+			body: "anthropic/error_429_rate_limit_error.json", kind: KindRateLimit, typ: "rate_limit_error", retry: 20 * time.Second,
+			says: "retry in 20s"},
+		{name: "anthropic 529", provider: "anthropic", status: 529,
+			body: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, kind: KindOverloaded},
+		{name: "anthropic prompt too long", provider: "anthropic", status: 400,
+			body: `{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}`,
+			kind: KindContextLength},
+		{name: "gemini 403 no key", provider: "google", status: 403, body: "gemini/error_403_permission_denied.json",
+			kind: KindAuth, typ: "PERMISSION_DENIED", code: "403"},
+		{name: "gemini 400 bad key", provider: "google", status: 400,
+			body: `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}`,
+			kind: KindAuth, typ: "INVALID_ARGUMENT"},
+		{name: "gemini 400 vertex", provider: "google", status: 400, body: "gemini/error_400_invalid_argument_vertex.json",
+			kind: KindBadRequest, typ: "INVALID_ARGUMENT", msg: "URL_ROBOTED"},
+		{name: "gemini 404 model", provider: "google", status: 404, body: "gemini/error_404_not_found.json",
+			kind: KindNotFound, typ: "NOT_FOUND", msg: "gemini-3.6-flahs is not found"},
+		{name: "gemini 429 retry info", provider: "google", status: 429, body: "gemini/error_429_resource_exhausted.json",
+			kind: KindRateLimit, typ: "RESOURCE_EXHAUSTED", retry: 34400 * time.Millisecond, says: "retry in 34s"},
+		{name: "openrouter 429 numeric code", provider: "openrouter", status: 429, body: "openrouter/error_429.json",
+			kind: KindRateLimit, code: "429", msg: "limited to 1 requests per minute"},
+		{name: "html error page", provider: "openai", status: 502,
+			body: "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>",
+			kind: KindBadResponse, says: "HTML page instead of JSON (page title: 502 Bad Gateway)"},
+		{name: "html 404 from a wrong base URL", provider: "custom", status: 404,
+			body: "<html><head><title>Not Found</title></head></html>", kind: KindNotFound},
+		{name: "plain text 500", provider: "mistral", status: 500, body: "upstream connect error", kind: KindServer, msg: "upstream connect error"},
+		{name: "ollama origin 403, empty body", provider: "ollama", status: 403, body: "", kind: KindOrigin,
+			says: "Ollama: the local server refused requests from the extension"},
+		{name: "ollama error string", provider: "ollama", status: 404, body: `{"error":"model \"llama9\" not found, try pulling it first"}`,
+			kind: KindNotFound, msg: `model "llama9" not found`},
+		{name: "deepseek 402", provider: "deepseek", status: 402,
+			body: `{"error":{"message":"Insufficient Balance","type":"unknown_error","param":null,"code":"invalid_request_error"}}`,
+			kind: KindBadRequest, msg: "Insufficient Balance"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			body := []byte(tc.body)
+			if strings.HasSuffix(tc.body, ".json") {
+				body = readRecorded(t, tc.body)
+			}
+			h := tc.header
+			if h == nil {
+				h = map[string]string{}
+			}
+			e := ResponseError(mustLookup(tc.provider), tc.status, h, body)
+			assert.Equal(t, tc.kind, e.Kind)
+			assert.Equal(t, tc.status, e.Status)
+			if tc.typ != "" {
+				assert.Equal(t, tc.typ, e.Type)
+			}
+			if tc.code != "" {
+				assert.Equal(t, tc.code, e.Code)
+			}
+			assert.Contains(t, e.Message, tc.msg)
+			assert.Equal(t, tc.retry, e.RetryAfter)
+			assert.Contains(t, e.Error(), tc.says)
+		})
+	}
+}
+
+func TestErrorMessageIsBounded(t *testing.T) {
+	body := strings.Repeat("é", 5000)
+	e := ResponseError(mustLookup("custom"), 500, map[string]string{}, []byte(body))
+	assert.Less(t, len(e.Message), 400)
+	assert.True(t, strings.HasSuffix(e.Message, "é…"), "cut inside a UTF-8 sequence: %q", e.Message[len(e.Message)-8:])
+}

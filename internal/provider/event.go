@@ -1,0 +1,115 @@
+package provider
+
+import "encoding/json"
+
+// EventKind says which field of an Event is set.
+type EventKind int
+
+const (
+	// EventText carries Text: a piece of the visible answer.
+	EventText EventKind = iota + 1
+	// EventReasoning carries Text: a piece of the model's reasoning ("thinking").
+	EventReasoning
+	// EventToolCall carries ToolCall: one call, assembled from all its fragments.
+	EventToolCall
+	// EventUsage carries Usage: the final token counts (sent once, before EventFinish).
+	EventUsage
+	// EventFinish carries Finish: the stream ended normally. It is always the last event.
+	EventFinish
+	// EventError carries Err (a *Error): the stream failed. It is always the last event;
+	// the text that arrived before it is valid partial output.
+	EventError
+)
+
+// Event is one decoded piece of a provider stream.
+type Event struct {
+	Kind     EventKind
+	Text     string
+	ToolCall *ToolCall
+	Usage    *Usage
+	Finish   Finish
+	Err      error
+}
+
+// Finish is why the model stopped, normalized across formats, with the provider's own word.
+type Finish struct {
+	// Reason is one of "stop", "length", "tool_calls", "content_filter", or the provider's
+	// value lowercased when it maps to none of these.
+	Reason string `json:"reason"`
+	// Raw is the provider's value (end_turn, STOP, max_tokens...).
+	Raw string `json:"raw,omitempty"`
+}
+
+// ToolCall is a complete tool call.
+type ToolCall struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Args is the argument object as JSON. When Incomplete, it is the raw text received,
+	// which may not be valid JSON.
+	Args json.RawMessage `json:"args"`
+	// Incomplete is set when the stream stopped (max tokens) before the call's arguments ended.
+	Incomplete bool `json:"incomplete,omitempty"`
+	// Signature is Gemini's thoughtSignature, which must be sent back with the call.
+	Signature string `json:"signature,omitempty"`
+}
+
+// Usage is token accounting for one response. Totals are taken as the provider reports them
+// (xAI's total includes reasoning tokens); Total is computed only when the provider gives none.
+type Usage struct {
+	Input      int `json:"input"`
+	Output     int `json:"output"`
+	Reasoning  int `json:"reasoning,omitempty"`
+	CacheRead  int `json:"cacheRead,omitempty"`
+	CacheWrite int `json:"cacheWrite,omitempty"`
+	Total      int `json:"total"`
+}
+
+func normalizeFinish(raw string) Finish {
+	f := Finish{Raw: raw}
+	switch raw {
+	case "stop", "end_turn", "stop_sequence", "STOP", "pause_turn":
+		f.Reason = "stop"
+	case "length", "max_tokens", "MAX_TOKENS", "model_length":
+		f.Reason = "length"
+	case "tool_calls", "tool_use", "function_call":
+		f.Reason = "tool_calls"
+	case "content_filter", "refusal", "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII":
+		f.Reason = "content_filter"
+	default:
+		f.Reason = toLower(raw)
+	}
+	return f
+}
+
+func toLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// objectArgs turns accumulated argument text into the JSON object to hand to a tool:
+// empty text means no arguments ({}); anything else must be valid JSON.
+func objectArgs(s string) (json.RawMessage, bool) {
+	if len(s) == 0 || isBlank(s) {
+		return json.RawMessage("{}"), true
+	}
+	if !json.Valid([]byte(s)) {
+		return json.RawMessage(s), false
+	}
+	return json.RawMessage(s), true
+}
+
+func isBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,281 @@
+package provider
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/skiff-ai/skiff/internal/sse"
+)
+
+type oaMessage struct {
+	Role       string       `json:"role"`
+	Content    *string      `json:"content"`
+	ToolCalls  []oaToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string       `json:"tool_call_id,omitempty"`
+}
+
+type oaToolCall struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+type oaTool struct {
+	Type     string `json:"type"`
+	Function struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		Parameters  json.RawMessage `json:"parameters"`
+	} `json:"function"`
+}
+
+type oaBody struct {
+	Model               string         `json:"model"`
+	Messages            []oaMessage    `json:"messages"`
+	Stream              bool           `json:"stream"`
+	StreamOptions       map[string]any `json:"stream_options,omitempty"`
+	Temperature         *float64       `json:"temperature,omitempty"`
+	MaxTokens           int            `json:"max_tokens,omitempty"`
+	MaxCompletionTokens int            `json:"max_completion_tokens,omitempty"`
+	Tools               []oaTool       `json:"tools,omitempty"`
+}
+
+func strp(s string) *string { return &s }
+
+func openaiBody(p Provider, r Request) oaBody {
+	b := oaBody{Model: r.Model, Stream: true, Temperature: r.Temperature}
+	if p.usageOption {
+		b.StreamOptions = map[string]any{"include_usage": true}
+	}
+	if p.maxCompletionTokens {
+		b.MaxCompletionTokens = r.MaxTokens
+	} else {
+		b.MaxTokens = r.MaxTokens
+	}
+	if r.System != "" {
+		b.Messages = append(b.Messages, oaMessage{Role: "system", Content: strp(r.System)})
+	}
+	for _, m := range r.Messages {
+		switch m.Role {
+		case "tool":
+			b.Messages = append(b.Messages, oaMessage{Role: "tool", Content: strp(m.Content), ToolCallID: m.ToolCallID})
+		case "assistant":
+			om := oaMessage{Role: "assistant", Content: strp(m.Content)}
+			for _, tc := range m.ToolCalls {
+				var c oaToolCall
+				c.ID, c.Type = tc.ID, "function"
+				c.Function.Name, c.Function.Arguments = tc.Name, string(tc.Args)
+				om.ToolCalls = append(om.ToolCalls, c)
+			}
+			if len(om.ToolCalls) > 0 && m.Content == "" {
+				om.Content = nil
+			}
+			b.Messages = append(b.Messages, om)
+		default:
+			b.Messages = append(b.Messages, oaMessage{Role: "user", Content: strp(m.Content)})
+		}
+	}
+	for _, t := range r.Tools {
+		var ot oaTool
+		ot.Type = "function"
+		ot.Function.Name, ot.Function.Description, ot.Function.Parameters = t.Name, t.Description, t.Schema
+		b.Tools = append(b.Tools, ot)
+	}
+	return b
+}
+
+// oaChunk is a chat.completion.chunk. Fields a provider may send as null are pointers or
+// RawMessage so that null reads as "absent".
+type oaChunk struct {
+	Choices []struct {
+		Delta struct {
+			Content          json.RawMessage `json:"content"` // string, null, or (Mistral) an array of parts
+			ReasoningContent *string         `json:"reasoning_content"`
+			Reasoning        *string         `json:"reasoning"`
+			ToolCalls        []struct {
+				Index    *int   `json:"index"`
+				ID       string `json:"id"`
+				Function struct {
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens        int `json:"prompt_tokens"`
+		CompletionTokens    int `json:"completion_tokens"`
+		TotalTokens         int `json:"total_tokens"`
+		PromptTokensDetails *struct {
+			CachedTokens int `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
+		CompletionTokensDetails *struct {
+			ReasoningTokens int `json:"reasoning_tokens"`
+		} `json:"completion_tokens_details"`
+	} `json:"usage"`
+	Error json.RawMessage `json:"error"`
+}
+
+// mistralPart is one element of Mistral's array-valued delta.content.
+type mistralPart struct {
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	Thinking []struct {
+		Text string `json:"text"`
+	} `json:"thinking"`
+}
+
+type oaPending struct {
+	id, name string
+	args     strings.Builder
+}
+
+type openaiDecoder struct {
+	p      Provider
+	calls  []*oaPending
+	byKey  map[string]*oaPending
+	finish string
+	usage  *Usage
+	done   bool // [DONE] seen
+}
+
+func newOpenAIDecoder(p Provider) *openaiDecoder {
+	return &openaiDecoder{p: p, byKey: map[string]*oaPending{}}
+}
+
+func (d *openaiDecoder) event(ev sse.Event, emit func(Event)) bool {
+	if ev.Type == "error" { // Groq: `event: error` with {"error":{...}}
+		emit(Event{Kind: EventError, Err: streamError(d.p, []byte(ev.Data))})
+		return true
+	}
+	data := strings.TrimSpace(ev.Data)
+	if data == "" {
+		return false
+	}
+	if data == "[DONE]" {
+		d.done = true
+		return true
+	}
+	var c oaChunk
+	if err := json.Unmarshal([]byte(data), &c); err != nil {
+		emit(Event{Kind: EventError, Err: badData(d.p, "unreadable stream chunk", []byte(data))})
+		return true
+	}
+	if len(c.Error) > 0 && string(c.Error) != "null" { // OpenRouter: in-band error in a 200 stream
+		emit(Event{Kind: EventError, Err: streamError(d.p, []byte(data))})
+		return true
+	}
+	for _, ch := range c.Choices {
+		dl := ch.Delta
+		switch {
+		case dl.ReasoningContent != nil && *dl.ReasoningContent != "":
+			emit(Event{Kind: EventReasoning, Text: *dl.ReasoningContent})
+		case dl.Reasoning != nil && *dl.Reasoning != "":
+			// OpenRouter duplicates this in reasoning_details; it is read once, here.
+			emit(Event{Kind: EventReasoning, Text: *dl.Reasoning})
+		}
+		d.content(dl.Content, emit)
+		for _, tc := range dl.ToolCalls {
+			key := ""
+			switch {
+			case tc.Index != nil:
+				key = "i" + strconv.Itoa(*tc.Index)
+			case tc.ID != "": // Mistral sends complete calls with no index
+				key = "id" + tc.ID
+			case len(d.calls) > 0:
+				key = "last"
+			}
+			pc := d.byKey[key]
+			if pc == nil && key == "last" {
+				pc = d.calls[len(d.calls)-1]
+			}
+			if pc == nil {
+				pc = &oaPending{}
+				d.byKey[key] = pc
+				d.calls = append(d.calls, pc)
+			}
+			if tc.ID != "" {
+				pc.id = tc.ID
+			}
+			if tc.Function.Name != "" {
+				pc.name = tc.Function.Name
+			}
+			pc.args.WriteString(tc.Function.Arguments)
+		}
+		if ch.FinishReason != nil && *ch.FinishReason != "" {
+			d.finish = *ch.FinishReason
+		}
+	}
+	if u := c.Usage; u != nil {
+		d.usage = &Usage{Input: u.PromptTokens, Output: u.CompletionTokens, Total: u.TotalTokens}
+		if u.PromptTokensDetails != nil {
+			d.usage.CacheRead = u.PromptTokensDetails.CachedTokens
+		}
+		if u.CompletionTokensDetails != nil {
+			d.usage.Reasoning = u.CompletionTokensDetails.ReasoningTokens
+		}
+	}
+	return false
+}
+
+func (d *openaiDecoder) content(raw json.RawMessage, emit func(Event)) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return
+	}
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil && s != "" {
+			emit(Event{Kind: EventText, Text: s})
+		}
+		return
+	}
+	var parts []mistralPart
+	if json.Unmarshal(raw, &parts) != nil {
+		return
+	}
+	for _, pt := range parts {
+		switch pt.Type {
+		case "thinking":
+			for _, t := range pt.Thinking {
+				if t.Text != "" {
+					emit(Event{Kind: EventReasoning, Text: t.Text})
+				}
+			}
+		case "text":
+			if pt.Text != "" {
+				emit(Event{Kind: EventText, Text: pt.Text})
+			}
+		}
+	}
+}
+
+func (d *openaiDecoder) end(emit func(Event)) {
+	if d.finish == "" && !d.done {
+		emit(Event{Kind: EventError, Err: truncated(d.p)})
+		return
+	}
+	for i, pc := range d.calls {
+		args, ok := objectArgs(pc.args.String())
+		id := pc.id
+		if id == "" {
+			id = "call_" + strconv.Itoa(i)
+		}
+		emit(Event{Kind: EventToolCall, ToolCall: &ToolCall{ID: id, Name: pc.name, Args: args, Incomplete: !ok}})
+	}
+	if d.usage != nil {
+		if d.usage.Total == 0 {
+			d.usage.Total = d.usage.Input + d.usage.Output
+		}
+		emit(Event{Kind: EventUsage, Usage: d.usage})
+	}
+	raw := d.finish
+	if raw == "" {
+		raw = "stop"
+	}
+	emit(Event{Kind: EventFinish, Finish: normalizeFinish(raw)})
+}

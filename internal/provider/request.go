@@ -1,0 +1,212 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"strings"
+
+	"github.com/skiff-ai/skiff/internal/sse"
+)
+
+// Message is one turn of the conversation as the provider sees it.
+type Message struct {
+	Role    string `json:"role"` // "user", "assistant" or "tool"
+	Content string `json:"content"`
+	// ToolCalls are the calls an assistant turn made.
+	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
+	// ToolCallID and ToolName identify the call a "tool" turn answers.
+	ToolCallID string `json:"toolCallId,omitempty"`
+	ToolName   string `json:"toolName,omitempty"`
+	IsError    bool   `json:"isError,omitempty"`
+}
+
+// Tool is a tool offered to the model; Schema is a JSON Schema object.
+type Tool struct {
+	Name        string
+	Description string
+	Schema      json.RawMessage
+}
+
+// Request is a chat request in Skiff's terms.
+type Request struct {
+	Model       string
+	System      string
+	Messages    []Message
+	Temperature *float64 // nil: the provider's default
+	MaxTokens   int      // 0: the provider's default (Anthropic requires one: DefaultMaxTokens)
+	Tools       []Tool
+}
+
+// DefaultMaxTokens is sent to Anthropic, which requires max_tokens, when the user set none.
+const DefaultMaxTokens = 4096
+
+// HTTPRequest is what a Doer sends. Header keys are as sent.
+type HTTPRequest struct {
+	Method string
+	URL    string
+	Header map[string]string
+	Body   []byte
+}
+
+// HTTPResponse is what a Doer returns. Header keys are lowercase. Body must be closed.
+type HTTPResponse struct {
+	Status int
+	Header map[string]string
+	Body   io.ReadCloser
+}
+
+// Doer performs HTTP requests. The browser implementation streams the body as it arrives;
+// canceling ctx aborts the request and makes Body's Read return an error.
+type Doer interface {
+	Do(ctx context.Context, req *HTTPRequest) (*HTTPResponse, error)
+}
+
+// NewRequest encodes r as an HTTP request to p, authenticated with key.
+func (p Provider) NewRequest(key string, r Request) (*HTTPRequest, error) {
+	if p.BaseURL == "" {
+		return nil, fmt.Errorf("%s needs a base URL", p.Name)
+	}
+	if p.NeedsKey && strings.TrimSpace(key) == "" {
+		return nil, &Error{Provider: p.Name, Kind: KindAuth, Message: "no API key is set for " + p.Name}
+	}
+	if r.Model == "" {
+		return nil, fmt.Errorf("%s: no model selected", p.Name)
+	}
+	h := map[string]string{"content-type": "application/json", "accept": "text/event-stream"}
+	for k, v := range p.Header {
+		h[k] = v
+	}
+	var (
+		url  string
+		body any
+	)
+	switch p.Format {
+	case FormatAnthropic:
+		url = p.BaseURL + "/v1/messages"
+		h["x-api-key"] = key
+		body = anthropicBody(r)
+	case FormatGoogle:
+		url = p.BaseURL + "/models/" + r.Model + ":streamGenerateContent?alt=sse"
+		h["x-goog-api-key"] = key
+		body = googleBody(r)
+	default:
+		url = p.BaseURL + "/chat/completions"
+		if key != "" {
+			h["authorization"] = "Bearer " + key
+		}
+		body = openaiBody(p, r)
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	return &HTTPRequest{Method: "POST", URL: url, Header: h, Body: b}, nil
+}
+
+// maxErrorBody bounds how much of an error response is read.
+const maxErrorBody = 64 << 10
+
+// Stream sends r to p and yields the decoded events. The last event is always EventFinish or
+// EventError (a *Error), unless the caller stops early or ctx is canceled, in which case the
+// sequence just ends.
+func (p Provider) Stream(ctx context.Context, d Doer, key string, r Request) iter.Seq[Event] {
+	return func(yield func(Event) bool) {
+		fail := func(err error) { yield(Event{Kind: EventError, Err: err}) }
+		req, err := p.NewRequest(key, r)
+		if err != nil {
+			fail(err)
+			return
+		}
+		resp, err := d.Do(ctx, req)
+		if err != nil {
+			if ctx.Err() == nil {
+				fail(AsError(p, err))
+			}
+			return
+		}
+		defer resp.Body.Close()
+		if resp.Status < 200 || resp.Status > 299 {
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+			fail(ResponseError(p, resp.Status, resp.Header, body))
+			return
+		}
+		ct := strings.ToLower(resp.Header["content-type"])
+		if strings.Contains(ct, "text/html") || strings.Contains(ct, "application/json") {
+			// A 200 that is not a stream: a captive portal, a proxy's page, or an API that ignored stream:true.
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+			e := ResponseError(p, resp.Status, resp.Header, body)
+			if e.Kind == KindBadResponse && e.Message == "" {
+				e.Message = "expected an event stream, got " + ct
+			}
+			if e.Message == "" || e.Kind == KindBadRequest {
+				e.Kind = KindBadResponse
+			}
+			fail(e)
+			return
+		}
+		for ev := range p.Decode(resp.Body) {
+			if ctx.Err() != nil {
+				return
+			}
+			if ev.Kind == EventError && ctx.Err() != nil {
+				return
+			}
+			if !yield(ev) {
+				return
+			}
+		}
+	}
+}
+
+// decoder turns one format's SSE events into Events.
+type decoder interface {
+	// event handles one SSE event and reports whether the stream is complete.
+	event(ev sse.Event, emit func(Event)) (done bool)
+	// end flushes what is pending (tool calls, usage) and emits the terminal event.
+	// complete reports whether the provider's own end marker was seen.
+	end(emit func(Event))
+}
+
+// Decode decodes a response body in p's wire format. Read errors become a KindNetwork
+// error; a stream that ends without its finish marker becomes KindTruncated.
+func (p Provider) Decode(r io.Reader) iter.Seq[Event] {
+	return func(yield func(Event) bool) {
+		var d decoder
+		switch p.Format {
+		case FormatAnthropic:
+			d = &anthropicDecoder{p: p}
+		case FormatGoogle:
+			d = &googleDecoder{p: p}
+		default:
+			d = newOpenAIDecoder(p)
+		}
+		stopped := false
+		emit := func(ev Event) {
+			if stopped {
+				return
+			}
+			if !yield(ev) || ev.Kind == EventFinish || ev.Kind == EventError {
+				stopped = true
+			}
+		}
+		for ev, err := range sse.Read(r) {
+			if errors.Is(err, sse.ErrUnexpectedEOF) {
+				emit(Event{Kind: EventError, Err: truncated(p)})
+				return
+			}
+			if err != nil {
+				emit(Event{Kind: EventError, Err: &Error{Provider: p.Name, Kind: KindNetwork, Status: 200,
+					Message: "the connection dropped mid-reply", Err: err}})
+				return
+			}
+			if d.event(ev, emit) || stopped {
+				break
+			}
+		}
+		d.end(emit)
+	}
+}

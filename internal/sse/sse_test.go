@@ -8,8 +8,8 @@ import (
 	"testing"
 	"testing/iotest"
 
-	gosse "github.com/tmaxmax/go-sse"
 	"github.com/stretchr/testify/require"
+	gosse "github.com/tmaxmax/go-sse"
 
 	"github.com/skiff-ai/skiff/internal/sse"
 )

@@ -1,0 +1,273 @@
+package core
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skiff-ai/skiff/internal/provider"
+	"github.com/skiff-ai/skiff/internal/store"
+)
+
+type httpDoer struct{}
+
+func (httpDoer) Do(ctx context.Context, r *provider.HTTPRequest) (*provider.HTTPResponse, error) {
+	req, err := http.NewRequestWithContext(ctx, r.Method, r.URL, bytes.NewReader(r.Body))
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range r.Header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	h := map[string]string{}
+	for k := range resp.Header {
+		h[strings.ToLower(k)] = resp.Header.Get(k)
+	}
+	return &provider.HTTPResponse{Status: resp.StatusCode, Header: h, Body: resp.Body}, nil
+}
+
+// panel is a fake panel connection that records what the core sends.
+type panel struct {
+	mu   sync.Mutex
+	msgs []map[string]any
+}
+
+func (p *panel) Send(b []byte) {
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		panic(err)
+	}
+	p.mu.Lock()
+	p.msgs = append(p.msgs, m)
+	p.mu.Unlock()
+}
+
+func (p *panel) find(typ string) []map[string]any {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []map[string]any
+	for _, m := range p.msgs {
+		if m["type"] == typ {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func (p *panel) waitFor(t *testing.T, typ string) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if ms := p.find(typ); len(ms) > 0 {
+			return ms[len(ms)-1]
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("no %q message; got %v", typ, p.msgs)
+	return nil
+}
+
+func (p *panel) call(t *testing.T, c *Core, msg string) map[string]any {
+	t.Helper()
+	c.Handle(context.Background(), p, []byte(msg))
+	return p.waitFor(t, "reply")
+}
+
+// replay serves a recorded stream slowly, one line at a time.
+func replay(t *testing.T, file string, perLine time.Duration) *httptest.Server {
+	data, err := os.ReadFile("../provider/testdata/recorded/" + file)
+	require.NoError(t, err)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+			if _, err := w.Write(line); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(perLine):
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func newCore(t *testing.T, kv store.KV, providerID, baseURL string) *Core {
+	t.Helper()
+	c, err := New(context.Background(), kv, httpDoer{}, nil)
+	require.NoError(t, err)
+	s, _ := c.Store.Settings(context.Background())
+	s.Provider = providerID
+	s.BaseURLs[providerID] = baseURL
+	s.APIKeys[providerID] = "sk-test"
+	require.NoError(t, c.Store.SaveSettings(context.Background(), s))
+	return c
+}
+
+func TestSendStreamsAndStores(t *testing.T) {
+	srv := replay(t, "anthropic/text.sse", 0)
+	kv := store.NewMemKV()
+	c := newCore(t, kv, "anthropic", srv.URL)
+	p := &panel{}
+	c.Connect(p)
+	r := p.call(t, c, `{"id":1,"type":"send","text":"Say hi in Portuguese"}`)
+	require.Equal(t, true, r["ok"], r)
+	done := p.waitFor(t, "done")
+	msg := done["message"].(map[string]any)
+	want := "Olá! (That's \"hi\" in Portuguese)\n\nYou could also say \"Oi!\" which is a more casual way to say hi in Portuguese."
+	assert.Equal(t, want, msg["content"])
+	assert.Nil(t, msg["status"])
+	var deltas strings.Builder
+	for _, d := range p.find("delta") {
+		deltas.WriteString(d["text"].(string))
+	}
+	assert.Equal(t, want, deltas.String())
+
+	// A new core over the same storage (a restarted worker) sees the whole conversation.
+	c2, err := New(context.Background(), kv, httpDoer{}, nil)
+	require.NoError(t, err)
+	p2 := &panel{}
+	st := p2.call(t, c2, `{"id":2,"type":"hello"}`)["result"].(map[string]any)
+	active := st["active"].(map[string]any)
+	assert.Equal(t, "Say hi in Portuguese", active["title"])
+	ms := active["messages"].([]any)
+	require.Len(t, ms, 2)
+	assert.Equal(t, want, ms[1].(map[string]any)["content"])
+	// Keys never reach the panel.
+	assert.NotContains(t, mustJSON(st), "sk-test")
+	assert.Equal(t, true, st["settings"].(map[string]any)["hasKey"].(map[string]any)["anthropic"])
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func TestStopKeepsPartial(t *testing.T) {
+	srv := replay(t, "openai/text_usage.sse", 20*time.Millisecond)
+	c := newCore(t, store.NewMemKV(), "openai", srv.URL)
+	p := &panel{}
+	c.Connect(p)
+	r := p.call(t, c, `{"id":1,"type":"send","text":"weather?"}`)
+	sid := r["result"].(map[string]any)["sessionId"].(string)
+	for len(p.find("delta")) < 5 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	c.Handle(context.Background(), p, []byte(`{"type":"stop","sessionId":"`+sid+`"}`))
+	done := p.waitFor(t, "done")["message"].(map[string]any)
+	assert.Equal(t, "stopped", done["status"])
+	partial := done["content"].(string)
+	assert.NotEmpty(t, partial)
+	assert.True(t, strings.HasPrefix("I'm unable to provide real-time weather updates. To get the current weather in San Francisco, I recommend checking a reliable weather website or a weather app.", partial))
+	ses, err := c.Store.Session(context.Background(), sid)
+	require.NoError(t, err)
+	assert.Equal(t, partial, ses.Messages[1].Content)
+	assert.Equal(t, "stopped", ses.Messages[1].Status)
+}
+
+// A worker killed mid-stream: the draft on storage is what a new worker shows, marked interrupted.
+func TestKilledWorkerLeavesDraft(t *testing.T) {
+	srv := replay(t, "deepseek/reasoning.sse", 15*time.Millisecond)
+	kv := store.NewMemKV()
+	c := newCore(t, kv, "deepseek", srv.URL)
+	c.Engine.FlushEvery = 50 * time.Millisecond
+	p := &panel{}
+	c.Connect(p)
+	ctx, kill := context.WithCancel(context.Background())
+	c.Handle(ctx, p, []byte(`{"id":1,"type":"send","text":"What is 17 * 23?"}`))
+	sid := p.waitFor(t, "reply")["result"].(map[string]any)["sessionId"].(string)
+	for len(p.find("delta")) < 30 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	// Snapshot storage as the worker dies: nothing the old core does afterwards counts.
+	dead := store.NewMemKV()
+	raw, _ := kv.Get(context.Background(), "schema", "settings", "sessions", "active", "session/"+sid, "draft/"+sid)
+	require.NoError(t, dead.Set(context.Background(), raw))
+	kill()
+
+	c2, err := New(context.Background(), dead, httpDoer{}, nil)
+	require.NoError(t, err)
+	p2 := &panel{}
+	st := p2.call(t, c2, `{"id":2,"type":"hello"}`)["result"].(map[string]any)
+	ms := st["active"].(map[string]any)["messages"].([]any)
+	require.Len(t, ms, 2)
+	assert.Equal(t, "What is 17 * 23?", ms[0].(map[string]any)["content"])
+	a := ms[1].(map[string]any)
+	assert.Equal(t, "interrupted", a["status"])
+	assert.NotEmpty(t, a["reasoning"], "the draft's text survived")
+}
+
+func TestErrorsAreStoredAndReadable(t *testing.T) {
+	body, err := os.ReadFile("../provider/testdata/recorded/openai/error_401_invalid_api_key.json")
+	require.NoError(t, err)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(401)
+		_, _ = w.Write(body)
+	}))
+	defer srv.Close()
+	c := newCore(t, store.NewMemKV(), "openai", srv.URL)
+	p := &panel{}
+	c.Connect(p)
+	p.call(t, c, `{"id":1,"type":"send","text":"hi"}`)
+	msg := p.waitFor(t, "done")["message"].(map[string]any)
+	assert.Equal(t, "error", msg["status"])
+	e := msg["error"].(map[string]any)
+	assert.Equal(t, "auth", e["kind"])
+	assert.Contains(t, e["message"], "API key was rejected")
+	// The user's message is still there.
+	ses, err := c.Store.Session(context.Background(), p.find("done")[0]["sessionId"].(string))
+	require.NoError(t, err)
+	assert.Equal(t, "hi", ses.Messages[0].Content)
+}
+
+func TestSettingsValidationAndKeys(t *testing.T) {
+	c := newCore(t, store.NewMemKV(), "openai", "")
+	p := &panel{}
+	r := p.call(t, c, `{"id":1,"type":"settings.save","settings":{"provider":"openai","temperature":3,"maxTokens":100},"keys":{}}`)
+	assert.Equal(t, false, r["ok"])
+	assert.Equal(t, "temperature", r["error"].(map[string]any)["field"])
+
+	p = &panel{}
+	r = p.call(t, c, `{"id":2,"type":"settings.save","settings":{"provider":"ollama","temperature":1,"maxTokens":100,"baseURLs":{"ollama":"http://127.0.0.1:9999/v1"}},"keys":{"groq":"gsk-1"}}`)
+	require.Equal(t, true, r["ok"], r)
+	s, _ := c.Store.Settings(context.Background())
+	assert.Equal(t, "sk-test", s.APIKeys["openai"], "keys not sent are kept")
+	assert.Equal(t, "gsk-1", s.APIKeys["groq"])
+	assert.Equal(t, []string{"127.0.0.1:9999", "localhost:1234"}, LocalHosts(s))
+	assert.NotContains(t, mustJSON(r), "gsk-1")
+}
+
+func TestModelsFallBackToCatalogue(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, `{"data":[{"id":"live-model"}]}`)
+	}))
+	defer srv.Close()
+	c := newCore(t, store.NewMemKV(), "groq", srv.URL)
+	p := &panel{}
+	r := p.call(t, c, `{"id":1,"type":"models"}`)["result"].(map[string]any)
+	assert.Equal(t, true, r["live"])
+	srv.Close()
+	p = &panel{}
+	r = p.call(t, c, `{"id":2,"type":"models"}`)["result"].(map[string]any)
+	assert.Equal(t, false, r["live"])
+	assert.NotEmpty(t, r["models"])
+	assert.Contains(t, r["error"], "Groq")
+}

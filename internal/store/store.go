@@ -1,0 +1,297 @@
+// Package store keeps Skiff's state (settings, sessions, the active session, memories) in a
+// key-value store: chrome.storage.local in the extension, a map in tests.
+//
+// The layout makes a write cost what changed (seed 000 kept every session in one array, so each
+// streamed delta rewrote the whole history):
+//
+//	schema              version of this layout (SchemaVersion)
+//	settings            Settings
+//	sessions            []Meta, the index: small, rewritten when a session is saved
+//	session/<id>        Session with its messages
+//	draft/<id>          the assistant message being streamed into session <id>
+//	active              id of the session the panel shows
+//	memories            []Memory
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// SchemaVersion is the layout version this code reads and writes.
+const SchemaVersion = 1
+
+// KV is the storage the store needs. Implementations must be safe for concurrent use.
+type KV interface {
+	// Get returns the values of the keys that exist.
+	Get(ctx context.Context, keys ...string) (map[string][]byte, error)
+	// Set writes all items or fails.
+	Set(ctx context.Context, items map[string][]byte) error
+	Delete(ctx context.Context, keys ...string) error
+}
+
+// ErrQuota is wrapped by KV implementations when storage is full.
+var ErrQuota = errors.New("store: storage quota exceeded")
+
+// ErrNotFound is returned for a session id that does not exist.
+var ErrNotFound = errors.New("store: no such session")
+
+// Store is Skiff's state over a KV. Its methods are safe for concurrent use; read-modify-write
+// of the session index is serialized.
+type Store struct {
+	kv KV
+	mu sync.Mutex // guards read-modify-write of "sessions" and "memories"
+}
+
+// Open checks the schema version and returns a Store. A fresh KV is stamped with
+// SchemaVersion; data from a newer Skiff is refused rather than misread.
+func Open(ctx context.Context, kv KV) (*Store, error) {
+	got, err := kv.Get(ctx, "schema")
+	if err != nil {
+		return nil, err
+	}
+	if b, ok := got["schema"]; ok {
+		var v int
+		if err := json.Unmarshal(b, &v); err != nil {
+			return nil, fmt.Errorf("store: unreadable schema version %q", b)
+		}
+		if v > SchemaVersion {
+			return nil, fmt.Errorf("store: data was written by a newer Skiff (schema %d, this one reads %d)", v, SchemaVersion)
+		}
+		return &Store{kv: kv}, nil
+	}
+	if err := kv.Set(ctx, map[string][]byte{"schema": []byte(fmt.Sprint(SchemaVersion))}); err != nil {
+		return nil, err
+	}
+	return &Store{kv: kv}, nil
+}
+
+func (s *Store) get(ctx context.Context, key string, v any) (bool, error) {
+	got, err := s.kv.Get(ctx, key)
+	if err != nil {
+		return false, err
+	}
+	b, ok := got[key]
+	if !ok {
+		return false, nil
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return true, fmt.Errorf("store: %s is corrupt: %w", key, err)
+	}
+	return true, nil
+}
+
+func (s *Store) set(ctx context.Context, items map[string]any) error {
+	enc := make(map[string][]byte, len(items))
+	for k, v := range items {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		enc[k] = b
+	}
+	return s.kv.Set(ctx, enc)
+}
+
+// Settings returns the saved settings merged over the defaults.
+func (s *Store) Settings(ctx context.Context) (Settings, error) {
+	st := DefaultSettings()
+	_, err := s.get(ctx, "settings", &st)
+	st.fill()
+	return st, err
+}
+
+// SaveSettings validates and writes st.
+func (s *Store) SaveSettings(ctx context.Context, st Settings) error {
+	if err := st.Validate(); err != nil {
+		return err
+	}
+	return s.set(ctx, map[string]any{"settings": st})
+}
+
+// Sessions returns the index, most recently updated first.
+func (s *Store) Sessions(ctx context.Context) ([]Meta, error) {
+	var idx []Meta
+	_, err := s.get(ctx, "sessions", &idx)
+	sort.SliceStable(idx, func(i, j int) bool { return idx[i].UpdatedAt > idx[j].UpdatedAt })
+	return idx, err
+}
+
+// Session returns a session with its messages. A draft left by a worker that died mid-stream
+// is merged into its message (see Draft).
+func (s *Store) Session(ctx context.Context, id string) (*Session, error) {
+	got, err := s.kv.Get(ctx, sessionKey(id), draftKey(id))
+	if err != nil {
+		return nil, err
+	}
+	b, ok := got[sessionKey(id)]
+	if !ok {
+		return nil, ErrNotFound
+	}
+	var ses Session
+	if err := json.Unmarshal(b, &ses); err != nil {
+		return nil, fmt.Errorf("store: session %s is corrupt: %w", id, err)
+	}
+	if db, ok := got[draftKey(id)]; ok {
+		var d Message
+		if json.Unmarshal(db, &d) == nil {
+			for i := range ses.Messages {
+				if m := &ses.Messages[i]; m.ID == d.ID && len(d.Content)+len(d.Reasoning) >= len(m.Content)+len(m.Reasoning) {
+					*m = d
+				}
+			}
+		}
+	}
+	return &ses, nil
+}
+
+// SaveSession writes a session, updates its index entry and drops its draft: the session now
+// holds everything the draft had.
+func (s *Store) SaveSession(ctx context.Context, ses *Session) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	idx, err := s.Sessions(ctx)
+	if err != nil {
+		return err
+	}
+	meta := ses.Meta()
+	found := false
+	for i := range idx {
+		if idx[i].ID == ses.ID {
+			idx[i], found = meta, true
+		}
+	}
+	if !found {
+		idx = append(idx, meta)
+	}
+	if err := s.set(ctx, map[string]any{sessionKey(ses.ID): ses, "sessions": idx}); err != nil {
+		return err
+	}
+	return s.kv.Delete(ctx, draftKey(ses.ID))
+}
+
+// SaveDraft writes the message being streamed into session id, and nothing else.
+func (s *Store) SaveDraft(ctx context.Context, id string, m *Message) error {
+	return s.set(ctx, map[string]any{draftKey(id): m})
+}
+
+// DeleteSession removes a session, its draft and its index entry.
+func (s *Store) DeleteSession(ctx context.Context, id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	idx, err := s.Sessions(ctx)
+	if err != nil {
+		return err
+	}
+	out := idx[:0]
+	for _, m := range idx {
+		if m.ID != id {
+			out = append(out, m)
+		}
+	}
+	if err := s.set(ctx, map[string]any{"sessions": out}); err != nil {
+		return err
+	}
+	return s.kv.Delete(ctx, sessionKey(id), draftKey(id))
+}
+
+// Active returns the id of the session the panel shows, "" if none.
+func (s *Store) Active(ctx context.Context) (string, error) {
+	var id string
+	_, err := s.get(ctx, "active", &id)
+	return id, err
+}
+
+// SetActive records the session the panel shows.
+func (s *Store) SetActive(ctx context.Context, id string) error {
+	return s.set(ctx, map[string]any{"active": id})
+}
+
+// Memories returns the memories, newest first.
+func (s *Store) Memories(ctx context.Context) ([]Memory, error) {
+	var ms []Memory
+	_, err := s.get(ctx, "memories", &ms)
+	return ms, err
+}
+
+// SaveMemories replaces the memories.
+func (s *Store) SaveMemories(ctx context.Context, ms []Memory) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.set(ctx, map[string]any{"memories": ms})
+}
+
+func sessionKey(id string) string { return "session/" + id }
+func draftKey(id string) string   { return "draft/" + id }
+
+// MemKV is an in-memory KV for tests and native tools. It stores copies.
+type MemKV struct {
+	mu sync.Mutex
+	m  map[string][]byte
+	// Writes counts bytes written, for tests of write cost.
+	Writes int
+	// Limit, when > 0, makes Set fail with ErrQuota once the total size would exceed it.
+	Limit int
+}
+
+// NewMemKV returns an empty MemKV.
+func NewMemKV() *MemKV { return &MemKV{m: map[string][]byte{}} }
+
+func (k *MemKV) Get(_ context.Context, keys ...string) (map[string][]byte, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	out := map[string][]byte{}
+	for _, key := range keys {
+		if v, ok := k.m[key]; ok {
+			out[key] = append([]byte(nil), v...)
+		}
+	}
+	return out, nil
+}
+
+func (k *MemKV) Set(_ context.Context, items map[string][]byte) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.Limit > 0 {
+		size := 0
+		for key, v := range k.m {
+			if _, replaced := items[key]; !replaced {
+				size += len(key) + len(v)
+			}
+		}
+		for key, v := range items {
+			size += len(key) + len(v)
+		}
+		if size > k.Limit {
+			return fmt.Errorf("set %s: %w", strings.Join(keysOf(items), ", "), ErrQuota)
+		}
+	}
+	for key, v := range items {
+		k.m[key] = append([]byte(nil), v...)
+		k.Writes += len(v)
+	}
+	return nil
+}
+
+func (k *MemKV) Delete(_ context.Context, keys ...string) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, key := range keys {
+		delete(k.m, key)
+	}
+	return nil
+}
+
+func keysOf(m map[string][]byte) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

@@ -1,0 +1,106 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var ctx = context.Background()
+
+func TestSchema(t *testing.T) {
+	kv := NewMemKV()
+	_, err := Open(ctx, kv)
+	require.NoError(t, err)
+	got, _ := kv.Get(ctx, "schema")
+	assert.Equal(t, "1", string(got["schema"]))
+
+	require.NoError(t, kv.Set(ctx, map[string][]byte{"schema": []byte("2")}))
+	_, err = Open(ctx, kv)
+	assert.ErrorContains(t, err, "newer Skiff")
+}
+
+// Streaming into one session of many costs what the draft weighs, not what history weighs.
+func TestDraftWriteCostIsTheMessage(t *testing.T) {
+	kv := NewMemKV()
+	s, err := Open(ctx, kv)
+	require.NoError(t, err)
+	big := strings.Repeat("x", 10_000)
+	for i := range 20 {
+		ses := &Session{ID: string(rune('a' + i)), Title: "t", Messages: []Message{{ID: "m", Role: "user", Content: big}}}
+		require.NoError(t, s.SaveSession(ctx, ses))
+	}
+	before := kv.Writes
+	draft := &Message{ID: "d", Role: "assistant", Content: "partial", Status: StatusStreaming}
+	require.NoError(t, s.SaveDraft(ctx, "a", draft))
+	assert.Less(t, kv.Writes-before, 200, "a draft write rewrote more than the draft")
+
+	// The draft is merged on read and dropped when the session is saved.
+	ses, err := s.Session(ctx, "a")
+	require.NoError(t, err)
+	ses.Messages = append(ses.Messages, Message{ID: "d", Role: "assistant", Status: StatusStreaming})
+	require.NoError(t, s.SaveSession(ctx, ses))
+	require.NoError(t, s.SaveDraft(ctx, "a", &Message{ID: "d", Role: "assistant", Content: "partial text", Status: StatusStreaming}))
+	ses, err = s.Session(ctx, "a")
+	require.NoError(t, err)
+	assert.Equal(t, "partial text", ses.Messages[1].Content)
+	require.NoError(t, s.SaveSession(ctx, ses))
+	got, _ := kv.Get(ctx, "draft/a")
+	assert.Empty(t, got)
+}
+
+func TestQuotaIsAClearErrorAndLosesNothing(t *testing.T) {
+	kv := NewMemKV()
+	s, err := Open(ctx, kv)
+	require.NoError(t, err)
+	require.NoError(t, s.SaveSession(ctx, &Session{ID: "keep", Title: "keep", Messages: []Message{{ID: "1", Role: "user", Content: "hello"}}}))
+	kv.Limit = 400
+	err = s.SaveSession(ctx, &Session{ID: "big", Title: "big", Messages: []Message{{ID: "1", Role: "user", Content: strings.Repeat("y", 1000)}}})
+	require.True(t, errors.Is(err, ErrQuota), "%v", err)
+	ses, err := s.Session(ctx, "keep")
+	require.NoError(t, err)
+	assert.Equal(t, "hello", ses.Messages[0].Content)
+	idx, _ := s.Sessions(ctx)
+	assert.Len(t, idx, 1)
+}
+
+func TestDeleteSession(t *testing.T) {
+	s, _ := Open(ctx, NewMemKV())
+	require.NoError(t, s.SaveSession(ctx, &Session{ID: "a", UpdatedAt: 1}))
+	require.NoError(t, s.SaveSession(ctx, &Session{ID: "b", UpdatedAt: 2}))
+	require.NoError(t, s.DeleteSession(ctx, "a"))
+	idx, _ := s.Sessions(ctx)
+	require.Len(t, idx, 1)
+	assert.Equal(t, "b", idx[0].ID)
+	_, err := s.Session(ctx, "a")
+	assert.ErrorIs(t, err, ErrNotFound)
+}
+
+func TestTitleFrom(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"  Hello   world \n second line", "Hello world"},
+		{"", "New chat"},
+		{strings.Repeat("word ", 20), strings.TrimSpace(strings.Repeat("word ", 10)) + "…"},
+		{strings.Repeat("é", 60), strings.Repeat("é", 50) + "…"},
+	}
+	for _, tc := range tests {
+		assert.Equal(t, tc.want, TitleFrom(tc.in), tc.in)
+	}
+}
+
+func TestSettingsValidate(t *testing.T) {
+	s := DefaultSettings()
+	require.NoError(t, s.Validate())
+	s.BaseURLs["custom"] = "ftp://x"
+	var fe *FieldError
+	require.True(t, errors.As(s.Validate(), &fe))
+	assert.Equal(t, "baseURL.custom", fe.Field)
+	s = DefaultSettings()
+	s.Provider = "custom"
+	_, _, _, err := s.Resolve()
+	assert.ErrorContains(t, err, "needs a base URL")
+}

@@ -1,0 +1,192 @@
+package store
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skiff-ai/skiff/internal/provider"
+)
+
+// Message statuses. A message with no status is complete.
+const (
+	StatusStreaming   = "streaming"   // being written by a live stream
+	StatusStopped     = "stopped"     // the user pressed Stop; Content is the partial reply
+	StatusError       = "error"       // the provider failed; Content is what arrived before
+	StatusInterrupted = "interrupted" // the worker died mid-stream; Content is the last saved text
+)
+
+// Message is one message of a session.
+type Message struct {
+	ID        string              `json:"id"`
+	Role      string              `json:"role"` // "user" or "assistant"
+	Content   string              `json:"content"`
+	Reasoning string              `json:"reasoning,omitempty"`
+	CreatedAt int64               `json:"createdAt"` // unix ms
+	Status    string              `json:"status,omitempty"`
+	Error     *ErrorInfo          `json:"error,omitempty"`
+	Provider  string              `json:"provider,omitempty"`
+	Model     string              `json:"model,omitempty"`
+	Usage     *provider.Usage     `json:"usage,omitempty"`
+	Finish    string              `json:"finish,omitempty"`
+	ToolCalls []provider.ToolCall `json:"toolCalls,omitempty"`
+}
+
+// ErrorInfo is a failure as the panel shows it.
+type ErrorInfo struct {
+	Kind         string `json:"kind"`
+	Message      string `json:"message"`
+	Status       int    `json:"status,omitempty"`
+	RetryAfterMs int64  `json:"retryAfterMs,omitempty"`
+}
+
+// Session is a conversation.
+type Session struct {
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	Provider  string    `json:"provider"`
+	Model     string    `json:"model"`
+	CreatedAt int64     `json:"createdAt"`
+	UpdatedAt int64     `json:"updatedAt"`
+	Messages  []Message `json:"messages"`
+}
+
+// Meta is a session's index entry.
+type Meta struct {
+	ID        string `json:"id"`
+	Title     string `json:"title"`
+	Provider  string `json:"provider"`
+	Model     string `json:"model"`
+	CreatedAt int64  `json:"createdAt"`
+	UpdatedAt int64  `json:"updatedAt"`
+	Count     int    `json:"count"`
+}
+
+// Meta returns the index entry for s.
+func (s *Session) Meta() Meta {
+	return Meta{ID: s.ID, Title: s.Title, Provider: s.Provider, Model: s.Model, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, Count: len(s.Messages)}
+}
+
+// TitleFrom makes a session title from the first user message: its first line, at most 50
+// characters, cut at a word when one ends near the limit.
+func TitleFrom(text string) string {
+	text = strings.TrimSpace(text)
+	if i := strings.IndexAny(text, "\r\n"); i >= 0 {
+		text = text[:i]
+	}
+	text = strings.Join(strings.Fields(text), " ")
+	if utf8.RuneCountInString(text) <= 50 {
+		if text == "" {
+			return "New chat"
+		}
+		return text
+	}
+	r := []rune(text)[:50]
+	cut := string(r)
+	if i := strings.LastIndexByte(cut, ' '); i > 30 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,.;:") + "…"
+}
+
+// Memory is a fact the user (or the model, with permission) asked Skiff to remember.
+type Memory struct {
+	ID        string `json:"id"`
+	Content   string `json:"content"`
+	Source    string `json:"source"` // "user", "auto" or "agent"
+	CreatedAt int64  `json:"createdAt"`
+}
+
+// Settings are the user's choices. API keys live here, in extension storage: they are sent
+// only to their own provider and never to the panel or a page.
+type Settings struct {
+	Provider     string            `json:"provider"`
+	Models       map[string]string `json:"models"`   // chosen model per provider
+	APIKeys      map[string]string `json:"apiKeys"`  // per provider
+	BaseURLs     map[string]string `json:"baseURLs"` // per provider; overrides the default
+	SystemPrompt string            `json:"systemPrompt"`
+	Temperature  float64           `json:"temperature"`
+	MaxTokens    int               `json:"maxTokens"`
+	Streaming    bool              `json:"streaming"`
+	PageContext  bool              `json:"pageContext"`
+	Memories     bool              `json:"memories"`
+	MemoryCount  int               `json:"memoryCount"`
+}
+
+// DefaultSettings are the settings of a fresh install.
+func DefaultSettings() Settings {
+	s := Settings{
+		Provider:     "openai",
+		SystemPrompt: "You are Skiff, a helpful assistant in the user's browser. Answer concisely and use Markdown.",
+		Temperature:  0.7,
+		MaxTokens:    4096,
+		Streaming:    true,
+		PageContext:  true,
+		Memories:     true,
+		MemoryCount:  10,
+	}
+	s.fill()
+	return s
+}
+
+func (s *Settings) fill() {
+	if s.Models == nil {
+		s.Models = map[string]string{}
+	}
+	if s.APIKeys == nil {
+		s.APIKeys = map[string]string{}
+	}
+	if s.BaseURLs == nil {
+		s.BaseURLs = map[string]string{}
+	}
+}
+
+// FieldError is a validation failure of one settings field, for showing next to that field.
+type FieldError struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
+
+// Validate checks every field and returns the first problem as a *FieldError.
+func (s Settings) Validate() error {
+	if _, ok := provider.Lookup(s.Provider); !ok {
+		return &FieldError{"provider", fmt.Sprintf("unknown provider %q", s.Provider)}
+	}
+	if s.Temperature < 0 || s.Temperature > 2 {
+		return &FieldError{"temperature", "must be between 0 and 2"}
+	}
+	if s.MaxTokens < 1 || s.MaxTokens > 200000 {
+		return &FieldError{"maxTokens", "must be between 1 and 200000"}
+	}
+	if s.MemoryCount < 0 || s.MemoryCount > 100 {
+		return &FieldError{"memoryCount", "must be between 0 and 100"}
+	}
+	for id, u := range s.BaseURLs {
+		if u == "" {
+			continue
+		}
+		if err := provider.CheckBaseURL(u); err != nil {
+			return &FieldError{"baseURL." + id, err.Error()}
+		}
+	}
+	return nil
+}
+
+// Resolve returns the provider the settings point at, with its base URL override applied,
+// and its key and model.
+func (s Settings) Resolve() (p provider.Provider, key, model string, err error) {
+	p, ok := provider.Lookup(s.Provider)
+	if !ok {
+		return p, "", "", &FieldError{"provider", fmt.Sprintf("unknown provider %q", s.Provider)}
+	}
+	if p, err = p.WithBaseURL(s.BaseURLs[p.ID]); err != nil {
+		return p, "", "", &FieldError{"baseURL." + p.ID, err.Error()}
+	}
+	model = s.Models[p.ID]
+	if model == "" && len(p.Models) > 0 {
+		model = p.Models[0].ID
+	}
+	return p, s.APIKeys[p.ID], model, nil
+}

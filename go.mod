@@ -7,4 +7,9 @@ require (
 	github.com/tmaxmax/go-sse v0.11.0
 )
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require (
+	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/chromedp/chromedp v0.23.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)

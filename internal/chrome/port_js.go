@@ -1,0 +1,77 @@
+package chrome
+
+import (
+	"context"
+	"strings"
+	"syscall/js"
+
+	"github.com/skiff-ai/skiff/internal/core"
+)
+
+// Port is a core.Conn over a chrome.runtime.Port. Messages are JSON strings both ways.
+type Port struct {
+	v     js.Value
+	inbox chan string
+	done  chan struct{}
+}
+
+var _ core.Conn = (*Port)(nil)
+
+// Send posts msg; a port that has disconnected drops it (the message is in storage anyway).
+func (p *Port) Send(msg []byte) {
+	select {
+	case <-p.done:
+		return
+	default:
+	}
+	_, _ = jsCall(func() js.Value { p.v.Call("postMessage", string(msg)); return js.Undefined() })
+}
+
+// TrustedSender reports whether a port was opened by one of this extension's own pages (the
+// side panel). Content scripts, whose sender.url is the page's, and other extensions (blocked
+// by externally_connectable, checked again here) are refused.
+func TrustedSender(port js.Value) bool {
+	s := port.Get("sender")
+	if !s.Truthy() || s.Get("id").String() != ExtensionID() {
+		return false
+	}
+	u := s.Get("url")
+	return u.Type() == js.TypeString && strings.HasPrefix(u.String(), "chrome-extension://"+ExtensionID()+"/")
+}
+
+// Serve connects port to c: messages are handled one at a time, in order, in a goroutine of
+// their own (a js.FuncOf callback must not block). It returns the function the worker shim
+// calls for each incoming message.
+func Serve(ctx context.Context, c *core.Core, port js.Value) js.Func {
+	p := &Port{v: port, inbox: make(chan string, 64), done: make(chan struct{})}
+	c.Connect(p)
+	var onMsg, onDisc js.Func
+	onMsg = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) > 0 && args[0].Type() == js.TypeString {
+			select {
+			case p.inbox <- args[0].String():
+			case <-p.done:
+			}
+		}
+		return nil
+	})
+	onDisc = js.FuncOf(func(js.Value, []js.Value) any {
+		close(p.done)
+		c.Disconnect(p)
+		onDisc.Release()
+		go onMsg.Release()
+		return nil
+	})
+	port.Get("onDisconnect").Call("addListener", onDisc)
+	go func() {
+		for {
+			select {
+			case m := <-p.inbox:
+				c.Handle(ctx, p, []byte(m))
+			case <-p.done:
+				return
+			}
+		}
+	}()
+	return onMsg
+}

@@ -1,0 +1,279 @@
+// Package e2e runs Skiff as a user does: the built extension loaded in headless Chromium, its
+// panel page driven through the DOM, its providers pointed at local servers that speak their
+// wire formats. Later features reuse this harness: Launch once per test package, a tab per test.
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+)
+
+// Browser is a Chromium with the extension in ext/ loaded, in a throwaway profile.
+type Browser struct {
+	ctx   context.Context // the browser's first tab; its Browser is shared by every tab
+	ExtID string
+	Dir   string // the extension directory
+}
+
+// RepoRoot is the module root (where go.mod is).
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// ChromiumPath finds the browser: $CHROMIUM, then the usual names.
+func ChromiumPath() (string, error) {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p, nil
+	}
+	for _, n := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(n); err == nil {
+			return p, nil
+		}
+	}
+	return "", errors.New("e2e: no Chromium found; install Debian's chromium (.ci/run does) or set $CHROMIUM")
+}
+
+// CheckFresh fails when the built extension is older than the sources it is built from, so a
+// test never passes against a stale build.
+func CheckFresh(root string) error {
+	wasm, err := os.Stat(filepath.Join(root, "ext", "core.wasm"))
+	if err != nil {
+		return fmt.Errorf("e2e: ext/core.wasm is missing: run make build (%w)", err)
+	}
+	var stale []string
+	check := func(dir string, built time.Time, keep func(string) bool) {
+		_ = filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !keep(p) {
+				return nil
+			}
+			if info, err := d.Info(); err == nil && info.ModTime().After(built) {
+				stale = append(stale, p)
+			}
+			return nil
+		})
+	}
+	goSrc := func(p string) bool { return strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") }
+	check("wasm", wasm.ModTime(), goSrc)
+	check("internal", wasm.ModTime(), func(p string) bool { return goSrc(p) && !strings.Contains(p, "/e2e/") })
+	if panel, err := os.Stat(filepath.Join(root, "ext", "panel", "panel.js")); err == nil {
+		check("ui", panel.ModTime(), func(string) bool { return true })
+	} else {
+		stale = append(stale, "ext/panel (missing)")
+	}
+	if len(stale) > 0 {
+		return fmt.Errorf("e2e: the built extension is older than %s: run make build", strings.Join(stale, ", "))
+	}
+	return nil
+}
+
+// Launch starts Chromium with the extension in dir loaded and waits for its worker.
+func Launch(dir string, logf func(string, ...any)) (*Browser, context.CancelFunc, error) {
+	exe, err := ChromiumPath()
+	if err != nil {
+		return nil, nil, err
+	}
+	profile, err := os.MkdirTemp("", "skiff-profile-")
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.UserDataDir(profile),
+		chromedp.Flag("headless", "new"),
+		chromedp.Flag("disable-extensions", false),
+		chromedp.Flag("load-extension", dir),
+		chromedp.Flag("disable-extensions-except", dir),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-gpu", true),
+	)
+	if os.Geteuid() == 0 {
+		opts = append(opts, chromedp.NoSandbox)
+	}
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx, chromedp.WithLogf(logf))
+	stop := func() {
+		cancel()
+		acancel()
+		_ = os.RemoveAll(profile)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		stop()
+		return nil, nil, fmt.Errorf("e2e: start %s: %w", exe, err)
+	}
+	b := &Browser{ctx: ctx, Dir: dir}
+	deadline := time.Now().Add(20 * time.Second)
+	for b.ExtID == "" && time.Now().Before(deadline) {
+		if w, ok := b.worker(); ok {
+			b.ExtID = strings.Split(strings.TrimPrefix(w.URL, "chrome-extension://"), "/")[0]
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if b.ExtID == "" {
+		stop()
+		return nil, nil, errors.New("e2e: the extension's service worker never started (is ext/ built and valid?)")
+	}
+	return b, stop, nil
+}
+
+func (b *Browser) worker() (*target.Info, bool) {
+	infos, err := chromedp.Targets(b.ctx)
+	if err != nil {
+		return nil, false
+	}
+	for _, in := range infos {
+		if in.Type == "service_worker" && strings.HasPrefix(in.URL, "chrome-extension://") && strings.HasSuffix(in.URL, "/sw.js") {
+			if b.ExtID == "" || strings.Contains(in.URL, b.ExtID) {
+				return in, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// WorkerRunning reports whether the extension's service worker is alive.
+func (b *Browser) WorkerRunning() bool {
+	_, ok := b.worker()
+	return ok
+}
+
+// StopWorker kills the extension's service worker, as Chrome does after 30 s idle, and waits
+// until it is gone.
+func (b *Browser) StopWorker(t testing.TB) {
+	t.Helper()
+	w, ok := b.worker()
+	if !ok {
+		t.Fatal("e2e: no service worker to stop")
+	}
+	if _, err := chromedp.CallBrowser(b.ctx, target.CloseTarget, target.CloseTargetParams{TargetID: w.TargetID}); err != nil {
+		t.Fatalf("e2e: close worker: %v", err)
+	}
+	Eventually(t, 10*time.Second, func() bool { return !b.WorkerRunning() }, "the worker did not stop")
+}
+
+// WorkerConsole forwards the service worker's console to t.Logf until the test ends.
+func (b *Browser) WorkerConsole(t testing.TB) {
+	t.Helper()
+	w, ok := b.worker()
+	if !ok {
+		t.Fatal("e2e: no service worker")
+	}
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(w.TargetID))
+	t.Cleanup(cancel)
+	if err := chromedp.Listen(ctx, func(ev any) { logEvent(t, "worker ", ev) }); err != nil {
+		t.Logf("e2e: worker console: %v", err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("true")); err != nil {
+		t.Logf("e2e: attach to worker: %v", err)
+	}
+}
+
+func logEvent(t testing.TB, prefix string, ev any) {
+	switch e := ev.(type) {
+	case *cdpruntime.EventConsoleAPICalled:
+		var parts []string
+		for _, a := range e.Args {
+			if len(a.Value) > 0 {
+				parts = append(parts, string(a.Value))
+			} else {
+				parts = append(parts, a.Description)
+			}
+		}
+		t.Logf("%sconsole.%s: %s", prefix, e.Type, strings.Join(parts, " "))
+	case *cdpruntime.EventExceptionThrown:
+		d := e.ExceptionDetails
+		msg := d.Text
+		if d.Exception != nil {
+			msg += " " + d.Exception.Description
+		}
+		t.Logf("%suncaught: %s", prefix, msg)
+	}
+}
+
+// URL returns the address of an extension page.
+func (b *Browser) URL(path string) string { return "chrome-extension://" + b.ExtID + "/" + path }
+
+// Tab opens a new tab at url; its console and uncaught exceptions go to t.Logf. The tab closes
+// when the test ends.
+func (b *Browser) Tab(t testing.TB, url string) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b.ctx)
+	t.Cleanup(cancel)
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(cancelT)
+	if err := chromedp.Listen(ctx, func(ev any) {
+		logEvent(t, "", ev)
+	}); err != nil {
+		t.Fatalf("e2e: listen: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatalf("e2e: open %s: %v", url, err)
+	}
+	return ctx
+}
+
+// Panel opens the side panel page in a tab and waits until it has drawn its state.
+func (b *Browser) Panel(t testing.TB) context.Context {
+	t.Helper()
+	ctx := b.Tab(t, b.URL("panel/index.html"))
+	WaitJS(t, ctx, `document.querySelector("#provider option") !== null`)
+	return ctx
+}
+
+// Eventually polls cond until it holds or d passes.
+func Eventually(t testing.TB, d time.Duration, cond func() bool, msg string) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("e2e: %s (after %v)", msg, d)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// JS evaluates expr in the tab (awaiting a Promise) and decodes the result into T.
+func JS[T any](t testing.TB, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("e2e: eval %s: %v", expr, err)
+	}
+	return v
+}
+
+// WaitJS polls a JS expression until it is truthy (15 s).
+func WaitJS(t testing.TB, ctx context.Context, expr string) {
+	t.Helper()
+	var last error
+	Eventually(t, 15*time.Second, func() bool {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!("+expr+")"))
+		last = err
+		return err == nil && ok
+	}, fmt.Sprintf("waiting for %s (last error: %v)", expr, last))
+}
+
+// Do runs chromedp actions in the tab, failing the test on error.
+func Do(t testing.TB, ctx context.Context, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		t.Fatalf("e2e: %v", err)
+	}
+}

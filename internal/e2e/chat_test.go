@@ -1,0 +1,253 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+var browser *Browser
+
+func TestMain(m *testing.M) {
+	root := RepoRoot()
+	if err := CheckFresh(root); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	b, stop, err := Launch(root+"/ext", func(f string, a ...any) {})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	browser = b
+	code := m.Run()
+	stop()
+	os.Exit(code)
+}
+
+// configure fills the settings form as a user would and saves it.
+func configure(t *testing.T, tab context.Context, providerID, baseURL, key, model string) {
+	t.Helper()
+	if JS[bool](t, tab, `document.getElementById("settings").hidden`) {
+		Do(t, tab, chromedp.Click("#settings-toggle"))
+	}
+	JS[bool](t, tab, fmt.Sprintf(`(() => { const s = document.getElementById("provider"); s.value = %q; s.dispatchEvent(new Event("change")); return true })()`, providerID))
+	typeInto(t, tab, "#baseURL", baseURL)
+	typeInto(t, tab, "#model", model)
+	if key != "" {
+		Do(t, tab, chromedp.SendKeys("#apiKey", key))
+	}
+	Do(t, tab, chromedp.Click("#save"))
+	WaitJS(t, tab, `document.getElementById("settings-status").textContent === "Saved."`)
+	Do(t, tab, chromedp.Click("#settings-toggle"))
+}
+
+// typeInto replaces the text of an input by selecting all of it and typing over it.
+func typeInto(t *testing.T, tab context.Context, sel, text string) {
+	t.Helper()
+	JS[bool](t, tab, fmt.Sprintf(`(() => { const n = document.querySelector(%q); n.focus(); n.select(); return true })()`, sel))
+	Do(t, tab, chromedp.SendKeys(sel, kb.Delete))
+	if text != "" {
+		Do(t, tab, chromedp.SendKeys(sel, text))
+	}
+	if got := JS[string](t, tab, fmt.Sprintf(`document.querySelector(%q).value`, sel)); got != text {
+		t.Fatalf("typed %q into %s, it holds %q", text, sel, got)
+	}
+}
+
+// send starts a new chat and types text, then Enter.
+func send(t *testing.T, tab context.Context, text string) {
+	t.Helper()
+	Do(t, tab, chromedp.Click("#new"))
+	WaitJS(t, tab, `document.querySelector("#messages .empty")`)
+	Do(t, tab, chromedp.SendKeys("#input", text+kb.Enter))
+	WaitJS(t, tab, `document.querySelector('.msg[data-role="user"]')`)
+}
+
+type shown struct {
+	Role, Status, Content, Notice string
+}
+
+// messages reads the conversation as it is on screen.
+func messages(t *testing.T, tab context.Context) []shown {
+	t.Helper()
+	raw := JS[string](t, tab, `JSON.stringify([...document.querySelectorAll("#messages .msg")].map(n => ({
+		Role: n.dataset.role, Status: n.dataset.status,
+		Content: n.querySelector(".content").textContent,
+		Notice: (n.querySelector(".notice") || {}).textContent || ""})))`)
+	var out []shown
+	if err := json.Unmarshal([]byte(raw), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+const lastAssistant = `document.querySelector('#messages .msg[data-role="assistant"]:last-of-type')`
+
+func TestChatStreamsFromEachWireFormat(t *testing.T) {
+	tests := []struct {
+		provider, file, model, want string
+		check                       func(t *testing.T, s *providerServer)
+	}{
+		{"openai", "openai/text_usage.sse", "gpt-4o",
+			"I'm unable to provide real-time weather updates. To get the current weather in San Francisco, I recommend checking a reliable weather website or a weather app.",
+			func(t *testing.T, s *providerServer) {
+				r, body := s.last()
+				if r.URL.Path != "/chat/completions" || r.Header.Get("Authorization") != "Bearer sk-openai-test" {
+					t.Errorf("request %s %q", r.URL.Path, r.Header.Get("Authorization"))
+				}
+				if !strings.Contains(body, `"stream":true`) || !strings.Contains(body, `"model":"gpt-4o"`) {
+					t.Errorf("body %s", body)
+				}
+			}},
+		{"anthropic", "anthropic/text.sse", "claude-sonnet-4-20250514",
+			"Olá! (That's \"hi\" in Portuguese)\n\nYou could also say \"Oi!\" which is a more casual way to say hi in Portuguese.",
+			func(t *testing.T, s *providerServer) {
+				r, _ := s.last()
+				if r.URL.Path != "/v1/messages" || r.Header.Get("X-Api-Key") != "sk-anthropic-test" ||
+					r.Header.Get("Anthropic-Dangerous-Direct-Browser-Access") != "true" || r.Header.Get("Anthropic-Version") != "2023-06-01" {
+					t.Errorf("request %s %v", r.URL.Path, r.Header)
+				}
+			}},
+		{"google", "gemini/text.sse", "gemini-2.0-flash",
+			"The capital of France is Paris.\n",
+			func(t *testing.T, s *providerServer) {
+				r, _ := s.last()
+				if r.URL.Path != "/models/gemini-2.0-flash:streamGenerateContent" || r.URL.Query().Get("alt") != "sse" ||
+					r.Header.Get("X-Goog-Api-Key") != "sk-google-test" {
+					t.Errorf("request %s %v", r.URL, r.Header)
+				}
+			}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.provider, func(t *testing.T) {
+			srv := replay(t, tc.file, 5*time.Millisecond)
+			tab := browser.Panel(t)
+			configure(t, tab, tc.provider, srv.URL, "sk-"+tc.provider+"-test", tc.model)
+			send(t, tab, "hello")
+			WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+			ms := messages(t, tab)
+			if len(ms) != 2 || ms[0].Content != "hello" || ms[1].Content != tc.want || ms[1].Notice != "" {
+				t.Fatalf("on screen: %+v", ms)
+			}
+			tc.check(t, srv)
+			// The key was sent to its provider and nowhere else: not to the panel.
+			if JS[bool](t, tab, `JSON.stringify(document.body.innerHTML).includes("sk-`+tc.provider+`-test")`) {
+				t.Error("the API key is in the panel's DOM")
+			}
+		})
+	}
+}
+
+// Stop mid-stream keeps the partial reply, on screen and after the panel is reopened.
+func TestStopKeepsPartialReply(t *testing.T) {
+	srv := replay(t, "deepseek/reasoning.sse", 60*time.Millisecond)
+	tab := browser.Panel(t)
+	configure(t, tab, "deepseek", srv.URL, "sk-ds", "deepseek-chat")
+	send(t, tab, "What is 17 * 23?")
+	WaitJS(t, tab, lastAssistant+`?.querySelector(".content").textContent.length > 3`)
+	WaitJS(t, tab, `!document.getElementById("stop").hidden`)
+	Do(t, tab, chromedp.Click("#stop"))
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "stopped"`)
+	got := messages(t, tab)[1]
+	full := "The product of 17 and 23 is 391."
+	if got.Content == "" || got.Content == full || !strings.HasPrefix(full, got.Content) || got.Notice != "Stopped." {
+		t.Fatalf("after stop: %+v", got)
+	}
+	reopened := browser.Panel(t)
+	WaitJS(t, reopened, lastAssistant)
+	if again := messages(t, reopened)[1]; again.Content != got.Content || again.Status != "stopped" {
+		t.Fatalf("reopened: %+v, want %+v", again, got)
+	}
+}
+
+// The worker killed mid-stream: the panel reconnects (waking a new worker) and the conversation
+// is intact, the partial reply marked as interrupted.
+func TestWorkerKilledMidStream(t *testing.T) {
+	srv := replay(t, "mistral/thinking_content_array.sse", 25*time.Millisecond)
+	browser.WorkerConsole(t)
+	tab := browser.Panel(t)
+	configure(t, tab, "mistral", srv.URL, "sk-mistral", "magistral-medium-latest")
+	send(t, tab, "How do I cross the street?")
+	// Let the reply run past a draft flush (500 ms) with visible text.
+	WaitJS(t, tab, lastAssistant+`?.querySelector(".content").textContent.length > 20`)
+	time.Sleep(700 * time.Millisecond) // past one more flush interval: the bound the design promises
+	onScreen := messages(t, tab)[1].Content
+	browser.StopWorker(t)
+
+	Eventually(t, 15*time.Second, browser.WorkerRunning, "the panel did not wake the worker")
+	reopened := browser.Panel(t)
+	WaitJS(t, reopened, lastAssistant+`?.dataset.status === "interrupted"`)
+	ms := messages(t, reopened)
+	if len(ms) != 2 || ms[0].Content != "How do I cross the street?" {
+		t.Fatalf("conversation after restart: %+v", ms)
+	}
+	if ms[1].Content == "" || !strings.HasPrefix(onScreen, ms[1].Content[:min(len(ms[1].Content), len(onScreen))]) {
+		t.Fatalf("partial reply after restart %q; on screen before %q", ms[1].Content, onScreen)
+	}
+	if !strings.Contains(ms[1].Notice, "Interrupted") {
+		t.Fatalf("notice %q", ms[1].Notice)
+	}
+	// The restarted core still works: the next message streams.
+	srv2 := replay(t, "openai/text_include_usage_obfuscation.sse", 0)
+	configure(t, reopened, "openai", srv2.URL, "sk-o", "gpt-4o-mini")
+	send(t, reopened, "hi again")
+	WaitJS(t, reopened, lastAssistant+`?.dataset.status === "done"`)
+	if got := messages(t, reopened)[1].Content; got != "Olá!" {
+		t.Fatalf("after restart: %q", got)
+	}
+}
+
+func TestUnauthorizedShowsClearError(t *testing.T) {
+	body := recordedStream(t, "openai/error_401_invalid_api_key.json")
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(401)
+		_, _ = w.Write(body)
+	})
+	tab := browser.Panel(t)
+	configure(t, tab, "openai", srv.URL, "bad-key-test", "gpt-4o")
+	send(t, tab, "hi")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "error"`)
+	ms := messages(t, tab)
+	if ms[0].Content != "hi" {
+		t.Fatalf("the user's message is gone: %+v", ms)
+	}
+	want := "OpenAI: the API key was rejected or is missing; check it in Settings (HTTP 401). Incorrect API key provided"
+	if !strings.HasPrefix(ms[1].Notice, want) {
+		t.Fatalf("notice %q", ms[1].Notice)
+	}
+}
+
+// Ollama rejects the extension's origin unless OLLAMA_ORIGINS is set; Skiff's
+// declarativeNetRequest rule drops Origin on its own requests to the local server.
+func TestOllamaWithoutOllamaOrigins(t *testing.T) {
+	srv := ollama(t, "llamacpp/tool_call_reasoning.sse")
+	tab := browser.Panel(t)
+	configure(t, tab, "ollama", srv.URL+"/v1", "", "gpt-oss:20b")
+	send(t, tab, "weather in Florence?")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status !== "streaming"`)
+	ms := messages(t, tab)
+	r, _ := srv.last()
+	if r == nil {
+		t.Fatal("the request never reached the server")
+	}
+	if o := r.Header.Get("Origin"); o != "" {
+		t.Errorf("the server saw Origin %q", o)
+	}
+	if ms[1].Status != "done" {
+		t.Fatalf("reply: %+v", ms[1])
+	}
+	rules := JS[string](t, tab, `chrome.declarativeNetRequest.getSessionRules().then(r => JSON.stringify(r))`)
+	if !strings.Contains(rules, strings.TrimPrefix(srv.URL, "http://")) {
+		t.Errorf("no rule for the server: %s", rules)
+	}
+}

@@ -1,0 +1,43 @@
+// Command wasm is core.wasm, Skiff's core in the service worker. It wires internal/core to the
+// browser through internal/chrome and exposes one global to the worker shim (ext/sw.js):
+//
+//	skiffCore.connect(port) -> function(msg string) | null
+//	    Adopts a chrome.runtime.Port opened by the panel. Returns the function the shim calls
+//	    with each message the port receives (JSON strings), or null (and disconnects the port)
+//	    when the sender is not one of this extension's pages.
+//
+// When the core is ready it calls globalThis.__skiffReady(skiffCore); if it cannot start it
+// calls globalThis.__skiffReady(null, message).
+package main
+
+import (
+	"context"
+	"syscall/js"
+
+	"github.com/skiff-ai/skiff/internal/chrome"
+	"github.com/skiff-ai/skiff/internal/core"
+)
+
+func main() {
+	ctx := context.Background()
+	c, err := core.New(ctx, chrome.Storage{}, chrome.Fetch{}, chrome.Rules{})
+	if err != nil {
+		js.Global().Call("__skiffReady", js.Null(), "Skiff could not start: "+err.Error())
+		select {}
+	}
+	api := js.Global().Get("Object").New()
+	api.Set("connect", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) == 0 {
+			return js.Null()
+		}
+		port := args[0]
+		if !chrome.TrustedSender(port) {
+			port.Call("disconnect")
+			return js.Null()
+		}
+		return chrome.Serve(ctx, c, port)
+	}))
+	js.Global().Set("skiffCore", api)
+	js.Global().Call("__skiffReady", api)
+	select {}
+}

@@ -238,8 +238,9 @@ function renderSettings() {
   const id = $("provider").value || s.provider;
   $("provider").value = id;
   const p = providerDef(id);
-  $("model").value = s.models[id] || (p.models[0] ? p.models[0].id : "");
-  $("models").replaceChildren(...p.models.map((m) => el("option", { value: m.id, textContent: m.name || m.id })));
+  const models = p.models || [];
+  $("model").value = s.models[id] || (models[0] ? models[0].id : "");
+  $("models").replaceChildren(...models.map((m) => el("option", { value: m.id, textContent: m.name || m.id })));
   $("models-note").textContent = "";
   $("key-row").hidden = !p.needsKey && p.id !== "custom";
   $("apiKey").value = "";

@@ -1,3 +1,5 @@
+//go:build js && wasm
+
 // Command wasm is core.wasm, Skiff's core in the service worker. It wires internal/core to the
 // browser through internal/chrome and exposes one global to the worker shim (ext/sw.js):
 //

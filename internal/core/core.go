@@ -54,9 +54,13 @@ func New(ctx context.Context, kv store.KV, d provider.Doer, rules Rules) (*Core,
 		return nil, err
 	}
 	c := &Core{Store: st, Engine: agent.New(st, d), Doer: d, Rules: rules, conns: map[Conn]bool{}}
-	if s, err := st.Settings(ctx); err == nil {
-		c.applyRules(ctx, s)
-	}
+	// Off the wake path: session rules outlive the worker, so this only matters after a browser
+	// restart, and a first request racing it at worst gets the clear "origin" error.
+	go func() {
+		if s, err := st.Settings(ctx); err == nil {
+			c.applyRules(ctx, s)
+		}
+	}()
 	return c, nil
 }
 

@@ -1,3 +1,5 @@
+//go:build !js
+
 // Package e2e runs Skiff as a user does: the built extension loaded in headless Chromium, its
 // panel page driven through the DOM, its providers pointed at local servers that speak their
 // wire formats. Later features reuse this harness: Launch once per test package, a tab per test.
@@ -19,6 +21,7 @@ import (
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // Browser is a Chromium with the extension in ext/ loaded, in a throwaway profile.
@@ -276,4 +279,43 @@ func Do(t testing.TB, ctx context.Context, actions ...chromedp.Action[chromedp.V
 	if err := chromedp.Do(ctx, actions...); err != nil {
 		t.Fatalf("e2e: %v", err)
 	}
+}
+
+// Configure fills the settings form as a user would and saves it.
+func Configure(t testing.TB, tab context.Context, providerID, baseURL, key, model string) {
+	t.Helper()
+	if JS[bool](t, tab, `document.getElementById("settings").hidden`) {
+		Do(t, tab, chromedp.Click("#settings-toggle"))
+	}
+	JS[bool](t, tab, fmt.Sprintf(`(() => { const s = document.getElementById("provider"); s.value = %q; s.dispatchEvent(new Event("change")); return true })()`, providerID))
+	TypeInto(t, tab, "#baseURL", baseURL)
+	TypeInto(t, tab, "#model", model)
+	if key != "" {
+		Do(t, tab, chromedp.SendKeys("#apiKey", key))
+	}
+	Do(t, tab, chromedp.Click("#save"))
+	WaitJS(t, tab, `document.getElementById("settings-status").textContent === "Saved."`)
+	Do(t, tab, chromedp.Click("#settings-toggle"))
+}
+
+// TypeInto replaces the text of an input by selecting all of it and typing over it.
+func TypeInto(t testing.TB, tab context.Context, sel, text string) {
+	t.Helper()
+	JS[bool](t, tab, fmt.Sprintf(`(() => { const n = document.querySelector(%q); n.focus(); n.select(); return true })()`, sel))
+	Do(t, tab, chromedp.SendKeys(sel, kb.Delete))
+	if text != "" {
+		Do(t, tab, chromedp.SendKeys(sel, text))
+	}
+	if got := JS[string](t, tab, fmt.Sprintf(`document.querySelector(%q).value`, sel)); got != text {
+		t.Fatalf("typed %q into %s, it holds %q", text, sel, got)
+	}
+}
+
+// SendMessage starts a new chat and types text, then Enter.
+func SendMessage(t testing.TB, tab context.Context, text string) {
+	t.Helper()
+	Do(t, tab, chromedp.Click("#new"))
+	WaitJS(t, tab, `document.querySelector("#messages .empty")`)
+	Do(t, tab, chromedp.SendKeys("#input", text+kb.Enter))
+	WaitJS(t, tab, `document.querySelector('.msg[data-role="user"]')`)
 }

@@ -1,3 +1,5 @@
+//go:build !js
+
 package e2e
 
 import (
@@ -11,7 +13,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/kb"
 )
 
 var browser *Browser
@@ -31,45 +32,6 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	stop()
 	os.Exit(code)
-}
-
-// configure fills the settings form as a user would and saves it.
-func configure(t *testing.T, tab context.Context, providerID, baseURL, key, model string) {
-	t.Helper()
-	if JS[bool](t, tab, `document.getElementById("settings").hidden`) {
-		Do(t, tab, chromedp.Click("#settings-toggle"))
-	}
-	JS[bool](t, tab, fmt.Sprintf(`(() => { const s = document.getElementById("provider"); s.value = %q; s.dispatchEvent(new Event("change")); return true })()`, providerID))
-	typeInto(t, tab, "#baseURL", baseURL)
-	typeInto(t, tab, "#model", model)
-	if key != "" {
-		Do(t, tab, chromedp.SendKeys("#apiKey", key))
-	}
-	Do(t, tab, chromedp.Click("#save"))
-	WaitJS(t, tab, `document.getElementById("settings-status").textContent === "Saved."`)
-	Do(t, tab, chromedp.Click("#settings-toggle"))
-}
-
-// typeInto replaces the text of an input by selecting all of it and typing over it.
-func typeInto(t *testing.T, tab context.Context, sel, text string) {
-	t.Helper()
-	JS[bool](t, tab, fmt.Sprintf(`(() => { const n = document.querySelector(%q); n.focus(); n.select(); return true })()`, sel))
-	Do(t, tab, chromedp.SendKeys(sel, kb.Delete))
-	if text != "" {
-		Do(t, tab, chromedp.SendKeys(sel, text))
-	}
-	if got := JS[string](t, tab, fmt.Sprintf(`document.querySelector(%q).value`, sel)); got != text {
-		t.Fatalf("typed %q into %s, it holds %q", text, sel, got)
-	}
-}
-
-// send starts a new chat and types text, then Enter.
-func send(t *testing.T, tab context.Context, text string) {
-	t.Helper()
-	Do(t, tab, chromedp.Click("#new"))
-	WaitJS(t, tab, `document.querySelector("#messages .empty")`)
-	Do(t, tab, chromedp.SendKeys("#input", text+kb.Enter))
-	WaitJS(t, tab, `document.querySelector('.msg[data-role="user"]')`)
 }
 
 type shown struct {
@@ -131,8 +93,8 @@ func TestChatStreamsFromEachWireFormat(t *testing.T) {
 		t.Run(tc.provider, func(t *testing.T) {
 			srv := replay(t, tc.file, 5*time.Millisecond)
 			tab := browser.Panel(t)
-			configure(t, tab, tc.provider, srv.URL, "sk-"+tc.provider+"-test", tc.model)
-			send(t, tab, "hello")
+			Configure(t, tab, tc.provider, srv.URL, "sk-"+tc.provider+"-test", tc.model)
+			SendMessage(t, tab, "hello")
 			WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
 			ms := messages(t, tab)
 			if len(ms) != 2 || ms[0].Content != "hello" || ms[1].Content != tc.want || ms[1].Notice != "" {
@@ -151,8 +113,8 @@ func TestChatStreamsFromEachWireFormat(t *testing.T) {
 func TestStopKeepsPartialReply(t *testing.T) {
 	srv := replay(t, "deepseek/reasoning.sse", 60*time.Millisecond)
 	tab := browser.Panel(t)
-	configure(t, tab, "deepseek", srv.URL, "sk-ds", "deepseek-chat")
-	send(t, tab, "What is 17 * 23?")
+	Configure(t, tab, "deepseek", srv.URL, "sk-ds", "deepseek-chat")
+	SendMessage(t, tab, "What is 17 * 23?")
 	WaitJS(t, tab, lastAssistant+`?.querySelector(".content").textContent.length > 3`)
 	WaitJS(t, tab, `!document.getElementById("stop").hidden`)
 	Do(t, tab, chromedp.Click("#stop"))
@@ -175,8 +137,8 @@ func TestWorkerKilledMidStream(t *testing.T) {
 	srv := replay(t, "mistral/thinking_content_array.sse", 25*time.Millisecond)
 	browser.WorkerConsole(t)
 	tab := browser.Panel(t)
-	configure(t, tab, "mistral", srv.URL, "sk-mistral", "magistral-medium-latest")
-	send(t, tab, "How do I cross the street?")
+	Configure(t, tab, "mistral", srv.URL, "sk-mistral", "magistral-medium-latest")
+	SendMessage(t, tab, "How do I cross the street?")
 	// Let the reply run past a draft flush (500 ms) with visible text.
 	WaitJS(t, tab, lastAssistant+`?.querySelector(".content").textContent.length > 20`)
 	time.Sleep(700 * time.Millisecond) // past one more flush interval: the bound the design promises
@@ -198,8 +160,8 @@ func TestWorkerKilledMidStream(t *testing.T) {
 	}
 	// The restarted core still works: the next message streams.
 	srv2 := replay(t, "openai/text_include_usage_obfuscation.sse", 0)
-	configure(t, reopened, "openai", srv2.URL, "sk-o", "gpt-4o-mini")
-	send(t, reopened, "hi again")
+	Configure(t, reopened, "openai", srv2.URL, "sk-o", "gpt-4o-mini")
+	SendMessage(t, reopened, "hi again")
 	WaitJS(t, reopened, lastAssistant+`?.dataset.status === "done"`)
 	if got := messages(t, reopened)[1].Content; got != "Olá!" {
 		t.Fatalf("after restart: %q", got)
@@ -214,8 +176,8 @@ func TestUnauthorizedShowsClearError(t *testing.T) {
 		_, _ = w.Write(body)
 	})
 	tab := browser.Panel(t)
-	configure(t, tab, "openai", srv.URL, "bad-key-test", "gpt-4o")
-	send(t, tab, "hi")
+	Configure(t, tab, "openai", srv.URL, "bad-key-test", "gpt-4o")
+	SendMessage(t, tab, "hi")
 	WaitJS(t, tab, lastAssistant+`?.dataset.status === "error"`)
 	ms := messages(t, tab)
 	if ms[0].Content != "hi" {
@@ -232,8 +194,8 @@ func TestUnauthorizedShowsClearError(t *testing.T) {
 func TestOllamaWithoutOllamaOrigins(t *testing.T) {
 	srv := ollama(t, "llamacpp/tool_call_reasoning.sse")
 	tab := browser.Panel(t)
-	configure(t, tab, "ollama", srv.URL+"/v1", "", "gpt-oss:20b")
-	send(t, tab, "weather in Florence?")
+	Configure(t, tab, "ollama", srv.URL+"/v1", "", "gpt-oss:20b")
+	SendMessage(t, tab, "weather in Florence?")
 	WaitJS(t, tab, lastAssistant+`?.dataset.status !== "streaming"`)
 	ms := messages(t, tab)
 	r, _ := srv.last()

@@ -95,7 +95,7 @@ func (e *Error) summary() string {
 	case KindServer:
 		return "the provider had a server error; retry shortly"
 	case KindOrigin:
-		return "the local server refused requests from the extension"
+		return "the local server refused requests from the extension (Skiff removes the Origin header for the local servers set in Settings; for a server elsewhere, start it with OLLAMA_ORIGINS=chrome-extension://*)"
 	case KindNetwork:
 		return "could not reach the provider; check the network and base URL"
 	case KindBadResponse:

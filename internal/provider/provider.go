@@ -86,7 +86,15 @@ var registry = []Provider{
 }
 
 // All returns the registry in display order. The slice is a copy.
-func All() []Provider { return append([]Provider(nil), registry...) }
+func All() []Provider {
+	out := append([]Provider(nil), registry...)
+	for i := range out {
+		if out[i].Models == nil {
+			out[i].Models = []Model{} // the panel reads a list, never null
+		}
+	}
+	return out
+}
 
 // Lookup returns the provider with the given id.
 func Lookup(id string) (Provider, bool) {

@@ -1,0 +1,158 @@
+//go:build !js
+
+// Package bench measures what a user feels: how big core.wasm is, how long a stopped worker
+// takes to answer (against a bare-JS worker measured in the same run), and how long streamed
+// text takes from the server's flush to the panel's DOM. Run with `make bench`; it is not part
+// of `make test` or CI, and asserts nothing about time.
+package bench
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/skiff-ai/skiff/internal/e2e"
+)
+
+func BenchmarkCoreWasmSize(b *testing.B) {
+	raw, err := os.ReadFile(filepath.Join(e2e.RepoRoot(), "ext", "core.wasm"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var gz bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	_, _ = w.Write(raw)
+	_ = w.Close()
+	for range b.N {
+	}
+	b.ReportMetric(float64(len(raw)), "raw-bytes")
+	b.ReportMetric(float64(gz.Len()), "gzip-bytes")
+}
+
+// wakeJS connects to a stopped worker and times its answer to a ping.
+const wakeJS = `(async () => {
+	const t0 = performance.now();
+	const p = chrome.runtime.connect({ name: "bench" });
+	await new Promise((resolve, reject) => {
+		p.onMessage.addListener((raw) => { const m = JSON.parse(raw); if (m.type === "reply" && m.id === 1) resolve(); });
+		p.onDisconnect.addListener(() => reject(new Error("disconnected")));
+		p.postMessage(JSON.stringify({ id: 1, type: "ping" }));
+	});
+	const dt = performance.now() - t0;
+	p.disconnect();
+	return dt;
+})()`
+
+// wake measures n wakes of the worker of the extension in dir, from its page.
+func wake(b *testing.B, dir, page string, n int, quiet func()) []float64 {
+	br, stop, err := e2e.Launch(dir, func(string, ...any) {})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer stop()
+	tab := br.Tab(b, br.URL(page))
+	if quiet != nil {
+		e2e.JS[bool](b, tab, `(() => { if (typeof port !== "undefined" && port) { port.onMessage.removeListener(onMessage); port.disconnect(); port = null; } return true })()`)
+	}
+	var ms []float64
+	for i := 0; i < n+1; i++ {
+		br.StopWorker(b)
+		d := e2e.JS[float64](b, tab, wakeJS)
+		if i > 0 { // the first wake also compiles code Chrome caches afterwards
+			ms = append(ms, d)
+		}
+	}
+	return ms
+}
+
+func pct(xs []float64, p float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[min(len(s)-1, int(p*float64(len(s))))]
+}
+
+func BenchmarkWake(b *testing.B) {
+	const n = 15
+	root := e2e.RepoRoot()
+	bare := wake(b, filepath.Join(root, "bench", "barejs"), "page.html", n, nil)
+	skiff := wake(b, filepath.Join(root, "ext"), "panel/index.html", n, func() {})
+	for range b.N {
+	}
+	b.ReportMetric(pct(bare, .5), "bare-p50-ms")
+	b.ReportMetric(pct(skiff, .5), "skiff-p50-ms")
+	b.ReportMetric(pct(skiff, .95), "skiff-p95-ms")
+	b.ReportMetric(pct(skiff, .5)/pct(bare, .5), "ratio-p50")
+	fmt.Printf("wake ms, bare JS: %v\nwake ms, skiff:   %v\n", rounded(bare), rounded(skiff))
+}
+
+func rounded(xs []float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = float64(int(x*10)) / 10
+	}
+	return out
+}
+
+// BenchmarkStreamOverhead: a local OpenAI-compatible server flushes n small events; the panel
+// records when each one's text is in the DOM (a MutationObserver); latency = DOM time - flush time,
+// both wall clocks of this machine.
+func BenchmarkStreamOverhead(b *testing.B) {
+	const n, token = 400, "w0000 "
+	var mu sync.Mutex
+	flushed := make([]float64, n) // unix ms
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i := range n {
+			fmt.Fprintf(w, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"w%04d \"}}]}\n\n", i)
+			w.(http.Flusher).Flush()
+			mu.Lock()
+			flushed[i] = float64(time.Now().UnixMicro()) / 1000
+			mu.Unlock()
+			time.Sleep(3 * time.Millisecond)
+		}
+		fmt.Fprint(w, "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
+	}))
+	defer srv.Close()
+
+	br, stop, err := e2e.Launch(filepath.Join(e2e.RepoRoot(), "ext"), func(string, ...any) {})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer stop()
+	tab := br.Panel(b)
+	e2e.Configure(b, tab, "custom", srv.URL, "", "bench")
+	e2e.JS[bool](b, tab, `(() => {
+		window.__seen = [];
+		new MutationObserver(() => {
+			const c = document.querySelector('#messages .msg[data-role="assistant"]:last-of-type .content');
+			if (c) window.__seen.push([performance.timeOrigin + performance.now(), c.textContent.length]);
+		}).observe(document.getElementById("messages"), { subtree: true, childList: true, characterData: true });
+		return true })()`)
+	e2e.SendMessage(b, tab, "go")
+	e2e.WaitJS(b, tab, `document.querySelector('#messages .msg[data-role="assistant"]:last-of-type')?.dataset.status === "done"`)
+	seen := e2e.JS[[][2]float64](b, tab, `window.__seen`)
+	var lat []float64
+	j := 0
+	for i := range n {
+		want := float64((i + 1) * len(token))
+		for j < len(seen) && seen[j][1] < want {
+			j++
+		}
+		if j == len(seen) {
+			b.Fatalf("event %d never reached the DOM", i)
+		}
+		lat = append(lat, seen[j][0]-flushed[i])
+	}
+	for range b.N {
+	}
+	b.ReportMetric(pct(lat, .5), "p50-ms")
+	b.ReportMetric(pct(lat, .95), "p95-ms")
+}

@@ -99,7 +99,8 @@ func (e *Engine) NewSession(ctx context.Context) (*store.Session, error) {
 	}
 	p, _, model, _ := st.Resolve()
 	now := e.now()
-	ses := &store.Session{ID: NewID(), Title: "New chat", Provider: p.ID, Model: model, CreatedAt: now, UpdatedAt: now, Messages: []store.Message{}}
+	ses := &store.Session{Header: store.Header{ID: NewID(), Title: "New chat", Provider: p.ID, Model: model, CreatedAt: now, UpdatedAt: now},
+		Messages: []store.Message{}}
 	if err := e.Store.SaveSession(ctx, ses); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package chrome
 import (
 	"context"
 	"strings"
+	"sync"
 	"syscall/js"
 
 	"github.com/skiff-ai/skiff/internal/core"
@@ -10,9 +11,30 @@ import (
 
 // Port is a core.Conn over a chrome.runtime.Port. Messages are JSON strings both ways.
 type Port struct {
-	v     js.Value
-	inbox chan string
-	done  chan struct{}
+	v    js.Value
+	done chan struct{}
+
+	mu     sync.Mutex
+	inbox  []string      // unbounded: the JS callback that fills it must never block
+	notify chan struct{} // capacity 1: "inbox is not empty"
+}
+
+func (p *Port) push(m string) {
+	p.mu.Lock()
+	p.inbox = append(p.inbox, m)
+	p.mu.Unlock()
+	select {
+	case p.notify <- struct{}{}:
+	default:
+	}
+}
+
+func (p *Port) take() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ms := p.inbox
+	p.inbox = nil
+	return ms
 }
 
 var _ core.Conn = (*Port)(nil)
@@ -43,15 +65,12 @@ func TrustedSender(port js.Value) bool {
 // their own (a js.FuncOf callback must not block). It returns the function the worker shim
 // calls for each incoming message.
 func Serve(ctx context.Context, c *core.Core, port js.Value) js.Func {
-	p := &Port{v: port, inbox: make(chan string, 64), done: make(chan struct{})}
+	p := &Port{v: port, done: make(chan struct{}), notify: make(chan struct{}, 1)}
 	c.Connect(p)
 	var onMsg, onDisc js.Func
 	onMsg = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 && args[0].Type() == js.TypeString {
-			select {
-			case p.inbox <- args[0].String():
-			case <-p.done:
-			}
+			p.push(args[0].String())
 		}
 		return nil
 	})
@@ -66,8 +85,10 @@ func Serve(ctx context.Context, c *core.Core, port js.Value) js.Func {
 	go func() {
 		for {
 			select {
-			case m := <-p.inbox:
-				c.Handle(ctx, p, []byte(m))
+			case <-p.notify:
+				for _, m := range p.take() {
+					c.Handle(ctx, p, []byte(m))
+				}
 			case <-p.done:
 				return
 			}

@@ -263,10 +263,7 @@ func (c *Core) saveSettings(ctx context.Context, req *request) (any, error) {
 		return nil, err
 	}
 	s := *req.Settings
-	s.APIKeys = old.APIKeys // the panel never holds keys; it only sends changes
-	if s.APIKeys == nil {
-		s.APIKeys = map[string]string{}
-	}
+	s.APIKeys = old.APIKeys // the panel never holds keys; it only sends changes (never nil: Settings fills it)
 	for id, k := range req.Keys {
 		if _, ok := provider.Lookup(id); !ok {
 			return nil, &store.FieldError{Field: "key." + id, Message: "unknown provider"}

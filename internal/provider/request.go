@@ -149,10 +149,7 @@ func (p Provider) Stream(ctx context.Context, d Doer, key string, r Request) ite
 			return
 		}
 		for ev := range p.Decode(resp.Body) {
-			if ctx.Err() != nil {
-				return
-			}
-			if ev.Kind == EventError && ctx.Err() != nil {
+			if ctx.Err() != nil { // canceled: the caller asked to stop, nothing more to report
 				return
 			}
 			if !yield(ev) {
@@ -166,8 +163,8 @@ func (p Provider) Stream(ctx context.Context, d Doer, key string, r Request) ite
 type decoder interface {
 	// event handles one SSE event and reports whether the stream is complete.
 	event(ev sse.Event, emit func(Event)) (done bool)
-	// end flushes what is pending (tool calls, usage) and emits the terminal event.
-	// complete reports whether the provider's own end marker was seen.
+	// end flushes what is pending (tool calls, usage) and emits the terminal event: a finish
+	// when the provider's end marker was seen, else a truncation error.
 	end(emit func(Event))
 }
 

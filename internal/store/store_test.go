@@ -31,7 +31,7 @@ func TestDraftWriteCostIsTheMessage(t *testing.T) {
 	require.NoError(t, err)
 	big := strings.Repeat("x", 10_000)
 	for i := range 20 {
-		ses := &Session{ID: string(rune('a' + i)), Title: "t", Messages: []Message{{ID: "m", Role: "user", Content: big}}}
+		ses := &Session{Header: Header{ID: string(rune('a' + i)), Title: "t"}, Messages: []Message{{ID: "m", Role: "user", Content: big}}}
 		require.NoError(t, s.SaveSession(ctx, ses))
 	}
 	before := kv.Writes
@@ -57,9 +57,9 @@ func TestQuotaIsAClearErrorAndLosesNothing(t *testing.T) {
 	kv := NewMemKV()
 	s, err := Open(ctx, kv)
 	require.NoError(t, err)
-	require.NoError(t, s.SaveSession(ctx, &Session{ID: "keep", Title: "keep", Messages: []Message{{ID: "1", Role: "user", Content: "hello"}}}))
+	require.NoError(t, s.SaveSession(ctx, &Session{Header: Header{ID: "keep", Title: "keep"}, Messages: []Message{{ID: "1", Role: "user", Content: "hello"}}}))
 	kv.Limit = 400
-	err = s.SaveSession(ctx, &Session{ID: "big", Title: "big", Messages: []Message{{ID: "1", Role: "user", Content: strings.Repeat("y", 1000)}}})
+	err = s.SaveSession(ctx, &Session{Header: Header{ID: "big", Title: "big"}, Messages: []Message{{ID: "1", Role: "user", Content: strings.Repeat("y", 1000)}}})
 	require.True(t, errors.Is(err, ErrQuota), "%v", err)
 	ses, err := s.Session(ctx, "keep")
 	require.NoError(t, err)
@@ -70,8 +70,8 @@ func TestQuotaIsAClearErrorAndLosesNothing(t *testing.T) {
 
 func TestDeleteSession(t *testing.T) {
 	s, _ := Open(ctx, NewMemKV())
-	require.NoError(t, s.SaveSession(ctx, &Session{ID: "a", UpdatedAt: 1}))
-	require.NoError(t, s.SaveSession(ctx, &Session{ID: "b", UpdatedAt: 2}))
+	require.NoError(t, s.SaveSession(ctx, &Session{Header: Header{ID: "a", UpdatedAt: 1}}))
+	require.NoError(t, s.SaveSession(ctx, &Session{Header: Header{ID: "b", UpdatedAt: 2}}))
 	require.NoError(t, s.DeleteSession(ctx, "a"))
 	idx, _ := s.Sessions(ctx)
 	require.Len(t, idx, 1)

@@ -40,32 +40,30 @@ type ErrorInfo struct {
 	RetryAfterMs int64  `json:"retryAfterMs,omitempty"`
 }
 
-// Session is a conversation.
-type Session struct {
-	ID        string    `json:"id"`
-	Title     string    `json:"title"`
-	Provider  string    `json:"provider"`
-	Model     string    `json:"model"`
-	CreatedAt int64     `json:"createdAt"`
-	UpdatedAt int64     `json:"updatedAt"`
-	Messages  []Message `json:"messages"`
-}
-
-// Meta is a session's index entry.
-type Meta struct {
+// Header is what a session and its index entry share.
+type Header struct {
 	ID        string `json:"id"`
 	Title     string `json:"title"`
 	Provider  string `json:"provider"`
 	Model     string `json:"model"`
 	CreatedAt int64  `json:"createdAt"`
 	UpdatedAt int64  `json:"updatedAt"`
-	Count     int    `json:"count"`
+}
+
+// Session is a conversation.
+type Session struct {
+	Header
+	Messages []Message `json:"messages"`
+}
+
+// Meta is a session's index entry.
+type Meta struct {
+	Header
+	Count int `json:"count"`
 }
 
 // Meta returns the index entry for s.
-func (s *Session) Meta() Meta {
-	return Meta{ID: s.ID, Title: s.Title, Provider: s.Provider, Model: s.Model, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, Count: len(s.Messages)}
-}
+func (s *Session) Meta() Meta { return Meta{Header: s.Header, Count: len(s.Messages)} }
 
 // TitleFrom makes a session title from the first user message: its first line, at most 50
 // characters, cut at a word when one ends near the limit.

@@ -111,7 +111,10 @@ func (e *Engine) NewSession(ctx context.Context) (*store.Session, error) {
 // reply and reports progress to emit. The user message is stored before the first update. Send
 // returns when the reply is complete, failed or stopped; every outcome is stored in the session.
 // An error is returned only when nothing could be started (bad settings, storage failure).
-func (e *Engine) Send(ctx context.Context, id, text string, emit func(Update)) error {
+//
+// page, when not nil, is the page context the user attached; it is stored with the message and
+// sent to the model as data.
+func (e *Engine) Send(ctx context.Context, id, text string, page *store.Page, emit func(Update)) error {
 	if strings.TrimSpace(text) == "" {
 		return errors.New("agent: empty message")
 	}
@@ -125,9 +128,45 @@ func (e *Engine) Send(ctx context.Context, id, text string, emit func(Update)) e
 	if err != nil {
 		return err
 	}
+	if e.Running(ses.ID) {
+		return ErrBusy
+	}
+	if page != nil {
+		page.Clip()
+	}
 	now := e.now()
-	ses.Messages = append(ses.Messages, store.Message{ID: NewID(), Role: "user", Content: text, CreatedAt: now})
+	ses.Messages = append(ses.Messages, store.Message{ID: NewID(), Role: "user", Content: text, CreatedAt: now, Page: page})
 	if ses.Title == "" || ses.Title == "New chat" {
+		ses.Title = store.TitleFrom(text)
+	}
+	return e.reply(ctx, ses, emit)
+}
+
+// Edit replaces the last user message of session id with text (keeping its page context) and
+// streams a new reply: the old reply and anything after it are dropped.
+func (e *Engine) Edit(ctx context.Context, id, text string, emit func(Update)) error {
+	if strings.TrimSpace(text) == "" {
+		return errors.New("agent: empty message")
+	}
+	ses, err := e.Session(ctx, id)
+	if err != nil {
+		return err
+	}
+	if e.Running(id) {
+		return ErrBusy
+	}
+	last := -1
+	for i, m := range ses.Messages {
+		if m.Role == "user" {
+			last = i
+		}
+	}
+	if last < 0 {
+		return errors.New("agent: there is no message to edit")
+	}
+	ses.Messages = ses.Messages[:last+1]
+	ses.Messages[last].Content = text
+	if last == 0 {
 		ses.Title = store.TitleFrom(text)
 	}
 	return e.reply(ctx, ses, emit)
@@ -158,7 +197,22 @@ func (e *Engine) reply(ctx context.Context, ses *store.Session, emit func(Update
 	if err != nil {
 		return err
 	}
-	req := provider.Request{Model: model, System: st.SystemPrompt, MaxTokens: st.MaxTokens, Messages: history(ses.Messages)}
+	var mems []store.Memory
+	if st.Memories && st.MemoryCount > 0 {
+		all, err := e.Store.Memories(ctx)
+		if err != nil {
+			return err
+		}
+		mems = store.TopMemories(all, st.MemoryCount)
+	}
+	var page *store.Page
+	for i := len(ses.Messages) - 1; i >= 0; i-- {
+		if ses.Messages[i].Role == "user" {
+			page = ses.Messages[i].Page // only the latest user message's page goes with the request
+			break
+		}
+	}
+	req := provider.Request{Model: model, System: SystemContent(st.SystemPrompt, mems, page), MaxTokens: st.MaxTokens, Messages: history(ses.Messages)}
 	t := st.Temperature
 	req.Temperature = &t
 
@@ -203,10 +257,14 @@ func (e *Engine) reply(ctx context.Context, ses *store.Session, emit func(Update
 		switch ev.Kind {
 		case provider.EventText:
 			content.WriteString(ev.Text)
-			emit(Update{Type: "delta", SessionID: ses.ID, MessageID: msg.ID, Text: ev.Text})
+			if st.Streaming {
+				emit(Update{Type: "delta", SessionID: ses.ID, MessageID: msg.ID, Text: ev.Text})
+			}
 		case provider.EventReasoning:
 			reasoning.WriteString(ev.Text)
-			emit(Update{Type: "delta", SessionID: ses.ID, MessageID: msg.ID, Reasoning: ev.Text})
+			if st.Streaming {
+				emit(Update{Type: "delta", SessionID: ses.ID, MessageID: msg.ID, Reasoning: ev.Text})
+			}
 		case provider.EventToolCall:
 			msg.ToolCalls = append(msg.ToolCalls, *ev.ToolCall)
 		case provider.EventUsage:

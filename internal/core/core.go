@@ -102,7 +102,16 @@ type request struct {
 	Provider  string          `json:"provider"`
 	Settings  *store.Settings `json:"settings"`
 	// Keys holds API keys to change: a string sets one, "" removes it; absent keys are kept.
-	Keys map[string]string `json:"keys"`
+	Keys     map[string]string `json:"keys"`
+	Page     *store.Page       `json:"page"`
+	Title    string            `json:"title"`
+	Query    string            `json:"query"`
+	Format   string            `json:"format"` // session.export: "json" or "markdown"
+	Data     string            `json:"data"`   // session.import: the file's text
+	MemoryID string            `json:"memoryId"`
+	Content  string            `json:"content"`
+	Key      string            `json:"key"`     // provider.test: a key not saved yet
+	BaseURL  string            `json:"baseURL"` // provider.test: a base URL not saved yet
 }
 
 type reply struct {
@@ -127,7 +136,7 @@ func (c *Core) Handle(ctx context.Context, conn Conn, msg []byte) {
 		return
 	}
 	switch req.Type {
-	case "send", "regenerate":
+	case "send", "regenerate", "edit":
 		// Answered as soon as the user message is stored; the reply streams as updates.
 		go func() {
 			started := false
@@ -139,9 +148,12 @@ func (c *Core) Handle(ctx context.Context, conn Conn, msg []byte) {
 				c.broadcast(u)
 			}
 			var err error
-			if req.Type == "send" {
-				err = c.Engine.Send(ctx, req.SessionID, req.Text, emit)
-			} else {
+			switch req.Type {
+			case "send":
+				err = c.Engine.Send(ctx, req.SessionID, req.Text, req.Page, emit)
+			case "edit":
+				err = c.Engine.Edit(ctx, req.SessionID, req.Text, emit)
+			default:
 				err = c.Engine.Regenerate(ctx, req.SessionID, emit)
 			}
 			if err != nil && !started {
@@ -216,9 +228,42 @@ func (c *Core) dispatch(ctx context.Context, req *request) (any, error) {
 		return ses, c.Store.SetActive(ctx, ses.ID)
 	case "session.list":
 		return c.Store.Sessions(ctx)
+	case "session.search":
+		return c.Store.Search(ctx, req.Query)
+	case "session.rename":
+		if c.Engine.Running(req.SessionID) {
+			return nil, errors.New("wait for the reply to finish (or stop it) before renaming this chat")
+		}
+		ses, err := c.Store.RenameSession(ctx, req.SessionID, req.Title)
+		if err != nil {
+			return nil, err
+		}
+		return ses.Meta(), nil
+	case "session.export":
+		return c.export(ctx, req)
+	case "session.import":
+		return c.importFile(ctx, req.Data)
+	case "memory.list":
+		return c.Store.Memories(ctx)
+	case "memory.add":
+		return c.Store.AddMemory(ctx, store.Memory{ID: agent.NewID(), Content: req.Content, Source: store.SourceUser, CreatedAt: c.Engine.Now().UnixMilli()})
+	case "memory.update":
+		return c.Store.UpdateMemory(ctx, req.MemoryID, req.Content, c.Engine.Now().UnixMilli())
+	case "memory.delete":
+		return nil, c.Store.DeleteMemory(ctx, req.MemoryID)
+	case "provider.test":
+		return c.testProvider(ctx, req)
+	case "detect":
+		return c.detect(ctx), nil
 	case "session.delete":
 		c.Engine.Stop(req.SessionID)
-		return nil, c.Store.DeleteSession(ctx, req.SessionID)
+		if err := c.Store.DeleteSession(ctx, req.SessionID); err != nil {
+			return nil, err
+		}
+		if active, err := c.Store.Active(ctx); err == nil && active == req.SessionID {
+			return nil, c.Store.SetActive(ctx, "")
+		}
+		return nil, nil
 	case "settings.save":
 		return c.saveSettings(ctx, req)
 	case "models":

@@ -30,6 +30,48 @@ type Message struct {
 	Usage     *provider.Usage     `json:"usage,omitempty"`
 	Finish    string              `json:"finish,omitempty"`
 	ToolCalls []provider.ToolCall `json:"toolCalls,omitempty"`
+	// Page is the page context the user attached to this message: sent to the model as data.
+	Page *Page `json:"page,omitempty"`
+}
+
+// Page is what the user was looking at when they sent a message: the tab's URL and title, the
+// text they had selected, and the page's readable text as markdown (extracted in the page).
+// All of it is untrusted: the model is told it is data, never instructions.
+type Page struct {
+	URL       string `json:"url"`
+	Title     string `json:"title"`
+	Selection string `json:"selection,omitempty"`
+	Text      string `json:"text,omitempty"`
+	Truncated bool   `json:"truncated,omitempty"`
+}
+
+// Limits on page context, in bytes: enough for a long article, small enough to leave the model
+// room to answer (about 8k tokens of page text).
+const (
+	MaxPageText      = 32 << 10
+	MaxPageSelection = 8 << 10
+)
+
+// Clip bounds the page context to MaxPageText and MaxPageSelection, cutting at a UTF-8
+// boundary and marking what was cut.
+func (p *Page) Clip() {
+	var cut bool
+	p.Text, cut = clip(p.Text, MaxPageText)
+	p.Truncated = p.Truncated || cut
+	p.Selection, cut = clip(p.Selection, MaxPageSelection)
+	p.Truncated = p.Truncated || cut
+	p.Title, _ = clip(p.Title, 500)
+	p.URL, _ = clip(p.URL, 2048)
+}
+
+func clip(s string, n int) (string, bool) {
+	if len(s) <= n {
+		return s, false
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n], true
 }
 
 // ErrorInfo is a failure as the panel shows it.
@@ -93,7 +135,18 @@ type Memory struct {
 	Content   string `json:"content"`
 	Source    string `json:"source"` // "user", "auto" or "agent"
 	CreatedAt int64  `json:"createdAt"`
+	UpdatedAt int64  `json:"updatedAt,omitempty"`
 }
+
+// Memory sources.
+const (
+	SourceUser  = "user"
+	SourceAuto  = "auto"
+	SourceAgent = "agent"
+)
+
+// MaxMemory is the longest memory, in bytes.
+const MaxMemory = 2000
 
 // Settings are the user's choices. API keys live here, in extension storage: they are sent
 // only to their own provider and never to the panel or a page.

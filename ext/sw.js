@@ -33,3 +33,20 @@ chrome.runtime.onConnect.addListener((port) => {
     },
   );
 });
+
+// "Ask Skiff about the selection". sidePanel.open needs the user's gesture, so it is the first
+// call in the click handler; the selection waits in session storage (memory only, cleared when
+// the browser closes) for the panel to take it.
+chrome.runtime.onInstalled.addListener(() => {
+  chrome.contextMenus.create(
+    { id: "ask-selection", title: "Ask Skiff about the selection", contexts: ["selection"] },
+    () => void chrome.runtime.lastError, // already there after an update
+  );
+});
+chrome.contextMenus.onClicked.addListener((info, tab) => {
+  if (info.menuItemId !== "ask-selection" || !tab) return;
+  chrome.sidePanel.open({ windowId: tab.windowId }).catch((e) => console.error(e));
+  chrome.storage.session.set({
+    ask: { text: String(info.selectionText || "").slice(0, 8192), url: info.pageUrl || tab.url || "", title: tab.title || "", at: Date.now() },
+  });
+});

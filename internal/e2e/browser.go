@@ -236,7 +236,7 @@ func (b *Browser) Tab(t testing.TB, url string) context.Context {
 func (b *Browser) Panel(t testing.TB) context.Context {
 	t.Helper()
 	ctx := b.Tab(t, b.URL("panel/index.html"))
-	WaitJS(t, ctx, `document.querySelector("#provider option") !== null`)
+	WaitJS(t, ctx, `document.body.dataset.ready === "1"`)
 	return ctx
 }
 
@@ -287,7 +287,8 @@ func Configure(t testing.TB, tab context.Context, providerID, baseURL, key, mode
 	if JS[bool](t, tab, `document.getElementById("settings").hidden`) {
 		Do(t, tab, chromedp.Click("#settings-toggle"))
 	}
-	JS[bool](t, tab, fmt.Sprintf(`(() => { const s = document.getElementById("provider"); s.value = %q; s.dispatchEvent(new Event("change")); return true })()`, providerID))
+	Do(t, tab, chromedp.Click(fmt.Sprintf(`#provider-grid label:has(input[value=%q])`, providerID)))
+	WaitJS(t, tab, fmt.Sprintf(`document.querySelector('#provider-grid input[value=%q]').checked`, providerID))
 	TypeInto(t, tab, "#baseURL", baseURL)
 	TypeInto(t, tab, "#model", model)
 	if key != "" {

@@ -43,7 +43,7 @@ func messages(t *testing.T, tab context.Context) []shown {
 	t.Helper()
 	raw := JS[string](t, tab, `JSON.stringify([...document.querySelectorAll("#messages .msg")].map(n => ({
 		Role: n.dataset.role, Status: n.dataset.status,
-		Content: n.querySelector(".content").textContent,
+		Content: n.querySelector(".content").textContent.replace(/\s+/g, " ").trim(),
 		Notice: (n.querySelector(".notice") || {}).textContent || ""})))`)
 	var out []shown
 	if err := json.Unmarshal([]byte(raw), &out); err != nil {
@@ -51,6 +51,9 @@ func messages(t *testing.T, tab context.Context) []shown {
 	}
 	return out
 }
+
+// flat is text as the messages helper reads it from the screen: whitespace runs as one space.
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 const lastAssistant = `document.querySelector('#messages .msg[data-role="assistant"]:last-of-type')`
 
@@ -97,7 +100,7 @@ func TestChatStreamsFromEachWireFormat(t *testing.T) {
 			SendMessage(t, tab, "hello")
 			WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
 			ms := messages(t, tab)
-			if len(ms) != 2 || ms[0].Content != "hello" || ms[1].Content != tc.want || ms[1].Notice != "" {
+			if len(ms) != 2 || ms[0].Content != "hello" || ms[1].Content != flat(tc.want) || ms[1].Notice != "" {
 				t.Fatalf("on screen: %+v", ms)
 			}
 			tc.check(t, srv)

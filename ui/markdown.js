@@ -1,0 +1,156 @@
+// Markdown for model output, which is untrusted HTML. marked turns text into HTML, DOMPurify
+// (with the rules below) turns that into a DOM fragment, and only the fragment is inserted:
+// no string from a model reaches innerHTML. Then code blocks get a language label and a copy
+// button, links open in a new tab, and images become links (a model tricked by a page could
+// otherwise leak the conversation through an image URL the panel fetches on its own).
+"use strict";
+
+const Markdown = (() => {
+  marked.use({ gfm: true, breaks: false, async: false });
+
+  const SAFE_HREF = /^(https?:|mailto:)/i;
+  const purifyConfig = {
+    RETURN_DOM_FRAGMENT: true,
+    USE_PROFILES: { html: true }, // no SVG, no MathML
+    FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "option", "iframe", "object", "embed", "link", "meta", "base", "dialog", "template"],
+    FORBID_ATTR: ["style", "id", "name", "srcset", "formaction", "action", "ping", "target", "autofocus", "tabindex", "popover"],
+    ALLOW_DATA_ATTR: false,
+  };
+
+  DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+    if (node.nodeName === "A") {
+      const href = node.getAttribute("href");
+      if (href && SAFE_HREF.test(href.trim())) {
+        node.setAttribute("target", "_blank");
+        node.setAttribute("rel", "noopener noreferrer nofollow");
+      } else {
+        node.removeAttribute("href"); // relative, javascript:, data:, anything else
+      }
+    }
+    // Class names only for code languages; nothing else can style itself into the panel's UI.
+    if (node.hasAttribute && node.hasAttribute("class")) {
+      const lang = node.nodeName === "CODE" && /^language-[\w+#.-]{1,30}$/.test(node.getAttribute("class"));
+      if (!lang) node.removeAttribute("class");
+    }
+  });
+
+  // Images become links to the image: nothing is fetched without a click.
+  function imagesToLinks(root) {
+    for (const img of root.querySelectorAll("img")) {
+      const src = img.getAttribute("src") || "";
+      const label = "image: " + (img.getAttribute("alt") || src || "(no address)");
+      const repl = document.createElement(SAFE_HREF.test(src) ? "a" : "span");
+      repl.className = "img-link";
+      repl.textContent = "[" + label + "]";
+      if (repl.nodeName === "A") {
+        repl.href = src;
+        repl.target = "_blank";
+        repl.rel = "noopener noreferrer nofollow";
+      }
+      img.replaceWith(repl);
+    }
+    for (const media of root.querySelectorAll("video, audio, picture, source, track, area, map")) media.remove();
+  }
+
+  function decorateCode(root) {
+    for (const code of root.querySelectorAll("pre > code")) {
+      const pre = code.parentElement;
+      const m = /^language-(.+)$/.exec(code.getAttribute("class") || "");
+      const box = document.createElement("div");
+      box.className = "code";
+      const head = document.createElement("div");
+      head.className = "code-head";
+      const lang = document.createElement("span");
+      lang.className = "lang";
+      lang.textContent = m ? m[1] : "text";
+      const copy = document.createElement("button");
+      copy.type = "button";
+      copy.className = "copy-code";
+      copy.textContent = "Copy";
+      copy.setAttribute("aria-label", "Copy code" + (m ? " (" + m[1] + ")" : ""));
+      head.append(lang, copy);
+      pre.replaceWith(box);
+      box.append(head, pre);
+    }
+  }
+
+  // render returns a sanitized fragment for text.
+  function render(text) {
+    const frag = DOMPurify.sanitize(marked.parse(text), purifyConfig);
+    imagesToLinks(frag);
+    decorateCode(frag);
+    return frag;
+  }
+
+  // safeBreak returns the length of the longest prefix of text that ends just after a blank
+  // line outside any fenced code block: blocks before it are complete and will not change as
+  // more text arrives. 0 when there is none.
+  function safeBreak(text) {
+    let fence = null; // the opening fence run ("```", "~~~~"…) while inside a code block
+    let cut = 0;
+    let pos = 0;
+    while (pos < text.length) {
+      const nl = text.indexOf("\n", pos);
+      if (nl < 0) break; // the last line is still being written
+      const line = text.slice(pos, nl);
+      const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+      if (fence) {
+        if (f && f[1][0] === fence[0] && f[1].length >= fence.length && line.trim() === f[1]) fence = null;
+      } else if (f) {
+        fence = f[1];
+      } else if (line.trim() === "" && pos > 0) {
+        cut = nl + 1;
+      }
+      pos = nl + 1;
+    }
+    return cut;
+  }
+
+  // Stream renders a reply as it arrives without re-rendering what is finished: the text is
+  // cut at blank lines outside code fences; finished blocks are rendered once and appended, and
+  // only the open block at the end is re-rendered, at most once per frame. The cost per frame
+  // is the size of the open block, not of the reply. finish() renders the whole text once, so
+  // the final DOM is exactly what render() gives.
+  class Stream {
+    constructor(el, text = "") {
+      this.el = el;
+      this.text = "";
+      this.committed = 0;
+      this.done = document.createElement("div");
+      this.live = document.createElement("div");
+      this.done.className = "md-done";
+      this.live.className = "md-live";
+      el.replaceChildren(this.done, this.live);
+      this.pending = false;
+      if (text) this.append(text);
+    }
+    append(t) {
+      this.text += t;
+      if (this.pending) return;
+      this.pending = true;
+      // A frame when the panel is visible; a timer when it is not (frames are paused then).
+      const run = () => {
+        if (!this.pending) return;
+        this.pending = false;
+        this.flush();
+      };
+      requestAnimationFrame(run);
+      setTimeout(run, 100);
+    }
+    flush() {
+      const tail = this.text.slice(this.committed);
+      const cut = safeBreak(tail);
+      if (cut > 0) {
+        this.done.append(render(tail.slice(0, cut)));
+        this.committed += cut;
+      }
+      this.live.replaceChildren(render(this.text.slice(this.committed)));
+    }
+    finish(text) {
+      this.pending = false;
+      this.el.replaceChildren(render(text));
+    }
+  }
+
+  return { render, Stream, safeBreak };
+})();

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Re-copies the pinned libraries from npm. The copies are committed, so building Skiff never
+# needs npm or the network; run this only to change a version (edit package.json first).
+#   ui/vendor/         marked (markdown), DOMPurify (sanitizer): loaded by the panel
+#   ext/page/vendor/   Readability, Turndown + GFM plugin: injected into the page for page context
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+page="$here/../../ext/page/vendor"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+cp "$here/package.json" "$tmp/"
+[ -f "$here/package-lock.json" ] && cp "$here/package-lock.json" "$tmp/"
+(cd "$tmp" && npm install --no-audit --no-fund --ignore-scripts >/dev/null)
+cp "$tmp/package-lock.json" "$here/"
+m="$tmp/node_modules"
+cp "$m/marked/lib/marked.umd.js" "$here/marked.js"
+cp "$m/marked/LICENSE" "$here/LICENSE-marked"
+cp "$m/dompurify/dist/purify.min.js" "$here/purify.js"
+cp "$m/dompurify/LICENSE" "$here/LICENSE-dompurify"
+mkdir -p "$page"
+cp "$m/@mozilla/readability/Readability.js" "$page/readability.js"
+cp "$m/@mozilla/readability/LICENSE.md" "$page/LICENSE-readability.md"
+cp "$m/turndown/lib/turndown.browser.umd.js" "$page/turndown.js"
+cp "$m/turndown/LICENSE" "$page/LICENSE-turndown"
+# The GFM plugin ships CommonJS only: wrap it so it defines one global, turndownPluginGfm.
+{ echo "var turndownPluginGfm = (function () { var exports = {};"
+  cat "$m/turndown-plugin-gfm/lib/turndown-plugin-gfm.browser.cjs.js"
+  echo "return exports; })();"; } > "$page/turndown-gfm.js"
+cp "$m/turndown-plugin-gfm/LICENSE" "$page/LICENSE-turndown-plugin-gfm"
+echo "vendored: $(cd "$tmp" && node -e 'const l=require("./package-lock.json").packages;for(const k in l)if(k)console.log(" ",k.replace("node_modules/",""),l[k].version)')"

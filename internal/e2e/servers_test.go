@@ -4,6 +4,9 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +15,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // providerServer speaks a provider's wire format by replaying a recorded stream, line by line
@@ -134,4 +138,79 @@ func TestOllamaOriginPolicy(t *testing.T) {
 			t.Errorf("ollamaAllowed(%q) = %v, want %v", origin, got, want)
 		}
 	}
+}
+
+// openAIText is a server that speaks OpenAI's streaming format and answers every request with
+// text, cut into chunks of about size bytes sent pause apart (rune boundaries kept).
+func openAIText(t testing.TB, text string, size int, pause time.Duration) *providerServer {
+	return serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		send := func(v any) bool {
+			b, _ := json.Marshal(v)
+			if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+				return false
+			}
+			w.(http.Flusher).Flush()
+			return true
+		}
+		chunk := func(delta map[string]any, finish any) map[string]any {
+			return map[string]any{"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 1, "model": "test",
+				"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
+		}
+		if !send(chunk(map[string]any{"role": "assistant", "content": ""}, nil)) {
+			return
+		}
+		for rest := text; rest != ""; {
+			n := min(size, len(rest))
+			for n < len(rest) && !utf8.RuneStart(rest[n]) {
+				n++
+			}
+			if !send(chunk(map[string]any{"content": rest[:n]}, nil)) {
+				return
+			}
+			rest = rest[n:]
+			if pause > 0 {
+				select {
+				case <-r.Context().Done():
+					return
+				case <-time.After(pause):
+				}
+			}
+		}
+		send(chunk(map[string]any{}, "stop"))
+		_, _ = io.WriteString(w, "data: [DONE]\n\n")
+	})
+}
+
+// bodies returns the JSON bodies of the POSTs the server got.
+func (s *providerServer) posts(t testing.TB) []map[string]any {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []map[string]any
+	for i, r := range s.requests {
+		if r.Method != http.MethodPost {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(s.bodies[i]), &m); err != nil {
+			t.Fatalf("request body: %v", err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// system returns the system message of an OpenAI-format request body ("" when none).
+func system(body map[string]any) string {
+	msgs, _ := body["messages"].([]any)
+	if len(msgs) == 0 {
+		return ""
+	}
+	m, _ := msgs[0].(map[string]any)
+	if m["role"] != "system" {
+		return ""
+	}
+	s, _ := m["content"].(string)
+	return s
 }

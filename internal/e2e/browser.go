@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -319,4 +320,44 @@ func SendMessage(t testing.TB, tab context.Context, text string) {
 	WaitJS(t, tab, `document.querySelector("#messages .empty")`)
 	Do(t, tab, chromedp.SendKeys("#input", text+kb.Enter))
 	WaitJS(t, tab, `document.querySelector('.msg[data-role="user"]')`)
+}
+
+// FreshPanel opens the panel on empty storage, as on a new install (the extension's worker
+// keeps nothing that matters in memory, so clearing storage is a fresh start).
+func (b *Browser) FreshPanel(t testing.TB) context.Context {
+	t.Helper()
+	tab := b.Panel(t)
+	JS[bool](t, tab, `chrome.storage.local.clear().then(() => chrome.storage.session.clear()).then(() => true)`)
+	Do(t, tab, chromedp.Reload())
+	WaitJS(t, tab, `document.body.dataset.ready === "1"`)
+	return tab
+}
+
+// Downloads makes the browser save downloads into a new directory and returns it.
+func (b *Browser) Downloads(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := chromedp.CallBrowser(b.ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir}); err != nil {
+		t.Fatalf("e2e: downloads: %v", err)
+	}
+	return dir
+}
+
+// WaitFile waits for a complete file named name in dir and returns its contents.
+func WaitFile(t testing.TB, dir, name string) []byte {
+	t.Helper()
+	var b []byte
+	Eventually(t, 10*time.Second, func() bool {
+		var err error
+		b, err = os.ReadFile(filepath.Join(dir, name))
+		return err == nil && len(b) > 0
+	}, "no download "+name+" in "+dir)
+	return b
+}
+
+// Click clicks the element a JS expression gives, as a user would (mouse events at its centre).
+func Click(t testing.TB, tab context.Context, expr string) {
+	t.Helper()
+	Do(t, tab, chromedp.Click(chromedp.JSPath(expr)))
 }

@@ -1,0 +1,206 @@
+//go:build !js
+
+package e2e
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+func TestMemoriesAreEditableAndReachTheModel(t *testing.T) {
+	srv := openAIText(t, "Noted.", 8, 0)
+	tab := browser.FreshPanel(t)
+	Configure(t, tab, "openai", srv.URL, "sk-mem", "gpt-test")
+	Do(t, tab, chromedp.Click("#memories-toggle"))
+	WaitJS(t, tab, `document.activeElement.id === "memory-input"`)
+	for _, m := range []string{"I am vegetarian", "My name is Ada"} {
+		Do(t, tab, chromedp.SendKeys("#memory-input", m+"\r"))
+		WaitJS(t, tab, `[...document.querySelectorAll("#memory-list .m-text")].some(n => n.textContent === `+jsString(m)+`)`)
+	}
+	// Empty: a message next to the field.
+	Do(t, tab, chromedp.SendKeys("#memory-input", "   \r"))
+	WaitJS(t, tab, `document.querySelector('.field-error[data-for="memory"]').textContent === "a memory cannot be empty"`)
+	if b := JS[string](t, tab, `[...document.querySelectorAll("#memory-list .badge")].map(b => b.textContent).join(",")`); b != "user,user" {
+		t.Fatalf("badges %q", b)
+	}
+	// Edit in place, then delete the other.
+	mem := func(text string) string {
+		return `[...document.querySelectorAll("#memory-list .memory")].find(li => li.querySelector(".m-text")?.textContent === ` + jsString(text) + `)`
+	}
+	Click(t, tab, mem("I am vegetarian")+`.querySelector(".m-edit")`)
+	WaitJS(t, tab, `document.activeElement.matches("#memory-list textarea")`)
+	TypeInto(t, tab, "#memory-list textarea", "I am vegan")
+	Do(t, tab, chromedp.KeyEvent("\r"))
+	WaitJS(t, tab, mem("I am vegan")+` !== undefined`)
+	Click(t, tab, mem("My name is Ada")+`.querySelector(".m-delete")`)
+	WaitJS(t, tab, `document.querySelectorAll("#memory-list .memory").length === 1`)
+
+	Do(t, tab, chromedp.KeyEvent("\x1b"))
+	SendMessage(t, tab, "what should I cook?")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	sys := system(srv.posts(t)[0])
+	if !strings.Contains(sys, "- I am vegan") || strings.Contains(sys, "Ada") || strings.Contains(sys, "vegetarian") {
+		t.Fatalf("system content:\n%s", sys)
+	}
+
+	// Memories off in Settings: none are sent.
+	Do(t, tab, chromedp.Click("#settings-toggle"))
+	Do(t, tab, chromedp.Click("#useMemories"))
+	Do(t, tab, chromedp.Click("#save"))
+	WaitJS(t, tab, `document.getElementById("settings-status").textContent === "Saved."`)
+	Do(t, tab, chromedp.Click("#settings-toggle"))
+	SendMessage(t, tab, "and for dessert?")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	if sys := system(srv.posts(t)[1]); strings.Contains(sys, "vegan") {
+		t.Fatalf("memories off, still sent:\n%s", sys)
+	}
+}
+
+// modelServer speaks OpenAI's /models and /chat/completions for one key.
+func modelServer(t *testing.T, key string) *providerServer {
+	chat := openAIText(t, "ok", 8, 0)
+	return serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+key {
+			w.WriteHeader(401)
+			_, _ = io.WriteString(w, `{"error":{"message":"Incorrect API key provided: sk-wr***ng.","type":"invalid_request_error","code":"invalid_api_key"}}`)
+			return
+		}
+		if strings.HasSuffix(r.URL.Path, "/models") {
+			_, _ = io.WriteString(w, `{"object":"list","data":[{"id":"live-alpha","object":"model"},{"id":"live-beta","object":"model"}]}`)
+			return
+		}
+		resp, err := http.Post(chat.URL, "application/json", r.Body)
+		if err != nil {
+			w.WriteHeader(502)
+			return
+		}
+		defer resp.Body.Close()
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.Copy(w, resp.Body)
+	})
+}
+
+func TestSettingsExplainThemselves(t *testing.T) {
+	srv := modelServer(t, "sk-right")
+	tab := browser.FreshPanel(t)
+	Do(t, tab, chromedp.Click("#settings-toggle"))
+	WaitJS(t, tab, `document.querySelectorAll("#provider-grid input[type=radio]").length === 11`)
+	// The grid says which providers need a key and which run locally.
+	if s := JS[string](t, tab, `[...document.querySelectorAll("#provider-grid .provider")].map(l => l.textContent).join("|")`); !strings.Contains(s, "OpenAINeeds a key") && !strings.Contains(s, "OpenAIneeds a key") || !strings.Contains(s, "Ollamaon this computer") {
+		t.Fatalf("grid %q", s)
+	}
+	Do(t, tab, chromedp.Click(`#provider-grid label:has(input[value="groq"])`))
+	TypeInto(t, tab, "#baseURL", srv.URL)
+	// No key yet: the model list falls back to the catalogue and says why.
+	Do(t, tab, chromedp.Click("#load-models"))
+	WaitJS(t, tab, `document.getElementById("models-note").textContent.startsWith("Built-in list (add a key")`)
+	if n := JS[int](t, tab, `document.querySelectorAll("#models option").length`); n == 0 {
+		t.Fatal("no catalogue models")
+	}
+	// Test connection with a wrong key, then the right one; neither is saved by testing.
+	Do(t, tab, chromedp.SendKeys("#apiKey", "sk-wrong"))
+	Do(t, tab, chromedp.Click("#test-connection"))
+	WaitJS(t, tab, `document.getElementById("test-status").className.includes("bad")`)
+	if msg := JS[string](t, tab, `document.getElementById("test-status").textContent`); !strings.Contains(msg, "API key was rejected") {
+		t.Fatalf("wrong key: %q", msg)
+	}
+	TypeInto(t, tab, "#apiKey", "sk-right")
+	Do(t, tab, chromedp.Click("#test-connection"))
+	WaitJS(t, tab, `document.getElementById("test-status").textContent === "Connected to Groq: 2 models available."`)
+
+	// Invalid numbers: a message next to the field, nothing saved.
+	TypeInto(t, tab, "#temperature", "2.5")
+	TypeInto(t, tab, "#memoryCount", "")
+	Do(t, tab, chromedp.Click("#save"))
+	WaitJS(t, tab, `document.querySelector('.field-error[data-for="memoryCount"]').textContent === "enter a whole number between 0 and 100"`)
+	TypeInto(t, tab, "#memoryCount", "5")
+	Do(t, tab, chromedp.Click("#save"))
+	WaitJS(t, tab, `document.querySelector('.field-error[data-for="temperature"]').textContent === "must be between 0 and 2"`)
+	if f := JS[string](t, tab, `document.activeElement.id`); f != "temperature" {
+		t.Errorf("focus on %q, want the field in error", f)
+	}
+	TypeInto(t, tab, "#temperature", "0.3")
+	TypeInto(t, tab, "#maxTokens", "999")
+	Do(t, tab, chromedp.Click("#streaming"))
+	Do(t, tab, chromedp.Click("#save"))
+	WaitJS(t, tab, `document.getElementById("settings-status").textContent === "Saved."`)
+
+	// Saved with a key: the live list replaces the catalogue; the badge names the choice.
+	WaitJS(t, tab, `document.getElementById("models-note").textContent === "2 models from Groq."`)
+	if opts := JS[string](t, tab, `[...document.querySelectorAll("#models option")].map(o => o.value).join(",")`); opts != "live-alpha,live-beta" {
+		t.Fatalf("models %q", opts)
+	}
+	TypeInto(t, tab, "#model", "live-beta")
+	Do(t, tab, chromedp.Click("#save"))
+	WaitJS(t, tab, `document.getElementById("model-badge").textContent === "Groq · live-beta"`)
+
+	// The key never reaches the panel, and everything else survives a reopen.
+	reopened := browser.Panel(t)
+	if s := JS[string](t, reopened, `JSON.stringify(state) + document.documentElement.outerHTML`); strings.Contains(s, "sk-right") {
+		t.Fatal("the API key reached the panel")
+	}
+	Do(t, reopened, chromedp.Click("#settings-toggle"))
+	got := JS[string](t, reopened, `[document.querySelector("#provider-grid input:checked").value, ...["temperature", "maxTokens"].map(id => document.getElementById(id).value), document.getElementById("streaming").checked, document.getElementById("memoryCount").value, document.getElementById("key-note").textContent].join("|")`)
+	if got != "groq|0.3|999|false|5|A key is saved. Leave blank to keep it." {
+		t.Fatalf("after reopen %q", got)
+	}
+	// Streaming off: the reply appears whole, with the typing indicator until then.
+	Do(t, reopened, chromedp.Click("#settings-toggle"))
+	SendMessage(t, reopened, "hi")
+	WaitJS(t, reopened, lastAssistant+`?.dataset.status === "done"`)
+	if c := messages(t, reopened)[1].Content; c != "ok" {
+		t.Fatalf("reply %q", c)
+	}
+}
+
+// TestFirstRunOffersLocalModels needs Ollama's port, 11434, on 127.0.0.1.
+func TestFirstRunOffersLocalModels(t *testing.T) {
+	// Nothing running: the welcome says so and points to Settings.
+	tab := browser.FreshPanel(t)
+	WaitJS(t, tab, `!document.getElementById("welcome").hidden && document.getElementById("welcome-text").textContent.startsWith("No local model found")`)
+	Do(t, tab, chromedp.Click("#welcome-settings"))
+	WaitJS(t, tab, `document.body.dataset.view === "settings"`)
+
+	// An Ollama on its default port (checking Origin as Ollama does): the welcome offers it.
+	ln, err := net.Listen("tcp", "127.0.0.1:11434")
+	if err != nil {
+		t.Fatalf("port 11434 is taken (is a real Ollama running?): %v", err)
+	}
+	chat := recordedStream(t, "openai/text_include_usage_obfuscation.sse")
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !ollamaAllowed(r.Header.Get("Origin")) {
+			w.WriteHeader(http.StatusForbidden)
+			return
+		}
+		switch r.URL.Path {
+		case "/v1/models":
+			_, _ = io.WriteString(w, `{"object":"list","data":[{"id":"llama3.2:3b","object":"model"},{"id":"qwen3:8b","object":"model"}]}`)
+		case "/v1/chat/completions":
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = w.Write(chat)
+		default:
+			w.WriteHeader(404)
+		}
+	})}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+
+	tab = browser.FreshPanel(t)
+	WaitJS(t, tab, `document.querySelector("#welcome-found .use-local")?.dataset.provider === "ollama"`)
+	if opts := JS[string](t, tab, `[...document.querySelectorAll("#welcome-found option")].map(o => o.value).join(",")`); opts != "llama3.2:3b,qwen3:8b" {
+		t.Fatalf("offered %q", opts)
+	}
+	Do(t, tab, chromedp.SetValue("#welcome-found select", "qwen3:8b"))
+	Do(t, tab, chromedp.Click("#welcome-found .use-local"))
+	WaitJS(t, tab, `document.getElementById("welcome").hidden && document.getElementById("model-badge").textContent === "Ollama · qwen3:8b"`)
+	Do(t, tab, chromedp.SendKeys("#input", "hello\r"))
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	if c := messages(t, tab)[1].Content; c != "Olá!" {
+		t.Fatalf("reply %q", c)
+	}
+}

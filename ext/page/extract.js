@@ -17,6 +17,12 @@
     const td = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", emDelimiter: "*" });
     td.use(turndownPluginGfm.gfm);
     td.remove(["script", "style", "noscript", "iframe", "form", "button", "input", "select", "textarea", "svg", "canvas"]);
+    // The GFM plugin keeps tables without a heading row as raw HTML (layout tables, infoboxes):
+    // give the model their rows as text instead. Added rules take precedence over kept ones.
+    td.addRule("plainTables", {
+      filter: (node) => node.nodeName === "TABLE" && !(node.rows[0] && [...node.rows[0].cells].every((c) => c.nodeName === "TH")) && !(node.tHead && node.tHead.rows.length),
+      replacement: (content) => "\n\n" + content.replace(/\n{2,}/g, "\n").trim() + "\n\n",
+    });
     // Images carry nothing the model can read but their alt text.
     td.addRule("images", { filter: "img", replacement: (_, node) => (node.getAttribute("alt") ? "[image: " + node.getAttribute("alt") + "]" : "") });
     text = td.turndown(article.content).replace(/\n{3,}/g, "\n\n").trim();

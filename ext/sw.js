@@ -43,10 +43,11 @@ chrome.runtime.onInstalled.addListener(() => {
     () => void chrome.runtime.lastError, // already there after an update
   );
 });
-chrome.contextMenus.onClicked.addListener((info, tab) => {
+function askAboutSelection(info, tab) {
   if (info.menuItemId !== "ask-selection" || !tab) return;
   chrome.sidePanel.open({ windowId: tab.windowId }).catch((e) => console.error(e));
   chrome.storage.session.set({
     ask: { text: String(info.selectionText || "").slice(0, 8192), url: info.pageUrl || tab.url || "", title: tab.title || "", at: Date.now() },
   });
-});
+}
+chrome.contextMenus.onClicked.addListener(askAboutSelection);

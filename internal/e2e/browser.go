@@ -361,3 +361,17 @@ func Click(t testing.TB, tab context.Context, expr string) {
 	t.Helper()
 	Do(t, tab, chromedp.Click(chromedp.JSPath(expr)))
 }
+
+// WorkerJS evaluates expr in the extension's service worker (awaiting a Promise).
+func (b *Browser) WorkerJS(t testing.TB, expr string) {
+	t.Helper()
+	w, ok := b.worker()
+	if !ok {
+		t.Fatal("e2e: no service worker")
+	}
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(w.TargetID))
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[any](expr, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatalf("e2e: worker eval %s: %v", expr, err)
+	}
+}

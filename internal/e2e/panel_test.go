@@ -1,0 +1,133 @@
+//go:build !js
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+func TestAskAboutTheSelection(t *testing.T) {
+	base := pages(t)
+	srv := openAIText(t, "It means a standalone binary.", 8, 0)
+	panel := browser.FreshPanel(t)
+	Configure(t, panel, "openai", srv.URL, "sk-ask", "gpt-test")
+	url := base + "/v8-blog/"
+	browser.Tab(t, url)
+	tab := JS[string](t, panel, fmt.Sprintf(`chrome.tabs.query({url: %s}).then(ts => JSON.stringify({windowId: ts[0].windowId, id: ts[0].id, url: ts[0].url, title: ts[0].title}))`, jsString(url)))
+
+	// What Chrome calls when the user picks the context-menu entry (the menu itself is native
+	// UI a headless browser cannot click).
+	browser.WorkerJS(t, fmt.Sprintf(`askAboutSelection({menuItemId: "ask-selection", selectionText: "standalone WebAssembly binaries", pageUrl: %s}, %s)`, jsString(url), tab))
+	var tabInfo struct{ Title string }
+	_ = json.Unmarshal([]byte(tab), &tabInfo)
+	WaitJS(t, panel, `document.getElementById("page-chip-text").textContent === `+jsString("Selection (31 characters) from "+tabInfo.Title))
+	if p := JS[string](t, panel, `document.activeElement.id + "|" + document.activeElement.placeholder`); p != "input|Ask about the selected text…" {
+		t.Errorf("focus %q", p)
+	}
+	Do(t, panel, chromedp.SendKeys("#input", "What does it mean?\r"))
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
+	sys := system(srv.posts(t)[0])
+	if !strings.Contains(sys, "<selection>\nstandalone WebAssembly binaries\n</selection>") || !strings.Contains(sys, "URL: "+url) {
+		t.Fatalf("system content:\n%.800s", sys)
+	}
+	// Used once: the chip is back to the page.
+	WaitJS(t, panel, `document.getElementById("page-chip-text").textContent.startsWith(`+jsString(expectedTitle(t, "v8-blog")+" · ")+`)`)
+
+	// The keyboard shortcut that opens the panel is registered with Chrome.
+	cmds := JS[string](t, panel, `chrome.commands.getAll().then(cs => cs.map(c => c.name + "=" + c.shortcut).join(","))`)
+	if !strings.Contains(cmds, "_execute_action=Alt+Shift+S") {
+		t.Errorf("commands %q", cmds)
+	}
+}
+
+// unnamed lists the focusable controls on screen that a screen reader would announce without
+// a name, from Chrome's own accessibility tree.
+func unnamed(t *testing.T, tab context.Context) []string {
+	t.Helper()
+	res, err := chromedp.Call(tab, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	roles := map[string]bool{"button": true, "textbox": true, "combobox": true, "checkbox": true, "radio": true, "searchbox": true, "spinbutton": true, "link": true, "listbox": true}
+	var bad []string
+	for _, n := range res.Nodes {
+		if n.Ignored || n.Role == nil {
+			continue
+		}
+		var role, name string
+		_ = json.Unmarshal(n.Role.Value, &role)
+		if n.Name != nil {
+			_ = json.Unmarshal(n.Name.Value, &name)
+		}
+		if roles[role] && strings.TrimSpace(name) == "" {
+			bad = append(bad, fmt.Sprintf("%s (node %d)", role, n.BackendDOMNodeID))
+		}
+	}
+	return bad
+}
+
+func TestKeyboardLabelsAndThemes(t *testing.T) {
+	srv := openAIText(t, "Sure: **done**.", 8, 0)
+	tab := browser.FreshPanel(t)
+	Configure(t, tab, "openai", srv.URL, "sk-kb", "gpt-test")
+	Do(t, tab, chromedp.Reload())
+	WaitJS(t, tab, `document.body.dataset.ready === "1"`)
+
+	// Keyboard only: Tab reaches the message box, Enter sends.
+	JS[bool](t, tab, `(document.activeElement.blur(), true)`)
+	for i := 0; i < 20 && JS[string](t, tab, `document.activeElement.id`) != "input"; i++ {
+		Do(t, tab, chromedp.KeyEvent(kb.Tab))
+	}
+	if id := JS[string](t, tab, `document.activeElement.id`); id != "input" {
+		t.Fatalf("Tab never reached the message box (at %q)", id)
+	}
+	Do(t, tab, chromedp.KeyEvent("first question"), chromedp.KeyEvent(kb.Enter))
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	// Alt+N: a new chat, focus in the message box. Alt+H: history, focus in search; Tab and
+	// Enter open a chat; Escape goes back.
+	Do(t, tab, chromedp.KeyEvent("n", chromedp.KeyModifiers(kb.ModifierAlt)))
+	WaitJS(t, tab, `document.querySelector("#messages .empty") && document.activeElement.id === "input"`)
+	Do(t, tab, chromedp.KeyEvent("h", chromedp.KeyModifiers(kb.ModifierAlt)))
+	WaitJS(t, tab, `document.body.dataset.view === "history" && document.activeElement.id === "search"`)
+	WaitJS(t, tab, `document.querySelector("#session-list .session .open")`)
+	for i := 0; i < 20 && !JS[bool](t, tab, `document.activeElement.classList.contains("open") && document.activeElement.textContent.startsWith("first question")`); i++ {
+		Do(t, tab, chromedp.KeyEvent(kb.Tab))
+	}
+	Do(t, tab, chromedp.KeyEvent(kb.Enter))
+	WaitJS(t, tab, `document.body.dataset.view === "chat" && document.querySelectorAll("#messages .msg").length === 2`)
+
+	// Every control in every view has a name a screen reader can read.
+	for _, view := range []string{"chat", "history", "memories", "settings"} {
+		if view != "chat" {
+			Do(t, tab, chromedp.Click("#"+view+"-toggle"))
+			WaitJS(t, tab, `document.body.dataset.view === `+jsString(view))
+		}
+		if bad := unnamed(t, tab); len(bad) > 0 {
+			t.Errorf("%s view: controls without a name: %v", view, bad)
+		}
+		if view != "chat" {
+			Do(t, tab, chromedp.KeyEvent(kb.Escape))
+			WaitJS(t, tab, `document.body.dataset.view === "chat"`)
+		}
+	}
+
+	// Light and dark follow the system setting.
+	for scheme, bg := range map[string]string{"light": "rgb(255, 255, 255)", "dark": "rgb(17, 17, 20)"} {
+		if _, err := chromedp.Call(tab, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+			t.Fatal(err)
+		}
+		if got := JS[string](t, tab, `getComputedStyle(document.body).backgroundColor`); got != bg {
+			t.Errorf("%s: background %s, want %s", scheme, got, bg)
+		}
+	}
+}

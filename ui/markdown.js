@@ -17,6 +17,10 @@ const Markdown = (() => {
     ALLOW_DATA_ATTR: false,
   };
 
+  // Set once: passing the config to every sanitize() call re-parses it each time, which is most
+  // of the cost of rendering a small block while streaming.
+  DOMPurify.setConfig(purifyConfig);
+
   DOMPurify.addHook("afterSanitizeAttributes", (node) => {
     if (node.nodeName === "A") {
       const href = node.getAttribute("href");
@@ -76,7 +80,7 @@ const Markdown = (() => {
 
   // render returns a sanitized fragment for text.
   function render(text) {
-    const frag = DOMPurify.sanitize(marked.parse(text), purifyConfig);
+    const frag = DOMPurify.sanitize(marked.parse(text));
     imagesToLinks(frag);
     decorateCode(frag);
     return frag;
@@ -112,8 +116,9 @@ const Markdown = (() => {
   // is the size of the open block, not of the reply. finish() renders the whole text once, so
   // the final DOM is exactly what render() gives.
   class Stream {
-    constructor(el, text = "") {
+    constructor(el, text = "", onFlush = null) {
       this.el = el;
+      this.onFlush = onFlush;
       this.text = "";
       this.committed = 0;
       this.done = document.createElement("div");
@@ -122,35 +127,45 @@ const Markdown = (() => {
       this.live.className = "md-live";
       el.replaceChildren(this.done, this.live);
       this.pending = false;
+      this.last = 0;
       if (text) this.append(text);
     }
     append(t) {
       this.text += t;
       if (this.pending) return;
       this.pending = true;
-      // A frame when the panel is visible; a timer when it is not (frames are paused then).
-      const run = () => {
-        if (!this.pending) return;
+      // At most one render per INTERVAL ms. A timer, not an animation frame: frames pause when
+      // the panel is hidden, and the throttle already keeps renders below the frame rate.
+      const token = (this.token = (this.token || 0) + 1); // a stale timer of an earlier round does nothing
+      setTimeout(() => {
+        if (!this.pending || token !== this.token) return;
         this.pending = false;
+        this.last = performance.now();
         this.flush();
-      };
-      requestAnimationFrame(run);
-      setTimeout(run, 100);
+      }, Math.max(0, this.last + Stream.INTERVAL - performance.now()));
     }
     flush() {
       const tail = this.text.slice(this.committed);
       const cut = safeBreak(tail);
       if (cut > 0) {
-        this.done.append(render(tail.slice(0, cut)));
+        // Each finished part in its own box that the browser may skip laying out and painting
+        // while it is off screen: the cost of a frame stays the size of what is visible.
+        const chunk = document.createElement("div");
+        chunk.className = "md-chunk";
+        chunk.append(render(tail.slice(0, cut)));
+        this.done.append(chunk);
         this.committed += cut;
       }
       this.live.replaceChildren(render(this.text.slice(this.committed)));
+      if (this.onFlush) this.onFlush();
     }
     finish(text) {
       this.pending = false;
       this.el.replaceChildren(render(text));
     }
   }
+
+  Stream.INTERVAL = 40; // ms: 25 renders a second looks continuous and leaves the thread free
 
   return { render, Stream, safeBreak };
 })();

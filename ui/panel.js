@@ -93,6 +93,7 @@ async function start() {
   maybeWelcome();
   refreshPage();
   takeAsk();
+  if (!document.body.dataset.ready) performance.mark("skiff-ready");
   document.body.dataset.ready = "1";
 }
 
@@ -204,7 +205,7 @@ function renderMessage(msg, i, msgs) {
   if (msg.role === "user") {
     content.textContent = msg.content;
   } else if (msg.status === "streaming") {
-    if (msg.content) streams.set(msg.id, new Markdown.Stream(content, msg.content));
+    if (msg.content) streams.set(msg.id, new Markdown.Stream(content, msg.content, followEnd));
     else content.append(typing());
   } else {
     content.append(Markdown.render(msg.content || ""));
@@ -248,20 +249,25 @@ function activeMessage(id) {
   return state.active ? state.active.messages.find((x) => x.id === id) : null;
 }
 
+// followEnd keeps the newest text in view unless the user scrolled up to read; it runs once per
+// rendered frame, not per delta (reading scrollHeight forces a layout).
+function followEnd() {
+  scrollToEnd(false);
+}
+
 function appendDelta(m) {
   const msg = activeMessage(m.messageId);
   if (msg) {
     if (m.text) msg.content = (msg.content || "") + m.text;
     if (m.reasoning) msg.reasoning = (msg.reasoning || "") + m.reasoning;
   }
+  let s = streams.get(m.messageId);
+  if (m.text && s) return s.append(m.text); // the common case: no DOM lookups per delta
   const n = messageNode(m.messageId);
   if (!n) return;
   if (m.text) {
-    let s = streams.get(m.messageId);
-    if (!s) {
-      s = new Markdown.Stream(n.querySelector(".content"));
-      streams.set(m.messageId, s);
-    }
+    s = new Markdown.Stream(n.querySelector(".content"), "", followEnd);
+    streams.set(m.messageId, s);
     s.append(m.text);
   }
   if (m.reasoning) {
@@ -271,8 +277,8 @@ function appendDelta(m) {
       r = n.querySelector(".reasoning");
     }
     r.append(m.reasoning);
+    scrollToEnd(false);
   }
-  scrollToEnd(false);
 }
 
 function finishMessage(m) {

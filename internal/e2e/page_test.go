@@ -83,7 +83,9 @@ func plain(md string) string {
 	return strings.Join(strings.Fields(mdPunctRE.ReplaceAllString(mdLinkRE.ReplaceAllString(md, " "), " ")), " ")
 }
 
-func flatPunct(s string) string { return strings.Join(strings.Fields(mdPunctRE.ReplaceAllString(s, " ")), " ") }
+func flatPunct(s string) string {
+	return strings.Join(strings.Fields(mdPunctRE.ReplaceAllString(s, " ")), " ")
+}
 
 func chip(t *testing.T, tab context.Context) string {
 	return JS[string](t, tab, `document.getElementById("page-chip").hidden ? "(hidden)" : document.getElementById("page-chip-text").textContent`)

@@ -1,0 +1,213 @@
+//go:build !js
+
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/performance"
+	"github.com/chromedp/chromedp"
+
+	"github.com/skiff-ai/skiff/internal/e2e"
+)
+
+// longAnswer is about n bytes of the markdown a model writes: headings, paragraphs with inline
+// markup and links, lists, tables and fenced code.
+func longAnswer(n int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "## Section %d\n\nThe **parser** reads each `token` and [links](https://example.com/%d) it to the tree; "+
+			"this paragraph is long enough to wrap twice in a narrow side panel, like real answers do.\n\n", i, i)
+		fmt.Fprintf(&b, "- first point about item %d\n- second point, *emphasised*\n- third point\n\n", i)
+		if i%3 == 0 {
+			fmt.Fprintf(&b, "```go\nfunc step%d(x int) int {\n\treturn x * %d\n}\n```\n\n", i, i)
+		}
+		if i%4 == 0 {
+			fmt.Fprintf(&b, "| key | value |\n|-----|------:|\n| a%d | %d |\n| b%d | %d |\n\n", i, i, i, i*2)
+		}
+	}
+	return b.String()
+}
+
+// sseText streams text in the OpenAI format, size bytes per event, pause apart.
+func sseText(text string, size int, pause time.Duration) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for rest := text; rest != ""; {
+			n := min(size, len(rest))
+			for n < len(rest) && !utf8.RuneStart(rest[n]) {
+				n++
+			}
+			c, _ := json.Marshal(rest[:n])
+			fmt.Fprintf(w, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":%s}}]}\n\n", c)
+			w.(http.Flusher).Flush()
+			rest = rest[n:]
+			time.Sleep(pause)
+		}
+		fmt.Fprint(w, "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
+	}
+}
+
+// taskMs is the panel's main-thread busy time so far (Performance.getMetrics TaskDuration).
+func taskMs(b *testing.B, tab context.Context) float64 {
+	res, err := chromedp.Call(tab, performance.GetMetrics, cdp.Empty{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, m := range res.Metrics {
+		if m.Name == "TaskDuration" {
+			return m.Value * 1000
+		}
+	}
+	b.Fatal("no TaskDuration metric")
+	return 0
+}
+
+// BenchmarkRender50KB: the panel's main-thread time for a 50 KB answer, streamed in 2,500
+// events through the real chat path, against the same answer shown once at the end (the
+// "streaming" setting off), measured in the same browser. Then, in the page, the renderer
+// alone: incremental (flushing after every event, no frame coalescing) and naive (re-rendering
+// the whole text after every event) against one render.
+func BenchmarkRender50KB(b *testing.B) {
+	text := longAnswer(50 << 10)
+	srv := httptest.NewServer(sseText(text, 20, time.Millisecond))
+	defer srv.Close()
+	br, stop, err := e2e.Launch(filepath.Join(e2e.RepoRoot(), "ext"), func(string, ...any) {})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer stop()
+	tab := br.Panel(b)
+	if _, err := chromedp.Call(tab, performance.Enable, performance.EnableParams{}); err != nil {
+		b.Fatal(err)
+	}
+	e2e.Configure(b, tab, "custom", srv.URL, "", "bench")
+	const done = `document.querySelector('#messages .msg[data-role="assistant"]:last-of-type')?.dataset.status === "done"`
+	run := func() float64 {
+		t0 := taskMs(b, tab)
+		e2e.SendMessage(b, tab, "write it")
+		e2e.WaitJS(b, tab, done)
+		return taskMs(b, tab) - t0
+	}
+	var streamed, once []float64
+	for range 3 {
+		streamed = append(streamed, run())
+	}
+	e2e.JS[bool](b, tab, `(() => { const s = structuredClone(state.settings); delete s.hasKey; s.streaming = false; return call("settings.save", {settings: s, keys: {}}).then(r => (state.settings = r, true)) })()`)
+	for range 3 {
+		once = append(once, run())
+	}
+	got := e2e.JS[int](b, tab, `document.querySelector('#messages .msg[data-role="assistant"]:last-of-type .content').textContent.length`)
+
+	// The renderer alone, in the page, on the same events.
+	alone := e2e.JS[[]float64](b, tab, fmt.Sprintf(`(() => {
+		const text = %s, size = 20, chunks = [];
+		for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
+		const box = document.createElement("div"); document.body.append(box);
+		let t = performance.now();
+		const s = new Markdown.Stream(box);
+		for (const c of chunks) { s.text += c; s.flush(); }
+		s.finish(text);
+		const incremental = performance.now() - t;
+		t = performance.now();
+		let acc = "";
+		for (const c of chunks) { acc += c; box.replaceChildren(Markdown.render(acc)); }
+		const naive = performance.now() - t;
+		t = performance.now();
+		box.replaceChildren(Markdown.render(text));
+		const one = performance.now() - t;
+		box.remove();
+		return [incremental, naive, one];
+	})()`, jsonString(text)))
+	for range b.N {
+	}
+	b.ReportMetric(float64(len(text)), "answer-bytes")
+	b.ReportMetric(pct(streamed, .5), "streamed-ms")
+	b.ReportMetric(pct(once, .5), "once-ms")
+	b.ReportMetric(pct(streamed, .5)/pct(once, .5), "ratio")
+	b.ReportMetric(alone[0]/alone[2], "render-incremental-ratio")
+	b.ReportMetric(alone[1]/alone[2], "render-naive-ratio")
+	fmt.Printf("render 50KB: panel main thread, streamed %v ms, once %v ms (text shown: %d chars)\n", rounded(streamed), rounded(once), got)
+	fmt.Printf("renderer alone: incremental %.1f ms, naive %.1f ms, once %.1f ms\n", alone[0], alone[1], alone[2])
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// seedJS stores n sessions of m messages each in Skiff's storage layout (the store package's
+// keys), the newest one active.
+func seedJS(n, m int) string {
+	return fmt.Sprintf(`(async () => {
+		const n = %d, m = %d, items = { schema: 1, sessions: [] }, now = Date.now();
+		for (let i = 0; i < n; i++) {
+			const id = "s" + String(i).padStart(5, "0"), msgs = [];
+			for (let j = 0; j < m; j++) msgs.push({ id: id + "m" + j, role: j %% 2 ? "assistant" : "user", createdAt: now - i * 60000 + j,
+				content: j %% 2 ? "## Answer " + j + "\n\nSome **markdown** with a [link](https://example.com) and a list:\n\n- one\n- two\n\n` + "```js\\nconst x = " + `" + j + ";\n` + "```" + `\n" : "Question " + j + " of chat " + i });
+			const h = { id, title: "Chat number " + i + " about topic " + (i * 7 %% 13), provider: "openai", model: "gpt-5.4", createdAt: now - i * 60000, updatedAt: now - i * 60000 };
+			items["session/" + id] = JSON.stringify({ ...h, messages: msgs });
+			items.sessions.push({ ...h, count: m });
+		}
+		items.sessions = JSON.stringify(items.sessions);
+		items.schema = "1";
+		if (n) items.active = JSON.stringify("s00000");
+		await chrome.storage.local.clear();
+		await chrome.storage.local.set(items);
+		return true;
+	})()`, n, m)
+}
+
+// openMs opens the panel k times and returns, for each, the time from navigation to the active
+// chat drawn (the "skiff-ready" mark) and then to the History list drawn after its button is
+// clicked.
+func openMs(b *testing.B, br *e2e.Browser, k int) (ready, history []float64) {
+	for range k + 1 {
+		tab := br.Tab(b, br.URL("panel/index.html"))
+		e2e.WaitJS(b, tab, `document.body.dataset.ready === "1"`)
+		r := e2e.JS[float64](b, tab, `performance.getEntriesByName("skiff-ready")[0].startTime`)
+		h := e2e.JS[float64](b, tab, `new Promise((resolve) => {
+			const t = performance.now();
+			document.getElementById("history-toggle").click();
+			const check = () => state.sessions.length === document.querySelectorAll("#session-list .session").length ? resolve(performance.now() - t) : requestAnimationFrame(check);
+			check();
+		})`)
+		ready, history = append(ready, r), append(history, h)
+	}
+	return ready[1:], history[1:] // the first open compiles what later opens find cached
+}
+
+// BenchmarkPanelOpen: panel open to ready (active chat drawn) and to the History list drawn,
+// with 200 stored sessions of 20 messages, against an empty store in the same browser.
+func BenchmarkPanelOpen(b *testing.B) {
+	br, stop, err := e2e.Launch(filepath.Join(e2e.RepoRoot(), "ext"), func(string, ...any) {})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer stop()
+	setup := br.Panel(b)
+	e2e.JS[bool](b, setup, seedJS(0, 0))
+	emptyReady, emptyHist := openMs(b, br, 7)
+	e2e.JS[bool](b, setup, seedJS(200, 20))
+	fullReady, fullHist := openMs(b, br, 7)
+	n := e2e.JS[int](b, setup, `chrome.storage.local.getBytesInUse(null)`)
+	for range b.N {
+	}
+	b.ReportMetric(float64(n), "stored-bytes")
+	b.ReportMetric(pct(emptyReady, .5), "empty-ready-ms")
+	b.ReportMetric(pct(fullReady, .5), "200-ready-ms")
+	b.ReportMetric(pct(fullReady, .5)/pct(emptyReady, .5), "ready-ratio")
+	b.ReportMetric(pct(fullHist, .5), "200-history-ms")
+	fmt.Printf("panel open, empty: ready %v ms, history %v ms\npanel open, 200 sessions: ready %v ms, history %v ms\n",
+		rounded(emptyReady), rounded(emptyHist), rounded(fullReady), rounded(fullHist))
+}

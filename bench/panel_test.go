@@ -154,7 +154,7 @@ func seedJS(n, m int) string {
 		for (let i = 0; i < n; i++) {
 			const id = "s" + String(i).padStart(5, "0"), msgs = [];
 			for (let j = 0; j < m; j++) msgs.push({ id: id + "m" + j, role: j %% 2 ? "assistant" : "user", createdAt: now - i * 60000 + j,
-				content: j %% 2 ? "## Answer " + j + "\n\nSome **markdown** with a [link](https://example.com) and a list:\n\n- one\n- two\n\n` + "```js\\nconst x = " + `" + j + ";\n` + "```" + `\n" : "Question " + j + " of chat " + i });
+				content: j %% 2 ? "## Answer " + j + "\n\nSome **markdown** with a [link](https://example.com) and a list:\n\n- one\n- two\n\n`+"```js\\nconst x = "+`" + j + ";\n`+"```"+`\n" : "Question " + j + " of chat " + i });
 			const h = { id, title: "Chat number " + i + " about topic " + (i * 7 %% 13), provider: "openai", model: "gpt-5.4", createdAt: now - i * 60000, updatedAt: now - i * 60000 };
 			items["session/" + id] = JSON.stringify({ ...h, messages: msgs });
 			items.sessions.push({ ...h, count: m });

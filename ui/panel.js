@@ -732,6 +732,7 @@ async function loadModels() {
     if (id !== formProvider) return;
     setModelOptions(r.models);
     $("models-note").textContent = r.live ? `${r.models.length} models from ${providerDef(id).name}.` : `Built-in list (${r.error}).`;
+    $("models-note").title = $("models-note").textContent; // the line may be cut short
   } catch (e) {
     $("models-note").textContent = e.message;
   }

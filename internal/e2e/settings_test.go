@@ -50,7 +50,9 @@ func TestMemoriesAreEditableAndReachTheModel(t *testing.T) {
 
 	// Memories off in Settings: none are sent.
 	Do(t, tab, chromedp.Click("#settings-toggle"))
+	WaitJS(t, tab, `!document.getElementById("models-note").textContent.startsWith("Loading")`)
 	Do(t, tab, chromedp.Click("#useMemories"))
+	WaitJS(t, tab, `!document.getElementById("useMemories").checked`)
 	Do(t, tab, chromedp.Click("#save"))
 	WaitJS(t, tab, `document.getElementById("settings-status").textContent === "Saved."`)
 	Do(t, tab, chromedp.Click("#settings-toggle"))

@@ -1,0 +1,106 @@
+//go:build !js
+
+package e2e
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+var screenshots = flag.String("screenshots", "", "write README screenshots of each panel view into this directory (make screenshots)")
+
+const shotAnswer = "Here is what the page says about **WebAssembly outside the web**:\n\n" +
+	"1. Emscripten can emit a *standalone* `.wasm` file with no JavaScript.\n" +
+	"2. It runs in runtimes such as Wasmtime and Wasmer.\n\n" +
+	"| Runtime | Needs JS |\n|---|---|\n| Browser | yes |\n| Wasmtime | no |\n\n" +
+	"```sh\nemcc -O3 hello.c -o hello.wasm\nwasmtime hello.wasm\n```\n\n" +
+	"More in the [V8 blog](https://v8.dev/blog/emscripten-standalone-wasm).\n"
+
+// TestScreenshots drives the real panel through each view and saves what it shows. It runs only
+// with -screenshots DIR (make screenshots), which the README's images come from.
+func TestScreenshots(t *testing.T) {
+	if *screenshots == "" {
+		t.Skip("run `make screenshots` to write the README images")
+	}
+	dir, err := filepath.Abs(*screenshots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	srv := openAIText(t, shotAnswer, 12, 5*time.Millisecond)
+	base := pages(t)
+
+	// First run: nothing configured, nothing running locally.
+	tab := browser.FreshPanel(t)
+	size(t, tab, "light")
+	WaitJS(t, tab, `document.getElementById("welcome-text").textContent.startsWith("No local model")`)
+	shot(t, tab, dir, "first-run")
+
+	Configure(t, tab, "openai", srv.URL, "sk-screens", "gpt-5.4")
+	browser.Tab(t, base+"/v8-blog/")
+	WaitJS(t, tab, `document.getElementById("page-chip").dataset.state === "attached"`)
+	for _, q := range []string{"Compare Rust and Go for a CLI tool", "Plan a 3-day trip to Lisbon", "Explain CRDTs simply"} {
+		SendMessage(t, tab, q)
+		WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	}
+	SendMessage(t, tab, "What is this page about?")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	JS[bool](t, tab, `(document.getElementById("chat").scrollTop = 0, true)`)
+	shot(t, tab, "", "") // settle fonts
+	shot(t, tab, dir, "chat")
+
+	for _, m := range []string{"I prefer metric units", "My team writes Go and TypeScript", "Answer in British English"} {
+		JS[bool](t, tab, `call("memory.add", {content: `+jsString(m)+`}).then(() => true)`)
+	}
+	Do(t, tab, chromedp.Click("#memories-toggle"))
+	WaitJS(t, tab, `document.querySelectorAll("#memory-list .memory").length === 3`)
+	shot(t, tab, dir, "memories")
+	Do(t, tab, chromedp.Click("#history-toggle"))
+	WaitJS(t, tab, `document.querySelectorAll("#session-list .session").length === 4`)
+	Do(t, tab, chromedp.SendKeys("#search", "lisbon"))
+	WaitJS(t, tab, `document.querySelectorAll("#session-list .session").length === 1`)
+	TypeInto(t, tab, "#search", "")
+	WaitJS(t, tab, `document.querySelectorAll("#session-list .session").length === 4`)
+	shot(t, tab, dir, "history")
+	Do(t, tab, chromedp.Click("#settings-toggle"))
+	WaitJS(t, tab, `document.getElementById("models-note").textContent !== "Loading the model list…"`)
+	shot(t, tab, dir, "settings")
+	Do(t, tab, chromedp.Click("#settings-toggle"))
+	size(t, tab, "dark")
+	shot(t, tab, dir, "chat-dark")
+}
+
+func size(t *testing.T, tab context.Context, scheme string) {
+	t.Helper()
+	if _, err := chromedp.Call(tab, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 420, Height: 760, DeviceScaleFactor: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(tab, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func shot(t *testing.T, tab context.Context, dir, name string) {
+	t.Helper()
+	time.Sleep(300 * time.Millisecond)
+	png, err := chromedp.Run(tab, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir == "" {
+		return
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -2,10 +2,10 @@ GO_FILES = $(shell git ls-files '*.go')
 PROFILE ?= $(shell mktemp -d /tmp/skiff-profile-XXXXXX)
 CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser || command -v google-chrome)
 
-.PHONY: help build run test vet bench clean
+.PHONY: help build run test vet bench screenshots clean
 
 help: ## List the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
 build: ## Build the extension into ext/ (core.wasm, wasm_exec.js, panel)
 	./build.sh
@@ -23,8 +23,11 @@ vet: ## gofmt, go vet natively and for js/wasm
 test: build vet ## Every test: unit (with -race) and end-to-end in headless Chromium
 	go test -race -count=1 ./...
 
-bench: build ## Benchmarks: core.wasm size, worker wake vs a bare-JS worker, stream overhead
-	go test -run '^$$' -bench . -benchtime 1x -count 1 ./bench/
+bench: build ## Benchmarks: size, wake, stream latency, render cost, panel open with 200 chats
+	go test -run '^$$' -bench . -benchtime 1x -count 1 -timeout 30m ./bench/
+
+screenshots: build ## Drive the real panel in headless Chromium and save each view to docs/screenshots
+	go test -count=1 -run '^TestScreenshots$$' ./internal/e2e/ -args -screenshots "$(CURDIR)/docs/screenshots"
 
 clean: ## Remove build outputs
 	rm -rf ext/core.wasm ext/wasm_exec.js ext/panel

@@ -5,8 +5,11 @@ package e2e
 import (
 	"context"
 	"flag"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,7 +39,14 @@ func TestScreenshots(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	srv := openAIText(t, shotAnswer, 12, 5*time.Millisecond)
+	chat := openAIText(t, shotAnswer, 12, 5*time.Millisecond)
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/models") {
+			_, _ = io.WriteString(w, `{"object":"list","data":[{"id":"gpt-5.4"},{"id":"gpt-5.4-mini"},{"id":"gpt-4.1"}]}`)
+			return
+		}
+		chat.Config.Handler.ServeHTTP(w, r)
+	})
 	base := pages(t)
 
 	// First run: nothing configured, nothing running locally.

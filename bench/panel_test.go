@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/skiff-ai/skiff/internal/e2e"
+	"github.com/skiff-ai/skiff/internal/store"
 )
 
 // longAnswer is about n bytes of the markdown a model writes: headings, paragraphs with inline
@@ -146,26 +147,35 @@ func jsonString(s string) string {
 	return string(b)
 }
 
-// seedJS stores n sessions of m messages each in Skiff's storage layout (the store package's
-// keys), the newest one active.
-func seedJS(n, m int) string {
-	return fmt.Sprintf(`(async () => {
-		const n = %d, m = %d, items = { schema: 1, sessions: [] }, now = Date.now();
-		for (let i = 0; i < n; i++) {
-			const id = "s" + String(i).padStart(5, "0"), msgs = [];
-			for (let j = 0; j < m; j++) msgs.push({ id: id + "m" + j, role: j %% 2 ? "assistant" : "user", createdAt: now - i * 60000 + j,
-				content: j %% 2 ? "## Answer " + j + "\n\nSome **markdown** with a [link](https://example.com) and a list:\n\n- one\n- two\n\n`+"```js\\nconst x = "+`" + j + ";\n`+"```"+`\n" : "Question " + j + " of chat " + i });
-			const h = { id, title: "Chat number " + i + " about topic " + (i * 7 %% 13), provider: "openai", model: "gpt-5.4", createdAt: now - i * 60000, updatedAt: now - i * 60000 };
-			items["session/" + id] = JSON.stringify({ ...h, messages: msgs });
-			items.sessions.push({ ...h, count: m });
+// seed replaces Skiff's storage with n sessions of m messages each, through the panel's own
+// import (store.ExportJSON in, "session.import" through the core), and opens the newest one.
+func seed(b *testing.B, tab context.Context, n, m int) {
+	now := time.Now().UnixMilli()
+	var sessions []store.Session
+	for i := range n {
+		id := fmt.Sprintf("s%05d", i)
+		ses := store.Session{Header: store.Header{ID: id, Title: fmt.Sprintf("Chat number %d about topic %d", i, i*7%13),
+			Provider: "custom", Model: "bench", CreatedAt: now - int64(i)*60000, UpdatedAt: now - int64(i)*60000}}
+		for j := range m {
+			msg := store.Message{ID: fmt.Sprintf("%sm%d", id, j), Role: "user", CreatedAt: now - int64(i)*60000 + int64(j),
+				Content: fmt.Sprintf("Question %d of chat %d", j, i)}
+			if j%2 == 1 {
+				msg.Role = "assistant"
+				msg.Content = fmt.Sprintf("## Answer %d\n\nSome **markdown** with a [link](https://example.com) and a list:\n\n- one\n- two\n\n```js\nconst x = %d;\n```\n", j, j)
+			}
+			ses.Messages = append(ses.Messages, msg)
 		}
-		items.sessions = JSON.stringify(items.sessions);
-		items.schema = "1";
-		if (n) items.active = JSON.stringify("s00000");
-		await chrome.storage.local.clear();
-		await chrome.storage.local.set(items);
-		return true;
-	})()`, n, m)
+		sessions = append(sessions, ses)
+	}
+	data, err := store.ExportJSON(sessions, nil, now)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e2e.JS[bool](b, tab, `chrome.storage.local.clear().then(() => true)`)
+	e2e.JS[bool](b, tab, fmt.Sprintf(`call("session.import", {data: %s}).then(r => r.sessions === %d)`, jsonString(string(data)), n))
+	if n > 0 {
+		e2e.JS[bool](b, tab, `call("session.open", {sessionId: "s00000"}).then(() => true)`)
+	}
 }
 
 // openMs opens the panel k times and returns, for each, the time from navigation to the active
@@ -196,9 +206,9 @@ func BenchmarkPanelOpen(b *testing.B) {
 	}
 	defer stop()
 	setup := br.Panel(b)
-	e2e.JS[bool](b, setup, seedJS(0, 0))
+	seed(b, setup, 0, 0)
 	emptyReady, emptyHist := openMs(b, br, 7)
-	e2e.JS[bool](b, setup, seedJS(200, 20))
+	seed(b, setup, 200, 20)
 	fullReady, fullHist := openMs(b, br, 7)
 	n := e2e.JS[int](b, setup, `chrome.storage.local.getBytesInUse(null)`)
 	for range b.N {
@@ -210,4 +220,48 @@ func BenchmarkPanelOpen(b *testing.B) {
 	b.ReportMetric(pct(fullHist, .5), "200-history-ms")
 	fmt.Printf("panel open, empty: ready %v ms, history %v ms\npanel open, 200 sessions: ready %v ms, history %v ms\n",
 		rounded(emptyReady), rounded(emptyHist), rounded(fullReady), rounded(fullHist))
+}
+
+// BenchmarkReplyInLongChat: the panel's main-thread time for one short streamed reply in a chat
+// that already holds 200 messages, against the same reply in an empty chat (same browser).
+// What it shows is whether finishing a reply costs the length of the conversation.
+func BenchmarkReplyInLongChat(b *testing.B) {
+	srv := httptest.NewServer(sseText("Short answer with **bold** text.", 8, time.Millisecond))
+	defer srv.Close()
+	br, stop, err := e2e.Launch(filepath.Join(e2e.RepoRoot(), "ext"), func(string, ...any) {})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer stop()
+	tab := br.Panel(b)
+	if _, err := chromedp.Call(tab, performance.Enable, performance.EnableParams{}); err != nil {
+		b.Fatal(err)
+	}
+	const done = `document.querySelector('#messages .msg[data-role="assistant"]:last-of-type')?.dataset.status === "done"`
+	reply := func(long bool) float64 {
+		if long {
+			seed(b, tab, 1, 200)
+		} else {
+			seed(b, tab, 0, 0)
+		}
+		e2e.Configure(b, tab, "custom", srv.URL, "", "bench")
+		e2e.Do(b, tab, chromedp.Reload())
+		e2e.WaitJS(b, tab, `document.body.dataset.ready === "1"`)
+		n := e2e.JS[int](b, tab, `document.querySelectorAll("#messages .msg").length`)
+		t0 := taskMs(b, tab)
+		e2e.Do(b, tab, chromedp.SendKeys("#input", "one more\r"))
+		e2e.WaitJS(b, tab, fmt.Sprintf(`document.querySelectorAll("#messages .msg").length === %d && %s`, n+2, done))
+		return taskMs(b, tab) - t0
+	}
+	var short, long []float64
+	for range 5 {
+		short = append(short, reply(false))
+		long = append(long, reply(true))
+	}
+	for range b.N {
+	}
+	b.ReportMetric(pct(short, .5), "empty-chat-ms")
+	b.ReportMetric(pct(long, .5), "200-msg-chat-ms")
+	b.ReportMetric(pct(long, .5)/pct(short, .5), "ratio")
+	fmt.Printf("reply, empty chat: %v ms; in a 200-message chat: %v ms\n", rounded(short), rounded(long))
 }

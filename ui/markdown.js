@@ -113,8 +113,8 @@ const Markdown = (() => {
   // Stream renders a reply as it arrives without re-rendering what is finished: the text is
   // cut at blank lines outside code fences; finished blocks are rendered once and appended, and
   // only the open block at the end is re-rendered, at most once per frame. The cost per frame
-  // is the size of the open block, not of the reply. finish() renders the whole text once, so
-  // the final DOM is exactly what render() gives.
+  // is the size of the open block, not of the reply. When the reply ends the panel renders the
+  // whole text once with render(), so the final DOM is exactly what render() gives.
   class Stream {
     constructor(el, text = "", onFlush = null) {
       this.el = el;
@@ -159,9 +159,9 @@ const Markdown = (() => {
       this.live.replaceChildren(render(this.text.slice(this.committed)));
       if (this.onFlush) this.onFlush();
     }
-    finish(text) {
+    // cancel drops a render still waiting for its turn (the message was redrawn or removed).
+    cancel() {
       this.pending = false;
-      this.el.replaceChildren(render(text));
     }
   }
 

@@ -90,7 +90,6 @@ async function start() {
   showSession(state.active);
   if (document.body.dataset.view === "history") renderSessionList(state.sessions);
   banner("");
-  maybeWelcome();
   refreshPage();
   takeAsk();
   if (!document.body.dataset.ready) performance.mark("skiff-ready");
@@ -165,24 +164,47 @@ function scrollToEnd(force) {
   if (force || box.scrollHeight - box.scrollTop - box.clientHeight < 120) box.scrollTop = box.scrollHeight;
 }
 
+// showSession draws ses. When ses is the conversation already on screen (a reply starting, a
+// regenerate, an edit), the messages that did not change keep their nodes and only the rest is
+// drawn: a reply's cost does not grow with the length of the chat.
 function showSession(ses) {
-  const keep = state.active && ses && state.active.id === ses.id ? scroller().scrollTop : null;
+  const prev = state.active && ses && state.active.id === ses.id ? state.active.messages : null;
   state.active = ses;
-  streams.clear();
-  const box = $("messages");
-  box.replaceChildren();
   if (ses) ses.messages = ses.messages || [];
-  $("title").textContent = ses && ses.messages.length ? ses.title : "Skiff";
-  if (!ses || ses.messages.length === 0) {
-    box.append(el("p", { className: "empty", textContent: "Ask anything, or ask about the page you are on." }));
-  } else {
-    const msgs = ses.messages;
-    msgs.forEach((msg, i) => box.append(renderMessage(msg, i, msgs)));
+  const box = $("messages");
+  const msgs = ses ? ses.messages : [];
+  const nodes = [...box.querySelectorAll(":scope > .msg")];
+  let keep = 0;
+  if (prev && nodes.length === prev.length) {
+    while (keep < prev.length && keep < msgs.length && sameMessage(prev[keep], msgs[keep])) keep++;
   }
+  for (const n of nodes.slice(keep)) {
+    if (streams.has(n.dataset.id)) streams.get(n.dataset.id).cancel();
+    streams.delete(n.dataset.id);
+    n.remove();
+  }
+  if (keep === 0) box.replaceChildren();
+  $("title").textContent = msgs.length ? ses.title : "Skiff";
+  if (msgs.length === 0) box.append(el("p", { className: "empty", textContent: "Ask anything, or ask about the page you are on." }));
+  for (const msg of msgs.slice(keep)) box.append(renderMessage(msg));
   updateButtons();
-  if (keep !== null) scroller().scrollTop = keep;
-  else scrollToEnd(true);
+  if (!prev) scrollToEnd(true);
+  else if (keep < msgs.length) scrollToEnd(false);
   maybeWelcome();
+}
+
+function sameMessage(a, b) {
+  return a.id === b.id && a.status === b.status && a.content === b.content && a.reasoning === b.reasoning;
+}
+
+// redrawMessage draws one message again from state (after an edit is cancelled, a reply ends).
+function redrawMessage(msg) {
+  const n = messageNode(msg.id);
+  if (!n) return;
+  if (streams.has(msg.id)) streams.get(msg.id).cancel();
+  streams.delete(msg.id);
+  n.replaceWith(renderMessage(msg));
+  drawActions();
 }
 
 function lastIndex(msgs, role) {
@@ -190,7 +212,7 @@ function lastIndex(msgs, role) {
   return -1;
 }
 
-function renderMessage(msg, i, msgs) {
+function renderMessage(msg) {
   const n = el("article", { className: "msg", "aria-label": msg.role === "user" ? "You" : "Skiff" });
   n.dataset.role = msg.role;
   n.dataset.id = msg.id;
@@ -212,15 +234,27 @@ function renderMessage(msg, i, msgs) {
   }
   const note = notice(msg);
   if (note) n.append(note);
-  const busy = state.active && streaming.has(state.active.id);
-  if (!busy) {
+  return n;
+}
+
+// drawActions puts the message buttons where they belong now: Copy on replies, Regenerate on the
+// last reply, Edit on the last user message, none while a reply streams. It touches only the
+// buttons, never the messages' content.
+function drawActions() {
+  const msgs = state.active ? state.active.messages : [];
+  const busy = !!(state.active && streaming.has(state.active.id));
+  const lastUser = lastIndex(msgs, "user");
+  const nodes = $("messages").querySelectorAll(":scope > .msg");
+  nodes.forEach((n, i) => {
+    n.querySelector(":scope > .m-actions")?.remove();
+    const msg = msgs[i];
+    if (busy || !msg || msg.id !== n.dataset.id || n.querySelector(".edit-box")) return;
     const actions = el("div", { className: "m-actions" });
     if (msg.role === "assistant" && msg.content) actions.append(el("button", { type: "button", className: "copy-msg", textContent: "Copy", "aria-label": "Copy reply" }));
     if (msg.role === "assistant" && i === msgs.length - 1) actions.append(el("button", { type: "button", className: "regenerate", textContent: "Regenerate" }));
-    if (msg.role === "user" && i === lastIndex(msgs, "user")) actions.append(el("button", { type: "button", className: "edit", textContent: "Edit", "aria-label": "Edit and resend" }));
+    if (msg.role === "user" && i === lastUser) actions.append(el("button", { type: "button", className: "edit", textContent: "Edit", "aria-label": "Edit and resend" }));
     if (actions.childElementCount) n.append(actions);
-  }
-  return n;
+  });
 }
 
 function typing() {
@@ -282,11 +316,11 @@ function appendDelta(m) {
 }
 
 function finishMessage(m) {
-  streams.delete(m.messageId);
   if (state.active && state.active.id === m.sessionId) {
     const i = state.active.messages.findIndex((x) => x.id === m.messageId);
     if (i >= 0) state.active.messages[i] = m.message;
-    showSession(state.active); // redraws the action buttons; the finished reply is rendered once, whole
+    updateButtons();
+    redrawMessage(m.message); // the finished reply is rendered once, whole
   }
   const status = m.message.status;
   announce(status === "error" ? "Reply failed: " + m.message.error.message : status === "stopped" ? "Reply stopped." : "Reply finished.");
@@ -297,6 +331,7 @@ function updateButtons() {
   const busy = !!(state && state.active && streaming.has(state.active.id));
   $("send").hidden = busy;
   $("stop").hidden = !busy;
+  drawActions();
 }
 
 async function copyText(text, button) {
@@ -344,7 +379,7 @@ function startEdit(n) {
   content.replaceWith(box);
   n.querySelector(".m-actions")?.remove();
   ta.focus();
-  const done = () => showSession(state.active);
+  const done = () => redrawMessage(msg);
   const submit = async () => {
     if (!ta.value.trim()) return;
     try {
@@ -972,21 +1007,32 @@ $("page-chip-add").addEventListener("click", () => {
   $("page-chip-remove").focus();
 });
 
-// pageForSend reads the page again (the selection may have changed) and returns what to attach.
+// pageForSend returns what to attach. The article was read when the chip was drawn (again on
+// every load or navigation of the tab); only the selection, which changes without events, is
+// read now, with a one-line script instead of a second Readability pass.
 async function pageForSend() {
   if (page.removed) return null;
   if (page.ask) {
     return { url: page.ask.url, title: page.ask.title || "", selection: page.ask.text, text: page.info && page.info.url === page.ask.url ? page.info.text : "" };
   }
   if (!state.settings.pageContext || !readable(page.tab) || page.error) return null;
-  let info = page.info;
-  try {
-    info = await Promise.race([extract(page.tab.id), new Promise((_, no) => setTimeout(() => no(new Error("timeout")), 3000))]);
-  } catch {
-    /* keep what was read when the chip was drawn */
+  if (!page.info) {
+    // Sent before the chip finished reading the page: read it now.
+    try {
+      page.info = await extract(page.tab.id);
+    } catch {
+      return null;
+    }
+    return { url: page.info.url, title: page.info.title, selection: page.info.selection, text: page.info.text };
   }
-  if (!info) return null;
-  return { url: info.url, title: info.title, selection: info.selection, text: info.text };
+  let selection = page.info.selection;
+  try {
+    const [r] = await chrome.scripting.executeScript({ target: { tabId: page.tab.id }, func: () => String(getSelection()).trim() });
+    selection = r.result;
+  } catch {
+    /* the tab went away or cannot be scripted now: keep what was read with the chip */
+  }
+  return { url: page.info.url, title: page.info.title, selection, text: page.info.text };
 }
 
 function afterSend() {

@@ -786,7 +786,6 @@ $("test-connection").addEventListener("click", async () => {
   st.className = "note";
   st.textContent = "Testing…";
   try {
-    if ($("baseURL").value.trim()) await requestHost($("baseURL").value.trim());
     const r = await call("provider.test", { provider: formProvider, key: $("apiKey").value, baseURL: $("baseURL").value.trim() });
     st.textContent = r.message;
     st.className = "note " + (r.ok ? "ok" : "bad");
@@ -823,8 +822,6 @@ $("settings").addEventListener("submit", async (e) => {
   const keys = {};
   if ($("apiKey").value.trim()) keys[id] = $("apiKey").value.trim();
   try {
-    // A custom endpoint on a host the manifest does not list needs the user's permission.
-    if (s.baseURLs[id]) await requestHost(s.baseURLs[id]);
     state.settings = await call("settings.save", { settings: s, keys });
     $("settings-status").textContent = "Saved.";
     renderBadge();
@@ -842,18 +839,6 @@ $("settings").addEventListener("submit", async (e) => {
   }
 });
 
-async function requestHost(url) {
-  let origin;
-  try {
-    origin = new URL(url).origin + "/*";
-  } catch {
-    return; // the core reports the malformed URL next to the field
-  }
-  if (await chrome.permissions.contains({ origins: [origin] })) return;
-  if (!(await chrome.permissions.request({ origins: [origin] }))) {
-    throw Object.assign(new Error("Skiff needs permission to reach " + new URL(url).host), { field: "baseURL" });
-  }
-}
 
 // ---- first run ----
 
@@ -1049,7 +1034,9 @@ function pageChanged() {
 }
 chrome.tabs.onActivated.addListener(pageChanged);
 chrome.tabs.onUpdated.addListener((tabId, info) => {
-  if (page.tab && tabId === page.tab.id && (info.status === "complete" || info.url || info.title)) pageChanged();
+  // A load or a navigation; not title changes alone (unread counters), which would re-run
+  // Readability for nothing.
+  if (page.tab && tabId === page.tab.id && (info.status === "complete" || info.url)) pageChanged();
 });
 chrome.windows.onFocusChanged.addListener(pageChanged);
 

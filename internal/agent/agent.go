@@ -128,9 +128,6 @@ func (e *Engine) Send(ctx context.Context, id, text string, page *store.Page, em
 	if err != nil {
 		return err
 	}
-	if e.Running(ses.ID) {
-		return ErrBusy
-	}
 	if page != nil {
 		page.Clip()
 	}
@@ -152,9 +149,6 @@ func (e *Engine) Edit(ctx context.Context, id, text string, emit func(Update)) e
 	if err != nil {
 		return err
 	}
-	if e.Running(id) {
-		return ErrBusy
-	}
 	last := -1
 	for i, m := range ses.Messages {
 		if m.Role == "user" {
@@ -165,10 +159,10 @@ func (e *Engine) Edit(ctx context.Context, id, text string, emit func(Update)) e
 		return errors.New("agent: there is no message to edit")
 	}
 	ses.Messages = ses.Messages[:last+1]
-	ses.Messages[last].Content = text
-	if last == 0 {
-		ses.Title = store.TitleFrom(text)
+	if last == 0 && ses.Title == store.TitleFrom(ses.Messages[0].Content) {
+		ses.Title = store.TitleFrom(text) // still the automatic title: follow the edit, not a rename
 	}
+	ses.Messages[last].Content = text
 	return e.reply(ctx, ses, emit)
 }
 

@@ -365,36 +365,3 @@ func isLoopback(hostport string) bool {
 	ip, err := netip.ParseAddr(h)
 	return err == nil && ip.IsLoopback()
 }
-
-// Models is the answer to "models": the live list when it could be fetched, else the catalogue.
-type Models struct {
-	Models []provider.Model `json:"models"`
-	Live   bool             `json:"live"`
-	Error  string           `json:"error,omitempty"`
-}
-
-func (c *Core) models(ctx context.Context, id string) (*Models, error) {
-	s, err := c.Store.Settings(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if id != "" {
-		s.Provider = id
-	}
-	p, key, _, err := s.Resolve()
-	if err != nil {
-		return nil, err
-	}
-	if p.NeedsKey && key == "" {
-		return &Models{Models: p.Models, Error: "add a key to load the live model list"}, nil
-	}
-	live, err := p.ListModels(ctx, c.Doer, key)
-	if err != nil || len(live) == 0 {
-		msg := "the provider listed no models"
-		if err != nil {
-			msg = err.Error()
-		}
-		return &Models{Models: p.Models, Error: msg}, nil
-	}
-	return &Models{Models: live, Live: true}, nil
-}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -25,21 +26,16 @@ type recorder struct {
 }
 
 func record(t *testing.T, file string) *recorder {
+	data, err := os.ReadFile("../provider/testdata/recorded/" + file)
+	require.NoError(t, err)
 	rec := &recorder{}
-	inner := replay(t, file, 0)
 	rec.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		rec.mu.Lock()
 		rec.bodies = append(rec.bodies, string(b))
 		rec.mu.Unlock()
-		resp, err := http.Post(inner.URL, "application/json", strings.NewReader(string(b)))
-		if err != nil {
-			w.WriteHeader(502)
-			return
-		}
-		defer resp.Body.Close()
 		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = io.Copy(w, resp.Body)
+		_, _ = w.Write(data)
 	}))
 	t.Cleanup(rec.Close)
 	return rec
@@ -125,6 +121,15 @@ func TestEditResendsTheLastUserMessage(t *testing.T) {
 	assert.Equal(t, "second try", ses.Title)
 	msgs := srv.last(t)["messages"].([]any)
 	assert.Equal(t, "second try", msgs[len(msgs)-1].(map[string]any)["content"])
+
+	// A title the user chose survives an edit.
+	p.callOK(t, c, `{"id":3,"type":"session.rename","sessionId":"`+sid+`","title":"My title"}`)
+	p.callOK(t, c, `{"id":4,"type":"edit","sessionId":"`+sid+`","text":"third try"}`)
+	p.waitFor(t, "done")
+	ses, err = c.Store.Session(context.Background(), sid)
+	require.NoError(t, err)
+	assert.Equal(t, "My title", ses.Title)
+	assert.Equal(t, "third try", ses.Messages[0].Content)
 }
 
 func TestStreamingOffSendsNoDeltas(t *testing.T) {

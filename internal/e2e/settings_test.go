@@ -76,14 +76,7 @@ func modelServer(t *testing.T, key string) *providerServer {
 			_, _ = io.WriteString(w, `{"object":"list","data":[{"id":"live-alpha","object":"model"},{"id":"live-beta","object":"model"}]}`)
 			return
 		}
-		resp, err := http.Post(chat.URL, "application/json", r.Body)
-		if err != nil {
-			w.WriteHeader(502)
-			return
-		}
-		defer resp.Body.Close()
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = io.Copy(w, resp.Body)
+		chat.Config.Handler.ServeHTTP(w, r)
 	})
 }
 

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"unicode/utf8"
 )
@@ -15,63 +14,54 @@ type Hit struct {
 }
 
 // Search returns the sessions whose title or messages contain every word of query, ignoring
-// case, most recently updated first. It reads all sessions in one storage call.
+// case, most recently updated first (all of them for an empty query). It reads all sessions in
+// one storage call.
 func (s *Store) Search(ctx context.Context, query string) ([]Hit, error) {
 	words := strings.Fields(strings.ToLower(query))
-	idx, err := s.Sessions(ctx)
-	if err != nil || len(words) == 0 {
-		hits := make([]Hit, len(idx))
-		for i, m := range idx {
-			hits[i] = Hit{Meta: m}
-		}
-		return hits, err
-	}
-	keys := make([]string, len(idx))
-	for i, m := range idx {
-		keys[i] = sessionKey(m.ID)
-	}
-	got, err := s.kv.Get(ctx, keys...)
+	all, err := s.AllSessions(ctx)
 	if err != nil {
 		return nil, err
 	}
 	hits := []Hit{}
-	for _, m := range idx {
-		var ses Session
-		if b, ok := got[sessionKey(m.ID)]; ok {
-			_ = json.Unmarshal(b, &ses) // a corrupt session still matches by title
-		}
+	for _, ses := range all {
 		texts := make([]string, 0, len(ses.Messages)+1)
-		texts = append(texts, strings.ToLower(m.Title))
+		texts = append(texts, strings.ToLower(ses.Title))
 		for _, msg := range ses.Messages {
 			texts = append(texts, strings.ToLower(msg.Content))
 		}
-		all := true
-		for _, w := range words {
-			found := false
-			for _, t := range texts {
-				if strings.Contains(t, w) {
-					found = true
-					break
-				}
-			}
-			if !found {
-				all = false
-				break
-			}
-		}
-		if !all {
+		if !containsAll(texts, words) {
 			continue
 		}
-		h := Hit{Meta: m}
-		for _, msg := range ses.Messages {
-			if i := strings.Index(strings.ToLower(msg.Content), words[0]); i >= 0 {
-				h.Snippet = snippet(msg.Content, i, len(words[0]))
+		h := Hit{Meta: ses.Meta()}
+		for i, msg := range ses.Messages {
+			if len(words) == 0 {
+				break
+			}
+			if j := strings.Index(texts[i+1], words[0]); j >= 0 {
+				h.Snippet = snippet(msg.Content, j, len(words[0]))
 				break
 			}
 		}
 		hits = append(hits, h)
 	}
 	return hits, nil
+}
+
+// containsAll reports whether every word is in at least one of texts.
+func containsAll(texts, words []string) bool {
+	for _, w := range words {
+		found := false
+		for _, t := range texts {
+			if strings.Contains(t, w) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // snippet returns about 40 bytes either side of s[i:i+n], on rune boundaries, on one line.

@@ -129,6 +129,38 @@ func (s *Store) Session(ctx context.Context, id string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeSession(id, got)
+}
+
+// AllSessions returns every session in the index order (most recent first), drafts merged, in
+// one storage read. A session listed in the index but missing or corrupt is an error.
+func (s *Store) AllSessions(ctx context.Context) ([]Session, error) {
+	idx, err := s.Sessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, 0, 2*len(idx))
+	for _, m := range idx {
+		keys = append(keys, sessionKey(m.ID), draftKey(m.ID))
+	}
+	got, err := s.kv.Get(ctx, keys...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Session, 0, len(idx))
+	for _, m := range idx {
+		ses, err := decodeSession(m.ID, got)
+		if err != nil {
+			return nil, fmt.Errorf("reading %q: %w", m.Title, err)
+		}
+		out = append(out, *ses)
+	}
+	return out, nil
+}
+
+// decodeSession reads session id out of a Get result, merging its draft when the draft holds
+// at least as much text as the message it belongs to.
+func decodeSession(id string, got map[string][]byte) (*Session, error) {
 	b, ok := got[sessionKey(id)]
 	if !ok {
 		return nil, ErrNotFound

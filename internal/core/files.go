@@ -1,0 +1,87 @@
+// Export and import of chats, as files the panel offers for download or reads from disk.
+
+package core
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/skiff-ai/skiff/internal/store"
+)
+
+// File is a file for the panel to offer as a download.
+type File struct {
+	Name string `json:"name"`
+	Mime string `json:"mime"`
+	Text string `json:"text"`
+}
+
+// export makes a backup of every session and memory ("json"), or one session for reading
+// ("markdown").
+func (c *Core) export(ctx context.Context, req *request) (*File, error) {
+	day := c.Engine.Now().UTC().Format("2006-01-02")
+	switch req.Format {
+	case "markdown":
+		ses, err := c.Store.Session(ctx, req.SessionID)
+		if err != nil {
+			return nil, err
+		}
+		return &File{Name: "skiff-" + slug(ses.Title) + ".md", Mime: "text/markdown", Text: store.ExportMarkdown(ses)}, nil
+	case "json":
+		all, err := c.Store.AllSessions(ctx)
+		if err != nil {
+			return nil, err
+		}
+		mems, err := c.Store.Memories(ctx)
+		if err != nil {
+			return nil, err
+		}
+		b, err := store.ExportJSON(all, mems, c.Engine.Now().UnixMilli())
+		if err != nil {
+			return nil, err
+		}
+		return &File{Name: "skiff-backup-" + day + ".json", Mime: "application/json", Text: string(b)}, nil
+	}
+	return nil, fmt.Errorf("unknown export format %q", req.Format)
+}
+
+// slug makes a file name part from a title: lowercase ASCII letters and digits, runs of
+// anything else as one "-".
+func slug(title string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(title) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		} else if n := b.Len(); n > 0 && b.String()[n-1] != '-' {
+			b.WriteByte('-')
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if len(s) > 40 {
+		s = strings.TrimRight(s[:40], "-")
+	}
+	if s == "" {
+		s = "chat"
+	}
+	return s
+}
+
+// Imported says what an import added.
+type Imported struct {
+	Sessions int `json:"sessions"`
+	Memories int `json:"memories"`
+	Skipped  int `json:"skipped"` // sessions already present
+}
+
+func (c *Core) importFile(ctx context.Context, data string) (*Imported, error) {
+	ex, err := store.ParseExport([]byte(data))
+	if err != nil {
+		return nil, err
+	}
+	n, m, err := c.Store.Import(ctx, ex)
+	if err != nil {
+		return nil, err
+	}
+	return &Imported{Sessions: n, Memories: m, Skipped: len(ex.Sessions) - n}, nil
+}

@@ -1,0 +1,138 @@
+// Provider questions the panel asks: the model list, whether a key works, which local model
+// servers are running. All of them resolve a provider the same way, through the settings.
+
+package core
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/skiff-ai/skiff/internal/provider"
+	"github.com/skiff-ai/skiff/internal/store"
+)
+
+// resolve is Settings.Resolve for provider id (the chosen one when id is ""), with a base URL
+// and key being typed in the form (not saved yet) in place of the saved ones when given.
+func resolve(s store.Settings, id, baseURL, key string) (provider.Provider, string, error) {
+	if id != "" {
+		s.Provider = id
+	}
+	// Resolve reads only the chosen provider's entries, so one-entry maps stand in for the
+	// saved ones (which s shares with the caller and must not be written).
+	if baseURL != "" {
+		s.BaseURLs = map[string]string{s.Provider: baseURL}
+	}
+	if k := strings.TrimSpace(key); k != "" {
+		s.APIKeys = map[string]string{s.Provider: k}
+	}
+	p, k, _, err := s.Resolve()
+	return p, k, err
+}
+
+// Models is the answer to "models": the live list when it could be fetched, else the catalogue.
+type Models struct {
+	Models []provider.Model `json:"models"`
+	Live   bool             `json:"live"`
+	Error  string           `json:"error,omitempty"`
+}
+
+func (c *Core) models(ctx context.Context, id string) (*Models, error) {
+	s, err := c.Store.Settings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, key, err := resolve(s, id, "", "")
+	if err != nil {
+		return nil, err
+	}
+	if p.NeedsKey && key == "" {
+		return &Models{Models: p.Models, Error: "add a key to load the live model list"}, nil
+	}
+	live, err := p.ListModels(ctx, c.Doer, key)
+	if err != nil || len(live) == 0 {
+		msg := "the provider listed no models"
+		if err != nil {
+			msg = err.Error()
+		}
+		return &Models{Models: p.Models, Error: msg}, nil
+	}
+	return &Models{Models: live, Live: true}, nil
+}
+
+// Tested is the answer to "provider.test".
+type Tested struct {
+	OK      bool   `json:"ok"`
+	Message string `json:"message"`
+	Models  int    `json:"models"`
+}
+
+// testProvider checks a provider with the key and base URL being typed (or the saved ones when
+// none are given) by listing its models: it proves the host answers and the key is accepted,
+// and costs no tokens.
+func (c *Core) testProvider(ctx context.Context, req *request) (*Tested, error) {
+	s, err := c.Store.Settings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, key, err := resolve(s, req.Provider, req.BaseURL, req.Key)
+	if err != nil {
+		return nil, err
+	}
+	if p.NeedsKey && key == "" {
+		return &Tested{Message: "Enter an API key first."}, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	ms, err := p.ListModels(ctx, c.Doer, key)
+	if err != nil {
+		return &Tested{Message: err.Error()}, nil
+	}
+	return &Tested{OK: true, Models: len(ms), Message: fmt.Sprintf("Connected to %s: %d models available.", p.Name, len(ms))}, nil
+}
+
+// Found is a local model server that answered.
+type Found struct {
+	Provider string           `json:"provider"`
+	Name     string           `json:"name"`
+	BaseURL  string           `json:"baseURL"`
+	Models   []provider.Model `json:"models"`
+}
+
+// detect looks for Ollama (port 11434) and LM Studio (port 1234) on this machine, at their
+// saved base URLs or their defaults, in parallel, giving each DetectTimeout.
+func (c *Core) detect(ctx context.Context) []Found {
+	s, err := c.Store.Settings(ctx)
+	if err != nil {
+		s = store.DefaultSettings()
+	}
+	ids := []string{"ollama", "lmstudio"}
+	slots := make([]*Found, len(ids)) // each probe fills its own: the order is the list's
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		p, _, err := resolve(s, id, "", "")
+		if err != nil {
+			continue
+		}
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(ctx, DetectTimeout)
+			defer cancel()
+			if ms, err := p.ListModels(ctx, c.Doer, ""); err == nil {
+				slots[i] = &Found{Provider: p.ID, Name: p.Name, BaseURL: p.BaseURL, Models: ms}
+			}
+		})
+	}
+	wg.Wait()
+	found := []Found{}
+	for _, f := range slots {
+		if f != nil {
+			found = append(found, *f)
+		}
+	}
+	return found
+}
+
+// DetectTimeout bounds each local-server probe of "detect".
+var DetectTimeout = 2 * time.Second

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -13,33 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/testkit"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
 )
-
-type httpDoer struct{}
-
-func (httpDoer) Do(ctx context.Context, r *provider.HTTPRequest) (*provider.HTTPResponse, error) {
-	req, err := http.NewRequestWithContext(ctx, r.Method, r.URL, bytes.NewReader(r.Body))
-	if err != nil {
-		return nil, err
-	}
-	for k, v := range r.Header {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	h := map[string]string{}
-	for k := range resp.Header {
-		h[strings.ToLower(k)] = resp.Header.Get(k)
-	}
-	return &provider.HTTPResponse{Status: resp.StatusCode, Header: h, Body: resp.Body}, nil
-}
 
 // panel is a fake panel connection that records what the core sends.
 type panel struct {
@@ -88,31 +67,9 @@ func (p *panel) call(t *testing.T, c *Core, msg string) map[string]any {
 	return p.waitFor(t, "reply")
 }
 
-// replay serves a recorded stream slowly, one line at a time.
-func replay(t *testing.T, file string, perLine time.Duration) *httptest.Server {
-	data, err := os.ReadFile("../provider/testdata/recorded/" + file)
-	require.NoError(t, err)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		for _, line := range bytes.SplitAfter(data, []byte("\n")) {
-			if _, err := w.Write(line); err != nil {
-				return
-			}
-			w.(http.Flusher).Flush()
-			select {
-			case <-r.Context().Done():
-				return
-			case <-time.After(perLine):
-			}
-		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
-
 func newCore(t *testing.T, kv store.KV, providerID, baseURL string) *Core {
 	t.Helper()
-	c, err := New(context.Background(), kv, httpDoer{}, nil)
+	c, err := New(context.Background(), kv, testkit.Doer{}, nil)
 	require.NoError(t, err)
 	s, _ := c.Store.Settings(context.Background())
 	s.Provider = providerID
@@ -123,7 +80,7 @@ func newCore(t *testing.T, kv store.KV, providerID, baseURL string) *Core {
 }
 
 func TestSendStreamsAndStores(t *testing.T) {
-	srv := replay(t, "anthropic/text.sse", 0)
+	srv := testkit.Replay(t, "anthropic/text.sse", 0)
 	kv := store.NewMemKV()
 	c := newCore(t, kv, "anthropic", srv.URL)
 	p := &panel{}
@@ -142,7 +99,7 @@ func TestSendStreamsAndStores(t *testing.T) {
 	assert.Equal(t, want, deltas.String())
 
 	// A new core over the same storage (a restarted worker) sees the whole conversation.
-	c2, err := New(context.Background(), kv, httpDoer{}, nil)
+	c2, err := New(context.Background(), kv, testkit.Doer{}, nil)
 	require.NoError(t, err)
 	p2 := &panel{}
 	st := p2.call(t, c2, `{"id":2,"type":"hello"}`)["result"].(map[string]any)
@@ -162,7 +119,7 @@ func mustJSON(v any) string {
 }
 
 func TestStopKeepsPartial(t *testing.T) {
-	srv := replay(t, "openai/text_usage.sse", 20*time.Millisecond)
+	srv := testkit.Replay(t, "openai/text_usage.sse", 20*time.Millisecond)
 	c := newCore(t, store.NewMemKV(), "openai", srv.URL)
 	p := &panel{}
 	c.Connect(p)
@@ -185,7 +142,7 @@ func TestStopKeepsPartial(t *testing.T) {
 
 // A worker killed mid-stream: the draft on storage is what a new worker shows, marked interrupted.
 func TestKilledWorkerLeavesDraft(t *testing.T) {
-	srv := replay(t, "deepseek/reasoning.sse", 15*time.Millisecond)
+	srv := testkit.Replay(t, "deepseek/reasoning.sse", 15*time.Millisecond)
 	kv := store.NewMemKV()
 	c := newCore(t, kv, "deepseek", srv.URL)
 	c.Engine.FlushEvery = 50 * time.Millisecond
@@ -203,7 +160,7 @@ func TestKilledWorkerLeavesDraft(t *testing.T) {
 	require.NoError(t, dead.Set(context.Background(), raw))
 	kill()
 
-	c2, err := New(context.Background(), dead, httpDoer{}, nil)
+	c2, err := New(context.Background(), dead, testkit.Doer{}, nil)
 	require.NoError(t, err)
 	p2 := &panel{}
 	st := p2.call(t, c2, `{"id":2,"type":"hello"}`)["result"].(map[string]any)

@@ -7,13 +7,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/testkit"
+
 	"github.com/chromedp/chromedp"
 )
 
 func TestTypingRegenerateAndEdit(t *testing.T) {
-	reply := openAIText(t, "An answer.", 4, 10*time.Millisecond)
+	reply := testkit.OpenAIText(t, "An answer.", 4, 10*time.Millisecond)
 	// The provider thinks for a moment before its first token: the panel shows it is waiting.
-	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+	srv := testkit.Serve(t, func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(600 * time.Millisecond)
 		reply.Config.Handler.ServeHTTP(w, r)
 	})
@@ -33,7 +35,7 @@ func TestTypingRegenerateAndEdit(t *testing.T) {
 	if ms := messages(t, tab); len(ms) != 2 || ms[0].Content != "first try" || ms[1].Content != "An answer." {
 		t.Fatalf("after regenerate %+v", ms)
 	}
-	posts := srv.posts(t)
+	posts := srv.Posts(t)
 	if len(posts) != 2 {
 		t.Fatalf("%d requests", len(posts))
 	}
@@ -47,7 +49,7 @@ func TestTypingRegenerateAndEdit(t *testing.T) {
 	if ms := messages(t, tab); len(ms) != 2 || ms[1].Content != "An answer." {
 		t.Fatalf("after edit %+v", ms)
 	}
-	last := srv.posts(t)[2]["messages"].([]any)
+	last := srv.Posts(t)[2]["messages"].([]any)
 	if got := last[len(last)-1].(map[string]any)["content"]; got != "second try" {
 		t.Fatalf("edited request ends with %v", got)
 	}

@@ -9,15 +9,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/skiff-ai/skiff/internal/testkit"
 
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
@@ -33,10 +34,7 @@ type Browser struct {
 }
 
 // RepoRoot is the module root (where go.mod is).
-func RepoRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
-}
+func RepoRoot() string { return testkit.RepoRoot() }
 
 // ChromiumPath finds the browser: $CHROMIUM, then the usual names.
 func ChromiumPath() (string, error) {
@@ -72,7 +70,9 @@ func CheckFresh(root string) error {
 	}
 	goSrc := func(p string) bool { return strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") }
 	check("wasm", wasm.ModTime(), goSrc)
-	check("internal", wasm.ModTime(), func(p string) bool { return goSrc(p) && !strings.Contains(p, "/e2e/") })
+	check("internal", wasm.ModTime(), func(p string) bool {
+		return goSrc(p) && !strings.Contains(p, "/e2e/") && !strings.Contains(p, "/testkit/")
+	})
 	if panel, err := os.Stat(filepath.Join(root, "ext", "panel", "panel.js")); err == nil {
 		check("ui", panel.ModTime(), func(string) bool { return true })
 	} else {

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/testkit"
+
 	"github.com/chromedp/chromedp"
 )
 
@@ -60,12 +62,12 @@ const lastAssistant = `document.querySelector('#messages .msg[data-role="assista
 func TestChatStreamsFromEachWireFormat(t *testing.T) {
 	tests := []struct {
 		provider, file, model, want string
-		check                       func(t *testing.T, s *providerServer)
+		check                       func(t *testing.T, s *testkit.Server)
 	}{
 		{"openai", "openai/text_usage.sse", "gpt-4o",
 			"I'm unable to provide real-time weather updates. To get the current weather in San Francisco, I recommend checking a reliable weather website or a weather app.",
-			func(t *testing.T, s *providerServer) {
-				r, body := s.last()
+			func(t *testing.T, s *testkit.Server) {
+				r, body := s.Last()
 				if r.URL.Path != "/chat/completions" || r.Header.Get("Authorization") != "Bearer sk-openai-test" {
 					t.Errorf("request %s %q", r.URL.Path, r.Header.Get("Authorization"))
 				}
@@ -75,8 +77,8 @@ func TestChatStreamsFromEachWireFormat(t *testing.T) {
 			}},
 		{"anthropic", "anthropic/text.sse", "claude-sonnet-4-20250514",
 			"Olá! (That's \"hi\" in Portuguese)\n\nYou could also say \"Oi!\" which is a more casual way to say hi in Portuguese.",
-			func(t *testing.T, s *providerServer) {
-				r, _ := s.last()
+			func(t *testing.T, s *testkit.Server) {
+				r, _ := s.Last()
 				if r.URL.Path != "/v1/messages" || r.Header.Get("X-Api-Key") != "sk-anthropic-test" ||
 					r.Header.Get("Anthropic-Dangerous-Direct-Browser-Access") != "true" || r.Header.Get("Anthropic-Version") != "2023-06-01" {
 					t.Errorf("request %s %v", r.URL.Path, r.Header)
@@ -84,8 +86,8 @@ func TestChatStreamsFromEachWireFormat(t *testing.T) {
 			}},
 		{"google", "gemini/text.sse", "gemini-2.0-flash",
 			"The capital of France is Paris.\n",
-			func(t *testing.T, s *providerServer) {
-				r, _ := s.last()
+			func(t *testing.T, s *testkit.Server) {
+				r, _ := s.Last()
 				if r.URL.Path != "/models/gemini-2.0-flash:streamGenerateContent" || r.URL.Query().Get("alt") != "sse" ||
 					r.Header.Get("X-Goog-Api-Key") != "sk-google-test" {
 					t.Errorf("request %s %v", r.URL, r.Header)
@@ -94,7 +96,7 @@ func TestChatStreamsFromEachWireFormat(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.provider, func(t *testing.T) {
-			srv := replay(t, tc.file, 5*time.Millisecond)
+			srv := testkit.Replay(t, tc.file, 5*time.Millisecond)
 			tab := browser.Panel(t)
 			Configure(t, tab, tc.provider, srv.URL, "sk-"+tc.provider+"-test", tc.model)
 			SendMessage(t, tab, "hello")
@@ -114,7 +116,7 @@ func TestChatStreamsFromEachWireFormat(t *testing.T) {
 
 // Stop mid-stream keeps the partial reply, on screen and after the panel is reopened.
 func TestStopKeepsPartialReply(t *testing.T) {
-	srv := replay(t, "deepseek/reasoning.sse", 60*time.Millisecond)
+	srv := testkit.Replay(t, "deepseek/reasoning.sse", 60*time.Millisecond)
 	tab := browser.Panel(t)
 	Configure(t, tab, "deepseek", srv.URL, "sk-ds", "deepseek-chat")
 	SendMessage(t, tab, "What is 17 * 23?")
@@ -137,7 +139,7 @@ func TestStopKeepsPartialReply(t *testing.T) {
 // The worker killed mid-stream: the panel reconnects (waking a new worker) and the conversation
 // is intact, the partial reply marked as interrupted.
 func TestWorkerKilledMidStream(t *testing.T) {
-	srv := replay(t, "mistral/thinking_content_array.sse", 25*time.Millisecond)
+	srv := testkit.Replay(t, "mistral/thinking_content_array.sse", 25*time.Millisecond)
 	browser.WorkerConsole(t)
 	tab := browser.Panel(t)
 	Configure(t, tab, "mistral", srv.URL, "sk-mistral", "magistral-medium-latest")
@@ -162,7 +164,7 @@ func TestWorkerKilledMidStream(t *testing.T) {
 		t.Fatalf("notice %q", ms[1].Notice)
 	}
 	// The restarted core still works: the next message streams.
-	srv2 := replay(t, "openai/text_include_usage_obfuscation.sse", 0)
+	srv2 := testkit.Replay(t, "openai/text_include_usage_obfuscation.sse", 0)
 	Configure(t, reopened, "openai", srv2.URL, "sk-o", "gpt-4o-mini")
 	SendMessage(t, reopened, "hi again")
 	WaitJS(t, reopened, lastAssistant+`?.dataset.status === "done"`)
@@ -172,8 +174,8 @@ func TestWorkerKilledMidStream(t *testing.T) {
 }
 
 func TestUnauthorizedShowsClearError(t *testing.T) {
-	body := recordedStream(t, "openai/error_401_invalid_api_key.json")
-	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+	body := testkit.Recorded(t, "openai/error_401_invalid_api_key.json")
+	srv := testkit.Serve(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.WriteHeader(401)
 		_, _ = w.Write(body)
@@ -195,13 +197,13 @@ func TestUnauthorizedShowsClearError(t *testing.T) {
 // Ollama rejects the extension's origin unless OLLAMA_ORIGINS is set; Skiff's
 // declarativeNetRequest rule drops Origin on its own requests to the local server.
 func TestOllamaWithoutOllamaOrigins(t *testing.T) {
-	srv := ollama(t, "llamacpp/tool_call_reasoning.sse")
+	srv := testkit.Ollama(t, "llamacpp/tool_call_reasoning.sse")
 	tab := browser.Panel(t)
 	Configure(t, tab, "ollama", srv.URL+"/v1", "", "gpt-oss:20b")
 	SendMessage(t, tab, "weather in Florence?")
 	WaitJS(t, tab, lastAssistant+`?.dataset.status !== "streaming"`)
 	ms := messages(t, tab)
-	r, _ := srv.last()
+	r, _ := srv.Last()
 	if r == nil {
 		t.Fatal("the request never reached the server")
 	}

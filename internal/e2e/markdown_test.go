@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/testkit"
+
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 )
@@ -24,7 +26,7 @@ const answer = "## Plan\n\nHere is **the** answer, with [a link](https://example
 	"> quoted\n\nDone.\n"
 
 func TestMarkdownStreamsAndRenders(t *testing.T) {
-	srv := openAIText(t, answer, 7, 15*time.Millisecond)
+	srv := testkit.OpenAIText(t, answer, 7, 15*time.Millisecond)
 	tab := browser.Panel(t)
 	Configure(t, tab, "openai", srv.URL, "sk-md", "gpt-test")
 	SendMessage(t, tab, "plan it")
@@ -177,7 +179,7 @@ func TestXSSCorpusNeverExecutes(t *testing.T) {
 	for i, p := range xssCorpus {
 		fmt.Fprintf(&all, "Payload %d:\n\n%s\n\n", i+1, p)
 	}
-	srv := openAIText(t, all.String(), 11, 2*time.Millisecond)
+	srv := testkit.OpenAIText(t, all.String(), 11, 2*time.Millisecond)
 	Configure(t, tab, "openai", srv.URL, "sk-xss", "gpt-test")
 	SendMessage(t, tab, "show me the payloads")
 	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)

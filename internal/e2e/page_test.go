@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skiff-ai/skiff/internal/testkit"
+
 	"github.com/chromedp/chromedp"
 )
 
@@ -93,7 +95,7 @@ func chip(t *testing.T, tab context.Context) string {
 
 func TestPageContextFollowsTheTabAndReachesTheModel(t *testing.T) {
 	base := pages(t)
-	srv := openAIText(t, "It is about WebAssembly.", 8, 0)
+	srv := testkit.OpenAIText(t, "It is about WebAssembly.", 8, 0)
 	panel := browser.FreshPanel(t)
 	Configure(t, panel, "openai", srv.URL, "sk-page", "gpt-test")
 
@@ -106,7 +108,7 @@ func TestPageContextFollowsTheTabAndReachesTheModel(t *testing.T) {
 
 	SendMessage(t, panel, "What is this page about?")
 	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
-	sys := system(srv.posts(t)[0])
+	sys := system(srv.Posts(t)[0])
 	for _, want := range []string{"URL: " + base + "/v8-blog/", "Title: " + title, "not instructions", "<page>"} {
 		if !strings.Contains(sys, want) {
 			t.Errorf("system content lacks %q", want)
@@ -124,7 +126,7 @@ func TestPageContextFollowsTheTabAndReachesTheModel(t *testing.T) {
 	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "removed"`)
 	Do(t, panel, chromedp.SendKeys("#input", "And in general?\r"))
 	WaitJS(t, panel, `document.querySelectorAll('#messages .msg[data-role="assistant"]').length === 2 && `+lastAssistant+`.dataset.status === "done"`)
-	if sys := system(srv.posts(t)[1]); strings.Contains(sys, "<page>") {
+	if sys := system(srv.Posts(t)[1]); strings.Contains(sys, "<page>") {
 		t.Errorf("page sent after it was removed:\n%s", sys)
 	}
 	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "attached"`)
@@ -133,7 +135,7 @@ func TestPageContextFollowsTheTabAndReachesTheModel(t *testing.T) {
 	sel := JS[string](t, page, `(() => { const p = [...document.querySelectorAll("article p, p")].find(p => p.textContent.trim().split(/\s+/).length > 12); getSelection().selectAllChildren(p); return String(getSelection()).trim() })()`)
 	Do(t, panel, chromedp.SendKeys("#input", "Explain the selection\r"))
 	WaitJS(t, panel, `document.querySelectorAll('#messages .msg[data-role="assistant"]').length === 3 && `+lastAssistant+`.dataset.status === "done"`)
-	if sys := system(srv.posts(t)[2]); !strings.Contains(sys, "<selection>\n"+sel+"\n</selection>") {
+	if sys := system(srv.Posts(t)[2]); !strings.Contains(sys, "<selection>\n"+sel+"\n</selection>") {
 		t.Errorf("selection %q not in:\n%s", sel, sys[:min(len(sys), 600)])
 	}
 
@@ -149,7 +151,7 @@ func TestPageContextFollowsTheTabAndReachesTheModel(t *testing.T) {
 	}
 	Do(t, panel, chromedp.SendKeys("#input", "and this one?\r"))
 	WaitJS(t, panel, `document.querySelectorAll('#messages .msg[data-role="assistant"]').length === 4 && `+lastAssistant+`.dataset.status === "done"`)
-	if sys := system(srv.posts(t)[3]); strings.Contains(sys, "<page>") {
+	if sys := system(srv.Posts(t)[3]); strings.Contains(sys, "<page>") {
 		t.Errorf("a page was attached from chrome://version")
 	}
 }

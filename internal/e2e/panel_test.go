@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skiff-ai/skiff/internal/testkit"
+
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -17,7 +19,7 @@ import (
 
 func TestAskAboutTheSelection(t *testing.T) {
 	base := pages(t)
-	srv := openAIText(t, "It means a standalone binary.", 8, 0)
+	srv := testkit.OpenAIText(t, "It means a standalone binary.", 8, 0)
 	panel := browser.FreshPanel(t)
 	Configure(t, panel, "openai", srv.URL, "sk-ask", "gpt-test")
 	url := base + "/v8-blog/"
@@ -35,7 +37,7 @@ func TestAskAboutTheSelection(t *testing.T) {
 	}
 	Do(t, panel, chromedp.SendKeys("#input", "What does it mean?\r"))
 	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
-	sys := system(srv.posts(t)[0])
+	sys := system(srv.Posts(t)[0])
 	if !strings.Contains(sys, "<selection>\nstandalone WebAssembly binaries\n</selection>") || !strings.Contains(sys, "URL: "+url) {
 		t.Fatalf("system content:\n%.800s", sys)
 	}
@@ -76,7 +78,7 @@ func unnamed(t *testing.T, tab context.Context) []string {
 }
 
 func TestKeyboardLabelsAndThemes(t *testing.T) {
-	srv := openAIText(t, "Sure: **done**.", 8, 0)
+	srv := testkit.OpenAIText(t, "Sure: **done**.", 8, 0)
 	tab := browser.FreshPanel(t)
 	Configure(t, tab, "openai", srv.URL, "sk-kb", "gpt-test")
 	Do(t, tab, chromedp.Reload())

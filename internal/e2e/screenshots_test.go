@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/testkit"
+
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
@@ -39,8 +41,8 @@ func TestScreenshots(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	chat := openAIText(t, shotAnswer, 12, 5*time.Millisecond)
-	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+	chat := testkit.OpenAIText(t, shotAnswer, 12, 5*time.Millisecond)
+	srv := testkit.Serve(t, func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/models") {
 			_, _ = io.WriteString(w, `{"object":"list","data":[{"id":"gpt-5.4"},{"id":"gpt-5.4-mini"},{"id":"gpt-4.1"}]}`)
 			return

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skiff-ai/skiff/internal/testkit"
+
 	"github.com/chromedp/chromedp"
 )
 
@@ -32,7 +34,7 @@ func item(title string) string {
 }
 
 func TestHistoryRenameSearchDeleteExportImport(t *testing.T) {
-	srv := openAIText(t, "Lighthouses guide ships along dangerous coasts with a bright rotating beam.", 16, 0)
+	srv := testkit.OpenAIText(t, "Lighthouses guide ships along dangerous coasts with a bright rotating beam.", 16, 0)
 	tab := browser.FreshPanel(t)
 	Configure(t, tab, "openai", srv.URL, "sk-h", "gpt-test")
 	SendMessage(t, tab, "Tell me about lighthouses")

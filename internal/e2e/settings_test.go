@@ -9,11 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skiff-ai/skiff/internal/testkit"
+
 	"github.com/chromedp/chromedp"
 )
 
 func TestMemoriesAreEditableAndReachTheModel(t *testing.T) {
-	srv := openAIText(t, "Noted.", 8, 0)
+	srv := testkit.OpenAIText(t, "Noted.", 8, 0)
 	tab := browser.FreshPanel(t)
 	Configure(t, tab, "openai", srv.URL, "sk-mem", "gpt-test")
 	Do(t, tab, chromedp.Click("#memories-toggle"))
@@ -43,7 +45,7 @@ func TestMemoriesAreEditableAndReachTheModel(t *testing.T) {
 	Do(t, tab, chromedp.KeyEvent("\x1b"))
 	SendMessage(t, tab, "what should I cook?")
 	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
-	sys := system(srv.posts(t)[0])
+	sys := system(srv.Posts(t)[0])
 	if !strings.Contains(sys, "- I am vegan") || strings.Contains(sys, "Ada") || strings.Contains(sys, "vegetarian") {
 		t.Fatalf("system content:\n%s", sys)
 	}
@@ -58,15 +60,15 @@ func TestMemoriesAreEditableAndReachTheModel(t *testing.T) {
 	Do(t, tab, chromedp.Click("#settings-toggle"))
 	SendMessage(t, tab, "and for dessert?")
 	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
-	if sys := system(srv.posts(t)[1]); strings.Contains(sys, "vegan") {
+	if sys := system(srv.Posts(t)[1]); strings.Contains(sys, "vegan") {
 		t.Fatalf("memories off, still sent:\n%s", sys)
 	}
 }
 
 // modelServer speaks OpenAI's /models and /chat/completions for one key.
-func modelServer(t *testing.T, key string) *providerServer {
-	chat := openAIText(t, "ok", 8, 0)
-	return serve(t, func(w http.ResponseWriter, r *http.Request) {
+func modelServer(t *testing.T, key string) *testkit.Server {
+	chat := testkit.OpenAIText(t, "ok", 8, 0)
+	return testkit.Serve(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer "+key {
 			w.WriteHeader(401)
 			_, _ = io.WriteString(w, `{"error":{"message":"Incorrect API key provided: sk-wr***ng.","type":"invalid_request_error","code":"invalid_api_key"}}`)
@@ -166,9 +168,9 @@ func TestFirstRunOffersLocalModels(t *testing.T) {
 	if err != nil {
 		t.Fatalf("port 11434 is taken (is a real Ollama running?): %v", err)
 	}
-	chat := recordedStream(t, "openai/text_include_usage_obfuscation.sse")
+	chat := testkit.Recorded(t, "openai/text_include_usage_obfuscation.sse")
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !ollamaAllowed(r.Header.Get("Origin")) {
+		if !testkit.OllamaAllowed(r.Header.Get("Origin")) {
 			w.WriteHeader(http.StatusForbidden)
 			return
 		}

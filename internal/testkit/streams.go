@@ -1,0 +1,120 @@
+//go:build !js
+
+package testkit
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// Replay serves a recorded stream on every request, line by line with perLine between lines
+// (0: all at once), as text/event-stream.
+func Replay(t testing.TB, file string, perLine time.Duration) *Server {
+	data := Recorded(t, file)
+	return Serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+			if _, err := w.Write(line); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			if perLine > 0 && !Pause(r, perLine) {
+				return
+			}
+		}
+	})
+}
+
+// Pause waits d, or less when the client goes away; it reports whether the client is still there.
+func Pause(r *http.Request, d time.Duration) bool {
+	select {
+	case <-r.Context().Done():
+		return false
+	case <-time.After(d):
+		return true
+	}
+}
+
+// OpenAIText is a server that speaks OpenAI's streaming format and answers every request with
+// text, cut into chunks of about size bytes sent pause apart (rune boundaries kept).
+func OpenAIText(t testing.TB, text string, size int, pause time.Duration) *Server {
+	return Serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		send := func(v any) bool {
+			b, _ := json.Marshal(v)
+			if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+				return false
+			}
+			w.(http.Flusher).Flush()
+			return true
+		}
+		if !send(oaChunk(map[string]any{"role": "assistant", "content": ""}, nil)) {
+			return
+		}
+		for rest := text; rest != ""; {
+			n := min(size, len(rest))
+			for n < len(rest) && !utf8.RuneStart(rest[n]) {
+				n++
+			}
+			if !send(oaChunk(map[string]any{"content": rest[:n]}, nil)) {
+				return
+			}
+			rest = rest[n:]
+			if pause > 0 && !Pause(r, pause) {
+				return
+			}
+		}
+		send(oaChunk(map[string]any{}, "stop"))
+		_, _ = io.WriteString(w, "data: [DONE]\n\n")
+	})
+}
+
+func oaChunk(delta map[string]any, finish any) map[string]any {
+	return map[string]any{"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 1, "model": "test",
+		"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
+}
+
+// OllamaAllowed reports whether Ollama's default CORS policy accepts an Origin: none, or
+// localhost / 127.0.0.1 / 0.0.0.0 on any port, or app://, file://, tauri:// and
+// vscode-webview:// (Ollama's envconfig.AllowedOrigins without OLLAMA_ORIGINS).
+// chrome-extension:// is not among them.
+func OllamaAllowed(origin string) bool {
+	if origin == "" {
+		return true
+	}
+	for _, p := range []string{"app://", "file://", "tauri://", "vscode-webview://"} {
+		if strings.HasPrefix(origin, p) {
+			return true
+		}
+	}
+	for _, scheme := range []string{"http://", "https://"} {
+		for _, host := range []string{"localhost", "127.0.0.1", "0.0.0.0"} {
+			if origin == scheme+host || strings.HasPrefix(origin, scheme+host+":") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Ollama is a server that checks Origin the way Ollama does (403, empty body, when the origin
+// is not allowed) and otherwise streams a recorded OpenAI-compatible reply.
+func Ollama(t testing.TB, file string) *Server {
+	data := Recorded(t, file)
+	return Serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if !OllamaAllowed(r.Header.Get("Origin")) {
+			w.WriteHeader(http.StatusForbidden)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = w.Write(data)
+	})
+}

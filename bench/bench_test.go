@@ -44,7 +44,7 @@ const wakeJS = `(async () => {
 	await new Promise((resolve, reject) => {
 		p.onMessage.addListener((raw) => { const m = JSON.parse(raw); if (m.type === "reply" && m.id === 1) resolve(); });
 		p.onDisconnect.addListener(() => reject(new Error("disconnected")));
-		p.postMessage(JSON.stringify({ id: 1, type: "ping" }));
+		p.postMessage(JSON.stringify({ id: 1, type: "core.ping" }));
 	});
 	const dt = performance.now() - t0;
 	p.disconnect();
@@ -60,7 +60,7 @@ func wake(b *testing.B, dir, page string, n int, quiet func()) []float64 {
 	defer stop()
 	tab := br.Tab(b, br.URL(page))
 	if quiet != nil {
-		e2e.JS[bool](b, tab, `(() => { if (typeof port !== "undefined" && port) { port.onMessage.removeListener(onMessage); port.disconnect(); port = null; } return true })()`)
+		e2e.JS[bool](b, tab, `(skiffTest.disconnect(), true)`)
 	}
 	var ms []float64
 	for i := 0; i < n+1; i++ {

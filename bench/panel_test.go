@@ -104,7 +104,7 @@ func BenchmarkRender50KB(b *testing.B) {
 	for range 3 {
 		streamed = append(streamed, run())
 	}
-	e2e.JS[bool](b, tab, `(() => { const s = structuredClone(state.settings); delete s.hasKey; s.streaming = false; return call("settings.save", {settings: s, keys: {}}).then(r => (state.settings = r, true)) })()`)
+	e2e.JS[bool](b, tab, `(() => { const s = structuredClone(skiffTest.state.settings); delete s.hasKey; s.streaming = false; return skiffTest.call("settings.save", {settings: s, keys: {}}).then(r => (skiffTest.state.settings = r, true)) })()`)
 	for range 3 {
 		once = append(once, run())
 	}
@@ -116,17 +116,17 @@ func BenchmarkRender50KB(b *testing.B) {
 		for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
 		const box = document.createElement("div"); document.body.append(box);
 		let t = performance.now();
-		const s = new Markdown.Stream(box);
+		const s = new skiffTest.markdown.Stream(box);
 		for (const c of chunks) { s.text += c; s.flush(); }
 		s.cancel();
-		box.replaceChildren(Markdown.render(text)); // what the panel does when the reply ends
+		box.replaceChildren(skiffTest.markdown.render(text)); // what the panel does when the reply ends
 		const incremental = performance.now() - t;
 		t = performance.now();
 		let acc = "";
-		for (const c of chunks) { acc += c; box.replaceChildren(Markdown.render(acc)); }
+		for (const c of chunks) { acc += c; box.replaceChildren(skiffTest.markdown.render(acc)); }
 		const naive = performance.now() - t;
 		t = performance.now();
-		box.replaceChildren(Markdown.render(text));
+		box.replaceChildren(skiffTest.markdown.render(text));
 		const one = performance.now() - t;
 		box.remove();
 		return [incremental, naive, one];
@@ -173,9 +173,9 @@ func seed(b *testing.B, tab context.Context, n, m int) {
 		b.Fatal(err)
 	}
 	e2e.JS[bool](b, tab, `chrome.storage.local.clear().then(() => true)`)
-	e2e.JS[bool](b, tab, fmt.Sprintf(`call("session.import", {data: %s}).then(r => r.sessions === %d)`, jsonString(string(data)), n))
+	e2e.JS[bool](b, tab, fmt.Sprintf(`skiffTest.call("session.import", {data: %s}).then(r => r.sessions === %d)`, jsonString(string(data)), n))
 	if n > 0 {
-		e2e.JS[bool](b, tab, `call("session.open", {sessionId: "s00000"}).then(() => true)`)
+		e2e.JS[bool](b, tab, `skiffTest.call("session.open", {sessionId: "s00000"}).then(() => true)`)
 	}
 }
 
@@ -190,7 +190,7 @@ func openMs(b *testing.B, br *e2e.Browser, k int) (ready, history []float64) {
 		h := e2e.JS[float64](b, tab, `new Promise((resolve) => {
 			const t = performance.now();
 			document.getElementById("history-toggle").click();
-			const check = () => state.sessions.length === document.querySelectorAll("#session-list .session").length ? resolve(performance.now() - t) : requestAnimationFrame(check);
+			const check = () => skiffTest.state.sessions.length === document.querySelectorAll("#session-list .session").length ? resolve(performance.now() - t) : requestAnimationFrame(check);
 			check();
 		})`)
 		ready, history = append(ready, r), append(history, h)

@@ -3,169 +3,182 @@
 // no string from a model reaches innerHTML. Then code blocks get a language label and a copy
 // button, links open in a new tab, and images become links (a model tricked by a page could
 // otherwise leak the conversation through an image URL the panel fetches on its own).
-"use strict";
+// marked and DOMPurify are the pinned copies in vendor/, loaded as classic scripts before the
+// modules (they are UMD builds that set globals).
 
-const Markdown = (() => {
-  marked.use({ gfm: true, breaks: false, async: false });
+const { marked, DOMPurify } = globalThis;
 
-  const SAFE_HREF = /^(https?:|mailto:)/i;
-  const purifyConfig = {
-    RETURN_DOM_FRAGMENT: true,
-    USE_PROFILES: { html: true }, // no SVG, no MathML
-    FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "option", "iframe", "object", "embed", "link", "meta", "base", "dialog", "template"],
-    FORBID_ATTR: ["style", "id", "name", "srcset", "formaction", "action", "ping", "target", "autofocus", "tabindex", "popover"],
-    ALLOW_DATA_ATTR: false,
-  };
+marked.use({ gfm: true, breaks: false, async: false });
 
-  // Set once: passing the config to every sanitize() call re-parses it each time, which is most
-  // of the cost of rendering a small block while streaming.
-  DOMPurify.setConfig(purifyConfig);
+const SAFE_HREF = /^(https?:|mailto:)/i;
+const purifyConfig = {
+  RETURN_DOM_FRAGMENT: true,
+  USE_PROFILES: { html: true }, // no SVG, no MathML
+  FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "option", "iframe", "object", "embed", "link", "meta", "base", "dialog", "template"],
+  FORBID_ATTR: ["style", "id", "name", "srcset", "formaction", "action", "ping", "target", "autofocus", "tabindex", "popover"],
+  ALLOW_DATA_ATTR: false,
+};
 
-  DOMPurify.addHook("afterSanitizeAttributes", (node) => {
-    if (node.nodeName === "A") {
-      const href = node.getAttribute("href");
-      if (href && SAFE_HREF.test(href.trim())) {
-        node.setAttribute("target", "_blank");
-        node.setAttribute("rel", "noopener noreferrer nofollow");
-      } else {
-        node.removeAttribute("href"); // relative, javascript:, data:, anything else
-      }
-    }
-    // Class names only for code languages; nothing else can style itself into the panel's UI.
-    if (node.hasAttribute && node.hasAttribute("class")) {
-      const lang = node.nodeName === "CODE" && /^language-[\w+#.-]{1,30}$/.test(node.getAttribute("class"));
-      if (!lang) node.removeAttribute("class");
-    }
-  });
+// Set once: passing the config to every sanitize() call re-parses it each time, which is most
+// of the cost of rendering a small block while streaming.
+DOMPurify.setConfig(purifyConfig);
 
-  // Images become links to the image: nothing is fetched without a click.
-  function imagesToLinks(root) {
-    for (const img of root.querySelectorAll("img")) {
-      const src = img.getAttribute("src") || "";
-      const label = "image: " + (img.getAttribute("alt") || src || "(no address)");
-      const repl = document.createElement(SAFE_HREF.test(src) ? "a" : "span");
-      repl.className = "img-link";
-      repl.textContent = "[" + label + "]";
-      if (repl.nodeName === "A") {
-        repl.href = src;
-        repl.target = "_blank";
-        repl.rel = "noopener noreferrer nofollow";
-      }
-      img.replaceWith(repl);
-    }
-    for (const media of root.querySelectorAll("video, audio, picture, source, track, area, map")) media.remove();
-  }
-
-  function decorateCode(root) {
-    for (const code of root.querySelectorAll("pre > code")) {
-      const pre = code.parentElement;
-      const m = /^language-(.+)$/.exec(code.getAttribute("class") || "");
-      const box = document.createElement("div");
-      box.className = "code";
-      const head = document.createElement("div");
-      head.className = "code-head";
-      const lang = document.createElement("span");
-      lang.className = "lang";
-      lang.textContent = m ? m[1] : "text";
-      const copy = document.createElement("button");
-      copy.type = "button";
-      copy.className = "copy-code";
-      copy.textContent = "Copy";
-      copy.setAttribute("aria-label", "Copy code" + (m ? " (" + m[1] + ")" : ""));
-      head.append(lang, copy);
-      pre.replaceWith(box);
-      box.append(head, pre);
+DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+  if (node.nodeName === "A") {
+    const href = node.getAttribute("href");
+    if (href && SAFE_HREF.test(href.trim())) {
+      node.setAttribute("target", "_blank");
+      node.setAttribute("rel", "noopener noreferrer nofollow");
+    } else {
+      node.removeAttribute("href"); // relative, javascript:, data:, anything else
     }
   }
-
-  // render returns a sanitized fragment for text.
-  function render(text) {
-    const frag = DOMPurify.sanitize(marked.parse(text));
-    imagesToLinks(frag);
-    decorateCode(frag);
-    return frag;
+  // Class names only for code languages; nothing else can style itself into the panel's UI.
+  if (node.hasAttribute && node.hasAttribute("class")) {
+    const lang = node.nodeName === "CODE" && /^language-[\w+#.-]{1,30}$/.test(node.getAttribute("class"));
+    if (!lang) node.removeAttribute("class");
   }
+});
 
-  // safeBreak returns the length of the longest prefix of text that ends just after a blank
-  // line outside any fenced code block: blocks before it are complete and will not change as
-  // more text arrives. 0 when there is none.
-  function safeBreak(text) {
-    let fence = null; // the opening fence run ("```", "~~~~"…) while inside a code block
-    let cut = 0;
-    let pos = 0;
-    while (pos < text.length) {
-      const nl = text.indexOf("\n", pos);
-      if (nl < 0) break; // the last line is still being written
-      const line = text.slice(pos, nl);
-      const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-      if (fence) {
-        if (f && f[1][0] === fence[0] && f[1].length >= fence.length && line.trim() === f[1]) fence = null;
-      } else if (f) {
-        fence = f[1];
-      } else if (line.trim() === "" && pos > 0) {
-        cut = nl + 1;
-      }
-      pos = nl + 1;
+// Images become links to the image: nothing is fetched without a click.
+function imagesToLinks(root) {
+  for (const img of root.querySelectorAll("img")) {
+    const src = img.getAttribute("src") || "";
+    const label = "image: " + (img.getAttribute("alt") || src || "(no address)");
+    const repl = document.createElement(SAFE_HREF.test(src) ? "a" : "span");
+    repl.className = "img-link";
+    repl.textContent = "[" + label + "]";
+    if (repl.nodeName === "A") {
+      repl.href = src;
+      repl.target = "_blank";
+      repl.rel = "noopener noreferrer nofollow";
     }
-    return cut;
+    img.replaceWith(repl);
   }
+  for (const media of root.querySelectorAll("video, audio, picture, source, track, area, map")) media.remove();
+}
 
-  // Stream renders a reply as it arrives without re-rendering what is finished: the text is
-  // cut at blank lines outside code fences; finished blocks are rendered once and appended, and
-  // only the open block at the end is re-rendered, at most once per frame. The cost per frame
-  // is the size of the open block, not of the reply. When the reply ends the panel renders the
-  // whole text once with render(), so the final DOM is exactly what render() gives.
-  class Stream {
-    constructor(el, text = "", onFlush = null) {
-      this.el = el;
-      this.onFlush = onFlush;
-      this.text = "";
-      this.committed = 0;
-      this.done = document.createElement("div");
-      this.live = document.createElement("div");
-      this.done.className = "md-done";
-      this.live.className = "md-live";
-      el.replaceChildren(this.done, this.live);
-      this.pending = false;
-      this.last = 0;
-      if (text) this.append(text);
+function decorateCode(root) {
+  for (const code of root.querySelectorAll("pre > code")) {
+    const pre = code.parentElement;
+    const m = /^language-(.+)$/.exec(code.getAttribute("class") || "");
+    const box = document.createElement("div");
+    box.className = "code";
+    const head = document.createElement("div");
+    head.className = "code-head";
+    const lang = document.createElement("span");
+    lang.className = "lang";
+    lang.textContent = m ? m[1] : "text";
+    const copy = document.createElement("button");
+    copy.type = "button";
+    copy.className = "copy-code";
+    copy.textContent = "Copy";
+    copy.setAttribute("aria-label", "Copy code" + (m ? " (" + m[1] + ")" : ""));
+    head.append(lang, copy);
+    pre.replaceWith(box);
+    box.append(head, pre);
+  }
+}
+
+// render returns a sanitized fragment for text.
+export function render(text) {
+  const frag = DOMPurify.sanitize(marked.parse(text));
+  imagesToLinks(frag);
+  decorateCode(frag);
+  return frag;
+}
+
+// safeBreak returns the length of the longest prefix of text that ends just after a blank
+// line outside any fenced code block: blocks before it are complete and will not change as
+// more text arrives. 0 when there is none.
+export function safeBreak(text) {
+  let fence = null; // the opening fence run ("```", "~~~~"…) while inside a code block
+  let cut = 0;
+  let pos = 0;
+  while (pos < text.length) {
+    const nl = text.indexOf("\n", pos);
+    if (nl < 0) break; // the last line is still being written
+    const line = text.slice(pos, nl);
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence) {
+      if (f && f[1][0] === fence[0] && f[1].length >= fence.length && line.trim() === f[1]) fence = null;
+    } else if (f) {
+      fence = f[1];
+    } else if (line.trim() === "" && pos > 0) {
+      cut = nl + 1;
     }
-    append(t) {
-      this.text += t;
-      if (this.pending) return;
-      this.pending = true;
-      // At most one render per INTERVAL ms. A timer, not an animation frame: frames pause when
-      // the panel is hidden, and the throttle already keeps renders below the frame rate.
-      const token = (this.token = (this.token || 0) + 1); // a stale timer of an earlier round does nothing
-      setTimeout(() => {
-        if (!this.pending || token !== this.token) return;
-        this.pending = false;
+    pos = nl + 1;
+  }
+  return cut;
+}
+
+// Stream shows a reply as it arrives. New text appears at once, as plain text at the end of
+// the open block; Markdown catches up at most once per INTERVAL, aligned to a frame. The text
+// is cut at blank lines outside code fences: finished blocks are rendered once and appended,
+// and only the open block at the end is re-rendered, so a render costs the size of that
+// block, not of the reply. When the reply ends the panel renders the whole text once with
+// render(), so the final DOM is exactly what render() gives.
+export class Stream {
+  constructor(el, text = "", onFlush = null) {
+    this.el = el;
+    this.onFlush = onFlush;
+    this.text = "";
+    this.committed = 0;
+    this.done = document.createElement("div");
+    this.live = document.createElement("div");
+    this.done.className = "md-done";
+    this.live.className = "md-live";
+    el.replaceChildren(this.done, this.live);
+    this.raw = null; // the text node new text goes into until the next render
+    this.timer = 0;
+    this.last = 0;
+    if (text) {
+      this.text = text;
+      this.flush();
+    }
+  }
+  append(t) {
+    this.text += t;
+    if (!this.raw) {
+      this.raw = document.createTextNode("");
+      (this.live.lastElementChild || this.live).append(this.raw);
+    }
+    this.raw.appendData(t);
+    if (this.timer) return;
+    // A timer to the next allowed render, then the frame after it. Frames alone would stop
+    // while the panel is hidden; the timer alone could render twice in one frame.
+    this.timer = setTimeout(() => {
+      const go = () => {
+        if (!this.timer) return;
+        this.timer = 0;
         this.last = performance.now();
         this.flush();
-      }, Math.max(0, this.last + Stream.INTERVAL - performance.now()));
-    }
-    flush() {
-      const tail = this.text.slice(this.committed);
-      const cut = safeBreak(tail);
-      if (cut > 0) {
-        // Each finished part in its own box that the browser may skip laying out and painting
-        // while it is off screen: the cost of a frame stays the size of what is visible.
-        const chunk = document.createElement("div");
-        chunk.className = "md-chunk";
-        chunk.append(render(tail.slice(0, cut)));
-        this.done.append(chunk);
-        this.committed += cut;
-      }
-      this.live.replaceChildren(render(this.text.slice(this.committed)));
-      if (this.onFlush) this.onFlush();
-    }
-    // cancel drops a render still waiting for its turn (the message was redrawn or removed).
-    cancel() {
-      this.pending = false;
-    }
+      };
+      requestAnimationFrame(go);
+      setTimeout(go, 100); // a hidden panel gets no frames
+    }, Math.max(0, this.last + Stream.INTERVAL - performance.now()));
   }
+  flush() {
+    this.raw = null;
+    const tail = this.text.slice(this.committed);
+    const cut = safeBreak(tail);
+    if (cut > 0) {
+      // Each finished part in its own box that the browser may skip laying out and painting
+      // while it is off screen: the cost of a frame stays the size of what is visible.
+      const chunk = document.createElement("div");
+      chunk.className = "md-chunk";
+      chunk.append(render(tail.slice(0, cut)));
+      this.done.append(chunk);
+      this.committed += cut;
+    }
+    this.live.replaceChildren(render(this.text.slice(this.committed)));
+    if (this.onFlush) this.onFlush();
+  }
+  // cancel drops a render still waiting for its turn (the message was redrawn or removed).
+  cancel() {
+    clearTimeout(this.timer);
+    this.timer = 0;
+  }
+}
 
-  Stream.INTERVAL = 40; // ms: 25 renders a second looks continuous and leaves the thread free
-
-  return { render, Stream, safeBreak };
-})();
+Stream.INTERVAL = 40; // ms: 25 renders a second looks continuous and leaves the thread free

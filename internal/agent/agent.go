@@ -17,9 +17,16 @@ import (
 	"github.com/skiff-ai/skiff/internal/store"
 )
 
+// Update types.
+const (
+	UpdateSession = "chat.session" // Session: the whole session, as a reply starts
+	UpdateDelta   = "chat.delta"   // Text or Reasoning to append to message MessageID
+	UpdateDone    = "chat.done"    // Message: the final message
+)
+
 // Update is what the engine reports while it works. The panel renders from these.
 type Update struct {
-	Type      string         `json:"type"` // "session", "delta", "done"
+	Type      string         `json:"type"` // one of the Update* constants
 	SessionID string         `json:"sessionId"`
 	MessageID string         `json:"messageId,omitempty"`
 	Text      string         `json:"text,omitempty"`      // delta: visible text to append
@@ -46,8 +53,13 @@ func New(st *store.Store, d provider.Doer) *Engine {
 	return &Engine{Store: st, Doer: d, FlushEvery: 500 * time.Millisecond, Now: time.Now}
 }
 
-// ErrBusy is returned by Send while the session is still streaming.
-var ErrBusy = errors.New("agent: a reply is still streaming in this session; stop it first")
+// Errors Send, Edit and Regenerate return when they cannot start.
+var (
+	ErrBusy                = errors.New("agent: a reply is still streaming in this session")
+	ErrEmpty               = errors.New("agent: empty message")
+	ErrNothingToEdit       = errors.New("agent: there is no message to edit")
+	ErrNothingToRegenerate = errors.New("agent: nothing to regenerate")
+)
 
 // NewID returns a random id.
 func NewID() string {
@@ -116,7 +128,7 @@ func (e *Engine) NewSession(ctx context.Context) (*store.Session, error) {
 // sent to the model as data.
 func (e *Engine) Send(ctx context.Context, id, text string, page *store.Page, emit func(Update)) error {
 	if strings.TrimSpace(text) == "" {
-		return errors.New("agent: empty message")
+		return ErrEmpty
 	}
 	var ses *store.Session
 	var err error
@@ -143,7 +155,7 @@ func (e *Engine) Send(ctx context.Context, id, text string, page *store.Page, em
 // streams a new reply: the old reply and anything after it are dropped.
 func (e *Engine) Edit(ctx context.Context, id, text string, emit func(Update)) error {
 	if strings.TrimSpace(text) == "" {
-		return errors.New("agent: empty message")
+		return ErrEmpty
 	}
 	ses, err := e.Session(ctx, id)
 	if err != nil {
@@ -156,7 +168,7 @@ func (e *Engine) Edit(ctx context.Context, id, text string, emit func(Update)) e
 		}
 	}
 	if last < 0 {
-		return errors.New("agent: there is no message to edit")
+		return ErrNothingToEdit
 	}
 	ses.Messages = ses.Messages[:last+1]
 	if last == 0 && ses.Title == store.TitleFrom(ses.Messages[0].Content) {
@@ -177,7 +189,7 @@ func (e *Engine) Regenerate(ctx context.Context, id string, emit func(Update)) e
 		ses.Messages = ses.Messages[:len(ses.Messages)-1]
 	}
 	if len(ses.Messages) == 0 {
-		return errors.New("agent: nothing to regenerate")
+		return ErrNothingToRegenerate
 	}
 	return e.reply(ctx, ses, emit)
 }
@@ -237,7 +249,7 @@ func (e *Engine) reply(ctx context.Context, ses *store.Session, emit func(Update
 	if err := e.Store.SaveSession(ctx, ses); err != nil {
 		return err
 	}
-	emit(Update{Type: "session", SessionID: ses.ID, Session: ses})
+	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
 
 	var content, reasoning strings.Builder
 	lastFlush := e.Now()
@@ -252,12 +264,12 @@ func (e *Engine) reply(ctx context.Context, ses *store.Session, emit func(Update
 		case provider.EventText:
 			content.WriteString(ev.Text)
 			if st.Streaming {
-				emit(Update{Type: "delta", SessionID: ses.ID, MessageID: msg.ID, Text: ev.Text})
+				emit(Update{Type: UpdateDelta, SessionID: ses.ID, MessageID: msg.ID, Text: ev.Text})
 			}
 		case provider.EventReasoning:
 			reasoning.WriteString(ev.Text)
 			if st.Streaming {
-				emit(Update{Type: "delta", SessionID: ses.ID, MessageID: msg.ID, Reasoning: ev.Text})
+				emit(Update{Type: UpdateDelta, SessionID: ses.ID, MessageID: msg.ID, Reasoning: ev.Text})
 			}
 		case provider.EventToolCall:
 			msg.ToolCalls = append(msg.ToolCalls, *ev.ToolCall)
@@ -292,7 +304,7 @@ func (e *Engine) reply(ctx context.Context, ses *store.Session, emit func(Update
 		final.Status = store.StatusError
 		final.Error = &store.ErrorInfo{Kind: "storage", Message: "Could not save the reply: " + err.Error()}
 	}
-	emit(Update{Type: "done", SessionID: ses.ID, MessageID: msg.ID, Message: &final})
+	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: msg.ID, Message: &final})
 	return nil
 }
 

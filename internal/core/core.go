@@ -1,18 +1,14 @@
 // Package core is the service worker's brain as plain Go: the message protocol the panel
-// speaks over its runtime Port, dispatched to the store and the agent engine. wasm/ wires it to
+// speaks over its runtime Port (protocol.go), dispatched to the store and the agent engine, and
+// the one place where errors become sentences for the user (errors.go). wasm/ wires it to
 // chrome.runtime ports, chrome.storage and fetch; tests drive it with a memory KV and local
 // HTTP servers.
-//
-// Every message is a JSON object with a "type". A message with an "id" gets exactly one
-// {"type":"reply","id","ok","result"|"error"}. Streaming progress is pushed to every connected
-// panel as {"type":"session"|"delta"|"done", ...} (agent.Update).
 package core
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/netip"
 	"strings"
 	"sync"
@@ -94,94 +90,6 @@ func (c *Core) broadcast(v any) {
 	}
 }
 
-type request struct {
-	ID        json.RawMessage `json:"id"`
-	Type      string          `json:"type"`
-	SessionID string          `json:"sessionId"`
-	Text      string          `json:"text"`
-	Provider  string          `json:"provider"`
-	Settings  *store.Settings `json:"settings"`
-	// Keys holds API keys to change: a string sets one, "" removes it; absent keys are kept.
-	Keys     map[string]string `json:"keys"`
-	Page     *store.Page       `json:"page"`
-	Title    string            `json:"title"`
-	Query    string            `json:"query"`
-	Format   string            `json:"format"` // session.export: "json" or "markdown"
-	Data     string            `json:"data"`   // session.import: the file's text
-	MemoryID string            `json:"memoryId"`
-	Content  string            `json:"content"`
-	Key      string            `json:"key"`     // provider.test: a key not saved yet
-	BaseURL  string            `json:"baseURL"` // provider.test: a base URL not saved yet
-}
-
-type reply struct {
-	Type   string          `json:"type"`
-	ID     json.RawMessage `json:"id"`
-	OK     bool            `json:"ok"`
-	Result any             `json:"result,omitempty"`
-	Error  *replyError     `json:"error,omitempty"`
-}
-
-type replyError struct {
-	Message string `json:"message"`
-	Field   string `json:"field,omitempty"`
-}
-
-// Handle processes one message from conn. It returns once the message is dispatched; a "send"
-// keeps streaming in its own goroutine.
-func (c *Core) Handle(ctx context.Context, conn Conn, msg []byte) {
-	var req request
-	if err := json.Unmarshal(msg, &req); err != nil {
-		c.answer(conn, nil, nil, fmt.Errorf("unreadable message: %w", err))
-		return
-	}
-	switch req.Type {
-	case "send", "regenerate", "edit":
-		// Answered as soon as the user message is stored; the reply streams as updates.
-		go func() {
-			started := false
-			emit := func(u agent.Update) {
-				if u.Type == "session" && !started {
-					started = true
-					c.answer(conn, req.ID, map[string]string{"sessionId": u.SessionID}, nil)
-				}
-				c.broadcast(u)
-			}
-			var err error
-			switch req.Type {
-			case "send":
-				err = c.Engine.Send(ctx, req.SessionID, req.Text, req.Page, emit)
-			case "edit":
-				err = c.Engine.Edit(ctx, req.SessionID, req.Text, emit)
-			default:
-				err = c.Engine.Regenerate(ctx, req.SessionID, emit)
-			}
-			if err != nil && !started {
-				c.answer(conn, req.ID, nil, err)
-			}
-		}()
-		return
-	}
-	res, err := c.dispatch(ctx, &req)
-	c.answer(conn, req.ID, res, err)
-}
-
-func (c *Core) answer(conn Conn, id json.RawMessage, res any, err error) {
-	if id == nil {
-		return
-	}
-	r := reply{Type: "reply", ID: id, OK: err == nil, Result: res}
-	if err != nil {
-		r.Error = &replyError{Message: err.Error()}
-		var fe *store.FieldError
-		if errors.As(err, &fe) {
-			r.Error.Field, r.Error.Message = fe.Field, fe.Message
-		}
-	}
-	b, _ := json.Marshal(r)
-	conn.Send(b)
-}
-
 // State is what a panel needs to draw itself.
 type State struct {
 	Providers []provider.Provider `json:"providers"`
@@ -210,69 +118,82 @@ func public(s store.Settings) PublicSettings {
 	return ps
 }
 
-func (c *Core) dispatch(ctx context.Context, req *request) (any, error) {
-	switch req.Type {
-	case "ping":
-		return "pong", nil
-	case "hello":
-		return c.state(ctx)
-	case "stop":
-		return c.Engine.Stop(req.SessionID), nil
-	case "session.new":
-		return c.Engine.NewSession(ctx)
-	case "session.open":
-		ses, err := c.Engine.Session(ctx, req.SessionID)
-		if err != nil {
-			return nil, err
-		}
-		return ses, c.Store.SetActive(ctx, ses.ID)
-	case "session.list":
-		return c.Store.Sessions(ctx)
-	case "session.search":
-		return c.Store.Search(ctx, req.Query)
-	case "session.rename":
-		if c.Engine.Running(req.SessionID) {
-			return nil, errors.New("wait for the reply to finish (or stop it) before renaming this chat")
-		}
-		ses, err := c.Store.RenameSession(ctx, req.SessionID, req.Title)
-		if err != nil {
-			return nil, err
-		}
-		return ses.Meta(), nil
-	case "session.export":
-		return c.export(ctx, req)
-	case "session.import":
-		return c.importFile(ctx, req.Data)
-	case "memory.list":
-		return c.Store.Memories(ctx)
-	case "memory.add":
-		return c.Store.AddMemory(ctx, store.Memory{ID: agent.NewID(), Content: req.Content, Source: store.SourceUser, CreatedAt: c.Engine.Now().UnixMilli()})
-	case "memory.update":
-		return c.Store.UpdateMemory(ctx, req.MemoryID, req.Content, c.Engine.Now().UnixMilli())
-	case "memory.delete":
-		return nil, c.Store.DeleteMemory(ctx, req.MemoryID)
-	case "provider.test":
-		return c.testProvider(ctx, req)
-	case "detect":
-		return c.detect(ctx), nil
-	case "session.delete":
-		c.Engine.Stop(req.SessionID)
-		if err := c.Store.DeleteSession(ctx, req.SessionID); err != nil {
-			return nil, err
-		}
-		if active, err := c.Store.Active(ctx); err == nil && active == req.SessionID {
-			return nil, c.Store.SetActive(ctx, "")
-		}
-		return nil, nil
-	case "settings.save":
-		return c.saveSettings(ctx, req)
-	case "models":
-		return c.models(ctx, req.Provider)
-	}
-	return nil, fmt.Errorf("unknown message type %q", req.Type)
+func (c *Core) send(ctx context.Context, p SendParams, emit func(agent.Update)) error {
+	return c.Engine.Send(ctx, p.SessionID, p.Text, p.Page, emit)
 }
 
-func (c *Core) state(ctx context.Context) (*State, error) {
+func (c *Core) edit(ctx context.Context, p EditParams, emit func(agent.Update)) error {
+	return c.Engine.Edit(ctx, p.SessionID, p.Text, emit)
+}
+
+func (c *Core) regenerate(ctx context.Context, p SessionRef, emit func(agent.Update)) error {
+	return c.Engine.Regenerate(ctx, p.SessionID, emit)
+}
+
+func (c *Core) stop(_ context.Context, p SessionRef) (bool, error) {
+	return c.Engine.Stop(p.SessionID), nil
+}
+
+func (c *Core) newSession(ctx context.Context, _ struct{}) (*store.Session, error) {
+	return c.Engine.NewSession(ctx)
+}
+
+func (c *Core) openSession(ctx context.Context, p SessionRef) (*store.Session, error) {
+	ses, err := c.Engine.Session(ctx, p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	return ses, c.Store.SetActive(ctx, ses.ID)
+}
+
+func (c *Core) listSessions(ctx context.Context, _ struct{}) ([]store.Meta, error) {
+	return c.Store.Sessions(ctx)
+}
+
+func (c *Core) search(ctx context.Context, p SearchParams) ([]store.Hit, error) {
+	return c.Store.Search(ctx, p.Query)
+}
+
+func (c *Core) rename(ctx context.Context, p RenameParams) (*store.Meta, error) {
+	if c.Engine.Running(p.SessionID) {
+		return nil, problemf("Wait for the reply to finish (or stop it) before renaming this chat.")
+	}
+	ses, err := c.Store.RenameSession(ctx, p.SessionID, p.Title)
+	if err != nil {
+		return nil, err
+	}
+	m := ses.Meta()
+	return &m, nil
+}
+
+func (c *Core) deleteSession(ctx context.Context, p SessionRef) (None, error) {
+	c.Engine.Stop(p.SessionID)
+	if err := c.Store.DeleteSession(ctx, p.SessionID); err != nil {
+		return nil, err
+	}
+	if active, err := c.Store.Active(ctx); err == nil && active == p.SessionID {
+		return nil, c.Store.SetActive(ctx, "")
+	}
+	return nil, nil
+}
+
+func (c *Core) listMemories(ctx context.Context, _ struct{}) ([]store.Memory, error) {
+	return c.Store.Memories(ctx)
+}
+
+func (c *Core) addMemory(ctx context.Context, p MemoryParams) (store.Memory, error) {
+	return c.Store.AddMemory(ctx, store.Memory{ID: agent.NewID(), Content: p.Content, Source: store.SourceUser, CreatedAt: c.Engine.Now().UnixMilli()})
+}
+
+func (c *Core) updateMemory(ctx context.Context, p MemoryParams) (store.Memory, error) {
+	return c.Store.UpdateMemory(ctx, p.MemoryID, p.Content, c.Engine.Now().UnixMilli())
+}
+
+func (c *Core) deleteMemory(ctx context.Context, p MemoryParams) (None, error) {
+	return nil, c.Store.DeleteMemory(ctx, p.MemoryID)
+}
+
+func (c *Core) hello(ctx context.Context, _ struct{}) (*State, error) {
 	s, err := c.Store.Settings(ctx)
 	if err != nil {
 		return nil, err
@@ -299,9 +220,9 @@ func (c *Core) state(ctx context.Context) (*State, error) {
 	return st, nil
 }
 
-func (c *Core) saveSettings(ctx context.Context, req *request) (any, error) {
+func (c *Core) saveSettings(ctx context.Context, req SaveSettingsParams) (*PublicSettings, error) {
 	if req.Settings == nil {
-		return nil, errors.New("settings.save: no settings")
+		return nil, problemf("Skiff's panel sent no settings to save. Reload the panel.")
 	}
 	old, err := c.Store.Settings(ctx)
 	if err != nil {
@@ -323,7 +244,8 @@ func (c *Core) saveSettings(ctx context.Context, req *request) (any, error) {
 		return nil, err
 	}
 	c.applyRules(ctx, s)
-	return public(s), nil
+	ps := public(s)
+	return &ps, nil
 }
 
 // applyRules points the Origin-dropping rules at the local servers the settings use.

@@ -24,6 +24,7 @@ import (
 type panel struct {
 	mu   sync.Mutex
 	msgs []map[string]any
+	next int
 }
 
 func (p *panel) Send(b []byte) {
@@ -61,10 +62,38 @@ func (p *panel) waitFor(t *testing.T, typ string) map[string]any {
 	return nil
 }
 
-func (p *panel) call(t *testing.T, c *Core, msg string) map[string]any {
+// obj is a JSON object in a test message.
+type obj = map[string]any
+
+// send sends a message of type typ with params, numbered so its reply can be told apart.
+func (p *panel) send(ctx context.Context, c *Core, typ string, params any) int {
+	p.mu.Lock()
+	p.next++
+	id := p.next
+	p.mu.Unlock()
+	b, err := json.Marshal(obj{"id": id, "type": typ, "params": params})
+	if err != nil {
+		panic(err)
+	}
+	c.Handle(ctx, p, b)
+	return id
+}
+
+// call sends a message and waits for its reply.
+func (p *panel) call(t *testing.T, c *Core, typ string, params any) map[string]any {
 	t.Helper()
-	c.Handle(context.Background(), p, []byte(msg))
-	return p.waitFor(t, "reply")
+	id := p.send(context.Background(), c, typ, params)
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, m := range p.find("reply") {
+			if m["id"] == float64(id) {
+				return m
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("no reply to %s %v", typ, params)
+	return nil
 }
 
 func newCore(t *testing.T, kv store.KV, providerID, baseURL string) *Core {
@@ -85,15 +114,15 @@ func TestSendStreamsAndStores(t *testing.T) {
 	c := newCore(t, kv, "anthropic", srv.URL)
 	p := &panel{}
 	c.Connect(p)
-	r := p.call(t, c, `{"id":1,"type":"send","text":"Say hi in Portuguese"}`)
+	r := p.call(t, c, "chat.send", obj{"text": "Say hi in Portuguese"})
 	require.Equal(t, true, r["ok"], r)
-	done := p.waitFor(t, "done")
+	done := p.waitFor(t, "chat.done")
 	msg := done["message"].(map[string]any)
 	want := "Olá! (That's \"hi\" in Portuguese)\n\nYou could also say \"Oi!\" which is a more casual way to say hi in Portuguese."
 	assert.Equal(t, want, msg["content"])
 	assert.Nil(t, msg["status"])
 	var deltas strings.Builder
-	for _, d := range p.find("delta") {
+	for _, d := range p.find("chat.delta") {
 		deltas.WriteString(d["text"].(string))
 	}
 	assert.Equal(t, want, deltas.String())
@@ -102,7 +131,7 @@ func TestSendStreamsAndStores(t *testing.T) {
 	c2, err := New(context.Background(), kv, testkit.Doer{}, nil)
 	require.NoError(t, err)
 	p2 := &panel{}
-	st := p2.call(t, c2, `{"id":2,"type":"hello"}`)["result"].(map[string]any)
+	st := p2.call(t, c2, "core.hello", nil)["result"].(map[string]any)
 	active := st["active"].(map[string]any)
 	assert.Equal(t, "Say hi in Portuguese", active["title"])
 	ms := active["messages"].([]any)
@@ -123,13 +152,13 @@ func TestStopKeepsPartial(t *testing.T) {
 	c := newCore(t, store.NewMemKV(), "openai", srv.URL)
 	p := &panel{}
 	c.Connect(p)
-	r := p.call(t, c, `{"id":1,"type":"send","text":"weather?"}`)
+	r := p.call(t, c, "chat.send", obj{"text": "weather?"})
 	sid := r["result"].(map[string]any)["sessionId"].(string)
-	for len(p.find("delta")) < 5 {
+	for len(p.find("chat.delta")) < 5 {
 		time.Sleep(5 * time.Millisecond)
 	}
-	c.Handle(context.Background(), p, []byte(`{"type":"stop","sessionId":"`+sid+`"}`))
-	done := p.waitFor(t, "done")["message"].(map[string]any)
+	p.send(context.Background(), c, "chat.stop", obj{"sessionId": sid})
+	done := p.waitFor(t, "chat.done")["message"].(map[string]any)
 	assert.Equal(t, "stopped", done["status"])
 	partial := done["content"].(string)
 	assert.NotEmpty(t, partial)
@@ -149,9 +178,9 @@ func TestKilledWorkerLeavesDraft(t *testing.T) {
 	p := &panel{}
 	c.Connect(p)
 	ctx, kill := context.WithCancel(context.Background())
-	c.Handle(ctx, p, []byte(`{"id":1,"type":"send","text":"What is 17 * 23?"}`))
+	p.send(ctx, c, "chat.send", obj{"text": "What is 17 * 23?"})
 	sid := p.waitFor(t, "reply")["result"].(map[string]any)["sessionId"].(string)
-	for len(p.find("delta")) < 30 {
+	for len(p.find("chat.delta")) < 30 {
 		time.Sleep(5 * time.Millisecond)
 	}
 	// Snapshot storage as the worker dies: nothing the old core does afterwards counts.
@@ -163,7 +192,7 @@ func TestKilledWorkerLeavesDraft(t *testing.T) {
 	c2, err := New(context.Background(), dead, testkit.Doer{}, nil)
 	require.NoError(t, err)
 	p2 := &panel{}
-	st := p2.call(t, c2, `{"id":2,"type":"hello"}`)["result"].(map[string]any)
+	st := p2.call(t, c2, "core.hello", nil)["result"].(map[string]any)
 	ms := st["active"].(map[string]any)["messages"].([]any)
 	require.Len(t, ms, 2)
 	assert.Equal(t, "What is 17 * 23?", ms[0].(map[string]any)["content"])
@@ -183,14 +212,14 @@ func TestErrorsAreStoredAndReadable(t *testing.T) {
 	c := newCore(t, store.NewMemKV(), "openai", srv.URL)
 	p := &panel{}
 	c.Connect(p)
-	p.call(t, c, `{"id":1,"type":"send","text":"hi"}`)
-	msg := p.waitFor(t, "done")["message"].(map[string]any)
+	p.call(t, c, "chat.send", obj{"text": "hi"})
+	msg := p.waitFor(t, "chat.done")["message"].(map[string]any)
 	assert.Equal(t, "error", msg["status"])
 	e := msg["error"].(map[string]any)
 	assert.Equal(t, "auth", e["kind"])
 	assert.Contains(t, e["message"], "API key was rejected")
 	// The user's message is still there.
-	ses, err := c.Store.Session(context.Background(), p.find("done")[0]["sessionId"].(string))
+	ses, err := c.Store.Session(context.Background(), p.find("chat.done")[0]["sessionId"].(string))
 	require.NoError(t, err)
 	assert.Equal(t, "hi", ses.Messages[0].Content)
 }
@@ -198,12 +227,12 @@ func TestErrorsAreStoredAndReadable(t *testing.T) {
 func TestSettingsValidationAndKeys(t *testing.T) {
 	c := newCore(t, store.NewMemKV(), "openai", "")
 	p := &panel{}
-	r := p.call(t, c, `{"id":1,"type":"settings.save","settings":{"provider":"openai","temperature":3,"maxTokens":100},"keys":{}}`)
+	r := p.call(t, c, "settings.save", obj{"settings": obj{"provider": "openai", "temperature": 3, "maxTokens": 100}, "keys": obj{}})
 	assert.Equal(t, false, r["ok"])
 	assert.Equal(t, "temperature", r["error"].(map[string]any)["field"])
 
 	p = &panel{}
-	r = p.call(t, c, `{"id":2,"type":"settings.save","settings":{"provider":"ollama","temperature":1,"maxTokens":100,"baseURLs":{"ollama":"http://127.0.0.1:9999/v1"}},"keys":{"groq":"gsk-1"}}`)
+	r = p.call(t, c, "settings.save", obj{"settings": obj{"provider": "ollama", "temperature": 1, "maxTokens": 100, "baseURLs": obj{"ollama": "http://127.0.0.1:9999/v1"}}, "keys": obj{"groq": "gsk-1"}})
 	require.Equal(t, true, r["ok"], r)
 	s, _ := c.Store.Settings(context.Background())
 	assert.Equal(t, "sk-test", s.APIKeys["openai"], "keys not sent are kept")
@@ -219,11 +248,11 @@ func TestModelsFallBackToCatalogue(t *testing.T) {
 	defer srv.Close()
 	c := newCore(t, store.NewMemKV(), "groq", srv.URL)
 	p := &panel{}
-	r := p.call(t, c, `{"id":1,"type":"models"}`)["result"].(map[string]any)
+	r := p.call(t, c, "provider.models", nil)["result"].(map[string]any)
 	assert.Equal(t, true, r["live"])
 	srv.Close()
 	p = &panel{}
-	r = p.call(t, c, `{"id":2,"type":"models"}`)["result"].(map[string]any)
+	r = p.call(t, c, "provider.models", nil)["result"].(map[string]any)
 	assert.Equal(t, false, r["live"])
 	assert.NotEmpty(t, r["models"])
 	assert.Contains(t, r["error"], "Groq")

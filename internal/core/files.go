@@ -4,7 +4,6 @@ package core
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/skiff-ai/skiff/internal/store"
@@ -19,7 +18,7 @@ type File struct {
 
 // export makes a backup of every session and memory ("json"), or one session for reading
 // ("markdown").
-func (c *Core) export(ctx context.Context, req *request) (*File, error) {
+func (c *Core) export(ctx context.Context, req ExportParams) (*File, error) {
 	day := c.Engine.Now().UTC().Format("2006-01-02")
 	switch req.Format {
 	case "markdown":
@@ -43,7 +42,7 @@ func (c *Core) export(ctx context.Context, req *request) (*File, error) {
 		}
 		return &File{Name: "skiff-backup-" + day + ".json", Mime: "application/json", Text: string(b)}, nil
 	}
-	return nil, fmt.Errorf("unknown export format %q", req.Format)
+	return nil, problemf("Skiff cannot export as %q; choose JSON or Markdown.", req.Format)
 }
 
 // slug makes a file name part from a title: lowercase ASCII letters and digits, runs of
@@ -74,8 +73,8 @@ type Imported struct {
 	Skipped  int `json:"skipped"` // sessions already present
 }
 
-func (c *Core) importFile(ctx context.Context, data string) (*Imported, error) {
-	ex, err := store.ParseExport([]byte(data))
+func (c *Core) importFile(ctx context.Context, p ImportParams) (*Imported, error) {
+	ex, err := store.ParseExport([]byte(p.Data))
 	if err != nil {
 		return nil, err
 	}

@@ -39,12 +39,12 @@ type Models struct {
 	Error  string           `json:"error,omitempty"`
 }
 
-func (c *Core) models(ctx context.Context, id string) (*Models, error) {
+func (c *Core) models(ctx context.Context, req ProviderParams) (*Models, error) {
 	s, err := c.Store.Settings(ctx)
 	if err != nil {
 		return nil, err
 	}
-	p, key, err := resolve(s, id, "", "")
+	p, key, err := resolve(s, req.Provider, "", "")
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +72,7 @@ type Tested struct {
 // testProvider checks a provider with the key and base URL being typed (or the saved ones when
 // none are given) by listing its models: it proves the host answers and the key is accepted,
 // and costs no tokens.
-func (c *Core) testProvider(ctx context.Context, req *request) (*Tested, error) {
+func (c *Core) testProvider(ctx context.Context, req ProviderParams) (*Tested, error) {
 	s, err := c.Store.Settings(ctx)
 	if err != nil {
 		return nil, err
@@ -103,7 +103,7 @@ type Found struct {
 
 // detect looks for Ollama (port 11434) and LM Studio (port 1234) on this machine, at their
 // saved base URLs or their defaults, in parallel, giving each DetectTimeout.
-func (c *Core) detect(ctx context.Context) []Found {
+func (c *Core) detect(ctx context.Context, _ struct{}) ([]Found, error) {
 	s, err := c.Store.Settings(ctx)
 	if err != nil {
 		s = store.DefaultSettings()
@@ -131,7 +131,7 @@ func (c *Core) detect(ctx context.Context) []Found {
 			found = append(found, *f)
 		}
 	}
-	return found
+	return found, nil
 }
 
 // DetectTimeout bounds each local-server probe of "detect".

@@ -73,7 +73,7 @@ func CheckFresh(root string) error {
 	check("internal", wasm.ModTime(), func(p string) bool {
 		return goSrc(p) && !strings.Contains(p, "/e2e/") && !strings.Contains(p, "/testkit/")
 	})
-	if panel, err := os.Stat(filepath.Join(root, "ext", "panel", "panel.js")); err == nil {
+	if panel, err := os.Stat(filepath.Join(root, "ext", "panel", "main.js")); err == nil {
 		check("ui", panel.ModTime(), func(string) bool { return true })
 	} else {
 		stale = append(stale, "ext/panel (missing)")

@@ -40,7 +40,7 @@ func TestMarkdownStreamsAndRenders(t *testing.T) {
 		ol: c.querySelectorAll("ol > li").length, lang: c.querySelector(".code .lang")?.textContent,
 		code: c.querySelector(".code pre code")?.textContent, copy: c.querySelector(".code .copy-code")?.textContent,
 		href: c.querySelector("a")?.getAttribute("href"), target: c.querySelector("a")?.target, rel: c.querySelector("a")?.rel,
-		quote: c.querySelector("blockquote")?.textContent.trim(), same: c.innerHTML === (() => { const d = document.createElement("div"); d.append(Markdown.render(`+jsString(answer)+`)); return d.innerHTML })() }) })()`)
+		quote: c.querySelector("blockquote")?.textContent.trim(), same: c.innerHTML === (() => { const d = document.createElement("div"); d.append(skiffTest.markdown.render(`+jsString(answer)+`)); return d.innerHTML })() }) })()`)
 	want := `{"h2":"Plan","strong":"the","th":2,"td":4,"right":"right","ol":2,"lang":"go","code":"func main() {\n\tprintln(\"hi\")\n}\n","copy":"Copy","href":"https://example.com/docs","target":"_blank","rel":"noopener noreferrer nofollow","quote":"quoted","same":true}`
 	if got != want {
 		t.Fatalf("rendered\n got %s\nwant %s", got, want)
@@ -129,7 +129,8 @@ func rendererPage(t *testing.T) string {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, _ = io.WriteString(w, `<!doctype html><meta charset="utf-8"><title>renderer</title>
-<script src="/panel/vendor/marked.js"></script><script src="/panel/vendor/purify.js"></script><script src="/panel/markdown.js"></script>
+<script src="/panel/vendor/marked.js"></script><script src="/panel/vendor/purify.js"></script>
+<script type="module">import * as markdown from "/panel/markdown.js"; globalThis.skiffTest = { markdown };</script>
 <body></body>`)
 	})
 	srv := httptest.NewServer(mux)
@@ -142,7 +143,7 @@ func TestXSSCorpusNeverExecutes(t *testing.T) {
 		t.Fatal("the corpus must hold at least 15 payloads")
 	}
 	page := browser.Tab(t, rendererPage(t))
-	WaitJS(t, page, `typeof Markdown === "object"`)
+	WaitJS(t, page, `typeof skiffTest === "object"`)
 
 	// The detectors work: the first payload inserted raw (unsanitized) does run here, and the
 	// DOM check flags it.
@@ -155,7 +156,7 @@ func TestXSSCorpusNeverExecutes(t *testing.T) {
 
 	// Each payload alone through the renderer, inserted into the live document.
 	for i, p := range xssCorpus {
-		bad := JS[[]string](t, page, fmt.Sprintf(`(() => { const d = document.createElement("div"); d.append(Markdown.render(%s)); document.body.append(d); return %s(d) })()`, jsString(p), unsafeJS))
+		bad := JS[[]string](t, page, fmt.Sprintf(`(() => { const d = document.createElement("div"); d.append(skiffTest.markdown.render(%s)); document.body.append(d); return %s(d) })()`, jsString(p), unsafeJS))
 		if len(bad) > 0 {
 			t.Errorf("payload %d %q rendered unsafely: %v", i+1, p, bad)
 		}

@@ -166,7 +166,7 @@ func TestReadablePageText(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			url := base + "/" + name + "/"
 			browser.Tab(t, url)
-			raw := JS[string](t, panel, fmt.Sprintf(`chrome.tabs.query({url: %s}).then(ts => extract(ts[0].id)).then(JSON.stringify)`, jsString(url)))
+			raw := JS[string](t, panel, fmt.Sprintf(`chrome.tabs.query({url: %s}).then(ts => skiffTest.extract(ts[0].id)).then(JSON.stringify)`, jsString(url)))
 			var got struct {
 				URL, Title, Text string
 				Readable         bool

@@ -71,7 +71,7 @@ func TestScreenshots(t *testing.T) {
 	shot(t, tab, dir, "chat")
 
 	for _, m := range []string{"I prefer metric units", "My team writes Go and TypeScript", "Answer in British English"} {
-		JS[bool](t, tab, `call("memory.add", {content: `+jsString(m)+`}).then(() => true)`)
+		JS[bool](t, tab, `skiffTest.call("memory.add", {content: `+jsString(m)+`}).then(() => true)`)
 	}
 	Do(t, tab, chromedp.Click("#memories-toggle"))
 	WaitJS(t, tab, `document.querySelectorAll("#memory-list .memory").length === 3`)

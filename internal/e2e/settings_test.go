@@ -138,7 +138,7 @@ func TestSettingsExplainThemselves(t *testing.T) {
 
 	// The key never reaches the panel, and everything else survives a reopen.
 	reopened := browser.Panel(t)
-	if s := JS[string](t, reopened, `JSON.stringify(state) + document.documentElement.outerHTML`); strings.Contains(s, "sk-right") {
+	if s := JS[string](t, reopened, `JSON.stringify(skiffTest.state) + document.documentElement.outerHTML`); strings.Contains(s, "sk-right") {
 		t.Fatal("the API key reached the panel")
 	}
 	Do(t, reopened, chromedp.Click("#settings-toggle"))

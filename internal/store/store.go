@@ -41,6 +41,19 @@ var ErrQuota = errors.New("store: storage quota exceeded")
 // ErrNotFound is returned for a session id that does not exist.
 var ErrNotFound = errors.New("store: no such session")
 
+// ErrNewerSchema is returned by Open for data written by a newer Skiff.
+var ErrNewerSchema = errors.New("store: data was written by a newer Skiff")
+
+// CorruptError is a stored value that cannot be decoded.
+type CorruptError struct {
+	What string // what it holds, for the user: "the settings", "the chat “Paris”"
+	Key  string
+	Err  error
+}
+
+func (e *CorruptError) Error() string { return "store: " + e.Key + " is corrupt: " + e.Err.Error() }
+func (e *CorruptError) Unwrap() error { return e.Err }
+
 // Store is Skiff's state over a KV. Its methods are safe for concurrent use; read-modify-write
 // of the session index is serialized.
 type Store struct {
@@ -58,10 +71,10 @@ func Open(ctx context.Context, kv KV) (*Store, error) {
 	if b, ok := got["schema"]; ok {
 		var v int
 		if err := json.Unmarshal(b, &v); err != nil {
-			return nil, fmt.Errorf("store: unreadable schema version %q", b)
+			return nil, &CorruptError{What: "the storage version", Key: "schema", Err: err}
 		}
 		if v > SchemaVersion {
-			return nil, fmt.Errorf("store: data was written by a newer Skiff (schema %d, this one reads %d)", v, SchemaVersion)
+			return nil, fmt.Errorf("%w (schema %d, this one reads %d)", ErrNewerSchema, v, SchemaVersion)
 		}
 		return &Store{kv: kv}, nil
 	}
@@ -81,7 +94,7 @@ func (s *Store) get(ctx context.Context, key string, v any) (bool, error) {
 		return false, nil
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return true, fmt.Errorf("store: %s is corrupt: %w", key, err)
+		return true, &CorruptError{What: "the " + key, Key: key, Err: err}
 	}
 	return true, nil
 }
@@ -151,7 +164,11 @@ func (s *Store) AllSessions(ctx context.Context) ([]Session, error) {
 	for _, m := range idx {
 		ses, err := decodeSession(m.ID, got)
 		if err != nil {
-			return nil, fmt.Errorf("reading %q: %w", m.Title, err)
+			var ce *CorruptError
+			if errors.As(err, &ce) {
+				ce.What = "the chat “" + m.Title + "”"
+			}
+			return nil, err
 		}
 		out = append(out, *ses)
 	}
@@ -167,7 +184,7 @@ func decodeSession(id string, got map[string][]byte) (*Session, error) {
 	}
 	var ses Session
 	if err := json.Unmarshal(b, &ses); err != nil {
-		return nil, fmt.Errorf("store: session %s is corrupt: %w", id, err)
+		return nil, &CorruptError{What: "a chat", Key: sessionKey(id), Err: err}
 	}
 	if db, ok := got[draftKey(id)]; ok {
 		var d Message

@@ -1,5 +1,3 @@
-//go:build !js
-
 // Package testkit holds the test helpers more than one package needs, one copy of each: an
 // HTTP provider.Doer over net/http, local servers that speak the providers' wire formats
 // (recorded streams replayed, plain text streamed, a scripted model that calls tools in all

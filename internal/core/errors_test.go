@@ -1,0 +1,76 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skiff-ai/skiff/internal/store"
+	"github.com/skiff-ai/skiff/internal/testkit"
+)
+
+// internalLooking is how a Go error reads when it leaks: "pkg: lower-case detail".
+var internalLooking = regexp.MustCompile(`^[a-z]+: |: [a-z]+: `)
+
+func TestErrorsReachThePanelAsSentences(t *testing.T) {
+	srv := testkit.Replay(t, "openai/text_usage.sse", 30*time.Millisecond)
+	c := newCore(t, store.NewMemKV(), "openai", srv.URL)
+	p := &panel{}
+	c.Connect(p)
+	sid := p.callOK(t, c, "chat.send", obj{"text": "weather?"}).(map[string]any)["sessionId"].(string)
+
+	tests := []struct {
+		typ    string
+		params any
+		want   string
+	}{
+		{"session.open", obj{"sessionId": "nope"}, "This chat no longer exists; it may have been deleted in another window."},
+		{"chat.regenerate", obj{"sessionId": "nope"}, "This chat no longer exists; it may have been deleted in another window."},
+		{"chat.send", obj{"sessionId": sid, "text": "again"}, "Skiff is still replying in this chat. Wait for the reply or press Stop."},
+		{"chat.send", obj{"text": "   "}, "Type a message first."},
+		{"memory.update", obj{"memoryId": "nope", "content": "x"}, "This memory no longer exists; it may have been deleted in another window."},
+		{"session.export", obj{"format": "pdf"}, `Skiff cannot export as "pdf"; choose JSON or Markdown.`},
+		{"session.fly", nil, `Skiff's panel asked for "session.fly", which this version of the core does not know. Reload the panel.`},
+		{"session.open", []int{1}, "Skiff's panel sent a request the core cannot read"},
+		{"settings.save", obj{}, "Skiff's panel sent no settings to save. Reload the panel."},
+	}
+	for _, tt := range tests {
+		r := p.call(t, c, tt.typ, tt.params)
+		require.Equal(t, false, r["ok"], "%s %v", tt.typ, tt.params)
+		msg := r["error"].(map[string]any)["message"].(string)
+		assert.Contains(t, msg, tt.want, tt.typ)
+		assert.NotRegexp(t, internalLooking, msg, tt.typ)
+	}
+}
+
+func TestSentence(t *testing.T) {
+	tests := []struct {
+		err      error
+		msg, fld string
+	}{
+		{&store.FieldError{Field: "temperature", Message: "must be between 0 and 2"}, "must be between 0 and 2", "temperature"},
+		{errors.Join(errors.New("set session/x"), store.ErrQuota), "Skiff's storage is full. Delete old chats in History (export them first if you want to keep them) and try again.", ""},
+		{&store.CorruptError{What: "the settings", Key: "settings", Err: errors.New("bad")}, "Part of Skiff's saved data (the settings) is damaged and cannot be read.", ""},
+		{context.DeadlineExceeded, "That took too long, so Skiff stopped waiting.", ""},
+		{errors.New("something odd"), "Skiff could not do that: something odd.", ""},
+	}
+	for _, tt := range tests {
+		msg, fld := Sentence(tt.err)
+		assert.Equal(t, tt.msg, msg)
+		assert.Equal(t, tt.fld, fld)
+	}
+	// A corrupt session names the chat.
+	kv := store.NewMemKV()
+	st, err := store.Open(context.Background(), kv)
+	require.NoError(t, err)
+	require.NoError(t, st.SaveSession(context.Background(), &store.Session{Header: store.Header{ID: "a", Title: "Paris"}}))
+	require.NoError(t, kv.Set(context.Background(), map[string][]byte{"session/a": []byte("{")}))
+	_, err = st.AllSessions(context.Background())
+	msg, _ := Sentence(err)
+	assert.Equal(t, "Part of Skiff's saved data (the chat “Paris”) is damaged and cannot be read.", msg)
+}

@@ -1,0 +1,222 @@
+// The panel's protocol: every message the panel can send, in one table a reader can scan.
+//
+// A request is {"id": n, "type": "family.verb", "params": {...}}; it gets exactly one
+// {"type": "reply", "id": n, "ok": true, "result": ...} or {"ok": false, "error": {"message",
+// "field"?}}, where the message is a sentence for the user (see Sentence). A request without
+// an id gets no reply. Progress the panel did not ask for is pushed to every connected panel
+// as {"type": "chat.session" | "chat.delta" | "chat.done", ...} (agent.Update).
+
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/skiff-ai/skiff/internal/agent"
+	"github.com/skiff-ai/skiff/internal/store"
+)
+
+// methods maps each message type to its handler. Each handler has its own Params and Result.
+var methods = map[string]method{
+	"core.ping":  handle(func(*Core, context.Context, struct{}) (string, error) { return "pong", nil }),
+	"core.hello": handle((*Core).hello),
+
+	"chat.send":       stream((*Core).send),
+	"chat.edit":       stream((*Core).edit),
+	"chat.regenerate": stream((*Core).regenerate),
+	"chat.stop":       handle((*Core).stop),
+
+	"session.new":    handle((*Core).newSession),
+	"session.open":   handle((*Core).openSession),
+	"session.list":   handle((*Core).listSessions),
+	"session.search": handle((*Core).search),
+	"session.rename": handle((*Core).rename),
+	"session.delete": handle((*Core).deleteSession),
+	"session.export": handle((*Core).export),
+	"session.import": handle((*Core).importFile),
+
+	"memory.list":   handle((*Core).listMemories),
+	"memory.add":    handle((*Core).addMemory),
+	"memory.update": handle((*Core).updateMemory),
+	"memory.delete": handle((*Core).deleteMemory),
+
+	"settings.save":   handle((*Core).saveSettings),
+	"provider.models": handle((*Core).models),
+	"provider.test":   handle((*Core).testProvider),
+	"provider.detect": handle((*Core).detect),
+}
+
+// SessionRef names a session.
+type SessionRef struct {
+	SessionID string `json:"sessionId"`
+}
+
+// SendParams is chat.send: text as a user message in a session ("" starts a new one), with
+// the page the user attached.
+type SendParams struct {
+	SessionID string      `json:"sessionId"`
+	Text      string      `json:"text"`
+	Page      *store.Page `json:"page,omitempty"`
+}
+
+// EditParams is chat.edit: the last user message of a session, rewritten.
+type EditParams struct {
+	SessionID string `json:"sessionId"`
+	Text      string `json:"text"`
+}
+
+// Started answers chat.send, chat.edit and chat.regenerate once the user's message is stored;
+// the reply follows as chat.* pushes.
+type Started struct {
+	SessionID string `json:"sessionId"`
+}
+
+// SearchParams is session.search.
+type SearchParams struct {
+	Query string `json:"query"`
+}
+
+// RenameParams is session.rename.
+type RenameParams struct {
+	SessionID string `json:"sessionId"`
+	Title     string `json:"title"`
+}
+
+// ExportParams is session.export: "json" (everything, as a backup) or "markdown" (one chat).
+type ExportParams struct {
+	SessionID string `json:"sessionId"`
+	Format    string `json:"format"`
+}
+
+// ImportParams is session.import: the text of a backup file.
+type ImportParams struct {
+	Data string `json:"data"`
+}
+
+// MemoryParams is memory.add, memory.update (with an id) and memory.delete (id only).
+type MemoryParams struct {
+	MemoryID string `json:"memoryId"`
+	Content  string `json:"content"`
+}
+
+// SaveSettingsParams is settings.save. Keys holds API keys to change: a string sets one, ""
+// removes it; absent keys are kept (the panel never holds keys).
+type SaveSettingsParams struct {
+	Settings *store.Settings   `json:"settings"`
+	Keys     map[string]string `json:"keys"`
+}
+
+// ProviderParams is provider.models and provider.test: a provider ("" for the chosen one),
+// with the key and base URL typed in the form but not saved yet (provider.test only).
+type ProviderParams struct {
+	Provider string `json:"provider"`
+	Key      string `json:"key"`
+	BaseURL  string `json:"baseURL"`
+}
+
+// None is the result of a message that only succeeds or fails.
+type None = *struct{}
+
+// method handles one request. reply is called exactly once.
+type method func(c *Core, ctx context.Context, params json.RawMessage, reply func(any, error))
+
+// handle adapts a plain handler: decode P, run, reply with R.
+func handle[P, R any](f func(*Core, context.Context, P) (R, error)) method {
+	return func(c *Core, ctx context.Context, raw json.RawMessage, reply func(any, error)) {
+		var p P
+		if err := decodeParams(raw, &p); err != nil {
+			reply(nil, err)
+			return
+		}
+		r, err := f(c, ctx, p)
+		reply(r, err)
+	}
+}
+
+// stream adapts a handler that keeps working after its answer: it runs in its own goroutine
+// and calls started when the request is accepted (the user's message stored); an error before
+// that is the reply.
+func stream[P any](f func(c *Core, ctx context.Context, p P, emit func(agent.Update)) error) method {
+	return func(c *Core, ctx context.Context, raw json.RawMessage, reply func(any, error)) {
+		var p P
+		if err := decodeParams(raw, &p); err != nil {
+			reply(nil, err)
+			return
+		}
+		go func() {
+			started := false
+			emit := func(u agent.Update) {
+				if u.Type == agent.UpdateSession && !started {
+					started = true
+					reply(Started{SessionID: u.SessionID}, nil)
+				}
+				c.broadcast(u)
+			}
+			if err := f(c, ctx, p, emit); err != nil && !started {
+				reply(nil, err)
+			}
+		}()
+	}
+}
+
+func decodeParams(raw json.RawMessage, p any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(raw, p); err != nil {
+		return problemf("Skiff's panel sent a request the core cannot read (%v). Reload the panel.", err)
+	}
+	return nil
+}
+
+type envelope struct {
+	ID     json.RawMessage `json:"id"`
+	Type   string          `json:"type"`
+	Params json.RawMessage `json:"params"`
+}
+
+type replyMsg struct {
+	Type   string          `json:"type"`
+	ID     json.RawMessage `json:"id"`
+	OK     bool            `json:"ok"`
+	Result any             `json:"result,omitempty"`
+	Error  *replyError     `json:"error,omitempty"`
+}
+
+type replyError struct {
+	Message string `json:"message"`
+	Field   string `json:"field,omitempty"`
+}
+
+// Handle processes one message from conn. It returns once the message is dispatched; chat.*
+// messages keep streaming in their own goroutine.
+func (c *Core) Handle(ctx context.Context, conn Conn, msg []byte) {
+	var env envelope
+	if err := json.Unmarshal(msg, &env); err != nil {
+		c.answer(conn, nil, nil, problemf("Skiff's panel sent a message the core cannot read (%v). Reload the panel.", err))
+		return
+	}
+	m, ok := methods[env.Type]
+	if !ok {
+		c.answer(conn, env.ID, nil, problemf("Skiff's panel asked for %q, which this version of the core does not know. Reload the panel.", env.Type))
+		return
+	}
+	m(c, ctx, env.Params, func(res any, err error) { c.answer(conn, env.ID, res, err) })
+}
+
+func (c *Core) answer(conn Conn, id json.RawMessage, res any, err error) {
+	if id == nil {
+		return
+	}
+	r := replyMsg{Type: "reply", ID: id, OK: err == nil, Result: res}
+	if err != nil {
+		msg, field := Sentence(err)
+		r.Error = &replyError{Message: msg, Field: field}
+	}
+	b, merr := json.Marshal(r)
+	if merr != nil {
+		b, _ = json.Marshal(replyMsg{Type: "reply", ID: id, Error: &replyError{Message: fmt.Sprintf("Skiff could not encode its answer (%v).", merr)}})
+	}
+	conn.Send(b)
+}

@@ -1,0 +1,266 @@
+// The conversation: messages as the core stores them, drawn once each; a streaming reply grows
+// through a Markdown Stream; the finished reply is rendered once, whole.
+import { $, el, announce, banner, copyText } from "./dom.js";
+import { call } from "./connection.js";
+import { state, busy } from "./state.js";
+import { render, Stream } from "./markdown.js";
+
+const streams = new Map(); // message id -> Stream
+
+// Other views hook in here: a welcome screen that depends on the conversation, renderers for
+// message roles this module does not draw itself (tool results).
+export const hooks = { afterShow: () => {}, renderers: {} };
+
+function scroller() {
+  return $("chat");
+}
+
+export function scrollToEnd(force) {
+  const box = scroller();
+  if (force || box.scrollHeight - box.scrollTop - box.clientHeight < 120) box.scrollTop = box.scrollHeight;
+}
+
+// showSession draws ses. When ses is the conversation already on screen (a reply starting, a
+// regenerate, an edit), the messages that did not change keep their nodes and only the rest is
+// drawn: a reply's cost does not grow with the length of the chat.
+export function showSession(ses) {
+  const prev = state.active && ses && state.active.id === ses.id ? state.active.messages : null;
+  state.active = ses;
+  if (ses) ses.messages = ses.messages || [];
+  const box = $("messages");
+  const msgs = ses ? ses.messages : [];
+  const nodes = [...box.querySelectorAll(":scope > .msg")];
+  let keep = 0;
+  if (prev && nodes.length === prev.length) {
+    while (keep < prev.length && keep < msgs.length && sameMessage(prev[keep], msgs[keep])) keep++;
+  }
+  for (const n of nodes.slice(keep)) {
+    dropStream(n.dataset.id);
+    n.remove();
+  }
+  if (keep === 0) box.replaceChildren();
+  $("title").textContent = msgs.length ? ses.title : "Skiff";
+  if (msgs.length === 0) box.append(el("p", { className: "empty", textContent: "Ask anything, or ask about the page you are on." }));
+  for (const msg of msgs.slice(keep)) box.append(renderMessage(msg));
+  updateButtons();
+  if (!prev) scrollToEnd(true);
+  else if (keep < msgs.length) scrollToEnd(false);
+  hooks.afterShow();
+}
+
+function sameMessage(a, b) {
+  return a.id === b.id && a.status === b.status && a.content === b.content && a.reasoning === b.reasoning;
+}
+
+function dropStream(id) {
+  if (streams.has(id)) streams.get(id).cancel();
+  streams.delete(id);
+}
+
+// redrawMessage draws one message again from state (an edit is cancelled, a reply ends).
+export function redrawMessage(msg) {
+  const n = messageNode(msg.id);
+  if (!n) return;
+  dropStream(msg.id);
+  n.replaceWith(renderMessage(msg));
+  drawActions();
+}
+
+function lastIndex(msgs, role) {
+  for (let i = msgs.length - 1; i >= 0; i--) if (msgs[i].role === role) return i;
+  return -1;
+}
+
+function renderMessage(msg) {
+  const custom = hooks.renderers[msg.role];
+  if (custom) return custom(msg);
+  const n = el("article", { className: "msg", "aria-label": msg.role === "user" ? "You" : "Skiff" });
+  n.dataset.role = msg.role;
+  n.dataset.id = msg.id;
+  n.dataset.status = msg.status || "done";
+  if (msg.page) {
+    const what = [msg.page.text ? "page" : "", msg.page.selection ? "selection" : ""].filter(Boolean).join(" + ") || "page";
+    n.append(el("div", { className: "attached", textContent: `Attached ${what}: ${msg.page.title || msg.page.url}` }));
+  }
+  if (msg.reasoning) n.append(reasoningBox(msg.reasoning));
+  const content = el("div", { className: "content" });
+  n.append(content);
+  if (msg.role === "user") {
+    content.textContent = msg.content;
+  } else if (msg.status === "streaming") {
+    if (msg.content) streams.set(msg.id, new Stream(content, msg.content, followEnd));
+    else content.append(typing());
+  } else {
+    content.append(render(msg.content || ""));
+  }
+  const note = notice(msg);
+  if (note) n.append(note);
+  return n;
+}
+
+// drawActions puts the message buttons where they belong now: Copy on replies, Regenerate on the
+// last reply, Edit on the last user message, none while a reply streams. It touches only the
+// buttons, never the messages' content.
+function drawActions() {
+  const msgs = state.active ? state.active.messages : [];
+  const lastUser = lastIndex(msgs, "user");
+  const lastReply = lastIndex(msgs, "assistant");
+  const isBusy = busy();
+  $("messages").querySelectorAll(":scope > .msg").forEach((n, i) => {
+    n.querySelector(":scope > .m-actions")?.remove();
+    const msg = msgs[i];
+    if (isBusy || !msg || msg.id !== n.dataset.id || n.querySelector(".edit-box")) return;
+    const actions = el("div", { className: "m-actions" });
+    if (msg.role === "assistant" && msg.content) actions.append(el("button", { type: "button", className: "copy-msg", textContent: "Copy", "aria-label": "Copy reply" }));
+    if (msg.role === "assistant" && i === lastReply && lastReply > lastUser) actions.append(el("button", { type: "button", className: "regenerate", textContent: "Regenerate" }));
+    if (msg.role === "user" && i === lastUser) actions.append(el("button", { type: "button", className: "edit", textContent: "Edit", "aria-label": "Edit and resend" }));
+    if (actions.childElementCount) n.append(actions);
+  });
+}
+
+function typing() {
+  return el("span", { className: "typing", role: "status", "aria-label": "Skiff is typing" }, el("i"), el("i"), el("i"));
+}
+
+function reasoningBox(text) {
+  return el("details", {}, el("summary", { textContent: "Reasoning" }), el("div", { className: "reasoning", textContent: text }));
+}
+
+function notice(msg) {
+  let text = {
+    stopped: "Stopped.",
+    interrupted: "Interrupted: Skiff's worker stopped before the reply finished. The text above is what was saved.",
+    error: msg.error ? msg.error.message : "The reply failed.",
+  }[msg.status];
+  if (msg.status === "error" && msg.error && msg.error.retryAfterMs) text += ` Try again in ${Math.ceil(msg.error.retryAfterMs / 1000)} s.`;
+  if (!text && msg.notice) text = msg.notice;
+  return text ? el("div", { className: "notice", textContent: text }) : null;
+}
+
+export function messageNode(id) {
+  return $("messages").querySelector(`.msg[data-id="${CSS.escape(id)}"]`);
+}
+
+function activeMessage(id) {
+  return state.active ? state.active.messages.find((x) => x.id === id) : null;
+}
+
+// followEnd keeps the newest text in view unless the user scrolled up to read; it runs once per
+// rendered frame, not per delta (reading scrollHeight forces a layout).
+function followEnd() {
+  scrollToEnd(false);
+}
+
+export function appendDelta(m) {
+  const msg = activeMessage(m.messageId);
+  if (msg) {
+    if (m.text) msg.content = (msg.content || "") + m.text;
+    if (m.reasoning) msg.reasoning = (msg.reasoning || "") + m.reasoning;
+  }
+  let s = streams.get(m.messageId);
+  if (m.text && s) return s.append(m.text); // the common case: no DOM lookups per delta
+  const n = messageNode(m.messageId);
+  if (!n) return;
+  if (m.text) {
+    s = new Stream(n.querySelector(".content"), "", followEnd);
+    streams.set(m.messageId, s);
+    s.append(m.text);
+  }
+  if (m.reasoning) {
+    let r = n.querySelector(".reasoning");
+    if (!r) {
+      n.querySelector(".attached") ? n.querySelector(".attached").after(reasoningBox("")) : n.prepend(reasoningBox(""));
+      r = n.querySelector(".reasoning");
+    }
+    r.append(m.reasoning);
+    scrollToEnd(false);
+  }
+}
+
+// upsertMessage puts a message the core pushed into the conversation on screen: replaced where
+// it is, or added at the end.
+export function upsertMessage(sessionId, msg) {
+  if (!state.active || state.active.id !== sessionId) return;
+  const msgs = state.active.messages;
+  const i = msgs.findIndex((x) => x.id === msg.id);
+  if (i >= 0) {
+    msgs[i] = msg;
+    redrawMessage(msg);
+    return;
+  }
+  msgs.push(msg);
+  $("messages").querySelector(":scope > .empty")?.remove();
+  $("messages").append(renderMessage(msg));
+  drawActions();
+  scrollToEnd(false);
+}
+
+export function finishMessage(m) {
+  if (state.active && state.active.id === m.sessionId) {
+    const i = state.active.messages.findIndex((x) => x.id === m.messageId);
+    if (i >= 0) state.active.messages[i] = m.message;
+    redrawMessage(m.message); // the finished reply is rendered once, whole
+  }
+  const status = m.message.status;
+  announce(status === "error" ? "Reply failed: " + m.message.error.message : status === "stopped" ? "Reply stopped." : "Reply finished.");
+  updateButtons();
+}
+
+export function updateButtons() {
+  const b = busy();
+  $("send").hidden = b;
+  $("stop").hidden = !b;
+  drawActions();
+}
+
+$("messages").addEventListener("click", async (e) => {
+  const b = e.target.closest("button");
+  if (!b) return;
+  const n = b.closest(".msg");
+  if (b.classList.contains("copy-code")) {
+    copyText(b.closest(".code").querySelector("pre").textContent, b);
+  } else if (b.classList.contains("copy-msg")) {
+    copyText(activeMessage(n.dataset.id).content, b);
+  } else if (b.classList.contains("regenerate")) {
+    try {
+      await call("chat.regenerate", { sessionId: state.active.id });
+    } catch (err) {
+      banner(err.message);
+    }
+  } else if (b.classList.contains("edit")) {
+    startEdit(n);
+  }
+});
+
+function startEdit(n) {
+  const msg = activeMessage(n.dataset.id);
+  const content = n.querySelector(".content");
+  const box = el("div", { className: "edit-box editing" });
+  const ta = el("textarea", { value: msg.content, rows: 3, "aria-label": "Edit message" });
+  const send = el("button", { type: "button", className: "primary", textContent: "Send" });
+  const cancel = el("button", { type: "button", textContent: "Cancel" });
+  box.append(ta, el("div", { className: "row" }, send, cancel));
+  content.replaceWith(box);
+  n.querySelector(".m-actions")?.remove();
+  ta.focus();
+  const done = () => redrawMessage(msg);
+  const submit = async () => {
+    if (!ta.value.trim()) return;
+    try {
+      await call("chat.edit", { sessionId: state.active.id, text: ta.value });
+    } catch (err) {
+      banner(err.message);
+    }
+  };
+  send.addEventListener("click", submit);
+  cancel.addEventListener("click", done);
+  ta.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      submit();
+    } else if (e.key === "Escape") {
+      e.preventDefault();
+      done();
+    }
+  });
+}

@@ -1,0 +1,75 @@
+// The panel's link to the core in the service worker: one runtime Port, requests with ids and
+// their replies, and pushes the core sends on its own (chat.*, tool.*). When the port drops
+// (the worker was stopped), pending requests fail with a sentence and the panel reconnects,
+// which wakes the worker; onConnect handlers then redraw from the core's state.
+
+let port = null;
+let nextId = 1;
+const pending = new Map();
+const pushHandlers = new Map();
+const connectHandlers = [];
+
+// on registers fn for pushes of a type ("chat.delta", "tool.ask"…).
+export function on(type, fn) {
+  pushHandlers.set(type, fn);
+}
+
+// onConnect registers fn to run after every (re)connection.
+export function onConnect(fn) {
+  connectHandlers.push(fn);
+}
+
+function connect() {
+  port = chrome.runtime.connect({ name: "panel" });
+  port.onMessage.addListener(receive);
+  port.onDisconnect.addListener(() => {
+    for (const { reject } of pending.values()) reject(new Error("Skiff's worker restarted before it answered; try again."));
+    pending.clear();
+    port = null;
+    setTimeout(reconnect, 100); // the worker was stopped: reconnecting wakes it
+  });
+}
+
+function reconnect() {
+  if (!port) connect();
+  for (const fn of connectHandlers) fn();
+}
+
+// start connects and runs the onConnect handlers.
+export function start() {
+  reconnect();
+}
+
+// call sends a request and resolves with its result, or rejects with an Error whose message
+// is the core's sentence (and .field, for a settings field).
+export function call(type, params = {}) {
+  if (!port) connect();
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    port.postMessage(JSON.stringify({ id, type, params }));
+  });
+}
+
+function receive(raw) {
+  const m = JSON.parse(raw);
+  if (m.type === "reply") {
+    const p = pending.get(m.id);
+    if (!p) return;
+    pending.delete(m.id);
+    if (m.ok) p.resolve(m.result);
+    else p.reject(Object.assign(new Error(m.error.message), { field: m.error.field }));
+    return;
+  }
+  const fn = pushHandlers.get(m.type);
+  if (fn) fn(m);
+}
+
+// disconnect drops the port without reconnecting (benchmarks measure a worker with no panel).
+export function disconnect() {
+  if (!port) return;
+  port.onMessage.removeListener(receive);
+  const p = port;
+  port = null;
+  p.disconnect();
+}

@@ -1,0 +1,61 @@
+// Small DOM helpers every view uses. Text goes in as textContent, never as HTML.
+
+export const $ = (id) => document.getElementById(id);
+
+// el builds an element: props are set as properties, except dataset, aria-* and role, which
+// are attributes; null, undefined and false children are skipped.
+export function el(tag, props = {}, ...kids) {
+  const n = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === "dataset") Object.assign(n.dataset, v);
+    else if (k.startsWith("aria-") || k === "role") n.setAttribute(k, v);
+    else n[k] = v;
+  }
+  n.append(...kids.filter((k) => k !== null && k !== undefined && k !== false));
+  return n;
+}
+
+// banner shows a problem that concerns the whole panel ("" hides it).
+export function banner(text) {
+  $("banner").textContent = text;
+  $("banner").hidden = !text;
+}
+
+// announce says text to screen readers.
+export function announce(text) {
+  $("announce").textContent = text;
+}
+
+export function download(file) {
+  const url = URL.createObjectURL(new Blob([file.text], { type: file.mime }));
+  const a = el("a", { href: url, download: file.name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+export async function copyText(text, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const ta = el("textarea", { value: text });
+    document.body.append(ta);
+    ta.select();
+    document.execCommand("copy");
+    ta.remove();
+  }
+  const was = button.textContent;
+  button.textContent = "Copied";
+  setTimeout(() => (button.textContent = was), 1500);
+}
+
+const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+
+// ago says how long ago a unix-ms time was, in words.
+export function ago(ms) {
+  const s = Math.round((ms - Date.now()) / 1000);
+  const units = [["year", 31536000], ["month", 2592000], ["week", 604800], ["day", 86400], ["hour", 3600], ["minute", 60]];
+  for (const [u, n] of units) if (Math.abs(s) >= n) return rtf.format(Math.round(s / n), u);
+  return "just now";
+}

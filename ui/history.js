@@ -1,0 +1,175 @@
+// History: every chat with its provider and age, search over titles and messages, rename in
+// place, delete (asks twice), export one as Markdown or all as JSON, import a backup.
+import { $, el, ago, download } from "./dom.js";
+import { call } from "./connection.js";
+import { state, providerDef } from "./state.js";
+import { showSession } from "./chat.js";
+
+let goToChat = () => {};
+
+// init is given the function that brings the chat view back.
+export function init(toChat) {
+  goToChat = toChat;
+}
+
+export async function refreshSessions() {
+  try {
+    state.sessions = (await call("session.list")) || [];
+    if (state.active) {
+      const meta = state.sessions.find((s) => s.id === state.active.id);
+      if (meta && state.active.messages.length) $("title").textContent = meta.title;
+    }
+    if (document.body.dataset.view === "history" && !$("search").value.trim()) renderSessionList(state.sessions);
+  } catch {
+    /* the port dropped; the reconnection redraws */
+  }
+}
+
+export function openHistory() {
+  $("history-status").textContent = "";
+  $("search").value = "";
+  renderSessionList(state.sessions);
+  $("search").focus();
+}
+
+export function renderSessionList(items) {
+  const list = $("session-list");
+  if (!items.length) {
+    list.replaceChildren(el("li", { className: "note", textContent: $("search").value.trim() ? "No chat matches." : "No chats yet." }));
+    return;
+  }
+  list.replaceChildren(...items.map(sessionItem));
+}
+
+function sessionItem(s) {
+  const p = providerDef(s.provider);
+  const li = el("li", { className: "session" });
+  li.dataset.id = s.id;
+  if (state.active && state.active.id === s.id) li.setAttribute("aria-current", "true");
+  const open = el("button", { type: "button", className: "open" },
+    el("span", { className: "s-title", textContent: s.title }),
+    el("span", { className: "s-meta", textContent: `${p ? p.name : s.provider} · ${ago(s.updatedAt)} · ${s.count} message${s.count === 1 ? "" : "s"}` }),
+    s.snippet ? el("span", { className: "s-snippet", textContent: s.snippet }) : null);
+  const actions = el("div", { className: "actions" },
+    el("button", { type: "button", className: "rename", textContent: "Rename", "aria-label": `Rename “${s.title}”` }),
+    el("button", { type: "button", className: "export-md", textContent: "Export", "aria-label": `Export “${s.title}” as Markdown` }),
+    el("button", { type: "button", className: "delete danger", textContent: "Delete", "aria-label": `Delete “${s.title}”` }));
+  li.append(open, actions);
+  return li;
+}
+
+$("session-list").addEventListener("click", async (e) => {
+  const b = e.target.closest("button");
+  const li = e.target.closest(".session");
+  if (!b || !li) return;
+  const id = li.dataset.id;
+  try {
+    if (b.classList.contains("open")) {
+      showSession(await call("session.open", { sessionId: id }));
+      goToChat();
+    } else if (b.classList.contains("rename")) {
+      startRename(li);
+    } else if (b.classList.contains("export-md")) {
+      download(await call("session.export", { sessionId: id, format: "markdown" }));
+    } else if (b.classList.contains("delete")) {
+      if (!b.classList.contains("confirm")) {
+        b.classList.add("confirm");
+        b.textContent = "Confirm delete";
+        setTimeout(() => {
+          b.classList.remove("confirm");
+          b.textContent = "Delete";
+        }, 4000);
+        return;
+      }
+      await call("session.delete", { sessionId: id });
+      if (state.active && state.active.id === id) showSession(null);
+      li.remove();
+      state.sessions = state.sessions.filter((s) => s.id !== id);
+      $("history-status").textContent = "Chat deleted.";
+      refreshSessions();
+    }
+  } catch (err) {
+    $("history-status").textContent = err.message;
+  }
+});
+
+function startRename(li) {
+  const s = state.sessions.find((x) => x.id === li.dataset.id) || { title: li.querySelector(".s-title").textContent };
+  const input = el("input", { className: "rename editing", value: s.title, "aria-label": "New title" });
+  li.querySelector(".open").replaceWith(input);
+  input.focus();
+  input.select();
+  let finished = false;
+  const finish = async (save) => {
+    if (finished) return;
+    finished = true;
+    if (save && input.value.trim() && input.value !== s.title) {
+      try {
+        await call("session.rename", { sessionId: li.dataset.id, title: input.value });
+        if (state.active && state.active.id === li.dataset.id) state.active.title = input.value.trim();
+      } catch (err) {
+        $("history-status").textContent = err.message;
+      }
+    }
+    await refreshSessions();
+    renderSessionList(state.sessions);
+    const again = $("session-list").querySelector(`.session[data-id="${CSS.escape(li.dataset.id)}"] .rename`);
+    if (again) again.focus();
+  };
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      finish(true);
+    } else if (e.key === "Escape") {
+      e.preventDefault();
+      finish(false);
+    }
+  });
+  input.addEventListener("blur", () => finish(true));
+}
+
+let searchTimer = 0;
+let searchSeq = 0;
+$("search").addEventListener("input", () => {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(async () => {
+    const q = $("search").value.trim();
+    const seq = ++searchSeq;
+    if (!q) return renderSessionList(state.sessions);
+    try {
+      const hits = await call("session.search", { query: q });
+      if (seq === searchSeq) renderSessionList(hits);
+    } catch (err) {
+      $("history-status").textContent = err.message;
+    }
+  }, 120);
+});
+
+$("export-json").addEventListener("click", async () => {
+  try {
+    const f = await call("session.export", { format: "json" });
+    download(f);
+    $("history-status").textContent = `Saved ${f.name}.`;
+  } catch (err) {
+    $("history-status").textContent = err.message;
+  }
+});
+
+$("import").addEventListener("click", () => $("import-file").click());
+$("import-file").addEventListener("change", async (e) => {
+  const file = e.target.files[0];
+  e.target.value = "";
+  if (!file) return;
+  const status = $("history-status");
+  status.textContent = "Importing…";
+  try {
+    const r = await call("session.import", { data: await file.text() });
+    const parts = [`Imported ${r.sessions} chat${r.sessions === 1 ? "" : "s"}`];
+    if (r.memories) parts.push(`${r.memories} memor${r.memories === 1 ? "y" : "ies"}`);
+    status.textContent = parts.join(" and ") + (r.skipped ? `; ${r.skipped} already here.` : ".");
+    await refreshSessions();
+    renderSessionList(state.sessions);
+  } catch (err) {
+    status.textContent = err.message + " Nothing was changed.";
+  }
+});

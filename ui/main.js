@@ -1,0 +1,121 @@
+// Skiff side panel. It holds no state that matters: everything lives in the worker's core and
+// storage; the panel renders what the core sends over a runtime Port (connection.js) and
+// redraws from the core's state whenever it (re)connects. One module per feature; this one
+// wires them together, owns the views and the keyboard, and exposes the one test hook.
+import { $, banner, announce } from "./dom.js";
+import * as connection from "./connection.js";
+import { state } from "./state.js";
+import * as chat from "./chat.js";
+import * as history from "./history.js";
+import * as memories from "./memories.js";
+import * as settings from "./settings.js";
+import * as welcome from "./welcome.js";
+import * as page from "./page.js";
+import { newChat } from "./composer.js";
+import * as markdown from "./markdown.js";
+
+// ---- views: chat, history, memories, settings ----
+
+const toggles = { history: "history-toggle", memories: "memories-toggle", settings: "settings-toggle" };
+
+function setView(view) {
+  const from = document.body.dataset.view;
+  if (from === view) view = "chat";
+  document.body.dataset.view = view;
+  for (const v of ["history", "memories", "settings"]) {
+    $(v).hidden = v !== view;
+    $(toggles[v]).setAttribute("aria-expanded", String(v === view));
+  }
+  if (view === "history") history.openHistory();
+  if (view === "memories") memories.openMemories();
+  if (view === "settings") settings.openSettings();
+  if (view === "chat") {
+    (toggles[from] ? $(toggles[from]) : $("input")).focus();
+    chat.scrollToEnd(true);
+  }
+}
+
+function toChat() {
+  if (document.body.dataset.view !== "chat") setView("chat");
+}
+
+async function startNewChat() {
+  await newChat();
+  toChat();
+  $("input").focus();
+}
+
+for (const [view, id] of Object.entries(toggles)) $(id).addEventListener("click", () => setView(view));
+$("model-badge").addEventListener("click", () => setView("settings"));
+$("new").addEventListener("click", startNewChat);
+
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && document.body.dataset.view !== "chat" && !e.target.closest(".editing")) {
+    e.preventDefault();
+    setView("chat");
+  } else if (e.altKey && !e.ctrlKey && !e.metaKey && (e.key === "n" || e.key === "N")) {
+    e.preventDefault();
+    startNewChat();
+  } else if (e.altKey && !e.ctrlKey && !e.metaKey && (e.key === "h" || e.key === "H")) {
+    e.preventDefault();
+    setView("history");
+  }
+});
+
+history.init(toChat);
+welcome.init(() => setView("settings"));
+page.init(() => {
+  toChat();
+  $("input").focus();
+});
+chat.hooks.afterShow = welcome.maybeWelcome;
+settings.hooks.saved = () => {
+  welcome.maybeWelcome();
+  page.refreshPage();
+};
+
+// ---- what the core pushes ----
+
+connection.on("chat.session", (m) => {
+  state.streaming.add(m.sessionId);
+  // Show the session this panel is on, or one it just started (its first exchange).
+  if (!state.active || state.active.id === m.sessionId || (m.session.messages || []).length <= 2) chat.showSession(m.session);
+  announce("Skiff is replying…");
+  history.refreshSessions();
+});
+connection.on("chat.delta", chat.appendDelta);
+connection.on("chat.done", (m) => {
+  state.streaming.delete(m.sessionId);
+  chat.finishMessage(m);
+  history.refreshSessions();
+});
+connection.on("fatal", (m) => banner(m.error));
+
+// ---- start, and again after every reconnection ----
+
+connection.onConnect(async () => {
+  let st;
+  try {
+    st = await connection.call("core.hello");
+  } catch (e) {
+    banner(e.message);
+    return;
+  }
+  state.providers = st.providers;
+  state.settings = st.settings;
+  state.sessions = st.sessions || [];
+  state.streaming = new Set(st.streaming);
+  settings.renderBadge();
+  chat.showSession(st.active);
+  if (document.body.dataset.view === "history") history.renderSessionList(state.sessions);
+  banner("");
+  page.refreshPage();
+  page.takeAsk();
+  if (!document.body.dataset.ready) performance.mark("skiff-ready");
+  document.body.dataset.ready = "1";
+});
+
+// The one test hook: what end-to-end tests and benchmarks may reach, and nothing else.
+globalThis.skiffTest = { call: connection.call, disconnect: connection.disconnect, state, markdown, extract: page.extract };
+
+connection.start();

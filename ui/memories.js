@@ -1,0 +1,92 @@
+// Memories: facts the user wants Skiff to know. Add, edit in place, delete; a badge says who
+// wrote each one.
+import { $, el } from "./dom.js";
+import { call } from "./connection.js";
+import { state } from "./state.js";
+
+export async function openMemories() {
+  const s = state.settings;
+  $("memories-note").textContent = s.memories
+    ? `Skiff puts the newest ${s.memoryCount} in every chat. Edit or delete any of them.`
+    : "Memories are off: turn them on in Settings to use them in chats.";
+  await loadMemories();
+  $("memory-input").focus();
+}
+
+async function loadMemories() {
+  try {
+    renderMemories((await call("memory.list")) || []);
+  } catch (err) {
+    $("memories-note").textContent = err.message;
+  }
+}
+
+function renderMemories(ms) {
+  const list = $("memory-list");
+  if (!ms.length) {
+    list.replaceChildren(el("li", { className: "note", textContent: "No memories yet." }));
+    return;
+  }
+  list.replaceChildren(...ms.map((m) => {
+    const li = el("li", { className: "memory" });
+    li.dataset.id = m.id;
+    li.append(
+      el("span", { className: "m-text", textContent: m.content }),
+      el("span", { className: "badge", textContent: m.source, title: { user: "Added by you", auto: "Saved automatically", agent: "Saved by the agent" }[m.source] || "" }),
+      el("button", { type: "button", className: "m-edit", textContent: "Edit", "aria-label": "Edit memory" }),
+      el("button", { type: "button", className: "m-delete danger", textContent: "Delete", "aria-label": "Delete memory" }));
+    li.querySelector(".badge").dataset.source = m.source;
+    return li;
+  }));
+}
+
+$("memory-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const err = document.querySelector('.field-error[data-for="memory"]');
+  err.textContent = "";
+  try {
+    await call("memory.add", { content: $("memory-input").value });
+    $("memory-input").value = "";
+    await loadMemories();
+  } catch (x) {
+    err.textContent = x.message;
+  }
+});
+
+$("memory-list").addEventListener("click", async (e) => {
+  const b = e.target.closest("button");
+  const li = e.target.closest(".memory");
+  if (!b || !li) return;
+  if (b.classList.contains("m-delete")) {
+    try {
+      await call("memory.delete", { memoryId: li.dataset.id });
+      await loadMemories();
+      $("memory-input").focus();
+    } catch (x) {
+      document.querySelector('.field-error[data-for="memory"]').textContent = x.message;
+    }
+  } else if (b.classList.contains("m-edit")) {
+    const text = li.querySelector(".m-text");
+    const ta = el("textarea", { className: "editing", value: text.textContent, rows: 2, "aria-label": "Edit memory" });
+    text.replaceWith(ta);
+    b.textContent = "Save";
+    b.classList.replace("m-edit", "m-save");
+    ta.focus();
+    ta.addEventListener("keydown", (k) => {
+      if (k.key === "Enter" && !k.shiftKey) {
+        k.preventDefault();
+        b.click();
+      } else if (k.key === "Escape") {
+        k.preventDefault();
+        loadMemories();
+      }
+    });
+  } else if (b.classList.contains("m-save")) {
+    try {
+      await call("memory.update", { memoryId: li.dataset.id, content: li.querySelector("textarea").value });
+      await loadMemories();
+    } catch (x) {
+      document.querySelector('.field-error[data-for="memory"]').textContent = x.message;
+    }
+  }
+});

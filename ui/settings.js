@@ -1,0 +1,145 @@
+// Settings: the provider grid, model (live list with the catalogue as fallback), key with Test
+// connection, base URL, prompt, sampling, toggles. The key never comes back to the panel: the
+// core only says whether a provider has one.
+import { $, el } from "./dom.js";
+import { call } from "./connection.js";
+import { state, providerDef } from "./state.js";
+
+// hooks: what to redraw elsewhere after a save.
+export const hooks = { saved: () => {} };
+
+export function renderBadge() {
+  const s = state.settings;
+  const p = providerDef(s.provider);
+  const model = s.models[s.provider] || (p.models[0] ? p.models[0].id : "no model");
+  $("model-badge").textContent = `${p.name} · ${model}`;
+}
+
+let formProvider = null; // the provider the settings form shows
+
+export function openSettings() {
+  $("settings-status").textContent = "";
+  renderSettings(state.settings.provider);
+  const checked = document.querySelector('#provider-grid input:checked');
+  (checked || $("model")).focus();
+}
+
+function renderProviderGrid(selected) {
+  const s = state.settings;
+  $("provider-grid").replaceChildren(...state.providers.map((p) => {
+    const input = el("input", { type: "radio", name: "provider", value: p.id, checked: p.id === selected });
+    const st = p.local ? "on this computer" : s.hasKey[p.id] ? "key saved" : p.needsKey ? "needs a key" : "no key needed";
+    return el("label", { className: "provider" }, input,
+      el("span", { className: "p-name", textContent: p.name }),
+      el("span", { className: "p-state" + (s.hasKey[p.id] ? " has" : ""), textContent: st }));
+  }));
+}
+
+function renderSettings(id) {
+  const s = state.settings;
+  formProvider = id;
+  renderProviderGrid(id);
+  const p = providerDef(id);
+  $("model").value = s.models[id] || (p.models[0] ? p.models[0].id : "");
+  setModelOptions(p.models);
+  $("models-note").textContent = "";
+  $("key-row").hidden = !p.needsKey && p.id !== "custom";
+  $("apiKey").value = "";
+  $("key-note").textContent = s.hasKey[id] ? "A key is saved. Leave blank to keep it." : p.needsKey ? "No key saved." + (p.keyURL ? ` Get one at ${p.keyURL}` : "") : "Optional.";
+  $("test-status").textContent = "";
+  $("baseURL").value = s.baseURLs[id] || "";
+  $("baseURL").placeholder = p.baseURL ? p.baseURL + " (default)" : "required, e.g. http://localhost:8080/v1";
+  $("systemPrompt").value = s.systemPrompt;
+  $("temperature").value = s.temperature;
+  $("maxTokens").value = s.maxTokens;
+  $("streaming").checked = s.streaming;
+  $("pageContext").checked = s.pageContext;
+  $("useMemories").checked = s.memories;
+  $("memoryCount").value = s.memoryCount;
+  for (const n of document.querySelectorAll("#settings .field-error")) n.textContent = "";
+  loadModels();
+}
+
+function setModelOptions(models) {
+  $("models").replaceChildren(...models.map((m) => el("option", { value: m.id, textContent: m.name || m.id })));
+}
+
+async function loadModels() {
+  const id = formProvider;
+  $("models-note").textContent = "Loading the model list…";
+  try {
+    const r = await call("provider.models", { provider: id });
+    if (id !== formProvider) return;
+    setModelOptions(r.models);
+    $("models-note").textContent = r.live ? `${r.models.length} models from ${providerDef(id).name}.` : `Built-in list (${r.error}).`;
+    $("models-note").title = $("models-note").textContent; // the line may be cut short
+  } catch (e) {
+    $("models-note").textContent = e.message;
+  }
+}
+
+$("provider-grid").addEventListener("change", (e) => {
+  if (e.target.name === "provider") {
+    renderSettings(e.target.value);
+    e.target.focus();
+  }
+});
+$("load-models").addEventListener("click", loadModels);
+
+$("test-connection").addEventListener("click", async () => {
+  const st = $("test-status");
+  st.className = "note";
+  st.textContent = "Testing…";
+  try {
+    const r = await call("provider.test", { provider: formProvider, key: $("apiKey").value, baseURL: $("baseURL").value.trim() });
+    st.textContent = r.message;
+    st.className = "note " + (r.ok ? "ok" : "bad");
+  } catch (err) {
+    st.textContent = err.message;
+    st.className = "note bad";
+  }
+});
+
+$("settings").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const id = formProvider;
+  const s = structuredClone(state.settings);
+  delete s.hasKey;
+  s.provider = id;
+  s.models[id] = $("model").value.trim();
+  s.baseURLs[id] = $("baseURL").value.trim();
+  s.systemPrompt = $("systemPrompt").value;
+  s.temperature = $("temperature").value === "" ? NaN : Number($("temperature").value);
+  s.maxTokens = $("maxTokens").value === "" ? NaN : Number($("maxTokens").value);
+  s.streaming = $("streaming").checked;
+  s.pageContext = $("pageContext").checked;
+  s.memories = $("useMemories").checked;
+  s.memoryCount = $("memoryCount").value === "" ? NaN : Number($("memoryCount").value);
+  for (const n of document.querySelectorAll("#settings .field-error")) n.textContent = "";
+  // Numbers the form cannot send as JSON numbers get the same message the core would give.
+  for (const [f, msg] of [["temperature", "enter a number between 0 and 2"], ["maxTokens", "enter a whole number between 1 and 200000"], ["memoryCount", "enter a whole number between 0 and 100"]]) {
+    if (!Number.isFinite(s[f]) || (f !== "temperature" && !Number.isInteger(s[f]))) {
+      document.querySelector(`.field-error[data-for="${f}"]`).textContent = msg;
+      $(f).focus();
+      return;
+    }
+  }
+  const keys = {};
+  if ($("apiKey").value.trim()) keys[id] = $("apiKey").value.trim();
+  try {
+    state.settings = await call("settings.save", { settings: s, keys });
+    $("settings-status").textContent = "Saved.";
+    renderBadge();
+    renderSettings(id);
+    hooks.saved();
+  } catch (err) {
+    const field = (err.field || "").replace(/\..*/, "");
+    const slot = document.querySelector(`#settings .field-error[data-for="${field}"]`);
+    if (slot) {
+      slot.textContent = err.message;
+      if ($(field)) $(field).focus();
+    }
+    $("settings-status").textContent = slot ? "Not saved: see above." : err.message;
+  }
+});
+

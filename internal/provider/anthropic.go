@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"strings"
 
@@ -14,8 +15,16 @@ type anBlock struct {
 	Name      string          `json:"name,omitempty"`
 	Input     json.RawMessage `json:"input,omitempty"`
 	ToolUseID string          `json:"tool_use_id,omitempty"`
-	Content   string          `json:"content,omitempty"`
+	Content   any             `json:"content,omitempty"` // tool_result: a string, or blocks with images
 	IsError   bool            `json:"is_error,omitempty"`
+	Source    *anSource       `json:"source,omitempty"`
+}
+
+// anSource is an image block's data.
+type anSource struct {
+	Type      string `json:"type"` // "base64"
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
 }
 
 type anMessage struct {
@@ -64,7 +73,15 @@ func anthropicBody(r Request) anBody {
 				blocks = append(blocks, anBlock{Type: "tool_use", ID: tc.ID, Name: tc.Name, Input: in})
 			}
 		case "tool":
-			blocks = append(blocks, anBlock{Type: "tool_result", ToolUseID: m.ToolCallID, Content: m.Content, IsError: m.IsError})
+			var content any = m.Content
+			if len(m.Images) > 0 {
+				parts := []anBlock{{Type: "text", Text: m.Content}}
+				for _, img := range m.Images {
+					parts = append(parts, anBlock{Type: "image", Source: &anSource{Type: "base64", MediaType: img.Mime, Data: base64.StdEncoding.EncodeToString(img.Data)}})
+				}
+				content = parts
+			}
+			blocks = append(blocks, anBlock{Type: "tool_result", ToolUseID: m.ToolCallID, Content: content, IsError: m.IsError})
 		default:
 			blocks = append(blocks, anBlock{Type: "text", Text: m.Content})
 		}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,7 +14,14 @@ type gPart struct {
 	Thought          bool           `json:"thought,omitempty"`
 	FunctionCall     *gFunctionCall `json:"functionCall,omitempty"`
 	FunctionResponse *gFunctionResp `json:"functionResponse,omitempty"`
+	InlineData       *gBlob         `json:"inlineData,omitempty"`
 	ThoughtSignature string         `json:"thoughtSignature,omitempty"`
+}
+
+// gBlob is inline data: an image sent with a function's response.
+type gBlob struct {
+	MimeType string `json:"mimeType"`
+	Data     []byte `json:"data"` // base64 in JSON
 }
 
 type gFunctionCall struct {
@@ -88,6 +96,9 @@ func googleBody(r Request) gBody {
 				key = "error"
 			}
 			parts = append(parts, gPart{FunctionResponse: &gFunctionResp{Name: m.ToolName, Response: map[string]any{key: m.Content}}})
+			for _, img := range m.Images {
+				parts = append(parts, gPart{InlineData: &gBlob{MimeType: img.Mime, Data: img.Data}})
+			}
 		default:
 			parts = append(parts, gPart{Text: m.Content})
 		}
@@ -100,6 +111,11 @@ func googleBody(r Request) gBody {
 		}
 		b.Contents = append(b.Contents, gContent{Role: role, Parts: parts})
 	}
+	// In a turn, the function responses come first (one per call, in order), then the images
+	// that go with them, then the user's text.
+	for i := range b.Contents {
+		slices.SortStableFunc(b.Contents[i].Parts, func(x, y gPart) int { return partRank(x) - partRank(y) })
+	}
 	if len(r.Tools) > 0 {
 		b.Tools = make([]struct {
 			FunctionDeclarations []gDecl `json:"functionDeclarations"`
@@ -109,6 +125,16 @@ func googleBody(r Request) gBody {
 		}
 	}
 	return b
+}
+
+func partRank(p gPart) int {
+	switch {
+	case p.FunctionResponse != nil:
+		return 0
+	case p.InlineData != nil:
+		return 1
+	}
+	return 2
 }
 
 type gChunk struct {

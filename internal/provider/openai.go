@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -10,7 +11,7 @@ import (
 
 type oaMessage struct {
 	Role       string       `json:"role"`
-	Content    *string      `json:"content"`
+	Content    any          `json:"content"` // a string, parts ([]oaPart), or null`
 	ToolCalls  []oaToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string       `json:"tool_call_id,omitempty"`
 }
@@ -44,7 +45,18 @@ type oaBody struct {
 	Tools               []oaTool       `json:"tools,omitempty"`
 }
 
-func strp(s string) *string { return &s }
+// oaPart is a part of a user message's content: text or an image.
+type oaPart struct {
+	Type     string `json:"type"`
+	Text     string `json:"text,omitempty"`
+	ImageURL *struct {
+		URL string `json:"url"`
+	} `json:"image_url,omitempty"`
+}
+
+func dataURL(img Image) string {
+	return "data:" + img.Mime + ";base64," + base64.StdEncoding.EncodeToString(img.Data)
+}
 
 func openaiBody(p Provider, r Request) oaBody {
 	b := oaBody{Model: r.Model, Stream: true, Temperature: r.Temperature}
@@ -57,14 +69,34 @@ func openaiBody(p Provider, r Request) oaBody {
 		b.MaxTokens = r.MaxTokens
 	}
 	if r.System != "" {
-		b.Messages = append(b.Messages, oaMessage{Role: "system", Content: strp(r.System)})
+		b.Messages = append(b.Messages, oaMessage{Role: "system", Content: r.System})
+	}
+	// A tool message holds text only: the images of a run of tool results follow it, in one
+	// user message, once every call of the assistant turn has its result.
+	var images []oaPart
+	flushImages := func() {
+		if len(images) > 0 {
+			b.Messages = append(b.Messages, oaMessage{Role: "user", Content: images})
+			images = nil
+		}
 	}
 	for _, m := range r.Messages {
+		if m.Role != "tool" {
+			flushImages()
+		}
 		switch m.Role {
 		case "tool":
-			b.Messages = append(b.Messages, oaMessage{Role: "tool", Content: strp(m.Content), ToolCallID: m.ToolCallID})
+			b.Messages = append(b.Messages, oaMessage{Role: "tool", Content: m.Content, ToolCallID: m.ToolCallID})
+			for _, img := range m.Images {
+				images = append(images, oaPart{Type: "text", Text: "The image from " + m.ToolName + " (" + m.ToolCallID + "):"})
+				p := oaPart{Type: "image_url"}
+				p.ImageURL = &struct {
+					URL string `json:"url"`
+				}{dataURL(img)}
+				images = append(images, p)
+			}
 		case "assistant":
-			om := oaMessage{Role: "assistant", Content: strp(m.Content)}
+			om := oaMessage{Role: "assistant", Content: m.Content}
 			for _, tc := range m.ToolCalls {
 				var c oaToolCall
 				c.ID, c.Type = tc.ID, "function"
@@ -76,9 +108,10 @@ func openaiBody(p Provider, r Request) oaBody {
 			}
 			b.Messages = append(b.Messages, om)
 		default:
-			b.Messages = append(b.Messages, oaMessage{Role: "user", Content: strp(m.Content)})
+			b.Messages = append(b.Messages, oaMessage{Role: "user", Content: m.Content})
 		}
 	}
+	flushImages()
 	for _, t := range r.Tools {
 		var ot oaTool
 		ot.Type = "function"

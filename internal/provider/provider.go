@@ -143,3 +143,31 @@ func (p Provider) Host() string {
 	}
 	return u.Host
 }
+
+// SeesImages reports whether a model takes images (screenshots) as input. Models of the big
+// hosted families do; for the rest the model's name tells (llava, vision, -vl…). A model
+// wrongly taken for one that sees only loses its screenshot tool.
+func SeesImages(p Provider, model string) bool {
+	m := toLower(model)
+	has := func(words ...string) bool {
+		for _, w := range words {
+			if strings.Contains(m, w) {
+				return true
+			}
+		}
+		return false
+	}
+	switch p.ID {
+	case "openai":
+		return !has("gpt-3.5", "o1-mini", "o3-mini")
+	case "anthropic", "google":
+		return true
+	case "xai":
+		return has("grok-4", "vision", "grok-2-image")
+	case "deepseek":
+		return false
+	case "mistral":
+		return has("pixtral", "mistral-small", "mistral-medium", "mistral-large-2411", "magistral")
+	}
+	return has("vision", "llava", "-vl", "vl-", "gpt-4o", "gpt-4.1", "gpt-5", "claude", "gemini", "gemma3", "gemma-3", "llama-4", "llama4", "pixtral", "qwen2.5vl", "minicpm-v", "moondream", "scout", "maverick")
+}

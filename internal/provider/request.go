@@ -22,6 +22,14 @@ type Message struct {
 	ToolCallID string `json:"toolCallId,omitempty"`
 	ToolName   string `json:"toolName,omitempty"`
 	IsError    bool   `json:"isError,omitempty"`
+	// Images go with a tool result (a screenshot), for models that see images.
+	Images []Image `json:"images,omitempty"`
+}
+
+// Image is a picture sent to the model.
+type Image struct {
+	Mime string `json:"mime"` // image/jpeg, image/png
+	Data []byte `json:"data"`
 }
 
 // Tool is a tool offered to the model; Schema is a JSON Schema object.

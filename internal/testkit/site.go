@@ -1,0 +1,121 @@
+package testkit
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Site serves testdata/site (pages written for the tool tests) at /site/, with /submit, which
+// records what a form sends and thanks it, and /slow?ms=N, which answers after N ms. Other is
+// the same site on a second origin, for cross-origin frames.
+type Site struct {
+	URL   string
+	Other string
+
+	mu    sync.Mutex
+	forms []url.Values
+}
+
+// NewSite starts the site and its second origin; they stop when the test ends.
+func NewSite(t testing.TB) *Site {
+	s := &Site{}
+	main := httptest.NewServer(http.HandlerFunc(s.serve))
+	other := httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(main.Close)
+	t.Cleanup(other.Close)
+	s.URL, s.Other = main.URL, other.URL
+	return s
+}
+
+// Page is the address of a page of the site.
+func (s *Site) Page(name string) string { return s.URL + "/site/" + name }
+
+// Forms returns what forms submitted, in order.
+func (s *Site) Forms() []url.Values {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]url.Values(nil), s.forms...)
+}
+
+func (s *Site) serve(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.URL.Path == "/submit":
+		_ = r.ParseForm()
+		s.mu.Lock()
+		s.forms = append(s.forms, r.PostForm)
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><title>Thank you</title><h1>Thank you</h1><p>We received %d fields.</p>`, len(r.PostForm))
+		return
+	case r.URL.Path == "/slow":
+		var ms int
+		fmt.Sscan(r.URL.Query().Get("ms"), &ms)
+		select {
+		case <-r.Context().Done():
+			return
+		case <-time.After(time.Duration(ms) * time.Millisecond):
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><title>Slow page</title><h1>Finally here</h1><p>after %d ms</p>`, ms)
+		return
+	case strings.HasPrefix(r.URL.Path, "/site/"):
+		name := filepath.Base(r.URL.Path)
+		b, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", "site", name))
+		if err != nil || !strings.HasSuffix(name, ".html") {
+			http.NotFound(w, r)
+			return
+		}
+		b = bytes.ReplaceAll(b, []byte("OTHER/"), []byte(s.Other+"/"))
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = w.Write(b)
+		return
+	}
+	http.Error(w, html.EscapeString(r.URL.Path)+" is not on this site", http.StatusNotFound)
+}
+
+// Pages serves testdata/pages (real pages from Mozilla Readability's test suite): /<name>/ is
+// that page's source.html. The pages' own images, fonts and scripts from the web are refused
+// at once by a Content-Security-Policy (there is no network here, and waiting for each to fail
+// would only slow the tests down).
+func Pages(t testing.TB) string {
+	dir := filepath.Join(RepoRoot(), "testdata", "pages")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.Trim(r.URL.Path, "/")
+		b, err := os.ReadFile(filepath.Join(dir, filepath.Base(name), "source.html"))
+		if err != nil || strings.Contains(name, "/") {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Security-Policy", "default-src 'self' 'unsafe-inline'")
+		_, _ = w.Write(b)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// PageNames lists the pages of testdata/pages.
+func PageNames(t testing.TB) []string {
+	entries, err := os.ReadDir(filepath.Join(RepoRoot(), "testdata", "pages"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}

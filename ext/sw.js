@@ -1,7 +1,7 @@
 // Skiff's service worker: a thin shim. Every chrome.* listener is registered synchronously at
 // top level (Chrome only wakes a worker for listeners registered on its first run), events are
 // queued until core.wasm is ready, then forwarded. There is no application logic here: the core
-// (wasm/) decides everything, including whether a port's sender is trusted.
+// (wasm/) decides everything, including whether a port's or a message's sender is trusted.
 importScripts("wasm_exec.js");
 
 const ready = new Promise((resolve, reject) => {
@@ -12,6 +12,12 @@ const go = new Go();
 WebAssembly.instantiateStreaming(fetch("core.wasm"), go.importObject)
   .then(({ instance }) => go.run(instance))
   .catch((err) => globalThis.__skiffReady(null, "core.wasm failed to load: " + err));
+
+// The function the core hands to chrome.scripting.executeScript: Chrome serializes it and runs
+// it in a page's isolated world, where it calls the page-side API of ext/page/skiff.js, or
+// says that API is missing so the core injects it first.
+globalThis.skiffPageCall = (name, args) =>
+  globalThis.skiffPage ? globalThis.skiffPage.call(name, args) : "__skiff_missing__";
 
 // The action button opens the side panel (the setting persists; set again on every start so an
 // update cannot lose it).
@@ -33,6 +39,19 @@ chrome.runtime.onConnect.addListener((port) => {
     },
   );
 });
+
+// Browser events the core follows: a page's dialogs (reported by ext/page/dialog.js), the
+// debugger's events and detaches, closed tabs. Forwarded as (kind, JSON, sender) once ready.
+function forward(kind, data, sender) {
+  ready.then((core) => core.event(kind, JSON.stringify(data), sender || null), () => {});
+}
+chrome.runtime.onMessage.addListener((msg, sender) => {
+  forward("message", msg, { id: sender.id, url: sender.url, tabId: sender.tab ? sender.tab.id : -1, frameId: sender.frameId });
+});
+chrome.debugger.onEvent.addListener((source, method, params) => forward("debugger.event", { tabId: source.tabId, method, params }));
+chrome.debugger.onDetach.addListener((source, reason) => forward("debugger.detach", { tabId: source.tabId, reason }));
+chrome.tabs.onRemoved.addListener((tabId) => forward("tab.removed", { tabId }));
+chrome.webNavigation.onCommitted.addListener((d) => forward("tab.committed", { tabId: d.tabId, frameId: d.frameId, url: d.url }));
 
 // "Ask Skiff about the selection". sidePanel.open needs the user's gesture, so it is the first
 // call in the click handler; the selection waits in session storage (memory only, cleared when

@@ -9,7 +9,7 @@ const streams = new Map(); // message id -> Stream
 
 // Other views hook in here: a welcome screen that depends on the conversation, renderers for
 // message roles this module does not draw itself (tool results).
-export const hooks = { afterShow: () => {}, renderers: {} };
+export const hooks = { afterShow: () => {}, renderers: {}, runParams: () => ({}) };
 
 function scroller() {
   return $("chat");
@@ -49,7 +49,7 @@ export function showSession(ses) {
 }
 
 function sameMessage(a, b) {
-  return a.id === b.id && a.status === b.status && a.content === b.content && a.reasoning === b.reasoning;
+  return a.id === b.id && a.status === b.status && a.content === b.content && a.reasoning === b.reasoning && a.notice === b.notice;
 }
 
 function dropStream(id) {
@@ -93,6 +93,7 @@ function renderMessage(msg) {
   } else {
     content.append(render(msg.content || ""));
   }
+  if (msg.role === "assistant" && !msg.content && !msg.reasoning && (msg.toolCalls || []).length && !msg.status) n.classList.add("calls-only");
   const note = notice(msg);
   if (note) n.append(note);
   return n;
@@ -223,7 +224,7 @@ $("messages").addEventListener("click", async (e) => {
     copyText(activeMessage(n.dataset.id).content, b);
   } else if (b.classList.contains("regenerate")) {
     try {
-      await call("chat.regenerate", { sessionId: state.active.id });
+      await call("chat.regenerate", hooks.runParams());
     } catch (err) {
       banner(err.message);
     }
@@ -247,7 +248,7 @@ function startEdit(n) {
   const submit = async () => {
     if (!ta.value.trim()) return;
     try {
-      await call("chat.edit", { sessionId: state.active.id, text: ta.value });
+      await call("chat.edit", { ...hooks.runParams(), text: ta.value });
     } catch (err) {
       banner(err.message);
     }

@@ -5,7 +5,33 @@ import { call } from "./connection.js";
 import { state } from "./state.js";
 import { showSession } from "./chat.js";
 import { refreshSessions } from "./history.js";
-import { pageForSend, afterSend } from "./page.js";
+import { attachForSend, afterSend, currentWindow, hasAsk } from "./page.js";
+
+// The chat's mode: in agent mode the model may use the browser tools. Each chat keeps its own;
+// a new chat starts as a plain chat (acting on the browser is something to turn on, not to
+// find on).
+let agentMode = false;
+
+export function showMode(ses) {
+  agentMode = !!(ses && ses.agent);
+  drawMode();
+}
+
+function drawMode() {
+  $("agent-toggle").setAttribute("aria-pressed", String(agentMode));
+  if (!hasAsk()) $("input").placeholder = agentMode ? "Tell Skiff what to do in your browser (Enter to send)" : "Ask anything (Enter to send, Shift+Enter for a new line)";
+}
+
+export function toggleAgent() {
+  agentMode = !agentMode;
+  drawMode();
+}
+$("agent-toggle").addEventListener("click", toggleAgent);
+
+// runParams are what every run takes besides its text: the mode and the window the tools start in.
+export function runParams() {
+  return { sessionId: state.active ? state.active.id : "", agent: agentMode, windowId: currentWindow() };
+}
 
 $("composer").addEventListener("submit", async (e) => {
   e.preventDefault();
@@ -13,9 +39,9 @@ $("composer").addEventListener("submit", async (e) => {
   if (!text.trim()) return;
   $("input").value = "";
   try {
-    const page = await pageForSend();
-    await call("chat.send", { sessionId: state.active ? state.active.id : "", text, page });
+    await call("chat.send", { ...runParams(), text, attach: attachForSend() });
     afterSend();
+    drawMode();
   } catch (err) {
     $("input").value = text; // nothing is lost
     banner(err.message);

@@ -11,7 +11,8 @@ import * as memories from "./memories.js";
 import * as settings from "./settings.js";
 import * as welcome from "./welcome.js";
 import * as page from "./page.js";
-import { newChat } from "./composer.js";
+import { newChat, showMode, toggleAgent, runParams } from "./composer.js";
+import { renderTool } from "./tools.js";
 import * as markdown from "./markdown.js";
 
 // ---- views: chat, history, memories, settings ----
@@ -59,16 +60,24 @@ document.addEventListener("keydown", (e) => {
   } else if (e.altKey && !e.ctrlKey && !e.metaKey && (e.key === "h" || e.key === "H")) {
     e.preventDefault();
     setView("history");
+  } else if (e.altKey && !e.ctrlKey && !e.metaKey && (e.key === "a" || e.key === "A")) {
+    e.preventDefault();
+    toggleAgent();
   }
 });
 
 history.init(toChat);
 welcome.init(() => setView("settings"));
-page.init(() => {
+const pageReady = page.init(() => {
   toChat();
   $("input").focus();
 });
-chat.hooks.afterShow = welcome.maybeWelcome;
+chat.hooks.afterShow = () => {
+  welcome.maybeWelcome();
+  showMode(state.active);
+};
+chat.hooks.renderers.tool = renderTool;
+chat.hooks.runParams = runParams;
 settings.hooks.saved = () => {
   welcome.maybeWelcome();
   page.refreshPage();
@@ -84,6 +93,7 @@ connection.on("chat.session", (m) => {
   history.refreshSessions();
 });
 connection.on("chat.delta", chat.appendDelta);
+connection.on("chat.message", (m) => chat.upsertMessage(m.sessionId, m.message));
 connection.on("chat.done", (m) => {
   state.streaming.delete(m.sessionId);
   chat.finishMessage(m);
@@ -116,6 +126,6 @@ connection.onConnect(async () => {
 });
 
 // The one test hook: what end-to-end tests and benchmarks may reach, and nothing else.
-globalThis.skiffTest = { call: connection.call, disconnect: connection.disconnect, state, markdown, extract: page.extract };
+globalThis.skiffTest = { call: connection.call, disconnect: connection.disconnect, state, markdown };
 
-connection.start();
+pageReady.then(() => connection.start());

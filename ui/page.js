@@ -1,75 +1,66 @@
 // Page context: the chip above the message box says what will go with the next message (the
-// active tab, read in the page by ext/page/extract.js) and follows the active tab; ✕ leaves it
-// out of the next message.
+// active tab of this window, read by the core with ext/page/extract.js) and follows the active
+// tab; ✕ leaves it out of the next message. The core reads the page again when the message is
+// sent (it keeps what it read for the chip, and reads the selection then).
 import { $ } from "./dom.js";
+import { call } from "./connection.js";
 import { state } from "./state.js";
 
 let focusInput = () => {};
+let windowId = 0;
 
-export function init(toInput) {
+export async function init(toInput) {
   focusInput = toInput;
+  // In the side panel, the page that goes with a message is the active tab of the panel's
+  // window. Opened as a tab of its own, the panel follows the last focused window instead.
+  try {
+    windowId = (await chrome.tabs.getCurrent()) ? 0 : (await chrome.windows.getCurrent()).id;
+  } catch {
+    windowId = 0;
+  }
 }
 
-// page is what will be attached to the next message: the active tab (never one of Skiff's own
-// pages), what was read from it, and whether the user removed it.
-const page = { tab: null, info: null, error: "", removed: false, ask: null, seq: 0 };
-const PAGE_FILES = ["page/vendor/readability.js", "page/vendor/turndown.js", "page/vendor/turndown-gfm.js", "page/extract.js"];
+export const currentWindow = () => windowId;
 
-async function activeTab() {
-  const ours = (t) => !t.url || !t.url.startsWith(location.origin);
-  let tabs = (await chrome.tabs.query({ active: true, lastFocusedWindow: true })).filter(ours);
-  if (!tabs.length) tabs = (await chrome.tabs.query({ active: true })).filter(ours);
-  return tabs[0] || null;
-}
+// hasAsk says whether a selection from the context menu waits for the next message.
+export const hasAsk = () => !!page.ask;
 
-function readable(tab) {
-  return !!tab && !!tab.url && /^(https?|file):/.test(tab.url);
-}
+// page is what will be attached to the next message: what the core said about the active tab,
+// whether the user removed it, and a selection from the context menu.
+const page = { peek: null, removed: false, ask: null, seq: 0, loading: false };
 
-export async function extract(tabId) {
-  const [r] = await chrome.scripting.executeScript({ target: { tabId }, files: PAGE_FILES });
-  if (!r || !r.result) throw new Error("the page returned nothing");
-  return r.result;
-}
-
-export async function refreshPage() {
+export async function refreshPage(fresh = false) {
   if (!state.settings) return;
   const seq = ++page.seq;
-  const tab = await activeTab().catch(() => null);
-  if (seq !== page.seq) return;
-  if (!page.tab || !tab || page.tab.id !== tab.id || page.tab.url !== tab.url) page.removed = false;
-  page.tab = tab;
-  page.info = null;
-  page.error = "";
-  if (!state.settings.pageContext && !page.ask) return drawChip();
-  if (!readable(tab)) {
-    page.error = tab && tab.url ? "Skiff can't read this kind of page" : "Skiff can't read this page (browser pages are off limits)";
+  if (!state.settings.pageContext && !page.ask) {
+    page.peek = null;
     return drawChip();
   }
-  drawChip("Reading the page…");
+  page.loading = true;
+  drawChip();
+  let peek;
   try {
-    const info = await extract(tab.id);
-    if (seq !== page.seq) return;
-    page.info = info;
+    peek = await call("page.peek", { windowId, fresh });
   } catch (e) {
-    if (seq !== page.seq) return;
-    page.error = "Skiff can't read this page: " + (e.message || e);
+    peek = { error: e.message };
   }
+  if (seq !== page.seq) return;
+  if (!page.peek || !peek || page.peek.tabId !== peek.tabId || page.peek.url !== peek.url) page.removed = false;
+  page.peek = peek;
+  page.loading = false;
   drawChip();
 }
 
-function drawChip(loading) {
+function drawChip() {
   const chip = $("page-chip");
-  const on = state.settings.pageContext || page.ask;
-  chip.hidden = !on || !page.tab && !page.ask;
+  const on = (state.settings && state.settings.pageContext) || page.ask;
+  chip.hidden = !on || (!page.peek && !page.ask && !page.loading);
   if (chip.hidden) return;
   $("page-chip-remove").hidden = false;
   $("page-chip-add").hidden = true;
   let text;
-  if (loading) {
-    chip.dataset.state = "loading";
-    text = loading;
-  } else if (page.removed) {
+  const p = page.peek;
+  if (page.removed) {
     chip.dataset.state = "removed";
     text = "Page not attached to the next message";
     $("page-chip-remove").hidden = true;
@@ -77,20 +68,22 @@ function drawChip(loading) {
   } else if (page.ask) {
     chip.dataset.state = "attached";
     text = `Selection (${page.ask.text.length} characters) from ${page.ask.title || page.ask.url}`;
-  } else if (page.error) {
+  } else if (page.loading && !p) {
+    chip.dataset.state = "loading";
+    text = "Reading the page…";
+  } else if (p && p.error) {
     chip.dataset.state = "unavailable";
-    text = page.error;
+    text = p.error;
     $("page-chip-remove").hidden = true;
-  } else if (page.info) {
+  } else if (p) {
     chip.dataset.state = "attached";
-    const words = page.info.text ? page.info.text.split(/\s+/).length : 0;
-    text = `${page.info.title} · ${words.toLocaleString()} words` + (page.info.selection ? " + selection" : "");
+    text = `${p.title} · ${p.words.toLocaleString()} words` + (p.selection ? " + selection" : "");
   } else {
     chip.dataset.state = "loading";
     text = "Reading the page…";
   }
   $("page-chip-text").textContent = text;
-  chip.title = chip.dataset.state === "attached" ? "Attached to your next message: " + (page.info ? page.info.url : page.ask.url) : "";
+  chip.title = chip.dataset.state === "attached" ? "Attached to your next message: " + (page.ask ? page.ask.url : p.url) : "";
   chip.setAttribute("aria-label", "Page context: " + text);
 }
 
@@ -106,53 +99,35 @@ $("page-chip-add").addEventListener("click", () => {
   $("page-chip-remove").focus();
 });
 
-// pageForSend returns what to attach. The article was read when the chip was drawn (again on
-// every load or navigation of the tab); only the selection, which changes without events, is
-// read now, with a one-line script instead of a second Readability pass.
-export async function pageForSend() {
+// attachForSend says which page goes with the message being sent: the tab the chip shows (the
+// core reads it, and its current selection), or the context menu's selection.
+export function attachForSend() {
   if (page.removed) return null;
   if (page.ask) {
-    return { url: page.ask.url, title: page.ask.title || "", selection: page.ask.text, text: page.info && page.info.url === page.ask.url ? page.info.text : "" };
+    const tabId = page.peek && page.peek.url === page.ask.url ? page.peek.tabId : 0;
+    return { tabId, url: page.ask.url, page: { url: page.ask.url, title: page.ask.title || "", selection: page.ask.text } };
   }
-  if (!state.settings.pageContext || !readable(page.tab) || page.error) return null;
-  if (!page.info) {
-    // Sent before the chip finished reading the page: read it now.
-    try {
-      page.info = await extract(page.tab.id);
-    } catch {
-      return null;
-    }
-    return { url: page.info.url, title: page.info.title, selection: page.info.selection, text: page.info.text };
-  }
-  let selection = page.info.selection;
-  try {
-    const [r] = await chrome.scripting.executeScript({ target: { tabId: page.tab.id }, func: () => String(getSelection()).trim() });
-    selection = r.result;
-  } catch {
-    /* the tab went away or cannot be scripted now: keep what was read with the chip */
-  }
-  return { url: page.info.url, title: page.info.title, selection, text: page.info.text };
+  if (!state.settings.pageContext || !page.peek || page.peek.error || !page.peek.tabId) return null;
+  return { tabId: page.peek.tabId, url: page.peek.url };
 }
 
 export function afterSend() {
   page.removed = false;
   page.ask = null;
-  $("input").placeholder = "Ask anything (Enter to send, Shift+Enter for a new line)";
   drawChip();
 }
 
 let pageTimer = 0;
-function pageChanged() {
+function pageChanged(fresh) {
   clearTimeout(pageTimer);
-  pageTimer = setTimeout(refreshPage, 150);
+  pageTimer = setTimeout(() => refreshPage(fresh), 150);
 }
-chrome.tabs.onActivated.addListener(pageChanged);
+chrome.tabs.onActivated.addListener(() => pageChanged(false));
 chrome.tabs.onUpdated.addListener((tabId, info) => {
-  // A load or a navigation; not title changes alone (unread counters), which would re-run
-  // Readability for nothing.
-  if (page.tab && tabId === page.tab.id && (info.status === "complete" || info.url)) pageChanged();
+  // A load or a navigation of the tab on the chip; not title changes alone (unread counters).
+  if (page.peek && tabId === page.peek.tabId && (info.status === "complete" || info.url)) pageChanged(info.status === "complete");
 });
-chrome.windows.onFocusChanged.addListener(pageChanged);
+chrome.windows.onFocusChanged.addListener(() => pageChanged(false));
 
 // "Ask Skiff about the selection" (context menu): the worker opens the panel and leaves the
 // selection in session storage for whichever panel picks it up first.

@@ -7,6 +7,9 @@
 //	    Adopts a chrome.runtime.Port opened by the panel. Returns the function the shim calls
 //	    with each message the port receives (JSON strings), or null (and disconnects the port)
 //	    when the sender is not one of this extension's pages.
+//	skiffCore.event(kind string, data string, sender object | null)
+//	    A browser event the shim forwards: "message" (a runtime message, with its sender),
+//	    "debugger.event", "debugger.detach", "tab.removed", "tab.committed".
 //
 // When the core is ready it calls globalThis.__skiffReady(skiffCore); if it cannot start it
 // calls globalThis.__skiffReady(null, message).
@@ -14,6 +17,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"syscall/js"
 
 	"github.com/skiff-ai/skiff/internal/chrome"
@@ -22,7 +26,8 @@ import (
 
 func main() {
 	ctx := context.Background()
-	c, err := core.New(ctx, chrome.Storage{}, chrome.Fetch{}, chrome.Rules{})
+	browser := chrome.NewBrowser()
+	c, err := core.New(ctx, chrome.Storage{}, chrome.Fetch{}, chrome.Rules{}, browser)
 	if err != nil {
 		js.Global().Call("__skiffReady", js.Null(), "Skiff could not start: "+err.Error())
 		select {}
@@ -38,6 +43,23 @@ func main() {
 			return js.Null()
 		}
 		return chrome.Serve(ctx, c, port)
+	}))
+	api.Set("event", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) < 3 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {
+			return nil
+		}
+		kind, data := args[0].String(), []byte(args[1].String())
+		browser.Event(kind, data, args[2])
+		if kind == "tab.committed" || kind == "tab.removed" {
+			var e struct {
+				TabID   int `json:"tabId"`
+				FrameID int `json:"frameId"`
+			}
+			if json.Unmarshal(data, &e) == nil {
+				c.Event(kind, e.TabID, e.FrameID)
+			}
+		}
+		return nil
 	}))
 	js.Global().Set("skiffCore", api)
 	js.Global().Call("__skiffReady", api)

@@ -1,7 +1,9 @@
-// Package agent is the streaming engine: it takes a user message into a session, streams the
-// provider's reply, and keeps the conversation in the store as it grows, so a worker killed at
-// any moment loses at most FlushEvery of text. Tool calls are decoded and stored; running them
-// through the permission gate is the next layer.
+// Package agent is the streaming engine, a loop over turns: the conversation goes to the
+// provider, the reply streams into the session, the tool calls it makes pass the permission
+// gate and run in the browser, their results go back to the model, and so on until the model
+// answers without tools, the step limit is reached, or the user stops. Every step is in the
+// store before it is reported, so a worker killed at any moment loses at most FlushEvery of
+// text, and a run cut by a restart is marked interrupted, never replayed.
 package agent
 
 import (
@@ -15,13 +17,15 @@ import (
 
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
+	"github.com/skiff-ai/skiff/internal/tool"
 )
 
 // Update types.
 const (
-	UpdateSession = "chat.session" // Session: the whole session, as a reply starts
+	UpdateSession = "chat.session" // Session: the whole session, as a run starts
+	UpdateMessage = "chat.message" // Message: a message added or changed (a tool's progress, a new step)
 	UpdateDelta   = "chat.delta"   // Text or Reasoning to append to message MessageID
-	UpdateDone    = "chat.done"    // Message: the final message
+	UpdateDone    = "chat.done"    // Message: the run's last message; the run is over
 )
 
 // Update is what the engine reports while it works. The panel renders from these.
@@ -32,15 +36,21 @@ type Update struct {
 	Text      string         `json:"text,omitempty"`      // delta: visible text to append
 	Reasoning string         `json:"reasoning,omitempty"` // delta: reasoning to append
 	Session   *store.Session `json:"session,omitempty"`   // session: the whole session
-	Message   *store.Message `json:"message,omitempty"`   // done: the final message
+	Message   *store.Message `json:"message,omitempty"`   // message, done: the message
 }
 
-// Engine runs chats. One stream per session at a time.
+// Engine runs chats. One run per session at a time.
 type Engine struct {
 	Store *store.Store
 	Doer  provider.Doer
+	// Browser runs the tools; nil means there is none (tests of chat alone).
+	Browser tool.Browser
+	// Gate decides whether each tool call may run. Nil allows reads and denies the rest.
+	Gate Gate
 	// FlushEvery bounds how much streamed text a killed worker can lose.
 	FlushEvery time.Duration
+	// ToolTimeout bounds one tool call, page operations and waits included.
+	ToolTimeout time.Duration
 	// Now is the clock; tests set it.
 	Now func() time.Time
 
@@ -50,7 +60,7 @@ type Engine struct {
 
 // New returns an engine with the default flush interval.
 func New(st *store.Store, d provider.Doer) *Engine {
-	return &Engine{Store: st, Doer: d, FlushEvery: 500 * time.Millisecond, Now: time.Now}
+	return &Engine{Store: st, Doer: d, FlushEvery: 500 * time.Millisecond, ToolTimeout: 90 * time.Second, Now: time.Now}
 }
 
 // Errors Send, Edit and Regenerate return when they cannot start.
@@ -59,6 +69,7 @@ var (
 	ErrEmpty               = errors.New("agent: empty message")
 	ErrNothingToEdit       = errors.New("agent: there is no message to edit")
 	ErrNothingToRegenerate = errors.New("agent: nothing to regenerate")
+	ErrNoBrowser           = errors.New("agent: the browser tools are not available here")
 )
 
 // NewID returns a random id.
@@ -70,7 +81,7 @@ func NewID() string {
 
 func (e *Engine) now() int64 { return e.Now().UnixMilli() }
 
-// Running reports whether session id has a stream in flight in this engine.
+// Running reports whether session id has a run in flight in this engine.
 func (e *Engine) Running(id string) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -78,8 +89,9 @@ func (e *Engine) Running(id string) bool {
 	return ok
 }
 
-// Session loads a session. A message still marked streaming that no stream of this engine is
-// writing was cut off by a worker restart: it is marked interrupted, and saved so.
+// Session loads a session. A message still marked as going on (streaming, a tool pending,
+// asking or running) that no run of this engine is writing was cut off by a worker restart:
+// it is marked interrupted, and saved so. Nothing is run again.
 func (e *Engine) Session(ctx context.Context, id string) (*store.Session, error) {
 	ses, err := e.Store.Session(ctx, id)
 	if err != nil {
@@ -90,8 +102,13 @@ func (e *Engine) Session(ctx context.Context, id string) (*store.Session, error)
 	}
 	fixed := false
 	for i := range ses.Messages {
-		if ses.Messages[i].Status == store.StatusStreaming {
-			ses.Messages[i].Status = store.StatusInterrupted
+		m := &ses.Messages[i]
+		if store.Live(m.Status) {
+			if m.Role == "tool" && m.Content == "" {
+				m.Content = interruptedResult
+				m.Tool.IsError = true
+			}
+			m.Status = store.StatusInterrupted
 			fixed = true
 		}
 	}
@@ -102,6 +119,8 @@ func (e *Engine) Session(ctx context.Context, id string) (*store.Session, error)
 	}
 	return ses, nil
 }
+
+const interruptedResult = "Skiff's worker restarted before this call finished, so its outcome is unknown; check the page before going on."
 
 // NewSession creates and saves an empty session for the current settings.
 func (e *Engine) NewSession(ctx context.Context) (*store.Session, error) {
@@ -119,196 +138,109 @@ func (e *Engine) NewSession(ctx context.Context) (*store.Session, error) {
 	return ses, e.Store.SetActive(ctx, ses.ID)
 }
 
-// Send adds text as a user message to session id (a new session when id is empty), streams the
-// reply and reports progress to emit. The user message is stored before the first update. Send
-// returns when the reply is complete, failed or stopped; every outcome is stored in the session.
-// An error is returned only when nothing could be started (bad settings, storage failure).
-//
-// page, when not nil, is the page context the user attached; it is stored with the message and
-// sent to the model as data.
-func (e *Engine) Send(ctx context.Context, id, text string, page *store.Page, emit func(Update)) error {
-	if strings.TrimSpace(text) == "" {
+// Input is a request to run: a message (for Send and Edit), the page to attach, the mode,
+// and where in the browser the tools start.
+type Input struct {
+	SessionID string
+	Text      string
+	Attach    *Attach
+	// Agent, when set, switches the chat between chat and agent (tools on).
+	Agent *bool
+	// WindowID and TabID are where the tools work first (0: the active tab of the last
+	// focused window).
+	WindowID, TabID int
+}
+
+// Attach is the page context of a message: Page when the panel already holds it (a selection
+// from the context menu), else Read, which reads it from the browser once the user's message
+// is stored.
+type Attach struct {
+	Page *store.Page
+	Read func(ctx context.Context) (*store.Page, error)
+}
+
+// Send adds in.Text as a user message to session in.SessionID (a new session when empty), runs
+// and reports progress to emit. The user message is stored before the first update. Send
+// returns when the run is over; every outcome is stored in the session. An error is returned
+// only when nothing could be started (bad settings, storage failure).
+func (e *Engine) Send(ctx context.Context, in Input, emit func(Update)) error {
+	if strings.TrimSpace(in.Text) == "" {
 		return ErrEmpty
 	}
 	var ses *store.Session
 	var err error
-	if id == "" {
+	if in.SessionID == "" {
 		ses, err = e.NewSession(ctx)
 	} else {
-		ses, err = e.Session(ctx, id)
+		ses, err = e.Session(ctx, in.SessionID)
 	}
 	if err != nil {
 		return err
 	}
-	if page != nil {
-		page.Clip()
+	msg := store.Message{ID: NewID(), Role: "user", Content: in.Text, CreatedAt: e.now()}
+	if in.Attach != nil && in.Attach.Page != nil {
+		msg.Page = in.Attach.Page
+		msg.Page.Clip()
 	}
-	now := e.now()
-	ses.Messages = append(ses.Messages, store.Message{ID: NewID(), Role: "user", Content: text, CreatedAt: now, Page: page})
+	ses.Messages = append(ses.Messages, msg)
 	if ses.Title == "" || ses.Title == "New chat" {
-		ses.Title = store.TitleFrom(text)
+		ses.Title = store.TitleFrom(in.Text)
 	}
-	return e.reply(ctx, ses, emit)
+	var read func(ctx context.Context) (*store.Page, error)
+	if in.Attach != nil && in.Attach.Page == nil {
+		read = in.Attach.Read
+	}
+	return e.run(ctx, ses, in, read, emit)
 }
 
-// Edit replaces the last user message of session id with text (keeping its page context) and
-// streams a new reply: the old reply and anything after it are dropped.
-func (e *Engine) Edit(ctx context.Context, id, text string, emit func(Update)) error {
-	if strings.TrimSpace(text) == "" {
+// Edit replaces the last user message of a session with in.Text (keeping its page context) and
+// runs again: the old reply and anything after it are dropped.
+func (e *Engine) Edit(ctx context.Context, in Input, emit func(Update)) error {
+	if strings.TrimSpace(in.Text) == "" {
 		return ErrEmpty
 	}
-	ses, err := e.Session(ctx, id)
+	ses, err := e.Session(ctx, in.SessionID)
 	if err != nil {
 		return err
 	}
-	last := -1
-	for i, m := range ses.Messages {
-		if m.Role == "user" {
-			last = i
-		}
-	}
+	last := lastUser(ses.Messages)
 	if last < 0 {
 		return ErrNothingToEdit
 	}
 	ses.Messages = ses.Messages[:last+1]
 	if last == 0 && ses.Title == store.TitleFrom(ses.Messages[0].Content) {
-		ses.Title = store.TitleFrom(text) // still the automatic title: follow the edit, not a rename
+		ses.Title = store.TitleFrom(in.Text) // still the automatic title: follow the edit, not a rename
 	}
-	ses.Messages[last].Content = text
-	return e.reply(ctx, ses, emit)
+	ses.Messages[last].Content = in.Text
+	return e.run(ctx, ses, in, nil, emit)
 }
 
-// Regenerate drops the last assistant reply of session id (and any trailing failure) and
-// streams a new one for the same user message.
-func (e *Engine) Regenerate(ctx context.Context, id string, emit func(Update)) error {
-	ses, err := e.Session(ctx, id)
+// Regenerate drops everything after the last user message of a session (the reply, its tool
+// calls, a failure) and runs again for the same message.
+func (e *Engine) Regenerate(ctx context.Context, in Input, emit func(Update)) error {
+	ses, err := e.Session(ctx, in.SessionID)
 	if err != nil {
 		return err
 	}
-	for len(ses.Messages) > 0 && ses.Messages[len(ses.Messages)-1].Role != "user" {
-		ses.Messages = ses.Messages[:len(ses.Messages)-1]
-	}
-	if len(ses.Messages) == 0 {
+	last := lastUser(ses.Messages)
+	if last < 0 {
 		return ErrNothingToRegenerate
 	}
-	return e.reply(ctx, ses, emit)
+	ses.Messages = ses.Messages[:last+1]
+	return e.run(ctx, ses, in, nil, emit)
 }
 
-func (e *Engine) reply(ctx context.Context, ses *store.Session, emit func(Update)) error {
-	st, err := e.Store.Settings(ctx)
-	if err != nil {
-		return err
-	}
-	p, key, model, err := st.Resolve()
-	if err != nil {
-		return err
-	}
-	var mems []store.Memory
-	if st.Memories && st.MemoryCount > 0 {
-		all, err := e.Store.Memories(ctx)
-		if err != nil {
-			return err
-		}
-		mems = store.TopMemories(all, st.MemoryCount)
-	}
-	var page *store.Page
-	for i := len(ses.Messages) - 1; i >= 0; i-- {
-		if ses.Messages[i].Role == "user" {
-			page = ses.Messages[i].Page // only the latest user message's page goes with the request
-			break
+func lastUser(ms []store.Message) int {
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].Role == "user" {
+			return i
 		}
 	}
-	req := provider.Request{Model: model, System: SystemContent(st.SystemPrompt, mems, page), MaxTokens: st.MaxTokens, Messages: history(ses.Messages)}
-	t := st.Temperature
-	req.Temperature = &t
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	e.mu.Lock()
-	if e.running == nil {
-		e.running = map[string]context.CancelFunc{}
-	}
-	if _, busy := e.running[ses.ID]; busy {
-		e.mu.Unlock()
-		return ErrBusy
-	}
-	e.running[ses.ID] = cancel
-	e.mu.Unlock()
-	defer func() {
-		e.mu.Lock()
-		delete(e.running, ses.ID)
-		e.mu.Unlock()
-	}()
-
-	ses.Provider, ses.Model = p.ID, model
-	ses.UpdatedAt = e.now()
-	ses.Messages = append(ses.Messages, store.Message{ID: NewID(), Role: "assistant", CreatedAt: e.now(),
-		Status: store.StatusStreaming, Provider: p.ID, Model: model})
-	msg := &ses.Messages[len(ses.Messages)-1]
-	// Stored before it is acknowledged: the user's message survives anything that follows.
-	if err := e.Store.SaveSession(ctx, ses); err != nil {
-		return err
-	}
-	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
-
-	var content, reasoning strings.Builder
-	lastFlush := e.Now()
-	flush := func() error {
-		msg.Content, msg.Reasoning = content.String(), reasoning.String()
-		lastFlush = e.Now()
-		return e.Store.SaveDraft(context.WithoutCancel(ctx), ses.ID, msg)
-	}
-	var storeErr error
-	for ev := range p.Stream(ctx, e.Doer, key, req) {
-		switch ev.Kind {
-		case provider.EventText:
-			content.WriteString(ev.Text)
-			if st.Streaming {
-				emit(Update{Type: UpdateDelta, SessionID: ses.ID, MessageID: msg.ID, Text: ev.Text})
-			}
-		case provider.EventReasoning:
-			reasoning.WriteString(ev.Text)
-			if st.Streaming {
-				emit(Update{Type: UpdateDelta, SessionID: ses.ID, MessageID: msg.ID, Reasoning: ev.Text})
-			}
-		case provider.EventToolCall:
-			msg.ToolCalls = append(msg.ToolCalls, *ev.ToolCall)
-		case provider.EventUsage:
-			msg.Usage = ev.Usage
-		case provider.EventFinish:
-			msg.Status, msg.Finish = "", ev.Finish.Reason
-		case provider.EventError:
-			msg.Status, msg.Error = store.StatusError, errorInfo(p, ev.Err)
-		}
-		if msg.Status == store.StatusStreaming && e.Now().Sub(lastFlush) >= e.FlushEvery {
-			if err := flush(); err != nil && storeErr == nil {
-				storeErr = err
-				cancel()
-			}
-		}
-	}
-	msg.Content, msg.Reasoning = content.String(), reasoning.String()
-	switch {
-	case storeErr != nil:
-		msg.Status = store.StatusError
-		msg.Error = &store.ErrorInfo{Kind: "storage", Message: "Could not save the reply: " + storeErr.Error()}
-	case msg.Status == store.StatusStreaming && ctx.Err() != nil:
-		msg.Status = store.StatusStopped
-	case msg.Status == store.StatusStreaming:
-		msg.Status, msg.Error = store.StatusError, &store.ErrorInfo{Kind: string(provider.KindTruncated), Message: "the reply ended without a finish"}
-	}
-	ses.UpdatedAt = e.now()
-	final := *msg
-	err = e.Store.SaveSession(context.WithoutCancel(ctx), ses)
-	if err != nil {
-		final.Status = store.StatusError
-		final.Error = &store.ErrorInfo{Kind: "storage", Message: "Could not save the reply: " + err.Error()}
-	}
-	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: msg.ID, Message: &final})
-	return nil
+	return -1
 }
 
-// Stop cancels the stream of session id. The partial reply is kept, marked stopped.
+// Stop cancels the run of session id. What streamed is kept, marked stopped; tool calls not
+// yet run are not run.
 func (e *Engine) Stop(id string) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -319,23 +251,26 @@ func (e *Engine) Stop(id string) bool {
 	return false
 }
 
+func (e *Engine) claim(id string, cancel context.CancelFunc) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.running == nil {
+		e.running = map[string]context.CancelFunc{}
+	}
+	if _, busy := e.running[id]; busy {
+		return false
+	}
+	e.running[id] = cancel
+	return true
+}
+
+func (e *Engine) release(id string) {
+	e.mu.Lock()
+	delete(e.running, id)
+	e.mu.Unlock()
+}
+
 func errorInfo(p provider.Provider, err error) *store.ErrorInfo {
 	pe := provider.AsError(p, err)
 	return &store.ErrorInfo{Kind: string(pe.Kind), Message: pe.Error(), Status: pe.Status, RetryAfterMs: pe.RetryAfter.Milliseconds()}
-}
-
-// history turns stored messages into the provider conversation. Failed or stopped replies are
-// sent as far as they got; empty ones are left out, since providers reject empty turns.
-func history(ms []store.Message) []provider.Message {
-	var out []provider.Message
-	for _, m := range ms {
-		if m.Status == store.StatusStreaming {
-			continue
-		}
-		if m.Role == "assistant" && m.Content == "" && len(m.ToolCalls) == 0 {
-			continue
-		}
-		out = append(out, provider.Message{Role: m.Role, Content: m.Content})
-	}
-	return out
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/skiff-ai/skiff/internal/agent"
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
+	"github.com/skiff-ai/skiff/internal/tool"
 )
 
 // Conn is a connected panel. Send must not block for long; it is called from the goroutine
@@ -34,22 +35,28 @@ type Rules interface {
 
 // Core dispatches panel messages.
 type Core struct {
-	Store  *store.Store
-	Engine *agent.Engine
-	Doer   provider.Doer
-	Rules  Rules // may be nil
+	Store   *store.Store
+	Engine  *agent.Engine
+	Doer    provider.Doer
+	Rules   Rules        // may be nil
+	Browser tool.Browser // may be nil: no page context, no agent mode
+
+	gate  askGate
+	pages pages
 
 	mu    sync.Mutex
 	conns map[Conn]bool
 }
 
-// New returns a Core over kv, doing HTTP with d.
-func New(ctx context.Context, kv store.KV, d provider.Doer, rules Rules) (*Core, error) {
+// New returns a Core over kv, doing HTTP with d and working in the browser b (nil: none).
+func New(ctx context.Context, kv store.KV, d provider.Doer, rules Rules, b tool.Browser) (*Core, error) {
 	st, err := store.Open(ctx, kv)
 	if err != nil {
 		return nil, err
 	}
-	c := &Core{Store: st, Engine: agent.New(st, d), Doer: d, Rules: rules, conns: map[Conn]bool{}}
+	c := &Core{Store: st, Engine: agent.New(st, d), Doer: d, Rules: rules, Browser: b, conns: map[Conn]bool{}}
+	c.Engine.Browser = b
+	c.Engine.Gate = &c.gate
 	// Off the wake path: session rules outlive the worker, so this only matters after a browser
 	// restart, and a first request racing it at worst gets the clear "origin" error.
 	go func() {
@@ -118,16 +125,24 @@ func public(s store.Settings) PublicSettings {
 	return ps
 }
 
+func (c *Core) input(p SendParams) agent.Input {
+	in := agent.Input{SessionID: p.SessionID, Text: p.Text, Agent: p.Agent, WindowID: p.WindowID, Attach: c.attachFor(p.Attach)}
+	if p.Attach != nil {
+		in.TabID = p.Attach.TabID
+	}
+	return in
+}
+
 func (c *Core) send(ctx context.Context, p SendParams, emit func(agent.Update)) error {
-	return c.Engine.Send(ctx, p.SessionID, p.Text, p.Page, emit)
+	return c.Engine.Send(ctx, c.input(p), emit)
 }
 
-func (c *Core) edit(ctx context.Context, p EditParams, emit func(agent.Update)) error {
-	return c.Engine.Edit(ctx, p.SessionID, p.Text, emit)
+func (c *Core) edit(ctx context.Context, p SendParams, emit func(agent.Update)) error {
+	return c.Engine.Edit(ctx, c.input(p), emit)
 }
 
-func (c *Core) regenerate(ctx context.Context, p SessionRef, emit func(agent.Update)) error {
-	return c.Engine.Regenerate(ctx, p.SessionID, emit)
+func (c *Core) regenerate(ctx context.Context, p SendParams, emit func(agent.Update)) error {
+	return c.Engine.Regenerate(ctx, c.input(p), emit)
 }
 
 func (c *Core) stop(_ context.Context, p SessionRef) (bool, error) {
@@ -230,6 +245,9 @@ func (c *Core) saveSettings(ctx context.Context, req SaveSettingsParams) (*Publi
 	}
 	s := *req.Settings
 	s.APIKeys = old.APIKeys // the panel never holds keys; it only sends changes (never nil: Settings fills it)
+	if s.MaxSteps == 0 {
+		s.MaxSteps = old.MaxSteps // a panel that does not know the setting keeps it
+	}
 	for id, k := range req.Keys {
 		if _, ok := provider.Lookup(id); !ok {
 			return nil, &store.FieldError{Field: "key." + id, Message: "unknown provider"}

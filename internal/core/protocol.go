@@ -41,6 +41,10 @@ var methods = map[string]method{
 	"memory.update": handle((*Core).updateMemory),
 	"memory.delete": handle((*Core).deleteMemory),
 
+	"page.peek":   handle((*Core).peek),
+	"tool.decide": handle((*Core).decide),
+	"tool.image":  handle((*Core).image),
+
 	"settings.save":   handle((*Core).saveSettings),
 	"provider.models": handle((*Core).models),
 	"provider.test":   handle((*Core).testProvider),
@@ -52,18 +56,16 @@ type SessionRef struct {
 	SessionID string `json:"sessionId"`
 }
 
-// SendParams is chat.send: text as a user message in a session ("" starts a new one), with
-// the page the user attached.
+// SendParams is chat.send (text as a user message in a session, "" starting a new one, with
+// the page the user attached), chat.edit (text replacing the last user message) and
+// chat.regenerate (no text). Agent switches the chat between chat and agent mode; WindowID is
+// the panel's window, where the tools start.
 type SendParams struct {
-	SessionID string      `json:"sessionId"`
-	Text      string      `json:"text"`
-	Page      *store.Page `json:"page,omitempty"`
-}
-
-// EditParams is chat.edit: the last user message of a session, rewritten.
-type EditParams struct {
-	SessionID string `json:"sessionId"`
-	Text      string `json:"text"`
+	SessionID string        `json:"sessionId"`
+	Text      string        `json:"text"`
+	Attach    *AttachParams `json:"attach,omitempty"`
+	Agent     *bool         `json:"agent,omitempty"`
+	WindowID  int           `json:"windowId"`
 }
 
 // Started answers chat.send, chat.edit and chat.regenerate once the user's message is stored;

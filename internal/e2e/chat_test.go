@@ -45,7 +45,7 @@ func messages(t *testing.T, tab context.Context) []shown {
 	t.Helper()
 	raw := JS[string](t, tab, `JSON.stringify([...document.querySelectorAll("#messages .msg")].map(n => ({
 		Role: n.dataset.role, Status: n.dataset.status,
-		Content: n.querySelector(".content").textContent.replace(/\s+/g, " ").trim(),
+		Content: (n.querySelector(".content") || n).textContent.replace(/\s+/g, " ").trim(),
 		Notice: (n.querySelector(".notice") || {}).textContent || ""})))`)
 	var out []shown
 	if err := json.Unmarshal([]byte(raw), &out); err != nil {

@@ -40,6 +40,10 @@ func ExportMarkdown(ses *Session) string {
 	fmt.Fprintf(&b, "# %s\n\n", oneLine(ses.Title))
 	fmt.Fprintf(&b, "_%s · %s · %s_\n", ses.Provider, ses.Model, time.UnixMilli(ses.CreatedAt).UTC().Format("2006-01-02 15:04 UTC"))
 	for _, m := range ses.Messages {
+		if m.Role == "tool" && m.Tool != nil {
+			fmt.Fprintf(&b, "\n> Tool %s %s: %s\n", m.Tool.Name, oneLine(m.Tool.What), oneLine(m.Tool.Summary))
+			continue
+		}
 		who := "You"
 		if m.Role == "assistant" {
 			who = "Skiff"
@@ -160,13 +164,21 @@ func checkSession(s *Session) error {
 		if !validID(m.ID) {
 			return fmt.Errorf("message %d: bad id", j+1)
 		}
-		if m.Role != "user" && m.Role != "assistant" {
-			return fmt.Errorf("message %d: role %q is neither user nor assistant", j+1, m.Role)
+		switch m.Role {
+		case "user", "assistant":
+			m.Tool = nil
+		case "tool":
+			if m.Tool == nil || m.Tool.CallID == "" || m.Tool.Name == "" {
+				return fmt.Errorf("message %d: a tool result without its call", j+1)
+			}
+			m.Tool.Image = "" // images are not in backups
+		default:
+			return fmt.Errorf("message %d: role %q is not user, assistant or tool", j+1, m.Role)
 		}
 		switch m.Status {
-		case "", StatusStopped, StatusError, StatusInterrupted:
-		case StatusStreaming:
-			m.Status = StatusInterrupted // it cannot still be streaming here
+		case "", StatusStopped, StatusError, StatusInterrupted, StatusDenied:
+		case StatusStreaming, StatusPending, StatusAsking, StatusRunning:
+			m.Status = StatusInterrupted // it cannot still be going on here
 		default:
 			return fmt.Errorf("message %d: unknown status %q", j+1, m.Status)
 		}

@@ -11,6 +11,7 @@
 //	draft/<id>          the assistant message being streamed into session <id>
 //	active              id of the session the panel shows
 //	memories            []Memory
+//	image/<id>          a tool's image (a screenshot): {"mime", "data" (base64)}
 package store
 
 import (
@@ -229,8 +230,16 @@ func (s *Store) SaveDraft(ctx context.Context, id string, m *Message) error {
 	return s.set(ctx, map[string]any{draftKey(id): m})
 }
 
-// DeleteSession removes a session, its draft and its index entry.
+// DeleteSession removes a session, its draft, its images and its index entry.
 func (s *Store) DeleteSession(ctx context.Context, id string) error {
+	var images []string
+	if ses, err := s.Session(ctx, id); err == nil {
+		for _, m := range ses.Messages {
+			if m.Tool != nil && m.Tool.Image != "" {
+				images = append(images, imageKey(m.Tool.Image))
+			}
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	idx, err := s.Sessions(ctx)
@@ -246,7 +255,40 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	if err := s.set(ctx, map[string]any{"sessions": out}); err != nil {
 		return err
 	}
-	return s.kv.Delete(ctx, sessionKey(id), draftKey(id))
+	return s.kv.Delete(ctx, append(images, sessionKey(id), draftKey(id))...)
+}
+
+// StoredImage is an image a tool took.
+type StoredImage struct {
+	Mime string `json:"mime"`
+	Data []byte `json:"data"`
+}
+
+// SaveImage stores an image under id.
+func (s *Store) SaveImage(ctx context.Context, id string, img StoredImage) error {
+	return s.set(ctx, map[string]any{imageKey(id): img})
+}
+
+// Images returns the stored images among ids (missing ones are left out).
+func (s *Store) Images(ctx context.Context, ids ...string) (map[string]StoredImage, error) {
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = imageKey(id)
+	}
+	got, err := s.kv.Get(ctx, keys...)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]StoredImage{}
+	for _, id := range ids {
+		if b, ok := got[imageKey(id)]; ok {
+			var img StoredImage
+			if json.Unmarshal(b, &img) == nil {
+				out[id] = img
+			}
+		}
+	}
+	return out, nil
 }
 
 // Active returns the id of the session the panel shows, "" if none.
@@ -277,6 +319,7 @@ func (s *Store) SaveMemories(ctx context.Context, ms []Memory) error {
 
 func sessionKey(id string) string { return "session/" + id }
 func draftKey(id string) string   { return "draft/" + id }
+func imageKey(id string) string   { return "image/" + id }
 
 // MemKV is an in-memory KV for tests and native tools. It stores copies.
 type MemKV struct {

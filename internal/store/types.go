@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -14,12 +15,29 @@ const (
 	StatusStopped     = "stopped"     // the user pressed Stop; Content is the partial reply
 	StatusError       = "error"       // the provider failed; Content is what arrived before
 	StatusInterrupted = "interrupted" // the worker died mid-stream; Content is the last saved text
+
+	// A tool message's statuses (it also ends as "", error, stopped or interrupted).
+	StatusPending = "pending" // waiting for its turn
+	StatusAsking  = "asking"  // waiting for the user to allow or deny it
+	StatusRunning = "running" // running
+	StatusDenied  = "denied"  // the user (or the gate) did not allow it
 )
 
-// Message is one message of a session.
+// Live reports whether a status means something was still going on: after a worker restart
+// such a message was cut off.
+func Live(status string) bool {
+	switch status {
+	case StatusStreaming, StatusPending, StatusAsking, StatusRunning:
+		return true
+	}
+	return false
+}
+
+// Message is one message of a session: the user's, the model's (with the tool calls it
+// made), or a tool's result ("tool").
 type Message struct {
 	ID        string              `json:"id"`
-	Role      string              `json:"role"` // "user" or "assistant"
+	Role      string              `json:"role"` // "user", "assistant" or "tool"
 	Content   string              `json:"content"`
 	Reasoning string              `json:"reasoning,omitempty"`
 	CreatedAt int64               `json:"createdAt"` // unix ms
@@ -32,6 +50,31 @@ type Message struct {
 	ToolCalls []provider.ToolCall `json:"toolCalls,omitempty"`
 	// Page is the page context the user attached to this message: sent to the model as data.
 	Page *Page `json:"page,omitempty"`
+	// Notice is something the user should know about the message (a page that could not
+	// be attached, a run stopped at the step limit).
+	Notice string `json:"notice,omitempty"`
+
+	// Tool is set on a tool message: the call it answers and what came of it.
+	Tool *ToolRun `json:"tool,omitempty"`
+}
+
+// ToolRun is a tool call and its result, as a tool message holds it. Content (of the message)
+// is the result text the model reads.
+type ToolRun struct {
+	CallID     string          `json:"callId"`
+	Name       string          `json:"name"`
+	Args       json.RawMessage `json:"args"`
+	Risk       string          `json:"risk"`
+	What       string          `json:"what,omitempty"`    // the call in words, for the card and the ask
+	Summary    string          `json:"summary,omitempty"` // the result in a few words
+	IsError    bool            `json:"isError,omitempty"`
+	Untrusted  bool            `json:"untrusted,omitempty"` // the result holds what a page says
+	URL        string          `json:"url,omitempty"`
+	Origin     string          `json:"origin,omitempty"`
+	Image      string          `json:"image,omitempty"` // id of a stored image (Store.Image)
+	StartedAt  int64           `json:"startedAt,omitempty"`
+	DurationMs int64           `json:"durationMs,omitempty"`
+	Decision   string          `json:"decision,omitempty"` // how the gate decided
 }
 
 // Page is what the user was looking at when they sent a message: the tab's URL and title, the
@@ -95,6 +138,8 @@ type Header struct {
 // Session is a conversation.
 type Session struct {
 	Header
+	// Agent is the chat's mode: the model may use the browser tools.
+	Agent    bool      `json:"agent,omitempty"`
 	Messages []Message `json:"messages"`
 }
 
@@ -162,7 +207,12 @@ type Settings struct {
 	PageContext  bool              `json:"pageContext"`
 	Memories     bool              `json:"memories"`
 	MemoryCount  int               `json:"memoryCount"`
+	// MaxSteps bounds an agent run: how many model turns it may take.
+	MaxSteps int `json:"maxSteps"`
 }
+
+// DefaultMaxSteps is the step limit of an agent run on a fresh install.
+const DefaultMaxSteps = 25
 
 // DefaultSettings are the settings of a fresh install.
 func DefaultSettings() Settings {
@@ -175,6 +225,7 @@ func DefaultSettings() Settings {
 		PageContext:  true,
 		Memories:     true,
 		MemoryCount:  10,
+		MaxSteps:     DefaultMaxSteps,
 	}
 	s.fill()
 	return s
@@ -213,6 +264,9 @@ func (s Settings) Validate() error {
 	}
 	if s.MemoryCount < 0 || s.MemoryCount > 100 {
 		return &FieldError{"memoryCount", "must be between 0 and 100"}
+	}
+	if s.MaxSteps < 1 || s.MaxSteps > 200 {
+		return &FieldError{"maxSteps", "must be between 1 and 200"}
 	}
 	for id, u := range s.BaseURLs {
 		if u == "" {

@@ -1,0 +1,826 @@
+// Skiff's page-side code. The core injects it into a page's isolated world (the page cannot see
+// or change it) the first time a tool needs the page, then calls globalThis.skiffPage.call(name,
+// argsJSON) through chrome.scripting. It collects (a tree of what a person sees, with stable refs
+// for what they can act on; text, links, matches) and acts (actionability checks before a
+// trusted input event, or DOM events when the debugger is not available). What the model sees is
+// formatted by the core, in Go; this file returns plain data.
+(() => {
+  if (globalThis.skiffPage) return;
+
+  // ---- refs: stable for an element as long as the document lives ----
+  const refs = { next: 1, byRef: new Map(), byEl: new WeakMap() };
+  function refOf(el) {
+    let r = refs.byEl.get(el);
+    if (!r) {
+      r = "e" + refs.next++;
+      refs.byEl.set(el, r);
+      refs.byRef.set(r, new WeakRef(el));
+    }
+    return r;
+  }
+  function byRef(r) {
+    const w = refs.byRef.get(r);
+    const el = w && w.deref();
+    return el && el.isConnected ? el : null;
+  }
+
+  // ---- the composed tree (shadow roots, open or closed, and slots) ----
+  function shadowOf(el) {
+    if (el.shadowRoot) return el.shadowRoot;
+    try {
+      return chrome.dom && chrome.dom.openOrClosedShadowRoot ? chrome.dom.openOrClosedShadowRoot(el) : null;
+    } catch {
+      return null;
+    }
+  }
+  function kidsOf(el) {
+    const root = shadowOf(el);
+    if (root) return [...root.childNodes];
+    if (el.localName === "slot") {
+      const assigned = el.assignedNodes({ flatten: true });
+      return assigned.length ? assigned : [...el.childNodes];
+    }
+    return [...el.childNodes];
+  }
+  function parentOf(n) {
+    if (n.assignedSlot) return n.assignedSlot;
+    if (n.parentElement) return n.parentElement;
+    const p = n.parentNode;
+    return p && p.nodeType === 11 && p.host ? p.host : null;
+  }
+  function contains(anc, n) {
+    for (let x = n; x; x = parentOf(x)) if (x === anc) return true;
+    return false;
+  }
+
+  // ---- what a person can see ----
+  let styles = new Map();
+  function style(el) {
+    let s = styles.get(el);
+    if (!s) styles.set(el, (s = getComputedStyle(el)));
+    return s;
+  }
+  function parseColor(c) {
+    const m = /rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)/.exec(c || "");
+    return m ? [+m[1], +m[2], +m[3], m[4] === undefined ? 1 : +m[4]] : null;
+  }
+  function luminance([r, g, b]) {
+    const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  }
+  // background of el as seen behind its text, or null when an image or gradient may be there.
+  function backgroundOf(el) {
+    for (let x = el; x && x.nodeType === 1; x = parentOf(x)) {
+      const s = style(x);
+      if (s.backgroundImage && s.backgroundImage !== "none") return null;
+      const c = parseColor(s.backgroundColor);
+      if (c && c[3] > 0.9) return c;
+      if (c && c[3] > 0) return null;
+    }
+    return [255, 255, 255, 1]; // the canvas
+  }
+  // Why an element and everything in it cannot be seen, or "".
+  function hiddenReason(el) {
+    if (el.getAttribute("aria-hidden") === "true") return "aria-hidden";
+    if (el.hidden || el.inert) return "hidden";
+    const s = style(el);
+    if (s.display === "none") return "display:none";
+    if (s.visibility === "hidden" || s.visibility === "collapse") return "visibility";
+    if (el.checkVisibility && !el.checkVisibility({ opacityProperty: true, contentVisibilityAuto: false })) return "invisible";
+    if (+s.opacity === 0) return "opacity";
+    if (s.display === "contents") return "";
+    const r = el.getBoundingClientRect();
+    const clips = s.overflow !== "visible" || s.overflowX !== "visible" || s.overflowY !== "visible" || s.contain.includes("paint");
+    if ((r.width < 1 || r.height < 1) && clips) return "zero-size";
+    if (s.position === "absolute" || s.position === "fixed") {
+      if (/rect\(\s*0(px)?[,\s]+0(px)?[,\s]+0(px)?[,\s]+0(px)?\s*\)/.test(s.clip)) return "clipped";
+      if ((r.width <= 1 && r.height <= 1) && clips) return "clipped";
+    }
+    if (/inset\(\s*(50|100)%/.test(s.clipPath) || /circle\(\s*0/.test(s.clipPath)) return "clipped";
+    // Pushed out of the page: nothing a person can scroll to shows it.
+    const left = r.right + scrollX, top = r.bottom + scrollY;
+    if (r.width > 0 && r.height > 0 && (left <= 0 || top <= 0)) return "off-screen";
+    const de = document.documentElement;
+    if (r.left + scrollX >= Math.max(de.scrollWidth, innerWidth) + 50 && s.position !== "fixed") return "off-screen";
+    return "";
+  }
+  // Whether a text node's text can be read: not too small, not the colour of what is behind it,
+  // not pushed away by text-indent, and laid out somewhere.
+  function textVisible(t) {
+    const el = t.parentElement;
+    if (!el) return false;
+    const s = style(el);
+    if (parseFloat(s.fontSize) < 3) return false;
+    if (Math.abs(parseFloat(s.textIndent)) > 900 && s.overflow !== "visible") return false;
+    const fg = parseColor(s.color);
+    if (fg && fg[3] < 0.1) return false;
+    if (s.webkitTextFillColor && parseColor(s.webkitTextFillColor) && parseColor(s.webkitTextFillColor)[3] < 0.1) return false;
+    const bg = fg ? backgroundOf(el) : null;
+    if (fg && bg) {
+      const a = luminance(fg), b = luminance(bg);
+      if ((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) < 1.15) return false;
+    }
+    const range = document.createRange();
+    range.selectNodeContents(t);
+    for (const r of range.getClientRects()) if (r.width >= 1 && r.height >= 1) return true;
+    return false;
+  }
+
+  // ---- roles and names, after ARIA (enough of it for what agents act on) ----
+  const landmarks = { header: "banner", footer: "contentinfo", nav: "navigation", main: "main", aside: "complementary", search: "search" };
+  const inputRoles = { button: "button", submit: "button", reset: "button", image: "button", checkbox: "checkbox", radio: "radio", range: "slider", number: "spinbutton", search: "searchbox", file: "button", color: "button" };
+  const interactiveRoles = new Set(["button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox", "option", "slider", "spinbutton", "switch", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "treeitem", "gridcell"]);
+  const nameFromContent = new Set(["button", "link", "heading", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "treeitem", "cell", "gridcell", "columnheader", "rowheader", "checkbox", "radio", "switch", "tooltip", "listitem", "paragraph", "legend", "caption", "term", "definition", "summary"]);
+  function roleOf(el) {
+    const explicit = (el.getAttribute("role") || "").trim().split(/\s+/)[0];
+    if (explicit && explicit !== "none" && explicit !== "presentation") return explicit;
+    if (explicit) return "";
+    const tag = el.localName;
+    switch (tag) {
+      case "a":
+      case "area":
+        return el.hasAttribute("href") ? "link" : "";
+      case "button":
+        return "button";
+      case "input": {
+        const type = (el.getAttribute("type") || "text").toLowerCase();
+        if (type === "hidden") return "";
+        if (inputRoles[type]) return inputRoles[type];
+        return el.list ? "combobox" : "textbox";
+      }
+      case "textarea":
+        return "textbox";
+      case "select":
+        return el.multiple || el.size > 1 ? "listbox" : "combobox";
+      case "option":
+        return "option";
+      case "img":
+        return el.getAttribute("alt") === "" && !el.title ? "" : "img";
+      case "svg":
+        return el.getAttribute("aria-label") || el.querySelector(":scope > title") ? "img" : "";
+      case "h1": case "h2": case "h3": case "h4": case "h5": case "h6":
+        return "heading";
+      case "p":
+        return "paragraph";
+      case "ul": case "ol": case "menu":
+        return "list";
+      case "li":
+        return "listitem";
+      case "table":
+        return "table";
+      case "tr":
+        return "row";
+      case "td":
+        return "cell";
+      case "th":
+        return el.getAttribute("scope") === "row" ? "rowheader" : "columnheader";
+      case "caption":
+        return "caption";
+      case "form":
+        return el.getAttribute("aria-label") || el.getAttribute("aria-labelledby") || el.getAttribute("name") ? "form" : "";
+      case "dialog":
+        return "dialog";
+      case "fieldset":
+        return "group";
+      case "legend":
+        return "legend";
+      case "details":
+        return "group";
+      case "summary":
+        return "button";
+      case "iframe": case "frame":
+        return "iframe";
+      case "progress":
+        return "progressbar";
+      case "hr":
+        return "separator";
+      case "blockquote":
+        return "blockquote";
+      case "pre":
+        return "code";
+      case "label":
+        return "";
+      case "dt":
+        return "term";
+      case "dd":
+        return "definition";
+      case "section":
+        return el.getAttribute("aria-label") || el.getAttribute("aria-labelledby") ? "region" : "";
+    }
+    if (landmarks[tag]) {
+      if ((tag === "header" || tag === "footer") && el.parentElement && el.parentElement.closest("article, aside, main, nav, section")) return "";
+      return landmarks[tag];
+    }
+    if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) return "textbox";
+    return "";
+  }
+
+  function clean(s, n = 120) {
+    s = String(s || "").replace(/\s+/g, " ").trim();
+    return s.length > n ? s.slice(0, n - 1) + "…" : s;
+  }
+  // visibleText is the text a person sees in el: hidden parts left out.
+  function visibleText(el, limit = 400) {
+    let out = "";
+    const walk = (n) => {
+      if (out.length > limit) return;
+      if (n.nodeType === 3) {
+        if (n.data.trim() && textVisible(n)) out += n.data;
+        return;
+      }
+      if (n.nodeType !== 1 || hiddenReason(n) || /^(script|style|noscript|template)$/.test(n.localName)) return;
+      if (n.localName === "img" && n.alt) out += " " + n.alt + " ";
+      if (n.localName === "input" && /^(submit|button|reset)$/.test(n.type)) out += " " + n.value + " ";
+      for (const k of kidsOf(n)) walk(k);
+      if (style(n).display !== "inline") out += " ";
+    };
+    walk(el);
+    return clean(out, limit);
+  }
+  function labelsOf(el) {
+    const out = [];
+    if (el.labels) for (const l of el.labels) out.push(visibleText(l));
+    return out.filter(Boolean).join(" ");
+  }
+  function nameOf(el, role) {
+    const by = el.getAttribute("aria-labelledby");
+    if (by) {
+      const t = by.split(/\s+/).map((id) => el.getRootNode().getElementById?.(id) || document.getElementById(id)).filter(Boolean).map((x) => visibleText(x)).join(" ");
+      if (t.trim()) return clean(t);
+    }
+    const aria = el.getAttribute("aria-label");
+    if (aria && aria.trim()) return clean(aria);
+    const tag = el.localName;
+    if (tag === "input" || tag === "textarea" || tag === "select") {
+      if (tag === "input" && /^(submit|button|reset)$/.test(el.type)) return clean(el.value || (el.type === "submit" ? "Submit" : el.type === "reset" ? "Reset" : ""));
+      if (tag === "input" && el.type === "image") return clean(el.alt || el.value || "Submit");
+      const l = labelsOf(el);
+      if (l) return clean(l);
+      if (el.title) return clean(el.title);
+      if (el.placeholder) return clean(el.placeholder);
+      return "";
+    }
+    if (tag === "img" || tag === "area") return clean(el.getAttribute("alt") || el.title);
+    if (tag === "svg") return clean(el.querySelector(":scope > title")?.textContent || "");
+    if (tag === "iframe") return clean(el.title || el.name || "");
+    if (tag === "fieldset") {
+      const lg = el.querySelector(":scope > legend");
+      if (lg) return visibleText(lg, 120);
+    }
+    if (tag === "table") {
+      const c = el.querySelector(":scope > caption");
+      if (c) return visibleText(c, 120);
+    }
+    if (nameFromContent.has(role) || interactiveRoles.has(role)) {
+      const t = visibleText(el, 160);
+      if (t) return clean(t, 160);
+    }
+    return clean(el.title || "");
+  }
+
+  function pointerOnly(el) {
+    // Apps often make divs clickable: the pointer cursor is the sign a person sees. Only the
+    // outermost element of a pointer region counts, and only if it is not inside a control.
+    if (style(el).cursor !== "pointer") return false;
+    const p = parentOf(el);
+    if (p && p.nodeType === 1 && style(p).cursor === "pointer") return false;
+    for (let x = p; x && x.nodeType === 1; x = parentOf(x)) if (interactiveRoles.has(roleOf(x))) return false;
+    return true;
+  }
+  function isInteractive(el, role) {
+    if (interactiveRoles.has(role)) return true;
+    if (el.hasAttribute("onclick") || (el.tabIndex >= 0 && el.hasAttribute("tabindex") && el.getAttribute("tabindex") !== "-1")) return true;
+    if (el.localName === "label" && el.control) return false;
+    return pointerOnly(el);
+  }
+  function disabled(el) {
+    if (el.disabled) return true;
+    if (el.closest && el.closest("fieldset:disabled") && /^(input|button|select|textarea)$/.test(el.localName)) return true;
+    for (let x = el; x && x.nodeType === 1; x = parentOf(x)) if (x.getAttribute("aria-disabled") === "true") return true;
+    return false;
+  }
+
+  // describe says which element this is, in words, for the model and for the user.
+  function describe(el) {
+    const role = roleOf(el) || el.localName;
+    const name = nameOf(el, role) || clean(visibleText(el, 60), 60);
+    return name ? `${role} “${name}”` : `${role} <${el.localName}${el.id ? "#" + el.id : ""}>`;
+  }
+
+  // ---- frames: each frame tells its parent which frame it is (frame ids are the browser's) ----
+  const frameOf = new WeakMap(); // iframe element -> frame id
+  addEventListener("message", (e) => {
+    const d = e.data;
+    if (!d || typeof d !== "object" || typeof d.__skiffFrame !== "number") return;
+    for (const f of document.querySelectorAll("iframe, frame")) {
+      if (f.contentWindow === e.source) frameOf.set(f, d.__skiffFrame);
+    }
+    for (const host of shadowHosts()) {
+      for (const f of shadowOf(host).querySelectorAll("iframe, frame")) if (f.contentWindow === e.source) frameOf.set(f, d.__skiffFrame);
+    }
+  });
+  function shadowHosts() {
+    const out = [];
+    const tw = document.createTreeWalker(document.documentElement || document, NodeFilter.SHOW_ELEMENT);
+    for (let n = tw.currentNode; n; n = tw.nextNode()) if (n.nodeType === 1 && shadowOf(n)) out.push(n);
+    return out;
+  }
+  function frameElementFor(id) {
+    for (const f of document.querySelectorAll("iframe, frame")) if (frameOf.get(f) === id) return f;
+    for (const host of shadowHosts()) for (const f of shadowOf(host).querySelectorAll("iframe, frame")) if (frameOf.get(f) === id) return f;
+    return null;
+  }
+
+  // ---- the snapshot ----
+  const skip = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base", "datalist", "param", "source", "track", "br", "wbr", "object", "embed", "canvas", "audio", "video"]);
+  const MAX_NODES = 30000;
+
+  function snapshot({ root, interactive } = {}) {
+    styles = new Map();
+    let count = 0;
+    const vh = innerHeight;
+    const walk = (n) => {
+      if (++count > MAX_NODES) return [];
+      if (n.nodeType === 3) {
+        const t = n.data.replace(/\s+/g, " ");
+        if (!t.trim() || !textVisible(n)) return [];
+        return [t];
+      }
+      if (n.nodeType !== 1) return []; // comments and the rest never reach the model
+      const el = n;
+      if (skip.has(el.localName)) return [];
+      if (hiddenReason(el)) return [];
+      const role = roleOf(el);
+      const act = isInteractive(el, role);
+      if (role === "iframe") {
+        const node = { role, name: nameOf(el, role), ref: refOf(el), frame: frameOf.has(el) ? frameOf.get(el) : -1, src: el.src || "" };
+        return [node];
+      }
+      let kids = [];
+      for (const k of kidsOf(el)) kids.push(...walk(k));
+      if (el.localName === "select") kids = [];
+      if (el.localName === "textarea" || el.localName === "input") kids = [];
+      const s = style(el);
+      const inline = s.display.startsWith("inline") && !/^(heading|paragraph|listitem|list|table|row)$/.test(role);
+      if (!role && !act) {
+        if (inline || kids.length === 0) return kids;
+        return [{ group: 1, kids }];
+      }
+      const node = { role: role || "generic", name: nameOf(el, role) };
+      if (act || /^(dialog|form|table|main|navigation|region|search|complementary)$/.test(role)) node.ref = refOf(el);
+      if (inline) node.inline = 1;
+      if (role === "heading") node.level = +(el.getAttribute("aria-level") || el.localName.slice(1)) || 2;
+      if (act && disabled(el)) node.disabled = 1;
+      if (el.getAttribute("aria-expanded")) node.expanded = el.getAttribute("aria-expanded") === "true" ? 1 : 0;
+      if (el.localName === "details") node.expanded = el.open ? 1 : 0;
+      const checked = el.localName === "input" && /^(checkbox|radio)$/.test(el.type) ? el.checked : el.getAttribute("aria-checked");
+      if (checked !== null && checked !== undefined && /^(checkbox|radio|switch|menuitemcheckbox|menuitemradio|option)$/.test(node.role)) node.checked = checked === true || checked === "true" ? 1 : checked === "mixed" ? 2 : 0;
+      if (el.getAttribute("aria-selected") === "true" || (el.localName === "option" && el.selected)) node.selected = 1;
+      if (el.getAttribute("aria-pressed")) node.pressed = el.getAttribute("aria-pressed") === "true" ? 1 : 0;
+      if (el.required || el.getAttribute("aria-required") === "true") node.required = 1;
+      if (el.readOnly || el.getAttribute("aria-readonly") === "true") node.readonly = 1;
+      if (el.localName === "input" || el.localName === "textarea") {
+        if (el.type === "password") node.password = 1;
+        else if (!/^(checkbox|radio|submit|button|reset|image|file)$/.test(el.type)) node.value = clean(el.value, 200);
+        if (el.type && !/^(text|textarea)$/.test(el.type) && !inputRoles[el.type] && el.type !== "search") node.type = el.type;
+        if (el.placeholder && el.placeholder !== node.name) node.placeholder = clean(el.placeholder, 60);
+        if (/cc-|card/.test(el.autocomplete || "")) node.payment = 1;
+      } else if (el.localName === "select") {
+        const opts = [...el.options];
+        node.value = clean(opts.filter((o) => o.selected).map((o) => o.label).join(", "), 120);
+        node.options = opts.slice(0, 30).map((o) => clean(o.label, 60));
+        if (opts.length > 30) node.more = opts.length - 30;
+      } else if (el.isContentEditable && role === "textbox") {
+        node.value = clean(el.innerText, 200);
+        kids = [];
+      }
+      const r = el.getBoundingClientRect();
+      if (act && (r.bottom < 0 || r.top > vh)) node.offscreen = 1;
+      // A name read from the content says it all when the content is only text.
+      if (node.name && kids.every((k) => typeof k === "string")) {
+        const text = clean(kids.join(""), 400);
+        if (!text || text === node.name || node.name.startsWith(text.replace(/…$/, ""))) kids = [];
+      }
+      if (kids.length) node.kids = kids;
+      return [node];
+    };
+    const start = root ? byRef(root) : document.body || document.documentElement;
+    if (root && !start) return { error: `there is no element ${root} on the page any more (it was removed or the page changed); take a new snapshot` };
+    let tree = start ? walk(start) : [];
+    if (interactive) tree = onlyInteractive(tree);
+    const de = document.documentElement;
+    return {
+      url: location.href,
+      title: document.title,
+      tree,
+      truncated: count > MAX_NODES,
+      scroll: { y: Math.round(scrollY), height: Math.round(Math.max(de ? de.scrollHeight : 0, document.body ? document.body.scrollHeight : 0)), viewport: Math.round(innerHeight), width: Math.round(innerWidth) },
+    };
+  }
+
+  // onlyInteractive keeps the elements a person can act on, and the headings and landmarks that
+  // say where they are.
+  function onlyInteractive(items) {
+    const out = [];
+    for (const it of items) {
+      if (typeof it === "string") continue;
+      const kids = it.kids ? onlyInteractive(it.kids) : [];
+      const keep = it.ref && (interactiveRoles.has(it.role) || it.role === "generic" || it.role === "iframe" || it.role === "heading");
+      if (keep) out.push({ ...it, kids: kids.length ? kids : undefined });
+      else if (kids.length && it.ref) out.push({ ...it, kids });
+      else out.push(...kids);
+    }
+    return out;
+  }
+
+  // ---- finding the element an action targets ----
+  function resolve(t) {
+    if (t.ref) {
+      const el = byRef(t.ref);
+      if (!el) return { error: `there is no element ${t.ref} on the page any more (it was removed or the page changed); take a new snapshot` };
+      return { el };
+    }
+    if (t.selector) {
+      let el;
+      try {
+        el = deepQuery(t.selector);
+      } catch (e) {
+        return { error: `the selector ${JSON.stringify(t.selector)} is not valid CSS (${e.message})` };
+      }
+      if (!el) return { error: `no element matches ${JSON.stringify(t.selector)}`, retry: 1 };
+      return { el };
+    }
+    if (typeof t.x === "number" && typeof t.y === "number") {
+      const el = deepFromPoint(t.x, t.y);
+      if (!el) return { error: `nothing is at (${t.x}, ${t.y}) in the viewport` };
+      return { el, point: { x: t.x, y: t.y } };
+    }
+    return { error: "say which element: a ref from the snapshot, a CSS selector, or x and y" };
+  }
+  function deepQuery(sel) {
+    const found = document.querySelector(sel);
+    if (found) return found;
+    for (const host of shadowHosts()) {
+      const el = shadowOf(host).querySelector(sel);
+      if (el) return el;
+    }
+    return null;
+  }
+  function deepFromPoint(x, y) {
+    let el = document.elementFromPoint(x, y);
+    for (let i = 0; el && i < 20; i++) {
+      const root = shadowOf(el);
+      const inner = root && root.elementFromPoint(x, y);
+      if (!inner || inner === el) break;
+      el = inner;
+    }
+    return el;
+  }
+
+  const frame = () => new Promise((res) => {
+    if (document.visibilityState === "hidden") return res(); // no frames, and nothing animates
+    requestAnimationFrame(() => res());
+    setTimeout(res, 100);
+  });
+
+  // locate runs the checks Playwright makes before acting: attached, visible, stable, enabled,
+  // editable (for typing), and receives events at the action point. It scrolls the element
+  // into view and returns the point to act at, in this frame's viewport.
+  async function locate({ target, action }) {
+    styles = new Map();
+    const r0 = resolve(target);
+    if (r0.error) return r0;
+    let el = r0.el;
+    if (el.localName === "label" && el.control && action === "click") el = el.control.type === "hidden" ? el : el;
+    const what = describe(el);
+    if (!el.isConnected) return { error: `${what} is no longer attached to the page`, retry: 1 };
+    const why = hiddenUp(el);
+    if (why) return { error: `${what} is not visible (${why})`, retry: 1, what };
+    if (action !== "hover" && action !== "scroll" && disabled(el)) return { error: `${what} is disabled`, retry: 1, what };
+    if (action === "type") {
+      const editable = el.isContentEditable || ((el.localName === "input" || el.localName === "textarea") && !/^(checkbox|radio|submit|button|reset|image|file|range|color)$/.test(el.type));
+      if (!editable) return { error: `${what} is not a text field; type needs an input, a textarea or an editable element`, what };
+      if (el.readOnly) return { error: `${what} is read-only`, retry: 1, what };
+    }
+    if (!r0.point) {
+      const r = el.getBoundingClientRect();
+      if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    }
+    // Stable: the same box on two consecutive frames.
+    let box = el.getBoundingClientRect();
+    for (let i = 0; i < 10; i++) {
+      await frame();
+      const b = el.getBoundingClientRect();
+      if (b.x === box.x && b.y === box.y && b.width === box.width && b.height === box.height) break;
+      box = b;
+      if (i === 9) return { error: `${what} keeps moving (an animation?)`, retry: 1, what };
+    }
+    if (box.width < 1 || box.height < 1) return { error: `${what} has no size on screen`, retry: 1, what };
+    const point = r0.point || { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    if (action !== "type" && action !== "scroll") {
+      const hit = deepFromPoint(point.x, point.y);
+      if (!hit) return { error: `${what} is outside the viewport`, retry: 1, what };
+      if (!contains(el, hit) && !(el.localName === "label" && el.control && contains(el.control, hit))) {
+        let cover = hit;
+        for (let x = hit; x && x.nodeType === 1; x = parentOf(x)) if (!contains(x, el) && x !== document.body) cover = x;
+        return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first`, retry: 1, what };
+      }
+    }
+    return { ok: 1, what, point: { x: Math.round(point.x), y: Math.round(point.y) }, viewport: { w: innerWidth, h: innerHeight } };
+  }
+  function hiddenUp(el) {
+    for (let x = el; x && x.nodeType === 1; x = parentOf(x)) {
+      const why = hiddenReason(x);
+      if (why && why !== "off-screen") return x === el ? why : why + " on an enclosing element";
+    }
+    return "";
+  }
+
+  // ---- acting with DOM events (when trusted input is not available) and the DOM-only actions ----
+  function mouse(el, type, p, extra = {}) {
+    const Ev = type.startsWith("pointer") ? PointerEvent : MouseEvent;
+    el.dispatchEvent(new Ev(type, { bubbles: true, cancelable: true, composed: true, clientX: p.x, clientY: p.y, view: window, button: 0, buttons: type.endsWith("down") ? 1 : 0, pointerType: "mouse", ...extra }));
+  }
+  function domClick({ target, point, count }) {
+    const r = resolve(target);
+    if (r.error) return r;
+    const el = r.el;
+    const p = point || r.point;
+    for (const t of ["pointerover", "pointerenter", "mouseover", "mouseenter", "pointermove", "mousemove"]) mouse(el, t, p);
+    for (let i = 1; i <= (count || 1); i++) {
+      mouse(el, "pointerdown", p, { detail: i });
+      mouse(el, "mousedown", p, { detail: i });
+      if (el.focus) el.focus({ preventScroll: true });
+      mouse(el, "pointerup", p, { detail: i });
+      mouse(el, "mouseup", p, { detail: i });
+      mouse(el, "click", p, { detail: i });
+    }
+    if ((count || 1) === 2) mouse(el, "dblclick", p, { detail: 2 });
+    return { ok: 1 };
+  }
+  function domHover({ target, point }) {
+    const r = resolve(target);
+    if (r.error) return r;
+    for (const t of ["pointerover", "pointerenter", "mouseover", "mouseenter", "pointermove", "mousemove"]) mouse(r.el, t, point || r.point);
+    return { ok: 1 };
+  }
+  // focusForTyping focuses a field and selects what it holds (so typed text replaces it).
+  function focusForTyping({ target, clear }) {
+    const r = resolve(target);
+    if (r.error) return r;
+    const el = r.el;
+    el.focus({ preventScroll: true });
+    if (clear) {
+      if (typeof el.select === "function" && el.localName !== "select") el.select();
+      else if (el.isContentEditable) {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const sel = getSelection();
+        sel.removeAllRanges();
+        sel.addRange(range);
+      }
+    } else if (typeof el.setSelectionRange === "function" && el.value !== undefined) {
+      try {
+        el.setSelectionRange(el.value.length, el.value.length);
+      } catch {
+        /* input types without a selection */
+      }
+    }
+    return { ok: 1, focused: document.activeElement === el || contains(el, deepActive()), empty: !(el.value || el.textContent) };
+  }
+  function deepActive() {
+    let a = document.activeElement;
+    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    return a;
+  }
+  // domType sets a field's value the way frameworks (React, Vue) notice: through the native
+  // setter, with input and change events.
+  function domType({ target, text, clear }) {
+    const r = resolve(target);
+    if (r.error) return r;
+    const el = r.el;
+    el.focus({ preventScroll: true });
+    if (el.isContentEditable) {
+      if (clear) el.textContent = "";
+      document.execCommand("insertText", false, text);
+    } else {
+      const proto = el.localName === "textarea" ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+      const set = Object.getOwnPropertyDescriptor(proto, "value").set;
+      set.call(el, (clear ? "" : el.value) + text);
+      el.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: "insertText", data: text }));
+      el.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+    return { ok: 1 };
+  }
+  function domKey({ key, code, modifiers, text }) {
+    const el = deepActive() || document.body;
+    const init = { key, code, bubbles: true, cancelable: true, composed: true, ctrlKey: !!(modifiers & 2), shiftKey: !!(modifiers & 8), altKey: !!(modifiers & 1), metaKey: !!(modifiers & 4) };
+    const go = el.dispatchEvent(new KeyboardEvent("keydown", init));
+    if (go && text) el.dispatchEvent(new KeyboardEvent("keypress", init));
+    el.dispatchEvent(new KeyboardEvent("keyup", init));
+    if (go && key === "Enter" && el.form && typeof el.form.requestSubmit === "function" && el.localName === "input") el.form.requestSubmit();
+    return { ok: 1 };
+  }
+  function fieldValue({ target }) {
+    const r = resolve(target);
+    if (r.error) return r;
+    const el = r.el;
+    if (el.type === "password") return { ok: 1, password: 1, length: el.value.length };
+    return { ok: 1, value: el.isContentEditable ? el.innerText : el.value };
+  }
+  function isChecked({ target }) {
+    const r = resolve(target);
+    if (r.error) return r;
+    const el = r.el;
+    const aria = el.getAttribute("aria-checked");
+    return { ok: 1, checked: el.checked === true || aria === "true" };
+  }
+  function selectOption({ target, values }) {
+    const r = resolve(target);
+    if (r.error) return r;
+    const el = r.el;
+    const what = describe(el);
+    if (el.localName !== "select") return { error: `${what} is not a <select>; click it and then click the option instead` };
+    if (el.disabled) return { error: `${what} is disabled` };
+    const want = values.map((v) => String(v).trim().toLowerCase());
+    const picked = [];
+    for (const o of el.options) {
+      const hit = want.includes(o.value.toLowerCase()) || want.includes(o.label.trim().toLowerCase()) || want.includes(o.text.trim().toLowerCase());
+      if (hit && !o.disabled) picked.push(o);
+    }
+    if (!picked.length) return { error: `${what} has no option ${values.map((v) => JSON.stringify(v)).join(" or ")}; it has ${[...el.options].slice(0, 20).map((o) => JSON.stringify(o.label)).join(", ")}` };
+    if (!el.multiple && picked.length > 1) picked.length = 1;
+    for (const o of el.options) o.selected = picked.includes(o);
+    el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+    return { ok: 1, what, selected: picked.map((o) => o.label) };
+  }
+  function scroll({ target, direction, amount }) {
+    if (target && (target.ref || target.selector)) {
+      const r = resolve(target);
+      if (r.error) return r;
+      r.el.scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
+      return { ok: 1, what: describe(r.el), y: Math.round(scrollY) };
+    }
+    // The page's main scroller: the document, or the largest scrollable element when the page
+    // scrolls inside a container (many apps do).
+    let sc = document.scrollingElement || document.documentElement;
+    if (sc.scrollHeight <= innerHeight + 2) {
+      let best = null, area = 0;
+      for (const el of document.querySelectorAll("*")) {
+        const s = style(el);
+        if (!/(auto|scroll)/.test(s.overflowY) || el.scrollHeight <= el.clientHeight + 2) continue;
+        const a = el.clientWidth * el.clientHeight;
+        if (a > area) (best = el), (area = a);
+      }
+      if (best) sc = best;
+    }
+    const h = sc === document.scrollingElement || sc === document.documentElement ? innerHeight : sc.clientHeight;
+    const step = amount > 0 ? amount : Math.round(h * 0.8);
+    const before = sc.scrollTop;
+    if (direction === "top") sc.scrollTop = 0;
+    else if (direction === "bottom") sc.scrollTop = sc.scrollHeight;
+    else if (direction === "up") sc.scrollTop -= step;
+    else if (direction === "left") sc.scrollLeft -= step;
+    else if (direction === "right") sc.scrollLeft += step;
+    else sc.scrollTop += step;
+    return { ok: 1, y: Math.round(sc.scrollTop), moved: Math.round(sc.scrollTop - before), height: sc.scrollHeight, viewport: h, atEnd: sc.scrollTop + h >= sc.scrollHeight - 2 };
+  }
+
+  // ---- reading ----
+  function content({ selector, html, max }) {
+    let el = document.body || document.documentElement;
+    if (selector) {
+      try {
+        el = deepQuery(selector);
+      } catch (e) {
+        return { error: `the selector ${JSON.stringify(selector)} is not valid CSS (${e.message})` };
+      }
+      if (!el) return { error: `no element matches ${JSON.stringify(selector)}` };
+    }
+    styles = new Map();
+    const text = html ? el.outerHTML : visibleText(el, max || 20000);
+    return { ok: 1, text: html ? text.slice(0, max || 20000) : text, truncated: (html ? el.outerHTML.length : text.length) >= (max || 20000) };
+  }
+  function links({ max }) {
+    styles = new Map();
+    const out = [];
+    const seen = new Set();
+    for (const a of document.querySelectorAll("a[href], area[href]")) {
+      if (out.length >= (max || 300)) break;
+      if (hiddenUp(a)) continue;
+      const href = a.href;
+      const text = nameOf(a, "link");
+      const key = href + "|" + text;
+      if (!href || seen.has(key) || /^javascript:/i.test(href)) continue;
+      seen.add(key);
+      out.push({ text, href, ref: refOf(a) });
+    }
+    return { ok: 1, links: out };
+  }
+  function find({ text, max }) {
+    styles = new Map();
+    const needle = String(text).toLowerCase();
+    const out = [];
+    const tw = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
+    const visit = (walker) => {
+      for (let n = walker.nextNode(); n && out.length < (max || 20); n = walker.nextNode()) {
+        const i = n.data.toLowerCase().indexOf(needle);
+        if (i < 0 || !textVisible(n) || hiddenUp(n.parentElement)) continue;
+        let act = n.parentElement;
+        while (act && !isInteractive(act, roleOf(act))) act = parentOf(act);
+        const r = n.parentElement.getBoundingClientRect();
+        out.push({
+          context: clean(n.data.slice(Math.max(0, i - 60), i + needle.length + 60), 200),
+          in: describe(n.parentElement),
+          ref: act ? refOf(act) : undefined,
+          y: Math.round(r.top + scrollY),
+        });
+      }
+    };
+    visit(tw);
+    for (const host of shadowHosts()) if (out.length < (max || 20)) visit(document.createTreeWalker(shadowOf(host), NodeFilter.SHOW_TEXT));
+    return { ok: 1, matches: out };
+  }
+  // check answers a wait: whether a selector matches a visible element, the text is there, or
+  // it is gone.
+  function check({ selector, text, gone }) {
+    styles = new Map();
+    if (selector) {
+      let el;
+      try {
+        el = deepQuery(selector);
+      } catch (e) {
+        return { error: `the selector ${JSON.stringify(selector)} is not valid CSS (${e.message})` };
+      }
+      const there = !!el && !hiddenUp(el);
+      return { ok: 1, met: gone ? !there : there };
+    }
+    const body = document.body ? document.body.innerText : "";
+    const there = body.toLowerCase().includes(String(text).toLowerCase());
+    return { ok: 1, met: gone ? !there : there };
+  }
+  // settle resolves when the page has not changed for quiet ms (or after max ms).
+  function settle({ quiet, max }) {
+    return new Promise((res) => {
+      let timer = 0;
+      const done = () => {
+        obs.disconnect();
+        clearTimeout(timer);
+        clearTimeout(cap);
+        res({ ok: 1, readyState: document.readyState });
+      };
+      const obs = new MutationObserver(() => {
+        clearTimeout(timer);
+        timer = setTimeout(done, quiet || 300);
+      });
+      obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      timer = setTimeout(done, quiet || 300);
+      const cap = setTimeout(done, max || 2000);
+    });
+  }
+  // hello tells the parent frame which frame this is, so the parent's snapshot can put this
+  // frame's tree under the right iframe.
+  function hello({ frameId }) {
+    if (window.parent !== window) window.parent.postMessage({ __skiffFrame: frameId }, "*");
+    return { ok: 1 };
+  }
+  // frameBox is where frame id's iframe shows in this frame's viewport (its content box).
+  function frameBox({ frameId }) {
+    const f = frameElementFor(frameId);
+    if (!f) return { error: "unknown frame" };
+    const r = f.getBoundingClientRect();
+    const s = style(f);
+    return { ok: 1, x: r.left + f.clientLeft + parseFloat(s.paddingLeft), y: r.top + f.clientTop + parseFloat(s.paddingTop) };
+  }
+  function info() {
+    return { ok: 1, url: location.href, title: document.title, readyState: document.readyState, visible: document.visibilityState };
+  }
+  function describeRef({ target }) {
+    styles = new Map();
+    const r = resolve(target);
+    if (r.error) return r;
+    const el = r.el;
+    return { ok: 1, what: describe(el), password: el.type === "password" ? 1 : 0, payment: /cc-|card/.test(el.autocomplete || "") ? 1 : 0 };
+  }
+
+  // readable is the article as markdown (extract.js, with Readability and Turndown, injected
+  // only for this: they are large).
+  const readable = () => (globalThis.skiffExtract ? globalThis.skiffExtract() : "__skiff_missing__");
+  const selection = () => ({ ok: 1, selection: String(getSelection ? getSelection() : "").trim().slice(0, 8192) });
+
+  const api = { isChecked, readable, selection, snapshot, locate, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, frameBox, info, describe: describeRef };
+  globalThis.skiffPage = {
+    // What a person can see, for extract.js, which reads the article.
+    hiddenReason: (el) => hiddenReason(el),
+    textVisible: (t) => textVisible(t),
+    resetStyles: () => (styles = new Map()),
+    call(name, argsJSON) {
+      const f = api[name];
+      if (!f) return { error: `Skiff's page code has no ${name}` };
+      return Promise.resolve()
+        .then(() => f(JSON.parse(argsJSON || "{}") || {}))
+        .catch((e) => ({ error: String((e && e.message) || e) }));
+    },
+  };
+})();

@@ -1,0 +1,44 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/skiff-ai/skiff/internal/tool"
+)
+
+// Call is a tool call waiting for the gate: which tool, with what, where, asked by whom.
+type Call struct {
+	SessionID string // "" for a call from outside the panel (an MCP client)
+	MessageID string // the tool message that records it
+	Tool      tool.Tool
+	Args      json.RawMessage
+	What      string // the call in words ("click button “Book” [e5]")
+	URL       string // the page it acts on, when known
+	Origin    string
+	Who       string // who asks: "the model in the panel", an MCP client's name
+}
+
+// Decision is the gate's answer.
+type Decision struct {
+	Allow bool
+	How   string // how it was decided, for the record: "allowed: reading", "you allowed once"…
+	Why   string // for a denial, what the model is told
+}
+
+// Gate decides whether a tool call may run. It may ask the user and wait; it calls asking
+// just before it does, so the call can be shown (and stored) as waiting for an answer. It
+// must return when ctx is done.
+type Gate interface {
+	Decide(ctx context.Context, c Call, asking func()) (Decision, error)
+}
+
+// readOnly is the gate of an engine that was given none: reads run, nothing else does.
+type readOnly struct{}
+
+func (readOnly) Decide(_ context.Context, c Call, _ func()) (Decision, error) {
+	if c.Tool.Risk == tool.Read {
+		return Decision{Allow: true, How: "allowed: reading"}, nil
+	}
+	return Decision{How: "denied: no one can be asked", Why: "Skiff has no way to ask the user about this call, so it was not run."}, nil
+}

@@ -1,0 +1,118 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/skiff-ai/skiff/internal/provider"
+	"github.com/skiff-ai/skiff/internal/store"
+)
+
+// How much of the past the model gets again: images only from the most recent tool results
+// that have one, and bulky page reads only from the most recent ones (a long run would
+// otherwise resend every snapshot it ever took).
+const (
+	keepImages = 2
+	keepReads  = 3
+	bulky      = 2000 // bytes: a tool result longer than this counts as a page read
+)
+
+// history turns stored messages into the provider conversation. Replies that failed or were
+// stopped are sent as far as they got; empty ones are left out, since providers reject empty
+// turns. Every tool call gets a result, even one a restart cut off, because providers reject
+// a call without its result. Tool results that hold page text are fenced as data.
+func (e *Engine) history(ctx context.Context, ms []store.Message, vision bool) ([]provider.Message, error) {
+	results := map[string]*store.Message{}
+	imageFrom, readFrom := -1, -1
+	images, reads := 0, 0
+	for i := len(ms) - 1; i >= 0; i-- {
+		m := &ms[i]
+		if m.Role != "tool" || m.Tool == nil {
+			continue
+		}
+		results[m.Tool.CallID] = m
+		if m.Tool.Image != "" && images < keepImages {
+			images++
+			imageFrom = i
+		}
+		if len(m.Content) > bulky && reads < keepReads {
+			reads++
+			readFrom = i
+		}
+	}
+	if reads < keepReads {
+		readFrom = 0
+	}
+	var want []string
+	if vision {
+		for i := max(imageFrom, 0); i < len(ms); i++ {
+			if m := ms[i]; imageFrom >= 0 && m.Tool != nil && m.Tool.Image != "" {
+				want = append(want, m.Tool.Image)
+			}
+		}
+	}
+	imgs := map[string]store.StoredImage{}
+	if len(want) > 0 {
+		var err error
+		if imgs, err = e.Store.Images(ctx, want...); err != nil {
+			return nil, err
+		}
+	}
+	index := map[*store.Message]int{}
+	for i := range ms {
+		index[&ms[i]] = i
+	}
+	var out []provider.Message
+	for i := range ms {
+		m := &ms[i]
+		switch {
+		case m.Role == "tool":
+			continue // placed after the call it answers
+		case m.Role == "user":
+			out = append(out, provider.Message{Role: "user", Content: m.Content})
+		case m.Status == store.StatusStreaming:
+			continue
+		case m.Content == "" && len(m.ToolCalls) == 0:
+			continue
+		default:
+			out = append(out, provider.Message{Role: "assistant", Content: m.Content, ToolCalls: m.ToolCalls})
+			for _, c := range m.ToolCalls {
+				r := results[c.ID]
+				if r == nil {
+					out = append(out, provider.Message{Role: "tool", ToolCallID: c.ID, ToolName: c.Name, IsError: true, Content: interruptedResult})
+					continue
+				}
+				pm := provider.Message{Role: "tool", ToolCallID: c.ID, ToolName: c.Name, IsError: r.Tool.IsError, Content: toolContent(r)}
+				if index[r] < readFrom && len(r.Content) > bulky {
+					pm.Content = fmt.Sprintf("[This %s result was %d characters; it was dropped to save room. Run the tool again if you need it.]", c.Name, len(r.Content))
+				}
+				if id := r.Tool.Image; id != "" {
+					if img, ok := imgs[id]; ok {
+						pm.Images = []provider.Image{{Mime: img.Mime, Data: img.Data}}
+					} else {
+						pm.Content += "\n[The screenshot is no longer attached.]"
+					}
+				}
+				out = append(out, pm)
+			}
+		}
+	}
+	return out, nil
+}
+
+// toolContent is what the model reads of a tool's result: page text fenced as data.
+func toolContent(m *store.Message) string {
+	c := m.Content
+	if c == "" {
+		switch m.Status {
+		case store.StatusInterrupted:
+			c = interruptedResult
+		default:
+			c = "(no output)"
+		}
+	}
+	if m.Tool.Untrusted && !m.Tool.IsError {
+		return FenceUntrusted(m.Tool.Name, c)
+	}
+	return c
+}

@@ -1,0 +1,390 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/skiff-ai/skiff/internal/provider"
+	"github.com/skiff-ai/skiff/internal/store"
+	"github.com/skiff-ai/skiff/internal/tool"
+)
+
+// run is one run of a session: the user's message is stored (and reported) first, then the
+// page is attached, then model turns and tool calls alternate until the model answers without
+// tools, the step limit, an error or Stop.
+func (e *Engine) run(ctx context.Context, ses *store.Session, in Input, read func(context.Context) (*store.Page, error), emit func(Update)) error {
+	st, err := e.Store.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	p, key, model, err := st.Resolve()
+	if err != nil {
+		return err
+	}
+	if in.Agent != nil {
+		ses.Agent = *in.Agent
+	}
+	if ses.Agent && e.Browser == nil {
+		return ErrNoBrowser
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if !e.claim(ses.ID, cancel) {
+		return ErrBusy
+	}
+	defer e.release(ses.ID)
+
+	ses.Provider, ses.Model = p.ID, model
+	ses.UpdatedAt = e.now()
+	// Stored before it is acknowledged: the user's message survives anything that follows.
+	if err := e.Store.SaveSession(ctx, ses); err != nil {
+		return err
+	}
+	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
+	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st}
+	if read != nil {
+		r.attach(ctx, read)
+	}
+	if ses.Agent {
+		r.env = tool.NewEnv(e.Browser, in.TabID, in.WindowID)
+		defer func() {
+			for _, id := range r.env.Used() {
+				e.Browser.Release(context.WithoutCancel(ctx), id)
+			}
+		}()
+	}
+	last := r.loop(ctx)
+	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: last.ID, Message: &last})
+	return nil
+}
+
+type runner struct {
+	e     *Engine
+	ses   *store.Session
+	emit  func(Update)
+	p     provider.Provider
+	key   string
+	model string
+	st    store.Settings
+	env   *tool.Env
+}
+
+// save writes the session; a failure is reported on the message it concerns.
+func (r *runner) save(ctx context.Context) error {
+	r.ses.UpdatedAt = r.e.now()
+	return r.e.Store.SaveSession(context.WithoutCancel(ctx), r.ses)
+}
+
+func (r *runner) message(i int) {
+	m := r.ses.Messages[i]
+	r.emit(Update{Type: UpdateMessage, SessionID: r.ses.ID, MessageID: m.ID, Message: &m})
+}
+
+// attach reads the page the user attached to their message, after the message is stored: a
+// page that does not answer (stuck in a dialog, busy) costs the page, never the message.
+func (r *runner) attach(ctx context.Context, read func(context.Context) (*store.Page, error)) {
+	i := lastUser(r.ses.Messages)
+	rctx, cancel := context.WithTimeout(ctx, AttachTimeout)
+	page, err := read(rctx)
+	cancel()
+	m := &r.ses.Messages[i]
+	if err != nil {
+		m.Notice = "The page was not attached: " + strings.TrimSuffix(err.Error(), ".") + "."
+	} else if page != nil {
+		page.Clip()
+		m.Page = page
+	}
+	if r.save(ctx) == nil {
+		r.message(i)
+	}
+}
+
+// AttachTimeout bounds reading the page attached to a message.
+var AttachTimeout = 6 * time.Second
+
+// loop runs model turns and tool calls and returns the last message.
+func (r *runner) loop(ctx context.Context) store.Message {
+	steps := r.st.MaxSteps
+	if steps <= 0 {
+		steps = store.DefaultMaxSteps
+	}
+	for step := 1; ; step++ {
+		i, calls := r.turn(ctx)
+		if len(calls) == 0 || r.ses.Messages[i].Status != "" {
+			return r.ses.Messages[i]
+		}
+		if !r.ses.Agent {
+			// A chat without tools that still got calls (a model that ignores the tool list).
+			r.ses.Messages[i].Notice = "The model asked to use tools, but this chat is not in agent mode: turn on Agent to let it."
+			_ = r.save(ctx)
+			return r.ses.Messages[i]
+		}
+		for _, c := range calls {
+			r.call(ctx, c)
+		}
+		if ctx.Err() != nil {
+			return r.ses.Messages[len(r.ses.Messages)-1]
+		}
+		if step >= steps {
+			m := store.Message{ID: NewID(), Role: "assistant", CreatedAt: r.e.now(), Provider: r.p.ID, Model: r.model,
+				Status: store.StatusStopped, Notice: fmt.Sprintf("Stopped after %d steps, the limit set in Settings. Send a message to let it go on.", steps)}
+			r.ses.Messages = append(r.ses.Messages, m)
+			_ = r.save(ctx)
+			return m
+		}
+	}
+}
+
+// turn streams one model reply into a new assistant message and returns its index and the
+// tool calls it made.
+func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
+	e := r.e
+	var mems []store.Memory
+	if r.st.Memories && r.st.MemoryCount > 0 {
+		if all, err := e.Store.Memories(ctx); err == nil {
+			mems = store.TopMemories(all, r.st.MemoryCount)
+		}
+	}
+	var page *store.Page
+	if i := lastUser(r.ses.Messages); i >= 0 {
+		page = r.ses.Messages[i].Page // only the latest user message's page goes with the request
+	}
+	vision := provider.SeesImages(r.p, r.model)
+	system := SystemContent(r.st.SystemPrompt, mems, page)
+	req := provider.Request{Model: r.model, MaxTokens: r.st.MaxTokens}
+	t := r.st.Temperature
+	req.Temperature = &t
+	if r.ses.Agent {
+		system += "\n\n" + AgentInstructions(vision)
+		req.Tools = offered(vision)
+	}
+	req.System = system
+	msgs, err := e.history(ctx, r.ses.Messages, vision)
+	req.Messages = msgs
+
+	r.ses.Messages = append(r.ses.Messages, store.Message{ID: NewID(), Role: "assistant", CreatedAt: e.now(),
+		Status: store.StatusStreaming, Provider: r.p.ID, Model: r.model})
+	i := len(r.ses.Messages) - 1
+	msg := &r.ses.Messages[i]
+	if err != nil {
+		msg.Status, msg.Error = store.StatusError, &store.ErrorInfo{Kind: "storage", Message: "Could not read the conversation: " + err.Error()}
+		_ = r.save(ctx)
+		return i, nil
+	}
+	if err := r.save(ctx); err != nil {
+		msg.Status, msg.Error = store.StatusError, &store.ErrorInfo{Kind: "storage", Message: "Could not save the reply: " + err.Error()}
+		return i, nil
+	}
+	r.message(i)
+
+	var content, reasoning strings.Builder
+	lastFlush := e.Now()
+	flush := func() error {
+		msg.Content, msg.Reasoning = content.String(), reasoning.String()
+		lastFlush = e.Now()
+		return e.Store.SaveDraft(context.WithoutCancel(ctx), r.ses.ID, msg)
+	}
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var storeErr error
+	var calls []provider.ToolCall
+	for ev := range r.p.Stream(sctx, e.Doer, r.key, req) {
+		switch ev.Kind {
+		case provider.EventText:
+			content.WriteString(ev.Text)
+			if r.st.Streaming {
+				r.emit(Update{Type: UpdateDelta, SessionID: r.ses.ID, MessageID: msg.ID, Text: ev.Text})
+			}
+		case provider.EventReasoning:
+			reasoning.WriteString(ev.Text)
+			if r.st.Streaming {
+				r.emit(Update{Type: UpdateDelta, SessionID: r.ses.ID, MessageID: msg.ID, Reasoning: ev.Text})
+			}
+		case provider.EventToolCall:
+			calls = append(calls, *ev.ToolCall)
+		case provider.EventUsage:
+			msg.Usage = ev.Usage
+		case provider.EventFinish:
+			msg.Status, msg.Finish = "", ev.Finish.Reason
+		case provider.EventError:
+			msg.Status, msg.Error = store.StatusError, errorInfo(r.p, ev.Err)
+		}
+		if msg.Status == store.StatusStreaming && e.Now().Sub(lastFlush) >= e.FlushEvery {
+			if err := flush(); err != nil && storeErr == nil {
+				storeErr = err
+				stop()
+			}
+		}
+	}
+	msg.Content, msg.Reasoning = content.String(), reasoning.String()
+	msg.ToolCalls = calls
+	switch {
+	case storeErr != nil:
+		msg.Status = store.StatusError
+		msg.Error = &store.ErrorInfo{Kind: "storage", Message: "Could not save the reply: " + storeErr.Error()}
+	case msg.Status == store.StatusStreaming && ctx.Err() != nil:
+		msg.Status = store.StatusStopped
+	case msg.Status == store.StatusStreaming:
+		msg.Status, msg.Error = store.StatusError, &store.ErrorInfo{Kind: string(provider.KindTruncated), Message: "the reply ended without a finish"}
+	}
+	if err := r.save(ctx); err != nil {
+		msg.Status = store.StatusError
+		msg.Error = &store.ErrorInfo{Kind: "storage", Message: "Could not save the reply: " + err.Error()}
+	}
+	if msg.Status != "" {
+		// A stopped or failed turn runs none of its calls; they are answered in history.
+		return i, nil
+	}
+	r.message(i)
+	return i, calls
+}
+
+// offered is the tool list a model gets: all of them, but screenshots only for models that
+// see images.
+func offered(vision bool) []provider.Tool {
+	var out []provider.Tool
+	for _, t := range tool.Offered() {
+		if t.Name == "screenshot" && !vision {
+			continue
+		}
+		out = append(out, provider.Tool{Name: t.Name, Description: t.Description, Schema: t.Schema})
+	}
+	return out
+}
+
+// call runs one tool call: a tool message is stored (pending), the gate decides (the message
+// says asking while the user is asked), the tool runs (running), and its result is stored.
+// Every state is saved before it is reported.
+func (r *runner) call(ctx context.Context, c provider.ToolCall) {
+	e := r.e
+	t, known := tool.Lookup(c.Name)
+	m := store.Message{ID: NewID(), Role: "tool", CreatedAt: e.now(), Status: store.StatusPending,
+		Tool: &store.ToolRun{CallID: c.ID, Name: c.Name, Args: c.Args, Risk: string(t.Risk)}}
+	if len(m.Tool.Args) == 0 || !json.Valid(m.Tool.Args) {
+		m.Tool.Args = json.RawMessage("{}")
+	}
+	r.ses.Messages = append(r.ses.Messages, m)
+	i := len(r.ses.Messages) - 1
+	msg := &r.ses.Messages[i]
+	finish := func(status, content string, isError bool) {
+		msg.Status, msg.Content, msg.Tool.IsError = status, content, isError
+		if err := r.save(ctx); err != nil {
+			msg.Status, msg.Tool.IsError = store.StatusError, true
+			msg.Content = "Skiff could not save this result: " + err.Error()
+		}
+		r.message(i)
+	}
+	if ctx.Err() != nil {
+		finish(store.StatusStopped, "The user stopped the run before this call.", true)
+		return
+	}
+	switch {
+	case !known:
+		finish(store.StatusError, fmt.Sprintf("There is no tool %q. Use one of the tools you were given.", c.Name), true)
+		return
+	case c.Incomplete:
+		finish(store.StatusError, "The call's arguments were cut off (the reply hit its token limit). Make the call again, shorter.", true)
+		return
+	}
+	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	msg.Tool.What, msg.Tool.URL = tool.Describe(dctx, r.env, c.Name, c.Args)
+	cancel()
+	msg.Tool.Origin = origin(msg.Tool.URL)
+	if err := r.save(ctx); err != nil {
+		finish(store.StatusError, "Skiff could not save this call: "+err.Error(), true)
+		return
+	}
+	r.message(i)
+
+	gate := e.Gate
+	if gate == nil {
+		gate = readOnly{}
+	}
+	d, err := gate.Decide(ctx, Call{SessionID: r.ses.ID, MessageID: msg.ID, Tool: t, Args: msg.Tool.Args, What: msg.Tool.What,
+		URL: msg.Tool.URL, Origin: msg.Tool.Origin, Who: "the model in the panel"}, func() {
+		msg.Status = store.StatusAsking
+		if r.save(ctx) == nil {
+			r.message(i)
+		}
+	})
+	msg.Tool.Decision = d.How
+	if err != nil || !d.Allow {
+		if ctx.Err() != nil {
+			finish(store.StatusStopped, "The user stopped the run before this call.", true)
+			return
+		}
+		why := d.Why
+		if why == "" {
+			why = "The user did not allow this call."
+		}
+		finish(store.StatusDenied, why+" Do not try to get around this: ask the user, or do something else.", true)
+		return
+	}
+
+	msg.Status = store.StatusRunning
+	msg.Tool.StartedAt = e.now()
+	if err := r.save(ctx); err != nil {
+		finish(store.StatusError, "Skiff could not save this call: "+err.Error(), true)
+		return
+	}
+	r.message(i)
+	tctx, tcancel := context.WithTimeout(ctx, e.ToolTimeout)
+	res, err := tool.Run(tctx, r.env, c.Name, msg.Tool.Args)
+	tcancel()
+	msg.Tool.DurationMs = e.now() - msg.Tool.StartedAt
+	var te *tool.Error
+	var de *tool.DialogError
+	switch {
+	case ctx.Err() != nil:
+		finish(store.StatusStopped, "The user stopped the run while this call was running; it may have done part of its work.", true)
+	case errors.As(err, &te), errors.As(err, &de):
+		msg.Tool.Summary = clipText(err.Error(), 120)
+		finish(store.StatusError, capital(err.Error())+".", true)
+	case errors.Is(err, context.DeadlineExceeded):
+		finish(store.StatusError, fmt.Sprintf("The call took longer than %s and was stopped.", e.ToolTimeout), true)
+	case err != nil:
+		finish(store.StatusError, "Skiff failed to run this tool: "+err.Error(), true)
+	default:
+		msg.Tool.Summary, msg.Tool.Untrusted = res.Summary, res.Untrusted
+		if res.URL != "" {
+			msg.Tool.URL, msg.Tool.Origin = res.URL, origin(res.URL)
+		}
+		if res.Image != nil {
+			id := NewID()
+			if err := e.Store.SaveImage(context.WithoutCancel(ctx), id, store.StoredImage{Mime: res.Image.Mime, Data: res.Image.Data}); err == nil {
+				msg.Tool.Image = id
+			}
+		}
+		finish("", res.Text, false)
+	}
+}
+
+func origin(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || p.Host == "" {
+		return ""
+	}
+	return p.Scheme + "://" + p.Host
+}
+
+func capital(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}
+
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,605 @@
+package chrome
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"syscall/js"
+	"time"
+
+	"github.com/skiff-ai/skiff/internal/tool"
+)
+
+// Browser implements tool.Browser over chrome.tabs, scripting, tabGroups, webNavigation,
+// history and debugger. It follows the events the worker shim forwards (Event): dialogs pages
+// report, the debugger's events and detaches, closed tabs.
+type Browser struct {
+	mu       sync.Mutex
+	attached map[int]bool        // tabs Skiff's debugger is attached to, with Page events on
+	dialogs  map[int]tool.Dialog // the dialog each tab is showing
+}
+
+var _ tool.Browser = (*Browser)(nil)
+
+// NewBrowser returns a Browser.
+func NewBrowser() *Browser {
+	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}}
+}
+
+func tabs() js.Value { return chromeAPI("tabs") }
+
+func toTab(v js.Value) tool.Tab {
+	t := tool.Tab{ID: v.Get("id").Int(), WindowID: v.Get("windowId").Int(), GroupID: -1, Index: v.Get("index").Int(),
+		Active: v.Get("active").Truthy(), Status: str(v.Get("status"))}
+	if g := v.Get("groupId"); g.Type() == js.TypeNumber {
+		t.GroupID = g.Int()
+	}
+	t.URL = str(v.Get("url"))
+	if t.URL == "" {
+		t.URL = str(v.Get("pendingUrl"))
+	}
+	t.Title = str(v.Get("title"))
+	return t
+}
+
+func str(v js.Value) string {
+	if v.Type() == js.TypeString {
+		return v.String()
+	}
+	return ""
+}
+
+// apiError turns a chrome.* error message into one of tool's errors where one applies.
+func apiError(err error) error {
+	if err == nil {
+		return nil
+	}
+	m := err.Error()
+	switch {
+	case strings.Contains(m, "No tab with id"), strings.Contains(m, "No tab with given id"):
+		return fmt.Errorf("%w (%v)", tool.ErrNoTab, err)
+	case strings.Contains(m, "Cannot access"), strings.Contains(m, "cannot be scripted"), strings.Contains(m, "chrome://"),
+		strings.Contains(m, "chrome-extension://"), strings.Contains(m, "Cannot attach to this target"), strings.Contains(m, "devtools://"):
+		return fmt.Errorf("%w (%v)", tool.ErrRestricted, err)
+	}
+	return err
+}
+
+func (b *Browser) query(ctx context.Context, q map[string]any) ([]tool.Tab, error) {
+	v, err := callAPI(ctx, tabs(), "query", js.ValueOf(q))
+	if err != nil {
+		return nil, apiError(err)
+	}
+	out := make([]tool.Tab, 0, v.Length())
+	for i := 0; i < v.Length(); i++ {
+		out = append(out, toTab(v.Index(i)))
+	}
+	return out, nil
+}
+
+func (b *Browser) Tabs(ctx context.Context, windowID int) ([]tool.Tab, error) {
+	q := map[string]any{}
+	if windowID > 0 {
+		q["windowId"] = windowID
+	}
+	return b.query(ctx, q)
+}
+
+func (b *Browser) Tab(ctx context.Context, id int) (tool.Tab, error) {
+	v, err := callAPI(ctx, tabs(), "get", id)
+	if err != nil {
+		return tool.Tab{}, apiError(err)
+	}
+	return toTab(v), nil
+}
+
+func ours(t tool.Tab) bool {
+	return strings.HasPrefix(t.URL, "chrome-extension://"+ExtensionID()+"/")
+}
+
+func (b *Browser) ActiveTab(ctx context.Context, windowID int) (tool.Tab, error) {
+	q := map[string]any{"active": true, "lastFocusedWindow": true}
+	if windowID > 0 {
+		q = map[string]any{"active": true, "windowId": windowID}
+	}
+	for _, query := range []map[string]any{q, {"active": true}} {
+		ts, err := b.query(ctx, query)
+		if err != nil {
+			return tool.Tab{}, err
+		}
+		for _, t := range ts {
+			if !ours(t) {
+				return t, nil
+			}
+		}
+	}
+	return tool.Tab{}, fmt.Errorf("%w: no tab is open", tool.ErrNoTab)
+}
+
+func (b *Browser) OpenTab(ctx context.Context, url string, active bool, windowID int) (tool.Tab, error) {
+	p := map[string]any{"url": url, "active": active}
+	if windowID > 0 {
+		p["windowId"] = windowID
+	}
+	v, err := callAPI(ctx, tabs(), "create", js.ValueOf(p))
+	if err != nil {
+		return tool.Tab{}, apiError(err)
+	}
+	return toTab(v), nil
+}
+
+func intArray(ids []int) js.Value {
+	a := js.Global().Get("Array").New(len(ids))
+	for i, id := range ids {
+		a.SetIndex(i, id)
+	}
+	return a
+}
+
+func (b *Browser) CloseTabs(ctx context.Context, ids []int) error {
+	_, err := callAPI(ctx, tabs(), "remove", intArray(ids))
+	return apiError(err)
+}
+
+func (b *Browser) ActivateTab(ctx context.Context, id int) error {
+	v, err := callAPI(ctx, tabs(), "update", id, js.ValueOf(map[string]any{"active": true}))
+	if err != nil {
+		return apiError(err)
+	}
+	_, err = callAPI(ctx, chromeAPI("windows"), "update", v.Get("windowId"), js.ValueOf(map[string]any{"focused": true}))
+	return err
+}
+
+func (b *Browser) Navigate(ctx context.Context, id int, url string) error {
+	_, err := callAPI(ctx, tabs(), "update", id, js.ValueOf(map[string]any{"url": url}))
+	return apiError(err)
+}
+
+func (b *Browser) Back(ctx context.Context, id int) error {
+	_, err := callAPI(ctx, tabs(), "goBack", id)
+	return apiError(err)
+}
+
+func (b *Browser) Forward(ctx context.Context, id int) error {
+	_, err := callAPI(ctx, tabs(), "goForward", id)
+	return apiError(err)
+}
+
+func (b *Browser) Reload(ctx context.Context, id int) error {
+	_, err := callAPI(ctx, tabs(), "reload", id)
+	return apiError(err)
+}
+
+func (b *Browser) Group(ctx context.Context, ids []int, groupID int, title, color string) (int, error) {
+	opt := js.ValueOf(map[string]any{})
+	opt.Set("tabIds", intArray(ids))
+	if groupID >= 0 {
+		opt.Set("groupId", groupID)
+	}
+	v, err := callAPI(ctx, tabs(), "group", opt)
+	if err != nil {
+		return 0, apiError(err)
+	}
+	gid := v.Int()
+	upd := map[string]any{}
+	if title != "" {
+		upd["title"] = title
+	}
+	if color != "" {
+		upd["color"] = color
+	}
+	if len(upd) > 0 {
+		if _, err := callAPI(ctx, chromeAPI("tabGroups"), "update", gid, js.ValueOf(upd)); err != nil {
+			return gid, err
+		}
+	}
+	return gid, nil
+}
+
+func (b *Browser) Ungroup(ctx context.Context, ids []int) error {
+	_, err := callAPI(ctx, tabs(), "ungroup", intArray(ids))
+	return apiError(err)
+}
+
+func (b *Browser) Frames(ctx context.Context, tabID int) ([]tool.Frame, error) {
+	v, err := callAPI(ctx, chromeAPI("webNavigation"), "getAllFrames", js.ValueOf(map[string]any{"tabId": tabID}))
+	if err != nil {
+		return nil, apiError(err)
+	}
+	if !v.Truthy() {
+		return nil, tool.ErrNoTab
+	}
+	var out []tool.Frame
+	for i := 0; i < v.Length(); i++ {
+		f := v.Index(i)
+		out = append(out, tool.Frame{ID: f.Get("frameId").Int(), ParentID: f.Get("parentFrameId").Int(), URL: str(f.Get("url"))})
+	}
+	return out, nil
+}
+
+const missing = "__skiff_missing__"
+
+func (b *Browser) execute(ctx context.Context, target js.Value, world tool.World, call string, args string) ([]tool.FrameResult, []int, error) {
+	opt := js.ValueOf(map[string]any{"world": string(world)})
+	opt.Set("target", target)
+	opt.Set("func", js.Global().Get("skiffPageCall"))
+	opt.Set("args", js.ValueOf([]any{call, args}))
+	v, err := callAPI(ctx, chromeAPI("scripting"), "executeScript", opt)
+	if err != nil {
+		return nil, nil, apiError(err)
+	}
+	var out []tool.FrameResult
+	var need []int
+	for i := 0; i < v.Length(); i++ {
+		r := v.Index(i)
+		fid := r.Get("frameId").Int()
+		res := r.Get("result")
+		if res.Type() == js.TypeString && res.String() == missing {
+			need = append(need, fid)
+			continue
+		}
+		if e := r.Get("error"); e.Truthy() {
+			out = append(out, tool.FrameResult{FrameID: fid, Result: errorJSON(jsErrorString(e))})
+			continue
+		}
+		out = append(out, tool.FrameResult{FrameID: fid, Result: json.RawMessage(jsonString(res))})
+	}
+	return out, need, nil
+}
+
+func errorJSON(msg string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"error": msg})
+	return b
+}
+
+// jsonString is JSON.stringify(v), "null" for undefined.
+func jsonString(v js.Value) string {
+	if v.IsUndefined() {
+		return "null"
+	}
+	s := js.Global().Get("JSON").Call("stringify", v)
+	if s.Type() != js.TypeString {
+		return "null"
+	}
+	return s.String()
+}
+
+func (b *Browser) Script(ctx context.Context, s tool.Script) ([]tool.FrameResult, error) {
+	world := s.World
+	if world == "" {
+		world = tool.Isolated
+	}
+	args, err := json.Marshal(s.Args)
+	if err != nil {
+		return nil, err
+	}
+	target := func(frames []int) js.Value {
+		t := js.ValueOf(map[string]any{"tabId": s.TabID})
+		switch {
+		case frames != nil:
+			a := make([]any, len(frames))
+			for i, f := range frames {
+				a[i] = f
+			}
+			t.Set("frameIds", js.ValueOf(a))
+		case s.AllFrames:
+			t.Set("allFrames", true)
+		}
+		return t
+	}
+	out, need, err := b.execute(ctx, target(s.Frames), world, s.Call, string(args))
+	if err != nil || len(need) == 0 {
+		return out, err
+	}
+	// First use in these documents: inject the page-side code, then call again there.
+	files := make([]any, len(s.Files))
+	for i, f := range s.Files {
+		files[i] = f
+	}
+	inj := js.ValueOf(map[string]any{"world": string(world), "files": files})
+	inj.Set("target", target(need))
+	if _, err := callAPI(ctx, chromeAPI("scripting"), "executeScript", inj); err != nil {
+		return out, apiError(err)
+	}
+	more, still, err := b.execute(ctx, target(need), world, s.Call, string(args))
+	if err != nil {
+		return out, err
+	}
+	for _, f := range still {
+		more = append(more, tool.FrameResult{FrameID: f, Result: errorJSON("Skiff's page code could not be loaded in this frame")})
+	}
+	return append(out, more...), nil
+}
+
+func (b *Browser) Capture(ctx context.Context, tabID int, format string, quality int) ([]byte, error) {
+	if format != "png" {
+		format = "jpeg"
+	}
+	b.mu.Lock()
+	attached := b.attached[tabID]
+	b.mu.Unlock()
+	t, err := b.Tab(ctx, tabID)
+	if err != nil {
+		return nil, err
+	}
+	if !attached && t.Active {
+		opt := map[string]any{"format": format}
+		if format == "jpeg" {
+			opt["quality"] = quality
+		}
+		v, err := callAPI(ctx, tabs(), "captureVisibleTab", t.WindowID, js.ValueOf(opt))
+		if err == nil {
+			return decodeDataURL(v.String())
+		}
+	}
+	params := map[string]any{"format": format}
+	if format == "jpeg" {
+		params["quality"] = quality
+	}
+	raw, err := b.Debug(ctx, tabID, "Page.captureScreenshot", params)
+	if err != nil {
+		return nil, err
+	}
+	var shot struct {
+		Data string `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &shot); err != nil {
+		return nil, err
+	}
+	return base64.StdEncoding.DecodeString(shot.Data)
+}
+
+func decodeDataURL(u string) ([]byte, error) {
+	i := strings.Index(u, ";base64,")
+	if i < 0 {
+		return nil, errors.New("chrome: the screenshot is not a base64 data URL")
+	}
+	return base64.StdEncoding.DecodeString(u[i+len(";base64,"):])
+}
+
+func debuggee(tabID int) js.Value { return js.ValueOf(map[string]any{"tabId": tabID}) }
+
+// attach attaches the debugger to a tab and turns on Page events (for dialogs). Page.enable
+// does not answer while a dialog blocks the page; then the dialog is marked unanswerable.
+func (b *Browser) attach(ctx context.Context, tabID int) error {
+	b.mu.Lock()
+	done := b.attached[tabID]
+	b.mu.Unlock()
+	if done {
+		return nil
+	}
+	if _, err := callAPI(ctx, chromeAPI("debugger"), "attach", debuggee(tabID), "1.3"); err != nil {
+		if strings.Contains(err.Error(), "Another debugger") || strings.Contains(err.Error(), "already attached") {
+			b.mu.Lock()
+			already := b.attached[tabID]
+			b.mu.Unlock()
+			if already {
+				return nil
+			}
+			return fmt.Errorf("%w (%v)", tool.ErrNoDebugger, err)
+		}
+		if errors.Is(apiError(err), tool.ErrRestricted) || errors.Is(apiError(err), tool.ErrNoTab) {
+			return apiError(err)
+		}
+		return fmt.Errorf("%w (%v)", tool.ErrNoDebugger, err)
+	}
+	b.mu.Lock()
+	b.attached[tabID] = true
+	b.mu.Unlock()
+	ectx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	_, err := callAPI(ectx, chromeAPI("debugger"), "sendCommand", debuggee(tabID), "Page.enable")
+	if err != nil && ctx.Err() == nil {
+		b.mu.Lock()
+		if d, ok := b.dialogs[tabID]; ok {
+			d.Answerable = false
+			b.dialogs[tabID] = d
+		}
+		b.mu.Unlock()
+	}
+	return nil
+}
+
+func (b *Browser) Debug(ctx context.Context, tabID int, method string, params any) (json.RawMessage, error) {
+	if err := b.attach(ctx, tabID); err != nil {
+		return nil, err
+	}
+	p := js.Undefined()
+	if params != nil {
+		raw, err := json.Marshal(params)
+		if err != nil {
+			return nil, err
+		}
+		p = js.Global().Get("JSON").Call("parse", string(raw))
+	}
+	v, err := callAPI(ctx, chromeAPI("debugger"), "sendCommand", debuggee(tabID), method, p)
+	if err != nil {
+		if strings.Contains(err.Error(), "not attached") || strings.Contains(err.Error(), "Detached") {
+			b.mu.Lock()
+			delete(b.attached, tabID)
+			b.mu.Unlock()
+		}
+		return nil, err
+	}
+	return json.RawMessage(jsonString(v)), nil
+}
+
+// Release detaches the debugger from a tab (the "Skiff is debugging this browser" bar goes
+// away when no tab is attached).
+func (b *Browser) Release(ctx context.Context, tabID int) {
+	b.mu.Lock()
+	was := b.attached[tabID]
+	delete(b.attached, tabID)
+	b.mu.Unlock()
+	if was {
+		_, _ = callAPI(ctx, chromeAPI("debugger"), "detach", debuggee(tabID))
+	}
+}
+
+func (b *Browser) Dialog(tabID int) (tool.Dialog, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	d, ok := b.dialogs[tabID]
+	return d, ok
+}
+
+func (b *Browser) AnswerDialog(ctx context.Context, tabID int, accept bool, promptText string) error {
+	d, ok := b.Dialog(tabID)
+	if !ok {
+		return errors.New("chrome: the page is not showing a dialog")
+	}
+	if !d.Answerable {
+		return tool.ErrDialogNotAnswerable
+	}
+	p := map[string]any{"accept": accept}
+	if d.Type == "prompt" && accept {
+		p["promptText"] = promptText
+	}
+	if _, err := b.Debug(ctx, tabID, "Page.handleJavaScriptDialog", p); err != nil {
+		return err
+	}
+	b.mu.Lock()
+	delete(b.dialogs, tabID)
+	b.mu.Unlock()
+	return nil
+}
+
+func history() js.Value { return chromeAPI("history") }
+
+func (b *Browser) SearchHistory(ctx context.Context, q tool.HistoryQuery) ([]tool.HistoryItem, error) {
+	p := map[string]any{"text": q.Text, "startTime": float64(q.StartMs)}
+	if q.EndMs > 0 {
+		p["endTime"] = float64(q.EndMs)
+	}
+	if q.MaxResults > 0 {
+		p["maxResults"] = q.MaxResults
+	}
+	v, err := callAPI(ctx, history(), "search", js.ValueOf(p))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tool.HistoryItem, 0, v.Length())
+	for i := 0; i < v.Length(); i++ {
+		h := v.Index(i)
+		out = append(out, tool.HistoryItem{URL: str(h.Get("url")), Title: str(h.Get("title")), LastVisitTime: num(h.Get("lastVisitTime")),
+			VisitCount: int(num(h.Get("visitCount"))), TypedCount: int(num(h.Get("typedCount")))})
+	}
+	return out, nil
+}
+
+func num(v js.Value) float64 {
+	if v.Type() == js.TypeNumber {
+		return v.Float()
+	}
+	return 0
+}
+
+func (b *Browser) Visits(ctx context.Context, url string) ([]tool.Visit, error) {
+	v, err := callAPI(ctx, history(), "getVisits", js.ValueOf(map[string]any{"url": url}))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tool.Visit, 0, v.Length())
+	for i := 0; i < v.Length(); i++ {
+		h := v.Index(i)
+		out = append(out, tool.Visit{VisitTime: num(h.Get("visitTime")), Transition: str(h.Get("transition"))})
+	}
+	return out, nil
+}
+
+func (b *Browser) DeleteURL(ctx context.Context, url string) error {
+	_, err := callAPI(ctx, history(), "deleteUrl", js.ValueOf(map[string]any{"url": url}))
+	return err
+}
+
+func (b *Browser) DeleteRange(ctx context.Context, startMs, endMs int64) error {
+	_, err := callAPI(ctx, history(), "deleteRange", js.ValueOf(map[string]any{"startTime": float64(startMs), "endTime": float64(endMs)}))
+	return err
+}
+
+// Event handles a browser event the worker shim forwarded: kind, its data as JSON, and for
+// runtime messages the sender. Only reports from this extension's own content scripts count.
+func (b *Browser) Event(kind string, data []byte, sender js.Value) {
+	switch kind {
+	case "message":
+		if !sender.Truthy() || str(sender.Get("id")) != ExtensionID() || sender.Get("tabId").Int() < 0 {
+			return
+		}
+		var m struct {
+			Type, Dialog, Message, DefaultPrompt, URL string
+			Open                                      bool
+		}
+		if json.Unmarshal(data, &m) != nil || m.Type != "page.dialog" {
+			return
+		}
+		tabID := sender.Get("tabId").Int()
+		b.mu.Lock()
+		if m.Open {
+			if _, known := b.dialogs[tabID]; !known { // the debugger's own report is better
+				b.dialogs[tabID] = tool.Dialog{Type: m.Dialog, Message: m.Message, DefaultPrompt: m.DefaultPrompt, URL: m.URL, Answerable: b.attached[tabID]}
+			}
+		} else {
+			delete(b.dialogs, tabID)
+		}
+		b.mu.Unlock()
+	case "debugger.event":
+		var e struct {
+			TabID  int    `json:"tabId"`
+			Method string `json:"method"`
+			Params struct {
+				Type          string `json:"type"`
+				Message       string `json:"message"`
+				DefaultPrompt string `json:"defaultPrompt"`
+				URL           string `json:"url"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(data, &e) != nil {
+			return
+		}
+		b.mu.Lock()
+		switch e.Method {
+		case "Page.javascriptDialogOpening":
+			b.dialogs[e.TabID] = tool.Dialog{Type: e.Params.Type, Message: e.Params.Message, DefaultPrompt: e.Params.DefaultPrompt, URL: e.Params.URL, Answerable: true}
+		case "Page.javascriptDialogClosed":
+			delete(b.dialogs, e.TabID)
+		}
+		b.mu.Unlock()
+	case "debugger.detach":
+		var e struct {
+			TabID int `json:"tabId"`
+		}
+		if json.Unmarshal(data, &e) == nil {
+			b.mu.Lock()
+			delete(b.attached, e.TabID)
+			if d, ok := b.dialogs[e.TabID]; ok {
+				d.Answerable = false
+				b.dialogs[e.TabID] = d
+			}
+			b.mu.Unlock()
+		}
+	case "tab.removed":
+		var e struct {
+			TabID int `json:"tabId"`
+		}
+		if json.Unmarshal(data, &e) == nil {
+			b.mu.Lock()
+			delete(b.attached, e.TabID)
+			delete(b.dialogs, e.TabID)
+			b.mu.Unlock()
+		}
+	case "tab.committed":
+		var e struct {
+			TabID   int `json:"tabId"`
+			FrameID int `json:"frameId"`
+		}
+		if json.Unmarshal(data, &e) == nil && e.FrameID == 0 {
+			b.mu.Lock()
+			delete(b.dialogs, e.TabID) // a new document: the old one's dialog is gone
+			b.mu.Unlock()
+		}
+	}
+}

@@ -1,0 +1,205 @@
+// Page context: what the chip shows (page.peek) and what goes with a message. Pages are read
+// through the same Browser and page-side code as the tools, in the core, with a timeout, so it
+// works with the panel closed and a page stuck in a dialog costs the page, never the message.
+
+package core
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/skiff-ai/skiff/internal/agent"
+	"github.com/skiff-ai/skiff/internal/store"
+	"github.com/skiff-ai/skiff/internal/tool"
+)
+
+// PeekParams is page.peek: the panel's window.
+type PeekParams struct {
+	WindowID int  `json:"windowId"`
+	Fresh    bool `json:"fresh"` // read again even if this page was read before
+}
+
+// Peek is what the chip shows about the page that would go with the next message.
+type Peek struct {
+	TabID     int    `json:"tabId"`
+	URL       string `json:"url"`
+	Title     string `json:"title"`
+	Words     int    `json:"words"`
+	Selection bool   `json:"selection"`
+	// Error says why the page cannot be attached, as a sentence.
+	Error string `json:"error,omitempty"`
+}
+
+// AttachParams says which page goes with a message: the tab the chip showed (its URL, so a tab
+// that moved on is read again), or a page the panel holds (a selection from the context menu).
+type AttachParams struct {
+	TabID int         `json:"tabId"`
+	URL   string      `json:"url"`
+	Page  *store.Page `json:"page,omitempty"`
+}
+
+// pages caches what was read of each tab, per URL: the chip and the message that follows share
+// one read. A navigation of the tab drops its entry.
+type pages struct {
+	mu   sync.Mutex
+	read map[int]*tool.Readable
+}
+
+func (p *pages) get(tabID int, url string) *tool.Readable {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if r := p.read[tabID]; r != nil && r.URL == url {
+		return r
+	}
+	return nil
+}
+
+func (p *pages) put(tabID int, r *tool.Readable) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.read == nil {
+		p.read = map[int]*tool.Readable{}
+	}
+	p.read[tabID] = r
+}
+
+func (p *pages) forget(tabID int) {
+	p.mu.Lock()
+	delete(p.read, tabID)
+	p.mu.Unlock()
+}
+
+// PeekTimeout bounds reading a page for the chip.
+var PeekTimeout = 8 * time.Second
+
+func (c *Core) peek(ctx context.Context, p PeekParams) (*Peek, error) {
+	if c.Browser == nil {
+		return &Peek{Error: "Skiff can't read pages here."}, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, PeekTimeout)
+	defer cancel()
+	t, err := c.Browser.ActiveTab(ctx, p.WindowID)
+	if err != nil {
+		return &Peek{Error: "There is no page to attach."}, nil
+	}
+	out := &Peek{TabID: t.ID, URL: t.URL, Title: t.Title}
+	if !tool.Scriptable(t.URL) {
+		out.Error = "Skiff can't read this page (browser pages are off limits)."
+		if t.URL == "" || t.URL == "about:blank" || strings.HasPrefix(t.URL, "chrome://newtab") {
+			out.Error = "There is no page to attach."
+		}
+		return out, nil
+	}
+	if p.Fresh {
+		c.pages.forget(t.ID)
+	}
+	r, err := c.readable(ctx, t.ID, t.URL)
+	if err != nil {
+		out.Error = pageProblem(err)
+		return out, nil
+	}
+	out.Title, out.URL = r.Title, r.URL
+	out.Words = len(strings.Fields(r.Text))
+	out.Selection = r.Selection != ""
+	return out, nil
+}
+
+// readable reads a tab's readable text, or takes it from the cache.
+func (c *Core) readable(ctx context.Context, tabID int, url string) (*tool.Readable, error) {
+	if r := c.pages.get(tabID, url); r != nil {
+		return r, nil
+	}
+	r, err := tool.NewEnv(c.Browser, tabID, 0).Read(ctx, tabID)
+	if err != nil {
+		return nil, err
+	}
+	c.pages.put(tabID, r)
+	return r, nil
+}
+
+// attachFor turns what the panel said about the page into the engine's Attach.
+func (c *Core) attachFor(a *AttachParams) *agent.Attach {
+	if a == nil {
+		return nil
+	}
+	if a.Page != nil {
+		page := *a.Page
+		if a.TabID > 0 && c.Browser != nil {
+			// The selection came from the context menu; the rest of the page is read if the
+			// tab still shows it.
+			return &agent.Attach{Read: func(ctx context.Context) (*store.Page, error) {
+				if r := c.pages.get(a.TabID, page.URL); r != nil {
+					page.Text = r.Text
+				}
+				return &page, nil
+			}}
+		}
+		return &agent.Attach{Page: &page}
+	}
+	if a.TabID <= 0 || c.Browser == nil {
+		return nil
+	}
+	return &agent.Attach{Read: func(ctx context.Context) (*store.Page, error) {
+		t, err := c.Browser.Tab(ctx, a.TabID)
+		if err != nil {
+			return nil, errors.New(pageProblem(err))
+		}
+		if !tool.Scriptable(t.URL) {
+			return nil, errors.New("Skiff can't read this page (browser pages are off limits)")
+		}
+		r, err := c.readable(ctx, t.ID, t.URL)
+		if err != nil {
+			return nil, errors.New(pageProblem(err))
+		}
+		page := &store.Page{URL: r.URL, Title: r.Title, Text: r.Text}
+		// The selection changes without events: read it now (one line of script).
+		if sel, err := tool.NewEnv(c.Browser, t.ID, 0).Selection(ctx, t.ID); err == nil {
+			page.Selection = sel
+		}
+		return page, nil
+	}}
+}
+
+// pageProblem says why a page could not be read, for the chip and the message's notice.
+func pageProblem(err error) string {
+	var de *tool.DialogError
+	var te *tool.Error
+	switch {
+	case errors.As(err, &de):
+		d := de.Dialog
+		return "the page is showing a " + d.Type + " dialog (“" + clipWords(d.Message, 80) + "”); answer it in the tab, then try again"
+	case errors.Is(err, tool.ErrRestricted):
+		return "Skiff can't read this page (browser pages are off limits)"
+	case errors.Is(err, tool.ErrNoTab):
+		return "the tab was closed"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "the page did not answer in time"
+	case errors.As(err, &te):
+		return te.Msg
+	}
+	return "Skiff could not read the page (" + err.Error() + ")"
+}
+
+func clipWords(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	return strings.TrimSpace(s[:n]) + "…"
+}
+
+// Event is a browser event the worker forwards (see wasm/): a tab that navigated or closed
+// drops what was read of it.
+func (c *Core) Event(kind string, tabID, frameID int) {
+	switch kind {
+	case "tab.committed":
+		if frameID == 0 {
+			c.pages.forget(tabID)
+		}
+	case "tab.removed":
+		c.pages.forget(tabID)
+	}
+}

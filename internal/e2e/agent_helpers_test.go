@@ -1,0 +1,120 @@
+//go:build !js
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/skiff-ai/skiff/internal/testkit"
+)
+
+// openTab opens url in a new tab the way a user does (no DevTools session on it, so the page's
+// dialogs and the debugger behave as for a user) and waits for it to load. It returns the tab id.
+func openTab(t *testing.T, panel context.Context, url string) int {
+	t.Helper()
+	id := JS[int](t, panel, fmt.Sprintf(`chrome.tabs.create({url: %s, active: true}).then(t => t.id)`, jsString(url)))
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, _ = chromedp.Run(panel, chromedp.Evaluate[any](fmt.Sprintf(`chrome.tabs.remove(%d).catch(() => 0)`, id), chromedp.EvalAwaitPromise))
+		_ = ctx
+	})
+	WaitJS(t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => t.status === "complete")`, id))
+	return id
+}
+
+// inTab evaluates expr in a tab's page (main world) from the panel, and decodes its JSON value.
+func inTab[T any](t *testing.T, panel context.Context, tabID int, expr string) T {
+	t.Helper()
+	raw := JS[string](t, panel, fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, world: "MAIN", func: (e) => JSON.stringify(eval(e)), args: [%s]}).then(r => r[0].result)`, tabID, jsString(expr)))
+	var v T
+	if err := json.Unmarshal([]byte(raw), &v); err != nil {
+		t.Fatalf("inTab %s: %v (%s)", expr, err, raw)
+	}
+	return v
+}
+
+// waitTab polls a page expression until it is true.
+func waitTab(t *testing.T, panel context.Context, tabID int, expr string) {
+	t.Helper()
+	Eventually(t, 15*time.Second, func() bool {
+		raw, err := chromedp.Run(panel, chromedp.Evaluate[string](fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, world: "MAIN", func: (e) => JSON.stringify(!!eval(e)), args: [%s]}).then(r => r[0].result).catch(e => "false")`, tabID, jsString(expr)), chromedp.EvalAwaitPromise))
+		return err == nil && raw == "true"
+	}, "waiting in the tab for "+expr)
+}
+
+// agentPanel opens a fresh panel set up for provider id at the scripted model, in agent mode.
+func agentPanel(t *testing.T, id string, m *testkit.Model) context.Context {
+	t.Helper()
+	panel := browser.FreshPanel(t)
+	model := map[string]string{"openai": "gpt-test", "anthropic": "claude-sonnet-4-5-20250929", "google": "gemini-2.5-flash"}[id]
+	Configure(t, panel, id, m.URL, "sk-agent", model)
+	return panel
+}
+
+// agentOn turns agent mode on for the chat on screen, as a user clicks the switch.
+func agentOn(t *testing.T, panel context.Context) {
+	t.Helper()
+	if JS[string](t, panel, `document.getElementById("agent-toggle").getAttribute("aria-pressed")`) != "true" {
+		Do(t, panel, chromedp.Click("#agent-toggle"))
+	}
+	WaitJS(t, panel, `document.getElementById("agent-toggle").getAttribute("aria-pressed") === "true"`)
+}
+
+// runAgent sends text from the panel, allows every call that asks (as a user clicking Allow),
+// and waits until the run is over. It returns the tool messages as shown.
+func runAgent(t *testing.T, panel context.Context, text string) []toolCard {
+	t.Helper()
+	before := JS[string](t, panel, `skiffTest.state.active ? skiffTest.state.active.id : ""`)
+	Do(t, panel, chromedp.Click("#new"))
+	WaitJS(t, panel, `skiffTest.state.active && skiffTest.state.active.id !== `+jsString(before)+` && document.querySelector("#messages .empty")`)
+	agentOn(t, panel)
+	Do(t, panel, chromedp.SendKeys("#input", text+"\r"))
+	WaitJS(t, panel, `document.querySelector('.msg[data-role="user"]')`)
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		if time.Now().After(deadline) {
+			t.Fatalf("the run did not end; cards: %+v", toolCards(t, panel))
+		}
+		if JS[bool](t, panel, `!!document.querySelector(".msg.tool .ask .allow:not([disabled])")`) {
+			Click(t, panel, `document.querySelector(".msg.tool .ask .allow:not([disabled])")`)
+			continue
+		}
+		if JS[bool](t, panel, `document.getElementById("stop").hidden && !!document.querySelector('.msg[data-role="user"]')`) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return toolCards(t, panel)
+}
+
+type toolCard struct {
+	Tool, Status, What, Result string
+}
+
+func toolCards(t *testing.T, panel context.Context) []toolCard {
+	t.Helper()
+	raw := JS[string](t, panel, `JSON.stringify([...document.querySelectorAll("#messages .msg.tool")].map(n => ({
+		Tool: n.dataset.tool, Status: n.dataset.status, What: n.querySelector(".t-what").textContent,
+		Result: (n.querySelector(".t-result pre") || {}).textContent || ""})))`)
+	var out []toolCard
+	if err := json.Unmarshal([]byte(raw), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func cardsString(cs []toolCard) string {
+	var b strings.Builder
+	for _, c := range cs {
+		fmt.Fprintf(&b, "\n[%s %s] %s\n%s", c.Tool, c.Status, c.What, c.Result)
+	}
+	return b.String()
+}

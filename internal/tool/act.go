@@ -1,0 +1,351 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+func isRetry(err error) bool {
+	var r *retryable
+	return errors.As(err, &r)
+}
+
+func asErr(err error, target **Error) bool { return errors.As(err, target) }
+
+// acting resolves the tab and element an action targets.
+func (e *Env) acting(ctx context.Context, tabID int, t Target) (Tab, int, pageTarget, error) {
+	tab, err := e.pageTab(ctx, tabID)
+	if err != nil {
+		return tab, 0, pageTarget{}, err
+	}
+	if d, ok := e.Browser.Dialog(tab.ID); ok {
+		return tab, 0, pageTarget{}, &DialogError{Dialog: d}
+	}
+	frame, pt, err := where(t)
+	return tab, frame, pt, err
+}
+
+func refNote(t Target) string {
+	if t.Ref != "" {
+		return " [" + t.Ref + "]"
+	}
+	return ""
+}
+
+func click(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in ClickInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	var tab Tab
+	var frame int
+	var pt pageTarget
+	var err error
+	if in.Ref == "" && in.Selector == "" && in.X != nil && in.Y != nil {
+		if tab, err = e.pageTab(ctx, in.TabID); err != nil {
+			return nil, err
+		}
+		pt = pageTarget{X: in.X, Y: in.Y}
+	} else if tab, frame, pt, err = e.acting(ctx, in.TabID, in.Target); err != nil {
+		return nil, err
+	}
+	count := 1
+	if in.Double {
+		count = 2
+	}
+	what, trusted, err := e.mouse(ctx, tab.ID, frame, pt, in.Button, count)
+	if err != nil {
+		return nil, err
+	}
+	verb := "Clicked"
+	if in.Double {
+		verb = "Double-clicked"
+	}
+	text := fmt.Sprintf("%s %s%s%s.", verb, what, refNote(in.Target), fallbackNote(trusted)) + e.afterAction(ctx, tab.ID, tab)
+	return &Result{Text: text, Summary: what, URL: tab.URL}, nil
+}
+
+func hover(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in HoverInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	tab, frame, pt, err := e.acting(ctx, in.TabID, in.Target)
+	if err != nil {
+		return nil, err
+	}
+	what, trusted, err := e.mouse(ctx, tab.ID, frame, pt, "", 0)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Text: fmt.Sprintf("The mouse is over %s%s%s.", what, refNote(in.Target), fallbackNote(trusted)), Summary: what, URL: tab.URL}, nil
+}
+
+func typeTool(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in TypeInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	tab, frame, pt, err := e.acting(ctx, in.TabID, in.Target)
+	if err != nil {
+		return nil, err
+	}
+	clear := in.Clear == nil || *in.Clear
+	what, trusted, err := e.typeText(ctx, tab.ID, frame, pt, in.Text, clear)
+	if err != nil {
+		return nil, err
+	}
+	text := fmt.Sprintf("Typed %d characters into %s%s%s.", len([]rune(in.Text)), what, refNote(in.Target), fallbackNote(trusted))
+	text += e.valueCheck(ctx, tab.ID, frame, pt, in.Text, clear)
+	if in.Submit {
+		if err := e.key(ctx, tab.ID, frame, "Enter"); err != nil {
+			return nil, err
+		}
+		text += " Pressed Enter." + e.afterAction(ctx, tab.ID, tab)
+	}
+	return &Result{Text: text, Summary: what, URL: tab.URL}, nil
+}
+
+// valueCheck reads a field back after typing: a page that rewrote or refused the text (an
+// input mask, a length limit) is reported. Passwords are never read back.
+func (e *Env) valueCheck(ctx context.Context, tabID, frame int, pt pageTarget, typed string, clear bool) string {
+	var v struct {
+		Value    *string `json:"value"`
+		Password int     `json:"password"`
+		Length   int     `json:"length"`
+	}
+	if e.call(ctx, tabID, frame, pageFiles, "fieldValue", map[string]any{"target": pt}, &v) != nil {
+		return ""
+	}
+	if v.Password == 1 {
+		return ""
+	}
+	if v.Value != nil && clear && strings.TrimSpace(*v.Value) != strings.TrimSpace(typed) {
+		return fmt.Sprintf(" The field now holds %q.", clip(*v.Value, 200))
+	}
+	return ""
+}
+
+func selectTool(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in SelectInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	if len(in.Values) == 0 {
+		return nil, failf("say which option to choose: values")
+	}
+	tab, frame, pt, err := e.acting(ctx, in.TabID, in.Target)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := e.locate(ctx, tab.ID, frame, pt, "select"); err != nil {
+		return nil, err
+	}
+	var r struct {
+		What     string   `json:"what"`
+		Selected []string `json:"selected"`
+	}
+	if err := e.call(ctx, tab.ID, frame, pageFiles, "selectOption", map[string]any{"target": pt, "values": in.Values}, &r); err != nil {
+		return nil, err
+	}
+	return &Result{Text: fmt.Sprintf("Chose %s in %s%s.", strings.Join(quoteAll(r.Selected), ", "), r.What, refNote(in.Target)) + e.afterAction(ctx, tab.ID, tab),
+		Summary: strings.Join(r.Selected, ", "), URL: tab.URL}, nil
+}
+
+func fillForm(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in FillFormInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	if len(in.Fields) == 0 {
+		return nil, failf("say which fields to fill: fields, each with a ref (or selector) and a value")
+	}
+	tab, err := e.pageTab(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	lastText := -1
+	var lastFrame int
+	var lastPt pageTarget
+	for i, f := range in.Fields {
+		frame, pt, err := where(f.Target)
+		if err != nil {
+			return nil, failf("field %d: %v", i+1, err)
+		}
+		var d struct {
+			What     string `json:"what"`
+			Password int    `json:"password"`
+		}
+		if err := e.call(ctx, tab.ID, frame, pageFiles, "describe", map[string]any{"target": pt}, &d); err != nil {
+			return nil, failf("field %d: %v (the fields before it are filled)", i+1, err)
+		}
+		role := strings.SplitN(d.What, " ", 2)[0]
+		switch role {
+		case "checkbox", "radio", "switch":
+			want := strings.EqualFold(strings.TrimSpace(f.Value), "true") || f.Value == "1" || strings.EqualFold(f.Value, "yes") || strings.EqualFold(f.Value, "on")
+			var s struct {
+				Checked bool `json:"checked"`
+			}
+			if err := e.call(ctx, tab.ID, frame, pageFiles, "isChecked", map[string]any{"target": pt}, &s); err != nil {
+				return nil, failf("field %d: %v", i+1, err)
+			}
+			if s.Checked != want {
+				if _, _, err := e.mouse(ctx, tab.ID, frame, pt, "", 1); err != nil {
+					return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, d.What, err)
+				}
+			}
+			lines = append(lines, fmt.Sprintf("%s: %s", d.What, map[bool]string{true: "checked", false: "unchecked"}[want]))
+		case "combobox", "listbox":
+			var r struct {
+				Selected []string `json:"selected"`
+			}
+			if err := e.call(ctx, tab.ID, frame, pageFiles, "selectOption", map[string]any{"target": pt, "values": []string{f.Value}}, &r); err != nil {
+				// An input with a datalist is a combobox too: type into it.
+				if _, _, terr := e.typeText(ctx, tab.ID, frame, pt, f.Value, true); terr != nil {
+					return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, d.What, err)
+				}
+				lines = append(lines, fmt.Sprintf("%s: typed %d characters", d.What, len([]rune(f.Value))))
+				lastText, lastFrame, lastPt = i, frame, pt
+				continue
+			}
+			lines = append(lines, fmt.Sprintf("%s: %s", d.What, strings.Join(r.Selected, ", ")))
+		default:
+			if _, _, err := e.typeText(ctx, tab.ID, frame, pt, f.Value, true); err != nil {
+				return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, d.What, err)
+			}
+			if d.Password == 1 {
+				lines = append(lines, fmt.Sprintf("%s: typed the password", d.What))
+			} else {
+				lines = append(lines, fmt.Sprintf("%s: typed %d characters", d.What, len([]rune(f.Value))))
+			}
+			lastText, lastFrame, lastPt = i, frame, pt
+		}
+	}
+	text := "Filled " + plural(len(in.Fields), "field") + ":\n- " + strings.Join(lines, "\n- ")
+	if in.Submit {
+		if lastText < 0 {
+			return nil, failf("the fields are filled, but there is no text field to press Enter in; click the form's submit button")
+		}
+		if _, err := e.locate(ctx, tab.ID, lastFrame, lastPt, "type"); err == nil {
+			_ = e.call(ctx, tab.ID, lastFrame, pageFiles, "focusForTyping", map[string]any{"target": lastPt, "clear": false}, nil)
+		}
+		if err := e.key(ctx, tab.ID, lastFrame, "Enter"); err != nil {
+			return nil, err
+		}
+		text += "\nPressed Enter to submit." + e.afterAction(ctx, tab.ID, tab)
+	}
+	return &Result{Text: text, Summary: plural(len(in.Fields), "field"), URL: tab.URL}, nil
+}
+
+func pressKey(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in PressKeyInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	if _, _, err := parseChord(in.Key); err != nil {
+		return nil, err
+	}
+	tab, err := e.pageTab(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	frame := 0
+	where1 := ""
+	if in.Ref != "" || in.Selector != "" {
+		var pt pageTarget
+		if frame, pt, err = where(Target{Ref: in.Ref, Selector: in.Selector}); err != nil {
+			return nil, err
+		}
+		l, err := e.locate(ctx, tab.ID, frame, pt, "focus")
+		if err != nil {
+			return nil, err
+		}
+		if err := e.call(ctx, tab.ID, frame, pageFiles, "focusForTyping", map[string]any{"target": pt, "clear": false}, nil); err != nil {
+			return nil, err
+		}
+		where1 = " in " + l.What
+	}
+	if d, ok := e.Browser.Dialog(tab.ID); ok {
+		return nil, &DialogError{Dialog: d}
+	}
+	if err := e.key(ctx, tab.ID, frame, in.Key); err != nil {
+		return nil, err
+	}
+	return &Result{Text: fmt.Sprintf("Pressed %s%s.", in.Key, where1) + e.afterAction(ctx, tab.ID, tab), Summary: in.Key, URL: tab.URL}, nil
+}
+
+func scrollTool(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in ScrollInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	tab, err := e.pageTab(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := e.Browser.Dialog(tab.ID); ok {
+		return nil, &DialogError{Dialog: d}
+	}
+	frame, pt := 0, pageTarget{}
+	if in.Ref != "" || in.Selector != "" {
+		if frame, pt, err = where(Target{Ref: in.Ref, Selector: in.Selector}); err != nil {
+			return nil, err
+		}
+	}
+	var r struct {
+		What     string `json:"what"`
+		Y        int    `json:"y"`
+		Moved    int    `json:"moved"`
+		Height   int    `json:"height"`
+		Viewport int    `json:"viewport"`
+		AtEnd    bool   `json:"atEnd"`
+	}
+	if err := e.call(ctx, tab.ID, frame, pageFiles, "scroll", map[string]any{"target": pt, "direction": in.Direction, "amount": in.Amount}, &r); err != nil {
+		return nil, err
+	}
+	if r.What != "" {
+		return &Result{Text: fmt.Sprintf("Scrolled %s into view.", r.What), Summary: r.What, URL: tab.URL}, nil
+	}
+	text := fmt.Sprintf("Scrolled %d px; now at %d of %d px.", r.Moved, r.Y, r.Height)
+	if r.Moved == 0 {
+		text = fmt.Sprintf("The page did not move (at %d of %d px).", r.Y, r.Height)
+	}
+	if r.AtEnd {
+		text += " This is the bottom of the page."
+	}
+	return &Result{Text: text, Summary: fmt.Sprintf("y=%d", r.Y), URL: tab.URL}, nil
+}
+
+func dialogTool(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in DialogInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	t, err := e.tab(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	d, ok := e.Browser.Dialog(t.ID)
+	if !ok {
+		return nil, failf("the page is not showing a dialog")
+	}
+	if err := e.Browser.AnswerDialog(ctx, t.ID, in.Accept, in.PromptText); err != nil {
+		if errors.Is(err, ErrDialogNotAnswerable) {
+			return nil, &DialogError{Dialog: d}
+		}
+		return nil, err
+	}
+	how := "Dismissed"
+	if in.Accept {
+		how = "Accepted"
+	}
+	text := fmt.Sprintf("%s the %s dialog %q.", how, d.Type, clip(d.Message, 200))
+	if d.Type == "prompt" && in.Accept {
+		text += fmt.Sprintf(" Answered %q.", in.PromptText)
+	}
+	return &Result{Text: text + e.afterAction(ctx, t.ID, t), Summary: strings.ToLower(how), URL: t.URL}, nil
+}

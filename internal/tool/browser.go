@@ -1,0 +1,158 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+)
+
+// Browser is what the tools need from the browser: tabs, scripting, capture, history, tab
+// groups and the debugger. internal/chrome implements it over the chrome.* APIs; every method
+// that can wait takes a context, and implementations give up when it is done.
+type Browser interface {
+	// Tabs lists tabs; windowID 0 means every window.
+	Tabs(ctx context.Context, windowID int) ([]Tab, error)
+	// Tab returns one tab.
+	Tab(ctx context.Context, id int) (Tab, error)
+	// ActiveTab is the tab the user is looking at in window windowID (0: the last focused
+	// window), never one of Skiff's own pages.
+	ActiveTab(ctx context.Context, windowID int) (Tab, error)
+	// OpenTab opens url in a new tab of window windowID (0: the last focused window).
+	OpenTab(ctx context.Context, url string, active bool, windowID int) (Tab, error)
+	CloseTabs(ctx context.Context, ids []int) error
+	// ActivateTab makes a tab the active one of its window and focuses the window.
+	ActivateTab(ctx context.Context, id int) error
+	// Navigate loads url in a tab; Back, Forward and Reload move in its history. They return
+	// once the navigation is started, not loaded.
+	Navigate(ctx context.Context, id int, url string) error
+	Back(ctx context.Context, id int) error
+	Forward(ctx context.Context, id int) error
+	Reload(ctx context.Context, id int) error
+	// Group puts tabs in a group (a new one when groupID < 0) with a title and a colour and
+	// returns its id. Ungroup takes tabs out of their groups.
+	Group(ctx context.Context, ids []int, groupID int, title, color string) (int, error)
+	Ungroup(ctx context.Context, ids []int) error
+
+	// Frames lists a tab's frames (frame 0 is the top document).
+	Frames(ctx context.Context, tabID int) ([]Frame, error)
+	// Script runs page-side code (ext/page) in frames of a tab and returns each frame's
+	// result as JSON.
+	Script(ctx context.Context, s Script) ([]FrameResult, error)
+
+	// Capture takes a screenshot of what the tab shows, as image bytes of the given format
+	// ("jpeg" or "png").
+	Capture(ctx context.Context, tabID int, format string, quality int) ([]byte, error)
+
+	// Debug sends a Chrome DevTools Protocol command to a tab, attaching the debugger first
+	// if needed. It fails with ErrNoDebugger when the debugger cannot be used on the tab.
+	Debug(ctx context.Context, tabID int, method string, params any) (json.RawMessage, error)
+	// Dialog reports the JavaScript dialog (alert, confirm, prompt, beforeunload) the tab is
+	// showing, if Skiff has seen one open.
+	Dialog(tabID int) (Dialog, bool)
+	// AnswerDialog accepts or dismisses the tab's dialog (promptText answers a prompt).
+	AnswerDialog(ctx context.Context, tabID int, accept bool, promptText string) error
+	// Release gives a tab back: the debugger detaches from it if Skiff attached it.
+	Release(ctx context.Context, tabID int)
+
+	SearchHistory(ctx context.Context, q HistoryQuery) ([]HistoryItem, error)
+	Visits(ctx context.Context, url string) ([]Visit, error)
+	DeleteURL(ctx context.Context, url string) error
+	DeleteRange(ctx context.Context, startMs, endMs int64) error
+}
+
+// Tab is a browser tab. URL and Title are empty for pages Skiff may not see.
+type Tab struct {
+	ID       int    `json:"id"`
+	WindowID int    `json:"windowId"`
+	GroupID  int    `json:"groupId"` // -1: in no group
+	Index    int    `json:"index"`
+	URL      string `json:"url"`
+	Title    string `json:"title"`
+	Active   bool   `json:"active"`
+	Status   string `json:"status"` // "loading" or "complete"
+}
+
+// Frame is a document in a tab.
+type Frame struct {
+	ID       int    `json:"frameId"`
+	ParentID int    `json:"parentFrameId"` // -1 for the top document
+	URL      string `json:"url"`
+}
+
+// World is where page-side code runs: Skiff's own isolated world (the page cannot see or
+// change it) or the page's main world (run_script only).
+type World string
+
+const (
+	Isolated World = "ISOLATED"
+	Main     World = "MAIN"
+)
+
+// Script is page-side code to run: Files (paths under ext/) are injected into each frame
+// that does not have them yet, then Call is called with Args, in every frame of Frames
+// (empty: the top frame only; AllFrames: all of them).
+type Script struct {
+	TabID     int
+	Frames    []int
+	AllFrames bool
+	World     World
+	Files     []string
+	// Call names a function of the page-side API (globalThis.skiffPage in ext/page/skiff.js)
+	// or, in the main world, is the source of a script to evaluate.
+	Call string
+	Args any
+}
+
+// FrameResult is what a script gave back in one frame.
+type FrameResult struct {
+	FrameID int             `json:"frameId"`
+	Result  json.RawMessage `json:"result"`
+}
+
+// Dialog is a JavaScript dialog a page is showing.
+type Dialog struct {
+	Type          string `json:"type"` // "alert", "confirm", "prompt" or "beforeunload"
+	Message       string `json:"message"`
+	DefaultPrompt string `json:"defaultPrompt,omitempty"`
+	URL           string `json:"url,omitempty"`
+	// Answerable is false when the dialog opened before Skiff took control of the tab: only
+	// the user (or a navigation) can close it.
+	Answerable bool `json:"answerable"`
+}
+
+// HistoryQuery selects history items: Text matches URLs and titles ("" is everything).
+type HistoryQuery struct {
+	Text       string
+	StartMs    int64
+	EndMs      int64
+	MaxResults int
+}
+
+// HistoryItem is a page in the browser's history.
+type HistoryItem struct {
+	URL           string  `json:"url"`
+	Title         string  `json:"title"`
+	LastVisitTime float64 `json:"lastVisitTime"` // unix ms
+	VisitCount    int     `json:"visitCount"`
+	TypedCount    int     `json:"typedCount"`
+}
+
+// Visit is one visit of a URL.
+type Visit struct {
+	VisitTime  float64 `json:"visitTime"` // unix ms
+	Transition string  `json:"transition"`
+}
+
+// Errors a Browser returns that tools turn into advice for the model.
+var (
+	// ErrNoDebugger: the debugger cannot be attached (DevTools is open on the tab, another
+	// extension debugs it, or the user cancelled Skiff's debugging).
+	ErrNoDebugger = errors.New("browser: the debugger is not available on this tab")
+	// ErrNoTab: the tab was closed.
+	ErrNoTab = errors.New("browser: no such tab")
+	// ErrRestricted: Chrome does not let extensions script this page (chrome://, the Web
+	// Store, other extensions, file:// without the user's opt-in).
+	ErrRestricted = errors.New("browser: Chrome does not let extensions work on this page")
+	// ErrDialogNotAnswerable: the dialog opened before Skiff controlled the tab.
+	ErrDialogNotAnswerable = errors.New("browser: this dialog opened before Skiff took control of the tab")
+)

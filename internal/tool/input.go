@@ -1,0 +1,232 @@
+package tool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Skiff acts with trusted input: mouse and keyboard events sent through the debugger
+// (Input.dispatchMouseEvent, insertText, dispatchKeyEvent) are what a person's input is to the
+// page (isTrusted, focus, hover and default actions included), which sites built on frameworks
+// or with bot checks need. When the debugger is not available on a tab (DevTools is open on it,
+// or the user stopped Skiff's control), the same actions fall back to DOM events, and the
+// result says so: some sites ignore them.
+
+// located is what locate says about an element that passed the checks.
+type located struct {
+	What     string `json:"what"`
+	Point    point  `json:"point"`
+	Viewport struct {
+		W float64 `json:"w"`
+		H float64 `json:"h"`
+	} `json:"viewport"`
+}
+
+type point struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
+
+// locate runs the actionability checks in the element's frame until they pass or the env's
+// timeout passes; a check that may pass later (not visible yet, covered, moving, disabled) is
+// tried again.
+func (e *Env) locate(ctx context.Context, tabID, frame int, t pageTarget, action string) (*located, error) {
+	deadline := time.Now().Add(e.timeout())
+	wait := 50 * time.Millisecond
+	for {
+		var l located
+		err := e.call(ctx, tabID, frame, pageFiles, "locate", map[string]any{"target": t, "action": action}, &l)
+		if err == nil {
+			return &l, nil
+		}
+		var r *retryable
+		if !errors.As(err, &r) || !r.again || time.Now().Add(wait).After(deadline) {
+			if r != nil {
+				return nil, r.err
+			}
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(wait):
+		}
+		wait = min(wait*2, 500*time.Millisecond)
+	}
+}
+
+// topPoint turns a point in a frame's viewport into the top page's viewport, adding the
+// position of each iframe on the way up.
+func (e *Env) topPoint(ctx context.Context, tabID, frame int, p point) (point, error) {
+	if frame == 0 {
+		return p, nil
+	}
+	frames, err := e.Browser.Frames(ctx, tabID)
+	if err != nil {
+		return p, err
+	}
+	parent := map[int]int{}
+	for _, f := range frames {
+		parent[f.ID] = f.ParentID
+	}
+	for f := frame; f != 0; {
+		par, ok := parent[f]
+		if !ok {
+			return p, failf("the frame of this element is gone (the page changed); take a new snapshot")
+		}
+		var box point
+		err := e.call(ctx, tabID, par, pageFiles, "frameBox", map[string]int{"frameId": f}, &box)
+		if err != nil {
+			// The parent has not heard from this frame yet: introduce it and ask again.
+			_ = e.call(ctx, tabID, f, pageFiles, "hello", map[string]int{"frameId": f}, nil)
+			time.Sleep(50 * time.Millisecond)
+			if err = e.call(ctx, tabID, par, pageFiles, "frameBox", map[string]int{"frameId": f}, &box); err != nil {
+				return p, err
+			}
+		}
+		p.X += box.X
+		p.Y += box.Y
+		f = par
+	}
+	return p, nil
+}
+
+// mouse clicks (count 1 or 2, button left, right or middle) or hovers (count 0) at target.
+// It reports what was acted on and whether trusted input was used.
+func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button string, count int) (string, bool, error) {
+	action := "click"
+	if count == 0 {
+		action = "hover"
+	}
+	l, err := e.locate(ctx, tabID, frame, t, action)
+	if err != nil {
+		return "", false, err
+	}
+	top, err := e.topPoint(ctx, tabID, frame, l.Point)
+	if err != nil {
+		return l.What, false, err
+	}
+	if button == "" {
+		button = "left"
+	}
+	send := func(typ string, clicks int) error {
+		p := map[string]any{"type": typ, "x": top.X, "y": top.Y, "button": button, "clickCount": clicks}
+		if typ == "mouseMoved" {
+			p["button"] = "none"
+		}
+		_, err := e.Browser.Debug(ctx, tabID, "Input.dispatchMouseEvent", p)
+		return err
+	}
+	err = send("mouseMoved", 0)
+	for i := 1; err == nil && i <= count; i++ {
+		if err = send("mousePressed", i); err == nil {
+			err = send("mouseReleased", i)
+		}
+	}
+	if err == nil {
+		return l.What, true, nil
+	}
+	if !errors.Is(err, ErrNoDebugger) {
+		return l.What, false, err
+	}
+	name := "domClick"
+	if count == 0 {
+		name = "domHover"
+	}
+	if err := e.call(ctx, tabID, frame, pageFiles, name, map[string]any{"target": t, "point": l.Point, "count": count}, nil); err != nil {
+		return l.What, false, err
+	}
+	return l.What, false, nil
+}
+
+// typeText puts text in a field: focus it, select what it holds when clear, then insert the
+// text as typing does. It reports what was typed into and whether trusted input was used.
+func (e *Env) typeText(ctx context.Context, tabID, frame int, t pageTarget, text string, clear bool) (string, bool, error) {
+	l, err := e.locate(ctx, tabID, frame, t, "type")
+	if err != nil {
+		return "", false, err
+	}
+	var f struct {
+		Focused bool `json:"focused"`
+		Empty   bool `json:"empty"`
+	}
+	if err := e.call(ctx, tabID, frame, pageFiles, "focusForTyping", map[string]any{"target": t, "clear": clear}, &f); err != nil {
+		return l.What, false, err
+	}
+	trusted := true
+	if clear && text == "" && !f.Empty {
+		err = e.key(ctx, tabID, frame, "Delete")
+	} else if text != "" {
+		_, err = e.Browser.Debug(ctx, tabID, "Input.insertText", map[string]string{"text": text})
+	}
+	if errors.Is(err, ErrNoDebugger) {
+		trusted = false
+		err = e.call(ctx, tabID, frame, pageFiles, "domType", map[string]any{"target": t, "text": text, "clear": clear}, nil)
+	}
+	return l.What, trusted, err
+}
+
+// key presses a key or chord ("Enter", "Control+A") in the focused element of the tab.
+func (e *Env) key(ctx context.Context, tabID, frame int, chord string) error {
+	k, mods, err := parseChord(chord)
+	if err != nil {
+		return err
+	}
+	down := map[string]any{"type": "keyDown", "key": k.Key, "code": k.Code, "windowsVirtualKeyCode": k.KeyCode, "modifiers": mods}
+	if k.Text != "" {
+		down["text"] = k.Text
+	} else {
+		down["type"] = "rawKeyDown"
+	}
+	_, err = e.Browser.Debug(ctx, tabID, "Input.dispatchKeyEvent", down)
+	if err == nil {
+		_, err = e.Browser.Debug(ctx, tabID, "Input.dispatchKeyEvent", map[string]any{"type": "keyUp", "key": k.Key, "code": k.Code, "windowsVirtualKeyCode": k.KeyCode, "modifiers": mods})
+	}
+	if errors.Is(err, ErrNoDebugger) {
+		return e.call(ctx, tabID, frame, pageFiles, "domKey", map[string]any{"key": k.Key, "code": k.Code, "modifiers": mods, "text": k.Text}, nil)
+	}
+	return err
+}
+
+// afterAction waits briefly for what an action started: a navigation (then its load), or a
+// dialog. It describes the outcome for the model.
+func (e *Env) afterAction(ctx context.Context, tabID int, before Tab) string {
+	time.Sleep(150 * time.Millisecond)
+	if d, ok := e.Browser.Dialog(tabID); ok {
+		return " " + capital((&DialogError{Dialog: d}).Error()) + "."
+	}
+	t, err := e.Browser.Tab(ctx, tabID)
+	if err != nil {
+		return ""
+	}
+	if t.Status == "loading" || t.URL != before.URL {
+		t2, loading, err := e.settle(ctx, tabID, 8*time.Second)
+		var de *DialogError
+		if errors.As(err, &de) {
+			return " " + capital(de.Error()) + "."
+		}
+		if loading {
+			return fmt.Sprintf(" The page is loading %s.", t2.URL)
+		}
+		if t2.URL != before.URL {
+			return fmt.Sprintf(" The page changed to %q (%s).", oneLine(t2.Title), t2.URL)
+		}
+	}
+	return ""
+}
+
+func capital(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}
+
+func fallbackNote(trusted bool) string {
+	if trusted {
+		return ""
+	}
+	return " (with DOM events: Skiff cannot send real input to this tab, and some sites ignore such events)"
+}

@@ -1,0 +1,228 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Page-side code: skiff.js for everything, plus Readability and Turndown for the readable text.
+var (
+	pageFiles     = []string{"page/skiff.js"}
+	readableFiles = []string{"page/skiff.js", "page/vendor/readability.js", "page/vendor/turndown.js", "page/vendor/turndown-gfm.js", "page/extract.js"}
+)
+
+// DialogError says a page is stuck in a JavaScript dialog: nothing runs there until it is
+// answered.
+type DialogError struct{ Dialog Dialog }
+
+func (e *DialogError) Error() string {
+	d := e.Dialog
+	msg := fmt.Sprintf("the page is showing a %s dialog", d.Type)
+	if d.Message != "" {
+		msg += fmt.Sprintf(" that says %q", clip(d.Message, 300))
+	}
+	if d.Answerable {
+		return msg + "; nothing else works on this page until it is answered: use the dialog tool to accept or dismiss it"
+	}
+	return msg + "; it opened before Skiff took control of the tab, so only the user can answer it (or navigate or reload the tab, which closes it)"
+}
+
+// pageError is what page-side code reports: a failure in words, and whether trying again may
+// help (the element may become visible, enabled, uncovered).
+type pageError struct {
+	Error string `json:"error"`
+	Retry int    `json:"retry"`
+}
+
+// dialogGrace is how long a page may keep answering after reporting a dialog: a report the
+// page itself faked (it can) does not stop a tool that still gets answers.
+const dialogGrace = 600 * time.Millisecond
+
+// call runs skiffPage[name](args) in one frame of a tab and decodes its result into out. It
+// gives up after the env's timeout, and early when the page is stuck in a dialog.
+func (e *Env) call(ctx context.Context, tabID, frameID int, files []string, name string, args, out any) error {
+	ctx, cancel := context.WithTimeout(ctx, e.timeout())
+	defer cancel()
+	return e.callNoTimeout(ctx, tabID, frameID, files, name, args, out)
+}
+
+func (e *Env) callNoTimeout(ctx context.Context, tabID, frameID int, files []string, name string, args, out any) error {
+	type answer struct {
+		res []FrameResult
+		err error
+	}
+	ch := make(chan answer, 1)
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		res, err := e.Browser.Script(sctx, Script{TabID: tabID, Frames: []int{frameID}, Files: files, Call: name, Args: args})
+		ch <- answer{res, err}
+	}()
+	tick := time.NewTicker(150 * time.Millisecond)
+	defer tick.Stop()
+	var since time.Time
+	for {
+		select {
+		case a := <-ch:
+			if a.err != nil {
+				return a.err
+			}
+			if len(a.res) == 0 {
+				return failf("the frame is gone (the page navigated away)")
+			}
+			return decodePage(a.res[0].Result, out)
+		case <-tick.C:
+			if d, ok := e.Browser.Dialog(tabID); ok {
+				if since.IsZero() {
+					since = time.Now()
+				} else if time.Since(since) > dialogGrace {
+					return &DialogError{Dialog: d}
+				}
+			} else {
+				since = time.Time{}
+			}
+		case <-ctx.Done():
+			if d, ok := e.Browser.Dialog(tabID); ok {
+				return &DialogError{Dialog: d}
+			}
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return failf("the page did not answer within %s (it may be busy, or stuck in a dialog Skiff cannot see)", e.timeout().Round(time.Second))
+			}
+			return ctx.Err()
+		}
+	}
+}
+
+func decodePage(raw json.RawMessage, out any) error {
+	var pe pageError
+	if json.Unmarshal(raw, &pe) == nil && pe.Error != "" {
+		return &retryable{err: &Error{Msg: pe.Error}, again: pe.Retry == 1}
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("tool: page answer %.200s: %w", raw, err)
+	}
+	return nil
+}
+
+// retryable is a page failure that may pass if tried again (Playwright's actionability).
+type retryable struct {
+	err   *Error
+	again bool
+}
+
+func (r *retryable) Error() string { return r.err.Msg }
+func (r *retryable) Unwrap() error { return r.err }
+
+// parseRef splits a snapshot ref into its frame and the ref inside that frame: "e12" is in the
+// top frame, "f3e12" in frame 3.
+func parseRef(ref string) (frame int, local string, err error) {
+	ref = strings.TrimSpace(strings.Trim(ref, "[]"))
+	ref = strings.TrimPrefix(ref, "ref=")
+	if strings.HasPrefix(ref, "e") {
+		if _, err := strconv.Atoi(ref[1:]); err == nil {
+			return 0, ref, nil
+		}
+	}
+	if strings.HasPrefix(ref, "f") {
+		if i := strings.IndexByte(ref, 'e'); i > 1 {
+			f, err1 := strconv.Atoi(ref[1:i])
+			_, err2 := strconv.Atoi(ref[i+1:])
+			if err1 == nil && err2 == nil {
+				return f, ref[i:], nil
+			}
+		}
+	}
+	return 0, "", failf("%q is not a ref; refs look like e12 or f3e7 and come from the snapshot", ref)
+}
+
+// Target says which element an action is for.
+type Target struct {
+	Ref      string `json:"ref,omitempty" jsonschema_description:"The element's ref from the latest snapshot, such as e12 (or f3e7 inside a frame). Preferred over a selector."`
+	Selector string `json:"selector,omitempty" jsonschema_description:"A CSS selector for the element, when there is no ref (the first match, shadow DOM included)."`
+}
+
+// pageTarget is a Target as the page-side code takes it.
+type pageTarget struct {
+	Ref      string   `json:"ref,omitempty"`
+	Selector string   `json:"selector,omitempty"`
+	X        *float64 `json:"x,omitempty"`
+	Y        *float64 `json:"y,omitempty"`
+}
+
+// where resolves a Target to a frame and the page-side target.
+func where(t Target) (int, pageTarget, error) {
+	if t.Ref != "" {
+		f, local, err := parseRef(t.Ref)
+		return f, pageTarget{Ref: local}, err
+	}
+	if strings.TrimSpace(t.Selector) != "" {
+		return 0, pageTarget{Selector: t.Selector}, nil
+	}
+	return 0, pageTarget{}, failf("say which element: give its ref from the snapshot (or a CSS selector)")
+}
+
+// settle waits for a tab to finish loading (status complete) and then for its page to stop
+// changing for a moment. It returns the tab as it is then, and whether it is still loading.
+func (e *Env) settle(ctx context.Context, tabID int, max time.Duration) (Tab, bool, error) {
+	deadline := time.Now().Add(max)
+	var t Tab
+	var err error
+	for {
+		if t, err = e.Browser.Tab(ctx, tabID); err != nil {
+			return t, false, err
+		}
+		if d, ok := e.Browser.Dialog(tabID); ok {
+			return t, false, &DialogError{Dialog: d}
+		}
+		if t.Status == "complete" {
+			break
+		}
+		if time.Now().After(deadline) {
+			return t, true, nil
+		}
+		select {
+		case <-ctx.Done():
+			return t, false, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	if !Scriptable(t.URL) {
+		return t, false, nil
+	}
+	left := time.Until(deadline)
+	if left > 3*time.Second {
+		left = 3 * time.Second
+	}
+	if left > 200*time.Millisecond {
+		sctx, cancel := context.WithTimeout(ctx, left+time.Second)
+		defer cancel()
+		err := e.callNoTimeout(sctx, tabID, 0, pageFiles, "settle", map[string]int{"quiet": 300, "max": int(left / time.Millisecond)}, nil)
+		var de *DialogError
+		if errors.As(err, &de) {
+			return t, false, err
+		}
+	}
+	t2, err := e.Browser.Tab(ctx, tabID)
+	if err != nil {
+		return t, false, err
+	}
+	return t2, t2.Status != "complete", nil
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,337 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// pageTab resolves the tab a reading or acting tool works in and checks Chrome lets Skiff
+// script it.
+func (e *Env) pageTab(ctx context.Context, asked int) (Tab, error) {
+	t, err := e.tab(ctx, asked)
+	if err != nil {
+		return t, err
+	}
+	if !Scriptable(t.URL) {
+		if t.URL == "" || t.URL == "about:blank" {
+			return t, failf("the tab is empty; navigate to a page first")
+		}
+		return t, fmt.Errorf("%w: %s", ErrRestricted, t.URL)
+	}
+	return t, nil
+}
+
+// Snapshot reads what is visible in a tab, frames included, as one tree.
+func (e *Env) Snapshot(ctx context.Context, tabID int, root string, interactive bool) (*Snap, error) {
+	if root != "" {
+		frame, local, err := parseRef(root)
+		if err != nil {
+			return nil, err
+		}
+		var s Snap
+		if err := e.call(ctx, tabID, frame, pageFiles, "snapshot", map[string]any{"root": local, "interactive": interactive}, &s); err != nil {
+			return nil, err
+		}
+		prefixRefs(s.Tree, frame)
+		return &s, nil
+	}
+	frames, err := e.Browser.Frames(ctx, tabID)
+	if err != nil || len(frames) <= 1 {
+		var s Snap
+		if err := e.call(ctx, tabID, 0, pageFiles, "snapshot", map[string]any{"interactive": interactive}, &s); err != nil {
+			return nil, err
+		}
+		return &s, nil
+	}
+	// Each frame tells its parent which iframe it is, then every frame is read at once.
+	parents := map[int]int{}
+	var wg sync.WaitGroup
+	for _, f := range frames {
+		parents[f.ID] = f.ParentID
+		if f.ParentID >= 0 && Scriptable(f.URL) {
+			wg.Go(func() { _ = e.call(ctx, tabID, f.ID, pageFiles, "hello", map[string]int{"frameId": f.ID}, nil) })
+		}
+	}
+	wg.Wait()
+	time.Sleep(30 * time.Millisecond) // the hellos are messages: let the parents read them
+	snaps := map[int]*Snap{}
+	var mu sync.Mutex
+	var topErr error
+	for _, f := range frames {
+		if !Scriptable(f.URL) {
+			continue
+		}
+		wg.Go(func() {
+			var s Snap
+			err := e.call(ctx, tabID, f.ID, pageFiles, "snapshot", map[string]any{"interactive": interactive}, &s)
+			mu.Lock()
+			defer mu.Unlock()
+			if err == nil {
+				snaps[f.ID] = &s
+			} else if f.ID == 0 {
+				topErr = err
+			}
+		})
+	}
+	wg.Wait()
+	if topErr != nil {
+		return nil, topErr
+	}
+	return stitch(snaps, parents), nil
+}
+
+func snapshotTool(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in SnapshotInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	t, err := e.pageTab(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	s, err := e.Snapshot(ctx, t.ID, in.Ref, in.Interactive)
+	if err != nil {
+		return nil, err
+	}
+	text := Format(s, SnapOptions{MaxTokens: in.MaxTokens})
+	return &Result{Text: text, Untrusted: true, URL: s.URL, Summary: fmt.Sprintf("%d interactive elements, %d characters", countInteractive(s.Tree), len(text))}, nil
+}
+
+// Readable is a page's readable text, as ext/page/extract.js gives it.
+type Readable struct {
+	URL       string `json:"url"`
+	Title     string `json:"title"`
+	Selection string `json:"selection"`
+	Text      string `json:"text"`
+	Readable  bool   `json:"readable"`
+	Byline    string `json:"byline"`
+	SiteName  string `json:"siteName"`
+}
+
+// Read reads a tab's readable text (Readability and Turndown, in the page).
+func (e *Env) Read(ctx context.Context, tabID int) (*Readable, error) {
+	var r Readable
+	if err := e.call(ctx, tabID, 0, readableFiles, "readable", nil, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Selection reads the text the user has selected in a tab.
+func (e *Env) Selection(ctx context.Context, tabID int) (string, error) {
+	var r struct {
+		Selection string `json:"selection"`
+	}
+	err := e.call(ctx, tabID, 0, pageFiles, "selection", nil, &r)
+	return r.Selection, err
+}
+
+func readText(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in ReadTextInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	t, err := e.pageTab(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	r, err := e.Read(ctx, t.ID)
+	if err != nil {
+		return nil, err
+	}
+	max := in.MaxChars
+	if max <= 0 {
+		max = 32000
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Title: %s\nURL: %s\n", oneLine(r.Title), r.URL)
+	if r.Byline != "" {
+		fmt.Fprintf(&b, "By: %s\n", oneLine(r.Byline))
+	}
+	b.WriteString("\n")
+	b.WriteString(clip(r.Text, max))
+	if len(r.Text) > max {
+		fmt.Fprintf(&b, "\n[Cut at %d of %d characters; ask again with a larger maxChars.]", max, len(r.Text))
+	}
+	return &Result{Text: b.String(), Untrusted: true, URL: r.URL, Summary: fmt.Sprintf("%d characters", min(len(r.Text), max))}, nil
+}
+
+func getContent(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in GetContentInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	t, err := e.pageTab(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		Text      string `json:"text"`
+		Truncated bool   `json:"truncated"`
+	}
+	if err := e.call(ctx, t.ID, 0, pageFiles, "content", map[string]any{"selector": in.Selector, "html": in.HTML, "max": in.MaxChars}, &r); err != nil {
+		return nil, err
+	}
+	text := r.Text
+	if r.Truncated {
+		text += "\n[Cut here; ask for a smaller part with a selector, or a larger maxChars.]"
+	}
+	if strings.TrimSpace(r.Text) == "" {
+		text = "(no visible text)"
+	}
+	return &Result{Text: text, Untrusted: true, URL: t.URL, Summary: fmt.Sprintf("%d characters", len(r.Text))}, nil
+}
+
+func linksTool(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in LinksInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	t, err := e.pageTab(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		Links []struct{ Text, Href, Ref string } `json:"links"`
+	}
+	if err := e.call(ctx, t.ID, 0, pageFiles, "links", map[string]int{"max": 500}, &r); err != nil {
+		return nil, err
+	}
+	f := strings.ToLower(in.Filter)
+	var b strings.Builder
+	n := 0
+	for _, l := range r.Links {
+		if f != "" && !strings.Contains(strings.ToLower(l.Text+" "+l.Href), f) {
+			continue
+		}
+		n++
+		fmt.Fprintf(&b, "- [%s] %q %s\n", l.Ref, l.Text, l.Href)
+	}
+	if n == 0 {
+		b.WriteString("No links found.\n")
+	}
+	return &Result{Text: b.String(), Untrusted: true, URL: t.URL, Summary: plural(n, "link")}, nil
+}
+
+func findText(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in FindTextInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(in.Text) == "" {
+		return nil, failf("say what text to find")
+	}
+	t, err := e.pageTab(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		Matches []struct {
+			Context, In, Ref string
+			Y                int
+		} `json:"matches"`
+	}
+	if err := e.call(ctx, t.ID, 0, pageFiles, "find", map[string]any{"text": in.Text, "max": 20}, &r); err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	for _, m := range r.Matches {
+		near := ""
+		if m.Ref != "" {
+			near = fmt.Sprintf(" (act on it with ref %s)", m.Ref)
+		}
+		fmt.Fprintf(&b, "- in %s at %d px%s: %q\n", m.In, m.Y, near, m.Context)
+	}
+	if len(r.Matches) == 0 {
+		fmt.Fprintf(&b, "%q is not on the page (as visible text).\n", in.Text)
+	}
+	return &Result{Text: b.String(), Untrusted: true, URL: t.URL, Summary: plural(len(r.Matches), "match")}, nil
+}
+
+func screenshot(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in ScreenshotInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	t, err := e.tab(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := e.Browser.Dialog(t.ID); ok {
+		return nil, &DialogError{Dialog: d}
+	}
+	format := in.Format
+	if format != "png" {
+		format = "jpeg"
+	}
+	cctx, cancel := context.WithTimeout(ctx, e.timeout())
+	defer cancel()
+	img, err := e.Browser.Capture(cctx, t.ID, format, 70)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Text: fmt.Sprintf("Screenshot of %q (%s).", oneLine(t.Title), t.URL), Image: &Image{Mime: "image/" + format, Data: img},
+		URL: t.URL, Summary: fmt.Sprintf("%d KB %s", len(img)>>10, format), Untrusted: true}, nil
+}
+
+func waitFor(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in WaitInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	if in.Selector == "" && in.Text == "" && in.TextGone == "" {
+		if in.Seconds <= 0 {
+			return nil, failf("say what to wait for: a selector, a text, a text to disappear, or seconds")
+		}
+		d := time.Duration(min(in.Seconds, 30) * float64(time.Second))
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(d):
+		}
+		return &Result{Text: fmt.Sprintf("Waited %s.", d)}, nil
+	}
+	t, err := e.pageTab(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	timeout := time.Duration(in.TimeoutMs) * time.Millisecond
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	args := map[string]any{"selector": in.Selector, "text": in.Text}
+	what := fmt.Sprintf("an element matching %q", in.Selector)
+	switch {
+	case in.TextGone != "":
+		args = map[string]any{"text": in.TextGone, "gone": true}
+		what = fmt.Sprintf("%q to disappear", in.TextGone)
+	case in.Text != "":
+		what = fmt.Sprintf("the text %q", in.Text)
+	}
+	start := time.Now()
+	for {
+		var r struct {
+			Met bool `json:"met"`
+		}
+		err := e.call(ctx, t.ID, 0, pageFiles, "check", args, &r)
+		var ne *Error
+		if err != nil && !(isRetry(err) || asErr(err, &ne) && strings.Contains(ne.Msg, "frame is gone")) {
+			return nil, err
+		}
+		if err == nil && r.Met {
+			return &Result{Text: fmt.Sprintf("Found %s after %.1f s.", what, time.Since(start).Seconds()), Summary: "met"}, nil
+		}
+		if time.Since(start) > timeout {
+			return nil, failf("waited %.1f s for %s; it did not happen", timeout.Seconds(), what)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,98 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+func runScript(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in RunScriptInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	if in.Code == "" {
+		return nil, failf("give the code to run")
+	}
+	t, err := e.pageTab(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := e.Browser.Dialog(t.ID); ok {
+		return nil, &DialogError{Dialog: d}
+	}
+	// Runtime.evaluate works whatever the page's Content-Security-Policy says (a page that
+	// forbids eval still runs this), in the page's own world, with a timeout.
+	expr := "(async () => { return (" + in.Code + "\n) })()"
+	if !looksLikeExpression(in.Code) {
+		expr = "(async () => {\n" + in.Code + "\n})()"
+	}
+	ms := e.timeout().Milliseconds()
+	out, err := e.Browser.Debug(ctx, t.ID, "Runtime.evaluate", map[string]any{"expression": expr, "awaitPromise": true, "returnByValue": true, "timeout": ms, "userGesture": true})
+	if errors.Is(err, ErrNoDebugger) {
+		return nil, failf("Skiff cannot run scripts in this tab now (DevTools or another debugger is attached to it)")
+	}
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		Result struct {
+			Type        string          `json:"type"`
+			Value       json.RawMessage `json:"value"`
+			Description string          `json:"description"`
+		} `json:"result"`
+		ExceptionDetails *struct {
+			Text      string `json:"text"`
+			Exception *struct {
+				Description string `json:"description"`
+			} `json:"exception"`
+		} `json:"exceptionDetails"`
+	}
+	if err := json.Unmarshal(out, &r); err != nil {
+		return nil, err
+	}
+	if x := r.ExceptionDetails; x != nil {
+		msg := x.Text
+		if x.Exception != nil && x.Exception.Description != "" {
+			msg = x.Exception.Description
+		}
+		return nil, failf("the script threw: %s", clip(msg, 1000))
+	}
+	val := string(r.Result.Value)
+	if val == "" {
+		val = r.Result.Type
+		if r.Result.Description != "" {
+			val = r.Result.Description
+		}
+	}
+	return &Result{Text: clip(val, 20000), Untrusted: true, URL: t.URL, Summary: fmt.Sprintf("%s, %d characters", r.Result.Type, len(val))}, nil
+}
+
+// looksLikeExpression tells "document.title" (an expression) from "const a = 1; return a"
+// (statements): statements do not parse between parentheses.
+func looksLikeExpression(code string) bool {
+	depth := 0
+	for i := 0; i < len(code); i++ {
+		switch code[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ';':
+			if depth == 0 && i < len(code)-1 {
+				return false
+			}
+		case '\n':
+			if depth == 0 {
+				return false
+			}
+		}
+	}
+	for _, kw := range []string{"return ", "const ", "let ", "var ", "if ", "for ", "while ", "function ", "throw ", "try "} {
+		if len(code) >= len(kw) && code[:len(kw)] == kw {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,416 @@
+package tool
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Snap is what ext/page/skiff.js's snapshot returns for one frame.
+type Snap struct {
+	URL       string `json:"url"`
+	Title     string `json:"title"`
+	Tree      []Item `json:"tree"`
+	Truncated bool   `json:"truncated"`
+	Scroll    struct {
+		Y        int `json:"y"`
+		Height   int `json:"height"`
+		Viewport int `json:"viewport"`
+	} `json:"scroll"`
+}
+
+// Item is a piece of a snapshot tree: text a person reads, or an element.
+type Item struct {
+	Text string
+	Node *Node
+}
+
+func (it *Item) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '"' {
+		return json.Unmarshal(b, &it.Text)
+	}
+	it.Node = &Node{}
+	return json.Unmarshal(b, it.Node)
+}
+
+func (it Item) MarshalJSON() ([]byte, error) {
+	if it.Node != nil {
+		return json.Marshal(it.Node)
+	}
+	return json.Marshal(it.Text)
+}
+
+// Node is an element of a snapshot: its ARIA role and accessible name, its ref when a tool can
+// act on it or read below it, its state, and what is inside it.
+type Node struct {
+	Group       int      `json:"group,omitempty"` // a block without a role: its items on their own lines
+	Role        string   `json:"role,omitempty"`
+	Name        string   `json:"name,omitempty"`
+	Ref         string   `json:"ref,omitempty"`
+	Inline      int      `json:"inline,omitempty"`
+	Level       int      `json:"level,omitempty"`
+	Disabled    int      `json:"disabled,omitempty"`
+	Expanded    *int     `json:"expanded,omitempty"`
+	Checked     *int     `json:"checked,omitempty"`
+	Selected    int      `json:"selected,omitempty"`
+	Pressed     *int     `json:"pressed,omitempty"`
+	Required    int      `json:"required,omitempty"`
+	Readonly    int      `json:"readonly,omitempty"`
+	Password    int      `json:"password,omitempty"`
+	Payment     int      `json:"payment,omitempty"`
+	Value       *string  `json:"value,omitempty"`
+	Type        string   `json:"type,omitempty"`
+	Placeholder string   `json:"placeholder,omitempty"`
+	Options     []string `json:"options,omitempty"`
+	More        int      `json:"more,omitempty"`
+	Offscreen   int      `json:"offscreen,omitempty"`
+	Frame       *int     `json:"frame,omitempty"`
+	Src         string   `json:"src,omitempty"`
+	Kids        []Item   `json:"kids,omitempty"`
+}
+
+// interactiveRoles are the roles a person acts on (the rest is read).
+var interactiveRoles = map[string]bool{"button": true, "link": true, "textbox": true, "searchbox": true, "checkbox": true, "radio": true,
+	"combobox": true, "listbox": true, "option": true, "slider": true, "spinbutton": true, "switch": true, "tab": true, "menuitem": true,
+	"menuitemcheckbox": true, "menuitemradio": true, "treeitem": true, "gridcell": true, "generic": true}
+
+// textual roles take their name from their content: it is written after a colon, unquoted.
+var textual = map[string]bool{"paragraph": true, "listitem": true, "cell": true, "columnheader": true, "rowheader": true, "heading": true,
+	"caption": true, "legend": true, "term": true, "definition": true, "blockquote": true, "code": true}
+
+// Interactive reports whether n is an element a person acts on.
+func (n *Node) Interactive() bool { return n.Ref != "" && interactiveRoles[n.Role] }
+
+// prefixRefs makes the refs of a frame's tree global: "e12" in frame 3 is "f3e12".
+func prefixRefs(items []Item, frame int) {
+	if frame == 0 {
+		return
+	}
+	p := "f" + strconv.Itoa(frame)
+	for _, it := range items {
+		if n := it.Node; n != nil {
+			if n.Ref != "" {
+				n.Ref = p + n.Ref
+			}
+			prefixRefs(n.Kids, frame)
+		}
+	}
+}
+
+// SnapOptions shape the text of a snapshot.
+type SnapOptions struct {
+	MaxTokens int // budget; 0: DefaultSnapshotTokens
+}
+
+// DefaultSnapshotTokens is the snapshot budget when the caller gives none.
+const DefaultSnapshotTokens = 6000
+
+// Format writes a snapshot as the model reads it: a header, then one line per element or run
+// of text, indented by nesting. When the text exceeds the budget it is shortened in steps:
+// long texts clipped, then text lines left out (elements kept), then cut, saying how to see
+// the rest.
+func Format(s *Snap, opt SnapOptions) string {
+	budget := opt.MaxTokens
+	if budget <= 0 {
+		budget = DefaultSnapshotTokens
+	}
+	maxChars := budget * 4
+	var head strings.Builder
+	fmt.Fprintf(&head, "Page: %s\nURL: %s\n", oneLine(s.Title), s.URL)
+	if s.Scroll.Height > s.Scroll.Viewport && s.Scroll.Viewport > 0 {
+		fmt.Fprintf(&head, "Scrolled to %d of %d px (the viewport shows %d px)\n", s.Scroll.Y, s.Scroll.Height, s.Scroll.Viewport)
+	}
+	total := countInteractive(s.Tree)
+	var body string
+	note := ""
+	for _, w := range []writer{{textMax: 0}, {textMax: 160}, {textMax: 60}, {textMax: 60, noText: true}} {
+		w.b = &strings.Builder{}
+		w.items(s.Tree, 0)
+		body = w.b.String()
+		if len(body)+head.Len() <= maxChars {
+			if w.noText {
+				note = "[Texts are left out to fit the budget; read_text gives the page's text, or ask for a subtree with ref.]\n"
+			} else if w.textMax > 0 {
+				note = "[Long texts are shortened to fit the budget; read_text gives them whole.]\n"
+			}
+			break
+		}
+	}
+	if len(body)+head.Len() > maxChars {
+		cut := maxChars - head.Len() - 200
+		if cut < 0 {
+			cut = 0
+		}
+		if i := strings.LastIndexByte(body[:min(cut, len(body))], '\n'); i >= 0 {
+			cut = i + 1
+		}
+		shown := countRefs(body[:min(cut, len(body))])
+		body = body[:min(cut, len(body))]
+		note = fmt.Sprintf("[Cut at the budget of about %d tokens: %d of %d interactive elements shown. Ask for a subtree with ref, interactive=true, a larger maxTokens, or scroll.]\n", budget, shown, total)
+	}
+	if s.Truncated {
+		note += "[The page is very large; only its first part was read.]\n"
+	}
+	if strings.TrimSpace(body) == "" {
+		body = "(nothing visible)\n"
+	}
+	return head.String() + note + body
+}
+
+func countInteractive(items []Item) int {
+	n := 0
+	for _, it := range items {
+		if it.Node != nil {
+			if it.Node.Interactive() {
+				n++
+			}
+			n += countInteractive(it.Node.Kids)
+		}
+	}
+	return n
+}
+
+func countRefs(s string) int {
+	n := 0
+	for _, line := range strings.Split(s, "\n") {
+		n += strings.Count(line, "[e") + strings.Count(line, "[f")
+	}
+	return n
+}
+
+type writer struct {
+	b       *strings.Builder
+	textMax int  // clip each run of text to this many bytes (0: no limit)
+	noText  bool // leave runs of text out
+}
+
+func (w *writer) line(depth int, s string) {
+	for i := 0; i < depth; i++ {
+		w.b.WriteString("  ")
+	}
+	w.b.WriteString("- ")
+	w.b.WriteString(s)
+	w.b.WriteByte('\n')
+}
+
+// items writes a sequence: runs of text and inline elements share a line; blocks get their own.
+func (w *writer) items(items []Item, depth int) {
+	var run []string
+	textOnly := true
+	flush := func() {
+		if len(run) == 0 {
+			return
+		}
+		s := strings.Join(strings.Fields(strings.Join(run, " ")), " ")
+		run = run[:0]
+		only := textOnly
+		textOnly = true
+		if s == "" || (only && w.noText) {
+			return
+		}
+		if only && w.textMax > 0 {
+			s = clip(s, w.textMax)
+		}
+		w.line(depth, s)
+	}
+	for _, it := range items {
+		n := it.Node
+		switch {
+		case n == nil:
+			run = append(run, it.Text)
+		case n.Group == 1:
+			flush()
+			w.items(n.Kids, depth)
+		case n.Inline == 1 && inlineLeaf(n):
+			run = append(run, w.label(n))
+			textOnly = false
+		default:
+			flush()
+			w.node(n, depth)
+		}
+	}
+	flush()
+}
+
+// inlineLeaf reports whether n can sit inside a line of text: nothing but text inside it.
+func inlineLeaf(n *Node) bool {
+	for _, k := range n.Kids {
+		if k.Node != nil {
+			return false
+		}
+	}
+	return n.Role != "iframe"
+}
+
+func (w *writer) node(n *Node, depth int) {
+	label := w.label(n)
+	if n.Role == "iframe" {
+		w.line(depth, label+":")
+		if len(n.Kids) == 0 {
+			w.line(depth+1, "(empty, or not readable)")
+		}
+		w.items(n.Kids, depth+1)
+		return
+	}
+	if len(n.Kids) == 0 {
+		w.line(depth, label)
+		return
+	}
+	// Content that is one short line goes on the element's own line.
+	sub := writer{b: &strings.Builder{}, textMax: w.textMax, noText: w.noText}
+	sub.items(n.Kids, 0)
+	inner := sub.b.String()
+	if strings.Count(inner, "\n") == 1 && len(inner) < 240 {
+		w.line(depth, label+": "+strings.TrimSuffix(strings.TrimPrefix(inner, "- "), "\n"))
+		return
+	}
+	if inner == "" {
+		w.line(depth, label)
+		return
+	}
+	w.line(depth, label+":")
+	w.items(n.Kids, depth+1)
+}
+
+// label is an element in a few words: role, name, ref, state.
+func (w *writer) label(n *Node) string {
+	var b strings.Builder
+	role := n.Role
+	switch role {
+	case "heading":
+		role = "h" + strconv.Itoa(max(1, min(n.Level, 6)))
+	case "paragraph":
+		role = "p"
+	case "listitem":
+		role = "li"
+	case "generic":
+		role = "clickable"
+	}
+	b.WriteString(role)
+	name := n.Name
+	if w.textMax > 0 && !n.Interactive() {
+		name = clip(name, w.textMax)
+	}
+	colonName := textual[n.Role] && name != ""
+	if name != "" && !colonName {
+		b.WriteString(" ")
+		b.WriteString(strconv.Quote(name))
+	}
+	if n.Ref != "" {
+		b.WriteString(" [" + n.Ref + "]")
+	}
+	var props []string
+	if n.Disabled == 1 {
+		props = append(props, "disabled")
+	}
+	if n.Checked != nil {
+		props = append(props, [...]string{"unchecked", "checked", "mixed"}[min(max(*n.Checked, 0), 2)])
+	}
+	if n.Expanded != nil {
+		props = append(props, map[bool]string{true: "expanded", false: "collapsed"}[*n.Expanded == 1])
+	}
+	if n.Selected == 1 {
+		props = append(props, "selected")
+	}
+	if n.Pressed != nil && *n.Pressed == 1 {
+		props = append(props, "pressed")
+	}
+	if n.Required == 1 {
+		props = append(props, "required")
+	}
+	if n.Readonly == 1 {
+		props = append(props, "readonly")
+	}
+	if n.Type != "" {
+		props = append(props, "type="+n.Type)
+	}
+	if n.Password == 1 {
+		props = append(props, "password")
+	}
+	if n.Payment == 1 {
+		props = append(props, "payment")
+	}
+	if n.Value != nil && *n.Value != "" && n.Password != 1 {
+		props = append(props, "value="+strconv.Quote(*n.Value))
+	}
+	if n.Placeholder != "" {
+		props = append(props, "placeholder="+strconv.Quote(n.Placeholder))
+	}
+	if len(n.Options) > 0 {
+		o := "options=" + strings.Join(quoteAll(n.Options), ",")
+		if n.More > 0 {
+			o += fmt.Sprintf(",…(+%d)", n.More)
+		}
+		props = append(props, o)
+	}
+	if len(props) > 0 {
+		b.WriteString(" " + strings.Join(props, " "))
+	}
+	if colonName {
+		b.WriteString(": " + name)
+	}
+	return b.String()
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// stitch puts each frame's tree under the iframe element it belongs to. frames maps frame id to
+// its snapshot; parents maps frame id to its parent frame id. Refs in frame f become "f<f>e…".
+// A child frame the parent could not name (its hello did not arrive) goes under the first
+// unclaimed iframe of its parent whose src is its URL.
+func stitch(frames map[int]*Snap, parents map[int]int) *Snap {
+	top := frames[0]
+	if top == nil {
+		return nil
+	}
+	ids := make([]int, 0, len(frames)) // frame ids grow in document order
+	for id, s := range frames {
+		prefixRefs(s.Tree, id)
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	placed := map[int]bool{0: true}
+	var place func(items []Item, frame int)
+	place = func(items []Item, frame int) {
+		for _, it := range items {
+			n := it.Node
+			if n == nil {
+				continue
+			}
+			if n.Role == "iframe" {
+				child := -1
+				if n.Frame != nil && *n.Frame >= 0 && frames[*n.Frame] != nil && !placed[*n.Frame] {
+					child = *n.Frame
+				} else {
+					for _, id := range ids {
+						if parents[id] == frame && !placed[id] && frames[id].URL == n.Src {
+							child = id
+							break
+						}
+					}
+				}
+				if child >= 0 {
+					placed[child] = true
+					n.Kids = frames[child].Tree
+					place(n.Kids, child)
+				}
+				continue
+			}
+			place(n.Kids, frame)
+		}
+	}
+	place(top.Tree, 0)
+	return top
+}

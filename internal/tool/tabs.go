@@ -1,0 +1,247 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+)
+
+func tabsList(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in TabsListInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	w := 0
+	if in.CurrentWindow {
+		if t, err := e.tab(ctx, 0); err == nil {
+			w = t.WindowID
+		}
+	}
+	ts, err := e.Browser.Tabs(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	cur := e.TabID()
+	var b strings.Builder
+	for _, t := range ts {
+		mark := ""
+		if t.ID == cur {
+			mark = " (current)"
+		}
+		if t.Active {
+			mark += " (active in its window)"
+		}
+		group := ""
+		if t.GroupID >= 0 {
+			group = fmt.Sprintf(" group=%d", t.GroupID)
+		}
+		fmt.Fprintf(&b, "- tab %d%s%s: %q %s\n", t.ID, mark, group, oneLine(t.Title), t.URL)
+	}
+	if b.Len() == 0 {
+		b.WriteString("No tabs are open.\n")
+	}
+	return &Result{Text: b.String(), Untrusted: true, Summary: fmt.Sprintf("%d tabs", len(ts))}, nil
+}
+
+// checkURL accepts the URLs a tool may load: http(s), and about:blank.
+func checkURL(raw string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "about:blank" {
+		return raw, nil
+	}
+	if !strings.Contains(raw, "://") && strings.Contains(raw, ".") && !strings.ContainsAny(raw, " \t") {
+		raw = "https://" + raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", failf("%q is not a web address Skiff can open; give a full http:// or https:// URL", raw)
+	}
+	return u.String(), nil
+}
+
+func tabOpen(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in TabOpenInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	u, err := checkURL(in.URL)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	w := e.windowID
+	e.mu.Unlock()
+	t, err := e.Browser.OpenTab(ctx, u, !in.Background, w)
+	if err != nil {
+		return nil, err
+	}
+	e.SetTab(t.ID)
+	e.touch(t.ID)
+	return loaded(ctx, e, t.ID, "Opened tab %d", t.ID)
+}
+
+// loaded waits for a tab's page to settle and says where it is.
+func loaded(ctx context.Context, e *Env, tabID int, format string, args ...any) (*Result, error) {
+	t, loading, err := e.settle(ctx, tabID, 15*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	msg := fmt.Sprintf(format, args...)
+	text := fmt.Sprintf("%s: %q at %s.", msg, oneLine(t.Title), t.URL)
+	if loading {
+		text = fmt.Sprintf("%s: still loading %s after 15 s; take a snapshot to see what is there, or wait_for.", msg, t.URL)
+	}
+	if !Scriptable(t.URL) && t.URL != "about:blank" && t.URL != "" {
+		text += " Chrome does not let extensions read or act on this page."
+	}
+	return &Result{Text: text, Summary: t.URL, URL: t.URL, Untrusted: true}, nil
+}
+
+func tabSwitch(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in TabInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	if in.TabID <= 0 {
+		return nil, failf("say which tab: its id from tabs_list")
+	}
+	if err := e.Browser.ActivateTab(ctx, in.TabID); err != nil {
+		return nil, err
+	}
+	e.SetTab(in.TabID)
+	e.touch(in.TabID)
+	t, err := e.Browser.Tab(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Text: fmt.Sprintf("Tab %d is now the current tab: %q at %s.", t.ID, oneLine(t.Title), t.URL), Summary: t.URL, URL: t.URL, Untrusted: true}, nil
+}
+
+func tabClose(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in TabCloseInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	ids := in.TabIDs
+	if len(ids) == 0 {
+		t, err := e.tab(ctx, 0)
+		if err != nil {
+			return nil, err
+		}
+		ids = []int{t.ID}
+	}
+	for _, id := range ids {
+		e.Browser.Release(ctx, id)
+	}
+	if err := e.Browser.CloseTabs(ctx, ids); err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		if id == e.TabID() {
+			e.SetTab(0) // the next tool works in the active tab
+		}
+	}
+	return &Result{Text: fmt.Sprintf("Closed %s.", plural(len(ids), "tab")), Summary: fmt.Sprint(ids)}, nil
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	if strings.HasSuffix(what, "ch") || strings.HasSuffix(what, "s") {
+		return fmt.Sprintf("%d %ses", n, what)
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func tabGroup(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in TabGroupInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	if len(in.TabIDs) == 0 {
+		return nil, failf("say which tabs to group: tabIds from tabs_list")
+	}
+	gid := -1
+	if in.GroupID != nil {
+		gid = *in.GroupID
+	}
+	id, err := e.Browser.Group(ctx, in.TabIDs, gid, in.Title, in.Color)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Text: fmt.Sprintf("Tabs %v are in group %d%s.", in.TabIDs, id, titled(in.Title)), Summary: fmt.Sprintf("group %d", id)}, nil
+}
+
+func titled(t string) string {
+	if t == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (%q)", t)
+}
+
+func tabUngroup(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in TabIDsInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	if len(in.TabIDs) == 0 {
+		return nil, failf("say which tabs to ungroup: tabIds from tabs_list")
+	}
+	if err := e.Browser.Ungroup(ctx, in.TabIDs); err != nil {
+		return nil, err
+	}
+	return &Result{Text: fmt.Sprintf("Tabs %v are in no group now.", in.TabIDs)}, nil
+}
+
+func navigate(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+	var in NavigateInput
+	if err := decode(raw, &in); err != nil {
+		return nil, err
+	}
+	u, err := checkURL(in.URL)
+	if err != nil {
+		return nil, err
+	}
+	t, err := e.tab(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	// With the debugger on, a "leave this page?" question is seen and can be answered.
+	_, _ = e.Browser.Debug(ctx, t.ID, "Page.enable", nil)
+	if err := e.Browser.Navigate(ctx, t.ID, u); err != nil {
+		return nil, err
+	}
+	time.Sleep(100 * time.Millisecond)
+	return loaded(ctx, e, t.ID, "Loaded")
+}
+
+func historyMove(name, done string, move func(Browser, context.Context, int) error) func(context.Context, *Env, json.RawMessage) (*Result, error) {
+	return func(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
+		var in TabInput
+		if err := decode(raw, &in); err != nil {
+			return nil, err
+		}
+		t, err := e.tab(ctx, in.TabID)
+		if err != nil {
+			return nil, err
+		}
+		if err := move(e.Browser, ctx, t.ID); err != nil {
+			if strings.Contains(err.Error(), "Cannot find a next page") || strings.Contains(err.Error(), "history") {
+				return nil, failf("there is no page to go %s to in this tab", name)
+			}
+			return nil, err
+		}
+		time.Sleep(150 * time.Millisecond)
+		return loaded(ctx, e, t.ID, "%s", done)
+	}
+}
+
+var (
+	back    = historyMove("back", "Went back", Browser.Back)
+	forward = historyMove("forward", "Went forward", Browser.Forward)
+	reload  = historyMove("reload", "Reloaded", Browser.Reload)
+)

@@ -1,0 +1,292 @@
+// Package tool is Skiff's one registry of browser tools: each is a Go input struct (its JSON
+// Schema is generated from the struct at build time and embedded, see schemas.json), a handler,
+// a risk class and a permission name. The in-panel agent, the three providers' tool encoders
+// and skiffd's MCP server all read this registry.
+//
+// Handlers work through Browser, which internal/chrome implements. Page-side code lives in
+// ext/page/skiff.js; what the model reads is formatted here, in Go.
+package tool
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Risk is what a tool can do, from harmless to dangerous. The permission gate decides by it.
+type Risk string
+
+const (
+	Read        Risk = "read"        // looks at pages, tabs or history; changes nothing
+	Act         Risk = "act"         // clicks, types, scrolls in a page
+	Navigate    Risk = "navigate"    // loads pages, opens tabs
+	Destructive Risk = "destructive" // closes tabs, deletes history
+	Scripting   Risk = "script"      // runs the model's own code in a page
+)
+
+// Tool is one tool of the registry.
+type Tool struct {
+	Name        string
+	Description string
+	Risk        Risk
+	// Permission names the tool for permission policies: "<risk>:<action>", e.g. "act:click".
+	Permission string
+	// Input is a nil pointer to the input struct; only the schema generator reflects on it.
+	Input any
+	// Schema is the input's JSON Schema (from schemas.json).
+	Schema json.RawMessage
+	// Hidden tools are accepted when called (seed 001's tab_read and tab_action) but not
+	// offered to models.
+	Hidden bool
+	run    func(ctx context.Context, e *Env, args json.RawMessage) (*Result, error)
+}
+
+// Result is what a tool gives back: text for the model, an optional image, and a one-line
+// summary for the tool card.
+type Result struct {
+	Text    string `json:"text"`
+	Image   *Image `json:"image,omitempty"`
+	Summary string `json:"summary,omitempty"`
+	// Untrusted is set when Text holds what a page says (the agent fences it as data).
+	Untrusted bool `json:"untrusted,omitempty"`
+	// URL is the page the tool worked on, when there is one.
+	URL string `json:"url,omitempty"`
+}
+
+// Image is a picture a tool took (a screenshot).
+type Image struct {
+	Mime string `json:"mime"`
+	Data []byte `json:"data"`
+}
+
+// Error is a tool failure the model can read and recover from (it goes back as a tool result
+// marked as an error, not as a failure of the run).
+type Error struct{ Msg string }
+
+func (e *Error) Error() string { return e.Msg }
+
+func failf(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(format, args...)} }
+
+//go:embed schemas.json
+var schemasJSON []byte
+
+var (
+	registryOnce sync.Once
+	registry     []Tool
+	byName       map[string]int
+)
+
+func load() {
+	var schemas map[string]json.RawMessage
+	if err := json.Unmarshal(schemasJSON, &schemas); err != nil {
+		panic("tool: schemas.json: " + err.Error())
+	}
+	byName = map[string]int{}
+	for i := range definitions {
+		t := definitions[i]
+		t.Schema = schemas[t.Name]
+		if t.Schema == nil {
+			t.Schema = json.RawMessage(`{"type":"object","properties":{}}`)
+		}
+		registry = append(registry, t)
+		byName[t.Name] = len(registry) - 1
+	}
+}
+
+// All returns every tool, hidden ones included. The slice is shared: do not change it.
+func All() []Tool {
+	registryOnce.Do(load)
+	return registry
+}
+
+// Offered returns the tools offered to models (all but the hidden aliases).
+func Offered() []Tool {
+	var out []Tool
+	for _, t := range All() {
+		if !t.Hidden {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Lookup returns the tool named name.
+func Lookup(name string) (Tool, bool) {
+	registryOnce.Do(load)
+	i, ok := byName[name]
+	if !ok {
+		return Tool{}, false
+	}
+	return registry[i], true
+}
+
+// Run runs the tool named name with args (a JSON object) in env. A failure the model can act
+// on is an *Error; anything else is a failure of Skiff itself.
+func Run(ctx context.Context, env *Env, name string, args json.RawMessage) (*Result, error) {
+	t, ok := Lookup(name)
+	if !ok {
+		return nil, failf("there is no tool %q; the tools are listed in your instructions", name)
+	}
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	res, err := t.run(ctx, env, args)
+	if err != nil {
+		return nil, explain(ctx, err)
+	}
+	return res, nil
+}
+
+// decode reads a tool's arguments, saying what is wrong in words the model can fix.
+func decode(raw json.RawMessage, in any) error {
+	if err := json.Unmarshal(raw, in); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return failf("argument %q should be %s, not %s", te.Field, kind(te.Type.Kind().String()), te.Value)
+		}
+		return failf("the arguments are not a valid JSON object (%v)", err)
+	}
+	return nil
+}
+
+func kind(k string) string {
+	switch {
+	case strings.HasPrefix(k, "int"), strings.HasPrefix(k, "uint"):
+		return "a whole number"
+	case strings.HasPrefix(k, "float"):
+		return "a number"
+	case k == "bool":
+		return "true or false"
+	case k == "slice":
+		return "a list"
+	case k == "struct", k == "map":
+		return "an object"
+	}
+	return "a " + k
+}
+
+// explain turns a browser failure into an error the model can act on.
+func explain(ctx context.Context, err error) error {
+	var te *Error
+	var de *DialogError
+	switch {
+	case errors.As(err, &te), errors.As(err, &de):
+		return err
+	case errors.Is(err, ErrRestricted):
+		return failf("Chrome does not let extensions work on this page (browser pages such as chrome://, the Chrome Web Store and other extensions' pages are off limits). Open a web page instead")
+	case errors.Is(err, ErrNoTab):
+		return failf("that tab is closed; list the tabs with tabs_list")
+	case errors.Is(err, ErrNoDebugger):
+		return failf("Skiff cannot control this tab's input right now (DevTools or another debugger is attached to it, or the user stopped Skiff's control)")
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		return failf("the page did not answer in time")
+	}
+	return err
+}
+
+// Env is what a run of tools shares: the browser, the tab it works in and the window it
+// belongs to. One Env serves one agent run or one MCP session; it is safe for concurrent use.
+type Env struct {
+	Browser Browser
+	// Timeout bounds each page operation (PageTimeout when zero).
+	Timeout time.Duration
+
+	mu       sync.Mutex
+	tabID    int
+	windowID int
+	used     map[int]bool // tabs this env worked in (their debugger is released at the end)
+}
+
+// PageTimeout is how long a page operation may take by default.
+var PageTimeout = 10 * time.Second
+
+// NewEnv returns an Env working in tabID (0: the active tab when first needed) of windowID
+// (0: the last focused window).
+func NewEnv(b Browser, tabID, windowID int) *Env {
+	return &Env{Browser: b, tabID: tabID, windowID: windowID, used: map[int]bool{}}
+}
+
+// TabID is the tab the env works in now (0 before it has one).
+func (e *Env) TabID() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.tabID
+}
+
+// SetTab makes tabID the current tab.
+func (e *Env) SetTab(tabID int) {
+	e.mu.Lock()
+	e.tabID = tabID
+	e.mu.Unlock()
+}
+
+func (e *Env) timeout() time.Duration {
+	if e.Timeout > 0 {
+		return e.Timeout
+	}
+	return PageTimeout
+}
+
+// tab resolves the tab a call targets: the one asked for, else the current one, else the
+// active tab of the env's window (which becomes current).
+func (e *Env) tab(ctx context.Context, asked int) (Tab, error) {
+	if asked > 0 {
+		t, err := e.Browser.Tab(ctx, asked)
+		if err != nil {
+			return t, err
+		}
+		e.touch(t.ID)
+		return t, nil
+	}
+	if id := e.TabID(); id > 0 {
+		t, err := e.Browser.Tab(ctx, id)
+		if err == nil {
+			e.touch(t.ID)
+			return t, nil
+		}
+		if !errors.Is(err, ErrNoTab) {
+			return t, err
+		}
+	}
+	e.mu.Lock()
+	w := e.windowID
+	e.mu.Unlock()
+	t, err := e.Browser.ActiveTab(ctx, w)
+	if err != nil {
+		return t, err
+	}
+	e.SetTab(t.ID)
+	e.touch(t.ID)
+	return t, nil
+}
+
+func (e *Env) touch(id int) {
+	e.mu.Lock()
+	e.used[id] = true
+	e.mu.Unlock()
+}
+
+// Used lists the tabs this env worked in.
+func (e *Env) Used() []int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var ids []int
+	for id := range e.used {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// Scriptable reports whether Chrome lets an extension script a URL.
+func Scriptable(url string) bool {
+	switch {
+	case strings.HasPrefix(url, "http://"), strings.HasPrefix(url, "https://"), strings.HasPrefix(url, "file://"):
+		return !strings.HasPrefix(url, "https://chrome.google.com/webstore") && !strings.HasPrefix(url, "https://chromewebstore.google.com")
+	}
+	return false
+}

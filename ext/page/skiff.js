@@ -579,6 +579,13 @@
         sel.removeAllRanges();
         sel.addRange(range);
       }
+    } else if (el.isContentEditable) {
+      const range = document.createRange(); // the caret at the end: typed text is added there
+      range.selectNodeContents(el);
+      range.collapse(false);
+      const sel = getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
     } else if (typeof el.setSelectionRange === "function" && el.value !== undefined) {
       try {
         el.setSelectionRange(el.value.length, el.value.length);
@@ -725,14 +732,19 @@
     const tw = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
     const visit = (walker) => {
       for (let n = walker.nextNode(); n && out.length < (max || 20); n = walker.nextNode()) {
-        const i = n.data.toLowerCase().indexOf(needle);
-        if (i < 0 || !textVisible(n) || hiddenUp(n.parentElement)) continue;
+        if (!n.data.toLowerCase().includes(needle) || !textVisible(n) || hiddenUp(n.parentElement)) continue;
         let act = n.parentElement;
         while (act && !isInteractive(act, roleOf(act))) act = parentOf(act);
+        // The words around the match come from the block it is in (a match in <b> inside a
+        // paragraph reads with the paragraph).
+        let block = n.parentElement;
+        while (block && parentOf(block) && style(block).display.startsWith("inline")) block = parentOf(block);
+        const text = (block.innerText || block.textContent || "").replace(/\s+/g, " ");
+        const i = text.toLowerCase().indexOf(needle);
         const r = n.parentElement.getBoundingClientRect();
         out.push({
-          context: clean(n.data.slice(Math.max(0, i - 60), i + needle.length + 60), 200),
-          in: describe(n.parentElement),
+          context: clean(i < 0 ? n.data : text.slice(Math.max(0, i - 80), i + needle.length + 80), 220),
+          in: describe(block),
           ref: act ? refOf(act) : undefined,
           y: Math.round(r.top + scrollY),
         });

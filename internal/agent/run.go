@@ -222,7 +222,8 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 		}
 	}
 	msg.Content, msg.Reasoning = content.String(), reasoning.String()
-	msg.ToolCalls = calls
+	msg.ToolCalls = r.uniqueIDs(calls)
+	calls = msg.ToolCalls
 	switch {
 	case storeErr != nil:
 		msg.Status = store.StatusError
@@ -242,6 +243,25 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	}
 	r.message(i)
 	return i, calls
+}
+
+// uniqueIDs gives every call an id no other call of the session has: a tool result is found
+// by its call's id, and Gemini's API gives calls none (its decoder numbers them from call_0 in
+// every reply, so each turn's first call would answer to the last turn's result).
+func (r *runner) uniqueIDs(calls []provider.ToolCall) []provider.ToolCall {
+	seen := map[string]bool{}
+	for _, m := range r.ses.Messages {
+		for _, c := range m.ToolCalls {
+			seen[c.ID] = true
+		}
+	}
+	for i := range calls {
+		if calls[i].ID == "" || seen[calls[i].ID] || r.p.Format == provider.FormatGoogle {
+			calls[i].ID = "call_" + NewID()
+		}
+		seen[calls[i].ID] = true
+	}
+	return calls
 }
 
 // offered is the tool list a model gets: all of them, but screenshots only for models that

@@ -159,13 +159,36 @@ func (b *Browser) Navigate(ctx context.Context, id int, url string) error {
 	return apiError(err)
 }
 
-func (b *Browser) Back(ctx context.Context, id int) error {
-	_, err := callAPI(ctx, tabs(), "goBack", id)
-	return apiError(err)
-}
+// Back and Forward move through the tab's history with the debugger when it is available:
+// chrome.tabs.goBack skips entries of pages that never got a user gesture (Chrome's history
+// manipulation intervention), which is every page an agent only read.
+func (b *Browser) Back(ctx context.Context, id int) error { return b.move(ctx, id, -1, "goBack") }
 
-func (b *Browser) Forward(ctx context.Context, id int) error {
-	_, err := callAPI(ctx, tabs(), "goForward", id)
+func (b *Browser) Forward(ctx context.Context, id int) error { return b.move(ctx, id, 1, "goForward") }
+
+func (b *Browser) move(ctx context.Context, id, delta int, api string) error {
+	raw, err := b.Debug(ctx, id, "Page.getNavigationHistory", nil)
+	if err == nil {
+		var h struct {
+			CurrentIndex int `json:"currentIndex"`
+			Entries      []struct {
+				ID int `json:"id"`
+			} `json:"entries"`
+		}
+		if err := json.Unmarshal(raw, &h); err != nil {
+			return err
+		}
+		i := h.CurrentIndex + delta
+		if i < 0 || i >= len(h.Entries) {
+			return errors.New("Cannot find a next page in history.")
+		}
+		_, err = b.Debug(ctx, id, "Page.navigateToHistoryEntry", map[string]int{"entryId": h.Entries[i].ID})
+		return err
+	}
+	if !errors.Is(err, tool.ErrNoDebugger) {
+		return err
+	}
+	_, err = callAPI(ctx, tabs(), api, id)
 	return apiError(err)
 }
 

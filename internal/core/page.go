@@ -98,7 +98,8 @@ func (c *Core) peek(ctx context.Context, p PeekParams) (*Peek, error) {
 	}
 	r, err := c.readable(ctx, t.ID, t.URL)
 	if err != nil {
-		out.Error = pageProblem(err)
+		p := pageProblem(err)
+		out.Error = strings.ToUpper(p[:1]) + p[1:] + "."
 		return out, nil
 	}
 	out.Title, out.URL = r.Title, r.URL
@@ -170,7 +171,7 @@ func pageProblem(err error) string {
 	switch {
 	case errors.As(err, &de):
 		d := de.Dialog
-		return "the page is showing a " + d.Type + " dialog (“" + clipWords(d.Message, 80) + "”); answer it in the tab, then try again"
+		return "the page is showing " + tool.Article(d.Type) + " " + d.Type + " dialog (“" + clipWords(d.Message, 80) + "”); answer it in the tab, then try again"
 	case errors.Is(err, tool.ErrRestricted):
 		return "Skiff can't read this page (browser pages are off limits)"
 	case errors.Is(err, tool.ErrNoTab):

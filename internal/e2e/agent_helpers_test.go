@@ -15,18 +15,25 @@ import (
 	"github.com/skiff-ai/skiff/internal/testkit"
 )
 
-// openTab opens url in a new tab the way a user does (no DevTools session on it, so the page's
-// dialogs and the debugger behave as for a user) and waits for it to load. It returns the tab id.
+// openTab opens url in a new focused window the way a user does (no DevTools session on it, so
+// the page's dialogs and the debugger behave as for a user) and waits for it to load. It returns
+// the tab id. The window is the last focused one, where a panel opened as a tab looks for the
+// page (in the side panel it would be the panel's own window).
 func openTab(t *testing.T, panel context.Context, url string) int {
 	t.Helper()
-	id := JS[int](t, panel, fmt.Sprintf(`chrome.tabs.create({url: %s, active: true}).then(t => t.id)`, jsString(url)))
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_, _ = chromedp.Run(panel, chromedp.Evaluate[any](fmt.Sprintf(`chrome.tabs.remove(%d).catch(() => 0)`, id), chromedp.EvalAwaitPromise))
-		_ = ctx
-	})
+	id := openTabNoWait(t, panel, url)
 	WaitJS(t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => t.status === "complete")`, id))
+	return id
+}
+
+// openTabNoWait opens url as openTab does, without waiting for it to load (a page stuck in a
+// dialog never finishes loading).
+func openTabNoWait(t *testing.T, panel context.Context, url string) int {
+	t.Helper()
+	id := JS[int](t, panel, fmt.Sprintf(`chrome.windows.create({url: %s, focused: true}).then(w => w.tabs[0].id)`, jsString(url)))
+	t.Cleanup(func() {
+		_, _ = chromedp.Run(panel, chromedp.Evaluate[any](fmt.Sprintf(`chrome.tabs.remove(%d).catch(() => 0)`, id), chromedp.EvalAwaitPromise))
+	})
 	return id
 }
 

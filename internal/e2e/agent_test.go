@@ -3,37 +3,626 @@
 package e2e
 
 import (
+	"fmt"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/skiff-ai/skiff/internal/testkit"
 )
 
-// script plays calls one after the other, one per model turn, then says done.
-func script(calls ...testkit.Call) func(c *testkit.Conversation) testkit.Turn {
-	return func(c *testkit.Conversation) testkit.Turn {
-		if s := c.Steps(); s < len(calls) {
-			return testkit.Turn{Calls: []testkit.Call{calls[s]}}
-		}
-		return testkit.Turn{Text: "Done."}
-	}
+// step is one model turn of a plan: the calls to make, knowing the results so far.
+type step func(c *testkit.Conversation) []testkit.Call
+
+// plan plays its steps one per model turn, then answers "Done." It keeps every tool result the
+// model was sent, by tool call, for the test to check.
+type plan struct {
+	steps []step
+	mu    sync.Mutex
+	seen  []testkit.Msg // every tool result, in order
 }
 
-func TestAgentSmoke(t *testing.T) {
+func (p *plan) script(c *testkit.Conversation) testkit.Turn {
+	p.mu.Lock()
+	p.seen = append(p.seen, c.Results()...)
+	p.mu.Unlock()
+	if s := c.Steps(); s < len(p.steps) {
+		return testkit.Turn{Calls: p.steps[s](c)}
+	}
+	return testkit.Turn{Text: "Done."}
+}
+
+// results returns the results the model got from tool name, in order.
+func (p *plan) results(name string) []testkit.Msg {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []testkit.Msg
+	for _, r := range p.seen {
+		if r.Name == name {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (p *plan) all() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var b strings.Builder
+	for _, r := range p.seen {
+		fmt.Fprintf(&b, "\n--- %s (error %v)\n%s", r.Name, r.Error, r.Text)
+	}
+	return b.String()
+}
+
+func calls(cs ...testkit.Call) step {
+	return func(*testkit.Conversation) []testkit.Call { return cs }
+}
+
+func call(name string, args map[string]any) testkit.Call { return testkit.Call{Name: name, Args: args} }
+
+type obj = map[string]any
+
+// refIn finds the ref of the element whose snapshot line matches pattern (a regexp over the
+// line before the ref), in the last snapshot the model got.
+func refIn(t *testing.T, c *testkit.Conversation, pattern string) string {
+	t.Helper()
+	re := regexp.MustCompile(pattern + `[^\n\[]*\[((?:f\d+)?e\d+)\]`)
+	for i := len(c.Messages) - 1; i >= 0; i-- {
+		if m := c.Messages[i]; m.Role == "tool" && (m.Name == "snapshot" || m.Name == "links" || m.Name == "find_text") {
+			if g := re.FindStringSubmatch(m.Text); g != nil {
+				return g[1]
+			}
+		}
+	}
+	t.Errorf("no element matching %q in the snapshots", pattern)
+	return "e0"
+}
+
+func TestAgentClicksPastAnOverlay(t *testing.T) {
 	site := testkit.NewSite(t)
-	m := testkit.NewModel(t, script(
-		testkit.Call{Name: "snapshot"},
-		testkit.Call{Name: "click", Args: map[string]any{"selector": "#accept"}},
-		testkit.Call{Name: "click", Args: map[string]any{"selector": "#buy"}},
-	))
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		calls(call("click", obj{"selector": "#buy"})), // covered by the banner: a clear failure
+		func(c *testkit.Conversation) []testkit.Call { return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Accept all"`)})} },
+		func(c *testkit.Conversation) []testkit.Call { return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Buy"`)})} },
+	}}
+	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
 	tab := openTab(t, panel, site.Page("overlay.html"))
-	cards := runAgent(t, panel, "buy it")
-	t.Log(cardsString(cards))
+	runAgent(t, panel, "buy it")
+	clicks := p.results("click")
+	if len(clicks) != 3 {
+		t.Fatalf("clicks: %s", p.all())
+	}
+	if !clicks[0].Error || !strings.Contains(clicks[0].Text, `utton “Buy” is covered by`) || !strings.Contains(clicks[0].Text, "Accept all") {
+		t.Errorf("a covered click: %+v", clicks[0])
+	}
+	if clicks[1].Error || clicks[2].Error {
+		t.Errorf("clicks after the banner: %s", p.all())
+	}
 	if got := inTab[string](t, panel, tab, `document.getElementById("out").textContent`); got != "bought (trusted=true)" {
 		t.Fatalf("page says %q", got)
 	}
-	if !strings.Contains(cards[0].Result, "button") {
-		t.Errorf("snapshot: %s", cards[0].Result)
+	// The cards show what happened.
+	cards := toolCards(t, panel)
+	if len(cards) != 4 || cards[1].Status != "error" || cards[3].Status != "done" || !strings.Contains(cards[3].What, `button “Buy”`) {
+		t.Errorf("cards: %s", cardsString(cards))
+	}
+}
+
+// Reading tools and tab tools, over Gemini's wire format.
+func TestAgentReadsPagesAndManagesTabs(t *testing.T) {
+	site := testkit.NewSite(t)
+	var groupTab int
+	p := &plan{}
+	p.steps = []step{
+		calls(call("tabs_list", nil)),
+		calls(call("tab_open", obj{"url": site.Page("long.html")})),
+		calls(call("find_text", obj{"text": "pineapple"}), call("links", nil), call("get_content", obj{"selector": "#s47"})),
+		calls(call("read_text", nil), call("snapshot", obj{"interactive": true}), call("screenshot", nil)),
+		calls(call("scroll", obj{"direction": "bottom"}), call("scroll", obj{"ref": "e1"})),
+		calls(call("tabs_list", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			m := regexp.MustCompile(`tab (\d+) \(current\)`).FindStringSubmatch(c.Results()[0].Text)
+			if m == nil {
+				t.Errorf("no current tab in %s", c.Results()[0].Text)
+				return nil
+			}
+			fmt.Sscan(m[1], &groupTab)
+			return []testkit.Call{call("tab_group", obj{"tabIds": []int{groupTab}, "title": "Research", "color": "green"})}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("tab_ungroup", obj{"tabIds": []int{groupTab}})}
+		},
+		calls(call("navigate", obj{"url": site.Page("form.html")})),
+		calls(call("back", nil)),
+		calls(call("forward", nil)),
+		calls(call("reload", nil)),
+		calls(call("tab_close", nil)),
+	}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "google", m)
+	first := openTab(t, panel, site.Page("flights.html"))
+	runAgent(t, panel, "look around")
+	check := func(name string, i int, want ...string) {
+		t.Helper()
+		rs := p.results(name)
+		if len(rs) <= i {
+			t.Errorf("%s: no result %d:%s", name, i, p.all())
+			return
+		}
+		for _, w := range want {
+			if !strings.Contains(rs[i].Text, w) || rs[i].Error {
+				t.Errorf("%s: %q not in:\n%s", name, w, rs[i].Text)
+			}
+		}
+	}
+	check("tabs_list", 0, fmt.Sprintf("tab %d (current)", first), "SkyCheap")
+	check("tab_open", 0, "Long page", "long.html")
+	check("find_text", 0, "The secret word is pineapple", "in p") // the match and where it is
+	check("links", 0)
+	check("get_content", 0, "Section 47")
+	check("read_text", 0, "Title: Long page", "Paragraph 60 of a long page")
+	check("snapshot", 0, `button "Bottom button"`)
+	check("screenshot", 0, "Screenshot of")
+	check("scroll", 0, "This is the bottom of the page")
+	check("navigate", 0, "Contact form")
+	check("back", 0, "Long page")
+	check("forward", 0, "Contact form")
+	check("reload", 0, "Contact form")
+	check("tab_close", 0, "Closed 1 tab")
+	if s := p.results("screenshot"); len(s) == 1 && s[0].Images != 1 {
+		t.Errorf("the screenshot reached the model as %d images", s[0].Images)
+	}
+	if g := p.results("tab_group"); len(g) == 1 {
+		if !strings.Contains(g[0].Text, `"Research"`) {
+			t.Errorf("tab_group: %s", g[0].Text)
+		}
+	}
+	// The real state of the browser: the long page's tab was closed, the flights tab remains.
+	if n := JS[int](t, panel, `chrome.tabs.query({}).then(ts => ts.filter(t => t.url.includes("/site/")).length)`); n != 1 {
+		t.Errorf("%d site tabs open", n)
+	}
+	if g := JS[int](t, panel, `chrome.tabGroups.query({title: "Research"}).then(gs => gs.length)`); g != 0 {
+		t.Errorf("the group is still there after ungroup")
+	}
+}
+
+// Acting on a form, over Anthropic's wire format: type replaces, submit presses Enter as a
+// person does, fill_form sets every kind of field, select_option, press_key, hover.
+func TestAgentFillsAForm(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("type", obj{"ref": refIn(t, c, `textbox "First name"`), "text": "Ada"}),
+				call("type", obj{"ref": refIn(t, c, `searchbox "Search"`), "text": "lisbon", "submit": true}),
+				call("fill_form", obj{"fields": []obj{
+					{"ref": refIn(t, c, `textbox "Email"`), "value": "ada@example.com"},
+					{"ref": refIn(t, c, `combobox "Country"`), "value": "Portugal"},
+					{"ref": refIn(t, c, `checkbox "Newsletter"`), "value": "false"},
+					{"ref": refIn(t, c, `radio "Phone"`), "value": "true"},
+					{"ref": refIn(t, c, `textbox "Message"`), "value": "Hello\nthere"},
+				}}),
+				call("type", obj{"ref": refIn(t, c, `textbox "Notes"`), "text": " more", "clear": false}),
+				call("click", obj{"ref": refIn(t, c, `button "Disabled"`)}),
+			}
+		},
+		calls(call("select_option", obj{"selector": "select[name=country]", "values": []string{"Spain"}}),
+			call("press_key", obj{"key": "Control+A", "selector": "#first"}), call("press_key", obj{"key": "Backspace"}),
+			call("hover", obj{"selector": "button[type=submit]"}), call("select_option", obj{"selector": "select[name=country]", "values": []string{"Mars"}})),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "anthropic", m)
+	tab := openTab(t, panel, site.Page("form.html"))
+	runAgent(t, panel, "fill the form")
+	state := inTab[map[string]any](t, panel, tab, `(() => { const f = document.forms[0]; return {first: f.first.value, email: f.email.value, country: f.country.value, news: f.news.checked, by: f.by.value, message: f.message.value, typed: document.getElementById("typed").textContent, notes: document.getElementById("editor").textContent} })()`)
+	want := map[string]any{"first": "", "email": "ada@example.com", "country": "Spain", "news": false, "by": "phone", "message": "Hello\nthere",
+		"typed": "searched: lisbon trusted=true", "notes": "Some notes more"}
+	for k, v := range want {
+		if state[k] != v {
+			t.Errorf("%s = %#v, want %#v", k, state[k], v)
+		}
+	}
+	types := p.results("type")
+	if len(types) != 3 || types[0].Error || !strings.Contains(types[0].Text, `Typed 3 characters into textbox “First name”`) {
+		t.Errorf("type: %s", p.all())
+	}
+	clicks := p.results("click")
+	if len(clicks) != 1 || !clicks[0].Error || !strings.Contains(clicks[0].Text, "is disabled") {
+		t.Errorf("clicking a disabled button: %+v", clicks)
+	}
+	sel := p.results("select_option")
+	if len(sel) != 2 || sel[0].Error || !sel[1].Error || !strings.Contains(sel[1].Text, `has no option "Mars"`) {
+		t.Errorf("select_option: %+v", sel)
+	}
+}
+
+// Frames (same-origin and cross-origin) and shadow DOM (open and closed), over OpenAI's format:
+// the snapshot shows them, refs in frames act there, with trusted input.
+func TestAgentWorksInFramesAndShadowDOM(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("click", obj{"ref": refIn(t, c, `button "Inner button"`)}),
+				call("type", obj{"ref": refIn(t, c, `textbox "Card holder"`), "text": "Ada L"}),
+				call("click", obj{"ref": refIn(t, c, `button "Pay"`)}),
+			}
+		},
+		calls(call("navigate", obj{"url": site.Page("shadow.html")})),
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("type", obj{"ref": refIn(t, c, `textbox "Coupon"`), "text": "SAVE10"}),
+				call("click", obj{"ref": refIn(t, c, `button "Apply coupon"`)}),
+			}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Secret action"`)})}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("frames.html"))
+	runAgent(t, panel, "pay in the frames")
+	snaps := p.results("snapshot")
+	if len(snaps) != 2 {
+		t.Fatalf("snapshots: %s", p.all())
+	}
+	for _, want := range []string{`iframe "Inner"`, `iframe "Payment"`, "Inside the frame.", `button "Inner button" [f`, `textbox "Card holder" [f`} {
+		if !strings.Contains(snaps[0].Text, want) {
+			t.Errorf("frames snapshot lacks %q:\n%s", want, snaps[0].Text)
+		}
+	}
+	for _, want := range []string{`textbox "Coupon"`, `button "Apply coupon"`, `button "Secret action"`} {
+		if !strings.Contains(snaps[1].Text, want) {
+			t.Errorf("shadow snapshot lacks %q:\n%s", want, snaps[1].Text)
+		}
+	}
+	for _, r := range append(p.results("click"), p.results("type")...) {
+		if r.Error {
+			t.Errorf("%s failed: %s", r.Name, r.Text)
+		}
+	}
+	if got := inTab[string](t, panel, tab, `document.getElementById("out").textContent`); got != "secret clicked" {
+		t.Errorf("shadow page says %q", got)
+	}
+	// The frames page is behind us now; its state was checked by the results: the click in the
+	// same-origin frame was trusted, and the cross-origin form got the text.
+	if c := p.results("click"); len(c) > 0 && strings.Contains(c[0].Text, "DOM events") {
+		t.Errorf("the click in the frame was not trusted: %s", c[0].Text)
+	}
+}
+
+// A page's dialogs: the click that opens one reports it; the dialog tool answers; nothing hangs.
+func TestAgentAnswersDialogs(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("click", obj{"selector": "#confirm"})),
+		calls(call("snapshot", nil)), // the page is blocked: the dialog is reported, fast
+		calls(call("dialog", obj{"accept": false})),
+		calls(call("click", obj{"selector": "#prompt"})),
+		calls(call("dialog", obj{"accept": true, "promptText": "Ada"})),
+		calls(call("click", obj{"selector": "#alert"})),
+		calls(call("dialog", obj{"accept": true})),
+		calls(call("dialog", obj{"accept": true})), // nothing to answer
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("dialogs.html"))
+	start := time.Now()
+	runAgent(t, panel, "handle the dialogs")
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the run took %s", d)
+	}
+	clicks := p.results("click")
+	if len(clicks) != 3 || !strings.Contains(clicks[0].Text, `confirm dialog that says "Delete everything?"`) {
+		t.Fatalf("clicks: %s", p.all())
+	}
+	snap := p.results("snapshot")
+	if len(snap) != 1 || !snap[0].Error || !strings.Contains(snap[0].Text, "use the dialog tool") {
+		t.Errorf("a snapshot while the dialog is open: %+v", snap)
+	}
+	d := p.results("dialog")
+	if len(d) != 4 || d[0].Error || d[1].Error || d[2].Error || !d[3].Error {
+		t.Errorf("dialogs: %s", p.all())
+	}
+	if got := inTab[string](t, panel, tab, `document.getElementById("out").textContent`); got != "alert closed" {
+		t.Errorf("page says %q", got)
+	}
+	if !strings.Contains(d[1].Text, `Answered "Ada"`) {
+		t.Errorf("prompt: %s", d[1].Text)
+	}
+}
+
+// A page that calls alert() as it loads: Send shows the message at once, the reply comes,
+// and the message says why the page is not attached. Before, Send hung with no message.
+func TestAlertOnLoadDoesNotHangSend(t *testing.T) {
+	site := testkit.NewSite(t)
+	srv := testkit.OpenAIText(t, "Hello.", 8, 0)
+	panel := browser.FreshPanel(t)
+	Configure(t, panel, "openai", srv.URL, "sk-alert", "gpt-test")
+	openTabNoWait(t, panel, site.Page("alert-on-load.html"))
+	WaitJS(t, panel, `document.getElementById("page-chip-text").textContent === "The page is showing an alert dialog (“Welcome to our site!”); answer it in the tab, then try again."`)
+	start := time.Now()
+	SendMessage(t, panel, "what is this page?")
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
+	if d := time.Since(start); d > 8*time.Second {
+		t.Errorf("the reply took %s", d)
+	}
+}
+
+// Pages Chrome does not let extensions script get a clear tool error, fast.
+func TestAgentOnRestrictedPages(t *testing.T) {
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil), call("click", obj{"selector": "a"}), call("tab_open", obj{"url": "chrome://settings"})),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, "chrome://version")
+	start := time.Now()
+	runAgent(t, panel, "read it")
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("the run took %s", d)
+	}
+	for _, name := range []string{"snapshot", "click"} {
+		r := p.results(name)
+		if len(r) != 1 || !r[0].Error || !strings.Contains(r[0].Text, "Chrome does not let extensions work on this page") {
+			t.Errorf("%s on chrome://version: %+v", name, r)
+		}
+	}
+	if r := p.results("tab_open"); len(r) != 1 || !r[0].Error || !strings.Contains(r[0].Text, "is not a web address Skiff can open") {
+		t.Errorf("tab_open chrome://settings: %+v", r)
+	}
+}
+
+// Waiting: for a text, for a selector, for a text to go, for seconds; an element enabled late
+// is clicked once it is (the actionability checks wait); a slow page loads within the wait.
+func TestAgentWaitsForThePage(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("click", obj{"selector": "#late"})),
+		calls(call("wait_for", obj{"text": "3 results found"}), call("wait_for", obj{"selector": "#list li:nth-child(3)"}),
+			call("wait_for", obj{"textGone": "Loading results"}), call("wait_for", obj{"text": "never here", "timeoutMs": 400}),
+			call("wait_for", obj{"seconds": 0.2})),
+		calls(call("navigate", obj{"url": site.URL + "/slow?ms=1500"})),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "google", m)
+	tab := openTab(t, panel, site.Page("dynamic.html"))
+	runAgent(t, panel, "wait")
+	if c := p.results("click"); len(c) != 1 || c[0].Error {
+		t.Errorf("click on a button enabled late: %s", p.all())
+	}
+	w := p.results("wait_for")
+	if len(w) != 5 || w[0].Error || w[1].Error || w[2].Error || !w[3].Error || w[4].Error {
+		t.Errorf("waits: %s", p.all())
+	}
+	if n := p.results("navigate"); len(n) != 1 || !strings.Contains(n[0].Text, "Slow page") {
+		t.Errorf("navigate to a slow page: %s", p.all())
+	}
+	_ = tab
+}
+
+// History tools, against the browser's real history.
+func TestAgentUsesHistory(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("history_search", obj{"text": "flights"}), call("history_recent", obj{"hours": 1}), call("history_visits", obj{"url": site.Page("flights.html")})),
+		calls(call("history_delete_url", obj{"url": site.Page("flights.html")})),
+		calls(call("history_visits", obj{"url": site.Page("flights.html")})),
+		func(*testkit.Conversation) []testkit.Call {
+			now := time.Now().UnixMilli()
+			return []testkit.Call{call("history_delete_range", obj{"startTime": now - 3600_000, "endTime": now + 1000})}
+		},
+		calls(call("history_search", obj{"text": "site"})),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "anthropic", m)
+	openTab(t, panel, site.Page("flights.html"))
+	openTab(t, panel, site.Page("form.html"))
+	runAgent(t, panel, "history")
+	s := p.results("history_search")
+	if len(s) != 2 || !strings.Contains(s[0].Text, "flights.html") || !strings.Contains(s[1].Text, "No pages found") {
+		t.Errorf("history_search: %s", p.all())
+	}
+	if r := p.results("history_recent"); len(r) != 1 || !strings.Contains(r[0].Text, "form.html") {
+		t.Errorf("history_recent: %s", p.all())
+	}
+	v := p.results("history_visits")
+	if len(v) != 2 || !strings.Contains(v[0].Text, "was visited 1 times") || !strings.Contains(v[1].Text, "is not in the history") {
+		t.Errorf("history_visits: %s", p.all())
+	}
+	if n := JS[int](t, panel, fmt.Sprintf(`chrome.history.getVisits({url: %s}).then(v => v.length)`, jsString(site.Page("form.html")))); n != 0 {
+		t.Errorf("form.html still has %d visits after delete_range", n)
+	}
+}
+
+// run_script runs in the page and returns its value; a throw is the model's error.
+func TestAgentRunsScripts(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("run_script", obj{"code": "document.title"}), call("run_script", obj{"code": "const n = document.querySelectorAll('li').length;\nreturn {n}"}),
+			call("run_script", obj{"code": "throw new Error('boom')"}), call("run_script", obj{"code": "await new Promise(r => setTimeout(r, 50)); 42"})),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, site.Page("flights.html"))
+	runAgent(t, panel, "script")
+	r := p.results("run_script")
+	if len(r) != 4 || !strings.Contains(r[0].Text, "SkyCheap") || !strings.Contains(r[1].Text, `{"n":4}`) || !r[2].Error || !strings.Contains(r[2].Text, "boom") {
+		t.Errorf("run_script: %s", p.all())
+	}
+	if len(r) == 4 && (r[3].Error || !strings.Contains(r[3].Text, "42")) {
+		t.Errorf("statements with await: %+v", r[3])
+	}
+}
+
+// The whole task: find the cheapest flight, select it, fill the booking form over several
+// turns and submit; the site receives exactly what was asked. Run in each wire format.
+func TestAgentBooksTheCheapestFlight(t *testing.T) {
+	for _, format := range []string{"openai", "anthropic", "google"} {
+		t.Run(format, func(t *testing.T) {
+			site := testkit.NewSite(t)
+			cheapest := regexp.MustCompile(`€(\d+)`)
+			p := &plan{steps: []step{
+				calls(call("snapshot", nil)),
+				func(c *testkit.Conversation) []testkit.Call {
+					// The model reads the prices and picks the lowest, then its Select button.
+					snap := c.Results()[0].Text
+					best, line := 1<<30, ""
+					for _, l := range strings.Split(snap, "\n") {
+						if m := cheapest.FindStringSubmatch(l); m != nil {
+							var v int
+							fmt.Sscan(m[1], &v)
+							if v < best {
+								best, line = v, l
+							}
+						}
+					}
+					ref := regexp.MustCompile(`button "Select" \[(e\d+)\]`).FindStringSubmatch(line)
+					if ref == nil {
+						t.Errorf("no Select button on the cheapest line %q in\n%s", line, snap)
+						return nil
+					}
+					return []testkit.Call{call("click", obj{"ref": ref[1]})}
+				},
+				calls(call("snapshot", obj{"ref": ""})),
+				func(c *testkit.Conversation) []testkit.Call {
+					return []testkit.Call{call("fill_form", obj{"fields": []obj{
+						{"ref": refIn(t, c, `textbox "Full name"`), "value": "Ada Lovelace"},
+						{"ref": refIn(t, c, `textbox "Email"`), "value": "ada@example.com"},
+						{"ref": refIn(t, c, `combobox "Seat"`), "value": "Window"},
+					}})}
+				},
+				func(c *testkit.Conversation) []testkit.Call {
+					return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Book now"`)})}
+				},
+			}}
+			m := testkit.NewModel(t, p.script)
+			panel := agentPanel(t, format, m)
+			openTab(t, panel, site.Page("flights.html"))
+			runAgent(t, panel, "Find the cheapest flight on this page and book it for Ada Lovelace, ada@example.com, window seat.")
+			forms := site.Forms()
+			if len(forms) != 1 {
+				t.Fatalf("the site got %d forms: %s", len(forms), p.all())
+			}
+			f := forms[0]
+			want := map[string]string{"flight": "U24821", "name": "Ada Lovelace", "email": "ada@example.com", "seat": "window", "insurance": ""}
+			for k, v := range want {
+				if f.Get(k) != v {
+					t.Errorf("%s = %q, want %q (form %v)", k, f.Get(k), v, f)
+				}
+			}
+			if c := p.results("click"); len(c) != 2 || !strings.Contains(c[1].Text, `The page changed to "Thank you"`) {
+				t.Errorf("the submit's result: %s", p.all())
+			}
+		})
+	}
+}
+
+// Stop stops at once, mid-tool; the run's history is intact and nothing runs after it.
+func TestAgentStopsAtOnce(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		calls(call("wait_for", obj{"text": "never", "timeoutMs": 30000}), call("click", obj{"selector": "#buy"})),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("overlay.html"))
+	before := JS[string](t, panel, `skiffTest.state.active ? skiffTest.state.active.id : ""`)
+	Do(t, panel, chromedp.Click("#new"))
+	WaitJS(t, panel, `skiffTest.state.active && skiffTest.state.active.id !== `+jsString(before))
+	agentOn(t, panel)
+	Do(t, panel, chromedp.SendKeys("#input", "wait forever\r"))
+	WaitJS(t, panel, `document.querySelector('.msg.tool[data-tool="wait_for"][data-status="running"]')`)
+	start := time.Now()
+	Do(t, panel, chromedp.Click("#stop"))
+	WaitJS(t, panel, `document.getElementById("stop").hidden`)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Stop took %s", d)
+	}
+	cards := toolCards(t, panel)
+	if len(cards) != 3 || cards[1].Status != "stopped" || cards[2].Status != "stopped" {
+		t.Fatalf("after Stop: %s", cardsString(cards))
+	}
+	if got := inTab[string](t, panel, tab, `document.getElementById("out").textContent`); got != "nothing bought" {
+		t.Errorf("a call after Stop ran: %q", got)
+	}
+	n := len(m.Conversations())
+	// Reopened, the chat is the same; and the next message goes on from it.
+	again := browser.Panel(t)
+	if c := toolCards(t, again); len(c) != 3 || c[1].Status != "stopped" {
+		t.Errorf("reopened: %s", cardsString(c))
+	}
+	time.Sleep(300 * time.Millisecond)
+	if len(m.Conversations()) != n {
+		t.Errorf("the model was asked again after Stop")
+	}
+}
+
+// A worker killed mid-run: the run's history is intact, what was in flight is marked
+// interrupted, and nothing is replayed: the page is not acted on again, the model not asked.
+func TestAgentSurvivesAKilledWorker(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		calls(call("wait_for", obj{"text": "never", "timeoutMs": 30000})),
+		calls(call("click", obj{"selector": "#accept"})),
+	}}
+	m := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		if c.Last().Role == "user" && strings.TrimSpace(c.Last().Text) == "go on" {
+			return testkit.Turn{Text: "Going on."}
+		}
+		return p.script(c)
+	})
+	panel := agentPanel(t, "anthropic", m)
+	tab := openTab(t, panel, site.Page("overlay.html"))
+	before := JS[string](t, panel, `skiffTest.state.active ? skiffTest.state.active.id : ""`)
+	Do(t, panel, chromedp.Click("#new"))
+	WaitJS(t, panel, `skiffTest.state.active && skiffTest.state.active.id !== `+jsString(before))
+	agentOn(t, panel)
+	Do(t, panel, chromedp.SendKeys("#input", "wait\r"))
+	WaitJS(t, panel, `document.querySelector('.msg.tool[data-tool="wait_for"][data-status="running"]')`)
+	n := len(m.Conversations())
+	browser.StopWorker(t)
+	// The panel reconnects (waking a new worker) and shows the run as it was stored.
+	WaitJS(t, panel, `document.querySelector('.msg.tool[data-tool="wait_for"][data-status="interrupted"]')`)
+	cards := toolCards(t, panel)
+	if len(cards) != 2 || cards[0].Status != "done" || !strings.Contains(cards[0].Result, `button "Accept all"`) {
+		t.Fatalf("after the restart: %s", cardsString(cards))
+	}
+	if !JS[bool](t, panel, `document.getElementById("stop").hidden`) {
+		t.Error("the panel still shows the run as going on")
+	}
+	time.Sleep(500 * time.Millisecond)
+	if len(m.Conversations()) != n {
+		t.Errorf("the run was replayed: the model was asked again")
+	}
+	if got := inTab[int](t, panel, tab, `document.querySelectorAll("#banner").length`); got != 1 {
+		t.Errorf("the page was acted on after the restart")
+	}
+	// The next message goes on: the model gets the interrupted call's result.
+	Do(t, panel, chromedp.SendKeys("#input", "go on\r"))
+	WaitJS(t, panel, lastAssistant+`?.textContent.includes("Going on.")`)
+	convs := m.Conversations()
+	last := convs[len(convs)-1]
+	found := false
+	for _, msg := range last.Messages {
+		if msg.Role == "tool" && msg.Name == "wait_for" && strings.Contains(msg.Text, "restarted before this call finished") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the interrupted call's result was not sent: %+v", last.Messages)
 	}
 }

@@ -57,7 +57,7 @@ func messages(t *testing.T, tab context.Context) []shown {
 // flat is text as the messages helper reads it from the screen: whitespace runs as one space.
 func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-const lastAssistant = `document.querySelector('#messages .msg[data-role="assistant"]:last-of-type')`
+const lastAssistant = `[...document.querySelectorAll('#messages .msg[data-role="assistant"]')].at(-1)`
 
 func TestChatStreamsFromEachWireFormat(t *testing.T) {
 	tests := []struct {

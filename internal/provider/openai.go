@@ -86,7 +86,11 @@ func openaiBody(p Provider, r Request) oaBody {
 		}
 		switch m.Role {
 		case "tool":
-			b.Messages = append(b.Messages, oaMessage{Role: "tool", Content: m.Content, ToolCallID: m.ToolCallID})
+			content := m.Content
+			if m.IsError {
+				content = "Error: " + content // the format has no error flag: say it in words
+			}
+			b.Messages = append(b.Messages, oaMessage{Role: "tool", Content: content, ToolCallID: m.ToolCallID})
 			for _, img := range m.Images {
 				images = append(images, oaPart{Type: "text", Text: "The image from " + m.ToolName + " (" + m.ToolCallID + "):"})
 				p := oaPart{Type: "image_url"}

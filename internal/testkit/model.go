@@ -204,7 +204,8 @@ func parseOpenAI(c *Conversation, body []byte) error {
 			}
 			c.Messages = append(c.Messages, am)
 		case "tool":
-			c.Messages = append(c.Messages, Msg{Role: "tool", Text: text, CallID: m.ToolCallID, Name: names[m.ToolCallID]})
+			rest, isErr := strings.CutPrefix(text, "Error: ")
+			c.Messages = append(c.Messages, Msg{Role: "tool", Text: rest, CallID: m.ToolCallID, Name: names[m.ToolCallID], Error: isErr})
 		default:
 			// Images a tool took come in a user message right after the tool results.
 			if images > 0 && len(c.Messages) > 0 && c.Messages[len(c.Messages)-1].Role == "tool" {

@@ -29,11 +29,16 @@ type point struct {
 	Y float64 `json:"y"`
 }
 
-// locate runs the actionability checks in the element's frame until they pass or the env's
-// timeout passes; a check that may pass later (not visible yet, covered, moving, disabled) is
-// tried again.
+// ActionWait is how long the actionability checks are tried again before an action fails:
+// long enough for a control enabled late or an animation ending, short enough that a model
+// facing a real obstacle (a banner over the button) hears about it at once.
+var ActionWait = 3 * time.Second
+
+// locate runs the actionability checks in the element's frame until they pass or ActionWait
+// passes; a check that may pass later (not visible yet, covered, moving, disabled) is tried
+// again.
 func (e *Env) locate(ctx context.Context, tabID, frame int, t pageTarget, action string) (*located, error) {
-	deadline := time.Now().Add(e.timeout())
+	deadline := time.Now().Add(min(ActionWait, e.timeout()))
 	wait := 50 * time.Millisecond
 	for {
 		var l located
@@ -93,6 +98,40 @@ func (e *Env) topPoint(ctx context.Context, tabID, frame int, p point) (point, e
 	return p, nil
 }
 
+// errDialogOpened says an input event opened a dialog: the event was delivered, and the page
+// now waits for the dialog to be answered.
+var errDialogOpened = errors.New("tool: the page opened a dialog")
+
+// input sends an Input.* command. A page that opens a dialog from the event's handler keeps
+// the command waiting until the dialog is answered: that is reported as errDialogOpened as
+// soon as the dialog is seen, instead of waiting.
+func (e *Env) input(ctx context.Context, tabID int, method string, params any) error {
+	ctx, cancel := context.WithTimeout(ctx, e.timeout())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.Browser.Debug(ctx, tabID, method, params)
+		done <- err
+	}()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-tick.C:
+			if _, ok := e.Browser.Dialog(tabID); ok {
+				return errDialogOpened
+			}
+		case <-ctx.Done():
+			if _, ok := e.Browser.Dialog(tabID); ok {
+				return errDialogOpened
+			}
+			return ctx.Err()
+		}
+	}
+}
+
 // mouse clicks (count 1 or 2, button left, right or middle) or hovers (count 0) at target.
 // It reports what was acted on and whether trusted input was used.
 func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button string, count int) (string, bool, error) {
@@ -116,8 +155,7 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 		if typ == "mouseMoved" {
 			p["button"] = "none"
 		}
-		_, err := e.Browser.Debug(ctx, tabID, "Input.dispatchMouseEvent", p)
-		return err
+		return e.input(ctx, tabID, "Input.dispatchMouseEvent", p)
 	}
 	err = send("mouseMoved", 0)
 	for i := 1; err == nil && i <= count; i++ {
@@ -125,7 +163,7 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 			err = send("mouseReleased", i)
 		}
 	}
-	if err == nil {
+	if err == nil || errors.Is(err, errDialogOpened) {
 		return l.What, true, nil
 	}
 	if !errors.Is(err, ErrNoDebugger) {
@@ -159,7 +197,7 @@ func (e *Env) typeText(ctx context.Context, tabID, frame int, t pageTarget, text
 	if clear && text == "" && !f.Empty {
 		err = e.key(ctx, tabID, frame, "Delete")
 	} else if text != "" {
-		_, err = e.Browser.Debug(ctx, tabID, "Input.insertText", map[string]string{"text": text})
+		err = e.input(ctx, tabID, "Input.insertText", map[string]string{"text": text})
 	}
 	if errors.Is(err, ErrNoDebugger) {
 		trusted = false
@@ -180,9 +218,12 @@ func (e *Env) key(ctx context.Context, tabID, frame int, chord string) error {
 	} else {
 		down["type"] = "rawKeyDown"
 	}
-	_, err = e.Browser.Debug(ctx, tabID, "Input.dispatchKeyEvent", down)
+	err = e.input(ctx, tabID, "Input.dispatchKeyEvent", down)
 	if err == nil {
-		_, err = e.Browser.Debug(ctx, tabID, "Input.dispatchKeyEvent", map[string]any{"type": "keyUp", "key": k.Key, "code": k.Code, "windowsVirtualKeyCode": k.KeyCode, "modifiers": mods})
+		err = e.input(ctx, tabID, "Input.dispatchKeyEvent", map[string]any{"type": "keyUp", "key": k.Key, "code": k.Code, "windowsVirtualKeyCode": k.KeyCode, "modifiers": mods})
+	}
+	if errors.Is(err, errDialogOpened) {
+		return nil
 	}
 	if errors.Is(err, ErrNoDebugger) {
 		return e.call(ctx, tabID, frame, pageFiles, "domKey", map[string]any{"key": k.Key, "code": k.Code, "modifiers": mods, "text": k.Text}, nil)

@@ -22,7 +22,7 @@ type DialogError struct{ Dialog Dialog }
 
 func (e *DialogError) Error() string {
 	d := e.Dialog
-	msg := fmt.Sprintf("the page is showing a %s dialog", d.Type)
+	msg := fmt.Sprintf("the page is showing %s %s dialog", an(d.Type), d.Type)
 	if d.Message != "" {
 		msg += fmt.Sprintf(" that says %q", clip(d.Message, 300))
 	}
@@ -30,6 +30,16 @@ func (e *DialogError) Error() string {
 		return msg + "; nothing else works on this page until it is answered: use the dialog tool to accept or dismiss it"
 	}
 	return msg + "; it opened before Skiff took control of the tab, so only the user can answer it (or navigate or reload the tab, which closes it)"
+}
+
+// Article is the article for a word: "an alert", "a confirm".
+func Article(word string) string { return an(word) }
+
+func an(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 // pageError is what page-side code reports: a failure in words, and whether trying again may

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 func runScript(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
@@ -23,13 +24,17 @@ func runScript(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error
 		return nil, &DialogError{Dialog: d}
 	}
 	// Runtime.evaluate works whatever the page's Content-Security-Policy says (a page that
-	// forbids eval still runs this), in the page's own world, with a timeout.
-	expr := "(async () => { return (" + in.Code + "\n) })()"
-	if !looksLikeExpression(in.Code) {
-		expr = "(async () => {\n" + in.Code + "\n})()"
+	// forbids eval still runs this), in the page's own world, with a timeout. In REPL mode, as
+	// in the DevTools console, the value is that of the last expression and await works at the
+	// top level; code with a top-level return runs as the body of an async function.
+	params := map[string]any{"expression": in.Code, "replMode": true, "awaitPromise": true, "returnByValue": true,
+		"timeout": e.timeout().Milliseconds(), "userGesture": true}
+	out, err := e.Browser.Debug(ctx, t.ID, "Runtime.evaluate", params)
+	if err == nil && strings.Contains(string(out), "Illegal return statement") {
+		params["expression"] = "(async () => {\n" + in.Code + "\n})()"
+		delete(params, "replMode")
+		out, err = e.Browser.Debug(ctx, t.ID, "Runtime.evaluate", params)
 	}
-	ms := e.timeout().Milliseconds()
-	out, err := e.Browser.Debug(ctx, t.ID, "Runtime.evaluate", map[string]any{"expression": expr, "awaitPromise": true, "returnByValue": true, "timeout": ms, "userGesture": true})
 	if errors.Is(err, ErrNoDebugger) {
 		return nil, failf("Skiff cannot run scripts in this tab now (DevTools or another debugger is attached to it)")
 	}
@@ -67,32 +72,4 @@ func runScript(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error
 		}
 	}
 	return &Result{Text: clip(val, 20000), Untrusted: true, URL: t.URL, Summary: fmt.Sprintf("%s, %d characters", r.Result.Type, len(val))}, nil
-}
-
-// looksLikeExpression tells "document.title" (an expression) from "const a = 1; return a"
-// (statements): statements do not parse between parentheses.
-func looksLikeExpression(code string) bool {
-	depth := 0
-	for i := 0; i < len(code); i++ {
-		switch code[i] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		case ';':
-			if depth == 0 && i < len(code)-1 {
-				return false
-			}
-		case '\n':
-			if depth == 0 {
-				return false
-			}
-		}
-	}
-	for _, kw := range []string{"return ", "const ", "let ", "var ", "if ", "for ", "while ", "function ", "throw ", "try "} {
-		if len(code) >= len(kw) && code[:len(kw)] == kw {
-			return false
-		}
-	}
-	return true
 }

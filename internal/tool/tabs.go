@@ -215,8 +215,28 @@ func navigate(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error)
 	if err := e.Browser.Navigate(ctx, t.ID, u); err != nil {
 		return nil, err
 	}
-	time.Sleep(100 * time.Millisecond)
+	e.started(ctx, t)
 	return loaded(ctx, e, t.ID, "Loaded")
+}
+
+// started waits (at most 2 s) for a navigation of tab t to show: its URL changes or it starts
+// loading. Until then the tab still reports the old page as complete.
+func (e *Env) started(ctx context.Context, t Tab) {
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		now, err := e.Browser.Tab(ctx, t.ID)
+		if err != nil || now.URL != t.URL || now.Status == "loading" {
+			return
+		}
+		if _, ok := e.Browser.Dialog(t.ID); ok {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(30 * time.Millisecond):
+		}
+	}
 }
 
 func historyMove(name, done string, move func(Browser, context.Context, int) error) func(context.Context, *Env, json.RawMessage) (*Result, error) {
@@ -230,12 +250,12 @@ func historyMove(name, done string, move func(Browser, context.Context, int) err
 			return nil, err
 		}
 		if err := move(e.Browser, ctx, t.ID); err != nil {
-			if strings.Contains(err.Error(), "Cannot find a next page") || strings.Contains(err.Error(), "history") {
+			if strings.Contains(err.Error(), "Cannot find a next page") {
 				return nil, failf("there is no page to go %s to in this tab", name)
 			}
 			return nil, err
 		}
-		time.Sleep(150 * time.Millisecond)
+		e.started(ctx, t)
 		return loaded(ctx, e, t.ID, "%s", done)
 	}
 }

@@ -265,7 +265,7 @@ type HistoryRangeInput struct {
 
 // RunScriptInput is run_script's input.
 type RunScriptInput struct {
-	Code  string `json:"code" jsonschema_description:"A JavaScript expression or a block whose last expression is the result; it may await. Its value is returned as JSON."`
+	Code  string `json:"code" jsonschema_description:"JavaScript, run as in the DevTools console: the value of the last expression is the result (await works at the top level), or use return. The value comes back as JSON."`
 	TabID int    `json:"tabId,omitempty" jsonschema_description:"The tab, from tabs_list. The current tab when omitted."`
 }
 

@@ -88,8 +88,12 @@ func TestAgentClicksPastAnOverlay(t *testing.T) {
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
 		calls(call("click", obj{"selector": "#buy"})), // covered by the banner: a clear failure
-		func(c *testkit.Conversation) []testkit.Call { return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Accept all"`)})} },
-		func(c *testkit.Conversation) []testkit.Call { return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Buy"`)})} },
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Accept all"`)})}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Buy"`)})}
+		},
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)

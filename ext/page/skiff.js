@@ -55,14 +55,21 @@
 
   // ---- what a person can see ----
   let styles = new Map();
+  let backgrounds = new Map();
+  const colors = new Map();
   function style(el) {
     let s = styles.get(el);
     if (!s) styles.set(el, (s = getComputedStyle(el)));
     return s;
   }
   function parseColor(c) {
-    const m = /rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)/.exec(c || "");
-    return m ? [+m[1], +m[2], +m[3], m[4] === undefined ? 1 : +m[4]] : null;
+    let v = colors.get(c);
+    if (v === undefined) {
+      const m = /rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)/.exec(c || "");
+      v = m ? [+m[1], +m[2], +m[3], m[4] === undefined ? 1 : +m[4]] : null;
+      colors.set(c, v);
+    }
+    return v;
   }
   function luminance([r, g, b]) {
     const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
@@ -70,14 +77,17 @@
   }
   // background of el as seen behind its text, or null when an image or gradient may be there.
   function backgroundOf(el) {
-    for (let x = el; x && x.nodeType === 1; x = parentOf(x)) {
-      const s = style(x);
-      if (s.backgroundImage && s.backgroundImage !== "none") return null;
-      const c = parseColor(s.backgroundColor);
-      if (c && c[3] > 0.9) return c;
-      if (c && c[3] > 0) return null;
-    }
-    return [255, 255, 255, 1]; // the canvas
+    if (!el || el.nodeType !== 1) return [255, 255, 255, 1]; // the canvas
+    let bg = backgrounds.get(el);
+    if (bg !== undefined) return bg;
+    const s = style(el);
+    const c = parseColor(s.backgroundColor);
+    if (s.backgroundImage && s.backgroundImage !== "none") bg = null;
+    else if (c && c[3] > 0.9) bg = c;
+    else if (c && c[3] > 0) bg = null;
+    else bg = backgroundOf(parentOf(el));
+    backgrounds.set(el, bg);
+    return bg;
   }
   // Why an element and everything in it cannot be seen, or "".
   function hiddenReason(el) {
@@ -332,11 +342,12 @@
   }
 
   // ---- the snapshot ----
+  const textual = /^(paragraph|listitem|cell|columnheader|rowheader|heading|caption|legend|term|definition|blockquote|code)$/;
   const skip = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base", "datalist", "param", "source", "track", "br", "wbr", "object", "embed", "canvas", "audio", "video"]);
   const MAX_NODES = 30000;
 
   function snapshot({ root, interactive } = {}) {
-    styles = new Map();
+    (styles = new Map()), (backgrounds = new Map());
     let count = 0;
     const vh = innerHeight;
     const walk = (n) => {
@@ -356,6 +367,8 @@
         const node = { role, name: nameOf(el, role), ref: refOf(el), frame: frameOf.has(el) ? frameOf.get(el) : -1, src: el.src || "" };
         return [node];
       }
+      // Refs in document order: the element's before its children's.
+      const ref = act || /^(dialog|form|table|main|navigation|region|search|complementary)$/.test(role) ? refOf(el) : "";
       let kids = [];
       for (const k of kidsOf(el)) kids.push(...walk(k));
       if (el.localName === "select") kids = [];
@@ -366,8 +379,18 @@
         if (inline || kids.length === 0) return kids;
         return [{ group: 1, kids }];
       }
-      const node = { role: role || "generic", name: nameOf(el, role) };
-      if (act || /^(dialog|form|table|main|navigation|region|search|complementary)$/.test(role)) node.ref = refOf(el);
+      const node = { role: role || "generic" };
+      if (textual.test(role) && !act && !el.getAttribute("aria-label") && !el.getAttribute("aria-labelledby")) {
+        // Text blocks (paragraphs, list items, cells, headings) say their text once: as their
+        // name when it is all text, else through their children.
+        if (kids.every((k) => typeof k === "string")) {
+          node.name = clean(kids.join(""), 4000);
+          kids = [];
+        }
+      } else {
+        node.name = nameOf(el, role);
+      }
+      if (ref) node.ref = ref;
       if (inline) node.inline = 1;
       if (role === "heading") node.level = +(el.getAttribute("aria-level") || el.localName.slice(1)) || 2;
       if (act && disabled(el)) node.disabled = 1;
@@ -396,10 +419,11 @@
       }
       const r = el.getBoundingClientRect();
       if (act && (r.bottom < 0 || r.top > vh)) node.offscreen = 1;
-      // A name read from the content says it all when the content is only text.
-      if (node.name && kids.every((k) => typeof k === "string")) {
-        const text = clean(kids.join(""), 400);
-        if (!text || text === node.name || node.name.startsWith(text.replace(/…$/, ""))) kids = [];
+      // A name read from the content says it all when the content holds nothing to act on:
+      // link "Home" needs no "Home" under it, nor an image whose alt text is the name.
+      if (node.name && !kids.some((k) => typeof k !== "string" && (k.ref || k.kids))) {
+        const text = clean(kids.map((k) => (typeof k === "string" ? k : k.name || "")).join(" "), 400);
+        if (act || !text || text === node.name || node.name.startsWith(text.replace(/…$/, ""))) kids = [];
       }
       if (kids.length) node.kids = kids;
       return [node];
@@ -487,7 +511,7 @@
   // editable (for typing), and receives events at the action point. It scrolls the element
   // into view and returns the point to act at, in this frame's viewport.
   async function locate({ target, action }) {
-    styles = new Map();
+    (styles = new Map()), (backgrounds = new Map());
     const r0 = resolve(target);
     if (r0.error) return r0;
     let el = r0.el;
@@ -705,12 +729,12 @@
       }
       if (!el) return { error: `no element matches ${JSON.stringify(selector)}` };
     }
-    styles = new Map();
+    (styles = new Map()), (backgrounds = new Map());
     const text = html ? el.outerHTML : visibleText(el, max || 20000);
     return { ok: 1, text: html ? text.slice(0, max || 20000) : text, truncated: (html ? el.outerHTML.length : text.length) >= (max || 20000) };
   }
   function links({ max }) {
-    styles = new Map();
+    (styles = new Map()), (backgrounds = new Map());
     const out = [];
     const seen = new Set();
     for (const a of document.querySelectorAll("a[href], area[href]")) {
@@ -726,7 +750,7 @@
     return { ok: 1, links: out };
   }
   function find({ text, max }) {
-    styles = new Map();
+    (styles = new Map()), (backgrounds = new Map());
     const needle = String(text).toLowerCase();
     const out = [];
     const tw = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
@@ -757,7 +781,7 @@
   // check answers a wait: whether a selector matches a visible element, the text is there, or
   // it is gone.
   function check({ selector, text, gone }) {
-    styles = new Map();
+    (styles = new Map()), (backgrounds = new Map());
     if (selector) {
       let el;
       try {
@@ -809,7 +833,7 @@
     return { ok: 1, url: location.href, title: document.title, readyState: document.readyState, visible: document.visibilityState };
   }
   function describeRef({ target }) {
-    styles = new Map();
+    (styles = new Map()), (backgrounds = new Map());
     const r = resolve(target);
     if (r.error) return r;
     const el = r.el;
@@ -826,7 +850,7 @@
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),
     textVisible: (t) => textVisible(t),
-    resetStyles: () => (styles = new Map()),
+    resetStyles: () => ((styles = new Map()), (backgrounds = new Map())),
     call(name, argsJSON) {
       const f = api[name];
       if (!f) return { error: `Skiff's page code has no ${name}` };

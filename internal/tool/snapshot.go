@@ -260,20 +260,43 @@ func (w *writer) node(n *Node, depth int) {
 		w.line(depth, label)
 		return
 	}
-	// Content that is one short line goes on the element's own line.
-	sub := writer{b: &strings.Builder{}, textMax: w.textMax, noText: w.noText}
-	sub.items(n.Kids, 0)
-	inner := sub.b.String()
-	if strings.Count(inner, "\n") == 1 && len(inner) < 240 {
-		w.line(depth, label+": "+strings.TrimSuffix(strings.TrimPrefix(inner, "- "), "\n"))
-		return
-	}
-	if inner == "" {
-		w.line(depth, label)
+	// Content that is one run of text and inline elements goes on the element's own line.
+	if run, ok := w.run(n.Kids); ok {
+		if run == "" {
+			w.line(depth, label)
+		} else {
+			w.line(depth, label+": "+run)
+		}
 		return
 	}
 	w.line(depth, label+":")
 	w.items(n.Kids, depth+1)
+}
+
+// run renders items as one line when they are all text and inline elements (what items would
+// write on a single line), and reports whether they were.
+func (w *writer) run(items []Item) (string, bool) {
+	var parts []string
+	textOnly := true
+	for _, it := range items {
+		switch n := it.Node; {
+		case n == nil:
+			parts = append(parts, it.Text)
+		case n.Inline == 1 && n.Group == 0 && inlineLeaf(n):
+			parts = append(parts, w.label(n))
+			textOnly = false
+		default:
+			return "", false
+		}
+	}
+	s := strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+	if textOnly && w.noText {
+		return "", true
+	}
+	if textOnly && w.textMax > 0 {
+		s = clip(s, w.textMax)
+	}
+	return s, true
 }
 
 // label is an element in a few words: role, name, ref, state.

@@ -1,0 +1,116 @@
+package tool
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The snapshots of Readability's real test pages, as ext/page/skiff.js took them in Chromium
+// (recorded by internal/e2e's TestSnapshotRecordings), format to the golden text beside them.
+// The e2e test keeps the recordings true to the live pages; this one keeps the formatting, in
+// Go, true to the goldens (go test ./internal/tool -run TestFormatGolden -update rewrites the
+// goldens; go test ./internal/e2e -run TestSnapshotRecordings -update records both again).
+func TestFormatGolden(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "snapshots", "*.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		t.Run(name, func(t *testing.T) {
+			raw, err := os.ReadFile(f)
+			require.NoError(t, err)
+			var s Snap
+			require.NoError(t, json.Unmarshal(raw, &s))
+			golden := strings.TrimSuffix(f, ".json") + ".txt"
+			got := Format(&s, SnapOptions{})
+			if *update {
+				require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), got)
+		})
+	}
+}
+
+// A budget is kept: long texts are shortened first, then texts dropped, then the outline cut,
+// and each step says so; interactive elements survive the first steps.
+func TestFormatBudget(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "snapshots", "wikipedia.json"))
+	require.NoError(t, err)
+	var s Snap
+	require.NoError(t, json.Unmarshal(raw, &s))
+	full := Format(&s, SnapOptions{MaxTokens: 1 << 20})
+	refs := countRefs(full)
+	for _, tc := range []struct {
+		tokens int
+		note   string
+	}{
+		{1 << 20, ""},
+		{len(full)/4 - 500, "Long texts are shortened"},
+		{1500, "Cut at the budget of about 1500 tokens"},
+	} {
+		got := Format(&s, SnapOptions{MaxTokens: tc.tokens})
+		assert.LessOrEqual(t, len(got), tc.tokens*4, "budget %d", tc.tokens)
+		if tc.note != "" {
+			assert.Contains(t, got, tc.note)
+		}
+		if tc.tokens > 5000 {
+			assert.Equal(t, refs, countRefs(got), "every ref kept at budget %d", tc.tokens)
+		}
+	}
+}
+
+func TestParseRef(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		frame int
+		local string
+		bad   bool
+	}{
+		{"e12", 0, "e12", false},
+		{"[e3]", 0, "e3", false},
+		{"ref=e7", 0, "e7", false},
+		{"f5e9", 5, "e9", false},
+		{"f5", 0, "", true},
+		{"button", 0, "", true},
+		{"e", 0, "", true},
+	} {
+		f, l, err := parseRef(tc.in)
+		if tc.bad {
+			assert.Error(t, err, tc.in)
+			continue
+		}
+		assert.NoError(t, err, tc.in)
+		assert.Equal(t, tc.frame, f, tc.in)
+		assert.Equal(t, tc.local, l, tc.in)
+	}
+}
+
+func TestParseChord(t *testing.T) {
+	k, mods, err := parseChord("Control+A")
+	require.NoError(t, err)
+	assert.Equal(t, "KeyA", k.Code)
+	assert.Equal(t, modCtrl, mods)
+	assert.Empty(t, k.Text, "a chord types nothing")
+	k, mods, err = parseChord("Shift+Tab")
+	require.NoError(t, err)
+	assert.Equal(t, "Tab", k.Key)
+	assert.Equal(t, modShift, mods)
+	k, _, err = parseChord("enter")
+	require.NoError(t, err)
+	assert.Equal(t, "\r", k.Text)
+	k, _, err = parseChord("+")
+	require.NoError(t, err)
+	assert.Equal(t, "+", k.Key)
+	_, _, err = parseChord("Hyper+X")
+	assert.ErrorContains(t, err, "not a modifier")
+	_, _, err = parseChord("Launchpad")
+	assert.ErrorContains(t, err, "not a key Skiff knows")
+}

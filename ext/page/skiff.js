@@ -56,6 +56,7 @@
   // ---- what a person can see ----
   let styles = new Map();
   let backgrounds = new Map();
+  let legible = new Map();
   const colors = new Map();
   function style(el) {
     let s = styles.get(el);
@@ -93,25 +94,31 @@
   function hiddenReason(el) {
     if (el.getAttribute("aria-hidden") === "true") return "aria-hidden";
     if (el.hidden || el.inert) return "hidden";
-    const s = style(el);
-    if (s.display === "none") return "display:none";
-    if (s.visibility === "hidden" || s.visibility === "collapse") return "visibility";
-    if (el.checkVisibility && !el.checkVisibility({ opacityProperty: true, contentVisibilityAuto: false })) return "invisible";
-    if (+s.opacity === 0) return "opacity";
-    if (s.display === "contents") return "";
-    const r = el.getBoundingClientRect();
-    const clips = s.overflow !== "visible" || s.overflowX !== "visible" || s.overflowY !== "visible" || s.contain.includes("paint");
-    if ((r.width < 1 || r.height < 1) && clips) return "zero-size";
-    if (s.position === "absolute" || s.position === "fixed") {
-      if (/rect\(\s*0(px)?[,\s]+0(px)?[,\s]+0(px)?[,\s]+0(px)?\s*\)/.test(s.clip)) return "clipped";
-      if ((r.width <= 1 && r.height <= 1) && clips) return "clipped";
+    // The native check first: it answers most elements without reading their style.
+    if (el.checkVisibility && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: false })) {
+      const s = style(el);
+      const d = s.display;
+      if (d === "contents") return ""; // no box of its own; its children have theirs
+      if (d === "none") return "display:none";
+      if (s.visibility !== "visible") return "visibility";
+      if (+s.opacity === 0) return "opacity";
+      return "invisible";
     }
-    if (/inset\(\s*(50|100)%/.test(s.clipPath) || /circle\(\s*0/.test(s.clipPath)) return "clipped";
+    const r = el.getBoundingClientRect();
+    if (r.width <= 1 || r.height <= 1) {
+      // Tiny: visible only if its content overflows it, which a clip or overflow forbids.
+      const s = style(el);
+      const clips = s.overflow !== "visible" || s.contain.includes("paint");
+      if ((r.width < 1 || r.height < 1) && clips) return "zero-size";
+      if ((s.position === "absolute" || s.position === "fixed") && (clips || /rect\(\s*0(px)?[,\s]+0(px)?[,\s]+0(px)?[,\s]+0(px)?\s*\)/.test(s.clip))) return "clipped";
+      if (/inset\(\s*(50|100)%/.test(s.clipPath) || /circle\(\s*0/.test(s.clipPath)) return "clipped";
+    }
     // Pushed out of the page: nothing a person can scroll to shows it.
-    const left = r.right + scrollX, top = r.bottom + scrollY;
-    if (r.width > 0 && r.height > 0 && (left <= 0 || top <= 0)) return "off-screen";
-    const de = document.documentElement;
-    if (r.left + scrollX >= Math.max(de.scrollWidth, innerWidth) + 50 && s.position !== "fixed") return "off-screen";
+    if (r.width > 0 && r.height > 0 && (r.right + scrollX <= 0 || r.bottom + scrollY <= 0)) return "off-screen";
+    if (r.left > innerWidth + 50) {
+      const de = document.documentElement;
+      if (r.left + scrollX >= Math.max(de.scrollWidth, innerWidth) + 50 && style(el).position !== "fixed") return "off-screen";
+    }
     return "";
   }
   // Whether a text node's text can be read: not too small, not the colour of what is behind it,
@@ -119,21 +126,32 @@
   function textVisible(t) {
     const el = t.parentElement;
     if (!el) return false;
-    const s = style(el);
-    if (parseFloat(s.fontSize) < 3) return false;
-    if (Math.abs(parseFloat(s.textIndent)) > 900 && s.overflow !== "visible") return false;
-    const fg = parseColor(s.color);
-    if (fg && fg[3] < 0.1) return false;
-    if (s.webkitTextFillColor && parseColor(s.webkitTextFillColor) && parseColor(s.webkitTextFillColor)[3] < 0.1) return false;
-    const bg = fg ? backgroundOf(el) : null;
-    if (fg && bg) {
-      const a = luminance(fg), b = luminance(bg);
-      if ((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) < 1.15) return false;
-    }
+    let v = legible.get(el);
+    if (v === undefined) legible.set(el, (v = textStyleVisible(el)));
+    if (v !== 2) return v === 1;
+    // The element has no box of its own to vouch for it (inline, or zero-size): ask the text.
     const range = document.createRange();
     range.selectNodeContents(t);
     for (const r of range.getClientRects()) if (r.width >= 1 && r.height >= 1) return true;
     return false;
+  }
+  // textStyleVisible says whether text in el can be read: 0 no (too small, transparent, the
+  // colour of its background, pushed away), 1 yes (el has a box), 2 it depends on the text node.
+  function textStyleVisible(el) {
+    const s = style(el);
+    if (parseFloat(s.fontSize) < 3) return 0;
+    if (Math.abs(parseFloat(s.textIndent)) > 900 && s.overflow !== "visible") return 0;
+    const fg = parseColor(s.color);
+    if (fg && fg[3] < 0.1) return 0;
+    if (s.webkitTextFillColor && parseColor(s.webkitTextFillColor) && parseColor(s.webkitTextFillColor)[3] < 0.1) return 0;
+    const bg = fg ? backgroundOf(el) : null;
+    if (fg && bg) {
+      const a = luminance(fg), b = luminance(bg);
+      if ((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) < 1.15) return 0;
+    }
+    if (s.display.startsWith("inline")) return 2;
+    const r = el.getBoundingClientRect();
+    return r.width >= 1 && r.height >= 1 ? 1 : 2;
   }
 
   // ---- roles and names, after ARIA (enough of it for what agents act on) ----
@@ -252,7 +270,22 @@
     if (el.labels) for (const l of el.labels) out.push(visibleText(l));
     return out.filter(Boolean).join(" ");
   }
-  function nameOf(el, role) {
+  // textOf is the text of snapshot items: what a name from content reads, computed from the
+  // children the snapshot already has instead of walking them again.
+  function textOf(items) {
+    let out = "";
+    for (const it of items) {
+      if (typeof it === "string") out += it;
+      else if (it.name) out += " " + it.name + " ";
+      else if (it.kids) out += " " + textOf(it.kids) + " ";
+      if (out.length > 400) break;
+    }
+    return out;
+  }
+
+  // nameOf is an element's accessible name; kids, when given, are its snapshot children, which
+  // a name from content is read from.
+  function nameOf(el, role, kids) {
     const by = el.getAttribute("aria-labelledby");
     if (by) {
       const t = by.split(/\s+/).map((id) => el.getRootNode().getElementById?.(id) || document.getElementById(id)).filter(Boolean).map((x) => visibleText(x)).join(" ");
@@ -282,7 +315,7 @@
       if (c) return visibleText(c, 120);
     }
     if (nameFromContent.has(role) || interactiveRoles.has(role)) {
-      const t = visibleText(el, 160);
+      const t = kids ? clean(textOf(kids), 160) : visibleText(el, 160);
       if (t) return clean(t, 160);
     }
     return clean(el.title || "");
@@ -347,7 +380,7 @@
   const MAX_NODES = 30000;
 
   function snapshot({ root, interactive } = {}) {
-    (styles = new Map()), (backgrounds = new Map());
+    (styles = new Map()), (backgrounds = new Map()), (legible = new Map());
     let count = 0;
     const vh = innerHeight;
     const walk = (n) => {
@@ -370,7 +403,12 @@
       // Refs in document order: the element's before its children's.
       const ref = act || /^(dialog|form|table|main|navigation|region|search|complementary)$/.test(role) ? refOf(el) : "";
       let kids = [];
-      for (const k of kidsOf(el)) kids.push(...walk(k));
+      const root = shadowOf(el);
+      if (root || el.localName === "slot") {
+        for (const k of kidsOf(el)) for (const x of walk(k)) kids.push(x);
+      } else {
+        for (let k = el.firstChild; k; k = k.nextSibling) for (const x of walk(k)) kids.push(x);
+      }
       if (el.localName === "select") kids = [];
       if (el.localName === "textarea" || el.localName === "input") kids = [];
       const s = style(el);
@@ -388,7 +426,7 @@
           kids = [];
         }
       } else {
-        node.name = nameOf(el, role);
+        node.name = nameOf(el, role, kids);
       }
       if (ref) node.ref = ref;
       if (inline) node.inline = 1;
@@ -426,6 +464,10 @@
         if (act || !text || text === node.name || node.name.startsWith(text.replace(/…$/, ""))) kids = [];
       }
       if (kids.length) node.kids = kids;
+      // Nothing to read and nothing to do: an empty paragraph, a separator, a bare container.
+      if (!node.ref && !node.name && !kids.length && node.role !== "img" && node.value === undefined) return [];
+      // A list says nothing its items do not: its items stand at its place, unless it is named.
+      if ((role === "list" || role === "rowgroup") && !node.name && !node.ref) return kids.length ? [{ group: 1, kids }] : [];
       return [node];
     };
     const start = root ? byRef(root) : document.body || document.documentElement;
@@ -511,7 +553,7 @@
   // editable (for typing), and receives events at the action point. It scrolls the element
   // into view and returns the point to act at, in this frame's viewport.
   async function locate({ target, action }) {
-    (styles = new Map()), (backgrounds = new Map());
+    (styles = new Map()), (backgrounds = new Map()), (legible = new Map());
     const r0 = resolve(target);
     if (r0.error) return r0;
     let el = r0.el;
@@ -729,12 +771,12 @@
       }
       if (!el) return { error: `no element matches ${JSON.stringify(selector)}` };
     }
-    (styles = new Map()), (backgrounds = new Map());
+    (styles = new Map()), (backgrounds = new Map()), (legible = new Map());
     const text = html ? el.outerHTML : visibleText(el, max || 20000);
     return { ok: 1, text: html ? text.slice(0, max || 20000) : text, truncated: (html ? el.outerHTML.length : text.length) >= (max || 20000) };
   }
   function links({ max }) {
-    (styles = new Map()), (backgrounds = new Map());
+    (styles = new Map()), (backgrounds = new Map()), (legible = new Map());
     const out = [];
     const seen = new Set();
     for (const a of document.querySelectorAll("a[href], area[href]")) {
@@ -750,7 +792,7 @@
     return { ok: 1, links: out };
   }
   function find({ text, max }) {
-    (styles = new Map()), (backgrounds = new Map());
+    (styles = new Map()), (backgrounds = new Map()), (legible = new Map());
     const needle = String(text).toLowerCase();
     const out = [];
     const tw = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
@@ -781,7 +823,7 @@
   // check answers a wait: whether a selector matches a visible element, the text is there, or
   // it is gone.
   function check({ selector, text, gone }) {
-    (styles = new Map()), (backgrounds = new Map());
+    (styles = new Map()), (backgrounds = new Map()), (legible = new Map());
     if (selector) {
       let el;
       try {
@@ -833,7 +875,7 @@
     return { ok: 1, url: location.href, title: document.title, readyState: document.readyState, visible: document.visibilityState };
   }
   function describeRef({ target }) {
-    (styles = new Map()), (backgrounds = new Map());
+    (styles = new Map()), (backgrounds = new Map()), (legible = new Map());
     const r = resolve(target);
     if (r.error) return r;
     const el = r.el;
@@ -850,7 +892,10 @@
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),
     textVisible: (t) => textVisible(t),
-    resetStyles: () => ((styles = new Map()), (backgrounds = new Map())),
+    resetStyles: () => ((styles = new Map()), (backgrounds = new Map()), (legible = new Map())),
+    // The ref an element got in a snapshot ("" when none), for tests and make bench to check
+    // that what a person can act on is addressable.
+    refFor: (el) => refs.byEl.get(el) || "",
     call(name, argsJSON) {
       const f = api[name];
       if (!f) return { error: `Skiff's page code has no ${name}` };

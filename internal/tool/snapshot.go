@@ -260,6 +260,13 @@ func (w *writer) node(n *Node, depth int) {
 		w.line(depth, label)
 		return
 	}
+	// A table row whose cells each fit on a line is one line: cells between bars.
+	if n.Role == "row" {
+		if cells, ok := w.cells(n.Kids); ok {
+			w.line(depth, label+": "+cells)
+			return
+		}
+	}
 	// Content that is one run of text and inline elements goes on the element's own line.
 	if run, ok := w.run(n.Kids); ok {
 		if run == "" {
@@ -271,6 +278,29 @@ func (w *writer) node(n *Node, depth int) {
 	}
 	w.line(depth, label+":")
 	w.items(n.Kids, depth+1)
+}
+
+// cells renders a row's cells as "a | b | c" when each is text and inline elements.
+func (w *writer) cells(items []Item) (string, bool) {
+	var parts []string
+	for _, it := range items {
+		n := it.Node
+		if n == nil || (n.Role != "cell" && n.Role != "columnheader" && n.Role != "rowheader" && n.Role != "gridcell") {
+			return "", false
+		}
+		c := n.Name
+		if n.Ref != "" {
+			c = w.label(n)
+		} else if len(n.Kids) > 0 {
+			run, ok := w.run(n.Kids)
+			if !ok {
+				return "", false
+			}
+			c = run
+		}
+		parts = append(parts, c)
+	}
+	return strings.Join(parts, " | "), true
 }
 
 // run renders items as one line when they are all text and inline elements (what items would

@@ -1,0 +1,226 @@
+//go:build !js
+
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skiff-ai/skiff/internal/e2e"
+	"github.com/skiff-ai/skiff/internal/testkit"
+	"github.com/skiff-ai/skiff/internal/tool"
+)
+
+// npmTool is a command installed in bench/snapshot/node_modules (make bench runs npm ci there).
+func npmTool(b *testing.B, name string) string {
+	p := filepath.Join(e2e.RepoRoot(), "bench", "snapshot", "node_modules", ".bin", name)
+	if _, err := os.Stat(p); err != nil {
+		b.Skipf("%s is not installed: run npm ci in bench/snapshot (make bench does)", name)
+	}
+	return p
+}
+
+// mcpServer starts an MCP server over stdio and connects the Go SDK's client to it.
+func mcpServer(b *testing.B, args ...string) *mcp.ClientSession {
+	client := mcp.NewClient(&mcp.Implementation{Name: "skiff-bench", Version: "1"}, nil)
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stderr = nil
+	s, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		b.Fatalf("start %s: %v", args[0], err)
+	}
+	b.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// callText calls a tool and returns the text of its result and how long it took.
+func callText(b *testing.B, s *mcp.ClientSession, name string, args map[string]any) (string, time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	start := time.Now()
+	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	d := time.Since(start)
+	if err != nil {
+		b.Fatalf("%s: %v", name, err)
+	}
+	var t strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			t.WriteString(tc.Text)
+		}
+	}
+	if res.IsError {
+		b.Fatalf("%s failed: %s", name, t.String())
+	}
+	return t.String(), d
+}
+
+// timedRuns is how many times each snapshot is timed; the median counts.
+const timedRuns = 5
+
+// timed calls a tool once to warm it up, then timedRuns times, and returns the last text and
+// the median time.
+func timed(b *testing.B, s *mcp.ClientSession, name string, args map[string]any) (string, time.Duration) {
+	text, _ := callText(b, s, name, args)
+	var ds []time.Duration
+	for range timedRuns {
+		var d time.Duration
+		text, d = callText(b, s, name, args)
+		ds = append(ds, d)
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	return text, ds[len(ds)/2]
+}
+
+var interactiveRole = `(link|button|textbox|searchbox|checkbox|radio|combobox|listbox|option|slider|spinbutton|switch|tab|menuitem|menuitemcheckbox|menuitemradio|treeitem)`
+
+var (
+	playwrightRefs = regexp.MustCompile(`(?m)^\s*- ` + interactiveRole + `\b[^\n]*\[ref=`)
+	devtoolsRefs   = regexp.MustCompile(`(?m)uid=\S+ ` + interactiveRole + `\b`)
+)
+
+// groundTruth counts the interactive elements a person can see on the page (the controls and
+// links HTML and ARIA define, visible and not hidden from assistive technology) and how many of
+// them got a ref in Skiff's last snapshot.
+const groundTruth = `() => {
+	const sel = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [contenteditable=""], [contenteditable=true], [role=button], [role=link], [role=checkbox], [role=radio], [role=menuitem], [role=tab], [role=switch], [role=combobox], [role=textbox], [role=option]';
+	let n = 0, refs = 0;
+	for (const el of document.querySelectorAll(sel)) {
+		if (el.closest('[aria-hidden=true]')) continue;
+		if (!el.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
+		const r = el.getBoundingClientRect();
+		if (r.width < 1 || r.height < 1) continue;
+		if (r.right + scrollX <= 0 || r.bottom + scrollY <= 0) continue;
+		n++;
+		if (globalThis.skiffPage.refFor(el)) refs++;
+	}
+	return [n, refs];
+}`
+
+type snapRow struct {
+	page                string
+	skiff, pw, dt       int // characters
+	skiffMs, pwMs, dtMs float64
+	truth               int
+	skiffN, pwN, dtN    int // interactive elements with a ref
+}
+
+// BenchmarkSnapshot: the size (characters; tokens estimated as characters/4) and the time of a
+// snapshot of each page of testdata/pages, from Skiff (ext/page/skiff.js in the page, formatted
+// by tool.Format with no budget), Playwright MCP's browser_snapshot and chrome-devtools-mcp's
+// take_snapshot, all on the system Chromium, headless, the pages served the same way in the
+// same run; and how many of the page's visible interactive elements each makes addressable.
+func BenchmarkSnapshot(b *testing.B) {
+	pw := mcpServer(b, npmTool(b, "playwright-mcp"), "--headless", "--isolated", "--no-sandbox", "--executable-path", mustChromium(b), "--viewport-size", "800x600")
+	dt := mcpServer(b, npmTool(b, "chrome-devtools-mcp"), "--headless", "--isolated", "--executablePath", mustChromium(b), "--viewport", "800x600",
+		"--chromeArg=--no-sandbox", "--chromeArg=--disable-background-networking", "--chromeArg=--disable-component-update", "--usageStatistics=false")
+	pages, _ := callText(b, dt, "list_pages", map[string]any{})
+	m := regexp.MustCompile(`(\d+):`).FindStringSubmatch(pages)
+	if m == nil {
+		b.Fatalf("no page id in %q", pages)
+	}
+	var pageID int
+	fmt.Sscan(m[1], &pageID)
+	base := testkit.Pages(b)
+	br, stop, err := e2e.Launch(filepath.Join(e2e.RepoRoot(), "ext"), func(string, ...any) {})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer stop()
+	panel := br.Panel(b)
+	var rows []snapRow
+	for _, name := range testkit.PageNames(b) {
+		url := base + "/" + name + "/"
+		row := snapRow{page: name}
+		// Skiff, as the snapshot tool does it: the page-side code through chrome.scripting,
+		// then Go formats.
+		tab := e2e.JS[int](b, panel, fmt.Sprintf(`chrome.windows.create({url: %q, focused: true}).then(w => w.tabs[0].id)`, url))
+		e2e.WaitJS(b, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => t.status === "complete")`, tab))
+		e2e.JS[bool](b, panel, fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, files: ["page/skiff.js"]}).then(() => true)`, tab))
+		var out struct {
+			Ms  float64 `json:"ms"`
+			Raw string  `json:"raw"`
+		}
+		// Each tool's snapshot is timed five times after a first that warms up the code it
+		// injects (Playwright's navigate already takes one); the median counts.
+		raw := e2e.JS[string](b, panel, fmt.Sprintf(`(async () => {
+			const snap = () => chrome.scripting.executeScript({target: {tabId: %d}, func: () => globalThis.skiffPage.call("snapshot", "{}")});
+			let r = await snap();
+			const ms = [];
+			for (let i = 0; i < %d; i++) {
+				const t0 = performance.now();
+				r = await snap();
+				ms.push(performance.now() - t0);
+			}
+			ms.sort((a, b) => a - b);
+			return JSON.stringify({ms: ms[ms.length >> 1], raw: JSON.stringify(r[0].result)}) })()`, tab, timedRuns))
+		if err := json.Unmarshal([]byte(raw), &out); err != nil {
+			b.Fatal(err)
+		}
+		var s tool.Snap
+		if err := json.Unmarshal([]byte(out.Raw), &s); err != nil {
+			b.Fatal(err)
+		}
+		t0 := time.Now()
+		text := tool.Format(&s, tool.SnapOptions{MaxTokens: 1 << 30})
+		row.skiffMs = out.Ms + float64(time.Since(t0).Microseconds())/1000
+		row.skiff = len(text)
+		counts := e2e.JS[[2]int](b, panel, fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, func: %s}).then(r => r[0].result)`, tab, groundTruth))
+		row.truth, row.skiffN = counts[0], counts[1]
+		e2e.JS[bool](b, panel, fmt.Sprintf(`chrome.tabs.remove(%d).then(() => true)`, tab))
+
+		callText(b, pw, "browser_navigate", map[string]any{"url": url})
+		ptext, pd := timed(b, pw, "browser_snapshot", map[string]any{})
+		row.pw, row.pwMs, row.pwN = len(ptext), float64(pd.Microseconds())/1000, len(playwrightRefs.FindAllString(ptext, -1))
+
+		callText(b, dt, "navigate_page", map[string]any{"type": "url", "url": url, "pageId": pageID})
+		dtext, dd := timed(b, dt, "take_snapshot", map[string]any{"pageId": pageID})
+		row.dt, row.dtMs, row.dtN = len(dtext), float64(dd.Microseconds())/1000, len(devtoolsRefs.FindAllString(dtext, -1))
+		rows = append(rows, row)
+	}
+	for range b.N {
+	}
+	med := func(f func(r snapRow) float64) float64 {
+		xs := make([]float64, len(rows))
+		for i, r := range rows {
+			xs[i] = f(r)
+		}
+		sort.Float64s(xs)
+		return xs[len(xs)/2]
+	}
+	fmt.Printf("%-40s %9s %9s %9s %8s %8s %8s %6s %6s %6s %6s\n", "page", "skiff", "playwr", "devtools", "skiff-ms", "pw-ms", "dt-ms", "truth", "skiffN", "pwN", "dtN")
+	var truth, sN, pN, dN int
+	for _, r := range rows {
+		fmt.Printf("%-40s %9d %9d %9d %8.1f %8.1f %8.1f %6d %6d %6d %6d\n", r.page, r.skiff, r.pw, r.dt, r.skiffMs, r.pwMs, r.dtMs, r.truth, r.skiffN, r.pwN, r.dtN)
+		truth, sN, pN, dN = truth+r.truth, sN+r.skiffN, pN+r.pwN, dN+r.dtN
+	}
+	ms, mp, md := med(func(r snapRow) float64 { return float64(r.skiff) }), med(func(r snapRow) float64 { return float64(r.pw) }), med(func(r snapRow) float64 { return float64(r.dt) })
+	b.ReportMetric(ms, "skiff-median-chars")
+	b.ReportMetric(mp, "playwright-median-chars")
+	b.ReportMetric(md, "devtools-median-chars")
+	b.ReportMetric(ms/min(mp, md), "size-ratio-vs-smaller")
+	b.ReportMetric(med(func(r snapRow) float64 { return r.skiffMs }), "skiff-median-ms")
+	b.ReportMetric(med(func(r snapRow) float64 { return r.pwMs }), "playwright-median-ms")
+	b.ReportMetric(med(func(r snapRow) float64 { return r.dtMs }), "devtools-median-ms")
+	fmt.Printf("interactive elements visible: %d; of them with a ref in Skiff's snapshot: %d; refs on interactive roles: playwright %d, devtools %d\n", truth, sN, pN, dN)
+	fmt.Printf("median tokens (chars/4): skiff %.0f, playwright %.0f, devtools %.0f\n", ms/4, mp/4, md/4)
+}
+
+func mustChromium(b *testing.B) string {
+	p, err := e2e.ChromiumPath()
+	if err != nil {
+		b.Skip(err)
+	}
+	return p
+}

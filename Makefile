@@ -2,7 +2,7 @@ GO_FILES = $(shell git ls-files '*.go')
 PROFILE ?= $(shell mktemp -d /tmp/skiff-profile-XXXXXX)
 CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser || command -v google-chrome)
 
-.PHONY: help build run test vet bench screenshots clean
+.PHONY: help build run test vet bench wasmsize screenshots clean
 
 help: ## List the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -23,8 +23,13 @@ vet: ## gofmt, go vet natively and for js/wasm
 test: build vet ## Every test: unit (with -race) and end-to-end in headless Chromium
 	go test -race -count=1 ./...
 
-bench: build ## Benchmarks: size, wake, stream latency, render cost, panel open with 200 chats
-	go test -run '^$$' -bench . -benchtime 1x -count 1 -timeout 30m ./bench/
+bench: build ## Benchmarks: size, wake, stream latency, render cost, panel open, snapshots against Playwright MCP and chrome-devtools-mcp
+	cd bench/snapshot && npm ci --no-audit --no-fund --loglevel=error
+	go test -run '^$$' -bench . -benchtime 1x -count 1 -timeout 60m ./bench/
+
+wasmsize: ## Where core.wasm's bytes go, by package (a build with names)
+	GOOS=js GOARCH=wasm go build -trimpath -o /tmp/skiff-named.wasm ./wasm
+	go run ./bench/wasmsize /tmp/skiff-named.wasm
 
 screenshots: build ## Drive the real panel in headless Chromium and save each view to docs/screenshots
 	go test -count=1 -run '^TestScreenshots$$' ./internal/e2e/ -args -screenshots "$(CURDIR)/docs/screenshots"

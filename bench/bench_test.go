@@ -13,8 +13,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -79,18 +81,57 @@ func pct(xs []float64, p float64) float64 {
 	return s[min(len(s)-1, int(p*float64(len(s))))]
 }
 
+// buildHello builds bench/gohello (a Go hello-world worker) into its extension folder, with
+// the same flags as core.wasm.
+func buildHello(b *testing.B) string {
+	root := e2e.RepoRoot()
+	dir := filepath.Join(root, "bench", "gohello", "ext")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "hello.wasm"), "./bench/gohello")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("build gohello: %v\n%s", err, out)
+	}
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Fatal(err)
+	}
+	wasmExec, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "wasm_exec.js"), wasmExec, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+// BenchmarkWake: a stopped worker's time to answer a ping, for a bare-JS worker, a Go
+// hello-world worker (the floor for any Go core: the Go runtime's start) and Skiff, in the
+// same run.
 func BenchmarkWake(b *testing.B) {
 	const n = 15
 	root := e2e.RepoRoot()
 	bare := wake(b, filepath.Join(root, "bench", "barejs"), "page.html", n, nil)
+	hello := wake(b, buildHello(b), "page.html", n, nil)
 	skiff := wake(b, filepath.Join(root, "ext"), "panel/index.html", n, func() {})
+	// SKIFF_BASELINE_EXT names another build of ext/ (an earlier commit's, built with
+	// build.sh in a worktree) to wake in the same run: how a change moved the wake time.
+	if dir := os.Getenv("SKIFF_BASELINE_EXT"); dir != "" {
+		base := wake(b, dir, "panel/index.html", n, nil)
+		b.ReportMetric(pct(base, .5), "baseline-p50-ms")
+		b.ReportMetric(pct(skiff, .5)/pct(base, .5), "ratio-vs-baseline-p50")
+		fmt.Printf("wake ms, baseline: %v\n", rounded(base))
+	}
 	for range b.N {
 	}
 	b.ReportMetric(pct(bare, .5), "bare-p50-ms")
+	b.ReportMetric(pct(hello, .5), "gohello-p50-ms")
 	b.ReportMetric(pct(skiff, .5), "skiff-p50-ms")
 	b.ReportMetric(pct(skiff, .95), "skiff-p95-ms")
-	b.ReportMetric(pct(skiff, .5)/pct(bare, .5), "ratio-p50")
-	fmt.Printf("wake ms, bare JS: %v\nwake ms, skiff:   %v\n", rounded(bare), rounded(skiff))
+	b.ReportMetric(pct(skiff, .5)/pct(bare, .5), "ratio-vs-bare-p50")
+	b.ReportMetric(pct(skiff, .5)/pct(hello, .5), "ratio-vs-gohello-p50")
+	fmt.Printf("wake ms, bare JS:   %v\nwake ms, Go hello: %v\nwake ms, skiff:    %v\n", rounded(bare), rounded(hello), rounded(skiff))
 }
 
 func rounded(xs []float64) []float64 {

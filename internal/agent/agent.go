@@ -8,9 +8,8 @@ package agent
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"time"
@@ -72,11 +71,19 @@ var (
 	ErrNoBrowser           = errors.New("agent: the browser tools are not available here")
 )
 
-// NewID returns a random id.
+// NewID returns a random id: 18 hex digits. Ids name sessions, messages and images in local
+// storage; they guard nothing, so math/rand/v2 (ChaCha8, seeded by the runtime) serves, and
+// core.wasm does without crypto/rand and the math/big it pulls in.
 func NewID() string {
-	var b [9]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+	const hexDigits = "0123456789abcdef"
+	var b [18]byte
+	x, y := rand.Uint64(), rand.Uint64()
+	for i := range 16 {
+		b[i] = hexDigits[x&15]
+		x >>= 4
+	}
+	b[16], b[17] = hexDigits[y&15], hexDigits[(y>>4)&15]
+	return string(b[:])
 }
 
 func (e *Engine) now() int64 { return e.Now().UnixMilli() }

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/tool"
+	"github.com/skiff-ai/skiff/internal/weburl"
 )
 
 // run is one run of a session: the user's message is stored (and reported) first, then the
@@ -384,13 +384,7 @@ func (r *runner) call(ctx context.Context, c provider.ToolCall) {
 	}
 }
 
-func origin(u string) string {
-	p, err := url.Parse(u)
-	if err != nil || p.Host == "" {
-		return ""
-	}
-	return p.Scheme + "://" + p.Host
-}
+func origin(u string) string { return weburl.Origin(u) }
 
 func capital(s string) string {
 	if s == "" || s[0] < 'a' || s[0] > 'z' {

@@ -9,7 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/netip"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -298,10 +298,20 @@ func isLoopback(hostport string) bool {
 	if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.HasSuffix(h, "]") {
 		h = h[:i]
 	}
-	h = strings.Trim(h, "[]")
-	if h == "localhost" {
+	h = strings.ToLower(strings.Trim(h, "[]"))
+	if h == "localhost" || h == "::1" || h == "0:0:0:0:0:0:0:1" {
 		return true
 	}
-	ip, err := netip.ParseAddr(h)
-	return err == nil && ip.IsLoopback()
+	// 127.0.0.0/8, written as dotted decimal (net/netip would do, at 30 KB of core.wasm).
+	parts := strings.Split(h, ".")
+	if len(parts) != 4 || parts[0] != "127" {
+		return false
+	}
+	for _, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || n > 255 || len(p) > 3 {
+			return false
+		}
+	}
+	return true
 }

@@ -2,7 +2,7 @@ package provider
 
 import (
 	"encoding/json"
-	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -114,7 +114,8 @@ func googleBody(r Request) gBody {
 	// In a turn, the function responses come first (one per call, in order), then the images
 	// that go with them, then the user's text.
 	for i := range b.Contents {
-		slices.SortStableFunc(b.Contents[i].Parts, func(x, y gPart) int { return partRank(x) - partRank(y) })
+		parts := b.Contents[i].Parts
+		sort.SliceStable(parts, func(x, y int) bool { return partRank(parts[x]) < partRank(parts[y]) })
 	}
 	if len(r.Tools) > 0 {
 		b.Tools = make([]struct {

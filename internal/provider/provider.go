@@ -7,8 +7,9 @@ package provider
 
 import (
 	"fmt"
-	"net/url"
 	"strings"
+
+	"github.com/skiff-ai/skiff/internal/weburl"
 )
 
 // Format is a wire format: how requests are encoded and streams decoded.
@@ -125,11 +126,11 @@ func (p Provider) WithBaseURL(base string) (Provider, error) {
 
 // CheckBaseURL reports whether s is usable as a base URL, with a message for the settings form.
 func CheckBaseURL(s string) error {
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	u, ok := weburl.Web(s)
+	if !ok {
 		return fmt.Errorf("base URL must start with http:// or https:// and name a host, got %q", s)
 	}
-	if u.RawQuery != "" || u.Fragment != "" {
+	if u.HasQueryOrFragment() {
 		return fmt.Errorf("base URL must not have a query or fragment: %q", s)
 	}
 	return nil
@@ -137,10 +138,7 @@ func CheckBaseURL(s string) error {
 
 // Host returns the host:port of the provider's base URL ("" when unset).
 func (p Provider) Host() string {
-	u, err := url.Parse(p.BaseURL)
-	if err != nil {
-		return ""
-	}
+	u, _ := weburl.Split(p.BaseURL)
 	return u.Host
 }
 

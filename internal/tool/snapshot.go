@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -433,7 +433,7 @@ func stitch(frames map[int]*Snap, parents map[int]int) *Snap {
 		prefixRefs(s.Tree, id)
 		ids = append(ids, id)
 	}
-	slices.Sort(ids)
+	sort.Ints(ids)
 	placed := map[int]bool{0: true}
 	var place func(items []Item, frame int)
 	place = func(items []Item, frame int) {

@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
+
+	"github.com/skiff-ai/skiff/internal/weburl"
 )
 
 func tabsList(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
@@ -55,11 +56,10 @@ func checkURL(raw string) (string, error) {
 	if !strings.Contains(raw, "://") && strings.Contains(raw, ".") && !strings.ContainsAny(raw, " \t") {
 		raw = "https://" + raw
 	}
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if _, ok := weburl.Web(raw); !ok {
 		return "", failf("%q is not a web address Skiff can open; give a full http:// or https:// URL", raw)
 	}
-	return u.String(), nil
+	return raw, nil
 }
 
 func tabOpen(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {

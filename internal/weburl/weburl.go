@@ -1,0 +1,142 @@
+// Package weburl reads the parts of web addresses Skiff needs (scheme, host, origin) without
+// net/url, which would bring net/netip, unique and internal/godebug into core.wasm (about
+// 130 KB, paid on every wake of the worker). A differential test and a fuzz target hold it to
+// net/url's answers on every address both accept.
+package weburl
+
+import "strings"
+
+// Parts is an absolute URL cut into its parts; Rest is the path, query and fragment.
+type Parts struct {
+	Scheme string // lowercased
+	Host   string // host and port, as written (userinfo removed)
+	Rest   string
+}
+
+// Split cuts an absolute URL (scheme://host/rest). It fails on relative references, an empty
+// host, and whitespace or control characters anywhere.
+func Split(u string) (Parts, bool) {
+	for i := 0; i < len(u); i++ {
+		if c := u[i]; c <= ' ' || c == 0x7f {
+			return Parts{}, false
+		}
+		if u[i] == '%' && (i+2 >= len(u) || !hex(u[i+1]) || !hex(u[i+2])) {
+			return Parts{}, false // a broken percent-escape
+		}
+	}
+	i := strings.Index(u, "://")
+	if i <= 0 || !scheme(u[:i]) {
+		return Parts{}, false
+	}
+	p := Parts{Scheme: strings.ToLower(u[:i])}
+	rest := u[i+3:]
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	auth := rest[:end]
+	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+		if !userinfo(auth[:at]) {
+			return Parts{}, false
+		}
+		auth = auth[at+1:]
+	}
+	if auth == "" || !hostChars(auth) || !port(auth) {
+		return Parts{}, false
+	}
+	p.Host, p.Rest = auth, rest[end:]
+	return p, true
+}
+
+// hostChars reports whether a host (with its port) holds only what a host name may: letters,
+// digits, -._~ and the sub-delimiters, or is the IPv6 loopback.
+func hostChars(h string) bool {
+	if strings.HasPrefix(h, "[::1]") {
+		h = h[len("[::1]"):]
+	}
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c >= 0x80:
+		case strings.IndexByte("-._~!$&'()*+,;=:", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func hex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+
+// userinfo reports whether s is made of the characters RFC 3986 allows before the @.
+func userinfo(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("-._:~!$&'()*+,;=@", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// port reports whether host's port, if it has one, is digits (or empty). Of IPv6 literals only
+// the loopback, [::1], is read: nothing Skiff works with needs more, and checking others would
+// take net/netip.
+func port(host string) bool {
+	if strings.HasPrefix(host, "[") {
+		if !strings.HasPrefix(host, "[::1]") {
+			return false
+		}
+		host = host[len("[::1]"):]
+		if host == "" {
+			return true
+		}
+		if host[0] != ':' {
+			return false
+		}
+	}
+	i := strings.LastIndexByte(host, ':')
+	if i < 0 {
+		return true
+	}
+	for _, c := range host[i+1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return !strings.Contains(host[:i], ":") || strings.HasPrefix(host, "[")
+}
+
+func scheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Web reports whether u is an absolute http or https URL.
+func Web(u string) (Parts, bool) {
+	p, ok := Split(u)
+	return p, ok && (p.Scheme == "http" || p.Scheme == "https")
+}
+
+// Origin is scheme://host of an absolute URL, "" when u is not one.
+func Origin(u string) string {
+	p, ok := Split(u)
+	if !ok {
+		return ""
+	}
+	return p.Scheme + "://" + p.Host
+}
+
+// HasQueryOrFragment reports whether the rest of a URL has a query or a fragment.
+func (p Parts) HasQueryOrFragment() bool { return strings.ContainsAny(p.Rest, "?#") }

@@ -1,0 +1,73 @@
+package weburl
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
+
+var corpus = []string{
+	"https://example.com", "http://localhost:11434/v1", "https://user:pw@Example.COM:8443/a/b?q=1#f", "HTTPS://api.openai.com/v1",
+	"http://[::1]:8080/x", "http://127.0.0.1:1234/v1/", "https://generativelanguage.googleapis.com/v1beta", "chrome://version",
+	"file:///tmp/x.html", "about:blank", "example.com", "/relative", "https://", "https:///path", "http://a b.com", "https://exa\tmple.com",
+	"ftp://files.example.com/pub", "https://example.com?x", "https://example.com#top", "mailto:a@b.c", "javascript:alert(1)",
+	"https://xn--bcher-kva.example/", "http://example.com:/", "chrome-extension://abcdef/panel/index.html", "https://a@b@c.com/",
+}
+
+// Split never accepts what net/url refuses, and when both accept they agree on the scheme and
+// the host. (Split may refuse more: percent-escapes in a host, for one.)
+func checkAgainstNetURL(t *testing.T, s string) {
+	p, ok := Split(s)
+	if !ok {
+		return
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		t.Errorf("%q: Split accepts it (%q %q), net/url does not (host %q, %v)", s, p.Scheme, p.Host, hostOf(u), err)
+		return
+	}
+	if p.Scheme != strings.ToLower(u.Scheme) || p.Host != u.Host {
+		t.Errorf("%q: Split %q %q, net/url %q %q", s, p.Scheme, p.Host, u.Scheme, u.Host)
+	}
+}
+
+func hostOf(u *url.URL) string {
+	if u == nil {
+		return ""
+	}
+	return u.Host
+}
+
+func TestSplitAgreesWithNetURL(t *testing.T) {
+	for _, s := range corpus {
+		checkAgainstNetURL(t, s)
+	}
+	// Everything Skiff meets is read.
+	for _, s := range []string{"https://example.com", "http://localhost:11434/v1", "https://user:pw@Example.COM:8443/a/b?q=1#f", "http://[::1]:8080/x",
+		"http://127.0.0.1:1234/v1/", "chrome-extension://abcdef/panel/index.html", "http://example.com:/", "https://xn--bcher-kva.example/"} {
+		if _, ok := Split(s); !ok {
+			t.Errorf("%q refused", s)
+		}
+	}
+	for _, s := range []string{"example.com", "/relative", "https://", "about:blank", "https://a b.com", "https://h:port/"} {
+		if _, ok := Split(s); ok {
+			t.Errorf("%q accepted", s)
+		}
+	}
+	if got := Origin("https://user:pw@Example.COM:8443/a?b"); got != "https://Example.COM:8443" {
+		t.Errorf("Origin: %q", got)
+	}
+	if _, ok := Web("chrome://settings"); ok {
+		t.Error("chrome:// is not a web address")
+	}
+	if p, _ := Split("https://e.com/x?y"); !p.HasQueryOrFragment() {
+		t.Error("query not seen")
+	}
+}
+
+func FuzzSplit(f *testing.F) {
+	for _, s := range corpus {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkAgainstNetURL(t, s) })
+}

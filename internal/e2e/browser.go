@@ -207,6 +207,9 @@ func logEvent(t testing.TB, prefix string, ev any) {
 		if d.Exception != nil {
 			msg += " " + d.Exception.Description
 		}
+		if d.URL != "" {
+			msg += fmt.Sprintf(" (%s:%d)", d.URL, d.LineNumber+1)
+		}
 		t.Logf("%suncaught: %s", prefix, msg)
 	}
 }

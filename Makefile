@@ -32,7 +32,7 @@ wasmsize: ## Where core.wasm's bytes go, by package (a build with names)
 	go run ./bench/wasmsize /tmp/skiff-named.wasm
 
 screenshots: build ## Drive the real panel in headless Chromium and save each view to docs/screenshots
-	go test -count=1 -run '^TestScreenshots$$' ./internal/e2e/ -args -screenshots "$(CURDIR)/docs/screenshots"
+	go test -count=1 -run '^TestScreenshots' ./internal/e2e/ -args -screenshots "$(CURDIR)/docs/screenshots"
 
 clean: ## Remove build outputs
 	rm -rf ext/core.wasm ext/wasm_exec.js ext/panel

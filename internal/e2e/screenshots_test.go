@@ -116,3 +116,51 @@ func shot(t *testing.T, tab context.Context, dir, name string) {
 		t.Fatal(err)
 	}
 }
+
+// TestScreenshotsAgent shows an agent run: tool cards, a screenshot thumbnail, and a call that
+// asks. Like TestScreenshots, it runs only with -screenshots DIR.
+func TestScreenshotsAgent(t *testing.T) {
+	if *screenshots == "" {
+		t.Skip("run `make screenshots` to write the README images")
+	}
+	dir, _ := filepath.Abs(*screenshots)
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		calls(call("screenshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Select"`)})}
+		},
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("fill_form", obj{"fields": []obj{
+				{"ref": refIn(t, c, `textbox "Full name"`), "value": "Ada Lovelace"},
+				{"ref": refIn(t, c, `textbox "Email"`), "value": "ada@example.com"},
+			}})}
+		},
+	}}
+	m := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		turn := p.script(c)
+		if turn.Text != "" {
+			turn.Text = "I selected the **TAP TP433** flight (the first listed) and filled in your name and email. The form is ready: press *Book now* when you have checked it."
+		}
+		return turn
+	})
+	tab := agentPanel(t, "anthropic", m)
+	size(t, tab, "light")
+	openTab(t, tab, site.Page("flights.html"))
+	before := JS[string](t, tab, `skiffTest.state.active ? skiffTest.state.active.id : ""`)
+	Do(t, tab, chromedp.Click("#new"))
+	WaitJS(t, tab, `skiffTest.state.active && skiffTest.state.active.id !== `+jsString(before))
+	agentOn(t, tab)
+	Do(t, tab, chromedp.SendKeys("#input", "Select a flight and fill the booking form with my details\r"))
+	WaitJS(t, tab, `document.querySelector(".msg.tool .ask .allow")`)
+	shot(t, tab, dir, "agent-ask")
+	for i := 0; i < 2; i++ {
+		WaitJS(t, tab, `document.querySelector(".msg.tool .ask .allow:not([disabled])")`)
+		Click(t, tab, `document.querySelector(".msg.tool .ask .allow:not([disabled])")`)
+	}
+	WaitJS(t, tab, `document.getElementById("stop").hidden && `+lastAssistant+`?.textContent.includes("Book now")`)
+	Click(t, tab, `document.querySelectorAll(".msg.tool .tool-card summary")[2]`) // open the click's card
+	shot(t, tab, dir, "agent")
+}

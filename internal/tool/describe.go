@@ -101,9 +101,40 @@ func Describe(ctx context.Context, e *Env, name string, args json.RawMessage) (w
 		return fmt.Sprintf("delete the history from %d to %d", a.StartTime, a.EndTime), url
 	case "run_script":
 		return "run a script: " + q(a.Code), url
+	case "snapshot":
+		if a.Ref != "" {
+			return "look at " + el(a.Target), url
+		}
+		return "look at the page", url
+	case "screenshot":
+		return "take a picture of the tab", url
+	case "read_text":
+		return "read the page's text", url
+	case "find_text":
+		return "find " + q(a.Text), url
+	case "links":
+		return "list the links", url
+	case "get_content":
+		if a.Selector != "" {
+			return fmt.Sprintf("read %q", a.Selector), url
+		}
+		return "read the page's text", url
+	case "tabs_list":
+		return "list the tabs", url
+	case "wait_for":
+		switch {
+		case a.Selector != "":
+			return fmt.Sprintf("wait for %q", a.Selector), url
+		case a.Text != "":
+			return "wait for " + q(a.Text), url
+		}
+		return "wait", url
+	case "tab_switch":
+		return fmt.Sprintf("switch to tab %d", a.TabID), url
+	case "back", "forward":
+		return "go " + name, url
+	case "reload":
+		return "reload the page", url
 	}
-	if t, ok := Lookup(name); ok {
-		return strings.ReplaceAll(t.Name, "_", " "), url
-	}
-	return name, url
+	return "", url
 }

@@ -12,6 +12,8 @@
 //	active              id of the session the panel shows
 //	memories            []Memory
 //	image/<id>          a tool's image (a screenshot): {"mime", "data" (base64)}
+//	policies            []permission.Policy, the user's standing decisions
+//	audit, audit/<n>    the audit log: a counter, and chunks of AuditChunk entries
 package store
 
 import (

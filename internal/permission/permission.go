@@ -1,0 +1,302 @@
+// Package permission decides whether a tool call may run: from the user's policies
+// ({tool pattern, origin pattern, decision, updatedAt}) when one matches, else from the
+// defaults of the call's risk class. It is pure: no I/O, no clock. internal/core asks the user
+// when the answer is Ask, stores the policies an answer makes, and keeps the audit log.
+//
+// Precedence: the most specific matching policy wins; the origin counts first (an exact origin
+// beats a domain, which beats a scheme, which beats "*"), then the tool (a tool's name or
+// class:action beats class:*, which beats "*"); a tie goes to the policy updated last.
+package permission
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Decision is what the user answers, and what a policy says.
+type Decision string
+
+const (
+	AllowOnce   Decision = "allow_once"
+	DenyOnce    Decision = "deny_once"
+	AllowAlways Decision = "allow_always"
+	DenyAlways  Decision = "deny_always"
+)
+
+// Valid reports whether d is one of the four decisions.
+func (d Decision) Valid() bool {
+	switch d {
+	case AllowOnce, DenyOnce, AllowAlways, DenyAlways:
+		return true
+	}
+	return false
+}
+
+// Allows reports whether d lets the call run.
+func (d Decision) Allows() bool { return d == AllowOnce || d == AllowAlways }
+
+// Policy is a standing decision of the user's.
+type Policy struct {
+	Tool      string   `json:"tool"`   // pattern: "click", "act:click", "act:*", "*"
+	Origin    string   `json:"origin"` // pattern: "https://a.com", "*.a.com", "https://*.a.com", "https://*", "*"
+	Decision  Decision `json:"decision"`
+	UpdatedAt int64    `json:"updatedAt"` // unix ms
+}
+
+// Request is a tool call as the gate weighs it.
+type Request struct {
+	Tool       string // the tool's name: "click"
+	Risk       string // its risk class: "read", "act", "navigate", "destructive", "script"
+	Permission string // its permission name: "act:click"
+	// Origin is where the call works ("https://shop.example:8443"), "" for calls that are not
+	// about a page (tabs_list, the history tools).
+	Origin string
+	// Sensitive: the call types into a password or payment field. It always asks.
+	Sensitive bool
+	// NewOrigin: the run has not worked on this origin yet. Moving a task to a new origin asks,
+	// unless the user allowed this origin by name.
+	NewOrigin bool
+	// Consented: the user already let this run read this origin (reading a page needs a first
+	// consent per origin).
+	Consented bool
+}
+
+// Verdict is the gate's answer before anyone is asked.
+type Verdict int
+
+const (
+	Allow Verdict = iota + 1
+	Deny
+	Ask
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Allow:
+		return "allow"
+	case Deny:
+		return "deny"
+	}
+	return "ask"
+}
+
+// Outcome is a verdict with why: the policy that decided, or the default that did.
+type Outcome struct {
+	Verdict Verdict
+	Policy  *Policy // the matching policy, nil for a default
+	Reason  string  // in words, for the card and the audit log
+}
+
+// Evaluate decides a request from the policies and the defaults.
+func Evaluate(policies []Policy, r Request) Outcome {
+	best := -1
+	var bestScore [2]int
+	for i, p := range policies {
+		ts, ok1 := toolScore(p.Tool, r)
+		os, ok2 := originScore(p.Origin, r.Origin)
+		if !ok1 || !ok2 || !p.Decision.Valid() {
+			continue
+		}
+		score := [2]int{os, ts}
+		if best < 0 || score[0] > bestScore[0] || score[0] == bestScore[0] && (score[1] > bestScore[1] ||
+			score[1] == bestScore[1] && p.UpdatedAt > policies[best].UpdatedAt) {
+			best, bestScore = i, score
+		}
+	}
+	if best >= 0 {
+		p := policies[best]
+		if !p.Decision.Allows() {
+			return Outcome{Verdict: Deny, Policy: &p, Reason: fmt.Sprintf("you chose never for %s on %s", p.Tool, describeOrigin(p.Origin))}
+		}
+		switch {
+		case r.Sensitive:
+			return Outcome{Verdict: Ask, Policy: &p, Reason: "it types into a password or payment field, which always asks"}
+		case r.NewOrigin && bestScore[0] < scoreDomain:
+			return Outcome{Verdict: Ask, Policy: &p, Reason: "the task moves to " + r.Origin + ", a site it has not worked on"}
+		}
+		return Outcome{Verdict: Allow, Policy: &p, Reason: fmt.Sprintf("you chose always for %s on %s", p.Tool, describeOrigin(p.Origin))}
+	}
+	return Default(r)
+}
+
+// Default is the decision for a request no policy matches: reading asks once per origin (the
+// first consent), everything else asks, and what types into a password or payment field, or
+// moves the task to a new origin, asks too.
+func Default(r Request) Outcome {
+	switch {
+	case r.Sensitive:
+		return Outcome{Verdict: Ask, Reason: "it types into a password or payment field, which always asks"}
+	case r.Risk == "read" && r.Consented:
+		return Outcome{Verdict: Allow, Reason: "reading a site you let Skiff read"}
+	case r.Risk == "read" && r.Origin == "":
+		return Outcome{Verdict: Ask, Reason: "reading your browser (tabs or history) asks first"}
+	case r.Risk == "read":
+		return Outcome{Verdict: Ask, Reason: "reading " + r.Origin + " asks the first time"}
+	case r.Risk == "destructive":
+		return Outcome{Verdict: Ask, Reason: "it cannot be undone, so it asks every time"}
+	case r.Risk == "script":
+		return Outcome{Verdict: Ask, Reason: "running code in a page asks every time"}
+	case r.NewOrigin:
+		return Outcome{Verdict: Ask, Reason: "the task moves to " + r.Origin + ", a site it has not worked on"}
+	}
+	return Outcome{Verdict: Ask, Reason: "acting in your browser asks first"}
+}
+
+// Scores of origin patterns, most specific last.
+const (
+	scoreAny    = 1 // "*"
+	scoreScheme = 2 // "https://*"
+	scoreDomain = 3 // "*.a.com"
+	scoreScDom  = 4 // "https://*.a.com"
+	scoreExact  = 5 // "https://a.com"
+)
+
+// originScore says whether pattern matches origin, and how specifically.
+func originScore(pattern, origin string) (int, bool) {
+	if pattern == "*" {
+		return scoreAny, true
+	}
+	if origin == "" {
+		return 0, false // a pattern that names a site does not match calls about no site
+	}
+	scheme, host := splitOrigin(origin)
+	pscheme, phost, hasScheme := strings.Cut(pattern, "://")
+	if !hasScheme {
+		phost, pscheme = pattern, ""
+	}
+	if pscheme != "" && pscheme != scheme {
+		return 0, false
+	}
+	switch {
+	case phost == "*":
+		if pscheme == "" {
+			return scoreAny, true
+		}
+		return scoreScheme, true
+	case strings.HasPrefix(phost, "*."):
+		domain := phost[2:]
+		h := hostOnly(host)
+		if h != domain && !strings.HasSuffix(h, "."+domain) {
+			return 0, false
+		}
+		if pscheme == "" {
+			return scoreDomain, true
+		}
+		return scoreScDom, true
+	}
+	if pscheme == "" {
+		return 0, false // an exact origin names its scheme
+	}
+	return scoreExact, pattern == origin
+}
+
+func splitOrigin(o string) (scheme, host string) {
+	scheme, host, _ = strings.Cut(o, "://")
+	return scheme, host
+}
+
+// hostOnly drops the port.
+func hostOnly(h string) string {
+	if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.HasSuffix(h, "]") {
+		return h[:i]
+	}
+	return h
+}
+
+// Scores of tool patterns, most specific last.
+const (
+	toolAny   = 1 // "*"
+	toolClass = 2 // "act:*"
+	toolExact = 3 // "act:click" or "click"
+)
+
+func toolScore(pattern string, r Request) (int, bool) {
+	switch {
+	case pattern == "*":
+		return toolAny, true
+	case pattern == r.Tool || pattern == r.Permission:
+		return toolExact, true
+	case strings.HasSuffix(pattern, ":*") && strings.TrimSuffix(pattern, ":*") == r.Risk:
+		return toolClass, true
+	}
+	return 0, false
+}
+
+func describeOrigin(p string) string {
+	switch {
+	case p == "*":
+		return "every site"
+	case strings.HasSuffix(p, "://*"):
+		return "every " + strings.TrimSuffix(p, "://*") + " site"
+	case strings.Contains(p, "*."):
+		return "all of " + p[strings.Index(p, "*.")+2:]
+	}
+	return p
+}
+
+// Seed 001's permission namespaces and what they are here.
+var seedNames = map[string]string{
+	"tab_read:*": "read:*", "tab_action:*": "act:*",
+	"tab_read:info": "read:tabs", "tab_read:dom": "read:text", "tab_read:screenshot": "read:screenshot", "tab_read:elements": "read:snapshot",
+	"tab_action:click": "act:click", "tab_action:input": "act:type", "tab_action:type": "act:type", "tab_action:scroll": "act:scroll", "tab_action:wait": "read:wait",
+}
+
+var classes = []string{"read", "act", "navigate", "destructive", "script"}
+
+func isClass(c string) bool {
+	for _, x := range classes {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrPattern is returned by Normalize for a pattern it cannot read.
+var ErrPattern = errors.New("permission: not a pattern")
+
+// Normalize checks a policy's patterns and writes them the one way: seed 001's namespaces as
+// classes and actions, origins lowercased without a trailing slash.
+func Normalize(p Policy) (Policy, error) {
+	t := strings.TrimSpace(p.Tool)
+	if s, ok := seedNames[t]; ok {
+		t = s
+	}
+	if t == "" {
+		return p, fmt.Errorf("%w: an empty tool pattern", ErrPattern)
+	}
+	if class, action, ok := strings.Cut(t, ":"); ok && (!isClass(class) || action == "") {
+		return p, fmt.Errorf("%w: %q (use a tool's name, class:action or class:*, with class one of %s)", ErrPattern, t, strings.Join(classes, ", "))
+	}
+	o := strings.ToLower(strings.TrimRight(strings.TrimSpace(p.Origin), "/"))
+	if o == "" {
+		return p, fmt.Errorf("%w: an empty origin pattern", ErrPattern)
+	}
+	if o != "*" {
+		_, host, hasScheme := strings.Cut(o, "://")
+		if !hasScheme {
+			host = o
+		}
+		if host == "" || strings.ContainsAny(host, "/?# ") || strings.Count(host, "*") > 1 || strings.Contains(host, "*") && host != "*" && !strings.HasPrefix(host, "*.") {
+			return p, fmt.Errorf("%w: %q (use *, https://*, *.example.com, https://*.example.com or an origin)", ErrPattern, p.Origin)
+		}
+		if !hasScheme && host != "*" && !strings.HasPrefix(host, "*.") {
+			return p, fmt.Errorf("%w: %q (an exact origin names its scheme: https://%s)", ErrPattern, p.Origin, host)
+		}
+	}
+	if !p.Decision.Valid() || p.Decision == AllowOnce || p.Decision == DenyOnce {
+		return p, fmt.Errorf("%w: a policy is allow_always or deny_always, not %q", ErrPattern, p.Decision)
+	}
+	p.Tool, p.Origin = t, o
+	return p, nil
+}
+
+// Scope is the tool pattern an "always" answer covers: all reading for a read (consent to
+// read a site covers every read tool there), the tool's own permission otherwise.
+func Scope(r Request) string {
+	if r.Risk == "read" {
+		return "read:*"
+	}
+	return r.Permission
+}

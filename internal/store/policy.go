@@ -1,0 +1,146 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/skiff-ai/skiff/internal/permission"
+)
+
+// Policies returns the user's permission policies, newest first.
+func (s *Store) Policies(ctx context.Context) ([]permission.Policy, error) {
+	var ps []permission.Policy
+	_, err := s.get(ctx, "policies", &ps)
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].UpdatedAt > ps[j].UpdatedAt })
+	return ps, err
+}
+
+// SetPolicy adds a policy, replacing one with the same tool and origin patterns.
+func (s *Store) SetPolicy(ctx context.Context, p permission.Policy) error {
+	p, err := permission.Normalize(p)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ps, err := s.Policies(ctx)
+	if err != nil {
+		return err
+	}
+	out := []permission.Policy{p}
+	for _, q := range ps {
+		if q.Tool != p.Tool || q.Origin != p.Origin {
+			out = append(out, q)
+		}
+	}
+	return s.set(ctx, map[string]any{"policies": out})
+}
+
+// RevokePolicy removes the policy with these patterns. Reset (no patterns) removes all.
+func (s *Store) RevokePolicy(ctx context.Context, tool, origin string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ps, err := s.Policies(ctx)
+	if err != nil {
+		return err
+	}
+	out := []permission.Policy{}
+	for _, q := range ps {
+		if tool != "" && (q.Tool != tool || q.Origin != origin) {
+			out = append(out, q)
+		}
+	}
+	if tool != "" && len(out) == len(ps) {
+		return ErrNoPolicy
+	}
+	return s.set(ctx, map[string]any{"policies": out})
+}
+
+// AuditEntry is one tool call the gate decided: what was asked, by whom, how it was decided,
+// and what came of it.
+type AuditEntry struct {
+	At       int64  `json:"at"` // unix ms
+	Who      string `json:"who"`
+	Tool     string `json:"tool"`
+	What     string `json:"what"` // the call in words (text to type included, passwords not)
+	Origin   string `json:"origin,omitempty"`
+	Decision string `json:"decision"`
+	Result   string `json:"result,omitempty"`
+	OK       bool   `json:"ok"`
+}
+
+// The audit log is kept in chunks of AuditChunk entries (audit/<n>), the last AuditChunks of
+// them: an entry costs the write of one chunk, and the log stays bounded.
+const (
+	AuditChunk  = 50
+	AuditChunks = 10
+)
+
+type auditHead struct {
+	Next int `json:"next"` // entries written so far
+}
+
+// Audit appends an entry to the audit log.
+func (s *Store) Audit(ctx context.Context, e AuditEntry) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var h auditHead
+	if _, err := s.get(ctx, "audit", &h); err != nil {
+		return err
+	}
+	key := auditKey(h.Next / AuditChunk)
+	var chunk []AuditEntry
+	if _, err := s.get(ctx, key, &chunk); err != nil {
+		chunk = nil // a damaged chunk is started again
+	}
+	chunk = append(chunk, e)
+	h.Next++
+	if err := s.set(ctx, map[string]any{key: chunk, "audit": h}); err != nil {
+		return err
+	}
+	if old := h.Next/AuditChunk - AuditChunks; old >= 0 && h.Next%AuditChunk == 1 {
+		return s.kv.Delete(ctx, auditKey(old))
+	}
+	return nil
+}
+
+// AuditLog returns the kept audit entries, newest first.
+func (s *Store) AuditLog(ctx context.Context) ([]AuditEntry, error) {
+	var h auditHead
+	if _, err := s.get(ctx, "audit", &h); err != nil {
+		return nil, err
+	}
+	last := (h.Next - 1) / AuditChunk
+	var keys []string
+	for n := max(0, last-AuditChunks+1); n <= last && h.Next > 0; n++ {
+		keys = append(keys, auditKey(n))
+	}
+	got, err := s.kv.Get(ctx, keys...)
+	if err != nil {
+		return nil, err
+	}
+	out := []AuditEntry{}
+	for i := len(keys) - 1; i >= 0; i-- {
+		var chunk []AuditEntry
+		if b, ok := got[keys[i]]; ok && json.Unmarshal(b, &chunk) == nil {
+			for j := len(chunk) - 1; j >= 0; j-- {
+				out = append(out, chunk[j])
+			}
+		}
+	}
+	return out, nil
+}
+
+func auditKey(n int) string { return "audit/" + strconv.Itoa(n) }
+
+// ExportAudit is the audit log as a JSON file's text.
+func ExportAudit(entries []AuditEntry, now int64) ([]byte, error) {
+	b, err := json.MarshalIndent(map[string]any{"format": "skiff.audit", "version": 1, "exportedAt": now, "entries": entries}, "", " ")
+	if err != nil {
+		return nil, fmt.Errorf("store: audit export: %w", err)
+	}
+	return b, nil
+}

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -96,9 +97,11 @@ func (e *Engine) Running(id string) bool {
 	return ok
 }
 
-// Session loads a session. A message still marked as going on (streaming, a tool pending,
-// asking or running) that no run of this engine is writing was cut off by a worker restart:
-// it is marked interrupted, and saved so. Nothing is run again.
+// Session loads a session. A message still marked as going on (streaming, a tool pending or
+// running) that no run of this engine is writing was cut off by a worker restart: it is
+// marked interrupted, and saved so. Nothing is run again. A call still asking keeps asking
+// until the ask times out (Settings.AskTimeout; its answer resumes the run, see Resume); then
+// it is denied.
 func (e *Engine) Session(ctx context.Context, id string) (*store.Session, error) {
 	ses, err := e.Store.Session(ctx, id)
 	if err != nil {
@@ -110,6 +113,13 @@ func (e *Engine) Session(ctx context.Context, id string) (*store.Session, error)
 	fixed := false
 	for i := range ses.Messages {
 		m := &ses.Messages[i]
+		if m.Status == store.StatusAsking && m.Tool != nil {
+			if !e.expire(ctx, m) {
+				continue
+			}
+			fixed = true
+			continue
+		}
 		if store.Live(m.Status) {
 			if m.Role == "tool" && m.Content == "" {
 				m.Content = interruptedResult
@@ -125,6 +135,50 @@ func (e *Engine) Session(ctx context.Context, id string) (*store.Session, error)
 		}
 	}
 	return ses, nil
+}
+
+// AskTimeout is how long a call waits for the user's answer (Settings.AskTimeout).
+func (e *Engine) AskTimeout(ctx context.Context) time.Duration {
+	st, err := e.Store.Settings(ctx)
+	if err != nil {
+		return store.DefaultAskSeconds * time.Second
+	}
+	return st.AskTimeout()
+}
+
+// expire denies the call of tool message m, still asking, if it waited longer than the ask
+// timeout, and says whether it did.
+func (e *Engine) expire(ctx context.Context, m *store.Message) bool {
+	d := e.AskTimeout(ctx)
+	if e.now()-m.Tool.AskedAt < d.Milliseconds() {
+		return false
+	}
+	m.Status, m.Content, m.Tool.IsError = store.StatusDenied, NoAnswer(d), true
+	m.Tool.Decision = "denied: no answer within " + Span(d)
+	return true
+}
+
+// NoAnswer is what the model is told of a call the user did not answer within d.
+func NoAnswer(d time.Duration) string {
+	return "The user did not answer within " + Span(d) + ", so this call was not run."
+}
+
+// Span says a duration in words: "2 minutes", "30 seconds", "1 minute 30 seconds".
+func Span(d time.Duration) string {
+	s := int(d.Round(time.Second) / time.Second)
+	unit := func(n int, w string) string {
+		if n == 1 {
+			return "1 " + w
+		}
+		return strconv.Itoa(n) + " " + w + "s"
+	}
+	switch {
+	case s < 60:
+		return unit(s, "second")
+	case s%60 == 0:
+		return unit(s/60, "minute")
+	}
+	return unit(s/60, "minute") + " " + unit(s%60, "second")
 }
 
 const interruptedResult = "Skiff's worker restarted before this call finished, so its outcome is unknown; check the page before going on."
@@ -184,10 +238,20 @@ func (e *Engine) Send(ctx context.Context, in Input, emit func(Update)) error {
 	if err != nil {
 		return err
 	}
+	if !e.Running(ses.ID) {
+		// A call still asking from a run a worker restart cut off: the user moved on instead.
+		for i := range ses.Messages {
+			if m := &ses.Messages[i]; m.Status == store.StatusAsking && m.Tool != nil {
+				m.Status, m.Tool.IsError, m.Tool.Decision = store.StatusDenied, true, "denied: the user sent a new message instead"
+				m.Content = "The user sent a new message instead of answering, so this call was not run."
+			}
+		}
+	}
 	msg := store.Message{ID: NewID(), Role: "user", Content: in.Text, CreatedAt: e.now()}
 	if in.Attach != nil && in.Attach.Page != nil {
 		msg.Page = in.Attach.Page
 		msg.Page.Clip()
+		flagPage(msg.Page)
 	}
 	ses.Messages = append(ses.Messages, msg)
 	if ses.Title == "" || ses.Title == "New chat" {

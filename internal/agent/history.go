@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/skiff-ai/skiff/internal/provider"
+	"github.com/skiff-ai/skiff/internal/safety"
 	"github.com/skiff-ai/skiff/internal/store"
 )
 
@@ -100,7 +101,9 @@ func (e *Engine) history(ctx context.Context, ms []store.Message, vision bool) (
 	return out, nil
 }
 
-// toolContent is what the model reads of a tool's result: page text fenced as data.
+// toolContent is what the model reads of a tool's result: whatever a tool that ran returned
+// (page text, or an error that may quote the page) is fenced as data, and what in it reads like
+// instructions to the model is pointed out after the fence.
 func toolContent(m *store.Message) string {
 	c := m.Content
 	if c == "" {
@@ -111,8 +114,12 @@ func toolContent(m *store.Message) string {
 			c = "(no output)"
 		}
 	}
-	if m.Tool.Untrusted && !m.Tool.IsError {
-		return FenceUntrusted(m.Tool.Name, c)
+	if m.Tool.StartedAt == 0 {
+		return c // not run: Skiff's own words (denied, stopped, no such tool)
+	}
+	c = FenceUntrusted(m.Tool.Name, markOf(m.ID), c)
+	if n := safety.Notice(m.Tool.Name+" result", m.Tool.Flags); n != "" {
+		c += "\n" + n
 	}
 	return c
 }

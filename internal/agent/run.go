@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/provider"
+	"github.com/skiff-ai/skiff/internal/safety"
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/tool"
 	"github.com/skiff-ai/skiff/internal/weburl"
@@ -46,7 +47,7 @@ func (e *Engine) run(ctx context.Context, ses *store.Session, in Input, read fun
 		return err
 	}
 	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
-	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st}
+	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st, origins: map[string]bool{}, consent: map[string]bool{}}
 	if read != nil {
 		r.attach(ctx, read)
 	}
@@ -57,6 +58,13 @@ func (e *Engine) run(ctx context.Context, ses *store.Session, in Input, read fun
 				e.Browser.Release(context.WithoutCancel(ctx), id)
 			}
 		}()
+		// The task starts on the user's tab; the page they attached they shared themselves.
+		if t, err := r.env.Current(ctx); err == nil && origin(t.URL) != "" {
+			r.origins[origin(t.URL)] = true
+		}
+		if p := ses.Messages[lastUser(ses.Messages)].Page; p != nil && origin(p.URL) != "" {
+			r.consent[origin(p.URL)] = true
+		}
 	}
 	last := r.loop(ctx)
 	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: last.ID, Message: &last})
@@ -72,6 +80,9 @@ type runner struct {
 	model string
 	st    store.Settings
 	env   *tool.Env
+	// origins the task worked on (its starting tab's, and each one a call was allowed on);
+	// consent: origins the user let it read (the page they attached, a read they allowed).
+	origins, consent map[string]bool
 }
 
 // save writes the session; a failure is reported on the message it concerns.
@@ -97,6 +108,7 @@ func (r *runner) attach(ctx context.Context, read func(context.Context) (*store.
 		m.Notice = "The page was not attached: " + strings.TrimSuffix(err.Error(), ".") + "."
 	} else if page != nil {
 		page.Clip()
+		flagPage(page)
 		m.Page = page
 	}
 	if r.save(ctx) == nil {
@@ -151,11 +163,13 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 		}
 	}
 	var page *store.Page
+	mark := ""
 	if i := lastUser(r.ses.Messages); i >= 0 {
 		page = r.ses.Messages[i].Page // only the latest user message's page goes with the request
+		mark = markOf(r.ses.Messages[i].ID)
 	}
 	vision := provider.SeesImages(r.p, r.model)
-	system := SystemContent(r.st.SystemPrompt, mems, page)
+	system := SystemContent(r.st.SystemPrompt, mems, page, mark)
 	req := provider.Request{Model: r.model, MaxTokens: r.st.MaxTokens}
 	t := r.st.Temperature
 	req.Temperature = &t
@@ -291,43 +305,57 @@ func (r *runner) call(ctx context.Context, c provider.ToolCall) {
 	r.ses.Messages = append(r.ses.Messages, m)
 	i := len(r.ses.Messages) - 1
 	msg := &r.ses.Messages[i]
-	finish := func(status, content string, isError bool) {
-		msg.Status, msg.Content, msg.Tool.IsError = status, content, isError
-		if err := r.save(ctx); err != nil {
-			msg.Status, msg.Tool.IsError = store.StatusError, true
-			msg.Content = "Skiff could not save this result: " + err.Error()
-		}
-		r.message(i)
-	}
 	if ctx.Err() != nil {
-		finish(store.StatusStopped, "The user stopped the run before this call.", true)
+		r.finish(ctx, i, store.StatusStopped, "The user stopped the run before this call.", true)
 		return
 	}
 	switch {
 	case !known:
-		finish(store.StatusError, fmt.Sprintf("There is no tool %q. Use one of the tools you were given.", c.Name), true)
+		r.finish(ctx, i, store.StatusError, fmt.Sprintf("There is no tool %q. Use one of the tools you were given.", c.Name), true)
 		return
 	case c.Incomplete:
-		finish(store.StatusError, "The call's arguments were cut off (the reply hit its token limit). Make the call again, shorter.", true)
+		r.finish(ctx, i, store.StatusError, "The call's arguments were cut off (the reply hit its token limit). Make the call again, shorter.", true)
 		return
 	}
-	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	msg.Tool.What, msg.Tool.URL = tool.Describe(dctx, r.env, c.Name, c.Args)
-	cancel()
-	msg.Tool.Origin = origin(msg.Tool.URL)
+	d := describe(ctx, r.env, t, c.Args)
+	msg.Tool.What, msg.Tool.URL, msg.Tool.Origin, msg.Tool.Sensitive = d.What, d.URL, d.Origin, d.Sensitive
+	msg.Tool.LeadsTo, msg.Tool.Irreversible, msg.Tool.Risk = d.LeadsTo, d.Irreversible, string(d.Risk)
+	msg.Tool.TabID = r.env.TabID()
 	if err := r.save(ctx); err != nil {
-		finish(store.StatusError, "Skiff could not save this call: "+err.Error(), true)
+		r.finish(ctx, i, store.StatusError, "Skiff could not save this call: "+err.Error(), true)
 		return
 	}
 	r.message(i)
+	r.gated(ctx, i, t)
+}
 
+// finish stores a tool message's outcome and reports it.
+func (r *runner) finish(ctx context.Context, i int, status, content string, isError bool) {
+	msg := &r.ses.Messages[i]
+	msg.Status, msg.Content, msg.Tool.IsError = status, content, isError
+	if err := r.save(ctx); err != nil {
+		msg.Status, msg.Tool.IsError = store.StatusError, true
+		msg.Content = "Skiff could not save this result: " + err.Error()
+	}
+	r.message(i)
+}
+
+// gated passes the call of tool message i through the gate and, allowed, runs it.
+func (r *runner) gated(ctx context.Context, i int, t tool.Tool) {
+	e := r.e
+	msg := &r.ses.Messages[i]
 	gate := e.Gate
 	if gate == nil {
 		gate = readOnly{}
 	}
-	d, err := gate.Decide(ctx, Call{SessionID: r.ses.ID, MessageID: msg.ID, Tool: t, Args: msg.Tool.Args, What: msg.Tool.What,
-		URL: msg.Tool.URL, Origin: msg.Tool.Origin, Who: "the model in the panel"}, func() {
+	t = raised(t, tool.Risk(msg.Tool.Risk))
+	o := gateOrigin(msg.Tool.Origin, msg.Tool.LeadsTo)
+	gc := Call{SessionID: r.ses.ID, MessageID: msg.ID, Tool: t, Args: msg.Tool.Args, What: msg.Tool.What,
+		URL: msg.Tool.URL, Origin: o, Who: "the model in the panel", Sensitive: msg.Tool.Sensitive,
+		NewOrigin: o != "" && !r.origins[o], Consented: o != "" && r.consent[o]}
+	d, err := gate.Decide(ctx, gc, func(why string) {
 		msg.Status = store.StatusAsking
+		msg.Tool.AskedAt, msg.Tool.Asks = e.now(), why
 		if r.save(ctx) == nil {
 			r.message(i)
 		}
@@ -335,56 +363,89 @@ func (r *runner) call(ctx context.Context, c provider.ToolCall) {
 	msg.Tool.Decision = d.How
 	if err != nil || !d.Allow {
 		if ctx.Err() != nil {
-			finish(store.StatusStopped, "The user stopped the run before this call.", true)
+			r.finish(ctx, i, store.StatusStopped, "The user stopped the run before this call.", true)
+			gate.Record(context.WithoutCancel(ctx), gc, d, "stopped before it ran", false)
 			return
 		}
 		why := d.Why
 		if why == "" {
 			why = "The user did not allow this call."
 		}
-		finish(store.StatusDenied, why+" Do not try to get around this: ask the user, or do something else.", true)
+		r.finish(ctx, i, store.StatusDenied, why+" Do not try to get around this: ask the user, or do something else.", true)
+		gate.Record(ctx, gc, d, "not run", false)
 		return
 	}
+	// Allowed: the task now works on this origin, and a read there was consented to.
+	if o != "" {
+		r.origins[o] = true
+		if t.Risk == tool.Read {
+			r.consent[o] = true
+		}
+	}
+	defer func() {
+		gate.Record(context.WithoutCancel(ctx), gc, d, recordOf(msg), msg.Status == "")
+	}()
 
 	msg.Status = store.StatusRunning
 	msg.Tool.StartedAt = e.now()
 	if err := r.save(ctx); err != nil {
-		finish(store.StatusError, "Skiff could not save this call: "+err.Error(), true)
+		r.finish(ctx, i, store.StatusError, "Skiff could not save this call: "+err.Error(), true)
 		return
 	}
 	r.message(i)
 	tctx, tcancel := context.WithTimeout(ctx, e.ToolTimeout)
-	res, err := tool.Run(tctx, r.env, c.Name, msg.Tool.Args)
+	res, err := tool.Run(tctx, r.env, msg.Tool.Name, msg.Tool.Args)
 	tcancel()
 	msg.Tool.DurationMs = e.now() - msg.Tool.StartedAt
 	var te *tool.Error
 	var de *tool.DialogError
 	switch {
 	case ctx.Err() != nil:
-		finish(store.StatusStopped, "The user stopped the run while this call was running; it may have done part of its work.", true)
+		r.finish(ctx, i, store.StatusStopped, "The user stopped the run while this call was running; it may have done part of its work.", true)
 	case errors.As(err, &te), errors.As(err, &de):
 		msg.Tool.Summary = clipText(err.Error(), 120)
-		finish(store.StatusError, capital(err.Error())+".", true)
+		msg.Tool.Flags = safety.Flag(err.Error())
+		r.finish(ctx, i, store.StatusError, capital(err.Error())+".", true)
 	case errors.Is(err, context.DeadlineExceeded):
-		finish(store.StatusError, fmt.Sprintf("The call took longer than %s and was stopped.", e.ToolTimeout), true)
+		r.finish(ctx, i, store.StatusError, fmt.Sprintf("The call took longer than %s and was stopped.", e.ToolTimeout), true)
 	case err != nil:
-		finish(store.StatusError, "Skiff failed to run this tool: "+err.Error(), true)
+		r.finish(ctx, i, store.StatusError, "Skiff failed to run this tool: "+err.Error(), true)
 	default:
 		msg.Tool.Summary, msg.Tool.Untrusted = res.Summary, res.Untrusted
+		msg.Tool.Flags = safety.Flag(res.Text)
 		if res.URL != "" {
 			msg.Tool.URL, msg.Tool.Origin = res.URL, origin(res.URL)
 		}
+		msg.Tool.TabID = r.env.TabID()
 		if res.Image != nil {
 			id := NewID()
 			if err := e.Store.SaveImage(context.WithoutCancel(ctx), id, store.StoredImage{Mime: res.Image.Mime, Data: res.Image.Data}); err == nil {
 				msg.Tool.Image = id
 			}
 		}
-		finish("", res.Text, false)
+		r.finish(ctx, i, "", res.Text, false)
 	}
 }
 
 func origin(u string) string { return weburl.Origin(u) }
+
+// flagPage notes what in an attached page reads like instructions to the model.
+func flagPage(p *store.Page) {
+	p.Flags = safety.Flag(p.Title + "\n" + p.Selection + "\n" + p.Text)
+}
+
+// recordOf is a tool message's outcome in a few words, for the audit log.
+func recordOf(m *store.Message) string {
+	switch {
+	case m.Status == store.StatusStopped:
+		return "stopped"
+	case m.Tool.IsError:
+		return "failed: " + clipText(m.Content, 160)
+	case m.Tool.Summary != "":
+		return m.Tool.Summary
+	}
+	return clipText(m.Content, 160)
+}
 
 func capital(s string) string {
 	if s == "" || s[0] < 'a' || s[0] > 'z' {

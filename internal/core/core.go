@@ -40,8 +40,10 @@ type Core struct {
 	Doer    provider.Doer
 	Rules   Rules        // may be nil
 	Browser tool.Browser // may be nil: no page context, no agent mode
+	// Notifier shows that calls wait for the user's answer (a badge, a notification); may be nil.
+	Notifier Notifier
 
-	gate  askGate
+	gate  gate
 	pages pages
 
 	mu    sync.Mutex
@@ -56,6 +58,7 @@ func New(ctx context.Context, kv store.KV, d provider.Doer, rules Rules, b tool.
 	}
 	c := &Core{Store: st, Engine: agent.New(st, d), Doer: d, Rules: rules, Browser: b, conns: map[Conn]bool{}}
 	c.Engine.Browser = b
+	c.gate.c = c
 	c.Engine.Gate = &c.gate
 	// Off the wake path: session rules outlive the worker, so this only matters after a browser
 	// restart, and a first request racing it at worst gets the clear "origin" error.
@@ -74,11 +77,22 @@ func (c *Core) Connect(conn Conn) {
 	c.mu.Unlock()
 }
 
-// Disconnect forgets a panel. Streams keep running: their output is stored.
+// Disconnect forgets a panel. Streams keep running: their output is stored. Calls still
+// asking are now announced by a notification when no panel is left to show them.
 func (c *Core) Disconnect(conn Conn) {
 	c.mu.Lock()
 	delete(c.conns, conn)
 	c.mu.Unlock()
+	if c.gate.pending() > 0 {
+		go c.gate.notify(context.Background(), "")
+	}
+}
+
+// panels is how many panels are connected.
+func (c *Core) panels() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.conns)
 }
 
 func (c *Core) broadcast(v any) {

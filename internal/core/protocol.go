@@ -45,6 +45,12 @@ var methods = map[string]method{
 	"tool.decide": handle((*Core).decide),
 	"tool.image":  handle((*Core).image),
 
+	"permission.list":   handle((*Core).permissions),
+	"permission.set":    handle((*Core).setPolicy),
+	"permission.revoke": handle((*Core).revoke),
+	"permission.reset":  handle((*Core).resetPolicies),
+	"audit.export":      handle((*Core).exportAudit),
+
 	"settings.save":   handle((*Core).saveSettings),
 	"provider.models": handle((*Core).models),
 	"provider.test":   handle((*Core).testProvider),

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/skiff-ai/skiff/internal/provider"
+	"github.com/skiff-ai/skiff/internal/safety"
 )
 
 // Message statuses. A message with no status is complete.
@@ -75,6 +77,20 @@ type ToolRun struct {
 	StartedAt  int64           `json:"startedAt,omitempty"`
 	DurationMs int64           `json:"durationMs,omitempty"`
 	Decision   string          `json:"decision,omitempty"` // how the gate decided
+	// TabID is the tab the call works in; Sensitive: it types into a password or payment
+	// field; AskedAt: when the user was asked (a call still asking after a worker restart
+	// waits for its answer until the ask times out).
+	TabID     int    `json:"tabId,omitempty"`
+	Sensitive bool   `json:"sensitive,omitempty"`
+	AskedAt   int64  `json:"askedAt,omitempty"`
+	Asks      string `json:"asks,omitempty"` // why the gate asks the user, in words
+	// Irreversible: what the element says that makes this call count as destructive.
+	Irreversible string `json:"irreversible,omitempty"`
+	// LeadsTo: where the call sends the browser when that is another site (a link's address,
+	// a form's action); the gate treats it as moving there.
+	LeadsTo string `json:"leadsTo,omitempty"`
+	// Flags: what in the result reads like instructions to the model (internal/safety).
+	Flags []safety.Finding `json:"flags,omitempty"`
 }
 
 // Page is what the user was looking at when they sent a message: the tab's URL and title, the
@@ -86,6 +102,8 @@ type Page struct {
 	Selection string `json:"selection,omitempty"`
 	Text      string `json:"text,omitempty"`
 	Truncated bool   `json:"truncated,omitempty"`
+	// Flags: what in the page reads like instructions to the model (internal/safety).
+	Flags []safety.Finding `json:"flags,omitempty"`
 }
 
 // Limits on page context, in bytes: enough for a long article, small enough to leave the model
@@ -209,6 +227,20 @@ type Settings struct {
 	MemoryCount  int               `json:"memoryCount"`
 	// MaxSteps bounds an agent run: how many model turns it may take.
 	MaxSteps int `json:"maxSteps"`
+	// AskSeconds is how long a tool call waits for the user's answer; no answer is a no.
+	// 0 (settings saved before it existed) is DefaultAskSeconds.
+	AskSeconds int `json:"askSeconds"`
+}
+
+// DefaultAskSeconds is how long a call waits for the user's answer on a fresh install.
+const DefaultAskSeconds = 120
+
+// AskTimeout is how long a tool call waits for the user's answer.
+func (s Settings) AskTimeout() time.Duration {
+	if s.AskSeconds <= 0 {
+		return DefaultAskSeconds * time.Second
+	}
+	return time.Duration(s.AskSeconds) * time.Second
 }
 
 // DefaultMaxSteps is the step limit of an agent run on a fresh install.
@@ -226,6 +258,7 @@ func DefaultSettings() Settings {
 		Memories:     true,
 		MemoryCount:  10,
 		MaxSteps:     DefaultMaxSteps,
+		AskSeconds:   DefaultAskSeconds,
 	}
 	s.fill()
 	return s
@@ -267,6 +300,9 @@ func (s Settings) Validate() error {
 	}
 	if s.MaxSteps < 1 || s.MaxSteps > 200 {
 		return &FieldError{"maxSteps", "must be between 1 and 200"}
+	}
+	if s.AskSeconds != 0 && (s.AskSeconds < 5 || s.AskSeconds > 3600) {
+		return &FieldError{"askSeconds", "must be between 5 and 3600 seconds"}
 	}
 	for id, u := range s.BaseURLs {
 		if u == "" {

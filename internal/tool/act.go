@@ -179,6 +179,7 @@ func fillForm(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error)
 		var d struct {
 			What     string `json:"what"`
 			Password int    `json:"password"`
+			Payment  int    `json:"payment"`
 		}
 		if err := e.call(ctx, tab.ID, frame, pageFiles, "describe", map[string]any{"target": pt}, &d); err != nil {
 			return nil, failf("field %d: %v (the fields before it are filled)", i+1, err)
@@ -217,8 +218,8 @@ func fillForm(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error)
 			if _, _, err := e.typeText(ctx, tab.ID, frame, pt, f.Value, true); err != nil {
 				return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, d.What, err)
 			}
-			if d.Password == 1 {
-				lines = append(lines, fmt.Sprintf("%s: typed the password", d.What))
+			if d.Password == 1 || d.Payment == 1 {
+				lines = append(lines, fmt.Sprintf("%s: typed the %s", d.What, map[bool]string{true: "password", false: "payment details"}[d.Password == 1]))
 			} else {
 				lines = append(lines, fmt.Sprintf("%s: typed %d characters", d.What, len([]rune(f.Value))))
 			}

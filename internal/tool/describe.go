@@ -5,15 +5,49 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
+
+	"github.com/skiff-ai/skiff/internal/safety"
+	"github.com/skiff-ai/skiff/internal/weburl"
 )
 
+// Description is a call as a person reads it before allowing it.
+type Description struct {
+	What string // "type “ada@example.com” into textbox “Email” [e4]"
+	URL  string // the page it works on
+	// Sensitive: it types into a password or payment field (the text is not shown).
+	Sensitive bool
+	// Irreversible: the words that make a click look like one that cannot be undone (the
+	// element says "Delete", "Pay", "Send"…), or "". Such a call counts as destructive.
+	Irreversible string
+	// LeadsTo is where the call sends the browser, when the page says so in advance: the
+	// address of a link it clicks, the action of a form it submits. "" when unknown.
+	LeadsTo string
+}
+
 // Describe says what a call will do, in words a person reads on a tool card or before allowing
-// it ("type “ada@example.com” into textbox “Email”"), and the URL of the page it works on.
+// it, the URL of the page it works on, and whether it types into a password or payment field.
 // Elements are named by the page (a quick look, bounded by ctx); when the page does not answer,
 // the arguments are described as given.
-func Describe(ctx context.Context, e *Env, name string, args json.RawMessage) (what, url string) {
+func Describe(ctx context.Context, e *Env, name string, args json.RawMessage) Description {
+	var d Description
+	d.What, d.URL = describe(ctx, e, name, args, &d)
+	what := d.What
+	switch name {
+	case "click", "fill_form", "press_key", "tab_action":
+		// The element's name, as described ("click button “Delete account” [e5]"): only what
+		// the page calls it, never the verb Skiff put in front.
+		if i := strings.Index(what, "“"); i >= 0 {
+			d.Irreversible = safety.Irreversible(what[i:])
+		}
+	}
+	return d
+}
+
+func describe(ctx context.Context, e *Env, name string, args json.RawMessage, d *Description) (what, url string) {
 	var a struct {
 		Target
+		Submit                          bool
 		Text, Key, URL, Code, Direction string
 		Values                          []string
 		Fields                          []FillField
@@ -45,16 +79,33 @@ func Describe(ctx context.Context, e *Env, name string, args json.RawMessage) (w
 		if err != nil {
 			return label
 		}
-		var d struct {
-			What string `json:"what"`
+		var r struct {
+			What     string `json:"what"`
+			Password int    `json:"password"`
+			Payment  int    `json:"payment"`
+			Link     string `json:"link"`    // a link's address
+			Submits  string `json:"submits"` // the form action a click on it sends
+			Form     string `json:"form"`    // the form action Enter in it sends
 		}
-		if e.call(ctx, tab.ID, frame, pageFiles, "describe", map[string]any{"target": pt}, &d) != nil || d.What == "" {
+		if e.call(ctx, tab.ID, frame, pageFiles, "describe", map[string]any{"target": pt}, &r) != nil || r.What == "" {
 			return label
 		}
-		if t.Ref != "" {
-			return d.What + " [" + t.Ref + "]"
+		if r.Password == 1 || r.Payment == 1 {
+			d.Sensitive = true
+			r.What = map[bool]string{true: "password field ", false: "payment field "}[r.Password == 1] + r.What
 		}
-		return d.What
+		switch {
+		case name == "click" && r.Link != "":
+			d.LeadsTo = r.Link
+		case name == "click" && r.Submits != "":
+			d.LeadsTo = r.Submits
+		case (name == "press_key" && a.Key == "Enter" || a.Submit) && r.Form != "":
+			d.LeadsTo = r.Form
+		}
+		if t.Ref != "" {
+			return r.What + " [" + t.Ref + "]"
+		}
+		return r.What
 	}
 	q := func(s string) string { return "“" + clip(oneLine(s), 120) + "”" }
 	switch name {
@@ -66,16 +117,31 @@ func Describe(ctx context.Context, e *Env, name string, args json.RawMessage) (w
 	case "hover":
 		return "hover over " + el(a.Target), url
 	case "type":
-		return fmt.Sprintf("type %s into %s", q(a.Text), el(a.Target)), url
+		target := el(a.Target)
+		if d.Sensitive {
+			return fmt.Sprintf("type %d characters into %s", len([]rune(a.Text)), target), url
+		}
+		return fmt.Sprintf("type %s into %s", q(a.Text), target), url
 	case "select_option":
 		return fmt.Sprintf("choose %s in %s", strings.Join(a.Values, ", "), el(a.Target)), url
 	case "fill_form":
 		var parts []string
 		for _, f := range a.Fields {
-			parts = append(parts, fmt.Sprintf("%s = %s", el(f.Target), q(f.Value)))
+			before := d.Sensitive
+			d.Sensitive = false
+			target := el(f.Target)
+			if d.Sensitive {
+				parts = append(parts, fmt.Sprintf("%s = %d characters", target, len([]rune(f.Value))))
+			} else {
+				parts = append(parts, fmt.Sprintf("%s = %s", target, q(f.Value)))
+			}
+			d.Sensitive = d.Sensitive || before
 		}
 		return "fill " + strings.Join(parts, "; "), url
 	case "press_key":
+		if target := el(a.Target); target != "" {
+			return "press " + a.Key + " in " + target, url
+		}
 		return "press " + a.Key, url
 	case "navigate", "tab_open":
 		return "open " + a.URL, a.URL
@@ -94,11 +160,30 @@ func Describe(ctx context.Context, e *Env, name string, args json.RawMessage) (w
 		}
 		return "dismiss the page's dialog", url
 	case "tab_close":
-		return fmt.Sprintf("close tabs %v", a.TabIDs), url
+		var names []string
+		for i, id := range a.TabIDs {
+			if i == 5 {
+				names = append(names, fmt.Sprintf("and %d more", len(a.TabIDs)-5))
+				break
+			}
+			if e != nil {
+				if t, err := e.Browser.Tab(ctx, id); err == nil {
+					where := weburl.Origin(t.URL)
+					if where == "" {
+						where = clip(t.URL, 60)
+					}
+					names = append(names, fmt.Sprintf("%s (%s)", q(clip(t.Title, 60)), where))
+					continue
+				}
+			}
+			names = append(names, fmt.Sprintf("tab %d", id))
+		}
+		return "close " + strings.Join(names, ", "), url
 	case "history_delete_url":
 		return "delete " + a.URL + " from the history", url
 	case "history_delete_range":
-		return fmt.Sprintf("delete the history from %d to %d", a.StartTime, a.EndTime), url
+		day := func(ms int64) string { return time.UnixMilli(ms).UTC().Format("2 Jan 2006 15:04 UTC") }
+		return fmt.Sprintf("delete the browsing history from %s to %s", day(a.StartTime), day(a.EndTime)), url
 	case "run_script":
 		return "run a script: " + q(a.Code), url
 	case "snapshot":

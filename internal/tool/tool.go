@@ -265,6 +265,9 @@ func (e *Env) tab(ctx context.Context, asked int) (Tab, error) {
 	return t, nil
 }
 
+// Current is the tab the env works in, resolved as a call with no tabId would resolve it.
+func (e *Env) Current(ctx context.Context) (Tab, error) { return e.tab(ctx, 0) }
+
 func (e *Env) touch(id int) {
 	e.mu.Lock()
 	e.used[id] = true

@@ -1,0 +1,112 @@
+package agent
+
+import (
+	"context"
+	"errors"
+
+	"github.com/skiff-ai/skiff/internal/store"
+	"github.com/skiff-ai/skiff/internal/tool"
+)
+
+// Errors Resume returns.
+var (
+	ErrNotAsking  = errors.New("agent: this call is not waiting for an answer")
+	ErrAskExpired = errors.New("agent: the call waited too long for an answer")
+)
+
+// Resume goes on with a run that a worker restart cut off while one of its calls was asking
+// the user: the call passes the gate again (which by now holds the user's answer), the other
+// calls of its turn follow, and the loop goes on. A call asked longer than the ask timeout ago is
+// denied instead (and saved so; nothing is emitted), and the run is not resumed. Resume returns when the run is over.
+func (e *Engine) Resume(ctx context.Context, sessionID, messageID string, emit func(Update)) error {
+	if e.Running(sessionID) {
+		return ErrNotAsking
+	}
+	ses, err := e.Store.Session(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	i := len(ses.Messages) - 1
+	if i < 0 || ses.Messages[i].ID != messageID || ses.Messages[i].Status != store.StatusAsking || ses.Messages[i].Tool == nil {
+		return ErrNotAsking
+	}
+	if ses.Agent && e.Browser == nil {
+		return ErrNoBrowser
+	}
+	msg := &ses.Messages[i]
+	if e.expire(ctx, msg) {
+		if err := e.Store.SaveSession(ctx, ses); err != nil {
+			return err
+		}
+		return ErrAskExpired
+	}
+	// The turn whose call this is.
+	a := -1
+	for j := i - 1; j >= 0 && a < 0; j-- {
+		for _, c := range ses.Messages[j].ToolCalls {
+			if ses.Messages[j].Role == "assistant" && c.ID == msg.Tool.CallID {
+				a = j
+			}
+		}
+	}
+	t, known := tool.Lookup(msg.Tool.Name)
+	if a < 0 || !known {
+		return ErrNotAsking
+	}
+
+	st, err := e.Store.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	p, key, model, err := st.Resolve()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if !e.claim(ses.ID, cancel) {
+		return ErrBusy
+	}
+	defer e.release(ses.ID)
+
+	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st, origins: map[string]bool{}, consent: map[string]bool{}}
+	r.env = tool.NewEnv(e.Browser, msg.Tool.TabID, 0)
+	defer func() {
+		for _, id := range r.env.Used() {
+			e.Browser.Release(context.WithoutCancel(ctx), id)
+		}
+	}()
+	// What the cut-off run knew: the page the user attached, the origins calls were allowed on.
+	u := lastUser(ses.Messages)
+	if u >= 0 && ses.Messages[u].Page != nil && origin(ses.Messages[u].Page.URL) != "" {
+		r.consent[origin(ses.Messages[u].Page.URL)] = true
+	}
+	for _, m := range ses.Messages[max(u, 0):i] {
+		if m.Role == "tool" && m.Tool != nil && m.Tool.StartedAt > 0 && m.Tool.Origin != "" {
+			r.origins[m.Tool.Origin] = true
+			if m.Tool.Risk == string(tool.Read) {
+				r.consent[m.Tool.Origin] = true
+			}
+		}
+	}
+	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
+
+	r.gated(ctx, i, t)
+	done := map[string]bool{}
+	for _, m := range ses.Messages[a+1:] {
+		if m.Role == "tool" && m.Tool != nil {
+			done[m.Tool.CallID] = true
+		}
+	}
+	for _, c := range r.ses.Messages[a].ToolCalls {
+		if !done[c.ID] {
+			r.call(ctx, c)
+		}
+	}
+	last := r.ses.Messages[len(r.ses.Messages)-1]
+	if ctx.Err() == nil {
+		last = r.loop(ctx)
+	}
+	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: last.ID, Message: &last})
+	return nil
+}

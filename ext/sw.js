@@ -70,3 +70,13 @@ function askAboutSelection(info, tab) {
   });
 }
 chrome.contextMenus.onClicked.addListener(askAboutSelection);
+
+// A call waiting for the user's OK while no panel is open shows a notification (the core's
+// chrome.Notifier, whose id names the window). Clicking it opens the panel there: the click is
+// the user gesture sidePanel.open needs, so open is the first call.
+chrome.notifications.onClicked.addListener((id) => {
+  if (!id.startsWith("skiff-ask:")) return;
+  const windowId = Number(id.slice("skiff-ask:".length));
+  chrome.sidePanel.open(windowId >= 0 ? { windowId } : { windowId: chrome.windows.WINDOW_ID_CURRENT }).catch((e) => console.error(e));
+  chrome.notifications.clear(id);
+});

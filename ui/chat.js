@@ -4,6 +4,7 @@ import { $, el, announce, banner, copyText } from "./dom.js";
 import { call } from "./connection.js";
 import { state, busy } from "./state.js";
 import { render, Stream } from "./markdown.js";
+import { flagNote } from "./tools.js";
 
 const streams = new Map(); // message id -> Stream
 
@@ -81,6 +82,7 @@ function renderMessage(msg) {
   if (msg.page) {
     const what = [msg.page.text ? "page" : "", msg.page.selection ? "selection" : ""].filter(Boolean).join(" + ") || "page";
     n.append(el("div", { className: "attached", textContent: `Attached ${what}: ${msg.page.title || msg.page.url}` }));
+    if (msg.page.flags && msg.page.flags.length) n.append(flagNote(msg.page.flags, "This page"));
   }
   if (msg.reasoning) n.append(reasoningBox(msg.reasoning));
   const content = el("div", { className: "content" });

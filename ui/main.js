@@ -9,27 +9,29 @@ import * as chat from "./chat.js";
 import * as history from "./history.js";
 import * as memories from "./memories.js";
 import * as settings from "./settings.js";
+import * as permissions from "./permissions.js";
 import * as welcome from "./welcome.js";
 import * as page from "./page.js";
 import { newChat, showMode, toggleAgent, runParams } from "./composer.js";
 import { renderTool } from "./tools.js";
 import * as markdown from "./markdown.js";
 
-// ---- views: chat, history, memories, settings ----
+// ---- views: chat, history, memories, permissions, settings ----
 
-const toggles = { history: "history-toggle", memories: "memories-toggle", settings: "settings-toggle" };
+const toggles = { history: "history-toggle", memories: "memories-toggle", permissions: "permissions-toggle", settings: "settings-toggle" };
 
 function setView(view) {
   const from = document.body.dataset.view;
   if (from === view) view = "chat";
   document.body.dataset.view = view;
-  for (const v of ["history", "memories", "settings"]) {
+  for (const v of Object.keys(toggles)) {
     $(v).hidden = v !== view;
     $(toggles[v]).setAttribute("aria-expanded", String(v === view));
   }
   if (view === "history") history.openHistory();
   if (view === "memories") memories.openMemories();
   if (view === "settings") settings.openSettings();
+  if (view === "permissions") permissions.openPermissions();
   if (view === "chat") {
     (toggles[from] ? $(toggles[from]) : $("input")).focus();
     chat.scrollToEnd(true);

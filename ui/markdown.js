@@ -15,7 +15,9 @@ const purifyConfig = {
   RETURN_DOM_FRAGMENT: true,
   USE_PROFILES: { html: true }, // no SVG, no MathML
   FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "option", "iframe", "object", "embed", "link", "meta", "base", "dialog", "template"],
-  FORBID_ATTR: ["style", "id", "name", "srcset", "formaction", "action", "ping", "target", "autofocus", "tabindex", "popover"],
+  // Attributes that make a browser fetch (background, poster, lowsrc…), or style or name things.
+  FORBID_ATTR: ["style", "id", "name", "srcset", "formaction", "action", "ping", "target", "autofocus", "tabindex", "popover",
+    "background", "poster", "lowsrc", "dynsrc", "longdesc", "usemap", "cite", "data", "codebase", "archive", "classid", "profile", "manifest", "icon", "imagesrcset", "xlink:href"],
   ALLOW_DATA_ATTR: false,
 };
 
@@ -23,7 +25,14 @@ const purifyConfig = {
 // of the cost of rendering a small block while streaming.
 DOMPurify.setConfig(purifyConfig);
 
+// Only a link's href and an image's src (images become links before anything is shown) may
+// hold an address; any other attribute that does is dropped, whatever its name.
+const URLISH = /^\s*(https?:|\/\/|ftp:|data:|blob:|file:|ws:|wss:)/i;
 DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+  for (const a of [...(node.attributes || [])]) {
+    const keep = (node.nodeName === "A" && a.name === "href") || (node.nodeName === "IMG" && a.name === "src");
+    if (!keep && (a.name === "src" || a.name === "href" || URLISH.test(a.value))) node.removeAttribute(a.name);
+  }
   if (node.nodeName === "A") {
     const href = node.getAttribute("href");
     if (href && SAFE_HREF.test(href.trim())) {
@@ -80,9 +89,21 @@ function decorateCode(root) {
   }
 }
 
-// render returns a sanitized fragment for text.
+// render returns a sanitized fragment for text. Markup the sanitizer cannot make a fragment
+// of (a reply that opens with <frameset> parses as a document without a body) is shown as
+// plain text.
 export function render(text) {
-  const frag = DOMPurify.sanitize(marked.parse(text));
+  let frag = null;
+  try {
+    frag = DOMPurify.sanitize(marked.parse(text));
+  } catch {
+    frag = null;
+  }
+  if (!frag) {
+    frag = document.createDocumentFragment();
+    frag.append(Object.assign(document.createElement("p"), { className: "md-plain", textContent: text }));
+    return frag;
+  }
   imagesToLinks(frag);
   decorateCode(frag);
   return frag;

@@ -57,6 +57,7 @@ function renderSettings(id) {
   $("useMemories").checked = s.memories;
   $("memoryCount").value = s.memoryCount;
   $("maxSteps").value = s.maxSteps;
+  $("askSeconds").value = s.askSeconds || 120;
   for (const n of document.querySelectorAll("#settings .field-error")) n.textContent = "";
   loadModels();
 }
@@ -117,9 +118,10 @@ $("settings").addEventListener("submit", async (e) => {
   s.memories = $("useMemories").checked;
   s.memoryCount = $("memoryCount").value === "" ? NaN : Number($("memoryCount").value);
   s.maxSteps = $("maxSteps").value === "" ? NaN : Number($("maxSteps").value);
+  s.askSeconds = $("askSeconds").value === "" ? NaN : Number($("askSeconds").value);
   for (const n of document.querySelectorAll("#settings .field-error")) n.textContent = "";
   // Numbers the form cannot send as JSON numbers get the same message the core would give.
-  for (const [f, msg] of [["temperature", "enter a number between 0 and 2"], ["maxTokens", "enter a whole number between 1 and 200000"], ["memoryCount", "enter a whole number between 0 and 100"], ["maxSteps", "enter a whole number between 1 and 200"]]) {
+  for (const [f, msg] of [["temperature", "enter a number between 0 and 2"], ["maxTokens", "enter a whole number between 1 and 200000"], ["memoryCount", "enter a whole number between 0 and 100"], ["maxSteps", "enter a whole number between 1 and 200"], ["askSeconds", "enter a whole number of seconds between 5 and 3600"]]) {
     if (!Number.isFinite(s[f]) || (f !== "temperature" && !Number.isInteger(s[f]))) {
       document.querySelector(`.field-error[data-for="${f}"]`).textContent = msg;
       $(f).focus();

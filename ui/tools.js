@@ -1,8 +1,9 @@
 // Tool cards: each tool call of an agent run is a card in the conversation (the tool, the call
 // in words, its status and duration, a preview of the result, a screenshot thumbnail), folded
-// by default. A call that waits for the user carries the ask: Allow or Deny.
+// by default. A call that waits for the user carries the ask (askBox).
 import { el } from "./dom.js";
 import { call } from "./connection.js";
+import { state } from "./state.js";
 
 const statusText = {
   pending: "waiting",
@@ -37,6 +38,7 @@ export function renderTool(msg) {
   n.dataset.id = msg.id;
   n.dataset.status = status || "done";
   n.dataset.tool = t.name;
+  n.dataset.risk = t.risk || "";
   const card = el("details", { className: "tool-card" });
   if (status === "asking") card.open = true;
   const label = statusText[status] !== undefined ? statusText[status] : status;
@@ -58,8 +60,9 @@ export function renderTool(msg) {
   card.append(body);
   n.append(card);
   if (t.summary && status !== "asking") n.append(el("div", { className: "t-summary", textContent: t.summary }));
+  if (t.flags && t.flags.length) n.append(flagNote(t.flags, "What the page returned"));
   if (t.image) n.append(thumbnail(t.image));
-  if (status === "asking") n.append(askBox(msg));
+  if (status === "asking") n.append(askBox(msg, state.active && state.active.id));
   return n;
 }
 
@@ -77,29 +80,74 @@ function thumbnail(imageId) {
   return link;
 }
 
-function askBox(msg) {
+// flagNote tells the user that page text reads like instructions to the model, and what.
+export function flagNote(flags, subject) {
+  const n = el("div", { className: "flag-note", role: "note" },
+    el("strong", { textContent: `⚠ ${subject} contains text that reads like instructions to the AI` }),
+    document.createTextNode(` (${flags.map((f) => f.what).join("; ")}). Skiff told the model it is the page talking, not you; anything it does still asks you first.`));
+  n.title = flags.map((f) => f.excerpt).join("\n");
+  return n;
+}
+
+// The four answers to a call that asks, as the core names them.
+const answers = [
+  { decision: "allow_once", label: "Allow once", className: "primary allow-once" },
+  { decision: "allow_always", label: "Always on this site", className: "allow-always" },
+  { decision: "deny_once", label: "Deny", className: "deny-once" },
+  { decision: "deny_always", label: "Never", className: "danger deny-always" },
+];
+
+// askBox is the question a call puts to the user, written for a person: what it will do (the
+// element in words, the text it will type), where (the site and the page), who asks, why it
+// asks, and the four answers.
+export function askBox(msg, sessionId) {
   const t = msg.tool;
   const box = el("div", { className: "ask", role: "group", "aria-label": "Skiff asks for your permission" });
-  box.append(
-    el("p", { className: "ask-q" },
-      el("strong", { textContent: "Allow Skiff to " }),
-      el("span", { className: "ask-what", textContent: t.what || t.name }),
-      el("strong", { textContent: "?" })),
-    el("p", { className: "ask-where", textContent: `${t.origin || t.url || "this browser"} · ${riskText[t.risk] || t.risk}` }),
-  );
-  const allow = el("button", { type: "button", className: "primary allow", textContent: "Allow" });
-  const deny = el("button", { type: "button", className: "deny", textContent: "Deny" });
+  box.append(el("p", { className: "ask-q" },
+    el("strong", { textContent: `Allow ${t.who || "the model in this chat"} to ` }),
+    el("span", { className: "ask-what", textContent: t.what || t.name.replaceAll("_", " ") }),
+    el("strong", { textContent: "?" })));
+  const facts = el("dl", { className: "ask-facts" });
+  const fact = (k, v, cls) => v && facts.append(el("dt", { textContent: k }), el("dd", { className: cls || "", textContent: v }));
+  const args = t.args || {};
+  if (!t.sensitive && typeof args.text === "string" && /^(type|fill_form)$/.test(t.name)) fact("Text", args.text, "ask-text");
+  if (!t.sensitive && t.name === "fill_form" && Array.isArray(args.fields)) fact("Values", args.fields.map((f) => String(f.value)).join(" · "), "ask-text");
+  if (t.name === "run_script" && typeof args.code === "string") fact("Code", args.code.length > 400 ? args.code.slice(0, 400) + "…" : args.code, "ask-code");
+  fact("Site", t.origin || (t.url ? t.url : "your browser (no page)"), "ask-origin");
+  if (t.leadsTo) fact("Goes to", t.leadsTo, "ask-origin");
+  if (t.url && t.url !== t.origin && t.url !== t.origin + "/") fact("Page", t.url, "ask-url");
+  fact("Risk", riskText[t.risk] || t.risk);
+  fact("Why", t.asks ? t.asks[0].toUpperCase() + t.asks.slice(1) + "." : "");
+  if (t.irreversible) fact("Note", `The page calls this “${t.irreversible}”: it may not be possible to undo.`);
+  box.append(facts);
+  if (t.sensitive) box.append(el("p", { className: "ask-warn", textContent: "This types into a password or payment field. Skiff never reads such a field back to the model." }));
   const status = el("span", { className: "ask-status", role: "status" });
-  const answer = async (ok) => {
-    allow.disabled = deny.disabled = true;
-    try {
-      await call("tool.decide", { messageId: msg.id, allow: ok });
-    } catch (e) {
-      status.textContent = e.message;
-    }
-  };
-  allow.addEventListener("click", () => answer(true));
-  deny.addEventListener("click", () => answer(false));
-  box.append(el("div", { className: "row" }, allow, deny, status));
+  const buttons = answers.map((a) => {
+    const label = a.decision.endsWith("always") && !t.origin ? (a.decision === "allow_always" ? "Always" : "Never") : a.label;
+    const b = el("button", { type: "button", className: a.className, textContent: label });
+    b.dataset.decision = a.decision;
+    b.title = {
+      allow_once: "Run this call now; ask again next time",
+      allow_always: `Run it, and from now on don't ask for ${riskText[t.risk] ? "calls that " + riskText[t.risk].replace("reads", "read") : "this tool"} on ${t.origin || "any site"}`,
+      deny_once: "Don't run this call; the model is told you said no",
+      deny_always: `Never run ${t.risk === "read" ? "reads" : "this"} on ${t.origin || "any site"}; change it under Permissions`,
+    }[a.decision];
+    b.addEventListener("click", async () => {
+      for (const x of buttons) x.disabled = true;
+      status.textContent = "";
+      try {
+        await call("tool.decide", { sessionId, messageId: msg.id, decision: a.decision });
+      } catch (e) {
+        status.textContent = e.message;
+      }
+    });
+    return b;
+  });
+  box.append(el("div", { className: "row wrap ask-answers" }, ...buttons), status);
+  if (t.askedAt && state.settings) {
+    const left = Math.round((t.askedAt + (state.settings.askSeconds || 120) * 1000 - Date.now()) / 1000);
+    const words = left >= 120 ? `${Math.round(left / 60)} minutes` : left > 1 ? `${left} seconds` : "a moment";
+    box.append(el("p", { className: "ask-where ask-timeout", textContent: `No answer within ${words} means no.` }));
+  }
   return box;
 }

@@ -32,6 +32,7 @@ func main() {
 		js.Global().Call("__skiffReady", js.Null(), "Skiff could not start: "+err.Error())
 		select {}
 	}
+	c.Notifier = chrome.Notifier{}
 	api := js.Global().Get("Object").New()
 	api.Set("connect", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) == 0 {

@@ -9,8 +9,10 @@
 // text that cannot be read (colour of its background, no size), and noscript (whose content is
 // never shown where scripts run). The checks are skiff.js's, the snapshot's own. A page whose
 // text is nearly all hidden by visibility or opacity is one waiting for a script to reveal it
-// (anti-flicker snippets hide the body until an A/B-test script loads): there, only display,
-// aria-hidden, size and position count.
+// (anti-flicker snippets hide the body until an A/B-test script loads): there, visibility and
+// opacity are ignored when they are set on an element that holds nearly all the page's text
+// (the body, a wrapper), and count everywhere else, so a page cannot hide most of itself to
+// have its hidden part read.
 function visibleClone() {
   const page = globalThis.skiffPage;
   if (!page || !document.body) return document.cloneNode(true);
@@ -31,9 +33,28 @@ function gfmHeadingRow(tr) {
 
 const SKIP = new Set(["script", "style", "template", "link", "meta", "br"]);
 
+// culprit is the element whose own visibility or opacity hides el (el itself or an ancestor).
+function culprit(el) {
+  for (let a = el; a && a.nodeType === 1; a = a.parentElement) {
+    const s = getComputedStyle(a);
+    if (+s.opacity === 0) return a;
+    const p = a.parentElement;
+    if (s.visibility !== "visible" && (!p || getComputedStyle(p).visibility === "visible")) return a;
+  }
+  return null;
+}
+
 function strip(page, revealed) {
   const clone = document.cloneNode(true);
   page.resetStyles();
+  const total = document.body.textContent.length;
+  const wraps = new Map(); // culprit -> whether it holds nearly all the text
+  const flicker = (el) => {
+    const c = culprit(el);
+    if (!c) return false;
+    if (!wraps.has(c)) wraps.set(c, c.contains(document.body) || c.textContent.length >= total * 0.9);
+    return wraps.get(c);
+  };
   const live = document.body.getElementsByTagName("*");
   const copy = clone.body.getElementsByTagName("*");
   const drop = [];
@@ -45,7 +66,7 @@ function strip(page, revealed) {
       continue;
     }
     const why = page.hiddenReason(el);
-    if (why && !(revealed && (why === "visibility" || why === "opacity" || why === "invisible"))) drop.push(copy[i]);
+    if (why && !(revealed && (why === "visibility" || why === "opacity" || why === "invisible") && flicker(el))) drop.push(copy[i]);
   }
   if (!revealed) {
     const texts = (root) => {
@@ -62,6 +83,26 @@ function strip(page, revealed) {
   }
   for (const n of drop) n.remove();
   return clone;
+}
+
+// plainText is the text of a (detached, so unlaid) tree with a line break around each block.
+const BLOCKS = new Set(["address", "article", "aside", "blockquote", "dd", "details", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table", "tr", "ul", "br"]);
+function plainText(root) {
+  let out = "";
+  const walk = (n) => {
+    if (n.nodeType === 3) out += n.data;
+    if (n.nodeType !== 1 || SKIP.has(n.localName) && n.localName !== "br" || n.localName === "noscript") {
+      if (n.nodeType === 1 && n.localName === "br") out += "\n";
+      return;
+    }
+    const block = BLOCKS.has(n.localName);
+    if (block) out += "\n";
+    for (const k of n.childNodes) walk(k);
+    if (block) out += "\n";
+    else if (n.localName === "td" || n.localName === "th") out += " ";
+  };
+  if (root) walk(root);
+  return out.replace(/[ \t\u00a0]+/g, " ").replace(/ *\n */g, "\n").replace(/\n{3,}/g, "\n\n").trim();
 }
 
 globalThis.skiffExtract = () => {
@@ -92,7 +133,7 @@ globalThis.skiffExtract = () => {
     text = td.turndown(article.content).replace(/\n{3,}/g, "\n\n").trim();
     readable = true;
   } else if (document.body) {
-    text = (document.body.innerText || "").replace(/[ \t]+/g, " ").replace(/\n\s*\n+/g, "\n\n").trim();
+    text = plainText(visibleClone().body);
   }
   return {
     url: location.href,

@@ -343,6 +343,20 @@
     return false;
   }
 
+  // secret says whether a field holds a password or payment data ("password", "payment" or
+  // ""): Skiff never reads such a value back, and typing into one always asks the user.
+  const paymentWords = /\b(cc|card|credit)[\s_-]?(num|number|no)\b|\bcardnumber\b|\b(cvc|cvv|cvv2|csc|cid)\b|security[\s_-]?code|\biban\b/i;
+  function secret(el) {
+    if (!el || el.nodeType !== 1) return "";
+    if (el.localName === "input" && el.type === "password") return "password";
+    if (!/^(input|textarea)$/.test(el.localName) && !el.isContentEditable) return "";
+    const ac = (el.getAttribute("autocomplete") || "").toLowerCase();
+    if (/(^|\s)(current-password|new-password|one-time-code)(\s|$)/.test(ac)) return "password";
+    if (/(^|\s)cc-/.test(ac)) return "payment";
+    const words = [el.name, el.id, el.getAttribute("aria-label"), el.placeholder, el.getAttribute("data-testid")].filter(Boolean).join(" ");
+    return paymentWords.test(words.replace(/([a-z])([A-Z])/g, "$1 $2")) ? "payment" : "";
+  }
+
   // describe says which element this is, in words, for the model and for the user.
   function describe(el) {
     const role = roleOf(el) || el.localName;
@@ -441,11 +455,12 @@
       if (el.required || el.getAttribute("aria-required") === "true") node.required = 1;
       if (el.readOnly || el.getAttribute("aria-readonly") === "true") node.readonly = 1;
       if (el.localName === "input" || el.localName === "textarea") {
-        if (el.type === "password") node.password = 1;
+        const kind = secret(el);
+        if (kind === "password") node.password = 1;
+        else if (kind === "payment") node.payment = 1;
         else if (!/^(checkbox|radio|submit|button|reset|image|file)$/.test(el.type)) node.value = clean(el.value, 200);
         if (el.type && !/^(text|textarea)$/.test(el.type) && !inputRoles[el.type] && el.type !== "search") node.type = el.type;
         if (el.placeholder && el.placeholder !== node.name) node.placeholder = clean(el.placeholder, 60);
-        if (/cc-|card/.test(el.autocomplete || "")) node.payment = 1;
       } else if (el.localName === "select") {
         const opts = [...el.options];
         node.value = clean(opts.filter((o) => o.selected).map((o) => o.label).join(", "), 120);
@@ -594,6 +609,12 @@
     }
     return { ok: 1, what, point: { x: Math.round(point.x), y: Math.round(point.y) }, viewport: { w: innerWidth, h: innerHeight } };
   }
+  // unseen says whether a person cannot see el (or something around it hides it), position
+  // included: what is read for the model (links, find) must pass it.
+  function unseen(el) {
+    for (let x = el; x && x.nodeType === 1; x = parentOf(x)) if (hiddenReason(x)) return true;
+    return false;
+  }
   function hiddenUp(el) {
     for (let x = el; x && x.nodeType === 1; x = parentOf(x)) {
       const why = hiddenReason(x);
@@ -698,7 +719,7 @@
     const r = resolve(target);
     if (r.error) return r;
     const el = r.el;
-    if (el.type === "password") return { ok: 1, password: 1, length: el.value.length };
+    if (secret(el)) return { ok: 1, password: 1, length: (el.value || "").length };
     return { ok: 1, value: el.isContentEditable ? el.innerText : el.value };
   }
   function isChecked({ target }) {
@@ -772,8 +793,41 @@
       if (!el) return { error: `no element matches ${JSON.stringify(selector)}` };
     }
     (styles = new Map()), (backgrounds = new Map()), (legible = new Map());
-    const text = html ? el.outerHTML : visibleText(el, max || 20000);
-    return { ok: 1, text: html ? text.slice(0, max || 20000) : text, truncated: (html ? el.outerHTML.length : text.length) >= (max || 20000) };
+    const limit = max || 20000;
+    const text = html ? visibleHTML(el, limit) : visibleText(el, limit);
+    return { ok: 1, text: text.slice(0, limit), truncated: text.length >= limit };
+  }
+  // visibleHTML is el's markup as a person's page shows it: no hidden elements or unreadable
+  // text, no comments, scripts or styles, only the attributes that say what an element is or
+  // where it leads, and no values of password or payment fields.
+  const keepAttrs = new Set(["id", "class", "href", "src", "alt", "title", "name", "type", "role", "for", "action", "method", "placeholder", "value", "checked", "selected", "disabled", "colspan", "rowspan", "lang", "dir", "aria-label", "aria-expanded", "aria-checked", "aria-selected", "aria-pressed", "aria-disabled", "aria-current", "aria-level"]);
+  const voids = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
+  const escText = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  const escAttr = (s) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+  function visibleHTML(root, limit) {
+    let out = "";
+    const walk = (n) => {
+      if (out.length > limit) return;
+      if (n.nodeType === 3) {
+        if (!n.data.trim()) out += n.data ? " " : "";
+        else if (textVisible(n)) out += escText(n.data);
+        return;
+      }
+      if (n.nodeType !== 1) return; // comments, processing instructions
+      const tag = n.localName;
+      if (/^(script|style|noscript|template|link|meta)$/.test(tag) || hiddenReason(n)) return;
+      out += "<" + tag;
+      for (const a of n.attributes) {
+        if (!keepAttrs.has(a.name) || (a.name === "value" && secret(n)) || /^\s*javascript:/i.test(a.value)) continue;
+        out += ` ${a.name}="${escAttr(a.value.length > 300 ? a.value.slice(0, 300) + "…" : a.value)}"`;
+      }
+      out += ">";
+      if (voids.has(tag)) return;
+      for (const k of kidsOf(n)) walk(k);
+      out += "</" + tag + ">";
+    };
+    walk(root);
+    return out.replace(/\s{2,}/g, " ");
   }
   function links({ max }) {
     (styles = new Map()), (backgrounds = new Map()), (legible = new Map());
@@ -781,7 +835,7 @@
     const seen = new Set();
     for (const a of document.querySelectorAll("a[href], area[href]")) {
       if (out.length >= (max || 300)) break;
-      if (hiddenUp(a)) continue;
+      if (unseen(a)) continue;
       const href = a.href;
       const text = nameOf(a, "link");
       const key = href + "|" + text;
@@ -798,14 +852,14 @@
     const tw = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
     const visit = (walker) => {
       for (let n = walker.nextNode(); n && out.length < (max || 20); n = walker.nextNode()) {
-        if (!n.data.toLowerCase().includes(needle) || !textVisible(n) || hiddenUp(n.parentElement)) continue;
+        if (!n.data.toLowerCase().includes(needle) || !textVisible(n) || unseen(n.parentElement)) continue;
         let act = n.parentElement;
         while (act && !isInteractive(act, roleOf(act))) act = parentOf(act);
         // The words around the match come from the block it is in (a match in <b> inside a
         // paragraph reads with the paragraph).
         let block = n.parentElement;
         while (block && parentOf(block) && style(block).display.startsWith("inline")) block = parentOf(block);
-        const text = (block.innerText || block.textContent || "").replace(/\s+/g, " ");
+        const text = visibleText(block, 4000);
         const i = text.toLowerCase().indexOf(needle);
         const r = n.parentElement.getBoundingClientRect();
         out.push({
@@ -879,7 +933,20 @@
     const r = resolve(target);
     if (r.error) return r;
     const el = r.el;
-    return { ok: 1, what: describe(el), password: el.type === "password" ? 1 : 0, payment: /cc-|card/.test(el.autocomplete || "") ? 1 : 0 };
+    const kind = secret(el);
+    const out = { ok: 1, what: describe(el), password: kind === "password" ? 1 : 0, payment: kind === "payment" ? 1 : 0 };
+    // Where acting on it sends the browser, when the page says so: a link's address, the
+    // action of the form a submit button or Enter in a field sends.
+    const link = el.closest && el.closest("a[href], area[href]");
+    if (link && /^https?:/i.test(link.href)) out.link = link.href;
+    const form = el.form || (el.closest && el.closest("form"));
+    if (form) {
+      const action = (el.formAction && el.formAction !== location.href ? el.formAction : "") || form.action || location.href;
+      const submits = (el.localName === "button" && (el.type || "submit") === "submit") || (el.localName === "input" && /^(submit|image)$/.test(el.type));
+      if (submits) out.submits = action;
+      if (el.localName === "input" || el.localName === "textarea") out.form = action;
+    }
+    return out;
   }
 
   // readable is the article as markdown (extract.js, with Readability and Turndown, injected

@@ -90,8 +90,8 @@ func runAgent(t *testing.T, panel context.Context, text string) []toolCard {
 		if time.Now().After(deadline) {
 			t.Fatalf("the run did not end; cards: %+v", toolCards(t, panel))
 		}
-		if JS[bool](t, panel, `!!document.querySelector(".msg.tool .ask .allow:not([disabled])")`) {
-			Click(t, panel, `document.querySelector(".msg.tool .ask .allow:not([disabled])")`)
+		if JS[bool](t, panel, `!!document.querySelector(".msg.tool .ask .allow-once:not([disabled])")`) {
+			Click(t, panel, `document.querySelector(".msg.tool .ask .allow-once:not([disabled])")`)
 			continue
 		}
 		if JS[bool](t, panel, `document.getElementById("stop").hidden && !!document.querySelector('.msg[data-role="user"]')`) {

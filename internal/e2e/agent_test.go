@@ -596,6 +596,14 @@ func TestAgentSurvivesAKilledWorker(t *testing.T) {
 	WaitJS(t, panel, `skiffTest.state.active && skiffTest.state.active.id !== `+jsString(before))
 	agentOn(t, panel)
 	Do(t, panel, chromedp.SendKeys("#input", "wait\r"))
+	// The first read of the site asks, unless the page went with the message (attaching it is
+	// the user's consent; whether the chip attached it by now is a race this test does not
+	// care about); the wait reads the same site, so it does not.
+	running := `document.querySelector('.msg.tool[data-tool="wait_for"][data-status="running"]')`
+	WaitJS(t, panel, `document.querySelector(".msg.tool .ask .allow-once") || `+running)
+	if JS[bool](t, panel, `!!document.querySelector(".msg.tool .ask .allow-once")`) {
+		Click(t, panel, `document.querySelector(".msg.tool .ask .allow-once")`)
+	}
 	WaitJS(t, panel, `document.querySelector('.msg.tool[data-tool="wait_for"][data-status="running"]')`)
 	n := len(m.Conversations())
 	browser.StopWorker(t)

@@ -179,7 +179,7 @@ func (b *Browser) WorkerConsole(t testing.TB) {
 	if !ok {
 		t.Fatal("e2e: no service worker")
 	}
-	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(w.TargetID))
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(w.TargetID), chromedp.WithDetachOnCancel())
 	t.Cleanup(cancel)
 	if err := chromedp.Listen(ctx, func(ev any) { logEvent(t, "worker ", ev) }); err != nil {
 		t.Logf("e2e: worker console: %v", err)
@@ -368,13 +368,22 @@ func Click(t testing.TB, tab context.Context, expr string) {
 // WorkerJS evaluates expr in the extension's service worker (awaiting a Promise).
 func (b *Browser) WorkerJS(t testing.TB, expr string) {
 	t.Helper()
+	WorkerValue[any](t, b, expr)
+}
+
+// WorkerValue evaluates expr in the extension's service worker (awaiting a Promise) and
+// returns its value.
+func WorkerValue[T any](t testing.TB, b *Browser, expr string) T {
+	t.Helper()
 	w, ok := b.worker()
 	if !ok {
 		t.Fatal("e2e: no service worker")
 	}
-	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(w.TargetID))
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(w.TargetID), chromedp.WithDetachOnCancel())
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[any](expr, chromedp.EvalAwaitPromise)); err != nil {
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
 		t.Fatalf("e2e: worker eval %s: %v", expr, err)
 	}
+	return v
 }

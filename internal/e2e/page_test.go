@@ -90,7 +90,7 @@ func TestPageContextFollowsTheTabAndReachesTheModel(t *testing.T) {
 	SendMessage(t, panel, "What is this page about?")
 	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
 	sys := system(srv.Posts(t)[0])
-	for _, want := range []string{"URL: " + base + "/v8-blog/", "Title: " + title, "not instructions", "<page>"} {
+	for _, want := range []string{"URL: " + base + "/v8-blog/", "Title: " + title, "not instructions", "<page-"} {
 		if !strings.Contains(sys, want) {
 			t.Errorf("system content lacks %q", want)
 		}
@@ -107,7 +107,7 @@ func TestPageContextFollowsTheTabAndReachesTheModel(t *testing.T) {
 	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "removed"`)
 	Do(t, panel, chromedp.SendKeys("#input", "And in general?\r"))
 	WaitJS(t, panel, `document.querySelectorAll('#messages .msg[data-role="assistant"]').length === 2 && `+lastAssistant+`.dataset.status === "done"`)
-	if sys := system(srv.Posts(t)[1]); strings.Contains(sys, "<page>") {
+	if sys := system(srv.Posts(t)[1]); strings.Contains(sys, "<page-") {
 		t.Errorf("page sent after it was removed:\n%s", sys)
 	}
 	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "attached"`)
@@ -132,7 +132,7 @@ func TestPageContextFollowsTheTabAndReachesTheModel(t *testing.T) {
 	}
 	Do(t, panel, chromedp.SendKeys("#input", "and this one?\r"))
 	WaitJS(t, panel, `document.querySelectorAll('#messages .msg[data-role="assistant"]').length === 4 && `+lastAssistant+`.dataset.status === "done"`)
-	if sys := system(srv.Posts(t)[3]); strings.Contains(sys, "<page>") {
+	if sys := system(srv.Posts(t)[3]); strings.Contains(sys, "<page-") {
 		t.Errorf("a page was attached from chrome://version")
 	}
 }

@@ -154,11 +154,11 @@ func TestScreenshotsAgent(t *testing.T) {
 	WaitJS(t, tab, `skiffTest.state.active && skiffTest.state.active.id !== `+jsString(before))
 	agentOn(t, tab)
 	Do(t, tab, chromedp.SendKeys("#input", "Select a flight and fill the booking form with my details\r"))
-	WaitJS(t, tab, `document.querySelector(".msg.tool .ask .allow")`)
+	WaitJS(t, tab, `document.querySelector(".msg.tool .ask .allow-once")`)
 	shot(t, tab, dir, "agent-ask")
 	for i := 0; i < 2; i++ {
-		WaitJS(t, tab, `document.querySelector(".msg.tool .ask .allow:not([disabled])")`)
-		Click(t, tab, `document.querySelector(".msg.tool .ask .allow:not([disabled])")`)
+		WaitJS(t, tab, `document.querySelector(".msg.tool .ask .allow-once:not([disabled])")`)
+		Click(t, tab, `document.querySelector(".msg.tool .ask .allow-once:not([disabled])")`)
 	}
 	WaitJS(t, tab, `document.getElementById("stop").hidden && `+lastAssistant+`?.textContent.includes("Book now")`)
 	Click(t, tab, `document.querySelectorAll(".msg.tool .tool-card summary")[2]`) // open the click's card

@@ -16,26 +16,49 @@ import (
 )
 
 // Site serves testdata/site (pages written for the tool tests) at /site/, with /submit, which
-// records what a form sends and thanks it, and /slow?ms=N, which answers after N ms. Other is
-// the same site on a second origin, for cross-origin frames.
+// records what a form sends and thanks it, and /slow?ms=N, which answers after N ms; and
+// testdata/injection (pages that carry instructions for AI agents) at /injection/. Other is
+// the same site on a second origin, for cross-origin frames and redirects. Evil is an
+// attacker's server: it answers everything with an empty page and counts what reaches it.
 type Site struct {
 	URL   string
 	Other string
+	Evil  string
 
 	mu    sync.Mutex
 	forms []url.Values
+	evil  []string
 }
 
-// NewSite starts the site and its second origin; they stop when the test ends.
+// NewSite starts the site, its second origin and the attacker's server; they stop when the
+// test ends.
 func NewSite(t testing.TB) *Site {
 	s := &Site{}
 	main := httptest.NewServer(http.HandlerFunc(s.serve))
 	other := httptest.NewServer(http.HandlerFunc(s.serve))
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.evil = append(s.evil, r.Method+" "+r.URL.String())
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte("<!doctype html><title>ok</title>"))
+	}))
 	t.Cleanup(main.Close)
 	t.Cleanup(other.Close)
-	s.URL, s.Other = main.URL, other.URL
+	t.Cleanup(evil.Close)
+	s.URL, s.Other, s.Evil = main.URL, other.URL, evil.URL
 	return s
 }
+
+// EvilHits lists the requests that reached the attacker's server ("GET /steal?…").
+func (s *Site) EvilHits() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.evil...)
+}
+
+// Injection is the address of a page of testdata/injection.
+func (s *Site) Injection(name string) string { return s.URL + "/injection/" + name }
 
 // Page is the address of a page of the site.
 func (s *Site) Page(name string) string { return s.URL + "/site/" + name }
@@ -67,6 +90,19 @@ func (s *Site) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, `<!doctype html><title>Slow page</title><h1>Finally here</h1><p>after %d ms</p>`, ms)
+		return
+	case strings.HasPrefix(r.URL.Path, "/injection/"):
+		name := filepath.Base(r.URL.Path)
+		b, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", "injection", name))
+		if err != nil || !strings.HasSuffix(name, ".html") {
+			http.NotFound(w, r)
+			return
+		}
+		b = bytes.ReplaceAll(b, []byte("{{EVIL}}"), []byte(s.Evil))
+		b = bytes.ReplaceAll(b, []byte("{{OTHER}}"), []byte(s.Other))
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = w.Write(b)
 		return
 	case strings.HasPrefix(r.URL.Path, "/site/"):
 		name := filepath.Base(r.URL.Path)

@@ -23,6 +23,8 @@ type Call struct {
 	NewOrigin bool
 	// Consented: the user let this task read Origin (they attached the page, or allowed a read).
 	Consented bool
+	// Outside names the outside client whose call reaches a tab outside its own tab group.
+	Outside string
 }
 
 // Decision is the gate's answer.

@@ -60,6 +60,9 @@ type Request struct {
 	// Consented: the user already let this run read this origin (reading a page needs a first
 	// consent per origin).
 	Consented bool
+	// Outside names the outside client (an MCP session) whose call reaches a tab outside its
+	// own tab group. It always asks: a client works in its own tabs.
+	Outside string
 }
 
 // Verdict is the gate's answer before anyone is asked.
@@ -112,6 +115,8 @@ func Evaluate(policies []Policy, r Request) Outcome {
 		switch {
 		case r.Sensitive:
 			return Outcome{Verdict: Ask, Policy: &p, Reason: "it types into a password or payment field, which always asks"}
+		case r.Outside != "":
+			return Outcome{Verdict: Ask, Policy: &p, Reason: outside(r)}
 		case r.NewOrigin && bestScore[0] < scoreDomain:
 			return Outcome{Verdict: Ask, Policy: &p, Reason: "the task moves to " + r.Origin + ", a site it has not worked on"}
 		}
@@ -127,6 +132,8 @@ func Default(r Request) Outcome {
 	switch {
 	case r.Sensitive:
 		return Outcome{Verdict: Ask, Reason: "it types into a password or payment field, which always asks"}
+	case r.Outside != "":
+		return Outcome{Verdict: Ask, Reason: outside(r)}
 	case r.Risk == "read" && r.Consented:
 		return Outcome{Verdict: Allow, Reason: "reading a site you let Skiff read"}
 	case r.Risk == "read" && r.Origin == "":
@@ -141,6 +148,10 @@ func Default(r Request) Outcome {
 		return Outcome{Verdict: Ask, Reason: "the task moves to " + r.Origin + ", a site it has not worked on"}
 	}
 	return Outcome{Verdict: Ask, Reason: "acting in your browser asks first"}
+}
+
+func outside(r Request) string {
+	return "it reaches a tab outside the tab group of " + r.Outside + ", which always asks"
 }
 
 // Scores of origin patterns, most specific last.

@@ -110,6 +110,9 @@ func TestDefaults(t *testing.T) {
 	assert.Equal(t, Allow, Evaluate(always, Request{Tool: "click", Risk: "act", Permission: "act:click", Origin: "https://b.example"}).Verdict)
 	assert.Equal(t, Ask, Evaluate(always, Request{Tool: "click", Risk: "act", Permission: "act:click", Origin: "https://b.example", NewOrigin: true}).Verdict)
 	assert.Equal(t, Allow, Evaluate(always, Request{Tool: "type", Risk: "act", Permission: "act:type", Origin: site, NewOrigin: true}).Verdict, "the site is named")
+	// A client's call that reaches outside its own tab group asks, whatever the policies say.
+	assert.Equal(t, Ask, Evaluate(always, Request{Tool: "click", Risk: "act", Permission: "act:click", Origin: site, Outside: "cursor"}).Verdict)
+	assert.Equal(t, Ask, Evaluate(nil, Request{Tool: "snapshot", Risk: "read", Permission: "read:snapshot", Origin: site, Consented: true, Outside: "cursor"}).Verdict)
 	// Never beats the defaults, and beats a password field's ask.
 	never := []Policy{{"read:*", site, DenyAlways, 1}, {"act:type", site, DenyAlways, 1}}
 	assert.Equal(t, Deny, Evaluate(never, Request{Tool: "snapshot", Risk: "read", Permission: "read:snapshot", Origin: site, Consented: true}).Verdict)

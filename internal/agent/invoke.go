@@ -1,0 +1,123 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/skiff-ai/skiff/internal/safety"
+	"github.com/skiff-ai/skiff/internal/tool"
+)
+
+// Task is a series of tool calls from one outside client (an MCP session through skiffd): who
+// it is, the tabs it works in, and the sites it has worked on (moving to a new one asks, as
+// in a panel run).
+type Task struct {
+	Who string
+	Env *tool.Env
+	// Outside reports whether a call reaches a tab outside the task's own tabs; nil: never.
+	Outside func(ctx context.Context, t tool.Tool, args json.RawMessage) bool
+
+	mu      sync.Mutex
+	origins map[string]bool
+	consent map[string]bool
+}
+
+// Outcome is what an outside client gets back from a call.
+type Outcome struct {
+	Text    string
+	Image   *tool.Image
+	IsError bool
+}
+
+// Invoke runs one call of an outside client through the same gate, the same checks and the
+// same fencing of page text as the panel's agent. A denial, a stop or a tool's failure is an
+// Outcome with IsError and a sentence the client's model can act on.
+func (e *Engine) Invoke(ctx context.Context, task *Task, name string, args json.RawMessage) Outcome {
+	t, ok := tool.Lookup(name)
+	if !ok {
+		return Outcome{IsError: true, Text: fmt.Sprintf("There is no tool %q. Use one of the tools Skiff lists.", name)}
+	}
+	if len(args) == 0 || !json.Valid(args) {
+		args = json.RawMessage("{}")
+	}
+	d := describe(ctx, task.Env, t, args)
+	gt := raised(t, d.Risk)
+	o := gateOrigin(d.Origin, d.LeadsTo)
+	task.mu.Lock()
+	if task.origins == nil {
+		task.origins, task.consent = map[string]bool{}, map[string]bool{}
+	}
+	gc := Call{MessageID: "x" + NewID(), Tool: gt, Args: args, What: d.What, URL: d.URL, Origin: o, Who: task.Who,
+		Sensitive: d.Sensitive, NewOrigin: o != "" && !task.origins[o], Consented: o != "" && task.consent[o]}
+	task.mu.Unlock()
+	if task.Outside != nil && task.Outside(ctx, t, args) {
+		gc.Outside = task.Who
+	}
+	gate := e.Gate
+	if gate == nil {
+		gate = readOnly{}
+	}
+	dec, err := gate.Decide(ctx, gc, func(string) {})
+	if err != nil || !dec.Allow {
+		if ctx.Err() != nil {
+			gate.Record(context.WithoutCancel(ctx), gc, dec, "stopped before it ran", false)
+			return Outcome{IsError: true, Text: "The call was cancelled before it ran."}
+		}
+		gate.Record(ctx, gc, dec, "not run", false)
+		why := dec.Why
+		if why == "" {
+			why = "The user did not allow this call."
+		}
+		return Outcome{IsError: true, Text: why + " Do not try to get around this: ask the user, or do something else."}
+	}
+	if o != "" {
+		task.mu.Lock()
+		task.origins[o] = true
+		if t.Risk == tool.Read {
+			task.consent[o] = true
+		}
+		task.mu.Unlock()
+	}
+	tctx, cancel := context.WithTimeout(ctx, e.ToolTimeout)
+	res, err := tool.Run(tctx, task.Env, name, args)
+	cancel()
+	out := Outcome{IsError: true}
+	var te *tool.Error
+	var de *tool.DialogError
+	switch {
+	case ctx.Err() != nil:
+		out.Text = "The call was cancelled while it ran; it may have done part of its work."
+	case errors.As(err, &te), errors.As(err, &de):
+		out.Text = fenced(name, capital(err.Error())+".", safety.Flag(err.Error()))
+	case errors.Is(err, context.DeadlineExceeded):
+		out.Text = fmt.Sprintf("The call took longer than %s and was stopped.", e.ToolTimeout)
+	case err != nil:
+		out.Text = "Skiff failed to run this tool: " + err.Error()
+	default:
+		out = Outcome{Text: res.Text, Image: res.Image}
+		if res.Untrusted {
+			out.Text = fenced(name, res.Text, safety.Flag(res.Text))
+		}
+	}
+	result := clipText(out.Text, 160)
+	if !out.IsError && res != nil && res.Summary != "" {
+		result = res.Summary
+	} else if out.IsError {
+		result = "failed: " + result
+	}
+	gate.Record(context.WithoutCancel(ctx), gc, dec, result, !out.IsError)
+	return out
+}
+
+// fenced is page text as an outside client's model reads it: in a data block it cannot close,
+// with what reads like instructions pointed out after it.
+func fenced(toolName, text string, flags []safety.Finding) string {
+	s := FenceUntrusted(toolName, NewID()[:8], text)
+	if n := safety.Notice(toolName+" result", flags); n != "" {
+		s += "\n" + n
+	}
+	return s
+}

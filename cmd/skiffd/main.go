@@ -1,15 +1,133 @@
-// Command skiffd is Skiff's native companion. It will serve the extension's tool registry to
-// outside agents over MCP (Streamable HTTP on loopback and stdio) and host ACP agents; see
-// DESIGN.md, "Where it is going", item 4. Until then it only says so, and exits non-zero so
-// nothing mistakes it for a working server.
+// Command skiffd is Skiff's native companion: it lends the browser's tools (the very registry
+// the panel's agent uses, each call through the extension's permission gate) to outside agents
+// over MCP.
+//
+//	skiffd serve [--port N]   Streamable HTTP MCP on 127.0.0.1:N/mcp, and the extension's link
+//	skiffd stdio              MCP over stdin/stdout, for clients that spawn their servers
+//	skiffd token              the bearer token MCP clients send over HTTP
+//	skiffd pair [--new]       the pairing token to paste into Skiff's settings
+//	skiffd install            register skiffd as Chrome's native messaging host
+//	skiffd doctor             check every link of the chain and say what to fix
 package main
 
 import (
+	"context"
+	"flag"
 	"fmt"
+	"log"
 	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/skiff-ai/skiff/internal/daemon"
 )
 
+const usage = `skiffd lends your browser's tools to MCP clients, through Skiff's permission gate.
+
+  skiffd serve [--port N]   serve MCP on http://127.0.0.1:N/mcp (default 8765)
+  skiffd stdio              serve MCP on stdin/stdout (for clients that spawn servers)
+  skiffd token              print the bearer token for MCP clients over HTTP
+  skiffd pair [--new]       print the pairing token to paste into Skiff's settings
+  skiffd install [--dir D]  register skiffd as Chrome's native messaging host
+  skiffd doctor             check every link of the chain and say what to fix
+
+The configuration lives in $SKIFFD_HOME (default: %s).
+`
+
 func main() {
-	fmt.Fprintln(os.Stderr, "skiffd: the MCP server is not built yet (planned after the browser tools and the permission gate)")
-	os.Exit(2)
+	log.SetFlags(0)
+	log.SetPrefix("skiffd: ")
+	args := os.Args[1:]
+	if len(args) > 0 && strings.HasPrefix(args[0], "chrome-extension://") {
+		// Chrome started us as its native messaging host: the link is our stdin and stdout.
+		run(func(ctx context.Context, cfg *daemon.Config) error { return daemon.Native(ctx, cfg, os.Stdin, os.Stdout) })
+		return
+	}
+	if len(args) == 0 {
+		fmt.Fprintf(os.Stderr, usage, daemon.DefaultDir())
+		os.Exit(2)
+	}
+	fs := flag.NewFlagSet(args[0], flag.ExitOnError)
+	port := fs.Int("port", 0, "the loopback port (saved in the configuration)")
+	renew := fs.Bool("new", false, "pair: make a new pairing token (the old one stops working)")
+	dir := fs.String("dir", "", "install: write the host manifest into this NativeMessagingHosts folder only")
+	_ = fs.Parse(args[1:])
+	cfg, err := daemon.Load(daemon.DefaultDir())
+	if err != nil {
+		log.Fatal(err)
+	}
+	if *port != 0 && *port != cfg.Port {
+		cfg.Port = *port
+		if err := cfg.Save(); err != nil {
+			log.Fatal(err)
+		}
+	}
+	switch args[0] {
+	case "serve":
+		run(func(ctx context.Context, cfg *daemon.Config) error {
+			ln, err := daemon.Listen(cfg.Port)
+			if err != nil {
+				return err
+			}
+			log.Printf("serving MCP on http://127.0.0.1:%d/mcp; the extension links on ws://127.0.0.1:%d/ext", cfg.Port, cfg.Port)
+			return daemon.Serve(ctx, ln, cfg, daemon.NewHub(cfg.PairToken))
+		})
+	case "stdio":
+		run(func(ctx context.Context, cfg *daemon.Config) error { return daemon.Stdio(ctx, cfg, os.Stdin, os.Stdout) })
+	case "token":
+		fmt.Println(cfg.MCPToken)
+	case "pair":
+		if *renew {
+			cfg.PairToken = daemon.NewToken("skp_")
+			if err := cfg.Save(); err != nil {
+				log.Fatal(err)
+			}
+		}
+		fmt.Println(cfg.PairToken)
+		fmt.Fprintf(os.Stderr, "Paste it into Skiff's Settings › Outside agents (port %d). Anyone with it can link a browser to this skiffd.\n", cfg.Port)
+	case "install":
+		exe, err := os.Executable()
+		if err == nil {
+			exe, err = filepath.EvalSymlinks(exe)
+		}
+		if err != nil {
+			log.Fatal(err)
+		}
+		dirs := daemon.ManifestDirs()
+		if *dir != "" {
+			dirs = []string{*dir}
+		}
+		if len(dirs) == 0 {
+			log.Fatal("this system has no native messaging folders skiffd knows; on Windows, see the README")
+		}
+		files, err := daemon.Install(cfg, exe, dirs)
+		for _, f := range files {
+			fmt.Println("wrote", f)
+		}
+		if err != nil {
+			log.Fatal(err)
+		}
+	case "doctor":
+		if !daemon.Doctor(context.Background(), cfg, os.Stdout) {
+			os.Exit(1)
+		}
+	default:
+		fmt.Fprintf(os.Stderr, usage, daemon.DefaultDir())
+		os.Exit(2)
+	}
+}
+
+// run runs a long-lived mode until SIGINT or SIGTERM.
+func run(f func(context.Context, *daemon.Config) error) {
+	cfg, err := daemon.Load(daemon.DefaultDir())
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := f(ctx, cfg); err != nil && ctx.Err() == nil {
+		log.Fatal(err)
+	}
 }

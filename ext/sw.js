@@ -50,6 +50,12 @@ chrome.runtime.onMessage.addListener((msg, sender) => {
 });
 chrome.debugger.onEvent.addListener((source, method, params) => forward("debugger.event", { tabId: source.tabId, method, params }));
 chrome.debugger.onDetach.addListener((source, reason) => forward("debugger.detach", { tabId: source.tabId, reason }));
+// The link to skiffd: wake the core when the browser starts and on its keepalive alarm (set by
+// the core only while a link is wanted), so a worker Chrome stopped comes back to reconnect.
+chrome.runtime.onStartup.addListener(() => ready.then((core) => core.wake(), () => {}));
+chrome.alarms.onAlarm.addListener((a) => {
+  if (a.name === "skiff-link") ready.then((core) => core.wake(), () => {});
+});
 chrome.tabs.onRemoved.addListener((tabId) => forward("tab.removed", { tabId }));
 chrome.webNavigation.onCommitted.addListener((d) => forward("tab.committed", { tabId: d.tabId, frameId: d.frameId, url: d.url }));
 

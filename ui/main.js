@@ -11,6 +11,7 @@ import * as memories from "./memories.js";
 import * as settings from "./settings.js";
 import * as permissions from "./permissions.js";
 import * as welcome from "./welcome.js";
+import * as outside from "./outside.js";
 import * as page from "./page.js";
 import { newChat, showMode, toggleAgent, runParams } from "./composer.js";
 import { renderTool } from "./tools.js";
@@ -118,6 +119,8 @@ connection.onConnect(async () => {
   state.sessions = st.sessions || [];
   state.streaming = new Set(st.streaming);
   settings.renderBadge();
+  outside.renderLink(st.link);
+  outside.renderAsks(st.asks);
   chat.showSession(st.active);
   if (document.body.dataset.view === "history") history.renderSessionList(state.sessions);
   banner("");

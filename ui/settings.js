@@ -58,6 +58,14 @@ function renderSettings(id) {
   $("memoryCount").value = s.memoryCount;
   $("maxSteps").value = s.maxSteps;
   $("askSeconds").value = s.askSeconds || 120;
+  const d = s.daemon || {};
+  $("daemonEnabled").checked = !!d.enabled;
+  $("daemonPort").value = d.port || "";
+  $("daemonNative").checked = !!d.native;
+  $("daemonToken").value = "";
+  $("daemon-token-note").textContent = s.hasDaemonToken
+    ? "A pairing token is saved. Leave blank to keep it."
+    : "Only a skiffd with this token can receive your browser's tools.";
   for (const n of document.querySelectorAll("#settings .field-error")) n.textContent = "";
   loadModels();
 }
@@ -119,10 +127,13 @@ $("settings").addEventListener("submit", async (e) => {
   s.memoryCount = $("memoryCount").value === "" ? NaN : Number($("memoryCount").value);
   s.maxSteps = $("maxSteps").value === "" ? NaN : Number($("maxSteps").value);
   s.askSeconds = $("askSeconds").value === "" ? NaN : Number($("askSeconds").value);
+  delete s.hasDaemonToken;
+  s.daemon = { enabled: $("daemonEnabled").checked, port: $("daemonPort").value === "" ? 0 : Number($("daemonPort").value), native: $("daemonNative").checked };
   for (const n of document.querySelectorAll("#settings .field-error")) n.textContent = "";
   // Numbers the form cannot send as JSON numbers get the same message the core would give.
-  for (const [f, msg] of [["temperature", "enter a number between 0 and 2"], ["maxTokens", "enter a whole number between 1 and 200000"], ["memoryCount", "enter a whole number between 0 and 100"], ["maxSteps", "enter a whole number between 1 and 200"], ["askSeconds", "enter a whole number of seconds between 5 and 3600"]]) {
-    if (!Number.isFinite(s[f]) || (f !== "temperature" && !Number.isInteger(s[f]))) {
+  for (const [f, msg] of [["temperature", "enter a number between 0 and 2"], ["maxTokens", "enter a whole number between 1 and 200000"], ["memoryCount", "enter a whole number between 0 and 100"], ["maxSteps", "enter a whole number between 1 and 200"], ["askSeconds", "enter a whole number of seconds between 5 and 3600"], ["daemonPort", "enter a port between 1024 and 65535"]]) {
+    const v = f === "daemonPort" ? s.daemon.port : s[f];
+    if (!Number.isFinite(v) || (f !== "temperature" && !Number.isInteger(v))) {
       document.querySelector(`.field-error[data-for="${f}"]`).textContent = msg;
       $(f).focus();
       return;
@@ -130,8 +141,10 @@ $("settings").addEventListener("submit", async (e) => {
   }
   const keys = {};
   if ($("apiKey").value.trim()) keys[id] = $("apiKey").value.trim();
+  const params = { settings: s, keys };
+  if ($("daemonToken").value.trim()) params.daemonToken = $("daemonToken").value.trim();
   try {
-    state.settings = await call("settings.save", { settings: s, keys });
+    state.settings = await call("settings.save", params);
     $("settings-status").textContent = "Saved.";
     renderBadge();
     renderSettings(id);

@@ -10,6 +10,9 @@
 //	skiffCore.event(kind string, data string, sender object | null)
 //	    A browser event the shim forwards: "message" (a runtime message, with its sender),
 //	    "debugger.event", "debugger.detach", "tab.removed", "tab.committed".
+//	skiffCore.wake()
+//	    The worker started or the keepalive alarm fired: bring the link to skiffd up if the
+//	    settings ask for it (a no-op when it is up).
 //
 // When the core is ready it calls globalThis.__skiffReady(skiffCore); if it cannot start it
 // calls globalThis.__skiffReady(null, message).
@@ -33,6 +36,7 @@ func main() {
 		select {}
 	}
 	c.Notifier = chrome.Notifier{}
+	c.Dialer = chrome.Linker{}
 	api := js.Global().Get("Object").New()
 	api.Set("connect", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) == 0 {
@@ -62,7 +66,12 @@ func main() {
 		}
 		return nil
 	}))
+	api.Set("wake", js.FuncOf(func(js.Value, []js.Value) any {
+		go c.StartLink(ctx)
+		return nil
+	}))
 	js.Global().Set("skiffCore", api)
+	go c.StartLink(ctx)
 	js.Global().Call("__skiffReady", api)
 	select {}
 }

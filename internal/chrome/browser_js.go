@@ -121,6 +121,13 @@ func (b *Browser) ActiveTab(ctx context.Context, windowID int) (tool.Tab, error)
 }
 
 func (b *Browser) OpenTab(ctx context.Context, url string, active bool, windowID int) (tool.Tab, error) {
+	if windowID == tool.NewWindow {
+		w, err := callAPI(ctx, chromeAPI("windows"), "create", js.ValueOf(map[string]any{"url": url, "focused": false}))
+		if err != nil {
+			return tool.Tab{}, apiError(err)
+		}
+		return toTab(w.Get("tabs").Index(0)), nil
+	}
 	p := map[string]any{"url": url, "active": active}
 	if windowID > 0 {
 		p["windowId"] = windowID
@@ -202,6 +209,12 @@ func (b *Browser) Group(ctx context.Context, ids []int, groupID int, title, colo
 	opt.Set("tabIds", intArray(ids))
 	if groupID >= 0 {
 		opt.Set("groupId", groupID)
+	} else if len(ids) > 0 {
+		// A new group: in the first tab's window (Chrome's default, the focused window, would
+		// move the tabs there).
+		if t, err := b.Tab(ctx, ids[0]); err == nil {
+			opt.Set("createProperties", js.ValueOf(map[string]any{"windowId": t.WindowID}))
+		}
 	}
 	v, err := callAPI(ctx, tabs(), "group", opt)
 	if err != nil {
@@ -349,7 +362,11 @@ func (b *Browser) Capture(ctx context.Context, tabID int, format string, quality
 	if err != nil {
 		return nil, err
 	}
-	if !attached && t.Active {
+	if !t.Active {
+		// Chrome does not draw a background tab: a capture would wait for a frame that never comes.
+		return nil, &tool.Error{Msg: "the tab is in the background, where Chrome does not draw it: switch to it (tab_switch) and take the screenshot again"}
+	}
+	if !attached {
 		opt := map[string]any{"format": format}
 		if format == "jpeg" {
 			opt["quality"] = quality

@@ -42,9 +42,12 @@ type Core struct {
 	Browser tool.Browser // may be nil: no page context, no agent mode
 	// Notifier shows that calls wait for the user's answer (a badge, a notification); may be nil.
 	Notifier Notifier
+	// Dialer opens the link to skiffd; nil: no link.
+	Dialer Dialer
 
 	gate  gate
 	pages pages
+	link  linker
 
 	mu    sync.Mutex
 	conns map[Conn]bool
@@ -118,6 +121,8 @@ type State struct {
 	Sessions  []store.Meta        `json:"sessions"`
 	Active    *store.Session      `json:"active"`
 	Streaming []string            `json:"streaming"` // session ids with a stream in flight
+	Link      LinkStatus          `json:"link"`
+	Asks      []Ask               `json:"asks"` // outside clients' calls waiting for an answer
 }
 
 // PublicSettings are the settings without the keys: the panel learns only which providers
@@ -126,6 +131,8 @@ type PublicSettings struct {
 	store.Settings
 	APIKeys struct{}        `json:"apiKeys,omitzero"`
 	HasKey  map[string]bool `json:"hasKey"`
+	// HasDaemonToken: a pairing token for skiffd is stored (the token itself stays in the core).
+	HasDaemonToken bool `json:"hasDaemonToken"`
 }
 
 func public(s store.Settings) PublicSettings {
@@ -136,6 +143,8 @@ func public(s store.Settings) PublicSettings {
 		}
 	}
 	ps.Settings.APIKeys = nil
+	ps.HasDaemonToken = s.Daemon.Token != ""
+	ps.Settings.Daemon.Token = ""
 	return ps
 }
 
@@ -227,7 +236,7 @@ func (c *Core) hello(ctx context.Context, _ struct{}) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &State{Providers: provider.All(), Settings: public(s), Streaming: []string{}}
+	st := &State{Providers: provider.All(), Settings: public(s), Streaming: []string{}, Link: c.Link(), Asks: c.gate.asks()}
 	if st.Sessions, err = c.Store.Sessions(ctx); err != nil {
 		return nil, err
 	}
@@ -259,6 +268,10 @@ func (c *Core) saveSettings(ctx context.Context, req SaveSettingsParams) (*Publi
 	}
 	s := *req.Settings
 	s.APIKeys = old.APIKeys // the panel never holds keys; it only sends changes (never nil: Settings fills it)
+	s.Daemon.Token = old.Daemon.Token
+	if req.DaemonToken != nil {
+		s.Daemon.Token = strings.TrimSpace(*req.DaemonToken)
+	}
 	if s.MaxSteps == 0 {
 		s.MaxSteps = old.MaxSteps // a panel that does not know the setting keeps it
 	}
@@ -276,6 +289,7 @@ func (c *Core) saveSettings(ctx context.Context, req SaveSettingsParams) (*Publi
 		return nil, err
 	}
 	c.applyRules(ctx, s)
+	c.StartLink(ctx)
 	ps := public(s)
 	return &ps, nil
 }

@@ -2,7 +2,9 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -35,11 +37,54 @@ type gate struct {
 type pendingAsk struct {
 	ch   chan permission.Decision
 	what string
+	ask  *Ask // an outside client's call (no chat shows it)
+}
+
+// Ask is an outside client's call waiting for the user's answer, as the panel shows it (calls
+// of the panel's own runs show as tool messages in their chat instead). The panel answers with
+// tool.decide {messageId: id}.
+type Ask struct {
+	ID        string `json:"id"`
+	Who       string `json:"who"`
+	Tool      string `json:"tool"`
+	Risk      string `json:"risk"`
+	What      string `json:"what"`
+	URL       string `json:"url,omitempty"`
+	Origin    string `json:"origin,omitempty"`
+	Args      any    `json:"args,omitempty"`
+	Why       string `json:"why"`
+	Sensitive bool   `json:"sensitive,omitempty"`
+	AskedAt   int64  `json:"askedAt"`
+	Timeout   int64  `json:"timeoutMs"`
+}
+
+// UpdateAsks is the push that carries the outside calls waiting for an answer.
+const UpdateAsks = "asks.changed"
+
+// asks lists the outside calls waiting for an answer, oldest first.
+func (g *gate) asks() []Ask {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := []Ask{}
+	for _, p := range g.waiting {
+		if p.ask != nil {
+			out = append(out, *p.ask)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].AskedAt < out[j].AskedAt })
+	return out
+}
+
+func (g *gate) pushAsks() {
+	g.c.broadcast(struct {
+		Type string `json:"type"`
+		Asks []Ask  `json:"asks"`
+	}{UpdateAsks, g.asks()})
 }
 
 func request(c agent.Call) permission.Request {
 	return permission.Request{Tool: c.Tool.Name, Risk: string(c.Tool.Risk), Permission: c.Tool.Permission, Origin: c.Origin,
-		Sensitive: c.Sensitive, NewOrigin: c.NewOrigin, Consented: c.Consented}
+		Sensitive: c.Sensitive, NewOrigin: c.NewOrigin, Consented: c.Consented, Outside: c.Outside}
 }
 
 func (g *gate) Decide(ctx context.Context, call agent.Call, asking func(why string)) (agent.Decision, error) {
@@ -63,6 +108,17 @@ func (g *gate) Decide(ctx context.Context, call agent.Call, asking func(why stri
 		return agent.Decision{How: "denied: " + out.Reason, Why: "The user chose never to allow this here."}, nil
 	}
 	p := &pendingAsk{ch: make(chan permission.Decision, 1), what: call.What}
+	if call.SessionID == "" {
+		p.what = call.Who + " asks: " + call.What
+	}
+	timeout := g.c.Engine.AskTimeout(ctx)
+	if call.SessionID == "" {
+		var args any
+		_ = json.Unmarshal(call.Args, &args)
+		p.ask = &Ask{ID: call.MessageID, Who: call.Who, Tool: call.Tool.Name, Risk: string(call.Tool.Risk), What: call.What,
+			URL: call.URL, Origin: call.Origin, Args: args, Why: out.Reason, Sensitive: call.Sensitive,
+			AskedAt: g.c.Engine.Now().UnixMilli(), Timeout: timeout.Milliseconds()}
+	}
 	g.mu.Lock()
 	if g.waiting == nil {
 		g.waiting = map[string]*pendingAsk{}
@@ -74,10 +130,15 @@ func (g *gate) Decide(ctx context.Context, call agent.Call, asking func(why stri
 		delete(g.waiting, call.MessageID)
 		g.mu.Unlock()
 		g.notify(context.WithoutCancel(ctx), "")
+		if p.ask != nil {
+			g.pushAsks()
+		}
 	}()
 	asking(out.Reason)
+	if p.ask != nil {
+		g.pushAsks()
+	}
 	g.notify(ctx, call.What)
-	timeout := g.c.Engine.AskTimeout(ctx)
 	select {
 	case d = <-p.ch:
 	case <-time.After(timeout):
@@ -179,6 +240,10 @@ func (c *Core) decide(ctx context.Context, p DecideParams) (None, error) {
 	}
 	if c.gate.answer(p.MessageID, p.Decision) {
 		return nil, nil
+	}
+	if p.SessionID == "" {
+		c.gate.forget(p.MessageID)
+		return nil, problemf("This request is no longer waiting for an answer (it timed out, or its client went away).")
 	}
 	started := make(chan error, 1)
 	go func() {

@@ -51,7 +51,13 @@ var methods = map[string]method{
 	"permission.reset":  handle((*Core).resetPolicies),
 	"audit.export":      handle((*Core).exportAudit),
 
-	"settings.save":   handle((*Core).saveSettings),
+	"settings.save": handle((*Core).saveSettings),
+	"link.status":   handle(func(c *Core, _ context.Context, _ struct{}) (LinkStatus, error) { return c.Link(), nil }),
+	"link.retry": handle(func(c *Core, ctx context.Context, _ struct{}) (LinkStatus, error) {
+		c.RetryLink(ctx)
+		return c.Link(), nil
+	}),
+	"asks.list":       handle(func(c *Core, _ context.Context, _ struct{}) ([]Ask, error) { return c.gate.asks(), nil }),
 	"provider.models": handle((*Core).models),
 	"provider.test":   handle((*Core).testProvider),
 	"provider.detect": handle((*Core).detect),
@@ -113,6 +119,9 @@ type MemoryParams struct {
 type SaveSettingsParams struct {
 	Settings *store.Settings   `json:"settings"`
 	Keys     map[string]string `json:"keys"`
+	// DaemonToken, when present, sets skiffd's pairing token ("" removes it); absent, the
+	// stored one is kept (the panel never holds it either).
+	DaemonToken *string `json:"daemonToken,omitempty"`
 }
 
 // ProviderParams is provider.models and provider.test: a provider ("" for the chosen one),

@@ -230,6 +230,17 @@ type Settings struct {
 	// AskSeconds is how long a tool call waits for the user's answer; no answer is a no.
 	// 0 (settings saved before it existed) is DefaultAskSeconds.
 	AskSeconds int `json:"askSeconds"`
+	// Daemon is the link to skiffd, which lends the browser's tools to outside agents.
+	Daemon DaemonSettings `json:"daemon"`
+}
+
+// DaemonSettings is the link to skiffd: off until the user turns it on with the pairing token
+// skiffd printed. Native links through Chrome native messaging instead of the port.
+type DaemonSettings struct {
+	Enabled bool   `json:"enabled"`
+	Port    int    `json:"port"` // 0: link.DefaultPort
+	Token   string `json:"token,omitempty"`
+	Native  bool   `json:"native,omitempty"`
 }
 
 // DefaultAskSeconds is how long a call waits for the user's answer on a fresh install.
@@ -303,6 +314,9 @@ func (s Settings) Validate() error {
 	}
 	if s.AskSeconds != 0 && (s.AskSeconds < 5 || s.AskSeconds > 3600) {
 		return &FieldError{"askSeconds", "must be between 5 and 3600 seconds"}
+	}
+	if s.Daemon.Port != 0 && (s.Daemon.Port < 1024 || s.Daemon.Port > 65535) {
+		return &FieldError{"daemonPort", "must be a port between 1024 and 65535"}
 	}
 	for id, u := range s.BaseURLs {
 		if u == "" {

@@ -17,7 +17,8 @@ type Browser interface {
 	// ActiveTab is the tab the user is looking at in window windowID (0: the last focused
 	// window), never one of Skiff's own pages.
 	ActiveTab(ctx context.Context, windowID int) (Tab, error)
-	// OpenTab opens url in a new tab of window windowID (0: the last focused window).
+	// OpenTab opens url in a new tab of window windowID (0: the last focused window;
+	// NewWindow: a new window that does not take the focus).
 	OpenTab(ctx context.Context, url string, active bool, windowID int) (Tab, error)
 	CloseTabs(ctx context.Context, ids []int) error
 	// ActivateTab makes a tab the active one of its window and focuses the window.
@@ -59,6 +60,9 @@ type Browser interface {
 	DeleteURL(ctx context.Context, url string) error
 	DeleteRange(ctx context.Context, startMs, endMs int64) error
 }
+
+// NewWindow asks OpenTab for a new window of its own.
+const NewWindow = -1
 
 // Tab is a browser tab. URL and Title are empty for pages Skiff may not see.
 type Tab struct {

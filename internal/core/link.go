@@ -1,0 +1,322 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/skiff-ai/skiff/internal/link"
+	"github.com/skiff-ai/skiff/internal/store"
+)
+
+// Socket is an open link to skiffd. internal/chrome implements it over a WebSocket; reads and
+// writes give up when their context is done.
+type Socket interface {
+	Read(ctx context.Context) ([]byte, error)
+	Write(ctx context.Context, b []byte) error
+	Close()
+}
+
+// Dialer opens links: to a ws:// URL, or to the native messaging host when url is "native:".
+// Wake(on) keeps waking the worker (an alarm) while a link is wanted, so a worker Chrome
+// stopped while skiffd was down comes back to retry.
+type Dialer interface {
+	Dial(ctx context.Context, url string) (Socket, error)
+	Wake(ctx context.Context, on bool)
+}
+
+// LinkStatus is the link to skiffd as the panel shows it.
+type LinkStatus struct {
+	// State: "off", "connecting", "connected" or "waiting" (to retry after a failure).
+	State   string   `json:"state"`
+	Message string   `json:"message,omitempty"` // a sentence: what is wrong, what to do
+	Clients []string `json:"clients,omitempty"` // the MCP clients that called, by name
+	RetryAt int64    `json:"retryAt,omitempty"` // unix ms
+}
+
+// UpdateLink is the push that carries the link's status: {"type": "link.status", "link": …}.
+const UpdateLink = "link.status"
+
+// linker keeps the link to skiffd up while the settings ask for it: dial, hello with the
+// pairing token, answer calls through the gate, ping every link.Keepalive, and after a failure
+// retry with backoff (1 s doubling to 30 s).
+type linker struct {
+	c      *Core
+	mu     sync.Mutex
+	cfg    store.DaemonSettings
+	cancel context.CancelFunc
+	status LinkStatus
+	spaces map[string]*workspace // by client id
+}
+
+// LinkURL is where the extension links to skiffd for these settings.
+func LinkURL(d store.DaemonSettings) string {
+	if d.Native {
+		return "native:"
+	}
+	port := d.Port
+	if port == 0 {
+		port = link.DefaultPort
+	}
+	return "ws://127.0.0.1:" + strconv.Itoa(port) + link.Path
+}
+
+// StartLink (re)starts the link when the settings changed or it is not running; with the link
+// turned off it stops it. wasm/ calls it when the worker starts and on the keepalive alarm.
+func (c *Core) StartLink(ctx context.Context) {
+	if c.Dialer == nil {
+		return
+	}
+	s, err := c.Store.Settings(ctx)
+	if err != nil {
+		return
+	}
+	l := &c.link
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.c = c
+	if l.cancel != nil && l.cfg == s.Daemon {
+		return
+	}
+	if l.cancel != nil {
+		l.cancel()
+		l.cancel = nil
+	}
+	l.cfg = s.Daemon
+	on := s.Daemon.Enabled && s.Daemon.Token != ""
+	go c.Dialer.Wake(context.WithoutCancel(ctx), on)
+	if !on {
+		st := LinkStatus{State: "off"}
+		if s.Daemon.Enabled {
+			st.Message = "Paste the pairing token that `skiffd pair` prints to link."
+		}
+		l.setLocked(st)
+		return
+	}
+	lctx, cancel := context.WithCancel(context.Background())
+	l.cancel = cancel
+	go l.loop(lctx, s.Daemon)
+}
+
+// RetryLink drops the link's backoff and connects again now.
+func (c *Core) RetryLink(ctx context.Context) {
+	c.link.mu.Lock()
+	if c.link.cancel != nil {
+		c.link.cancel()
+		c.link.cancel = nil
+	}
+	c.link.mu.Unlock()
+	c.StartLink(ctx)
+}
+
+// Link reports the link's status.
+func (c *Core) Link() LinkStatus {
+	c.link.mu.Lock()
+	defer c.link.mu.Unlock()
+	if c.link.status.State == "" {
+		return LinkStatus{State: "off"}
+	}
+	return c.link.status
+}
+
+func (l *linker) set(st LinkStatus) {
+	l.mu.Lock()
+	l.setLocked(st)
+	l.mu.Unlock()
+}
+
+func (l *linker) setLocked(st LinkStatus) {
+	for _, w := range l.spaces {
+		st.Clients = append(st.Clients, w.name)
+	}
+	l.status = st
+	if l.c != nil {
+		go l.c.broadcast(struct {
+			Type string     `json:"type"`
+			Link LinkStatus `json:"link"`
+		}{UpdateLink, st})
+	}
+}
+
+func (l *linker) loop(ctx context.Context, cfg store.DaemonSettings) {
+	url := LinkURL(cfg)
+	where := "skiffd on port " + strconv.Itoa(max(cfg.Port, 0))
+	if cfg.Port == 0 {
+		where = "skiffd on port " + strconv.Itoa(link.DefaultPort)
+	}
+	if cfg.Native {
+		where = "skiffd's native messaging host"
+	}
+	for fails := 0; ctx.Err() == nil; {
+		l.set(LinkStatus{State: "connecting", Message: "Connecting to " + where + "…"})
+		err := l.session(ctx, url, cfg.Token, where)
+		if ctx.Err() != nil {
+			return
+		}
+		var welcomed *welcomedErr
+		if errors.As(err, &welcomed) {
+			fails = 0 // it worked, then dropped: retry soon
+			err = welcomed.err
+		}
+		wait := link.Backoff(fails)
+		fails++
+		l.set(LinkStatus{State: "waiting", Message: sentence(err), RetryAt: time.Now().Add(wait).UnixMilli()})
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// welcomedErr ends a link that was up.
+type welcomedErr struct{ err error }
+
+func (e *welcomedErr) Error() string { return e.err.Error() }
+
+// linkProblem is a failure of the link, in words for the user.
+type linkProblem string
+
+func (p linkProblem) Error() string { return string(p) }
+
+func sentence(err error) string {
+	var p linkProblem
+	if errors.As(err, &p) {
+		return string(p)
+	}
+	return "The link to skiffd failed: " + err.Error() + "."
+}
+
+// session runs one link: hello, then calls until it fails.
+func (l *linker) session(ctx context.Context, url, token, where string) error {
+	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	sock, err := l.c.Dialer.Dial(dctx, url)
+	cancel()
+	if err != nil {
+		return linkProblem("Skiff could not reach " + where + ". Is it running? Start it with `skiffd serve`, and `skiffd doctor` says what is wrong.")
+	}
+	defer sock.Close()
+	hello, _ := json.Marshal(link.Msg{Type: link.Hello, Token: token, Version: Version})
+	if err := sock.Write(ctx, hello); err != nil {
+		return linkProblem("The link to " + where + " closed at once.")
+	}
+	hctx, cancel := context.WithTimeout(ctx, link.HelloTimeout)
+	b, err := sock.Read(hctx)
+	cancel()
+	var m link.Msg
+	switch {
+	case err != nil:
+		return linkProblem(where + " did not welcome Skiff: it may be an older skiffd, or another program on that port.")
+	case json.Unmarshal(b, &m) != nil:
+		return linkProblem("Something that is not skiffd answers on that port.")
+	case m.Type == link.Refused:
+		return linkProblem("skiffd refused the link: " + m.Message + ".")
+	case m.Type != link.Welcome:
+		return linkProblem("Something that is not skiffd answers on that port.")
+	}
+	l.set(LinkStatus{State: "connected", Message: "Linked to " + where + " (skiffd " + m.Version + "). Outside agents can use your browser's tools; every call passes your permissions."})
+
+	var wmu sync.Mutex
+	write := func(v link.Msg) error {
+		b, _ := json.Marshal(v)
+		wmu.Lock()
+		defer wmu.Unlock()
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		return sock.Write(wctx, b)
+	}
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		t := time.NewTicker(link.Keepalive)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				if write(link.Msg{Type: link.Ping}) != nil {
+					stop()
+					return
+				}
+			case <-sctx.Done():
+				return
+			}
+		}
+	}()
+	for {
+		b, err := sock.Read(sctx)
+		if err != nil {
+			return &welcomedErr{linkProblem("The link to " + where + " dropped (did skiffd stop?). Skiff reconnects by itself.")}
+		}
+		var m link.Msg
+		if json.Unmarshal(b, &m) != nil {
+			continue
+		}
+		switch m.Type {
+		case link.Ping:
+			_ = write(link.Msg{Type: link.Pong, ID: m.ID})
+		case link.Call:
+			if m.Client == nil {
+				m.Client = &link.Client{ID: "?", Name: "an MCP client"}
+			}
+			go func(m link.Msg) {
+				r := l.call(sctx, *m.Client, m.Tool, m.Args)
+				_ = write(link.Msg{Type: link.Result, ID: m.ID, Result: r})
+			}(m)
+		case link.Bye:
+			if m.Client != nil {
+				l.bye(*m.Client)
+			}
+		}
+	}
+}
+
+// call runs an outside client's call in its workspace, through the gate.
+func (l *linker) call(ctx context.Context, client link.Client, name string, args json.RawMessage) *link.CallResult {
+	w := l.space(client)
+	out := l.c.Engine.Invoke(ctx, w.task, name, args)
+	r := &link.CallResult{Text: out.Text, IsError: out.IsError}
+	if out.Image != nil {
+		r.Image = &link.Image{Mime: out.Image.Mime, Data: out.Image.Data}
+	}
+	return r
+}
+
+func (l *linker) space(client link.Client) *workspace {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if w := l.spaces[client.ID]; w != nil {
+		return w
+	}
+	if l.spaces == nil {
+		l.spaces = map[string]*workspace{}
+	}
+	w := newWorkspace(l.c.Browser, client.Name)
+	l.spaces[client.ID] = w
+	st := l.status
+	st.Clients = nil
+	l.setLocked(st)
+	return w
+}
+
+func (l *linker) bye(client link.Client) {
+	l.mu.Lock()
+	w := l.spaces[client.ID]
+	delete(l.spaces, client.ID)
+	st := l.status
+	st.Clients = nil
+	l.setLocked(st)
+	l.mu.Unlock()
+	if w != nil && w.task.Env != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		for _, id := range w.task.Env.Used() {
+			w.Browser.Release(ctx, id)
+		}
+	}
+}
+
+// Version is the extension's version, sent in the link's hello.
+var Version = "0.1.0"

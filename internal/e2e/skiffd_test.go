@@ -1,0 +1,283 @@
+//go:build !js
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skiff-ai/skiff/internal/daemon"
+	"github.com/skiff-ai/skiff/internal/testkit"
+)
+
+// skiffd is a real skiffd (the daemon package, as `skiffd serve` runs it) on a free loopback
+// port, with its own configuration and tokens.
+type skiffd struct {
+	Cfg    *daemon.Config
+	Hub    *daemon.Hub
+	stop   context.CancelFunc
+	served chan struct{}
+}
+
+func startSkiffd(t *testing.T, port int) *skiffd {
+	t.Helper()
+	cfg, err := daemon.Load(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if port == 0 {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port = ln.Addr().(*net.TCPAddr).Port
+		ln.Close()
+	}
+	cfg.Port = port
+	return serveSkiffd(t, cfg)
+}
+
+func serveSkiffd(t *testing.T, cfg *daemon.Config) *skiffd {
+	t.Helper()
+	var ln net.Listener
+	var err error
+	for range 50 { // a restarted skiffd may wait for its port to be free
+		if ln, err = daemon.Listen(cfg.Port); err == nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	d := &skiffd{Cfg: cfg, Hub: daemon.NewHub(cfg.PairToken), stop: cancel, served: make(chan struct{})}
+	go func() {
+		defer close(d.served)
+		_ = daemon.Serve(ctx, ln, cfg, d.Hub)
+	}()
+	t.Cleanup(d.Stop)
+	return d
+}
+
+// Stop stops skiffd and waits until its port is closed.
+func (d *skiffd) Stop() {
+	d.stop()
+	<-d.served
+}
+
+func (d *skiffd) URL() string { return "http://127.0.0.1:" + strconv.Itoa(d.Cfg.Port) + "/mcp" }
+
+// connected waits until the extension is linked to d.
+func (d *skiffd) connected(t *testing.T) {
+	t.Helper()
+	Eventually(t, 40*time.Second, func() bool { return d.Hub.Status().Connected }, "waiting for the extension to link to skiffd")
+}
+
+// linkPanel links the extension to d the way a user does: Settings › Outside agents, the port,
+// the pairing token, Save; then waits for the panel to say it is linked.
+func linkPanel(t *testing.T, panel context.Context, d *skiffd) {
+	t.Helper()
+	Do(t, panel, chromedp.Click("#settings-toggle"))
+	if !JS[bool](t, panel, `document.getElementById("daemonEnabled").checked`) {
+		Do(t, panel, chromedp.Click("#daemonEnabled"))
+	}
+	TypeInto(t, panel, "#daemonPort", strconv.Itoa(d.Cfg.Port))
+	Do(t, panel, chromedp.SendKeys("#daemonToken", d.Cfg.PairToken))
+	Do(t, panel, chromedp.Click("#save"))
+	WaitJS(t, panel, `document.getElementById("settings-status").textContent === "Saved."`)
+	t.Cleanup(func() { unlink(panel) })
+	Eventually(t, 20*time.Second, func() bool {
+		s, err := chromedp.Run(panel, chromedp.Evaluate[string](`document.getElementById("link-status").dataset.state`))
+		return err == nil && s == "connected"
+	}, "waiting for the panel to show the link")
+	d.connected(t)
+	Do(t, panel, chromedp.Click("#settings-toggle"))
+}
+
+// unlink turns the link off, so the next tests' worker does not keep dialing a stopped skiffd.
+func unlink(panel context.Context) {
+	_, _ = chromedp.Run(panel, chromedp.Evaluate[any](`(async () => {
+		const st = await skiffTest.call("core.hello");
+		const s = st.settings; s.daemon = { enabled: false };
+		await skiffTest.call("settings.save", { settings: s, keys: {}, daemonToken: "" });
+	})()`, chromedp.EvalAwaitPromise))
+}
+
+// mcpClient connects an MCP client named name to d over Streamable HTTP with the bearer token.
+func mcpClient(t *testing.T, d *skiffd, name string) *mcp.ClientSession {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: d.URL(), HTTPClient: daemon.BearerClient(d.Cfg.MCPToken)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// callTool calls a tool and answers its ask in the panel with decision ("" when the call is
+// not expected to ask). It returns the result.
+func callTool(t *testing.T, panel context.Context, cs *mcp.ClientSession, who, name string, args map[string]any, decision string) *mcp.CallToolResult {
+	t.Helper()
+	type out struct {
+		r   *mcp.CallToolResult
+		err error
+	}
+	ch := make(chan out, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		ch <- out{r, err}
+	}()
+	if decision != "" {
+		sel := fmt.Sprintf(`#outside-asks .outside-ask[data-who=%q][data-tool=%q] button[data-decision=%q]`, who, name, decision)
+		WaitJS(t, panel, `document.querySelector(`+jsString(sel)+`)`)
+		Click(t, panel, `document.querySelector(`+jsString(sel)+`)`)
+	}
+	select {
+	case o := <-ch:
+		if o.err != nil {
+			t.Fatalf("%s: %v", name, o.err)
+		}
+		return o.r
+	case <-time.After(60 * time.Second):
+		t.Fatalf("%s: no result", name)
+	}
+	return nil
+}
+
+func text(r *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// An MCP client drives the real browser through skiffd: it lists the tools, navigates (the
+// gate asks in the panel, naming the client), reads a snapshot, clicks by ref, takes a
+// screenshot that comes back as an image, and a call the user denies comes back as a tool
+// error. Its tabs are in a group named after it.
+func TestMCPClientDrivesTheBrowserThroughSkiffd(t *testing.T) {
+	if browser.ExtID != daemon.ExtensionID {
+		t.Fatalf("the extension's id is %s, skiffd allows %s: the manifest's key changed", browser.ExtID, daemon.ExtensionID)
+	}
+	site := testkit.NewSite(t)
+	d := startSkiffd(t, 0)
+	panel := browser.FreshPanel(t)
+	linkPanel(t, panel, d)
+	cs := mcpClient(t, d, "e2e-agent")
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var names []string
+	for tl, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, tl.Name)
+	}
+	for _, want := range []string{"navigate", "snapshot", "click", "screenshot", "run_script", "tabs_list"} {
+		if !contains(names, want) {
+			t.Errorf("tools/list lacks %s: %v", want, names)
+		}
+	}
+
+	page := site.Page("counter.html")
+	r := callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": page}, "allow_once")
+	if r.IsError {
+		t.Fatalf("navigate: %s", text(r))
+	}
+	// The client's tab is in its own group, named after it.
+	group := JS[string](t, panel, `(async () => {
+		const tabs = await chrome.tabs.query({url: `+jsString(page)+`});
+		if (tabs.length !== 1 || tabs[0].groupId < 0) return "tabs: " + JSON.stringify(tabs.map(t => t.groupId));
+		return (await chrome.tabGroups.get(tabs[0].groupId)).title;
+	})()`)
+	if group != "e2e-agent" {
+		t.Errorf("the client's tab group: %q", group)
+	}
+	r = callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "allow_always")
+	snap := text(r)
+	if r.IsError || !strings.Contains(snap, `button "Like"`) || !strings.Contains(snap, "<untrusted-") {
+		t.Fatalf("snapshot: %s", snap)
+	}
+	ref := refOf(t, snap, `button "Like"`)
+	r = callTool(t, panel, cs, "e2e-agent", "click", map[string]any{"ref": ref}, "allow_once")
+	if r.IsError {
+		t.Fatalf("click: %s", text(r))
+	}
+	tab := JS[int](t, panel, `chrome.tabs.query({url: `+jsString(page)+`}).then(t => t[0].id)`)
+	if got := inTab[string](t, panel, tab, `document.getElementById("count-like").textContent`); got != "1" {
+		t.Errorf("the Like counter after the click: %s", got)
+	}
+	// A screenshot: a read of a site the user let it read, so it does not ask.
+	r = callTool(t, panel, cs, "e2e-agent", "screenshot", map[string]any{}, "")
+	var img *mcp.ImageContent
+	for _, c := range r.Content {
+		if ic, ok := c.(*mcp.ImageContent); ok {
+			img = ic
+		}
+	}
+	if r.IsError || img == nil || !strings.HasPrefix(img.MIMEType, "image/") || len(img.Data) < 1000 {
+		t.Fatalf("screenshot: error %v, %s, image %v", r.IsError, text(r), img != nil)
+	}
+	// A call the user denies is a tool error, and does not run.
+	r = callTool(t, panel, cs, "e2e-agent", "run_script", map[string]any{"code": `document.getElementById("count-star").textContent = "99"`}, "deny_once")
+	if !r.IsError || !strings.Contains(text(r), "denied") {
+		t.Errorf("a denied call: error %v, %q", r.IsError, text(r))
+	}
+	if got := inTab[string](t, panel, tab, `document.getElementById("count-star").textContent`); got != "0" {
+		t.Errorf("the denied script ran: %s", got)
+	}
+	// The audit log names the client.
+	audit := JS[string](t, panel, `skiffTest.call("audit.export").then(f => f.text)`)
+	if !strings.Contains(audit, "e2e-agent") {
+		t.Errorf("the audit log does not name the client: %.300s", audit)
+	}
+}
+
+// refOf finds the ref of the snapshot line that contains what.
+func refOf(t *testing.T, snap, what string) string {
+	t.Helper()
+	for _, line := range strings.Split(snap, "\n") {
+		if strings.Contains(line, what) {
+			if i := strings.Index(line, "[ref="); i >= 0 {
+				rest := line[i+5:]
+				return rest[:strings.IndexByte(rest, ']')]
+			}
+			if i := strings.Index(line, "[e"); i >= 0 {
+				rest := line[i+1:]
+				return rest[:strings.IndexByte(rest, ']')]
+			}
+		}
+	}
+	t.Fatalf("no ref for %s in:\n%s", what, snap)
+	return ""
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+var _ = json.Valid

@@ -1,0 +1,50 @@
+// Outside agents: the link to skiffd (its status in Settings) and the calls MCP clients make
+// that wait for the user's answer. Those belong to no chat, so they show above the composer,
+// each with the same ask box as a chat's tool calls, naming the client that asks.
+import { $, el } from "./dom.js";
+import { call, on } from "./connection.js";
+import { askBox } from "./tools.js";
+
+const stateText = { off: "Off", connecting: "Connecting…", connected: "Linked", waiting: "Not linked" };
+
+export function renderLink(link) {
+  const n = $("link-status");
+  if (!n || !link) return;
+  n.dataset.state = link.state;
+  let text = stateText[link.state] || link.state;
+  if (link.message) text += ": " + link.message;
+  if (link.clients && link.clients.length) text += ` Clients: ${link.clients.join(", ")}.`;
+  if (link.state === "waiting" && link.retryAt) {
+    const s = Math.max(0, Math.round((link.retryAt - Date.now()) / 1000));
+    text += ` Retrying in ${s} s.`;
+  }
+  n.textContent = text;
+  $("link-retry").hidden = link.state === "off" || link.state === "connected";
+}
+
+export function renderAsks(asks) {
+  const box = $("outside-asks");
+  box.replaceChildren();
+  for (const a of asks || []) {
+    const msg = { id: a.id, tool: { name: a.tool, what: a.what, args: a.args, url: a.url, origin: a.origin, risk: a.risk,
+      asks: a.why, sensitive: a.sensitive, askedAt: a.askedAt, who: a.who } };
+    const item = el("article", { className: "outside-ask", "aria-label": `${a.who} asks` });
+    item.dataset.id = a.id;
+    item.dataset.tool = a.tool;
+    item.dataset.who = a.who;
+    item.append(askBox(msg, ""));
+    box.append(item);
+  }
+  box.hidden = !box.children.length;
+}
+
+on("link.status", (m) => renderLink(m.link));
+on("asks.changed", (m) => renderAsks(m.asks));
+
+$("link-retry").addEventListener("click", async () => {
+  try {
+    renderLink(await call("link.retry"));
+  } catch (e) {
+    $("link-status").textContent = e.message;
+  }
+});

@@ -42,7 +42,9 @@ func main() {
 	args := os.Args[1:]
 	if len(args) > 0 && strings.HasPrefix(args[0], "chrome-extension://") {
 		// Chrome started us as its native messaging host: the link is our stdin and stdout.
-		run(func(ctx context.Context, cfg *daemon.Config) error { return daemon.Native(ctx, cfg, os.Stdin, os.Stdout) })
+		run(func(ctx context.Context, cfg *daemon.Config) error {
+			return daemon.Native(ctx, cfg, os.Stdin, os.Stdout)
+		})
 		return
 	}
 	if len(args) == 0 {
@@ -75,7 +77,9 @@ func main() {
 			return daemon.Serve(ctx, ln, cfg, daemon.NewHub(cfg.PairToken))
 		})
 	case "stdio":
-		run(func(ctx context.Context, cfg *daemon.Config) error { return daemon.Stdio(ctx, cfg, os.Stdin, os.Stdout) })
+		run(func(ctx context.Context, cfg *daemon.Config) error {
+			return daemon.Stdio(ctx, cfg, os.Stdin, os.Stdout)
+		})
 	case "token":
 		fmt.Println(cfg.MCPToken)
 	case "pair":

@@ -104,12 +104,12 @@ func (h *Hub) Serve(ctx context.Context, c Conn) error {
 		return errors.New("the first message was not a hello")
 	}
 	if !same(hello.Token, h.Token) {
-		msg, _ := json.Marshal(link.Msg{Type: link.Refused, Message: "the pairing token is not skiffd's: copy the one `skiffd pair` prints into Skiff's settings"})
-		_ = c.Write(ctx, msg)
-		c.Close("wrong pairing token")
 		h.mu.Lock()
 		h.refused = time.Now()
 		h.mu.Unlock()
+		msg, _ := json.Marshal(link.Msg{Type: link.Refused, Message: "the pairing token is not skiffd's: copy the one `skiffd pair` prints into Skiff's settings"})
+		_ = c.Write(ctx, msg)
+		c.Close("wrong pairing token")
 		return errors.New("refused a link with a wrong pairing token")
 	}
 	l := &linked{conn: c, version: hello.Version, since: time.Now(), pending: map[int64]chan *link.CallResult{}, probes: map[int64]chan struct{}{}, done: make(chan struct{})}
@@ -255,5 +255,15 @@ func (h *Hub) Probe(ctx context.Context) (time.Duration, error) {
 		return 0, errors.New("the link dropped")
 	case <-ctx.Done():
 		return 0, errors.New("the extension's worker did not answer a ping within " + time.Until(start).String())
+	}
+}
+
+// Drop closes the current link (skiffd is stopping: hijacked WebSockets outlive the server).
+func (h *Hub) Drop() {
+	h.mu.Lock()
+	l := h.cur
+	h.mu.Unlock()
+	if l != nil {
+		l.conn.Close("skiffd is stopping")
 	}
 }

@@ -33,6 +33,7 @@ func Serve(ctx context.Context, ln net.Listener, cfg *Config, hub *Hub) error {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
+		hub.Drop()
 		_ = srv.Shutdown(sctx)
 	}()
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -187,15 +188,16 @@ func localHost(host string, port int) bool {
 
 // localOrigin reports whether an Origin is a page served from loopback (an MCP inspector's UI).
 func localOrigin(o string) bool {
-	rest, ok := strings.CutPrefix(o, "http://")
-	if !ok {
+	u, err := url.Parse(o)
+	if err != nil || u.Scheme != "http" || u.Path != "" || u.User != nil {
 		return false
 	}
-	h := rest
-	if hh, _, err := net.SplitHostPort(rest); err == nil {
-		h = hh
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return false
+		}
 	}
-	switch strings.ToLower(h) {
+	switch strings.ToLower(u.Hostname()) {
 	case "127.0.0.1", "localhost", "::1":
 		return true
 	}

@@ -281,3 +281,111 @@ func contains(xs []string, x string) bool {
 }
 
 var _ = json.Valid
+
+// The link heals: skiffd restarts and the extension is back within the backoff; the worker is
+// killed and the new worker links again (woken by the panel here, by its alarm otherwise);
+// calls work after each.
+func TestLinkComesBackAfterRestarts(t *testing.T) {
+	site := testkit.NewSite(t)
+	d := startSkiffd(t, 0)
+	panel := browser.FreshPanel(t)
+	linkPanel(t, panel, d)
+
+	d.Stop()
+	WaitJS(t, panel, `document.getElementById("link-status").dataset.state === "waiting"`)
+	start := time.Now()
+	d = serveSkiffd(t, d.Cfg)
+	d.connected(t)
+	t.Logf("skiffd restarted: the extension linked again after %v", time.Since(start).Round(time.Millisecond))
+	cs := mcpClient(t, d, "after-restart")
+	r := callTool(t, panel, cs, "after-restart", "navigate", map[string]any{"url": site.Page("counter.html")}, "allow_once")
+	if r.IsError {
+		t.Fatalf("navigate after skiffd restarted: %s", text(r))
+	}
+
+	browser.StopWorker(t)
+	Eventually(t, 10*time.Second, func() bool { return !d.Hub.Status().Connected }, "waiting for the link to drop with the worker")
+	start = time.Now()
+	d.connected(t) // the panel reconnects, which wakes a new worker, which links
+	t.Logf("worker killed: the extension linked again after %v", time.Since(start).Round(time.Millisecond))
+	cs = mcpClient(t, d, "after-kill")
+	r = callTool(t, panel, cs, "after-kill", "tabs_list", map[string]any{}, "allow_once")
+	if r.IsError {
+		t.Fatalf("tabs_list after the worker restarted: %s", text(r))
+	}
+}
+
+// Two clients at once: each gets its own tab group; one client's call on the other's tab asks
+// the user (naming the client), and denied, it does not run; tabs_list shows each only its own.
+func TestTwoClientsWorkInSeparateTabGroups(t *testing.T) {
+	site := testkit.NewSite(t)
+	d := startSkiffd(t, 0)
+	panel := browser.FreshPanel(t)
+	linkPanel(t, panel, d)
+	a, b := mcpClient(t, d, "agent-a"), mcpClient(t, d, "agent-b")
+	pageA, pageB := site.Page("counter.html")+"?a", site.Page("counter.html")+"?b"
+	type res struct {
+		r   *mcp.CallToolResult
+		err error
+	}
+	// Both navigate at once; each call asks (a new site), and the user allows both.
+	cha, chb := make(chan res, 1), make(chan res, 1)
+	go func() {
+		r, err := a.CallTool(context.Background(), &mcp.CallToolParams{Name: "navigate", Arguments: map[string]any{"url": pageA}})
+		cha <- res{r, err}
+	}()
+	go func() {
+		r, err := b.CallTool(context.Background(), &mcp.CallToolParams{Name: "navigate", Arguments: map[string]any{"url": pageB}})
+		chb <- res{r, err}
+	}()
+	for _, who := range []string{"agent-a", "agent-b"} {
+		sel := `#outside-asks .outside-ask[data-who="` + who + `"] button[data-decision="allow_once"]`
+		WaitJS(t, panel, `document.querySelector(`+jsString(sel)+`)`)
+		Click(t, panel, `document.querySelector(`+jsString(sel)+`)`)
+	}
+	for _, ch := range []chan res{cha, chb} {
+		select {
+		case x := <-ch:
+			if x.err != nil || x.r.IsError {
+				t.Fatalf("navigate: %v %s", x.err, text(x.r))
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("navigate: no result")
+		}
+	}
+	groups := JS[string](t, panel, `(async () => {
+		const out = [];
+		for (const u of [`+jsString(pageA)+`, `+jsString(pageB)+`]) {
+			const [tab] = await chrome.tabs.query({url: u});
+			out.push(tab && tab.groupId >= 0 ? (await chrome.tabGroups.get(tab.groupId)).title : "none");
+		}
+		return out.join(",");
+	})()`)
+	if groups != "agent-a,agent-b" {
+		t.Errorf("the clients' tab groups: %s", groups)
+	}
+	// tabs_list (a read of the browser: it asks once) shows each client its own tabs only.
+	r := callTool(t, panel, a, "agent-a", "tabs_list", map[string]any{}, "allow_once")
+	if !strings.Contains(text(r), "?a") || strings.Contains(text(r), "?b") {
+		t.Errorf("agent-a's tabs_list: %s", text(r))
+	}
+	// agent-a reaches for agent-b's tab: the user is asked, says no, nothing runs.
+	tabB := JS[int](t, panel, `chrome.tabs.query({url: `+jsString(pageB)+`}).then(t => t[0].id)`)
+	ask := `document.querySelector('#outside-asks .outside-ask[data-who="agent-a"][data-tool="run_script"]')`
+	ch := make(chan res, 1)
+	go func() {
+		r, err := a.CallTool(context.Background(), &mcp.CallToolParams{Name: "run_script", Arguments: map[string]any{"tabId": tabB, "code": `document.getElementById("count-like").textContent = "99"`}})
+		ch <- res{r, err}
+	}()
+	WaitJS(t, panel, ask)
+	if why := JS[string](t, panel, ask+`.textContent`); !strings.Contains(why, "outside the tab group of agent-a") {
+		t.Errorf("the ask does not say the tab is outside agent-a's group: %s", why)
+	}
+	Click(t, panel, ask+`.querySelector('button[data-decision="deny_once"]')`)
+	if x := <-ch; x.err != nil || !x.r.IsError {
+		t.Errorf("agent-a ran a script in agent-b's tab: %v", x.err)
+	}
+	if got := inTab[string](t, panel, tabB, `document.getElementById("count-like").textContent`); got != "0" {
+		t.Errorf("agent-b's page was changed: %s", got)
+	}
+}

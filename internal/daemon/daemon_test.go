@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -292,4 +293,47 @@ func TestConfigKeepsItsTokensPrivate(t *testing.T) {
 	st, err := statMode(dir + "/config.json")
 	require.NoError(t, err)
 	assert.Equal(t, "-rw-------", st)
+}
+
+// skiffd stdio, while a `skiffd serve` holds the port, relays its client's calls there under
+// the client's own name.
+func TestStdioRelaysToTheRunningSkiffd(t *testing.T) {
+	cfg, _, base := running(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	ws, _, err := dialExt(ctx, base, "chrome-extension://"+ExtensionID)
+	require.NoError(t, err)
+	b, _ := json.Marshal(link.Msg{Type: link.Hello, Token: cfg.PairToken})
+	require.NoError(t, ws.Write(ctx, websocket.MessageText, b))
+	_, _, err = ws.Read(ctx)
+	require.NoError(t, err)
+	names := make(chan string, 1)
+	go func() {
+		for {
+			_, b, err := ws.Read(ctx)
+			if err != nil {
+				return
+			}
+			var m link.Msg
+			_ = json.Unmarshal(b, &m)
+			if m.Type == link.Call {
+				names <- m.Client.Name
+				out, _ := json.Marshal(link.Msg{Type: link.Result, ID: m.ID, Result: &link.CallResult{Text: "[1] Example"}})
+				_ = ws.Write(ctx, websocket.MessageText, out)
+			}
+		}
+	}()
+
+	cr, sw := io.Pipe() // client reads what skiffd writes
+	sr, cw := io.Pipe() // skiffd reads what the client writes
+	go func() { _ = Stdio(ctx, cfg, sr, sw) }()
+	c := mcp.NewClient(&mcp.Implementation{Name: "cursor", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "tabs_list", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	assert.False(t, r.IsError)
+	assert.Equal(t, "[1] Example", r.Content[0].(*mcp.TextContent).Text)
+	assert.Equal(t, "cursor", <-names)
 }

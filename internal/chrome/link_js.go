@@ -126,7 +126,10 @@ func (Linker) Dial(ctx context.Context, url string) (core.Socket, error) {
 	}
 	s := newSocket()
 	opened := make(chan error, 1)
-	s.send = func(m string) error { _, err := jsCall(func() js.Value { ws.Call("send", m); return js.Undefined() }); return err }
+	s.send = func(m string) error {
+		_, err := jsCall(func() js.Value { ws.Call("send", m); return js.Undefined() })
+		return err
+	}
 	s.close = func() { _, _ = jsCall(func() js.Value { ws.Call("close"); return js.Undefined() }) }
 	ws.Set("onopen", s.fn(func([]js.Value) {
 		select {

@@ -74,7 +74,7 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 	defer skc.Close()
 
 	skiffRef := regexp.MustCompile(`button "Like" \[(e\d+)\]`)
-	pwRef := regexp.MustCompile(`button "Like" \[ref=(e\d+)\]`)
+	pwRef := regexp.MustCompile(`button "Like" \[ref=(\w+)\]`)
 	type times struct{ nav, snap, click []time.Duration }
 	var s, p times
 	for i := range roundTrips + 1 {
@@ -92,7 +92,7 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 		if pm == nil {
 			b.Fatalf("no ref for the Like button in Playwright's snapshot:\n%s", psnap)
 		}
-		_, pc := callText(b, pw, "browser_click", map[string]any{"element": "Like button", "ref": pm[1]})
+		_, pc := callText(b, pw, "browser_click", map[string]any{"element": "Like button", "ref": pm[1], "target": pm[1]})
 		if i == 0 {
 			continue // warm-up
 		}

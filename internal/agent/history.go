@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/skiff-ai/skiff/internal/provider"
-	"github.com/skiff-ai/skiff/internal/safety"
 	"github.com/skiff-ai/skiff/internal/store"
 )
 
@@ -117,9 +116,5 @@ func toolContent(m *store.Message) string {
 	if m.Tool.StartedAt == 0 {
 		return c // not run: Skiff's own words (denied, stopped, no such tool)
 	}
-	c = FenceUntrusted(m.Tool.Name, markOf(m.ID), c)
-	if n := safety.Notice(m.Tool.Name+" result", m.Tool.Flags); n != "" {
-		c += "\n" + n
-	}
-	return c
+	return fenced(m.Tool.Name, markOf(m.ID), c, m.Tool.Flags)
 }

@@ -67,11 +67,7 @@ func (e *Engine) Invoke(ctx context.Context, task *Task, name string, args json.
 			return Outcome{IsError: true, Text: "The call was cancelled before it ran."}
 		}
 		gate.Record(ctx, gc, dec, "not run", false)
-		why := dec.Why
-		if why == "" {
-			why = "The user did not allow this call."
-		}
-		return Outcome{IsError: true, Text: why + " Do not try to get around this: ask the user, or do something else."}
+		return Outcome{IsError: true, Text: denied(dec)}
 	}
 	if o != "" {
 		task.mu.Lock()
@@ -84,38 +80,60 @@ func (e *Engine) Invoke(ctx context.Context, task *Task, name string, args json.
 	tctx, cancel := context.WithTimeout(ctx, e.ToolTimeout)
 	res, err := tool.Run(tctx, task.Env, name, args)
 	cancel()
-	out := Outcome{IsError: true}
-	var te *tool.Error
-	var de *tool.DialogError
+	var out Outcome
+	result := ""
 	switch {
 	case ctx.Err() != nil:
-		out.Text = "The call was cancelled while it ran; it may have done part of its work."
-	case errors.As(err, &te), errors.As(err, &de):
-		out.Text = fenced(name, capital(err.Error())+".", safety.Flag(err.Error()))
-	case errors.Is(err, context.DeadlineExceeded):
-		out.Text = fmt.Sprintf("The call took longer than %s and was stopped.", e.ToolTimeout)
+		out = Outcome{IsError: true, Text: "The call was cancelled while it ran; it may have done part of its work."}
 	case err != nil:
-		out.Text = "Skiff failed to run this tool: " + err.Error()
+		text, quotes := e.failed(err)
+		if quotes {
+			text = fenced(name, NewID()[:8], text, safety.Flag(err.Error()))
+		}
+		out = Outcome{IsError: true, Text: text}
 	default:
-		out = Outcome{Text: res.Text, Image: res.Image}
+		out, result = Outcome{Text: res.Text, Image: res.Image}, res.Summary
 		if res.Untrusted {
-			out.Text = fenced(name, res.Text, safety.Flag(res.Text))
+			out.Text = fenced(name, NewID()[:8], res.Text, safety.Flag(res.Text))
 		}
 	}
-	result := clipText(out.Text, 160)
-	if !out.IsError && res != nil && res.Summary != "" {
-		result = res.Summary
-	} else if out.IsError {
+	if result == "" {
+		result = clipText(out.Text, 160)
+	}
+	if out.IsError {
 		result = "failed: " + result
 	}
 	gate.Record(context.WithoutCancel(ctx), gc, dec, result, !out.IsError)
 	return out
 }
 
-// fenced is page text as an outside client's model reads it: in a data block it cannot close,
-// with what reads like instructions pointed out after it.
-func fenced(toolName, text string, flags []safety.Finding) string {
-	s := FenceUntrusted(toolName, NewID()[:8], text)
+// failed is a tool's error in words for the model; quotes says the words may quote the page
+// (they are fenced as data).
+func (e *Engine) failed(err error) (text string, quotes bool) {
+	var te *tool.Error
+	var de *tool.DialogError
+	switch {
+	case errors.As(err, &te), errors.As(err, &de):
+		return capital(err.Error()) + ".", true
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Sprintf("The call took longer than %s and was stopped.", e.ToolTimeout), false
+	}
+	return "Skiff failed to run this tool: " + err.Error(), false
+}
+
+// denied is what the model is told of a call the gate did not allow.
+func denied(d Decision) string {
+	why := d.Why
+	if why == "" {
+		why = "The user did not allow this call."
+	}
+	return why + " Do not try to get around this: ask the user, or do something else."
+}
+
+// fenced is page text as a model reads it: in a data block marked with mark that the page
+// cannot close, with what reads like instructions pointed out after it.
+func fenced(toolName, mark, text string, flags []safety.Finding) string {
+	s := FenceUntrusted(toolName, mark, text)
 	if n := safety.Notice(toolName+" result", flags); n != "" {
 		s += "\n" + n
 	}

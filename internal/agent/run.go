@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -367,11 +366,7 @@ func (r *runner) gated(ctx context.Context, i int, t tool.Tool) {
 			gate.Record(context.WithoutCancel(ctx), gc, d, "stopped before it ran", false)
 			return
 		}
-		why := d.Why
-		if why == "" {
-			why = "The user did not allow this call."
-		}
-		r.finish(ctx, i, store.StatusDenied, why+" Do not try to get around this: ask the user, or do something else.", true)
+		r.finish(ctx, i, store.StatusDenied, denied(d), true)
 		gate.Record(ctx, gc, d, "not run", false)
 		return
 	}
@@ -397,19 +392,16 @@ func (r *runner) gated(ctx context.Context, i int, t tool.Tool) {
 	res, err := tool.Run(tctx, r.env, msg.Tool.Name, msg.Tool.Args)
 	tcancel()
 	msg.Tool.DurationMs = e.now() - msg.Tool.StartedAt
-	var te *tool.Error
-	var de *tool.DialogError
 	switch {
 	case ctx.Err() != nil:
 		r.finish(ctx, i, store.StatusStopped, "The user stopped the run while this call was running; it may have done part of its work.", true)
-	case errors.As(err, &te), errors.As(err, &de):
-		msg.Tool.Summary = clipText(err.Error(), 120)
-		msg.Tool.Flags = safety.Flag(err.Error())
-		r.finish(ctx, i, store.StatusError, capital(err.Error())+".", true)
-	case errors.Is(err, context.DeadlineExceeded):
-		r.finish(ctx, i, store.StatusError, fmt.Sprintf("The call took longer than %s and was stopped.", e.ToolTimeout), true)
 	case err != nil:
-		r.finish(ctx, i, store.StatusError, "Skiff failed to run this tool: "+err.Error(), true)
+		text, quotes := e.failed(err)
+		if quotes {
+			msg.Tool.Summary = clipText(err.Error(), 120)
+			msg.Tool.Flags = safety.Flag(err.Error())
+		}
+		r.finish(ctx, i, store.StatusError, text, true)
 	default:
 		msg.Tool.Summary, msg.Tool.Untrusted = res.Summary, res.Untrusted
 		msg.Tool.Flags = safety.Flag(res.Text)

@@ -37,6 +37,7 @@ func main() {
 	}
 	c.Notifier = chrome.Notifier{}
 	c.Dialer = chrome.Linker{}
+	core.Version = chrome.ExtensionVersion()
 	api := js.Global().Get("Object").New()
 	api.Set("connect", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) == 0 {
@@ -71,7 +72,7 @@ func main() {
 		return nil
 	}))
 	js.Global().Set("skiffCore", api)
-	go c.StartLink(ctx)
+	go c.Start(ctx)
 	js.Global().Call("__skiffReady", api)
 	select {}
 }

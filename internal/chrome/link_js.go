@@ -81,7 +81,7 @@ func (s *socket) Write(_ context.Context, b []byte) error {
 	return s.send(string(b))
 }
 
-func (s *socket) Close() {
+func (s *socket) Close(string) {
 	s.ended("closed by Skiff")
 	s.close()
 	for _, f := range s.funcs {
@@ -94,6 +94,15 @@ func (s *socket) fn(f func(args []js.Value)) js.Func {
 	jf := js.FuncOf(func(_ js.Value, args []js.Value) any { f(args); return nil })
 	s.funcs = append(s.funcs, jf)
 	return jf
+}
+
+// ExtensionVersion is the version in the extension's manifest.
+func ExtensionVersion() string {
+	v, err := jsCall(func() js.Value { return chromeAPI("runtime").Call("getManifest").Get("version") })
+	if err != nil || v.Type() != js.TypeString {
+		return "unknown"
+	}
+	return v.String()
 }
 
 // wakeAlarm is the alarm that wakes the worker while a link is wanted; sw.js knows its name.
@@ -113,7 +122,7 @@ func (Linker) Wake(ctx context.Context, on bool) {
 	_, _ = callAPI(ctx, alarms, "clear", wakeAlarm)
 }
 
-func (Linker) Dial(ctx context.Context, url string) (core.Socket, error) {
+func (Linker) Dial(ctx context.Context, url string) (link.Conn, error) {
 	if url == "native:" {
 		return dialNative()
 	}
@@ -160,19 +169,19 @@ func (Linker) Dial(ctx context.Context, url string) (core.Socket, error) {
 	select {
 	case err := <-opened:
 		if err != nil {
-			s.Close()
+			s.Close("")
 			return nil, err
 		}
 		return s, nil
 	case <-ctx.Done():
-		s.Close()
+		s.Close("")
 		return nil, ctx.Err()
 	}
 }
 
 // dialNative connects to skiffd as Chrome's native messaging host. Chrome starts the host
 // process; messages are JSON objects both ways.
-func dialNative() (core.Socket, error) {
+func dialNative() (link.Conn, error) {
 	port, err := jsCall(func() js.Value { return chromeAPI("runtime").Call("connectNative", link.NativeHost) })
 	if err != nil {
 		return nil, err

@@ -63,14 +63,21 @@ func New(ctx context.Context, kv store.KV, d provider.Doer, rules Rules, b tool.
 	c.Engine.Browser = b
 	c.gate.c = c
 	c.Engine.Gate = &c.gate
-	// Off the wake path: session rules outlive the worker, so this only matters after a browser
-	// restart, and a first request racing it at worst gets the clear "origin" error.
-	go func() {
-		if s, err := st.Settings(ctx); err == nil {
-			c.applyRules(ctx, s)
-		}
-	}()
 	return c, nil
+}
+
+// Start does, with one read of the settings, what a worker does once it is wired: point the
+// Origin rules at the local model servers (session rules outlive the worker, so this only
+// matters after a browser restart, and a first request racing it at worst gets the clear
+// "origin" error) and bring up the link to skiffd if it is on. wasm/ calls it off the wake
+// path, after setting Dialer.
+func (c *Core) Start(ctx context.Context) {
+	s, err := c.Store.Settings(ctx)
+	if err != nil {
+		return
+	}
+	c.applyRules(ctx, s)
+	c.startLink(ctx, s.Daemon)
 }
 
 // Connect registers a panel for pushed updates.
@@ -289,7 +296,7 @@ func (c *Core) saveSettings(ctx context.Context, req SaveSettingsParams) (*Publi
 		return nil, err
 	}
 	c.applyRules(ctx, s)
-	c.StartLink(ctx)
+	c.startLink(ctx, s.Daemon)
 	ps := public(s)
 	return &ps, nil
 }

@@ -1,9 +1,11 @@
 package core
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
+	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -12,19 +14,11 @@ import (
 	"github.com/skiff-ai/skiff/internal/store"
 )
 
-// Socket is an open link to skiffd. internal/chrome implements it over a WebSocket; reads and
-// writes give up when their context is done.
-type Socket interface {
-	Read(ctx context.Context) ([]byte, error)
-	Write(ctx context.Context, b []byte) error
-	Close()
-}
-
 // Dialer opens links: to a ws:// URL, or to the native messaging host when url is "native:".
 // Wake(on) keeps waking the worker (an alarm) while a link is wanted, so a worker Chrome
 // stopped while skiffd was down comes back to retry.
 type Dialer interface {
-	Dial(ctx context.Context, url string) (Socket, error)
+	Dial(ctx context.Context, url string) (link.Conn, error)
 	Wake(ctx context.Context, on bool)
 }
 
@@ -52,53 +46,57 @@ type linker struct {
 	spaces map[string]*workspace // by client id
 }
 
-// LinkURL is where the extension links to skiffd for these settings.
-func LinkURL(d store.DaemonSettings) string {
+// target is where the extension links to skiffd for these settings, as a URL for the Dialer
+// and in words for the user.
+func target(d store.DaemonSettings) (url, where string) {
 	if d.Native {
-		return "native:"
+		return "native:", "skiffd's native messaging host"
 	}
-	port := d.Port
-	if port == 0 {
-		port = link.DefaultPort
-	}
-	return "ws://127.0.0.1:" + strconv.Itoa(port) + link.Path
+	port := strconv.Itoa(cmp.Or(d.Port, link.DefaultPort))
+	return "ws://127.0.0.1:" + port + link.Path, "skiffd on port " + port
 }
 
 // StartLink (re)starts the link when the settings changed or it is not running; with the link
-// turned off it stops it. wasm/ calls it when the worker starts and on the keepalive alarm.
+// turned off it stops it. It is called when the worker starts, on the keepalive alarm, and
+// when the settings are saved.
 func (c *Core) StartLink(ctx context.Context) {
-	if c.Dialer == nil {
-		return
-	}
 	s, err := c.Store.Settings(ctx)
-	if err != nil {
+	if err == nil {
+		c.startLink(ctx, s.Daemon)
+	}
+}
+
+func (c *Core) startLink(ctx context.Context, d store.DaemonSettings) {
+	if c.Dialer == nil {
 		return
 	}
 	l := &c.link
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	l.c = c
-	if l.cancel != nil && l.cfg == s.Daemon {
+	if l.cancel != nil && l.cfg == d {
+		l.mu.Unlock()
 		return
 	}
 	if l.cancel != nil {
 		l.cancel()
 		l.cancel = nil
 	}
-	l.cfg = s.Daemon
-	on := s.Daemon.Enabled && s.Daemon.Token != ""
+	l.cfg = d
+	on := d.Enabled && d.Token != ""
+	if on {
+		lctx, cancel := context.WithCancel(context.Background())
+		l.cancel = cancel
+		go l.loop(lctx, d)
+	}
+	l.mu.Unlock()
 	go c.Dialer.Wake(context.WithoutCancel(ctx), on)
 	if !on {
 		st := LinkStatus{State: "off"}
-		if s.Daemon.Enabled {
+		if d.Enabled {
 			st.Message = "Paste the pairing token that `skiffd pair` prints to link."
 		}
-		l.setLocked(st)
-		return
+		l.set(st)
 	}
-	lctx, cancel := context.WithCancel(context.Background())
-	l.cancel = cancel
-	go l.loop(lctx, s.Daemon)
 }
 
 // RetryLink drops the link's backoff and connects again now.
@@ -113,43 +111,43 @@ func (c *Core) RetryLink(ctx context.Context) {
 }
 
 // Link reports the link's status.
-func (c *Core) Link() LinkStatus {
-	c.link.mu.Lock()
-	defer c.link.mu.Unlock()
-	if c.link.status.State == "" {
-		return LinkStatus{State: "off"}
-	}
-	return c.link.status
-}
+func (c *Core) Link() LinkStatus { return c.link.current() }
 
-func (l *linker) set(st LinkStatus) {
+// current is the status with the clients that have a workspace now.
+func (l *linker) current() LinkStatus {
 	l.mu.Lock()
-	l.setLocked(st)
-	l.mu.Unlock()
-}
-
-func (l *linker) setLocked(st LinkStatus) {
+	defer l.mu.Unlock()
+	st := l.status
+	if st.State == "" {
+		st.State = "off"
+	}
 	for _, w := range l.spaces {
 		st.Clients = append(st.Clients, w.name)
 	}
+	sort.Strings(st.Clients)
+	return st
+}
+
+// set stores the status and pushes it to every panel.
+func (l *linker) set(st LinkStatus) {
+	l.mu.Lock()
 	l.status = st
-	if l.c != nil {
-		go l.c.broadcast(struct {
-			Type string     `json:"type"`
-			Link LinkStatus `json:"link"`
-		}{UpdateLink, st})
+	l.mu.Unlock()
+	l.publish()
+}
+
+func (l *linker) publish() {
+	if l.c == nil {
+		return
 	}
+	l.c.broadcast(struct {
+		Type string     `json:"type"`
+		Link LinkStatus `json:"link"`
+	}{UpdateLink, l.current()})
 }
 
 func (l *linker) loop(ctx context.Context, cfg store.DaemonSettings) {
-	url := LinkURL(cfg)
-	where := "skiffd on port " + strconv.Itoa(max(cfg.Port, 0))
-	if cfg.Port == 0 {
-		where = "skiffd on port " + strconv.Itoa(link.DefaultPort)
-	}
-	if cfg.Native {
-		where = "skiffd's native messaging host"
-	}
+	url, where := target(cfg)
 	for fails := 0; ctx.Err() == nil; {
 		l.set(LinkStatus{State: "connecting", Message: "Connecting to " + where + "…"})
 		err := l.session(ctx, url, cfg.Token, where)
@@ -198,7 +196,7 @@ func (l *linker) session(ctx context.Context, url, token, where string) error {
 	if err != nil {
 		return linkProblem("Skiff could not reach " + where + ". Is it running? Start it with `skiffd serve`, and `skiffd doctor` says what is wrong.")
 	}
-	defer sock.Close()
+	defer sock.Close("")
 	hello, _ := json.Marshal(link.Msg{Type: link.Hello, Token: token, Version: Version})
 	if err := sock.Write(ctx, hello); err != nil {
 		return linkProblem("The link to " + where + " closed at once.")
@@ -286,18 +284,16 @@ func (l *linker) call(ctx context.Context, client link.Client, name string, args
 
 func (l *linker) space(client link.Client) *workspace {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if w := l.spaces[client.ID]; w != nil {
-		return w
+	w := l.spaces[client.ID]
+	if w == nil {
+		if l.spaces == nil {
+			l.spaces = map[string]*workspace{}
+		}
+		w = newWorkspace(l.c.Browser, client.Name)
+		l.spaces[client.ID] = w
+		defer l.publish() // a new client: the panel lists it
 	}
-	if l.spaces == nil {
-		l.spaces = map[string]*workspace{}
-	}
-	w := newWorkspace(l.c.Browser, client.Name)
-	l.spaces[client.ID] = w
-	st := l.status
-	st.Clients = nil
-	l.setLocked(st)
+	l.mu.Unlock()
 	return w
 }
 
@@ -305,10 +301,8 @@ func (l *linker) bye(client link.Client) {
 	l.mu.Lock()
 	w := l.spaces[client.ID]
 	delete(l.spaces, client.ID)
-	st := l.status
-	st.Clients = nil
-	l.setLocked(st)
 	l.mu.Unlock()
+	l.publish()
 	if w != nil && w.task.Env != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -318,5 +312,6 @@ func (l *linker) bye(client link.Client) {
 	}
 }
 
-// Version is the extension's version, sent in the link's hello.
-var Version = "0.1.0"
+// Version is the extension's version, sent in the link's hello (wasm/ sets it from the
+// manifest).
+var Version = "dev"

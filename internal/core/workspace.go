@@ -60,13 +60,13 @@ func (w *workspace) adopt(ctx context.Context, id int) error {
 	return nil
 }
 
-// mine lists the group's tabs.
-func (w *workspace) mine(ctx context.Context) ([]tool.Tab, error) {
+// Tabs lists the workspace's tabs only (in windowID, or in every window for 0).
+func (w *workspace) Tabs(ctx context.Context, windowID int) ([]tool.Tab, error) {
 	g := w.groupID()
 	if g < 0 {
 		return nil, nil
 	}
-	all, err := w.Browser.Tabs(ctx, 0)
+	all, err := w.Browser.Tabs(ctx, windowID)
 	if err != nil {
 		return nil, err
 	}
@@ -79,26 +79,11 @@ func (w *workspace) mine(ctx context.Context) ([]tool.Tab, error) {
 	return out, nil
 }
 
-// Tabs lists the workspace's tabs only.
-func (w *workspace) Tabs(ctx context.Context, windowID int) ([]tool.Tab, error) {
-	tabs, err := w.mine(ctx)
-	if err != nil || windowID == 0 {
-		return tabs, err
-	}
-	var out []tool.Tab
-	for _, t := range tabs {
-		if t.WindowID == windowID {
-			out = append(out, t)
-		}
-	}
-	return out, nil
-}
-
 // ActiveTab is the group's active tab (or its first); with no tab yet, a new blank tab in a
 // window of its own, so a client never starts working in (or over) the tab the user is looking
 // at, and its tab is drawn (a background tab is not, and cannot be captured).
 func (w *workspace) ActiveTab(ctx context.Context, _ int) (tool.Tab, error) {
-	tabs, err := w.mine(ctx)
+	tabs, err := w.Tabs(ctx, 0)
 	if err != nil {
 		return tool.Tab{}, err
 	}
@@ -117,7 +102,7 @@ func (w *workspace) ActiveTab(ctx context.Context, _ int) (tool.Tab, error) {
 // for the first).
 func (w *workspace) OpenTab(ctx context.Context, url string, active bool, _ int) (tool.Tab, error) {
 	win := tool.NewWindow
-	if tabs, err := w.mine(ctx); err == nil && len(tabs) > 0 {
+	if tabs, err := w.Tabs(ctx, 0); err == nil && len(tabs) > 0 {
 		win = tabs[0].WindowID
 	}
 	t, err := w.Browser.OpenTab(ctx, url, active, win)

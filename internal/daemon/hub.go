@@ -11,13 +11,6 @@ import (
 	"github.com/skiff-ai/skiff/internal/link"
 )
 
-// Conn is the extension's side of a link: a WebSocket or a native messaging pipe.
-type Conn interface {
-	Read(ctx context.Context) ([]byte, error)
-	Write(ctx context.Context, b []byte) error
-	Close(reason string)
-}
-
 // ErrNoBrowser: no extension is linked.
 var ErrNoBrowser = errors.New("Skiff's browser extension is not connected to skiffd. Open Chrome with Skiff, then in Skiff's Settings › Outside agents turn the link on with the pairing token from `skiffd pair`; `skiffd doctor` checks every step")
 
@@ -32,23 +25,23 @@ type Hub struct {
 	mu      sync.Mutex
 	cur     *linked
 	next    int64
-	changed chan struct{} // closed and replaced whenever the link comes or goes
-	refused time.Time     // when a link last presented a wrong token
+	refused time.Time // when a link last presented a wrong token
 }
 
 type linked struct {
-	conn    Conn
+	conn    link.Conn
 	version string
 	since   time.Time
 	wmu     sync.Mutex
+	// pending are the calls and probes waiting for their answer, by id (a probe's answer, a
+	// pong, carries no result).
 	pending map[int64]chan *link.CallResult
-	probes  map[int64]chan struct{}
 	done    chan struct{}
 }
 
 // NewHub returns a hub that accepts links presenting token.
 func NewHub(token string) *Hub {
-	return &Hub{Token: token, changed: make(chan struct{})}
+	return &Hub{Token: token}
 }
 
 // Status is the link as doctor and /status report it.
@@ -76,21 +69,9 @@ func (h *Hub) Status() Status {
 	return st
 }
 
-// Changed is closed when the link next comes or goes.
-func (h *Hub) Changed() <-chan struct{} {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.changed
-}
-
-func (h *Hub) signal() {
-	close(h.changed)
-	h.changed = make(chan struct{})
-}
-
 // Serve runs one link until it closes: the hello with the pairing token first (within
 // link.HelloTimeout), then results and pings. A wrong token is refused with a reason.
-func (h *Hub) Serve(ctx context.Context, c Conn) error {
+func (h *Hub) Serve(ctx context.Context, c link.Conn) error {
 	hctx, cancel := context.WithTimeout(ctx, link.HelloTimeout)
 	b, err := c.Read(hctx)
 	cancel()
@@ -112,7 +93,7 @@ func (h *Hub) Serve(ctx context.Context, c Conn) error {
 		c.Close("wrong pairing token")
 		return errors.New("refused a link with a wrong pairing token")
 	}
-	l := &linked{conn: c, version: hello.Version, since: time.Now(), pending: map[int64]chan *link.CallResult{}, probes: map[int64]chan struct{}{}, done: make(chan struct{})}
+	l := &linked{conn: c, version: hello.Version, since: time.Now(), pending: map[int64]chan *link.CallResult{}, done: make(chan struct{})}
 	welcome, _ := json.Marshal(link.Msg{Type: link.Welcome, Version: Version})
 	if err := c.Write(ctx, welcome); err != nil {
 		return err
@@ -120,7 +101,6 @@ func (h *Hub) Serve(ctx context.Context, c Conn) error {
 	h.mu.Lock()
 	old := h.cur
 	h.cur = l
-	h.signal()
 	h.mu.Unlock()
 	if old != nil {
 		old.conn.Close("replaced by a newer link")
@@ -129,7 +109,6 @@ func (h *Hub) Serve(ctx context.Context, c Conn) error {
 		h.mu.Lock()
 		if h.cur == l {
 			h.cur = nil
-			h.signal()
 		}
 		h.mu.Unlock()
 		close(l.done)
@@ -153,19 +132,12 @@ func (h *Hub) Serve(ctx context.Context, c Conn) error {
 			if err := l.write(ctx, pong); err != nil {
 				return err
 			}
-		case link.Pong:
-			l.wmu.Lock()
-			if ch := l.probes[m.ID]; ch != nil {
-				close(ch)
-				delete(l.probes, m.ID)
-			}
-			l.wmu.Unlock()
-		case link.Result:
+		case link.Result, link.Pong:
 			l.wmu.Lock()
 			ch := l.pending[m.ID]
 			delete(l.pending, m.ID)
 			l.wmu.Unlock()
-			if ch != nil && m.Result != nil {
+			if ch != nil && (m.Result != nil || m.Type == link.Pong) {
 				ch <- m.Result
 			}
 		}
@@ -184,32 +156,50 @@ func (l *linked) write(ctx context.Context, b []byte) error {
 func (h *Hub) Call(ctx context.Context, client link.Client, name string, args json.RawMessage) (*link.CallResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, CallTimeout)
 	defer cancel()
+	r, err := h.ask(ctx, link.Msg{Type: link.Call, Client: &client, Tool: name, Args: args})
+	if errors.Is(err, errDropped) {
+		return nil, errors.New("the browser's link dropped before the call finished (the browser closed, or its worker restarted); the call may have run: check the page before trying again")
+	}
+	return r, err
+}
+
+// Probe measures a round trip to the extension's worker: a ping it must answer.
+func (h *Hub) Probe(ctx context.Context) (time.Duration, error) {
+	start := time.Now()
+	_, err := h.ask(ctx, link.Msg{Type: link.Ping})
+	return time.Since(start), err
+}
+
+var errDropped = errors.New("the link dropped")
+
+// ask sends m, numbered, over the current link and waits for the answer with its number.
+func (h *Hub) ask(ctx context.Context, m link.Msg) (*link.CallResult, error) {
 	h.mu.Lock()
 	l := h.cur
 	h.next++
-	id := h.next
+	m.ID = h.next
 	h.mu.Unlock()
 	if l == nil {
 		return nil, ErrNoBrowser
 	}
 	ch := make(chan *link.CallResult, 1)
 	l.wmu.Lock()
-	l.pending[id] = ch
+	l.pending[m.ID] = ch
 	l.wmu.Unlock()
 	defer func() {
 		l.wmu.Lock()
-		delete(l.pending, id)
+		delete(l.pending, m.ID)
 		l.wmu.Unlock()
 	}()
-	b, _ := json.Marshal(link.Msg{Type: link.Call, ID: id, Client: &client, Tool: name, Args: args})
+	b, _ := json.Marshal(m)
 	if err := l.write(ctx, b); err != nil {
-		return nil, fmt.Errorf("the call could not reach the browser: %w", err)
+		return nil, fmt.Errorf("the message could not reach the browser: %w", err)
 	}
 	select {
 	case r := <-ch:
 		return r, nil
 	case <-l.done:
-		return nil, errors.New("the browser's link dropped before the call finished (the browser closed, or its worker restarted); the call may have run: check the page before trying again")
+		return nil, errDropped
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
@@ -227,35 +217,6 @@ func (h *Hub) Bye(client link.Client) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = l.write(ctx, b)
-}
-
-// Probe measures a round trip to the extension's worker: a ping it must answer.
-func (h *Hub) Probe(ctx context.Context) (time.Duration, error) {
-	h.mu.Lock()
-	l := h.cur
-	h.next++
-	id := h.next
-	h.mu.Unlock()
-	if l == nil {
-		return 0, ErrNoBrowser
-	}
-	ch := make(chan struct{})
-	l.wmu.Lock()
-	l.probes[id] = ch
-	l.wmu.Unlock()
-	b, _ := json.Marshal(link.Msg{Type: link.Ping, ID: id})
-	start := time.Now()
-	if err := l.write(ctx, b); err != nil {
-		return 0, err
-	}
-	select {
-	case <-ch:
-		return time.Since(start), nil
-	case <-l.done:
-		return 0, errors.New("the link dropped")
-	case <-ctx.Done():
-		return 0, errors.New("the extension's worker did not answer a ping within " + time.Until(start).String())
-	}
 }
 
 // Drop closes the current link (skiffd is stopping: hijacked WebSockets outlive the server).

@@ -14,9 +14,18 @@
 package link
 
 import (
+	"context"
 	"encoding/json"
 	"time"
 )
+
+// Conn is one end of a link, on either side: a WebSocket or a native messaging pipe. Reads and
+// writes give up when ctx is done; Close tells the other end why, where the transport can.
+type Conn interface {
+	Read(ctx context.Context) ([]byte, error)
+	Write(ctx context.Context, b []byte) error
+	Close(reason string)
+}
 
 // Message types.
 const (

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -68,10 +67,9 @@ func (g *gate) asks() []Ask {
 	out := []Ask{}
 	for _, p := range g.waiting {
 		if p.ask != nil {
-			out = append(out, *p.ask)
+			out = insertSorted(out, *p.ask, func(a, b Ask) bool { return a.AskedAt < b.AskedAt })
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].AskedAt < out[j].AskedAt })
 	return out
 }
 
@@ -361,4 +359,15 @@ func (c *Core) exportAudit(ctx context.Context, _ struct{}) (*File, error) {
 		return nil, err
 	}
 	return &File{Name: "skiff-audit-" + c.Engine.Now().UTC().Format("2006-01-02") + ".json", Mime: "application/json", Text: string(b)}, nil
+}
+
+// insertSorted adds v to the sorted s, in order. For the few items of a status; package sort
+// would cost core.wasm 35 KB.
+func insertSorted[T any](s []T, v T, less func(a, b T) bool) []T {
+	i := len(s)
+	s = append(s, v)
+	for ; i > 0 && less(s[i], s[i-1]); i-- {
+		s[i-1], s[i] = s[i], s[i-1]
+	}
+	return s
 }

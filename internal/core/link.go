@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -122,9 +121,8 @@ func (l *linker) current() LinkStatus {
 		st.State = "off"
 	}
 	for _, w := range l.spaces {
-		st.Clients = append(st.Clients, w.name)
+		st.Clients = insertSorted(st.Clients, w.name, func(a, b string) bool { return a < b })
 	}
-	sort.Strings(st.Clients)
 	return st
 }
 

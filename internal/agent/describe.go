@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/tool"
@@ -53,4 +54,49 @@ func gateOrigin(here, leadsTo string) string {
 		return lt
 	}
 	return here
+}
+
+// sites is what a task knows of the origins it touches: those it worked on (moving to a new
+// one asks) and those the user let it read (reading asks once per origin).
+type sites struct {
+	mu      sync.Mutex
+	worked  map[string]bool
+	canRead map[string]bool
+}
+
+// weigh fills in how the gate sees a call on its origin: new to the task, or readable.
+func (s *sites) weigh(c *Call) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c.NewOrigin = c.Origin != "" && !s.worked[c.Origin]
+	c.Consented = c.Origin != "" && s.canRead[c.Origin]
+}
+
+// allowed notes that a call was allowed on o (a read there is the user's consent to read it).
+func (s *sites) allowed(o string, risk tool.Risk) {
+	if o == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.worked == nil {
+		s.worked, s.canRead = map[string]bool{}, map[string]bool{}
+	}
+	s.worked[o] = true
+	if risk == tool.Read {
+		s.canRead[o] = true
+	}
+}
+
+// shared notes an origin the user shared themselves (the page they attached).
+func (s *sites) shared(o string) {
+	if o == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.canRead == nil {
+		s.worked, s.canRead = map[string]bool{}, map[string]bool{}
+	}
+	s.canRead[o] = true
 }

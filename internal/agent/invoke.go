@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/skiff-ai/skiff/internal/safety"
 	"github.com/skiff-ai/skiff/internal/tool"
@@ -20,9 +19,7 @@ type Task struct {
 	// Outside reports whether a call reaches a tab outside the task's own tabs; nil: never.
 	Outside func(ctx context.Context, t tool.Tool, args json.RawMessage) bool
 
-	mu      sync.Mutex
-	origins map[string]bool
-	consent map[string]bool
+	sites sites
 }
 
 // Outcome is what an outside client gets back from a call.
@@ -46,13 +43,8 @@ func (e *Engine) Invoke(ctx context.Context, task *Task, name string, args json.
 	d := describe(ctx, task.Env, t, args)
 	gt := raised(t, d.Risk)
 	o := gateOrigin(d.Origin, d.LeadsTo)
-	task.mu.Lock()
-	if task.origins == nil {
-		task.origins, task.consent = map[string]bool{}, map[string]bool{}
-	}
-	gc := Call{MessageID: "x" + NewID(), Tool: gt, Args: args, What: d.What, URL: d.URL, Origin: o, Who: task.Who,
-		Sensitive: d.Sensitive, NewOrigin: o != "" && !task.origins[o], Consented: o != "" && task.consent[o]}
-	task.mu.Unlock()
+	gc := Call{MessageID: "x" + NewID(), Tool: gt, Args: args, What: d.What, URL: d.URL, Origin: o, Who: task.Who, Sensitive: d.Sensitive}
+	task.sites.weigh(&gc)
 	if task.Outside != nil && task.Outside(ctx, t, args) {
 		gc.Outside = task.Who
 	}
@@ -69,14 +61,7 @@ func (e *Engine) Invoke(ctx context.Context, task *Task, name string, args json.
 		gate.Record(ctx, gc, dec, "not run", false)
 		return Outcome{IsError: true, Text: denied(dec)}
 	}
-	if o != "" {
-		task.mu.Lock()
-		task.origins[o] = true
-		if t.Risk == tool.Read {
-			task.consent[o] = true
-		}
-		task.mu.Unlock()
-	}
+	task.sites.allowed(o, t.Risk)
 	tctx, cancel := context.WithTimeout(ctx, e.ToolTimeout)
 	res, err := tool.Run(tctx, task.Env, name, args)
 	cancel()

@@ -69,7 +69,7 @@ func (e *Engine) Resume(ctx context.Context, sessionID, messageID string, emit f
 	}
 	defer e.release(ses.ID)
 
-	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st, origins: map[string]bool{}, consent: map[string]bool{}}
+	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st}
 	r.env = tool.NewEnv(e.Browser, msg.Tool.TabID, 0)
 	defer func() {
 		for _, id := range r.env.Used() {
@@ -78,15 +78,12 @@ func (e *Engine) Resume(ctx context.Context, sessionID, messageID string, emit f
 	}()
 	// What the cut-off run knew: the page the user attached, the origins calls were allowed on.
 	u := lastUser(ses.Messages)
-	if u >= 0 && ses.Messages[u].Page != nil && origin(ses.Messages[u].Page.URL) != "" {
-		r.consent[origin(ses.Messages[u].Page.URL)] = true
+	if u >= 0 && ses.Messages[u].Page != nil {
+		r.sites.shared(origin(ses.Messages[u].Page.URL))
 	}
 	for _, m := range ses.Messages[max(u, 0):i] {
-		if m.Role == "tool" && m.Tool != nil && m.Tool.StartedAt > 0 && m.Tool.Origin != "" {
-			r.origins[m.Tool.Origin] = true
-			if m.Tool.Risk == string(tool.Read) {
-				r.consent[m.Tool.Origin] = true
-			}
+		if m.Role == "tool" && m.Tool != nil && m.Tool.StartedAt > 0 {
+			r.sites.allowed(m.Tool.Origin, tool.Risk(m.Tool.Risk))
 		}
 	}
 	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})

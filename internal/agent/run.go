@@ -46,7 +46,7 @@ func (e *Engine) run(ctx context.Context, ses *store.Session, in Input, read fun
 		return err
 	}
 	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
-	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st, origins: map[string]bool{}, consent: map[string]bool{}}
+	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st}
 	if read != nil {
 		r.attach(ctx, read)
 	}
@@ -58,11 +58,11 @@ func (e *Engine) run(ctx context.Context, ses *store.Session, in Input, read fun
 			}
 		}()
 		// The task starts on the user's tab; the page they attached they shared themselves.
-		if t, err := r.env.Current(ctx); err == nil && origin(t.URL) != "" {
-			r.origins[origin(t.URL)] = true
+		if t, err := r.env.Current(ctx); err == nil {
+			r.sites.allowed(origin(t.URL), "")
 		}
-		if p := ses.Messages[lastUser(ses.Messages)].Page; p != nil && origin(p.URL) != "" {
-			r.consent[origin(p.URL)] = true
+		if p := ses.Messages[lastUser(ses.Messages)].Page; p != nil {
+			r.sites.shared(origin(p.URL))
 		}
 	}
 	last := r.loop(ctx)
@@ -79,9 +79,9 @@ type runner struct {
 	model string
 	st    store.Settings
 	env   *tool.Env
-	// origins the task worked on (its starting tab's, and each one a call was allowed on);
-	// consent: origins the user let it read (the page they attached, a read they allowed).
-	origins, consent map[string]bool
+	// sites: the origins the task worked on (its starting tab's, and each one a call was
+	// allowed on) and those the user let it read (the page they attached, a read they allowed).
+	sites sites
 }
 
 // save writes the session; a failure is reported on the message it concerns.
@@ -350,8 +350,8 @@ func (r *runner) gated(ctx context.Context, i int, t tool.Tool) {
 	t = raised(t, tool.Risk(msg.Tool.Risk))
 	o := gateOrigin(msg.Tool.Origin, msg.Tool.LeadsTo)
 	gc := Call{SessionID: r.ses.ID, MessageID: msg.ID, Tool: t, Args: msg.Tool.Args, What: msg.Tool.What,
-		URL: msg.Tool.URL, Origin: o, Who: "the model in the panel", Sensitive: msg.Tool.Sensitive,
-		NewOrigin: o != "" && !r.origins[o], Consented: o != "" && r.consent[o]}
+		URL: msg.Tool.URL, Origin: o, Who: "the model in the panel", Sensitive: msg.Tool.Sensitive}
+	r.sites.weigh(&gc)
 	d, err := gate.Decide(ctx, gc, func(why string) {
 		msg.Status = store.StatusAsking
 		msg.Tool.AskedAt, msg.Tool.Asks = e.now(), why
@@ -371,12 +371,7 @@ func (r *runner) gated(ctx context.Context, i int, t tool.Tool) {
 		return
 	}
 	// Allowed: the task now works on this origin, and a read there was consented to.
-	if o != "" {
-		r.origins[o] = true
-		if t.Risk == tool.Read {
-			r.consent[o] = true
-		}
-	}
+	r.sites.allowed(o, t.Risk)
 	defer func() {
 		gate.Record(context.WithoutCancel(ctx), gc, d, recordOf(msg), msg.Status == "")
 	}()

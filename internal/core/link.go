@@ -80,6 +80,7 @@ func (c *Core) startLink(ctx context.Context, d store.DaemonSettings) {
 		l.cancel()
 		l.cancel = nil
 	}
+	wasOn := l.cfg.Enabled && l.cfg.Token != ""
 	l.cfg = d
 	on := d.Enabled && d.Token != ""
 	if on {
@@ -88,7 +89,12 @@ func (c *Core) startLink(ctx context.Context, d store.DaemonSettings) {
 		go l.loop(lctx, d)
 	}
 	l.mu.Unlock()
-	go c.Dialer.Wake(context.WithoutCancel(ctx), on)
+	// The alarm is set while the link is on, and cleared by the worker that turns it off: a
+	// worker starting with the link off has nothing to clear (no chrome.alarms call on every
+	// wake of a user who never links).
+	if on || wasOn {
+		go c.Dialer.Wake(context.WithoutCancel(ctx), on)
+	}
 	if !on {
 		st := LinkStatus{State: "off"}
 		if d.Enabled {

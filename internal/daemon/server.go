@@ -176,9 +176,10 @@ func guard(cfg *Config, next http.Handler) http.Handler {
 // localHost reports whether a Host header names this server on loopback.
 func localHost(host string, port int) bool {
 	h, p, err := net.SplitHostPort(host)
-	if err != nil || p != strconv.Itoa(port) {
-		return false
-	}
+	return err == nil && p == strconv.Itoa(port) && loopbackName(h)
+}
+
+func loopbackName(h string) bool {
 	switch strings.ToLower(h) {
 	case "127.0.0.1", "localhost", "::1":
 		return true
@@ -197,11 +198,7 @@ func localOrigin(o string) bool {
 			return false
 		}
 	}
-	switch strings.ToLower(u.Hostname()) {
-	case "127.0.0.1", "localhost", "::1":
-		return true
-	}
-	return false
+	return loopbackName(u.Hostname())
 }
 
 // wsConn is a link over a WebSocket.

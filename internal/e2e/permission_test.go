@@ -15,13 +15,16 @@ import (
 	"github.com/skiff-ai/skiff/internal/testkit"
 )
 
-// startAgent opens a new agent chat and sends text, without answering anything.
+// startAgent opens a new agent chat and sends text, with the page the chip shows attached (the
+// user's consent to read it: whether the chip had caught up with a just-opened tab was a race
+// that decided whether the first read asked), without answering anything.
 func startAgent(t *testing.T, panel context.Context, text string) {
 	t.Helper()
 	before := JS[string](t, panel, `skiffTest.state.active ? skiffTest.state.active.id : ""`)
 	Do(t, panel, chromedp.Click("#new"))
 	WaitJS(t, panel, `skiffTest.state.active && skiffTest.state.active.id !== `+jsString(before)+` && document.querySelector("#messages .empty")`)
 	agentOn(t, panel)
+	WaitJS(t, panel, `!document.getElementById("page-chip").hidden && !document.getElementById("page-chip-remove").hidden`)
 	Do(t, panel, chromedp.SendKeys("#input", text+"\r"))
 	WaitJS(t, panel, `document.querySelector('.msg[data-role="user"]')`)
 }

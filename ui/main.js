@@ -128,6 +128,8 @@ connection.onConnect(async () => {
   page.takeAsk();
   if (!document.body.dataset.ready) performance.mark("skiff-ready");
   document.body.dataset.ready = "1";
+  // How many times the panel drew the core's state: tests that restart the worker wait for it.
+  document.body.dataset.connections = String(+(document.body.dataset.connections || 0) + 1);
 });
 
 // The one test hook: what end-to-end tests and benchmarks may reach, and nothing else.

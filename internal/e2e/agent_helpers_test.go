@@ -66,13 +66,19 @@ func agentPanel(t *testing.T, id string, m *testkit.Model) context.Context {
 	return panel
 }
 
-// agentOn turns agent mode on for the chat on screen, as a user clicks the switch.
+// agentOn turns agent mode on for the chat on screen, as a user clicks the switch. A session
+// the panel draws again (a reconnection, a run of the chat before ending) shows that chat's
+// stored mode, so the switch is clicked again until it holds.
 func agentOn(t *testing.T, panel context.Context) {
 	t.Helper()
-	if JS[string](t, panel, `document.getElementById("agent-toggle").getAttribute("aria-pressed")`) != "true" {
+	const pressed = `document.getElementById("agent-toggle").getAttribute("aria-pressed") === "true"`
+	Eventually(t, 15*time.Second, func() bool {
+		if JS[bool](t, panel, pressed) {
+			return true
+		}
 		Do(t, panel, chromedp.Click("#agent-toggle"))
-	}
-	WaitJS(t, panel, `document.getElementById("agent-toggle").getAttribute("aria-pressed") === "true"`)
+		return JS[bool](t, panel, pressed)
+	}, "agent mode did not turn on")
 }
 
 // runAgent sends text from the panel, allows every call that asks (as a user clicking Allow),

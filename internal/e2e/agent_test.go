@@ -606,7 +606,7 @@ func TestAgentSurvivesAKilledWorker(t *testing.T) {
 	}
 	WaitJS(t, panel, `document.querySelector('.msg.tool[data-tool="wait_for"][data-status="running"]')`)
 	n := len(m.Conversations())
-	browser.StopWorker(t)
+	browser.RestartWorker(t, panel)
 	// The panel reconnects (waking a new worker) and shows the run as it was stored.
 	WaitJS(t, panel, `document.querySelector('.msg.tool[data-tool="wait_for"][data-status="interrupted"]')`)
 	cards := toolCards(t, panel)

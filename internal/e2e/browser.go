@@ -158,18 +158,57 @@ func (b *Browser) WorkerRunning() bool {
 	return ok
 }
 
-// StopWorker kills the extension's service worker, as Chrome does after 30 s idle, and waits
-// until it is gone.
+// StopWorker kills the extension's service worker, as Chrome does after 30 s idle, and returns
+// once that instance is gone. Chrome starts a new one at once when something wants it (an open
+// panel's port, the link's alarm), so absence is not what proves the stop: the instance is
+// marked before it is closed, and the stop is proven when no worker target is left that
+// carries the mark (there is none, or there is a new instance).
 func (b *Browser) StopWorker(t testing.TB) {
 	t.Helper()
 	w, ok := b.worker()
 	if !ok {
 		t.Fatal("e2e: no service worker to stop")
 	}
+	mark := fmt.Sprintf("stopped-%d", time.Now().UnixNano())
+	b.workerEval(t, w, fmt.Sprintf("globalThis.__skiffTestMark = %q", mark))
 	if _, err := chromedp.CallBrowser(b.ctx, target.CloseTarget, target.CloseTargetParams{TargetID: w.TargetID}); err != nil {
 		t.Fatalf("e2e: close worker: %v", err)
 	}
-	Eventually(t, 10*time.Second, func() bool { return !b.WorkerRunning() }, "the worker did not stop")
+	Eventually(t, 30*time.Second, func() bool {
+		nw, ok := b.worker()
+		if !ok {
+			return true
+		}
+		if nw.TargetID == w.TargetID {
+			return false
+		}
+		got, err := b.tryWorkerEval(nw, "globalThis.__skiffTestMark || ''")
+		return err == nil && got != mark
+	}, "the worker did not stop")
+}
+
+// RestartWorker stops the worker with panel open, and returns once the panel has reconnected
+// to a new instance and drawn the core's state again (its connection count went up).
+func (b *Browser) RestartWorker(t testing.TB, panel context.Context) {
+	t.Helper()
+	before := JS[int](t, panel, `+(document.body.dataset.connections || 0)`)
+	b.StopWorker(t)
+	WaitJS(t, panel, fmt.Sprintf(`+(document.body.dataset.connections || 0) > %d`, before))
+}
+
+func (b *Browser) workerEval(t testing.TB, w *target.Info, expr string) {
+	t.Helper()
+	if _, err := b.tryWorkerEval(w, expr); err != nil {
+		t.Fatalf("e2e: worker eval %s: %v", expr, err)
+	}
+}
+
+func (b *Browser) tryWorkerEval(w *target.Info, expr string) (string, error) {
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(w.TargetID), chromedp.WithDetachOnCancel())
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 5*time.Second)
+	defer cancelT()
+	return chromedp.Run(ctx, chromedp.Evaluate[string]("String("+expr+")"))
 }
 
 // WorkerConsole forwards the service worker's console to t.Logf until the test ends.

@@ -148,9 +148,7 @@ func TestWorkerKilledMidStream(t *testing.T) {
 	WaitJS(t, tab, lastAssistant+`?.querySelector(".content").textContent.length > 20`)
 	time.Sleep(700 * time.Millisecond) // past one more flush interval: the bound the design promises
 	onScreen := messages(t, tab)[1].Content
-	browser.StopWorker(t)
-
-	Eventually(t, 15*time.Second, browser.WorkerRunning, "the panel did not wake the worker")
+	browser.RestartWorker(t, tab)
 	reopened := browser.Panel(t)
 	WaitJS(t, reopened, lastAssistant+`?.dataset.status === "interrupted"`)
 	ms := messages(t, reopened)
@@ -201,7 +199,7 @@ func TestOllamaWithoutOllamaOrigins(t *testing.T) {
 	tab := browser.Panel(t)
 	Configure(t, tab, "ollama", srv.URL+"/v1", "", "gpt-oss:20b")
 	SendMessage(t, tab, "weather in Florence?")
-	WaitJS(t, tab, lastAssistant+`?.dataset.status !== "streaming"`)
+	WaitJS(t, tab, `["done", "error", "stopped"].includes(`+lastAssistant+`?.dataset.status)`)
 	ms := messages(t, tab)
 	r, _ := srv.Last()
 	if r == nil {

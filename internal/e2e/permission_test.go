@@ -192,8 +192,8 @@ func TestAskCardAndItsFourAnswers(t *testing.T) {
 	closeView(t, panel)
 
 	// The answers outlive the worker.
-	browser.StopWorker(t)
-	WaitJS(t, panel, `document.body.dataset.ready === "1" && !document.getElementById("banner").textContent`)
+	browser.RestartWorker(t, panel)
+	WaitJS(t, panel, `!document.getElementById("banner").textContent`)
 	p.mu.Lock()
 	p.steps = []step{
 		calls(call("snapshot", nil)),
@@ -318,8 +318,8 @@ func TestAskTimesOutAndSurvivesAKilledWorker(t *testing.T) {
 	startAgent(t, panel, "star it")
 	waitAsk(t, panel)
 	asked := len(m.Conversations())
-	browser.StopWorker(t)
-	WaitJS(t, panel, `document.body.dataset.ready === "1" && !document.getElementById("banner").textContent`)
+	browser.RestartWorker(t, panel)
+	WaitJS(t, panel, `!document.getElementById("banner").textContent`)
 	// The panel reconnected to a new worker: the call still asks, and nothing ran.
 	a := waitAsk(t, panel)
 	if !strings.Contains(a.What, `“Star”`) || count(t, panel, tab, "star") != 0 {

@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/tool"
+	"github.com/skiff-ai/skiff/internal/weburl"
 )
 
 // Conn is a connected panel. Send must not block for long; it is called from the goroutine
@@ -320,7 +320,7 @@ func LocalHosts(s store.Settings) []string {
 			continue
 		}
 		h := q.Host()
-		if (q.Local || isLoopback(h)) && !seen[h] {
+		if (q.Local || weburl.Loopback(h)) && !seen[h] {
 			seen[h] = true
 			hosts = append(hosts, h)
 		}
@@ -328,25 +328,3 @@ func LocalHosts(s store.Settings) []string {
 	return hosts
 }
 
-func isLoopback(hostport string) bool {
-	h := hostport
-	if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.HasSuffix(h, "]") {
-		h = h[:i]
-	}
-	h = strings.ToLower(strings.Trim(h, "[]"))
-	if h == "localhost" || h == "::1" || h == "0:0:0:0:0:0:0:1" {
-		return true
-	}
-	// 127.0.0.0/8, written as dotted decimal (net/netip would do, at 30 KB of core.wasm).
-	parts := strings.Split(h, ".")
-	if len(parts) != 4 || parts[0] != "127" {
-		return false
-	}
-	for _, p := range parts {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 || n > 255 || len(p) > 3 {
-			return false
-		}
-	}
-	return true
-}

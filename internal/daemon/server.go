@@ -16,6 +16,7 @@ import (
 
 	"github.com/skiff-ai/skiff/internal/link"
 	"github.com/skiff-ai/skiff/internal/tool"
+	"github.com/skiff-ai/skiff/internal/weburl"
 )
 
 // Version is skiffd's version.
@@ -179,13 +180,7 @@ func localHost(host string, port int) bool {
 	return err == nil && p == strconv.Itoa(port) && loopbackName(h)
 }
 
-func loopbackName(h string) bool {
-	switch strings.ToLower(h) {
-	case "127.0.0.1", "localhost", "::1":
-		return true
-	}
-	return false
-}
+func loopbackName(h string) bool { return weburl.LoopbackHost(h) }
 
 // localOrigin reports whether an Origin is a page served from loopback (an MCP inspector's UI).
 func localOrigin(o string) bool {

@@ -140,3 +140,49 @@ func Origin(u string) string {
 
 // HasQueryOrFragment reports whether the rest of a URL has a query or a fragment.
 func (p Parts) HasQueryOrFragment() bool { return strings.ContainsAny(p.Rest, "?#") }
+
+// LoopbackHost reports whether a host name (without a port; an IPv6 literal with or without
+// its brackets) names this machine's loopback interface: localhost, 127.0.0.0/8 written as
+// dotted decimal, or ::1. It is the one loopback rule of the core (local model servers) and of
+// skiffd (the Host and Origin it accepts).
+func LoopbackHost(h string) bool {
+	h = strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(h, "["), "]"))
+	if h == "localhost" || h == "::1" || h == "0:0:0:0:0:0:0:1" {
+		return true
+	}
+	// 127.0.0.0/8 (net/netip would do, at 30 KB of core.wasm).
+	parts := strings.Split(h, ".")
+	if len(parts) != 4 || parts[0] != "127" {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || len(p) > 3 {
+			return false
+		}
+		n := 0
+		for i := 0; i < len(p); i++ {
+			if p[i] < '0' || p[i] > '9' {
+				return false
+			}
+			n = n*10 + int(p[i]-'0')
+		}
+		if n > 255 {
+			return false
+		}
+	}
+	return true
+}
+
+// Loopback reports whether host, with or without a port ("127.0.0.1:11434", "[::1]:8080",
+// "localhost"), is on loopback.
+func Loopback(host string) bool {
+	h := host
+	if strings.HasPrefix(h, "[") {
+		if i := strings.IndexByte(h, ']'); i >= 0 {
+			h = h[:i+1]
+		}
+	} else if i := strings.LastIndexByte(h, ':'); i >= 0 && strings.Count(h, ":") == 1 {
+		h = h[:i]
+	}
+	return LoopbackHost(h)
+}

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 var corpus = []string{
@@ -70,4 +72,22 @@ func FuzzSplit(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) { checkAgainstNetURL(t, s) })
+}
+
+func TestLoopback(t *testing.T) {
+	for _, tt := range []struct {
+		host string
+		want bool
+	}{
+		{"localhost", true}, {"LOCALHOST:11434", true}, {"127.0.0.1", true}, {"127.0.0.1:8765", true}, {"127.1.2.3:80", true},
+		{"[::1]", true}, {"[::1]:8080", true}, {"::1", true},
+		{"127.0.0.256", false}, {"127.0.0", false}, {"128.0.0.1", false}, {"localhost.evil.example", false},
+		{"127.0.0.1.evil.example", false}, {"0x7f.0.0.1", false}, {"127.0.0.01a", false}, {"", false}, {"[::2]:80", false},
+		{"example.com:11434", false}, {"10.0.0.1", false},
+	} {
+		assert.Equal(t, tt.want, Loopback(tt.host), tt.host)
+	}
+	// LoopbackHost takes a name without its port: a port is not part of a name.
+	assert.False(t, LoopbackHost("127.0.0.1:80"))
+	assert.True(t, LoopbackHost("::1"))
 }

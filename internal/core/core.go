@@ -327,4 +327,3 @@ func LocalHosts(s store.Settings) []string {
 	}
 	return hosts
 }
-

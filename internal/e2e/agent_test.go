@@ -543,11 +543,7 @@ func TestAgentStopsAtOnce(t *testing.T) {
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
 	tab := openTab(t, panel, site.Page("overlay.html"))
-	before := JS[string](t, panel, `skiffTest.state.active ? skiffTest.state.active.id : ""`)
-	Do(t, panel, chromedp.Click("#new"))
-	WaitJS(t, panel, `skiffTest.state.active && skiffTest.state.active.id !== `+jsString(before))
-	agentOn(t, panel)
-	Do(t, panel, chromedp.SendKeys("#input", "wait forever\r"))
+	startAgent(t, panel, "wait forever") // with the page attached: the reads do not ask
 	WaitJS(t, panel, `document.querySelector('.msg.tool[data-tool="wait_for"][data-status="running"]')`)
 	start := time.Now()
 	Do(t, panel, chromedp.Click("#stop"))

@@ -179,9 +179,7 @@ func (b *Browser) StopWorker(t testing.TB) {
 		if !ok {
 			return true
 		}
-		if nw.TargetID == w.TargetID {
-			return false
-		}
+		// A new instance may come back under the same target id: the mark tells them apart.
 		got, err := b.tryWorkerEval(nw, "globalThis.__skiffTestMark || ''")
 		return err == nil && got != mark
 	}, "the worker did not stop")

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -92,12 +93,14 @@ func runAgent(t *testing.T, panel context.Context, text string) []toolCard {
 	Do(t, panel, chromedp.SendKeys("#input", text+"\r"))
 	WaitJS(t, panel, `document.querySelector('.msg[data-role="user"]')`)
 	deadline := time.Now().Add(90 * time.Second)
+	asks := 0
 	for {
 		if time.Now().After(deadline) {
 			t.Fatalf("the run did not end; cards: %+v", toolCards(t, panel))
 		}
 		if JS[bool](t, panel, `!!document.querySelector(".msg.tool .ask .allow-once:not([disabled])")`) {
 			Click(t, panel, `document.querySelector(".msg.tool .ask .allow-once:not([disabled])")`)
+			asks++
 			continue
 		}
 		if JS[bool](t, panel, `document.getElementById("stop").hidden && !!document.querySelector('.msg[data-role="user"]')`) {
@@ -105,7 +108,23 @@ func runAgent(t *testing.T, panel context.Context, text string) []toolCard {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return toolCards(t, panel)
+	cards := toolCards(t, panel)
+	countAsks(t, asks, len(cards))
+	return cards
+}
+
+// countAsks reports how many times a finished task asked the user (each answered Allow once),
+// for the asks-per-task figure: in the test log, and appended to $SKIFF_ASKS_REPORT when set.
+func countAsks(t *testing.T, asks, calls int) {
+	t.Helper()
+	t.Logf("asks: %d for %d calls", asks, calls)
+	if out := os.Getenv("SKIFF_ASKS_REPORT"); out != "" {
+		f, err := os.OpenFile(out, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err == nil {
+			fmt.Fprintf(f, "%s\t%d\t%d\n", t.Name(), asks, calls)
+			f.Close()
+		}
+	}
 }
 
 type toolCard struct {

@@ -6,10 +6,22 @@ import (
 	"errors"
 )
 
-// Browser is what the tools need from the browser: tabs, scripting, capture, history, tab
-// groups and the debugger. internal/chrome implements it over the chrome.* APIs; every method
-// that can wait takes a context, and implementations give up when it is done.
+// Browser is what the tools need from the browser, in parts: tabs, navigation, tab groups,
+// page-side code, capture, the debugger and history. internal/chrome implements all of it over
+// the chrome.* APIs; a test fake implements the parts it needs and Compose fills in the rest.
+// Every method that can wait takes a context, and implementations give up when it is done.
 type Browser interface {
+	Tabs
+	Navigator
+	Grouper
+	Pages
+	Capturer
+	Debugger
+	History
+}
+
+// Tabs lists, opens, closes and focuses tabs.
+type Tabs interface {
 	// Tabs lists tabs; windowID 0 means every window.
 	Tabs(ctx context.Context, windowID int) ([]Tab, error)
 	// Tab returns one tab.
@@ -23,27 +35,41 @@ type Browser interface {
 	CloseTabs(ctx context.Context, ids []int) error
 	// ActivateTab makes a tab the active one of its window and focuses the window.
 	ActivateTab(ctx context.Context, id int) error
-	// Navigate loads url in a tab; Back, Forward and Reload move in its history. They return
-	// once the navigation is started, not loaded.
+}
+
+// Navigator loads pages in a tab. Navigate loads url; Back, Forward and Reload move in its
+// history. They return once the navigation is started, not loaded.
+type Navigator interface {
 	Navigate(ctx context.Context, id int, url string) error
 	Back(ctx context.Context, id int) error
 	Forward(ctx context.Context, id int) error
 	Reload(ctx context.Context, id int) error
-	// Group puts tabs in a group (a new one when groupID < 0) with a title and a colour and
-	// returns its id. Ungroup takes tabs out of their groups.
+}
+
+// Grouper puts tabs in a group (a new one when groupID < 0) with a title and a colour and
+// returns its id; Ungroup takes tabs out of their groups.
+type Grouper interface {
 	Group(ctx context.Context, ids []int, groupID int, title, color string) (int, error)
 	Ungroup(ctx context.Context, ids []int) error
+}
 
+// Pages runs Skiff's page-side code in a tab's frames.
+type Pages interface {
 	// Frames lists a tab's frames (frame 0 is the top document).
 	Frames(ctx context.Context, tabID int) ([]Frame, error)
 	// Script runs page-side code (ext/page) in frames of a tab and returns each frame's
 	// result as JSON.
 	Script(ctx context.Context, s Script) ([]FrameResult, error)
+}
 
-	// Capture takes a screenshot of what the tab shows, as image bytes of the given format
-	// ("jpeg" or "png").
+// Capturer takes a screenshot of what the tab shows, as image bytes of the given format
+// ("jpeg" or "png").
+type Capturer interface {
 	Capture(ctx context.Context, tabID int, format string, quality int) ([]byte, error)
+}
 
+// Debugger sends trusted input and follows a tab's JavaScript dialogs.
+type Debugger interface {
 	// Debug sends a Chrome DevTools Protocol command to a tab, attaching the debugger first
 	// if needed. It fails with ErrNoDebugger when the debugger cannot be used on the tab.
 	Debug(ctx context.Context, tabID int, method string, params any) (json.RawMessage, error)
@@ -54,7 +80,10 @@ type Browser interface {
 	AnswerDialog(ctx context.Context, tabID int, accept bool, promptText string) error
 	// Release gives a tab back: the debugger detaches from it if Skiff attached it.
 	Release(ctx context.Context, tabID int)
+}
 
+// History reads and deletes the browser's history.
+type History interface {
 	SearchHistory(ctx context.Context, q HistoryQuery) ([]HistoryItem, error)
 	Visits(ctx context.Context, url string) ([]Visit, error)
 	DeleteURL(ctx context.Context, url string) error

@@ -39,6 +39,8 @@ export function renderTool(msg) {
   n.dataset.status = status || "done";
   n.dataset.tool = t.name;
   n.dataset.risk = t.risk || "";
+  n.dataset.ran = t.startedAt ? "1" : "";
+  n.dataset.decision = t.decision || "";
   const card = el("details", { className: "tool-card" });
   if (status === "asking") card.open = true;
   const label = statusText[status] !== undefined ? statusText[status] : status;

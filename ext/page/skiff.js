@@ -57,7 +57,17 @@
   let styles = new Map();
   let backgrounds = new Map();
   let legible = new Map();
+  let regions = new Map(); // element -> where its content can be seen (clipping), see outer
+  let covers = null; // opaque positioned elements that may hide what is under them
   const colors = new Map();
+  // fresh forgets what was computed of the page's styles and layout (each read starts anew).
+  function fresh() {
+    styles = new Map();
+    backgrounds = new Map();
+    legible = new Map();
+    regions = new Map();
+    covers = null;
+  }
   function style(el) {
     let s = styles.get(el);
     if (!s) styles.set(el, (s = getComputedStyle(el)));
@@ -115,6 +125,9 @@
     }
     // Pushed out of the page: nothing a person can scroll to shows it.
     if (r.width > 0 && r.height > 0 && (r.right + scrollX <= 0 || r.bottom + scrollY <= 0)) return "off-screen";
+    // Cut away by an ancestor that hides its overflow (outside its box, which no scrolling
+    // brings into view).
+    if (r.width > 0 && r.height > 0 && !meets(r, outer(el))) return "clipped";
     if (r.left > innerWidth + 50) {
       const de = document.documentElement;
       if (r.left + scrollX >= Math.max(de.scrollWidth, innerWidth) + 50 && style(el).position !== "fixed") return "off-screen";
@@ -122,36 +135,179 @@
     return "";
   }
   // Whether a text node's text can be read: not too small, not the colour of what is behind it,
-  // not pushed away by text-indent, and laid out somewhere.
+  // not pushed away by text-indent, not cut away by a clipping ancestor, not under an opaque
+  // element stacked above it, and laid out somewhere.
   function textVisible(t) {
     const el = t.parentElement;
     if (!el) return false;
     let v = legible.get(el);
     if (v === undefined) legible.set(el, (v = textStyleVisible(el)));
-    if (v !== 2) return v === 1;
-    // The element has no box of its own to vouch for it (inline, or zero-size): ask the text.
+    if (v === 1 || v === 0) return v === 1;
+    // The element does not vouch for all its text (inline, zero-size, or partly clipped):
+    // ask the text's own boxes.
     const range = document.createRange();
     range.selectNodeContents(t);
-    for (const r of range.getClientRects()) if (r.width >= 1 && r.height >= 1) return true;
+    const region = v === 3 ? outer(el) : null;
+    for (const r of range.getClientRects()) if (r.width >= 1 && r.height >= 1 && (!region || shows(r, region))) return true;
     return false;
   }
+  // shows says whether a line of text in r can be read through region g: at least half of its
+  // height shows (a sliver of a line clipped by a box's padding is not text a person reads).
+  function shows(r, g) {
+    return meets(r, g) && Math.min(r.bottom, g.b) - Math.max(r.top, g.t) >= (r.bottom - r.top) / 2;
+  }
+
+  // ---- clipping: where an element's content can be seen, in viewport coordinates ----
+  const ALL = { l: -Infinity, t: -Infinity, r: Infinity, b: Infinity };
+  function meets(r, g) {
+    return !!g && r.right > g.l && r.left < g.r && r.bottom > g.t && r.top < g.b;
+  }
+  function inside(r, g) {
+    return !!g && r.left >= g.l - 1 && r.right <= g.r + 1 && r.top >= g.t - 1 && r.bottom <= g.b + 1;
+  }
+  // outer is the region an element can be seen in, as its ancestors clip it: its parent's
+  // region (for an absolutely positioned element, its containing block's; a fixed one escapes
+  // them), or null when none of it can be seen.
+  function outer(el) {
+    const s = style(el);
+    if (s.position === "fixed") return ALL;
+    let p = parentOf(el);
+    if (s.position === "absolute") while (p && p.nodeType === 1 && style(p).position === "static" && p !== document.documentElement) p = parentOf(p);
+    return p && p.nodeType === 1 ? region(p) : ALL;
+  }
+  // region is where the content of el can be seen: its outer region, cut to its box on each
+  // axis where it hides its overflow; on an axis where it scrolls, what is inside can be
+  // scrolled anywhere its box shows. The page's own scrolling (html, body) clips nothing: a
+  // dialog that locks it for a moment hides nothing for good.
+  function region(el) {
+    let g = regions.get(el);
+    if (g !== undefined) return g;
+    g = outer(el);
+    const s = style(el);
+    if (g && el !== document.body && el !== document.documentElement && (s.overflowX !== "visible" || s.overflowY !== "visible")) {
+      const b = el.getBoundingClientRect();
+      g = { ...g };
+      for (const [o, lo, hi, blo, bhi] of [[s.overflowX, "l", "r", b.left, b.right], [s.overflowY, "t", "b", b.top, b.bottom]]) {
+        if (o === "hidden" || o === "clip") (g[lo] = Math.max(g[lo], blo)), (g[hi] = Math.min(g[hi], bhi));
+        else if (o === "auto" || o === "scroll") {
+          if (bhi <= g[lo] || blo >= g[hi]) g[lo] = g[hi] = 0;
+          else (g[lo] = -Infinity), (g[hi] = Infinity);
+        }
+      }
+      if (!(g.l < g.r && g.t < g.b)) g = null;
+    }
+    regions.set(el, g);
+    return g;
+  }
+
+  // ---- covers: opaque elements stacked above text ----
+  // stacking is where an element paints among its page, roughly as CSS paints: in-flow content
+  // first, then positioned elements by z-index; [z, positioned].
+  function stacking(el) {
+    for (let x = el; x && x.nodeType === 1; x = parentOf(x)) {
+      const s = style(x);
+      if (s.position !== "static") {
+        const z = parseInt(s.zIndex, 10);
+        if (!isNaN(z)) return [z, 1];
+        for (let y = parentOf(x); y && y.nodeType === 1; y = parentOf(y)) {
+          const z2 = parseInt(style(y).zIndex, 10);
+          if (style(y).position !== "static" && !isNaN(z2)) return [z2, 1];
+        }
+        return [0, 1];
+      }
+    }
+    return [0, 0];
+  }
+  function fixedBound(el) {
+    for (let x = el; x && x.nodeType === 1; x = parentOf(x)) if (/^(fixed|sticky)$/.test(style(x).position)) return true;
+    return false;
+  }
+  // opaque says whether el paints a solid box over what is under it.
+  function opaque(el, s) {
+    if (+s.opacity < 0.9 || s.visibility !== "visible") return false;
+    if (/^(img|video|canvas|iframe|embed|object)$/.test(el.localName)) return true;
+    const c = parseColor(s.backgroundColor);
+    return !!c && c[3] >= 0.9;
+  }
+  function coverList() {
+    if (covers) return covers;
+    covers = [];
+    if (!document.body) return covers;
+    const tw = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
+    for (let el = tw.nextNode(); el; el = tw.nextNode()) {
+      const s = style(el);
+      if (s.position === "static" || !opaque(el, s)) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width < 2 || r.height < 2 || unseen(el)) continue;
+      covers.push({ el, r, key: stacking(el), fixed: fixedBound(el) });
+    }
+    return covers;
+  }
+  // scrollsClear says whether scrolling the page can bring r (an element that scrolls with it)
+  // out from under c (one fixed to the screen) and into the viewport: a bar at the top never
+  // uncovers what sits at the top of the page.
+  function scrollsClear(r, c) {
+    const de = document.scrollingElement || document.documentElement;
+    const most = Math.max(0, de.scrollHeight - innerHeight - scrollY); // how far it can still go down
+    const up = scrollY; // and up
+    const lo = r.top - most, hi = r.top + up; // where r's top can be in the viewport
+    const h = r.bottom - r.top;
+    const meetsRange = (a, b) => Math.max(lo, a) <= Math.min(hi, b);
+    return meetsRange(0, c.top - h) || meetsRange(c.bottom, innerHeight - h);
+  }
+  // coveredBy is the opaque element that hides el (its whole box) by painting above it, or
+  // null. An element fixed to the screen hides what scrolls only if no scrolling uncovers it.
+  function coveredBy(el, r) {
+    const list = coverList();
+    if (!list.length) return null;
+    let mine = null, fixed = null;
+    for (const c of list) {
+      if (c.el === el || contains(c.el, el) || !inside(r, { l: c.r.left, t: c.r.top, r: c.r.right, b: c.r.bottom })) continue;
+      if (fixed === null) fixed = fixedBound(el);
+      if (c.fixed && !fixed && scrollsClear(r, c.r)) continue;
+      if (mine === null) mine = stacking(el);
+      const above = c.key[0] !== mine[0] ? c.key[0] > mine[0] : c.key[1] !== mine[1] ? c.key[1] > mine[1] : !!(el.compareDocumentPosition(c.el) & (Node.DOCUMENT_POSITION_FOLLOWING | Node.DOCUMENT_POSITION_CONTAINED_BY));
+      if (above) return c.el;
+    }
+    return null;
+  }
   // textStyleVisible says whether text in el can be read: 0 no (too small, transparent, the
-  // colour of its background, pushed away), 1 yes (el has a box), 2 it depends on the text node.
+  // colour of its background, pushed away, clipped away, covered), 1 yes (el has a box that
+  // shows), 2 it depends on the text node, 3 it depends on the text node's place (el is partly
+  // clipped).
   function textStyleVisible(el) {
     const s = style(el);
     if (parseFloat(s.fontSize) < 3) return 0;
     if (Math.abs(parseFloat(s.textIndent)) > 900 && s.overflow !== "visible") return 0;
-    const fg = parseColor(s.color);
+    // SVG text is painted by its fill and stroke, not its colour.
+    const svg = el.namespaceURI === "http://www.w3.org/2000/svg";
+    const paint = (c, o) => c && c !== "none" && !/^url\(/.test(c) ? parseColor(c) : null;
+    let fg = svg ? paint(s.fill) : parseColor(s.color);
+    if (svg) {
+      const fillSeen = fg && fg[3] * +(s.fillOpacity || 1) >= 0.1;
+      const stroke = paint(s.stroke);
+      const strokeSeen = stroke && stroke[3] * +(s.strokeOpacity || 1) >= 0.1 && parseFloat(s.strokeWidth) > 0;
+      const gradient = /^url\(/.test(s.fill) || /^url\(/.test(s.stroke);
+      if (!fillSeen && !strokeSeen && !gradient) return 0;
+      if (!fillSeen) fg = stroke;
+    }
     if (fg && fg[3] < 0.1) return 0;
-    if (s.webkitTextFillColor && parseColor(s.webkitTextFillColor) && parseColor(s.webkitTextFillColor)[3] < 0.1) return 0;
+    if (!svg && s.webkitTextFillColor && parseColor(s.webkitTextFillColor) && parseColor(s.webkitTextFillColor)[3] < 0.1) return 0;
     const bg = fg ? backgroundOf(el) : null;
     if (fg && bg) {
       const a = luminance(fg), b = luminance(bg);
       if ((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) < 1.15) return 0;
     }
-    if (s.display.startsWith("inline")) return 2;
     const r = el.getBoundingClientRect();
-    return r.width >= 1 && r.height >= 1 ? 1 : 2;
+    const sized = r.width >= 1 && r.height >= 1;
+    if (sized) {
+      const g = outer(el);
+      if (!meets(r, g)) return 0;
+      if (coveredBy(el, r)) return 0;
+      if (!inside(r, g)) return 3;
+    }
+    if (s.display.startsWith("inline") || svg) return 2;
+    return sized ? 1 : 2;
   }
 
   // ---- roles and names, after ARIA (enough of it for what agents act on) ----
@@ -394,7 +550,7 @@
   const MAX_NODES = 30000;
 
   function snapshot({ root, interactive } = {}) {
-    (styles = new Map()), (backgrounds = new Map()), (legible = new Map());
+    fresh();
     let count = 0;
     const vh = innerHeight;
     const walk = (n) => {
@@ -568,7 +724,7 @@
   // editable (for typing), and receives events at the action point. It scrolls the element
   // into view and returns the point to act at, in this frame's viewport.
   async function locate({ target, action }) {
-    (styles = new Map()), (backgrounds = new Map()), (legible = new Map());
+    fresh();
     const r0 = resolve(target);
     if (r0.error) return r0;
     let el = r0.el;
@@ -598,6 +754,11 @@
     }
     if (box.width < 1 || box.height < 1) return { error: `${what} has no size on screen`, retry: 1, what };
     const point = r0.point || { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    if (r0.point && target.expect) {
+      // A click at a point: the element there must still be the one the user allowed.
+      const meant = byRef(target.expect);
+      if (!meant || !contains(meant, el)) return { error: `the element at (${point.x}, ${point.y}) is now ${what}, not the one that was checked; take a new snapshot`, what };
+    }
     if (action !== "type" && action !== "scroll") {
       const hit = deepFromPoint(point.x, point.y);
       if (!hit) return { error: `${what} is outside the viewport`, retry: 1, what };
@@ -792,7 +953,7 @@
       }
       if (!el) return { error: `no element matches ${JSON.stringify(selector)}` };
     }
-    (styles = new Map()), (backgrounds = new Map()), (legible = new Map());
+    fresh();
     const limit = max || 20000;
     const text = html ? visibleHTML(el, limit) : visibleText(el, limit);
     return { ok: 1, text: text.slice(0, limit), truncated: text.length >= limit };
@@ -830,7 +991,7 @@
     return out.replace(/\s{2,}/g, " ");
   }
   function links({ max }) {
-    (styles = new Map()), (backgrounds = new Map()), (legible = new Map());
+    fresh();
     const out = [];
     const seen = new Set();
     for (const a of document.querySelectorAll("a[href], area[href]")) {
@@ -846,7 +1007,7 @@
     return { ok: 1, links: out };
   }
   function find({ text, max }) {
-    (styles = new Map()), (backgrounds = new Map()), (legible = new Map());
+    fresh();
     const needle = String(text).toLowerCase();
     const out = [];
     const tw = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
@@ -877,7 +1038,7 @@
   // check answers a wait: whether a selector matches a visible element, the text is there, or
   // it is gone.
   function check({ selector, text, gone }) {
-    (styles = new Map()), (backgrounds = new Map()), (legible = new Map());
+    fresh();
     if (selector) {
       let el;
       try {
@@ -928,25 +1089,98 @@
   function info() {
     return { ok: 1, url: location.href, title: document.title, readyState: document.readyState, visible: document.visibilityState };
   }
-  function describeRef({ target }) {
-    (styles = new Map()), (backgrounds = new Map()), (legible = new Map());
-    const r = resolve(target);
-    if (r.error) return r;
-    const el = r.el;
+  // ---- what a call will act on, as data ----
+  // elementInfo is an element as the gate weighs it: what a person calls it (role, accessible
+  // name), what it is (tag, input type, whether a native control), whether it holds a secret,
+  // where acting on it leads, and the origin of the document it is in.
+  function elementInfo(el) {
+    const role = roleOf(el) || "";
+    const out = { ref: refOf(el), role, name: nameOf(el, role) || clean(visibleText(el, 60), 60), tag: el.localName, origin: location.origin, frameUrl: location.href };
+    if (el.localName === "input") out.type = (el.getAttribute("type") || "text").toLowerCase();
     const kind = secret(el);
-    const out = { ok: 1, what: describe(el), password: kind === "password" ? 1 : 0, payment: kind === "payment" ? 1 : 0 };
-    // Where acting on it sends the browser, when the page says so: a link's address, the
-    // action of the form a submit button or Enter in a field sends.
+    if (kind) out.field = kind;
     const link = el.closest && el.closest("a[href], area[href]");
     if (link && /^https?:/i.test(link.href)) out.link = link.href;
     const form = el.form || (el.closest && el.closest("form"));
     if (form) {
-      const action = (el.formAction && el.formAction !== location.href ? el.formAction : "") || form.action || location.href;
-      const submits = (el.localName === "button" && (el.type || "submit") === "submit") || (el.localName === "input" && /^(submit|image)$/.test(el.type));
-      if (submits) out.submits = action;
-      if (el.localName === "input" || el.localName === "textarea") out.form = action;
+      const submits = (el.localName === "button" && (el.getAttribute("type") || "submit").toLowerCase() === "submit") || (el.localName === "input" && /^(submit|image)$/.test(el.type));
+      if (submits) out.submits = (el.formAction && el.getAttribute("formaction") ? el.formAction : "") || form.action || location.href;
+    }
+    if (el === document.body || el === document.documentElement) (out.role = "document"), (out.name = clean(document.title, 80));
+    return out;
+  }
+  // activation is the control a click on el activates: el itself, the control it is inside
+  // (a span in a button, an image in a link), or a label's control.
+  const activatable = "button, a[href], area[href], input, select, textarea, summary, label, [role=button], [role=link], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio], [role=tab], [role=option], [role=checkbox], [role=radio], [role=switch], [role=treeitem]";
+  function activation(el) {
+    for (let x = el; x && x.nodeType === 1; x = parentOf(x)) {
+      if (!x.matches || !x.matches(activatable)) continue;
+      if (x.localName === "label") return x.control || x;
+      return x;
+    }
+    return el;
+  }
+  // implicitSubmit says whether Enter in el submits its form: in Chrome, Enter in any input but
+  // a button does (a checkbox and a radio too); a submit button or image is pressed itself.
+  function implicitSubmit(el) {
+    return el.localName === "input" && !!el.form && !/^(button|submit|reset|image|hidden)$/.test(el.type);
+  }
+  // defaultButton is the control Enter in a field of form presses: its first submit button.
+  function defaultButton(form) {
+    for (const c of form.elements) {
+      if ((c.localName === "button" && (c.getAttribute("type") || "submit").toLowerCase() === "submit") || (c.localName === "input" && /^(submit|image)$/.test(c.type))) return c;
+    }
+    return null;
+  }
+  // target describes what a call will act on: the element of {target} (a ref, a selector or a
+  // point), or with {focused} the element that has the focus; what a click on it activates; and
+  // for a field in a form, what Enter in it does (the form's default button and where the form
+  // goes). An element in a child frame is answered with that frame's id (and the point inside
+  // it), for the core to ask there.
+  function target({ target, focused }) {
+    fresh();
+    let el, point;
+    if (focused) {
+      el = deepActive();
+      if (!el || el === document.documentElement) el = document.body || document.documentElement;
+    } else {
+      const r = resolve(target);
+      if (r.error) return r;
+      (el = r.el), (point = r.point);
+    }
+    if (/^(iframe|frame)$/.test(el.localName) && (focused || point)) {
+      const id = frameOf.get(el);
+      if (id === undefined) return { error: "that part of the page is a frame Skiff has not reached yet; take a snapshot first", retry: 1 };
+      const out = { ok: 1, frame: id };
+      if (point) {
+        const r = el.getBoundingClientRect();
+        const s = style(el);
+        out.x = point.x - (r.left + el.clientLeft + parseFloat(s.paddingLeft));
+        out.y = point.y - (r.top + el.clientTop + parseFloat(s.paddingTop));
+      }
+      return out;
+    }
+    const out = { ok: 1, element: elementInfo(el) };
+    const act = activation(el);
+    if (act !== el) out.activates = elementInfo(act);
+    const form = el.form || (el.closest && el.closest("form"));
+    if (form) {
+      // What Enter in it presses: implicitly in a text field (implicit), and, for Control+Enter
+      // in a text area, what many pages bind to it.
+      out.form = form.action || location.href;
+      const b = defaultButton(form);
+      out.enter = b ? elementInfo(b) : { role: "form", name: clean(form.getAttribute("aria-label") || form.getAttribute("name") || form.id || "", 80), tag: "form", origin: location.origin, frameUrl: location.href };
+      if (b && b.getAttribute("formaction")) out.form = b.formAction;
+      out.implicit = !!implicitSubmit(el);
     }
     return out;
+  }
+  // focusIs says whether the element of ref still has the focus (a key is about to go to it).
+  function focusIs({ ref }) {
+    const el = byRef(ref);
+    const a = deepActive();
+    const now = !a || a === document.documentElement ? document.body : a;
+    return { ok: 1, same: !!el && (el === now || (el === document.body && now === document.body)), now: now ? describe(now) : "nothing" };
   }
 
   // readable is the article as markdown (extract.js, with Readability and Turndown, injected
@@ -954,12 +1188,12 @@
   const readable = () => (globalThis.skiffExtract ? globalThis.skiffExtract() : "__skiff_missing__");
   const selection = () => ({ ok: 1, selection: String(getSelection ? getSelection() : "").trim().slice(0, 8192) });
 
-  const api = { isChecked, readable, selection, snapshot, locate, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, frameBox, info, describe: describeRef };
+  const api = { isChecked, readable, selection, snapshot, locate, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),
     textVisible: (t) => textVisible(t),
-    resetStyles: () => ((styles = new Map()), (backgrounds = new Map()), (legible = new Map())),
+    resetStyles: () => (fresh()),
     // The ref an element got in a snapshot ("" when none), for tests and make bench to check
     // that what a person can act on is addressable.
     refFor: (el) => refs.byEl.get(el) || "",

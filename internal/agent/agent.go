@@ -10,11 +10,11 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/tool"
@@ -159,27 +159,10 @@ func (e *Engine) expire(ctx context.Context, m *store.Message) bool {
 }
 
 // NoAnswer is what the model is told of a call the user did not answer within d.
-func NoAnswer(d time.Duration) string {
-	return "The user did not answer within " + Span(d) + ", so this call was not run."
-}
+func NoAnswer(d time.Duration) string { return permission.NoAnswer(d) }
 
 // Span says a duration in words: "2 minutes", "30 seconds", "1 minute 30 seconds".
-func Span(d time.Duration) string {
-	s := int(d.Round(time.Second) / time.Second)
-	unit := func(n int, w string) string {
-		if n == 1 {
-			return "1 " + w
-		}
-		return strconv.Itoa(n) + " " + w + "s"
-	}
-	switch {
-	case s < 60:
-		return unit(s, "second")
-	case s%60 == 0:
-		return unit(s/60, "minute")
-	}
-	return unit(s/60, "minute") + " " + unit(s%60, "second")
-}
+func Span(d time.Duration) string { return permission.Span(d) }
 
 const interruptedResult = "Skiff's worker restarted before this call finished, so its outcome is unknown; check the page before going on."
 

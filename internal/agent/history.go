@@ -113,7 +113,7 @@ func toolContent(m *store.Message) string {
 			c = "(no output)"
 		}
 	}
-	if m.Tool.StartedAt == 0 {
+	if m.Tool.StartedAt == 0 && !m.Tool.Quoted {
 		return c // not run: Skiff's own words (denied, stopped, no such tool)
 	}
 	return fenced(m.Tool.Name, markOf(m.ID), c, m.Tool.Flags)

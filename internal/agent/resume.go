@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/tool"
@@ -49,8 +50,7 @@ func (e *Engine) Resume(ctx context.Context, sessionID, messageID string, emit f
 			}
 		}
 	}
-	t, known := tool.Lookup(msg.Tool.Name)
-	if a < 0 || !known {
+	if _, known := tool.Lookup(msg.Tool.Name); a < 0 || !known {
 		return ErrNotAsking
 	}
 
@@ -70,25 +70,24 @@ func (e *Engine) Resume(ctx context.Context, sessionID, messageID string, emit f
 	defer e.release(ses.ID)
 
 	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st}
-	r.env = tool.NewEnv(e.Browser, msg.Tool.TabID, 0)
-	defer func() {
-		for _, id := range r.env.Used() {
-			e.Browser.Release(context.WithoutCancel(ctx), id)
-		}
-	}()
-	// What the cut-off run knew: the page the user attached, the origins calls were allowed on.
+	r.task = NewTask(PanelCaller(ses.ID), tool.NewEnv(e.Browser, msg.Tool.TabID, 0))
+	defer r.release(ctx)
+	// What the cut-off run knew: the page the user attached, the origins calls were allowed
+	// on, the elements the user let it act on.
 	u := lastUser(ses.Messages)
 	if u >= 0 && ses.Messages[u].Page != nil {
-		r.sites.shared(origin(ses.Messages[u].Page.URL))
+		r.task.shared(origin(ses.Messages[u].Page.URL))
 	}
 	for _, m := range ses.Messages[max(u, 0):i] {
 		if m.Role == "tool" && m.Tool != nil && m.Tool.StartedAt > 0 {
-			r.sites.allowed(m.Tool.Origin, tool.Risk(m.Tool.Risk))
+			r.task.allowed(m.Tool.Origin, tool.Risk(m.Tool.Risk))
 		}
 	}
 	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
 
-	r.gated(ctx, i, t)
+	// The call passes the gate again, which by now holds the user's answer; a batch goes on
+	// from the step that asked.
+	r.gated(ctx, i, time.UnixMilli(msg.Tool.AskedAt), msg.Tool.Step)
 	done := map[string]bool{}
 	for _, m := range ses.Messages[a+1:] {
 		if m.Role == "tool" && m.Tool != nil {

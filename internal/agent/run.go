@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/safety"
 	"github.com/skiff-ai/skiff/internal/store"
@@ -51,18 +52,14 @@ func (e *Engine) run(ctx context.Context, ses *store.Session, in Input, read fun
 		r.attach(ctx, read)
 	}
 	if ses.Agent {
-		r.env = tool.NewEnv(e.Browser, in.TabID, in.WindowID)
-		defer func() {
-			for _, id := range r.env.Used() {
-				e.Browser.Release(context.WithoutCancel(ctx), id)
-			}
-		}()
+		r.task = NewTask(PanelCaller(ses.ID), tool.NewEnv(e.Browser, in.TabID, in.WindowID))
+		defer r.release(ctx)
 		// The task starts on the user's tab; the page they attached they shared themselves.
-		if t, err := r.env.Current(ctx); err == nil {
-			r.sites.allowed(origin(t.URL), "")
+		if t, err := r.task.Env.Current(ctx); err == nil {
+			r.task.allowed(origin(t.URL), "")
 		}
 		if p := ses.Messages[lastUser(ses.Messages)].Page; p != nil {
-			r.sites.shared(origin(p.URL))
+			r.task.shared(origin(p.URL))
 		}
 	}
 	last := r.loop(ctx)
@@ -78,10 +75,21 @@ type runner struct {
 	key   string
 	model string
 	st    store.Settings
-	env   *tool.Env
-	// sites: the origins the task worked on (its starting tab's, and each one a call was
-	// allowed on) and those the user let it read (the page they attached, a read they allowed).
-	sites sites
+	// task is the run's tool calls as the gate knows them: the tabs, the sites it worked on
+	// and may read, the elements the user let it act on.
+	task *Task
+}
+
+// PanelCaller is the model of a chat in the panel, as the gate and the audit log name it.
+func PanelCaller(sessionID string) permission.Caller {
+	return permission.Caller{Kind: permission.KindPanel, Name: "the model in the panel", Chat: sessionID}
+}
+
+// release gives back the tabs the run worked in (the debugger detaches).
+func (r *runner) release(ctx context.Context) {
+	for _, id := range r.task.Env.Used() {
+		r.e.Browser.Release(context.WithoutCancel(ctx), id)
+	}
 }
 
 // save writes the session; a failure is reported on the message it concerns.
@@ -290,12 +298,12 @@ func offered(vision bool) []provider.Tool {
 	return out
 }
 
-// call runs one tool call: a tool message is stored (pending), the gate decides (the message
-// says asking while the user is asked), the tool runs (running), and its result is stored.
-// Every state is saved before it is reported.
+// call runs one tool call through the guarded path: a tool message is stored (pending), then
+// described, asking while the user is asked, running, and its outcome; every state is saved
+// before it is reported.
 func (r *runner) call(ctx context.Context, c provider.ToolCall) {
 	e := r.e
-	t, known := tool.Lookup(c.Name)
+	t, _ := tool.Lookup(c.Name)
 	m := store.Message{ID: NewID(), Role: "tool", CreatedAt: e.now(), Status: store.StatusPending,
 		Tool: &store.ToolRun{CallID: c.ID, Name: c.Name, Args: c.Args, Risk: string(t.Risk)}}
 	if len(m.Tool.Args) == 0 || !json.Valid(m.Tool.Args) {
@@ -303,29 +311,20 @@ func (r *runner) call(ctx context.Context, c provider.ToolCall) {
 	}
 	r.ses.Messages = append(r.ses.Messages, m)
 	i := len(r.ses.Messages) - 1
-	msg := &r.ses.Messages[i]
 	if ctx.Err() != nil {
 		r.finish(ctx, i, store.StatusStopped, "The user stopped the run before this call.", true)
 		return
 	}
-	switch {
-	case !known:
-		r.finish(ctx, i, store.StatusError, fmt.Sprintf("There is no tool %q. Use one of the tools you were given.", c.Name), true)
-		return
-	case c.Incomplete:
+	if c.Incomplete {
 		r.finish(ctx, i, store.StatusError, "The call's arguments were cut off (the reply hit its token limit). Make the call again, shorter.", true)
 		return
 	}
-	d := describe(ctx, r.env, t, c.Args)
-	msg.Tool.What, msg.Tool.URL, msg.Tool.Origin, msg.Tool.Sensitive = d.What, d.URL, d.Origin, d.Sensitive
-	msg.Tool.LeadsTo, msg.Tool.Irreversible, msg.Tool.Risk = d.LeadsTo, d.Irreversible, string(d.Risk)
-	msg.Tool.TabID = r.env.TabID()
 	if err := r.save(ctx); err != nil {
 		r.finish(ctx, i, store.StatusError, "Skiff could not save this call: "+err.Error(), true)
 		return
 	}
 	r.message(i)
-	r.gated(ctx, i, t)
+	r.gated(ctx, i, time.Time{}, 0)
 }
 
 // finish stores a tool message's outcome and reports it.
@@ -339,71 +338,71 @@ func (r *runner) finish(ctx context.Context, i int, status, content string, isEr
 	r.message(i)
 }
 
-// gated passes the call of tool message i through the gate and, allowed, runs it.
-func (r *runner) gated(ctx context.Context, i int, t tool.Tool) {
+// gated takes the call of tool message i through the guarded path, storing and showing each
+// state: described, asking (askedAt: when it first asked, for a call a restart cut off while it
+// asked), running, and what came of it. A batch starts at step from.
+func (r *runner) gated(ctx context.Context, i int, askedAt time.Time, from int) {
 	e := r.e
 	msg := &r.ses.Messages[i]
-	gate := e.Gate
-	if gate == nil {
-		gate = readOnly{}
-	}
-	t = raised(t, tool.Risk(msg.Tool.Risk))
-	o := gateOrigin(msg.Tool.Origin, msg.Tool.LeadsTo)
-	gc := Call{SessionID: r.ses.ID, MessageID: msg.ID, Tool: t, Args: msg.Tool.Args, What: msg.Tool.What,
-		URL: msg.Tool.URL, Origin: o, Who: "the model in the panel", Sensitive: msg.Tool.Sensitive}
-	r.sites.weigh(&gc)
-	d, err := gate.Decide(ctx, gc, func(why string) {
-		msg.Status = store.StatusAsking
-		msg.Tool.AskedAt, msg.Tool.Asks = e.now(), why
+	show := func() {
 		if r.save(ctx) == nil {
 			r.message(i)
 		}
+	}
+	o := e.guard(ctx, r.task, guarded{ID: msg.ID, Name: msg.Tool.Name, Args: msg.Tool.Args, AskedAt: askedAt, From: from}, watch{
+		resolved: func(f *tool.Effect, c permission.Call, k, n int) {
+			msg.Tool.What, msg.Tool.URL, msg.Tool.Origin = c.What, f.URL, c.Origin
+			msg.Tool.Sensitive, msg.Tool.Risk, msg.Tool.Irreversible = c.Sensitive, c.Risk, f.Irreversible()
+			msg.Tool.LeadsTo = ""
+			if lt := weburl.Origin(f.LeadsTo); lt != "" && lt != f.Origin() {
+				msg.Tool.LeadsTo = f.LeadsTo
+			}
+			msg.Tool.TabID = r.task.Env.TabID()
+			msg.Tool.Step = k
+			if msg.Status == store.StatusPending || n > 1 {
+				show()
+			}
+		},
+		asking: func(why string) {
+			msg.Status = store.StatusAsking
+			msg.Tool.AskedAt, msg.Tool.Asks = e.now(), why
+			if !askedAt.IsZero() {
+				msg.Tool.AskedAt = askedAt.UnixMilli()
+			}
+			show()
+		},
+		running: func() {
+			msg.Status = store.StatusRunning
+			if msg.Tool.StartedAt == 0 {
+				msg.Tool.StartedAt = e.now()
+			}
+			show()
+		},
 	})
-	msg.Tool.Decision = d.How
-	if err != nil || !d.Allow {
-		if ctx.Err() != nil {
-			r.finish(ctx, i, store.StatusStopped, "The user stopped the run before this call.", true)
-			gate.Record(context.WithoutCancel(ctx), gc, d, "stopped before it ran", false)
-			return
-		}
-		r.finish(ctx, i, store.StatusDenied, denied(d), true)
-		gate.Record(ctx, gc, d, "not run", false)
-		return
+	msg.Tool.Decision = o.Ruling.How
+	if msg.Tool.StartedAt > 0 {
+		msg.Tool.DurationMs = e.now() - msg.Tool.StartedAt
 	}
-	// Allowed: the task now works on this origin, and a read there was consented to.
-	r.sites.allowed(o, t.Risk)
-	defer func() {
-		gate.Record(context.WithoutCancel(ctx), gc, d, recordOf(msg), msg.Status == "")
-	}()
-
-	msg.Status = store.StatusRunning
-	msg.Tool.StartedAt = e.now()
-	if err := r.save(ctx); err != nil {
-		r.finish(ctx, i, store.StatusError, "Skiff could not save this call: "+err.Error(), true)
-		return
-	}
-	r.message(i)
-	tctx, tcancel := context.WithTimeout(ctx, e.ToolTimeout)
-	res, err := tool.Run(tctx, r.env, msg.Tool.Name, msg.Tool.Args)
-	tcancel()
-	msg.Tool.DurationMs = e.now() - msg.Tool.StartedAt
 	switch {
-	case ctx.Err() != nil:
+	case o.Status == store.StatusStopped && !o.Ran:
+		r.finish(ctx, i, store.StatusStopped, "The user stopped the run before this call.", true)
+	case o.Status == store.StatusStopped:
 		r.finish(ctx, i, store.StatusStopped, "The user stopped the run while this call was running; it may have done part of its work.", true)
-	case err != nil:
-		text, quotes := e.failed(err)
-		if quotes {
-			msg.Tool.Summary = clipText(err.Error(), 120)
-			msg.Tool.Flags = safety.Flag(err.Error())
+	case o.Status != "":
+		if o.Quotes {
+			msg.Tool.Summary = clipText(o.Text, 120)
+			msg.Tool.Flags = safety.Flag(o.Text)
+			msg.Tool.Quoted = true
 		}
-		r.finish(ctx, i, store.StatusError, text, true)
+		r.finish(ctx, i, o.Status, o.Text, true)
 	default:
+		res := o.Result
 		msg.Tool.Summary, msg.Tool.Untrusted = res.Summary, res.Untrusted
 		msg.Tool.Flags = safety.Flag(res.Text)
 		if res.URL != "" {
 			msg.Tool.URL, msg.Tool.Origin = res.URL, origin(res.URL)
 		}
-		msg.Tool.TabID = r.env.TabID()
+		msg.Tool.TabID = r.task.Env.TabID()
 		if res.Image != nil {
 			id := NewID()
 			if err := e.Store.SaveImage(context.WithoutCancel(ctx), id, store.StoredImage{Mime: res.Image.Mime, Data: res.Image.Data}); err == nil {
@@ -419,19 +418,6 @@ func origin(u string) string { return weburl.Origin(u) }
 // flagPage notes what in an attached page reads like instructions to the model.
 func flagPage(p *store.Page) {
 	p.Flags = safety.Flag(p.Title + "\n" + p.Selection + "\n" + p.Text)
-}
-
-// recordOf is a tool message's outcome in a few words, for the audit log.
-func recordOf(m *store.Message) string {
-	switch {
-	case m.Status == store.StatusStopped:
-		return "stopped"
-	case m.Tool.IsError:
-		return "failed: " + clipText(m.Content, 160)
-	case m.Tool.Summary != "":
-		return m.Tool.Summary
-	}
-	return clipText(m.Content, 160)
 }
 
 func capital(s string) string {

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/skiff-ai/skiff/internal/agent"
+	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/tool"
@@ -45,7 +46,7 @@ type Core struct {
 	// Dialer opens the link to skiffd; nil: no link.
 	Dialer Dialer
 
-	gate  gate
+	gate  *permission.Gate
 	pages pages
 	link  linker
 
@@ -61,8 +62,8 @@ func New(ctx context.Context, kv store.KV, d provider.Doer, rules Rules, b tool.
 	}
 	c := &Core{Store: st, Engine: agent.New(st, d), Doer: d, Rules: rules, Browser: b, conns: map[Conn]bool{}}
 	c.Engine.Browser = b
-	c.gate.c = c
-	c.Engine.Gate = &c.gate
+	c.gate = c.newGate()
+	c.Engine.Gate = c.gate
 	return c, nil
 }
 
@@ -77,6 +78,12 @@ func (c *Core) Start(ctx context.Context) {
 		return
 	}
 	c.applyRules(ctx, s)
+	// Outside calls that were asking when the worker stopped: shown again until skiffd sends
+	// them again (they take the answer given meanwhile) or they time out.
+	if qs, err := c.Store.Questions(ctx); err == nil && len(qs) > 0 {
+		c.gate.Resume(ctx, qs)
+		c.gate.Notify(ctx)
+	}
 	c.startLink(ctx, s.Daemon)
 }
 
@@ -93,8 +100,8 @@ func (c *Core) Disconnect(conn Conn) {
 	c.mu.Lock()
 	delete(c.conns, conn)
 	c.mu.Unlock()
-	if c.gate.pending() > 0 {
-		go c.gate.notify(context.Background(), "")
+	if c.gate.Pending() > 0 {
+		go c.gate.Notify(context.Background())
 	}
 }
 
@@ -123,13 +130,13 @@ func (c *Core) broadcast(v any) {
 
 // State is what a panel needs to draw itself.
 type State struct {
-	Providers []provider.Provider `json:"providers"`
-	Settings  PublicSettings      `json:"settings"`
-	Sessions  []store.Meta        `json:"sessions"`
-	Active    *store.Session      `json:"active"`
-	Streaming []string            `json:"streaming"` // session ids with a stream in flight
-	Link      LinkStatus          `json:"link"`
-	Asks      []Ask               `json:"asks"` // outside clients' calls waiting for an answer
+	Providers []provider.Provider   `json:"providers"`
+	Settings  PublicSettings        `json:"settings"`
+	Sessions  []store.Meta          `json:"sessions"`
+	Active    *store.Session        `json:"active"`
+	Streaming []string              `json:"streaming"` // session ids with a stream in flight
+	Link      LinkStatus            `json:"link"`
+	Asks      []permission.Question `json:"asks"` // outside clients' calls waiting for an answer
 }
 
 // PublicSettings are the settings without the keys: the panel learns only which providers
@@ -243,7 +250,7 @@ func (c *Core) hello(ctx context.Context, _ struct{}) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &State{Providers: provider.All(), Settings: public(s), Streaming: []string{}, Link: c.Link(), Asks: c.gate.asks()}
+	st := &State{Providers: provider.All(), Settings: public(s), Streaming: []string{}, Link: c.Link(), Asks: c.gate.Questions()}
 	if st.Sessions, err = c.Store.Sessions(ctx); err != nil {
 		return nil, err
 	}

@@ -2,10 +2,8 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/agent"
@@ -20,207 +18,57 @@ type Notifier interface {
 	Asking(ctx context.Context, pending int, what string, panelOpen bool)
 }
 
-// gate is the one permission gate: every tool call passes it, whatever asked for it. It decides
-// from the user's policies and the defaults (internal/permission); when the answer is to ask, it
-// shows the call as asking (stored, so a restarted worker never runs it), tells the Notifier,
-// and waits for tool.decide or the ask timeout (Settings.AskTimeout). "Always" and "Never" answers become
-// policies. An answer to a call that a worker restart left asking is kept in answered, and the
-// run resumed (agent.Engine.Resume): the call passes here again and takes it.
-type gate struct {
-	c        *Core
-	mu       sync.Mutex
-	waiting  map[string]*pendingAsk         // by tool message id
-	answered map[string]permission.Decision // by tool message id
-}
-
-type pendingAsk struct {
-	ch   chan permission.Decision
-	what string
-	ask  *Ask // an outside client's call (no chat shows it)
-}
-
-// Ask is an outside client's call waiting for the user's answer, as the panel shows it (calls
-// of the panel's own runs show as tool messages in their chat instead). The panel answers with
-// tool.decide {messageId: id}.
-type Ask struct {
-	ID        string `json:"id"`
-	Who       string `json:"who"`
-	Tool      string `json:"tool"`
-	Risk      string `json:"risk"`
-	What      string `json:"what"`
-	URL       string `json:"url,omitempty"`
-	Origin    string `json:"origin,omitempty"`
-	Args      any    `json:"args,omitempty"`
-	Why       string `json:"why"`
-	Sensitive bool   `json:"sensitive,omitempty"`
-	AskedAt   int64  `json:"askedAt"`
-	Timeout   int64  `json:"timeoutMs"`
-}
-
-// UpdateAsks is the push that carries the outside calls waiting for an answer.
+// UpdateAsks is the push that carries the outside calls waiting for an answer:
+// {"type": "asks.changed", "asks": [permission.Question…]}.
 const UpdateAsks = "asks.changed"
 
-// asks lists the outside calls waiting for an answer, oldest first.
-func (g *gate) asks() []Ask {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	out := []Ask{}
-	for _, p := range g.waiting {
-		if p.ask != nil {
-			out = insertSorted(out, *p.ask, func(a, b Ask) bool { return a.AskedAt < b.AskedAt })
-		}
+// newGate wires the one permission gate (internal/permission) to the worker: the user's
+// policies and the audit log in the store, the asks of outside callers pushed to every panel
+// (and kept in the store, so a restarted worker shows them again), the badge and notification,
+// and the ask timeout from the settings.
+func (c *Core) newGate() *permission.Gate {
+	return &permission.Gate{
+		Policies: c.Store,
+		Asker:    (*askers)(c),
+		Notifier: (*notifier)(c),
+		Audit:    (*auditor)(c),
+		Clock:    clock{c},
+		Timeout:  c.Engine.AskTimeout,
 	}
-	return out
 }
 
-func (g *gate) pushAsks() {
-	g.c.broadcast(struct {
-		Type string `json:"type"`
-		Asks []Ask  `json:"asks"`
-	}{UpdateAsks, g.asks()})
+type askers Core
+
+func (a *askers) Questions(ctx context.Context, qs []permission.Question) {
+	c := (*Core)(a)
+	c.broadcast(struct {
+		Type string                `json:"type"`
+		Asks []permission.Question `json:"asks"`
+	}{UpdateAsks, qs})
+	_ = c.Store.SaveQuestions(context.WithoutCancel(ctx), qs)
 }
 
-func request(c agent.Call) permission.Request {
-	return permission.Request{Tool: c.Tool.Name, Risk: string(c.Tool.Risk), Permission: c.Tool.Permission, Origin: c.Origin,
-		Sensitive: c.Sensitive, NewOrigin: c.NewOrigin, Consented: c.Consented, Outside: c.Outside}
+type notifier Core
+
+func (n *notifier) Waiting(ctx context.Context, pending int, what string) {
+	c := (*Core)(n)
+	if c.Notifier != nil {
+		c.Notifier.Asking(ctx, pending, what, c.panels() > 0)
+	}
 }
 
-func (g *gate) Decide(ctx context.Context, call agent.Call, asking func(why string)) (agent.Decision, error) {
-	policies, err := g.c.Store.Policies(ctx)
-	if err != nil {
-		return agent.Decision{How: "denied: the policies could not be read", Why: "Skiff could not read the user's permissions, so this call was not run."}, nil
-	}
-	r := request(call)
-	g.mu.Lock()
-	d, ok := g.answered[call.MessageID]
-	delete(g.answered, call.MessageID)
-	g.mu.Unlock()
-	if ok {
-		return g.apply(ctx, call, r, d), nil
-	}
-	out := permission.Evaluate(policies, r)
-	switch out.Verdict {
-	case permission.Allow:
-		return agent.Decision{Allow: true, How: "allowed: " + out.Reason}, nil
-	case permission.Deny:
-		return agent.Decision{How: "denied: " + out.Reason, Why: "The user chose never to allow this here."}, nil
-	}
-	p := &pendingAsk{ch: make(chan permission.Decision, 1), what: call.What}
-	if call.SessionID == "" {
-		p.what = call.Who + " asks: " + call.What
-	}
-	timeout := g.c.Engine.AskTimeout(ctx)
-	if call.SessionID == "" {
-		var args any
-		_ = json.Unmarshal(call.Args, &args)
-		p.ask = &Ask{ID: call.MessageID, Who: call.Who, Tool: call.Tool.Name, Risk: string(call.Tool.Risk), What: call.What,
-			URL: call.URL, Origin: call.Origin, Args: args, Why: out.Reason, Sensitive: call.Sensitive,
-			AskedAt: g.c.Engine.Now().UnixMilli(), Timeout: timeout.Milliseconds()}
-	}
-	g.mu.Lock()
-	if g.waiting == nil {
-		g.waiting = map[string]*pendingAsk{}
-	}
-	g.waiting[call.MessageID] = p
-	g.mu.Unlock()
-	defer func() {
-		g.mu.Lock()
-		delete(g.waiting, call.MessageID)
-		g.mu.Unlock()
-		g.notify(context.WithoutCancel(ctx), "")
-		if p.ask != nil {
-			g.pushAsks()
-		}
-	}()
-	asking(out.Reason)
-	if p.ask != nil {
-		g.pushAsks()
-	}
-	g.notify(ctx, call.What)
-	select {
-	case d = <-p.ch:
-	case <-time.After(timeout):
-		return agent.Decision{How: "denied: no answer within " + agent.Span(timeout), Why: agent.NoAnswer(timeout)}, nil
-	case <-ctx.Done():
-		return agent.Decision{How: "stopped"}, ctx.Err()
-	}
-	return g.apply(ctx, call, r, d), nil
+type auditor Core
+
+func (a *auditor) Audit(ctx context.Context, e permission.Entry) error {
+	return (*Core)(a).Store.Audit(ctx, store.AuditEntry{At: e.At, Who: e.Who, Tool: e.Tool, What: e.What, Origin: e.Origin,
+		Decision: e.Decision, Result: e.Result, OK: e.OK})
 }
 
-// apply turns the user's answer into the gate's decision; "always" and "never" are stored as
-// policies for the call's scope on its origin.
-func (g *gate) apply(ctx context.Context, call agent.Call, r permission.Request, d permission.Decision) agent.Decision {
-	how := map[permission.Decision]string{permission.AllowOnce: "you allowed it once", permission.AllowAlways: "you allowed it always",
-		permission.DenyOnce: "you denied it", permission.DenyAlways: "you chose never"}[d]
-	if d == permission.AllowAlways || d == permission.DenyAlways {
-		pol := permission.Policy{Tool: permission.Scope(r), Origin: call.Origin, Decision: d, UpdatedAt: g.c.Engine.Now().UnixMilli()}
-		if pol.Origin == "" {
-			pol.Origin = "*"
-		}
-		if err := g.c.Store.SetPolicy(ctx, pol); err == nil {
-			how += " (" + pol.Tool + " on " + pol.Origin + ")"
-		}
-	}
-	if !d.Allows() {
-		return agent.Decision{How: how, Why: "The user denied this call."}
-	}
-	return agent.Decision{Allow: true, How: how}
-}
+// clock is the engine's clock (tests set it).
+type clock struct{ c *Core }
 
-func (g *gate) Record(ctx context.Context, call agent.Call, d agent.Decision, result string, ok bool) {
-	who := call.Who
-	if who == "" {
-		who = "the model in the panel"
-	}
-	_ = g.c.Store.Audit(ctx, store.AuditEntry{At: g.c.Engine.Now().UnixMilli(), Who: who, Tool: call.Tool.Name, What: call.What,
-		Origin: call.Origin, Decision: d.How, Result: result, OK: ok})
-}
-
-// pending is how many calls wait for an answer.
-func (g *gate) pending() int {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return len(g.waiting)
-}
-
-// notify updates the badge and, with no panel open, the notification.
-func (g *gate) notify(ctx context.Context, what string) {
-	if g.c.Notifier == nil {
-		return
-	}
-	g.mu.Lock()
-	n := len(g.waiting)
-	if what == "" {
-		for _, p := range g.waiting {
-			what = p.what
-			break
-		}
-	}
-	g.mu.Unlock()
-	g.c.Notifier.Asking(ctx, n, what, g.c.panels() > 0)
-}
-
-// answer gives the user's decision to the call waiting in message id. With no call waiting
-// here, the decision is kept for the call when its run resumes.
-func (g *gate) answer(id string, d permission.Decision) bool {
-	g.mu.Lock()
-	p := g.waiting[id]
-	if p == nil {
-		if g.answered == nil {
-			g.answered = map[string]permission.Decision{}
-		}
-		g.answered[id] = d
-	}
-	g.mu.Unlock()
-	if p == nil {
-		return false
-	}
-	select {
-	case p.ch <- d:
-	default:
-	}
-	return true
-}
+func (k clock) Now() time.Time                         { return k.c.Engine.Now() }
+func (k clock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
 // DecideParams is tool.decide: the user's answer to a call that asks (allow_once,
 // allow_always, deny_once or deny_always).
@@ -236,11 +84,15 @@ func (c *Core) decide(ctx context.Context, p DecideParams) (None, error) {
 	if !p.Decision.Valid() {
 		return nil, problemf("Skiff's panel sent an answer the core does not know (%q). Reload the panel.", p.Decision)
 	}
-	if c.gate.answer(p.MessageID, p.Decision) {
+	earlier := c.gate.Shown(p.MessageID)
+	if c.gate.Answer(p.MessageID, p.Decision) {
 		return nil, nil
 	}
 	if p.SessionID == "" {
-		c.gate.forget(p.MessageID)
+		if earlier {
+			return nil, nil // an outside call a restart cut off: it takes the answer when it comes back
+		}
+		c.gate.Forget(p.MessageID)
 		return nil, problemf("This request is no longer waiting for an answer (it timed out, or its client went away).")
 	}
 	started := make(chan error, 1)
@@ -253,7 +105,7 @@ func (c *Core) decide(ctx context.Context, p DecideParams) (None, error) {
 			}
 			c.broadcast(u)
 		})
-		c.gate.forget(p.MessageID)
+		c.gate.Forget(p.MessageID)
 		if first {
 			started <- err
 		}
@@ -269,13 +121,6 @@ func (c *Core) decide(ctx context.Context, p DecideParams) (None, error) {
 	default:
 		return nil, err
 	}
-}
-
-// forget drops an answer no call took.
-func (g *gate) forget(id string) {
-	g.mu.Lock()
-	delete(g.answered, id)
-	g.mu.Unlock()
 }
 
 // ImageParams is tool.image: a screenshot a tool took, by the id its message holds.

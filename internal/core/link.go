@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/agent"
 	"github.com/skiff-ai/skiff/internal/link"
 	"github.com/skiff-ai/skiff/internal/store"
 )
@@ -264,7 +265,7 @@ func (l *linker) session(ctx context.Context, url, token, where string) error {
 				m.Client = &link.Client{ID: "?", Name: "an MCP client"}
 			}
 			go func(m link.Msg) {
-				r := l.call(sctx, *m.Client, m.Tool, m.Args)
+				r := l.call(sctx, *m.Client, m.CallID, m.Tool, m.Args)
 				_ = write(link.Msg{Type: link.Result, ID: m.ID, Result: r})
 			}(m)
 		case link.Bye:
@@ -275,10 +276,31 @@ func (l *linker) session(ctx context.Context, url, token, where string) error {
 	}
 }
 
-// call runs an outside client's call in its workspace, through the gate.
-func (l *linker) call(ctx context.Context, client link.Client, name string, args json.RawMessage) *link.CallResult {
-	w := l.space(client)
-	out := l.c.Engine.Invoke(ctx, w.task, name, args)
+// call runs an outside client's call in its workspace, through the gate. skiffd sends a call
+// again, with the same id, when the link dropped before its result came (a restarted worker):
+// the journal keeps a call that started from running twice, and a call that was asking asks
+// again from when it first asked (or takes the answer the user gave meanwhile).
+func (l *linker) call(ctx context.Context, client link.Client, id, name string, args json.RawMessage) *link.CallResult {
+	c := l.c
+	if id != "" {
+		if st, err := c.Store.CallState(ctx, id); err == nil && st != "" {
+			return &link.CallResult{IsError: true, Text: "Skiff's worker restarted while this call was running, so its outcome is unknown: check the page before trying again."}
+		}
+	} else {
+		id = "x" + agent.NewID()
+	}
+	var askedAt time.Time
+	if qs, err := c.Store.Questions(ctx); err == nil {
+		for _, q := range qs {
+			if q.ID == id {
+				askedAt = time.UnixMilli(q.AskedAt)
+			}
+		}
+	}
+	w := l.space(ctx, client)
+	out := c.Engine.Invoke(ctx, w.task, agent.Invocation{ID: id, Name: name, Args: args, AskedAt: askedAt, Started: func() {
+		_ = c.Store.MarkCall(context.WithoutCancel(ctx), id, store.CallRunning, time.Now().UnixMilli())
+	}})
 	r := &link.CallResult{Text: out.Text, IsError: out.IsError}
 	if out.Image != nil {
 		r.Image = &link.Image{Mime: out.Image.Mime, Data: out.Image.Data}
@@ -286,14 +308,27 @@ func (l *linker) call(ctx context.Context, client link.Client, name string, args
 	return r
 }
 
-func (l *linker) space(client link.Client) *workspace {
+// space is client's workspace: the one in memory, else the one stored before the worker
+// restarted, else a new one.
+func (l *linker) space(ctx context.Context, client link.Client) *workspace {
 	l.mu.Lock()
 	w := l.spaces[client.ID]
-	if w == nil {
+	l.mu.Unlock()
+	if w != nil {
+		return w
+	}
+	var stored store.Workspace
+	if ws, err := l.c.Store.Workspaces(ctx); err == nil {
+		stored = ws[client.ID]
+	}
+	save := func(w store.Workspace) { _ = l.c.Store.SaveWorkspace(context.Background(), w) }
+	nw := newWorkspace(l.c.Browser, client, stored, save)
+	l.mu.Lock()
+	if w = l.spaces[client.ID]; w == nil {
 		if l.spaces == nil {
 			l.spaces = map[string]*workspace{}
 		}
-		w = newWorkspace(l.c.Browser, client.Name)
+		w = nw
 		l.spaces[client.ID] = w
 		defer l.publish() // a new client: the panel lists it
 	}
@@ -307,9 +342,10 @@ func (l *linker) bye(client link.Client) {
 	delete(l.spaces, client.ID)
 	l.mu.Unlock()
 	l.publish()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = l.c.Store.DeleteWorkspace(ctx, client.ID)
 	if w != nil && w.task.Env != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
 		for _, id := range w.task.Env.Used() {
 			w.Browser.Release(ctx, id)
 		}

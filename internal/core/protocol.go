@@ -14,6 +14,7 @@ import (
 	"fmt"
 
 	"github.com/skiff-ai/skiff/internal/agent"
+	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/store"
 )
 
@@ -57,7 +58,9 @@ var methods = map[string]method{
 		c.RetryLink(ctx)
 		return c.Link(), nil
 	}),
-	"asks.list":       handle(func(c *Core, _ context.Context, _ struct{}) ([]Ask, error) { return c.gate.asks(), nil }),
+	"asks.list": handle(func(c *Core, _ context.Context, _ struct{}) ([]permission.Question, error) {
+		return c.gate.Questions(), nil
+	}),
 	"provider.models": handle((*Core).models),
 	"provider.test":   handle((*Core).testProvider),
 	"provider.detect": handle((*Core).detect),

@@ -5,20 +5,25 @@ import (
 	"encoding/json"
 	"hash/fnv"
 	"sync"
+	"time"
 
 	"github.com/skiff-ai/skiff/internal/agent"
+	"github.com/skiff-ai/skiff/internal/link"
+	"github.com/skiff-ai/skiff/internal/permission"
+	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/tool"
 )
 
 // workspace is an outside client's own part of the browser: a tab group named after it. The
 // client's tools see the browser through it: its "active tab" is the group's, tabs it opens
 // join the group, tabs_list lists the group. A call that names a tab outside the group is not
-// blocked here: the gate asks the user (agent.Call.Outside). A tab the user drags into the
+// blocked here: the gate asks the user (permission.Request.Outside). A tab the user drags into the
 // group becomes the client's.
 type workspace struct {
 	tool.Browser
-	name string
-	task *agent.Task
+	id, name string
+	task     *agent.Task
+	save     func(store.Workspace) // stores the workspace when its group or tab changes
 
 	mu    sync.Mutex
 	group int // -1 until the first tab
@@ -26,10 +31,26 @@ type workspace struct {
 
 var groupColors = [...]string{"blue", "purple", "cyan", "green", "orange", "pink", "yellow", "red", "grey"}
 
-func newWorkspace(b tool.Browser, name string) *workspace {
-	w := &workspace{Browser: b, name: name, group: -1}
-	w.task = &agent.Task{Who: name, Env: tool.NewEnv(w, 0, 0), Outside: w.outside}
+// newWorkspace makes the workspace of client in b, as stored (a worker restart keeps a
+// client's group and current tab); save stores it again whenever either changes.
+func newWorkspace(b tool.Browser, client link.Client, stored store.Workspace, save func(store.Workspace)) *workspace {
+	w := &workspace{Browser: b, id: client.ID, name: client.Name, group: -1, save: save}
+	if stored.ClientID == client.ID {
+		w.group = stored.Group
+	}
+	env := tool.NewEnv(w, stored.TabID, 0)
+	w.task = agent.NewTask(permission.Caller{Kind: permission.KindClient, ID: client.ID, Name: client.Name}, env)
+	w.task.Outside = w.outside
+	env.Moved = func(int) { w.store() }
 	return w
+}
+
+// store saves the workspace's group and current tab.
+func (w *workspace) store() {
+	if w.save == nil {
+		return
+	}
+	w.save(store.Workspace{ClientID: w.id, Name: w.name, Group: w.groupID(), TabID: w.task.Env.TabID(), UsedAt: time.Now().UnixMilli()})
 }
 
 func (w *workspace) color() string {
@@ -55,8 +76,12 @@ func (w *workspace) adopt(ctx context.Context, id int) error {
 		return err
 	}
 	w.mu.Lock()
+	changed := w.group != gid
 	w.group = gid
 	w.mu.Unlock()
+	if changed {
+		w.store()
+	}
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -18,14 +19,23 @@ var ErrNoBrowser = errors.New("Skiff's browser extension is not connected to ski
 // default, at most an hour), then the tool runs.
 var CallTimeout = 65 * time.Minute
 
+// LinkWait is how long a call waits for the extension's link when there is none: the worker
+// Chrome restarts links again within a second or two, and a call then goes through instead of
+// failing.
+var LinkWait = 10 * time.Second
+
 // Hub holds the extension's link (one at a time: a newer one replaces it) and relays calls.
+// A call that finds no link waits LinkWait for one; a call whose link drops before its result
+// (the worker restarted) is sent again, with the same call id, on the next link.
 type Hub struct {
 	Token string // the pairing token the extension must present
 
-	mu      sync.Mutex
-	cur     *linked
-	next    int64
-	refused time.Time // when a link last presented a wrong token
+	mu       sync.Mutex
+	cur      *linked
+	changed  chan struct{} // closed (and replaced) when cur changes
+	next     int64
+	instance string    // names this skiffd's calls: call ids never repeat across restarts
+	refused  time.Time // when a link last presented a wrong token
 }
 
 type linked struct {
@@ -41,7 +51,35 @@ type linked struct {
 
 // NewHub returns a hub that accepts links presenting token.
 func NewHub(token string) *Hub {
-	return &Hub{Token: token}
+	return &Hub{Token: token, changed: make(chan struct{}), instance: strconv.FormatInt(time.Now().UnixNano(), 36)}
+}
+
+// setLink makes l the current link (nil: none) and wakes the calls waiting for one.
+func (h *Hub) setLink(l *linked) {
+	h.cur = l
+	close(h.changed)
+	h.changed = make(chan struct{})
+}
+
+// link is the current link, waiting up to d for one.
+func (h *Hub) link(ctx context.Context, d time.Duration) *linked {
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+	for {
+		h.mu.Lock()
+		l, changed := h.cur, h.changed
+		h.mu.Unlock()
+		if l != nil {
+			return l
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			return nil
+		case <-ctx.Done():
+			return nil
+		}
+	}
 }
 
 // Status is the link as doctor and /status report it.
@@ -100,7 +138,7 @@ func (h *Hub) Serve(ctx context.Context, c link.Conn) error {
 	}
 	h.mu.Lock()
 	old := h.cur
-	h.cur = l
+	h.setLink(l)
 	h.mu.Unlock()
 	if old != nil {
 		old.conn.Close("replaced by a newer link")
@@ -108,7 +146,7 @@ func (h *Hub) Serve(ctx context.Context, c link.Conn) error {
 	defer func() {
 		h.mu.Lock()
 		if h.cur == l {
-			h.cur = nil
+			h.setLink(nil)
 		}
 		h.mu.Unlock()
 		close(l.done)
@@ -152,13 +190,13 @@ func (l *linked) write(ctx context.Context, b []byte) error {
 
 // Call runs a tool in the browser for client and waits for its result. The result of a call
 // the user denied or a tool that failed has IsError; an error means the call never got an
-// answer (no link, the link dropped, ctx ended).
+// answer (no link came within LinkWait, ctx ended).
 func (h *Hub) Call(ctx context.Context, client link.Client, name string, args json.RawMessage) (*link.CallResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, CallTimeout)
 	defer cancel()
 	r, err := h.ask(ctx, link.Msg{Type: link.Call, Client: &client, Tool: name, Args: args})
 	if errors.Is(err, errDropped) {
-		return nil, errors.New("the browser's link dropped before the call finished (the browser closed, or its worker restarted); the call may have run: check the page before trying again")
+		return nil, errors.New("the browser's link dropped before the call finished and did not come back (the browser closed?); the call may have run: check the page before trying again")
 	}
 	return r, err
 }
@@ -172,16 +210,39 @@ func (h *Hub) Probe(ctx context.Context) (time.Duration, error) {
 
 var errDropped = errors.New("the link dropped")
 
-// ask sends m, numbered, over the current link and waits for the answer with its number.
+// ask sends m, numbered, over the link (waiting LinkWait for one) and waits for the answer
+// with its number. A call (not a probe) whose link drops is sent again on the next link with
+// the same id: the extension's journal answers for a call that had started.
 func (h *Hub) ask(ctx context.Context, m link.Msg) (*link.CallResult, error) {
 	h.mu.Lock()
-	l := h.cur
 	h.next++
 	m.ID = h.next
-	h.mu.Unlock()
-	if l == nil {
-		return nil, ErrNoBrowser
+	if m.Type == link.Call {
+		m.CallID = h.instance + "-" + strconv.FormatInt(m.ID, 10)
 	}
+	h.mu.Unlock()
+	dropped := false
+	for {
+		l := h.link(ctx, LinkWait)
+		switch {
+		case l == nil && ctx.Err() != nil:
+			return nil, ctx.Err()
+		case l == nil && dropped:
+			return nil, errDropped
+		case l == nil:
+			return nil, ErrNoBrowser
+		}
+		r, err := l.send(ctx, m)
+		if errors.Is(err, errDropped) && m.Type == link.Call {
+			dropped = true
+			continue
+		}
+		return r, err
+	}
+}
+
+// send sends m over l and waits for its answer.
+func (l *linked) send(ctx context.Context, m link.Msg) (*link.CallResult, error) {
 	ch := make(chan *link.CallResult, 1)
 	l.wmu.Lock()
 	l.pending[m.ID] = ch
@@ -193,6 +254,11 @@ func (h *Hub) ask(ctx context.Context, m link.Msg) (*link.CallResult, error) {
 	}()
 	b, _ := json.Marshal(m)
 	if err := l.write(ctx, b); err != nil {
+		select {
+		case <-l.done:
+			return nil, errDropped
+		default:
+		}
 		return nil, fmt.Errorf("the message could not reach the browser: %w", err)
 	}
 	select {

@@ -38,6 +38,16 @@ func openTabNoWait(t *testing.T, panel context.Context, url string) int {
 	return id
 }
 
+// waitLoaded waits until a tab's page has run its load handlers (pages change themselves there),
+// in Skiff's isolated world, which a page's CSP does not restrict.
+func waitLoaded(t *testing.T, panel context.Context, tabID int) {
+	t.Helper()
+	Eventually(t, 15*time.Second, func() bool {
+		ok, err := chromedp.Run(panel, chromedp.Evaluate[bool](fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, func: () => (performance.getEntriesByType("navigation")[0] || {}).loadEventEnd > 0}).then(r => r[0].result === true).catch(() => false)`, tabID), chromedp.EvalAwaitPromise))
+		return err == nil && ok
+	}, "the page did not finish loading")
+}
+
 // inTab evaluates expr in a tab's page (main world) from the panel, and decodes its JSON value.
 func inTab[T any](t *testing.T, panel context.Context, tabID int, expr string) T {
 	t.Helper()
@@ -90,6 +100,9 @@ func runAgent(t *testing.T, panel context.Context, text string) []toolCard {
 	Do(t, panel, chromedp.Click("#new"))
 	WaitJS(t, panel, `skiffTest.state.active && skiffTest.state.active.id !== `+jsString(before)+` && document.querySelector("#messages .empty")`)
 	agentOn(t, panel)
+	// The chip has said what goes with the message (a page attached is the user's consent to
+	// read it): the asks a task costs do not depend on how fast the chip was.
+	WaitJS(t, panel, `(c => c.hidden || c.dataset.state === "attached" || c.dataset.state === "unavailable")(document.getElementById("page-chip"))`)
 	Do(t, panel, chromedp.SendKeys("#input", text+"\r"))
 	WaitJS(t, panel, `document.querySelector('.msg[data-role="user"]')`)
 	deadline := time.Now().Add(90 * time.Second)

@@ -44,7 +44,7 @@ func TestSnapshotRecordings(t *testing.T) {
 			tab := openTab(t, panel, url)
 			// Pages change themselves in their load handlers (ietf-1 makes its headings then):
 			// the recording is of the page after its load event has run.
-			waitTab(t, panel, tab, `performance.getEntriesByType("navigation")[0]?.loadEventEnd > 0`)
+			waitLoaded(t, panel, tab)
 			JS[bool](t, panel, fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, files: ["page/skiff.js"]}).then(() => true)`, tab))
 			raw := JS[string](t, panel, fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, func: () => globalThis.skiffPage.call("snapshot", "{}")}).then(r => JSON.stringify(r[0].result))`, tab))
 			raw = strings.ReplaceAll(raw, base, "http://pages.test") // the server's port changes

@@ -5,7 +5,7 @@
 //
 //	extension → skiffd   {"type":"hello","token":"…","version":"0.1.0"}
 //	skiffd → extension   {"type":"welcome","version":"…"}  or  {"type":"refused","message":"…"} and close
-//	skiffd → extension   {"type":"call","id":7,"client":{"id":"…","name":"claude-code"},"tool":"navigate","args":{…}}
+//	skiffd → extension   {"type":"call","id":7,"callId":"k3f…-7","client":{"id":"…","name":"claude-code"},"tool":"navigate","args":{…}}
 //	extension → skiffd   {"type":"result","id":7,"result":{"text":"…","image":{…},"isError":false}}
 //	skiffd → extension   {"type":"bye","client":{…}}           (an MCP session ended)
 //	extension → skiffd   {"type":"ping"} every Keepalive;  skiffd → extension {"type":"pong"}
@@ -57,8 +57,11 @@ const DefaultPort = 8765
 
 // Msg is one message, either way.
 type Msg struct {
-	Type    string          `json:"type"`
-	ID      int64           `json:"id,omitempty"`
+	Type string `json:"type"`
+	ID   int64  `json:"id,omitempty"`
+	// CallID names a call for as long as skiffd runs: a call sent again after the link came
+	// back (a restarted worker) has the same one, so the extension never runs it twice.
+	CallID  string          `json:"callId,omitempty"`
 	Token   string          `json:"token,omitempty"`
 	Version string          `json:"version,omitempty"`
 	Client  *Client         `json:"client,omitempty"`

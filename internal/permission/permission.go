@@ -1,7 +1,9 @@
 // Package permission decides whether a tool call may run: from the user's policies
 // ({tool pattern, origin pattern, decision, updatedAt}) when one matches, else from the
-// defaults of the call's risk class. It is pure: no I/O, no clock. internal/core asks the user
-// when the answer is Ask, stores the policies an answer makes, and keeps the audit log.
+// defaults of the call's risk class (Evaluate, which is pure). Gate is the one gate every call
+// passes: it evaluates, asks the user when the answer is Ask, turns "always" and "never" into
+// policies and records every decision, through small interfaces (policy store, asker,
+// notifier, clock, audit log) that internal/core wires to the browser and tests to fakes.
 //
 // Precedence: the most specific matching policy wins; the origin counts first (an exact origin
 // beats a domain, which beats a scheme, which beats "*"), then the tool (a tool's name or
@@ -63,6 +65,12 @@ type Request struct {
 	// Outside names the outside client (an MCP session) whose call reaches a tab outside its
 	// own tab group. It always asks: a client works in its own tabs.
 	Outside string
+	// Granted: the user already allowed this task to act on this same element (an act of the
+	// same intent: the next key in a field they let it type in). It does not ask again.
+	Granted bool
+	// Passive: the act only moves the view (scroll, hover); on a site the user let the task
+	// read, it does not ask.
+	Passive bool
 }
 
 // Verdict is the gate's answer before anyone is asked.
@@ -134,6 +142,8 @@ func Default(r Request) Outcome {
 		return Outcome{Verdict: Ask, Reason: "it types into a password or payment field, which always asks"}
 	case r.Outside != "":
 		return Outcome{Verdict: Ask, Reason: outside(r)}
+	case r.Risk == "read" && r.Consented && r.Origin == "":
+		return Outcome{Verdict: Allow, Reason: "reading your browser, which you let Skiff do in this task"}
 	case r.Risk == "read" && r.Consented:
 		return Outcome{Verdict: Allow, Reason: "reading a site you let Skiff read"}
 	case r.Risk == "read" && r.Origin == "":
@@ -146,6 +156,10 @@ func Default(r Request) Outcome {
 		return Outcome{Verdict: Ask, Reason: "running code in a page asks every time"}
 	case r.NewOrigin:
 		return Outcome{Verdict: Ask, Reason: "the task moves to " + r.Origin + ", a site it has not worked on"}
+	case r.Risk == "act" && r.Granted:
+		return Outcome{Verdict: Allow, Reason: "you allowed acting on this element in this task"}
+	case r.Risk == "act" && r.Passive && r.Consented:
+		return Outcome{Verdict: Allow, Reason: "it only moves the view of a site you let Skiff read"}
 	}
 	return Outcome{Verdict: Ask, Reason: "acting in your browser asks first"}
 }

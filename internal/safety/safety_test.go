@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-
-	"github.com/skiff-ai/skiff/internal/testkit"
 )
 
 // Ways pages have addressed models, as seen in published prompt-injection attacks and in our
@@ -102,7 +100,7 @@ func TestExcerptIsCutOnRunes(t *testing.T) {
 // model reads of all 44 recorded pages (their snapshots and their readable text) must raise no
 // flag, or users learn to ignore it.
 func TestRealPagesRaiseNoFlag(t *testing.T) {
-	root := testkit.RepoRoot()
+	root := filepath.Join("..", "..") // the repository (tests run in their package's folder)
 	snaps, _ := filepath.Glob(filepath.Join(root, "internal", "tool", "testdata", "snapshots", "*.txt"))
 	pages, _ := filepath.Glob(filepath.Join(root, "testdata", "pages", "*", "expected.html"))
 	if len(snaps) < 40 || len(pages) < 40 {

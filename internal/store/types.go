@@ -91,6 +91,12 @@ type ToolRun struct {
 	LeadsTo string `json:"leadsTo,omitempty"`
 	// Flags: what in the result reads like instructions to the model (internal/safety).
 	Flags []safety.Finding `json:"flags,omitempty"`
+	// Quoted: the result may quote what a page says (an error naming an element, a dialog's
+	// message), so the model reads it fenced as data even if nothing ran.
+	Quoted bool `json:"quoted,omitempty"`
+	// Step is the step of a batch (seed 001's tab_action) the call is at: a run resumed after
+	// a worker restart goes on from it, and runs no step twice.
+	Step int `json:"step,omitempty"`
 }
 
 // Page is what the user was looking at when they sent a message: the tab's URL and title, the

@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -15,42 +14,37 @@ func isRetry(err error) bool {
 
 func asErr(err error, target **Error) bool { return errors.As(err, target) }
 
-// acting resolves the tab and element an action targets.
-func (e *Env) acting(ctx context.Context, tabID int, t Target) (Tab, int, pageTarget, error) {
-	tab, err := e.pageTab(ctx, tabID)
+// acting is the tab an action works in and the frame and page-side target of el, the element
+// its target resolved (Call.Resolve): the action goes to that element, whatever route named it.
+func (e *Env) acting(ctx context.Context, f *Effect, el *Element) (Tab, int, pageTarget, error) {
+	tab, err := e.onPage(ctx, f.TabID)
 	if err != nil {
 		return tab, 0, pageTarget{}, err
 	}
-	if d, ok := e.Browser.Dialog(tab.ID); ok {
-		return tab, 0, pageTarget{}, &DialogError{Dialog: d}
+	if el == nil || el.Ref == "" {
+		return tab, 0, pageTarget{}, failf("say which element: give its ref from the snapshot (or a CSS selector)")
 	}
-	frame, pt, err := where(t)
-	return tab, frame, pt, err
+	frame, local, err := parseRef(el.Ref)
+	return tab, frame, pageTarget{Ref: local}, err
 }
 
-func refNote(t Target) string {
-	if t.Ref != "" {
-		return " [" + t.Ref + "]"
+func refNote(ref string) string {
+	if ref != "" {
+		return " [" + ref + "]"
 	}
 	return ""
 }
 
-func click(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in ClickInput
-	if err := decode(raw, &in); err != nil {
+func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*ClickInput)
+	tab, frame, pt, err := e.acting(ctx, f, f.Element)
+	if err != nil {
 		return nil, err
 	}
-	var tab Tab
-	var frame int
-	var pt pageTarget
-	var err error
-	if in.Ref == "" && in.Selector == "" && in.X != nil && in.Y != nil {
-		if tab, err = e.pageTab(ctx, in.TabID); err != nil {
-			return nil, err
-		}
-		pt = pageTarget{X: in.X, Y: in.Y}
-	} else if tab, frame, pt, err = e.acting(ctx, in.TabID, in.Target); err != nil {
-		return nil, err
+	if f.at != nil {
+		// A point: clicked there, if what is there is still the element that was judged.
+		x, y := f.at.X, f.at.Y
+		pt = pageTarget{X: &x, Y: &y, Expect: pt.Ref}
 	}
 	count := 1
 	if in.Double {
@@ -64,16 +58,12 @@ func click(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
 	if in.Double {
 		verb = "Double-clicked"
 	}
-	text := fmt.Sprintf("%s %s%s%s.", verb, what, refNote(in.Target), fallbackNote(trusted)) + e.afterAction(ctx, tab.ID, tab)
+	text := fmt.Sprintf("%s %s%s%s.", verb, what, refNote(f.Element.Ref), fallbackNote(trusted)) + e.afterAction(ctx, tab.ID, tab)
 	return &Result{Text: text, Summary: what, URL: tab.URL}, nil
 }
 
-func hover(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in HoverInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
-	tab, frame, pt, err := e.acting(ctx, in.TabID, in.Target)
+func hover(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	tab, frame, pt, err := e.acting(ctx, f, f.Element)
 	if err != nil {
 		return nil, err
 	}
@@ -81,15 +71,12 @@ func hover(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Text: fmt.Sprintf("The mouse is over %s%s%s.", what, refNote(in.Target), fallbackNote(trusted)), Summary: what, URL: tab.URL}, nil
+	return &Result{Text: fmt.Sprintf("The mouse is over %s%s%s.", what, refNote(f.Element.Ref), fallbackNote(trusted)), Summary: what, URL: tab.URL}, nil
 }
 
-func typeTool(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in TypeInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
-	tab, frame, pt, err := e.acting(ctx, in.TabID, in.Target)
+func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*TypeInput)
+	tab, frame, pt, err := e.acting(ctx, f, f.Element)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +85,7 @@ func typeTool(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
-	text := fmt.Sprintf("Typed %d characters into %s%s%s.", len([]rune(in.Text)), what, refNote(in.Target), fallbackNote(trusted))
+	text := fmt.Sprintf("Typed %d characters into %s%s%s.", len([]rune(in.Text)), what, refNote(f.Element.Ref), fallbackNote(trusted))
 	text += e.valueCheck(ctx, tab.ID, frame, pt, in.Text, clear)
 	if in.Submit {
 		if err := e.key(ctx, tab.ID, frame, "Enter"); err != nil {
@@ -129,15 +116,12 @@ func (e *Env) valueCheck(ctx context.Context, tabID, frame int, pt pageTarget, t
 	return ""
 }
 
-func selectTool(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in SelectInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*SelectInput)
 	if len(in.Values) == 0 {
 		return nil, failf("say which option to choose: values")
 	}
-	tab, frame, pt, err := e.acting(ctx, in.TabID, in.Target)
+	tab, frame, pt, err := e.acting(ctx, f, f.Element)
 	if err != nil {
 		return nil, err
 	}
@@ -151,19 +135,16 @@ func selectTool(ctx context.Context, e *Env, raw json.RawMessage) (*Result, erro
 	if err := e.call(ctx, tab.ID, frame, pageFiles, "selectOption", map[string]any{"target": pt, "values": in.Values}, &r); err != nil {
 		return nil, err
 	}
-	return &Result{Text: fmt.Sprintf("Chose %s in %s%s.", strings.Join(quoteAll(r.Selected), ", "), r.What, refNote(in.Target)) + e.afterAction(ctx, tab.ID, tab),
+	return &Result{Text: fmt.Sprintf("Chose %s in %s%s.", strings.Join(quoteAll(r.Selected), ", "), r.What, refNote(f.Element.Ref)) + e.afterAction(ctx, tab.ID, tab),
 		Summary: strings.Join(r.Selected, ", "), URL: tab.URL}, nil
 }
 
-func fillForm(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in FillFormInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
-	if len(in.Fields) == 0 {
+func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*FillFormInput)
+	if len(f.Fields) == 0 {
 		return nil, failf("say which fields to fill: fields, each with a ref (or selector) and a value")
 	}
-	tab, err := e.pageTab(ctx, in.TabID)
+	tab, err := e.onPage(ctx, f.TabID)
 	if err != nil {
 		return nil, err
 	}
@@ -171,23 +152,16 @@ func fillForm(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error)
 	lastText := -1
 	var lastFrame int
 	var lastPt pageTarget
-	for i, f := range in.Fields {
-		frame, pt, err := where(f.Target)
+	for i, fv := range f.Fields {
+		el := fv.Element
+		_, frame, pt, err := e.acting(ctx, f, &el)
 		if err != nil {
 			return nil, failf("field %d: %v", i+1, err)
 		}
-		var d struct {
-			What     string `json:"what"`
-			Password int    `json:"password"`
-			Payment  int    `json:"payment"`
-		}
-		if err := e.call(ctx, tab.ID, frame, pageFiles, "describe", map[string]any{"target": pt}, &d); err != nil {
-			return nil, failf("field %d: %v (the fields before it are filled)", i+1, err)
-		}
-		role := strings.SplitN(d.What, " ", 2)[0]
-		switch role {
-		case "checkbox", "radio", "switch":
-			want := strings.EqualFold(strings.TrimSpace(f.Value), "true") || f.Value == "1" || strings.EqualFold(f.Value, "yes") || strings.EqualFold(f.Value, "on")
+		what := el.Words()
+		switch {
+		case el.Role == "checkbox" || el.Role == "radio" || el.Role == "switch":
+			want := strings.EqualFold(strings.TrimSpace(fv.Value), "true") || fv.Value == "1" || strings.EqualFold(fv.Value, "yes") || strings.EqualFold(fv.Value, "on")
 			var s struct {
 				Checked bool `json:"checked"`
 			}
@@ -196,37 +170,37 @@ func fillForm(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error)
 			}
 			if s.Checked != want {
 				if _, _, err := e.mouse(ctx, tab.ID, frame, pt, "", 1); err != nil {
-					return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, d.What, err)
+					return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 				}
 			}
-			lines = append(lines, fmt.Sprintf("%s: %s", d.What, map[bool]string{true: "checked", false: "unchecked"}[want]))
-		case "combobox", "listbox":
+			lines = append(lines, fmt.Sprintf("%s: %s", what, map[bool]string{true: "checked", false: "unchecked"}[want]))
+		case el.Role == "combobox" || el.Role == "listbox":
 			var r struct {
 				Selected []string `json:"selected"`
 			}
-			if err := e.call(ctx, tab.ID, frame, pageFiles, "selectOption", map[string]any{"target": pt, "values": []string{f.Value}}, &r); err != nil {
+			if err := e.call(ctx, tab.ID, frame, pageFiles, "selectOption", map[string]any{"target": pt, "values": []string{fv.Value}}, &r); err != nil {
 				// An input with a datalist is a combobox too: type into it.
-				if _, _, terr := e.typeText(ctx, tab.ID, frame, pt, f.Value, true); terr != nil {
-					return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, d.What, err)
+				if _, _, terr := e.typeText(ctx, tab.ID, frame, pt, fv.Value, true); terr != nil {
+					return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 				}
-				lines = append(lines, fmt.Sprintf("%s: typed %d characters", d.What, len([]rune(f.Value))))
+				lines = append(lines, fmt.Sprintf("%s: typed %d characters", what, len([]rune(fv.Value))))
 				lastText, lastFrame, lastPt = i, frame, pt
 				continue
 			}
-			lines = append(lines, fmt.Sprintf("%s: %s", d.What, strings.Join(r.Selected, ", ")))
+			lines = append(lines, fmt.Sprintf("%s: %s", what, strings.Join(r.Selected, ", ")))
 		default:
-			if _, _, err := e.typeText(ctx, tab.ID, frame, pt, f.Value, true); err != nil {
-				return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, d.What, err)
+			if _, _, err := e.typeText(ctx, tab.ID, frame, pt, fv.Value, true); err != nil {
+				return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 			}
-			if d.Password == 1 || d.Payment == 1 {
-				lines = append(lines, fmt.Sprintf("%s: typed the %s", d.What, map[bool]string{true: "password", false: "payment details"}[d.Password == 1]))
+			if el.Field != "" {
+				lines = append(lines, fmt.Sprintf("%s: typed the %s", what, map[bool]string{true: "password", false: "payment details"}[el.Field == "password"]))
 			} else {
-				lines = append(lines, fmt.Sprintf("%s: typed %d characters", d.What, len([]rune(f.Value))))
+				lines = append(lines, fmt.Sprintf("%s: typed %d characters", what, len([]rune(fv.Value)))+e.valueCheck(ctx, tab.ID, frame, pt, fv.Value, true))
 			}
 			lastText, lastFrame, lastPt = i, frame, pt
 		}
 	}
-	text := "Filled " + plural(len(in.Fields), "field") + ":\n- " + strings.Join(lines, "\n- ")
+	text := "Filled " + plural(len(f.Fields), "field") + ":\n- " + strings.Join(lines, "\n- ")
 	if in.Submit {
 		if lastText < 0 {
 			return nil, failf("the fields are filled, but there is no text field to press Enter in; click the form's submit button")
@@ -239,28 +213,17 @@ func fillForm(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error)
 		}
 		text += "\nPressed Enter to submit." + e.afterAction(ctx, tab.ID, tab)
 	}
-	return &Result{Text: text, Summary: plural(len(in.Fields), "field"), URL: tab.URL}, nil
+	return &Result{Text: text, Summary: plural(len(f.Fields), "field"), URL: tab.URL}, nil
 }
 
-func pressKey(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in PressKeyInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
-	if _, _, err := parseChord(in.Key); err != nil {
-		return nil, err
-	}
-	tab, err := e.pageTab(ctx, in.TabID)
+func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*PressKeyInput)
+	tab, frame, pt, err := e.acting(ctx, f, f.Element)
 	if err != nil {
 		return nil, err
 	}
-	frame := 0
 	where1 := ""
 	if in.Ref != "" || in.Selector != "" {
-		var pt pageTarget
-		if frame, pt, err = where(Target{Ref: in.Ref, Selector: in.Selector}); err != nil {
-			return nil, err
-		}
 		l, err := e.locate(ctx, tab.ID, frame, pt, "focus")
 		if err != nil {
 			return nil, err
@@ -269,6 +232,22 @@ func pressKey(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error)
 			return nil, err
 		}
 		where1 = " in " + l.What
+	} else {
+		// The key goes to the focused element that was judged: if the focus moved since, the
+		// key is not pressed.
+		var fi struct {
+			Same bool   `json:"same"`
+			Now  string `json:"now"`
+		}
+		if err := e.call(ctx, tab.ID, frame, pageFiles, "focusIs", map[string]string{"ref": pt.Ref}, &fi); err != nil {
+			return nil, err
+		}
+		if !fi.Same {
+			return nil, failf("the focus moved to %s before %s was pressed, so it was not pressed; look at the page again", fi.Now, in.Key)
+		}
+		if f.Element.Role != "document" {
+			where1 = " in " + f.Element.Words()
+		}
 	}
 	if d, ok := e.Browser.Dialog(tab.ID); ok {
 		return nil, &DialogError{Dialog: d}
@@ -279,21 +258,15 @@ func pressKey(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error)
 	return &Result{Text: fmt.Sprintf("Pressed %s%s.", in.Key, where1) + e.afterAction(ctx, tab.ID, tab), Summary: in.Key, URL: tab.URL}, nil
 }
 
-func scrollTool(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in ScrollInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
-	tab, err := e.pageTab(ctx, in.TabID)
+func scrollTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*ScrollInput)
+	tab, err := e.onPage(ctx, f.TabID)
 	if err != nil {
 		return nil, err
 	}
-	if d, ok := e.Browser.Dialog(tab.ID); ok {
-		return nil, &DialogError{Dialog: d}
-	}
 	frame, pt := 0, pageTarget{}
-	if in.Ref != "" || in.Selector != "" {
-		if frame, pt, err = where(Target{Ref: in.Ref, Selector: in.Selector}); err != nil {
+	if f.Element != nil {
+		if _, frame, pt, err = e.acting(ctx, f, f.Element); err != nil {
 			return nil, err
 		}
 	}
@@ -321,11 +294,8 @@ func scrollTool(ctx context.Context, e *Env, raw json.RawMessage) (*Result, erro
 	return &Result{Text: text, Summary: fmt.Sprintf("y=%d", r.Y), URL: tab.URL}, nil
 }
 
-func dialogTool(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in DialogInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func dialogTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*DialogInput)
 	t, err := e.tab(ctx, in.TabID)
 	if err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -22,11 +21,8 @@ func historyText(items []HistoryItem) string {
 	return b.String()
 }
 
-func historySearch(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in HistorySearchInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func historySearch(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*HistorySearchInput)
 	start := in.StartTime
 	if start <= 0 {
 		start = now().Add(-30 * 24 * time.Hour).UnixMilli()
@@ -42,11 +38,8 @@ func historySearch(ctx context.Context, e *Env, raw json.RawMessage) (*Result, e
 	return &Result{Text: historyText(items), Untrusted: true, Summary: plural(len(items), "page")}, nil
 }
 
-func historyRecent(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in HistoryRecentInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func historyRecent(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*HistoryRecentInput)
 	hours := in.Hours
 	if hours <= 0 {
 		hours = 24
@@ -65,11 +58,8 @@ func historyRecent(ctx context.Context, e *Env, raw json.RawMessage) (*Result, e
 	return &Result{Text: text, Untrusted: true, Summary: plural(len(items), "page")}, nil
 }
 
-func historyVisits(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in URLInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func historyVisits(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*URLInput)
 	if strings.TrimSpace(in.URL) == "" {
 		return nil, failf("say which URL")
 	}
@@ -88,11 +78,8 @@ func historyVisits(ctx context.Context, e *Env, raw json.RawMessage) (*Result, e
 	return &Result{Text: b.String(), Summary: plural(len(vs), "visit")}, nil
 }
 
-func historyDeleteURL(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in URLInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func historyDeleteURL(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*URLInput)
 	if strings.TrimSpace(in.URL) == "" {
 		return nil, failf("say which URL")
 	}
@@ -109,11 +96,8 @@ func historyDeleteURL(ctx context.Context, e *Env, raw json.RawMessage) (*Result
 	return &Result{Text: fmt.Sprintf("Deleted %d visits of %s from the history.", len(vs), in.URL), Summary: in.URL}, nil
 }
 
-func historyDeleteRange(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in HistoryRangeInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func historyDeleteRange(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*HistoryRangeInput)
 	if in.StartTime <= 0 || in.EndTime <= in.StartTime {
 		return nil, failf("startTime must be before endTime (both in milliseconds since 1970)")
 	}

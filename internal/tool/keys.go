@@ -51,6 +51,9 @@ var modifierNames = map[string]int{"control": modCtrl, "ctrl": modCtrl, "alt": m
 // parseChord reads "Enter", "a", "Control+A", "Shift+Tab", "Meta+Shift+K": modifiers joined by
 // + with one key at the end.
 func parseChord(s string) (key, int, error) {
+	if s != "" && strings.TrimSpace(s) == "" {
+		s = "Space" // " " is the space bar
+	}
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return key{}, 0, failf("say which key to press, such as Enter, Escape, Tab or Control+A")

@@ -162,6 +162,7 @@ type Target struct {
 // pageTarget is a Target as the page-side code takes it.
 type pageTarget struct {
 	Ref      string   `json:"ref,omitempty"`
+	Expect   string   `json:"expect,omitempty"` // for a point: the element that must be there
 	Selector string   `json:"selector,omitempty"`
 	X        *float64 `json:"x,omitempty"`
 	Y        *float64 `json:"y,omitempty"`

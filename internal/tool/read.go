@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -84,11 +83,8 @@ func (e *Env) Snapshot(ctx context.Context, tabID int, root string, interactive 
 	return stitch(snaps, parents), nil
 }
 
-func snapshotTool(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in SnapshotInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func snapshotTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*SnapshotInput)
 	t, err := e.pageTab(ctx, in.TabID)
 	if err != nil {
 		return nil, err
@@ -130,11 +126,8 @@ func (e *Env) Selection(ctx context.Context, tabID int) (string, error) {
 	return r.Selection, err
 }
 
-func readText(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in ReadTextInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func readText(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*ReadTextInput)
 	t, err := e.pageTab(ctx, in.TabID)
 	if err != nil {
 		return nil, err
@@ -160,11 +153,8 @@ func readText(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error)
 	return &Result{Text: b.String(), Untrusted: true, URL: r.URL, Summary: fmt.Sprintf("%d characters", min(len(r.Text), max))}, nil
 }
 
-func getContent(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in GetContentInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func getContent(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*GetContentInput)
 	t, err := e.pageTab(ctx, in.TabID)
 	if err != nil {
 		return nil, err
@@ -186,11 +176,8 @@ func getContent(ctx context.Context, e *Env, raw json.RawMessage) (*Result, erro
 	return &Result{Text: text, Untrusted: true, URL: t.URL, Summary: fmt.Sprintf("%d characters", len(r.Text))}, nil
 }
 
-func linksTool(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in LinksInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func linksTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*LinksInput)
 	t, err := e.pageTab(ctx, in.TabID)
 	if err != nil {
 		return nil, err
@@ -201,11 +188,11 @@ func linksTool(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error
 	if err := e.call(ctx, t.ID, 0, pageFiles, "links", map[string]int{"max": 500}, &r); err != nil {
 		return nil, err
 	}
-	f := strings.ToLower(in.Filter)
+	filter := strings.ToLower(in.Filter)
 	var b strings.Builder
 	n := 0
 	for _, l := range r.Links {
-		if f != "" && !strings.Contains(strings.ToLower(l.Text+" "+l.Href), f) {
+		if filter != "" && !strings.Contains(strings.ToLower(l.Text+" "+l.Href), filter) {
 			continue
 		}
 		n++
@@ -217,11 +204,8 @@ func linksTool(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error
 	return &Result{Text: b.String(), Untrusted: true, URL: t.URL, Summary: plural(n, "link")}, nil
 }
 
-func findText(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in FindTextInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func findText(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*FindTextInput)
 	if strings.TrimSpace(in.Text) == "" {
 		return nil, failf("say what text to find")
 	}
@@ -252,11 +236,8 @@ func findText(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error)
 	return &Result{Text: b.String(), Untrusted: true, URL: t.URL, Summary: plural(len(r.Matches), "match")}, nil
 }
 
-func screenshot(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in ScreenshotInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func screenshot(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*ScreenshotInput)
 	t, err := e.tab(ctx, in.TabID)
 	if err != nil {
 		return nil, err
@@ -278,11 +259,8 @@ func screenshot(ctx context.Context, e *Env, raw json.RawMessage) (*Result, erro
 		URL: t.URL, Summary: fmt.Sprintf("%d KB %s", len(img)>>10, format), Untrusted: true}, nil
 }
 
-func waitFor(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in WaitInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func waitFor(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*WaitInput)
 	if in.Selector == "" && in.Text == "" && in.TextGone == "" {
 		if in.Seconds <= 0 {
 			return nil, failf("say what to wait for: a selector, a text, a text to disappear, or seconds")

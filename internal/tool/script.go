@@ -8,11 +8,8 @@ import (
 	"strings"
 )
 
-func runScript(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in RunScriptInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func runScript(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*RunScriptInput)
 	if in.Code == "" {
 		return nil, failf("give the code to run")
 	}

@@ -1,100 +1,81 @@
 package tool
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 )
 
-// Seed 001's tab_read and tab_action, for agents written against them: each mode or action
-// runs the tool of this registry that does the same, so both pass the same checks.
+// Seed 001's tab_read and tab_action, for agents written against them: each mode or action is
+// expanded into the tool of this registry that does the same, and each of those is checked,
+// judged by the gate and run as if it had been sent alone. A batch of actions is never less
+// guarded than the same steps sent one by one.
 
-func tabRead(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in TabReadInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
-	args := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
+func args(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+func step(name string, in any, waitMs int) Step {
+	return Step{Name: name, Args: args(in), WaitMs: waitMs}
+}
+
+func expandRead(arg any) ([]Step, time.Duration, error) {
+	in := arg.(*TabReadInput)
 	switch in.Mode {
 	case "info":
-		t, err := e.tab(ctx, in.TabID)
-		if err != nil {
-			return nil, err
-		}
-		return &Result{Text: fmt.Sprintf("Tab %d: %q at %s (%s).", t.ID, oneLine(t.Title), t.URL, t.Status), Untrusted: true, URL: t.URL}, nil
+		return []Step{step("tabs_list", TabsListInput{CurrentWindow: true}, 0)}, 0, nil
 	case "dom":
-		return readText(ctx, e, args(ReadTextInput{TabID: in.TabID}))
+		return []Step{step("read_text", ReadTextInput{TabID: in.TabID}, 0)}, 0, nil
 	case "screenshot":
 		f := in.Format
 		if f == "" {
 			f = "png"
 		}
-		return screenshot(ctx, e, args(ScreenshotInput{TabID: in.TabID, Format: f}))
+		return []Step{step("screenshot", ScreenshotInput{TabID: in.TabID, Format: f}, 0)}, 0, nil
 	case "elements":
-		return snapshotTool(ctx, e, args(SnapshotInput{TabID: in.TabID, Interactive: true}))
+		return []Step{step("snapshot", SnapshotInput{TabID: in.TabID, Interactive: true}, 0)}, 0, nil
 	}
-	return nil, failf("mode must be info, dom, screenshot or elements")
+	return nil, 0, failf("mode must be info, dom, screenshot or elements")
 }
 
-func tabAction(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in TabActionInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func expandAction(arg any) ([]Step, time.Duration, error) {
+	in := arg.(*TabActionInput)
 	steps := in.Actions
 	if len(steps) == 0 {
 		steps = []TabActionStep{in.TabActionStep}
+	}
+	if len(steps) > 50 {
+		return nil, 0, failf("a batch takes at most 50 actions, not %d", len(steps))
 	}
 	timeout := time.Duration(in.TimeoutMs) * time.Millisecond
 	if timeout <= 0 {
 		timeout = 30 * time.Second
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	var out []string
+	var out []Step
 	for i, s := range steps {
-		res, err := tabStep(ctx, e, in.TabID, s)
-		if err != nil {
-			done := ""
-			if len(out) > 0 {
-				done = " Done before it:\n" + strings.Join(out, "\n")
+		target := Target{Ref: s.Ref, Selector: s.Selector}
+		switch s.Action {
+		case "click":
+			c := ClickInput{Target: target, TabID: in.TabID}
+			if s.Ref == "" && strings.TrimSpace(s.Selector) == "" {
+				x, y := s.X, s.Y
+				c.X, c.Y = &x, &y
 			}
-			return nil, failf("step %d (%s): %v.%s", i+1, s.Action, err, done)
-		}
-		out = append(out, fmt.Sprintf("%d. %s", i+1, res.Text))
-		if s.WaitMs > 0 && s.Action != "wait" {
-			select {
-			case <-ctx.Done():
-				return nil, failf("timed out after step %d of %d:\n%s", i+1, len(steps), strings.Join(out, "\n"))
-			case <-time.After(time.Duration(s.WaitMs) * time.Millisecond):
+			out = append(out, step("click", c, s.WaitMs))
+		case "type":
+			out = append(out, step("type", TypeInput{Target: target, Text: s.Text, TabID: in.TabID}, s.WaitMs))
+		case "scroll":
+			out = append(out, step("scroll", ScrollInput{Direction: s.Direction, Amount: s.Amount, Ref: s.Ref, Selector: s.Selector, TabID: in.TabID}, s.WaitMs))
+		case "wait":
+			w := WaitInput{Selector: s.Selector, Text: s.Text, TabID: in.TabID}
+			if s.Selector == "" && s.Text == "" {
+				w.Seconds = float64(max(s.WaitMs, 1)) / 1000
 			}
+			out = append(out, step("wait_for", w, 0))
+		default:
+			return nil, 0, failf("action %d must be scroll, click, type or wait", i+1)
 		}
 	}
-	return &Result{Text: strings.Join(out, "\n"), Summary: plural(len(steps), "step")}, nil
-}
-
-func tabStep(ctx context.Context, e *Env, tabID int, s TabActionStep) (*Result, error) {
-	args := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
-	target := Target{Ref: s.Ref, Selector: s.Selector}
-	switch s.Action {
-	case "click":
-		in := ClickInput{Target: target, TabID: tabID}
-		if s.Ref == "" && s.Selector == "" {
-			in.X, in.Y = &s.X, &s.Y
-		}
-		return click(ctx, e, args(in))
-	case "type":
-		return typeTool(ctx, e, args(TypeInput{Target: target, Text: s.Text, TabID: tabID}))
-	case "scroll":
-		return scrollTool(ctx, e, args(ScrollInput{Direction: s.Direction, Amount: s.Amount, Ref: s.Ref, Selector: s.Selector, TabID: tabID}))
-	case "wait":
-		w := WaitInput{Selector: s.Selector, Text: s.Text, TabID: tabID}
-		if s.Selector == "" && s.Text == "" {
-			w.Seconds = float64(max(s.WaitMs, 1)) / 1000
-		}
-		return waitFor(ctx, e, args(w))
-	}
-	return nil, failf("action must be scroll, click, type or wait")
+	return out, timeout, nil
 }

@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -10,11 +9,8 @@ import (
 	"github.com/skiff-ai/skiff/internal/weburl"
 )
 
-func tabsList(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in TabsListInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func tabsList(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*TabsListInput)
 	w := 0
 	if in.CurrentWindow {
 		if t, err := e.tab(ctx, 0); err == nil {
@@ -62,11 +58,8 @@ func checkURL(raw string) (string, error) {
 	return raw, nil
 }
 
-func tabOpen(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in TabOpenInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func tabOpen(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*TabOpenInput)
 	u, err := checkURL(in.URL)
 	if err != nil {
 		return nil, err
@@ -100,11 +93,8 @@ func loaded(ctx context.Context, e *Env, tabID int, format string, args ...any) 
 	return &Result{Text: text, Summary: t.URL, URL: t.URL, Untrusted: true}, nil
 }
 
-func tabSwitch(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in TabInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func tabSwitch(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*TabInput)
 	if in.TabID <= 0 {
 		return nil, failf("say which tab: its id from tabs_list")
 	}
@@ -120,11 +110,8 @@ func tabSwitch(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error
 	return &Result{Text: fmt.Sprintf("Tab %d is now the current tab: %q at %s.", t.ID, oneLine(t.Title), t.URL), Summary: t.URL, URL: t.URL, Untrusted: true}, nil
 }
 
-func tabClose(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in TabCloseInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func tabClose(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*TabCloseInput)
 	ids := in.TabIDs
 	if len(ids) == 0 {
 		t, err := e.tab(ctx, 0)
@@ -157,11 +144,8 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-func tabGroup(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in TabGroupInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func tabGroup(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*TabGroupInput)
 	if len(in.TabIDs) == 0 {
 		return nil, failf("say which tabs to group: tabIds from tabs_list")
 	}
@@ -183,11 +167,8 @@ func titled(t string) string {
 	return fmt.Sprintf(" (%q)", t)
 }
 
-func tabUngroup(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in TabIDsInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func tabUngroup(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*TabIDsInput)
 	if len(in.TabIDs) == 0 {
 		return nil, failf("say which tabs to ungroup: tabIds from tabs_list")
 	}
@@ -197,11 +178,8 @@ func tabUngroup(ctx context.Context, e *Env, raw json.RawMessage) (*Result, erro
 	return &Result{Text: fmt.Sprintf("Tabs %v are in no group now.", in.TabIDs)}, nil
 }
 
-func navigate(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-	var in NavigateInput
-	if err := decode(raw, &in); err != nil {
-		return nil, err
-	}
+func navigate(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	in := arg.(*NavigateInput)
 	u, err := checkURL(in.URL)
 	if err != nil {
 		return nil, err
@@ -239,12 +217,9 @@ func (e *Env) started(ctx context.Context, t Tab) {
 	}
 }
 
-func historyMove(name, done string, move func(Browser, context.Context, int) error) func(context.Context, *Env, json.RawMessage) (*Result, error) {
-	return func(ctx context.Context, e *Env, raw json.RawMessage) (*Result, error) {
-		var in TabInput
-		if err := decode(raw, &in); err != nil {
-			return nil, err
-		}
+func historyMove(name, done string, move func(Browser, context.Context, int) error) func(context.Context, *Env, any, *Effect) (*Result, error) {
+	return func(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+		in := arg.(*TabInput)
 		t, err := e.tab(ctx, in.TabID)
 		if err != nil {
 			return nil, err

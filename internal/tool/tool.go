@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -43,7 +44,28 @@ type Tool struct {
 	// Hidden tools are accepted when called (seed 001's tab_read and tab_action) but not
 	// offered to models.
 	Hidden bool
-	run    func(ctx context.Context, e *Env, args json.RawMessage) (*Result, error)
+
+	schema *schema
+	// target resolves what a call will act on (nil: the tool says what it does from its input).
+	target func(ctx context.Context, e *Env, in any) (*Effect, error)
+	run    func(ctx context.Context, e *Env, in any, f *Effect) (*Result, error)
+	// expand turns a call of an alias (seed 001's tools) into the calls of this registry
+	// that do the same; nil for the others.
+	expand func(in any) ([]Step, time.Duration, error)
+}
+
+// def makes a tool. input is a nil pointer to its input struct: a call's arguments are checked
+// against the schema made from it and decoded into a new one once; then target (which may be
+// nil) resolves what the call acts on, and run runs it, both getting that *input. (Plain
+// functions over any: a generic registration cost core.wasm 69 KB of wrappers.)
+func def(name string, risk Risk, perm string, input any, target func(context.Context, *Env, any) (*Effect, error),
+	run func(context.Context, *Env, any, *Effect) (*Result, error), description string) Tool {
+	return Tool{Name: name, Risk: risk, Permission: perm, Description: description, Input: input, target: target, run: run}
+}
+
+// alias makes a hidden tool that runs as other tools of the registry (expand says which).
+func alias(name string, risk Risk, perm string, input any, expand func(any) ([]Step, time.Duration, error), description string) Tool {
+	return Tool{Name: name, Risk: risk, Permission: perm, Description: description, Input: input, Hidden: true, expand: expand}
 }
 
 // Result is what a tool gives back: text for the model, an optional image, and a one-line
@@ -93,6 +115,10 @@ func load() {
 		if t.Schema == nil {
 			t.Schema = json.RawMessage(`{"type":"object","properties":{}}`)
 		}
+		t.schema = new(schema)
+		if err := json.Unmarshal(t.Schema, t.schema); err != nil {
+			panic("tool: schemas.json: " + t.Name + ": " + err.Error())
+		}
 		registry = append(registry, t)
 		byName[t.Name] = len(registry) - 1
 	}
@@ -125,21 +151,105 @@ func Lookup(name string) (Tool, bool) {
 	return registry[i], true
 }
 
-// Run runs the tool named name with args (a JSON object) in env. A failure the model can act
-// on is an *Error; anything else is a failure of Skiff itself.
+// Call is a call of a tool, checked against the tool's schema and resolved: Effect says what
+// it will act on, and Run acts on exactly that.
+type Call struct {
+	Tool   Tool
+	Args   json.RawMessage
+	Effect *Effect
+	in     any
+}
+
+// Check reads a call's arguments: they must be a JSON object that the tool's schema accepts
+// (types, required fields, enums, bounds). It is the first thing done with a call, before
+// anything asks or runs; the error is a sentence the model can act on. Empty arguments are {}.
+func Check(t Tool, args json.RawMessage) (*Call, error) {
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	if t.schema != nil {
+		if err := t.schema.check(args); err != nil {
+			return nil, err
+		}
+	}
+	in := reflect.New(reflect.TypeOf(t.Input).Elem()).Interface()
+	if err := decode(args, in); err != nil {
+		return nil, err
+	}
+	return &Call{Tool: t, Args: args, in: in}, nil
+}
+
+// Resolve finds what the call will act on, in the page (a short read, bounded by the env's
+// page timeout): the element a ref, a selector, a point or the focus names, what it activates,
+// the frame it is in, where it leads. A tool with no target says what it does from its input.
+// A target that is not there (a ref from an old page, a selector that matches nothing) is an
+// *Error: nothing is asked for a call that cannot run.
+func (c *Call) Resolve(ctx context.Context, e *Env) error {
+	if c.Tool.target == nil {
+		c.Effect = &Effect{Action: c.Tool.Name, Detail: c.Tool.Name}
+		return nil
+	}
+	f, err := c.Tool.target(ctx, e, c.in)
+	if err != nil {
+		return explain(ctx, err)
+	}
+	c.Effect = f
+	return nil
+}
+
+// Run runs the call, on what Resolve found. A failure the model can act on is an *Error;
+// anything else is a failure of Skiff itself.
+func (c *Call) Run(ctx context.Context, e *Env) (*Result, error) {
+	if c.Tool.run == nil {
+		return nil, failf("%s runs as other tools; it cannot run by itself", c.Tool.Name)
+	}
+	if c.Effect == nil {
+		if err := c.Resolve(ctx, e); err != nil {
+			return nil, err
+		}
+	}
+	res, err := c.Tool.run(ctx, e, c.in, c.Effect)
+	if err != nil {
+		return nil, explain(ctx, err)
+	}
+	return res, nil
+}
+
+// Step is one call an alias runs as: a tool of the registry and its arguments, and how long to
+// wait after it.
+type Step struct {
+	Name   string // a tool of the registry
+	Args   json.RawMessage
+	WaitMs int
+}
+
+// Expand says which calls a call of t runs as: itself, or for an alias (seed 001's tab_read
+// and tab_action), the tools of this registry that do the same, one per step, each to be
+// checked, judged and run as if it had been sent alone. timeout bounds the whole series (0:
+// none beyond each call's own).
+func Expand(t Tool, args json.RawMessage) (steps []Step, timeout time.Duration, err error) {
+	if t.expand == nil {
+		return []Step{{Name: t.Name, Args: args}}, 0, nil
+	}
+	c, err := Check(t, args)
+	if err != nil {
+		return nil, 0, err
+	}
+	return t.expand(c.in)
+}
+
+// Run checks, resolves and runs the tool named name with args in env, with no gate: for tests
+// and for reads the core does on its own.
 func Run(ctx context.Context, env *Env, name string, args json.RawMessage) (*Result, error) {
 	t, ok := Lookup(name)
 	if !ok {
 		return nil, failf("there is no tool %q; the tools are listed in your instructions", name)
 	}
-	if len(args) == 0 || string(args) == "null" {
-		args = json.RawMessage("{}")
-	}
-	res, err := t.run(ctx, env, args)
+	c, err := Check(t, args)
 	if err != nil {
-		return nil, explain(ctx, err)
+		return nil, err
 	}
-	return res, nil
+	return c.Run(ctx, env)
 }
 
 // decode reads a tool's arguments, saying what is wrong in words the model can fix.
@@ -195,6 +305,9 @@ type Env struct {
 	Browser Browser
 	// Timeout bounds each page operation (PageTimeout when zero).
 	Timeout time.Duration
+	// Moved, when set, is told the env's new current tab each time it changes (an outside
+	// client's workspace stores it, to carry on in the same tab after a worker restart).
+	Moved func(tabID int)
 
 	mu       sync.Mutex
 	tabID    int
@@ -221,8 +334,13 @@ func (e *Env) TabID() int {
 // SetTab makes tabID the current tab.
 func (e *Env) SetTab(tabID int) {
 	e.mu.Lock()
+	changed := e.tabID != tabID
 	e.tabID = tabID
+	moved := e.Moved
 	e.mu.Unlock()
+	if changed && moved != nil {
+		moved(tabID)
+	}
 }
 
 func (e *Env) timeout() time.Duration {

@@ -1,0 +1,274 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skiff-ai/skiff/internal/permission"
+	"github.com/skiff-ai/skiff/internal/store"
+	"github.com/skiff-ai/skiff/internal/testkit"
+	"github.com/skiff-ai/skiff/internal/tool"
+)
+
+// user answers the gate's questions the way the test says, and remembers what it was asked.
+type user struct {
+	gate   *permission.Gate
+	mu     sync.Mutex
+	asked  []permission.Question
+	answer func(q permission.Question) permission.Decision
+}
+
+func (u *user) Questions(_ context.Context, qs []permission.Question) {
+	for _, q := range qs {
+		u.mu.Lock()
+		seen := false
+		for _, a := range u.asked {
+			seen = seen || a.ID == q.ID && a.What == q.What
+		}
+		if !seen {
+			u.asked = append(u.asked, q)
+		}
+		u.mu.Unlock()
+		if !seen {
+			go u.gate.Answer(q.ID, u.answer(q))
+		}
+	}
+}
+
+func (u *user) questions() []permission.Question {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return append([]permission.Question(nil), u.asked...)
+}
+
+// harness is an engine with a real gate over a fake page, for a task of an outside caller (its
+// questions go to the fake user).
+type harness struct {
+	t    *testing.T
+	e    *Engine
+	page *testkit.Page
+	user *user
+	task *Task
+	st   *store.Store
+}
+
+func newHarness(t *testing.T, page *testkit.Page, policies []permission.Policy, answer func(permission.Question) permission.Decision) *harness {
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.NewMemKV())
+	require.NoError(t, err)
+	for _, p := range policies {
+		require.NoError(t, st.SetPolicy(ctx, p))
+	}
+	e := New(st, testkit.Doer{})
+	e.Browser = testkit.Browser(page)
+	g := &permission.Gate{Policies: st, Timeout: func(context.Context) time.Duration { return 5 * time.Second }}
+	u := &user{gate: g, answer: answer}
+	g.Asker = u
+	e.Gate = g
+	task := NewTask(permission.Caller{Kind: permission.KindClient, ID: "c1", Name: "test-client"}, tool.NewEnv(e.Browser, 1, 0))
+	task.allowed(origin(page.URL), tool.Read) // the task works on the page's site already
+	return &harness{t: t, e: e, page: page, user: u, task: task, st: st}
+}
+
+func (h *harness) call(name string, args any) Outcome {
+	b, err := json.Marshal(args)
+	require.NoError(h.t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return h.e.Invoke(ctx, h.task, Invocation{ID: NewID(), Name: name, Args: b})
+}
+
+func deny(permission.Question) permission.Decision  { return permission.DenyOnce }
+func allow(permission.Question) permission.Decision { return permission.AllowOnce }
+
+// actingAllowed is a user who said "always" to acting on the site.
+func actingAllowed(site string) []permission.Policy {
+	return []permission.Policy{{Tool: "act:*", Origin: site, Decision: permission.AllowAlways, UpdatedAt: 1}}
+}
+
+const site = "https://bank.example"
+
+// accountPage is a settings page: a text field in a form whose default button deletes the
+// account, a harmless button, a link, and a newsletter checkbox whose label says "Send".
+func accountPage() *testkit.Page {
+	return &testkit.Page{URL: site + "/settings", Title: "Settings", TabOrder: []string{"e1", "e2", "e3", "e4"},
+		Elements: map[string]*testkit.Element{
+			"e1": {Ref: "e1", Role: "textbox", Name: "Nickname", Tag: "input", Type: "text", Form: site + "/delete", Enter: "e3", Implicit: true},
+			"e2": {Ref: "e2", Role: "button", Name: "Save", Tag: "button"},
+			"e3": {Ref: "e3", Role: "button", Name: "Delete my account", Tag: "button", Form: site + "/delete"},
+			"e4": {Ref: "e4", Role: "checkbox", Name: "Send me offers", Tag: "input", Type: "checkbox"},
+			"e5": {Ref: "e5", Role: "generic", Name: "Delete my account", Tag: "span", In: "e3"},
+		}}
+}
+
+// Every route to the "Delete my account" button asks as a destructive act, even with acting
+// on the site allowed always; denied, none of them reaches the page.
+func TestEveryRouteToADestructiveButtonAsks(t *testing.T) {
+	routes := []struct {
+		name  string
+		focus string
+		tool  string
+		args  any
+	}{
+		{"click by ref", "", "click", map[string]any{"ref": "e3"}},
+		{"click by selector", "", "click", map[string]any{"selector": "#e3"}},
+		{"click on the text inside it", "", "click", map[string]any{"ref": "e5"}},
+		{"click by coordinates", "", "click", map[string]any{"x": 40, "y": 60}},
+		{"Enter on the focused button", "e3", "press_key", map[string]any{"key": "Enter"}},
+		{"Space on the focused button", "e3", "press_key", map[string]any{"key": " "}},
+		{"Enter in the form's text field", "e1", "press_key", map[string]any{"key": "Enter"}},
+		{"Enter after focusing the button", "", "press_key", map[string]any{"key": "Enter", "ref": "e3"}},
+		{"type and submit in the form", "", "type", map[string]any{"ref": "e1", "text": "x", "submit": true}},
+		{"fill and submit the form", "", "fill_form", map[string]any{"fields": []any{map[string]any{"ref": "e1", "value": "x"}}, "submit": true}},
+		{"seed 001 tab_action", "", "tab_action", map[string]any{"action": "click", "ref": "e3"}},
+		{"seed 001 tab_action batch", "", "tab_action", map[string]any{"actions": []any{map[string]any{"action": "scroll"}, map[string]any{"action": "click", "selector": "#e3"}}}},
+		{"seed 001 tab_action at a point", "", "tab_action", map[string]any{"action": "click", "x": 40, "y": 60}},
+	}
+	for _, r := range routes {
+		t.Run(r.name, func(t *testing.T) {
+			page := accountPage()
+			page.Focus = r.focus
+			page.At(40, 60, "e3")
+			h := newHarness(t, page, actingAllowed(site), deny)
+			out := h.call(r.tool, r.args)
+			assert.True(t, out.IsError, out.Text)
+			qs := h.user.questions()
+			require.NotEmpty(t, qs, "nothing asked: %s", out.Text)
+			last := qs[len(qs)-1]
+			assert.Equal(t, "destructive", last.Risk, "asked %+v", last)
+			assert.Contains(t, last.What, "Delete my account")
+			for _, in := range page.Inputs() {
+				assert.NotContains(t, in, "e3", "the destructive control was reached: %v", page.Inputs())
+				assert.NotEqual(t, "key Enter e1", in)
+			}
+		})
+	}
+}
+
+// Tab presses that move the focus onto the button, then Enter: the Tabs only move the focus
+// and run (acting is allowed), the Enter asks as pressing "Delete my account".
+func TestTabsThenEnterAsksAsTheFocusedButton(t *testing.T) {
+	page := accountPage()
+	h := newHarness(t, page, actingAllowed(site), deny)
+	for i := 0; i < 3; i++ {
+		out := h.call("press_key", map[string]any{"key": "Tab"})
+		require.False(t, out.IsError, out.Text)
+	}
+	require.Equal(t, "e3", page.Focus)
+	assert.Empty(t, h.user.questions())
+	out := h.call("press_key", map[string]any{"key": "Enter"})
+	assert.True(t, out.IsError)
+	qs := h.user.questions()
+	require.Len(t, qs, 1)
+	assert.Equal(t, "destructive", qs[0].Risk)
+	assert.Contains(t, qs[0].What, `press Enter in button “Delete my account” [e3]`)
+	assert.Equal(t, []string{"key Tab ", "key Tab e1", "key Tab e2"}, page.Inputs())
+}
+
+// A batch runs only the steps the gate allowed: the harmless step runs, the destructive one
+// asks and, denied, does not run, and the steps after it do not run either.
+func TestBatchRunsOnlyAllowedSteps(t *testing.T) {
+	page := accountPage()
+	h := newHarness(t, page, actingAllowed(site), deny)
+	out := h.call("tab_action", map[string]any{"actions": []any{
+		map[string]any{"action": "click", "ref": "e2"},
+		map[string]any{"action": "click", "ref": "e3"},
+		map[string]any{"action": "click", "ref": "e2"},
+	}})
+	assert.True(t, out.IsError)
+	assert.Contains(t, out.Text, "Step 2 of 3")
+	assert.Contains(t, out.Text, "Steps 3–3 did not run")
+	assert.Equal(t, []string{"click e2"}, page.Inputs())
+	qs := h.user.questions()
+	require.Len(t, qs, 1)
+	assert.Contains(t, qs[0].What, "step 2 of 3")
+}
+
+// A checkbox labelled "Send me offers" is not a "Send": acting allowed, it just runs.
+func TestIrreversibleWordsOnlyForActionControls(t *testing.T) {
+	page := accountPage()
+	h := newHarness(t, page, actingAllowed(site), deny)
+	out := h.call("click", map[string]any{"ref": "e4"})
+	assert.False(t, out.IsError, out.Text)
+	assert.Empty(t, h.user.questions())
+	assert.Equal(t, []string{"click e4"}, page.Inputs())
+	// A native button a page gives a value role is still a button.
+	page.Elements["e6"] = &testkit.Element{Ref: "e6", Role: "checkbox", Name: "Delete my account", Tag: "button"}
+	out = h.call("click", map[string]any{"ref": "e6"})
+	assert.True(t, out.IsError)
+	require.Len(t, h.user.questions(), 1)
+	assert.Equal(t, "destructive", h.user.questions()[0].Risk)
+}
+
+// The site the gate judges is the frame's: "always" on the page's site does not cover a
+// button in a frame from another site.
+func TestFramesAreJudgedByTheirOwnOrigin(t *testing.T) {
+	page := accountPage()
+	page.Elements["f2e1"] = &testkit.Element{Ref: "f2e1", Frame: 2, Origin: "https://ads.example", Role: "button", Name: "Claim", Tag: "button"}
+	page.At(300, 400, "f2e1")
+	for _, args := range []map[string]any{{"ref": "f2e1"}, {"x": 300, "y": 400}} {
+		h := newHarness(t, page, actingAllowed(site), deny)
+		out := h.call("click", args)
+		assert.True(t, out.IsError, out.Text)
+		qs := h.user.questions()
+		require.Len(t, qs, 1, "%v", args)
+		assert.Equal(t, "https://ads.example", qs[0].Origin)
+	}
+	assert.Empty(t, page.Inputs())
+}
+
+// Arguments are checked against the schema before anything asks or runs.
+func TestInvalidArgumentsNeverAsk(t *testing.T) {
+	for _, c := range []struct {
+		tool string
+		args any
+		want string
+	}{
+		{"wait_for", map[string]any{"seconds": 100}, `Argument "seconds" must be at most 30, not 100`},
+		{"screenshot", map[string]any{"format": "gif"}, `Argument "format" must be one of "jpeg", "png", not "gif"`},
+		{"dialog", map[string]any{}, `Argument "accept" is required`},
+		{"click", map[string]any{"ref": 12}, `Argument "ref" should be a string, not a number (12)`},
+		{"type", map[string]any{"ref": "e1"}, `Argument "text" is required`},
+		{"fill_form", map[string]any{"fields": []any{map[string]any{"ref": "e1"}}}, `Argument "fields[0].value" is required`},
+		{"tab_action", map[string]any{"actions": []any{map[string]any{"action": "delete"}}}, `Argument "actions[0].action" must be one of`},
+		{"scroll", map[string]any{"amount": 0}, `Argument "amount" must be at least 1`},
+	} {
+		page := accountPage()
+		h := newHarness(t, page, nil, allow)
+		out := h.call(c.tool, c.args)
+		assert.True(t, out.IsError, c.tool)
+		assert.Contains(t, out.Text, c.want, c.tool)
+		assert.Empty(t, h.user.questions(), c.tool)
+		assert.Empty(t, page.Calls(), "%s reached the page", c.tool)
+	}
+}
+
+// One intent, one ask: after the user allows typing into a field once, more keys in that same
+// field do not ask; Enter there, which presses the form's button, still does.
+func TestAnAllowedFieldDoesNotAskPerKey(t *testing.T) {
+	page := accountPage()
+	asks := 0
+	h := newHarness(t, page, nil, func(q permission.Question) permission.Decision {
+		asks++
+		if strings.Contains(q.What, "Delete") {
+			return permission.DenyOnce
+		}
+		return permission.AllowOnce
+	})
+	require.False(t, h.call("type", map[string]any{"ref": "e1", "text": "2026-"}).IsError)
+	for _, k := range []string{"ArrowUp", "ArrowUp", "Backspace", "1", "2"} {
+		out := h.call("press_key", map[string]any{"key": k, "ref": "e1"})
+		require.False(t, out.IsError, out.Text)
+	}
+	assert.Equal(t, 1, asks, "%v", h.user.questions())
+	out := h.call("press_key", map[string]any{"key": "Enter", "ref": "e1"})
+	assert.True(t, out.IsError)
+	assert.Equal(t, 2, asks)
+}

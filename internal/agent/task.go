@@ -1,0 +1,122 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/skiff-ai/skiff/internal/permission"
+	"github.com/skiff-ai/skiff/internal/tool"
+)
+
+// Gate rules on every tool call before it runs (permission.Gate is the one Skiff has). Decide
+// may ask the user and wait; it calls asking just before it does, and it must return when ctx
+// is done. askedAt, when not zero, is when the call first asked (before a worker restart).
+// Record is told what came of every decided call (the audit log).
+type Gate interface {
+	Decide(ctx context.Context, c permission.Call, askedAt time.Time, asking func(why string)) (permission.Ruling, error)
+	Record(ctx context.Context, c permission.Call, r permission.Ruling, result string, ok bool)
+}
+
+// readOnly is the gate of an engine that was given none: reads run, nothing else does.
+type readOnly struct{}
+
+func (readOnly) Decide(_ context.Context, c permission.Call, _ time.Time, _ func(string)) (permission.Ruling, error) {
+	if c.Risk == string(tool.Read) {
+		return permission.Ruling{Allow: true, How: "allowed: reading"}, nil
+	}
+	return permission.Ruling{How: "denied: no one can be asked", Why: "Skiff has no way to ask the user about this call, so it was not run."}, nil
+}
+
+func (readOnly) Record(context.Context, permission.Call, permission.Ruling, string, bool) {}
+
+// Task is a series of tool calls by one caller (a panel run, an outside client's session, a
+// workflow, an ACP agent): who it is, the tabs it works in, the sites it worked on and may read,
+// and the elements the user let it act on. Every call of every caller goes through one guarded
+// path (Engine.guard) with its task.
+type Task struct {
+	Caller permission.Caller
+	Env    *tool.Env
+	// Outside reports whether a call reaches a tab outside the task's own tabs; nil: never.
+	Outside func(ctx context.Context, t tool.Tool, args json.RawMessage) bool
+
+	mu      sync.Mutex
+	worked  map[string]bool // origins the task acted on (moving to a new one asks)
+	canRead map[string]bool // origins the user let it read (reading asks once per origin)
+	granted map[string]bool // elements the user allowed it to act on (elementKey)
+}
+
+// NewTask starts a task for caller in env.
+func NewTask(caller permission.Caller, env *tool.Env) *Task {
+	return &Task{Caller: caller, Env: env}
+}
+
+func (t *Task) init() {
+	if t.worked == nil {
+		t.worked, t.canRead, t.granted = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	}
+}
+
+// weigh fills in how the gate sees a call in this task: on an origin new to the task, on one
+// it may read (the browser itself, for reads of its tabs and history, counts as one), on an
+// element the user already let it act on.
+func (t *Task) weigh(r *permission.Request, element string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.init()
+	r.NewOrigin = r.Origin != "" && !t.worked[r.Origin]
+	r.Consented = t.canRead[r.Origin]
+	r.Granted = element != "" && t.granted[element]
+}
+
+// allowed notes that a call was allowed on o (a read there is the user's consent to read it;
+// o is "" for a read of the browser's tabs or history).
+func (t *Task) allowed(o string, risk tool.Risk) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.init()
+	if o != "" {
+		t.worked[o] = true
+	}
+	if risk == tool.Read {
+		t.canRead[o] = true
+	}
+}
+
+// shared notes an origin the user shared themselves (the page they attached).
+func (t *Task) shared(o string) {
+	if o == "" {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.init()
+	t.canRead[o] = true
+}
+
+// grant notes that the user allowed acting on an element: more of the same intent on it (the
+// next key in the same field, the same button again) does not ask again in this task.
+func (t *Task) grant(element string) {
+	if element == "" {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.init()
+	t.granted[element] = true
+}
+
+// elementKey names the element a call sets off or acts on, for grants: its document, its ref,
+// and what it is called (a ref reused by another page names another element).
+func elementKey(f *tool.Effect) string {
+	el := f.Activates
+	if el == nil {
+		el = f.Element
+	}
+	if el == nil || el.Ref == "" || len(f.Fields) > 0 {
+		return ""
+	}
+	return strings.Join([]string{el.FrameURL, el.Ref, el.Role, el.Name}, "\x00")
+}

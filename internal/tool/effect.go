@@ -1,0 +1,259 @@
+package tool
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/skiff-ai/skiff/internal/safety"
+	"github.com/skiff-ai/skiff/internal/weburl"
+)
+
+// Element is an element of a page as the page describes it (ext/page/skiff.js, target): what a
+// person calls it, what it is, and where acting on it leads. It is data: the gate and the risk
+// raise read it, and the words on a tool card are made from it.
+type Element struct {
+	Ref  string `json:"ref,omitempty"`  // its ref, with the frame prefix for a child frame ("f3e7")
+	Role string `json:"role,omitempty"` // ARIA role: "button", "link", "textbox", "checkbox"…
+	Name string `json:"name,omitempty"` // accessible name
+	Tag  string `json:"tag,omitempty"`  // element name: "button", "input", "div"…
+	Type string `json:"type,omitempty"` // an input's type
+	// Field is "password" or "payment" for a field whose value is a secret.
+	Field string `json:"field,omitempty"`
+	// Origin is the origin of the document the element is in (a frame's own, not the tab's).
+	Origin   string `json:"origin,omitempty"`
+	FrameURL string `json:"frameUrl,omitempty"`
+	Link     string `json:"link,omitempty"`    // where a link goes
+	Submits  string `json:"submits,omitempty"` // the form action a click on it sends
+}
+
+// valueRoles set a value rather than perform an action: what their label says ("Send me
+// offers") is not what acting on them does.
+var valueRoles = map[string]bool{"checkbox": true, "radio": true, "switch": true, "textbox": true, "searchbox": true,
+	"combobox": true, "listbox": true, "slider": true, "spinbutton": true, "option": true, "menuitemcheckbox": true, "menuitemradio": true}
+
+// Performs reports whether activating the element performs an action (a button, a link, a
+// submit input, a menu item, or anything unknown that reacts to clicks) rather than sets a value
+// (a checkbox, a radio, a field, a drop-down). Native buttons and links perform whatever role
+// the page gives them.
+func (e *Element) Performs() bool {
+	if e == nil {
+		return false
+	}
+	switch e.Tag {
+	case "button", "a", "area", "summary":
+		return true
+	case "input":
+		switch e.Type {
+		case "submit", "image", "button", "reset":
+			return true
+		}
+		return false
+	case "select", "textarea", "option":
+		return false
+	}
+	return !valueRoles[e.Role]
+}
+
+// Words is the element as a person reads it: button “Delete account” [e5].
+func (e *Element) Words() string {
+	if e == nil {
+		return "the page"
+	}
+	kind := e.Role
+	if kind == "" {
+		kind = e.Tag
+	}
+	switch e.Field {
+	case "password":
+		kind = "password field " + kind
+	case "payment":
+		kind = "payment field " + kind
+	}
+	s := kind
+	if e.Name != "" {
+		s += " “" + clip(oneLine(e.Name), 80) + "”"
+	} else if e.Tag != "" && e.Tag != kind {
+		s += " <" + e.Tag + ">"
+	}
+	if e.Ref != "" {
+		s += " [" + e.Ref + "]"
+	}
+	return s
+}
+
+// Field is a field of fill_form and the value it gets.
+type FieldValue struct {
+	Element Element `json:"element"`
+	Value   string  `json:"value"`
+}
+
+// Effect is what a call will do, resolved before the gate asks anything: the element it acts
+// on and the control it activates, what it types, where it leads. The gate judges the call by
+// it, the risk rises by it, the tool acts on exactly the element it names, and the sentence a
+// person reads before allowing it (Words) is made from it.
+type Effect struct {
+	Action string `json:"action"` // "click", "type", "press", "navigate"… (one per tool)
+	TabID  int    `json:"tabId,omitempty"`
+	URL    string `json:"url,omitempty"` // the page it works on
+	// Element is what the call acts on: the clicked element, the field typed into, the
+	// focused element a key goes to.
+	Element *Element `json:"element,omitempty"`
+	// Activates is the control the call sets off, when it sets one off: what a click
+	// activates (the button around the clicked text, a label's checkbox), the button Enter
+	// presses in a form, the dialog it accepts.
+	Activates *Element     `json:"activates,omitempty"`
+	Fields    []FieldValue `json:"fields,omitempty"` // fill_form
+	Text      string       `json:"text,omitempty"`   // what it types, looks for, runs
+	Key       string       `json:"key,omitempty"`
+	Values    []string     `json:"values,omitempty"`
+	X, Y      *float64     `json:"-"`
+	// LeadsTo is where the call sends the browser, when the page says so in advance (a link,
+	// a form's action) or the call names it (navigate).
+	LeadsTo string `json:"leadsTo,omitempty"`
+	Detail  string `json:"detail,omitempty"` // the rest, in words ("down", a time range, tabs)
+	// Accept: a dialog is accepted (not dismissed).
+	Accept bool `json:"accept,omitempty"`
+
+	at *point // a click at a point: the point in the frame of Element
+}
+
+// Origin is where the call acts as the gate sees it: the origin of the frame that holds the
+// element (an iframe's own, not the page's), else the page's.
+func (f *Effect) Origin() string {
+	for _, e := range []*Element{f.Activates, f.Element} {
+		if e != nil && e.Origin != "" {
+			return e.Origin
+		}
+	}
+	for _, fv := range f.Fields {
+		if fv.Element.Origin != "" {
+			return fv.Element.Origin
+		}
+	}
+	return weburl.Origin(f.URL)
+}
+
+// Sensitive reports whether the call types into a password or payment field.
+func (f *Effect) Sensitive() bool {
+	if f.Element != nil && f.Element.Field != "" && f.types() {
+		return true
+	}
+	for _, fv := range f.Fields {
+		if fv.Element.Field != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *Effect) types() bool { return f.Action == "type" || f.Action == "press" || f.Action == "fill" }
+
+// Irreversible names what makes the call look like one that cannot be undone ("delete",
+// "pay"…), or "": the words of the control it sets off, when that control performs an action
+// (a checkbox labelled "Send me offers" sends nothing), or of the dialog it accepts.
+func (f *Effect) Irreversible() string {
+	a := f.Activates
+	if a == nil || !(a.Performs() || a.Role == "dialog" || a.Role == "form") {
+		return ""
+	}
+	return safety.Irreversible(a.Name)
+}
+
+// Words is the call as a person reads it before allowing it.
+func (f *Effect) Words() string {
+	q := func(s string) string { return "“" + clip(oneLine(s), 120) + "”" }
+	el := f.Element.Words()
+	secret := f.Element != nil && f.Element.Field != ""
+	switch f.Action {
+	case "click", "double-click", "right-click":
+		if f.X != nil && f.Y != nil {
+			where := fmt.Sprintf("at (%.0f, %.0f)", *f.X, *f.Y)
+			if f.Element != nil {
+				where += " on " + el
+			}
+			return f.Action + " " + where + f.activating()
+		}
+		return f.Action + " " + el + f.activating()
+	case "hover":
+		return "hover over " + el
+	case "type":
+		s := fmt.Sprintf("type %s into %s", q(f.Text), el)
+		if secret {
+			s = fmt.Sprintf("type %d characters into %s", len([]rune(f.Text)), el)
+		}
+		if f.Activates != nil {
+			s += ", then press Enter" + f.activating()
+		}
+		return s
+	case "select":
+		return fmt.Sprintf("choose %s in %s", strings.Join(f.Values, ", "), el)
+	case "fill":
+		var parts []string
+		for _, fv := range f.Fields {
+			if fv.Element.Field != "" {
+				parts = append(parts, fmt.Sprintf("%s = %d characters", fv.Element.Words(), len([]rune(fv.Value))))
+			} else {
+				parts = append(parts, fmt.Sprintf("%s = %s", fv.Element.Words(), q(fv.Value)))
+			}
+		}
+		s := "fill " + strings.Join(parts, "; ")
+		if f.Activates != nil {
+			s += ", then press Enter" + f.activating()
+		}
+		return s
+	case "press":
+		s := "press " + f.Key
+		if f.Element != nil {
+			s += " in " + el
+		}
+		return s + f.activating()
+	case "scroll":
+		if f.Element != nil {
+			return "scroll to " + el
+		}
+		return "scroll " + f.Detail
+	case "dialog":
+		if f.Accept {
+			return "accept the page's dialog" + f.activating()
+		}
+		return "dismiss the page's dialog"
+	case "navigate", "open":
+		return "open " + f.LeadsTo
+	case "close":
+		return "close " + f.Detail
+	case "script":
+		return "run a script: " + q(f.Text)
+	case "find":
+		return "find " + q(f.Text)
+	case "wait":
+		if f.Text != "" {
+			return "wait for " + f.Text
+		}
+		return "wait"
+	}
+	if f.Detail != "" {
+		return f.Detail
+	}
+	return f.Action
+}
+
+// activating says what the call sets off, when that is not the element itself.
+func (f *Effect) activating() string {
+	a := f.Activates
+	if a == nil || (f.Element != nil && a.Ref != "" && a.Ref == f.Element.Ref) {
+		if a != nil && a.Role == "dialog" && a.Name != "" {
+			return " that says “" + clip(oneLine(a.Name), 120) + "”"
+		}
+		return ""
+	}
+	switch {
+	case a.Role == "dialog":
+		return " that says “" + clip(oneLine(a.Name), 120) + "”"
+	case f.Action == "type" || f.Action == "fill" || f.Action == "press":
+		return " (it presses " + a.Words() + ")"
+	}
+	return " (it activates " + a.Words() + ")"
+}
+
+func day(ms int64) string { return time.UnixMilli(ms).UTC().Format("2 Jan 2006 15:04 UTC") }

@@ -1,0 +1,551 @@
+package tool
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/skiff-ai/skiff/internal/weburl"
+)
+
+// Each tool resolves its own target before the gate, beside its handler: what the call will act
+// on, as data (Effect). The page answers what an element is (skiff.js, target); whatever the
+// route to the element (a ref, a selector, a point, the focus, a batch of steps), the gate sees
+// the same data and the tool then acts on exactly that element.
+
+// answer is what skiff.js's target says: the element, what a click on it activates, and for an
+// element in a form, what Enter in it presses and where the form goes. Frame, with X and Y for
+// a point, says the element is in that child frame: ask there.
+type answer struct {
+	Frame     *int     `json:"frame"`
+	X         *float64 `json:"x"`
+	Y         *float64 `json:"y"`
+	Element   *Element `json:"element"`
+	Activates *Element `json:"activates"`
+	Form      string   `json:"form"`
+	Enter     *Element `json:"enter"`
+	Implicit  bool     `json:"implicit"`
+}
+
+// clicked is what a click on the element sets off.
+func (a *answer) clicked() *Element {
+	if a.Activates != nil {
+		return a.Activates
+	}
+	return a.Element
+}
+
+// find asks the page what t names (a ref or a selector), what is at point p (when t is empty
+// and p is set), or, with focused, what has the focus, following child frames down. Refs in the
+// answer carry their frame's prefix.
+func (e *Env) find(ctx context.Context, tab Tab, t Target, p *point, focused bool) (*answer, int, error) {
+	a, frame, _, err := e.findAt(ctx, tab, t, p, focused)
+	return a, frame, err
+}
+
+// findAt is find that also says, for a point, where it is in the frame of the element.
+func (e *Env) findAt(ctx context.Context, tab Tab, t Target, p *point, focused bool) (*answer, int, *point, error) {
+	frame := 0
+	at := p
+	args := map[string]any{}
+	switch {
+	case focused:
+		args["focused"] = true
+	case t.Ref != "" || strings.TrimSpace(t.Selector) != "":
+		f, pt, err := where(t)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		frame, args["target"] = f, pt
+	case p != nil:
+		x, y := p.X, p.Y
+		args["target"] = pageTarget{X: &x, Y: &y}
+	default:
+		return nil, 0, nil, failf("say which element: give its ref from the snapshot (or a CSS selector)")
+	}
+	// What may pass later (a selector that matches nothing yet, a frame the page has not heard
+	// from) is tried again for a moment, as the actionability checks are.
+	deadline := time.Now().Add(min(ActionWait, e.timeout()))
+	introduced := false
+	for depth := 0; ; depth++ {
+		var a answer
+		err := e.call(ctx, tab.ID, frame, pageFiles, "target", args, &a)
+		if err != nil && isRetry(err) && time.Now().Before(deadline) {
+			if !introduced {
+				// Every child frame says which it is, for a frame the parent does not know.
+				introduced = true
+				e.introduce(ctx, tab.ID)
+			} else {
+				select {
+				case <-ctx.Done():
+					return nil, frame, nil, ctx.Err()
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
+			depth--
+			continue
+		}
+		if err != nil {
+			return nil, frame, nil, unretry(err)
+		}
+		if a.Frame == nil {
+			if a.Element == nil {
+				return nil, frame, nil, failf("the page did not say what that element is; take a new snapshot")
+			}
+			for _, el := range []*Element{a.Element, a.Activates, a.Enter} {
+				if el != nil && el.Ref != "" && frame != 0 {
+					el.Ref = fmt.Sprintf("f%d%s", frame, el.Ref)
+				}
+			}
+			return &a, frame, at, nil
+		}
+		if depth >= 8 {
+			return nil, frame, nil, failf("frames are nested too deep to reach that element")
+		}
+		frame = *a.Frame
+		if !focused {
+			x, y := 0.0, 0.0
+			if a.X != nil && a.Y != nil {
+				x, y = *a.X, *a.Y
+			}
+			args = map[string]any{"target": pageTarget{X: &x, Y: &y}}
+			at = &point{X: x, Y: y}
+		}
+	}
+}
+
+// introduce has every child frame of a tab tell its parent which frame it is.
+func (e *Env) introduce(ctx context.Context, tabID int) {
+	frames, err := e.Browser.Frames(ctx, tabID)
+	if err != nil {
+		return
+	}
+	for _, f := range frames {
+		if f.ParentID >= 0 && Scriptable(f.URL) {
+			_ = e.call(ctx, tabID, f.ID, pageFiles, "hello", map[string]int{"frameId": f.ID}, nil)
+		}
+	}
+	time.Sleep(30 * time.Millisecond) // the hellos are messages: let the parents read them
+}
+
+// unretry turns a page failure that may pass later into a plain one.
+func unretry(err error) error {
+	if r, ok := err.(*retryable); ok {
+		return r.err
+	}
+	return err
+}
+
+// onPage is the start of every target on a page: the tab, scriptable and not stuck in a dialog.
+func (e *Env) onPage(ctx context.Context, tabID int) (Tab, error) {
+	tab, err := e.pageTab(ctx, tabID)
+	if err != nil {
+		return tab, err
+	}
+	if d, ok := e.Browser.Dialog(tab.ID); ok {
+		return tab, &DialogError{Dialog: d}
+	}
+	return tab, nil
+}
+
+// leads is where activating el sends the browser, as the page says in advance.
+func leads(el *Element) string {
+	if el == nil {
+		return ""
+	}
+	if el.Link != "" {
+		return el.Link
+	}
+	return el.Submits
+}
+
+func clickTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*ClickInput)
+	tab, err := e.onPage(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	f := &Effect{Action: "click", TabID: tab.ID, URL: tab.URL}
+	switch {
+	case in.Button == "right":
+		f.Action = "right-click"
+	case in.Double:
+		f.Action = "double-click"
+	}
+	var p *point
+	if in.Ref == "" && strings.TrimSpace(in.Selector) == "" {
+		if in.X == nil || in.Y == nil {
+			return nil, failf("say what to click: a ref from the snapshot, a CSS selector, or x and y")
+		}
+		p = &point{X: *in.X, Y: *in.Y}
+		f.X, f.Y = in.X, in.Y
+	}
+	a, _, at, err := e.findAt(ctx, tab, in.Target, p, false)
+	if err != nil {
+		return nil, err
+	}
+	f.Element, f.at = a.Element, at
+	if in.Button != "right" && in.Button != "middle" {
+		f.Activates = a.clicked()
+	}
+	if in.Button != "right" {
+		f.LeadsTo = leads(a.clicked())
+	}
+	return f, nil
+}
+
+func hoverTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*HoverInput)
+	tab, err := e.onPage(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	a, _, err := e.find(ctx, tab, in.Target, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	return &Effect{Action: "hover", TabID: tab.ID, URL: tab.URL, Element: a.Element}, nil
+}
+
+func typeTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*TypeInput)
+	tab, err := e.onPage(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	a, _, err := e.find(ctx, tab, in.Target, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	f := &Effect{Action: "type", TabID: tab.ID, URL: tab.URL, Element: a.Element, Text: in.Text}
+	if in.Submit {
+		f.Activates, f.LeadsTo = enter(a, "Enter")
+	}
+	return f, nil
+}
+
+// enter is what pressing key (Enter, or a chord ending in it) in the element of a does: in a
+// text field of a form, it presses the form's default button (and the form goes to its
+// action); on a button or link, it activates it; in a text area, Enter alone adds a line, but
+// Control+Enter or Meta+Enter is how many pages send what is written, so it counts as pressing
+// the form's button.
+func enter(a *answer, chord string) (*Element, string) {
+	el := a.Element
+	mod := strings.Contains(chord, "+")
+	switch {
+	case a.Implicit && a.Enter != nil:
+		return a.Enter, a.Form
+	case el.Tag == "textarea" || el.Role == "textbox" || el.Role == "searchbox" || el.Role == "combobox":
+		if mod && a.Enter != nil {
+			return a.Enter, a.Form
+		}
+		return nil, ""
+	case a.clicked().Performs():
+		return a.clicked(), leads(a.clicked())
+	}
+	return nil, ""
+}
+
+func selectTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*SelectInput)
+	tab, err := e.onPage(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	a, _, err := e.find(ctx, tab, in.Target, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	return &Effect{Action: "select", TabID: tab.ID, URL: tab.URL, Element: a.Element, Values: in.Values}, nil
+}
+
+func fillTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*FillFormInput)
+	tab, err := e.onPage(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	if len(in.Fields) == 0 {
+		return nil, failf("give at least one field to fill")
+	}
+	f := &Effect{Action: "fill", TabID: tab.ID, URL: tab.URL}
+	var last *answer
+	for i, fld := range in.Fields {
+		a, _, err := e.find(ctx, tab, fld.Target, nil, false)
+		if err != nil {
+			return nil, failf("field %d: %v", i+1, err)
+		}
+		if a.Element.Performs() {
+			return nil, failf("field %d is %s, which is not a field: use click for it", i+1, a.Element.Words())
+		}
+		f.Fields = append(f.Fields, FieldValue{Element: *a.Element, Value: fld.Value})
+		if a.Implicit || a.Element.Tag == "textarea" || a.Element.Role == "textbox" || a.Element.Role == "searchbox" {
+			last = a
+		}
+	}
+	if in.Submit && last != nil {
+		f.Activates, f.LeadsTo = enter(last, "Enter")
+	}
+	return f, nil
+}
+
+func pressTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*PressKeyInput)
+	if _, _, err := parseChord(in.Key); err != nil {
+		return nil, err
+	}
+	tab, err := e.onPage(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	t := Target{Ref: in.Ref, Selector: in.Selector}
+	focused := t.Ref == "" && strings.TrimSpace(t.Selector) == ""
+	a, _, err := e.find(ctx, tab, t, nil, focused)
+	if err != nil {
+		return nil, err
+	}
+	f := &Effect{Action: "press", TabID: tab.ID, URL: tab.URL, Key: in.Key, Element: a.Element}
+	parts := strings.Split(strings.TrimSpace(in.Key), "+")
+	if strings.TrimSpace(in.Key) == "" {
+		parts = []string{"Space"}
+	}
+	switch key := parts[len(parts)-1]; {
+	case strings.EqualFold(key, "Enter"):
+		f.Activates, f.LeadsTo = enter(a, in.Key)
+	case strings.EqualFold(key, "Space") || strings.EqualFold(key, "Spacebar"):
+		// Space presses a button and ticks a checkbox; it does not follow a link.
+		if c := a.clicked(); c.Tag != "a" && c.Role != "link" && (c.Performs() || valueRoles[c.Role]) && c.Role != "textbox" {
+			f.Activates = c
+			f.LeadsTo = c.Submits
+		}
+	}
+	return f, nil
+}
+
+func scrollTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*ScrollInput)
+	tab, err := e.onPage(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	f := &Effect{Action: "scroll", TabID: tab.ID, URL: tab.URL, Detail: in.Direction}
+	if f.Detail == "" {
+		f.Detail = "down"
+	}
+	if in.Ref != "" || strings.TrimSpace(in.Selector) != "" {
+		a, _, err := e.find(ctx, tab, Target{Ref: in.Ref, Selector: in.Selector}, nil, false)
+		if err != nil {
+			return nil, err
+		}
+		f.Element = a.Element
+	}
+	return f, nil
+}
+
+func dialogTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*DialogInput)
+	t, err := e.tab(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	d, ok := e.Browser.Dialog(t.ID)
+	if !ok {
+		return nil, failf("the page is not showing a dialog")
+	}
+	f := &Effect{Action: "dialog", TabID: t.ID, URL: t.URL, Accept: in.Accept}
+	if in.Accept {
+		// Accepting "Delete everything?" is the click that deletes.
+		f.Activates = &Element{Role: "dialog", Tag: "dialog", Name: d.Message, Origin: weburl.Origin(d.URL)}
+	}
+	return f, nil
+}
+
+func navigateTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*NavigateInput)
+	u, err := checkURL(in.URL)
+	if err != nil {
+		return nil, err
+	}
+	f := &Effect{Action: "navigate", LeadsTo: u, URL: u}
+	if t, err := e.tab(ctx, in.TabID); err == nil {
+		f.TabID = t.ID
+	}
+	return f, nil
+}
+
+func openTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*TabOpenInput)
+	u, err := checkURL(in.URL)
+	if err != nil {
+		return nil, err
+	}
+	return &Effect{Action: "open", LeadsTo: u, URL: u}, nil
+}
+
+// tabEffect is the effect of a call that works on a tab as a whole: where, and in words.
+func (e *Env) tabEffect(ctx context.Context, tabID int, action, words string) (*Effect, error) {
+	t, err := e.tab(ctx, tabID)
+	if err != nil {
+		return nil, err
+	}
+	return &Effect{Action: action, TabID: t.ID, URL: t.URL, Detail: words}, nil
+}
+
+func closeTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*TabCloseInput)
+	ids := in.TabIDs
+	if len(ids) == 0 {
+		t, err := e.tab(ctx, 0)
+		if err != nil {
+			return nil, err
+		}
+		ids = []int{t.ID}
+	}
+	var names []string
+	url := ""
+	for i, id := range ids {
+		if i == 5 {
+			names = append(names, fmt.Sprintf("and %d more", len(ids)-5))
+			break
+		}
+		t, err := e.Browser.Tab(ctx, id)
+		if err != nil {
+			names = append(names, fmt.Sprintf("tab %d", id))
+			continue
+		}
+		if url == "" {
+			url = t.URL
+		}
+		where := weburl.Origin(t.URL)
+		if where == "" {
+			where = clip(t.URL, 60)
+		}
+		names = append(names, fmt.Sprintf("“%s” (%s)", clip(oneLine(t.Title), 60), where))
+	}
+	return &Effect{Action: "close", URL: url, Detail: strings.Join(names, ", ")}, nil
+}
+
+func scriptTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*RunScriptInput)
+	t, err := e.pageTab(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	return &Effect{Action: "script", TabID: t.ID, URL: t.URL, Text: in.Code}, nil
+}
+
+// The reading tools: where they read, and what, in words.
+
+func snapshotTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*SnapshotInput)
+	w := "look at the page"
+	if in.Ref != "" {
+		w = "look at [" + in.Ref + "]"
+	}
+	return e.tabEffect(ctx, in.TabID, "read", w)
+}
+
+func readTextTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*ReadTextInput)
+	return e.tabEffect(ctx, in.TabID, "read", "read the page's text")
+}
+
+func contentTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*GetContentInput)
+	w := "read the page's text"
+	if in.Selector != "" {
+		w = fmt.Sprintf("read %q", in.Selector)
+	}
+	return e.tabEffect(ctx, in.TabID, "read", w)
+}
+
+func linksTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*LinksInput)
+	return e.tabEffect(ctx, in.TabID, "read", "list the links")
+}
+
+func findTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*FindTextInput)
+	f, err := e.tabEffect(ctx, in.TabID, "find", "")
+	if f != nil {
+		f.Text = in.Text
+	}
+	return f, err
+}
+
+func screenshotTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*ScreenshotInput)
+	return e.tabEffect(ctx, in.TabID, "read", "take a picture of the tab")
+}
+
+func waitTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*WaitInput)
+	w := ""
+	switch {
+	case in.Selector != "":
+		w = fmt.Sprintf("%q", in.Selector)
+	case in.Text != "":
+		w = "“" + clip(oneLine(in.Text), 120) + "”"
+	case in.TextGone != "":
+		w = "“" + clip(oneLine(in.TextGone), 120) + "” to go"
+	}
+	f, err := e.tabEffect(ctx, in.TabID, "wait", "")
+	if f != nil {
+		f.Text = w
+	}
+	return f, err
+}
+
+func tabsTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	return &Effect{Action: "read", Detail: "list the tabs"}, nil
+}
+
+func switchTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*TabInput)
+	return e.tabEffect(ctx, in.TabID, "switch", fmt.Sprintf("switch to tab %d", in.TabID))
+}
+
+func moveTarget(words string) func(context.Context, *Env, any) (*Effect, error) {
+	return func(ctx context.Context, e *Env, arg any) (*Effect, error) {
+		in := arg.(*TabInput)
+		return e.tabEffect(ctx, in.TabID, "move", words)
+	}
+}
+
+func groupTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*TabGroupInput)
+	return &Effect{Action: "group", Detail: fmt.Sprintf("put %s in a group %q", plural(len(in.TabIDs), "tab"), in.Title)}, nil
+}
+
+func ungroupTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*TabIDsInput)
+	return &Effect{Action: "group", Detail: fmt.Sprintf("take %s out of their groups", plural(len(in.TabIDs), "tab"))}, nil
+}
+
+func historySearchTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*HistorySearchInput)
+	return &Effect{Action: "read", Detail: fmt.Sprintf("search the history for %q", in.Text)}, nil
+}
+
+func historyRecentTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	return &Effect{Action: "read", Detail: "list the pages visited lately"}, nil
+}
+
+func visitsTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*URLInput)
+	return &Effect{Action: "read", Detail: "look up the visits of " + in.URL}, nil
+}
+
+func deleteURLTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*URLInput)
+	return &Effect{Action: "delete", Detail: "delete " + in.URL + " from the history"}, nil
+}
+
+func deleteRangeTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*HistoryRangeInput)
+	if in.EndTime < in.StartTime {
+		return nil, failf("endTime is before startTime")
+	}
+	return &Effect{Action: "delete", Detail: fmt.Sprintf("delete the browsing history from %s to %s", day(in.StartTime), day(in.EndTime))}, nil
+}

@@ -1,0 +1,112 @@
+package tool
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The validator knows the keywords the schemas use; a schema that starts using another one
+// (a pattern, a oneOf) must teach the validator first, or calls would pass unchecked.
+func TestSchemaKeywords(t *testing.T) {
+	known := map[string]bool{"type": true, "properties": true, "required": true, "items": true, "enum": true, "minimum": true,
+		"maximum": true, "description": true}
+	var walk func(name string, v map[string]any)
+	walk = func(name string, v map[string]any) {
+		for k, x := range v {
+			assert.True(t, known[k], "%s uses %q, which the validator does not check", name, k)
+			switch k {
+			case "properties":
+				for p, sub := range x.(map[string]any) {
+					walk(name+"."+p, sub.(map[string]any))
+				}
+			case "items":
+				walk(name+"[]", x.(map[string]any))
+			case "enum":
+				for _, e := range x.([]any) {
+					_, ok := e.(string)
+					assert.True(t, ok, "%s: the validator compares enums as strings", name)
+				}
+			}
+		}
+	}
+	for _, tl := range All() {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(tl.Schema, &m))
+		walk(tl.Name, m)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	for _, tt := range []struct {
+		tool, args, wantErr string
+	}{
+		{"click", `{"ref":"e1"}`, ""},
+		{"click", ``, ""},
+		{"click", `null`, ""},
+		{"click", `[]`, "the arguments must be a JSON object, not a list"},
+		{"click", `{"ref":`, "the arguments are not valid JSON"},
+		{"click", `{"x":"10","y":5}`, `argument "x" should be a number, not a string`},
+		{"click", `{"button":"left","ref":"e2","reason":"models add fields"}`, ""},
+		{"click", `{"ref":null}`, `argument "ref" must not be null`},
+		{"wait_for", `{"seconds":30}`, ""},
+		{"wait_for", `{"seconds":30.5}`, `argument "seconds" must be at most 30, not 30.5`},
+		{"wait_for", `{"timeoutMs":99}`, `argument "timeoutMs" must be at least 100, not 99`},
+		{"tabs_list", `{"currentWindow":"yes"}`, `argument "currentWindow" should be true or false, not a string`},
+		{"tab_close", `{"tabIds":[1,2.5]}`, `argument "tabIds[1]" should be a whole number, not 2.5`},
+		{"history_delete_range", `{"startTime":1}`, `argument "endTime" is required`},
+		{"snapshot", `{"maxTokens":1e400}`, `argument "maxTokens" is not a number Skiff can read`},
+		{"tab_group", `{"tabIds":[1],"color":"mauve"}`, `argument "color" must be one of "grey", "blue", "red", "yellow", "green", "pink", "purple", "cyan", "orange", not "mauve"`},
+	} {
+		tl, ok := Lookup(tt.tool)
+		require.True(t, ok)
+		_, err := Check(tl, json.RawMessage(tt.args))
+		if tt.wantErr == "" {
+			assert.NoError(t, err, "%s %s", tt.tool, tt.args)
+			continue
+		}
+		require.Error(t, err, "%s %s", tt.tool, tt.args)
+		assert.Contains(t, err.Error(), tt.wantErr, "%s %s", tt.tool, tt.args)
+		var te *Error
+		assert.ErrorAs(t, err, &te, "a schema error is one the model can fix")
+	}
+}
+
+func TestPerformsAndIrreversible(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		el   Element
+		want bool
+	}{
+		{"native button", Element{Tag: "button", Role: "button"}, true},
+		{"native button with a checkbox role", Element{Tag: "button", Role: "checkbox"}, true},
+		{"link", Element{Tag: "a", Role: "link"}, true},
+		{"submit input", Element{Tag: "input", Type: "submit", Role: "button"}, true},
+		{"checkbox input", Element{Tag: "input", Type: "checkbox", Role: "checkbox"}, false},
+		{"text input", Element{Tag: "input", Type: "text", Role: "textbox"}, false},
+		{"select", Element{Tag: "select", Role: "combobox"}, false},
+		{"div checkbox", Element{Tag: "div", Role: "checkbox"}, false},
+		{"menu item", Element{Tag: "li", Role: "menuitem"}, true},
+		{"clickable div", Element{Tag: "div", Role: "generic"}, true},
+	} {
+		assert.Equal(t, tt.want, tt.el.Performs(), tt.name)
+	}
+	send := Effect{Action: "click", Activates: &Element{Tag: "input", Type: "checkbox", Role: "checkbox", Name: "Send me offers"}}
+	assert.Empty(t, send.Irreversible(), "a checkbox's label is not an action")
+	send.Activates = &Element{Tag: "button", Role: "button", Name: "Send"}
+	assert.NotEmpty(t, send.Irreversible())
+	accept := Effect{Action: "dialog", Accept: true, Activates: &Element{Role: "dialog", Tag: "dialog", Name: "Delete all 40 photos?"}}
+	assert.NotEmpty(t, accept.Irreversible())
+	assert.Equal(t, "accept the page's dialog that says “Delete all 40 photos?”", accept.Words())
+	enter := Effect{Action: "press", Key: "Enter", Element: &Element{Ref: "e1", Role: "textbox", Name: "Nickname", Tag: "input"},
+		Activates: &Element{Ref: "e3", Role: "button", Name: "Delete my account", Tag: "button"}}
+	assert.Equal(t, "press Enter in textbox “Nickname” [e1] (it presses button “Delete my account” [e3])", enter.Words())
+	assert.NotEmpty(t, enter.Irreversible())
+	pw := Effect{Action: "type", Text: "hunter2", Element: &Element{Ref: "e4", Role: "textbox", Name: "Password", Tag: "input", Field: "password"}}
+	assert.True(t, pw.Sensitive())
+	assert.Equal(t, "type 7 characters into password field textbox “Password” [e4]", pw.Words())
+	frame := Effect{URL: "https://a.example/", Element: &Element{Origin: "https://b.example"}}
+	assert.Equal(t, "https://b.example", frame.Origin())
+}

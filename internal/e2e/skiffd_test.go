@@ -341,3 +341,65 @@ func TestTwoClientsWorkInSeparateTabGroups(t *testing.T) {
 		t.Errorf("agent-b's page was changed: %s", got)
 	}
 }
+
+// When Chrome stops the service worker and starts it again, an MCP client keeps its workspace
+// (the same tab group, the same current tab), a call that arrives while the link comes back
+// waits for it instead of failing, and a call that was waiting for the user's answer asks
+// again after the restart and, allowed, runs once.
+func TestOutsideClientSurvivesWorkerRestarts(t *testing.T) {
+	site := testkit.NewSite(t)
+	d := startSkiffd(t, 0)
+	panel := browser.FreshPanel(t)
+	linkPanel(t, panel, d)
+	cs := mcpClient(t, d, "survivor")
+	page := site.Page("counter.html")
+	if r := callTool(t, panel, cs, "survivor", "navigate", map[string]any{"url": page}, "allow_once"); r.IsError {
+		t.Fatalf("navigate: %s", text(r))
+	}
+	if r := callTool(t, panel, cs, "survivor", "snapshot", map[string]any{}, "allow_always"); r.IsError {
+		t.Fatalf("snapshot: %s", text(r))
+	}
+	tab := JS[int](t, panel, `chrome.tabs.query({url: `+jsString(page)+`}).then(t => t[0].id)`)
+	group := JS[int](t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => t.groupId)`, tab))
+
+	// The worker restarts; the next call goes out at once, while the link comes back.
+	browser.RestartWorker(t, panel)
+	r := callTool(t, panel, cs, "survivor", "snapshot", map[string]any{}, "")
+	if r.IsError || !strings.Contains(text(r), `button "Like"`) {
+		t.Fatalf("after the restart the client lost its tab: %s", text(r))
+	}
+	groups := JS[string](t, panel, `chrome.tabGroups.query({title: "survivor"}).then(async gs => JSON.stringify(await Promise.all(gs.map(async g => [g.id, (await chrome.tabs.query({groupId: g.id})).map(t => t.id)]))))`)
+	if groups != fmt.Sprintf("[[%d,[%d]]]", group, tab) {
+		t.Errorf("the client's groups after the restart: %s (before: tab %d in group %d)", groups, tab, group)
+	}
+
+	// A call waits for the user's answer; the worker restarts before the answer.
+	ref := refOf(t, text(r), `button "Like"`)
+	type out struct {
+		r   *mcp.CallToolResult
+		err error
+	}
+	ch := make(chan out, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "click", Arguments: map[string]any{"ref": ref}})
+		ch <- out{r, err}
+	}()
+	ask := `document.querySelector('#outside-asks .outside-ask[data-who="survivor"][data-tool="click"] button[data-decision="allow_once"]')`
+	WaitJS(t, panel, ask)
+	browser.RestartWorker(t, panel)
+	WaitJS(t, panel, ask) // asked again, by the new worker
+	Click(t, panel, ask)
+	select {
+	case o := <-ch:
+		if o.err != nil || o.r.IsError {
+			t.Fatalf("the call that asked across the restart: %v %s", o.err, text(o.r))
+		}
+	case <-time.After(90 * time.Second):
+		t.Fatal("the call that asked across the restart got no result")
+	}
+	if got := inTab[string](t, panel, tab, `document.getElementById("count-like").textContent`); got != "1" {
+		t.Errorf("the click ran %s times", got)
+	}
+}

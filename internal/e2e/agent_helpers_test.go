@@ -42,10 +42,25 @@ func openTabNoWait(t *testing.T, panel context.Context, url string) int {
 // in Skiff's isolated world, which a page's CSP does not restrict.
 func waitLoaded(t *testing.T, panel context.Context, tabID int) {
 	t.Helper()
-	Eventually(t, 15*time.Second, func() bool {
-		ok, err := chromedp.Run(panel, chromedp.Evaluate[bool](fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, func: () => (performance.getEntriesByType("navigation")[0] || {}).loadEventEnd > 0}).then(r => r[0].result === true).catch(() => false)`, tabID), chromedp.EvalAwaitPromise))
-		return err == nil && ok
-	}, "the page did not finish loading")
+	if !loadedWithin(panel, tabID, 15*time.Second) {
+		t.Fatal("e2e: the page did not finish loading (after 15s)")
+	}
+}
+
+// loadedWithin waits up to d for a tab's page to run its load handlers, and says whether it did.
+func loadedWithin(panel context.Context, tabID int, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		// Each probe is bounded: a page stuck in a dialog never answers a script.
+		pctx, cancel := context.WithTimeout(panel, time.Until(deadline))
+		ok, err := chromedp.Run(pctx, chromedp.Evaluate[bool](fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, func: () => (performance.getEntriesByType("navigation")[0] || {}).loadEventEnd > 0}).then(r => r[0].result === true).catch(() => false)`, tabID), chromedp.EvalAwaitPromise))
+		cancel()
+		if err == nil && ok {
+			return true
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return false
 }
 
 // inTab evaluates expr in a tab's page (main world) from the panel, and decodes its JSON value.
@@ -96,9 +111,7 @@ func agentOn(t *testing.T, panel context.Context) {
 // and waits until the run is over. It returns the tool messages as shown.
 func runAgent(t *testing.T, panel context.Context, text string) []toolCard {
 	t.Helper()
-	before := JS[string](t, panel, `skiffTest.state.active ? skiffTest.state.active.id : ""`)
-	Do(t, panel, chromedp.Click("#new"))
-	WaitJS(t, panel, `skiffTest.state.active && skiffTest.state.active.id !== `+jsString(before)+` && document.querySelector("#messages .empty")`)
+	NewChat(t, panel)
 	agentOn(t, panel)
 	// The chip has said what goes with the message (a page attached is the user's consent to
 	// read it): the asks a task costs do not depend on how fast the chip was.

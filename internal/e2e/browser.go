@@ -7,6 +7,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -255,12 +256,18 @@ func logEvent(t testing.TB, prefix string, ev any) {
 func (b *Browser) URL(path string) string { return "chrome-extension://" + b.ExtID + "/" + path }
 
 // Tab opens a new tab at url; its console and uncaught exceptions go to t.Logf. The tab closes
-// when the test ends.
+// when the test ends, and gives up after 3 minutes.
 func (b *Browser) Tab(t testing.TB, url string) context.Context {
+	t.Helper()
+	return b.TabWithin(t, url, 3*time.Minute)
+}
+
+// TabWithin is Tab for a test that needs the tab longer than 3 minutes.
+func (b *Browser) TabWithin(t testing.TB, url string, d time.Duration) context.Context {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(b.ctx)
 	t.Cleanup(cancel)
-	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, cancelT := context.WithTimeout(ctx, d)
 	t.Cleanup(cancelT)
 	if err := chromedp.Listen(ctx, func(ev any) {
 		logEvent(t, "", ev)
@@ -303,11 +310,12 @@ func JS[T any](t testing.TB, ctx context.Context, expr string) T {
 	return v
 }
 
-// WaitJS polls a JS expression until it is truthy (15 s).
+// WaitJS polls a JS expression until it is truthy, for up to 30 s (a bound for a busy machine,
+// not a time anything is expected to take).
 func WaitJS(t testing.TB, ctx context.Context, expr string) {
 	t.Helper()
 	var last error
-	Eventually(t, 15*time.Second, func() bool {
+	Eventually(t, 30*time.Second, func() bool {
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!("+expr+")"))
 		last = err
 		return err == nil && ok
@@ -353,11 +361,34 @@ func TypeInto(t testing.TB, tab context.Context, sel, text string) {
 	}
 }
 
+// NewChat starts a new chat as a user clicks New, and returns once the panel shows it (a new
+// active session, empty); a click a busy panel did not take is made again.
+func NewChat(t testing.TB, tab context.Context) {
+	t.Helper()
+	before := JS[string](t, tab, `skiffTest.state.active ? skiffTest.state.active.id : ""`)
+	shown := `!!(skiffTest.state.active && skiffTest.state.active.id !== ` + jsString(before) + ` && document.querySelector("#messages .empty"))`
+	Eventually(t, 30*time.Second, func() bool {
+		Do(t, tab, chromedp.Click("#new"))
+		for i := 0; i < 50; i++ {
+			if JS[bool](t, tab, shown) {
+				return true
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		return false
+	}, "the panel did not start a new chat")
+}
+
+// jsString is s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
 // SendMessage starts a new chat and types text, then Enter.
 func SendMessage(t testing.TB, tab context.Context, text string) {
 	t.Helper()
-	Do(t, tab, chromedp.Click("#new"))
-	WaitJS(t, tab, `document.querySelector("#messages .empty")`)
+	NewChat(t, tab)
 	Do(t, tab, chromedp.SendKeys("#input", text+kb.Enter))
 	WaitJS(t, tab, `document.querySelector('.msg[data-role="user"]')`)
 }

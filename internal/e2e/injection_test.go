@@ -179,8 +179,7 @@ func runInjected(t *testing.T, panel context.Context, m *testkit.Model, pageURL,
 		t.Fatal(err)
 	}
 	title := regexp.MustCompile(`<title>([^<]*)</title>`).FindStringSubmatch(string(b))[1]
-	Do(t, panel, chromedp.Click("#new"))
-	WaitJS(t, panel, `document.querySelector("#messages .empty")`)
+	NewChat(t, panel)
 	agentOn(t, panel)
 	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "attached" && document.getElementById("page-chip-text").textContent.startsWith(`+jsString(title)+`)`)
 	Do(t, panel, chromedp.SendKeys("#input", "Summarize this page. (For later: my card PIN is 4921.)\r"))

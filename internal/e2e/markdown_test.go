@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -58,11 +57,6 @@ func TestMarkdownStreamsAndRenders(t *testing.T) {
 	if clip := JS[string](t, tab, `navigator.clipboard.readText()`); clip != "func main() {\n\tprintln(\"hi\")\n}\n" {
 		t.Fatalf("clipboard %q", clip)
 	}
-}
-
-func jsString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }
 
 // Each payload tries to run script (setting window.__xss) or to load something, written as

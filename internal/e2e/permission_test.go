@@ -20,9 +20,7 @@ import (
 // that decided whether the first read asked), without answering anything.
 func startAgent(t *testing.T, panel context.Context, text string) {
 	t.Helper()
-	before := JS[string](t, panel, `skiffTest.state.active ? skiffTest.state.active.id : ""`)
-	Do(t, panel, chromedp.Click("#new"))
-	WaitJS(t, panel, `skiffTest.state.active && skiffTest.state.active.id !== `+jsString(before)+` && document.querySelector("#messages .empty")`)
+	NewChat(t, panel)
 	agentOn(t, panel)
 	WaitJS(t, panel, `!document.getElementById("page-chip").hidden && !document.getElementById("page-chip-remove").hidden`)
 	Do(t, panel, chromedp.SendKeys("#input", text+"\r"))

@@ -90,23 +90,51 @@ var (
 	devtoolsRefs   = regexp.MustCompile(`(?m)uid=\S+ ` + interactiveRole + `\b`)
 )
 
-// groundTruth counts the interactive elements a person can see on the page (the controls and
-// links HTML and ARIA define, visible and not hidden from assistive technology) and how many of
-// them got a ref in Skiff's last snapshot.
+// groundTruth lists the interactive elements a person can see on the page (the controls and
+// links HTML and ARIA define, visible and not hidden from assistive technology): for each, the
+// ref it got in Skiff's last snapshot ("" when none).
 const groundTruth = `() => {
 	const sel = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [contenteditable=""], [contenteditable=true], [role=button], [role=link], [role=checkbox], [role=radio], [role=menuitem], [role=tab], [role=switch], [role=combobox], [role=textbox], [role=option]';
-	let n = 0, refs = 0;
+	const out = [];
 	for (const el of document.querySelectorAll(sel)) {
 		if (el.closest('[aria-hidden=true]')) continue;
 		if (!el.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
 		const r = el.getBoundingClientRect();
 		if (r.width < 1 || r.height < 1) continue;
 		if (r.right + scrollX <= 0 || r.bottom + scrollY <= 0) continue;
-		n++;
-		if (globalThis.skiffPage.refFor(el)) refs++;
+		out.push(globalThis.skiffPage.refFor(el));
 	}
-	return [n, refs];
+	return out;
 }`
+
+// reachable counts how many of refs the model can address from the snapshot at the default
+// budget: in its text, or through the continuations it names (after=…), followed to the end.
+func reachable(s *tool.Snap, refs []string) (inFirst, inAll int) {
+	text := tool.Format(s, tool.SnapOptions{})
+	all := text
+	for i := 0; i < 200; i++ {
+		j := strings.Index(text, `after="`)
+		if j < 0 {
+			break
+		}
+		k := strings.IndexByte(text[j+7:], '"')
+		text = tool.Format(s, tool.SnapOptions{After: text[j+7 : j+7+k]})
+		all += text
+	}
+	first := tool.Format(s, tool.SnapOptions{})
+	for _, r := range refs {
+		if r == "" {
+			continue
+		}
+		if strings.Contains(first, "["+r+"]") {
+			inFirst++
+		}
+		if strings.Contains(all, "["+r+"]") {
+			inAll++
+		}
+	}
+	return inFirst, inAll
+}
 
 type snapRow struct {
 	page                string
@@ -114,10 +142,11 @@ type snapRow struct {
 	skiffMs, pwMs, dtMs float64
 	truth               int
 	skiffN, pwN, dtN    int // interactive elements with a ref
+	first, reach        int // visible controls addressable at the default budget: in its text, and through its continuations
 }
 
 // BenchmarkSnapshot: the size (characters; tokens estimated as characters/4) and the time of a
-// snapshot of each page of testdata/pages, from Skiff (ext/page/skiff.js in the page, formatted
+// snapshot of each Readability test page (testdata/pages and testdata/readability), from Skiff (ext/page/skiff.js in the page, formatted
 // by tool.Format with no budget), Playwright MCP's browser_snapshot and chrome-devtools-mcp's
 // take_snapshot, all on the system Chromium, headless, the pages served the same way in the
 // same run; and how many of the page's visible interactive elements each makes addressable.
@@ -140,7 +169,7 @@ func BenchmarkSnapshot(b *testing.B) {
 	defer stop()
 	panel := br.Panel(b)
 	var rows []snapRow
-	for _, name := range testkit.PageNames(b) {
+	for _, name := range testkit.AllPageNames(b) {
 		url := base + "/" + name + "/"
 		row := snapRow{page: name}
 		// Skiff, as the snapshot tool does it: the page-side code through chrome.scripting,
@@ -176,8 +205,14 @@ func BenchmarkSnapshot(b *testing.B) {
 		text := tool.Format(&s, tool.SnapOptions{MaxTokens: 1 << 30})
 		row.skiffMs = out.Ms + float64(time.Since(t0).Microseconds())/1000
 		row.skiff = len(text)
-		counts := e2e.JS[[2]int](b, panel, fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, func: %s}).then(r => r[0].result)`, tab, groundTruth))
-		row.truth, row.skiffN = counts[0], counts[1]
+		refs := e2e.JS[[]string](b, panel, fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, func: %s}).then(r => r[0].result)`, tab, groundTruth))
+		row.truth = len(refs)
+		for _, r := range refs {
+			if r != "" {
+				row.skiffN++
+			}
+		}
+		row.first, row.reach = reachable(&s, refs)
 		e2e.JS[bool](b, panel, fmt.Sprintf(`chrome.tabs.remove(%d).then(() => true)`, tab))
 
 		callText(b, pw, "browser_navigate", map[string]any{"url": url})
@@ -199,12 +234,20 @@ func BenchmarkSnapshot(b *testing.B) {
 		sort.Float64s(xs)
 		return xs[len(xs)/2]
 	}
-	fmt.Printf("%-40s %9s %9s %9s %8s %8s %8s %6s %6s %6s %6s\n", "page", "skiff", "playwr", "devtools", "skiff-ms", "pw-ms", "dt-ms", "truth", "skiffN", "pwN", "dtN")
-	var truth, sN, pN, dN int
+	fmt.Printf("%-40s %9s %9s %9s %8s %8s %8s %6s %6s %6s %6s %6s %6s\n", "page", "skiff", "playwr", "devtools", "skiff-ms", "pw-ms", "dt-ms", "truth", "skiffN", "pwN", "dtN", "first", "reach")
+	var truth, sN, pN, dN, first, reach, short, unreached int
 	for _, r := range rows {
-		fmt.Printf("%-40s %9d %9d %9d %8.1f %8.1f %8.1f %6d %6d %6d %6d\n", r.page, r.skiff, r.pw, r.dt, r.skiffMs, r.pwMs, r.dtMs, r.truth, r.skiffN, r.pwN, r.dtN)
-		truth, sN, pN, dN = truth+r.truth, sN+r.skiffN, pN+r.pwN, dN+r.dtN
+		fmt.Printf("%-40s %9d %9d %9d %8.1f %8.1f %8.1f %6d %6d %6d %6d %6d %6d\n", r.page, r.skiff, r.pw, r.dt, r.skiffMs, r.pwMs, r.dtMs, r.truth, r.skiffN, r.pwN, r.dtN, r.first, r.reach)
+		truth, sN, pN, dN, first, reach = truth+r.truth, sN+r.skiffN, pN+r.pwN, dN+r.dtN, first+r.first, reach+r.reach
+		if r.first < r.truth {
+			short++
+		}
+		if r.reach < r.truth {
+			unreached++
+		}
 	}
+	fmt.Printf("at the default budget: %d of %d visible controls in the first snapshot text (%d of %d pages leave some to a continuation); %d reachable through continuations (%d pages leave some unreachable)\n",
+		first, truth, short, len(rows), reach, unreached)
 	ms, mp, md := med(func(r snapRow) float64 { return float64(r.skiff) }), med(func(r snapRow) float64 { return float64(r.pw) }), med(func(r snapRow) float64 { return float64(r.dt) })
 	b.ReportMetric(ms, "skiff-median-chars")
 	b.ReportMetric(mp, "playwright-median-chars")

@@ -75,6 +75,9 @@ function drawChip() {
     chip.dataset.state = "unavailable";
     text = p.error;
     $("page-chip-remove").hidden = true;
+  } else if (p && p.reading) {
+    chip.dataset.state = "loading";
+    text = `${p.title} · reading…`;
   } else if (p) {
     chip.dataset.state = "attached";
     text = `${p.title} · ${p.words.toLocaleString()} words` + (p.selection ? " + selection" : "");
@@ -99,16 +102,18 @@ $("page-chip-add").addEventListener("click", () => {
   $("page-chip-remove").focus();
 });
 
-// attachForSend says which page goes with the message being sent: the tab the chip shows (the
-// core reads it, and its current selection), or the context menu's selection.
+// attachForSend says what goes with the message being sent: the context menu's selection, or
+// the page in front of the user, which the core finds when the message is sent (the active tab
+// of this window and its current document, whatever the chip showed a moment before); removed
+// says the user left out the page the chip shows.
 export function attachForSend() {
-  if (page.removed) return null;
   if (page.ask) {
     const tabId = page.peek && page.peek.url === page.ask.url ? page.peek.tabId : 0;
     return { tabId, url: page.ask.url, page: { url: page.ask.url, title: page.ask.title || "", selection: page.ask.text } };
   }
-  if (!state.settings.pageContext || !page.peek || page.peek.error || !page.peek.tabId) return null;
-  return { tabId: page.peek.tabId, url: page.peek.url };
+  if (!state.settings.pageContext) return null;
+  const p = page.peek || {};
+  return { tabId: p.tabId || 0, url: p.url || "", removed: page.removed };
 }
 
 export function afterSend() {
@@ -117,17 +122,47 @@ export function afterSend() {
   drawChip();
 }
 
+// The chip follows the active tab and its navigations at once: what the tab says of itself
+// (its title and address) is drawn in the same frame as the event, and the page is read
+// (words, selection) a moment later.
 let pageTimer = 0;
 function pageChanged(fresh) {
   clearTimeout(pageTimer);
   pageTimer = setTimeout(() => refreshPage(fresh), 150);
 }
-chrome.tabs.onActivated.addListener(() => pageChanged(false));
-chrome.tabs.onUpdated.addListener((tabId, info) => {
-  // A load or a navigation of the tab on the chip; not title changes alone (unread counters).
+function showTab(t) {
+  if (!t || !state.settings || (!state.settings.pageContext && !page.ask)) return;
+  if (t.url && t.url.startsWith(location.origin)) return; // Skiff's own page
+  const moved = !page.peek || page.peek.tabId !== t.id || page.peek.url !== (t.url || t.pendingUrl || "");
+  if (!moved) return;
+  page.seq++; // a read still under way is for another page now
+  page.removed = false;
+  page.peek = { tabId: t.id, url: t.url || t.pendingUrl || "", title: t.title || t.url || "", words: 0, reading: true };
+  page.loading = true;
+  drawChip();
+}
+async function showActive() {
+  try {
+    const q = windowId ? { active: true, windowId } : { active: true, lastFocusedWindow: true };
+    const [t] = await chrome.tabs.query(q);
+    showTab(t);
+  } catch {
+    /* the next event tries again */
+  }
+}
+chrome.tabs.onActivated.addListener((info) => {
+  if (!windowId || info.windowId === windowId) chrome.tabs.get(info.tabId).then(showTab, () => {});
+  pageChanged(false);
+});
+chrome.tabs.onUpdated.addListener((tabId, info, tab) => {
+  // A navigation of the tab on the chip (not title changes alone: unread counters).
+  if (page.peek && tabId === page.peek.tabId && (info.url || info.status === "loading")) showTab(tab);
   if (page.peek && tabId === page.peek.tabId && (info.status === "complete" || info.url)) pageChanged(info.status === "complete");
 });
-chrome.windows.onFocusChanged.addListener(() => pageChanged(false));
+chrome.windows.onFocusChanged.addListener(() => {
+  if (!windowId) showActive();
+  pageChanged(false);
+});
 
 // "Ask Skiff about the selection" (context menu): the worker opens the panel and leaves the
 // selection in session storage for whichever panel picks it up first.

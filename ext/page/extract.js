@@ -109,7 +109,10 @@ globalThis.skiffExtract = () => {
   const selection = String(window.getSelection ? window.getSelection() : "").trim();
   let article = null;
   try {
-    article = new Readability(visibleClone(), { charThreshold: 200 }).parse();
+    // Readability's own threshold (500 characters): below it, it tries again with fewer of its
+    // cleanups and keeps the longest result. A lower one (200 here before) kept a first try
+    // that found a newsletter box on pages whose article it then never reached.
+    article = new Readability(visibleClone()).parse();
   } catch (e) {
     article = null;
   }

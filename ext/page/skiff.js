@@ -295,8 +295,11 @@
     if (!svg && s.webkitTextFillColor && parseColor(s.webkitTextFillColor) && parseColor(s.webkitTextFillColor)[3] < 0.1) return 0;
     const bg = fg ? backgroundOf(el) : null;
     if (fg && bg) {
+      // The colour of its background: as light (or dark) as it, and of nearly the same colour
+      // (yellow on white is as light as white, and a person reads it).
       const a = luminance(fg), b = luminance(bg);
-      if ((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) < 1.15) return 0;
+      const near = Math.max(Math.abs(fg[0] - bg[0]), Math.abs(fg[1] - bg[1]), Math.abs(fg[2] - bg[2])) < 48;
+      if (near && (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) < 1.15) return 0;
     }
     const r = el.getBoundingClientRect();
     const sized = r.width >= 1 && r.height >= 1;
@@ -753,7 +756,15 @@
       if (i === 9) return { error: `${what} keeps moving (an animation?)`, retry: 1, what };
     }
     if (box.width < 1 || box.height < 1) return { error: `${what} has no size on screen`, retry: 1, what };
-    const point = r0.point || { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    // Aim inside one of the element's own boxes (a link that wraps over two lines has two, and
+    // the middle of the box around both may be neither), the largest that the element shows at.
+    let point = r0.point;
+    if (!point) {
+      const candidates = [...el.getClientRects()].filter((r) => r.width >= 1 && r.height >= 1 && r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth)
+        .sort((a, b) => b.width * b.height - a.width * a.height).map((r) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 }));
+      candidates.push({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+      point = candidates.find((p) => lands(el, p)) || candidates[0];
+    }
     if (r0.point && target.expect) {
       // A click at a point: the element there must still be the one the user allowed.
       const meant = byRef(target.expect);
@@ -770,6 +781,49 @@
     }
     return { ok: 1, what, point: { x: Math.round(point.x), y: Math.round(point.y) }, viewport: { w: innerWidth, h: innerHeight } };
   }
+  // lands says whether a click at p (in this frame's viewport) reaches el: what is there is el,
+  // inside it, or the control of the label el is.
+  function lands(el, p) {
+    const hit = deepFromPoint(p.x, p.y);
+    return !!hit && (contains(el, hit) || (el.localName === "label" && el.control && contains(el.control, hit)) || (el.control === undefined && hit.control === el));
+  }
+  // armClick is called just before a click is sent at point: it checks that the element is
+  // still what is there (or says what is), and listens for the press to reach it.
+  const armed = new Map();
+  function armClick({ target, point, kind }) {
+    const r = resolve(target);
+    if (r.error) return r;
+    const el = r.el;
+    if (point && !lands(el, point)) {
+      const hit = deepFromPoint(point.x, point.y);
+      return { error: `${describe(el)} is no longer at the point it was found at (${hit ? describe(hit) : "nothing"} is there now)`, retry: 1 };
+    }
+    const token = Math.random().toString(36).slice(2);
+    const state = { hit: false, on: "" };
+    const type = kind === "hover" ? "mousemove" : "mousedown";
+    const listen = (e) => {
+      const path = e.composedPath ? e.composedPath() : [e.target];
+      if (path.includes(el) || (el.localName === "label" && el.control && path.includes(el.control))) state.hit = true;
+      else if (!state.on && e.target && e.target.nodeType === 1) state.on = describe(e.target);
+    };
+    addEventListener(type, listen, { capture: true });
+    // On the element too: a press inside a closed shadow root reaches the window retargeted
+    // to its host, where it cannot be told from a press elsewhere on the host.
+    const mine = () => (state.hit = true);
+    el.addEventListener(type, mine, { capture: true });
+    armed.set(token, { state, stop: () => (removeEventListener(type, listen, { capture: true }), el.removeEventListener(type, mine, { capture: true })) });
+    setTimeout(() => armed.has(token) && (armed.get(token).stop(), armed.delete(token)), 10000);
+    return { ok: 1, token };
+  }
+  // clicked says whether the press armClick listened for reached the element.
+  function clicked({ token }) {
+    const a = armed.get(token);
+    if (!a) return { ok: 1, hit: false, on: "", gone: 1 };
+    a.stop();
+    armed.delete(token);
+    return { ok: 1, hit: a.state.hit, on: a.state.on };
+  }
+
   // unseen says whether a person cannot see el (or something around it hides it), position
   // included: what is read for the model (links, find) must pass it.
   function unseen(el) {
@@ -841,7 +895,117 @@
         /* input types without a selection */
       }
     }
-    return { ok: 1, focused: document.activeElement === el || contains(el, deepActive()), empty: !(el.value || el.textContent) };
+    const special = el.localName === "input" && pickers.has(el.type) ? el.type : "";
+    return { ok: 1, focused: document.activeElement === el || contains(el, deepActive()), empty: !(el.value || el.textContent), special };
+  }
+
+  // ---- native pickers: date, time, month, week, colour, range ----
+  // Their values are set as a person's choice in the picker sets them (the value, then input
+  // and change), from what a person would write: ISO forms, the page's own locale order for
+  // numeric dates (day first but in the US), month names, 12-hour times, colour names.
+  const pickers = new Set(["date", "time", "datetime-local", "month", "week", "color", "range"]);
+  const pad = (n, w = 2) => String(n).padStart(w, "0");
+  function dayFirst() {
+    const lang = (document.documentElement.lang || navigator.language || "en-US").toLowerCase();
+    return !/^en-(us|ph)$|^en$/.test(lang) || lang === "en-gb";
+  }
+  function parseDate(t) {
+    t = t.trim();
+    let m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(t);
+    if (m) return [+m[1], +m[2], +m[3]];
+    m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{2,4})$/.exec(t);
+    if (m) {
+      let [a, b, y] = [+m[1], +m[2], +m[3]];
+      if (y < 100) y += 2000;
+      if (a > 12 || (b <= 12 && dayFirst())) return [y, b, a];
+      return [y, a, b];
+    }
+    const months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+    const fr = ["janv", "févr", "mars", "avr", "mai", "juin", "juil", "août", "sept", "oct", "nov", "déc"];
+    const word = (w) => {
+      w = w.toLowerCase().replace(/\.$/, "");
+      let i = months.findIndex((x) => w.startsWith(x));
+      if (i < 0) i = fr.findIndex((x) => w.startsWith(x) || x.startsWith(w));
+      return i < 0 ? 0 : i + 1;
+    };
+    m = /^(\d{1,2})(?:st|nd|rd|th|er)?\s+([^\d\s,]+)\.?,?\s+(\d{4})$/i.exec(t);
+    if (m && word(m[2])) return [+m[3], word(m[2]), +m[1]];
+    m = /^([^\d\s,]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$/i.exec(t);
+    if (m && word(m[1])) return [+m[3], word(m[1]), +m[2]];
+    return null;
+  }
+  function parseTime(t) {
+    const m = /^(\d{1,2})(?:[:h.](\d{2}))?(?::(\d{2}))?\s*([ap]\.?m\.?)?$/i.exec(t.trim());
+    if (!m) return null;
+    let h = +m[1];
+    const min = +(m[2] || 0), sec = m[3] ? +m[3] : null;
+    if (m[4]) {
+      const pm = /^p/i.test(m[4]);
+      if (h === 12) h = pm ? 12 : 0;
+      else if (pm) h += 12;
+    }
+    if (h > 23 || min > 59 || (sec !== null && sec > 59)) return null;
+    return pad(h) + ":" + pad(min) + (sec !== null ? ":" + pad(sec) : "");
+  }
+  function pickerValue(el, text) {
+    const t = String(text).trim();
+    const date = (s) => {
+      const d = parseDate(s);
+      if (!d || d[1] < 1 || d[1] > 12 || d[2] < 1 || d[2] > 31) return null;
+      return pad(d[0], 4) + "-" + pad(d[1]) + "-" + pad(d[2]);
+    };
+    switch (el.type) {
+      case "date":
+        return date(t);
+      case "time":
+        return parseTime(t);
+      case "datetime-local": {
+        const m = /^(.+?)(?:T|\s+(?:at\s+|à\s+)?)(\d{1,2}(?:[:h.]\d{2})?(?::\d{2})?\s*(?:[ap]\.?m\.?)?)$/i.exec(t);
+        const d = m && date(m[1]), h = m && parseTime(m[2]);
+        return d && h ? d + "T" + h : null;
+      }
+      case "month": {
+        let m = /^(\d{4})[-/](\d{1,2})$/.exec(t) || /^(\d{1,2})[-/](\d{4})$/.exec(t);
+        if (m) return m[1].length === 4 ? m[1] + "-" + pad(+m[2]) : m[2] + "-" + pad(+m[1]);
+        const d = date("1 " + t);
+        return d ? d.slice(0, 7) : null;
+      }
+      case "week": {
+        const m = /^(\d{4})-?W(\d{1,2})$/i.exec(t) || /^(?:week|semaine)\s*(\d{1,2}),?\s+(\d{4})$/i.exec(t);
+        if (!m) return null;
+        return m[1].length === 4 ? m[1] + "-W" + pad(+m[2]) : m[2] + "-W" + pad(+m[1]);
+      }
+      case "color": {
+        const c = document.createElement("canvas").getContext("2d");
+        c.fillStyle = "#010203";
+        c.fillStyle = t;
+        const v = String(c.fillStyle);
+        if (/^#[0-9a-f]{6}$/i.test(v) && (v !== "#010203" || /^#?010203$/i.test(t))) return v.toLowerCase();
+        const m = /^rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(v);
+        return m ? "#" + [m[1], m[2], m[3]].map((x) => pad((+x).toString(16))).join("") : null;
+      }
+      case "range": {
+        const n = parseFloat(t);
+        return isNaN(n) ? null : String(n);
+      }
+    }
+    return null;
+  }
+  const formats = { date: "2026-11-24 or 24/11/2026", time: "14:30 or 2:30 PM", "datetime-local": "2026-11-24 14:30", month: "2026-11 or November 2026", week: "2026-W48", color: "#ff8800 or a colour name", range: "a number" };
+  // setValue sets a native picker's value as choosing it in the picker does.
+  function setValue({ target, text }) {
+    const r = resolve(target);
+    if (r.error) return r;
+    const el = r.el;
+    const what = describe(el);
+    const v = pickerValue(el, text);
+    if (v === null) return { error: `${what} is a ${el.type} field, and ${JSON.stringify(text)} is not a ${el.type} Skiff can read; write it like ${formats[el.type]}` };
+    const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
+    set.call(el, v);
+    if (el.value === "" && v !== "") return { error: `${what} did not take ${JSON.stringify(text)} (${v}): it may be outside the field's range (${el.min || "no minimum"} to ${el.max || "no maximum"})` };
+    el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+    return { ok: 1, value: el.value };
   }
   function deepActive() {
     let a = document.activeElement;
@@ -876,12 +1040,14 @@
     if (go && key === "Enter" && el.form && typeof el.form.requestSubmit === "function" && el.localName === "input") el.form.requestSubmit();
     return { ok: 1 };
   }
-  function fieldValue({ target }) {
+  // fieldValue reads a field back. A secret is never returned: given expect, it says whether
+  // the field holds it.
+  function fieldValue({ target, expect }) {
     const r = resolve(target);
     if (r.error) return r;
     const el = r.el;
-    if (secret(el)) return { ok: 1, password: 1, length: (el.value || "").length };
-    return { ok: 1, value: el.isContentEditable ? el.innerText : el.value };
+    if (secret(el)) return { ok: 1, password: 1, length: (el.value || "").length, matches: typeof expect === "string" ? el.value === expect : undefined };
+    return { ok: 1, value: el.isContentEditable ? el.innerText : el.value, picker: el.localName === "input" && pickers.has(el.type) ? el.type : undefined };
   }
   function isChecked({ target }) {
     const r = resolve(target);
@@ -1053,23 +1219,29 @@
     const there = body.toLowerCase().includes(String(text).toLowerCase());
     return { ok: 1, met: gone ? !there : there };
   }
-  // settle resolves when the page has not changed for quiet ms (or after max ms).
+  // settle resolves as soon as the loaded page is usable: when a frame passes with no change
+  // to it, at once; when it is still changing (scripts rendering it), once it has not changed
+  // for quiet ms; and after max ms in any case.
   function settle({ quiet, max }) {
     return new Promise((res) => {
       let timer = 0;
+      let changed = false;
       const done = () => {
         obs.disconnect();
         clearTimeout(timer);
         clearTimeout(cap);
-        res({ ok: 1, readyState: document.readyState });
+        res({ ok: 1, readyState: document.readyState, changed });
       };
       const obs = new MutationObserver(() => {
+        changed = true;
         clearTimeout(timer);
-        timer = setTimeout(done, quiet || 300);
+        timer = setTimeout(done, quiet || 100);
       });
       obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-      timer = setTimeout(done, quiet || 300);
       const cap = setTimeout(done, max || 2000);
+      frame().then(() => {
+        if (!changed) done();
+      });
     });
   }
   // hello tells the parent frame which frame this is, so the parent's snapshot can put this
@@ -1086,8 +1258,11 @@
     const s = style(f);
     return { ok: 1, x: r.left + f.clientLeft + parseFloat(s.paddingLeft), y: r.top + f.clientTop + parseFloat(s.paddingTop) };
   }
+  // doc names this document: a new page (a navigation, a reload) gets a new one, so the core
+  // can tell that what it read of a tab is still what the tab shows.
+  const doc = Math.random().toString(36).slice(2) + Date.now().toString(36);
   function info() {
-    return { ok: 1, url: location.href, title: document.title, readyState: document.readyState, visible: document.visibilityState };
+    return { ok: 1, url: location.href, title: document.title, readyState: document.readyState, visible: document.visibilityState, doc };
   }
   // ---- what a call will act on, as data ----
   // elementInfo is an element as the gate weighs it: what a person calls it (role, accessible
@@ -1185,10 +1360,10 @@
 
   // readable is the article as markdown (extract.js, with Readability and Turndown, injected
   // only for this: they are large).
-  const readable = () => (globalThis.skiffExtract ? globalThis.skiffExtract() : "__skiff_missing__");
+  const readable = () => (globalThis.skiffExtract ? { ...globalThis.skiffExtract(), doc } : "__skiff_missing__");
   const selection = () => ({ ok: 1, selection: String(getSelection ? getSelection() : "").trim().slice(0, 8192) });
 
-  const api = { isChecked, readable, selection, snapshot, locate, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, frameBox, info, target, focusIs };
+  const api = { isChecked, readable, selection, snapshot, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

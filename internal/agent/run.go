@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/permission"
@@ -205,14 +206,14 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 
 	var content, reasoning strings.Builder
 	lastFlush := e.Now()
-	flush := func() error {
-		msg.Content, msg.Reasoning = content.String(), reasoning.String()
-		lastFlush = e.Now()
-		return e.Store.SaveDraft(context.WithoutCancel(ctx), r.ses.ID, msg)
-	}
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
-	var storeErr error
+	drafts := newDrafter(context.WithoutCancel(ctx), e.Store, r.ses.ID, stop)
+	flush := func() {
+		msg.Content, msg.Reasoning = content.String(), reasoning.String()
+		lastFlush = e.Now()
+		drafts.put(*msg)
+	}
 	var calls []provider.ToolCall
 	for ev := range r.p.Stream(sctx, e.Doer, r.key, req) {
 		switch ev.Kind {
@@ -236,12 +237,12 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 			msg.Status, msg.Error = store.StatusError, errorInfo(r.p, ev.Err)
 		}
 		if msg.Status == store.StatusStreaming && e.Now().Sub(lastFlush) >= e.FlushEvery {
-			if err := flush(); err != nil && storeErr == nil {
-				storeErr = err
-				stop()
-			}
+			flush()
 		}
 	}
+	// The last draft written (or given up) before the reply is saved whole: a draft written
+	// after it would bring back a streaming copy of it.
+	storeErr := drafts.close()
 	msg.Content, msg.Reasoning = content.String(), reasoning.String()
 	msg.ToolCalls = r.uniqueIDs(calls)
 	calls = msg.ToolCalls
@@ -435,4 +436,59 @@ func clipText(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// drafter writes a streaming reply's drafts to storage off the streaming loop, so deltas never
+// wait on a storage write: put hands it the newest copy (replacing one still waiting), and it
+// writes one at a time. A write that fails stops the stream (stop). close waits for the write
+// under way, drops what still waits, and says whether a write failed.
+type drafter struct {
+	next chan store.Message // holds at most the newest draft
+	done chan struct{}
+	mu   sync.Mutex
+	err  error
+}
+
+func newDrafter(ctx context.Context, st *store.Store, sessionID string, stop func()) *drafter {
+	d := &drafter{next: make(chan store.Message, 1), done: make(chan struct{})}
+	go func() {
+		defer close(d.done)
+		for m := range d.next {
+			if err := st.SaveDraft(ctx, sessionID, &m); err != nil {
+				d.mu.Lock()
+				if d.err == nil {
+					d.err = err
+				}
+				d.mu.Unlock()
+				stop()
+			}
+		}
+	}()
+	return d
+}
+
+func (d *drafter) put(m store.Message) {
+	for {
+		select {
+		case d.next <- m:
+			return
+		default:
+		}
+		select {
+		case <-d.next: // an older draft no one wrote yet: the newer one replaces it
+		default:
+		}
+	}
+}
+
+func (d *drafter) close() error {
+	select {
+	case <-d.next:
+	default:
+	}
+	close(d.next)
+	<-d.done
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.err
 }

@@ -39,8 +39,12 @@ func toTab(v js.Value) tool.Tab {
 		t.GroupID = g.Int()
 	}
 	t.URL = str(v.Get("url"))
+	t.Pending = str(v.Get("pendingUrl"))
 	if t.URL == "" {
-		t.URL = str(v.Get("pendingUrl"))
+		t.URL = t.Pending
+	}
+	if t.Pending == t.URL {
+		t.Pending = ""
 	}
 	t.Title = str(v.Get("title"))
 	return t

@@ -162,12 +162,10 @@ func public(s store.Settings) PublicSettings {
 	return ps
 }
 
+// input is a run's input: the agent's tools start on the tab in front of the user when the
+// message is sent (the active tab of the panel's window), as the page context does.
 func (c *Core) input(p SendParams) agent.Input {
-	in := agent.Input{SessionID: p.SessionID, Text: p.Text, Agent: p.Agent, WindowID: p.WindowID, Attach: c.attachFor(p.Attach)}
-	if p.Attach != nil {
-		in.TabID = p.Attach.TabID
-	}
-	return in
+	return agent.Input{SessionID: p.SessionID, Text: p.Text, Agent: p.Agent, WindowID: p.WindowID, Attach: c.attachFor(p.Attach, p.WindowID)}
 }
 
 func (c *Core) send(ctx context.Context, p SendParams, emit func(agent.Update)) error {

@@ -33,12 +33,15 @@ type Peek struct {
 	Error string `json:"error,omitempty"`
 }
 
-// AttachParams says which page goes with a message: the tab the chip showed (its URL, so a tab
-// that moved on is read again), or a page the panel holds (a selection from the context menu).
+// AttachParams says what goes with a message: the page in front of the user at Send (the
+// active tab of the panel's window, whatever the chip showed a moment before), unless Removed
+// says the user left out the page the chip showed (TabID, URL) and that page is still the one in
+// front; or a page the panel holds (a selection from the context menu).
 type AttachParams struct {
-	TabID int         `json:"tabId"`
-	URL   string      `json:"url"`
-	Page  *store.Page `json:"page,omitempty"`
+	TabID   int         `json:"tabId"`
+	URL     string      `json:"url"`
+	Removed bool        `json:"removed,omitempty"`
+	Page    *store.Page `json:"page,omitempty"`
 }
 
 // pages caches what was read of each tab, per URL: the chip and the message that follows share
@@ -121,8 +124,54 @@ func (c *Core) readable(ctx context.Context, tabID int, url string) (*tool.Reada
 	return r, nil
 }
 
-// attachFor turns what the panel said about the page into the engine's Attach.
-func (c *Core) attachFor(a *AttachParams) *agent.Attach {
+// current reads the document tab t shows now: what the cache holds only if it was read from
+// that very document (a reload, or a navigation the cache has not heard of yet, makes a new
+// one), else a fresh read.
+func (c *Core) current(ctx context.Context, t tool.Tab) (*tool.Readable, error) {
+	env := tool.NewEnv(c.Browser, t.ID, 0)
+	if r := c.pages.get(t.ID, t.URL); r != nil && r.Doc != "" {
+		if doc, _, err := env.Doc(ctx, t.ID); err == nil && doc == r.Doc {
+			return r, nil
+		}
+	}
+	r, err := env.Read(ctx, t.ID)
+	if err != nil {
+		return nil, err
+	}
+	c.pages.put(t.ID, r)
+	return r, nil
+}
+
+// SettleAtSend bounds the wait for a tab that is loading when the user sends: the message goes
+// with the page it is loading, once loaded.
+var SettleAtSend = 3 * time.Second
+
+// inFront is the tab in front of the user now, in the panel's window (0: the last focused
+// one), after the navigation it may be in the middle of has loaded (or SettleAtSend passed).
+func (c *Core) inFront(ctx context.Context, windowID int) (tool.Tab, error) {
+	t, err := c.Browser.ActiveTab(ctx, windowID)
+	if err != nil {
+		return t, err
+	}
+	deadline := time.Now().Add(SettleAtSend)
+	for (t.Status == "loading" || t.Pending != "") && time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return t, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+		if t, err = c.Browser.Tab(ctx, t.ID); err != nil {
+			return t, err
+		}
+	}
+	return t, nil
+}
+
+// attachFor turns what the panel said about the page into the engine's Attach. The page is
+// found when the message is sent (after it is stored): the tab in front of the user then, in
+// windowID (0: the last focused window), its current document, read again unless what was read
+// of it is that very document.
+func (c *Core) attachFor(a *AttachParams, windowID int) *agent.Attach {
 	if a == nil {
 		return nil
 	}
@@ -140,18 +189,24 @@ func (c *Core) attachFor(a *AttachParams) *agent.Attach {
 		}
 		return &agent.Attach{Page: &page}
 	}
-	if a.TabID <= 0 || c.Browser == nil {
+	if c.Browser == nil {
 		return nil
 	}
 	return &agent.Attach{Read: func(ctx context.Context) (*store.Page, error) {
-		t, err := c.Browser.Tab(ctx, a.TabID)
+		t, err := c.inFront(ctx, windowID)
 		if err != nil {
 			return nil, errors.New(pageProblem(err))
 		}
+		if a.Removed && t.ID == a.TabID && t.URL == a.URL {
+			return nil, nil // the user left this page out
+		}
 		if !tool.Scriptable(t.URL) {
+			if t.URL == "" || t.URL == "about:blank" || strings.HasPrefix(t.URL, "chrome://newtab") {
+				return nil, nil // nothing to attach
+			}
 			return nil, errors.New("Skiff can't read this page (browser pages are off limits)")
 		}
-		r, err := c.readable(ctx, t.ID, t.URL)
+		r, err := c.current(ctx, t)
 		if err != nil {
 			return nil, errors.New(pageProblem(err))
 		}

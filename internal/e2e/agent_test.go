@@ -587,9 +587,7 @@ func TestAgentSurvivesAKilledWorker(t *testing.T) {
 	})
 	panel := agentPanel(t, "anthropic", m)
 	tab := openTab(t, panel, site.Page("overlay.html"))
-	before := JS[string](t, panel, `skiffTest.state.active ? skiffTest.state.active.id : ""`)
-	Do(t, panel, chromedp.Click("#new"))
-	WaitJS(t, panel, `skiffTest.state.active && skiffTest.state.active.id !== `+jsString(before))
+	NewChat(t, panel)
 	agentOn(t, panel)
 	Do(t, panel, chromedp.SendKeys("#input", "wait\r"))
 	// The first read of the site asks, unless the page went with the message (attaching it is
@@ -632,5 +630,45 @@ func TestAgentSurvivesAKilledWorker(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the interrupted call's result was not sent: %+v", last.Messages)
+	}
+}
+
+// A page showing a dialog does not cost navigate its time: leaving the page closes the dialog
+// (one Skiff opened with a click, answerable, and one the page opened as it loaded, which only
+// a navigation closes), navigate returns at once, and the next snapshot is the new page.
+func TestNavigateAwayFromADialog(t *testing.T) {
+	site := testkit.NewSite(t)
+	for _, c := range []struct {
+		name  string
+		page  string
+		first []testkit.Call
+	}{
+		{"a dialog a click opened", "dialogs.html", []testkit.Call{call("click", obj{"selector": "#alert"})}},
+		{"a dialog the page opened as it loaded", "alert-on-load.html", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var steps []step
+			if c.first != nil {
+				steps = append(steps, calls(c.first...))
+			}
+			steps = append(steps, calls(call("navigate", obj{"url": site.Page("counter.html")})), calls(call("snapshot", nil)))
+			p := &plan{steps: steps}
+			m := testkit.NewModel(t, p.script)
+			panel := agentPanel(t, "openai", m)
+			openTabNoWait(t, panel, site.Page(c.page))
+			start := time.Now()
+			runAgent(t, panel, "go to the counter")
+			nav := p.results("navigate")
+			if len(nav) != 1 || nav[0].Error {
+				t.Fatalf("navigate: %s", p.all())
+			}
+			if d := time.Since(start); d > 20*time.Second {
+				t.Errorf("the run took %s", d)
+			}
+			snap := p.results("snapshot")
+			if len(snap) != 1 || snap[0].Error || !strings.Contains(snap[0].Text, `button "Like"`) {
+				t.Errorf("the snapshot after leaving the dialog: %s", p.all())
+			}
+		})
 	}
 }

@@ -147,7 +147,8 @@ func TestWorkerKilledMidStream(t *testing.T) {
 	// Let the reply run past a draft flush (500 ms) with visible text.
 	WaitJS(t, tab, lastAssistant+`?.querySelector(".content").textContent.length > 20`)
 	time.Sleep(700 * time.Millisecond) // past one more flush interval: the bound the design promises
-	onScreen := messages(t, tab)[1].Content
+	// What the panel had received (the raw text: the screen shows it rendered as Markdown).
+	onScreen := JS[string](t, tab, `skiffTest.state.active.messages[1].content`)
 	browser.RestartWorker(t, tab)
 	reopened := browser.Panel(t)
 	WaitJS(t, reopened, lastAssistant+`?.dataset.status === "interrupted"`)
@@ -155,8 +156,9 @@ func TestWorkerKilledMidStream(t *testing.T) {
 	if len(ms) != 2 || ms[0].Content != "How do I cross the street?" {
 		t.Fatalf("conversation after restart: %+v", ms)
 	}
-	if ms[1].Content == "" || !strings.HasPrefix(onScreen, ms[1].Content[:min(len(ms[1].Content), len(onScreen))]) {
-		t.Fatalf("partial reply after restart %q; on screen before %q", ms[1].Content, onScreen)
+	stored := JS[string](t, reopened, `skiffTest.state.active.messages[1].content`)
+	if stored == "" || !strings.HasPrefix(onScreen, stored[:min(len(stored), len(onScreen))]) {
+		t.Fatalf("partial reply after restart %q; on screen before %q", stored, onScreen)
 	}
 	if !strings.Contains(ms[1].Notice, "Interrupted") {
 		t.Fatalf("notice %q", ms[1].Notice)
@@ -214,5 +216,54 @@ func TestOllamaWithoutOllamaOrigins(t *testing.T) {
 	rules := JS[string](t, tab, `chrome.declarativeNetRequest.getSessionRules().then(r => JSON.stringify(r))`)
 	if !strings.Contains(rules, strings.TrimPrefix(srv.URL, "http://")) {
 		t.Errorf("no rule for the server: %s", rules)
+	}
+}
+
+// A reply cut off mid-stream (the connection dropped, or the stream ended without its finish
+// marker) keeps every word that arrived, in each wire format, and says it was cut and why; the
+// same in an agent run after a tool call.
+func TestCutStreamKeepsItsText(t *testing.T) {
+	tab := browser.Panel(t)
+	for _, c := range []struct {
+		provider, file, model string
+		n                     int
+	}{
+		{"openai", "openai/text_include_usage_obfuscation.sse", "gpt-4o-mini", 3},
+		{"anthropic", "anthropic/text.sse", "claude-sonnet-4-5-20250929", 6},
+		{"google", "gemini/text.sse", "gemini-2.5-flash", 2},
+	} {
+		for _, abort := range []bool{true, false} {
+			srv := testkit.Cut(t, c.file, c.n, abort)
+			Configure(t, tab, c.provider, srv.URL, "sk-cut", c.model)
+			SendMessage(t, tab, "tell me")
+			WaitJS(t, tab, lastAssistant+`?.dataset.status === "error"`)
+			ms := messages(t, tab)
+			stored := JS[string](t, tab, `skiffTest.state.active.messages[1].content`)
+			if stored == "" || ms[1].Content == "" {
+				t.Errorf("%s (abort %v): the text that arrived is gone: stored %q, shown %q", c.provider, abort, stored, ms[1].Content)
+			}
+			if !strings.Contains(ms[1].Notice, "stopped before the model finished") || !strings.Contains(ms[1].Notice, "kept") {
+				t.Errorf("%s (abort %v): the notice does not say the reply was cut: %q", c.provider, abort, ms[1].Notice)
+			}
+			t.Logf("%s (abort %v): kept %q, notice %q", c.provider, abort, stored, ms[1].Notice)
+		}
+	}
+}
+
+func TestCutStreamInAnAgentRunKeepsItsText(t *testing.T) {
+	site := testkit.NewSite(t)
+	m := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		if c.Steps() == 0 {
+			return testkit.Turn{Calls: []testkit.Call{{Name: "snapshot", Args: map[string]any{}}}}
+		}
+		return testkit.Turn{Text: "The page shows a shop with a Buy button and a cookie banner that covers it.", CutAfter: 4}
+	})
+	panel := agentPanel(t, "anthropic", m)
+	openTab(t, panel, site.Page("overlay.html"))
+	runAgent(t, panel, "what is on the page?")
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "error"`)
+	msgs := JS[string](t, panel, `JSON.stringify(skiffTest.state.active.messages.filter(m => m.role === "assistant").map(m => m.content))`)
+	if !strings.Contains(msgs, "The page shows") {
+		t.Errorf("the cut reply's text is gone: %s", msgs)
 	}
 }

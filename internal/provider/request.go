@@ -204,7 +204,8 @@ func (p Provider) Decode(r io.Reader) iter.Seq[Event] {
 				return
 			}
 			if err != nil {
-				emit(Event{Kind: EventError, Err: &Error{Provider: p.Name, Kind: KindNetwork, Status: 200,
+				// It answered, then the connection dropped: the reply is cut, what came is kept.
+				emit(Event{Kind: EventError, Err: &Error{Provider: p.Name, Kind: KindTruncated, Status: 200,
 					Message: "the connection dropped mid-reply", Err: err}})
 				return
 			}

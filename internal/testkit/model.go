@@ -56,10 +56,13 @@ type Call struct {
 }
 
 // Turn is what the model says next: text, tool calls, or both. Delay pauses before each chunk.
+// CutAfter, when set, drops the connection after that many events, as a network that fails
+// mid-reply does (no finish marker, the response not ended).
 type Turn struct {
-	Text  string
-	Calls []Call
-	Delay time.Duration
+	Text     string
+	Calls    []Call
+	Delay    time.Duration
+	CutAfter int
 }
 
 // Last returns the last message of the conversation.
@@ -414,7 +417,13 @@ func parseGoogle(c *Conversation, body []byte, path string) error {
 
 // StreamTurn writes turn as format's event stream.
 func StreamTurn(w http.ResponseWriter, r *http.Request, format string, turn Turn) {
+	sent := 0
 	send := func(event string, v any) bool {
+		if turn.CutAfter > 0 && sent == turn.CutAfter {
+			Pause(r, 300*time.Millisecond) // the first words arrive, then
+			panic(http.ErrAbortHandler)    // the connection drops: the client reads an error
+		}
+		sent++
 		if turn.Delay > 0 && !Pause(r, turn.Delay) {
 			return false
 		}

@@ -26,6 +26,8 @@ type Page struct {
 	TabOrder []string
 
 	mu     sync.Mutex
+	armed  string   // the element a click is expected on (armClick)
+	last   string   // the element the last press reached
 	inputs []string // what the tools sent: "click e5", "key Enter e5", "type e3 …"
 	calls  []string // every page-side call, by name
 	point  map[[2]float64]string
@@ -202,6 +204,20 @@ func (p *Page) Script(_ context.Context, s tool.Script) ([]tool.FrameResult, err
 			return answer(map[string]any{"ok": 1, "value": e.Value})
 		}
 		return answer(map[string]any{"ok": 1})
+	case "armClick":
+		e := find()
+		if e == nil {
+			return fail("there is no such element")
+		}
+		p.mu.Lock()
+		p.armed, p.last = e.Ref, ""
+		p.mu.Unlock()
+		return answer(map[string]any{"ok": 1, "token": "t"})
+	case "clicked":
+		p.mu.Lock()
+		hit := p.armed != "" && p.armed == p.last
+		p.mu.Unlock()
+		return answer(map[string]any{"ok": 1, "hit": hit, "on": ""})
 	case "scroll":
 		return answer(map[string]any{"ok": 1, "y": 100, "moved": 100, "height": 1000, "viewport": 500})
 	case "isChecked":
@@ -261,9 +277,10 @@ func (p *Page) Debug(_ context.Context, _ int, method string, params any) (json.
 		if m["type"] == "mousePressed" {
 			x, _ := m["x"].(float64)
 			what := "click"
+			p.last = ""
 			for ref := range p.Elements {
 				if px, _ := p.pointOf(ref); px == x {
-					what = "click " + ref
+					what, p.last = "click "+ref, ref
 				}
 			}
 			p.inputs = append(p.inputs, what)

@@ -120,15 +120,14 @@ func (s *Site) serve(w http.ResponseWriter, r *http.Request) {
 	http.Error(w, html.EscapeString(r.URL.Path)+" is not on this site", http.StatusNotFound)
 }
 
-// Pages serves testdata/pages (real pages from Mozilla Readability's test suite): /<name>/ is
-// that page's source.html. The pages' own images, fonts and scripts from the web are refused
-// at once by a Content-Security-Policy (there is no network here, and waiting for each to fail
-// would only slow the tests down).
+// Pages serves the real pages of Mozilla Readability's test suite, testdata/pages and
+// testdata/readability: /<name>/ is that page's source.html. The pages' own images, fonts and
+// scripts from the web are refused at once by a Content-Security-Policy (there is no network
+// here, and waiting for each to fail would only slow the tests down).
 func Pages(t testing.TB) string {
-	dir := filepath.Join(RepoRoot(), "testdata", "pages")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.Trim(r.URL.Path, "/")
-		b, err := os.ReadFile(filepath.Join(dir, filepath.Base(name), "source.html"))
+		b, err := os.ReadFile(filepath.Join(PageDir(name), "source.html"))
 		if err != nil || strings.Contains(name, "/") {
 			http.NotFound(w, r)
 			return
@@ -141,9 +140,27 @@ func Pages(t testing.TB) string {
 	return srv.URL
 }
 
-// PageNames lists the pages of testdata/pages.
-func PageNames(t testing.TB) []string {
-	entries, err := os.ReadDir(filepath.Join(RepoRoot(), "testdata", "pages"))
+// PageNames lists the pages of testdata/pages (the 44 with recorded snapshots).
+func PageNames(t testing.TB) []string { return pageNames(t, "pages") }
+
+// AllPageNames lists every Readability test page there is: testdata/pages and
+// testdata/readability, 130 in all.
+func AllPageNames(t testing.TB) []string {
+	return append(pageNames(t, "pages"), pageNames(t, "readability")...)
+}
+
+// PageDir is the folder of the real page name, in testdata/pages or testdata/readability.
+func PageDir(name string) string {
+	name = filepath.Base(name)
+	dir := filepath.Join(RepoRoot(), "testdata", "pages", name)
+	if _, err := os.Stat(dir); err != nil {
+		return filepath.Join(RepoRoot(), "testdata", "readability", name)
+	}
+	return dir
+}
+
+func pageNames(t testing.TB, folder string) []string {
+	entries, err := os.ReadDir(filepath.Join(RepoRoot(), "testdata", folder))
 	if err != nil {
 		t.Fatal(err)
 	}

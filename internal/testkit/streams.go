@@ -31,6 +31,30 @@ func Replay(t testing.TB, file string, perLine time.Duration) *Server {
 	})
 }
 
+// Cut serves the first n events of a recorded stream (events end at a blank line, LF or CRLF),
+// then, a moment later, drops the connection (abort) or ends the response without the stream's
+// end (clean): a reply cut off mid-way, after its first words arrived.
+func Cut(t testing.TB, file string, n int, abort bool) *Server {
+	data := bytes.ReplaceAll(Recorded(t, file), []byte("\r\n"), []byte("\n"))
+	return Serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		events := bytes.SplitAfter(data, []byte("\n\n"))
+		for i, ev := range events {
+			if i == n {
+				Pause(r, 300*time.Millisecond)
+				if abort {
+					panic(http.ErrAbortHandler)
+				}
+				return
+			}
+			if _, err := w.Write(ev); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+		}
+	})
+}
+
 // Pause waits d, or less when the client goes away; it reports whether the client is still there.
 func Pause(r *http.Request, d time.Duration) bool {
 	select {

@@ -97,21 +97,34 @@ func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 }
 
 // valueCheck reads a field back after typing: a page that rewrote or refused the text (an
-// input mask, a length limit) is reported. Passwords are never read back.
+// input mask, a length limit) is reported. A password or payment field is compared in the page
+// and never read back.
 func (e *Env) valueCheck(ctx context.Context, tabID, frame int, pt pageTarget, typed string, clear bool) string {
 	var v struct {
 		Value    *string `json:"value"`
 		Password int     `json:"password"`
 		Length   int     `json:"length"`
+		Matches  *bool   `json:"matches"`
+		Picker   string  `json:"picker"`
 	}
-	if e.call(ctx, tabID, frame, pageFiles, "fieldValue", map[string]any{"target": pt}, &v) != nil {
+	args := map[string]any{"target": pt}
+	if clear {
+		args["expect"] = typed
+	}
+	if e.call(ctx, tabID, frame, pageFiles, "fieldValue", args, &v) != nil {
 		return ""
 	}
 	if v.Password == 1 {
+		if v.Matches != nil && !*v.Matches {
+			return fmt.Sprintf(" The field does not hold what was typed: it holds %d characters, %d were typed (the page may limit or rewrite it).", v.Length, len([]rune(typed)))
+		}
 		return ""
 	}
+	if v.Value != nil && v.Picker != "" {
+		return fmt.Sprintf(" The %s field holds %s.", v.Picker, *v.Value) // as the page stores it
+	}
 	if v.Value != nil && clear && strings.TrimSpace(*v.Value) != strings.TrimSpace(typed) {
-		return fmt.Sprintf(" The field now holds %q.", clip(*v.Value, 200))
+		return fmt.Sprintf(" The field does not hold what was typed: it holds %q.", clip(*v.Value, 200))
 	}
 	return ""
 }
@@ -173,7 +186,11 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 					return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 				}
 			}
-			lines = append(lines, fmt.Sprintf("%s: %s", what, map[bool]string{true: "checked", false: "unchecked"}[want]))
+			state := "unchecked"
+			if want {
+				state = "checked"
+			}
+			lines = append(lines, fmt.Sprintf("%s: %s", what, state))
 		case el.Role == "combobox" || el.Role == "listbox":
 			var r struct {
 				Selected []string `json:"selected"`
@@ -193,7 +210,11 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 				return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 			}
 			if el.Field != "" {
-				lines = append(lines, fmt.Sprintf("%s: typed the %s", what, map[bool]string{true: "password", false: "payment details"}[el.Field == "password"]))
+				kind := "payment details"
+				if el.Field == "password" {
+					kind = "password"
+				}
+				lines = append(lines, fmt.Sprintf("%s: typed the %s", what, kind)+e.valueCheck(ctx, tab.ID, frame, pt, fv.Value, true))
 			} else {
 				lines = append(lines, fmt.Sprintf("%s: typed %d characters", what, len([]rune(fv.Value)))+e.valueCheck(ctx, tab.ID, frame, pt, fv.Value, true))
 			}

@@ -103,6 +103,9 @@ type Tab struct {
 	Title    string `json:"title"`
 	Active   bool   `json:"active"`
 	Status   string `json:"status"` // "loading" or "complete"
+	// Pending is where a navigation that has started but not committed yet goes ("" when
+	// none): the tab still shows, and reports, the page it is leaving.
+	Pending string `json:"pending,omitempty"`
 }
 
 // Frame is a document in a tab.

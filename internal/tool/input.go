@@ -133,41 +133,91 @@ func (e *Env) input(ctx context.Context, tabID int, method string, params any) e
 }
 
 // mouse clicks (count 1 or 2, button left, right or middle) or hovers (count 0) at target.
-// It reports what was acted on and whether trusted input was used.
+// It reports what was acted on and whether trusted input was used. A click is verified: the
+// debugger is attached first (Chrome's "started debugging" bar takes room at the top and moves
+// the page), the element must still be at the point just before the events go out, and the
+// press must reach it; when the page moved in between, it aims again.
 func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button string, count int) (string, bool, error) {
-	action := "click"
+	action, kind := "click", "click"
 	if count == 0 {
-		action = "hover"
-	}
-	l, err := e.locate(ctx, tabID, frame, t, action)
-	if err != nil {
-		return "", false, err
-	}
-	top, err := e.topPoint(ctx, tabID, frame, l.Point)
-	if err != nil {
-		return l.What, false, err
+		action, kind = "hover", "hover"
 	}
 	if button == "" {
 		button = "left"
 	}
-	send := func(typ string, clicks int) error {
-		p := map[string]any{"type": typ, "x": top.X, "y": top.Y, "button": button, "clickCount": clicks}
-		if typ == "mouseMoved" {
-			p["button"] = "none"
+	// Attaching the debugger (if this is the first input to the tab) before aiming.
+	_, attachErr := e.Browser.Debug(ctx, tabID, "Page.getLayoutMetrics", nil)
+	trusted := attachErr == nil
+	var l *located
+	var err error
+	for try := 0; ; try++ {
+		if l, err = e.locate(ctx, tabID, frame, t, action); err != nil {
+			return "", false, err
 		}
-		return e.input(ctx, tabID, "Input.dispatchMouseEvent", p)
-	}
-	err = send("mouseMoved", 0)
-	for i := 1; err == nil && i <= count; i++ {
-		if err = send("mousePressed", i); err == nil {
-			err = send("mouseReleased", i)
+		if !trusted {
+			break
 		}
-	}
-	if err == nil || errors.Is(err, errDialogOpened) {
-		return l.What, true, nil
-	}
-	if !errors.Is(err, ErrNoDebugger) {
-		return l.What, false, err
+		top, err := e.topPoint(ctx, tabID, frame, l.Point)
+		if err != nil {
+			return l.What, false, err
+		}
+		var arm struct {
+			Token string `json:"token"`
+		}
+		at := map[string]float64{"x": l.Point.X, "y": l.Point.Y}
+		if t.X != nil {
+			at = nil // a point the model chose: locate checked what is there
+		}
+		if err := e.call(ctx, tabID, frame, pageFiles, "armClick", map[string]any{"target": t, "point": at, "kind": kind}, &arm); err != nil {
+			if isRetry(err) && try < 2 {
+				continue // the page moved since it was located: aim again
+			}
+			return l.What, true, unretry(err)
+		}
+		send := func(typ string, clicks int) error {
+			p := map[string]any{"type": typ, "x": top.X, "y": top.Y, "button": button, "clickCount": clicks}
+			if typ == "mouseMoved" {
+				p["button"] = "none"
+			}
+			return e.input(ctx, tabID, "Input.dispatchMouseEvent", p)
+		}
+		err = send("mouseMoved", 0)
+		for i := 1; err == nil && i <= count; i++ {
+			if err = send("mousePressed", i); err == nil {
+				err = send("mouseReleased", i)
+			}
+		}
+		if errors.Is(err, errDialogOpened) {
+			return l.What, true, nil // the press went through: the page opened a dialog from it
+		}
+		if errors.Is(err, ErrNoDebugger) {
+			trusted = false
+			break
+		}
+		if err != nil {
+			return l.What, true, err
+		}
+		var got struct {
+			Hit bool   `json:"hit"`
+			On  string `json:"on"`
+		}
+		if err := e.call(ctx, tabID, frame, pageFiles, "clicked", map[string]string{"token": arm.Token}, &got); err != nil {
+			var de *DialogError
+			if errors.As(err, &de) {
+				return l.What, true, nil
+			}
+			return l.What, true, err
+		}
+		if got.Hit {
+			return l.What, true, nil
+		}
+		if try >= 2 {
+			on := got.On
+			if on == "" {
+				on = "nothing Skiff could see (it may have gone to another frame)"
+			}
+			return l.What, true, failf("the %s at (%.0f, %.0f) did not reach %s: it went to %s; take a new snapshot", action, top.X, top.Y, l.What, on)
+		}
 	}
 	name := "domClick"
 	if count == 0 {
@@ -187,11 +237,17 @@ func (e *Env) typeText(ctx context.Context, tabID, frame int, t pageTarget, text
 		return "", false, err
 	}
 	var f struct {
-		Focused bool `json:"focused"`
-		Empty   bool `json:"empty"`
+		Focused bool   `json:"focused"`
+		Empty   bool   `json:"empty"`
+		Special string `json:"special"` // a native picker: date, time, colour…
 	}
 	if err := e.call(ctx, tabID, frame, pageFiles, "focusForTyping", map[string]any{"target": t, "clear": clear}, &f); err != nil {
 		return l.What, false, err
+	}
+	if f.Special != "" {
+		// A date or a colour is not typed key by key into its segments: it is chosen, as a
+		// person's pick in the picker does, from what a person would write.
+		return l.What, true, e.call(ctx, tabID, frame, pageFiles, "setValue", map[string]any{"target": t, "text": text}, nil)
 	}
 	trusted := true
 	if clear && text == "" && !f.Empty {
@@ -234,13 +290,25 @@ func (e *Env) key(ctx context.Context, tabID, frame int, chord string) error {
 // afterAction waits briefly for what an action started: a navigation (then its load), or a
 // dialog. It describes the outcome for the model.
 func (e *Env) afterAction(ctx context.Context, tabID int, before Tab) string {
-	time.Sleep(150 * time.Millisecond)
-	if d, ok := e.Browser.Dialog(tabID); ok {
-		return " " + capital((&DialogError{Dialog: d}).Error()) + "."
-	}
-	t, err := e.Browser.Tab(ctx, tabID)
-	if err != nil {
-		return ""
+	// What an action starts shows within a moment: watch for it (a dialog, a load, a new
+	// address) for up to 150 ms, and go on as soon as it shows.
+	var t Tab
+	var err error
+	for deadline := time.Now().Add(150 * time.Millisecond); ; {
+		if d, ok := e.Browser.Dialog(tabID); ok {
+			return " " + capital((&DialogError{Dialog: d}).Error()) + "."
+		}
+		if t, err = e.Browser.Tab(ctx, tabID); err != nil {
+			return ""
+		}
+		if t.Status == "loading" || t.URL != before.URL || !time.Now().Before(deadline) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return ""
+		case <-time.After(25 * time.Millisecond):
+		}
 	}
 	if t.Status == "loading" || t.URL != before.URL {
 		t2, loading, err := e.settle(ctx, tabID, 8*time.Second)

@@ -202,20 +202,20 @@ func (e *Env) settle(ctx context.Context, tabID int, max time.Duration) (Tab, bo
 		select {
 		case <-ctx.Done():
 			return t, false, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
+		case <-time.After(25 * time.Millisecond):
 		}
 	}
 	if !Scriptable(t.URL) {
 		return t, false, nil
 	}
 	left := time.Until(deadline)
-	if left > 3*time.Second {
-		left = 3 * time.Second
+	if left > 1500*time.Millisecond {
+		left = 1500 * time.Millisecond
 	}
 	if left > 200*time.Millisecond {
 		sctx, cancel := context.WithTimeout(ctx, left+time.Second)
 		defer cancel()
-		err := e.callNoTimeout(sctx, tabID, 0, pageFiles, "settle", map[string]int{"quiet": 300, "max": int(left / time.Millisecond)}, nil)
+		err := e.callNoTimeout(sctx, tabID, 0, pageFiles, "settle", map[string]int{"quiet": 100, "max": int(left / time.Millisecond)}, nil)
 		var de *DialogError
 		if errors.As(err, &de) {
 			return t, false, err

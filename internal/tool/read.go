@@ -93,7 +93,7 @@ func snapshotTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, err
 	if err != nil {
 		return nil, err
 	}
-	text := Format(s, SnapOptions{MaxTokens: in.MaxTokens})
+	text := Format(s, SnapOptions{MaxTokens: in.MaxTokens, After: in.After})
 	return &Result{Text: text, Untrusted: true, URL: s.URL, Summary: fmt.Sprintf("%d interactive elements, %d characters", countInteractive(s.Tree), len(text))}, nil
 }
 
@@ -106,6 +106,21 @@ type Readable struct {
 	Readable  bool   `json:"readable"`
 	Byline    string `json:"byline"`
 	SiteName  string `json:"siteName"`
+	// Doc names the document it was read from (a navigation or a reload makes a new one).
+	Doc string `json:"doc"`
+}
+
+// Doc is the name of the document a tab shows now (see Readable.Doc), and whether it has
+// finished loading.
+func (e *Env) Doc(ctx context.Context, tabID int) (doc string, loaded bool, err error) {
+	var r struct {
+		Doc        string `json:"doc"`
+		ReadyState string `json:"readyState"`
+	}
+	if err := e.call(ctx, tabID, 0, pageFiles, "info", nil, &r); err != nil {
+		return "", false, err
+	}
+	return r.Doc, r.ReadyState == "complete", nil
 }
 
 // Read reads a tab's readable text (Readability and Turndown, in the page).

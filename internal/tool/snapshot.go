@@ -104,15 +104,19 @@ func prefixRefs(items []Item, frame int) {
 // SnapOptions shape the text of a snapshot.
 type SnapOptions struct {
 	MaxTokens int // budget; 0: DefaultSnapshotTokens
+	// After continues a snapshot that was cut: only what comes after the element with this
+	// ref is written.
+	After string
 }
 
 // DefaultSnapshotTokens is the snapshot budget when the caller gives none.
 const DefaultSnapshotTokens = 6000
 
 // Format writes a snapshot as the model reads it: a header, then one line per element or run
-// of text, indented by nesting. When the text exceeds the budget it is shortened in steps:
-// long texts clipped, then text lines left out (elements kept), then cut, saying how to see
-// the rest.
+// of text, indented by nesting. When the text exceeds the budget it is shortened in steps that
+// give up text before controls: long texts clipped, then text lines left out, then only the
+// controls and the headings around them; when even those do not fit, it is cut, saying how many
+// controls follow and how to see them (after= the last ref shown continues from there).
 func Format(s *Snap, opt SnapOptions) string {
 	budget := opt.MaxTokens
 	if budget <= 0 {
@@ -124,41 +128,146 @@ func Format(s *Snap, opt SnapOptions) string {
 	if s.Scroll.Height > s.Scroll.Viewport && s.Scroll.Viewport > 0 {
 		fmt.Fprintf(&head, "Scrolled to %d of %d px (the viewport shows %d px)\n", s.Scroll.Y, s.Scroll.Height, s.Scroll.Viewport)
 	}
-	total := countInteractive(s.Tree)
+	if opt.After != "" {
+		head.WriteString("[Continued after [" + opt.After + "].]\n")
+	}
+	controls := map[string]bool{}
+	collect(s.Tree, controls)
 	var body string
 	note := ""
-	for _, w := range []writer{{textMax: 0}, {textMax: 160}, {textMax: 60}, {textMax: 60, noText: true}} {
+	steps := []writer{{textMax: 0}, {textMax: 160}, {textMax: 60}, {textMax: 60, noText: true}, {textMax: 60, noText: true, controlsOnly: true}}
+	for _, w := range steps {
 		w.b = &strings.Builder{}
-		w.items(s.Tree, 0)
+		tree := s.Tree
+		if w.controlsOnly {
+			tree = onlyControls(s.Tree)
+		}
+		w.items(tree, 0)
 		body = w.b.String()
+		if opt.After != "" {
+			body = after(body, opt.After)
+		}
 		if len(body)+head.Len() <= maxChars {
-			if w.noText {
+			switch {
+			case w.controlsOnly:
+				note = "[Only the controls and the headings around them fit the budget; read_text gives the page's text, or ask for a subtree with ref.]\n"
+			case w.noText:
 				note = "[Texts are left out to fit the budget; read_text gives the page's text, or ask for a subtree with ref.]\n"
-			} else if w.textMax > 0 {
+			case w.textMax > 0:
 				note = "[Long texts are shortened to fit the budget; read_text gives them whole.]\n"
 			}
 			break
 		}
 	}
 	if len(body)+head.Len() > maxChars {
-		cut := maxChars - head.Len() - 200
+		cut := maxChars - head.Len() - 300
 		if cut < 0 {
 			cut = 0
 		}
 		if i := strings.LastIndexByte(body[:min(cut, len(body))], '\n'); i >= 0 {
 			cut = i + 1
 		}
-		shown := countRefs(body[:min(cut, len(body))])
-		body = body[:min(cut, len(body))]
-		note = fmt.Sprintf("[Cut at the budget of about %d tokens: %d of %d interactive elements shown. Ask for a subtree with ref, interactive=true, a larger maxTokens, or scroll.]\n", budget, shown, total)
+		cut = min(cut, len(body))
+		shown, left, last := 0, 0, ""
+		for _, r := range refsIn(body[:cut]) {
+			if controls[r] {
+				shown++
+				last = r
+			}
+		}
+		for _, r := range refsIn(body[cut:]) {
+			if controls[r] {
+				left++
+			}
+		}
+		body = body[:cut]
+		how := "scroll, or find_text to reach one"
+		if last != "" {
+			how = fmt.Sprintf("snapshot with after=%q continues from the last one shown; find_text or ref= reach one part", last)
+		}
+		note = fmt.Sprintf("[Cut at the budget of about %d tokens: %d controls shown, %d more follow (%s; or a larger maxTokens).]\n", budget, shown, left, how)
 	}
 	if s.Truncated {
 		note += "[The page is very large; only its first part was read.]\n"
 	}
 	if strings.TrimSpace(body) == "" {
 		body = "(nothing visible)\n"
+		if opt.After != "" {
+			body = "(nothing after [" + opt.After + "]: that is the end of the page, or the ref is not on it; take a new snapshot)\n"
+		}
 	}
 	return head.String() + note + body
+}
+
+// refsIn lists the refs written in a snapshot's text ("[e12]", "[f3e7]"), in order.
+func refsIn(s string) []string {
+	var out []string
+	for i := strings.IndexByte(s, '['); i >= 0; {
+		j := strings.IndexByte(s[i:], ']')
+		if j < 0 {
+			break
+		}
+		if _, _, err := parseRef(s[i+1 : i+j]); err == nil && (s[i+1] == 'e' || s[i+1] == 'f') {
+			out = append(out, s[i+1:i+j])
+		}
+		k := strings.IndexByte(s[i+1:], '[')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return out
+}
+
+// after is the part of a snapshot's text that comes after the line that holds ref.
+func after(body, ref string) string {
+	i := strings.Index(body, "["+ref+"]")
+	if i < 0 {
+		return ""
+	}
+	if j := strings.IndexByte(body[i:], '\n'); j >= 0 {
+		return body[i+j+1:]
+	}
+	return ""
+}
+
+// collect notes the refs of the controls in items (what a person can act on).
+func collect(items []Item, into map[string]bool) {
+	for _, it := range items {
+		if n := it.Node; n != nil {
+			if n.Interactive() {
+				into[n.Ref] = true
+			}
+			collect(n.Kids, into)
+		}
+	}
+}
+
+// onlyControls keeps the controls of items and the headings that say where they are (a
+// control says its name: what is inside it is not needed), inside the frames that hold them.
+func onlyControls(items []Item) []Item {
+	var out []Item
+	for _, it := range items {
+		n := it.Node
+		if n == nil {
+			continue
+		}
+		kids := onlyControls(n.Kids)
+		switch {
+		case n.Role == "iframe":
+			c := *n
+			c.Kids = kids
+			out = append(out, Item{Node: &c})
+		case n.Interactive() || n.Role == "heading":
+			c := *n
+			c.Kids = nil
+			out = append(out, Item{Node: &c})
+			out = append(out, kids...)
+		default:
+			out = append(out, kids...)
+		}
+	}
+	return out
 }
 
 func countInteractive(items []Item) int {
@@ -174,18 +283,11 @@ func countInteractive(items []Item) int {
 	return n
 }
 
-func countRefs(s string) int {
-	n := 0
-	for _, line := range strings.Split(s, "\n") {
-		n += strings.Count(line, "[e") + strings.Count(line, "[f")
-	}
-	return n
-}
-
 type writer struct {
-	b       *strings.Builder
-	textMax int  // clip each run of text to this many bytes (0: no limit)
-	noText  bool // leave runs of text out
+	b            *strings.Builder
+	textMax      int  // clip each run of text to this many bytes (0: no limit)
+	noText       bool // leave runs of text out
+	controlsOnly bool // the tree is its controls and headings only
 }
 
 func (w *writer) line(depth int, s string) {

@@ -47,7 +47,7 @@ func TestFormatBudget(t *testing.T) {
 	var s Snap
 	require.NoError(t, json.Unmarshal(raw, &s))
 	full := Format(&s, SnapOptions{MaxTokens: 1 << 20})
-	refs := countRefs(full)
+	refs := len(refsIn(full))
 	for _, tc := range []struct {
 		tokens int
 		note   string
@@ -62,7 +62,7 @@ func TestFormatBudget(t *testing.T) {
 			assert.Contains(t, got, tc.note)
 		}
 		if tc.tokens > 5000 {
-			assert.Equal(t, refs, countRefs(got), "every ref kept at budget %d", tc.tokens)
+			assert.Equal(t, refs, len(refsIn(got)), "every ref kept at budget %d", tc.tokens)
 		}
 	}
 }

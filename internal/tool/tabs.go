@@ -188,8 +188,7 @@ func navigate(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	// With the debugger on, a "leave this page?" question is seen and can be answered.
-	_, _ = e.Browser.Debug(ctx, t.ID, "Page.enable", nil)
+	e.leaving(ctx, t.ID)
 	if err := e.Browser.Navigate(ctx, t.ID, u); err != nil {
 		return nil, err
 	}
@@ -197,17 +196,41 @@ func navigate(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	return loaded(ctx, e, t.ID, "Loaded")
 }
 
+// leaving readies a tab to leave its page. A page stuck in a dialog takes no commands until
+// it is answered, and leaving is what was asked for: an answerable dialog is dismissed (a
+// "leave this page?" question is accepted), and one Skiff cannot answer is closed by the
+// navigation itself. With no dialog, the debugger is turned on, briefly, so that a "leave
+// this page?" question the navigation raises is seen and can be answered.
+func (e *Env) leaving(ctx context.Context, tabID int) {
+	dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if d, open := e.Browser.Dialog(tabID); open {
+		if d.Answerable {
+			_ = e.Browser.AnswerDialog(dctx, tabID, d.Type == "beforeunload", "")
+		}
+		return
+	}
+	_, _ = e.Browser.Debug(dctx, tabID, "Page.enable", nil)
+}
+
 // started waits (at most 2 s) for a navigation of tab t to show: its URL changes or it starts
-// loading. Until then the tab still reports the old page as complete.
+// loading, and the old page's dialog, if it had one, is gone. Until then the tab still reports
+// the old page as complete.
 func (e *Env) started(ctx context.Context, t Tab) {
 	deadline := time.Now().Add(2 * time.Second)
+	old, hadDialog := e.Browser.Dialog(t.ID)
 	for time.Now().Before(deadline) {
 		now, err := e.Browser.Tab(ctx, t.ID)
-		if err != nil || now.URL != t.URL || now.Status == "loading" {
+		if err != nil {
 			return
 		}
-		if _, ok := e.Browser.Dialog(t.ID); ok {
+		d, open := e.Browser.Dialog(t.ID)
+		stale := open && hadDialog && d == old
+		if (now.URL != t.URL || now.Status == "loading") && !stale {
 			return
+		}
+		if open && !stale {
+			return // the navigation raised a dialog ("leave this page?"): settle says so
 		}
 		select {
 		case <-ctx.Done():
@@ -224,6 +247,7 @@ func historyMove(name, done string, move func(Browser, context.Context, int) err
 		if err != nil {
 			return nil, err
 		}
+		e.leaving(ctx, t.ID)
 		if err := move(e.Browser, ctx, t.ID); err != nil {
 			if strings.Contains(err.Error(), "Cannot find a next page") {
 				return nil, failf("there is no page to go %s to in this tab", name)

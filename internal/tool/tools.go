@@ -125,6 +125,7 @@ type SnapshotInput struct {
 	Ref         string `json:"ref,omitempty" jsonschema_description:"Only the part of the page inside this element (a ref from an earlier snapshot)."`
 	Interactive bool   `json:"interactive,omitempty" jsonschema_description:"Only what can be acted on (links, buttons, fields…), with the headings around it."`
 	MaxTokens   int    `json:"maxTokens,omitempty" jsonschema:"minimum=500,maximum=40000" jsonschema_description:"The most tokens the snapshot may take (6000 by default); a longer page is shortened and the result says how to see the rest."`
+	After       string `json:"after,omitempty" jsonschema_description:"Continue a snapshot that was cut: only what comes after the element with this ref (the cut snapshot names it)."`
 }
 
 // ReadTextInput is read_text's input.

@@ -738,7 +738,7 @@
     if (why) return { error: `${what} is not visible (${why})`, retry: 1, what };
     if (action !== "hover" && action !== "scroll" && disabled(el)) return { error: `${what} is disabled`, retry: 1, what };
     if (action === "type") {
-      const editable = el.isContentEditable || ((el.localName === "input" || el.localName === "textarea") && !/^(checkbox|radio|submit|button|reset|image|file|range|color)$/.test(el.type));
+      const editable = el.isContentEditable || ((el.localName === "input" || el.localName === "textarea") && !/^(checkbox|radio|submit|button|reset|image|file)$/.test(el.type));
       if (!editable) return { error: `${what} is not a text field; type needs an input, a textarea or an editable element`, what };
       if (el.readOnly) return { error: `${what} is read-only`, retry: 1, what };
     }

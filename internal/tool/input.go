@@ -151,6 +151,7 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 	var l *located
 	var err error
 	for try := 0; ; try++ {
+		err = nil
 		if l, err = e.locate(ctx, tabID, frame, t, action); err != nil {
 			return "", false, err
 		}
@@ -161,6 +162,25 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 		if err != nil {
 			return l.What, false, err
 		}
+		send := func(typ string, clicks int) error {
+			p := map[string]any{"type": typ, "x": top.X, "y": top.Y, "button": button, "clickCount": clicks}
+			if typ == "mouseMoved" {
+				p["button"] = "none"
+			}
+			return e.input(ctx, tabID, "Input.dispatchMouseEvent", p)
+		}
+		// The mouse goes there first (a page may react: a menu opens, a bar comes in), then
+		// what is at the point is checked, and only then the button goes down: no press is
+		// ever sent at a point the element has left.
+		if err := send("mouseMoved", 0); err != nil {
+			if errors.Is(err, ErrNoDebugger) {
+				trusted = false
+				break
+			}
+			if !errors.Is(err, errDialogOpened) {
+				return l.What, true, err
+			}
+		}
 		var arm struct {
 			Token string `json:"token"`
 		}
@@ -169,19 +189,15 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 			at = nil // a point the model chose: locate checked what is there
 		}
 		if err := e.call(ctx, tabID, frame, pageFiles, "armClick", map[string]any{"target": t, "point": at, "kind": kind}, &arm); err != nil {
-			if isRetry(err) && try < 2 {
+			if isRetry(err) && try < 3 {
 				continue // the page moved since it was located: aim again
 			}
 			return l.What, true, unretry(err)
 		}
-		send := func(typ string, clicks int) error {
-			p := map[string]any{"type": typ, "x": top.X, "y": top.Y, "button": button, "clickCount": clicks}
-			if typ == "mouseMoved" {
-				p["button"] = "none"
-			}
-			return e.input(ctx, tabID, "Input.dispatchMouseEvent", p)
+		if count == 0 {
+			// A hover: the move was the action; it reached the element if it is there now.
+			err = send("mouseMoved", 0)
 		}
-		err = send("mouseMoved", 0)
 		for i := 1; err == nil && i <= count; i++ {
 			if err = send("mousePressed", i); err == nil {
 				err = send("mouseReleased", i)
@@ -208,16 +224,16 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 			}
 			return l.What, true, err
 		}
-		if got.Hit {
+		if got.Hit || count == 0 {
 			return l.What, true, nil
 		}
-		if try >= 2 {
-			on := got.On
-			if on == "" {
-				on = "nothing Skiff could see (it may have gone to another frame)"
-			}
-			return l.What, true, failf("the %s at (%.0f, %.0f) did not reach %s: it went to %s; take a new snapshot", action, top.X, top.Y, l.What, on)
+		// The press went somewhere else, which may have done something: say so, never press
+		// again.
+		on := got.On
+		if on == "" {
+			on = "nothing Skiff could see (it may have gone to another frame)"
 		}
+		return l.What, true, failf("the %s at (%.0f, %.0f) did not reach %s: it went to %s (the page changed under the mouse); look at the page before trying again", action, top.X, top.Y, l.What, on)
 	}
 	name := "domClick"
 	if count == 0 {

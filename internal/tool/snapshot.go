@@ -164,10 +164,12 @@ func Format(s *Snap, opt SnapOptions) string {
 		if cut < 0 {
 			cut = 0
 		}
-		if i := strings.LastIndexByte(body[:min(cut, len(body))], '\n'); i >= 0 {
-			cut = i + 1
-		}
 		cut = min(cut, len(body))
+		if i := strings.LastIndexByte(body[:cut], '\n'); i >= 0 && cut-i < 2000 {
+			cut = i + 1
+		} else if i := strings.LastIndexByte(body[:cut], ']'); i >= 0 {
+			cut = i + 1 // inside a long line: after the last whole ref
+		}
 		shown, left, last := 0, 0, ""
 		for _, r := range refsIn(body[:cut]) {
 			if controls[r] {
@@ -260,7 +262,7 @@ func onlyControls(items []Item) []Item {
 			out = append(out, Item{Node: &c})
 		case n.Interactive() || n.Role == "heading":
 			c := *n
-			c.Kids = nil
+			c.Kids, c.Inline = nil, 0 // a line of its own: a cut falls between controls
 			out = append(out, Item{Node: &c})
 			out = append(out, kids...)
 		default:

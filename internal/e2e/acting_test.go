@@ -1,0 +1,172 @@
+//go:build !js
+
+package e2e
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/skiff-ai/skiff/internal/testkit"
+)
+
+// Native date, time, month, week, colour and range fields take values as a person writes them,
+// in the page's own locale (day first in French, month first in the US), and get the events
+// their picker fires; what they cannot read is refused with the formats they take.
+func TestPickersTakeWhatAPersonWrites(t *testing.T) {
+	site := testkit.NewSite(t)
+	for _, c := range []struct {
+		page   string
+		values map[string]string
+		want   map[string]string
+	}{
+		{"pickers-fr.html",
+			map[string]string{"Arrival": "24/11/2026", "Time": "14h30", "Meeting": "24/11/2026 14:30", "Month": "novembre 2026", "Week": "2026-W48", "Colour": "red", "Guests": "7"},
+			map[string]string{"date": "2026-11-24", "time": "14:30", "when": "2026-11-24T14:30", "month": "2026-11", "week": "2026-W48", "color": "#ff0000", "range": "7"}},
+		{"pickers-us.html",
+			map[string]string{"Arrival": "11/24/2026", "Time": "2:30 PM", "Meeting": "November 24, 2026 at 9:05 am", "Month": "November 2026", "Week": "week 48, 2026", "Colour": "#00ff00", "Guests": "3"},
+			map[string]string{"date": "2026-11-24", "time": "14:30", "when": "2026-11-24T09:05", "month": "2026-11", "week": "2026-W48", "color": "#00ff00", "range": "3"}},
+	} {
+		t.Run(c.page, func(t *testing.T) {
+			p := &plan{steps: []step{
+				calls(call("snapshot", nil)),
+				func(cv *testkit.Conversation) []testkit.Call {
+					var fields []any
+					for label, v := range c.values {
+						if label == "Arrival" {
+							continue
+						}
+						fields = append(fields, obj{"ref": refIn(t, cv, `"`+label+`"`), "value": v})
+					}
+					return []testkit.Call{
+						call("type", obj{"ref": refIn(t, cv, `"Arrival"`), "text": c.values["Arrival"]}),
+						call("fill_form", obj{"fields": fields}),
+						call("type", obj{"ref": refIn(t, cv, `"Arrival"`), "text": "some day soon"}),
+					}
+				},
+			}}
+			m := testkit.NewModel(t, p.script)
+			panel := agentPanel(t, "openai", m)
+			tab := openTab(t, panel, site.Page(c.page))
+			runAgent(t, panel, "book it")
+			log := inTab[string](t, panel, tab, `document.getElementById("log").textContent`)
+			for id, want := range c.want {
+				if got := inTab[string](t, panel, tab, `document.getElementById("`+id+`").value`); got != want {
+					t.Errorf("%s holds %q, want %q (results: %s)", id, got, want, p.all())
+				}
+				for _, ev := range []string{"input", "change"} {
+					if !strings.Contains(log, id+":"+ev+"="+want) {
+						t.Errorf("%s did not get %s with %s: %s", id, ev, want, log)
+					}
+				}
+			}
+			types := p.results("type")
+			if len(types) != 2 || types[0].Error || !strings.Contains(types[0].Text, "holds 2026-11-24") {
+				t.Errorf("typing a date: %s", p.all())
+			}
+			if !types[1].Error || !strings.Contains(types[1].Text, "not a date Skiff can read") {
+				t.Errorf("a date it cannot read: %+v", types[1])
+			}
+		})
+	}
+}
+
+// A click lands on its target or says it did not: links wrapped over two lines in narrow
+// columns are clicked on a line of theirs, and a bar that pushes the page down as the mouse
+// first moves makes the click aim again instead of pressing what came under the mouse.
+func TestClicksLandOnTheirTarget(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("click", obj{"ref": refIn(t, c, `link "full report on the harbour"`)}),
+				call("click", obj{"ref": refIn(t, c, `link "the annual accounts of the cooperative society"`)}),
+				call("click", obj{"ref": refIn(t, c, `link "a link"`)}),
+			}
+		},
+		calls(call("navigate", obj{"url": site.Page("shifting.html")})),
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Pay now"`)}), call("click", obj{"ref": refIn(t, c, `button "Save for later"`)})}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "anthropic", m)
+	tab := openTab(t, panel, site.Page("wrapped.html"))
+	// The columns are narrow enough that each link wraps.
+	if lines := inTab[int](t, panel, tab, `document.getElementById("two").getClientRects().length`); lines < 2 {
+		t.Fatalf("the link does not wrap (%d boxes): the page does not test what it should", lines)
+	}
+	runAgent(t, panel, "open them")
+	clicks := p.results("click")
+	if len(clicks) != 5 {
+		t.Fatalf("clicks: %s", p.all())
+	}
+	for _, c := range clicks {
+		if c.Error {
+			t.Errorf("a click failed: %s", c.Text)
+		}
+	}
+	counts := inTab[string](t, panel, tab, `["above", "pay", "save"].map(id => document.getElementById("count-" + id).textContent).join(" ")`)
+	if counts != "0 1 1" {
+		t.Errorf("on the shifting page, Keep shopping / Pay now / Save for later were clicked %s times", counts)
+	}
+}
+
+// Every visible control is addressable however long the page: a 500-row table comes before the
+// button that matters. At the default budget the snapshot gives up the table's text and keeps
+// every control; at a tight budget it is cut, says how many controls follow, and its
+// continuation (after=) reaches the button.
+func TestEveryControlIsReachable(t *testing.T) {
+	site := testkit.NewSite(t)
+	after := regexp.MustCompile(`after="((?:f\d+)?e\d+)"`)
+	for _, c := range []struct {
+		name   string
+		tokens int
+	}{{"default budget", 0}, {"tight budget", 1000}} {
+		t.Run(c.name, func(t *testing.T) {
+			first := obj{}
+			if c.tokens > 0 {
+				first["maxTokens"] = c.tokens
+			}
+			m := testkit.NewModel(t, func(cv *testkit.Conversation) testkit.Turn {
+				rs := cv.Results()
+				switch {
+				case cv.Steps() == 0:
+					return testkit.Turn{Calls: []testkit.Call{call("snapshot", first)}}
+				case len(rs) == 1 && rs[0].Name == "snapshot" && strings.Contains(rs[0].Text, `button "Confirm all orders"`):
+					return testkit.Turn{Calls: []testkit.Call{call("click", obj{"ref": refIn(t, cv, `button "Confirm all orders"`)})}}
+				case len(rs) == 1 && rs[0].Name == "snapshot" && cv.Steps() < 40:
+					if m := after.FindStringSubmatch(rs[0].Text); m != nil {
+						next := obj{"after": m[1]}
+						if c.tokens > 0 {
+							next["maxTokens"] = c.tokens
+						}
+						return testkit.Turn{Calls: []testkit.Call{call("snapshot", next)}}
+					}
+				}
+				return testkit.Turn{Text: "Done."}
+			})
+			panel := agentPanel(t, "google", m)
+			tab := openTab(t, panel, site.Page("long-table.html"))
+			runAgent(t, panel, "confirm all orders")
+			if got := inTab[string](t, panel, tab, `document.getElementById("done").textContent`); got != "confirmed" {
+				t.Errorf("the button after the table was not reached")
+			}
+			convs := m.Conversations()
+			var snaps []string
+			for _, msg := range convs[len(convs)-1].Messages {
+				if msg.Role == "tool" && msg.Name == "snapshot" {
+					snaps = append(snaps, msg.Text)
+				}
+			}
+			// Older snapshots are dropped from the history as new ones come: any of them says
+			// how many controls follow.
+			if c.tokens > 0 && (len(snaps) < 2 || !strings.Contains(strings.Join(snaps, "\n"), "more follow")) {
+				t.Errorf("the cut snapshot did not lead on (%d snapshots): %.400s", len(snaps), strings.Join(snaps, "\n---\n"))
+			}
+			t.Logf("the button was reached after %d snapshots", len(snaps))
+		})
+	}
+}

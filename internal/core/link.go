@@ -44,6 +44,7 @@ type linker struct {
 	cancel context.CancelFunc
 	status LinkStatus
 	spaces map[string]*workspace // by client id
+	peer   *link.Peer            // the link while it is up
 }
 
 // target is where the extension links to skiffd for these settings, as a URL for the Dialer
@@ -202,14 +203,14 @@ func (l *linker) session(ctx context.Context, url, token, where string) error {
 		return linkProblem("Skiff could not reach " + where + ". Is it running? Start it with `skiffd serve`, and `skiffd doctor` says what is wrong.")
 	}
 	defer sock.Close("")
-	hello, _ := json.Marshal(link.Msg{Type: link.Hello, Token: token, Version: Version})
+	hello, _ := json.Marshal(link.Handshake{Type: link.Hello, Token: token, Version: Version, Protocol: link.Protocol})
 	if err := sock.Write(ctx, hello); err != nil {
 		return linkProblem("The link to " + where + " closed at once.")
 	}
 	hctx, cancel := context.WithTimeout(ctx, link.HelloTimeout)
 	b, err := sock.Read(hctx)
 	cancel()
-	var m link.Msg
+	var m link.Handshake
 	switch {
 	case err != nil:
 		return linkProblem(where + " did not welcome Skiff: it may be an older skiffd, or another program on that port.")
@@ -222,15 +223,19 @@ func (l *linker) session(ctx context.Context, url, token, where string) error {
 	}
 	l.set(LinkStatus{State: "connected", Message: "Linked to " + where + " (skiffd " + m.Version + "). Outside agents can use your browser's tools; every call passes your permissions."})
 
-	var wmu sync.Mutex
-	write := func(v link.Msg) error {
-		b, _ := json.Marshal(v)
-		wmu.Lock()
-		defer wmu.Unlock()
-		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		defer cancel()
-		return sock.Write(wctx, b)
-	}
+	hs := link.Handlers{}
+	link.Ping.Handle(hs, func(context.Context, struct{}) (struct{}, error) { return struct{}{}, nil })
+	link.ToolCall.Handle(hs, func(ctx context.Context, p link.CallParams) (link.CallResult, error) {
+		if p.Client.ID == "" {
+			p.Client = link.Client{ID: "?", Name: "an MCP client"}
+		}
+		return *l.call(ctx, p.Client, p.CallID, p.Tool, p.Args), nil
+	})
+	link.ClientBye.Handle(hs, func(_ context.Context, c link.Client) (struct{}, error) {
+		l.bye(c)
+		return struct{}{}, nil
+	})
+	peer := link.NewPeer(sock, hs)
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go func() {
@@ -239,8 +244,11 @@ func (l *linker) session(ctx context.Context, url, token, where string) error {
 		for {
 			select {
 			case <-t.C:
-				if write(link.Msg{Type: link.Ping}) != nil {
-					stop()
+				pctx, cancel := context.WithTimeout(sctx, link.Keepalive)
+				_, err := link.Ping.Call(pctx, peer, struct{}{})
+				cancel()
+				if err != nil && sctx.Err() == nil {
+					peer.Close("skiffd stopped answering")
 					return
 				}
 			case <-sctx.Done():
@@ -248,32 +256,16 @@ func (l *linker) session(ctx context.Context, url, token, where string) error {
 			}
 		}
 	}()
-	for {
-		b, err := sock.Read(sctx)
-		if err != nil {
-			return &welcomedErr{linkProblem("The link to " + where + " dropped (did skiffd stop?). Skiff reconnects by itself.")}
-		}
-		var m link.Msg
-		if json.Unmarshal(b, &m) != nil {
-			continue
-		}
-		switch m.Type {
-		case link.Ping:
-			_ = write(link.Msg{Type: link.Pong, ID: m.ID})
-		case link.Call:
-			if m.Client == nil {
-				m.Client = &link.Client{ID: "?", Name: "an MCP client"}
-			}
-			go func(m link.Msg) {
-				r := l.call(sctx, *m.Client, m.CallID, m.Tool, m.Args)
-				_ = write(link.Msg{Type: link.Result, ID: m.ID, Result: r})
-			}(m)
-		case link.Bye:
-			if m.Client != nil {
-				l.bye(*m.Client)
-			}
-		}
-	}
+	l.mu.Lock()
+	l.peer = peer
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		l.peer = nil
+		l.mu.Unlock()
+	}()
+	_ = peer.Run(sctx, 0)
+	return &welcomedErr{linkProblem("The link to " + where + " dropped (did skiffd stop?). Skiff reconnects by itself.")}
 }
 
 // call runs an outside client's call in its workspace, through the gate. skiffd sends a call

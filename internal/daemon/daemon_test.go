@@ -128,11 +128,11 @@ func TestExtensionLinkRefusesStrangers(t *testing.T) {
 	// The right origin with a wrong token: refused with a reason, and the link stays down.
 	c, _, err := dialExt(ctx, base, "chrome-extension://"+ExtensionID)
 	require.NoError(t, err)
-	b, _ := json.Marshal(link.Msg{Type: link.Hello, Token: NewToken("skp_")})
+	b, _ := json.Marshal(link.Handshake{Type: link.Hello, Token: NewToken("skp_"), Protocol: link.Protocol})
 	require.NoError(t, c.Write(ctx, websocket.MessageText, b))
 	_, msg, err := c.Read(ctx)
 	require.NoError(t, err)
-	var m link.Msg
+	var m link.Handshake
 	require.NoError(t, json.Unmarshal(msg, &m))
 	assert.Equal(t, link.Refused, m.Type)
 	assert.Contains(t, m.Message, "skiffd pair")
@@ -143,10 +143,18 @@ func TestExtensionLinkRefusesStrangers(t *testing.T) {
 	// The MCP token is not the pairing token either.
 	c, _, err = dialExt(ctx, base, "chrome-extension://"+ExtensionID)
 	require.NoError(t, err)
-	b, _ = json.Marshal(link.Msg{Type: link.Hello, Token: cfg.MCPToken})
+	b, _ = json.Marshal(link.Handshake{Type: link.Hello, Token: cfg.MCPToken, Protocol: link.Protocol})
 	require.NoError(t, c.Write(ctx, websocket.MessageText, b))
 	_, msg, _ = c.Read(ctx)
 	assert.Contains(t, string(msg), link.Refused)
+	assert.False(t, hub.Status().Connected)
+	// The right token from an extension of another version: refused, saying which to update.
+	c, _, err = dialExt(ctx, base, "chrome-extension://"+ExtensionID)
+	require.NoError(t, err)
+	b, _ = json.Marshal(link.Handshake{Type: link.Hello, Token: cfg.PairToken, Protocol: 1})
+	require.NoError(t, c.Write(ctx, websocket.MessageText, b))
+	_, msg, _ = c.Read(ctx)
+	assert.Contains(t, string(msg), "update the extension")
 	assert.False(t, hub.Status().Connected)
 }
 
@@ -170,7 +178,7 @@ func TestCallsReachTheLinkedExtension(t *testing.T) {
 
 	ws, _, err := dialExt(ctx, base, "chrome-extension://"+ExtensionID)
 	require.NoError(t, err)
-	b, _ := json.Marshal(link.Msg{Type: link.Hello, Token: cfg.PairToken, Version: "test"})
+	b, _ := json.Marshal(link.Handshake{Type: link.Hello, Token: cfg.PairToken, Version: "test", Protocol: link.Protocol})
 	require.NoError(t, ws.Write(ctx, websocket.MessageText, b))
 	_, msg, err := ws.Read(ctx)
 	require.NoError(t, err)
@@ -178,31 +186,26 @@ func TestCallsReachTheLinkedExtension(t *testing.T) {
 	require.Eventually(t, func() bool { return hub.Status().Connected }, 5*time.Second, 10*time.Millisecond)
 
 	// The "extension" answers each call: navigate succeeds, screenshot returns an image,
-	// click fails as a denied call does.
-	seen := make(chan link.Msg, 10)
-	go func() {
-		for {
-			_, b, err := ws.Read(ctx)
-			if err != nil {
-				return
-			}
-			var m link.Msg
-			_ = json.Unmarshal(b, &m)
-			if m.Type != link.Call {
-				continue
-			}
-			seen <- m
-			res := &link.CallResult{Text: "Loaded " + string(m.Args)}
-			switch m.Tool {
-			case "screenshot":
-				res = &link.CallResult{Text: "Screenshot.", Image: &link.Image{Mime: "image/png", Data: []byte("\x89PNG fake")}}
-			case "click":
-				res = &link.CallResult{Text: "The user denied this call.", IsError: true}
-			}
-			out, _ := json.Marshal(link.Msg{Type: link.Result, ID: m.ID, Result: res})
-			_ = ws.Write(ctx, websocket.MessageText, out)
+	// click fails as a denied call does. It answers no pings.
+	seen := make(chan link.CallParams, 10)
+	hs := link.Handlers{}
+	link.ToolCall.Handle(hs, func(_ context.Context, m link.CallParams) (link.CallResult, error) {
+		seen <- m
+		res := link.CallResult{Text: "Loaded " + string(m.Args)}
+		switch m.Tool {
+		case "screenshot":
+			res = link.CallResult{Text: "Screenshot.", Image: &link.Image{Mime: "image/png", Data: []byte("\x89PNG fake")}}
+		case "click":
+			res = link.CallResult{Text: "The user denied this call.", IsError: true}
 		}
-	}()
+		return res, nil
+	})
+	link.Ping.Handle(hs, func(ctx context.Context, _ struct{}) (struct{}, error) {
+		<-ctx.Done()
+		return struct{}{}, ctx.Err()
+	})
+	ext := link.NewPeer(wsConn{ws}, hs)
+	go func() { _ = ext.Run(ctx, 0) }()
 	r, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "navigate", Arguments: map[string]any{"url": "https://example.com/"}})
 	require.NoError(t, err)
 	assert.False(t, r.IsError)
@@ -305,26 +308,17 @@ func TestStdioRelaysToTheRunningSkiffd(t *testing.T) {
 	defer cancel()
 	ws, _, err := dialExt(ctx, base, "chrome-extension://"+ExtensionID)
 	require.NoError(t, err)
-	b, _ := json.Marshal(link.Msg{Type: link.Hello, Token: cfg.PairToken})
+	b, _ := json.Marshal(link.Handshake{Type: link.Hello, Token: cfg.PairToken, Protocol: link.Protocol})
 	require.NoError(t, ws.Write(ctx, websocket.MessageText, b))
 	_, _, err = ws.Read(ctx)
 	require.NoError(t, err)
 	names := make(chan string, 1)
-	go func() {
-		for {
-			_, b, err := ws.Read(ctx)
-			if err != nil {
-				return
-			}
-			var m link.Msg
-			_ = json.Unmarshal(b, &m)
-			if m.Type == link.Call {
-				names <- m.Client.Name
-				out, _ := json.Marshal(link.Msg{Type: link.Result, ID: m.ID, Result: &link.CallResult{Text: "[1] Example"}})
-				_ = ws.Write(ctx, websocket.MessageText, out)
-			}
-		}
-	}()
+	hs := link.Handlers{}
+	link.ToolCall.Handle(hs, func(_ context.Context, m link.CallParams) (link.CallResult, error) {
+		names <- m.Client.Name
+		return link.CallResult{Text: "[1] Example"}, nil
+	})
+	go func() { _ = link.NewPeer(wsConn{ws}, hs).Run(ctx, 0) }()
 
 	cr, sw := io.Pipe() // client reads what skiffd writes
 	sr, cw := io.Pipe() // skiffd reads what the client writes

@@ -29,6 +29,8 @@ var LinkWait = 10 * time.Second
 // (the worker restarted) is sent again, with the same call id, on the next link.
 type Hub struct {
 	Token string // the pairing token the extension must present
+	// Handlers are skiffd's methods the extension may call (link.Ping is always there).
+	Handlers link.Handlers
 
 	mu       sync.Mutex
 	cur      *linked
@@ -39,19 +41,14 @@ type Hub struct {
 }
 
 type linked struct {
-	conn    link.Conn
+	peer    *link.Peer
 	version string
 	since   time.Time
-	wmu     sync.Mutex
-	// pending are the calls and probes waiting for their answer, by id (a probe's answer, a
-	// pong, carries no result).
-	pending map[int64]chan *link.CallResult
-	done    chan struct{}
 }
 
 // NewHub returns a hub that accepts links presenting token.
 func NewHub(token string) *Hub {
-	return &Hub{Token: token, changed: make(chan struct{}), instance: strconv.FormatInt(time.Now().UnixNano(), 36)}
+	return &Hub{Token: token, Handlers: link.Handlers{}, changed: make(chan struct{}), instance: strconv.FormatInt(time.Now().UnixNano(), 36)}
 }
 
 // setLink makes l the current link (nil: none) and wakes the calls waiting for one.
@@ -108,7 +105,8 @@ func (h *Hub) Status() Status {
 }
 
 // Serve runs one link until it closes: the hello with the pairing token first (within
-// link.HelloTimeout), then results and pings. A wrong token is refused with a reason.
+// link.HelloTimeout), then requests both ways. A wrong token or protocol is refused with a
+// reason.
 func (h *Hub) Serve(ctx context.Context, c link.Conn) error {
 	hctx, cancel := context.WithTimeout(ctx, link.HelloTimeout)
 	b, err := c.Read(hctx)
@@ -117,22 +115,38 @@ func (h *Hub) Serve(ctx context.Context, c link.Conn) error {
 		c.Close("no hello")
 		return fmt.Errorf("the extension sent no hello: %w", err)
 	}
-	var hello link.Msg
+	var hello link.Handshake
 	if json.Unmarshal(b, &hello) != nil || hello.Type != link.Hello {
 		c.Close("expected hello")
 		return errors.New("the first message was not a hello")
+	}
+	refuse := func(why string) {
+		msg, _ := json.Marshal(link.Handshake{Type: link.Refused, Message: why})
+		_ = c.Write(ctx, msg)
+		c.Close(why)
 	}
 	if !same(hello.Token, h.Token) {
 		h.mu.Lock()
 		h.refused = time.Now()
 		h.mu.Unlock()
-		msg, _ := json.Marshal(link.Msg{Type: link.Refused, Message: "the pairing token is not skiffd's: copy the one `skiffd pair` prints into Skiff's settings"})
-		_ = c.Write(ctx, msg)
-		c.Close("wrong pairing token")
+		refuse("the pairing token is not skiffd's: copy the one `skiffd pair` prints into Skiff's settings")
 		return errors.New("refused a link with a wrong pairing token")
 	}
-	l := &linked{conn: c, version: hello.Version, since: time.Now(), pending: map[int64]chan *link.CallResult{}, done: make(chan struct{})}
-	welcome, _ := json.Marshal(link.Msg{Type: link.Welcome, Version: Version})
+	if hello.Protocol != link.Protocol {
+		which := "skiffd is newer than the extension: update the extension"
+		if hello.Protocol > link.Protocol {
+			which = "the extension is newer than skiffd: update skiffd"
+		}
+		refuse(which)
+		return errors.New("refused a link speaking another protocol version")
+	}
+	hs := link.Handlers{}
+	for k, v := range h.Handlers {
+		hs[k] = v
+	}
+	link.Ping.Handle(hs, func(context.Context, struct{}) (struct{}, error) { return struct{}{}, nil })
+	l := &linked{peer: link.NewPeer(c, hs), version: hello.Version, since: time.Now()}
+	welcome, _ := json.Marshal(link.Handshake{Type: link.Welcome, Version: Version, Protocol: link.Protocol})
 	if err := c.Write(ctx, welcome); err != nil {
 		return err
 	}
@@ -141,7 +155,7 @@ func (h *Hub) Serve(ctx context.Context, c link.Conn) error {
 	h.setLink(l)
 	h.mu.Unlock()
 	if old != nil {
-		old.conn.Close("replaced by a newer link")
+		old.peer.Close("replaced by a newer link")
 	}
 	defer func() {
 		h.mu.Lock()
@@ -149,77 +163,23 @@ func (h *Hub) Serve(ctx context.Context, c link.Conn) error {
 			h.setLink(nil)
 		}
 		h.mu.Unlock()
-		close(l.done)
 		c.Close("")
 	}()
-	for {
-		// The extension pings every link.Keepalive; three missed pings end the link.
-		rctx, cancel := context.WithTimeout(ctx, 3*link.Keepalive)
-		b, err := c.Read(rctx)
-		cancel()
-		if err != nil {
-			return err
-		}
-		var m link.Msg
-		if json.Unmarshal(b, &m) != nil {
-			continue
-		}
-		switch m.Type {
-		case link.Ping:
-			pong, _ := json.Marshal(link.Msg{Type: link.Pong})
-			if err := l.write(ctx, pong); err != nil {
-				return err
-			}
-		case link.Result, link.Pong:
-			l.wmu.Lock()
-			ch := l.pending[m.ID]
-			delete(l.pending, m.ID)
-			l.wmu.Unlock()
-			if ch != nil && (m.Result != nil || m.Type == link.Pong) {
-				ch <- m.Result
-			}
-		}
-	}
-}
-
-func (l *linked) write(ctx context.Context, b []byte) error {
-	l.wmu.Lock()
-	defer l.wmu.Unlock()
-	return l.conn.Write(ctx, b)
+	// The extension pings every link.Keepalive; three missed pings end the link.
+	return l.peer.Run(ctx, 3*link.Keepalive)
 }
 
 // Call runs a tool in the browser for client and waits for its result. The result of a call
 // the user denied or a tool that failed has IsError; an error means the call never got an
-// answer (no link came within LinkWait, ctx ended).
+// answer (no link came within LinkWait, ctx ended). A call whose link drops before its result
+// (the worker restarted) is sent again on the next link with the same call id: the
+// extension's journal answers for a call that had started.
 func (h *Hub) Call(ctx context.Context, client link.Client, name string, args json.RawMessage) (*link.CallResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, CallTimeout)
 	defer cancel()
-	r, err := h.ask(ctx, link.Msg{Type: link.Call, Client: &client, Tool: name, Args: args})
-	if errors.Is(err, errDropped) {
-		return nil, errors.New("the browser's link dropped before the call finished and did not come back (the browser closed?); the call may have run: check the page before trying again")
-	}
-	return r, err
-}
-
-// Probe measures a round trip to the extension's worker: a ping it must answer.
-func (h *Hub) Probe(ctx context.Context) (time.Duration, error) {
-	start := time.Now()
-	_, err := h.ask(ctx, link.Msg{Type: link.Ping})
-	return time.Since(start), err
-}
-
-var errDropped = errors.New("the link dropped")
-
-// ask sends m, numbered, over the link (waiting LinkWait for one) and waits for the answer
-// with its number. A call (not a probe) whose link drops is sent again on the next link with
-// the same id: the extension's journal answers for a call that had started.
-func (h *Hub) ask(ctx context.Context, m link.Msg) (*link.CallResult, error) {
 	h.mu.Lock()
 	h.next++
-	m.ID = h.next
-	if m.Type == link.Call {
-		m.CallID = h.instance + "-" + strconv.FormatInt(m.ID, 10)
-	}
+	p := link.CallParams{CallID: h.instance + "-" + strconv.FormatInt(h.next, 10), Client: client, Tool: name, Args: args}
 	h.mu.Unlock()
 	dropped := false
 	for {
@@ -228,61 +188,49 @@ func (h *Hub) ask(ctx context.Context, m link.Msg) (*link.CallResult, error) {
 		case l == nil && ctx.Err() != nil:
 			return nil, ctx.Err()
 		case l == nil && dropped:
-			return nil, errDropped
+			return nil, errors.New("the browser's link dropped before the call finished and did not come back (the browser closed?); the call may have run: check the page before trying again")
 		case l == nil:
 			return nil, ErrNoBrowser
 		}
-		r, err := l.send(ctx, m)
-		if errors.Is(err, errDropped) && m.Type == link.Call {
+		r, err := link.ToolCall.Call(ctx, l.peer, p)
+		if errors.Is(err, link.ErrClosed) {
 			dropped = true
 			continue
 		}
-		return r, err
-	}
-}
-
-// send sends m over l and waits for its answer.
-func (l *linked) send(ctx context.Context, m link.Msg) (*link.CallResult, error) {
-	ch := make(chan *link.CallResult, 1)
-	l.wmu.Lock()
-	l.pending[m.ID] = ch
-	l.wmu.Unlock()
-	defer func() {
-		l.wmu.Lock()
-		delete(l.pending, m.ID)
-		l.wmu.Unlock()
-	}()
-	b, _ := json.Marshal(m)
-	if err := l.write(ctx, b); err != nil {
-		select {
-		case <-l.done:
-			return nil, errDropped
-		default:
+		if err != nil {
+			return nil, err
 		}
-		return nil, fmt.Errorf("the message could not reach the browser: %w", err)
-	}
-	select {
-	case r := <-ch:
-		return r, nil
-	case <-l.done:
-		return nil, errDropped
-	case <-ctx.Done():
-		return nil, ctx.Err()
+		return &r, nil
 	}
 }
 
-// Bye tells the extension that a client's session ended (its workspace can go).
-func (h *Hub) Bye(client link.Client) {
+// Probe measures a round trip to the extension's worker: a ping it must answer.
+func (h *Hub) Probe(ctx context.Context) (time.Duration, error) {
+	l := h.link(ctx, LinkWait)
+	if l == nil {
+		return 0, ErrNoBrowser
+	}
+	start := time.Now()
+	_, err := link.Ping.Call(ctx, l.peer, struct{}{})
+	return time.Since(start), err
+}
+
+// Notify sends a notification to the extension when it is linked (none: it is dropped).
+func (h *Hub) Notify(ctx context.Context, method string, params any) error {
 	h.mu.Lock()
 	l := h.cur
 	h.mu.Unlock()
 	if l == nil {
-		return
+		return ErrNoBrowser
 	}
-	b, _ := json.Marshal(link.Msg{Type: link.Bye, Client: &client})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	_ = l.write(ctx, b)
+	return l.peer.Notify(ctx, method, params)
+}
+
+// Bye tells the extension that a client's session ended (its workspace can go).
+func (h *Hub) Bye(client link.Client) {
+	_ = h.Notify(context.Background(), link.ClientBye.Name, client)
 }
 
 // Drop closes the current link (skiffd is stopping: hijacked WebSockets outlive the server).
@@ -291,6 +239,6 @@ func (h *Hub) Drop() {
 	l := h.cur
 	h.mu.Unlock()
 	if l != nil {
-		l.conn.Close("skiffd is stopping")
+		l.peer.Close("skiffd is stopping")
 	}
 }

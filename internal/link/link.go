@@ -1,16 +1,17 @@
 // Package link is the wire between the extension and skiffd: JSON messages over a WebSocket on
-// loopback (or Chrome native messaging), in both directions. The extension dials; skiffd checks
-// the socket's origin and the pairing token in the first message, then sends tool calls that
-// the extension runs through its permission gate and answers.
+// loopback (or Chrome native messaging), with requests in both directions. The extension dials;
+// skiffd checks the socket's origin and the pairing token in the hello, then either side calls
+// the other's methods (the table below).
 //
-//	extension → skiffd   {"type":"hello","token":"…","version":"0.1.0"}
+//	extension → skiffd   {"type":"hello","token":"…","version":"0.1.0","protocol":2}
 //	skiffd → extension   {"type":"welcome","version":"…"}  or  {"type":"refused","message":"…"} and close
-//	skiffd → extension   {"type":"call","id":7,"callId":"k3f…-7","client":{"id":"…","name":"claude-code"},"tool":"navigate","args":{…}}
-//	extension → skiffd   {"type":"result","id":7,"result":{"text":"…","image":{…},"isError":false}}
-//	skiffd → extension   {"type":"bye","client":{…}}           (an MCP session ended)
-//	extension → skiffd   {"type":"ping"} every Keepalive;  skiffd → extension {"type":"pong"}
+//	then, either way:
+//	request              {"id":7,"method":"tool.call","params":{…}}
+//	its answer           {"id":7,"result":{…}}  or  {"id":7,"error":"a sentence for the user"}
+//	notification         {"method":"client.bye","params":{…}}   (no id, no answer)
 //
-// Both ends import this package, so the message shapes cannot drift apart.
+// Both ends import this package, so the methods and their shapes cannot drift apart: each
+// method is one Method value naming its Params and Result types.
 package link
 
 import (
@@ -27,17 +28,16 @@ type Conn interface {
 	Close(reason string)
 }
 
-// Message types.
+// Handshake message types.
 const (
 	Hello   = "hello"
 	Welcome = "welcome"
 	Refused = "refused"
-	Call    = "call"
-	Result  = "result"
-	Bye     = "bye"
-	Ping    = "ping"
-	Pong    = "pong"
 )
+
+// Protocol is this link's version: skiffd refuses a hello with another one, in words that say
+// which side to update.
+const Protocol = 2
 
 // Keepalive is how often the extension pings: under the 30 s after which Chrome stops an idle
 // service worker (WebSocket traffic counts as activity since Chrome 116).
@@ -55,20 +55,62 @@ const Path = "/ext"
 // DefaultPort is skiffd's default loopback port.
 const DefaultPort = 8765
 
-// Msg is one message, either way.
-type Msg struct {
-	Type string `json:"type"`
-	ID   int64  `json:"id,omitempty"`
-	// CallID names a call for as long as skiffd runs: a call sent again after the link came
-	// back (a restarted worker) has the same one, so the extension never runs it twice.
-	CallID  string          `json:"callId,omitempty"`
-	Token   string          `json:"token,omitempty"`
-	Version string          `json:"version,omitempty"`
-	Client  *Client         `json:"client,omitempty"`
-	Tool    string          `json:"tool,omitempty"`
-	Args    json.RawMessage `json:"args,omitempty"`
-	Result  *CallResult     `json:"result,omitempty"`
-	Message string          `json:"message,omitempty"`
+// Handshake is the first message each way.
+type Handshake struct {
+	Type     string `json:"type"`
+	Token    string `json:"token,omitempty"`
+	Version  string `json:"version,omitempty"`
+	Protocol int    `json:"protocol,omitempty"`
+	Message  string `json:"message,omitempty"`
+}
+
+// Frame is every message after the handshake: a request (Method and ID), a notification
+// (Method, no ID) or an answer (ID with Result or Error).
+type Frame struct {
+	ID     int64           `json:"id,omitempty"`
+	Method string          `json:"method,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  string          `json:"error,omitempty"`
+}
+
+// The methods, by direction. A Method's Name is its family.verb; P and R are its params and
+// result.
+var (
+	// Ping: either way, every Keepalive from the extension; skiffd's probe of the worker.
+	Ping = Method[struct{}, struct{}]{"link.ping"}
+	// ToolCall: skiffd → extension, an outside client's tool call, answered after the gate.
+	ToolCall = Method[CallParams, CallResult]{"tool.call"}
+	// ClientBye: skiffd → extension (notification), an MCP session ended.
+	ClientBye = Method[Client, struct{}]{"client.bye"}
+)
+
+// Method names a request's family.verb and, as type parameters, its params and result.
+type Method[P, R any] struct{ Name string }
+
+// Call sends a request over p and decodes its result.
+func (m Method[P, R]) Call(ctx context.Context, p *Peer, params P) (R, error) {
+	var r R
+	err := p.Call(ctx, m.Name, params, &r)
+	return r, err
+}
+
+// Notify sends the method as a notification (no answer).
+func (m Method[P, R]) Notify(ctx context.Context, p *Peer, params P) error {
+	return p.Notify(ctx, m.Name, params)
+}
+
+// Handle registers fn as this end's handler of m in hs.
+func (m Method[P, R]) Handle(hs Handlers, fn func(ctx context.Context, params P) (R, error)) {
+	hs[m.Name] = func(ctx context.Context, raw json.RawMessage) (any, error) {
+		var p P
+		if len(raw) > 0 {
+			if err := json.Unmarshal(raw, &p); err != nil {
+				return nil, err
+			}
+		}
+		return fn(ctx, p)
+	}
 }
 
 // Client is an MCP client session of skiffd: ID is stable for the session, Name is what the
@@ -76,6 +118,18 @@ type Msg struct {
 type Client struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
+	// Kind is who the client is: "" for an outside MCP client, "acp" for an agent skiffd hosts.
+	Kind string `json:"kind,omitempty"`
+}
+
+// CallParams is a tool call. CallID names it for as long as skiffd runs: a call sent again
+// after the link came back (a restarted worker) has the same one, so the extension never runs
+// it twice.
+type CallParams struct {
+	CallID string          `json:"callId"`
+	Client Client          `json:"client"`
+	Tool   string          `json:"tool"`
+	Args   json.RawMessage `json:"args,omitempty"`
 }
 
 // CallResult is a tool call's outcome: text for the agent, an optional image, and whether it

@@ -1,0 +1,98 @@
+package link
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// pipe is one end of an in-memory link.
+type pipe struct {
+	in, out chan []byte
+	closed  chan struct{}
+}
+
+func pipes() (*pipe, *pipe) {
+	a, b := make(chan []byte, 16), make(chan []byte, 16)
+	closed := make(chan struct{})
+	return &pipe{a, b, closed}, &pipe{b, a, closed}
+}
+
+func (p *pipe) Read(ctx context.Context) ([]byte, error) {
+	select {
+	case b := <-p.in:
+		return b, nil
+	case <-p.closed:
+		return nil, errors.New("closed")
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (p *pipe) Write(ctx context.Context, b []byte) error {
+	select {
+	case p.out <- b:
+		return nil
+	case <-p.closed:
+		return errors.New("closed")
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (p *pipe) Close(string) {
+	select {
+	case <-p.closed:
+	default:
+		close(p.closed)
+	}
+}
+
+// Requests go both ways at once, each answered once with its own typed result; an unknown
+// method is an error in words, not a hang; a link that closes ends the calls waiting on it.
+func TestPeersCallEachOther(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	a, b := pipes()
+	ext, daemon := Handlers{}, Handlers{}
+	ToolCall.Handle(ext, func(_ context.Context, p CallParams) (CallResult, error) {
+		return CallResult{Text: p.Client.Name + " ran " + p.Tool}, nil
+	})
+	byes := make(chan Client, 1)
+	ClientBye.Handle(ext, func(_ context.Context, c Client) (struct{}, error) {
+		byes <- c
+		return struct{}{}, nil
+	})
+	hang, got := make(chan struct{}), make(chan struct{})
+	Ping.Handle(daemon, func(ctx context.Context, _ struct{}) (struct{}, error) {
+		close(got)
+		<-hang
+		return struct{}{}, nil
+	})
+	pe, pd := NewPeer(a, ext), NewPeer(b, daemon)
+	go func() { _ = pe.Run(ctx, 0) }()
+	go func() { _ = pd.Run(ctx, 0) }()
+
+	r, err := ToolCall.Call(ctx, pd, CallParams{Client: Client{Name: "cursor"}, Tool: "navigate"})
+	require.NoError(t, err)
+	assert.Equal(t, "cursor ran navigate", r.Text)
+
+	_, err = Method[struct{}, struct{}]{"nobody.knows"}.Call(ctx, pe, struct{}{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "does not know")
+
+	require.NoError(t, ClientBye.Notify(ctx, pd, Client{ID: "c1"}))
+	assert.Equal(t, "c1", (<-byes).ID)
+
+	// A call the other end never answers ends when the link does.
+	done := make(chan error, 1)
+	go func() { _, err := Ping.Call(ctx, pe, struct{}{}); done <- err }()
+	<-got // the request is out: the other end has it
+	pe.Close("bye")
+	assert.ErrorIs(t, <-done, ErrClosed)
+	close(hang)
+}

@@ -1,0 +1,395 @@
+// Package acphost hosts agents that speak the Agent Client Protocol (Gemini CLI, Claude's ACP
+// agent, Qwen Code, any other) for skiffd: each runs as a child process over stdio, in its own
+// process group, killed with it. Skiff is the ACP client: it streams the agent's updates as
+// typed Events, asks the user for the agent's permission requests, serves file reads and
+// writes inside the one folder the user chose, and gives the agent Skiff's browser tools as an
+// MCP server (whose calls pass the extension's gate under the agent's name).
+package acphost
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
+)
+
+// Spec is an agent skiffd can host: a name, what the user sees, and its command line.
+type Spec struct {
+	Name    string   `json:"name"`
+	Title   string   `json:"title"`
+	Command []string `json:"command"`
+	Env     []string `json:"env,omitempty"`
+}
+
+// Presets are the agents known to speak ACP, as their packages install them.
+var Presets = []Spec{
+	{Name: "gemini", Title: "Gemini CLI", Command: []string{"gemini", "--acp"}, Env: []string{"GEMINI_CLI_NO_RELAUNCH=true"}},
+	{Name: "claude", Title: "Claude Code", Command: []string{"claude-agent-acp"}},
+	{Name: "qwen", Title: "Qwen Code", Command: []string{"qwen", "--acp"}},
+}
+
+// Installed reports where the agent's program is, if it is on PATH (or a path that exists).
+func (s Spec) Installed() (string, bool) {
+	if len(s.Command) == 0 {
+		return "", false
+	}
+	p, err := exec.LookPath(s.Command[0])
+	return p, err == nil
+}
+
+// Answer kinds: the four answers of Skiff's ask card, which are ACP's option kinds.
+const (
+	AllowOnce    = "allow_once"
+	AllowAlways  = "allow_always"
+	RejectOnce   = "reject_once"
+	RejectAlways = "reject_always"
+)
+
+// Question is what the user is asked for an agent: a tool call of the agent's own (with the
+// answers it offers) or a file write in the shared folder.
+type Question struct {
+	Session string   `json:"session"` // Skiff's session id
+	Agent   string   `json:"agent"`   // the agent's title: "Gemini CLI"
+	Title   string   `json:"title"`   // what it wants to do, in words
+	Kind    string   `json:"kind"`    // the tool kind: edit, delete, execute, fetch, read, …; "write" for a file write
+	Risk    string   `json:"risk"`    // read, act or destructive
+	Answers []string `json:"answers"` // the answer kinds offered
+	Diff    *Diff    `json:"diff,omitempty"`
+}
+
+// Asker asks the user and returns the answer kind chosen; an error or ctx's end is "no".
+type Asker interface {
+	Ask(ctx context.Context, q Question) (string, error)
+}
+
+// Host starts agents. Emit receives every Event in order, from one goroutine, and may take
+// its time: the agent's notification queue never waits on it.
+type Host struct {
+	Files *Files // the shared folder; nil: none (fs requests fail in words)
+	Ask   Asker
+	Emit  func(Event)
+	// MCP gives the agent Skiff's browser tools: the servers for session/new, given whether
+	// the agent takes MCP over HTTP.
+	MCP func(spec Spec, http bool) []acp.McpServer
+	// Audit records every file write the agent made or was refused.
+	Audit func(agent, action, path string, allowed bool)
+}
+
+// Agent is one running agent process and its connection.
+type Agent struct {
+	Spec Spec
+	Info acp.InitializeResponse
+
+	host   *Host
+	cmd    *exec.Cmd
+	conn   *acp.ClientSideConnection
+	stderr *tail
+	exited chan struct{}
+	waitErr error
+
+	mu       sync.Mutex
+	sessions map[acp.SessionId]string // the agent's session id → Skiff's
+	ids      map[string]acp.SessionId // Skiff's → the agent's
+	early    map[acp.SessionId][]acp.SessionUpdate
+	asks     map[string]map[*struct{}]context.CancelFunc // open permission asks by Skiff's session
+	queue    *queue
+}
+
+// StartTimeout bounds an agent's start (spawn and initialize).
+var StartTimeout = 60 * time.Second
+
+// Start runs spec's command and initializes the protocol. The agent runs until Close, or
+// until it exits by itself (Done).
+func (h *Host) Start(ctx context.Context, spec Spec) (*Agent, error) {
+	if len(spec.Command) == 0 {
+		return nil, fmt.Errorf("the agent %q has no command", spec.Name)
+	}
+	title := spec.Title
+	if title == "" {
+		title = spec.Name
+	}
+	spec.Title = title
+	cmd := exec.Command(spec.Command[0], spec.Command[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Env = childEnv(os.Environ(), spec.Env)
+	if h.Files != nil {
+		cmd.Dir = h.Files.Dir()
+	}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	a := &Agent{Spec: spec, host: h, cmd: cmd, stderr: &tail{max: 64 << 10}, exited: make(chan struct{}),
+		sessions: map[acp.SessionId]string{}, ids: map[string]acp.SessionId{}, early: map[acp.SessionId][]acp.SessionUpdate{},
+		asks: map[string]map[*struct{}]context.CancelFunc{}}
+	cmd.Stderr = a.stderr
+	if err := cmd.Start(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return nil, fmt.Errorf("%s is not installed: %s was not found on PATH", title, spec.Command[0])
+		}
+		return nil, fmt.Errorf("%s could not start: %w", title, err)
+	}
+	emit := h.Emit
+	if emit == nil {
+		emit = func(Event) {}
+	}
+	a.queue = newQueue(emit)
+	go func() {
+		a.waitErr = cmd.Wait()
+		close(a.exited)
+	}()
+	a.conn = acp.NewClientSideConnection(&client{a}, in, out)
+	a.conn.SetLogger(slog.New(slog.NewTextHandler(a.stderr, nil))) // the SDK's notes go to the agent's log
+	ictx, cancel := context.WithTimeout(ctx, StartTimeout)
+	defer cancel()
+	info, err := a.conn.Initialize(ictx, acp.InitializeRequest{
+		ProtocolVersion: acp.ProtocolVersionNumber,
+		ClientInfo:      &acp.Implementation{Name: "skiff", Title: acp.Ptr("Skiff"), Version: Version},
+		ClientCapabilities: acp.ClientCapabilities{
+			Fs:       acp.FileSystemCapabilities{ReadTextFile: h.Files != nil, WriteTextFile: h.Files != nil},
+			Terminal: false,
+		},
+	})
+	if err != nil {
+		a.Close()
+		return nil, a.failed("did not start", err)
+	}
+	if info.ProtocolVersion != acp.ProtocolVersionNumber {
+		a.Close()
+		return nil, fmt.Errorf("%s speaks ACP version %d; Skiff speaks version %d", title, info.ProtocolVersion, acp.ProtocolVersionNumber)
+	}
+	a.Info = info
+	return a, nil
+}
+
+// Version is skiffd's, sent as Skiff's client info.
+var Version = "dev"
+
+// childEnv is the agent's environment: skiffd's, without the variables that make an agent
+// think it runs inside Claude Code, plus the spec's.
+func childEnv(env, extra []string) []string {
+	var out []string
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "CLAUDECODE") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, extra...)
+}
+
+// failed words an error of the agent's: a crash names its exit and the end of its log.
+func (a *Agent) failed(what string, err error) error {
+	select {
+	case <-a.exited:
+		return fmt.Errorf("%s stopped (%v)%s", a.Spec.Title, a.waitErr, a.logTail())
+	case <-time.After(200 * time.Millisecond):
+	}
+	select {
+	case <-a.conn.Done():
+		return fmt.Errorf("%s closed its connection%s", a.Spec.Title, a.logTail())
+	default:
+	}
+	var re *acp.RequestError
+	if errors.As(err, &re) {
+		return fmt.Errorf("%s %s: %s", a.Spec.Title, what, re.Message)
+	}
+	return fmt.Errorf("%s %s: %w", a.Spec.Title, what, err)
+}
+
+func (a *Agent) logTail() string {
+	s := strings.TrimSpace(a.stderr.String())
+	if s == "" {
+		return ""
+	}
+	if i := strings.LastIndexByte(s[:max(0, len(s)-1)], '\n'); len(s) > 400 && i >= 0 {
+		s = s[max(i+1, len(s)-400):]
+	}
+	return ": " + s
+}
+
+// Log is the end of the agent's stderr (the last 64 KB).
+func (a *Agent) Log() string { return a.stderr.String() }
+
+// Done is closed when the agent's process exited.
+func (a *Agent) Done() <-chan struct{} { return a.exited }
+
+// Close kills the agent's process group and waits for it.
+func (a *Agent) Close() {
+	if a.cmd.Process != nil {
+		_ = syscall.Kill(-a.cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case <-a.exited:
+		case <-time.After(3 * time.Second):
+			_ = syscall.Kill(-a.cmd.Process.Pid, syscall.SIGKILL)
+			<-a.exited
+		}
+	}
+	a.queue.close()
+}
+
+// NewSession opens a session for Skiff's session id, with the shared folder as its cwd and
+// Skiff's browser tools as an MCP server. Updates the agent sends before it answers are kept
+// and delivered after.
+func (a *Agent) NewSession(ctx context.Context, id string) error {
+	cwd := os.TempDir()
+	if a.host.Files != nil {
+		cwd = a.host.Files.Dir()
+	}
+	servers := []acp.McpServer{}
+	if a.host.MCP != nil {
+		servers = a.host.MCP(a.Spec, a.Info.AgentCapabilities.McpCapabilities.Http)
+	}
+	req := acp.NewSessionRequest{Cwd: cwd, McpServers: servers}
+	res, err := a.conn.NewSession(ctx, req)
+	var re *acp.RequestError
+	if errors.As(err, &re) && re.Code == acp.NewAuthRequired(nil).Code && len(a.Info.AuthMethods) > 0 {
+		if err = a.authenticate(ctx); err == nil {
+			res, err = a.conn.NewSession(ctx, req)
+		}
+	}
+	if err != nil {
+		return a.failed("could not open a session", err)
+	}
+	a.mu.Lock()
+	a.sessions[res.SessionId] = id
+	a.ids[id] = res.SessionId
+	early := a.early[res.SessionId]
+	delete(a.early, res.SessionId)
+	for _, u := range early {
+		a.queue.push(translate(id, u)...)
+	}
+	a.mu.Unlock()
+	if opts := configOptions(res.ConfigOptions); len(opts) > 0 {
+		a.queue.push(Event{Session: id, Kind: "config", Config: opts})
+	}
+	if res.Modes != nil {
+		a.queue.push(Event{Session: id, Kind: "mode", Text: string(res.Modes.CurrentModeId)})
+	}
+	return nil
+}
+
+// authenticate uses the agent's first method that needs no terminal of ours.
+func (a *Agent) authenticate(ctx context.Context) error {
+	for _, m := range a.Info.AuthMethods {
+		var id string
+		switch {
+		case m.Agent != nil:
+			id = string(m.Agent.Id)
+		case m.EnvVar != nil:
+			id = string(m.EnvVar.Id)
+		default:
+			continue
+		}
+		_, err := a.conn.Authenticate(ctx, acp.AuthenticateRequest{MethodId: id})
+		return err
+	}
+	return fmt.Errorf("%s needs you to sign in: run it once in a terminal", a.Spec.Title)
+}
+
+// Prompt sends the user's text (and images, when the agent takes them) and waits for the
+// turn to end; its updates come as Events meanwhile. The stop reason is end_turn, max_tokens,
+// max_turn_requests, refusal or cancelled.
+func (a *Agent) Prompt(ctx context.Context, id, text string, images []Image) (string, error) {
+	a.mu.Lock()
+	sid, ok := a.ids[id]
+	a.mu.Unlock()
+	if !ok {
+		return "", fmt.Errorf("%s has no session for this chat", a.Spec.Title)
+	}
+	blocks := []acp.ContentBlock{acp.TextBlock(text)}
+	if a.Info.AgentCapabilities.PromptCapabilities.Image {
+		for _, im := range images {
+			blocks = append(blocks, acp.ImageBlock(im.Data, im.Mime))
+		}
+	}
+	res, err := a.conn.Prompt(ctx, acp.PromptRequest{SessionId: sid, Prompt: blocks})
+	if err != nil {
+		return "", a.failed("failed", err)
+	}
+	a.queue.flush()
+	return string(res.StopReason), nil
+}
+
+// Image is an image attached to a prompt (Data base64).
+type Image struct {
+	Mime string `json:"mime"`
+	Data string `json:"data"`
+}
+
+// Cancel stops the session's turn: every open permission ask is answered "cancelled" first,
+// then the agent is told.
+func (a *Agent) Cancel(ctx context.Context, id string) error {
+	a.mu.Lock()
+	sid, ok := a.ids[id]
+	for _, cancel := range a.asks[id] {
+		cancel()
+	}
+	a.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	return a.conn.Cancel(ctx, acp.CancelNotification{SessionId: sid})
+}
+
+// SetModel picks a model: through the config option of category "model" when the agent has
+// one, else through the legacy session mode.
+func (a *Agent) SetOption(ctx context.Context, id, option, value string) error {
+	a.mu.Lock()
+	sid, ok := a.ids[id]
+	a.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%s has no session for this chat", a.Spec.Title)
+	}
+	if option == "mode" {
+		_, err := a.conn.SetSessionMode(ctx, acp.SetSessionModeRequest{SessionId: sid, ModeId: acp.SessionModeId(value)})
+		return err
+	}
+	res, err := a.conn.SetSessionConfigOption(ctx, acp.SetSessionConfigOptionRequest{
+		ValueId: &acp.SetSessionConfigOptionValueId{SessionId: sid, ConfigId: acp.SessionConfigId(option), Value: acp.SessionConfigValueId(value)}})
+	if err != nil {
+		return a.failed("did not change "+option, err)
+	}
+	if opts := configOptions(res.ConfigOptions); len(opts) > 0 {
+		a.queue.push(Event{Session: id, Kind: "config", Config: opts})
+	}
+	return nil
+}
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append([]byte(nil), t.b[len(t.b)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(bytes.ToValidUTF8(t.b, nil))
+}
+
+var _ io.Writer = (*tail)(nil)

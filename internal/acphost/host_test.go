@@ -1,0 +1,323 @@
+package acphost
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skiff-ai/skiff/internal/testkit/acpagent"
+)
+
+// recorder collects a host's events and answers its asks from a script.
+type recorder struct {
+	mu      sync.Mutex
+	events  []Event
+	asked   []Question
+	answer  func(Question) (string, error)
+	changed chan struct{}
+}
+
+func newRecorder() *recorder { return &recorder{changed: make(chan struct{}, 1000)} }
+
+func (r *recorder) emit(e Event) {
+	r.mu.Lock()
+	r.events = append(r.events, e)
+	r.mu.Unlock()
+	r.changed <- struct{}{}
+}
+
+func (r *recorder) Ask(ctx context.Context, q Question) (string, error) {
+	r.mu.Lock()
+	r.asked = append(r.asked, q)
+	a := r.answer
+	r.mu.Unlock()
+	r.changed <- struct{}{}
+	if a == nil {
+		<-ctx.Done()
+		return "", ctx.Err()
+	}
+	return a(q)
+}
+
+func (r *recorder) take() []Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.events
+	r.events = nil
+	return out
+}
+
+func (r *recorder) text(kind string, es []Event) string {
+	var b strings.Builder
+	for _, e := range es {
+		if e.Kind == kind {
+			b.WriteString(e.Text)
+		}
+	}
+	return b.String()
+}
+
+func start(t *testing.T, folder string) (*Agent, *recorder) {
+	t.Helper()
+	rec := newRecorder()
+	h := &Host{Ask: rec, Emit: rec.emit}
+	if folder != "" {
+		f, err := OpenFiles(folder, false)
+		require.NoError(t, err)
+		t.Cleanup(func() { f.Close() })
+		h.Files = f
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	a, err := h.Start(ctx, Spec{Name: "test", Title: "Test Agent", Command: []string{acpagent.Build(t)}})
+	require.NoError(t, err)
+	t.Cleanup(a.Close)
+	require.NoError(t, a.NewSession(ctx, "chat-1"))
+	return a, rec
+}
+
+// Every update kind arrives typed and in order; the update sent before session/new answered
+// is kept; a kind nobody knows is skipped and the session lives on.
+func TestEveryUpdateKindArrives(t *testing.T) {
+	a, rec := start(t, "")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	stop, err := a.Prompt(ctx, "chat-1", "hello", []Image{{Mime: "image/png", Data: "iVBORw0KGgo="}})
+	require.NoError(t, err)
+	assert.Equal(t, "end_turn", stop)
+	es := rec.take()
+	var kinds []string
+	for _, e := range es {
+		assert.Equal(t, "chat-1", e.Session)
+		kinds = append(kinds, e.Kind)
+	}
+	assert.Equal(t, []string{"commands", "thought", "plan", "tool", "tool", "usage", "info", "text", "text"}, kinds)
+	assert.Equal(t, "Hello from the test agent (1 images).", rec.text("text", es))
+	assert.Equal(t, []PlanItem{{Content: "Read the notes", Status: "completed", Priority: "high"}, {Content: "Answer", Status: "in_progress", Priority: "medium"}}, es[2].Plan)
+	assert.Equal(t, &ToolCard{ID: "t1", Title: "Reading notes.md", Kind: "read", Status: "pending", Locations: []string{"notes.md"}}, es[3].Tool)
+	assert.Equal(t, &ToolCard{ID: "t1", Update: true, Status: "completed", Preview: "one\ntwo"}, es[4].Tool)
+	assert.Equal(t, &Usage{Used: 1200, Size: 200000}, es[5].Usage)
+	assert.Equal(t, "Greetings", es[6].Text)
+
+	// The session lives on after the unknown kind.
+	_, err = a.Prompt(ctx, "chat-1", "ping", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "echo: ping", rec.text("text", rec.take()))
+}
+
+// The agent's permission requests get Skiff's four answers mapped onto its options ("always"
+// where it offers it, else "once"); Cancel answers an open ask "cancelled" before the agent
+// hears of it.
+func TestPermissionRequests(t *testing.T) {
+	a, rec := start(t, "")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for answer, want := range map[string]string{AllowOnce: "chose yes", AllowAlways: "chose always", RejectOnce: "chose no", RejectAlways: "chose no"} {
+		rec.answer = func(Question) (string, error) { return answer, nil }
+		_, err := a.Prompt(ctx, "chat-1", "ask edit", nil)
+		require.NoError(t, err)
+		assert.Equal(t, want, rec.text("text", rec.take()), answer)
+	}
+	q := rec.asked[0]
+	assert.Equal(t, Question{Session: "chat-1", Agent: "Test Agent", Title: "Do a edit", Kind: "edit", Risk: "act",
+		Answers: []string{AllowOnce, AllowAlways, RejectOnce}}, q)
+	rec.answer = func(Question) (string, error) { return AllowOnce, nil }
+	_, err := a.Prompt(ctx, "chat-1", "ask delete", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "destructive", rec.asked[len(rec.asked)-1].Risk)
+	rec.take()
+
+	// Cancel mid-permission.
+	rec.mu.Lock()
+	rec.answer, rec.asked = nil, nil
+	rec.mu.Unlock()
+	done := make(chan string, 1)
+	go func() {
+		stop, err := a.Prompt(ctx, "chat-1", "ask execute", nil)
+		assert.NoError(t, err)
+		done <- stop
+	}()
+	for {
+		<-rec.changed
+		rec.mu.Lock()
+		n := len(rec.asked)
+		rec.mu.Unlock()
+		if n > 0 {
+			break
+		}
+	}
+	require.NoError(t, a.Cancel(ctx, "chat-1"))
+	assert.Equal(t, "cancelled", <-done)
+	assert.Equal(t, "cancelled", rec.text("text", rec.take()))
+}
+
+// Cancel mid-prompt ends the turn as cancelled and the session goes on.
+func TestCancelMidPrompt(t *testing.T) {
+	a, rec := start(t, "")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	done := make(chan string, 1)
+	go func() {
+		stop, _ := a.Prompt(ctx, "chat-1", "slow", nil)
+		done <- stop
+	}()
+	for rec.text("text", snapshot(rec)) != "Working" {
+		<-rec.changed
+	}
+	require.NoError(t, a.Cancel(ctx, "chat-1"))
+	assert.Equal(t, "cancelled", <-done)
+	rec.take()
+	_, err := a.Prompt(ctx, "chat-1", "again", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "echo: again", rec.text("text", rec.take()))
+}
+
+func snapshot(r *recorder) []Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Event(nil), r.events...)
+}
+
+// Reads and writes stay in the shared folder; a write asks first with its diff, is refused
+// when the user says no, and lands when allowed (as an event with the diff, and in the audit).
+func TestFilesThroughTheAgent(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.md"), []byte("one\ntwo\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "secret"), []byte("s3cret"), 0o644))
+	a, rec := start(t, dir)
+	var audit []string
+	a.host.Audit = func(agent, action, path string, ok bool) {
+		audit = append(audit, agent+" "+action+" "+path+map[bool]string{true: " allowed", false: " refused"}[ok])
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	prompt := func(text string) string {
+		_, err := a.Prompt(ctx, "chat-1", text, nil)
+		require.NoError(t, err)
+		return rec.text("text", rec.take())
+	}
+	assert.Equal(t, "read: one\ntwo\n", prompt("read "+filepath.Join(dir, "notes.md")))
+	assert.Contains(t, prompt("read "+filepath.Join(outside, "secret")), "outside the folder")
+	assert.Contains(t, prompt("read "+dir+"/../"+filepath.Base(outside)+"/secret"), "outside the folder")
+
+	rec.answer = func(Question) (string, error) { return RejectOnce, nil }
+	assert.Contains(t, prompt("write "+filepath.Join(dir, "notes.md")+" one\nTWO"), "did not allow")
+	b, _ := os.ReadFile(filepath.Join(dir, "notes.md"))
+	assert.Equal(t, "one\ntwo\n", string(b))
+	q := rec.asked[len(rec.asked)-1]
+	assert.Equal(t, "destructive", q.Risk)
+	assert.Equal(t, "change notes.md (+1 −1)", q.Title)
+
+	rec.answer = func(Question) (string, error) { return AllowOnce, nil }
+	_, err := a.Prompt(ctx, "chat-1", "write "+filepath.Join(dir, "notes.md")+" one\nTWO", nil)
+	require.NoError(t, err)
+	es := rec.take()
+	b, _ = os.ReadFile(filepath.Join(dir, "notes.md"))
+	assert.Equal(t, "one\nTWO", string(b))
+	var wrote *Diff
+	var card *ToolCard
+	for _, e := range es {
+		if e.Kind == "wrote" {
+			wrote = e.Diff
+		}
+		if e.Kind == "tool" && card == nil {
+			card = e.Tool
+		}
+	}
+	require.NotNil(t, wrote)
+	assert.Equal(t, 1, wrote.Added)
+	assert.Equal(t, 1, wrote.Removed)
+	assert.Contains(t, wrote.Unified, "-two\n+TWO")
+	require.NotNil(t, card)
+	assert.Equal(t, "edit", card.Kind)
+	require.Len(t, card.Diffs, 1, "the tool card carries the diff the agent proposed")
+	assert.True(t, card.Diffs[0].New, "the agent sent no old text")
+
+	assert.Contains(t, prompt("write "+filepath.Join(outside, "secret")+" gotcha"), "outside the folder")
+	b, _ = os.ReadFile(filepath.Join(outside, "secret"))
+	assert.Equal(t, "s3cret", string(b))
+	assert.Equal(t, []string{"Test Agent write notes.md refused", "Test Agent write notes.md allowed", "Test Agent write " + filepath.Join(outside, "secret") + " refused"}, audit)
+}
+
+// An agent that crashes mid-turn is a clear message naming it, its exit and its log, never
+// a hang; one that is not installed says so at start.
+func TestCrashAndMissingAgent(t *testing.T) {
+	a, _ := start(t, "")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := a.Prompt(ctx, "chat-1", "crash", nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "Test Agent stopped")
+	assert.Contains(t, err.Error(), "exit status 3")
+	assert.Contains(t, err.Error(), "crashing on purpose")
+	select {
+	case <-a.Done():
+	case <-ctx.Done():
+		t.Fatal("the crashed agent's process was not reaped")
+	}
+
+	h := &Host{}
+	_, err = h.Start(ctx, Spec{Name: "nope", Title: "Nope CLI", Command: []string{"skiff-no-such-agent", "--acp"}})
+	require.Error(t, err)
+	assert.Equal(t, "Nope CLI is not installed: skiff-no-such-agent was not found on PATH", err.Error())
+}
+
+// Close kills the agent's whole process group: a child the agent started goes with it.
+func TestCloseKillsTheProcessGroup(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "agent.sh")
+	pidfile := filepath.Join(dir, "child.pid")
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nsleep 300 &\necho $! > "+pidfile+"\nexec "+acpagent.Build(t)+"\n"), 0o755))
+	h := &Host{}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	a, err := h.Start(ctx, Spec{Name: "sh", Command: []string{script}})
+	require.NoError(t, err)
+	b, err := os.ReadFile(pidfile)
+	require.NoError(t, err)
+	pid := strings.TrimSpace(string(b))
+	a.Close()
+	// The child is gone (or a zombie of init's, not running): kill -0 fails or ps shows Z.
+	out, _ := exec.Command("ps", "-o", "stat=", "-p", pid).Output()
+	st := strings.TrimSpace(string(out))
+	assert.True(t, st == "" || strings.HasPrefix(st, "Z"), "the agent's child is still running: %q", st)
+}
+
+// The SDK's own example agent (a permission request and two tool calls) runs under the host.
+func TestTheSDKExampleAgent(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "example-agent")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/coder/acp-go-sdk/example/agent").CombinedOutput()
+	require.NoError(t, err, string(out))
+	rec := newRecorder()
+	rec.answer = func(q Question) (string, error) { return AllowOnce, nil }
+	h := &Host{Ask: rec, Emit: rec.emit}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	a, err := h.Start(ctx, Spec{Name: "example", Title: "Example", Command: []string{bin}})
+	require.NoError(t, err)
+	defer a.Close()
+	require.NoError(t, a.NewSession(ctx, "c"))
+	stop, err := a.Prompt(ctx, "c", "hi", nil)
+	require.NoError(t, err)
+	assert.Equal(t, string(acp.StopReasonEndTurn), stop)
+	es := rec.take()
+	assert.Contains(t, rec.text("text", es), "ACP Go Example Agent")
+	tools := 0
+	for _, e := range es {
+		if e.Kind == "tool" && !e.Tool.Update {
+			tools++
+		}
+	}
+	assert.Equal(t, 2, tools)
+	assert.NotEmpty(t, rec.asked)
+}

@@ -1,0 +1,282 @@
+// Package acpagent is a scripted ACP agent for tests: what it does is read from the prompt,
+// one command a prompt, so a test drives it the way a user drives a real agent. It exercises
+// every update kind, permission requests of each kind, file reads and writes, a call back to
+// Skiff's browser tools through the MCP server session/new gave it, cancel, and a crash.
+//
+//	hello            every update kind: thought, plan, commands, tool call and its update,
+//	                 usage, title, an update of a kind no client knows, then text
+//	ask KIND         a permission request for a tool of KIND (edit, delete, fetch…), answers
+//	                 with what the user chose
+//	read PATH        fs/read_text_file, replies with the text
+//	write PATH TEXT  a tool call with the diff, then fs/write_text_file
+//	browse TOOL JSON calls Skiff's browser tool TOOL through MCP, replies with its text
+//	slow             streams a chunk, then waits to be cancelled
+//	crash            writes to stderr and exits with status 3
+package acpagent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+
+	acp "github.com/coder/acp-go-sdk"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Main runs the agent on stdin and stdout until stdin closes.
+func Main() {
+	out := &lockedWriter{w: os.Stdout}
+	a := &agent{out: out, sessions: map[acp.SessionId]*session{}}
+	a.conn = acp.NewAgentSideConnection(a, out, os.Stdin)
+	<-a.conn.Done()
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+type session struct {
+	mcp    []acp.McpServer
+	cancel context.CancelFunc
+}
+
+type agent struct {
+	conn     *acp.AgentSideConnection
+	out      *lockedWriter
+	mu       sync.Mutex
+	sessions map[acp.SessionId]*session
+	n        int
+	client   acp.ClientCapabilities
+}
+
+func (a *agent) Initialize(_ context.Context, p acp.InitializeRequest) (acp.InitializeResponse, error) {
+	a.client = p.ClientCapabilities
+	return acp.InitializeResponse{
+		ProtocolVersion: acp.ProtocolVersionNumber,
+		AgentInfo:       &acp.Implementation{Name: "skiff-test-agent", Version: "1"},
+		AgentCapabilities: acp.AgentCapabilities{
+			McpCapabilities:    acp.McpCapabilities{Http: true},
+			PromptCapabilities: acp.PromptCapabilities{Image: true},
+		},
+		AuthMethods: []acp.AuthMethod{},
+	}, nil
+}
+
+func (a *agent) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp.NewSessionResponse, error) {
+	a.mu.Lock()
+	a.n++
+	id := acp.SessionId(fmt.Sprintf("s%d", a.n))
+	a.sessions[id] = &session{mcp: p.McpServers}
+	a.mu.Unlock()
+	// Sent before the answer, as real agents do: a client must keep it.
+	_ = a.conn.SessionUpdate(ctx, acp.SessionNotification{SessionId: id, Update: acp.SessionUpdate{AvailableCommandsUpdate: &acp.SessionAvailableCommandsUpdate{
+		SessionUpdate: "available_commands_update", AvailableCommands: []acp.AvailableCommand{{Name: "hello", Description: "show every update kind"}}}}})
+	return acp.NewSessionResponse{SessionId: id}, nil
+}
+
+func (a *agent) Authenticate(context.Context, acp.AuthenticateRequest) (acp.AuthenticateResponse, error) {
+	return acp.AuthenticateResponse{}, nil
+}
+
+func (a *agent) Logout(context.Context, acp.LogoutRequest) (acp.LogoutResponse, error) {
+	return acp.LogoutResponse{}, acp.NewMethodNotFound(acp.AgentMethodLogout)
+}
+
+func (a *agent) CloseSession(context.Context, acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {
+	return acp.CloseSessionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionClose)
+}
+
+func (a *agent) ListSessions(context.Context, acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
+	return acp.ListSessionsResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionList)
+}
+
+func (a *agent) ResumeSession(context.Context, acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
+	return acp.ResumeSessionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionResume)
+}
+
+func (a *agent) SetSessionConfigOption(context.Context, acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
+	return acp.SetSessionConfigOptionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionSetConfigOption)
+}
+
+func (a *agent) SetSessionMode(context.Context, acp.SetSessionModeRequest) (acp.SetSessionModeResponse, error) {
+	return acp.SetSessionModeResponse{}, nil
+}
+
+func (a *agent) Cancel(_ context.Context, p acp.CancelNotification) error {
+	a.mu.Lock()
+	s := a.sessions[p.SessionId]
+	a.mu.Unlock()
+	if s != nil && s.cancel != nil {
+		s.cancel()
+	}
+	return nil
+}
+
+func (a *agent) say(ctx context.Context, id acp.SessionId, u acp.SessionUpdate) {
+	_ = a.conn.SessionUpdate(ctx, acp.SessionNotification{SessionId: id, Update: u})
+}
+
+func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptResponse, error) {
+	a.mu.Lock()
+	s := a.sessions[p.SessionId]
+	a.mu.Unlock()
+	if s == nil {
+		return acp.PromptResponse{}, acp.NewInvalidParams("no such session")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a.mu.Lock()
+	s.cancel = cancel
+	a.mu.Unlock()
+	var text string
+	images := 0
+	for _, b := range p.Prompt {
+		if b.Text != nil {
+			text += b.Text.Text
+		}
+		if b.Image != nil {
+			images++
+		}
+	}
+	id := p.SessionId
+	cmd, rest, _ := strings.Cut(strings.TrimSpace(text), " ")
+	end := acp.PromptResponse{StopReason: acp.StopReasonEndTurn}
+	switch cmd {
+	case "hello":
+		a.say(ctx, id, acp.UpdateAgentThoughtText("The user greets me."))
+		a.say(ctx, id, acp.UpdatePlan(
+			acp.PlanEntry{Content: "Read the notes", Status: acp.PlanEntryStatusCompleted, Priority: acp.PlanEntryPriorityHigh},
+			acp.PlanEntry{Content: "Answer", Status: acp.PlanEntryStatusInProgress, Priority: acp.PlanEntryPriorityMedium}))
+		a.say(ctx, id, acp.StartToolCall("t1", "Reading notes.md", acp.WithStartKind(acp.ToolKindRead),
+			acp.WithStartStatus(acp.ToolCallStatusPending), acp.WithStartLocations([]acp.ToolCallLocation{{Path: "notes.md"}})))
+		a.say(ctx, id, acp.UpdateToolCall("t1", acp.WithUpdateStatus(acp.ToolCallStatusCompleted),
+			acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock("one\ntwo"))})))
+		a.say(ctx, id, acp.SessionUpdate{UsageUpdate: &acp.SessionUsageUpdate{SessionUpdate: "usage_update", Used: 1200, Size: 200000}})
+		a.say(ctx, id, acp.SessionUpdate{SessionInfoUpdate: &acp.SessionSessionInfoUpdate{SessionUpdate: "session_info_update", Title: acp.Ptr("Greetings")}})
+		raw, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "session/update", "params": map[string]any{
+			"sessionId": id, "update": map[string]any{"sessionUpdate": "hologram_update", "beam": 3}}})
+		_, _ = a.out.Write(append(raw, '\n'))
+		a.say(ctx, id, acp.UpdateAgentMessageText("Hello"))
+		a.say(ctx, id, acp.UpdateAgentMessageText(fmt.Sprintf(" from the test agent (%d images).", images)))
+	case "ask":
+		kind := acp.ToolKind(rest)
+		// The client must answer every ask, "cancelled" when the turn is: wait for that answer
+		// rather than the turn's context.
+		r, err := a.conn.RequestPermission(context.Background(), acp.RequestPermissionRequest{SessionId: id,
+			ToolCall: acp.ToolCallUpdate{ToolCallId: "p1", Title: acp.Ptr("Do a " + rest), Kind: &kind},
+			Options: []acp.PermissionOption{
+				{OptionId: "yes", Name: "Allow", Kind: acp.PermissionOptionKindAllowOnce},
+				{OptionId: "always", Name: "Always allow", Kind: acp.PermissionOptionKindAllowAlways},
+				{OptionId: "no", Name: "Reject", Kind: acp.PermissionOptionKindRejectOnce},
+			}})
+		switch {
+		case err != nil:
+			a.say(ctx, id, acp.UpdateAgentMessageText("error: "+err.Error()))
+		case r.Outcome.Cancelled != nil:
+			a.say(context.Background(), id, acp.UpdateAgentMessageText("cancelled")) // the turn's ctx is done
+			end.StopReason = acp.StopReasonCancelled
+		case r.Outcome.Selected != nil:
+			a.say(ctx, id, acp.UpdateAgentMessageText("chose "+string(r.Outcome.Selected.OptionId)))
+		}
+	case "read":
+		r, err := a.conn.ReadTextFile(ctx, acp.ReadTextFileRequest{SessionId: id, Path: rest})
+		if err != nil {
+			a.say(ctx, id, acp.UpdateAgentMessageText("error: "+err.Error()))
+		} else {
+			a.say(ctx, id, acp.UpdateAgentMessageText("read: "+r.Content))
+		}
+	case "write":
+		path, content, _ := strings.Cut(rest, " ")
+		a.say(ctx, id, acp.StartToolCall("w1", "Writing "+path, acp.WithStartKind(acp.ToolKindEdit),
+			acp.WithStartContent([]acp.ToolCallContent{acp.ToolDiffContent(path, content)}), acp.WithStartLocations([]acp.ToolCallLocation{{Path: path}})))
+		_, err := a.conn.WriteTextFile(ctx, acp.WriteTextFileRequest{SessionId: id, Path: path, Content: content})
+		status := acp.ToolCallStatusCompleted
+		if err != nil {
+			status = acp.ToolCallStatusFailed
+			a.say(ctx, id, acp.UpdateAgentMessageText("error: "+err.Error()))
+		} else {
+			a.say(ctx, id, acp.UpdateAgentMessageText("wrote "+path))
+		}
+		a.say(ctx, id, acp.UpdateToolCall("w1", acp.WithUpdateStatus(status)))
+	case "browse":
+		tool, args, _ := strings.Cut(rest, " ")
+		out, err := a.browse(ctx, s, tool, args)
+		if err != nil {
+			a.say(ctx, id, acp.UpdateAgentMessageText("error: "+err.Error()))
+		} else {
+			a.say(ctx, id, acp.UpdateAgentMessageText("browser: "+out))
+		}
+	case "slow":
+		a.say(ctx, id, acp.UpdateAgentMessageText("Working"))
+		<-ctx.Done()
+		end.StopReason = acp.StopReasonCancelled
+	case "crash":
+		fmt.Fprintln(os.Stderr, "test agent: crashing on purpose")
+		os.Exit(3)
+	default:
+		a.say(ctx, id, acp.UpdateAgentMessageText("echo: "+text))
+	}
+	return end, nil
+}
+
+// browse calls a tool of the first MCP server session/new gave (HTTP with its headers).
+func (a *agent) browse(ctx context.Context, s *session, tool, args string) (string, error) {
+	var h *acp.McpServerHttpInline
+	for _, m := range s.mcp {
+		if m.Http != nil {
+			h = m.Http
+		}
+	}
+	if h == nil {
+		return "", fmt.Errorf("no MCP server over HTTP was given")
+	}
+	hc := &http.Client{Transport: headers{h.Headers}}
+	c := mcp.NewClient(&mcp.Implementation{Name: "skiff-test-agent", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: h.Url, HTTPClient: hc}, nil)
+	if err != nil {
+		return "", err
+	}
+	defer cs.Close()
+	var m map[string]any
+	if args != "" {
+		if err := json.Unmarshal([]byte(args), &m); err != nil {
+			return "", err
+		}
+	}
+	r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: m})
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, c := range r.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	if r.IsError {
+		return "tool error: " + b.String(), nil
+	}
+	return b.String(), nil
+}
+
+type headers struct{ hs []acp.HttpHeader }
+
+func (h headers) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for _, x := range h.hs {
+		r.Header.Set(x.Name, x.Value)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}

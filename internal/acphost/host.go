@@ -90,11 +90,11 @@ type Agent struct {
 	Spec Spec
 	Info acp.InitializeResponse
 
-	host   *Host
-	cmd    *exec.Cmd
-	conn   *acp.ClientSideConnection
-	stderr *tail
-	exited chan struct{}
+	host    *Host
+	cmd     *exec.Cmd
+	conn    *acp.ClientSideConnection
+	stderr  *tail
+	exited  chan struct{}
 	waitErr error
 
 	mu       sync.Mutex

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/skiff-ai/skiff/internal/acphost"
 	"github.com/skiff-ai/skiff/internal/daemon"
 )
 
@@ -32,6 +33,9 @@ const usage = `skiffd lends your browser's tools to MCP clients, through Skiff's
   skiffd pair [--new]       print the pairing token to paste into Skiff's settings
   skiffd install [--dir D]  register skiffd as Chrome's native messaging host
   skiffd doctor             check every link of the chain and say what to fix
+  skiffd agents             list the ACP agents skiffd can host (installed or not)
+  skiffd agents add NAME "TITLE" COMMAND [ARGS…]   add an agent (or replace a preset)
+  skiffd agents folder DIR  the one folder agents may read and write ("" for none)
 
 The configuration lives in $SKIFFD_HOME (default: %s).
 `
@@ -113,6 +117,10 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
+	case "agents":
+		if err := agents(cfg, fs.Args()); err != nil {
+			log.Fatal(err)
+		}
 	case "doctor":
 		if !daemon.Doctor(context.Background(), cfg, os.Stdout) {
 			os.Exit(1)
@@ -134,4 +142,50 @@ func run(f func(context.Context, *daemon.Config) error) {
 	if err := f(ctx, cfg); err != nil && ctx.Err() == nil {
 		log.Fatal(err)
 	}
+}
+
+// agents lists, adds and configures the ACP agents skiffd hosts.
+func agents(cfg *daemon.Config, args []string) error {
+	switch {
+	case len(args) == 0:
+		for _, s := range cfg.Specs() {
+			where, ok := s.Installed()
+			state := "not installed"
+			if ok {
+				state = "installed at " + where
+			}
+			fmt.Printf("%-8s %-14s %-32s %s\n", s.Name, s.Title, strings.Join(s.Command, " "), state)
+		}
+		folder := cfg.AgentSettings.Folder
+		if folder == "" {
+			folder = "none (agents get no files): skiffd agents folder DIR"
+		}
+		fmt.Println("\nShared folder:", folder)
+		return nil
+	case args[0] == "add" && len(args) >= 4:
+		spec := acphost.Spec{Name: args[1], Title: args[2], Command: args[3:]}
+		kept := cfg.AgentSettings.Agents[:0]
+		for _, s := range cfg.AgentSettings.Agents {
+			if s.Name != spec.Name {
+				kept = append(kept, s)
+			}
+		}
+		cfg.AgentSettings.Agents = append(kept, spec)
+		return cfg.Save()
+	case args[0] == "folder" && len(args) == 2:
+		dir := args[1]
+		if dir != "" {
+			abs, err := filepath.Abs(dir)
+			if err != nil {
+				return err
+			}
+			if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+				return fmt.Errorf("%s is not a folder", abs)
+			}
+			dir = abs
+		}
+		cfg.AgentSettings.Folder = dir
+		return cfg.Save()
+	}
+	return fmt.Errorf("usage: skiffd agents [add NAME \"TITLE\" COMMAND [ARGS…] | folder DIR]")
 }

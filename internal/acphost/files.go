@@ -3,6 +3,7 @@ package acphost
 import (
 	"errors"
 	"fmt"
+	"github.com/skiff-ai/skiff/internal/link"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -149,11 +150,7 @@ func (f *Files) Write(path, content string) error {
 }
 
 // Entry is one item of a folder listing.
-type Entry struct {
-	Name string `json:"name"`
-	Dir  bool   `json:"dir,omitempty"`
-	Size int64  `json:"size,omitempty"`
-}
+type Entry = link.FileEntry
 
 // List lists a folder inside the shared one ("" or "." for its top), folders first.
 func (f *Files) List(path string) ([]Entry, error) {

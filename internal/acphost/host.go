@@ -55,18 +55,6 @@ const (
 	RejectAlways = "reject_always"
 )
 
-// Question is what the user is asked for an agent: a tool call of the agent's own (with the
-// answers it offers) or a file write in the shared folder.
-type Question struct {
-	Session string   `json:"session"` // Skiff's session id
-	Agent   string   `json:"agent"`   // the agent's title: "Gemini CLI"
-	Title   string   `json:"title"`   // what it wants to do, in words
-	Kind    string   `json:"kind"`    // the tool kind: edit, delete, execute, fetch, read, …; "write" for a file write
-	Risk    string   `json:"risk"`    // read, act or destructive
-	Answers []string `json:"answers"` // the answer kinds offered
-	Diff    *Diff    `json:"diff,omitempty"`
-}
-
 // Asker asks the user and returns the answer kind chosen; an error or ctx's end is "no".
 type Asker interface {
 	Ask(ctx context.Context, q Question) (string, error)
@@ -322,12 +310,6 @@ func (a *Agent) Prompt(ctx context.Context, id, text string, images []Image) (st
 	}
 	a.queue.flush()
 	return string(res.StopReason), nil
-}
-
-// Image is an image attached to a prompt (Data base64).
-type Image struct {
-	Mime string `json:"mime"`
-	Data string `json:"data"`
 }
 
 // Cancel stops the session's turn: every open permission ask is answered "cancelled" first,

@@ -30,6 +30,8 @@ type Config struct {
 	MCPToken string `json:"mcpToken"`
 	// ExtensionID overrides the extension allowed to link (a build signed with another key).
 	ExtensionID string `json:"extensionId,omitempty"`
+	// AgentSettings are the ACP agents skiffd hosts and their folder.
+	AgentSettings
 
 	dir string
 }

@@ -22,10 +22,13 @@ import (
 )
 
 // running is a real skiffd front on a loopback port, with a hub and its configuration.
-func running(t *testing.T) (*Config, *Hub, string) {
+func running(t *testing.T, setup ...func(*Config)) (*Config, *Hub, string) {
 	t.Helper()
 	cfg, err := Load(t.TempDir())
 	require.NoError(t, err)
+	for _, f := range setup {
+		f(cfg)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	cfg.Port = ln.Addr().(*net.TCPAddr).Port

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -28,9 +30,11 @@ func Listen(port int) (net.Listener, error) {
 
 // Serve serves the HTTP front (MCP for clients, the extension's link) on ln until ctx ends.
 func Serve(ctx context.Context, ln net.Listener, cfg *Config, hub *Hub) error {
-	srv := &http.Server{Handler: Handler(cfg, hub, NewMCPServer(hub)), ReadHeaderTimeout: 10 * time.Second}
+	agents := NewAgents(cfg, hub)
+	srv := &http.Server{Handler: Handler(cfg, hub, NewMCPServer(hub, agents), agents), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
+		agents.Close()
 		sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
 		hub.Drop()
@@ -55,9 +59,11 @@ func Stdio(ctx context.Context, cfg *Config, in io.ReadCloser, out io.WriteClose
 		defer cancel()
 		go func() { _ = Serve(sctx, ln, cfg, hub) }()
 	} else {
-		caller = &Relay{URL: "http://127.0.0.1:" + strconv.Itoa(cfg.Port) + "/mcp", Token: cfg.MCPToken}
+		// An agent skiffd hosts gets its own token, so the running skiffd names it.
+		token := cmp.Or(os.Getenv("SKIFFD_AGENT_TOKEN"), cfg.MCPToken)
+		caller = &Relay{URL: "http://127.0.0.1:" + strconv.Itoa(cfg.Port) + "/mcp", Token: token}
 	}
-	return NewMCPServer(caller).Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
+	return NewMCPServer(caller, nil).Run(ctx, &mcp.IOTransport{Reader: in, Writer: out})
 }
 
 // Relay runs calls through another skiffd's MCP endpoint (the one holding the browser's link),

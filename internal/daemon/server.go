@@ -32,8 +32,9 @@ type Caller interface {
 }
 
 // NewMCPServer returns an MCP server whose tools are the registry's (the panel agent's very
-// tools and schemas), each call relayed through c to the extension's gate.
-func NewMCPServer(c Caller) *mcp.Server {
+// tools and schemas), each call relayed through c to the extension's gate. A call that
+// presents a hosted agent's token is named as that agent (agents may be nil).
+func NewMCPServer(c Caller, agents *Agents) *mcp.Server {
 	var sessions sync.Map
 	s := mcp.NewServer(&mcp.Implementation{Name: "skiffd", Title: "Skiff: your browser's tools", Version: Version}, &mcp.ServerOptions{
 		Instructions: Instructions,
@@ -55,7 +56,13 @@ func NewMCPServer(c Caller) *mcp.Server {
 		name := t.Name
 		s.AddTool(mt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			args := req.Params.Arguments
-			r, err := c.Call(ctx, clientOf(req.Session), name, args)
+			who := clientOf(req.Session)
+			if req.Extra != nil {
+				if title := agents.AgentFor(bearerOf(req.Extra.Header)); title != "" {
+					who = link.Client{ID: "acp-" + who.ID, Name: title, Kind: "acp"}
+				}
+			}
+			r, err := c.Call(ctx, who, name, args)
 			if err != nil {
 				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
 			}
@@ -115,11 +122,11 @@ type StatusReply struct {
 //	/mcp     Streamable HTTP MCP; needs the bearer token; Host and Origin checked
 //	/ext     the extension's WebSocket; only its exact origin, then the pairing token
 //	/status  the link's status, for doctor; needs the bearer token
-func Handler(cfg *Config, hub *Hub, srv *mcp.Server) http.Handler {
+func Handler(cfg *Config, hub *Hub, srv *mcp.Server, agents *Agents) http.Handler {
 	mcpH := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard(cfg, mcpH))
-	mux.Handle("/status", guard(cfg, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	mux.Handle("/mcp", guard(cfg, agents, mcpH))
+	mux.Handle("/status", guard(cfg, nil, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := hub.Status()
 		if r.URL.Query().Get("probe") == "1" && st.Connected {
 			ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
@@ -154,7 +161,7 @@ func Handler(cfg *Config, hub *Hub, srv *mcp.Server) http.Handler {
 // guard checks what every MCP request must carry: a Host that is ours (a DNS-rebinding page
 // has its own), no foreign Origin (browsers send one; local clients do not), and the bearer
 // token. A session id is never taken as authentication: every request needs the token.
-func guard(cfg *Config, next http.Handler) http.Handler {
+func guard(cfg *Config, agents *Agents, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !localHost(r.Host, cfg.Port) {
 			http.Error(w, "skiffd answers only on 127.0.0.1, localhost or [::1]", http.StatusMisdirectedRequest)
@@ -164,14 +171,23 @@ func guard(cfg *Config, next http.Handler) http.Handler {
 			http.Error(w, "requests from web pages are refused", http.StatusForbidden)
 			return
 		}
-		tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !ok || !same(strings.TrimSpace(tok), cfg.MCPToken) {
+		tok := bearerOf(r.Header)
+		if !same(tok, cfg.MCPToken) && agents.AgentFor(tok) == "" {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="skiffd"`)
 			http.Error(w, "skiffd needs its bearer token: `skiffd token` prints it", http.StatusUnauthorized)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// bearerOf is the bearer token of a request's headers ("" when none).
+func bearerOf(h http.Header) string {
+	tok, ok := strings.CutPrefix(h.Get("Authorization"), "Bearer ")
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(tok)
 }
 
 // localHost reports whether a Host header names this server on loopback.

@@ -31,11 +31,12 @@ type Peer struct {
 	pending map[int64]chan Frame
 	done    chan struct{}
 	err     error
+	notes   chan Frame // notifications, handled one at a time in the order they came
 }
 
 // NewPeer makes a peer on conn answering with hs (nil: none). Run reads it.
 func NewPeer(conn Conn, hs Handlers) *Peer {
-	return &Peer{conn: conn, handlers: hs, pending: map[int64]chan Frame{}, done: make(chan struct{})}
+	return &Peer{conn: conn, handlers: hs, pending: map[int64]chan Frame{}, done: make(chan struct{}), notes: make(chan Frame, 256)}
 }
 
 // Done is closed when Run returned: the link is over.
@@ -47,6 +48,16 @@ func (p *Peer) Done() <-chan struct{} { return p.done }
 func (p *Peer) Run(ctx context.Context, idle time.Duration) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	go func() {
+		for {
+			select {
+			case f := <-p.notes:
+				p.serve(ctx, f)
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
 	err := p.read(ctx, idle)
 	p.mu.Lock()
 	p.err = err
@@ -71,6 +82,14 @@ func (p *Peer) read(ctx context.Context, idle time.Duration) error {
 			continue // not ours: ignore rather than end the link
 		}
 		switch {
+		case f.Method != "" && f.ID == 0:
+			// A stream of events must keep its order: one at a time (a full queue holds the
+			// reader, which holds the sender).
+			select {
+			case p.notes <- f:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
 		case f.Method != "":
 			go p.serve(ctx, f)
 		case f.ID != 0:

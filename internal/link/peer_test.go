@@ -96,3 +96,25 @@ func TestPeersCallEachOther(t *testing.T) {
 	assert.ErrorIs(t, <-done, ErrClosed)
 	close(hang)
 }
+
+// Notifications are a stream: they are handled in the order they were sent.
+func TestNotificationsKeepTheirOrder(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	a, b := pipes()
+	got := make(chan string, 200)
+	hs := Handlers{}
+	ClientBye.Handle(hs, func(_ context.Context, c Client) (struct{}, error) {
+		got <- c.ID
+		return struct{}{}, nil
+	})
+	pa, pb := NewPeer(a, nil), NewPeer(b, hs)
+	go func() { _ = pa.Run(ctx, 0) }()
+	go func() { _ = pb.Run(ctx, 0) }()
+	for i := range 200 {
+		require.NoError(t, ClientBye.Notify(ctx, pa, Client{ID: string(rune('A' + i%26))}))
+	}
+	for i := range 200 {
+		assert.Equal(t, string(rune('A'+i%26)), <-got)
+	}
+}

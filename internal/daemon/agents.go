@@ -1,0 +1,334 @@
+package daemon
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/skiff-ai/skiff/internal/acphost"
+	"github.com/skiff-ai/skiff/internal/link"
+)
+
+// AgentSettings are the ACP agents skiffd hosts and the one folder they may use.
+type AgentSettings struct {
+	// Agents are added to the presets (a preset's name replaces it).
+	Agents []acphost.Spec `json:"agents,omitempty"`
+	// Folder is the only folder agents may read and write, chosen by the user here (never by
+	// a client). Empty: no files.
+	Folder string `json:"folder,omitempty"`
+	// Dotfiles shares names starting with a dot (never .git).
+	Dotfiles bool `json:"dotfiles,omitempty"`
+}
+
+// Specs are the agents skiffd knows: the presets and the configured ones.
+func (c *Config) Specs() []acphost.Spec {
+	out := append([]acphost.Spec(nil), acphost.Presets...)
+	for _, s := range c.AgentSettings.Agents {
+		replaced := false
+		for i := range out {
+			if out[i].Name == s.Name {
+				out[i], replaced = s, true
+			}
+		}
+		if !replaced {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Agents hosts ACP agents for the extension's chats: one process per agent, started at its
+// first chat, one ACP session per chat. An agent's browser-tool calls come back through
+// skiffd's MCP endpoint with a token of its own, so the gate names it; its questions and
+// events go to the extension over the link.
+type Agents struct {
+	cfg *Config
+	hub *Hub
+
+	mu       sync.Mutex
+	running  map[string]*acphost.Agent // by name
+	starting map[string]chan struct{}
+	chats    map[string]string // Skiff chat id → agent name
+	tokens   map[string]string // an agent's MCP token → its title
+	files    *acphost.Files
+	audit    *os.File
+}
+
+// NewAgents makes the host; its methods are added to the hub's.
+func NewAgents(cfg *Config, hub *Hub) *Agents {
+	a := &Agents{cfg: cfg, hub: hub, running: map[string]*acphost.Agent{}, starting: map[string]chan struct{}{},
+		chats: map[string]string{}, tokens: map[string]string{}}
+	hs := hub.Handlers
+	link.AgentList.Handle(hs, func(context.Context, struct{}) ([]link.AgentInfo, error) { return a.List(), nil })
+	link.AgentOpen.Handle(hs, func(ctx context.Context, p link.AgentOpenParams) (struct{}, error) {
+		return struct{}{}, a.Open(ctx, p.Agent, p.Session)
+	})
+	link.AgentPrompt.Handle(hs, func(ctx context.Context, p link.AgentPromptParams) (link.AgentPromptResult, error) {
+		stop, err := a.Prompt(ctx, p)
+		return link.AgentPromptResult{StopReason: stop}, err
+	})
+	link.AgentCancel.Handle(hs, func(ctx context.Context, p link.AgentSession) (struct{}, error) {
+		return struct{}{}, a.Cancel(ctx, p.Session)
+	})
+	link.AgentLog.Handle(hs, func(_ context.Context, p link.AgentName) (string, error) {
+		a.mu.Lock()
+		ag := a.running[p.Agent]
+		a.mu.Unlock()
+		if ag == nil {
+			return "", nil
+		}
+		return ag.Log(), nil
+	})
+	link.AgentFiles.Handle(hs, func(_ context.Context, p link.FilePath) ([]link.FileEntry, error) {
+		f, err := a.folder()
+		if err != nil {
+			return nil, err
+		}
+		return f.List(p.Path)
+	})
+	link.AgentFile.Handle(hs, func(_ context.Context, p link.FilePath) (string, error) {
+		f, err := a.folder()
+		if err != nil {
+			return "", err
+		}
+		return f.Read(p.Path, 0, 0)
+	})
+	return a
+}
+
+// List is every agent skiffd knows, installed or not.
+func (a *Agents) List() []link.AgentInfo {
+	var out []link.AgentInfo
+	for _, s := range a.cfg.Specs() {
+		_, ok := s.Installed()
+		a.mu.Lock()
+		_, running := a.running[s.Name]
+		a.mu.Unlock()
+		out = append(out, link.AgentInfo{Name: s.Name, Title: s.Title, Installed: ok, Command: strings.Join(s.Command, " "), Running: running})
+	}
+	return out
+}
+
+func (a *Agents) folder() (*acphost.Files, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.files != nil {
+		return a.files, nil
+	}
+	f, err := acphost.OpenFiles(a.cfg.AgentSettings.Folder, a.cfg.AgentSettings.Dotfiles)
+	if err != nil {
+		return nil, err
+	}
+	a.files = f
+	return f, nil
+}
+
+// agent is the running agent name, started if it is not.
+func (a *Agents) agent(ctx context.Context, name string) (*acphost.Agent, error) {
+	for {
+		a.mu.Lock()
+		if ag := a.running[name]; ag != nil {
+			select {
+			case <-ag.Done(): // it exited: start a new one
+				delete(a.running, name)
+				for chat, n := range a.chats {
+					if n == name {
+						delete(a.chats, chat)
+					}
+				}
+			default:
+				a.mu.Unlock()
+				return ag, nil
+			}
+		}
+		if wait := a.starting[name]; wait != nil {
+			a.mu.Unlock()
+			select {
+			case <-wait:
+				continue
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		done := make(chan struct{})
+		a.starting[name] = done
+		a.mu.Unlock()
+		ag, err := a.start(ctx, name)
+		a.mu.Lock()
+		delete(a.starting, name)
+		if ag != nil {
+			a.running[name] = ag
+		}
+		close(done)
+		a.mu.Unlock()
+		return ag, err
+	}
+}
+
+func (a *Agents) start(ctx context.Context, name string) (*acphost.Agent, error) {
+	var spec *acphost.Spec
+	for _, s := range a.cfg.Specs() {
+		if s.Name == name {
+			spec = &s
+		}
+	}
+	if spec == nil {
+		return nil, fmt.Errorf("skiffd knows no agent called %q: `skiffd agents` lists them", name)
+	}
+	files, _ := a.folder() // none chosen: the agent gets no files
+	token := NewToken("ska_")
+	title := spec.Title
+	if title == "" {
+		title = spec.Name
+	}
+	a.mu.Lock()
+	a.tokens[token] = title
+	a.mu.Unlock()
+	h := &acphost.Host{
+		Files: files,
+		Ask:   askVia{a.hub},
+		Emit: func(e acphost.Event) {
+			_ = a.hub.Notify(context.Background(), link.AgentEvents.Name, e)
+		},
+		MCP: func(_ acphost.Spec, http bool) []acp.McpServer {
+			if http {
+				return []acp.McpServer{{Http: &acp.McpServerHttpInline{Name: "skiff", Type: "http",
+					Url:     "http://127.0.0.1:" + strconv.Itoa(a.cfg.Port) + "/mcp",
+					Headers: []acp.HttpHeader{{Name: "Authorization", Value: "Bearer " + token}}}}}
+			}
+			exe, _ := os.Executable()
+			return []acp.McpServer{{Stdio: &acp.McpServerStdio{Name: "skiff", Command: exe, Args: []string{"stdio"},
+				Env: []acp.EnvVariable{{Name: "SKIFFD_AGENT_TOKEN", Value: token}}}}}
+		},
+		Audit: a.record,
+	}
+	ag, err := h.Start(ctx, *spec)
+	if err != nil {
+		a.mu.Lock()
+		delete(a.tokens, token)
+		a.mu.Unlock()
+		return nil, err
+	}
+	go func() {
+		<-ag.Done()
+		a.mu.Lock()
+		delete(a.tokens, token)
+		a.mu.Unlock()
+	}()
+	return ag, nil
+}
+
+// AgentFor names the agent whose MCP token tok is ("" when it is none).
+func (a *Agents) AgentFor(tok string) string {
+	if a == nil {
+		return ""
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for t, title := range a.tokens {
+		if subtle.ConstantTimeCompare([]byte(t), []byte(tok)) == 1 {
+			return title
+		}
+	}
+	return ""
+}
+
+// Open starts agent if needed and opens a session for the chat.
+func (a *Agents) Open(ctx context.Context, agent, chat string) error {
+	ag, err := a.agent(ctx, agent)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	have := a.chats[chat] == agent
+	a.mu.Unlock()
+	if have {
+		return nil
+	}
+	if err := ag.NewSession(ctx, chat); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	a.chats[chat] = agent
+	a.mu.Unlock()
+	return nil
+}
+
+func (a *Agents) chat(id string) (*acphost.Agent, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	name, ok := a.chats[id]
+	if !ok {
+		return nil, fmt.Errorf("this chat's agent is not running in skiffd (skiffd restarted?): send again to start it")
+	}
+	ag := a.running[name]
+	if ag == nil {
+		return nil, fmt.Errorf("this chat's agent stopped: send again to start it")
+	}
+	return ag, nil
+}
+
+// Prompt sends the user's message to the chat's agent and waits for the turn's end.
+func (a *Agents) Prompt(ctx context.Context, p link.AgentPromptParams) (string, error) {
+	ag, err := a.chat(p.Session)
+	if err != nil {
+		return "", err
+	}
+	return ag.Prompt(ctx, p.Session, p.Text, p.Images)
+}
+
+// Cancel stops the chat's turn.
+func (a *Agents) Cancel(ctx context.Context, chat string) error {
+	ag, err := a.chat(chat)
+	if err != nil {
+		return nil // nothing runs
+	}
+	return ag.Cancel(ctx, chat)
+}
+
+// Close stops every agent.
+func (a *Agents) Close() {
+	a.mu.Lock()
+	ags := a.running
+	a.running = map[string]*acphost.Agent{}
+	a.mu.Unlock()
+	for _, ag := range ags {
+		ag.Close()
+	}
+}
+
+// record appends a file action to the agents' audit log (agents-audit.jsonl beside the
+// configuration).
+func (a *Agents) record(agent, action, path string, allowed bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.audit == nil {
+		f, err := os.OpenFile(filepath.Join(a.cfg.dir, "agents-audit.jsonl"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			return
+		}
+		a.audit = f
+	}
+	b, _ := json.Marshal(map[string]any{"at": time.Now().UnixMilli(), "agent": agent, "action": action, "path": path, "allowed": allowed})
+	_, _ = a.audit.Write(append(b, '\n'))
+}
+
+// askVia asks the user through the extension, in the agent's chat.
+type askVia struct{ hub *Hub }
+
+func (v askVia) Ask(ctx context.Context, q acphost.Question) (string, error) {
+	l := v.hub.link(ctx, LinkWait)
+	if l == nil {
+		return "", ErrNoBrowser
+	}
+	return link.AgentAsk.Call(ctx, l.peer, q)
+}

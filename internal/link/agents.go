@@ -1,0 +1,165 @@
+package link
+
+// Methods of ACP chats: the extension asks skiffd to host an agent's session and prompt it;
+// skiffd sends the session's events and the agent's questions back.
+var (
+	// AgentList: extension → skiffd, the agents skiffd can host.
+	AgentList = Method[struct{}, []AgentInfo]{"agent.list"}
+	// AgentOpen: extension → skiffd, start the agent if it is not running and open a session
+	// for a Skiff chat (nothing if it has one).
+	AgentOpen = Method[AgentOpenParams, struct{}]{"agent.open"}
+	// AgentPrompt: extension → skiffd, a user's message; answers when the turn ends.
+	AgentPrompt = Method[AgentPromptParams, AgentPromptResult]{"agent.prompt"}
+	// AgentCancel: extension → skiffd, stop the chat's turn.
+	AgentCancel = Method[AgentSession, struct{}]{"agent.cancel"}
+	// AgentLog: extension → skiffd, the end of an agent's stderr.
+	AgentLog = Method[AgentName, string]{"agent.log"}
+	// AgentFiles and AgentFile: extension → skiffd, the shared folder's listing and a file.
+	AgentFiles = Method[FilePath, []FileEntry]{"agent.files"}
+	AgentFile  = Method[FilePath, string]{"agent.file"}
+	// AgentEvents: skiffd → extension (notification), what a session did.
+	AgentEvents = Method[AgentEvent, struct{}]{"agent.event"}
+	// AgentAsk: skiffd → extension, a question for the user in the agent's chat; the answer
+	// is an answer kind (allow_once, allow_always, reject_once, reject_always).
+	AgentAsk = Method[AgentQuestion, string]{"agent.ask"}
+)
+
+// AgentInfo is an agent skiffd can host.
+type AgentInfo struct {
+	Name      string `json:"name"`
+	Title     string `json:"title"`
+	Installed bool   `json:"installed"`
+	Command   string `json:"command"`
+	Running   bool   `json:"running,omitempty"`
+}
+
+// AgentName names an agent.
+type AgentName struct {
+	Agent string `json:"agent"`
+}
+
+// AgentSession names a Skiff chat hosted by an agent.
+type AgentSession struct {
+	Session string `json:"session"`
+}
+
+// AgentOpenParams opens Session (a Skiff chat id) with Agent.
+type AgentOpenParams struct {
+	Agent   string `json:"agent"`
+	Session string `json:"session"`
+}
+
+// AgentPromptParams is a user's message to the chat's agent.
+type AgentPromptParams struct {
+	Session string    `json:"session"`
+	Text    string    `json:"text"`
+	Images  []Image64 `json:"images,omitempty"`
+}
+
+// AgentPromptResult is how the turn ended: end_turn, max_tokens, max_turn_requests, refusal
+// or cancelled.
+type AgentPromptResult struct {
+	StopReason string `json:"stopReason"`
+}
+
+// Image64 is an image as base64 text.
+type Image64 struct {
+	Mime string `json:"mime"`
+	Data string `json:"data"`
+}
+
+// FilePath is a path in the shared folder ("" its top).
+type FilePath struct {
+	Path string `json:"path"`
+}
+
+// FileEntry is one item of a folder listing.
+type FileEntry struct {
+	Name string `json:"name"`
+	Dir  bool   `json:"dir,omitempty"`
+	Size int64  `json:"size,omitempty"`
+}
+
+// AgentEvent is one thing an agent's session did, typed for the panel and the web client: Kind
+// says which field is set.
+//
+//	text, thought, user   Text (a chunk: append it)
+//	tool                  Tool (a card keyed by Tool.ID; Update: merge into the card)
+//	plan                  Plan (the whole plan: replace it)
+//	commands              Commands (the slash commands the composer offers)
+//	mode, info            Text (the current mode, the session's title)
+//	config                Config (options such as the model)
+//	usage                 Usage
+//	wrote                 Diff (a file the agent wrote in the shared folder)
+type AgentEvent struct {
+	Session  string         `json:"session"`
+	Kind     string         `json:"kind"`
+	Text     string         `json:"text,omitempty"`
+	Tool     *ToolCard      `json:"tool,omitempty"`
+	Plan     []PlanItem     `json:"plan,omitempty"`
+	Commands []Command      `json:"commands,omitempty"`
+	Config   []ConfigOption `json:"config,omitempty"`
+	Usage    *Usage         `json:"usage,omitempty"`
+	Diff     *Diff          `json:"diff,omitempty"`
+}
+
+// ToolCard is a tool call as the panel's step card shows it.
+type ToolCard struct {
+	ID        string   `json:"id"`
+	Update    bool     `json:"update,omitempty"` // only the fields set change
+	Title     string   `json:"title,omitempty"`
+	Kind      string   `json:"kind,omitempty"`   // read, edit, delete, move, search, execute, think, fetch, other
+	Status    string   `json:"status,omitempty"` // pending, in_progress, completed, failed
+	Locations []string `json:"locations,omitempty"`
+	Preview   string   `json:"preview,omitempty"` // the start of its text output
+	Diffs     []Diff   `json:"diffs,omitempty"`
+}
+
+// PlanItem is one entry of the agent's plan.
+type PlanItem struct {
+	Content  string `json:"content"`
+	Status   string `json:"status"` // pending, in_progress, completed
+	Priority string `json:"priority,omitempty"`
+}
+
+// Command is a slash command the agent offers.
+type Command struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// ConfigOption is one of a session's options (category "model" is the model picker).
+type ConfigOption struct {
+	ID       string   `json:"id"`
+	Name     string   `json:"name"`
+	Category string   `json:"category,omitempty"`
+	Current  string   `json:"current,omitempty"`
+	Values   []string `json:"values,omitempty"`
+}
+
+// Usage is the context window's use.
+type Usage struct {
+	Used int `json:"used"`
+	Size int `json:"size"`
+}
+
+// Diff is a change to one file as a unified diff, with its counts.
+type Diff struct {
+	Path    string `json:"path"`
+	Unified string `json:"unified"`
+	Added   int    `json:"added"`
+	Removed int    `json:"removed"`
+	New     bool   `json:"new,omitempty"`
+}
+
+// AgentQuestion is what the user is asked for an agent: a tool call of the agent's own (with the
+// answers it offers) or a file write in the shared folder.
+type AgentQuestion struct {
+	Session string   `json:"session"` // Skiff's session id
+	Agent   string   `json:"agent"`   // the agent's title: "Gemini CLI"
+	Title   string   `json:"title"`   // what it wants to do, in words
+	Kind    string   `json:"kind"`    // the tool kind: edit, delete, execute, fetch, read, …; "write" for a file write
+	Risk    string   `json:"risk"`    // read, act or destructive
+	Answers []string `json:"answers"` // the answer kinds offered
+	Diff    *Diff    `json:"diff,omitempty"`
+}

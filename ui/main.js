@@ -21,7 +21,12 @@ import * as markdown from "./markdown.js";
 
 const toggles = { history: "history-toggle", memories: "memories-toggle", permissions: "permissions-toggle", settings: "settings-toggle" };
 
+// views counts the user's view changes: work that finishes late (a new chat the worker made)
+// does not pull the user back from a view they opened meanwhile.
+let views = 0;
+
 function setView(view) {
+  views++;
   const from = document.body.dataset.view;
   if (from === view) view = "chat";
   document.body.dataset.view = view;
@@ -44,8 +49,10 @@ function toChat() {
 }
 
 async function startNewChat() {
-  await newChat();
   toChat();
+  const asked = views;
+  await newChat();
+  if (views !== asked) return; // the user went to another view while it was made
   $("input").focus();
 }
 

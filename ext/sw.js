@@ -11,7 +11,10 @@ const ready = new Promise((resolve, reject) => {
 const go = new Go();
 WebAssembly.instantiateStreaming(fetch("core.wasm"), go.importObject)
   .then(({ instance }) => go.run(instance))
-  .catch((err) => globalThis.__skiffReady(null, "core.wasm failed to load: " + err));
+  .catch((err) => {
+    console.error("core.wasm stopped:", err); // a crash after start is visible in the worker's console
+    globalThis.__skiffReady(null, "core.wasm failed to load: " + err);
+  });
 
 // The function the core hands to chrome.scripting.executeScript: Chrome serializes it and runs
 // it in a page's isolated world, where it calls the page-side API of ext/page/skiff.js, or

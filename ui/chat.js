@@ -96,9 +96,22 @@ function renderMessage(msg) {
     content.append(render(msg.content || ""));
   }
   if (msg.role === "assistant" && !msg.content && !msg.reasoning && (msg.toolCalls || []).length && !msg.status) n.classList.add("calls-only");
+  if (msg.plan && msg.plan.length) n.append(planCard(msg.plan));
   const note = notice(msg);
   if (note) n.append(note);
   return n;
+}
+
+// planCard is an agent's plan: each entry with its status (the newest plan replaces it).
+function planCard(plan) {
+  const mark = { completed: "✓", in_progress: "▸", pending: "○" };
+  return el("div", { className: "plan-card", role: "group", "aria-label": "The agent's plan" },
+    el("strong", { textContent: "Plan" }),
+    el("ol", {}, ...plan.map((p) => {
+      const li = el("li", { textContent: `${mark[p.status] || "○"} ${p.content}` });
+      li.dataset.status = p.status;
+      return li;
+    })));
 }
 
 // drawActions puts the message buttons where they belong now: Copy on replies, Regenerate on the

@@ -3,7 +3,7 @@
 // core only says whether a provider has one.
 import { $, el } from "./dom.js";
 import { call } from "./connection.js";
-import { state, providerDef } from "./state.js";
+import { state, providerDef, agentDef } from "./state.js";
 
 // hooks: what to redraw elsewhere after a save.
 export const hooks = { saved: () => {} };
@@ -11,6 +11,10 @@ export const hooks = { saved: () => {} };
 export function renderBadge() {
   const s = state.settings;
   const p = providerDef(s.provider);
+  if (p.agent) {
+    $("model-badge").textContent = p.name;
+    return;
+  }
   const model = s.models[s.provider] || (p.models[0] ? p.models[0].id : "no model");
   $("model-badge").textContent = `${p.name} · ${model}`;
 }
@@ -22,13 +26,18 @@ export function openSettings() {
   renderSettings(state.settings.provider);
   const checked = document.querySelector('#provider-grid input:checked');
   (checked || $("model")).focus();
+  // The agents skiffd hosts join the grid once skiffd says which (none when it is not linked).
+  call("agents.list").then((list) => {
+    state.agents = list.map(agentDef);
+    if (document.body.dataset.view === "settings") renderProviderGrid(formProvider);
+  }).catch(() => {});
 }
 
 function renderProviderGrid(selected) {
   const s = state.settings;
-  $("provider-grid").replaceChildren(...state.providers.map((p) => {
+  $("provider-grid").replaceChildren(...state.providers.concat(state.agents).map((p) => {
     const input = el("input", { type: "radio", name: "provider", value: p.id, checked: p.id === selected });
-    const st = p.local ? "on this computer" : s.hasKey[p.id] ? "key saved" : p.needsKey ? "needs a key" : "no key needed";
+    const st = p.agent ? (p.installed ? "agent in skiffd" : "not installed") : p.local ? "on this computer" : s.hasKey[p.id] ? "key saved" : p.needsKey ? "needs a key" : "no key needed";
     return el("label", { className: "provider" }, input,
       el("span", { className: "p-name", textContent: p.name }),
       el("span", { className: "p-state" + (s.hasKey[p.id] ? " has" : ""), textContent: st }));
@@ -67,6 +76,10 @@ function renderSettings(id) {
     ? "A pairing token is saved. Leave blank to keep it."
     : "Only a skiffd with this token can receive your browser's tools.";
   for (const n of document.querySelectorAll("#settings .field-error")) n.textContent = "";
+  if (p.agent) {
+    $("models-note").textContent = `Runs in skiffd as \`${p.command || p.id.slice(4)}\`; it picks its own model.` + (p.installed ? "" : " It is not installed on skiffd's computer.");
+    return;
+  }
   loadModels();
 }
 
@@ -116,8 +129,10 @@ $("settings").addEventListener("submit", async (e) => {
   const s = structuredClone(state.settings);
   delete s.hasKey;
   s.provider = id;
-  s.models[id] = $("model").value.trim();
-  s.baseURLs[id] = $("baseURL").value.trim();
+  if (!providerDef(id).agent) {
+    s.models[id] = $("model").value.trim();
+    s.baseURLs[id] = $("baseURL").value.trim();
+  }
   s.systemPrompt = $("systemPrompt").value;
   s.temperature = $("temperature").value === "" ? NaN : Number($("temperature").value);
   s.maxTokens = $("maxTokens").value === "" ? NaN : Number($("maxTokens").value);

@@ -61,11 +61,29 @@ export function renderTool(msg) {
   }
   card.append(body);
   n.append(card);
+  if (t.locations && t.locations.length) n.append(el("div", { className: "t-files" }, ...t.locations.map((p) => el("span", { className: "file-chip", textContent: p }))));
+  for (const d of t.diffs || []) n.append(diffView(d));
   if (t.summary && status !== "asking") n.append(el("div", { className: "t-summary", textContent: t.summary }));
   if (t.flags && t.flags.length) n.append(flagNote(t.flags, "What the page returned"));
   if (t.image) n.append(thumbnail(t.image));
   if (status === "asking") n.append(askBox(msg, state.active && state.active.id));
   return n;
+}
+
+// diffView shows a change to a file as a unified diff with its counts, folded when long.
+export function diffView(d) {
+  const lines = (d.unified || "").split("\n").filter((l) => l && !l.startsWith("---") && !l.startsWith("+++"));
+  const pre = el("pre", { className: "diff" }, ...lines.map((l) =>
+    el("span", { className: l[0] === "+" ? "add" : l[0] === "-" ? "del" : l.startsWith("@@") ? "hunk" : "", textContent: l })));
+  const box = el("details", { className: "diff-card" },
+    el("summary", {},
+      el("span", { className: "file-chip", textContent: d.path }),
+      el("span", { className: "diff-count add", textContent: `+${d.added}` }),
+      el("span", { className: "diff-count del", textContent: `−${d.removed}` }),
+      d.new ? el("span", { className: "note", textContent: "new file" }) : ""),
+    pre);
+  box.open = lines.length <= 30;
+  return box;
 }
 
 function thumbnail(imageId) {
@@ -115,7 +133,8 @@ export function askBox(msg, sessionId) {
   if (!t.sensitive && typeof args.text === "string" && /^(type|fill_form)$/.test(t.name)) fact("Text", args.text, "ask-text");
   if (!t.sensitive && t.name === "fill_form" && Array.isArray(args.fields)) fact("Values", args.fields.map((f) => String(f.value)).join(" · "), "ask-text");
   if (t.name === "run_script" && typeof args.code === "string") fact("Code", args.code.length > 400 ? args.code.slice(0, 400) + "…" : args.code, "ask-code");
-  fact("Site", t.origin || (t.url ? t.url : "your browser (no page)"), "ask-origin");
+  if (t.name.startsWith("agent_")) fact("Files", (t.locations || []).join(", "), "ask-files");
+  else fact("Site", t.origin || (t.url ? t.url : "your browser (no page)"), "ask-origin");
   if (t.leadsTo) fact("Goes to", t.leadsTo, "ask-origin");
   if (t.url && t.url !== t.origin && t.url !== t.origin + "/") fact("Page", t.url, "ask-url");
   fact("Risk", riskText[t.risk] || t.risk);

@@ -17,7 +17,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	acp "github.com/coder/acp-go-sdk"
@@ -108,7 +107,7 @@ func (h *Host) Start(ctx context.Context, spec Spec) (*Agent, error) {
 	}
 	spec.Title = title
 	cmd := exec.Command(spec.Command[0], spec.Command[1:]...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	cmd.Env = childEnv(os.Environ(), spec.Env)
 	if h.Files != nil {
 		cmd.Dir = h.Files.Dir()
@@ -218,11 +217,11 @@ func (a *Agent) Done() <-chan struct{} { return a.exited }
 // Close kills the agent's process group and waits for it.
 func (a *Agent) Close() {
 	if a.cmd.Process != nil {
-		_ = syscall.Kill(-a.cmd.Process.Pid, syscall.SIGTERM)
+		signalGroup(a.cmd, false)
 		select {
 		case <-a.exited:
 		case <-time.After(3 * time.Second):
-			_ = syscall.Kill(-a.cmd.Process.Pid, syscall.SIGKILL)
+			signalGroup(a.cmd, true)
 			<-a.exited
 		}
 	}

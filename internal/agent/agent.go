@@ -54,8 +54,13 @@ type Engine struct {
 	// Now is the clock; tests set it.
 	Now func() time.Time
 
+	// Hosted runs the chats whose provider is an agent skiffd hosts ("acp:NAME"); nil when no
+	// skiffd is linked.
+	Hosted Hosted
+
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by session id
+	hosted  map[string]*hostedRun         // hosted chats' turns, by session id
 }
 
 // New returns an engine with the default flush interval.
@@ -173,8 +178,12 @@ func (e *Engine) NewSession(ctx context.Context) (*store.Session, error) {
 		return nil, err
 	}
 	p, _, model, _ := st.Resolve()
+	id := p.ID
+	if strings.HasPrefix(st.Provider, HostedPrefix) {
+		id, model = st.Provider, ""
+	}
 	now := e.now()
-	ses := &store.Session{Header: store.Header{ID: NewID(), Title: "New chat", Provider: p.ID, Model: model, CreatedAt: now, UpdatedAt: now},
+	ses := &store.Session{Header: store.Header{ID: NewID(), Title: "New chat", Provider: id, Model: model, CreatedAt: now, UpdatedAt: now},
 		Messages: []store.Message{}}
 	if err := e.Store.SaveSession(ctx, ses); err != nil {
 		return nil, err

@@ -24,6 +24,9 @@ func (e *Engine) run(ctx context.Context, ses *store.Session, in Input, read fun
 	if err != nil {
 		return err
 	}
+	if name, ok := strings.CutPrefix(st.Provider, HostedPrefix); ok {
+		return e.runHosted(ctx, ses, name, read, emit)
+	}
 	p, key, model, err := st.Resolve()
 	if err != nil {
 		return err

@@ -64,6 +64,7 @@ func New(ctx context.Context, kv store.KV, d provider.Doer, rules Rules, b tool.
 	c.Engine.Browser = b
 	c.gate = c.newGate()
 	c.Engine.Gate = c.gate
+	c.Engine.Hosted = hosted{&c.link}
 	return c, nil
 }
 

@@ -235,6 +235,13 @@ func (l *linker) session(ctx context.Context, url, token, where string) error {
 		l.bye(c)
 		return struct{}{}, nil
 	})
+	link.AgentEvents.Handle(hs, func(_ context.Context, ev link.AgentEvent) (struct{}, error) {
+		l.c.Engine.Event(ev)
+		return struct{}{}, nil
+	})
+	link.AgentAsk.Handle(hs, func(ctx context.Context, q link.AgentQuestion) (string, error) {
+		return l.c.Engine.AskHosted(ctx, q)
+	})
 	peer := link.NewPeer(sock, hs)
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -347,3 +354,56 @@ func (l *linker) bye(client link.Client) {
 // Version is the extension's version, sent in the link's hello (wasm/ sets it from the
 // manifest).
 var Version = "dev"
+
+// hosted runs chats with the agents skiffd hosts, over the link (agent.Hosted).
+type hosted struct{ l *linker }
+
+func (h hosted) peer() (*link.Peer, error) {
+	h.l.mu.Lock()
+	defer h.l.mu.Unlock()
+	if h.l.peer == nil {
+		return nil, agent.ErrNoHost
+	}
+	return h.l.peer, nil
+}
+
+func (h hosted) Open(ctx context.Context, name, chat string) error {
+	p, err := h.peer()
+	if err != nil {
+		return err
+	}
+	_, err = link.AgentOpen.Call(ctx, p, link.AgentOpenParams{Agent: name, Session: chat})
+	return err
+}
+
+func (h hosted) Prompt(ctx context.Context, chat, text string) (string, error) {
+	p, err := h.peer()
+	if err != nil {
+		return "", err
+	}
+	r, err := link.AgentPrompt.Call(ctx, p, link.AgentPromptParams{Session: chat, Text: text})
+	if errors.Is(err, link.ErrClosed) {
+		return "", errors.New("the link to skiffd dropped during the agent's turn; send again when it is back")
+	}
+	return r.StopReason, err
+}
+
+func (h hosted) Cancel(ctx context.Context, chat string) error {
+	p, err := h.peer()
+	if err != nil {
+		return err
+	}
+	_, err = link.AgentCancel.Call(ctx, p, link.AgentSession{Session: chat})
+	return err
+}
+
+// agents lists the agents skiffd can host (none when no skiffd is linked).
+func (c *Core) agents(ctx context.Context, _ struct{}) ([]link.AgentInfo, error) {
+	p, err := hosted{&c.link}.peer()
+	if err != nil {
+		return []link.AgentInfo{}, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	return link.AgentList.Call(ctx, p, struct{}{})
+}

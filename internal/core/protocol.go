@@ -62,6 +62,7 @@ var methods = map[string]method{
 		return c.gate.Questions(), nil
 	}),
 	"provider.models": handle((*Core).models),
+	"agents.list":     handle((*Core).agents),
 	"provider.test":   handle((*Core).testProvider),
 	"provider.detect": handle((*Core).detect),
 }

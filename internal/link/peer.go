@@ -52,7 +52,11 @@ func (p *Peer) Run(ctx context.Context, idle time.Duration) error {
 		for {
 			select {
 			case f := <-p.notes:
-				p.serve(ctx, f)
+				if f.Method == "" {
+					p.answer(f)
+				} else {
+					p.serve(ctx, f)
+				}
 			case <-ctx.Done():
 				return
 			}
@@ -82,25 +86,31 @@ func (p *Peer) read(ctx context.Context, idle time.Duration) error {
 			continue // not ours: ignore rather than end the link
 		}
 		switch {
-		case f.Method != "" && f.ID == 0:
-			// A stream of events must keep its order: one at a time (a full queue holds the
-			// reader, which holds the sender).
+		case f.Method != "" && f.ID != 0:
+			go p.serve(ctx, f) // a request: on its own, a slow one never holds the link
+		case f.Method != "" || f.ID != 0:
+			// Notifications and answers keep the order they were sent in, one at a time: a
+			// stream of events is handled in order, and an answer is seen only after every
+			// event sent before it (a turn's last words before its end). So a notification
+			// handler must not wait on a call over this link. A full queue holds the reader,
+			// which holds the sender.
 			select {
 			case p.notes <- f:
 			case <-ctx.Done():
 				return ctx.Err()
 			}
-		case f.Method != "":
-			go p.serve(ctx, f)
-		case f.ID != 0:
-			p.mu.Lock()
-			ch := p.pending[f.ID]
-			delete(p.pending, f.ID)
-			p.mu.Unlock()
-			if ch != nil {
-				ch <- f
-			}
 		}
+	}
+}
+
+// answer hands an answer to the call waiting for it.
+func (p *Peer) answer(f Frame) {
+	p.mu.Lock()
+	ch := p.pending[f.ID]
+	delete(p.pending, f.ID)
+	p.mu.Unlock()
+	if ch != nil {
+		ch <- f
 	}
 }
 

@@ -3,6 +3,8 @@ package link
 import (
 	"context"
 	"errors"
+	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -117,4 +119,41 @@ func TestNotificationsKeepTheirOrder(t *testing.T) {
 	for i := range 200 {
 		assert.Equal(t, string(rune('A'+i%26)), <-got)
 	}
+}
+
+// An answer is seen after every notification sent before it: a turn's last events are
+// handled before the call that ran the turn returns.
+func TestAnAnswerComesAfterTheEventsBeforeIt(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	a, b := pipes()
+	var mu sync.Mutex
+	var seen []string
+	ext, daemon := Handlers{}, Handlers{}
+	ClientBye.Handle(ext, func(_ context.Context, c Client) (struct{}, error) {
+		time.Sleep(2 * time.Millisecond) // a slow handler (storage)
+		mu.Lock()
+		seen = append(seen, c.ID)
+		mu.Unlock()
+		return struct{}{}, nil
+	})
+	var pd *Peer
+	ToolCall.Handle(daemon, func(ctx context.Context, p CallParams) (CallResult, error) {
+		for i := range 20 {
+			if err := ClientBye.Notify(ctx, pd, Client{ID: strconv.Itoa(i)}); err != nil {
+				return CallResult{}, err
+			}
+		}
+		return CallResult{Text: "done"}, nil
+	})
+	pe := NewPeer(a, ext)
+	pd = NewPeer(b, daemon)
+	go func() { _ = pe.Run(ctx, 0) }()
+	go func() { _ = pd.Run(ctx, 0) }()
+	r, err := ToolCall.Call(ctx, pe, CallParams{})
+	require.NoError(t, err)
+	assert.Equal(t, "done", r.Text)
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Len(t, seen, 20, "the answer came before the events sent before it were handled")
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/skiff-ai/skiff/internal/link"
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/safety"
 )
@@ -58,6 +59,8 @@ type Message struct {
 
 	// Tool is set on a tool message: the call it answers and what came of it.
 	Tool *ToolRun `json:"tool,omitempty"`
+	// Plan is a hosted agent's plan (the latest: each update replaces it).
+	Plan []link.PlanItem `json:"plan,omitempty"`
 }
 
 // ToolRun is a tool call and its result, as a tool message holds it. Content (of the message)
@@ -97,6 +100,12 @@ type ToolRun struct {
 	// Step is the step of a batch (seed 001's tab_action) the call is at: a run resumed after
 	// a worker restart goes on from it, and runs no step twice.
 	Step int `json:"step,omitempty"`
+	// Locations and Diffs: the files a hosted agent's call touches, and its changes as
+	// unified diffs.
+	Locations []string    `json:"locations,omitempty"`
+	Diffs     []link.Diff `json:"diffs,omitempty"`
+	// Who asks, when it is not the chat's model (a hosted agent: "Gemini CLI").
+	Who string `json:"who,omitempty"`
 }
 
 // Page is what the user was looking at when they sent a message: the tab's URL and title, the
@@ -165,6 +174,11 @@ type Session struct {
 	// Agent is the chat's mode: the model may use the browser tools.
 	Agent    bool      `json:"agent,omitempty"`
 	Messages []Message `json:"messages"`
+	// Commands are the slash commands a hosted agent offers in this chat; ContextUsed and
+	// ContextSize its context window.
+	Commands    []string `json:"commands,omitempty"`
+	ContextUsed int      `json:"contextUsed,omitempty"`
+	ContextSize int      `json:"contextSize,omitempty"`
 }
 
 // Meta is a session's index entry.
@@ -303,7 +317,11 @@ func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
 
 // Validate checks every field and returns the first problem as a *FieldError.
 func (s Settings) Validate() error {
-	if _, ok := provider.Lookup(s.Provider); !ok {
+	if name, ok := strings.CutPrefix(s.Provider, "acp:"); ok {
+		if name == "" {
+			return &FieldError{"provider", "name the agent skiffd hosts: acp:NAME"}
+		}
+	} else if _, ok := provider.Lookup(s.Provider); !ok {
 		return &FieldError{"provider", fmt.Sprintf("unknown provider %q", s.Provider)}
 	}
 	if s.Temperature < 0 || s.Temperature > 2 {

@@ -1,0 +1,124 @@
+package agent
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skiff-ai/skiff/internal/link"
+	"github.com/skiff-ai/skiff/internal/permission"
+	"github.com/skiff-ai/skiff/internal/store"
+	"github.com/skiff-ai/skiff/internal/testkit"
+)
+
+// scripted plays a hosted agent's turn: the events acphost turns the test agent's "hello"
+// into, then a question.
+type scripted struct {
+	e      *Engine
+	events []link.AgentEvent
+	ask    *link.AgentQuestion
+	answer string
+}
+
+func (s *scripted) Open(context.Context, string, string) error { return nil }
+func (s *scripted) Cancel(context.Context, string) error       { return nil }
+func (s *scripted) Prompt(ctx context.Context, chat, _ string) (string, error) {
+	for _, ev := range s.events {
+		ev.Session = chat
+		s.e.Event(ev)
+	}
+	if s.ask != nil {
+		q := *s.ask
+		q.Session = chat
+		a, err := s.e.AskHosted(ctx, q)
+		if err != nil {
+			return "", err
+		}
+		s.answer = a
+	}
+	return "end_turn", nil
+}
+
+// A hosted agent's turn becomes the chat's messages: thoughts and text in replies, the plan
+// in its card, tool calls as tool messages keyed by id (updated in place), the title and
+// commands on the session; its question is a tool message that asks through the gate.
+func TestHostedTurnBecomesTheChat(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.NewMemKV())
+	require.NoError(t, err)
+	s, err := st.Settings(ctx)
+	require.NoError(t, err)
+	s.Provider = "acp:test"
+	require.NoError(t, st.SaveSettings(ctx, s))
+	e := New(st, testkit.Doer{})
+	g := &permission.Gate{Policies: st, Timeout: func(context.Context) time.Duration { return 5 * time.Second }}
+	e.Gate = g
+	h := &scripted{e: e, events: []link.AgentEvent{
+		{Kind: "commands", Commands: []link.Command{{Name: "hello"}}},
+		{Kind: "thought", Text: "The user greets me."},
+		{Kind: "plan", Plan: []link.PlanItem{{Content: "Answer", Status: "in_progress"}}},
+		{Kind: "tool", Tool: &link.ToolCard{ID: "t1", Title: "Reading notes.md", Kind: "read", Status: "pending", Locations: []string{"notes.md"}}},
+		{Kind: "tool", Tool: &link.ToolCard{ID: "t1", Update: true, Status: "completed", Preview: "one\ntwo"}},
+		{Kind: "usage", Usage: &link.Usage{Used: 1200, Size: 200000}},
+		{Kind: "info", Text: "Greetings"},
+		{Kind: "text", Text: "Hello"},
+		{Kind: "text", Text: " there."},
+	}, ask: &link.AgentQuestion{Agent: "Test Agent", Title: "create plan.md", Kind: "write", Risk: "act",
+		Diff: &link.Diff{Path: "plan.md", Unified: "+x", Added: 1}}}
+	e.Hosted = h
+	answered := make(chan struct{})
+	go func() {
+		defer close(answered)
+		for {
+			for _, q := range g.Questions() {
+				_ = q
+			}
+			ses, _ := st.Sessions(ctx)
+			if len(ses) > 0 {
+				full, _ := st.Session(ctx, ses[0].ID)
+				for _, m := range full.Messages {
+					if m.Status == store.StatusAsking {
+						g.Answer(m.ID, permission.AllowOnce)
+						return
+					}
+				}
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	var updates []Update
+	require.NoError(t, e.Send(ctx, Input{Text: "hello"}, func(u Update) { updates = append(updates, u) }))
+	<-answered
+	assert.Equal(t, "allow_once", h.answer)
+	ses, err := st.Sessions(ctx)
+	require.NoError(t, err)
+	full, err := st.Session(ctx, ses[0].ID)
+	require.NoError(t, err)
+	var shape [][2]string
+	for _, m := range full.Messages {
+		name := m.Content
+		if m.Tool != nil {
+			name = m.Tool.Name + ":" + m.Content
+		}
+		shape = append(shape, [2]string{m.Role + "/" + m.Status, name})
+	}
+	assert.Equal(t, [][2]string{
+		{"user/", "hello"},
+		{"assistant/", ""}, // the thought
+		{"assistant/", ""}, // the plan
+		{"tool/", "agent_read:one\ntwo"},
+		{"assistant/", "Hello there."},
+		{"tool/", "agent_write:Allowed."},
+	}, shape)
+	assert.Equal(t, "The user greets me.", full.Messages[1].Reasoning)
+	assert.Equal(t, []link.PlanItem{{Content: "Answer", Status: "in_progress"}}, full.Messages[2].Plan)
+	assert.Equal(t, []string{"notes.md"}, full.Messages[3].Tool.Locations)
+	assert.Equal(t, "Test Agent", full.Messages[5].Tool.Who)
+	assert.Equal(t, "Greetings", full.Title)
+	assert.Equal(t, []string{"hello"}, full.Commands)
+	assert.Equal(t, "acp:test", full.Provider)
+	assert.Equal(t, UpdateDone, updates[len(updates)-1].Type)
+}

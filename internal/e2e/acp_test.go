@@ -1,0 +1,115 @@
+//go:build !js
+
+package e2e
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/skiff-ai/skiff/internal/acphost"
+	"github.com/skiff-ai/skiff/internal/daemon"
+	"github.com/skiff-ai/skiff/internal/testkit"
+	"github.com/skiff-ai/skiff/internal/testkit/acpagent"
+)
+
+// An ACP agent skiffd hosts is a chat backend in the panel, picked in the provider grid: its
+// reply streams into the chat, its plan and tool cards show, its file write is asked in its
+// chat (with the diff) and lands in the shared folder, its browser call reaches the gate
+// named as the agent (asked above the composer like any outside caller, in its own tab
+// group), and Stop cancels its turn.
+func TestChatWithAnACPAgentThroughSkiffd(t *testing.T) {
+	folder := t.TempDir()
+	cfg, err := daemon.Load(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Port = ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	cfg.AgentSettings = daemon.AgentSettings{Folder: folder, Agents: []acphost.Spec{{Name: "test", Title: "Test Agent", Command: []string{acpagent.Build(t)}}}}
+	d := serveSkiffd(t, cfg)
+	site := testkit.NewSite(t)
+
+	panel := browser.FreshPanel(t)
+	browser.WorkerConsole(t)
+	linkPanel(t, panel, d)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the chat: %s", JS[string](t, panel, `JSON.stringify(skiffTest.state.active && skiffTest.state.active.messages.map(m => [m.role, m.status, m.content, m.error, m.tool && m.tool.name]))`))
+			t.Logf("stored: %s", JS[string](t, panel, `skiffTest.call("session.open", {sessionId: skiffTest.state.active.id}).then(s => JSON.stringify(s.messages.map(m => [m.role, m.status, m.content, m.error, m.tool && m.tool.name])), e => "error: " + e.message)`))
+		}
+	})
+	// The provider grid lists skiffd's agents; picking one makes it the chat's backend.
+	Do(t, panel, chromedp.Click("#settings-toggle"))
+	WaitJS(t, panel, `document.querySelector('#provider-grid input[value="acp:test"]')`)
+	Do(t, panel, chromedp.Click(`#provider-grid label:has(input[value="acp:test"])`))
+	WaitJS(t, panel, `document.querySelector('#provider-grid input[value="acp:test"]').checked`)
+	Do(t, panel, chromedp.Click("#save"))
+	WaitJS(t, panel, `document.getElementById("settings-status").textContent === "Saved."`)
+	Do(t, panel, chromedp.Click("#settings-toggle"))
+	WaitJS(t, panel, `document.getElementById("model-badge").textContent === "Test Agent (via skiffd)"`)
+
+	SendMessage(t, panel, "hello")
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done" && `+lastAssistant+`.textContent.includes("Hello from the test agent")`)
+	WaitJS(t, panel, `document.querySelector('#messages .plan-card li[data-status="in_progress"]')?.textContent.includes("Answer")`)
+	WaitJS(t, panel, `document.querySelector('#messages .msg.tool[data-tool="agent_read"] .file-chip')?.textContent === "notes.md"`)
+	if title := JS[string](t, panel, `skiffTest.state.active.title`); title != "Greetings" {
+		t.Errorf("the agent's session title did not reach the chat: %q", title)
+	}
+
+	// A file write asks in the chat, with its diff; Allow writes it.
+	path := filepath.Join(folder, "plan.md")
+	Do(t, panel, chromedp.SendKeys("#input", "write "+path+" step one"+kb.Enter))
+	ask := `document.querySelector('#messages .msg.tool[data-status="asking"]')`
+	WaitJS(t, panel, ask+`?.querySelector(".ask-q")?.textContent === "Allow Test Agent to create plan.md?"`)
+	if !JS[bool](t, panel, ask+`.querySelector(".diff .add")?.textContent === "+step one"`) {
+		t.Errorf("the ask does not show the diff: %s", JS[string](t, panel, ask+`.textContent`))
+	}
+	Click(t, panel, ask+`.querySelector('button[data-decision="allow_once"]')`)
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done" && `+lastAssistant+`.textContent.includes("wrote ")`)
+	if b, err := os.ReadFile(path); err != nil || string(b) != "step one" {
+		t.Errorf("the allowed write did not land: %q %v", b, err)
+	}
+	WaitJS(t, panel, `[...document.querySelectorAll('#messages .msg.tool[data-tool="agent_write"] .diff-count.add')].some(n => n.textContent === "+1")`)
+
+	// A denied write does not land.
+	other := filepath.Join(folder, "nope.md")
+	Do(t, panel, chromedp.SendKeys("#input", "write "+other+" no"+kb.Enter))
+	WaitJS(t, panel, ask)
+	Click(t, panel, ask+`.querySelector('button[data-decision="deny_once"]')`)
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done" && `+lastAssistant+`.textContent.includes("did not allow")`)
+	if _, err := os.Stat(other); err == nil {
+		t.Errorf("a denied write landed")
+	}
+
+	// The agent's browser call passes the gate named as the agent.
+	page := site.Page("form.html")
+	Do(t, panel, chromedp.SendKeys("#input", `browse navigate {"url": "`+page+`"}`+kb.Enter))
+	sel := `#outside-asks .outside-ask[data-who="Test Agent"] button[data-decision="allow_once"]`
+	WaitJS(t, panel, `document.querySelector(`+jsString(sel)+`)`)
+	Click(t, panel, `document.querySelector(`+jsString(sel)+`)`)
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done" && `+lastAssistant+`.textContent.includes("browser: ")`)
+	if txt := JS[string](t, panel, lastAssistant+`.textContent`); strings.Contains(txt, "tool error") {
+		t.Errorf("the allowed browser call failed: %s", txt)
+	}
+
+	// Stop cancels the agent's turn.
+	Do(t, panel, chromedp.SendKeys("#input", "slow"+kb.Enter))
+	WaitJS(t, panel, lastAssistant+`?.textContent.includes("Working")`)
+	Do(t, panel, chromedp.Click("#stop"))
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "stopped"`)
+	start := time.Now()
+	Do(t, panel, chromedp.SendKeys("#input", "after"+kb.Enter))
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done" && `+lastAssistant+`.textContent.includes("after")`)
+	t.Logf("a turn after Stop answered in %v", time.Since(start))
+}

@@ -10,6 +10,7 @@ import * as history from "./history.js";
 import * as memories from "./memories.js";
 import * as settings from "./settings.js";
 import * as permissions from "./permissions.js";
+import * as files from "./files.js";
 import * as welcome from "./welcome.js";
 import * as outside from "./outside.js";
 import * as page from "./page.js";
@@ -17,9 +18,9 @@ import { newChat, showMode, toggleAgent, runParams } from "./composer.js";
 import { renderTool } from "./tools.js";
 import * as markdown from "./markdown.js";
 
-// ---- views: chat, history, memories, permissions, settings ----
+// ---- views: chat, history, memories, files, permissions, settings ----
 
-const toggles = { history: "history-toggle", memories: "memories-toggle", permissions: "permissions-toggle", settings: "settings-toggle" };
+const toggles = { history: "history-toggle", memories: "memories-toggle", files: "files-toggle", permissions: "permissions-toggle", settings: "settings-toggle" };
 
 // views counts the user's view changes: work that finishes late (a new chat the worker made)
 // does not pull the user back from a view they opened meanwhile.
@@ -38,6 +39,7 @@ function setView(view) {
   if (view === "memories") memories.openMemories();
   if (view === "settings") settings.openSettings();
   if (view === "permissions") permissions.openPermissions();
+  if (view === "files") files.openFiles();
   if (view === "chat") {
     (toggles[from] ? $(toggles[from]) : $("input")).focus();
     chat.scrollToEnd(true);

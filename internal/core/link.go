@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -406,4 +407,48 @@ func (c *Core) agents(ctx context.Context, _ struct{}) ([]link.AgentInfo, error)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	return link.AgentList.Call(ctx, p, struct{}{})
+}
+
+// PathParams names a path in the folder agents share.
+type PathParams struct {
+	Path string `json:"path"`
+}
+
+// listFiles and readFile show the folder agents share, as skiffd serves it.
+func (c *Core) listFiles(ctx context.Context, p PathParams) ([]link.FileEntry, error) {
+	peer, err := hosted{&c.link}.peer()
+	if err != nil {
+		return nil, problemf("The files agents share are in skiffd, which is not linked: turn the link on in Settings › Outside agents.")
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	out, err := link.AgentFiles.Call(ctx, peer, link.FilePath{Path: p.Path})
+	if err != nil {
+		return nil, problemf("%s", capitalize(err.Error())+".")
+	}
+	if out == nil {
+		out = []link.FileEntry{}
+	}
+	return out, nil
+}
+
+func (c *Core) readFile(ctx context.Context, p PathParams) (string, error) {
+	peer, err := hosted{&c.link}.peer()
+	if err != nil {
+		return "", problemf("The files agents share are in skiffd, which is not linked: turn the link on in Settings › Outside agents.")
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	s, err := link.AgentFile.Call(ctx, peer, link.FilePath{Path: p.Path})
+	if err != nil {
+		return "", problemf("%s", capitalize(err.Error())+".")
+	}
+	return s, nil
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

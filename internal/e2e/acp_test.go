@@ -82,6 +82,14 @@ func TestChatWithAnACPAgentThroughSkiffd(t *testing.T) {
 	}
 	WaitJS(t, panel, `[...document.querySelectorAll('#messages .msg.tool[data-tool="agent_write"] .diff-count.add')].some(n => n.textContent === "+1")`)
 
+	// The Files view browses the shared folder through skiffd and opens what the agent wrote.
+	Do(t, panel, chromedp.Click("#files-toggle"))
+	WaitJS(t, panel, `document.querySelector('#file-list li.file[data-name="plan.md"] button')`)
+	Click(t, panel, `document.querySelector('#file-list li.file[data-name="plan.md"] button')`)
+	WaitJS(t, panel, `document.getElementById("file-view").textContent === "step one"`)
+	Do(t, panel, chromedp.Click("#files-toggle"))
+	WaitJS(t, panel, `document.body.dataset.view === "chat"`)
+
 	// A denied write does not land.
 	other := filepath.Join(folder, "nope.md")
 	Do(t, panel, chromedp.SendKeys("#input", "write "+other+" no"+kb.Enter))

@@ -12,12 +12,16 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
+	"net/http"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -36,6 +40,7 @@ const usage = `skiffd lends your browser's tools to MCP clients, through Skiff's
   skiffd agents             list the ACP agents skiffd can host (installed or not)
   skiffd agents add NAME "TITLE" COMMAND [ARGS…]   add an agent (or replace a preset)
   skiffd agents folder DIR  the one folder agents may read and write ("" for none)
+  skiffd open               print (and open) a one-time link to the web client at /app/
 
 The configuration lives in $SKIFFD_HOME (default: %s).
 `
@@ -121,6 +126,16 @@ func main() {
 		if err := agents(cfg, fs.Args()); err != nil {
 			log.Fatal(err)
 		}
+	case "open":
+		u, err := openApp(cfg)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(u)
+		fmt.Fprintln(os.Stderr, "The link works once, for 5 minutes, on this computer. Opening it pairs that browser with skiffd's web client.")
+		if p, err := exec.LookPath("xdg-open"); err == nil {
+			_ = exec.Command(p, u).Start()
+		}
 	case "doctor":
 		if !daemon.Doctor(context.Background(), cfg, os.Stdout) {
 			os.Exit(1)
@@ -188,4 +203,21 @@ func agents(cfg *daemon.Config, args []string) error {
 		return cfg.Save()
 	}
 	return fmt.Errorf("usage: skiffd agents [add NAME \"TITLE\" COMMAND [ARGS…] | folder DIR]")
+}
+
+// openApp asks the running skiffd for a one-time pairing link to its web client.
+func openApp(cfg *daemon.Config) (string, error) {
+	req, _ := http.NewRequest("POST", "http://127.0.0.1:"+strconv.Itoa(cfg.Port)+"/app/code", nil)
+	resp, err := daemon.BearerClient(cfg.MCPToken).Do(req)
+	if err != nil {
+		return "", fmt.Errorf("skiffd is not serving on port %d: start it with `skiffd serve`", cfg.Port)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		URL string `json:"url"`
+	}
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&out) != nil {
+		return "", fmt.Errorf("the skiffd on port %d did not give a pairing code (%s)", cfg.Port, resp.Status)
+	}
+	return out.URL, nil
 }

@@ -61,12 +61,15 @@ type Agents struct {
 	tokens   map[string]string // an agent's MCP token → its title
 	files    *acphost.Files
 	audit    *os.File
+	web      *Web                  // the web client, whose chats' questions it answers
+	askers   map[string]*link.Peer // chats the web client opened → that client
+	titles   map[string]string     // chats' titles, as their agents named them
 }
 
 // NewAgents makes the host; its methods are added to the hub's.
 func NewAgents(cfg *Config, hub *Hub) *Agents {
 	a := &Agents{cfg: cfg, hub: hub, running: map[string]*acphost.Agent{}, starting: map[string]chan struct{}{},
-		chats: map[string]string{}, tokens: map[string]string{}}
+		chats: map[string]string{}, tokens: map[string]string{}, askers: map[string]*link.Peer{}, titles: map[string]string{}}
 	hs := hub.Handlers
 	link.AgentList.Handle(hs, func(context.Context, struct{}) ([]link.AgentInfo, error) { return a.List(), nil })
 	link.AgentOpen.Handle(hs, func(ctx context.Context, p link.AgentOpenParams) (struct{}, error) {
@@ -195,9 +198,17 @@ func (a *Agents) start(ctx context.Context, name string) (*acphost.Agent, error)
 	a.mu.Unlock()
 	h := &acphost.Host{
 		Files: files,
-		Ask:   askVia{a.hub},
+		Ask:   askVia{a},
 		Emit: func(e acphost.Event) {
+			if e.Kind == "info" {
+				a.mu.Lock()
+				a.titles[e.Session] = e.Text
+				a.mu.Unlock()
+			}
 			_ = a.hub.Notify(context.Background(), link.AgentEvents.Name, e)
+			if a.web != nil {
+				a.web.broadcast(e)
+			}
 		},
 		MCP: func(_ acphost.Spec, http bool) []acp.McpServer {
 			if http {
@@ -322,11 +333,18 @@ func (a *Agents) record(agent, action, path string, allowed bool) {
 	_, _ = a.audit.Write(append(b, '\n'))
 }
 
-// askVia asks the user through the extension, in the agent's chat.
-type askVia struct{ hub *Hub }
+// askVia asks the user where the chat is: the web client that opened it, else the extension,
+// in the agent's chat.
+type askVia struct{ a *Agents }
 
 func (v askVia) Ask(ctx context.Context, q acphost.Question) (string, error) {
-	l := v.hub.link(ctx, LinkWait)
+	v.a.mu.Lock()
+	web := v.a.askers[q.Session]
+	v.a.mu.Unlock()
+	if web != nil {
+		return link.AgentAsk.Call(ctx, web, q)
+	}
+	l := v.a.hub.link(ctx, LinkWait)
 	if l == nil {
 		return "", ErrNoBrowser
 	}

@@ -126,6 +126,10 @@ func Handler(cfg *Config, hub *Hub, srv *mcp.Server, agents *Agents) http.Handle
 	mcpH := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard(cfg, agents, mcpH))
+	if agents != nil {
+		web := newWeb(cfg, agents)
+		mux.Handle("/app/", web.Handler(func(h http.Handler) http.Handler { return guard(cfg, nil, h) }))
+	}
 	mux.Handle("/status", guard(cfg, nil, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := hub.Status()
 		if r.URL.Query().Get("probe") == "1" && st.Connected {

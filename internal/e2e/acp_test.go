@@ -3,9 +3,12 @@
 package e2e
 
 import (
+	"encoding/json"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -25,19 +28,7 @@ import (
 // named as the agent (asked above the composer like any outside caller, in its own tab
 // group), and Stop cancels its turn.
 func TestChatWithAnACPAgentThroughSkiffd(t *testing.T) {
-	folder := t.TempDir()
-	cfg, err := daemon.Load(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Port = ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	cfg.AgentSettings = daemon.AgentSettings{Folder: folder, Agents: []acphost.Spec{{Name: "test", Title: "Test Agent", Command: []string{acpagent.Build(t)}}}}
-	d := serveSkiffd(t, cfg)
+	d, folder := skiffdWithAgent(t)
 	site := testkit.NewSite(t)
 
 	panel := browser.FreshPanel(t)
@@ -120,4 +111,84 @@ func TestChatWithAnACPAgentThroughSkiffd(t *testing.T) {
 	Do(t, panel, chromedp.SendKeys("#input", "after"+kb.Enter))
 	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done" && `+lastAssistant+`.textContent.includes("after")`)
 	t.Logf("a turn after Stop answered in %v", time.Since(start))
+}
+
+// skiffdWithAgent serves a skiffd that hosts the scripted test agent, sharing a new folder.
+func skiffdWithAgent(t *testing.T) (*skiffd, string) {
+	t.Helper()
+	folder := t.TempDir()
+	cfg, err := daemon.Load(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Port = ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	cfg.AgentSettings = daemon.AgentSettings{Folder: folder, Agents: []acphost.Spec{{Name: "test", Title: "Test Agent", Command: []string{acpagent.Build(t)}}}}
+	return serveSkiffd(t, cfg), folder
+}
+
+// The web client, in a plain browser tab: the one-time link pairs it (and leaves the address
+// bar), it chats with the agent skiffd hosts, answers the agent's question, lists the chats
+// and browses the shared folder; the same link does not pair twice; a page on another origin
+// reaches nothing.
+func TestWebClientPairsAndChats(t *testing.T) {
+	d, folder := skiffdWithAgent(t)
+	if err := os.WriteFile(filepath.Join(folder, "notes.md"), []byte("# Notes\nbuy sails"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("POST", "http://127.0.0.1:"+strconv.Itoa(d.Cfg.Port)+"/app/code", nil)
+	resp, err := daemon.BearerClient(d.Cfg.MCPToken).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var code struct{ URL string }
+	_ = json.NewDecoder(resp.Body).Decode(&code)
+	resp.Body.Close()
+
+	tab := browser.Tab(t, code.URL)
+	WaitJS(t, tab, `document.body.dataset.state === "connected"`)
+	if h := JS[string](t, tab, `location.hash`); h != "" {
+		t.Errorf("the code stayed in the address bar: %q", h)
+	}
+	WaitJS(t, tab, `[...document.querySelectorAll("#agent option")].some(o => o.value === "test")`)
+	WaitJS(t, tab, `document.querySelector('#files li.file[data-name="notes.md"] button')`)
+	Click(t, tab, `document.querySelector('#files li.file[data-name="notes.md"] button')`)
+	WaitJS(t, tab, `document.getElementById("file").textContent === "# Notes\nbuy sails"`)
+
+	JS[bool](t, tab, `(document.getElementById("agent").value = "test", true)`)
+	Click(t, tab, `document.getElementById("new")`)
+	WaitJS(t, tab, `document.querySelectorAll("#chats li.chat").length === 1`)
+	Do(t, tab, chromedp.SendKeys("#input", "hello"+kb.Enter))
+	WaitJS(t, tab, `document.body.dataset.turn === "done" && [...document.querySelectorAll('#messages .msg[data-role="agent"]')].some(n => n.textContent.includes("Hello from the test agent"))`)
+	WaitJS(t, tab, `document.querySelector("#chats li.chat")?.textContent.includes("Greetings")`)
+
+	// The agent's own question is answered here.
+	Do(t, tab, chromedp.SendKeys("#input", "ask edit"+kb.Enter))
+	WaitJS(t, tab, `document.querySelector('#messages .ask button[data-answer="allow_always"]')`)
+	Click(t, tab, `document.querySelector('#messages .ask button[data-answer="allow_always"]')`)
+	WaitJS(t, tab, `document.body.dataset.turn === "done" && [...document.querySelectorAll('#messages .msg[data-role="agent"]')].some(n => n.textContent.includes("chose always"))`)
+
+	// The link does not pair a second time (a fresh profile: no cookie).
+	fresh := browser.Incognito(t, code.URL)
+	WaitJS(t, fresh, `document.body.dataset.state === "refused" || document.body.dataset.state === "closed"`)
+
+	// A page on another origin reaches neither the socket nor the file API.
+	site := testkit.NewSite(t)
+	other := browser.Tab(t, site.Page("form.html"))
+	got := JS[string](t, other, `new Promise((resolve) => {
+		const ws = new WebSocket("ws://127.0.0.1:`+strconv.Itoa(d.Cfg.Port)+`/app/ws");
+		ws.onopen = () => resolve("open");
+		ws.onerror = () => resolve("refused");
+	})`)
+	if got != "refused" {
+		t.Errorf("a page on another origin opened the web client's socket")
+	}
+	got = JS[string](t, other, `fetch("http://127.0.0.1:`+strconv.Itoa(d.Cfg.Port)+`/app/pair", {method: "POST", body: "{}"}).then(r => String(r.status), e => "blocked")`)
+	if got != "blocked" && got != "403" {
+		t.Errorf("a page on another origin could post to the pairing endpoint: %s", got)
+	}
 }

@@ -280,6 +280,23 @@ func (b *Browser) TabWithin(t testing.TB, url string, d time.Duration) context.C
 	return ctx
 }
 
+// Incognito opens url in a tab of a new browser context: no cookies, no storage of the others
+// (a second person, or a second device).
+func (b *Browser) Incognito(t testing.TB, url string) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(cancelT)
+	if err := chromedp.Listen(ctx, func(ev any) { logEvent(t, "incognito ", ev) }); err != nil {
+		t.Fatalf("e2e: listen: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatalf("e2e: open %s: %v", url, err)
+	}
+	return ctx
+}
+
 // Panel opens the side panel page in a tab and waits until it has drawn its state.
 func (b *Browser) Panel(t testing.TB) context.Context {
 	t.Helper()

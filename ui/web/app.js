@@ -1,0 +1,205 @@
+// Skiff's web client: the chats skiffd hosts with ACP agents, from any browser tab or a phone
+// on this computer. It shares the panel's markdown renderer (model output is untrusted HTML:
+// marked, then DOMPurify, then a DOM fragment) and speaks skiffd's typed link over a WebSocket
+// that the server checks (exact origin, the cookie pairing gave). The first credential is the
+// one-time code in the URL fragment (never sent in a URL), exchanged once for that cookie.
+import { $, el } from "./dom.js";
+import { render } from "./markdown.js";
+
+let ws = null;
+let next = 1;
+const pending = new Map();
+let chat = null; // the chat on screen
+const chats = new Map(); // id → { agent, messages: [] }
+
+function status(text, state) {
+  $("status").textContent = text;
+  document.body.dataset.state = state;
+}
+
+async function pair() {
+  const m = /(?:^|&)code=([^&]+)/.exec(location.hash.slice(1));
+  if (!m) return;
+  history.replaceState(null, "", location.pathname); // the code leaves the address bar at once
+  const r = await fetch("pair", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code: decodeURIComponent(m[1]) }) });
+  if (!r.ok) status(await r.text(), "refused");
+}
+
+function call(method, params) {
+  const id = next++;
+  ws.send(JSON.stringify({ id, method, params }));
+  return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+}
+
+function reply(id, result, error) {
+  ws.send(JSON.stringify(error ? { id, error } : { id, result }));
+}
+
+function connect() {
+  ws = new WebSocket(location.origin.replace(/^http/, "ws") + "/app/ws");
+  ws.onopen = async () => {
+    status("Connected to skiffd.", "connected");
+    const agents = await call("agent.list", {});
+    $("agent").replaceChildren(...agents.map((a) => el("option", { value: a.name, textContent: a.title + (a.installed ? "" : " (not installed)") })));
+    await refreshChats();
+    await showFiles("");
+  };
+  ws.onmessage = (e) => {
+    const f = JSON.parse(e.data);
+    if (f.method === "agent.event") return onEvent(f.params);
+    if (f.method === "agent.ask") return onAsk(f.id, f.params);
+    const p = pending.get(f.id);
+    if (!p) return;
+    pending.delete(f.id);
+    f.error ? p.reject(new Error(f.error)) : p.resolve(f.result);
+  };
+  ws.onclose = () => {
+    for (const p of pending.values()) p.reject(new Error("The connection to skiffd closed."));
+    pending.clear();
+    if (document.body.dataset.state !== "refused") status("Not connected: open the link `skiffd open` prints.", "closed");
+  };
+}
+
+async function refreshChats() {
+  const list = await call("chats.list", {});
+  $("chats").replaceChildren(...list.map((c) => {
+    const li = el("li", { className: "chat" }, el("button", { type: "button", textContent: `${c.title || c.id} · ${c.agent}` }));
+    li.dataset.id = c.id;
+    li.querySelector("button").addEventListener("click", () => show(c.id, c.agent));
+    return li;
+  }));
+}
+
+function show(id, agent) {
+  if (!chats.has(id)) chats.set(id, { agent, messages: [] });
+  chat = id;
+  draw();
+}
+
+function cur() {
+  return chats.get(chat);
+}
+
+function draw() {
+  const c = cur();
+  $("messages").replaceChildren(...(c ? c.messages.map(node) : []));
+}
+
+function node(m) {
+  const n = el("div", { className: "msg" });
+  n.dataset.role = m.role;
+  if (m.role === "user") n.textContent = m.text;
+  else if (m.role === "agent") n.append(render(m.text));
+  else if (m.role === "tool") n.append(el("div", { className: "card tool", textContent: `${m.kind || "tool"}: ${m.title || ""} · ${m.status || ""}` }));
+  else if (m.role === "plan") n.append(el("ol", { className: "card plan" }, ...m.plan.map((p) => el("li", { textContent: `${p.status === "completed" ? "✓" : "○"} ${p.content}` }))));
+  else if (m.role === "ask") n.append(m.box);
+  else if (m.role === "note") n.append(el("div", { className: "card note", textContent: m.text }));
+  return n;
+}
+
+function onEvent(ev) {
+  if (!chats.has(ev.session)) chats.set(ev.session, { agent: "", messages: [] });
+  const ms = chats.get(ev.session).messages;
+  const last = ms[ms.length - 1];
+  if (ev.kind === "text") {
+    if (last && last.role === "agent") last.text += ev.text;
+    else ms.push({ role: "agent", text: ev.text });
+  } else if (ev.kind === "tool") {
+    const t = ev.tool;
+    const old = ms.find((m) => m.role === "tool" && m.id === t.id);
+    if (old) Object.assign(old, Object.fromEntries(Object.entries(t).filter(([, v]) => v !== "" && v != null)));
+    else ms.push({ role: "tool", ...t });
+  } else if (ev.kind === "plan") {
+    const old = ms.find((m) => m.role === "plan");
+    if (old) old.plan = ev.plan;
+    else ms.push({ role: "plan", plan: ev.plan });
+  } else if (ev.kind === "wrote") {
+    ms.push({ role: "note", text: `Wrote ${ev.diff.path} (+${ev.diff.added} −${ev.diff.removed})` });
+  } else if (ev.kind === "info") {
+    refreshChats();
+  }
+  if (ev.session === chat) draw();
+}
+
+function onAsk(id, q) {
+  if (!chats.has(q.session)) chats.set(q.session, { agent: "", messages: [] });
+  const box = el("div", { className: "card ask" }, el("p", { textContent: `Allow ${q.agent} to ${q.title}?` }));
+  if (q.diff) box.append(el("pre", { className: "diff", textContent: q.diff.unified }));
+  for (const [kind, label] of [["allow_once", "Allow once"], ["allow_always", "Always"], ["reject_once", "Deny"], ["reject_always", "Never"]]) {
+    if (q.answers && q.answers.length && !q.answers.includes(kind) && !q.answers.includes(kind.replace("always", "once"))) continue;
+    const b = el("button", { type: "button", textContent: label });
+    b.dataset.answer = kind;
+    b.addEventListener("click", () => {
+      for (const x of box.querySelectorAll("button")) x.disabled = true;
+      reply(id, kind);
+    });
+    box.append(b);
+  }
+  chats.get(q.session).messages.push({ role: "ask", box });
+  if (q.session === chat) draw();
+}
+
+async function showFiles(path) {
+  try {
+    const items = await call("agent.files", { path });
+    const up = path ? [el("li", {}, el("button", { type: "button", textContent: "..", onclick: () => showFiles(path.split("/").slice(0, -1).join("/")) }))] : [];
+    $("files").replaceChildren(...up, ...items.map((it) => {
+      const full = path ? path + "/" + it.name : it.name;
+      const b = el("button", { type: "button", textContent: it.dir ? it.name + "/" : it.name });
+      b.addEventListener("click", async () => {
+        if (it.dir) return showFiles(full);
+        $("file").textContent = await call("agent.file", { path: full }).catch((e) => e.message);
+        $("file").hidden = false;
+      });
+      const li = el("li", { className: "file" }, b);
+      li.dataset.name = it.name;
+      return li;
+    }));
+  } catch (e) {
+    $("files").replaceChildren(el("li", { textContent: e.message }));
+  }
+}
+
+$("new").addEventListener("click", async () => {
+  const id = "w" + crypto.randomUUID().replaceAll("-", "").slice(0, 16);
+  const agent = $("agent").value;
+  show(id, agent);
+  try {
+    await call("agent.open", { agent, session: id });
+    await refreshChats();
+  } catch (e) {
+    cur().messages.push({ role: "note", text: e.message });
+    draw();
+  }
+  $("input").focus();
+});
+
+$("composer").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const text = $("input").value.trim();
+  if (!text || !chat) return;
+  $("input").value = "";
+  cur().messages.push({ role: "user", text });
+  draw();
+  $("stop").hidden = false;
+  document.body.dataset.turn = "running";
+  try {
+    const r = await call("agent.prompt", { session: chat, text });
+    if (r.stopReason === "cancelled") cur().messages.push({ role: "note", text: "Stopped." });
+  } catch (err) {
+    cur().messages.push({ role: "note", text: err.message });
+  }
+  $("stop").hidden = true;
+  document.body.dataset.turn = "done";
+  draw();
+});
+$("input").addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && !e.shiftKey) {
+    e.preventDefault();
+    $("composer").requestSubmit();
+  }
+});
+$("stop").addEventListener("click", () => call("agent.cancel", { session: chat }));
+
+await pair();
+connect();

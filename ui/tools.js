@@ -52,7 +52,7 @@ export function renderTool(msg) {
       el("span", { className: "t-status", textContent: [label, time].filter(Boolean).join(" · ") })),
   );
   const body = el("div", { className: "t-body" });
-  body.append(el("div", { className: "t-args" }, el("span", { className: "t-label", textContent: "Arguments" }), el("pre", { textContent: JSON.stringify(t.args, null, 1) })));
+  if (t.args && Object.keys(t.args).length) body.append(el("div", { className: "t-args" }, el("span", { className: "t-label", textContent: "Arguments" }), el("pre", { textContent: JSON.stringify(t.args, null, 1) })));
   if (t.url) body.append(el("div", { className: "t-url", textContent: "Page: " + t.url }));
   if (t.decision) body.append(el("div", { className: "t-decision", textContent: "Permission: " + t.decision }));
   if (msg.content) {

@@ -4,19 +4,23 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/daemon"
 	"github.com/skiff-ai/skiff/internal/testkit"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 var screenshots = flag.String("screenshots", "", "write README screenshots of each panel view into this directory (make screenshots)")
@@ -161,4 +165,58 @@ func TestScreenshotsAgent(t *testing.T) {
 	WaitJS(t, tab, `document.getElementById("stop").hidden && `+lastAssistant+`?.textContent.includes("Book now")`)
 	Click(t, tab, `document.querySelectorAll(".msg.tool .tool-card summary")[2]`) // open the click's card
 	shot(t, tab, dir, "agent")
+}
+
+// An ACP agent's chat in the panel (plan, tool card with its file, an ask with its diff) and
+// skiffd's web client, for the README.
+func TestScreenshotsACP(t *testing.T) {
+	if *screenshots == "" {
+		t.Skip("run `make screenshots` to write the README images")
+	}
+	dir, _ := filepath.Abs(*screenshots)
+	d, folder := skiffdWithAgent(t)
+	if err := os.WriteFile(filepath.Join(folder, "plan.md"), []byte("# Trip\n- book the ferry\n- pack\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	panel := browser.FreshPanel(t)
+	size(t, panel, "light")
+	linkPanel(t, panel, d)
+	Do(t, panel, chromedp.Click("#settings-toggle"))
+	WaitJS(t, panel, `document.querySelector('#provider-grid input[value="acp:test"]')`)
+	Do(t, panel, chromedp.Click(`#provider-grid label:has(input[value="acp:test"])`))
+	Do(t, panel, chromedp.Click("#save"))
+	WaitJS(t, panel, `document.getElementById("settings-status").textContent === "Saved."`)
+	Do(t, panel, chromedp.Click("#settings-toggle"))
+	SendMessage(t, panel, "hello")
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
+	Do(t, panel, chromedp.SendKeys("#input", "write "+filepath.Join(folder, "plan.md")+" # Trip: book the ferry, pack the sails, check the wind"+kb.Enter))
+	WaitJS(t, panel, `document.querySelector('#messages .msg.tool[data-status="asking"] .diff')`)
+	JS[bool](t, panel, `(document.querySelector('#messages .msg.tool[data-status="asking"]').scrollIntoView({block: "end"}), true)`)
+	shot(t, panel, "", "")
+	shot(t, panel, dir, "acp-chat")
+	Click(t, panel, `document.querySelector('#messages .msg.tool[data-status="asking"] button[data-decision="allow_once"]')`)
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
+
+	req, _ := http.NewRequest("POST", "http://127.0.0.1:"+strconv.Itoa(d.Cfg.Port)+"/app/code", nil)
+	resp, err := daemon.BearerClient(d.Cfg.MCPToken).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var code struct{ URL string }
+	_ = json.NewDecoder(resp.Body).Decode(&code)
+	resp.Body.Close()
+	web := browser.Tab(t, code.URL)
+	if _, err := chromedp.Call(web, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 900, Height: 600, DeviceScaleFactor: 1}); err != nil {
+		t.Fatal(err)
+	}
+	WaitJS(t, web, `document.body.dataset.state === "connected" && document.querySelector('#files li.file')`)
+	JS[bool](t, web, `(document.getElementById("agent").value = "test", true)`)
+	Click(t, web, `document.getElementById("new")`)
+	WaitJS(t, web, `document.querySelectorAll("#chats li.chat").length >= 1`)
+	Do(t, web, chromedp.SendKeys("#input", "hello"+kb.Enter))
+	WaitJS(t, web, `document.body.dataset.turn === "done"`)
+	Click(t, web, `document.querySelector('#files li.file[data-name="plan.md"] button')`)
+	WaitJS(t, web, `!document.getElementById("file").hidden`)
+	shot(t, web, "", "")
+	shot(t, web, dir, "web-client")
 }

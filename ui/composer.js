@@ -1,6 +1,6 @@
 // The message box: Enter sends (with the page, when attached), Shift+Enter is a new line, Stop
 // stops the reply. A message that cannot be sent stays in the box.
-import { $, banner } from "./dom.js";
+import { $, el, banner } from "./dom.js";
 import { call } from "./connection.js";
 import { state } from "./state.js";
 import { showSession } from "./chat.js";
@@ -15,7 +15,29 @@ let agentMode = false;
 export function showMode(ses) {
   agentMode = !!(ses && ses.agent);
   drawMode();
+  drawAgentModel(ses);
 }
+
+// A chat with an agent skiffd hosts picks the agent's model (its config option of category
+// "model") instead of agent mode, which such an agent always has.
+function drawAgentModel(ses) {
+  const hosted = !!(ses && ses.provider && ses.provider.startsWith("acp:"));
+  const opt = hosted && (ses.agentOptions || []).find((o) => o.category === "model");
+  $("agent-toggle").hidden = hosted;
+  const sel = $("agent-model");
+  sel.hidden = !opt;
+  if (!opt) return;
+  sel.dataset.option = opt.id;
+  sel.replaceChildren(...opt.values.map((v) => el("option", { value: v, textContent: v, selected: v === opt.current })));
+}
+$("agent-model").addEventListener("change", async (e) => {
+  const sel = e.target;
+  try {
+    await call("agent.option", { sessionId: state.active.id, option: sel.dataset.option, value: sel.value });
+  } catch (err) {
+    banner(err.message);
+  }
+});
 
 function drawMode() {
   $("agent-toggle").setAttribute("aria-pressed", String(agentMode));

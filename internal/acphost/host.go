@@ -326,28 +326,29 @@ func (a *Agent) Cancel(ctx context.Context, id string) error {
 	return a.conn.Cancel(ctx, acp.CancelNotification{SessionId: sid})
 }
 
-// SetModel picks a model: through the config option of category "model" when the agent has
-// one, else through the legacy session mode.
-func (a *Agent) SetOption(ctx context.Context, id, option, value string) error {
+// SetOption sets one of the session's config options (the model is the one of category
+// "model"); option "mode" sets the legacy session mode some agents still use. It returns the
+// options as they are now.
+func (a *Agent) SetOption(ctx context.Context, id, option, value string) ([]ConfigOption, error) {
 	a.mu.Lock()
 	sid, ok := a.ids[id]
 	a.mu.Unlock()
 	if !ok {
-		return fmt.Errorf("%s has no session for this chat", a.Spec.Title)
+		return nil, fmt.Errorf("%s has no session for this chat", a.Spec.Title)
 	}
 	if option == "mode" {
 		_, err := a.conn.SetSessionMode(ctx, acp.SetSessionModeRequest{SessionId: sid, ModeId: acp.SessionModeId(value)})
-		return err
+		if err != nil {
+			return nil, a.failed("did not change its mode", err)
+		}
+		return nil, nil
 	}
 	res, err := a.conn.SetSessionConfigOption(ctx, acp.SetSessionConfigOptionRequest{
 		ValueId: &acp.SetSessionConfigOptionValueId{SessionId: sid, ConfigId: acp.SessionConfigId(option), Value: acp.SessionConfigValueId(value)}})
 	if err != nil {
-		return a.failed("did not change "+option, err)
+		return nil, a.failed("did not change "+option, err)
 	}
-	if opts := configOptions(res.ConfigOptions); len(opts) > 0 {
-		a.queue.push(Event{Session: id, Kind: "config", Config: opts})
-	}
-	return nil
+	return configOptions(res.ConfigOptions), nil
 }
 
 // tail keeps the last max bytes written to it.

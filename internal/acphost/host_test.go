@@ -100,13 +100,13 @@ func TestEveryUpdateKindArrives(t *testing.T) {
 		assert.Equal(t, "chat-1", e.Session)
 		kinds = append(kinds, e.Kind)
 	}
-	assert.Equal(t, []string{"commands", "thought", "plan", "tool", "tool", "usage", "info", "text", "text"}, kinds)
+	assert.Equal(t, []string{"commands", "config", "thought", "plan", "tool", "tool", "usage", "info", "text", "text"}, kinds)
 	assert.Equal(t, "Hello from the test agent (1 images).", rec.text("text", es))
-	assert.Equal(t, []PlanItem{{Content: "Read the notes", Status: "completed", Priority: "high"}, {Content: "Answer", Status: "in_progress", Priority: "medium"}}, es[2].Plan)
-	assert.Equal(t, &ToolCard{ID: "t1", Title: "Reading notes.md", Kind: "read", Status: "pending", Locations: []string{"notes.md"}}, es[3].Tool)
-	assert.Equal(t, &ToolCard{ID: "t1", Update: true, Status: "completed", Preview: "one\ntwo"}, es[4].Tool)
-	assert.Equal(t, &Usage{Used: 1200, Size: 200000}, es[5].Usage)
-	assert.Equal(t, "Greetings", es[6].Text)
+	assert.Equal(t, []PlanItem{{Content: "Read the notes", Status: "completed", Priority: "high"}, {Content: "Answer", Status: "in_progress", Priority: "medium"}}, es[3].Plan)
+	assert.Equal(t, &ToolCard{ID: "t1", Title: "Reading notes.md", Kind: "read", Status: "pending", Locations: []string{"notes.md"}}, es[4].Tool)
+	assert.Equal(t, &ToolCard{ID: "t1", Update: true, Status: "completed", Preview: "one\ntwo"}, es[5].Tool)
+	assert.Equal(t, &Usage{Used: 1200, Size: 200000}, es[6].Usage)
+	assert.Equal(t, "Greetings", es[7].Text)
 
 	// The session lives on after the unknown kind.
 	_, err = a.Prompt(ctx, "chat-1", "ping", nil)
@@ -320,4 +320,37 @@ func TestTheSDKExampleAgent(t *testing.T) {
 	}
 	assert.Equal(t, 2, tools)
 	assert.NotEmpty(t, rec.asked)
+}
+
+// The model is a config option of category model: offered at session/new, changed with
+// set_config_option, and the agent uses it.
+func TestModelIsAConfigOption(t *testing.T) {
+	a, rec := start(t, "")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var cfg []ConfigOption
+	for cfg == nil {
+		for _, e := range snapshot(rec) {
+			if e.Kind == "config" {
+				cfg = e.Config
+			}
+		}
+		if cfg == nil {
+			select {
+			case <-rec.changed:
+			case <-ctx.Done():
+				t.Fatal("no config options came")
+			}
+		}
+	}
+	require.Equal(t, []ConfigOption{{ID: "model", Name: "Model", Category: "model", Current: "fast-1", Values: []string{"fast-1", "deep-2"}}}, cfg)
+	now, err := a.SetOption(ctx, "chat-1", "model", "deep-2")
+	require.NoError(t, err)
+	assert.Equal(t, "deep-2", now[0].Current)
+	_, err = a.Prompt(ctx, "chat-1", "model", nil)
+	require.NoError(t, err)
+	es := rec.take()
+	assert.Contains(t, rec.text("text", es), "model: deep-2")
+	_, err = a.SetOption(ctx, "chat-1", "model", "nope")
+	assert.Error(t, err)
 }

@@ -21,6 +21,9 @@ type Hosted interface {
 	Open(ctx context.Context, agent, chat string) error
 	Prompt(ctx context.Context, chat, text string) (stopReason string, err error)
 	Cancel(ctx context.Context, chat string) error
+	// SetOption sets a chat's config option (the model is the one of category "model") and
+	// returns the options as they are now.
+	SetOption(ctx context.Context, chat, option, value string) ([]link.ConfigOption, error)
 }
 
 // HostedPrefix marks a provider setting that names an agent skiffd hosts: "acp:gemini".
@@ -251,6 +254,10 @@ func (r *hostedRun) event(ev link.AgentEvent) {
 		}
 		r.save()
 		r.emit(Update{Type: UpdateSession, SessionID: r.ses.ID, Session: r.ses})
+	case "config":
+		r.ses.AgentOptions = ev.Config
+		r.save()
+		r.emit(Update{Type: UpdateSession, SessionID: r.ses.ID, Session: r.ses})
 	case "info":
 		if ev.Text != "" {
 			r.ses.Title = ev.Text
@@ -356,4 +363,39 @@ func (e *Engine) AskHosted(ctx context.Context, q link.AgentQuestion) (string, e
 		return "allow_once", nil
 	}
 	return "reject_once", nil
+}
+
+// SetHostedOption sets one of a hosted chat's options (its model) and stores the options on the
+// chat.
+func (e *Engine) SetHostedOption(ctx context.Context, sessionID, option, value string) (*store.Session, error) {
+	if e.Hosted == nil {
+		return nil, ErrNoHost
+	}
+	opts, err := e.Hosted.SetOption(ctx, sessionID, option, value)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	r := e.hosted[sessionID]
+	e.mu.Unlock()
+	if r != nil {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if opts != nil {
+			r.ses.AgentOptions = opts
+			r.save()
+		}
+		return r.ses, nil
+	}
+	ses, err := e.Store.Session(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	if opts != nil {
+		ses.AgentOptions = opts
+		if err := e.Store.SaveSession(ctx, ses); err != nil {
+			return nil, err
+		}
+	}
+	return ses, nil
 }

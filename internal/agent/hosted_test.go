@@ -25,6 +25,9 @@ type scripted struct {
 
 func (s *scripted) Open(context.Context, string, string) error { return nil }
 func (s *scripted) Cancel(context.Context, string) error       { return nil }
+func (s *scripted) SetOption(_ context.Context, _, option, value string) ([]link.ConfigOption, error) {
+	return []link.ConfigOption{{ID: option, Current: value}}, nil
+}
 func (s *scripted) Prompt(ctx context.Context, chat, _ string) (string, error) {
 	for _, ev := range s.events {
 		ev.Session = chat

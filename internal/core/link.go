@@ -398,6 +398,32 @@ func (h hosted) Cancel(ctx context.Context, chat string) error {
 	return err
 }
 
+func (h hosted) SetOption(ctx context.Context, chat, option, value string) ([]link.ConfigOption, error) {
+	p, err := h.peer()
+	if err != nil {
+		return nil, err
+	}
+	return link.AgentOption.Call(ctx, p, link.AgentOptionParams{Session: chat, Option: option, Value: value})
+}
+
+// OptionParams sets a hosted chat's option (its model).
+type OptionParams struct {
+	SessionID string `json:"sessionId"`
+	Option    string `json:"option"`
+	Value     string `json:"value"`
+}
+
+func (c *Core) setAgentOption(ctx context.Context, p OptionParams) (*store.Session, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	ses, err := c.Engine.SetHostedOption(ctx, p.SessionID, p.Option, p.Value)
+	if err != nil {
+		return nil, problemf("%s", capitalize(strings.TrimSuffix(err.Error(), "."))+".")
+	}
+	c.broadcast(agent.Update{Type: agent.UpdateSession, SessionID: ses.ID, Session: ses})
+	return ses, nil
+}
+
 // agents lists the agents skiffd can host (none when no skiffd is linked).
 func (c *Core) agents(ctx context.Context, _ struct{}) ([]link.AgentInfo, error) {
 	p, err := hosted{&c.link}.peer()

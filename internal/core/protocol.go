@@ -64,6 +64,7 @@ var methods = map[string]method{
 	"provider.models": handle((*Core).models),
 	"agents.list":     handle((*Core).agents),
 	"files.list":      handle((*Core).listFiles),
+	"agent.option":    handle((*Core).setAgentOption),
 	"files.read":      handle((*Core).readFile),
 	"provider.test":   handle((*Core).testProvider),
 	"provider.detect": handle((*Core).detect),

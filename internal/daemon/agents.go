@@ -82,6 +82,13 @@ func NewAgents(cfg *Config, hub *Hub) *Agents {
 	link.AgentCancel.Handle(hs, func(ctx context.Context, p link.AgentSession) (struct{}, error) {
 		return struct{}{}, a.Cancel(ctx, p.Session)
 	})
+	link.AgentOption.Handle(hs, func(ctx context.Context, p link.AgentOptionParams) ([]link.ConfigOption, error) {
+		ag, err := a.chat(p.Session)
+		if err != nil {
+			return nil, err
+		}
+		return ag.SetOption(ctx, p.Session, p.Option, p.Value)
+	})
 	link.AgentLog.Handle(hs, func(_ context.Context, p link.AgentName) (string, error) {
 		a.mu.Lock()
 		ag := a.running[p.Agent]

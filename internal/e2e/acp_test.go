@@ -57,6 +57,13 @@ func TestChatWithAnACPAgentThroughSkiffd(t *testing.T) {
 	if title := JS[string](t, panel, `skiffTest.state.active.title`); title != "Greetings" {
 		t.Errorf("the agent's session title did not reach the chat: %q", title)
 	}
+	// The agent's model is picked in the composer (its config option of category model).
+	WaitJS(t, panel, `!document.getElementById("agent-model").hidden && document.getElementById("agent-model").value === "fast-1" && document.getElementById("agent-toggle").hidden`)
+	JS[bool](t, panel, `(document.getElementById("agent-model").value = "deep-2", true)`)
+	JS[bool](t, panel, `(document.getElementById("agent-model").dispatchEvent(new Event("change")), true)`)
+	WaitJS(t, panel, `skiffTest.state.active.agentOptions?.[0]?.current === "deep-2"`)
+	Do(t, panel, chromedp.SendKeys("#input", "model"+kb.Enter))
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done" && `+lastAssistant+`.textContent.includes("model: deep-2")`)
 
 	// A file write asks in the chat, with its diff; Allow writes it.
 	path := filepath.Join(folder, "plan.md")

@@ -12,6 +12,9 @@ var (
 	AgentPrompt = Method[AgentPromptParams, AgentPromptResult]{"agent.prompt"}
 	// AgentCancel: extension → skiffd, stop the chat's turn.
 	AgentCancel = Method[AgentSession, struct{}]{"agent.cancel"}
+	// AgentOption: extension → skiffd, set one of a chat's config options (the model is the
+	// one of category "model"; "mode" is the legacy session mode); the options as they are now.
+	AgentOption = Method[AgentOptionParams, []ConfigOption]{"agent.option"}
 	// AgentLog: extension → skiffd, the end of an agent's stderr.
 	AgentLog = Method[AgentName, string]{"agent.log"}
 	// AgentFiles and AgentFile: extension → skiffd, the shared folder's listing and a file.
@@ -47,6 +50,13 @@ type AgentSession struct {
 type AgentOpenParams struct {
 	Agent   string `json:"agent"`
 	Session string `json:"session"`
+}
+
+// AgentOptionParams sets Option to Value in Session.
+type AgentOptionParams struct {
+	Session string `json:"session"`
+	Option  string `json:"option"`
+	Value   string `json:"value"`
 }
 
 // AgentPromptParams is a user's message to the chat's agent.

@@ -176,9 +176,11 @@ type Session struct {
 	Messages []Message `json:"messages"`
 	// Commands are the slash commands a hosted agent offers in this chat; ContextUsed and
 	// ContextSize its context window.
-	Commands    []string `json:"commands,omitempty"`
-	ContextUsed int      `json:"contextUsed,omitempty"`
-	ContextSize int      `json:"contextSize,omitempty"`
+	Commands []string `json:"commands,omitempty"`
+	// AgentOptions are a hosted agent's config options for this chat (its model picker).
+	AgentOptions []link.ConfigOption `json:"agentOptions,omitempty"`
+	ContextUsed  int                 `json:"contextUsed,omitempty"`
+	ContextSize  int                 `json:"contextSize,omitempty"`
 }
 
 // Meta is a session's index entry.

@@ -10,6 +10,7 @@
 //	read PATH        fs/read_text_file, replies with the text
 //	write PATH TEXT  a tool call with the diff, then fs/write_text_file
 //	browse TOOL JSON calls Skiff's browser tool TOOL through MCP, replies with its text
+//	model            says the model the session uses (a config option of category model)
 //	slow             streams a chunk, then waits to be cancelled
 //	crash            writes to stderr and exits with status 3
 package acpagent
@@ -50,6 +51,16 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 type session struct {
 	mcp    []acp.McpServer
 	cancel context.CancelFunc
+	model  string
+}
+
+// models are the test agent's model choices, offered as a config option of category model.
+func models(current string) []acp.SessionConfigOption {
+	cat := acp.SessionConfigOptionCategory("model")
+	o := acp.NewSessionConfigOptionSelect(acp.SessionConfigValueId(current), acp.SessionConfigSelectOptions{Ungrouped: &acp.SessionConfigSelectOptionsUngrouped{
+		{Name: "Fast", Value: "fast-1"}, {Name: "Deep", Value: "deep-2"}}})
+	o.Select.Id, o.Select.Name, o.Select.Category = "model", "Model", &cat
+	return []acp.SessionConfigOption{o}
 }
 
 type agent struct {
@@ -78,12 +89,12 @@ func (a *agent) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp.Ne
 	a.mu.Lock()
 	a.n++
 	id := acp.SessionId(fmt.Sprintf("s%d", a.n))
-	a.sessions[id] = &session{mcp: p.McpServers}
+	a.sessions[id] = &session{mcp: p.McpServers, model: "fast-1"}
 	a.mu.Unlock()
 	// Sent before the answer, as real agents do: a client must keep it.
 	_ = a.conn.SessionUpdate(ctx, acp.SessionNotification{SessionId: id, Update: acp.SessionUpdate{AvailableCommandsUpdate: &acp.SessionAvailableCommandsUpdate{
 		SessionUpdate: "available_commands_update", AvailableCommands: []acp.AvailableCommand{{Name: "hello", Description: "show every update kind"}}}}})
-	return acp.NewSessionResponse{SessionId: id}, nil
+	return acp.NewSessionResponse{SessionId: id, ConfigOptions: models("fast-1")}, nil
 }
 
 func (a *agent) Authenticate(context.Context, acp.AuthenticateRequest) (acp.AuthenticateResponse, error) {
@@ -106,8 +117,18 @@ func (a *agent) ResumeSession(context.Context, acp.ResumeSessionRequest) (acp.Re
 	return acp.ResumeSessionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionResume)
 }
 
-func (a *agent) SetSessionConfigOption(context.Context, acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
-	return acp.SetSessionConfigOptionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionSetConfigOption)
+func (a *agent) SetSessionConfigOption(_ context.Context, p acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
+	v := p.ValueId
+	if v == nil || v.ConfigId != "model" || (v.Value != "fast-1" && v.Value != "deep-2") {
+		return acp.SetSessionConfigOptionResponse{}, acp.NewInvalidParams("no such option or value")
+	}
+	a.mu.Lock()
+	s := a.sessions[v.SessionId]
+	if s != nil {
+		s.model = string(v.Value)
+	}
+	a.mu.Unlock()
+	return acp.SetSessionConfigOptionResponse{ConfigOptions: models(string(v.Value))}, nil
 }
 
 func (a *agent) SetSessionMode(context.Context, acp.SetSessionModeRequest) (acp.SetSessionModeResponse, error) {
@@ -225,6 +246,8 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 	case "crash":
 		fmt.Fprintln(os.Stderr, "test agent: crashing on purpose")
 		os.Exit(3)
+	case "model":
+		a.say(ctx, id, acp.UpdateAgentMessageText("model: "+s.model))
 	default:
 		a.say(ctx, id, acp.UpdateAgentMessageText("echo: "+text))
 	}

@@ -300,7 +300,9 @@ func (b *Browser) Incognito(t testing.TB, url string) context.Context {
 // Panel opens the side panel page in a tab and waits until it has drawn its state.
 func (b *Browser) Panel(t testing.TB) context.Context {
 	t.Helper()
-	ctx := b.Tab(t, b.URL("panel/index.html"))
+	// A panel lives as long as its test (the injection corpus takes minutes on a busy
+	// machine); every wait in it is bounded on its own.
+	ctx := b.TabWithin(t, b.URL("panel/index.html"), 20*time.Minute)
 	WaitJS(t, ctx, `document.body.dataset.ready === "1"`)
 	return ctx
 }

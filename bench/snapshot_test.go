@@ -167,7 +167,9 @@ func BenchmarkSnapshot(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer stop()
-	panel := br.Panel(b)
+	// 130 pages take longer than a test's panel lives: this one lives as long as the benchmark.
+	panel := br.TabWithin(b, br.URL("panel/index.html"), 2*time.Hour)
+	e2e.WaitJS(b, panel, `document.body.dataset.ready === "1"`)
 	var rows []snapRow
 	for _, name := range testkit.AllPageNames(b) {
 		url := base + "/" + name + "/"

@@ -408,7 +408,17 @@ func jsString(s string) string {
 func SendMessage(t testing.TB, tab context.Context, text string) {
 	t.Helper()
 	NewChat(t, tab)
-	Do(t, tab, chromedp.SendKeys("#input", text+kb.Enter))
+	// The box is found by its node id; a panel that redrew in between (a reconnection on a
+	// busy machine) has a new one: find it again.
+	for try := 0; ; try++ {
+		_, err := chromedp.Run(tab, chromedp.SendKeys("#input", text+kb.Enter))
+		if err == nil {
+			break
+		}
+		if try >= 2 || !strings.Contains(err.Error(), "Could not find node") {
+			t.Fatalf("e2e: type the message: %v", err)
+		}
+	}
 	WaitJS(t, tab, `document.querySelector('.msg[data-role="user"]')`)
 }
 

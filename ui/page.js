@@ -150,11 +150,27 @@ async function showActive() {
     /* the next event tries again */
   }
 }
+// What each tab last said of itself (title, address), so that a switch is drawn in the frame
+// of its event, not after a round trip to the browser that a busy machine makes long.
+const tabs = new Map();
+function remember(t) {
+  if (t && t.id !== undefined) tabs.set(t.id, { id: t.id, url: t.url, pendingUrl: t.pendingUrl, title: t.title, windowId: t.windowId });
+}
+chrome.tabs.query({}).then((all) => all.forEach((t) => tabs.has(t.id) || remember(t)), () => {});
+chrome.tabs.onCreated.addListener(remember);
+chrome.tabs.onRemoved.addListener((tabId) => tabs.delete(tabId));
 chrome.tabs.onActivated.addListener((info) => {
-  if (!windowId || info.windowId === windowId) chrome.tabs.get(info.tabId).then(showTab, () => {});
+  if (!windowId || info.windowId === windowId) {
+    if (tabs.has(info.tabId)) showTab(tabs.get(info.tabId));
+    chrome.tabs.get(info.tabId).then((t) => {
+      remember(t);
+      showTab(t);
+    }, () => {});
+  }
   pageChanged(false);
 });
 chrome.tabs.onUpdated.addListener((tabId, info, tab) => {
+  remember(tab);
   // A navigation of the tab on the chip (not title changes alone: unread counters).
   if (page.peek && tabId === page.peek.tabId && (info.url || info.status === "loading")) showTab(tab);
   if (page.peek && tabId === page.peek.tabId && (info.status === "complete" || info.url)) pageChanged(info.status === "complete");

@@ -58,6 +58,26 @@ func (c *fakeClock) After(d time.Duration) <-chan time.Time {
 	return ch
 }
 
+// AdvanceWaiting moves the clock once someone waits on it: a call that has asked sets its
+// timer a moment later, and a clock moved before that would leave it waiting for ever.
+func (c *fakeClock) AdvanceWaiting(d time.Duration) {
+	for {
+		c.mu.Lock()
+		n := 0
+		for _, t := range c.timers {
+			if t.at.After(c.now) {
+				n++
+			}
+		}
+		c.mu.Unlock()
+		if n > 0 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	c.Advance(d)
+}
+
 func (c *fakeClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -159,7 +179,7 @@ func TestTimeoutCountsFromTheFirstAsk(t *testing.T) {
 		done <- r
 	}()
 	<-rec.asked
-	clk.Advance(61 * time.Second)
+	clk.AdvanceWaiting(61 * time.Second)
 	r := <-done
 	assert.False(t, r.Allow)
 	assert.Equal(t, "denied: no answer within 1 minute", r.How)
@@ -170,7 +190,7 @@ func TestTimeoutCountsFromTheFirstAsk(t *testing.T) {
 		done <- r
 	}()
 	<-rec.asked
-	clk.Advance(1 * time.Second)
+	clk.AdvanceWaiting(1 * time.Second)
 	assert.False(t, (<-done).Allow)
 	// Asked longer ago than the timeout: denied at once, nothing shown.
 	r, _ = g.Decide(ctx, click("c", "https://x.example"), clk.Now().Add(-2*time.Minute), func(string) { t.Error("asked") })

@@ -30,7 +30,7 @@ import (
 func main() {
 	ctx := context.Background()
 	browser := chrome.NewBrowser()
-	c, err := core.New(ctx, chrome.Storage{}, chrome.Fetch{}, chrome.Rules{}, browser)
+	c, err := core.New(ctx, chrome.CachedStorage(), chrome.Fetch{}, chrome.Rules{}, browser)
 	if err != nil {
 		js.Global().Call("__skiffReady", js.Null(), "Skiff could not start: "+err.Error())
 		select {}

@@ -14,6 +14,33 @@ type Storage struct{}
 
 var _ store.KV = Storage{}
 
+// CachedStorage is Storage behind a store.Cached that follows chrome.storage.onChanged, so a
+// change made elsewhere (a test clearing the storage, another instance of the worker) is seen.
+// The listener only serves this instance: it need not be registered in the worker's first turn.
+func CachedStorage() *store.Cached {
+	c := store.NewCached(Storage{})
+	chromeAPI("storage", "onChanged").Call("addListener", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) < 2 || args[1].String() != "local" {
+			return nil
+		}
+		changes := args[0]
+		keys := js.Global().Get("Object").Call("keys", changes)
+		for i := range keys.Length() {
+			k := keys.Index(i).String()
+			nv := changes.Get(k).Get("newValue")
+			if nv.Type() == js.TypeString {
+				c.Changed(k, []byte(nv.String()), false)
+			} else if nv.IsUndefined() {
+				c.Changed(k, nil, true)
+			} else {
+				c.Changed(k, nil, false) // not a value Skiff wrote: read it again
+			}
+		}
+		return nil
+	}))
+	return c
+}
+
 func local() js.Value { return chromeAPI("storage", "local") }
 
 func keysArray(keys []string) js.Value {

@@ -46,9 +46,10 @@ type Core struct {
 	// Dialer opens the link to skiffd; nil: no link.
 	Dialer Dialer
 
-	gate  *permission.Gate
-	pages pages
-	link  linker
+	gate   *permission.Gate
+	pages  pages
+	link   linker
+	audits audits
 
 	mu    sync.Mutex
 	conns map[Conn]bool

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/agent"
@@ -59,9 +60,69 @@ func (n *notifier) Waiting(ctx context.Context, pending int, what string) {
 
 type auditor Core
 
-func (a *auditor) Audit(ctx context.Context, e permission.Entry) error {
-	return (*Core)(a).Store.Audit(ctx, store.AuditEntry{At: e.At, Who: e.Who, Tool: e.Tool, What: e.What, Origin: e.Origin,
+// Audit queues the entry: a call's answer does not wait for the log's write (a read and a
+// write of storage, a few milliseconds a call). One writer keeps the entries in order, and
+// whoever reads the log waits for the queue first (auditLog). A worker stopped in the
+// milliseconds between a call's answer and its entry's write loses that entry.
+func (a *auditor) Audit(_ context.Context, e permission.Entry) error {
+	c := (*Core)(a)
+	q := &c.audits
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.queue = append(q.queue, store.AuditEntry{At: e.At, Who: e.Who, Tool: e.Tool, What: e.What, Origin: e.Origin,
 		Decision: e.Decision, Result: e.Result, OK: e.OK})
+	if !q.writing {
+		q.writing = true
+		go c.writeAudits()
+	}
+	return nil
+}
+
+// audits is the queue of audit entries not yet written.
+type audits struct {
+	mu      sync.Mutex
+	queue   []store.AuditEntry
+	writing bool
+	idle    []chan struct{} // readers waiting for the queue to empty
+}
+
+func (c *Core) writeAudits() {
+	q := &c.audits
+	for {
+		q.mu.Lock()
+		if len(q.queue) == 0 {
+			q.writing = false
+			for _, ch := range q.idle {
+				close(ch)
+			}
+			q.idle = nil
+			q.mu.Unlock()
+			return
+		}
+		e := q.queue[0]
+		q.queue = q.queue[1:]
+		q.mu.Unlock()
+		_ = c.Store.Audit(context.Background(), e)
+	}
+}
+
+// auditLog is the audit log with every entry queued so far written.
+func (c *Core) auditLog(ctx context.Context) ([]store.AuditEntry, error) {
+	q := &c.audits
+	q.mu.Lock()
+	if q.writing {
+		ch := make(chan struct{})
+		q.idle = append(q.idle, ch)
+		q.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	} else {
+		q.mu.Unlock()
+	}
+	return c.Store.AuditLog(ctx)
 }
 
 // clock is the engine's clock (tests set it).
@@ -151,7 +212,7 @@ func (c *Core) permissions(ctx context.Context, _ struct{}) (*Permissions, error
 	if err != nil {
 		return nil, err
 	}
-	log, err := c.Store.AuditLog(ctx)
+	log, err := c.auditLog(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +256,7 @@ func (c *Core) setPolicy(ctx context.Context, p PolicyParams) (*Permissions, err
 }
 
 func (c *Core) exportAudit(ctx context.Context, _ struct{}) (*File, error) {
-	log, err := c.Store.AuditLog(ctx)
+	log, err := c.auditLog(ctx)
 	if err != nil {
 		return nil, err
 	}

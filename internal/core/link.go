@@ -13,6 +13,7 @@ import (
 	"github.com/skiff-ai/skiff/internal/agent"
 	"github.com/skiff-ai/skiff/internal/link"
 	"github.com/skiff-ai/skiff/internal/store"
+	"github.com/skiff-ai/skiff/internal/tool"
 )
 
 // Dialer opens links: to a ws:// URL, or to the native messaging host when url is "native:".
@@ -298,9 +299,15 @@ func (l *linker) call(ctx context.Context, client link.Client, id, name string, 
 		}
 	}
 	w := l.space(ctx, client)
-	out := c.Engine.Invoke(ctx, w.task, agent.Invocation{ID: id, Name: name, Args: args, AskedAt: askedAt, Started: func() {
+	// The journal keeps a call sent again after a worker restart from acting twice; a read may
+	// run twice, and skips the write.
+	started := func() {
 		_ = c.Store.MarkCall(context.WithoutCancel(ctx), id, store.CallRunning, time.Now().UnixMilli())
-	}})
+	}
+	if t, ok := tool.Lookup(name); ok && t.Risk == tool.Read {
+		started = nil
+	}
+	out := c.Engine.Invoke(ctx, w.task, agent.Invocation{ID: id, Name: name, Args: args, AskedAt: askedAt, Started: started})
 	r := &link.CallResult{Text: out.Text, IsError: out.IsError}
 	if out.Image != nil {
 		r.Image = &link.Image{Mime: out.Image.Mime, Data: out.Image.Data}

@@ -362,8 +362,10 @@ func TestThePageInFrontAtSendGoesWithTheMessage(t *testing.T) {
 		if !strings.Contains(sys, "URL: "+c.want) {
 			t.Errorf("switched to %s and sent within 50 ms: the page that went is %s", c.want, pageURL(sys))
 		}
-		if title := titleOf(c.to); !strings.HasPrefix(chipNow, title) {
-			t.Errorf("one frame after the switch the chip says %q, not %q", chipNow, title)
+		// The chip names the new tab: by its title, or by its address when Chrome has not told
+		// the panel the title of a tab loaded in the background yet; never the page left.
+		if title, addr := titleOf(c.to), strings.TrimPrefix(c.want, "http://"); !strings.HasPrefix(chipNow, title) && !strings.HasPrefix(chipNow, addr) {
+			t.Errorf("one frame after the switch the chip says %q, not %q (or %q)", chipNow, title, addr)
 		}
 		WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
 	}

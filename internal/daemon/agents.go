@@ -70,10 +70,20 @@ type Agents struct {
 func NewAgents(cfg *Config, hub *Hub) *Agents {
 	a := &Agents{cfg: cfg, hub: hub, running: map[string]*acphost.Agent{}, starting: map[string]chan struct{}{},
 		chats: map[string]string{}, tokens: map[string]string{}, askers: map[string]*link.Peer{}, titles: map[string]string{}}
-	hs := hub.Handlers
+	a.Handle(hub.Handlers, nil)
+	return a
+}
+
+// Handle adds the agents' methods to hs: the extension's link and each web client's link serve
+// the same ones. opened, when set, is told of each chat the link opened.
+func (a *Agents) Handle(hs link.Handlers, opened func(session string)) {
 	link.AgentList.Handle(hs, func(context.Context, struct{}) ([]link.AgentInfo, error) { return a.List(), nil })
 	link.AgentOpen.Handle(hs, func(ctx context.Context, p link.AgentOpenParams) (struct{}, error) {
-		return struct{}{}, a.Open(ctx, p.Agent, p.Session)
+		err := a.Open(ctx, p.Agent, p.Session)
+		if err == nil && opened != nil {
+			opened(p.Session)
+		}
+		return struct{}{}, err
 	})
 	link.AgentPrompt.Handle(hs, func(ctx context.Context, p link.AgentPromptParams) (link.AgentPromptResult, error) {
 		stop, err := a.Prompt(ctx, p)
@@ -112,7 +122,6 @@ func NewAgents(cfg *Config, hub *Hub) *Agents {
 		}
 		return f.Read(p.Path, 0, 0)
 	})
-	return a
 }
 
 // List is every agent skiffd knows, installed or not.

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/skiff-ai/skiff/internal/link"
+	"github.com/skiff-ai/skiff/internal/link/wslink"
 )
 
 // running is a real skiffd front on a loopback port, with a hub and its configuration.
@@ -207,7 +208,7 @@ func TestCallsReachTheLinkedExtension(t *testing.T) {
 		<-ctx.Done()
 		return struct{}{}, ctx.Err()
 	})
-	ext := link.NewPeer(wsConn{ws}, hs)
+	ext := link.NewPeer(wslink.Conn(ws), hs)
 	go func() { _ = ext.Run(ctx, 0) }()
 	r, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "navigate", Arguments: map[string]any{"url": "https://example.com/"}})
 	require.NoError(t, err)
@@ -321,7 +322,7 @@ func TestStdioRelaysToTheRunningSkiffd(t *testing.T) {
 		names <- m.Client.Name
 		return link.CallResult{Text: "[1] Example"}, nil
 	})
-	go func() { _ = link.NewPeer(wsConn{ws}, hs).Run(ctx, 0) }()
+	go func() { _ = link.NewPeer(wslink.Conn(ws), hs).Run(ctx, 0) }()
 
 	cr, sw := io.Pipe() // client reads what skiffd writes
 	sr, cw := io.Pipe() // skiffd reads what the client writes

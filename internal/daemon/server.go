@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skiff-ai/skiff/internal/link"
+	"github.com/skiff-ai/skiff/internal/link/wslink"
 	"github.com/skiff-ai/skiff/internal/tool"
 	"github.com/skiff-ai/skiff/internal/weburl"
 )
@@ -157,7 +158,7 @@ func Handler(cfg *Config, hub *Hub, srv *mcp.Server, agents *Agents) http.Handle
 			return
 		}
 		ws.SetReadLimit(64 << 20) // screenshots
-		_ = hub.Serve(r.Context(), wsConn{ws})
+		_ = hub.Serve(r.Context(), wslink.Conn(ws))
 	})
 	return mux
 }
@@ -214,24 +215,4 @@ func localOrigin(o string) bool {
 		}
 	}
 	return loopbackName(u.Hostname())
-}
-
-// wsConn is a link over a WebSocket.
-type wsConn struct{ ws *websocket.Conn }
-
-func (c wsConn) Read(ctx context.Context) ([]byte, error) {
-	_, b, err := c.ws.Read(ctx)
-	return b, err
-}
-
-func (c wsConn) Write(ctx context.Context, b []byte) error {
-	return c.ws.Write(ctx, websocket.MessageText, b)
-}
-
-func (c wsConn) Close(reason string) {
-	if reason == "" {
-		_ = c.ws.CloseNow()
-		return
-	}
-	_ = c.ws.Close(websocket.StatusPolicyViolation, reason)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/skiff-ai/skiff/internal/link"
+	"github.com/skiff-ai/skiff/internal/link/wslink"
 	"github.com/skiff-ai/skiff/ui"
 )
 
@@ -144,7 +145,7 @@ func (w *Web) Handler(mcpGuard func(http.Handler) http.Handler) http.Handler {
 		if err != nil {
 			return
 		}
-		w.serve(r.Context(), wsConn{ws})
+		w.serve(r.Context(), wslink.Conn(ws))
 	})
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		if !localHost(r.Host, w.cfg.Port) {
@@ -169,36 +170,10 @@ func (w *Web) serve(ctx context.Context, c link.Conn) {
 	a := w.agents
 	hs := link.Handlers{}
 	var peer *link.Peer
-	link.AgentList.Handle(hs, func(context.Context, struct{}) ([]link.AgentInfo, error) { return a.List(), nil })
-	link.AgentOpen.Handle(hs, func(ctx context.Context, p link.AgentOpenParams) (struct{}, error) {
-		err := a.Open(ctx, p.Agent, p.Session)
-		if err == nil {
-			a.mu.Lock()
-			a.askers[p.Session] = peer
-			a.mu.Unlock()
-		}
-		return struct{}{}, err
-	})
-	link.AgentPrompt.Handle(hs, func(ctx context.Context, p link.AgentPromptParams) (link.AgentPromptResult, error) {
-		stop, err := a.Prompt(ctx, p)
-		return link.AgentPromptResult{StopReason: stop}, err
-	})
-	link.AgentCancel.Handle(hs, func(ctx context.Context, p link.AgentSession) (struct{}, error) {
-		return struct{}{}, a.Cancel(ctx, p.Session)
-	})
-	link.AgentFiles.Handle(hs, func(_ context.Context, p link.FilePath) ([]link.FileEntry, error) {
-		f, err := a.folder()
-		if err != nil {
-			return nil, err
-		}
-		return f.List(p.Path)
-	})
-	link.AgentFile.Handle(hs, func(_ context.Context, p link.FilePath) (string, error) {
-		f, err := a.folder()
-		if err != nil {
-			return "", err
-		}
-		return f.Read(p.Path, 0, 0)
+	a.Handle(hs, func(session string) {
+		a.mu.Lock()
+		a.askers[session] = peer
+		a.mu.Unlock()
 	})
 	link.Method[struct{}, []ChatInfo]{Name: "chats.list"}.Handle(hs, func(context.Context, struct{}) ([]ChatInfo, error) {
 		a.mu.Lock()

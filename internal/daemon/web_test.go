@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/skiff-ai/skiff/internal/link"
+	"github.com/skiff-ai/skiff/internal/link/wslink"
 )
 
 // The web client is reachable only by pairing: a code comes only with the MCP token, works
@@ -93,7 +94,7 @@ func TestWebClientNeedsPairing(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, st, "skiffd's page without pairing")
 	ws, st := dial(self, true)
 	require.Equal(t, http.StatusSwitchingProtocols, st)
-	p := link.NewPeer(wsConn{ws}, nil)
+	p := link.NewPeer(wslink.Conn(ws), nil)
 	go func() { _ = p.Run(ctx, 0) }()
 	agents, err := link.AgentList.Call(ctx, p, struct{}{})
 	require.NoError(t, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/skiff-ai/skiff/internal/link"
+	"github.com/skiff-ai/skiff/internal/link/wslink"
 )
 
 // Extension links to a skiffd as Skiff's worker does (the extension's origin, the pairing
@@ -75,7 +76,7 @@ func LinkExtension(t testing.TB, ctx context.Context, base, origin, token string
 		x.asks = append(x.asks, q)
 		return x.Answer, nil
 	})
-	x.Peer = link.NewPeer(wsConn{ws}, hs)
+	x.Peer = link.NewPeer(wslink.Conn(ws), hs)
 	go func() { _ = x.Peer.Run(ctx, 0) }()
 	return x
 }
@@ -117,16 +118,3 @@ func (x *Extension) Asks() []link.AgentQuestion {
 	defer x.mu.Unlock()
 	return append([]link.AgentQuestion(nil), x.asks...)
 }
-
-type wsConn struct{ ws *websocket.Conn }
-
-func (c wsConn) Read(ctx context.Context) ([]byte, error) {
-	_, b, err := c.ws.Read(ctx)
-	return b, err
-}
-
-func (c wsConn) Write(ctx context.Context, b []byte) error {
-	return c.ws.Write(ctx, websocket.MessageText, b)
-}
-
-func (c wsConn) Close(string) { _ = c.ws.CloseNow() }

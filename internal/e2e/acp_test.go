@@ -147,16 +147,8 @@ func TestWebClientPairsAndChats(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(folder, "notes.md"), []byte("# Notes\nbuy sails"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	req, _ := http.NewRequest("POST", "http://127.0.0.1:"+strconv.Itoa(d.Cfg.Port)+"/app/code", nil)
-	resp, err := daemon.BearerClient(d.Cfg.MCPToken).Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var code struct{ URL string }
-	_ = json.NewDecoder(resp.Body).Decode(&code)
-	resp.Body.Close()
-
-	tab := browser.Tab(t, code.URL)
+	linkURL := pairingLink(t, d)
+	tab := browser.Tab(t, linkURL)
 	WaitJS(t, tab, `document.body.dataset.state === "connected"`)
 	if h := JS[string](t, tab, `location.hash`); h != "" {
 		t.Errorf("the code stayed in the address bar: %q", h)
@@ -180,7 +172,7 @@ func TestWebClientPairsAndChats(t *testing.T) {
 	WaitJS(t, tab, `document.body.dataset.turn === "done" && [...document.querySelectorAll('#messages .msg[data-role="agent"]')].some(n => n.textContent.includes("chose always"))`)
 
 	// The link does not pair a second time (a fresh profile: no cookie).
-	fresh := browser.Incognito(t, code.URL)
+	fresh := browser.Incognito(t, linkURL)
 	WaitJS(t, fresh, `document.body.dataset.state === "refused" || document.body.dataset.state === "closed"`)
 
 	// A page on another origin reaches neither the socket nor the file API.
@@ -198,4 +190,21 @@ func TestWebClientPairsAndChats(t *testing.T) {
 	if got != "blocked" && got != "403" {
 		t.Errorf("a page on another origin could post to the pairing endpoint: %s", got)
 	}
+}
+
+// pairingLink asks skiffd for a one-time link that pairs a web client (what "skiffd open"
+// prints), as its owner does, with the MCP token.
+func pairingLink(t *testing.T, d *skiffd) string {
+	t.Helper()
+	req, _ := http.NewRequest("POST", "http://127.0.0.1:"+strconv.Itoa(d.Cfg.Port)+"/app/code", nil)
+	resp, err := daemon.BearerClient(d.Cfg.MCPToken).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var code struct{ URL string }
+	if err := json.NewDecoder(resp.Body).Decode(&code); err != nil || code.URL == "" {
+		t.Fatalf("skiffd gave no pairing link (%s): %v", resp.Status, err)
+	}
+	return code.URL
 }

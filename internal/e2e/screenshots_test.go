@@ -4,18 +4,15 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/skiff-ai/skiff/internal/daemon"
 	"github.com/skiff-ai/skiff/internal/testkit"
 
 	"github.com/chromedp/cdproto/emulation"
@@ -197,15 +194,7 @@ func TestScreenshotsACP(t *testing.T) {
 	Click(t, panel, `document.querySelector('#messages .msg.tool[data-status="asking"] button[data-decision="allow_once"]')`)
 	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
 
-	req, _ := http.NewRequest("POST", "http://127.0.0.1:"+strconv.Itoa(d.Cfg.Port)+"/app/code", nil)
-	resp, err := daemon.BearerClient(d.Cfg.MCPToken).Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var code struct{ URL string }
-	_ = json.NewDecoder(resp.Body).Decode(&code)
-	resp.Body.Close()
-	web := browser.Tab(t, code.URL)
+	web := browser.Tab(t, pairingLink(t, d))
 	if _, err := chromedp.Call(web, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 900, Height: 600, DeviceScaleFactor: 1}); err != nil {
 		t.Fatal(err)
 	}

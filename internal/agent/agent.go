@@ -314,6 +314,20 @@ func (e *Engine) Stop(id string) bool {
 	return false
 }
 
+// take makes the session's run the only one (ErrBusy if another runs): the context it returns
+// is what Stop cancels, and done ends the run.
+func (e *Engine) take(ctx context.Context, id string) (context.Context, func(), error) {
+	ctx, cancel := context.WithCancel(ctx)
+	if !e.claim(id, cancel) {
+		cancel()
+		return nil, nil, ErrBusy
+	}
+	return ctx, func() {
+		e.release(id)
+		cancel()
+	}, nil
+}
+
 func (e *Engine) claim(id string, cancel context.CancelFunc) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()

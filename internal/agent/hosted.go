@@ -50,12 +50,11 @@ func (e *Engine) runHosted(ctx context.Context, ses *store.Session, agent string
 	if e.Hosted == nil {
 		return ErrNoHost
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	if !e.claim(ses.ID, cancel) {
-		return ErrBusy
+	ctx, finish, err := e.take(ctx, ses.ID)
+	if err != nil {
+		return err
 	}
-	defer e.release(ses.ID)
+	defer finish()
 	ses.Provider, ses.Model, ses.Agent = HostedPrefix+agent, "", false
 	ses.UpdatedAt = e.now()
 	if err := e.Store.SaveSession(ctx, ses); err != nil {

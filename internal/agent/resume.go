@@ -62,12 +62,11 @@ func (e *Engine) Resume(ctx context.Context, sessionID, messageID string, emit f
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	if !e.claim(ses.ID, cancel) {
-		return ErrBusy
+	ctx, finish, err := e.take(ctx, ses.ID)
+	if err != nil {
+		return err
 	}
-	defer e.release(ses.ID)
+	defer finish()
 
 	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st}
 	r.task = NewTask(PanelCaller(ses.ID), tool.NewEnv(e.Browser, msg.Tool.TabID, 0))

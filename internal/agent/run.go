@@ -37,12 +37,11 @@ func (e *Engine) run(ctx context.Context, ses *store.Session, in Input, read fun
 	if ses.Agent && e.Browser == nil {
 		return ErrNoBrowser
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	if !e.claim(ses.ID, cancel) {
-		return ErrBusy
+	ctx, finish, err := e.take(ctx, ses.ID)
+	if err != nil {
+		return err
 	}
-	defer e.release(ses.ID)
+	defer finish()
 
 	ses.Provider, ses.Model = p.ID, model
 	ses.UpdatedAt = e.now()

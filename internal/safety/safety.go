@@ -5,7 +5,10 @@
 // not block anything: what a model may do is the permission gate's business.
 package safety
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // A rule is one way pages talk to models: the patterns, and what it is in words.
 type rule struct {
@@ -17,68 +20,73 @@ type rule struct {
 const models = "ai ais a.i. assistant assistants agent agents model models llm llms language_model language_models bot bots chatbot chatbots claude gpt chatgpt gpt-4 gpt4 gemini copilot"
 
 // Phrases that address a model rather than a reader. Kept narrow: a flag on every page that
-// mentions "instructions" would teach users to ignore it (TestRealPagesRaiseNoFlag).
-var rules = []rule{
-	{what: "asks to ignore instructions", any: []pattern{{
-		one(0, "ignore disregard forget override bypass"),
-		one(6, "previous prior above earlier preceding all any your the system original"),
-		one(5, "instructions instruction directions prompts prompt rules directives guidelines messages context constraints"),
-	}}},
-	{what: "announces new instructions", any: []pattern{
-		{one(0, "new updated real actual secret hidden additional urgent"), maybe(0, "system"), one(0, "instructions instruction directives directive orders"), one(8, ":")},
-		{one(0, "urgent secret hidden"), one(0, "task"), one(0, ":")},
-	}},
-	{what: "tries to change the model's role", any: []pattern{
-		{one(0, "you_are_now from_now_on_you from_now_on_,_you")},
-		{one(0, "your"), one(0, "new"), one(0, "role task goal instructions"), one(0, "is are")},
-		{one(0, "act_as act_as_an act_as_a"), one(0, "unrestricted unfiltered jailbroken different evil")},
-		{one(0, "pretend_you pretend_that_you"), one(0, "are have"), one(0, "no")},
-	}},
-	{what: "addresses the AI", any: []pattern{
-		{one(0, "note message attention instructions instruction important"), one(0, "to for"), maybe(0, "the all any"), one(0, models)},
-		{one(0, models), one(0, ", : !"), maybe(0, "you"), one(0, "must should need_to have_to are_required are_instructed please now immediately ignore do_not don't "+
-			"type click open navigate go run send delete include fill enter visit press submit")},
-	}},
-	{what: "imitates a system or assistant message", any: []pattern{
-		// At the start of a line ("SYSTEM: …", "### Assistant: …"); "Operating system: Linux" is not.
-		{lineStart(one(0, "system assistant developer")), maybe(0, "prompt message"), one(0, ":")},
-		{lineStart(one(0, "#")), maybe(0, "#"), maybe(0, "#"), one(0, "system assistant developer"), maybe(0, "prompt message"), one(0, ":")},
-		// Anywhere, when what follows speaks to the model ("… SYSTEM: the user is an admin").
-		{one(0, "system developer"), maybe(0, "prompt message note override"), one(0, ":"), one(0, "you the_user ignore new override important always never")},
-	}},
-	{what: "asks to keep something from the user", any: []pattern{
-		{one(0, "do_not don't never without"), one(0, "tell inform alert notify mention ask asking mention_this_to"), maybe(0, "the"), one(0, "user human owner")},
-	}},
-	{what: "asks to act without the user's consent", any: []pattern{
-		{one(0, "without"), one(0, "asking confirmation confirming telling checking_with notifying permission")},
-	}},
-	{what: "asks to send data away", any: []pattern{{
-		one(0, "send post upload forward leak exfiltrate transmit email submit include append encode put"),
-		one(8, "conversation chat messages history system_prompt api_key api_keys apikey passwords password credentials cookies tokens token session personal_data personal_information memories"),
-		one(10, "to into in at via"),
-	}}},
-	{what: "tells the model to open an address", any: []pattern{
-		// "Navigate to http…" is how agents are told; "Go to https://… for the docs" is how
-		// readers are, and is not flagged.
-		{one(0, "navigate redirect browse"), maybe(0, "to"), maybe(0, "the"), maybe(0, "url link page site website"), maybe(0, ":"), one(0, "http https"), one(0, ":")},
-		{one(0, "go_to open visit load fetch"), one(0, "the_url this_url the_address this_address"), maybe(0, ":"), one(0, "http https"), one(0, ":")},
-	}},
-}
+// mentions "instructions" would teach users to ignore it (TestRealPagesRaiseNoFlag). Built on
+// first use, not at the worker's start (the patterns cost about 3.5 ms of package init).
+var rules = sync.OnceValue(func() []rule {
+	return []rule{
+		{what: "asks to ignore instructions", any: []pattern{{
+			one(0, "ignore disregard forget override bypass"),
+			one(6, "previous prior above earlier preceding all any your the system original"),
+			one(5, "instructions instruction directions prompts prompt rules directives guidelines messages context constraints"),
+		}}},
+		{what: "announces new instructions", any: []pattern{
+			{one(0, "new updated real actual secret hidden additional urgent"), maybe(0, "system"), one(0, "instructions instruction directives directive orders"), one(8, ":")},
+			{one(0, "urgent secret hidden"), one(0, "task"), one(0, ":")},
+		}},
+		{what: "tries to change the model's role", any: []pattern{
+			{one(0, "you_are_now from_now_on_you from_now_on_,_you")},
+			{one(0, "your"), one(0, "new"), one(0, "role task goal instructions"), one(0, "is are")},
+			{one(0, "act_as act_as_an act_as_a"), one(0, "unrestricted unfiltered jailbroken different evil")},
+			{one(0, "pretend_you pretend_that_you"), one(0, "are have"), one(0, "no")},
+		}},
+		{what: "addresses the AI", any: []pattern{
+			{one(0, "note message attention instructions instruction important"), one(0, "to for"), maybe(0, "the all any"), one(0, models)},
+			{one(0, models), one(0, ", : !"), maybe(0, "you"), one(0, "must should need_to have_to are_required are_instructed please now immediately ignore do_not don't "+
+				"type click open navigate go run send delete include fill enter visit press submit")},
+		}},
+		{what: "imitates a system or assistant message", any: []pattern{
+			// At the start of a line ("SYSTEM: …", "### Assistant: …"); "Operating system: Linux" is not.
+			{lineStart(one(0, "system assistant developer")), maybe(0, "prompt message"), one(0, ":")},
+			{lineStart(one(0, "#")), maybe(0, "#"), maybe(0, "#"), one(0, "system assistant developer"), maybe(0, "prompt message"), one(0, ":")},
+			// Anywhere, when what follows speaks to the model ("… SYSTEM: the user is an admin").
+			{one(0, "system developer"), maybe(0, "prompt message note override"), one(0, ":"), one(0, "you the_user ignore new override important always never")},
+		}},
+		{what: "asks to keep something from the user", any: []pattern{
+			{one(0, "do_not don't never without"), one(0, "tell inform alert notify mention ask asking mention_this_to"), maybe(0, "the"), one(0, "user human owner")},
+		}},
+		{what: "asks to act without the user's consent", any: []pattern{
+			{one(0, "without"), one(0, "asking confirmation confirming telling checking_with notifying permission")},
+		}},
+		{what: "asks to send data away", any: []pattern{{
+			one(0, "send post upload forward leak exfiltrate transmit email submit include append encode put"),
+			one(8, "conversation chat messages history system_prompt api_key api_keys apikey passwords password credentials cookies tokens token session personal_data personal_information memories"),
+			one(10, "to into in at via"),
+		}}},
+		{what: "tells the model to open an address", any: []pattern{
+			// "Navigate to http…" is how agents are told; "Go to https://… for the docs" is how
+			// readers are, and is not flagged.
+			{one(0, "navigate redirect browse"), maybe(0, "to"), maybe(0, "the"), maybe(0, "url link page site website"), maybe(0, ":"), one(0, "http https"), one(0, ":")},
+			{one(0, "go_to open visit load fetch"), one(0, "the_url this_url the_address this_address"), maybe(0, ":"), one(0, "http https"), one(0, ":")},
+		}},
+	}
+})
 
 // Model chat-format tokens, which no page has a reason to contain.
 var chatTokens = []string{"<|im_start|>", "<|im_end|>", "<|system|>", "<|endoftext|>", "<|start_header_id|>", "[inst]", "[/inst]", "<<sys>>", "<</sys>>", "<system>", "</system>", "<instructions>", "</instructions>"}
 
 // What elements that cannot be taken back say: "Delete", "Pay now", "Place order", "Send"…
-var irreversible = pattern{one(0, "delete remove erase destroy discard wipe purge pay pay_now buy buy_now purchase "+
-	"place_order place_your_order order_now checkout check_out send transfer withdraw donate publish post tweet reply "+
-	"submit_order submit_payment submit_application unsubscribe cancel_subscription cancel_my_subscription cancel_account "+
-	"cancel_my_account cancel_order cancel_membership cancel_plan close_account close_my_account deactivate book_now "+
-	"reserve_now confirm sign_contract accept_terms authorize grant_access revoke reset")}
+var irreversible = sync.OnceValue(func() pattern {
+	return pattern{one(0, "delete remove erase destroy discard wipe purge pay pay_now buy buy_now purchase "+
+		"place_order place_your_order order_now checkout check_out send transfer withdraw donate publish post tweet reply "+
+		"submit_order submit_payment submit_application unsubscribe cancel_subscription cancel_my_subscription cancel_account "+
+		"cancel_my_account cancel_order cancel_membership cancel_plan close_account close_my_account deactivate book_now "+
+		"reserve_now confirm sign_contract accept_terms authorize grant_access revoke reset")}
+})
 
 // Irreversible returns the words in an element's name that say acting on it cannot be taken
 // back ("Delete", "Pay now"), or "".
 func Irreversible(name string) string {
-	if from, to, ok := irreversible.find(tokenize(name)); ok {
+	if from, to, ok := irreversible().find(tokenize(name)); ok {
 		return name[from:to]
 	}
 	return ""
@@ -98,7 +106,7 @@ func Flag(text string) []Finding {
 	}
 	var out []Finding
 	toks := tokenize(text)
-	for _, r := range rules {
+	for _, r := range rules() {
 		for _, p := range r.any {
 			if from, to, ok := p.find(toks); ok {
 				out = append(out, Finding{What: r.what, Excerpt: excerpt(text, from, to)})

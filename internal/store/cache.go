@@ -130,19 +130,6 @@ func (c *Cached) Changed(key string, value []byte, removed bool) {
 	c.forget(key)
 }
 
-// Forget drops everything (the storage was cleared).
-func (c *Cached) Forget() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for k := range c.vals {
-		c.gen[k]++
-	}
-	for k := range c.miss {
-		c.gen[k]++
-	}
-	c.vals, c.miss, c.size = map[string][]byte{}, map[string]bool{}, 0
-}
-
 // forget drops key and moves its generation; c.mu is held.
 func (c *Cached) forget(k string) {
 	c.gen[k]++

@@ -15,6 +15,30 @@ export function el(tag, props = {}, ...kids) {
   return n;
 }
 
+// keyed shows items as parent's children, one element per key, reusing the element already shown
+// for a key (update refreshes it) and building the others. An element that stays is never
+// detached, so a redraw that arrives mid-press (a list refreshed by the worker) cannot lose the
+// click, the focus or a half-made edit inside it.
+export function keyed(parent, items, keyOf, build, update) {
+  const shown = new Map();
+  for (const n of [...parent.children]) {
+    if (n.dataset.key !== undefined) shown.set(n.dataset.key, n);
+    else n.remove();
+  }
+  const keys = items.map((it) => String(keyOf(it)));
+  const keep = new Set(keys);
+  for (const [k, n] of shown) if (!keep.has(k)) n.remove();
+  items.forEach((it, i) => {
+    let n = shown.get(keys[i]);
+    if (n) update(n, it);
+    else {
+      n = build(it);
+      n.dataset.key = keys[i];
+    }
+    if (parent.children[i] !== n) parent.insertBefore(n, parent.children[i] || null);
+  });
+}
+
 // banner shows a problem that concerns the whole panel ("" hides it).
 export function banner(text) {
   $("banner").textContent = text;

@@ -1,6 +1,6 @@
 // History: every chat with its provider and age, search over titles and messages, rename in
 // place, delete (asks twice), export one as Markdown or all as JSON, import a backup.
-import { $, el, ago, download } from "./dom.js";
+import { $, el, ago, download, keyed } from "./dom.js";
 import { call } from "./connection.js";
 import { state, providerDef } from "./state.js";
 import { showSession } from "./chat.js";
@@ -38,7 +38,28 @@ export function renderSessionList(items) {
     list.replaceChildren(el("li", { className: "note", textContent: $("search").value.trim() ? "No chat matches." : "No chats yet." }));
     return;
   }
-  list.replaceChildren(...items.map(sessionItem));
+  keyed(list, items, (s) => s.id, sessionItem, updateSessionItem);
+}
+
+// updateSessionItem refreshes a chat's row in place; a row being renamed keeps its input.
+function updateSessionItem(li, s) {
+  const p = providerDef(s.provider);
+  if (state.active && state.active.id === s.id) li.setAttribute("aria-current", "true");
+  else li.removeAttribute("aria-current");
+  if (li.dataset.renaming) return;
+  li.querySelector(".s-title").textContent = s.title;
+  li.querySelector(".s-meta").textContent = sessionMeta(s, p);
+  const snip = li.querySelector(".s-snippet");
+  if (snip && !s.snippet) snip.remove();
+  else if (snip) snip.textContent = s.snippet;
+  else if (s.snippet) li.querySelector(".open").append(el("span", { className: "s-snippet", textContent: s.snippet }));
+  li.querySelector(".rename").setAttribute("aria-label", `Rename “${s.title}”`);
+  li.querySelector(".export-md").setAttribute("aria-label", `Export “${s.title}” as Markdown`);
+  li.querySelector(".delete").setAttribute("aria-label", `Delete “${s.title}”`);
+}
+
+function sessionMeta(s, p) {
+  return `${p ? p.name : s.provider} · ${ago(s.updatedAt)} · ${s.count} message${s.count === 1 ? "" : "s"}`;
 }
 
 function sessionItem(s) {
@@ -48,7 +69,7 @@ function sessionItem(s) {
   if (state.active && state.active.id === s.id) li.setAttribute("aria-current", "true");
   const open = el("button", { type: "button", className: "open" },
     el("span", { className: "s-title", textContent: s.title }),
-    el("span", { className: "s-meta", textContent: `${p ? p.name : s.provider} · ${ago(s.updatedAt)} · ${s.count} message${s.count === 1 ? "" : "s"}` }),
+    el("span", { className: "s-meta", textContent: sessionMeta(s, p) }),
     s.snippet ? el("span", { className: "s-snippet", textContent: s.snippet }) : null);
   const actions = el("div", { className: "actions" },
     el("button", { type: "button", className: "rename", textContent: "Rename", "aria-label": `Rename “${s.title}”` }),
@@ -96,7 +117,9 @@ $("session-list").addEventListener("click", async (e) => {
 function startRename(li) {
   const s = state.sessions.find((x) => x.id === li.dataset.id) || { title: li.querySelector(".s-title").textContent };
   const input = el("input", { className: "rename editing", value: s.title, "aria-label": "New title" });
-  li.querySelector(".open").replaceWith(input);
+  const open = li.querySelector(".open");
+  li.dataset.renaming = "1";
+  open.replaceWith(input);
   input.focus();
   input.select();
   let finished = false;
@@ -111,6 +134,8 @@ function startRename(li) {
         $("history-status").textContent = err.message;
       }
     }
+    delete li.dataset.renaming;
+    input.replaceWith(open);
     await refreshSessions();
     renderSessionList(state.sessions);
     const again = $("session-list").querySelector(`.session[data-id="${CSS.escape(li.dataset.id)}"] .rename`);

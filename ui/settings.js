@@ -1,7 +1,7 @@
 // Settings: the provider grid, model (live list with the catalogue as fallback), key with Test
 // connection, base URL, prompt, sampling, toggles. The key never comes back to the panel: the
 // core only says whether a provider has one.
-import { $, el } from "./dom.js";
+import { $, el, keyed } from "./dom.js";
 import { call } from "./connection.js";
 import { state, providerDef, agentDef } from "./state.js";
 
@@ -33,15 +33,23 @@ export function openSettings() {
   }).catch(() => {});
 }
 
+// renderProviderGrid keeps each provider's label the same node through redraws (the agents'
+// list arriving, another provider picked), so a press under way is never lost.
 function renderProviderGrid(selected) {
   const s = state.settings;
-  $("provider-grid").replaceChildren(...state.providers.concat(state.agents).map((p) => {
-    const input = el("input", { type: "radio", name: "provider", value: p.id, checked: p.id === selected });
-    const st = p.agent ? (p.installed ? "agent in skiffd" : "not installed") : p.local ? "on this computer" : s.hasKey[p.id] ? "key saved" : p.needsKey ? "needs a key" : "no key needed";
-    return el("label", { className: "provider" }, input,
+  const note = (p) => p.agent ? (p.installed ? "agent in skiffd" : "not installed") : p.local ? "on this computer" : s.hasKey[p.id] ? "key saved" : p.needsKey ? "needs a key" : "no key needed";
+  keyed($("provider-grid"), state.providers.concat(state.agents), (p) => p.id,
+    (p) => el("label", { className: "provider" },
+      el("input", { type: "radio", name: "provider", value: p.id, checked: p.id === selected }),
       el("span", { className: "p-name", textContent: p.name }),
-      el("span", { className: "p-state" + (s.hasKey[p.id] ? " has" : ""), textContent: st }));
-  }));
+      el("span", { className: "p-state" + (s.hasKey[p.id] ? " has" : ""), textContent: note(p) })),
+    (label, p) => {
+      const [input, name, st] = label.children;
+      input.checked = p.id === selected;
+      name.textContent = p.name;
+      st.textContent = note(p);
+      st.className = "p-state" + (s.hasKey[p.id] ? " has" : "");
+    });
 }
 
 function renderSettings(id) {

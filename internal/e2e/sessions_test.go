@@ -104,9 +104,15 @@ func TestHistoryRenameSearchDeleteExportImport(t *testing.T) {
 		t.Fatalf("backup %v %+v", err, ex)
 	}
 
-	// Delete asks for a second click.
+	// Delete asks for a second click, and a redraw between the two (here the worker restarts
+	// and the panel draws the list again) keeps the row, and the click it is waiting for.
 	Click(t, tab, item("Recipe for pancakes")+`.querySelector(".delete")`)
 	WaitJS(t, tab, item("Recipe for pancakes")+`.querySelector(".delete").textContent === "Confirm delete"`)
+	JS[bool](t, tab, item("Recipe for pancakes")+`.querySelector(".delete").skiffMark = true`)
+	browser.RestartWorker(t, tab)
+	if !JS[bool](t, tab, item("Recipe for pancakes")+`.querySelector(".delete").skiffMark === true`) {
+		t.Fatal("a redraw of the history list replaced the row a click is under way on")
+	}
 	Click(t, tab, item("Recipe for pancakes")+`.querySelector(".delete")`)
 	WaitJS(t, tab, `document.querySelectorAll("#session-list .session").length === 1`)
 

@@ -91,7 +91,14 @@ func TestSettingsExplainThemselves(t *testing.T) {
 	if s := JS[string](t, tab, `[...document.querySelectorAll("#provider-grid .provider")].map(l => l.textContent).join("|")`); !strings.Contains(s, "OpenAINeeds a key") && !strings.Contains(s, "OpenAIneeds a key") || !strings.Contains(s, "Ollamaon this computer") {
 		t.Fatalf("grid %q", s)
 	}
+	// Picking a provider redraws the form, and the grid's labels stay the nodes they were (a
+	// press under way on one is not lost to a redraw).
+	JS[bool](t, tab, `document.querySelector('#provider-grid label:has(input[value="groq"])').skiffMark = true`)
 	Do(t, tab, chromedp.Click(`#provider-grid label:has(input[value="groq"])`))
+	WaitJS(t, tab, `document.querySelector('#provider-grid input[value="groq"]').checked`)
+	if !JS[bool](t, tab, `document.querySelector('#provider-grid label:has(input[value="groq"])').skiffMark === true`) {
+		t.Fatal("picking a provider replaced the grid's labels")
+	}
 	TypeInto(t, tab, "#baseURL", srv.URL)
 	// No key yet: the model list falls back to the catalogue and says why.
 	Do(t, tab, chromedp.Click("#load-models"))

@@ -18,9 +18,23 @@ WebAssembly.instantiateStreaming(fetch("core.wasm"), go.importObject)
 
 // The function the core hands to chrome.scripting.executeScript: Chrome serializes it and runs
 // it in a page's isolated world, where it calls the page-side API of ext/page/skiff.js, or
-// says that API is missing so the core injects it first.
-globalThis.skiffPageCall = (name, args) =>
-  globalThis.skiffPage ? globalThis.skiffPage.call(name, args) : "__skiff_missing__";
+// says that API is missing so the core injects it first. origin, when given, is the site the
+// call was approved for: a tab that has moved on to another site since refuses it here, in
+// the page, so nothing of the new site is read or run.
+globalThis.skiffPageCall = (name, args, origin) => {
+  if (origin) {
+    const up = location.ancestorOrigins;
+    const top = up && up.length ? up[up.length - 1] : location.origin;
+    let want = origin;
+    try {
+      want = new URL(origin).origin;
+    } catch {}
+    if (top !== want) {
+      return { error: `the tab has moved on to ${top} since this call was made for ${want}; nothing was read or done there. Call again for the page it shows now` };
+    }
+  }
+  return globalThis.skiffPage ? globalThis.skiffPage.call(name, args) : "__skiff_missing__";
+};
 
 // The action button opens the side panel (the setting persists; set again on every start so an
 // update cannot lose it).

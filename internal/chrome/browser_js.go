@@ -263,11 +263,11 @@ func (b *Browser) Frames(ctx context.Context, tabID int) ([]tool.Frame, error) {
 
 const missing = "__skiff_missing__"
 
-func (b *Browser) execute(ctx context.Context, target js.Value, world tool.World, call string, args string) ([]tool.FrameResult, []int, error) {
+func (b *Browser) execute(ctx context.Context, target js.Value, world tool.World, call, args, origin string) ([]tool.FrameResult, []int, error) {
 	opt := js.ValueOf(map[string]any{"world": string(world)})
 	opt.Set("target", target)
 	opt.Set("func", js.Global().Get("skiffPageCall"))
-	opt.Set("args", js.ValueOf([]any{call, args}))
+	opt.Set("args", js.ValueOf([]any{call, args, origin}))
 	v, err := callAPI(ctx, chromeAPI("scripting"), "executeScript", opt)
 	if err != nil {
 		return nil, nil, apiError(err)
@@ -331,7 +331,7 @@ func (b *Browser) Script(ctx context.Context, s tool.Script) ([]tool.FrameResult
 		}
 		return t
 	}
-	out, need, err := b.execute(ctx, target(s.Frames), world, s.Call, string(args))
+	out, need, err := b.execute(ctx, target(s.Frames), world, s.Call, string(args), s.Origin)
 	if err != nil || len(need) == 0 {
 		return out, err
 	}
@@ -345,7 +345,7 @@ func (b *Browser) Script(ctx context.Context, s tool.Script) ([]tool.FrameResult
 	if _, err := callAPI(ctx, chromeAPI("scripting"), "executeScript", inj); err != nil {
 		return out, apiError(err)
 	}
-	more, still, err := b.execute(ctx, target(need), world, s.Call, string(args))
+	more, still, err := b.execute(ctx, target(need), world, s.Call, string(args), s.Origin)
 	if err != nil {
 		return out, err
 	}

@@ -414,3 +414,49 @@ func TestContentScriptsAreRefused(t *testing.T) {
 		t.Error("the content script's settings.save reached the core")
 	}
 }
+
+// A call is approved for the site its tab shows when it asks. If the tab moves on to another
+// site before the answer comes, the approved call does not run there: a script does not run,
+// and a read brings nothing of the new site back; the model is told why.
+func TestApprovedCallsStayOnTheirSite(t *testing.T) {
+	site, third := testkit.NewSite(t), testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("run_script", obj{"code": `document.getElementById("count-like").textContent = "99"`})),
+		calls(call("snapshot", nil)),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("counter.html"))
+	moveTo := func(url string) {
+		JS[bool](t, panel, fmt.Sprintf(`chrome.tabs.update(%d, {url: %s}).then(() => true)`, tab, jsString(url)))
+		WaitJS(t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => t.status === "complete" && t.url === %s)`, tab, jsString(url)))
+		waitLoaded(t, panel, tab)
+	}
+
+	startAgent(t, panel, "set the counter")
+	if a := waitAsk(t, panel); a.Tool != "run_script" || a.Facts["Site"] != site.URL {
+		t.Fatalf("the script's ask: %+v", a)
+	}
+	moveTo(site.Other + "/site/counter.html")
+	reply(t, panel, "allow_once")
+	// The snapshot that follows asks: the tab is on a site the message did not carry.
+	if a := waitAsk(t, panel); a.Tool != "snapshot" || a.Facts["Site"] != site.Other {
+		t.Fatalf("the read's ask: %+v (results: %s)", a, p.all())
+	}
+	if n := count(t, panel, tab, "like"); n != 0 {
+		t.Errorf("the script approved for %s ran on %s (count %d)", site.URL, site.Other, n)
+	}
+	moveTo(third.Page("flights.html"))
+	reply(t, panel, "allow_once")
+	runEnds(t, panel)
+
+	for _, name := range []string{"run_script", "snapshot"} {
+		r := p.results(name)
+		if len(r) != 1 || !r[0].Error || !strings.Contains(r[0].Text, "moved on") {
+			t.Errorf("%s on a tab that moved on: %s", name, p.all())
+		}
+	}
+	if strings.Contains(everything(m.Conversations()[len(m.Conversations())-1]), "SkyCheap") {
+		t.Errorf("the page the tab moved on to reached the model")
+	}
+}

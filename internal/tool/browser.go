@@ -137,6 +137,9 @@ type Script struct {
 	// or, in the main world, is the source of a script to evaluate.
 	Call string
 	Args any
+	// Origin, when set, is the site the call was approved for: a frame whose top document is
+	// on another site refuses the call (ext/sw.js), so a tab that moved on is not read.
+	Origin string
 }
 
 // FrameResult is what a script gave back in one frame.

@@ -70,7 +70,11 @@ func (e *Env) callNoTimeout(ctx context.Context, tabID, frameID int, files []str
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go func() {
-		res, err := e.Browser.Script(sctx, Script{TabID: tabID, Frames: []int{frameID}, Files: files, Call: name, Args: args})
+		s := Script{TabID: tabID, Frames: []int{frameID}, Files: files, Call: name, Args: args}
+		if p, ok := ctx.Value(pinKey{}).(pin); ok && p.tabID == tabID {
+			s.Origin = p.origin
+		}
+		res, err := e.Browser.Script(sctx, s)
 		ch <- answer{res, err}
 	}()
 	tick := time.NewTicker(150 * time.Millisecond)

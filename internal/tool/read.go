@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/skiff-ai/skiff/internal/weburl"
 )
 
 // pageTab resolves the tab a reading or acting tool works in and checks Chrome lets Skiff
@@ -24,6 +26,29 @@ func (e *Env) pageTab(ctx context.Context, asked int) (Tab, error) {
 	return t, nil
 }
 
+type pinKey struct{}
+
+// pin binds a call's page calls in one tab to the site it was approved for.
+type pin struct {
+	tabID  int
+	origin string
+}
+
+// approvedTab is the tab a reading call reads: the one its Effect named when it was resolved
+// (and judged), without looking it up again, with a context that binds its page calls to that
+// site. If the tab has moved on to another site since (an ask can take a minute), the page
+// refuses the call and nothing of the new site reaches the model. A call with no Effect looks
+// the tab up as pageTab does.
+func (e *Env) approvedTab(ctx context.Context, asked int, f *Effect) (context.Context, Tab, error) {
+	if f != nil && f.TabID > 0 && (asked <= 0 || asked == f.TabID) && Scriptable(f.URL) {
+		if o := weburl.Origin(f.URL); o != "" {
+			return context.WithValue(ctx, pinKey{}, pin{f.TabID, o}), Tab{ID: f.TabID, URL: f.URL}, nil
+		}
+	}
+	t, err := e.pageTab(ctx, asked)
+	return ctx, t, err
+}
+
 // Snapshot reads what is visible in a tab, frames included, as one tree.
 func (e *Env) Snapshot(ctx context.Context, tabID int, root string, interactive bool) (*Snap, error) {
 	if root != "" {
@@ -38,13 +63,25 @@ func (e *Env) Snapshot(ctx context.Context, tabID int, root string, interactive 
 		prefixRefs(s.Tree, frame)
 		return &s, nil
 	}
+	// Most pages are one frame: read the top frame while Chrome lists the frames, and keep that
+	// reading unless there are others.
+	type read struct {
+		s   Snap
+		err error
+	}
+	first := make(chan read, 1)
+	go func() {
+		var r read
+		r.err = e.call(ctx, tabID, 0, pageFiles, "snapshot", map[string]any{"interactive": interactive}, &r.s)
+		first <- r
+	}()
 	frames, err := e.Browser.Frames(ctx, tabID)
+	top := <-first
 	if err != nil || len(frames) <= 1 {
-		var s Snap
-		if err := e.call(ctx, tabID, 0, pageFiles, "snapshot", map[string]any{"interactive": interactive}, &s); err != nil {
-			return nil, err
+		if top.err != nil {
+			return nil, top.err
 		}
-		return &s, nil
+		return &top.s, nil
 	}
 	// Each frame tells its parent which iframe it is, then every frame is read at once.
 	parents := map[int]int{}
@@ -85,7 +122,7 @@ func (e *Env) Snapshot(ctx context.Context, tabID int, root string, interactive 
 
 func snapshotTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	in := arg.(*SnapshotInput)
-	t, err := e.pageTab(ctx, in.TabID)
+	ctx, t, err := e.approvedTab(ctx, in.TabID, f)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +180,7 @@ func (e *Env) Selection(ctx context.Context, tabID int) (string, error) {
 
 func readText(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	in := arg.(*ReadTextInput)
-	t, err := e.pageTab(ctx, in.TabID)
+	ctx, t, err := e.approvedTab(ctx, in.TabID, f)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +207,7 @@ func readText(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 
 func getContent(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	in := arg.(*GetContentInput)
-	t, err := e.pageTab(ctx, in.TabID)
+	ctx, t, err := e.approvedTab(ctx, in.TabID, f)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +230,7 @@ func getContent(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 
 func linksTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	in := arg.(*LinksInput)
-	t, err := e.pageTab(ctx, in.TabID)
+	ctx, t, err := e.approvedTab(ctx, in.TabID, f)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +261,7 @@ func findText(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	if strings.TrimSpace(in.Text) == "" {
 		return nil, failf("say what text to find")
 	}
-	t, err := e.pageTab(ctx, in.TabID)
+	ctx, t, err := e.approvedTab(ctx, in.TabID, f)
 	if err != nil {
 		return nil, err
 	}

@@ -13,22 +13,29 @@ func runScript(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error)
 	if in.Code == "" {
 		return nil, failf("give the code to run")
 	}
-	t, err := e.pageTab(ctx, in.TabID)
+	pctx, t, err := e.approvedTab(ctx, in.TabID, f)
 	if err != nil {
 		return nil, err
 	}
 	if d, ok := e.Browser.Dialog(t.ID); ok {
 		return nil, &DialogError{Dialog: d}
 	}
+	// The code runs only on the site it was approved for: a tab that has moved on since
+	// refuses it (the check runs in the page, as the code's first statement).
+	guard := ""
+	if p, ok := pctx.Value(pinKey{}).(pin); ok {
+		guard = fmt.Sprintf("if (location.origin !== %q) throw new Error(\"the tab has moved on to \" + location.origin + %q);\n", p.origin,
+			" since this script was approved for "+p.origin+"; it did not run. Call again for the page the tab shows now")
+	}
 	// Runtime.evaluate works whatever the page's Content-Security-Policy says (a page that
 	// forbids eval still runs this), in the page's own world, with a timeout. In REPL mode, as
 	// in the DevTools console, the value is that of the last expression and await works at the
 	// top level; code with a top-level return runs as the body of an async function.
-	params := map[string]any{"expression": in.Code, "replMode": true, "awaitPromise": true, "returnByValue": true,
+	params := map[string]any{"expression": guard + in.Code, "replMode": true, "awaitPromise": true, "returnByValue": true,
 		"timeout": e.timeout().Milliseconds(), "userGesture": true}
 	out, err := e.Browser.Debug(ctx, t.ID, "Runtime.evaluate", params)
 	if err == nil && strings.Contains(string(out), "Illegal return statement") {
-		params["expression"] = "(async () => {\n" + in.Code + "\n})()"
+		params["expression"] = guard + "(async () => {\n" + in.Code + "\n})()"
 		delete(params, "replMode")
 		out, err = e.Browser.Debug(ctx, t.ID, "Runtime.evaluate", params)
 	}

@@ -652,10 +652,20 @@
     return {
       url: location.href,
       title: document.title,
-      tree,
+      tree: wire(tree),
       truncated: count > MAX_NODES,
       scroll: { y: Math.round(scrollY), height: Math.round(Math.max(de ? de.scrollHeight : 0, document.body ? document.body.scrollHeight : 0)), viewport: Math.round(innerHeight), width: Math.round(innerWidth) },
     };
+  }
+
+  // wire writes a finished tree as the core decodes it in one pass: a text as {t: text}.
+  function wire(items) {
+    for (let i = 0; i < items.length; i++) {
+      const it = items[i];
+      if (typeof it === "string") items[i] = { t: it };
+      else if (it.kids) wire(it.kids);
+    }
+    return items;
   }
 
   // onlyInteractive keeps the elements a person can act on, and the headings and landmarks that

@@ -114,3 +114,17 @@ func TestParseChord(t *testing.T) {
 	_, _, err = parseChord("Launchpad")
 	assert.ErrorContains(t, err, "not a key Skiff knows")
 }
+
+// BenchmarkDecodeSnapshot decodes the largest recorded snapshot (a real page, 23 levels deep
+// in places), as the core does with every snapshot a page sends.
+func BenchmarkDecodeSnapshot(b *testing.B) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "snapshots", "wikipedia-2.json"))
+	require.NoError(b, err)
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		var s Snap
+		if err := json.Unmarshal(raw, &s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

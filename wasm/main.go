@@ -44,11 +44,12 @@ func main() {
 			return js.Null()
 		}
 		port := args[0]
-		if !chrome.TrustedSender(port) {
+		role, ok := chrome.SenderRole(port)
+		if !ok {
 			port.Call("disconnect")
 			return js.Null()
 		}
-		return chrome.Serve(ctx, c, port)
+		return chrome.Serve(ctx, c, port, role)
 	}))
 	api.Set("event", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) < 3 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {

@@ -12,6 +12,7 @@ import (
 // Port is a core.Conn over a chrome.runtime.Port. Messages are JSON strings both ways.
 type Port struct {
 	v    js.Value
+	role core.Role
 	done chan struct{}
 
 	mu     sync.Mutex
@@ -49,23 +50,31 @@ func (p *Port) Send(msg []byte) {
 	_, _ = jsCall(func() js.Value { p.v.Call("postMessage", string(msg)); return js.Undefined() })
 }
 
-// TrustedSender reports whether a port was opened by one of this extension's own pages (the
-// side panel). Content scripts, whose sender.url is the page's, and other extensions (blocked
-// by externally_connectable, checked again here) are refused.
-func TrustedSender(port js.Value) bool {
+// Role is what the extension page at the other end of the port is.
+func (p *Port) Role() core.Role { return p.role }
+
+// SenderRole says which of this extension's own pages opened a port, from the sender Chrome
+// vouches for: the side panel (also when opened as a tab) or the overlay. Content scripts, whose
+// sender.url is the page's, other extensions (blocked by externally_connectable, checked again
+// here) and any other page are refused.
+func SenderRole(port js.Value) (core.Role, bool) {
 	s := port.Get("sender")
 	if !s.Truthy() || s.Get("id").String() != ExtensionID() {
-		return false
+		return "", false
 	}
 	u := s.Get("url")
-	return u.Type() == js.TypeString && strings.HasPrefix(u.String(), "chrome-extension://"+ExtensionID()+"/")
+	ours := "chrome-extension://" + ExtensionID()
+	if u.Type() != js.TypeString || !strings.HasPrefix(u.String(), ours+"/") {
+		return "", false
+	}
+	return core.PageRole(strings.TrimPrefix(u.String(), ours))
 }
 
 // Serve connects port to c: messages are handled one at a time, in order, in a goroutine of
 // their own (a js.FuncOf callback must not block). It returns the function the worker shim
 // calls for each incoming message.
-func Serve(ctx context.Context, c *core.Core, port js.Value) js.Func {
-	p := &Port{v: port, done: make(chan struct{}), notify: make(chan struct{}, 1)}
+func Serve(ctx context.Context, c *core.Core, port js.Value, role core.Role) js.Func {
+	p := &Port{v: port, role: role, done: make(chan struct{}), notify: make(chan struct{}, 1)}
 	c.Connect(p)
 	var onMsg, onDisc js.Func
 	onMsg = js.FuncOf(func(_ js.Value, args []js.Value) any {

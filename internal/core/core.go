@@ -24,6 +24,37 @@ import (
 // that streams a reply.
 type Conn interface {
 	Send(msg []byte)
+	// Role is what the connection is, from the page that opened it: it decides which
+	// methods it may call (see allowed).
+	Role() Role
+}
+
+// Role is the kind of extension page at the other end of a connection.
+type Role string
+
+const (
+	// RolePanel is the side panel (or the same page opened as a tab): it may call every
+	// method.
+	RolePanel Role = "panel"
+	// RoleOverlay is the chat Skiff shows on top of a page, in a frame a hostile page embeds:
+	// the page can place it and lure clicks into it, so it may chat and nothing more (never
+	// answer an ask, change settings or permissions, or read other chats).
+	RoleOverlay Role = "overlay"
+)
+
+// PageRole is the role of the extension page at path (with any query or fragment): the side
+// panel's page, or the overlay's. Any other page has none and is refused.
+func PageRole(path string) (Role, bool) {
+	if i := strings.IndexAny(path, "?#"); i >= 0 {
+		path = path[:i]
+	}
+	switch path {
+	case "/panel/index.html":
+		return RolePanel, true
+	case "/panel/overlay.html":
+		return RoleOverlay, true
+	}
+	return "", false
 }
 
 // Rules lets local model servers (Ollama, LM Studio) accept the extension's requests: they
@@ -107,14 +138,27 @@ func (c *Core) Disconnect(conn Conn) {
 	}
 }
 
-// panels is how many panels are connected.
+// panels is how many side panels are connected (an overlay cannot answer an ask).
 func (c *Core) panels() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.conns)
+	n := 0
+	for k := range c.conns {
+		if k.Role() == RolePanel {
+			n++
+		}
+	}
+	return n
 }
 
-func (c *Core) broadcast(v any) {
+// broadcast pushes v to every connection: a chat's progress, which the overlay shows too.
+func (c *Core) broadcast(v any) { c.push(v, false) }
+
+// broadcastPanels pushes v to the side panels only: the questions waiting for an answer and
+// the link's state, which are none of the overlay's business.
+func (c *Core) broadcastPanels(v any) { c.push(v, true) }
+
+func (c *Core) push(v any, panelsOnly bool) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return
@@ -122,7 +166,9 @@ func (c *Core) broadcast(v any) {
 	c.mu.Lock()
 	conns := make([]Conn, 0, len(c.conns))
 	for k := range c.conns {
-		conns = append(conns, k)
+		if !panelsOnly || k.Role() == RolePanel {
+			conns = append(conns, k)
+		}
 	}
 	c.mu.Unlock()
 	for _, k := range conns {
@@ -250,7 +296,13 @@ func (c *Core) hello(ctx context.Context, _ struct{}) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &State{Providers: provider.All(), Settings: public(s), Streaming: []string{}, Link: c.Link(), Asks: c.gate.Questions()}
+	st := &State{Providers: provider.All(), Settings: public(s), Streaming: []string{}}
+	if roleOf(ctx) != RolePanel {
+		// The overlay draws the one chat it opens itself: it is not told the panel's chat,
+		// the others, the outside questions or the link.
+		return st, nil
+	}
+	st.Link, st.Asks = c.Link(), c.gate.Questions()
 	if st.Sessions, err = c.Store.Sessions(ctx); err != nil {
 		return nil, err
 	}

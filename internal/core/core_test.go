@@ -25,6 +25,14 @@ type panel struct {
 	mu   sync.Mutex
 	msgs []map[string]any
 	next int
+	role Role // RolePanel when empty
+}
+
+func (p *panel) Role() Role {
+	if p.role == "" {
+		return RolePanel
+	}
+	return p.role
 }
 
 func (p *panel) Send(b []byte) {

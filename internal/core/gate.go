@@ -42,7 +42,7 @@ type askers Core
 
 func (a *askers) Questions(ctx context.Context, qs []permission.Question) {
 	c := (*Core)(a)
-	c.broadcast(struct {
+	c.broadcastPanels(struct {
 		Type string                `json:"type"`
 		Asks []permission.Question `json:"asks"`
 	}{UpdateAsks, qs})

@@ -148,7 +148,7 @@ func (l *linker) publish() {
 	if l.c == nil {
 		return
 	}
-	l.c.broadcast(struct {
+	l.c.broadcastPanels(struct {
 		Type string     `json:"type"`
 		Link LinkStatus `json:"link"`
 	}{UpdateLink, l.current()})

@@ -70,6 +70,38 @@ var methods = map[string]method{
 	"provider.detect": handle((*Core).detect),
 }
 
+// overlayMay is what the overlay may call: its own chat, the page it sits on, and the state it
+// draws itself from. Everything else (answering asks, settings, permissions and the audit,
+// history, memories, files, the link) belongs to the side panel alone.
+var overlayMay = map[string]bool{
+	"core.ping": true, "core.hello": true,
+	"chat.send": true, "chat.edit": true, "chat.regenerate": true, "chat.stop": true,
+	"session.new": true, "session.open": true,
+	"page.peek": true, "tool.image": true, "agent.option": true,
+}
+
+type roleKey struct{}
+
+// roleOf is the role of the connection a request came from (the panel's for the core's own
+// calls, which have none).
+func roleOf(ctx context.Context) Role {
+	if r, ok := ctx.Value(roleKey{}).(Role); ok {
+		return r
+	}
+	return RolePanel
+}
+
+// allowed reports whether a connection of role r may call the method name.
+func allowed(r Role, name string) bool {
+	switch r {
+	case RolePanel:
+		return true
+	case RoleOverlay:
+		return overlayMay[name]
+	}
+	return false
+}
+
 // SessionRef names a session.
 type SessionRef struct {
 	SessionID string `json:"sessionId"`
@@ -226,7 +258,11 @@ func (c *Core) Handle(ctx context.Context, conn Conn, msg []byte) {
 		c.answer(conn, env.ID, nil, problemf("Skiff's panel asked for %q, which this version of the core does not know. Reload the panel.", env.Type))
 		return
 	}
-	m(c, ctx, env.Params, func(res any, err error) { c.answer(conn, env.ID, res, err) })
+	if !allowed(conn.Role(), env.Type) {
+		c.answer(conn, env.ID, nil, problemf("This can only be done in Skiff's side panel. Open it from the toolbar's Skiff button."))
+		return
+	}
+	m(c, context.WithValue(ctx, roleKey{}, conn.Role()), env.Params, func(res any, err error) { c.answer(conn, env.ID, res, err) })
 }
 
 func (c *Core) answer(conn Conn, id json.RawMessage, res any, err error) {

@@ -29,9 +29,7 @@ globalThis.skiffPageCall = (name, args, origin) => {
     try {
       want = new URL(origin).origin;
     } catch {}
-    if (top !== want) {
-      return { error: `the tab has moved on to ${top} since this call was made for ${want}; nothing was read or done there. Call again for the page it shows now` };
-    }
+    if (top !== want) return { movedTo: top }; // the core says it in words
   }
   return globalThis.skiffPage ? globalThis.skiffPage.call(name, args) : "__skiff_missing__";
 };

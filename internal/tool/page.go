@@ -47,6 +47,18 @@ func an(word string) string {
 type pageError struct {
 	Error string `json:"error"`
 	Retry int    `json:"retry"`
+	// MovedTo: the call was bound to the site it was approved for, and the tab's top document
+	// is now on this one (ext/sw.js); nothing ran.
+	MovedTo string `json:"movedTo"`
+}
+
+// maxPageError bounds what is read as a pageError: a failure is a short object, and probing a
+// large answer (a snapshot of hundreds of KB) would scan it a second time for nothing.
+const maxPageError = 4096
+
+// movedOn is the failure of a call approved for one site whose tab is now on another, now.
+func movedOn(now string) error {
+	return failf("the tab has moved on to %s since this call was approved; nothing was read or done there. Call again for the page it shows now", now)
 }
 
 // dialogGrace is how long a page may keep answering after reporting a dialog: a report the
@@ -113,9 +125,16 @@ func (e *Env) callNoTimeout(ctx context.Context, tabID, frameID int, files []str
 }
 
 func decodePage(raw json.RawMessage, out any) error {
-	var pe pageError
-	if json.Unmarshal(raw, &pe) == nil && pe.Error != "" {
-		return &retryable{err: &Error{Msg: pe.Error}, again: pe.Retry == 1}
+	if len(raw) <= maxPageError {
+		var pe pageError
+		if json.Unmarshal(raw, &pe) == nil {
+			if pe.MovedTo != "" {
+				return movedOn(pe.MovedTo)
+			}
+			if pe.Error != "" {
+				return &retryable{err: &Error{Msg: pe.Error}, again: pe.Retry == 1}
+			}
+		}
 	}
 	if out == nil {
 		return nil

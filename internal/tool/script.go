@@ -8,6 +8,10 @@ import (
 	"strings"
 )
 
+// movedMark starts what run_script's guard throws when the tab is no longer on the site the
+// script was approved for (the page's origin follows).
+const movedMark = "\x00skiff:moved:"
+
 func runScript(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	in := arg.(*RunScriptInput)
 	if in.Code == "" {
@@ -24,8 +28,7 @@ func runScript(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error)
 	// refuses it (the check runs in the page, as the code's first statement).
 	guard := ""
 	if p, ok := pctx.Value(pinKey{}).(pin); ok {
-		guard = fmt.Sprintf("if (location.origin !== %q) throw new Error(\"the tab has moved on to \" + location.origin + %q);\n", p.origin,
-			" since this script was approved for "+p.origin+"; it did not run. Call again for the page the tab shows now")
+		guard = fmt.Sprintf("if (location.origin !== %q) throw %q + location.origin;\n", p.origin, movedMark)
 	}
 	// Runtime.evaluate works whatever the page's Content-Security-Policy says (a page that
 	// forbids eval still runs this), in the page's own world, with a timeout. In REPL mode, as
@@ -54,7 +57,8 @@ func runScript(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error)
 		ExceptionDetails *struct {
 			Text      string `json:"text"`
 			Exception *struct {
-				Description string `json:"description"`
+				Description string          `json:"description"`
+				Value       json.RawMessage `json:"value"`
 			} `json:"exception"`
 		} `json:"exceptionDetails"`
 	}
@@ -62,6 +66,10 @@ func runScript(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error)
 		return nil, err
 	}
 	if x := r.ExceptionDetails; x != nil {
+		var thrown string
+		if x.Exception != nil && json.Unmarshal(x.Exception.Value, &thrown) == nil && strings.HasPrefix(thrown, movedMark) {
+			return nil, movedOn(strings.TrimPrefix(thrown, movedMark))
+		}
 		msg := x.Text
 		if x.Exception != nil && x.Exception.Description != "" {
 			msg = x.Exception.Description

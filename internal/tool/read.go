@@ -83,22 +83,31 @@ func (e *Env) Snapshot(ctx context.Context, tabID int, root string, interactive 
 		}
 		return &top.s, nil
 	}
-	// Each frame tells its parent which iframe it is, then every frame is read at once.
 	parents := map[int]int{}
-	var wg sync.WaitGroup
 	for _, f := range frames {
 		parents[f.ID] = f.ParentID
-		if f.ParentID >= 0 && Scriptable(f.URL) {
-			wg.Go(func() { _ = e.call(ctx, tabID, f.ID, pageFiles, "hello", map[string]int{"frameId": f.ID}, nil) })
-		}
 	}
-	wg.Wait()
-	time.Sleep(30 * time.Millisecond) // the hellos are messages: let the parents read them
 	snaps := map[int]*Snap{}
+	if top.err == nil && placesAll(top.s.Tree, frames) {
+		// The top frame already knew each of its frames (from an earlier snapshot's hellos),
+		// and none has frames of its own: its reading stands, and only the frames are read.
+		snaps[0] = &top.s
+	} else {
+		// Each frame tells its parent which iframe it is, then every frame is read at once.
+		var wg sync.WaitGroup
+		for _, f := range frames {
+			if f.ParentID >= 0 && Scriptable(f.URL) {
+				wg.Go(func() { _ = e.call(ctx, tabID, f.ID, pageFiles, "hello", map[string]int{"frameId": f.ID}, nil) })
+			}
+		}
+		wg.Wait()
+		time.Sleep(30 * time.Millisecond) // the hellos are messages: let the parents read them
+	}
+	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var topErr error
 	for _, f := range frames {
-		if !Scriptable(f.URL) {
+		if !Scriptable(f.URL) || snaps[f.ID] != nil {
 			continue
 		}
 		wg.Go(func() {
@@ -118,6 +127,30 @@ func (e *Env) Snapshot(ctx context.Context, tabID int, root string, interactive 
 		return nil, topErr
 	}
 	return stitch(snaps, parents), nil
+}
+
+// placesAll reports whether a top frame's tree names the frame of each scriptable frame in
+// frames, and no frame is nested in another: then the tree can be stitched as it is.
+func placesAll(tree []Item, frames []Frame) bool {
+	named := map[int]bool{}
+	var walk func([]Item)
+	walk = func(items []Item) {
+		for _, it := range items {
+			if n := it.Node; n != nil {
+				if n.Frame != nil {
+					named[*n.Frame] = true
+				}
+				walk(n.Kids)
+			}
+		}
+	}
+	walk(tree)
+	for _, f := range frames {
+		if f.ParentID > 0 || f.ParentID == 0 && Scriptable(f.URL) && !named[f.ID] {
+			return false
+		}
+	}
+	return true
 }
 
 func snapshotTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {

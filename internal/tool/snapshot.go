@@ -22,8 +22,8 @@ type Snap struct {
 
 // Item is a piece of a snapshot tree: text a person reads ({"t": text} on the wire), or an
 // element (Node). It has no JSON methods of its own: a decoder method on a recursive type makes
-// encoding/json scan each level's bytes again for every level above it (21 ms for a 200 KB tree
-// ten levels deep against 5 ms without, BenchmarkDecodeSnapshot).
+// encoding/json scan each level's bytes again for every level above it (BenchmarkDecodeSnapshot,
+// wikipedia-2's 431 KB and 23 levels: 41-52 ms with one, 9 ms without, natively).
 type Item struct {
 	Text string `json:"t,omitempty"`
 	*Node

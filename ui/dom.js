@@ -15,10 +15,11 @@ export function el(tag, props = {}, ...kids) {
   return n;
 }
 
-// keyed shows items as parent's children, one element per key, reusing the element already shown
-// for a key (update refreshes it) and building the others. An element that stays is never
-// detached, so a redraw that arrives mid-press (a list refreshed by the worker) cannot lose the
-// click, the focus or a half-made edit inside it.
+// keyed shows items as parent's children, one element per key: the element already shown for a
+// key is kept, the others are built (build(item) makes an empty one), and update(element, item)
+// writes each item into its element. An element that stays is never detached, so a redraw that
+// arrives mid-press (a list refreshed by the worker) cannot lose the click, the focus or a
+// half-made edit inside it.
 export function keyed(parent, items, keyOf, build, update) {
   const shown = new Map();
   for (const n of [...parent.children]) {
@@ -30,11 +31,11 @@ export function keyed(parent, items, keyOf, build, update) {
   for (const [k, n] of shown) if (!keep.has(k)) n.remove();
   items.forEach((it, i) => {
     let n = shown.get(keys[i]);
-    if (n) update(n, it);
-    else {
+    if (!n) {
       n = build(it);
       n.dataset.key = keys[i];
     }
+    update(n, it);
     if (parent.children[i] !== n) parent.insertBefore(n, parent.children[i] || null);
   });
 }

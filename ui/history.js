@@ -38,17 +38,31 @@ export function renderSessionList(items) {
     list.replaceChildren(el("li", { className: "note", textContent: $("search").value.trim() ? "No chat matches." : "No chats yet." }));
     return;
   }
-  keyed(list, items, (s) => s.id, sessionItem, updateSessionItem);
+  keyed(list, items, (s) => s.id, sessionItem, fillSessionItem);
 }
 
-// updateSessionItem refreshes a chat's row in place; a row being renamed keeps its input.
-function updateSessionItem(li, s) {
-  const p = providerDef(s.provider);
+// sessionItem is a chat's row, empty: fillSessionItem writes the chat into it, when it is made
+// and on every redraw after.
+function sessionItem(s) {
+  const li = el("li", { className: "session" });
+  li.dataset.id = s.id;
+  li.append(
+    el("button", { type: "button", className: "open" }, el("span", { className: "s-title" }), el("span", { className: "s-meta" })),
+    el("div", { className: "actions" },
+      el("button", { type: "button", className: "rename", textContent: "Rename" }),
+      el("button", { type: "button", className: "export-md", textContent: "Export" }),
+      el("button", { type: "button", className: "delete danger", textContent: "Delete" })));
+  return li;
+}
+
+// fillSessionItem writes a chat into its row; a row being renamed keeps its input.
+function fillSessionItem(li, s) {
   if (state.active && state.active.id === s.id) li.setAttribute("aria-current", "true");
   else li.removeAttribute("aria-current");
   if (li.dataset.renaming) return;
+  const p = providerDef(s.provider);
   li.querySelector(".s-title").textContent = s.title;
-  li.querySelector(".s-meta").textContent = sessionMeta(s, p);
+  li.querySelector(".s-meta").textContent = `${p ? p.name : s.provider} · ${ago(s.updatedAt)} · ${s.count} message${s.count === 1 ? "" : "s"}`;
   const snip = li.querySelector(".s-snippet");
   if (snip && !s.snippet) snip.remove();
   else if (snip) snip.textContent = s.snippet;
@@ -56,27 +70,6 @@ function updateSessionItem(li, s) {
   li.querySelector(".rename").setAttribute("aria-label", `Rename “${s.title}”`);
   li.querySelector(".export-md").setAttribute("aria-label", `Export “${s.title}” as Markdown`);
   li.querySelector(".delete").setAttribute("aria-label", `Delete “${s.title}”`);
-}
-
-function sessionMeta(s, p) {
-  return `${p ? p.name : s.provider} · ${ago(s.updatedAt)} · ${s.count} message${s.count === 1 ? "" : "s"}`;
-}
-
-function sessionItem(s) {
-  const p = providerDef(s.provider);
-  const li = el("li", { className: "session" });
-  li.dataset.id = s.id;
-  if (state.active && state.active.id === s.id) li.setAttribute("aria-current", "true");
-  const open = el("button", { type: "button", className: "open" },
-    el("span", { className: "s-title", textContent: s.title }),
-    el("span", { className: "s-meta", textContent: sessionMeta(s, p) }),
-    s.snippet ? el("span", { className: "s-snippet", textContent: s.snippet }) : null);
-  const actions = el("div", { className: "actions" },
-    el("button", { type: "button", className: "rename", textContent: "Rename", "aria-label": `Rename “${s.title}”` }),
-    el("button", { type: "button", className: "export-md", textContent: "Export", "aria-label": `Export “${s.title}” as Markdown` }),
-    el("button", { type: "button", className: "delete danger", textContent: "Delete", "aria-label": `Delete “${s.title}”` }));
-  li.append(open, actions);
-  return li;
 }
 
 $("session-list").addEventListener("click", async (e) => {

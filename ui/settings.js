@@ -39,10 +39,7 @@ function renderProviderGrid(selected) {
   const s = state.settings;
   const note = (p) => p.agent ? (p.installed ? "agent in skiffd" : "not installed") : p.local ? "on this computer" : s.hasKey[p.id] ? "key saved" : p.needsKey ? "needs a key" : "no key needed";
   keyed($("provider-grid"), state.providers.concat(state.agents), (p) => p.id,
-    (p) => el("label", { className: "provider" },
-      el("input", { type: "radio", name: "provider", value: p.id, checked: p.id === selected }),
-      el("span", { className: "p-name", textContent: p.name }),
-      el("span", { className: "p-state" + (s.hasKey[p.id] ? " has" : ""), textContent: note(p) })),
+    (p) => el("label", { className: "provider" }, el("input", { type: "radio", name: "provider", value: p.id }), el("span", { className: "p-name" }), el("span")),
     (label, p) => {
       const [input, name, st] = label.children;
       input.checked = p.id === selected;

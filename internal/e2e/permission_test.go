@@ -460,3 +460,62 @@ func TestApprovedCallsStayOnTheirSite(t *testing.T) {
 		t.Errorf("the page the tab moved on to reached the model")
 	}
 }
+
+// TestApprovedActionsStayOnTheirSite: a click and a typing approved for one site do nothing
+// when the tab has moved to another site during the ask, even where the same selector, and
+// the same ref, name an element there too (the other site's page has been read meanwhile, so
+// its refs are given out in the same order).
+func TestApprovedActionsStayOnTheirSite(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("click", obj{"selector": "#like"})),
+		calls(call("type", obj{"selector": "#note", "text": "approved elsewhere"})),
+		calls(call("click", obj{"selector": "#star"})),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("counter.html"))
+	moveTo := func(url string) {
+		JS[bool](t, panel, fmt.Sprintf(`chrome.tabs.update(%d, {url: %s}).then(() => true)`, tab, jsString(url)))
+		WaitJS(t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => t.status === "complete" && t.url === %s)`, tab, jsString(url)))
+		waitLoaded(t, panel, tab)
+		// The new page is read as a snapshot reads it: its refs are given out.
+		JS[bool](t, panel, fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, files: ["page/skiff.js"]}).then(() =>
+			chrome.scripting.executeScript({target: {tabId: %d}, func: () => globalThis.skiffPage.call("snapshot", "{}")})).then(() => true)`, tab, tab))
+	}
+
+	startAgent(t, panel, "like it and leave a note")
+	if a := waitAsk(t, panel); a.Tool != "click" || a.Facts["Site"] != site.URL {
+		t.Fatalf("the click's ask: %+v", a)
+	}
+	moveTo(site.Other + "/site/counter.html")
+	reply(t, panel, "allow_once")
+	// The typing asks for the site the tab is on now; it is approved, then the tab moves back.
+	if a := waitAsk(t, panel); a.Tool != "type" || a.Facts["Site"] != site.Other {
+		t.Fatalf("the typing's ask: %+v (results: %s)", a, p.all())
+	}
+	moveTo(site.Page("counter.html"))
+	reply(t, panel, "allow_once")
+	// The last click is asked for and allowed where the tab is: it runs.
+	if a := waitAsk(t, panel); a.Tool != "click" || a.Facts["Site"] != site.URL {
+		t.Fatalf("the last click's ask: %+v (results: %s)", a, p.all())
+	}
+	reply(t, panel, "allow_once")
+	runEnds(t, panel)
+
+	if n := count(t, panel, tab, "like"); n != 0 {
+		t.Errorf("the click approved for %s ran on %s (count %d)", site.URL, site.Other, n)
+	}
+	if v := inTab[string](t, panel, tab, `document.getElementById("note").value`); v != "" {
+		t.Errorf("the typing approved for %s ran on %s: %q", site.Other, site.URL, v)
+	}
+	if n := count(t, panel, tab, "star"); n != 1 {
+		t.Errorf("the click approved where the tab was did not run (count %d): %s", n, p.all())
+	}
+	for _, name := range []string{"click", "type"} {
+		r := p.results(name)
+		if len(r) == 0 || !r[0].Error || !strings.Contains(r[0].Text, "moved on") {
+			t.Errorf("%s on a tab that moved on: %s", name, p.all())
+		}
+	}
+}

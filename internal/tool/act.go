@@ -16,16 +16,21 @@ func asErr(err error, target **Error) bool { return errors.As(err, target) }
 
 // acting is the tab an action works in and the frame and page-side target of el, the element
 // its target resolved (Call.Resolve): the action goes to that element, whatever route named it.
-func (e *Env) acting(ctx context.Context, f *Effect, el *Element) (Tab, int, pageTarget, error) {
+// The context it returns binds the page calls that aim and act to the site the action was
+// judged on: if the tab moved to another site while the user was asked (a ref or a selector
+// may well name an element there too), nothing is done. What the action causes afterwards is
+// read unpinned (afterAction, the click's own check).
+func (e *Env) acting(ctx context.Context, f *Effect, el *Element) (context.Context, Tab, int, pageTarget, error) {
 	tab, err := e.onPage(ctx, f.TabID)
 	if err != nil {
-		return tab, 0, pageTarget{}, err
+		return ctx, tab, 0, pageTarget{}, err
 	}
 	if el == nil || el.Ref == "" {
-		return tab, 0, pageTarget{}, failf("say which element: give its ref from the snapshot (or a CSS selector)")
+		return ctx, tab, 0, pageTarget{}, failf("say which element: give its ref from the snapshot (or a CSS selector)")
 	}
+	ctx, _ = pinned(ctx, f)
 	frame, local, err := parseRef(el.Ref)
-	return tab, frame, pageTarget{Ref: local}, err
+	return ctx, tab, frame, pageTarget{Ref: local}, err
 }
 
 func refNote(ref string) string {
@@ -37,7 +42,7 @@ func refNote(ref string) string {
 
 func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	in := arg.(*ClickInput)
-	tab, frame, pt, err := e.acting(ctx, f, f.Element)
+	ctx, tab, frame, pt, err := e.acting(ctx, f, f.Element)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +68,7 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 }
 
 func hover(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
-	tab, frame, pt, err := e.acting(ctx, f, f.Element)
+	ctx, tab, frame, pt, err := e.acting(ctx, f, f.Element)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +81,7 @@ func hover(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 
 func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	in := arg.(*TypeInput)
-	tab, frame, pt, err := e.acting(ctx, f, f.Element)
+	ctx, tab, frame, pt, err := e.acting(ctx, f, f.Element)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +139,7 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	if len(in.Values) == 0 {
 		return nil, failf("say which option to choose: values")
 	}
-	tab, frame, pt, err := e.acting(ctx, f, f.Element)
+	ctx, tab, frame, pt, err := e.acting(ctx, f, f.Element)
 	if err != nil {
 		return nil, err
 	}
@@ -161,13 +166,14 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
+	ctx, _ = pinned(ctx, f) // every field on the site the form was judged on
 	var lines []string
 	lastText := -1
 	var lastFrame int
 	var lastPt pageTarget
 	for i, fv := range f.Fields {
 		el := fv.Element
-		_, frame, pt, err := e.acting(ctx, f, &el)
+		_, _, frame, pt, err := e.acting(ctx, f, &el)
 		if err != nil {
 			return nil, failf("field %d: %v", i+1, err)
 		}
@@ -239,7 +245,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 
 func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	in := arg.(*PressKeyInput)
-	tab, frame, pt, err := e.acting(ctx, f, f.Element)
+	ctx, tab, frame, pt, err := e.acting(ctx, f, f.Element)
 	if err != nil {
 		return nil, err
 	}
@@ -285,9 +291,10 @@ func scrollTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	if err != nil {
 		return nil, err
 	}
+	ctx, _ = pinned(ctx, f)
 	frame, pt := 0, pageTarget{}
 	if f.Element != nil {
-		if _, frame, pt, err = e.acting(ctx, f, f.Element); err != nil {
+		if ctx, _, frame, pt, err = e.acting(ctx, f, f.Element); err != nil {
 			return nil, err
 		}
 	}

@@ -217,7 +217,8 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 			Hit bool   `json:"hit"`
 			On  string `json:"on"`
 		}
-		if err := e.call(ctx, tabID, frame, pageFiles, "clicked", map[string]string{"token": arm.Token}, &got); err != nil {
+		// The press went out: whether it landed is read wherever the page is now.
+		if err := e.call(unpinned(ctx), tabID, frame, pageFiles, "clicked", map[string]string{"token": arm.Token}, &got); err != nil {
 			var de *DialogError
 			if errors.As(err, &de) {
 				return l.What, true, nil
@@ -306,6 +307,7 @@ func (e *Env) key(ctx context.Context, tabID, frame int, chord string) error {
 // afterAction waits briefly for what an action started: a navigation (then its load), or a
 // dialog. It describes the outcome for the model.
 func (e *Env) afterAction(ctx context.Context, tabID int, before Tab) string {
+	ctx = unpinned(ctx) // what the action caused may be on another site
 	// What an action starts shows within a moment: watch for it (a dialog, a load, a new
 	// address) for up to 150 ms, and go on as soon as it shows.
 	var t Tab

@@ -41,12 +41,33 @@ type pin struct {
 // the tab up as pageTab does.
 func (e *Env) approvedTab(ctx context.Context, asked int, f *Effect) (context.Context, Tab, error) {
 	if f != nil && f.TabID > 0 && (asked <= 0 || asked == f.TabID) && Scriptable(f.URL) {
-		if o := weburl.Origin(f.URL); o != "" {
-			return context.WithValue(ctx, pinKey{}, pin{f.TabID, o}), Tab{ID: f.TabID, URL: f.URL}, nil
+		if pctx, ok := pinned(ctx, f); ok {
+			return pctx, Tab{ID: f.TabID, URL: f.URL}, nil
 		}
 	}
 	t, err := e.pageTab(ctx, asked)
 	return ctx, t, err
+}
+
+// pinned binds ctx's page calls in f's tab to the site f was judged on, if f names a web site.
+func pinned(ctx context.Context, f *Effect) (context.Context, bool) {
+	if f == nil || f.TabID <= 0 {
+		return ctx, false
+	}
+	o := weburl.Origin(f.URL)
+	if !strings.HasPrefix(o, "http://") && !strings.HasPrefix(o, "https://") {
+		return ctx, false // a file: page has no origin a page can compare with ("null")
+	}
+	return context.WithValue(ctx, pinKey{}, pin{f.TabID, o}), true
+}
+
+// unpinned frees ctx's page calls from a pin: what an action caused (a click that opened
+// another site) is read wherever the tab now is.
+func unpinned(ctx context.Context) context.Context {
+	if _, ok := ctx.Value(pinKey{}).(pin); !ok {
+		return ctx
+	}
+	return context.WithValue(ctx, pinKey{}, pin{})
 }
 
 // Snapshot reads what is visible in a tab, frames included, as one tree.

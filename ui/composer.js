@@ -1,5 +1,6 @@
 // The message box: Enter sends (with the page, when attached), Shift+Enter is a new line, Stop
-// stops the reply. A message that cannot be sent stays in the box.
+// stops the reply. A message sent while a reply is being written is queued by the core
+// (queue.js shows it). A message that cannot be sent stays in the box.
 import { $, el, banner } from "./dom.js";
 import { call } from "./connection.js";
 import { state } from "./state.js";
@@ -61,7 +62,8 @@ $("composer").addEventListener("submit", async (e) => {
   if (!text.trim()) return;
   $("input").value = "";
   try {
-    await call("chat.send", { ...runParams(), text, attach: attachForSend() });
+    const r = await call("chat.send", { ...runParams(), text, attach: attachForSend() });
+    if (r && r.queued) return; // it waits above the box (queue.js); the page stays for the next message
     afterSend();
     drawMode();
   } catch (err) {

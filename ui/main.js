@@ -17,6 +17,7 @@ import * as page from "./page.js";
 import { newChat, showMode, toggleAgent, runParams } from "./composer.js";
 import { renderTool } from "./tools.js";
 import * as markdown from "./markdown.js";
+import * as queue from "./queue.js";
 
 // ---- views: chat, history, memories, files, permissions, settings ----
 
@@ -87,6 +88,7 @@ const pageReady = page.init(() => {
 chat.hooks.afterShow = () => {
   welcome.maybeWelcome();
   showMode(state.active);
+  queue.loadQueue();
 };
 chat.hooks.renderers.tool = renderTool;
 chat.hooks.runParams = runParams;
@@ -103,6 +105,7 @@ connection.on("chat.session", (m) => {
   if (!state.active || state.active.id === m.sessionId || (m.session.messages || []).length <= 2) chat.showSession(m.session);
   announce("Skiff is replying…");
   history.refreshSessions();
+  queue.draw();
 });
 connection.on("chat.delta", chat.appendDelta);
 connection.on("chat.message", (m) => chat.upsertMessage(m.sessionId, m.message));
@@ -110,6 +113,10 @@ connection.on("chat.done", (m) => {
   state.streaming.delete(m.sessionId);
   chat.finishMessage(m);
   history.refreshSessions();
+  queue.draw();
+});
+connection.on("chat.queue", (m) => {
+  if (state.active && state.active.id === m.sessionId) queue.drawQueue(m.sessionId, m.queue);
 });
 connection.on("fatal", (m) => banner(m.error));
 
@@ -127,6 +134,7 @@ connection.onConnect(async () => {
   state.settings = st.settings;
   state.sessions = st.sessions || [];
   state.streaming = new Set(st.streaming);
+  queue.drawQueue("", []); // read again for the chat shown next: the worker may have restarted
   settings.renderBadge();
   outside.renderLink(st.link);
   outside.renderAsks(st.asks);

@@ -26,6 +26,7 @@ const (
 	UpdateMessage = "chat.message" // Message: a message added or changed (a tool's progress, a new step)
 	UpdateDelta   = "chat.delta"   // Text or Reasoning to append to message MessageID
 	UpdateDone    = "chat.done"    // Message: the run's last message; the run is over
+	UpdateQueue   = "chat.queue"   // Queue: the messages waiting in the session (none: empty)
 )
 
 // Update is what the engine reports while it works. The panel renders from these.
@@ -37,6 +38,7 @@ type Update struct {
 	Reasoning string         `json:"reasoning,omitempty"` // delta: reasoning to append
 	Session   *store.Session `json:"session,omitempty"`   // session: the whole session
 	Message   *store.Message `json:"message,omitempty"`   // message, done: the message
+	Queue     []store.Queued `json:"queue,omitempty"`     // queue: what waits, oldest first
 }
 
 // Engine runs chats. One run per session at a time.
@@ -59,9 +61,15 @@ type Engine struct {
 	Hosted Hosted
 
 	mu      sync.Mutex
-	running map[string]context.CancelFunc // by session id
-	hosted  map[string]*hostedRun         // hosted chats' turns, by session id
+	running map[string]*claim     // by session id
+	hosted  map[string]*hostedRun // hosted chats' turns, by session id
+	// qmu orders the queues' changes with the end of runs: a message is queued only while a
+	// run is going, and a run ends only when its queue is empty (see dequeue).
+	qmu sync.Mutex
 }
+
+// claim is one run's hold on its session.
+type claim struct{ cancel context.CancelFunc }
 
 // New returns an engine with the default flush interval.
 func New(st *store.Store, d provider.Doer) *Engine {
@@ -308,7 +316,7 @@ func (e *Engine) Stop(id string) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if c, ok := e.running[id]; ok {
-		c()
+		c.cancel()
 		return true
 	}
 	return false
@@ -316,34 +324,39 @@ func (e *Engine) Stop(id string) bool {
 
 // take makes the session's run the only one (ErrBusy if another runs): the context it returns
 // is what Stop cancels, and done ends the run.
+// done may be called more than once.
 func (e *Engine) take(ctx context.Context, id string) (context.Context, func(), error) {
 	ctx, cancel := context.WithCancel(ctx)
-	if !e.claim(id, cancel) {
+	c := &claim{cancel}
+	if !e.claim(id, c) {
 		cancel()
 		return nil, nil, ErrBusy
 	}
 	return ctx, func() {
-		e.release(id)
+		e.release(id, c)
 		cancel()
 	}, nil
 }
 
-func (e *Engine) claim(id string, cancel context.CancelFunc) bool {
+func (e *Engine) claim(id string, c *claim) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.running == nil {
-		e.running = map[string]context.CancelFunc{}
+		e.running = map[string]*claim{}
 	}
 	if _, busy := e.running[id]; busy {
 		return false
 	}
-	e.running[id] = cancel
+	e.running[id] = c
 	return true
 }
 
-func (e *Engine) release(id string) {
+// release ends c's hold on session id, and never the hold of a run that followed it.
+func (e *Engine) release(id string, c *claim) {
 	e.mu.Lock()
-	delete(e.running, id)
+	if e.running[id] == c {
+		delete(e.running, id)
+	}
 	e.mu.Unlock()
 }
 

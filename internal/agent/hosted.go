@@ -45,20 +45,15 @@ type hostedRun struct {
 }
 
 // runHosted sends the user's last message to the chat's agent and turns its events into the
-// chat's messages until the turn ends.
-func (e *Engine) runHosted(ctx context.Context, ses *store.Session, agent string, read func(context.Context) (*store.Page, error), emit func(Update)) error {
+// chat's messages until the turn ends, in a session the caller holds.
+func (e *Engine) runHosted(ctx context.Context, ses *store.Session, agent string, read func(context.Context) (*store.Page, error), emit func(Update)) (store.Message, error) {
 	if e.Hosted == nil {
-		return ErrNoHost
+		return store.Message{}, ErrNoHost
 	}
-	ctx, finish, err := e.take(ctx, ses.ID)
-	if err != nil {
-		return err
-	}
-	defer finish()
 	ses.Provider, ses.Model, ses.Agent = HostedPrefix+agent, "", false
 	ses.UpdatedAt = e.now()
 	if err := e.Store.SaveSession(ctx, ses); err != nil {
-		return err
+		return store.Message{}, err
 	}
 	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
 	if read != nil {
@@ -128,7 +123,7 @@ func (e *Engine) runHosted(ctx context.Context, ses *store.Session, agent string
 	r.save()
 	last := ses.Messages[i]
 	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: last.ID, Message: &last})
-	return nil
+	return last, nil
 }
 
 func sentenceOf(err error) string {

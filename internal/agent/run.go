@@ -19,35 +19,59 @@ import (
 // run is one run of a session: the user's message is stored (and reported) first, then the
 // page is attached, then model turns and tool calls alternate until the model answers without
 // tools, the step limit, an error or Stop.
+// Messages the user queued meanwhile are sent after it, in order, in the same hold on the
+// session, as long as each run ends well.
 func (e *Engine) run(ctx context.Context, ses *store.Session, in Input, read func(context.Context) (*store.Page, error), emit func(Update)) error {
-	st, err := e.Store.Settings(ctx)
+	ctx, finish, err := e.take(ctx, ses.ID)
 	if err != nil {
 		return err
+	}
+	return e.drive(ctx, finish, ses, in, read, emit)
+}
+
+// drive runs session ses, which the caller holds until finish, then what waits in its queue.
+func (e *Engine) drive(ctx context.Context, finish func(), ses *store.Session, in Input, read func(context.Context) (*store.Page, error), emit func(Update)) error {
+	defer finish()
+	for {
+		last, err := e.runOne(ctx, ses, in, read, emit)
+		if err != nil || ctx.Err() != nil || last.Status != "" {
+			return err // stopped, failed, cut: what waits is the user's to send or drop
+		}
+		next, rest, ok := e.dequeue(ctx, ses, finish)
+		if !ok {
+			return nil
+		}
+		emit(Update{Type: UpdateQueue, SessionID: ses.ID, Queue: rest})
+		in.Text, read = next.Text, nil
+	}
+}
+
+// runOne is one run in a session the caller holds: to the model's answer without tools, the
+// step limit, an error or Stop. It returns the run's last message.
+func (e *Engine) runOne(ctx context.Context, ses *store.Session, in Input, read func(context.Context) (*store.Page, error), emit func(Update)) (store.Message, error) {
+	st, err := e.Store.Settings(ctx)
+	if err != nil {
+		return store.Message{}, err
 	}
 	if name, ok := strings.CutPrefix(st.Provider, HostedPrefix); ok {
 		return e.runHosted(ctx, ses, name, read, emit)
 	}
 	p, key, model, err := st.Resolve()
 	if err != nil {
-		return err
+		return store.Message{}, err
 	}
 	if in.Agent != nil {
 		ses.Agent = *in.Agent
 	}
 	if ses.Agent && e.Browser == nil {
-		return ErrNoBrowser
+		return store.Message{}, ErrNoBrowser
 	}
-	ctx, finish, err := e.take(ctx, ses.ID)
-	if err != nil {
-		return err
-	}
-	defer finish()
 
 	ses.Provider, ses.Model = p.ID, model
 	ses.UpdatedAt = e.now()
 	// Stored before it is acknowledged: the user's message survives anything that follows.
 	if err := e.Store.SaveSession(ctx, ses); err != nil {
-		return err
+		return store.Message{}, err
 	}
 	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
 	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st}
@@ -67,7 +91,7 @@ func (e *Engine) run(ctx context.Context, ses *store.Session, in Input, read fun
 	}
 	last := r.loop(ctx)
 	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: last.ID, Message: &last})
-	return nil
+	return last, nil
 }
 
 type runner struct {

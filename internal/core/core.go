@@ -216,8 +216,54 @@ func (c *Core) input(p SendParams) agent.Input {
 	return agent.Input{SessionID: p.SessionID, Text: p.Text, Agent: p.Agent, WindowID: p.WindowID, Attach: c.attachFor(p.Attach, p.WindowID)}
 }
 
+// send sends the user's message, or queues it when a run is going in its chat: it is sent
+// when the run ends (agent.Engine.Enqueue).
 func (c *Core) send(ctx context.Context, p SendParams, emit func(agent.Update)) error {
-	return c.Engine.Send(ctx, c.input(p), emit)
+	for try := 0; ; try++ {
+		if p.SessionID != "" {
+			q, queued, err := c.Engine.Enqueue(ctx, p.SessionID, p.Text)
+			if err != nil {
+				return err
+			}
+			if queued {
+				emit(agent.Update{Type: agent.UpdateQueue, SessionID: p.SessionID, Queue: q})
+				return nil
+			}
+		}
+		err := c.Engine.Send(ctx, c.input(p), emit)
+		if !errors.Is(err, agent.ErrBusy) || try > 0 {
+			return err
+		}
+		// A run started between the two: queue behind it.
+	}
+}
+
+func (c *Core) queue(ctx context.Context, p SessionRef) ([]store.Queued, error) {
+	q, err := c.Engine.Queue(ctx, p.SessionID)
+	if q == nil {
+		q = []store.Queued{}
+	}
+	return q, err
+}
+
+// editQueued changes or removes a waiting message; every panel is told.
+func (c *Core) editQueued(ctx context.Context, p QueueEdit) ([]store.Queued, error) {
+	q, err := c.Engine.EditQueued(ctx, p.SessionID, p.ID, p.Text)
+	if err == nil {
+		c.broadcast(agent.Update{Type: agent.UpdateQueue, SessionID: p.SessionID, Queue: q})
+	}
+	if q == nil {
+		q = []store.Queued{}
+	}
+	return q, err
+}
+
+// sendQueued sends what waits in a chat now that nothing runs there (after Stop, an error, or
+// a worker that stopped).
+func (c *Core) sendQueued(ctx context.Context, p SendParams, emit func(agent.Update)) error {
+	in := c.input(p)
+	in.Attach = nil
+	return c.Engine.SendQueued(ctx, in, emit)
 }
 
 func (c *Core) edit(ctx context.Context, p SendParams, emit func(agent.Update)) error {

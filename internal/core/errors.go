@@ -31,6 +31,10 @@ var sentences = []struct {
 	{agent.ErrEmpty, "Type a message first."},
 	{agent.ErrNothingToEdit, "There is no message to edit in this chat."},
 	{agent.ErrNothingToRegenerate, "There is no reply to regenerate in this chat."},
+	{agent.ErrQueueFull, "Twenty messages are already waiting in this chat. Wait for the reply, or remove some from the queue."},
+	{agent.ErrNotQueued, "That message is no longer waiting: it has been sent or removed."},
+	{agent.ErrQueueRunning, "Skiff is still replying in this chat; the waiting messages are sent when it finishes."},
+	{agent.ErrNothingQueued, "No message is waiting in this chat."},
 	{context.DeadlineExceeded, "That took too long, so Skiff stopped waiting."},
 	{context.Canceled, "That was cancelled."},
 }

@@ -31,7 +31,8 @@ func TestErrorsReachThePanelAsSentences(t *testing.T) {
 	}{
 		{"session.open", obj{"sessionId": "nope"}, "This chat no longer exists; it may have been deleted in another window."},
 		{"chat.regenerate", obj{"sessionId": "nope"}, "This chat no longer exists; it may have been deleted in another window."},
-		{"chat.send", obj{"sessionId": sid, "text": "again"}, "Skiff is still replying in this chat. Wait for the reply or press Stop."},
+		{"queue.edit", obj{"sessionId": sid, "id": "nope", "text": "x"}, "That message is no longer waiting: it has been sent or removed."},
+		{"queue.send", obj{"sessionId": sid}, "Skiff is still replying in this chat; the waiting messages are sent when it finishes."},
 		{"chat.send", obj{"text": "   "}, "Type a message first."},
 		{"memory.update", obj{"memoryId": "nope", "content": "x"}, "This memory no longer exists; it may have been deleted in another window."},
 		{"session.export", obj{"format": "pdf"}, `Skiff cannot export as "pdf"; choose JSON or Markdown.`},

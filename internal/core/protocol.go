@@ -28,6 +28,10 @@ var methods = map[string]method{
 	"chat.regenerate": stream((*Core).regenerate),
 	"chat.stop":       handle((*Core).stop),
 
+	"queue.list": handle((*Core).queue),
+	"queue.edit": handle((*Core).editQueued),
+	"queue.send": stream((*Core).sendQueued),
+
 	"session.new":    handle((*Core).newSession),
 	"session.open":   handle((*Core).openSession),
 	"session.list":   handle((*Core).listSessions),
@@ -76,6 +80,7 @@ var methods = map[string]method{
 var overlayMay = map[string]bool{
 	"core.ping": true, "core.hello": true,
 	"chat.send": true, "chat.edit": true, "chat.regenerate": true, "chat.stop": true,
+	"queue.list": true, "queue.edit": true, "queue.send": true,
 	"session.new": true, "session.open": true,
 	"page.peek": true, "tool.image": true, "agent.option": true,
 }
@@ -121,6 +126,15 @@ type SendParams struct {
 // the reply follows as chat.* pushes.
 type Started struct {
 	SessionID string `json:"sessionId"`
+	// Queued: a run was going, so chat.send's message waits in the chat's queue (chat.queue).
+	Queued bool `json:"queued,omitempty"`
+}
+
+// QueueEdit is queue.edit: the waiting message ID of a session gets Text ("" removes it).
+type QueueEdit struct {
+	SessionID string `json:"sessionId"`
+	ID        string `json:"id"`
+	Text      string `json:"text"`
 }
 
 // SearchParams is session.search.
@@ -201,9 +215,9 @@ func stream[P any](f func(c *Core, ctx context.Context, p P, emit func(agent.Upd
 		go func() {
 			started := false
 			emit := func(u agent.Update) {
-				if u.Type == agent.UpdateSession && !started {
+				if (u.Type == agent.UpdateSession || u.Type == agent.UpdateQueue) && !started {
 					started = true
-					reply(Started{SessionID: u.SessionID}, nil)
+					reply(Started{SessionID: u.SessionID, Queued: u.Type == agent.UpdateQueue}, nil)
 				}
 				c.broadcast(u)
 			}

@@ -232,7 +232,7 @@ func (s *Store) SaveDraft(ctx context.Context, id string, m *Message) error {
 	return s.set(ctx, map[string]any{draftKey(id): m})
 }
 
-// DeleteSession removes a session, its draft, its images and its index entry.
+// DeleteSession removes a session, its draft, its queue, its images and its index entry.
 func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	var images []string
 	if ses, err := s.Session(ctx, id); err == nil {
@@ -257,7 +257,7 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	if err := s.set(ctx, map[string]any{"sessions": out}); err != nil {
 		return err
 	}
-	return s.kv.Delete(ctx, append(images, sessionKey(id), draftKey(id))...)
+	return s.kv.Delete(ctx, append(images, sessionKey(id), draftKey(id), queueKey(id))...)
 }
 
 // StoredImage is an image a tool took.

@@ -140,3 +140,59 @@ func Ollama(t testing.TB, file string) *Server {
 		_, _ = w.Write(data)
 	})
 }
+
+// Held replays a recorded stream like Replay, except that the first POST's reply stops halfway until
+// release is closed (or the client goes away): a test can act while a reply is surely being
+// written. Later replies are sent whole at once.
+func Held(t testing.TB, file string) (*Server, chan struct{}) {
+	lines := bytes.SplitAfter(Recorded(t, file), []byte("\n"))
+	release := make(chan struct{})
+	first := make(chan struct{}, 1)
+	first <- struct{}{}
+	srv := Serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		hold := false
+		if r.Method == http.MethodPost { // a GET is the panel listing models
+			select {
+			case <-first:
+				hold = true
+			default:
+			}
+		}
+		for i, line := range lines {
+			if hold && i == len(lines)/2 {
+				select {
+				case <-release:
+				case <-r.Context().Done():
+					return
+				}
+			}
+			if _, err := w.Write(line); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+		}
+	})
+	return srv, release
+}
+
+// UserTexts are the last user message of each request a chat-completions server got, in order.
+func (s *Server) UserTexts(t testing.TB) []string {
+	var out []string
+	for _, body := range s.Posts(t) {
+		msgs, _ := body["messages"].([]any)
+		if len(msgs) == 0 {
+			continue
+		}
+		last, _ := msgs[len(msgs)-1].(map[string]any)
+		text, _ := last["content"].(string)
+		if parts, ok := last["content"].([]any); ok && len(parts) > 0 {
+			if p, ok := parts[len(parts)-1].(map[string]any); ok {
+				text, _ = p["text"].(string)
+			}
+		}
+		out = append(out, text)
+	}
+	return out
+}

@@ -1,0 +1,125 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/skiff-ai/skiff/internal/store"
+)
+
+// MaxQueued is how many messages may wait in one chat.
+const MaxQueued = 20
+
+// Errors of the queue, each a sentence for the user (core/errors.go).
+var (
+	ErrQueueFull     = errors.New("agent: the queue is full")
+	ErrNotQueued     = errors.New("agent: that message is no longer queued")
+	ErrQueueRunning  = errors.New("agent: a run is going; the queue is sent when it ends")
+	ErrNothingQueued = errors.New("agent: nothing is queued")
+)
+
+// Enqueue keeps text to send in session id once its run ends, if a run is going there; it
+// reports false, and keeps nothing, when no run is going (the caller sends it).
+func (e *Engine) Enqueue(ctx context.Context, id, text string) ([]store.Queued, bool, error) {
+	if strings.TrimSpace(text) == "" {
+		return nil, false, ErrEmpty
+	}
+	e.qmu.Lock()
+	defer e.qmu.Unlock()
+	if !e.Running(id) {
+		return nil, false, nil
+	}
+	q, err := e.Store.Queue(ctx, id)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(q) >= MaxQueued {
+		return nil, false, ErrQueueFull
+	}
+	q = append(q, store.Queued{ID: NewID(), Text: text, CreatedAt: e.now()})
+	return q, true, e.Store.SetQueue(ctx, id, q)
+}
+
+// Queue returns what waits in session id.
+func (e *Engine) Queue(ctx context.Context, id string) ([]store.Queued, error) {
+	return e.Store.Queue(ctx, id)
+}
+
+// EditQueued changes the text of a waiting message; an empty text removes it.
+func (e *Engine) EditQueued(ctx context.Context, id, msgID, text string) ([]store.Queued, error) {
+	e.qmu.Lock()
+	defer e.qmu.Unlock()
+	q, err := e.Store.Queue(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	i := indexQueued(q, msgID)
+	if i < 0 {
+		return q, ErrNotQueued
+	}
+	if strings.TrimSpace(text) == "" {
+		q = append(q[:i:i], q[i+1:]...)
+	} else {
+		q[i].Text = text
+	}
+	return q, e.Store.SetQueue(ctx, id, q)
+}
+
+func indexQueued(q []store.Queued, id string) int {
+	for i, m := range q {
+		if m.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// dequeue ends a run that went well: the first waiting message becomes the session's next
+// user message (stored before it leaves the queue, so a worker that dies in between loses
+// nothing), or, when nothing waits, the run gives up its hold in the same step, so nothing is
+// queued behind a run that is over.
+func (e *Engine) dequeue(ctx context.Context, ses *store.Session, finish func()) (store.Queued, []store.Queued, bool) {
+	e.qmu.Lock()
+	defer e.qmu.Unlock()
+	q, err := e.Store.Queue(ctx, ses.ID)
+	if err != nil || len(q) == 0 {
+		finish()
+		return store.Queued{}, nil, false
+	}
+	ses.Messages = append(ses.Messages, store.Message{ID: NewID(), Role: "user", Content: q[0].Text, CreatedAt: e.now()})
+	ses.UpdatedAt = e.now()
+	if err := e.Store.SaveSession(ctx, ses); err != nil {
+		ses.Messages = ses.Messages[:len(ses.Messages)-1]
+		finish()
+		return store.Queued{}, nil, false
+	}
+	if err := e.Store.SetQueue(ctx, ses.ID, q[1:]); err != nil {
+		finish() // it was sent and is still listed: the user sees both and can remove it
+		return store.Queued{}, nil, false
+	}
+	return q[0], q[1:], true
+}
+
+// SendQueued sends the first waiting message of in.SessionID now, when no run is going (after
+// Stop, an error, or a worker that died): the rest follow it as after any run.
+func (e *Engine) SendQueued(ctx context.Context, in Input, emit func(Update)) error {
+	if e.Running(in.SessionID) {
+		return ErrQueueRunning
+	}
+	ses, err := e.Session(ctx, in.SessionID)
+	if err != nil {
+		return err
+	}
+	ctx, finish, err := e.take(ctx, ses.ID)
+	if err != nil {
+		return err
+	}
+	next, rest, ok := e.dequeue(ctx, ses, finish)
+	if !ok {
+		return ErrNothingQueued
+	}
+	emit(Update{Type: UpdateQueue, SessionID: ses.ID, Queue: rest})
+	in.Text = next.Text
+	return e.drive(ctx, finish, ses, in, nil, emit)
+}

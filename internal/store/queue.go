@@ -1,0 +1,31 @@
+package store
+
+import "context"
+
+// Queued is a message the user sent while a run was going in its chat. It waits, kept under
+// its own key (a run saving its session never writes over the queue), and is sent in order
+// when the run ends well; after Stop, an error or a worker that died, it waits for the user.
+type Queued struct {
+	ID        string `json:"id"`
+	Text      string `json:"text"`
+	CreatedAt int64  `json:"createdAt"`
+}
+
+func queueKey(id string) string { return "queue/" + id }
+
+// Queue returns the messages waiting in session id, oldest first.
+func (s *Store) Queue(ctx context.Context, id string) ([]Queued, error) {
+	var q []Queued
+	if _, err := s.get(ctx, queueKey(id), &q); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+// SetQueue stores the messages waiting in session id (none: the key is removed).
+func (s *Store) SetQueue(ctx context.Context, id string, q []Queued) error {
+	if len(q) == 0 {
+		return s.kv.Delete(ctx, queueKey(id))
+	}
+	return s.set(ctx, map[string]any{queueKey(id): q})
+}

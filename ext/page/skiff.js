@@ -525,6 +525,8 @@
 
   // ---- frames: each frame tells its parent which frame it is (frame ids are the browser's) ----
   const frameOf = new WeakMap(); // iframe element -> frame id
+  const heard = new Set(); // the frame ids whose hello arrived
+  const hearing = new Set(); // knows() calls waiting for hellos
   addEventListener("message", (e) => {
     const d = e.data;
     if (!d || typeof d !== "object" || typeof d.__skiffFrame !== "number") return;
@@ -534,7 +536,27 @@
     for (const host of shadowHosts()) {
       for (const f of shadowOf(host).querySelectorAll("iframe, frame")) if (f.contentWindow === e.source) frameOf.set(f, d.__skiffFrame);
     }
+    heard.add(d.__skiffFrame);
+    for (const w of hearing) w();
   });
+  // knows answers once the hellos of frameIds (this frame's children, told to say hello) have
+  // arrived, or after max ms: the core waits on this instead of on time.
+  function knows({ frameIds, max }) {
+    return new Promise((res) => {
+      const check = () => {
+        if (!frameIds.every((id) => heard.has(id))) return;
+        end(true);
+      };
+      const end = (all) => {
+        hearing.delete(check);
+        clearTimeout(cap);
+        res({ ok: 1, all });
+      };
+      const cap = setTimeout(() => end(false), max || 500);
+      hearing.add(check);
+      check();
+    });
+  }
   function shadowHosts() {
     const out = [];
     const tw = document.createTreeWalker(document.documentElement || document, NodeFilter.SHOW_ELEMENT);
@@ -1373,7 +1395,7 @@
   const readable = () => (globalThis.skiffExtract ? { ...globalThis.skiffExtract(), doc } : "__skiff_missing__");
   const selection = () => ({ ok: 1, selection: String(getSelection ? getSelection() : "").trim().slice(0, 8192) });
 
-  const api = { isChecked, readable, selection, snapshot, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, frameBox, info, target, focusIs };
+  const api = { isChecked, readable, selection, snapshot, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

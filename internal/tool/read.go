@@ -115,14 +115,7 @@ func (e *Env) Snapshot(ctx context.Context, tabID int, root string, interactive 
 		snaps[0] = &top.s
 	} else {
 		// Each frame tells its parent which iframe it is, then every frame is read at once.
-		var wg sync.WaitGroup
-		for _, f := range frames {
-			if f.ParentID >= 0 && Scriptable(f.URL) {
-				wg.Go(func() { _ = e.call(ctx, tabID, f.ID, pageFiles, "hello", map[string]int{"frameId": f.ID}, nil) })
-			}
-		}
-		wg.Wait()
-		time.Sleep(30 * time.Millisecond) // the hellos are messages: let the parents read them
+		e.introduceFrames(ctx, tabID, frames)
 	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex

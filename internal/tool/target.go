@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/weburl"
@@ -121,12 +122,56 @@ func (e *Env) introduce(ctx context.Context, tabID int) {
 	if err != nil {
 		return
 	}
+	e.introduceFrames(ctx, tabID, frames)
+}
+
+// helloWait bounds how long a parent frame is waited on to hear its children's hellos.
+const helloWait = 500 * time.Millisecond
+
+// introduceFrames has every child frame tell its parent which frame it is (a message the
+// parent's script reads), then waits until each parent has heard its children, or helloWait
+// has passed: on the event, not on a guess of time. Frames speak level by level, so a frame's
+// own script is there to hear its children before they speak.
+func (e *Env) introduceFrames(ctx context.Context, tabID int, frames []Frame) {
+	byID := map[int]Frame{}
 	for _, f := range frames {
-		if f.ParentID >= 0 && Scriptable(f.URL) {
-			_ = e.call(ctx, tabID, f.ID, pageFiles, "hello", map[string]int{"frameId": f.ID}, nil)
+		byID[f.ID] = f
+	}
+	depth := func(f Frame) int {
+		d := 0
+		for f.ParentID >= 0 && d < len(frames) {
+			f, d = byID[f.ParentID], d+1
+		}
+		return d
+	}
+	levels := map[int][]Frame{}
+	kids := map[int][]int{}
+	deepest := 0
+	for _, f := range frames {
+		if f.ParentID < 0 || !Scriptable(f.URL) {
+			continue
+		}
+		d := depth(f)
+		levels[d] = append(levels[d], f)
+		deepest = max(deepest, d)
+		if p, ok := byID[f.ParentID]; ok && Scriptable(p.URL) {
+			kids[f.ParentID] = append(kids[f.ParentID], f.ID)
 		}
 	}
-	time.Sleep(30 * time.Millisecond) // the hellos are messages: let the parents read them
+	for d := 1; d <= deepest; d++ {
+		var wg sync.WaitGroup
+		for _, f := range levels[d] {
+			wg.Go(func() { _ = e.call(ctx, tabID, f.ID, pageFiles, "hello", map[string]int{"frameId": f.ID}, nil) })
+		}
+		wg.Wait()
+	}
+	var wg sync.WaitGroup
+	for parent, ids := range kids {
+		wg.Go(func() {
+			_ = e.call(ctx, tabID, parent, pageFiles, "knows", map[string]any{"frameIds": ids, "max": helloWait.Milliseconds()}, nil)
+		})
+	}
+	wg.Wait()
 }
 
 // unretry turns a page failure that may pass later into a plain one.

@@ -73,16 +73,7 @@ func main() {
 		return nil
 	}))
 	js.Global().Set("skiffCore", api)
-	// Start's work (rules, questions left asking, the link) waits for a task of its own: the
-	// messages that woke the worker are queued in ext/sw.js and delivered as soon as it is
-	// ready, and are answered first.
-	var start js.Func
-	start = js.FuncOf(func(js.Value, []js.Value) any {
-		start.Release()
-		go c.Start(ctx)
-		return nil
-	})
-	js.Global().Call("setTimeout", start, 0)
+	go c.Start(ctx)
 	js.Global().Call("__skiffReady", api)
 	select {}
 }

@@ -36,10 +36,19 @@ function words(n, running) {
   return running ? `${some} will be sent when the reply ends` : `${some} not sent yet: the reply before ${n === 1 ? "it" : "them"} did not finish`;
 }
 
+// sending: a reply is being written, or one just ended well and the core is sending the next
+// waiting message (its chat.session follows the chat.done): no Send now in between.
+function sending() {
+  if (busy()) return true;
+  const ms = (state.active && state.active.messages) || [];
+  const last = ms[ms.length - 1];
+  return !!last && last.role !== "user" && !last.status;
+}
+
 // draw shows the queue of the chat on screen; a row being edited keeps its text box.
 export function draw() {
   const items = state.active && shown.id === state.active.id ? shown.items : [];
-  const running = busy();
+  const running = sending();
   $("queue").hidden = items.length === 0;
   $("queue-title").textContent = items.length ? words(items.length, running) : "";
   $("queue-send").hidden = running;

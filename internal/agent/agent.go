@@ -323,8 +323,7 @@ func (e *Engine) Stop(id string) bool {
 }
 
 // take makes the session's run the only one (ErrBusy if another runs): the context it returns
-// is what Stop cancels, and done ends the run.
-// done may be called more than once.
+// is what Stop cancels, and done ends the run (it may be called more than once).
 func (e *Engine) take(ctx context.Context, id string) (context.Context, func(), error) {
 	ctx, cancel := context.WithCancel(ctx)
 	c := &claim{cancel}

@@ -209,3 +209,29 @@ func TestScreenshotsACP(t *testing.T) {
 	shot(t, web, "", "")
 	shot(t, web, dir, "web-client")
 }
+
+// TestScreenshotsQueue shows messages waiting while a reply is being written. Like
+// TestScreenshots, it runs only with -screenshots DIR.
+func TestScreenshotsQueue(t *testing.T) {
+	if *screenshots == "" {
+		t.Skip("run `make screenshots` to write the README images")
+	}
+	dir, err := filepath.Abs(*screenshots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, _ := testkit.Held(t, "openai/text_usage.sse")
+	tab := browser.FreshPanel(t)
+	size(t, tab, "light")
+	Configure(t, tab, "openai", srv.URL, "sk-screens", "gpt-5.4")
+	SendMessage(t, tab, "What is the weather in San Francisco today?")
+	WaitJS(t, tab, `!document.getElementById("stop").hidden`)
+	for i, q := range []string{"And tomorrow?", "Then give both in Celsius, in a table"} {
+		JS[bool](t, tab, `(document.getElementById("input").value = "", true)`)
+		Do(t, tab, chromedp.SendKeys("#input", q+kb.Enter))
+		WaitJS(t, tab, `document.querySelectorAll("#queue-list .queued").length === `+string(rune('1'+i)))
+	}
+	JS[bool](t, tab, `(document.getElementById("input").value = "", true)`)
+	shot(t, tab, "", "") // settle fonts
+	shot(t, tab, dir, "queue")
+}

@@ -418,6 +418,23 @@ func TestContentScriptsAreRefused(t *testing.T) {
 // A call is approved for the site its tab shows when it asks. If the tab moves on to another
 // site before the answer comes, the approved call does not run there: a script does not run,
 // and a read brings nothing of the new site back; the model is told why.
+// askFor waits for the ask card and fails unless it asks for tool on site.
+func askFor(t *testing.T, panel context.Context, p *plan, tool, site string) {
+	t.Helper()
+	if a := waitAsk(t, panel); a.Tool != tool || a.Facts["Site"] != site {
+		t.Fatalf("the ask: %+v, want %s on %s (results: %s)", a, tool, site, p.all())
+	}
+}
+
+// moveTab navigates tab to url, as a user who moved on while an ask waited, and waits until
+// the new page has loaded.
+func moveTab(t *testing.T, panel context.Context, tab int, url string) {
+	t.Helper()
+	JS[bool](t, panel, fmt.Sprintf(`chrome.tabs.update(%d, {url: %s}).then(() => true)`, tab, jsString(url)))
+	WaitJS(t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => t.status === "complete" && t.url === %s)`, tab, jsString(url)))
+	waitLoaded(t, panel, tab)
+}
+
 func TestApprovedCallsStayOnTheirSite(t *testing.T) {
 	site, third := testkit.NewSite(t), testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -427,22 +444,14 @@ func TestApprovedCallsStayOnTheirSite(t *testing.T) {
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
 	tab := openTab(t, panel, site.Page("counter.html"))
-	moveTo := func(url string) {
-		JS[bool](t, panel, fmt.Sprintf(`chrome.tabs.update(%d, {url: %s}).then(() => true)`, tab, jsString(url)))
-		WaitJS(t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => t.status === "complete" && t.url === %s)`, tab, jsString(url)))
-		waitLoaded(t, panel, tab)
-	}
+	moveTo := func(url string) { moveTab(t, panel, tab, url) }
 
 	startAgent(t, panel, "set the counter")
-	if a := waitAsk(t, panel); a.Tool != "run_script" || a.Facts["Site"] != site.URL {
-		t.Fatalf("the script's ask: %+v", a)
-	}
+	askFor(t, panel, p, "run_script", site.URL)
 	moveTo(site.Other + "/site/counter.html")
 	reply(t, panel, "allow_once")
 	// The snapshot that follows asks: the tab is on a site the message did not carry.
-	if a := waitAsk(t, panel); a.Tool != "snapshot" || a.Facts["Site"] != site.Other {
-		t.Fatalf("the read's ask: %+v (results: %s)", a, p.all())
-	}
+	askFor(t, panel, p, "snapshot", site.Other)
 	if n := count(t, panel, tab, "like"); n != 0 {
 		t.Errorf("the script approved for %s ran on %s (count %d)", site.URL, site.Other, n)
 	}
@@ -476,30 +485,22 @@ func TestApprovedActionsStayOnTheirSite(t *testing.T) {
 	panel := agentPanel(t, "openai", m)
 	tab := openTab(t, panel, site.Page("counter.html"))
 	moveTo := func(url string) {
-		JS[bool](t, panel, fmt.Sprintf(`chrome.tabs.update(%d, {url: %s}).then(() => true)`, tab, jsString(url)))
-		WaitJS(t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => t.status === "complete" && t.url === %s)`, tab, jsString(url)))
-		waitLoaded(t, panel, tab)
+		moveTab(t, panel, tab, url)
 		// The new page is read as a snapshot reads it: its refs are given out.
 		JS[bool](t, panel, fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, files: ["page/skiff.js"]}).then(() =>
 			chrome.scripting.executeScript({target: {tabId: %d}, func: () => globalThis.skiffPage.call("snapshot", "{}")})).then(() => true)`, tab, tab))
 	}
 
 	startAgent(t, panel, "like it and leave a note")
-	if a := waitAsk(t, panel); a.Tool != "click" || a.Facts["Site"] != site.URL {
-		t.Fatalf("the click's ask: %+v", a)
-	}
+	askFor(t, panel, p, "click", site.URL)
 	moveTo(site.Other + "/site/counter.html")
 	reply(t, panel, "allow_once")
 	// The typing asks for the site the tab is on now; it is approved, then the tab moves back.
-	if a := waitAsk(t, panel); a.Tool != "type" || a.Facts["Site"] != site.Other {
-		t.Fatalf("the typing's ask: %+v (results: %s)", a, p.all())
-	}
+	askFor(t, panel, p, "type", site.Other)
 	moveTo(site.Page("counter.html"))
 	reply(t, panel, "allow_once")
 	// The last click is asked for and allowed where the tab is: it runs.
-	if a := waitAsk(t, panel); a.Tool != "click" || a.Facts["Site"] != site.URL {
-		t.Fatalf("the last click's ask: %+v (results: %s)", a, p.all())
-	}
+	askFor(t, panel, p, "click", site.URL)
 	reply(t, panel, "allow_once")
 	runEnds(t, panel)
 

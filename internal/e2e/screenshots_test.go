@@ -32,16 +32,7 @@ const shotAnswer = "Here is what the page says about **WebAssembly outside the w
 // TestScreenshots drives the real panel through each view and saves what it shows. It runs only
 // with -screenshots DIR (make screenshots), which the README's images come from.
 func TestScreenshots(t *testing.T) {
-	if *screenshots == "" {
-		t.Skip("run `make screenshots` to write the README images")
-	}
-	dir, err := filepath.Abs(*screenshots)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := shotsDir(t)
 	chat := testkit.OpenAIText(t, shotAnswer, 12, 5*time.Millisecond)
 	srv := testkit.Serve(t, func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/models") {
@@ -92,6 +83,23 @@ func TestScreenshots(t *testing.T) {
 	shot(t, tab, dir, "chat-dark")
 }
 
+// shotsDir is where the README images go: -screenshots DIR (make screenshots). Without it the
+// screenshot tests are skipped.
+func shotsDir(t *testing.T) string {
+	t.Helper()
+	if *screenshots == "" {
+		t.Skip("run `make screenshots` to write the README images")
+	}
+	dir, err := filepath.Abs(*screenshots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 func size(t *testing.T, tab context.Context, scheme string) {
 	t.Helper()
 	if _, err := chromedp.Call(tab, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 420, Height: 760, DeviceScaleFactor: 1}); err != nil {
@@ -121,10 +129,7 @@ func shot(t *testing.T, tab context.Context, dir, name string) {
 // TestScreenshotsAgent shows an agent run: tool cards, a screenshot thumbnail, and a call that
 // asks. Like TestScreenshots, it runs only with -screenshots DIR.
 func TestScreenshotsAgent(t *testing.T) {
-	if *screenshots == "" {
-		t.Skip("run `make screenshots` to write the README images")
-	}
-	dir, _ := filepath.Abs(*screenshots)
+	dir := shotsDir(t)
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
@@ -167,10 +172,7 @@ func TestScreenshotsAgent(t *testing.T) {
 // An ACP agent's chat in the panel (plan, tool card with its file, an ask with its diff) and
 // skiffd's web client, for the README.
 func TestScreenshotsACP(t *testing.T) {
-	if *screenshots == "" {
-		t.Skip("run `make screenshots` to write the README images")
-	}
-	dir, _ := filepath.Abs(*screenshots)
+	dir := shotsDir(t)
 	d, folder := skiffdWithAgent(t)
 	if err := os.WriteFile(filepath.Join(folder, "plan.md"), []byte("# Trip\n- book the ferry\n- pack\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -213,13 +215,7 @@ func TestScreenshotsACP(t *testing.T) {
 // TestScreenshotsQueue shows messages waiting while a reply is being written. Like
 // TestScreenshots, it runs only with -screenshots DIR.
 func TestScreenshotsQueue(t *testing.T) {
-	if *screenshots == "" {
-		t.Skip("run `make screenshots` to write the README images")
-	}
-	dir, err := filepath.Abs(*screenshots)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := shotsDir(t)
 	srv, _ := testkit.Held(t, "openai/text_usage.sse")
 	tab := browser.FreshPanel(t)
 	size(t, tab, "light")

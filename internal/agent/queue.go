@@ -41,11 +41,6 @@ func (e *Engine) Enqueue(ctx context.Context, id, text string) ([]store.Queued, 
 	return q, true, e.Store.SetQueue(ctx, id, q)
 }
 
-// Queue returns what waits in session id.
-func (e *Engine) Queue(ctx context.Context, id string) ([]store.Queued, error) {
-	return e.Store.Queue(ctx, id)
-}
-
 // EditQueued changes the text of a waiting message; an empty text removes it.
 func (e *Engine) EditQueued(ctx context.Context, id, msgID, text string) ([]store.Queued, error) {
 	e.qmu.Lock()
@@ -76,50 +71,50 @@ func indexQueued(q []store.Queued, id string) int {
 }
 
 // dequeue ends a run that went well: the first waiting message becomes the session's next
-// user message (stored before it leaves the queue, so a worker that dies in between loses
-// nothing), or, when nothing waits, the run gives up its hold in the same step, so nothing is
-// queued behind a run that is over.
-func (e *Engine) dequeue(ctx context.Context, ses *store.Session, finish func()) (store.Queued, []store.Queued, bool) {
+// user message (stored, and reported, before it leaves the queue, so a worker that dies in
+// between loses nothing), or, when nothing waits, the run gives up its hold in the same step,
+// so nothing is queued behind a run that is over.
+func (e *Engine) dequeue(ctx context.Context, ses *store.Session, finish func(), emit func(Update)) (string, bool) {
 	e.qmu.Lock()
 	defer e.qmu.Unlock()
 	q, err := e.Store.Queue(ctx, ses.ID)
 	if err != nil || len(q) == 0 {
 		finish()
-		return store.Queued{}, nil, false
+		return "", false
 	}
 	ses.Messages = append(ses.Messages, store.Message{ID: NewID(), Role: "user", Content: q[0].Text, CreatedAt: e.now()})
 	ses.UpdatedAt = e.now()
 	if err := e.Store.SaveSession(ctx, ses); err != nil {
 		ses.Messages = ses.Messages[:len(ses.Messages)-1]
 		finish()
-		return store.Queued{}, nil, false
+		return "", false
 	}
+	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
 	if err := e.Store.SetQueue(ctx, ses.ID, q[1:]); err != nil {
 		finish() // it was sent and is still listed: the user sees both and can remove it
-		return store.Queued{}, nil, false
+		return "", false
 	}
-	return q[0], q[1:], true
+	emit(Update{Type: UpdateQueue, SessionID: ses.ID, Queue: q[1:]})
+	return q[0].Text, true
 }
 
 // SendQueued sends the first waiting message of in.SessionID now, when no run is going (after
 // Stop, an error, or a worker that died): the rest follow it as after any run.
 func (e *Engine) SendQueued(ctx context.Context, in Input, emit func(Update)) error {
-	if e.Running(in.SessionID) {
-		return ErrQueueRunning
-	}
 	ses, err := e.Session(ctx, in.SessionID)
 	if err != nil {
 		return err
 	}
 	ctx, finish, err := e.take(ctx, ses.ID)
-	if err != nil {
+	if errors.Is(err, ErrBusy) {
+		return ErrQueueRunning
+	} else if err != nil {
 		return err
 	}
-	next, rest, ok := e.dequeue(ctx, ses, finish)
+	text, ok := e.dequeue(ctx, ses, finish, emit)
 	if !ok {
 		return ErrNothingQueued
 	}
-	emit(Update{Type: UpdateQueue, SessionID: ses.ID, Queue: rest})
-	in.Text = next.Text
+	in.Text = text
 	return e.drive(ctx, finish, ses, in, nil, emit)
 }

@@ -37,12 +37,11 @@ func (e *Engine) drive(ctx context.Context, finish func(), ses *store.Session, i
 		if err != nil || ctx.Err() != nil || last.Status != "" {
 			return err // stopped, failed, cut: what waits is the user's to send or drop
 		}
-		next, rest, ok := e.dequeue(ctx, ses, finish)
+		text, ok := e.dequeue(ctx, ses, finish, emit)
 		if !ok {
 			return nil
 		}
-		emit(Update{Type: UpdateQueue, SessionID: ses.ID, Queue: rest})
-		in.Text, read = next.Text, nil
+		in.Text, read = text, nil
 	}
 }
 

@@ -239,11 +239,7 @@ func (c *Core) send(ctx context.Context, p SendParams, emit func(agent.Update)) 
 }
 
 func (c *Core) queue(ctx context.Context, p SessionRef) ([]store.Queued, error) {
-	q, err := c.Engine.Queue(ctx, p.SessionID)
-	if q == nil {
-		q = []store.Queued{}
-	}
-	return q, err
+	return c.Store.Queue(ctx, p.SessionID)
 }
 
 // editQueued changes or removes a waiting message; every panel is told.
@@ -252,18 +248,13 @@ func (c *Core) editQueued(ctx context.Context, p QueueEdit) ([]store.Queued, err
 	if err == nil {
 		c.broadcast(agent.Update{Type: agent.UpdateQueue, SessionID: p.SessionID, Queue: q})
 	}
-	if q == nil {
-		q = []store.Queued{}
-	}
 	return q, err
 }
 
 // sendQueued sends what waits in a chat now that nothing runs there (after Stop, an error, or
 // a worker that stopped).
 func (c *Core) sendQueued(ctx context.Context, p SendParams, emit func(agent.Update)) error {
-	in := c.input(p)
-	in.Attach = nil
-	return c.Engine.SendQueued(ctx, in, emit)
+	return c.Engine.SendQueued(ctx, agent.Input{SessionID: p.SessionID, Agent: p.Agent, WindowID: p.WindowID}, emit)
 }
 
 func (c *Core) edit(ctx context.Context, p SendParams, emit func(agent.Update)) error {

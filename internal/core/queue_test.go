@@ -48,7 +48,7 @@ func TestQueuedMessagesGoInOrder(t *testing.T) {
 	// A worker that restarts finds the queue where it was.
 	again, err := New(context.Background(), kv, testkit.Doer{}, nil, nil)
 	require.NoError(t, err)
-	kept, err := again.Engine.Queue(context.Background(), sid)
+	kept, err := again.Store.Queue(context.Background(), sid)
 	require.NoError(t, err)
 	require.Len(t, kept, 2)
 	assert.Equal(t, "three, edited", kept[1].Text)
@@ -85,14 +85,15 @@ func TestStopKeepsTheQueue(t *testing.T) {
 	ses := waitIdle(t, c, sid, 2)
 	require.Len(t, ses.Messages, 2)
 	assert.Equal(t, store.StatusStopped, ses.Messages[1].Status)
-	q, err := c.Engine.Queue(context.Background(), sid)
+	q, err := c.Store.Queue(context.Background(), sid)
 	require.NoError(t, err)
 	require.Len(t, q, 2, "Stop sent the queue")
 
-	p.callOK(t, c, "queue.send", obj{"sessionId": sid})
+	started := p.callOK(t, c, "queue.send", obj{"sessionId": sid}).(map[string]any)
+	assert.Nil(t, started["queued"], "queue.send started a run; it queued nothing")
 	ses = waitIdle(t, c, sid, 6)
 	assert.Equal(t, []string{"one", "two", "three"}, srv.UserTexts(t))
 	assert.Len(t, ses.Messages, 6)
-	q, _ = c.Engine.Queue(context.Background(), sid)
+	q, _ = c.Store.Queue(context.Background(), sid)
 	assert.Empty(t, q)
 }

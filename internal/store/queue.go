@@ -13,9 +13,9 @@ type Queued struct {
 
 func queueKey(id string) string { return "queue/" + id }
 
-// Queue returns the messages waiting in session id, oldest first.
+// Queue returns the messages waiting in session id, oldest first (none: an empty list).
 func (s *Store) Queue(ctx context.Context, id string) ([]Queued, error) {
-	var q []Queued
+	q := []Queued{}
 	if _, err := s.get(ctx, queueKey(id), &q); err != nil {
 		return nil, err
 	}

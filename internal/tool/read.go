@@ -58,7 +58,11 @@ func pinned(ctx context.Context, f *Effect) (context.Context, bool) {
 	if !strings.HasPrefix(o, "http://") && !strings.HasPrefix(o, "https://") {
 		return ctx, false // a file: page has no origin a page can compare with ("null")
 	}
-	return context.WithValue(ctx, pinKey{}, pin{f.TabID, o}), true
+	want := pin{f.TabID, o}
+	if have, ok := ctx.Value(pinKey{}).(pin); ok && have == want {
+		return ctx, true // already bound (a form's fields, a scroll's element)
+	}
+	return context.WithValue(ctx, pinKey{}, want), true
 }
 
 // unpinned frees ctx's page calls from a pin: what an action caused (a click that opened

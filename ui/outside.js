@@ -22,10 +22,16 @@ export function renderLink(link) {
   $("link-retry").hidden = link.state === "off" || link.state === "connected";
 }
 
+// renderAsks shows the waiting calls. An ask already shown keeps its node: a second client's
+// ask arriving while the user reaches for the first one's button must not swap that button out
+// from under the pointer (a press on one node and a release on its copy is no click) or take
+// the keyboard focus away.
 export function renderAsks(asks) {
   const box = $("outside-asks");
-  box.replaceChildren();
-  for (const a of asks || []) {
+  const shown = new Map([...box.children].map((n) => [n.dataset.id, n]));
+  const items = (asks || []).map((a) => {
+    const old = shown.get(String(a.id));
+    if (old) return old;
     const msg = { id: a.id, tool: { name: a.tool, what: a.what, args: a.args, url: a.url, origin: a.origin, risk: a.risk,
       asks: a.why, sensitive: a.sensitive, askedAt: a.askedAt, who: a.who } };
     const item = el("article", { className: "outside-ask", "aria-label": `${a.who} asks` });
@@ -33,8 +39,12 @@ export function renderAsks(asks) {
     item.dataset.tool = a.tool;
     item.dataset.who = a.who;
     item.append(askBox(msg, ""));
-    box.append(item);
-  }
+    return item;
+  });
+  for (const n of shown.values()) if (!items.includes(n)) n.remove();
+  items.forEach((n, i) => {
+    if (box.children[i] !== n) box.insertBefore(n, box.children[i] || null);
+  });
   box.hidden = !box.children.length;
 }
 

@@ -342,8 +342,14 @@ func WaitJS(t testing.TB, ctx context.Context, expr string) {
 }
 
 // Do runs chromedp actions in the tab, failing the test on error.
+// One action that finds a node is run again if the page replaced the node before it was used
+// (see onNode).
 func Do(t testing.TB, ctx context.Context, actions ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
+	if len(actions) == 1 {
+		onNode(t, ctx, "", actions[0])
+		return
+	}
 	if err := chromedp.Do(ctx, actions...); err != nil {
 		t.Fatalf("e2e: %v", err)
 	}
@@ -408,17 +414,7 @@ func jsString(s string) string {
 func SendMessage(t testing.TB, tab context.Context, text string) {
 	t.Helper()
 	NewChat(t, tab)
-	// The box is found by its node id; a panel that redrew in between (a reconnection on a
-	// busy machine) has a new one: find it again.
-	for try := 0; ; try++ {
-		_, err := chromedp.Run(tab, chromedp.SendKeys("#input", text+kb.Enter))
-		if err == nil {
-			break
-		}
-		if try >= 2 || !strings.Contains(err.Error(), "Could not find node") {
-			t.Fatalf("e2e: type the message: %v", err)
-		}
-	}
+	onNode(t, tab, "type the message: ", chromedp.SendKeys("#input", text+kb.Enter))
 	WaitJS(t, tab, `document.querySelector('.msg[data-role="user"]')`)
 }
 
@@ -459,7 +455,23 @@ func WaitFile(t testing.TB, dir, name string) []byte {
 // Click clicks the element a JS expression gives, as a user would (mouse events at its centre).
 func Click(t testing.TB, tab context.Context, expr string) {
 	t.Helper()
-	Do(t, tab, chromedp.Click(chromedp.JSPath(expr)))
+	onNode(t, tab, "click: ", chromedp.Click(chromedp.JSPath(expr)))
+}
+
+// onNode runs an action that finds its node and then uses it by its node id. A panel that
+// replaced the node in between (a redraw on a busy machine) makes the second step fail before
+// anything reached the page; the action is then run again, finding the node anew.
+func onNode(t testing.TB, tab context.Context, what string, a chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	for try := 0; ; try++ {
+		_, err := chromedp.Run(tab, a)
+		if err == nil {
+			return
+		}
+		if try >= 2 || !strings.Contains(err.Error(), "Could not find node") && !strings.Contains(err.Error(), "not attached") {
+			t.Fatalf("e2e: %s%v", what, err)
+		}
+	}
 }
 
 // WorkerJS evaluates expr in the extension's service worker (awaiting a Promise).

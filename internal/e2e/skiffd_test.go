@@ -282,18 +282,27 @@ func TestTwoClientsWorkInSeparateTabGroups(t *testing.T) {
 	}
 	// Both navigate at once; each call asks (a new site), and the user allows both.
 	cha, chb := make(chan res, 1), make(chan res, 1)
+	askOf := func(who string) string {
+		return `document.querySelector('#outside-asks .outside-ask[data-who="` + who + `"]')`
+	}
 	go func() {
 		r, err := a.CallTool(context.Background(), &mcp.CallToolParams{Name: "navigate", Arguments: map[string]any{"url": pageA}})
 		cha <- res{r, err}
 	}()
+	// agent-a's ask is on screen, the user reaching for it, when agent-b's arrives: the
+	// button under the pointer stays the same node.
+	WaitJS(t, panel, askOf("agent-a"))
+	JS[bool](t, panel, `(`+askOf("agent-a")+`.dataset.seen = "1", true)`)
 	go func() {
 		r, err := b.CallTool(context.Background(), &mcp.CallToolParams{Name: "navigate", Arguments: map[string]any{"url": pageB}})
 		chb <- res{r, err}
 	}()
+	WaitJS(t, panel, askOf("agent-b"))
+	if !JS[bool](t, panel, `!!(`+askOf("agent-a")+` && `+askOf("agent-a")+`.dataset.seen === "1")`) {
+		t.Errorf("agent-b's ask replaced agent-a's on screen")
+	}
 	for _, who := range []string{"agent-a", "agent-b"} {
-		sel := `#outside-asks .outside-ask[data-who="` + who + `"] button[data-decision="allow_once"]`
-		WaitJS(t, panel, `document.querySelector(`+jsString(sel)+`)`)
-		Click(t, panel, `document.querySelector(`+jsString(sel)+`)`)
+		Click(t, panel, askOf(who)+`.querySelector('button[data-decision="allow_once"]')`)
 	}
 	for _, ch := range []chan res{cha, chb} {
 		select {

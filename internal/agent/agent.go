@@ -110,6 +110,17 @@ func (e *Engine) Running(id string) bool {
 	return ok
 }
 
+// RunningIDs are the sessions a run is going in now.
+func (e *Engine) RunningIDs() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	ids := make([]string, 0, len(e.running))
+	for id := range e.running {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
 // Session loads a session. A message still marked as going on (streaming, a tool pending or
 // running) that no run of this engine is writing was cut off by a worker restart: it is
 // marked interrupted, and saved so. Nothing is run again. A call still asking keeps asking

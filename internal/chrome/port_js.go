@@ -14,6 +14,8 @@ type Port struct {
 	v    js.Value
 	role core.Role
 	done chan struct{}
+	// tab, window: the tab a frame that opened the port is in (the overlay's), 0 otherwise.
+	tab, window int
 
 	mu     sync.Mutex
 	inbox  []string      // unbounded: the JS callback that fills it must never block
@@ -53,6 +55,10 @@ func (p *Port) Send(msg []byte) {
 // Role is what the extension page at the other end of the port is.
 func (p *Port) Role() core.Role { return p.role }
 
+// Tab is the tab the page at the other end is in, as Chrome reports the sender (the overlay's
+// frame is in the page's tab; the side panel is in none).
+func (p *Port) Tab() (tabID, windowID int) { return p.tab, p.window }
+
 // SenderRole says which of this extension's own pages opened a port, from the sender Chrome
 // vouches for: the side panel (also when opened as a tab) or the overlay. Content scripts, whose
 // sender.url is the page's, other extensions (blocked by externally_connectable, checked again
@@ -75,6 +81,9 @@ func SenderRole(port js.Value) (core.Role, bool) {
 // calls for each incoming message.
 func Serve(ctx context.Context, c *core.Core, port js.Value, role core.Role) js.Func {
 	p := &Port{v: port, role: role, done: make(chan struct{}), notify: make(chan struct{}, 1)}
+	if tab := port.Get("sender").Get("tab"); tab.Truthy() {
+		p.tab, p.window = tab.Get("id").Int(), tab.Get("windowId").Int()
+	}
 	c.Connect(p)
 	var onMsg, onDisc js.Func
 	onMsg = js.FuncOf(func(_ js.Value, args []js.Value) any {

@@ -29,6 +29,13 @@ type Conn interface {
 	Role() Role
 }
 
+// Placed is a connection that lives inside a tab: the overlay, whose frame Chrome reports with
+// the tab that holds it. The page such a chat is about is always that tab's, whatever window
+// or tab its messages name.
+type Placed interface {
+	Tab() (tabID, windowID int)
+}
+
 // Role is the kind of extension page at the other end of a connection.
 type Role string
 
@@ -185,6 +192,8 @@ type State struct {
 	Streaming []string              `json:"streaming"` // session ids with a stream in flight
 	Link      LinkStatus            `json:"link"`
 	Asks      []permission.Question `json:"asks"` // outside clients' calls waiting for an answer
+	// Tab is the overlay's own tab, the page its chat is about (0 for the side panel).
+	Tab int `json:"tab,omitempty"`
 }
 
 // PublicSettings are the settings without the keys: the panel learns only which providers
@@ -212,8 +221,9 @@ func public(s store.Settings) PublicSettings {
 
 // input is a run's input: the agent's tools start on the tab in front of the user when the
 // message is sent (the active tab of the panel's window), as the page context does.
-func (c *Core) input(p SendParams) agent.Input {
-	return agent.Input{SessionID: p.SessionID, Text: p.Text, Agent: p.Agent, WindowID: p.WindowID, Attach: c.attachFor(p.Attach, p.WindowID)}
+func (c *Core) input(ctx context.Context, p SendParams) agent.Input {
+	tab := placedIn(ctx, &p.WindowID)
+	return agent.Input{SessionID: p.SessionID, Text: p.Text, Agent: p.Agent, WindowID: p.WindowID, Attach: c.attachFor(p.Attach, p.WindowID, tab)}
 }
 
 // send sends the user's message, or queues it when a run is going in its chat: it is sent
@@ -230,7 +240,7 @@ func (c *Core) send(ctx context.Context, p SendParams, emit func(agent.Update)) 
 				return nil
 			}
 		}
-		err := c.Engine.Send(ctx, c.input(p), emit)
+		err := c.Engine.Send(ctx, c.input(ctx, p), emit)
 		if !errors.Is(err, agent.ErrBusy) || try > 0 {
 			return err
 		}
@@ -254,15 +264,16 @@ func (c *Core) editQueued(ctx context.Context, p QueueEdit) ([]store.Queued, err
 // sendQueued sends what waits in a chat now that nothing runs there (after Stop, an error, or
 // a worker that stopped).
 func (c *Core) sendQueued(ctx context.Context, p SendParams, emit func(agent.Update)) error {
+	placedIn(ctx, &p.WindowID)
 	return c.Engine.SendQueued(ctx, agent.Input{SessionID: p.SessionID, Agent: p.Agent, WindowID: p.WindowID}, emit)
 }
 
 func (c *Core) edit(ctx context.Context, p SendParams, emit func(agent.Update)) error {
-	return c.Engine.Edit(ctx, c.input(p), emit)
+	return c.Engine.Edit(ctx, c.input(ctx, p), emit)
 }
 
 func (c *Core) regenerate(ctx context.Context, p SendParams, emit func(agent.Update)) error {
-	return c.Engine.Regenerate(ctx, c.input(p), emit)
+	return c.Engine.Regenerate(ctx, c.input(ctx, p), emit)
 }
 
 func (c *Core) stop(_ context.Context, p SessionRef) (bool, error) {
@@ -275,8 +286,8 @@ func (c *Core) newSession(ctx context.Context, _ struct{}) (*store.Session, erro
 
 func (c *Core) openSession(ctx context.Context, p SessionRef) (*store.Session, error) {
 	ses, err := c.Engine.Session(ctx, p.SessionID)
-	if err != nil {
-		return nil, err
+	if err != nil || roleOf(ctx) != RolePanel {
+		return ses, err // the overlay opening its chat does not change the panel's
 	}
 	return ses, c.Store.SetActive(ctx, ses.ID)
 }
@@ -337,6 +348,9 @@ func (c *Core) hello(ctx context.Context, _ struct{}) (*State, error) {
 	if roleOf(ctx) != RolePanel {
 		// The overlay draws the one chat it opens itself: it is not told the panel's chat,
 		// the others, the outside questions or the link.
+		var win int
+		st.Tab = placedIn(ctx, &win)
+		st.Streaming = c.Engine.RunningIDs() // ids only: which of them is its own, it knows
 		return st, nil
 	}
 	st.Link, st.Asks = c.Link(), c.gate.Questions()

@@ -84,7 +84,13 @@ func (c *Core) peek(ctx context.Context, p PeekParams) (*Peek, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, PeekTimeout)
 	defer cancel()
-	t, err := c.Browser.ActiveTab(ctx, p.WindowID)
+	var t tool.Tab
+	var err error
+	if tab := placedIn(ctx, &p.WindowID); tab > 0 {
+		t, err = c.Browser.Tab(ctx, tab)
+	} else {
+		t, err = c.Browser.ActiveTab(ctx, p.WindowID)
+	}
 	if err != nil {
 		return &Peek{Error: "There is no page to attach."}, nil
 	}
@@ -147,9 +153,16 @@ func (c *Core) current(ctx context.Context, t tool.Tab) (*tool.Readable, error) 
 var SettleAtSend = 3 * time.Second
 
 // inFront is the tab in front of the user now, in the panel's window (0: the last focused
-// one), after the navigation it may be in the middle of has loaded (or SettleAtSend passed).
-func (c *Core) inFront(ctx context.Context, windowID int) (tool.Tab, error) {
-	t, err := c.Browser.ActiveTab(ctx, windowID)
+// one), or tabID for the overlay's chat, after the navigation it may be in the middle of has
+// loaded (or SettleAtSend passed).
+func (c *Core) inFront(ctx context.Context, windowID, tabID int) (tool.Tab, error) {
+	var t tool.Tab
+	var err error
+	if tabID > 0 {
+		t, err = c.Browser.Tab(ctx, tabID)
+	} else {
+		t, err = c.Browser.ActiveTab(ctx, windowID)
+	}
 	if err != nil {
 		return t, err
 	}
@@ -169,11 +182,16 @@ func (c *Core) inFront(ctx context.Context, windowID int) (tool.Tab, error) {
 
 // attachFor turns what the panel said about the page into the engine's Attach. The page is
 // found when the message is sent (after it is stored): the tab in front of the user then, in
-// windowID (0: the last focused window), its current document, read again unless what was read
-// of it is that very document.
-func (c *Core) attachFor(a *AttachParams, windowID int) *agent.Attach {
+// windowID (0: the last focused window), or tab tabID for the overlay, its current document,
+// read again unless what was read of it is that very document.
+func (c *Core) attachFor(a *AttachParams, windowID, tabID int) *agent.Attach {
 	if a == nil {
 		return nil
+	}
+	if tabID > 0 {
+		b := *a
+		b.TabID = tabID // the overlay's chat is about its own tab only
+		a = &b
 	}
 	if a.Page != nil {
 		page := *a.Page
@@ -193,7 +211,7 @@ func (c *Core) attachFor(a *AttachParams, windowID int) *agent.Attach {
 		return nil
 	}
 	return &agent.Attach{Read: func(ctx context.Context) (*store.Page, error) {
-		t, err := c.inFront(ctx, windowID)
+		t, err := c.inFront(ctx, windowID, tabID)
 		if err != nil {
 			return nil, errors.New(pageProblem(err))
 		}

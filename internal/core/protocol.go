@@ -94,6 +94,22 @@ func roleOf(ctx context.Context) Role {
 	return r
 }
 
+type placeKey struct{}
+
+// place is the tab (and its window) of a placed connection.
+type place struct{ tab, window int }
+
+// placedIn is the tab of the connection a request came from, 0 for the side panel; for the
+// overlay it also makes *windowID that tab's window, so its runs start there.
+func placedIn(ctx context.Context, windowID *int) int {
+	pl, ok := ctx.Value(placeKey{}).(place)
+	if !ok || pl.tab <= 0 {
+		return 0
+	}
+	*windowID = pl.window
+	return pl.tab
+}
+
 // allowed reports whether a connection of role r may call the method name.
 func allowed(r Role, name string) bool {
 	switch r {
@@ -274,7 +290,12 @@ func (c *Core) Handle(ctx context.Context, conn Conn, msg []byte) {
 		c.answer(conn, env.ID, nil, problemf("This can only be done in Skiff's side panel. Open it from the toolbar's Skiff button."))
 		return
 	}
-	m(c, context.WithValue(ctx, roleKey{}, conn.Role()), env.Params, func(res any, err error) { c.answer(conn, env.ID, res, err) })
+	ctx = context.WithValue(ctx, roleKey{}, conn.Role())
+	if pl, ok := conn.(Placed); ok && conn.Role() == RoleOverlay {
+		tab, win := pl.Tab()
+		ctx = context.WithValue(ctx, placeKey{}, place{tab, win})
+	}
+	m(c, ctx, env.Params, func(res any, err error) { c.answer(conn, env.ID, res, err) })
 }
 
 func (c *Core) answer(conn Conn, id json.RawMessage, res any, err error) {

@@ -82,8 +82,13 @@ chrome.runtime.onInstalled.addListener(() => {
     { id: "ask-selection", title: "Ask Skiff about the selection", contexts: ["selection"] },
     () => void chrome.runtime.lastError, // already there after an update
   );
+  chrome.contextMenus.create(
+    { id: "overlay", title: "Chat with Skiff on this page", contexts: ["page", "action"] },
+    () => void chrome.runtime.lastError,
+  );
 });
 function askAboutSelection(info, tab) {
+  if (info.menuItemId === "overlay") return toggleOverlay(tab);
   if (info.menuItemId !== "ask-selection" || !tab) return;
   chrome.sidePanel.open({ windowId: tab.windowId }).catch((e) => console.error(e));
   chrome.storage.session.set({
@@ -100,4 +105,23 @@ chrome.notifications.onClicked.addListener((id) => {
   const windowId = Number(id.slice("skiff-ask:".length));
   chrome.sidePanel.open(windowId >= 0 ? { windowId } : { windowId: chrome.windows.WINDOW_ID_CURRENT }).catch((e) => console.error(e));
   chrome.notifications.clear(id);
+});
+
+// The chat on the page (ext/page/overlay.js, injected only when asked for, so pages that never
+// open it pay nothing): the shortcut (rebindable at chrome://extensions/shortcuts), the page's
+// and the toolbar button's context menu. A page Chrome will not let extensions script gets the
+// side panel instead, opened first while the gesture lasts.
+function toggleOverlay(tab) {
+  if (!tab || tab.id === undefined) return;
+  if (!/^(https?|file):/.test(tab.url || "")) {
+    chrome.sidePanel.open({ tabId: tab.id }).catch((e) => console.error(e));
+    return;
+  }
+  chrome.scripting.executeScript({ target: { tabId: tab.id }, files: ["page/overlay.js"] }).catch(() => {
+    chrome.sidePanel.open({ tabId: tab.id }).catch((e) => console.error(e));
+  });
+}
+globalThis.skiffToggleOverlay = toggleOverlay; // the path tests take: commands cannot be pressed from DevTools
+chrome.commands.onCommand.addListener((command, tab) => {
+  if (command === "toggle-overlay") toggleOverlay(tab);
 });

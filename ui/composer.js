@@ -5,7 +5,6 @@ import { $, el, banner } from "./dom.js";
 import { call } from "./connection.js";
 import { state } from "./state.js";
 import { showSession } from "./chat.js";
-import { refreshSessions } from "./history.js";
 import { attachForSend, afterSend, currentWindow, hasAsk } from "./page.js";
 
 // The chat's mode: in agent mode the model may use the browser tools. Each chat keeps its own;
@@ -81,10 +80,13 @@ $("input").addEventListener("keydown", (e) => {
 
 $("stop").addEventListener("click", () => state.active && call("chat.stop", { sessionId: state.active.id }));
 
+// What the page holding the composer does after a new chat is made (the panel lists it).
+export const composerHooks = { afterNew: async () => {} };
+
 export async function newChat() {
   try {
     showSession(await call("session.new"));
-    await refreshSessions();
+    await composerHooks.afterNew();
   } catch (err) {
     banner(err.message);
   }

@@ -14,10 +14,11 @@ import * as files from "./files.js";
 import * as welcome from "./welcome.js";
 import * as outside from "./outside.js";
 import * as page from "./page.js";
-import { newChat, showMode, toggleAgent, runParams } from "./composer.js";
+import { newChat, showMode, toggleAgent, runParams, composerHooks } from "./composer.js";
 import { renderTool } from "./tools.js";
 import * as markdown from "./markdown.js";
 import * as queue from "./queue.js";
+import * as elsewhere from "./elsewhere.js";
 
 // ---- views: chat, history, memories, files, permissions, settings ----
 
@@ -87,10 +88,12 @@ const pageReady = page.init(() => {
 });
 chat.hooks.afterShow = () => {
   welcome.maybeWelcome();
+  elsewhere.draw();
   showMode(state.active);
   queue.loadQueue();
 };
 chat.hooks.renderers.tool = renderTool;
+composerHooks.afterNew = history.refreshSessions;
 chat.hooks.runParams = runParams;
 settings.hooks.saved = () => {
   welcome.maybeWelcome();
@@ -101,6 +104,7 @@ settings.hooks.saved = () => {
 
 connection.on("chat.session", (m) => {
   state.streaming.add(m.sessionId);
+  elsewhere.session(m.session);
   // Show the session this panel is on, or one it just started (its first exchange).
   if (!state.active || state.active.id === m.sessionId || (m.session.messages || []).length <= 2) chat.showSession(m.session);
   announce("Skiff is replying…");
@@ -108,10 +112,14 @@ connection.on("chat.session", (m) => {
   queue.draw();
 });
 connection.on("chat.delta", chat.appendDelta);
-connection.on("chat.message", (m) => chat.upsertMessage(m.sessionId, m.message));
+connection.on("chat.message", (m) => {
+  chat.upsertMessage(m.sessionId, m.message);
+  elsewhere.message(m.sessionId, m.message);
+});
 connection.on("chat.done", (m) => {
   state.streaming.delete(m.sessionId);
   chat.finishMessage(m);
+  elsewhere.ended(m.sessionId);
   history.refreshSessions();
   queue.draw();
 });
@@ -143,10 +151,32 @@ connection.onConnect(async () => {
   banner("");
   page.refreshPage();
   page.takeAsk();
+  await takeHandoff();
   if (!document.body.dataset.ready) performance.mark("skiff-ready");
   document.body.dataset.ready = "1";
   // How many times the panel drew the core's state: tests that restart the worker wait for it.
   document.body.dataset.connections = String(+(document.body.dataset.connections || 0) + 1);
+});
+
+// "Open in the side panel" from the chat on a page: the overlay left its chat and draft in
+// session storage; the panel that opens shows them.
+async function takeHandoff() {
+  const { handoff } = await chrome.storage.session.get("handoff");
+  if (!handoff || Date.now() - handoff.at > 5 * 60 * 1000) return;
+  await chrome.storage.session.remove("handoff");
+  toChat();
+  if (handoff.sessionId) {
+    try {
+      chat.showSession(await connection.call("session.open", { sessionId: handoff.sessionId }));
+    } catch (e) {
+      banner(e.message);
+    }
+  }
+  if (handoff.draft) $("input").value = handoff.draft;
+  $("input").focus();
+}
+chrome.storage.session.onChanged.addListener((changes) => {
+  if (changes.handoff && changes.handoff.newValue && document.body.dataset.ready) takeHandoff();
 });
 
 // The one test hook: what end-to-end tests and benchmarks may reach, and nothing else.

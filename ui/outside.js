@@ -1,7 +1,7 @@
 // Outside agents: the link to skiffd (its status in Settings) and the calls MCP clients make
 // that wait for the user's answer. Those belong to no chat, so they show above the composer,
 // each with the same ask box as a chat's tool calls, naming the client that asks.
-import { $, el } from "./dom.js";
+import { $, el, keyed } from "./dom.js";
 import { call, on } from "./connection.js";
 import { askBox } from "./tools.js";
 
@@ -22,16 +22,13 @@ export function renderLink(link) {
   $("link-retry").hidden = link.state === "off" || link.state === "connected";
 }
 
-// renderAsks shows the waiting calls. An ask already shown keeps its node: a second client's
-// ask arriving while the user reaches for the first one's button must not swap that button out
-// from under the pointer (a press on one node and a release on its copy is no click) or take
-// the keyboard focus away.
+// renderAsks shows the waiting calls. An ask already shown keeps its node (keyed): a second
+// client's ask arriving while the user reaches for the first one's button must not swap that
+// button out from under the pointer (a press on one node and a release on its copy is no
+// click) or take the keyboard focus away.
 export function renderAsks(asks) {
   const box = $("outside-asks");
-  const shown = new Map([...box.children].map((n) => [n.dataset.id, n]));
-  const items = (asks || []).map((a) => {
-    const old = shown.get(String(a.id));
-    if (old) return old;
+  keyed(box, asks || [], (a) => a.id, (a) => {
     const msg = { id: a.id, tool: { name: a.tool, what: a.what, args: a.args, url: a.url, origin: a.origin, risk: a.risk,
       asks: a.why, sensitive: a.sensitive, askedAt: a.askedAt, who: a.who } };
     const item = el("article", { className: "outside-ask", "aria-label": `${a.who} asks` });
@@ -40,11 +37,7 @@ export function renderAsks(asks) {
     item.dataset.who = a.who;
     item.append(askBox(msg, ""));
     return item;
-  });
-  for (const n of shown.values()) if (!items.includes(n)) n.remove();
-  items.forEach((n, i) => {
-    if (box.children[i] !== n) box.insertBefore(n, box.children[i] || null);
-  });
+  }, () => {});
   box.hidden = !box.children.length;
 }
 

@@ -22,6 +22,13 @@ export async function init(toInput) {
 
 export const currentWindow = () => windowId;
 
+// pin keeps the chip on one tab (the overlay's, which is about the page it is on): the active
+// tab and window changes are not followed.
+let pinned = 0;
+export function pin(tabId) {
+  pinned = tabId || 0;
+}
+
 // hasAsk says whether a selection from the context menu waits for the next message.
 export const hasAsk = () => !!page.ask;
 
@@ -133,6 +140,7 @@ function pageChanged(fresh) {
 function showTab(t) {
   if (!t || !state.settings || (!state.settings.pageContext && !page.ask)) return;
   if (t.url && t.url.startsWith(location.origin)) return; // Skiff's own page
+  if (pinned && t.id !== pinned) return;
   const moved = !page.peek || page.peek.tabId !== t.id || page.peek.url !== (t.url || t.pendingUrl || "");
   if (!moved) return;
   page.seq++; // a read still under way is for another page now

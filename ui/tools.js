@@ -29,6 +29,10 @@ function duration(ms) {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
+// toolHooks.ask draws a call that waits for the user: the ask box in the side panel; the
+// overlay, which never answers, says where to answer instead.
+export const toolHooks = { ask: (msg, sessionId) => askBox(msg, sessionId) };
+
 // renderTool draws a tool message.
 export function renderTool(msg) {
   const t = msg.tool || { name: "tool", args: {} };
@@ -66,7 +70,7 @@ export function renderTool(msg) {
   if (t.summary && status !== "asking") n.append(el("div", { className: "t-summary", textContent: t.summary }));
   if (t.flags && t.flags.length) n.append(flagNote(t.flags, "What the page returned"));
   if (t.image) n.append(thumbnail(t.image));
-  if (status === "asking") n.append(askBox(msg, state.active && state.active.id));
+  if (status === "asking") n.append(toolHooks.ask(msg, state.active && state.active.id));
   return n;
 }
 

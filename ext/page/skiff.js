@@ -25,7 +25,12 @@
   }
 
   // ---- the composed tree (shadow roots, open or closed, and slots) ----
+  // Skiff's own overlay (ext/page/overlay.js, same isolated world) is not part of the page:
+  // no reader sees into it. It is known by identity, never by name: a page cannot hide its own
+  // content from Skiff by calling an element what the overlay is called.
+  const ours = (el) => el === globalThis.__skiffOverlayHost;
   function shadowOf(el) {
+    if (ours(el)) return null;
     if (el.shadowRoot) return el.shadowRoot;
     try {
       return chrome.dom && chrome.dom.openOrClosedShadowRoot ? chrome.dom.openOrClosedShadowRoot(el) : null;
@@ -587,7 +592,7 @@
       }
       if (n.nodeType !== 1) return []; // comments and the rest never reach the model
       const el = n;
-      if (skip.has(el.localName)) return [];
+      if (skip.has(el.localName) || ours(el)) return [];
       if (hiddenReason(el)) return [];
       const role = roleOf(el);
       const act = isInteractive(el, role);
@@ -719,11 +724,12 @@
       } catch (e) {
         return { error: `the selector ${JSON.stringify(t.selector)} is not valid CSS (${e.message})` };
       }
-      if (!el) return { error: `no element matches ${JSON.stringify(t.selector)}`, retry: 1 };
+      if (!el || ours(el)) return { error: `no element matches ${JSON.stringify(t.selector)}`, retry: 1 };
       return { el };
     }
     if (typeof t.x === "number" && typeof t.y === "number") {
       const el = deepFromPoint(t.x, t.y);
+      if (el && ours(el)) return { error: `(${t.x}, ${t.y}) is on Skiff's own chat, which is not part of the page; close it or choose another point` };
       if (!el) return { error: `nothing is at (${t.x}, ${t.y}) in the viewport` };
       return { el, point: { x: t.x, y: t.y } };
     }

@@ -220,10 +220,11 @@ func public(s store.Settings) PublicSettings {
 }
 
 // input is a run's input: the agent's tools start on the tab in front of the user when the
-// message is sent (the active tab of the panel's window), as the page context does.
+// message is sent (the active tab of the panel's window; the overlay's own tab), as the page
+// context does.
 func (c *Core) input(ctx context.Context, p SendParams) agent.Input {
 	tab := placedIn(ctx, &p.WindowID)
-	return agent.Input{SessionID: p.SessionID, Text: p.Text, Agent: p.Agent, WindowID: p.WindowID, Attach: c.attachFor(p.Attach, p.WindowID, tab)}
+	return agent.Input{SessionID: p.SessionID, Text: p.Text, Agent: p.Agent, WindowID: p.WindowID, TabID: tab, Attach: c.attachFor(p.Attach, p.WindowID, tab)}
 }
 
 // send sends the user's message, or queues it when a run is going in its chat: it is sent
@@ -264,8 +265,8 @@ func (c *Core) editQueued(ctx context.Context, p QueueEdit) ([]store.Queued, err
 // sendQueued sends what waits in a chat now that nothing runs there (after Stop, an error, or
 // a worker that stopped).
 func (c *Core) sendQueued(ctx context.Context, p SendParams, emit func(agent.Update)) error {
-	placedIn(ctx, &p.WindowID)
-	return c.Engine.SendQueued(ctx, agent.Input{SessionID: p.SessionID, Agent: p.Agent, WindowID: p.WindowID}, emit)
+	tab := placedIn(ctx, &p.WindowID)
+	return c.Engine.SendQueued(ctx, agent.Input{SessionID: p.SessionID, Agent: p.Agent, WindowID: p.WindowID, TabID: tab}, emit)
 }
 
 func (c *Core) edit(ctx context.Context, p SendParams, emit func(agent.Update)) error {

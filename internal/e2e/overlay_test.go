@@ -1,0 +1,138 @@
+//go:build !js
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/skiff-ai/skiff/internal/testkit"
+)
+
+// openOverlay opens Skiff's chat on the page in tab, as the shortcut does (the worker's
+// toggleOverlay; DevTools cannot press an extension's command), and returns a context on the
+// overlay's frame once it has drawn itself.
+func openOverlay(t *testing.T, tab context.Context, pageURL string) context.Context {
+	t.Helper()
+	browser.WorkerJS(t, `chrome.tabs.query({url: `+jsString(pageURL)+`}).then(([tab]) => skiffToggleOverlay(tab))`)
+	var id string
+	Eventually(t, 30*time.Second, func() bool {
+		infos, err := chromedp.Targets(browser.ctx)
+		if err != nil {
+			return false
+		}
+		for _, in := range infos {
+			if strings.HasSuffix(in.URL, "/panel/overlay.html") {
+				id = string(in.TargetID)
+				return true
+			}
+		}
+		return false
+	}, "the overlay's frame did not appear")
+	ctx, cancel := chromedp.NewContext(browser.ctx, chromedp.WithTargetID(target.ID(id)), chromedp.WithDetachOnCancel())
+	t.Cleanup(cancel)
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(cancelT)
+	if err := chromedp.Listen(ctx, func(ev any) { logEvent(t, "overlay ", ev) }); err != nil {
+		t.Fatalf("e2e: listen: %v", err)
+	}
+	WaitJS(t, ctx, `document.body.dataset.ready === "1"`)
+	return ctx
+}
+
+// atOverlay is where, in the page's viewport, the element sel of the overlay's frame is: the
+// page knows where its <skiff-overlay> is, the frame where its element is inside it.
+func atOverlay(t *testing.T, tab, ov context.Context, sel string) (x, y float64) {
+	t.Helper()
+	host := JS[[]float64](t, tab, `(r => [r.left, r.bottom])(document.querySelector("skiff-overlay").getBoundingClientRect())`)
+	in := JS[[]float64](t, ov, `(r => [r.left + r.width / 2, r.top + r.height / 2, innerHeight])(document.querySelector(`+jsString(sel)+`).getBoundingClientRect())`)
+	return host[0] + 1 + in[0], host[1] - 1 - in[2] + in[1]
+}
+
+const overlayReply = `[...document.querySelectorAll('#messages .msg[data-role="assistant"]')].at(-1)`
+
+// The chat on a page that fights it: a strict CSP that allows no frames, Trusted Types
+// required, a modal dialog open, a cover re-appended with the top z-index, rules hiding every
+// iframe, hotkeys, a script reading all it can. The overlay shows on top all the same; the
+// user clicks into it and types as on any page (the page's hotkeys do not fire), gets the
+// streamed reply about this page (not the tab in front), and the page reads nothing of it.
+// Escape closes it; opened again it shows the same chat in the same place.
+func TestOverlayOnAHostilePage(t *testing.T) {
+	site := testkit.NewSite(t)
+	srv := testkit.Replay(t, "anthropic/text.sse", 5*time.Millisecond)
+	panel := browser.FreshPanel(t)
+	Configure(t, panel, "anthropic", srv.URL, "sk-ant", "claude-sonnet-4-5")
+	url := site.Page("hostile.html")
+	tab := browser.Tab(t, url)
+	WaitJS(t, tab, `document.readyState === "complete" && document.getElementById("newsletter").open`)
+	ov := openOverlay(t, tab, url)
+	// Another tab comes to the front of the overlay's window: the overlay's chat is still
+	// about its own page.
+	other := JS[int](t, panel, `chrome.tabs.query({url: `+jsString(url)+`}).then(([t]) => chrome.tabs.create({windowId: t.windowId, url: `+jsString(site.Page("long.html"))+`, active: true})).then(t => t.id)`)
+	t.Cleanup(func() { JS[any](t, panel, fmt.Sprintf(`chrome.tabs.remove(%d).catch(() => 0)`, other)) })
+	waitLoaded(t, panel, other)
+	if !JS[bool](t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => t.active)`, other)) {
+		t.Fatal("the other tab is not in front")
+	}
+
+	// On top of everything: the topmost element at the overlay's message box is the overlay.
+	x, y := atOverlay(t, tab, ov, "#input")
+	if got := JS[string](t, tab, fmt.Sprintf(`document.elementFromPoint(%f, %f)?.localName`, x, y)); got != "skiff-overlay" {
+		t.Fatalf("the element on top at the overlay's message box is %q", got)
+	}
+	Do(t, tab, chromedp.MouseClickXY(x, y))
+	WaitJS(t, ov, `document.hasFocus() && document.activeElement.id === "input"`)
+	Do(t, tab, chromedp.KeyEvent("Say hi in Portuguese"))
+	if got := JS[string](t, ov, `document.getElementById("input").value`); got != "Say hi in Portuguese" {
+		t.Fatalf("typed into the overlay: %q", got)
+	}
+	Do(t, tab, chromedp.KeyEvent(kb.Enter))
+	WaitJS(t, ov, overlayReply+`?.dataset.status === "done"`)
+	reply := JS[string](t, ov, overlayReply+`.textContent`)
+	if !strings.Contains(reply, "Olá") {
+		t.Fatalf("the overlay's reply: %q", reply)
+	}
+	if got := JS[string](t, ov, `skiffTest.state.active.messages[0].page?.url || ""`); got != url {
+		t.Errorf("the page sent with the overlay's message: %q", got)
+	}
+	if n := JS[int](t, tab, `window.keys`); n != 0 {
+		t.Errorf("the page's hotkeys saw %d key events typed into the overlay", n)
+	}
+	JS[bool](t, tab, `(steal(), true)`)
+	if got := JS[string](t, tab, `JSON.stringify([window.seen, window.msgs])`); strings.Contains(got, "Olá") || strings.Contains(got, "Portuguese") {
+		t.Errorf("the page read the chat: %.400s", got)
+	}
+
+	// Escape closes it; the page is back under the pointer.
+	Do(t, ov, chromedp.KeyEvent(kb.Escape))
+	WaitJS(t, tab, fmt.Sprintf(`document.elementFromPoint(%f, %f)?.localName !== "skiff-overlay"`, x, y))
+	ov = openOverlay(t, tab, url)
+	WaitJS(t, ov, overlayReply+`?.dataset.status === "done"`)
+	if x2, y2 := atOverlay(t, tab, ov, "#input"); x2 != x || y2 != y {
+		t.Errorf("opened again at (%v, %v), was at (%v, %v)", x2, y2, x, y)
+	}
+}
+
+// The chat on a page chats about that page: asked a question, it streams the reply.
+func TestOverlayChatsAboutItsPage(t *testing.T) {
+	site := testkit.NewSite(t)
+	srv := testkit.Replay(t, "anthropic/text.sse", 5*time.Millisecond)
+	panel := browser.FreshPanel(t)
+	Configure(t, panel, "anthropic", srv.URL, "sk-ant", "claude-sonnet-4-5")
+	url := site.Page("counter.html") + "?overlay"
+	tab := browser.Tab(t, url)
+	WaitJS(t, tab, `document.readyState === "complete"`)
+	ov := openOverlay(t, tab, url)
+	onNode(t, ov, "type: ", chromedp.SendKeys("#input", "Say hi in Portuguese"+kb.Enter))
+	WaitJS(t, ov, overlayReply+`?.dataset.status === "done"`)
+	got := JS[string](t, ov, overlayReply+`.textContent`)
+	if !strings.Contains(got, "Olá") {
+		t.Fatalf("the overlay's reply: %q", got)
+	}
+}

@@ -61,7 +61,17 @@ $("composer").addEventListener("submit", async (e) => {
   if (!text.trim()) return;
   $("input").value = "";
   try {
-    const r = await call("chat.send", { ...runParams(), text, attach: attachForSend() });
+    const params = { ...runParams(), text, attach: attachForSend() };
+    // The chat this starts is this page's to show: its first chat.session (which may come
+    // before or after the answer) is taken while starting holds.
+    if (!params.sessionId) state.starting = true;
+    let r;
+    try {
+      r = await call("chat.send", params);
+    } catch (err) {
+      state.starting = false;
+      throw err;
+    }
     if (r && r.queued) return; // it waits above the box (queue.js); the page stays for the next message
     afterSend();
     drawMode();

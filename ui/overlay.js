@@ -7,7 +7,7 @@
 // chat there, with the draft.
 import { $, el, banner, announce } from "./dom.js";
 import * as connection from "./connection.js";
-import { state, providerDef } from "./state.js";
+import { state, providerDef, takeStarted } from "./state.js";
 import * as chat from "./chat.js";
 import * as page from "./page.js";
 import * as queue from "./queue.js";
@@ -86,7 +86,7 @@ chat.hooks.runParams = runParams;
 
 // What the core pushes. Every chat's updates reach every page: this one draws its own chat
 // only (or the one its first message starts).
-const mine = (id) => !state.active || !state.active.id || state.active.id === id;
+const mine = (id) => (state.active && state.active.id === id) || takeStarted();
 connection.on("chat.session", (m) => {
   if (!mine(m.sessionId)) return;
   state.streaming.add(m.sessionId);

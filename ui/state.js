@@ -6,6 +6,7 @@ export const state = {
   sessions: [],
   active: null, // the session on screen, with its messages
   streaming: new Set(), // ids of sessions with a reply in flight
+  starting: false, // a message was sent with no chat on screen; the chat it starts is not shown yet
 };
 
 // Agents skiffd hosts are providers too ("acp:NAME"): the grid lists those skiffd reports.
@@ -21,4 +22,12 @@ export function agentDef(a) {
 
 export function busy() {
   return !!(state.active && state.streaming.has(state.active.id));
+}
+
+// takeStarted says whether a chat the core reports as starting is the one this page's own
+// message started (nothing on screen, a message just sent), and if so it is taken.
+export function takeStarted() {
+  if (!state.starting || (state.active && state.active.id)) return false;
+  state.starting = false;
+  return true;
 }

@@ -15,10 +15,11 @@ import (
 	"github.com/skiff-ai/skiff/internal/testkit"
 )
 
-// openOverlay opens Skiff's chat on the page in tab, as the shortcut does (the worker's
+// openOverlay opens Skiff's chat on the page at pageURL (in a tab opened with Browser.Tab: DevTools
+// lists the frames of the tabs it opened), as the shortcut does (the worker's
 // toggleOverlay; DevTools cannot press an extension's command), and returns a context on the
 // overlay's frame once it has drawn itself.
-func openOverlay(t *testing.T, tab context.Context, pageURL string) context.Context {
+func openOverlay(t *testing.T, pageURL string) context.Context {
 	t.Helper()
 	browser.WorkerJS(t, `chrome.tabs.query({url: `+jsString(pageURL)+`}).then(([tab]) => skiffToggleOverlay(tab))`)
 	var id string
@@ -71,7 +72,7 @@ func TestOverlayOnAHostilePage(t *testing.T) {
 	url := site.Page("hostile.html")
 	tab := browser.Tab(t, url)
 	WaitJS(t, tab, `document.readyState === "complete" && document.getElementById("newsletter").open`)
-	ov := openOverlay(t, tab, url)
+	ov := openOverlay(t, url)
 	// Another tab comes to the front of the overlay's window: the overlay's chat is still
 	// about its own page.
 	other := JS[int](t, panel, `chrome.tabs.query({url: `+jsString(url)+`}).then(([t]) => chrome.tabs.create({windowId: t.windowId, url: `+jsString(site.Page("long.html"))+`, active: true})).then(t => t.id)`)
@@ -112,7 +113,7 @@ func TestOverlayOnAHostilePage(t *testing.T) {
 	// Escape closes it; the page is back under the pointer.
 	Do(t, ov, chromedp.KeyEvent(kb.Escape))
 	WaitJS(t, tab, fmt.Sprintf(`document.elementFromPoint(%f, %f)?.localName !== "skiff-overlay"`, x, y))
-	ov = openOverlay(t, tab, url)
+	ov = openOverlay(t, url)
 	WaitJS(t, ov, overlayReply+`?.dataset.status === "done"`)
 	if x2, y2 := atOverlay(t, tab, ov, "#input"); x2 != x || y2 != y {
 		t.Errorf("opened again at (%v, %v), was at (%v, %v)", x2, y2, x, y)
@@ -128,11 +129,66 @@ func TestOverlayChatsAboutItsPage(t *testing.T) {
 	url := site.Page("counter.html") + "?overlay"
 	tab := browser.Tab(t, url)
 	WaitJS(t, tab, `document.readyState === "complete"`)
-	ov := openOverlay(t, tab, url)
+	ov := openOverlay(t, url)
 	onNode(t, ov, "type: ", chromedp.SendKeys("#input", "Say hi in Portuguese"+kb.Enter))
 	WaitJS(t, ov, overlayReply+`?.dataset.status === "done"`)
 	got := JS[string](t, ov, overlayReply+`.textContent`)
 	if !strings.Contains(got, "Olá") {
 		t.Fatalf("the overlay's reply: %q", got)
+	}
+}
+
+// An agent run from the chat on a page: its snapshot does not contain the overlay; the call
+// that asks is answered in the side panel (the overlay has no answer to click, and says where
+// to answer); then "Open in the side panel" moves the chat there with the draft.
+func TestOverlayAgentAsksInThePanel(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Like"`)})}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	url := site.Page("counter.html")
+	WaitJS(t, browser.Tab(t, url), `document.readyState === "complete"`) // DevTools sees frames only in tabs it opened
+	tab := JS[int](t, panel, `chrome.tabs.query({url: `+jsString(url)+`}).then(([t]) => t.id)`)
+	ov := openOverlay(t, url)
+	agentOn(t, ov)
+	onNode(t, ov, "type: ", chromedp.SendKeys("#input", "press Like"+kb.Enter))
+
+	WaitJS(t, ov, `!!document.querySelector(".msg.tool .ask-elsewhere")`)
+	if JS[bool](t, ov, `!!document.querySelector("button[data-decision]")`) {
+		t.Error("the overlay offers an answer to the ask")
+	}
+	allow := `document.querySelector('#chat-asks .chat-ask[data-tool="click"] button[data-decision="allow_once"]')`
+	WaitJS(t, panel, allow)
+	Click(t, panel, allow)
+	waitTab(t, panel, tab, `document.getElementById("count-like").textContent === "1"`)
+	WaitJS(t, ov, `document.getElementById("stop").hidden && `+overlayReply+`?.dataset.status === "done"`)
+	WaitJS(t, panel, `document.getElementById("chat-asks").hidden`)
+	snaps := p.results("snapshot")
+	if len(snaps) != 1 || !strings.Contains(snaps[0].Text, `button "Like"`) {
+		t.Fatalf("the snapshot: %s", p.all())
+	}
+	for _, s := range []string{"Skiff", "skiff", "overlay", "chrome-extension"} {
+		if strings.Contains(snaps[0].Text, s) {
+			t.Errorf("the snapshot shows the overlay (%q):\n%s", s, snaps[0].Text)
+		}
+	}
+
+	// The hand-off: the side panel shows this chat, with what was being typed.
+	sid := JS[string](t, ov, `skiffTest.state.active.id`)
+	JS[bool](t, ov, `(document.getElementById("input").value = "", true)`) // chromedp's Enter left a newline
+	onNode(t, ov, "type: ", chromedp.SendKeys("#input", "and now the Star"))
+	Click(t, ov, `document.getElementById("to-panel")`)
+	WaitJS(t, panel, `skiffTest.state.active && skiffTest.state.active.id === `+jsString(sid)+` && document.getElementById("input").value === "and now the Star"`)
+	if got := len(messages(t, panel)); got < 3 {
+		t.Errorf("the side panel shows %d messages of the overlay's chat", got)
+	}
+	waitTab(t, panel, tab, `getComputedStyle(document.querySelector("skiff-overlay")).display === "none"`)
+	if b := JS[string](t, ov, `document.getElementById("banner").textContent`); b != "" {
+		t.Errorf("the overlay says: %s", b)
 	}
 }

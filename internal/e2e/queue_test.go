@@ -53,7 +53,9 @@ func TestQueueThroughThePanel(t *testing.T) {
 		t.Fatalf("queue after the worker restarted: %v", got)
 	}
 	Do(t, tab, chromedp.Click("#queue-send"))
-	WaitJS(t, tab, `document.getElementById("queue").hidden && document.querySelectorAll('#messages .msg[data-role="user"]').length === 3 && `+lastAssistant+`?.dataset.status === "done"`)
+	// Each sent message has its reply, the last one finished (between a reply's end and the
+	// next message's, the last reply shown is the one before).
+	WaitJS(t, tab, `document.getElementById("queue").hidden && document.querySelectorAll('#messages .msg[data-role="user"]').length === 3 && document.querySelectorAll('#messages .msg[data-role="assistant"]').length === 3 && `+lastAssistant+`?.dataset.status === "done"`)
 
 	var users []string
 	for _, m := range messages(t, tab) {

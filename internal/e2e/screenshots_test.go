@@ -231,3 +231,25 @@ func TestScreenshotsQueue(t *testing.T) {
 	shot(t, tab, "", "") // settle fonts
 	shot(t, tab, dir, "queue")
 }
+
+// TestScreenshotsOverlay shows the chat on a page: a real article, the overlay in its corner
+// with a reply about it. Like TestScreenshots, it runs only with -screenshots DIR.
+func TestScreenshotsOverlay(t *testing.T) {
+	dir := shotsDir(t)
+	pages := testkit.Pages(t)
+	srv := testkit.Replay(t, "anthropic/text.sse", 5*time.Millisecond)
+	panel := browser.FreshPanel(t)
+	Configure(t, panel, "anthropic", srv.URL, "sk-screens", "claude-sonnet-4-5")
+	url := pages + "/wikipedia/"
+	tab := browser.Tab(t, url)
+	if _, err := chromedp.Call(tab, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 1100, Height: 720, DeviceScaleFactor: 1}); err != nil {
+		t.Fatal(err)
+	}
+	WaitJS(t, tab, `document.readyState === "complete"`)
+	ov := openOverlay(t, url)
+	onNode(t, ov, "type: ", chromedp.SendKeys("#input", "Say hi in Portuguese"+kb.Enter))
+	WaitJS(t, ov, overlayReply+`?.dataset.status === "done"`)
+	JS[bool](t, ov, `(document.getElementById("input").value = "", true)`)
+	shot(t, tab, "", "") // settle fonts
+	shot(t, tab, dir, "overlay")
+}

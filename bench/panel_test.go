@@ -16,6 +16,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/performance"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/skiff-ai/skiff/internal/e2e"
@@ -265,4 +266,51 @@ func BenchmarkReplyInLongChat(b *testing.B) {
 	b.ReportMetric(pct(long, .5), "200-msg-chat-ms")
 	b.ReportMetric(pct(long, .5)/pct(short, .5), "ratio")
 	fmt.Printf("reply, empty chat: %v ms; in a 200-message chat: %v ms\n", rounded(short), rounded(long))
+}
+
+// BenchmarkOverlayOpen: the chat on the page, from the shortcut's handler in the worker to the
+// overlay drawn and ready for typing, on a fresh page each time, against the side panel page
+// from its navigation to ready, in the same browser. (The key press to the command event is
+// Chrome's and the same for both.) A page that never opens the overlay pays nothing: nothing is
+// injected until it is asked for.
+func BenchmarkOverlayOpen(b *testing.B) {
+	br, stop, err := e2e.Launch(filepath.Join(e2e.RepoRoot(), "ext"), func(string, ...any) {})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer stop()
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<!doctype html><title>Page</title><h1>A page</h1><p>Some text to chat about.</p>")
+	}))
+	defer site.Close()
+	setup := br.Panel(b)
+	seed(b, setup, 0, 0)
+	panelReady, _ := openMs(b, br, 7)
+	var overlay []float64
+	var seen []target.ID
+	for i := range 8 {
+		url := fmt.Sprintf("%s/?%d", site.URL, i)
+		tab := br.Tab(b, url)
+		e2e.WaitJS(b, tab, `document.readyState === "complete"`)
+		q, _ := json.Marshal(url)
+		t0 := e2e.WorkerValue[float64](b, br, `chrome.tabs.query({url: `+string(q)+`}).then(([tab]) => {
+			const t = performance.timeOrigin + performance.now();
+			skiffToggleOverlay(tab);
+			return t;
+		})`)
+		ov, id := br.Frame(b, "/panel/overlay.html", seen...)
+		seen = append(seen, id)
+		e2e.WaitJS(b, ov, `document.body.dataset.ready === "1"`)
+		t1 := e2e.JS[float64](b, ov, `performance.timeOrigin + performance.getEntriesByName("skiff-ready")[0].startTime`)
+		overlay = append(overlay, t1-t0)
+		e2e.JS[bool](b, tab, `(document.querySelector("skiff-overlay").remove(), true)`)
+	}
+	overlay = overlay[1:] // the first open compiles what later opens find cached
+	for range b.N {
+	}
+	b.ReportMetric(pct(overlay, .5), "overlay-ready-ms")
+	b.ReportMetric(pct(panelReady, .5), "panel-ready-ms")
+	b.ReportMetric(pct(overlay, .5)/pct(panelReady, .5), "overlay/panel")
+	fmt.Printf("overlay open to ready: %v ms; side panel page open to ready: %v ms\n", rounded(overlay), rounded(panelReady))
 }

@@ -139,6 +139,7 @@ connection.onConnect(async () => {
   }
   banner("");
   page.refreshPage();
+  if (!document.body.dataset.ready) performance.mark("skiff-ready");
   document.body.dataset.ready = "1";
   $("input").focus();
 });

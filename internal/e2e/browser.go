@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -305,6 +306,32 @@ func (b *Browser) Panel(t testing.TB) context.Context {
 	ctx := b.TabWithin(t, b.URL("panel/index.html"), 20*time.Minute)
 	WaitJS(t, ctx, `document.body.dataset.ready === "1"`)
 	return ctx
+}
+
+// Frame attaches to the frame whose address ends with suffix (an extension page framed in a
+// tab: the overlay), once it appears, skipping the frames in skip. DevTools lists the frames
+// of the tabs it opened (Tab). The context detaches when the test ends.
+func (b *Browser) Frame(t testing.TB, suffix string, skip ...target.ID) (context.Context, target.ID) {
+	t.Helper()
+	var id target.ID
+	Eventually(t, 30*time.Second, func() bool {
+		infos, err := chromedp.Targets(b.ctx)
+		if err != nil {
+			return false
+		}
+		for _, in := range infos {
+			if in.Type == "iframe" && strings.HasSuffix(in.URL, suffix) && !slices.Contains(skip, in.TargetID) {
+				id = in.TargetID
+				return true
+			}
+		}
+		return false
+	}, "no frame "+suffix+" appeared")
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
+	t.Cleanup(cancel)
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(cancelT)
+	return ctx, id
 }
 
 // Eventually polls cond until it holds or d passes.

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/skiff-ai/skiff/internal/testkit"
@@ -22,24 +21,7 @@ import (
 func openOverlay(t *testing.T, pageURL string) context.Context {
 	t.Helper()
 	browser.WorkerJS(t, `chrome.tabs.query({url: `+jsString(pageURL)+`}).then(([tab]) => skiffToggleOverlay(tab))`)
-	var id string
-	Eventually(t, 30*time.Second, func() bool {
-		infos, err := chromedp.Targets(browser.ctx)
-		if err != nil {
-			return false
-		}
-		for _, in := range infos {
-			if strings.HasSuffix(in.URL, "/panel/overlay.html") {
-				id = string(in.TargetID)
-				return true
-			}
-		}
-		return false
-	}, "the overlay's frame did not appear")
-	ctx, cancel := chromedp.NewContext(browser.ctx, chromedp.WithTargetID(target.ID(id)), chromedp.WithDetachOnCancel())
-	t.Cleanup(cancel)
-	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
-	t.Cleanup(cancelT)
+	ctx, _ := browser.Frame(t, "/panel/overlay.html")
 	if err := chromedp.Listen(ctx, func(ev any) { logEvent(t, "overlay ", ev) }); err != nil {
 		t.Fatalf("e2e: listen: %v", err)
 	}

@@ -31,21 +31,26 @@
   });
   let open = false;
 
+  // The frame's own page follows the system's light or dark scheme; its border and bar do too.
+  const dark = matchMedia("(prefers-color-scheme: dark)").matches;
+  const ink = dark
+    ? { bg: "#111114", bar: "#1c1c22", line: "#33333f", text: "#e7e7ef", muted: "#a0a0b2" }
+    : { bg: "#fff", bar: "#f3f4f6", line: "#c8ccd2", text: "#1d1f23", muted: "#444" };
   const frame = document.createElement("div");
   css(frame, {
     display: "flex", "flex-direction": "column", width: "100%", height: "100%", "box-sizing": "border-box",
-    background: "#fff", border: "1px solid #c8ccd2", "border-radius": "10px", overflow: "hidden",
+    background: ink.bg, border: "1px solid " + ink.line, "border-radius": "10px", overflow: "hidden",
     "box-shadow": "0 8px 28px rgba(0,0,0,.28)", resize: "both", "min-width": "280px", "min-height": "240px",
-    font: "13px system-ui, sans-serif", color: "#1d1f23",
+    font: "13px system-ui, sans-serif", color: ink.text,
   });
   const bar = document.createElement("div");
   css(bar, {
     display: "flex", "align-items": "center", gap: "6px", padding: "4px 6px 4px 10px", cursor: "move",
-    background: "#f3f4f6", "border-bottom": "1px solid #e2e4e8", "user-select": "none", "flex": "none",
+    background: ink.bar, "border-bottom": "1px solid " + ink.line, "user-select": "none", flex: "none",
   });
   const title = document.createElement("span");
   title.textContent = "Skiff";
-  css(title, { flex: "1", "font-weight": "600", font: "600 13px system-ui, sans-serif" });
+  css(title, { flex: "1", font: "600 13px system-ui, sans-serif", color: ink.text });
   const close = document.createElement("button");
   close.type = "button";
   close.textContent = "✕";
@@ -53,14 +58,14 @@
   close.setAttribute("aria-label", "Close Skiff");
   css(close, {
     all: "initial", cursor: "pointer", padding: "2px 8px", "border-radius": "6px", font: "14px system-ui, sans-serif",
-    color: "#444",
+    color: ink.muted,
   });
   bar.append(title, close);
   const iframe = document.createElement("iframe");
   iframe.src = chrome.runtime.getURL("panel/overlay.html");
   iframe.title = "Skiff";
   iframe.allow = "clipboard-write";
-  css(iframe, { flex: "1", border: "0", width: "100%", "min-height": "0", background: "#fff", display: "block" });
+  css(iframe, { flex: "1", border: "0", width: "100%", "min-height": "0", background: ink.bg, display: "block" });
   frame.append(bar, iframe);
   root.append(frame);
 

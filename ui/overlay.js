@@ -146,4 +146,6 @@ connection.onConnect(async () => {
 
 globalThis.skiffTest = { call: connection.call, state };
 
-page.init(() => $("input").focus()).then(() => connection.start());
+// The chip's window does not matter here (the core reads this overlay's own tab): connect at once.
+page.init(() => $("input").focus());
+connection.start();

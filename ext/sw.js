@@ -74,16 +74,17 @@ chrome.alarms.onAlarm.addListener((a) => {
 chrome.tabs.onRemoved.addListener((tabId) => forward("tab.removed", { tabId }));
 chrome.webNavigation.onCommitted.addListener((d) => forward("tab.committed", { tabId: d.tabId, frameId: d.frameId, url: d.url }));
 
-// "Ask Skiff about the selection". sidePanel.open needs the user's gesture, so it is the first
+// "Ask Skiff about the selection" (menus are named in the browser's language, from ext/_locales).
+// sidePanel.open needs the user's gesture, so it is the first
 // call in the click handler; the selection waits in session storage (memory only, cleared when
 // the browser closes) for the panel to take it.
 chrome.runtime.onInstalled.addListener(() => {
   chrome.contextMenus.create(
-    { id: "ask-selection", title: "Ask Skiff about the selection", contexts: ["selection"] },
+    { id: "ask-selection", title: chrome.i18n.getMessage("menuAskSelection"), contexts: ["selection"] },
     () => void chrome.runtime.lastError, // already there after an update
   );
   chrome.contextMenus.create(
-    { id: "overlay", title: "Chat with Skiff on this page", contexts: ["page", "action"] },
+    { id: "overlay", title: chrome.i18n.getMessage("menuOverlay"), contexts: ["page", "action"] },
     () => void chrome.runtime.lastError,
   );
 });

@@ -6,6 +6,7 @@ import { call } from "./connection.js";
 import { state } from "./state.js";
 import { showSession } from "./chat.js";
 import { attachForSend, afterSend, currentWindow, hasAsk } from "./page.js";
+import { t, onLanguage } from "./i18n.js";
 
 // The chat's mode: in agent mode the model may use the browser tools. Each chat keeps its own;
 // a new chat starts as a plain chat (acting on the browser is something to turn on, not to
@@ -41,8 +42,9 @@ $("agent-model").addEventListener("change", async (e) => {
 
 function drawMode() {
   $("agent-toggle").setAttribute("aria-pressed", String(agentMode));
-  if (!hasAsk()) $("input").placeholder = agentMode ? "Tell Skiff what to do in your browser (Enter to send)" : "Ask anything (Enter to send, Shift+Enter for a new line)";
+  if (!hasAsk()) $("input").placeholder = t(agentMode ? "placeholderAgent" : composerHooks.placeholder);
 }
+onLanguage(drawMode);
 
 export function toggleAgent() {
   agentMode = !agentMode;
@@ -91,7 +93,8 @@ $("input").addEventListener("keydown", (e) => {
 $("stop").addEventListener("click", () => state.active && call("chat.stop", { sessionId: state.active.id }));
 
 // What the page holding the composer does after a new chat is made (the panel lists it).
-export const composerHooks = { afterNew: async () => {} };
+// placeholder: the message box's key in chat mode.
+export const composerHooks = { afterNew: async () => {}, placeholder: "placeholderChat" };
 
 export async function newChat() {
   try {

@@ -5,6 +5,7 @@
 import { $, el, keyed } from "./dom.js";
 import { state } from "./state.js";
 import { askBox } from "./tools.js";
+import { t } from "./i18n.js";
 
 const waiting = new Map(); // message id -> { sessionId, msg }
 const titles = new Map(); // session id -> title, as the core last said
@@ -32,7 +33,7 @@ export function draw() {
   keyed(box, items, (w) => w.msg.id, (w) => {
     const title = titles.get(w.sessionId);
     const item = el("article", { className: "outside-ask chat-ask", "aria-label": "Another chat asks" },
-      el("p", { className: "note", textContent: title && title !== "New chat" ? `In the chat “${title}”:` : "In another chat:" }),
+      el("p", { className: "note", textContent: title && title !== "New chat" ? t("otherChatAsks", title) : t("anotherChatAsks") }),
       askBox(w.msg, w.sessionId));
     item.dataset.session = w.sessionId;
     item.dataset.tool = w.msg.tool.name;

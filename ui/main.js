@@ -19,6 +19,7 @@ import { renderTool } from "./tools.js";
 import * as markdown from "./markdown.js";
 import * as queue from "./queue.js";
 import * as elsewhere from "./elsewhere.js";
+import { setLanguage } from "./i18n.js";
 
 // ---- views: chat, history, memories, files, permissions, settings ----
 
@@ -96,6 +97,7 @@ chat.hooks.renderers.tool = renderTool;
 composerHooks.afterNew = history.refreshSessions;
 chat.hooks.runParams = runParams;
 settings.hooks.saved = () => {
+  setLanguage(state.settings.language); // at once, without a reload
   welcome.maybeWelcome();
   page.refreshPage();
 };
@@ -142,6 +144,7 @@ connection.onConnect(async () => {
   }
   state.providers = st.providers;
   state.settings = st.settings;
+  await setLanguage(st.settings.language);
   state.sessions = st.sessions || [];
   state.streaming = new Set(st.streaming);
   queue.drawQueue("", []); // read again for the chat shown next: the worker may have restarted

@@ -11,8 +11,11 @@ import { state, providerDef, takeStarted } from "./state.js";
 import * as chat from "./chat.js";
 import * as page from "./page.js";
 import * as queue from "./queue.js";
-import { newChat, showMode, toggleAgent, runParams } from "./composer.js";
 import { renderTool, toolHooks } from "./tools.js";
+import { newChat, showMode, toggleAgent, runParams, composerHooks } from "./composer.js";
+import { t, setLanguage } from "./i18n.js";
+
+composerHooks.placeholder = "placeholderOverlay";
 
 let tab = 0; // the tab this overlay is on (the core says which)
 const chatKey = () => "overlay-chat:" + tab;
@@ -24,17 +27,17 @@ function closeOverlay() {
 // Asks are answered in the side panel; opening it is the user's click here, so it is the
 // first call of the handler (Chrome wants the gesture).
 function openPanel() {
-  if (tab) chrome.sidePanel.open({ tabId: tab }).catch((e) => banner("Skiff could not open the side panel: " + e.message));
+  if (tab) chrome.sidePanel.open({ tabId: tab }).catch((e) => banner(t("overlayPanelFailed", e.message)));
 }
 
 toolHooks.ask = () => {
-  const b = el("button", { type: "button", className: "link", textContent: "Open the side panel" });
+  const b = el("button", { type: "button", className: "link", textContent: t("overlayOpenPanel") });
   b.addEventListener("click", () => {
     openPanel();
     chrome.storage.session.set({ handoff: { sessionId: state.active ? state.active.id : "", draft: "", at: Date.now() } });
   });
   return el("div", { className: "ask ask-elsewhere", role: "status" },
-    el("p", { textContent: "Waiting for your answer in Skiff's side panel: the chat on a page never answers for you." }), b);
+    el("p", { textContent: t("overlayAsk") }), b);
 };
 
 $("to-panel").addEventListener("click", () => {
@@ -118,6 +121,7 @@ connection.onConnect(async () => {
   }
   state.providers = st.providers;
   state.settings = st.settings;
+  await setLanguage(st.settings.language);
   tab = st.tab || 0;
   page.pin(tab);
   renderBadge();
@@ -135,7 +139,7 @@ connection.onConnect(async () => {
   queue.drawQueue("", []);
   chat.showSession(ses);
   if (!ses || !ses.messages.length) {
-    $("messages").replaceChildren(el("p", { className: "empty", textContent: "Ask about this page. The page cannot see this chat." }));
+    $("messages").replaceChildren(el("p", { className: "empty", textContent: t("overlayEmpty") }));
   }
   banner("");
   page.refreshPage();

@@ -6,6 +6,7 @@ import { $, el, keyed, banner } from "./dom.js";
 import { call } from "./connection.js";
 import { state, busy } from "./state.js";
 import { runParams } from "./composer.js";
+import { t, onLanguage } from "./i18n.js";
 
 let shown = { id: "", items: [] };
 
@@ -32,9 +33,9 @@ export async function loadQueue(force) {
 }
 
 function words(n, running) {
-  const some = n === 1 ? "1 message" : `${n} messages`;
-  return running ? `${some} will be sent when the reply ends` : `${some} not sent yet: the reply before ${n === 1 ? "it" : "them"} did not finish`;
+  return t(running ? "queueWaiting" : "queueStuck", n);
 }
+onLanguage(() => draw());
 
 // sending: a reply is being written, or one just ended well and the core is sending the next
 // waiting message (its chat.session follows the chat.done): no Send now in between.

@@ -63,6 +63,7 @@ function renderSettings(id) {
   $("test-status").textContent = "";
   $("baseURL").value = s.baseURLs[id] || "";
   $("baseURL").placeholder = p.baseURL ? p.baseURL + " (default)" : "required, e.g. http://localhost:8080/v1";
+  $("language").value = s.language || "auto";
   $("systemPrompt").value = s.systemPrompt;
   $("temperature").value = s.temperature;
   $("maxTokens").value = s.maxTokens;
@@ -138,6 +139,7 @@ $("settings").addEventListener("submit", async (e) => {
     s.models[id] = $("model").value.trim();
     s.baseURLs[id] = $("baseURL").value.trim();
   }
+  s.language = $("language").value;
   s.systemPrompt = $("systemPrompt").value;
   s.temperature = $("temperature").value === "" ? NaN : Number($("temperature").value);
   s.maxTokens = $("maxTokens").value === "" ? NaN : Number($("maxTokens").value);

@@ -54,8 +54,8 @@
   const close = document.createElement("button");
   close.type = "button";
   close.textContent = "✕";
-  close.title = "Close (Escape)";
-  close.setAttribute("aria-label", "Close Skiff");
+  close.title = chrome.i18n.getMessage("overlayClose"); // the browser's language, from ext/_locales
+  close.setAttribute("aria-label", close.title);
   css(close, {
     all: "initial", cursor: "pointer", padding: "2px 8px", "border-radius": "6px", font: "14px system-ui, sans-serif",
     color: ink.muted,

@@ -174,3 +174,49 @@ func TestOverlayAgentAsksInThePanel(t *testing.T) {
 		t.Errorf("the overlay says: %s", b)
 	}
 }
+
+// French, chosen in Settings, applies at once to the open panel (no reload: a marker set in
+// the page survives) and to the chat on a page; the queue's plural follows it; "Automatic"
+// goes back to the browser's English.
+func TestLanguageSwitchesAtOnce(t *testing.T) {
+	site := testkit.NewSite(t)
+	srv := testkit.Replay(t, "anthropic/text.sse", 0)
+	panel := browser.FreshPanel(t)
+	Configure(t, panel, "anthropic", srv.URL, "sk-ant", "claude-sonnet-4-5")
+	language := func(l string) {
+		if JS[bool](t, panel, `document.getElementById("settings").hidden`) {
+			Do(t, panel, chromedp.Click("#settings-toggle"))
+		}
+		JS[bool](t, panel, `(s => (s.value = `+jsString(l)+`, s.dispatchEvent(new Event("change")), true))(document.getElementById("language"))`)
+		Do(t, panel, chromedp.Click("#save"))
+	}
+	JS[bool](t, panel, `(window.__sameDocument = true)`)
+	language("fr")
+	WaitJS(t, panel, `document.documentElement.lang === "fr" && document.getElementById("send").textContent === "Envoyer"`)
+	if !JS[bool](t, panel, `window.__sameDocument === true`) {
+		t.Fatal("the panel reloaded")
+	}
+	for expr, want := range map[string]string{
+		`document.getElementById("new").title`:              "Nouvelle discussion (Alt+N)",
+		`document.getElementById("input").placeholder`:      "Posez votre question (Entrée pour envoyer, Maj+Entrée pour aller à la ligne)",
+		`document.querySelector("#settings-h").textContent`: "Réglages",
+	} {
+		if got := JS[string](t, panel, expr); got != want {
+			t.Errorf("%s: %q, want %q", expr, got, want)
+		}
+	}
+	if got := JS[string](t, panel, `import("./i18n.js").then(m => [m.t("queueWaiting", 1), m.t("queueWaiting", 2), m.t("otherChatAsks", "Météo")].join(" | "))`); got != "1 message sera envoyé à la fin de la réponse | 2 messages seront envoyés à la fin de la réponse | Dans la discussion « Météo » :" {
+		t.Errorf("plurals and placeholders: %q", got)
+	}
+
+	url := site.Page("counter.html") + "?fr"
+	WaitJS(t, browser.Tab(t, url), `document.readyState === "complete"`)
+	ov := openOverlay(t, url)
+	WaitJS(t, ov, `document.documentElement.lang === "fr" && document.getElementById("send").textContent === "Envoyer"`)
+	if got := JS[string](t, ov, `document.querySelector("#messages .empty").textContent`); got != "Posez une question sur cette page. La page ne peut pas voir cette discussion." {
+		t.Errorf("the overlay's empty chat: %q", got)
+	}
+
+	language("auto")
+	WaitJS(t, panel, `document.documentElement.lang === "en" && document.getElementById("send").textContent === "Send"`)
+}

@@ -100,6 +100,14 @@ func TestSettingsValidate(t *testing.T) {
 	require.True(t, errors.As(s.Validate(), &fe))
 	assert.Equal(t, "baseURL.custom", fe.Field)
 	s = DefaultSettings()
+	for _, l := range []string{"", "auto", "en", "fr"} {
+		s.Language = l
+		require.NoError(t, s.Validate(), l)
+	}
+	s.Language = "de"
+	require.True(t, errors.As(s.Validate(), &fe))
+	assert.Equal(t, "language", fe.Field)
+	s = DefaultSettings()
 	s.Provider = "custom"
 	_, _, _, err := s.Resolve()
 	assert.ErrorContains(t, err, "needs a base URL")

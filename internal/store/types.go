@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -254,7 +255,13 @@ type Settings struct {
 	AskSeconds int `json:"askSeconds"`
 	// Daemon is the link to skiffd, which lends the browser's tools to outside agents.
 	Daemon DaemonSettings `json:"daemon"`
+	// Language is the panel's: "en", "fr", or "auto" ("" too) for the browser's. What the
+	// model reads stays English.
+	Language string `json:"language,omitempty"`
 }
+
+// Languages are the user's languages Skiff speaks (ext/_locales).
+var Languages = []string{"en", "fr"}
 
 // DaemonSettings is the link to skiffd: off until the user turns it on with the pairing token
 // skiffd printed. Native links through Chrome native messaging instead of the port.
@@ -340,6 +347,9 @@ func (s Settings) Validate() error {
 	}
 	if s.AskSeconds != 0 && (s.AskSeconds < 5 || s.AskSeconds > 3600) {
 		return &FieldError{"askSeconds", "must be between 5 and 3600 seconds"}
+	}
+	if s.Language != "" && s.Language != "auto" && !slices.Contains(Languages, s.Language) {
+		return &FieldError{"language", fmt.Sprintf("Skiff does not speak %q; choose English or French", s.Language)}
 	}
 	if s.Daemon.Port != 0 && (s.Daemon.Port < 1024 || s.Daemon.Port > 65535) {
 		return &FieldError{"daemonPort", "must be a port between 1024 and 65535"}

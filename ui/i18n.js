@@ -1,0 +1,75 @@
+// The user's language: English or French, one catalog per locale in Chrome's
+// _locales/<l>/messages.json shape (the manifest, the menus and the commands use the same files
+// through Chrome, in the browser's language). Pages take the language chosen in Settings
+// ("auto" follows the browser), switched at once without a reload: Chrome's own
+// chrome.i18n cannot switch at run time, so the catalog is read here and its placeholders
+// resolved here. Plurals through Intl.PluralRules (key_one, key_other…).
+export const languages = ["en", "fr"];
+
+let lang = "en";
+let catalog = {};
+let english = {};
+let plural = new Intl.PluralRules("en");
+
+async function load(l) {
+  const r = await fetch(chrome.runtime.getURL(`_locales/${l}/messages.json`));
+  return r.json();
+}
+
+// resolve is the language a setting means.
+export function resolve(pref) {
+  if (languages.includes(pref)) return pref;
+  const nav = (navigator.language || "en").slice(0, 2).toLowerCase();
+  return languages.includes(nav) ? nav : "en";
+}
+
+// setLanguage loads the catalog for pref and translates the page.
+export async function setLanguage(pref) {
+  const l = resolve(pref);
+  if (!english.settings_language) english = await load("en");
+  const c = l === "en" ? english : await load(l);
+  lang = l;
+  catalog = c;
+  plural = new Intl.PluralRules(l);
+  document.documentElement.lang = l;
+  translate(document);
+  for (const fn of listeners) fn(l);
+}
+
+export const language = () => lang;
+
+const listeners = [];
+// onLanguage runs fn after every switch (views that draw text from JS draw again).
+export function onLanguage(fn) {
+  listeners.push(fn);
+}
+
+function entry(key) {
+  return catalog[key] || english[key];
+}
+
+// t is the message key in the user's language with its arguments; a number first picks the
+// plural form (key_one, key_other) when the catalog has them.
+export function t(key, ...args) {
+  let e = null;
+  if (typeof args[0] === "number") e = entry(`${key}_${plural.select(args[0])}`) || entry(`${key}_other`);
+  e = e || entry(key);
+  if (!e) return key;
+  let s = e.message;
+  const ph = e.placeholders || {};
+  s = s.replace(/\$([a-z0-9_@]+)\$/gi, (m, name) => (ph[name.toLowerCase()] ? ph[name.toLowerCase()].content : m));
+  s = s.replace(/\$([1-9])/g, (_, i) => {
+    const v = args[i - 1];
+    return typeof v === "number" ? v.toLocaleString(lang) : String(v ?? "");
+  });
+  return s.replaceAll("$$", "$");
+}
+
+// translate writes the catalog's text into the elements that name a key: data-i18n (text),
+// data-i18n-title, data-i18n-placeholder, data-i18n-label (aria-label).
+export function translate(root) {
+  for (const n of root.querySelectorAll("[data-i18n]")) n.textContent = t(n.dataset.i18n);
+  for (const n of root.querySelectorAll("[data-i18n-title]")) n.title = t(n.dataset.i18nTitle);
+  for (const n of root.querySelectorAll("[data-i18n-placeholder]")) n.placeholder = t(n.dataset.i18nPlaceholder);
+  for (const n of root.querySelectorAll("[data-i18n-label]")) n.setAttribute("aria-label", t(n.dataset.i18nLabel));
+}

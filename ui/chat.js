@@ -5,6 +5,7 @@ import { call } from "./connection.js";
 import { state, busy } from "./state.js";
 import { render, Stream } from "./markdown.js";
 import { flagNote } from "./tools.js";
+import { t } from "./i18n.js";
 
 const streams = new Map(); // message id -> Stream
 
@@ -41,7 +42,7 @@ export function showSession(ses) {
   }
   if (keep === 0) box.replaceChildren();
   $("title").textContent = msgs.length ? ses.title : "Skiff";
-  if (msgs.length === 0) box.append(el("p", { className: "empty", textContent: "Ask anything, or ask about the page you are on." }));
+  if (msgs.length === 0) box.append(el("p", { className: "empty", textContent: t("chatEmpty") }));
   for (const msg of msgs.slice(keep)) box.append(renderMessage(msg));
   updateButtons();
   if (!prev) scrollToEnd(true);
@@ -75,14 +76,14 @@ function lastIndex(msgs, role) {
 function renderMessage(msg) {
   const custom = hooks.renderers[msg.role];
   if (custom) return custom(msg);
-  const n = el("article", { className: "msg", "aria-label": msg.role === "user" ? "You" : "Skiff" });
+  const n = el("article", { className: "msg", "aria-label": msg.role === "user" ? t("you") : "Skiff" });
   n.dataset.role = msg.role;
   n.dataset.id = msg.id;
   n.dataset.status = msg.status || "done";
   if (msg.page) {
-    const what = [msg.page.text ? "page" : "", msg.page.selection ? "selection" : ""].filter(Boolean).join(" + ") || "page";
-    n.append(el("div", { className: "attached", textContent: `Attached ${what}: ${msg.page.title || msg.page.url}` }));
-    if (msg.page.flags && msg.page.flags.length) n.append(flagNote(msg.page.flags, "This page"));
+    const what = msg.page.text && msg.page.selection ? "attachedBoth" : msg.page.selection ? "attachedSelection" : "attachedPage";
+    n.append(el("div", { className: "attached", textContent: t(what, msg.page.title || msg.page.url) }));
+    if (msg.page.flags && msg.page.flags.length) n.append(flagNote(msg.page.flags, t("thisPage")));
   }
   if (msg.reasoning) n.append(reasoningBox(msg.reasoning));
   const content = el("div", { className: "content" });
@@ -105,8 +106,8 @@ function renderMessage(msg) {
 // planCard is an agent's plan: each entry with its status (the newest plan replaces it).
 function planCard(plan) {
   const mark = { completed: "✓", in_progress: "▸", pending: "○" };
-  return el("div", { className: "plan-card", role: "group", "aria-label": "The agent's plan" },
-    el("strong", { textContent: "Plan" }),
+  return el("div", { className: "plan-card", role: "group", "aria-label": t("planName") },
+    el("strong", { textContent: t("plan") }),
     el("ol", {}, ...plan.map((p) => {
       const li = el("li", { textContent: `${mark[p.status] || "○"} ${p.content}` });
       li.dataset.status = p.status;
@@ -127,26 +128,26 @@ function drawActions() {
     const msg = msgs[i];
     if (isBusy || !msg || msg.id !== n.dataset.id || n.querySelector(".edit-box")) return;
     const actions = el("div", { className: "m-actions" });
-    if (msg.role === "assistant" && msg.content) actions.append(el("button", { type: "button", className: "copy-msg", textContent: "Copy", "aria-label": "Copy reply" }));
-    if (msg.role === "assistant" && i === lastReply && lastReply > lastUser) actions.append(el("button", { type: "button", className: "regenerate", textContent: "Regenerate" }));
-    if (msg.role === "user" && i === lastUser) actions.append(el("button", { type: "button", className: "edit", textContent: "Edit", "aria-label": "Edit and resend" }));
+    if (msg.role === "assistant" && msg.content) actions.append(el("button", { type: "button", className: "copy-msg", textContent: t("copy"), "aria-label": t("copyReply") }));
+    if (msg.role === "assistant" && i === lastReply && lastReply > lastUser) actions.append(el("button", { type: "button", className: "regenerate", textContent: t("regenerate") }));
+    if (msg.role === "user" && i === lastUser) actions.append(el("button", { type: "button", className: "edit", textContent: t("edit"), "aria-label": t("editResend") }));
     if (actions.childElementCount) n.append(actions);
   });
 }
 
 function typing() {
-  return el("span", { className: "typing", role: "status", "aria-label": "Skiff is typing" }, el("i"), el("i"), el("i"));
+  return el("span", { className: "typing", role: "status", "aria-label": t("typing") }, el("i"), el("i"), el("i"));
 }
 
 function reasoningBox(text) {
-  return el("details", {}, el("summary", { textContent: "Reasoning" }), el("div", { className: "reasoning", textContent: text }));
+  return el("details", {}, el("summary", { textContent: t("reasoning") }), el("div", { className: "reasoning", textContent: text }));
 }
 
 function notice(msg) {
   let text = {
-    stopped: "Stopped.",
-    interrupted: "Interrupted: Skiff's worker stopped before the reply finished. The text above is what was saved.",
-    error: msg.error ? msg.error.message : "The reply failed.",
+    stopped: t("stopped"),
+    interrupted: t("interrupted"),
+    error: msg.error ? msg.error.message : t("replyFailed"),
   }[msg.status];
   if (msg.status === "error" && msg.error && msg.error.retryAfterMs) text += ` Try again in ${Math.ceil(msg.error.retryAfterMs / 1000)} s.`;
   if (!text && msg.notice) text = msg.notice;
@@ -218,7 +219,7 @@ export function finishMessage(m) {
     redrawMessage(m.message); // the finished reply is rendered once, whole
   }
   const status = m.message.status;
-  announce(status === "error" ? "Reply failed: " + m.message.error.message : status === "stopped" ? "Reply stopped." : "Reply finished.");
+  announce(status === "error" ? t("announceFailed", m.message.error.message) : status === "stopped" ? t("announceStopped") : t("announceFinished"));
   updateButtons();
 }
 
@@ -252,9 +253,9 @@ function startEdit(n) {
   const msg = activeMessage(n.dataset.id);
   const content = n.querySelector(".content");
   const box = el("div", { className: "edit-box editing" });
-  const ta = el("textarea", { value: msg.content, rows: 3, "aria-label": "Edit message" });
-  const send = el("button", { type: "button", className: "primary", textContent: "Send" });
-  const cancel = el("button", { type: "button", textContent: "Cancel" });
+  const ta = el("textarea", { value: msg.content, rows: 3, "aria-label": t("editMessage") });
+  const send = el("button", { type: "button", className: "primary", textContent: t("send") });
+  const cancel = el("button", { type: "button", textContent: t("cancel") });
   box.append(ta, el("div", { className: "row" }, send, cancel));
   content.replaceWith(box);
   n.querySelector(".m-actions")?.remove();

@@ -5,6 +5,7 @@
 import { $ } from "./dom.js";
 import { call } from "./connection.js";
 import { state } from "./state.js";
+import { t, onLanguage } from "./i18n.js";
 
 let focusInput = () => {};
 let windowId = 0;
@@ -69,32 +70,32 @@ function drawChip() {
   const p = page.peek;
   if (page.removed) {
     chip.dataset.state = "removed";
-    text = "Page not attached to the next message";
+    text = t("chipRemoved");
     $("page-chip-remove").hidden = true;
     $("page-chip-add").hidden = false;
   } else if (page.ask) {
     chip.dataset.state = "attached";
-    text = `Selection (${page.ask.text.length} characters) from ${page.ask.title || page.ask.url}`;
+    text = t("chipSelection", page.ask.text.length, page.ask.title || page.ask.url);
   } else if (page.loading && !p) {
     chip.dataset.state = "loading";
-    text = "Reading the page…";
+    text = t("chipReading");
   } else if (p && p.error) {
     chip.dataset.state = "unavailable";
     text = p.error;
     $("page-chip-remove").hidden = true;
   } else if (p && p.reading) {
     chip.dataset.state = "loading";
-    text = `${p.title} · reading…`;
+    text = t("chipTitleReading", p.title);
   } else if (p) {
     chip.dataset.state = "attached";
-    text = `${p.title} · ${p.words.toLocaleString()} words` + (p.selection ? " + selection" : "");
+    text = t(p.selection ? "chipWordsSelection" : "chipWords", p.words, p.title);
   } else {
     chip.dataset.state = "loading";
-    text = "Reading the page…";
+    text = t("chipReading");
   }
   $("page-chip-text").textContent = text;
-  chip.title = chip.dataset.state === "attached" ? "Attached to your next message: " + (page.ask ? page.ask.url : p.url) : "";
-  chip.setAttribute("aria-label", "Page context: " + text);
+  chip.title = chip.dataset.state === "attached" ? t("chipAttachedTo", page.ask ? page.ask.url : p.url) : "";
+  chip.setAttribute("aria-label", t("chipName", text));
 }
 
 $("page-chip-remove").addEventListener("click", () => {
@@ -196,10 +197,11 @@ export async function takeAsk() {
   await chrome.storage.session.remove("ask");
   page.ask = ask;
   page.removed = false;
-  $("input").placeholder = "Ask about the selected text…";
+  $("input").placeholder = t("placeholderSelection");
   focusInput();
   drawChip();
 }
 chrome.storage.session.onChanged.addListener((changes) => {
   if (changes.ask && changes.ask.newValue && state.settings) takeAsk();
 });
+onLanguage(() => drawChip());

@@ -253,3 +253,25 @@ func TestScreenshotsOverlay(t *testing.T) {
 	shot(t, tab, "", "") // settle fonts
 	shot(t, tab, dir, "overlay")
 }
+
+// TestScreenshotsFrench shows the chat in French beside the English one: the same answer
+// (the model's text stays as the model wrote it), with the panel's own words in French.
+func TestScreenshotsFrench(t *testing.T) {
+	dir := shotsDir(t)
+	srv := testkit.OpenAIText(t, shotAnswer, 12, 5*time.Millisecond)
+	tab := browser.FreshPanel(t)
+	size(t, tab, "light")
+	Configure(t, tab, "openai", srv.URL, "sk-screens", "gpt-5.4")
+	Do(t, tab, chromedp.Click("#settings-toggle"))
+	JS[bool](t, tab, `(document.getElementById("language").value = "fr", true)`)
+	Do(t, tab, chromedp.Click("#save"))
+	WaitJS(t, tab, `document.documentElement.lang === "fr"`)
+	Do(t, tab, chromedp.Click("#settings-toggle"))
+	browser.Tab(t, pages(t)+"/v8-blog/")
+	WaitJS(t, tab, `document.getElementById("page-chip").dataset.state === "attached"`)
+	SendMessage(t, tab, "De quoi parle cette page ?")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	JS[bool](t, tab, `(document.getElementById("chat").scrollTop = 0, document.getElementById("input").value = "", true)`)
+	shot(t, tab, "", "") // settle fonts
+	shot(t, tab, dir, "chat-fr")
+}

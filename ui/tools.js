@@ -4,25 +4,13 @@
 import { el } from "./dom.js";
 import { call } from "./connection.js";
 import { state } from "./state.js";
+import { t as tr } from "./i18n.js";
 
-const statusText = {
-  pending: "waiting",
-  asking: "needs your OK",
-  running: "running…",
-  "": "done",
-  error: "failed",
-  denied: "not allowed",
-  stopped: "stopped",
-  interrupted: "interrupted",
-};
-
-const riskText = {
-  read: "reads",
-  act: "acts on the page",
-  navigate: "opens pages",
-  destructive: "cannot be undone",
-  script: "runs code in the page",
-};
+// A call's status and risk in words (catalog keys toolStatus_*, risk_*, riskCalls_*).
+const statuses = ["pending", "asking", "running", "", "error", "denied", "stopped", "interrupted"];
+const statusWords = (s) => (statuses.includes(s) ? tr("toolStatus_" + (s || "done")) : undefined);
+const risks = ["read", "act", "navigate", "destructive", "script"];
+const riskWords = (r) => (risks.includes(r) ? tr("risk_" + r) : "");
 
 function duration(ms) {
   if (!ms && ms !== 0) return "";
@@ -47,7 +35,7 @@ export function renderTool(msg) {
   n.dataset.decision = t.decision || "";
   const card = el("details", { className: "tool-card" });
   if (status === "asking") card.open = true;
-  const label = statusText[status] !== undefined ? statusText[status] : status;
+  const label = statusWords(status) !== undefined ? statusWords(status) : status;
   const time = status === "" || status === "error" ? duration(t.durationMs) : "";
   card.append(
     el("summary", {},
@@ -84,15 +72,15 @@ export function diffView(d) {
       el("span", { className: "file-chip", textContent: d.path }),
       el("span", { className: "diff-count add", textContent: `+${d.added}` }),
       el("span", { className: "diff-count del", textContent: `−${d.removed}` }),
-      d.new ? el("span", { className: "note", textContent: "new file" }) : ""),
+      d.new ? el("span", { className: "note", textContent: tr("newFile") }) : ""),
     pre);
   box.open = lines.length <= 30;
   return box;
 }
 
 function thumbnail(imageId) {
-  const img = el("img", { className: "t-shot", alt: "Screenshot the tool took" });
-  const link = el("a", { className: "t-shot-link", target: "_blank", title: "Open the screenshot" }, img);
+  const img = el("img", { className: "t-shot", alt: tr("shotAlt") });
+  const link = el("a", { className: "t-shot-link", target: "_blank", title: tr("shotOpen") }, img);
   call("tool.image", { imageId })
     .then((r) => {
       const bytes = Uint8Array.from(atob(r.data), (c) => c.charCodeAt(0));
@@ -100,25 +88,25 @@ function thumbnail(imageId) {
       img.src = url;
       link.href = url;
     })
-    .catch(() => link.replaceWith(el("span", { className: "note", textContent: "(screenshot no longer stored)" })));
+    .catch(() => link.replaceWith(el("span", { className: "note", textContent: tr("shotGone") })));
   return link;
 }
 
 // flagNote tells the user that page text reads like instructions to the model, and what.
 export function flagNote(flags, subject) {
   const n = el("div", { className: "flag-note", role: "note" },
-    el("strong", { textContent: `⚠ ${subject} contains text that reads like instructions to the AI` }),
-    document.createTextNode(` (${flags.map((f) => f.what).join("; ")}). Skiff told the model it is the page talking, not you; anything it does still asks you first.`));
+    el("strong", { textContent: tr("flagHead", subject) }),
+    document.createTextNode(tr("flagBody", flags.map((f) => f.what).join("; "))));
   n.title = flags.map((f) => f.excerpt).join("\n");
   return n;
 }
 
 // The four answers to a call that asks, as the core names them.
 const answers = [
-  { decision: "allow_once", label: "Allow once", className: "primary allow-once" },
-  { decision: "allow_always", label: "Always on this site", className: "allow-always" },
-  { decision: "deny_once", label: "Deny", className: "deny-once" },
-  { decision: "deny_always", label: "Never", className: "danger deny-always" },
+  { decision: "allow_once", className: "primary allow-once" },
+  { decision: "allow_always", className: "allow-always" },
+  { decision: "deny_once", className: "deny-once" },
+  { decision: "deny_always", className: "danger deny-always" },
 ];
 
 // askBox is the question a call puts to the user, written for a person: what it will do (the
@@ -126,36 +114,37 @@ const answers = [
 // asks, and the four answers.
 export function askBox(msg, sessionId) {
   const t = msg.tool;
-  const box = el("div", { className: "ask", role: "group", "aria-label": "Skiff asks for your permission" });
+  const box = el("div", { className: "ask", role: "group", "aria-label": tr("askName") });
   box.append(el("p", { className: "ask-q" },
-    el("strong", { textContent: `Allow ${t.who || "the model in this chat"} to ` }),
+    el("strong", { textContent: tr("askAllow", t.who || tr("askWhoModel")) }),
     el("span", { className: "ask-what", textContent: t.what || t.name.replaceAll("_", " ") }),
-    el("strong", { textContent: "?" })));
+    el("strong", { textContent: tr("askEnd") })));
   const facts = el("dl", { className: "ask-facts" });
   const fact = (k, v, cls) => v && facts.append(el("dt", { textContent: k }), el("dd", { className: cls || "", textContent: v }));
   const args = t.args || {};
-  if (!t.sensitive && typeof args.text === "string" && /^(type|fill_form)$/.test(t.name)) fact("Text", args.text, "ask-text");
-  if (!t.sensitive && t.name === "fill_form" && Array.isArray(args.fields)) fact("Values", args.fields.map((f) => String(f.value)).join(" · "), "ask-text");
-  if (t.name === "run_script" && typeof args.code === "string") fact("Code", args.code.length > 400 ? args.code.slice(0, 400) + "…" : args.code, "ask-code");
-  if (t.name.startsWith("agent_")) fact("Files", (t.locations || []).join(", "), "ask-files");
-  else fact("Site", t.origin || (t.url ? t.url : "your browser (no page)"), "ask-origin");
-  if (t.leadsTo) fact("Goes to", t.leadsTo, "ask-origin");
-  if (t.url && t.url !== t.origin && t.url !== t.origin + "/") fact("Page", t.url, "ask-url");
-  fact("Risk", riskText[t.risk] || t.risk);
-  fact("Why", t.asks ? t.asks[0].toUpperCase() + t.asks.slice(1) + "." : "");
-  if (t.irreversible) fact("Note", `The page calls this “${t.irreversible}”: it may not be possible to undo.`);
+  if (!t.sensitive && typeof args.text === "string" && /^(type|fill_form)$/.test(t.name)) fact(tr("factText"), args.text, "ask-text");
+  if (!t.sensitive && t.name === "fill_form" && Array.isArray(args.fields)) fact(tr("factValues"), args.fields.map((f) => String(f.value)).join(" · "), "ask-text");
+  if (t.name === "run_script" && typeof args.code === "string") fact(tr("factCode"), args.code.length > 400 ? args.code.slice(0, 400) + "…" : args.code, "ask-code");
+  if (t.name.startsWith("agent_")) fact(tr("factFiles"), (t.locations || []).join(", "), "ask-files");
+  else fact(tr("factSite"), t.origin || (t.url ? t.url : tr("noPage")), "ask-origin");
+  if (t.leadsTo) fact(tr("factGoesTo"), t.leadsTo, "ask-origin");
+  if (t.url && t.url !== t.origin && t.url !== t.origin + "/") fact(tr("factPage"), t.url, "ask-url");
+  fact(tr("factRisk"), riskWords(t.risk) || t.risk);
+  fact(tr("factWhy"), t.asks ? t.asks[0].toUpperCase() + t.asks.slice(1) + "." : "");
+  if (t.irreversible) fact(tr("factNote"), tr("irreversible", t.irreversible));
   box.append(facts);
-  if (t.sensitive) box.append(el("p", { className: "ask-warn", textContent: "This types into a password or payment field. Skiff never reads such a field back to the model." }));
+  if (t.sensitive) box.append(el("p", { className: "ask-warn", textContent: tr("askSensitive") }));
   const status = el("span", { className: "ask-status", role: "status" });
   const buttons = answers.map((a) => {
-    const label = a.decision.endsWith("always") && !t.origin ? (a.decision === "allow_always" ? "Always" : "Never") : a.label;
+    const label = tr("answer_" + a.decision + (a.decision.endsWith("always") && !t.origin ? "_anywhere" : ""));
     const b = el("button", { type: "button", className: a.className, textContent: label });
     b.dataset.decision = a.decision;
+    const site = t.origin || tr("anySite");
     b.title = {
-      allow_once: "Run this call now; ask again next time",
-      allow_always: `Run it, and from now on don't ask for ${riskText[t.risk] ? "calls that " + riskText[t.risk].replace("reads", "read") : "this tool"} on ${t.origin || "any site"}`,
-      deny_once: "Don't run this call; the model is told you said no",
-      deny_always: `Never run ${t.risk === "read" ? "reads" : "this"} on ${t.origin || "any site"}; change it under Permissions`,
+      allow_once: tr("titleAllowOnce"),
+      allow_always: tr("titleAllowAlways", risks.includes(t.risk) ? tr("riskCalls_" + t.risk) : tr("thisTool"), site),
+      deny_once: tr("titleDenyOnce"),
+      deny_always: tr("titleDenyAlways", t.risk === "read" ? tr("reads") : tr("thisCall"), site),
     }[a.decision];
     b.addEventListener("click", async () => {
       for (const x of buttons) x.disabled = true;
@@ -171,8 +160,8 @@ export function askBox(msg, sessionId) {
   box.append(el("div", { className: "row wrap ask-answers" }, ...buttons), status);
   if (t.askedAt && state.settings) {
     const left = Math.round((t.askedAt + (state.settings.askSeconds || 120) * 1000 - Date.now()) / 1000);
-    const words = left >= 120 ? `${Math.round(left / 60)} minutes` : left > 1 ? `${left} seconds` : "a moment";
-    box.append(el("p", { className: "ask-where ask-timeout", textContent: `No answer within ${words} means no.` }));
+    const text = left >= 120 ? tr("askTimeoutMinutes", Math.round(left / 60)) : left > 1 ? tr("askTimeoutSeconds", left) : tr("askTimeoutMoment");
+    box.append(el("p", { className: "ask-where ask-timeout", textContent: text }));
   }
   return box;
 }

@@ -209,6 +209,13 @@ func TestLanguageSwitchesAtOnce(t *testing.T) {
 		t.Errorf("plurals and placeholders: %q", got)
 	}
 
+	ask := JS[string](t, panel, `import("./tools.js").then(m => m.askBox({id: "x", tool: {name: "click", what: "click “Like”", risk: "act", origin: "https://a.test"}}, "").textContent)`)
+	for _, want := range []string{"Autoriser le modèle de cette discussion à click “Like” ?", "Risqueagit sur la page", "Autoriser une fois", "Toujours sur ce site", "Refuser", "Jamais"} {
+		if !strings.Contains(ask, want) {
+			t.Errorf("the ask card in French: %q lacks %q", ask, want)
+		}
+	}
+
 	url := site.Page("counter.html") + "?fr"
 	WaitJS(t, browser.Tab(t, url), `document.readyState === "complete"`)
 	ov := openOverlay(t, url)

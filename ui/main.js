@@ -96,10 +96,10 @@ chat.hooks.afterShow = () => {
 chat.hooks.renderers.tool = renderTool;
 composerHooks.afterNew = history.refreshSessions;
 chat.hooks.runParams = runParams;
-settings.hooks.saved = () => {
-  setLanguage(state.settings.language); // at once, without a reload
+settings.hooks.saved = async () => {
   welcome.maybeWelcome();
   page.refreshPage();
+  await setLanguage(state.settings.language); // at once, without a reload
 };
 
 // ---- what the core pushes ----

@@ -4,6 +4,7 @@
 import { $, el, keyed } from "./dom.js";
 import { call } from "./connection.js";
 import { state, providerDef, agentDef } from "./state.js";
+import { t } from "./i18n.js";
 
 // hooks: what to redraw elsewhere after a save.
 export const hooks = { saved: () => {} };
@@ -15,7 +16,7 @@ export function renderBadge() {
     $("model-badge").textContent = p.name;
     return;
   }
-  const model = s.models[s.provider] || (p.models[0] ? p.models[0].id : "no model");
+  const model = s.models[s.provider] || (p.models[0] ? p.models[0].id : t("sNoModel"));
   $("model-badge").textContent = `${p.name} · ${model}`;
 }
 
@@ -37,7 +38,7 @@ export function openSettings() {
 // list arriving, another provider picked), so a press under way is never lost.
 function renderProviderGrid(selected) {
   const s = state.settings;
-  const note = (p) => p.agent ? (p.installed ? "agent in skiffd" : "not installed") : p.local ? "on this computer" : s.hasKey[p.id] ? "key saved" : p.needsKey ? "needs a key" : "no key needed";
+  const note = (p) => t(p.agent ? (p.installed ? "pAgent" : "pNotInstalled") : p.local ? "pLocal" : s.hasKey[p.id] ? "pKeySaved" : p.needsKey ? "pNeedsKey" : "pNoKey");
   keyed($("provider-grid"), state.providers.concat(state.agents), (p) => p.id,
     (p) => el("label", { className: "provider" }, el("input", { type: "radio", name: "provider", value: p.id }), el("span", { className: "p-name" }), el("span")),
     (label, p) => {
@@ -59,10 +60,10 @@ function renderSettings(id) {
   $("models-note").textContent = "";
   $("key-row").hidden = !p.needsKey && p.id !== "custom";
   $("apiKey").value = "";
-  $("key-note").textContent = s.hasKey[id] ? "A key is saved. Leave blank to keep it." : p.needsKey ? "No key saved." + (p.keyURL ? ` Get one at ${p.keyURL}` : "") : "Optional.";
+  $("key-note").textContent = s.hasKey[id] ? t("sKeySaved") : p.needsKey ? (p.keyURL ? t("sNoKeyGet", p.keyURL) : t("sNoKey")) : t("sOptional");
   $("test-status").textContent = "";
   $("baseURL").value = s.baseURLs[id] || "";
-  $("baseURL").placeholder = p.baseURL ? p.baseURL + " (default)" : "required, e.g. http://localhost:8080/v1";
+  $("baseURL").placeholder = p.baseURL ? t("sBaseDefault", p.baseURL) : t("sBaseRequired");
   $("language").value = s.language || "auto";
   $("systemPrompt").value = s.systemPrompt;
   $("temperature").value = s.temperature;
@@ -79,8 +80,8 @@ function renderSettings(id) {
   $("daemonNative").checked = !!d.native;
   $("daemonToken").value = "";
   $("daemon-token-note").textContent = s.hasDaemonToken
-    ? "A pairing token is saved. Leave blank to keep it."
-    : "Only a skiffd with this token can receive your browser's tools.";
+    ? t("sTokenSaved")
+    : t("sTokenNote");
   for (const n of document.querySelectorAll("#settings .field-error")) n.textContent = "";
   if (p.agent) {
     $("models-note").textContent = `Runs in skiffd as \`${p.command || p.id.slice(4)}\`; it picks its own model.` + (p.installed ? "" : " It is not installed on skiffd's computer.");
@@ -95,12 +96,12 @@ function setModelOptions(models) {
 
 async function loadModels() {
   const id = formProvider;
-  $("models-note").textContent = "Loading the model list…";
+  $("models-note").textContent = t("sLoadingModels");
   try {
     const r = await call("provider.models", { provider: id });
     if (id !== formProvider) return;
     setModelOptions(r.models);
-    $("models-note").textContent = r.live ? `${r.models.length} models from ${providerDef(id).name}.` : `Built-in list (${r.error}).`;
+    $("models-note").textContent = r.live ? t("sModelsLive", r.models.length, providerDef(id).name) : t("sModelsBuiltIn", r.error);
     $("models-note").title = $("models-note").textContent; // the line may be cut short
   } catch (e) {
     $("models-note").textContent = e.message;
@@ -118,7 +119,7 @@ $("load-models").addEventListener("click", loadModels);
 $("test-connection").addEventListener("click", async () => {
   const st = $("test-status");
   st.className = "note";
-  st.textContent = "Testing…";
+  st.textContent = t("sTesting");
   try {
     const r = await call("provider.test", { provider: formProvider, key: $("apiKey").value, baseURL: $("baseURL").value.trim() });
     st.textContent = r.message;
@@ -153,7 +154,7 @@ $("settings").addEventListener("submit", async (e) => {
   s.daemon = { enabled: $("daemonEnabled").checked, port: $("daemonPort").value === "" ? 0 : Number($("daemonPort").value), native: $("daemonNative").checked };
   for (const n of document.querySelectorAll("#settings .field-error")) n.textContent = "";
   // Numbers the form cannot send as JSON numbers get the same message the core would give.
-  for (const [f, msg] of [["temperature", "enter a number between 0 and 2"], ["maxTokens", "enter a whole number between 1 and 200000"], ["memoryCount", "enter a whole number between 0 and 100"], ["maxSteps", "enter a whole number between 1 and 200"], ["askSeconds", "enter a whole number of seconds between 5 and 3600"], ["daemonPort", "enter a port between 1024 and 65535"]]) {
+  for (const [f, msg] of [["temperature", t("vTemperature")], ["maxTokens", t("vMaxTokens")], ["memoryCount", t("vMemoryCount")], ["maxSteps", t("vMaxSteps")], ["askSeconds", t("vAskSeconds")], ["daemonPort", t("vPort")]]) {
     const v = f === "daemonPort" ? s.daemon.port : s[f];
     if (!Number.isFinite(v) || (f !== "temperature" && !Number.isInteger(v))) {
       document.querySelector(`.field-error[data-for="${f}"]`).textContent = msg;
@@ -167,10 +168,10 @@ $("settings").addEventListener("submit", async (e) => {
   if ($("daemonToken").value.trim()) params.daemonToken = $("daemonToken").value.trim();
   try {
     state.settings = await call("settings.save", params);
-    $("settings-status").textContent = "Saved.";
+    await hooks.saved(); // a new language first: what follows is drawn in it
+    $("settings-status").textContent = t("sSaved");
     renderBadge();
     renderSettings(id);
-    hooks.saved();
   } catch (err) {
     const field = (err.field || "").replace(/\..*/, "");
     const slot = document.querySelector(`#settings .field-error[data-for="${field}"]`);
@@ -178,7 +179,7 @@ $("settings").addEventListener("submit", async (e) => {
       slot.textContent = err.message;
       if ($(field)) $(field).focus();
     }
-    $("settings-status").textContent = slot ? "Not saved: see above." : err.message;
+    $("settings-status").textContent = slot ? t("sNotSaved") : err.message;
   }
 });
 

@@ -197,9 +197,12 @@ func TestLanguageSwitchesAtOnce(t *testing.T) {
 		t.Fatal("the panel reloaded")
 	}
 	for expr, want := range map[string]string{
-		`document.getElementById("new").title`:              "Nouvelle discussion (Alt+N)",
-		`document.getElementById("input").placeholder`:      "Posez votre question (Entrée pour envoyer, Maj+Entrée pour aller à la ligne)",
-		`document.querySelector("#settings-h").textContent`: "Réglages",
+		`document.getElementById("new").title`:                               "Nouvelle discussion (Alt+N)",
+		`document.getElementById("input").placeholder`:                       "Posez votre question (Entrée pour envoyer, Maj+Entrée pour aller à la ligne)",
+		`document.querySelector("#settings-h").textContent`:                  "Réglages",
+		`document.querySelector('label[for="model"]').textContent`:           "Modèle",
+		`document.getElementById("settings-status").textContent`:             "Enregistré.",
+		`document.querySelector('span[data-i18n="sStreaming"]').textContent`: "Afficher les réponses au fil de l’écriture",
 	} {
 		if got := JS[string](t, panel, expr); got != want {
 			t.Errorf("%s: %q, want %q", expr, got, want)

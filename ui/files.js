@@ -3,6 +3,7 @@
 // agents' diffs show in their chats.
 import { $, el } from "./dom.js";
 import { call } from "./connection.js";
+import { t } from "./i18n.js";
 
 let path = "";
 
@@ -16,7 +17,7 @@ async function show(p) {
     const items = await call("files.list", { path: p });
     path = p;
     crumbs();
-    const up = p ? [el("li", {}, el("button", { type: "button", className: "file-up", textContent: "..", "aria-label": "Up one folder" }))] : [];
+    const up = p ? [el("li", {}, el("button", { type: "button", className: "file-up", textContent: "..", "aria-label": t("fUp") }))] : [];
     $("file-list").replaceChildren(...up, ...items.map((it) => {
       const li = el("li", { className: "file" + (it.dir ? " dir" : "") });
       li.dataset.name = it.name;
@@ -24,7 +25,7 @@ async function show(p) {
         it.dir ? "" : el("span", { className: "note", textContent: size(it.size) }));
       return li;
     }));
-    if (!items.length) $("file-list").append(el("li", { className: "note", textContent: "This folder is empty." }));
+    if (!items.length) $("file-list").append(el("li", { className: "note", textContent: t("fEmpty") }));
   } catch (err) {
     $("file-list").replaceChildren(el("li", { className: "note", textContent: err.message }));
   }
@@ -32,7 +33,7 @@ async function show(p) {
 
 function crumbs() {
   const parts = path ? path.split("/") : [];
-  $("files-path").replaceChildren(el("span", { textContent: "Shared folder" }), ...parts.map((p) => el("span", { textContent: " / " + p })));
+  $("files-path").replaceChildren(el("span", { textContent: t("fShared") }), ...parts.map((p) => el("span", { textContent: " / " + p })));
 }
 
 function size(n) {

@@ -4,6 +4,7 @@ import { $, el, ago, download, keyed } from "./dom.js";
 import { call } from "./connection.js";
 import { state, providerDef } from "./state.js";
 import { showSession } from "./chat.js";
+import { t } from "./i18n.js";
 
 let goToChat = () => {};
 
@@ -35,7 +36,7 @@ export function openHistory() {
 export function renderSessionList(items) {
   const list = $("session-list");
   if (!items.length) {
-    list.replaceChildren(el("li", { className: "note", textContent: $("search").value.trim() ? "No chat matches." : "No chats yet." }));
+    list.replaceChildren(el("li", { className: "note", textContent: t($("search").value.trim() ? "hNoMatch" : "hNone") }));
     return;
   }
   keyed(list, items, (s) => s.id, sessionItem, fillSessionItem);
@@ -49,9 +50,9 @@ function sessionItem(s) {
   li.append(
     el("button", { type: "button", className: "open" }, el("span", { className: "s-title" }), el("span", { className: "s-meta" })),
     el("div", { className: "actions" },
-      el("button", { type: "button", className: "rename", textContent: "Rename" }),
-      el("button", { type: "button", className: "export-md", textContent: "Export" }),
-      el("button", { type: "button", className: "delete danger", textContent: "Delete" })));
+      el("button", { type: "button", className: "rename", textContent: t("hRename") }),
+      el("button", { type: "button", className: "export-md", textContent: t("hExport") }),
+      el("button", { type: "button", className: "delete danger", textContent: t("hDelete") })));
   return li;
 }
 
@@ -67,9 +68,9 @@ function fillSessionItem(li, s) {
   if (snip && !s.snippet) snip.remove();
   else if (snip) snip.textContent = s.snippet;
   else if (s.snippet) li.querySelector(".open").append(el("span", { className: "s-snippet", textContent: s.snippet }));
-  li.querySelector(".rename").setAttribute("aria-label", `Rename “${s.title}”`);
-  li.querySelector(".export-md").setAttribute("aria-label", `Export “${s.title}” as Markdown`);
-  li.querySelector(".delete").setAttribute("aria-label", `Delete “${s.title}”`);
+  li.querySelector(".rename").setAttribute("aria-label", t("hRenameName", s.title));
+  li.querySelector(".export-md").setAttribute("aria-label", t("hExportName", s.title));
+  li.querySelector(".delete").setAttribute("aria-label", t("hDeleteName", s.title));
 }
 
 $("session-list").addEventListener("click", async (e) => {
@@ -88,10 +89,10 @@ $("session-list").addEventListener("click", async (e) => {
     } else if (b.classList.contains("delete")) {
       if (!b.classList.contains("confirm")) {
         b.classList.add("confirm");
-        b.textContent = "Confirm delete";
+        b.textContent = t("hConfirmDelete");
         setTimeout(() => {
           b.classList.remove("confirm");
-          b.textContent = "Delete";
+          b.textContent = t("hDelete");
         }, 4000);
         return;
       }
@@ -99,7 +100,7 @@ $("session-list").addEventListener("click", async (e) => {
       if (state.active && state.active.id === id) showSession(null);
       li.remove();
       state.sessions = state.sessions.filter((s) => s.id !== id);
-      $("history-status").textContent = "Chat deleted.";
+      $("history-status").textContent = t("hDeleted");
       refreshSessions();
     }
   } catch (err) {
@@ -109,7 +110,7 @@ $("session-list").addEventListener("click", async (e) => {
 
 function startRename(li) {
   const s = state.sessions.find((x) => x.id === li.dataset.id) || { title: li.querySelector(".s-title").textContent };
-  const input = el("input", { className: "rename editing", value: s.title, "aria-label": "New title" });
+  const input = el("input", { className: "rename editing", value: s.title, "aria-label": t("hNewTitle") });
   const open = li.querySelector(".open");
   li.dataset.renaming = "1";
   open.replaceWith(input);
@@ -167,7 +168,7 @@ $("export-json").addEventListener("click", async () => {
   try {
     const f = await call("session.export", { format: "json" });
     download(f);
-    $("history-status").textContent = `Saved ${f.name}.`;
+    $("history-status").textContent = t("hSavedFile", f.name);
   } catch (err) {
     $("history-status").textContent = err.message;
   }
@@ -179,15 +180,15 @@ $("import-file").addEventListener("change", async (e) => {
   e.target.value = "";
   if (!file) return;
   const status = $("history-status");
-  status.textContent = "Importing…";
+  status.textContent = t("hImporting");
   try {
     const r = await call("session.import", { data: await file.text() });
-    const parts = [`Imported ${r.sessions} chat${r.sessions === 1 ? "" : "s"}`];
-    if (r.memories) parts.push(`${r.memories} memor${r.memories === 1 ? "y" : "ies"}`);
-    status.textContent = parts.join(" and ") + (r.skipped ? `; ${r.skipped} already here.` : ".");
+    const chats = t("hImportedChats", r.sessions);
+    const what = r.memories ? t("hImportedAnd", chats, t("hImportedMemories", r.memories)) : chats;
+    status.textContent = r.skipped ? t("hImportedSkipped", r.skipped, what) : t("hImported", what);
     await refreshSessions();
     renderSessionList(state.sessions);
   } catch (err) {
-    status.textContent = err.message + " Nothing was changed.";
+    status.textContent = t("hImportFailed", err.message);
   }
 });

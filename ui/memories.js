@@ -3,12 +3,13 @@
 import { $, el } from "./dom.js";
 import { call } from "./connection.js";
 import { state } from "./state.js";
+import { t } from "./i18n.js";
 
 export async function openMemories() {
   const s = state.settings;
   $("memories-note").textContent = s.memories
-    ? `Skiff puts the newest ${s.memoryCount} in every chat. Edit or delete any of them.`
-    : "Memories are off: turn them on in Settings to use them in chats.";
+    ? t("mOn", s.memoryCount)
+    : t("mOff");
   await loadMemories();
   $("memory-input").focus();
 }
@@ -24,7 +25,7 @@ async function loadMemories() {
 function renderMemories(ms) {
   const list = $("memory-list");
   if (!ms.length) {
-    list.replaceChildren(el("li", { className: "note", textContent: "No memories yet." }));
+    list.replaceChildren(el("li", { className: "note", textContent: t("mNone") }));
     return;
   }
   list.replaceChildren(...ms.map((m) => {
@@ -32,9 +33,9 @@ function renderMemories(ms) {
     li.dataset.id = m.id;
     li.append(
       el("span", { className: "m-text", textContent: m.content }),
-      el("span", { className: "badge", textContent: m.source, title: { user: "Added by you", auto: "Saved automatically", agent: "Saved by the agent" }[m.source] || "" }),
-      el("button", { type: "button", className: "m-edit", textContent: "Edit", "aria-label": "Edit memory" }),
-      el("button", { type: "button", className: "m-delete danger", textContent: "Delete", "aria-label": "Delete memory" }));
+      el("span", { className: "badge", textContent: m.source, title: { user: t("mByYou"), auto: t("mAuto"), agent: t("mByAgent") }[m.source] || "" }),
+      el("button", { type: "button", className: "m-edit", textContent: t("edit"), "aria-label": t("mEdit") }),
+      el("button", { type: "button", className: "m-delete danger", textContent: t("hDelete"), "aria-label": t("mDelete") }));
     li.querySelector(".badge").dataset.source = m.source;
     return li;
   }));
@@ -67,9 +68,9 @@ $("memory-list").addEventListener("click", async (e) => {
     }
   } else if (b.classList.contains("m-edit")) {
     const text = li.querySelector(".m-text");
-    const ta = el("textarea", { className: "editing", value: text.textContent, rows: 2, "aria-label": "Edit memory" });
+    const ta = el("textarea", { className: "editing", value: text.textContent, rows: 2, "aria-label": t("mEdit") });
     text.replaceWith(ta);
-    b.textContent = "Save";
+    b.textContent = t("save");
     b.classList.replace("m-edit", "m-save");
     ta.focus();
     ta.addEventListener("keydown", (k) => {

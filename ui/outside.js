@@ -4,19 +4,20 @@
 import { $, el, keyed } from "./dom.js";
 import { call, on } from "./connection.js";
 import { askBox } from "./tools.js";
+import { t } from "./i18n.js";
 
-const stateText = { off: "Off", connecting: "Connecting…", connected: "Linked", waiting: "Not linked" };
+const stateWords = (s) => (["off", "connecting", "connected", "waiting"].includes(s) ? t("link_" + s) : s);
 
 export function renderLink(link) {
   const n = $("link-status");
   if (!n || !link) return;
   n.dataset.state = link.state;
-  let text = stateText[link.state] || link.state;
-  if (link.message) text += ": " + link.message;
-  if (link.clients && link.clients.length) text += ` Clients: ${link.clients.join(", ")}.`;
+  let text = stateWords(link.state);
+  if (link.message) text = t("linkWithMessage", text, link.message);
+  if (link.clients && link.clients.length) text += " " + t("linkClients", link.clients.join(", "));
   if (link.state === "waiting" && link.retryAt) {
     const s = Math.max(0, Math.round((link.retryAt - Date.now()) / 1000));
-    text += ` Retrying in ${s} s.`;
+    text += " " + t("linkRetry", s);
   }
   n.textContent = text;
   $("link-retry").hidden = link.state === "off" || link.state === "connected";
@@ -31,7 +32,7 @@ export function renderAsks(asks) {
   keyed(box, asks || [], (a) => a.id, (a) => {
     const msg = { id: a.id, tool: { name: a.tool, what: a.what, args: a.args, url: a.url, origin: a.origin, risk: a.risk,
       asks: a.why, sensitive: a.sensitive, askedAt: a.askedAt, who: a.who } };
-    const item = el("article", { className: "outside-ask", "aria-label": `${a.who} asks` });
+    const item = el("article", { className: "outside-ask", "aria-label": t("whoAsks", a.who) });
     item.dataset.id = a.id;
     item.dataset.tool = a.tool;
     item.dataset.who = a.who;

@@ -58,8 +58,8 @@ export function draw() {
 
 function build() {
   const text = el("p", { className: "queued-text" });
-  const edit = el("button", { type: "button", className: "link", textContent: "Edit" });
-  const remove = el("button", { type: "button", className: "link", textContent: "Remove" });
+  const edit = el("button", { type: "button", className: "link", textContent: t("edit") });
+  const remove = el("button", { type: "button", className: "link", textContent: t("remove") });
   const n = el("li", { className: "queued" }, text, el("span", { className: "queued-actions" }, edit, remove));
   edit.addEventListener("click", () => startEdit(n));
   remove.addEventListener("click", () => change(n.dataset.key, ""));
@@ -74,9 +74,9 @@ function fill(n, q) {
 function startEdit(n) {
   if (n.classList.contains("editing")) return;
   n.classList.add("editing");
-  const box = el("textarea", { className: "queued-input", rows: 2, value: n.dataset.text, "aria-label": "Queued message" });
-  const save = el("button", { type: "button", className: "primary", textContent: "Save" });
-  const cancel = el("button", { type: "button", textContent: "Cancel" });
+  const box = el("textarea", { className: "queued-input", rows: 2, value: n.dataset.text, "aria-label": t("queuedMessage") });
+  const save = el("button", { type: "button", className: "primary", textContent: t("save") });
+  const cancel = el("button", { type: "button", textContent: t("cancel") });
   const form = el("div", { className: "queued-edit" }, box, el("span", { className: "queued-actions" }, save, cancel));
   const p = n.querySelector(".queued-text");
   p.hidden = true;

@@ -4,6 +4,7 @@ import { $, el, banner } from "./dom.js";
 import { call } from "./connection.js";
 import { state, providerDef } from "./state.js";
 import { renderBadge } from "./settings.js";
+import { t } from "./i18n.js";
 
 let openSettings = () => {};
 
@@ -25,7 +26,7 @@ export async function maybeWelcome() {
   $("welcome").hidden = !show;
   if (!show || detecting) return;
   detecting = true;
-  $("welcome-text").textContent = "Looking for a model running on this computer…";
+  $("welcome-text").textContent = t("wLooking");
   $("welcome-found").replaceChildren();
   let found = [];
   try {
@@ -36,13 +37,13 @@ export async function maybeWelcome() {
   detecting = false;
   if (!isFirstRun()) return;
   if (!found.length) {
-    $("welcome-text").textContent = "No local model found (Ollama on port 11434, LM Studio on port 1234). Pick a provider and add its API key to start.";
+    $("welcome-text").textContent = t("wNone");
     return;
   }
-  $("welcome-text").textContent = "Found a model server on this computer. Nothing leaves your machine with it.";
+  $("welcome-text").textContent = t("wFound");
   $("welcome-found").replaceChildren(...found.map((f) => {
-    const sel = el("select", { "aria-label": `${f.name} model` }, ...f.models.map((m) => el("option", { value: m.id, textContent: m.name || m.id })));
-    const use = el("button", { type: "button", className: "primary use-local", textContent: `Use ${f.name}` });
+    const sel = el("select", { "aria-label": t("wModelOf", f.name) }, ...f.models.map((m) => el("option", { value: m.id, textContent: m.name || m.id })));
+    const use = el("button", { type: "button", className: "primary use-local", textContent: t("wUse", f.name) });
     use.dataset.provider = f.provider;
     use.addEventListener("click", async () => {
       const s = structuredClone(state.settings);

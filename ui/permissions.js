@@ -3,37 +3,26 @@
 // first), exportable as JSON.
 import { $, el, ago, download } from "./dom.js";
 import { call } from "./connection.js";
+import { t } from "./i18n.js";
 
-const decisionText = { allow_always: "Always allow", deny_always: "Never" };
-const scopeText = {
-  "*": "everything",
-  "read:*": "reading pages",
-  "act:*": "acting on pages",
-  "navigate:*": "opening pages",
-  "destructive:*": "what cannot be undone",
-  "script:*": "running code in pages",
-};
-
-const actionText = {
-  click: "clicking", type: "typing", fill: "filling forms", select: "choosing options", key: "pressing keys",
-  hover: "hovering", scroll: "scrolling", switch: "switching tabs", group: "grouping tabs", ungroup: "ungrouping tabs",
-  dialog: "answering dialogs", open: "opening tabs", go: "opening pages", back: "going back", forward: "going forward",
-  reload: "reloading", close: "closing tabs", history: "deleting history", run: "running code",
-  tabs: "listing tabs", snapshot: "reading pages", text: "reading pages", content: "reading pages",
-};
+// Decisions, scopes and actions in words (catalog keys decision_*, scope_*, action_*).
+const decisionWords = (d) => (d === "allow_always" || d === "deny_always" ? t("decision_" + d) : d);
+const scopes = { "*": "all", "read:*": "read", "act:*": "act", "navigate:*": "navigate", "destructive:*": "destructive", "script:*": "script" };
+const actions = ["click", "type", "fill", "select", "key", "hover", "scroll", "switch", "group", "ungroup", "dialog", "open", "go", "back", "forward",
+  "reload", "close", "history", "run", "tabs", "snapshot", "text", "content"];
 
 // scope says a tool pattern in words: "clicking", "clicking what cannot be undone", "reading pages".
 function scope(tool) {
-  if (scopeText[tool]) return scopeText[tool];
+  if (scopes[tool]) return t("scope_" + scopes[tool]);
   const [cls, action] = tool.split(":");
   if (!action) return tool.replaceAll("_", " ");
-  const what = actionText[action] || action.replaceAll("_", " ");
-  return cls === "destructive" && !["close", "history"].includes(action) ? `${what} what cannot be undone` : what;
+  const what = actions.includes(action) ? t("action_" + action) : action.replaceAll("_", " ");
+  return cls === "destructive" && !["close", "history"].includes(action) ? t("destructiveOf", what) : what;
 }
 
 function site(origin) {
-  if (origin === "*") return "any site";
-  if (origin === "https://*") return "any https site";
+  if (origin === "*") return t("anySite");
+  if (origin === "https://*") return t("anyHttpsSite");
   return origin;
 }
 
@@ -59,13 +48,13 @@ function render({ policies, audit }) {
     li.dataset.origin = p.origin;
     li.dataset.decision = p.decision;
     li.append(
-      el("span", { className: "badge", textContent: decisionText[p.decision] || p.decision }),
-      el("span", { className: "p-text", textContent: `${scope(p.tool)} on ${site(p.origin)}` }),
+      el("span", { className: "badge", textContent: decisionWords(p.decision) }),
+      el("span", { className: "p-text", textContent: t("scopeOn", scope(p.tool), site(p.origin)) }),
       el("span", { className: "note", textContent: ago(p.updatedAt) }),
-      el("button", { type: "button", className: "p-revoke", textContent: "Revoke", "aria-label": `Revoke: ${decisionText[p.decision]} ${scope(p.tool)} on ${site(p.origin)}` }));
+      el("button", { type: "button", className: "p-revoke", textContent: t("revoke"), "aria-label": t("revokeName", decisionWords(p.decision), t("scopeOn", scope(p.tool), site(p.origin))) }));
     li.querySelector(".badge").dataset.decision = p.decision;
     return li;
-  }) : [el("li", { className: "note", textContent: "No standing permissions: every call follows the defaults above." })]));
+  }) : [el("li", { className: "note", textContent: t("noPolicies") })]));
   $("policy-reset").disabled = !policies.length;
 
   const log = $("audit-list");
@@ -79,8 +68,8 @@ function render({ policies, audit }) {
       el("div", { className: "a-what", textContent: a.what || "" }),
       el("div", { className: "note", textContent: [a.origin, a.decision, a.result].filter(Boolean).join(" · ") }));
     return li;
-  }) : [el("li", { className: "note", textContent: "Nothing has run yet." })]));
-  $("audit-count").textContent = rows.length ? `${rows.length} calls${rows.length > 200 ? " (the newest 200 shown; Export has them all)" : ""}` : "";
+  }) : [el("li", { className: "note", textContent: t("nothingRan") })]));
+  $("audit-count").textContent = rows.length ? t(rows.length > 200 ? "auditCountMore" : "auditCount", rows.length) : "";
 }
 
 $("policy-list").addEventListener("click", async (e) => {
@@ -89,7 +78,7 @@ $("policy-list").addEventListener("click", async (e) => {
   if (!b || !li) return;
   try {
     await load(await call("permission.revoke", { tool: li.dataset.tool, origin: li.dataset.origin }));
-    $("permissions-status").textContent = "Revoked: Skiff asks again.";
+    $("permissions-status").textContent = t("revoked");
   } catch (x) {
     $("permissions-status").textContent = x.message;
   }
@@ -99,18 +88,18 @@ $("policy-reset").addEventListener("click", async () => {
   const b = $("policy-reset");
   if (!b.dataset.confirm) {
     b.dataset.confirm = "1";
-    b.textContent = "Really remove all?";
+    b.textContent = t("resetConfirm");
     setTimeout(() => {
       delete b.dataset.confirm;
-      b.textContent = "Reset all";
+      b.textContent = t("resetAll");
     }, 4000);
     return;
   }
   delete b.dataset.confirm;
-  b.textContent = "Reset all";
+  b.textContent = t("resetAll");
   try {
     await load(await call("permission.reset"));
-    $("permissions-status").textContent = "All standing permissions removed: every call follows the defaults.";
+    $("permissions-status").textContent = t("resetDone");
   } catch (x) {
     $("permissions-status").textContent = x.message;
   }

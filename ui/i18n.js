@@ -4,39 +4,38 @@
 // ("auto" follows the browser), switched at once without a reload: Chrome's own
 // chrome.i18n cannot switch at run time, so the catalog is read here and its placeholders
 // resolved here. Plurals through Intl.PluralRules (key_one, key_other…).
-export const languages = ["en", "fr"];
+const languages = ["en", "fr"];
 
 let lang = "en";
 let catalog = {};
 let english = {};
 let plural = new Intl.PluralRules("en");
 
-async function load(l) {
-  const r = await fetch(chrome.runtime.getURL(`_locales/${l}/messages.json`));
-  return r.json();
+// Each catalog is read once per page (a reconnection or a switch back does not read it again).
+const loaded = new Map();
+function load(l) {
+  if (!loaded.has(l)) loaded.set(l, fetch(chrome.runtime.getURL(`_locales/${l}/messages.json`)).then((r) => r.json()));
+  return loaded.get(l);
 }
 
 // resolve is the language a setting means.
-export function resolve(pref) {
+function resolve(pref) {
   if (languages.includes(pref)) return pref;
   const nav = (navigator.language || "en").slice(0, 2).toLowerCase();
   return languages.includes(nav) ? nav : "en";
 }
 
-// setLanguage loads the catalog for pref and translates the page.
+// setLanguage loads the catalog for pref (and English, for any key a catalog lacks) and
+// translates the page.
 export async function setLanguage(pref) {
   const l = resolve(pref);
-  if (!english.settings_language) english = await load("en");
-  const c = l === "en" ? english : await load(l);
+  [english, catalog] = await Promise.all([load("en"), load(l)]);
   lang = l;
-  catalog = c;
   plural = new Intl.PluralRules(l);
   document.documentElement.lang = l;
   translate(document);
   for (const fn of listeners) fn(l);
 }
-
-export const language = () => lang;
 
 const listeners = [];
 // onLanguage runs fn after every switch (views that draw text from JS draw again).

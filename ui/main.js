@@ -4,7 +4,7 @@
 // wires them together, owns the views and the keyboard, and exposes the one test hook.
 import { $, banner, announce } from "./dom.js";
 import * as connection from "./connection.js";
-import { state, takeStarted } from "./state.js";
+import { state, shows } from "./state.js";
 import * as chat from "./chat.js";
 import * as history from "./history.js";
 import * as memories from "./memories.js";
@@ -110,7 +110,7 @@ connection.on("chat.session", (m) => {
   // Show the session this panel is on, or the one its first message started. A chat started
   // elsewhere (the chat on a page, another window's panel) does not take the panel over: a
   // call that asks there shows above the message box (elsewhere.js).
-  if ((state.active && state.active.id === m.sessionId) || takeStarted()) chat.showSession(m.session);
+  if (shows(m.sessionId)) chat.showSession(m.session);
   announce("Skiff is replying…");
   history.refreshSessions();
   queue.draw();

@@ -7,7 +7,7 @@
 // chat there, with the draft.
 import { $, el, banner, announce } from "./dom.js";
 import * as connection from "./connection.js";
-import { state, providerDef, takeStarted } from "./state.js";
+import { state, providerDef, shows, modelOf } from "./state.js";
 import * as chat from "./chat.js";
 import * as page from "./page.js";
 import * as queue from "./queue.js";
@@ -77,7 +77,7 @@ function renderBadge() {
   const s = state.settings;
   const p = s && providerDef(s.provider);
   if (!p) return;
-  $("model-badge").textContent = p.agent ? p.name : s.models[s.provider] || (p.models[0] ? p.models[0].id : "");
+  $("model-badge").textContent = p.agent ? p.name : modelOf(s); // the model alone: the frame is narrow
 }
 
 chat.hooks.afterShow = () => {
@@ -89,9 +89,8 @@ chat.hooks.runParams = runParams;
 
 // What the core pushes. Every chat's updates reach every page: this one draws its own chat
 // only (or the one its first message starts).
-const mine = (id) => (state.active && state.active.id === id) || takeStarted();
 connection.on("chat.session", (m) => {
-  if (!mine(m.sessionId)) return;
+  if (!shows(m.sessionId)) return;
   state.streaming.add(m.sessionId);
   chat.showSession(m.session);
   remember();

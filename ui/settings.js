@@ -3,7 +3,7 @@
 // core only says whether a provider has one.
 import { $, el, keyed } from "./dom.js";
 import { call } from "./connection.js";
-import { state, providerDef, agentDef } from "./state.js";
+import { state, providerDef, agentDef, modelOf } from "./state.js";
 import { t } from "./i18n.js";
 
 // hooks: what to redraw elsewhere after a save.
@@ -16,8 +16,7 @@ export function renderBadge() {
     $("model-badge").textContent = p.name;
     return;
   }
-  const model = s.models[s.provider] || (p.models[0] ? p.models[0].id : t("sNoModel"));
-  $("model-badge").textContent = `${p.name} · ${model}`;
+  $("model-badge").textContent = `${p.name} · ${modelOf(s) || t("sNoModel")}`;
 }
 
 let formProvider = null; // the provider the settings form shows

@@ -20,14 +20,22 @@ export function agentDef(a) {
   return { id: "acp:" + a.name, name: `${a.title} (via skiffd)`, models: [], needsKey: false, local: true, agent: true, installed: a.installed, command: a.command };
 }
 
+// modelOf is the model the settings use with their provider ("" when it has no list).
+export function modelOf(s) {
+  const p = providerDef(s.provider);
+  return s.models[s.provider] || (p && p.models[0] ? p.models[0].id : "");
+}
+
 export function busy() {
   return !!(state.active && state.streaming.has(state.active.id));
 }
 
-// takeStarted says whether a chat the core reports as starting is the one this page's own
-// message started (nothing on screen, a message just sent), and if so it is taken.
-export function takeStarted() {
-  if (!state.starting || (state.active && state.active.id)) return false;
+// shows says whether the chat the core reports a run of (chat.session) is this page's to
+// draw: the one on screen, or the one this page's own message started (nothing on screen, a
+// message just sent), which is then taken. A chat started elsewhere is not.
+export function shows(id) {
+  if (state.active && state.active.id) return state.active.id === id;
+  if (!state.starting) return false;
   state.starting = false;
   return true;
 }

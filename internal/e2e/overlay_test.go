@@ -102,24 +102,6 @@ func TestOverlayOnAHostilePage(t *testing.T) {
 	}
 }
 
-// The chat on a page chats about that page: asked a question, it streams the reply.
-func TestOverlayChatsAboutItsPage(t *testing.T) {
-	site := testkit.NewSite(t)
-	srv := testkit.Replay(t, "anthropic/text.sse", 5*time.Millisecond)
-	panel := browser.FreshPanel(t)
-	Configure(t, panel, "anthropic", srv.URL, "sk-ant", "claude-sonnet-4-5")
-	url := site.Page("counter.html") + "?overlay"
-	tab := browser.Tab(t, url)
-	WaitJS(t, tab, `document.readyState === "complete"`)
-	ov := openOverlay(t, url)
-	onNode(t, ov, "type: ", chromedp.SendKeys("#input", "Say hi in Portuguese"+kb.Enter))
-	WaitJS(t, ov, overlayReply+`?.dataset.status === "done"`)
-	got := JS[string](t, ov, overlayReply+`.textContent`)
-	if !strings.Contains(got, "Olá") {
-		t.Fatalf("the overlay's reply: %q", got)
-	}
-}
-
 // An agent run from the chat on a page: its snapshot does not contain the overlay; the call
 // that asks is answered in the side panel (the overlay has no answer to click, and says where
 // to answer); then "Open in the side panel" moves the chat there with the draft.

@@ -12,10 +12,15 @@ import (
 	"github.com/skiff-ai/skiff/internal/testkit"
 )
 
+// waitIdle waits until session sid has n messages and no run: the session is read after
+// seeing no run (read first, it could be a snapshot from before the run's last save).
 func waitIdle(t *testing.T, c *Core, sid string, n int) *store.Session {
 	t.Helper()
 	var ses *store.Session
 	require.Eventually(t, func() bool {
+		if c.Engine.Running(sid) {
+			return false
+		}
 		s, err := c.Engine.Session(context.Background(), sid)
 		ses = s
 		return err == nil && !c.Engine.Running(sid) && len(s.Messages) >= n

@@ -62,6 +62,7 @@ type Engine struct {
 
 	mu      sync.Mutex
 	running map[string]*claim     // by session id
+	claims  uint64                // how many runs ever started: Session's repair checks none did
 	hosted  map[string]*hostedRun // hosted chats' turns, by session id
 	// qmu orders the queues' changes with the end of runs: a message is queued only while a
 	// run is going, and a run ends only when its queue is empty (see dequeue).
@@ -126,12 +127,21 @@ func (e *Engine) RunningIDs() []string {
 // marked interrupted, and saved so. Nothing is run again. A call still asking keeps asking
 // until the ask times out (Settings.AskTimeout; its answer resumes the run, see Resume); then
 // it is denied.
+//
+// The read and the repair must not straddle a run: a run that ends between the read and the
+// check would have its finished reply overwritten as interrupted. So the repair is saved only
+// if no run is going and none started since before the read, checked under the lock a run
+// takes to start, held through the save.
 func (e *Engine) Session(ctx context.Context, id string) (*store.Session, error) {
+	e.mu.Lock()
+	_, busy := e.running[id]
+	claims := e.claims
+	e.mu.Unlock()
 	ses, err := e.Store.Session(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if e.Running(id) {
+	if busy {
 		return ses, nil
 	}
 	fixed := false
@@ -153,10 +163,17 @@ func (e *Engine) Session(ctx context.Context, id string) (*store.Session, error)
 			fixed = true
 		}
 	}
-	if fixed {
-		if err := e.Store.SaveSession(ctx, ses); err != nil {
-			return nil, err
-		}
+	if !fixed {
+		return ses, nil
+	}
+	e.mu.Lock()
+	if _, busy := e.running[id]; busy || e.claims != claims {
+		e.mu.Unlock()
+		return e.Store.Session(ctx, id) // a run started since the read: its statuses are its own
+	}
+	defer e.mu.Unlock()
+	if err := e.Store.SaveSession(ctx, ses); err != nil {
+		return nil, err
 	}
 	return ses, nil
 }
@@ -358,6 +375,7 @@ func (e *Engine) claim(id string, c *claim) bool {
 		return false
 	}
 	e.running[id] = c
+	e.claims++
 	return true
 }
 

@@ -141,10 +141,15 @@ connection.onConnect(async () => {
     $("messages").replaceChildren(el("p", { className: "empty", textContent: t("overlayEmpty") }));
   }
   banner("");
-  page.refreshPage();
+  const chip = page.refreshPage();
   if (!document.body.dataset.ready) performance.mark("skiff-ready");
   document.body.dataset.ready = "1";
   $("input").focus();
+  // Once the page chip is drawn too, the overlay is still until the user or a chat moves it: it
+  // says so to its host. The page hears it as well (any message to its window reaches it), and
+  // learns nothing it could not see already: the overlay is there. Tests wait on it before they
+  // look inside the frame.
+  chip.finally(() => parent.postMessage({ skiff: "settled" }, "*"));
 });
 
 globalThis.skiffTest = { call: connection.call, state };

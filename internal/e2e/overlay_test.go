@@ -18,9 +18,14 @@ import (
 // lists the frames of the tabs it opened), as the shortcut does (the worker's
 // toggleOverlay; DevTools cannot press an extension's command), and returns a context on the
 // overlay's frame once it has drawn itself.
-func openOverlay(t *testing.T, pageURL string) context.Context {
+func openOverlay(t *testing.T, tab context.Context, pageURL string) context.Context {
 	t.Helper()
+	// Looking inside the frame while it still draws trips a data race in chromedp (its attach
+	// walks the document while its event loop applies the frame's changes to the same map), so
+	// the test waits, in the page, for the overlay to say it is settled, and only then attaches.
+	JS[bool](t, tab, `(window.__skiffSettled ??= new Promise(ok => addEventListener("message", e => e.data && e.data.skiff === "settled" && ok(true))), true)`)
 	browser.WorkerJS(t, `chrome.tabs.query({url: `+jsString(pageURL)+`}).then(([tab]) => skiffToggleOverlay(tab))`)
+	JS[bool](t, tab, `window.__skiffSettled`)
 	ctx, _ := browser.Frame(t, "/panel/overlay.html")
 	if err := chromedp.Listen(ctx, func(ev any) { logEvent(t, "overlay ", ev) }); err != nil {
 		t.Fatalf("e2e: listen: %v", err)
@@ -54,7 +59,7 @@ func TestOverlayOnAHostilePage(t *testing.T) {
 	url := site.Page("hostile.html")
 	tab := browser.Tab(t, url)
 	WaitJS(t, tab, `document.readyState === "complete" && document.getElementById("newsletter").open`)
-	ov := openOverlay(t, url)
+	ov := openOverlay(t, tab, url)
 	// Another tab comes to the front of the overlay's window: the overlay's chat is still
 	// about its own page.
 	other := JS[int](t, panel, `chrome.tabs.query({url: `+jsString(url)+`}).then(([t]) => chrome.tabs.create({windowId: t.windowId, url: `+jsString(site.Page("long.html"))+`, active: true})).then(t => t.id)`)
@@ -95,7 +100,7 @@ func TestOverlayOnAHostilePage(t *testing.T) {
 	// Escape closes it; the page is back under the pointer.
 	Do(t, ov, chromedp.KeyEvent(kb.Escape))
 	WaitJS(t, tab, fmt.Sprintf(`document.elementFromPoint(%f, %f)?.localName !== "skiff-overlay"`, x, y))
-	ov = openOverlay(t, url)
+	ov = openOverlay(t, tab, url)
 	WaitJS(t, ov, overlayReply+`?.dataset.status === "done"`)
 	if x2, y2 := atOverlay(t, tab, ov, "#input"); x2 != x || y2 != y {
 		t.Errorf("opened again at (%v, %v), was at (%v, %v)", x2, y2, x, y)
@@ -116,9 +121,10 @@ func TestOverlayAgentAsksInThePanel(t *testing.T) {
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
 	url := site.Page("counter.html")
-	WaitJS(t, browser.Tab(t, url), `document.readyState === "complete"`) // DevTools sees frames only in tabs it opened
+	page := browser.Tab(t, url)
+	WaitJS(t, page, `document.readyState === "complete"`) // DevTools sees frames only in tabs it opened
 	tab := JS[int](t, panel, `chrome.tabs.query({url: `+jsString(url)+`}).then(([t]) => t.id)`)
-	ov := openOverlay(t, url)
+	ov := openOverlay(t, page, url)
 	agentOn(t, ov)
 	onNode(t, ov, "type: ", chromedp.SendKeys("#input", "press Like"+kb.Enter))
 
@@ -202,8 +208,9 @@ func TestLanguageSwitchesAtOnce(t *testing.T) {
 	}
 
 	url := site.Page("counter.html") + "?fr"
-	WaitJS(t, browser.Tab(t, url), `document.readyState === "complete"`)
-	ov := openOverlay(t, url)
+	tab := browser.Tab(t, url)
+	WaitJS(t, tab, `document.readyState === "complete"`)
+	ov := openOverlay(t, tab, url)
 	WaitJS(t, ov, `document.documentElement.lang === "fr" && document.getElementById("send").textContent === "Envoyer"`)
 	if got := JS[string](t, ov, `document.querySelector("#messages .empty").textContent`); got != "Posez une question sur cette page. La page ne peut pas voir cette discussion." {
 		t.Errorf("the overlay's empty chat: %q", got)

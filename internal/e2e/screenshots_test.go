@@ -246,7 +246,7 @@ func TestScreenshotsOverlay(t *testing.T) {
 		t.Fatal(err)
 	}
 	WaitJS(t, tab, `document.readyState === "complete"`)
-	ov := openOverlay(t, url)
+	ov := openOverlay(t, tab, url)
 	onNode(t, ov, "type: ", chromedp.SendKeys("#input", "Say hi in Portuguese"+kb.Enter))
 	WaitJS(t, ov, overlayReply+`?.dataset.status === "done"`)
 	JS[bool](t, ov, `(document.getElementById("input").value = "", true)`)

@@ -1,0 +1,325 @@
+package workflow
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/skiff-ai/skiff/internal/tool"
+)
+
+// Call is one tool call of a finished run, as the recorder takes it: what ran, the elements its
+// refs stood for (the page described each before the gate ruled), the page it acted on, and the
+// last snapshot the model read before it (where its refs came from).
+type Call struct {
+	Tool      string
+	Args      json.RawMessage
+	Elements  []tool.Element
+	URL       string
+	Sensitive bool   // it typed into a password or payment field
+	Seen      string // the text of the snapshot read before it, if any
+}
+
+// Record makes a workflow of a run's calls (the ones that ran and succeeded; the caller leaves
+// out the rest): reads are dropped, each element becomes a Target, each typed value a
+// parameter. A run that did not start with loading its page gets a first step that loads the
+// page its first action was on, so that a replay starts where the recording did.
+func Record(name string, calls []Call) (*Workflow, error) {
+	w := &Workflow{Name: strings.TrimSpace(name), Version: 1}
+	if w.Name == "" {
+		w.Name = "Workflow"
+	}
+	r := recorder{w: w}
+	for _, c := range calls {
+		if !acting[c.Tool] {
+			continue
+		}
+		if len(w.Steps) == 0 && c.Tool != "navigate" && c.Tool != "tab_open" && c.URL != "" {
+			args, _ := json.Marshal(map[string]string{"url": c.URL})
+			w.Steps = append(w.Steps, Step{Tool: "navigate", Args: args, URL: c.URL, Origin: site(c.URL)})
+		}
+		s, err := r.step(c)
+		if err != nil {
+			return nil, fmt.Errorf("step %d (%s): %w", len(w.Steps)+1, c.Tool, err)
+		}
+		w.Steps = append(w.Steps, s)
+	}
+	if len(w.Steps) == 0 {
+		return nil, fmt.Errorf("the run did nothing a workflow can repeat: it only read pages")
+	}
+	if len(w.Steps) > MaxSteps {
+		return nil, fmt.Errorf("the run has %d steps; a workflow keeps at most %d", len(w.Steps), MaxSteps)
+	}
+	return w, nil
+}
+
+type recorder struct{ w *Workflow }
+
+// ids are arguments that name what dies with the browser session: tabs and groups.
+var ids = []string{"tabId", "tabIds", "groupId"}
+
+func (r *recorder) step(c Call) (Step, error) {
+	var args map[string]any
+	if err := json.Unmarshal(c.Args, &args); err != nil || args == nil {
+		return Step{}, fmt.Errorf("its arguments are not a JSON object")
+	}
+	for _, k := range ids {
+		delete(args, k)
+	}
+	s := Step{Tool: c.Tool, URL: c.URL, Origin: site(c.URL)}
+	byRef := map[string]tool.Element{}
+	for _, e := range c.Elements {
+		if e.Ref != "" {
+			byRef[e.Ref] = e
+		}
+	}
+	var bad string
+	refs(args, func(ref string) (string, bool) {
+		e, ok := byRef[ref]
+		if !ok {
+			if bad == "" {
+				bad = ref
+			}
+			return "", false
+		}
+		t := Target{Role: e.Role, Name: strings.Join(strings.Fields(e.Name), " "), Tag: e.Tag, Field: e.Field}
+		if t.Role == "" {
+			t.Role = "generic"
+		}
+		if e.Origin != "" && e.Origin != s.Origin {
+			t.Frame = e.Origin
+		}
+		t.Nth, t.Near = seen(c.Seen, ref, t)
+		s.Targets = append(s.Targets, t)
+		return "@" + strconv.Itoa(len(s.Targets)), true
+	})
+	if bad != "" {
+		return Step{}, fmt.Errorf("Skiff did not record what the element [%s] was", bad)
+	}
+	// The values it typed become parameters, named after their fields.
+	target := func(i int) Target {
+		if i < len(s.Targets) {
+			return s.Targets[i]
+		}
+		return Target{}
+	}
+	switch c.Tool {
+	case "type":
+		if v, ok := args["text"].(string); ok {
+			t := target(0)
+			args["text"] = r.param(t, v, c.Sensitive || t.Field != "")
+		}
+	case "select_option":
+		if vs, ok := args["values"].([]any); ok {
+			for i, v := range vs {
+				if sv, ok := v.(string); ok {
+					vs[i] = r.param(target(0), sv, false)
+				}
+			}
+		}
+	case "fill_form":
+		// Fields keep their order, and each has one ref: the i-th target is the i-th field's.
+		// A field named by a selector has no target: the targets are the fields with refs.
+		if fs, ok := args["fields"].([]any); ok {
+			k := 0
+			for i, f := range fs {
+				m, ok := f.(map[string]any)
+				if !ok {
+					continue
+				}
+				t := Target{}
+				if fieldHadRef(c.Args, i) {
+					t = target(k)
+					k++
+				}
+				if v, ok := m["value"].(string); ok {
+					m["value"] = r.param(t, v, t.Field != "")
+				}
+			}
+		}
+	case "dialog":
+		if v, ok := args["promptText"].(string); ok {
+			args["promptText"] = r.param(Target{Name: "answer"}, v, false)
+		}
+	}
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return Step{}, err
+	}
+	s.Args = raw
+	s.What = Describe(s)
+	return s, nil
+}
+
+// fieldHadRef reports whether fill_form's field i was named by a ref (not a selector).
+func fieldHadRef(raw json.RawMessage, i int) bool {
+	var in struct {
+		Fields []struct {
+			Ref string `json:"ref"`
+		} `json:"fields"`
+	}
+	if json.Unmarshal(raw, &in) != nil || i >= len(in.Fields) {
+		return false
+	}
+	return in.Fields[i].Ref != ""
+}
+
+// param makes value a parameter named after the field t and returns its placeholder. The same
+// field typed with the same value again shares the parameter.
+func (r *recorder) param(t Target, value string, secret bool) string {
+	base := paramName(t.Name)
+	if t.Name == "" {
+		base = paramName(t.Role)
+		if secret {
+			base = "password"
+		}
+	}
+	if secret {
+		value = "" // never stored
+	}
+	name := base
+	for n := 2; ; n++ {
+		i := r.find(name)
+		if i < 0 {
+			break
+		}
+		if p := r.w.Params[i]; p.Secret == secret && p.Default == value && p.Label == t.Name {
+			return "{{" + name + "}}"
+		}
+		name = base + "_" + strconv.Itoa(n)
+	}
+	r.w.Params = append(r.w.Params, Param{Name: name, Label: t.Name, Default: value, Secret: secret})
+	return "{{" + name + "}}"
+}
+
+func (r *recorder) find(name string) int {
+	for i, p := range r.w.Params {
+		if p.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+var headingLine = regexp.MustCompile(`^\s*- h[1-6](?: "((?:[^"\\]|\\.)*)"|: (.*?))?(?: \[|$)`)
+
+// seen finds in a snapshot's text where ref was: which of the elements written as t is (0: the
+// first), and the heading above it. Nothing is found in a snapshot that did not show it.
+func seen(snapshot, ref string, t Target) (nth int, near string) {
+	nth, near, _ = seenAt(snapshot, ref, t)
+	return nth, near
+}
+
+// seenAt is seen that also says whether the snapshot showed ref at all.
+func seenAt(snapshot, ref string, t Target) (nth int, near string, shown bool) {
+	at := strings.Index(snapshot, " ["+ref+"]")
+	if at < 0 {
+		return 0, "", false
+	}
+	nth, near = place(snapshot[:at], t)
+	return nth, near, true
+}
+
+// place is what the text before an element says of it: how many namesakes came before it, and
+// the last heading.
+func place(before string, t Target) (nth int, near string) {
+	label := snapLabel(t)
+	nth = strings.Count(before, label+" [")
+	lines := strings.Split(before, "\n")
+	for i := len(lines) - 2; i >= 0; i-- { // the last line is the element's own
+		if m := headingLine.FindStringSubmatch(lines[i]); m != nil {
+			if m[1] != "" {
+				if s, err := strconv.Unquote(`"` + m[1] + `"`); err == nil {
+					return nth, s
+				}
+			}
+			return nth, strings.TrimSpace(m[2])
+		}
+	}
+	return nth, ""
+}
+
+// snapLabel is how a snapshot writes an element with t's role and name (tool.Format).
+func snapLabel(t Target) string {
+	role := t.Role
+	if role == "generic" {
+		role = "clickable"
+	}
+	if t.Name == "" {
+		return role
+	}
+	return role + " " + strconv.Quote(t.Name)
+}
+
+// Describe is a step in words: type {{restaurant}} into textbox “Restaurant”.
+func Describe(s Step) string {
+	var args map[string]any
+	_ = json.Unmarshal(s.Args, &args)
+	str := func(k string) string { v, _ := args[k].(string); return v }
+	el := "the page"
+	if len(s.Targets) > 0 {
+		el = s.Targets[0].Words()
+	}
+	switch s.Tool {
+	case "navigate", "tab_open":
+		return "open " + str("url")
+	case "back", "forward", "reload":
+		return s.Tool
+	case "click":
+		return "click " + el
+	case "hover":
+		return "hover over " + el
+	case "type":
+		return "type " + str("text") + " into " + el
+	case "select_option":
+		var vs []string
+		if a, ok := args["values"].([]any); ok {
+			for _, v := range a {
+				if sv, ok := v.(string); ok {
+					vs = append(vs, sv)
+				}
+			}
+		}
+		return "choose " + strings.Join(vs, ", ") + " in " + el
+	case "fill_form":
+		var parts []string
+		fs, _ := args["fields"].([]any)
+		for i, f := range fs {
+			m, _ := f.(map[string]any)
+			v, _ := m["value"].(string)
+			name := "a field"
+			if i < len(s.Targets) {
+				name = s.Targets[i].Words()
+			}
+			parts = append(parts, name+" = "+v)
+		}
+		return "fill " + strings.Join(parts, "; ")
+	case "press_key":
+		if len(s.Targets) > 0 {
+			return "press " + str("key") + " in " + el
+		}
+		return "press " + str("key")
+	case "scroll":
+		if len(s.Targets) > 0 {
+			return "scroll to " + el
+		}
+		return "scroll " + or(str("direction"), "down")
+	case "wait_for":
+		return "wait"
+	case "dialog":
+		if b, _ := args["accept"].(bool); b {
+			return "accept the dialog"
+		}
+		return "dismiss the dialog"
+	}
+	return s.Tool
+}
+
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

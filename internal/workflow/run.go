@@ -1,0 +1,186 @@
+package workflow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/skiff-ai/skiff/internal/tool"
+)
+
+// Why a replay stopped.
+const (
+	StopValues  = "values"  // a parameter had no value
+	StopMissing = "missing" // a step's element is not on the page
+	StopMoved   = "moved"   // the page is not the one the step was recorded on
+	StopFailed  = "failed"  // the step ran and failed
+	StopDenied  = "denied"  // the gate (or the user) did not allow it
+	StopStopped = "stopped" // the user stopped the run
+)
+
+// Stop is where and why a replay stopped: at step Step (0-based), for Reason, in words.
+type Stop struct {
+	Step   int
+	Kind   string
+	Reason string
+}
+
+func (s *Stop) Error() string { return fmt.Sprintf("Step %d: %s", s.Step+1, s.Reason) }
+
+// Outcome is what came of one call on the guarded path.
+type Outcome struct {
+	OK   bool
+	Kind string // when not OK: StopFailed, StopDenied or StopStopped
+	Text string // why, in words
+}
+
+// Runner replays a workflow. It has no way of its own to act on a page: Call is the one guarded
+// path (the gate, the cards, the asks, the audit), and Read reads the page the run works in,
+// as resolving any call does, to find the step's elements.
+type Runner struct {
+	Workflow *Workflow
+	Values   map[string]string
+	// Read reads the page the run works in now, every frame.
+	Read func(ctx context.Context) (*tool.Snap, error)
+	// Call makes step k's call with args; shown is args as a person may see and Skiff may store
+	// them (secret values masked).
+	Call func(ctx context.Context, k int, args, shown json.RawMessage) Outcome
+	// Wait bounds how long a step waits for its page and its elements (FindWait when zero).
+	Wait time.Duration
+}
+
+// FindWait is how long a step waits for its element to appear (a page still loading after the
+// step before, a list that fills in) before the replay stops.
+var FindWait = 5 * time.Second
+
+// Masked is how a secret value is shown and stored.
+const Masked = "••••••"
+
+// Missing lists the parameters that have no value in values.
+func (w *Workflow) Missing(values map[string]string) []string {
+	var out []string
+	for _, p := range w.Params {
+		if _, ok := values[p.Name]; !ok {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
+// Run replays the steps from step from (the ones before ran already) and returns nil when every
+// step ran, or where and why it stopped.
+func (r *Runner) Run(ctx context.Context, from int) *Stop {
+	w := r.Workflow
+	if miss := w.Missing(r.Values); len(miss) > 0 {
+		return &Stop{Step: from, Kind: StopValues, Reason: fmt.Sprintf("no value was given for %s", miss[0])}
+	}
+	shownValues := map[string]string{}
+	for _, p := range w.Params {
+		shownValues[p.Name] = r.Values[p.Name]
+		if p.Secret {
+			shownValues[p.Name] = Masked
+		}
+	}
+	for k := from; k < len(w.Steps); k++ {
+		if ctx.Err() != nil {
+			return &Stop{Step: k, Kind: StopStopped, Reason: "the run was stopped before this step"}
+		}
+		s := w.Steps[k]
+		args, err := Fill(s.Args, r.Values)
+		if err != nil {
+			return &Stop{Step: k, Kind: StopValues, Reason: err.Error()}
+		}
+		shown, _ := Fill(s.Args, shownValues)
+		if len(s.Targets) > 0 {
+			refs, stop := r.place(ctx, k, s)
+			if stop != nil {
+				return stop
+			}
+			args, shown = withRefs(args, refs), withRefs(shown, refs)
+		}
+		o := r.Call(ctx, k, args, shown)
+		if !o.OK {
+			kind := o.Kind
+			if kind == "" {
+				kind = StopFailed
+			}
+			return &Stop{Step: k, Kind: kind, Reason: o.Text}
+		}
+	}
+	return nil
+}
+
+// place finds step k's elements on the page, waiting a moment for a page that is still coming.
+func (r *Runner) place(ctx context.Context, k int, s Step) ([]string, *Stop) {
+	wait := r.Wait
+	if wait <= 0 {
+		wait = FindWait
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		refs, why, kind := r.try(ctx, s)
+		if why == "" {
+			return refs, nil
+		}
+		if ctx.Err() != nil {
+			return nil, &Stop{Step: k, Kind: StopStopped, Reason: "the run was stopped before this step"}
+		}
+		if time.Now().After(deadline) {
+			return nil, &Stop{Step: k, Kind: kind, Reason: why}
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(150 * time.Millisecond):
+		}
+	}
+}
+
+// try reads the page once and finds the step's elements on it, or says why it cannot.
+func (r *Runner) try(ctx context.Context, s Step) (refs []string, why, kind string) {
+	rctx, cancel := context.WithTimeout(ctx, tool.PageTimeout)
+	snap, err := r.Read(rctx)
+	cancel()
+	if err != nil {
+		var te *tool.Error
+		if errors.As(err, &te) {
+			return nil, "the page could not be read: " + te.Msg, StopMoved
+		}
+		return nil, "the page could not be read: " + err.Error(), StopMoved
+	}
+	now := site(snap.URL)
+	if s.Origin != "" && now != s.Origin {
+		return nil, fmt.Sprintf("it was recorded on %s, and the tab shows %s", s.Origin, now), StopMoved
+	}
+	for _, t := range s.Targets {
+		ref, err := Match(snap, t, now)
+		if err != nil {
+			return nil, err.Error(), StopMissing
+		}
+		refs = append(refs, ref)
+	}
+	return refs, "", ""
+}
+
+// withRefs puts the refs found on the page where the recorder left their places ("@1" is the
+// first target's).
+func withRefs(args json.RawMessage, list []string) json.RawMessage {
+	var v any
+	if json.Unmarshal(args, &v) != nil {
+		return args
+	}
+	v = refs(v, func(at string) (string, bool) {
+		if n, err := strconv.Atoi(strings.TrimPrefix(at, "@")); err == nil && n >= 1 && n <= len(list) {
+			return list[n-1], true
+		}
+		return at, true
+	})
+	out, err := json.Marshal(v)
+	if err != nil {
+		return args
+	}
+	return out
+}

@@ -1,0 +1,273 @@
+// Package workflow turns a finished agent run into steps that run again without a model: each
+// element a step acted on becomes a stable target (its role, its accessible name, the frame it
+// is in, the heading above it, which of its kind it was), never a ref that dies with the page;
+// each value the model typed becomes a parameter. A runner replays the steps through the one
+// guarded path the model's calls take (it is given that path, it has no other), finds each
+// target again on the page as it is now, and stops, saying why, at the first step it cannot
+// place.
+package workflow
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/skiff-ai/skiff/internal/tool"
+	"github.com/skiff-ai/skiff/internal/weburl"
+)
+
+// Workflow is a saved task: its steps and the parameters they take.
+type Workflow struct {
+	ID      string  `json:"id"`
+	Name    string  `json:"name"`
+	Version int     `json:"version"`
+	Params  []Param `json:"params,omitempty"`
+	Steps   []Step  `json:"steps"`
+	// From is the chat it was made from.
+	From      string `json:"from,omitempty"`
+	CreatedAt int64  `json:"createdAt"`
+	UpdatedAt int64  `json:"updatedAt"`
+}
+
+// Param is a value a step types: asked for when the workflow runs, with the value of the
+// recorded run as its default. A secret (typed into a password or payment field) has no default:
+// it is asked for at every run and never stored.
+type Param struct {
+	Name    string `json:"name"`
+	Label   string `json:"label,omitempty"` // the field's name on the page
+	Default string `json:"default,omitempty"`
+	Secret  bool   `json:"secret,omitempty"`
+}
+
+// Step is one tool call of the workflow. Args are the call's arguments with each element ref
+// written as its place in Targets ("@1": the first), what it stood for, and every typed value
+// as {{param}}.
+type Step struct {
+	Tool    string          `json:"tool"`
+	Args    json.RawMessage `json:"args"`
+	Targets []Target        `json:"targets,omitempty"`
+	// URL is the page the step acted on when it was recorded; Origin its site.
+	URL    string `json:"url,omitempty"`
+	Origin string `json:"origin,omitempty"`
+	What   string `json:"what,omitempty"` // the call in words, as the recorded run's card said
+}
+
+// Target is an element as a person finds it again on a page that changed: what it is and what
+// it is called, the frame it is in, the heading above it, and which of the elements with the
+// same role and name it was.
+type Target struct {
+	Role  string `json:"role"`
+	Name  string `json:"name,omitempty"`
+	Tag   string `json:"tag,omitempty"`
+	Field string `json:"field,omitempty"` // "password", "payment"
+	// Frame is the origin of the frame that held it, when that is not the page's own.
+	Frame string `json:"frame,omitempty"`
+	Near  string `json:"near,omitempty"`
+	Nth   int    `json:"nth,omitempty"`
+}
+
+// Words is the target as a person reads it: button “Book”.
+func (t Target) Words() string {
+	kind := t.Role
+	if kind == "" {
+		kind = t.Tag
+	}
+	if t.Field != "" {
+		kind = t.Field + " field"
+	}
+	if t.Name == "" {
+		return kind
+	}
+	return kind + " “" + t.Name + "”"
+}
+
+// acting lists the tools a workflow keeps: what changes the page or where the run is. Reads
+// served the model that chose the steps; a replay does not need them.
+var acting = map[string]bool{"navigate": true, "tab_open": true, "back": true, "forward": true, "reload": true,
+	"click": true, "type": true, "fill_form": true, "select_option": true, "press_key": true, "hover": true,
+	"scroll": true, "wait_for": true, "dialog": true, "tab_action": true, "run_script": true}
+
+// Keeps reports whether a call of tool name becomes a step of a workflow.
+func Keeps(name string) bool { return acting[name] }
+
+// placeholder is how a parameter stands in a step's arguments.
+var placeholder = regexp.MustCompile(`\{\{([a-z0-9_]+)\}\}`)
+
+// Fill writes values into a step's arguments: each {{param}} becomes its value (as JSON text,
+// so a value cannot change the shape of the arguments). A parameter without a value is an error.
+func Fill(args json.RawMessage, values map[string]string) (json.RawMessage, error) {
+	var v any
+	if err := json.Unmarshal(args, &v); err != nil {
+		return nil, fmt.Errorf("the step's arguments are not JSON: %w", err)
+	}
+	var missing string
+	v = mapStrings(v, func(s string) string {
+		return placeholder.ReplaceAllStringFunc(s, func(m string) string {
+			name := m[2 : len(m)-2]
+			val, ok := values[name]
+			if !ok && missing == "" {
+				missing = name
+			}
+			return val
+		})
+	})
+	if missing != "" {
+		return nil, fmt.Errorf("no value was given for {{%s}}", missing)
+	}
+	return json.Marshal(v)
+}
+
+// Params lists the parameters a step's arguments name.
+func (s Step) Params() []string {
+	var out []string
+	for _, m := range placeholder.FindAllStringSubmatch(string(s.Args), -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// mapStrings applies f to every string value (not keys) of a decoded JSON value.
+func mapStrings(v any, f func(string) string) any {
+	switch x := v.(type) {
+	case string:
+		return f(x)
+	case []any:
+		for i := range x {
+			x[i] = mapStrings(x[i], f)
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = mapStrings(x[k], f)
+		}
+	}
+	return v
+}
+
+// refs visits every element ref of a call's arguments in a stable order (the order the
+// recorder and the runner both use): a "ref" key at any depth, keys in sorted order, arrays in
+// order. visit returns the ref's new value, or false to take the ref out.
+func refs(v any, visit func(ref string) (string, bool)) any {
+	switch x := v.(type) {
+	case []any:
+		for i := range x {
+			x[i] = refs(x[i], visit)
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if s, ok := x[k].(string); ok && k == "ref" {
+				if nv, keep := visit(s); keep {
+					x[k] = nv
+				} else {
+					delete(x, k)
+				}
+				continue
+			}
+			x[k] = refs(x[k], visit)
+		}
+	}
+	return v
+}
+
+// paramName makes a parameter's name from the words of a field: its first words, up to the end
+// of its first phrase ("Number of people" → number_of_people; "Search. Use the arrows" →
+// search).
+func paramName(words string) string {
+	if i := strings.IndexAny(words, ".:(,;!?"); i > 0 {
+		words = words[:i]
+	}
+	var parts []string
+	for _, f := range strings.FieldsFunc(strings.ToLower(words), func(r rune) bool {
+		return !(r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)))
+	}) {
+		if len(parts) == 4 {
+			break
+		}
+		parts = append(parts, f)
+	}
+	if len(parts) == 0 {
+		return "value"
+	}
+	return strings.Join(parts, "_")
+}
+
+// site is the origin of u, or u itself when it has none.
+func site(u string) string {
+	if o := weburl.Origin(u); o != "" {
+		return o
+	}
+	return u
+}
+
+// Check reports what is wrong with a workflow read from outside (an import, an edit), as a
+// sentence, or nil: a name, steps of known tools whose arguments are JSON objects, parameters
+// named as the steps name them, targets with a role.
+func (w *Workflow) Check() error {
+	if strings.TrimSpace(w.Name) == "" {
+		return fmt.Errorf("the workflow has no name")
+	}
+	if len(w.Steps) == 0 {
+		return fmt.Errorf("the workflow %q has no steps", w.Name)
+	}
+	if len(w.Steps) > MaxSteps {
+		return fmt.Errorf("the workflow %q has %d steps; at most %d are kept", w.Name, len(w.Steps), MaxSteps)
+	}
+	named := map[string]bool{}
+	for _, p := range w.Params {
+		if !placeholder.MatchString("{{" + p.Name + "}}") {
+			return fmt.Errorf("the parameter name %q is not one of lower-case letters, digits and _", p.Name)
+		}
+		if named[p.Name] {
+			return fmt.Errorf("the parameter %q is named twice", p.Name)
+		}
+		if p.Secret && p.Default != "" {
+			return fmt.Errorf("the secret parameter %q has a stored value; secrets are asked for at each run", p.Name)
+		}
+		named[p.Name] = true
+	}
+	for i, s := range w.Steps {
+		if !acting[s.Tool] {
+			return fmt.Errorf("step %d uses %q, which a workflow cannot replay", i+1, s.Tool)
+		}
+		if _, ok := tool.Lookup(s.Tool); !ok {
+			return fmt.Errorf("step %d uses %q, which Skiff does not have", i+1, s.Tool)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(s.Args, &m); err != nil || m == nil {
+			return fmt.Errorf("step %d's arguments are not a JSON object", i+1)
+		}
+		for _, p := range s.Params() {
+			if !named[p] {
+				return fmt.Errorf("step %d uses {{%s}}, which is not a parameter", i+1, p)
+			}
+		}
+		for _, t := range s.Targets {
+			if t.Role == "" && t.Tag == "" {
+				return fmt.Errorf("step %d has a target with neither a role nor a tag", i+1)
+			}
+		}
+		var bad string
+		refs(any(m), func(at string) (string, bool) {
+			n, err := strconv.Atoi(strings.TrimPrefix(at, "@"))
+			if (err != nil || n < 1 || n > len(s.Targets) || !strings.HasPrefix(at, "@")) && bad == "" {
+				bad = at
+			}
+			return at, true
+		})
+		if bad != "" {
+			return fmt.Errorf("step %d names the element %q, which is not one of its targets", i+1, bad)
+		}
+	}
+	return nil
+}
+
+// MaxSteps bounds a workflow.
+const MaxSteps = 200

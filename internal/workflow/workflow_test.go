@@ -1,0 +1,213 @@
+package workflow
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skiff-ai/skiff/internal/tool"
+)
+
+// snap reads a real page's snapshot (as ext/page/skiff.js read it in Chromium).
+func snap(t testing.TB, name string) *tool.Snap {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "tool", "testdata", "snapshots", name+".json"))
+	require.NoError(t, err)
+	var s tool.Snap
+	require.NoError(t, json.Unmarshal(b, &s))
+	return &s
+}
+
+// Every element of every real page, described as the recorder describes it (its role and name,
+// with the heading above it and its place among its namesakes read from the snapshot text the
+// model saw), is found again: the same element, not one that looks like it.
+func TestMatchFindsEveryElementOfRealPages(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "tool", "testdata", "snapshots", "*.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	total, dups := 0, 0
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		s := snap(t, name)
+		text := tool.Format(s, tool.SnapOptions{MaxTokens: 1 << 22})
+		m := NewMatcher(s, site(s.URL))
+		cands := flatten(s)
+		step := max(1, len(cands)/150) // every element of the smaller pages, 150 of the larger
+		for i := 0; i < len(cands); i += step {
+			c := cands[i]
+			if !c.n.Interactive() || !strings.Contains(text, " ["+c.n.Ref+"]") {
+				continue
+			}
+			tg := Target{Role: c.n.Role, Name: strings.Join(strings.Fields(c.n.Name), " "), Frame: c.frame}
+			tg.Nth, tg.Near = seen(text, c.n.Ref, tg)
+			if tg.Nth > 0 {
+				dups++
+			}
+			total++
+			got, err := m.Match(tg)
+			if !assert.NoError(t, err, "%s: %s", name, tg.Words()) {
+				continue
+			}
+			assert.Equal(t, c.n.Ref, got, "%s: %s (near %q, nth %d)", name, tg.Words(), tg.Near, tg.Nth)
+		}
+	}
+	t.Logf("%d elements of %d pages found again, %d of them one of several namesakes", total, len(files), dups)
+	assert.Greater(t, dups, 50, "the pages have namesakes to tell apart")
+}
+
+// A target whose element was renamed is a Miss that says what the page has instead.
+func TestMatchSaysWhatThePageHasInstead(t *testing.T) {
+	s := snap(t, "webmd-1")
+	_, err := Match(s, Target{Role: "button", Name: "Search"}, site(s.URL))
+	var m *Miss
+	require.ErrorAs(t, err, &m)
+	assert.Contains(t, m.Why, "the page has no button “Search”")
+	assert.Contains(t, m.Why, "button “Submit”")
+}
+
+// fakeBrowser is the page a replay sees and the guarded path it calls: it answers with a real
+// page's snapshot and keeps the calls it was asked to make.
+type fakeBrowser struct {
+	snap  *tool.Snap
+	calls []string
+	shown []string
+	fail  map[int]Outcome
+}
+
+func (b *fakeBrowser) runner(w *Workflow, values map[string]string) *Runner {
+	return &Runner{Workflow: w, Values: values, Wait: 1,
+		Read: func(context.Context) (*tool.Snap, error) { return b.snap, nil },
+		Call: func(_ context.Context, k int, args, shown json.RawMessage) Outcome {
+			b.calls, b.shown = append(b.calls, string(args)), append(b.shown, string(shown))
+			if o, ok := b.fail[k]; ok {
+				return o
+			}
+			return Outcome{OK: true}
+		}}
+}
+
+// A run on webmd (search for "flu", press Submit, with a password typed on the way) as the agent
+// made it, with the elements the page described before the gate.
+func recorded(t *testing.T) (*Workflow, *tool.Snap) {
+	s := snap(t, "webmd-1")
+	text := tool.Format(s, tool.SnapOptions{})
+	search := tool.Element{Ref: "e5", Role: "textbox", Name: "Enter Search Keywords. Use the arrow keys to navigate suggestions.", Tag: "input", Origin: site(s.URL)}
+	pw := tool.Element{Ref: "e5", Role: "textbox", Name: "Enter Search Keywords. Use the arrow keys to navigate suggestions.", Tag: "input", Field: "password", Origin: site(s.URL)}
+	submit := tool.Element{Ref: "e6", Role: "button", Name: "Submit", Tag: "button", Origin: site(s.URL)}
+	calls := []Call{
+		{Tool: "snapshot", Args: json.RawMessage(`{}`), URL: s.URL},
+		{Tool: "type", Args: json.RawMessage(`{"ref":"e5","text":"flu","tabId":7}`), Elements: []tool.Element{search}, URL: s.URL, Seen: text},
+		{Tool: "type", Args: json.RawMessage(`{"ref":"e5","text":"hunter2"}`), Elements: []tool.Element{pw}, URL: s.URL, Sensitive: true, Seen: text},
+		{Tool: "click", Args: json.RawMessage(`{"ref":"e6"}`), Elements: []tool.Element{submit}, URL: s.URL, Seen: text},
+	}
+	w, err := Record("Search WebMD", calls)
+	require.NoError(t, err)
+	require.NoError(t, w.Check())
+	return w, s
+}
+
+func TestRecordMakesStepsAndParameters(t *testing.T) {
+	w, s := recorded(t)
+	require.Len(t, w.Steps, 4, "the page is loaded first, the read is dropped")
+	assert.Equal(t, "navigate", w.Steps[0].Tool)
+	assert.JSONEq(t, `{"url":"`+s.URL+`"}`, string(w.Steps[0].Args))
+	assert.JSONEq(t, `{"ref":"@1","text":"{{enter_search_keywords}}"}`, string(w.Steps[1].Args), "no tab id, a parameter")
+	assert.Equal(t, "click button “Submit”", w.Steps[3].What)
+	require.Len(t, w.Params, 2)
+	assert.Equal(t, Param{Name: "enter_search_keywords", Label: w.Steps[1].Targets[0].Name, Default: "flu"}, w.Params[0])
+	assert.True(t, w.Params[1].Secret)
+	assert.Empty(t, w.Params[1].Default)
+	b, err := json.Marshal(w)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "hunter2", "a secret is never stored")
+	assert.NotContains(t, string(b), `"e5"`, "no ref that dies with the page")
+}
+
+func TestReplayWithNewValues(t *testing.T) {
+	w, s := recorded(t)
+	b := &fakeBrowser{snap: s}
+	stop := b.runner(w, map[string]string{"enter_search_keywords": "measles", w.Params[1].Name: "s3cret"}).Run(context.Background(), 0)
+	require.Nil(t, stop)
+	require.Len(t, b.calls, 4)
+	assert.JSONEq(t, `{"ref":"e5","text":"measles"}`, b.calls[1])
+	assert.JSONEq(t, `{"ref":"e5","text":"s3cret"}`, b.calls[2])
+	assert.JSONEq(t, `{"ref":"e5","text":"`+Masked+`"}`, b.shown[2], "what is shown and stored is masked")
+	assert.JSONEq(t, `{"ref":"e6"}`, b.calls[3])
+}
+
+func TestReplayStopsWhereThePageChanged(t *testing.T) {
+	w, s := recorded(t)
+	values := map[string]string{"enter_search_keywords": "x", w.Params[1].Name: "y"}
+
+	// The button was renamed.
+	renamed := snap(t, "webmd-1")
+	var rename func(items []tool.Item)
+	rename = func(items []tool.Item) {
+		for _, it := range items {
+			if it.Node != nil {
+				if it.Ref == "e6" {
+					it.Name = "Go"
+				}
+				rename(it.Kids)
+			}
+		}
+	}
+	rename(renamed.Tree)
+	b := &fakeBrowser{snap: renamed}
+	stop := b.runner(w, values).Run(context.Background(), 0)
+	require.NotNil(t, stop)
+	assert.Equal(t, 3, stop.Step)
+	assert.Equal(t, StopMissing, stop.Kind)
+	assert.Equal(t, "Step 4: the page has no button “Submit”; it has button “Go”", stop.Error())
+	assert.Len(t, b.calls, 3, "the steps before it ran, it did not")
+
+	// Another site.
+	other := *s
+	other.URL = "https://elsewhere.test/"
+	b = &fakeBrowser{snap: &other}
+	stop = b.runner(w, values).Run(context.Background(), 1)
+	require.NotNil(t, stop)
+	assert.Equal(t, StopMoved, stop.Kind)
+	assert.Contains(t, stop.Reason, "recorded on http://pages.test, and the tab shows https://elsewhere.test")
+	assert.Empty(t, b.calls)
+
+	// The gate said no.
+	b = &fakeBrowser{snap: s, fail: map[int]Outcome{2: {Kind: StopDenied, Text: "The user did not allow this call."}}}
+	stop = b.runner(w, values).Run(context.Background(), 0)
+	require.NotNil(t, stop)
+	assert.Equal(t, &Stop{Step: 2, Kind: StopDenied, Reason: "The user did not allow this call."}, stop)
+
+	// A value is missing.
+	b = &fakeBrowser{snap: s}
+	stop = b.runner(w, map[string]string{"enter_search_keywords": "x"}).Run(context.Background(), 0)
+	require.NotNil(t, stop)
+	assert.Equal(t, StopValues, stop.Kind)
+	assert.Empty(t, b.calls)
+}
+
+func TestCheckRefusesBrokenWorkflows(t *testing.T) {
+	w, _ := recorded(t)
+	for name, broke := range map[string]func(w *Workflow){
+		"no name":        func(w *Workflow) { w.Name = " " },
+		"unknown tool":   func(w *Workflow) { w.Steps[1].Tool = "format_disk" },
+		"a read":         func(w *Workflow) { w.Steps[1].Tool = "read_text" },
+		"stray param":    func(w *Workflow) { w.Steps[1].Args = json.RawMessage(`{"ref":"@1","text":"{{nope}}"}`) },
+		"stray target":   func(w *Workflow) { w.Steps[1].Args = json.RawMessage(`{"ref":"@2","text":"a"}`) },
+		"a raw ref":      func(w *Workflow) { w.Steps[1].Args = json.RawMessage(`{"ref":"e5","text":"a"}`) },
+		"stored secret":  func(w *Workflow) { w.Params[1].Default = "hunter2" },
+		"not an object":  func(w *Workflow) { w.Steps[1].Args = json.RawMessage(`[1]`) },
+		"bad param name": func(w *Workflow) { w.Params[0].Name = "Has Space" },
+	} {
+		c := *w
+		c.Steps = append([]Step(nil), w.Steps...)
+		c.Params = append([]Param(nil), w.Params...)
+		broke(&c)
+		assert.Error(t, c.Check(), name)
+	}
+}

@@ -8,6 +8,7 @@ import { state, shows } from "./state.js";
 import * as chat from "./chat.js";
 import * as history from "./history.js";
 import * as memories from "./memories.js";
+import * as workflows from "./workflows.js";
 import * as settings from "./settings.js";
 import * as permissions from "./permissions.js";
 import * as files from "./files.js";
@@ -21,9 +22,9 @@ import * as queue from "./queue.js";
 import * as elsewhere from "./elsewhere.js";
 import { setLanguage } from "./i18n.js";
 
-// ---- views: chat, history, memories, files, permissions, settings ----
+// ---- views: chat, history, memories, workflows, files, permissions, settings ----
 
-const toggles = { history: "history-toggle", memories: "memories-toggle", files: "files-toggle", permissions: "permissions-toggle", settings: "settings-toggle" };
+const toggles = { history: "history-toggle", memories: "memories-toggle", workflows: "workflows-toggle", files: "files-toggle", permissions: "permissions-toggle", settings: "settings-toggle" };
 
 // views counts the user's view changes: work that finishes late (a new chat the worker made)
 // does not pull the user back from a view they opened meanwhile.
@@ -40,6 +41,7 @@ function setView(view) {
   }
   if (view === "history") history.openHistory();
   if (view === "memories") memories.openMemories();
+  if (view === "workflows") workflows.openWorkflows();
   if (view === "settings") settings.openSettings();
   if (view === "permissions") permissions.openPermissions();
   if (view === "files") files.openFiles();

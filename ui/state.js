@@ -32,10 +32,13 @@ export function busy() {
 
 // shows says whether the chat the core reports a run of (chat.session) is this page's to
 // draw: the one on screen, or the one this page's own message started (nothing on screen, a
-// message just sent), which is then taken. A chat started elsewhere is not.
+// message just sent, a workflow run started here), which is then taken. A chat started elsewhere
+// is not.
 export function shows(id) {
-  if (state.active && state.active.id) return state.active.id === id;
-  if (!state.starting) return false;
-  state.starting = false;
-  return true;
+  if (state.starting) {
+    // A message sent with no chat on screen, or a workflow run started here: its new chat.
+    state.starting = false;
+    return true;
+  }
+  return !!(state.active && state.active.id === id);
 }

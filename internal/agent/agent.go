@@ -9,6 +9,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -145,8 +146,20 @@ func (e *Engine) Session(ctx context.Context, id string) (*store.Session, error)
 		return ses, nil
 	}
 	fixed := false
+	// A replay the restart cut off stops where it was: its values (secrets among them) were
+	// only in the worker's memory, and a step it had started may have run.
+	wf := ses.Workflow
+	cut := wf != nil && !wf.Done && wf.Stop == ""
+	if cut {
+		wf.Stop = fmt.Sprintf("Skiff's worker restarted during step %d, so the replay stopped there. Check the page, then run the workflow again.", wf.Next+1)
+		fixed = true
+	}
 	for i := range ses.Messages {
 		m := &ses.Messages[i]
+		if m.Status == store.StatusAsking && m.Tool != nil && cut {
+			m.Status, m.Tool.IsError, m.Content = store.StatusDenied, true, "Skiff's worker restarted while this step asked; it was not run."
+			continue
+		}
 		if m.Status == store.StatusAsking && m.Tool != nil {
 			if !e.expire(ctx, m) {
 				continue

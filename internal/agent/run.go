@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -104,6 +105,9 @@ type runner struct {
 	// task is the run's tool calls as the gate knows them: the tabs, the sites it worked on
 	// and may read, the elements the user let it act on.
 	task *Task
+	// secret holds, by call id, the arguments a workflow's call runs with when what is stored
+	// and shown masks a secret value: in memory only, for as long as the call.
+	secret map[string]json.RawMessage
 }
 
 // PanelCaller is the model of a chat in the panel, as the gate and the audit log name it.
@@ -375,7 +379,11 @@ func (r *runner) gated(ctx context.Context, i int, askedAt time.Time, from int) 
 			r.message(i)
 		}
 	}
-	o := e.guard(ctx, r.task, guarded{ID: msg.ID, Name: msg.Tool.Name, Args: msg.Tool.Args, AskedAt: askedAt, From: from}, watch{
+	args := msg.Tool.Args
+	if a, ok := r.secret[msg.Tool.CallID]; ok {
+		args = a
+	}
+	o := e.guard(ctx, r.task, guarded{ID: msg.ID, Name: msg.Tool.Name, Args: args, AskedAt: askedAt, From: from}, watch{
 		resolved: func(f *tool.Effect, c permission.Call, k, n int) {
 			msg.Tool.What, msg.Tool.URL, msg.Tool.Origin = c.What, f.URL, c.Origin
 			msg.Tool.Sensitive, msg.Tool.Risk, msg.Tool.Irreversible = c.Sensitive, c.Risk, f.Irreversible()
@@ -385,6 +393,10 @@ func (r *runner) gated(ctx context.Context, i int, askedAt time.Time, from int) 
 			}
 			msg.Tool.TabID = r.task.Env.TabID()
 			msg.Tool.Step = k
+			msg.Tool.Elements = described(msg.Tool.Elements, f)
+			if msg.Tool.At == "" {
+				msg.Tool.At = f.URL
+			}
 			if msg.Status == store.StatusPending || n > 1 {
 				show()
 			}
@@ -440,6 +452,22 @@ func (r *runner) gated(ctx context.Context, i int, askedAt time.Time, from int) 
 }
 
 func origin(u string) string { return weburl.Origin(u) }
+
+// described adds the elements a call's refs name (what it acts on, the fields it fills) to
+// those of its earlier steps, once each.
+func described(have []tool.Element, f *tool.Effect) []tool.Element {
+	add := func(e *tool.Element) {
+		if e == nil || e.Ref == "" || slices.ContainsFunc(have, func(h tool.Element) bool { return h.Ref == e.Ref }) {
+			return
+		}
+		have = append(have, *e)
+	}
+	add(f.Element)
+	for i := range f.Fields {
+		add(&f.Fields[i].Element)
+	}
+	return have
+}
 
 // flagPage notes what in an attached page reads like instructions to the model.
 func flagPage(p *store.Page) {

@@ -46,6 +46,13 @@ var methods = map[string]method{
 	"memory.update": handle((*Core).updateMemory),
 	"memory.delete": handle((*Core).deleteMemory),
 
+	"workflow.list":   handle((*Core).listWorkflows),
+	"workflow.save":   handle((*Core).saveWorkflow),
+	"workflow.rename": handle((*Core).renameWorkflow),
+	"workflow.delete": handle((*Core).deleteWorkflow),
+	"workflow.import": handle((*Core).importWorkflows),
+	"workflow.run":    stream((*Core).runWorkflow),
+
 	"page.peek":   handle((*Core).peek),
 	"tool.decide": handle((*Core).decide),
 	"tool.image":  handle((*Core).image),

@@ -118,6 +118,16 @@ func runAgent(t *testing.T, panel context.Context, text string) []toolCard {
 	WaitJS(t, panel, `(c => c.hidden || c.dataset.state === "attached" || c.dataset.state === "unavailable")(document.getElementById("page-chip"))`)
 	Do(t, panel, chromedp.SendKeys("#input", text+"\r"))
 	WaitJS(t, panel, `document.querySelector('.msg[data-role="user"]')`)
+	asks := untilDone(t, panel, `document.getElementById("stop").hidden && !!document.querySelector('.msg[data-role="user"]')`)
+	cards := toolCards(t, panel)
+	countAsks(t, asks, len(cards))
+	return cards
+}
+
+// untilDone answers every ask of the run on screen with Allow once until done (a JS
+// expression) holds, and returns how many it answered.
+func untilDone(t *testing.T, panel context.Context, done string) int {
+	t.Helper()
 	deadline := time.Now().Add(90 * time.Second)
 	asks := 0
 	for {
@@ -129,14 +139,12 @@ func runAgent(t *testing.T, panel context.Context, text string) []toolCard {
 			asks++
 			continue
 		}
-		if JS[bool](t, panel, `document.getElementById("stop").hidden && !!document.querySelector('.msg[data-role="user"]')`) {
+		if JS[bool](t, panel, done) {
 			break
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	cards := toolCards(t, panel)
-	countAsks(t, asks, len(cards))
-	return cards
+	return asks
 }
 
 // countAsks reports how many times a finished task asked the user (each answered Allow once),

@@ -11,6 +11,7 @@ import (
 	"github.com/skiff-ai/skiff/internal/link"
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/safety"
+	"github.com/skiff-ai/skiff/internal/tool"
 )
 
 // Message statuses. A message with no status is complete.
@@ -107,6 +108,12 @@ type ToolRun struct {
 	Diffs     []link.Diff `json:"diffs,omitempty"`
 	// Who asks, when it is not the chat's model (a hosted agent: "Gemini CLI").
 	Who string `json:"who,omitempty"`
+	// At is the page the call acted on, as it was when the call was described (URL may later
+	// say where the call led).
+	At string `json:"at,omitempty"`
+	// Elements are what the call's refs stood for, as the page described them before the gate
+	// ruled: a workflow saved from the chat finds them again by these (internal/workflow).
+	Elements []tool.Element `json:"elements,omitempty"`
 }
 
 // Page is what the user was looking at when they sent a message: the tab's URL and title, the
@@ -182,6 +189,21 @@ type Session struct {
 	AgentOptions []link.ConfigOption `json:"agentOptions,omitempty"`
 	ContextUsed  int                 `json:"contextUsed,omitempty"`
 	ContextSize  int                 `json:"contextSize,omitempty"`
+	// Workflow is the saved workflow this chat replays, and how far it got.
+	Workflow *WorkflowRun `json:"workflow,omitempty"`
+}
+
+// WorkflowRun is a chat's replay of a workflow: which one, the step it is at (each step is a
+// tool message of the chat; Next counts the ones that ran), and where it stopped, if it did. A
+// replay a worker restart cut off is stopped, never resumed: a step it had started may have run.
+type WorkflowRun struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Version int    `json:"version"`
+	Steps   int    `json:"steps"`
+	Next    int    `json:"next"`
+	Stop    string `json:"stop,omitempty"` // why it stopped, in words; "" while it goes or when it is done
+	Done    bool   `json:"done,omitempty"`
 }
 
 // Meta is a session's index entry.

@@ -38,7 +38,9 @@ func Record(name string, calls []Call) (*Workflow, error) {
 		}
 		if len(w.Steps) == 0 && c.Tool != "navigate" && c.Tool != "tab_open" && c.URL != "" {
 			args, _ := json.Marshal(map[string]string{"url": c.URL})
-			w.Steps = append(w.Steps, Step{Tool: "navigate", Args: args, URL: c.URL, Origin: site(c.URL)})
+			s := Step{Tool: "navigate", Args: args, URL: c.URL, Origin: site(c.URL)}
+			s.What = Describe(s)
+			w.Steps = append(w.Steps, s)
 		}
 		s, err := r.step(c)
 		if err != nil {

@@ -1,0 +1,169 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/skiff-ai/skiff/internal/permission"
+	"github.com/skiff-ai/skiff/internal/provider"
+	"github.com/skiff-ai/skiff/internal/store"
+	"github.com/skiff-ai/skiff/internal/tool"
+	"github.com/skiff-ai/skiff/internal/workflow"
+)
+
+// recordedCalls are a chat's tool calls as internal/workflow records them: the ones that ran
+// and succeeded, each with the last snapshot the model had read before it.
+func recordedCalls(ms []store.Message) []workflow.Call {
+	var out []workflow.Call
+	seen := ""
+	for _, m := range ms {
+		if m.Role != "tool" || m.Tool == nil || m.Status != "" || m.Tool.IsError {
+			continue
+		}
+		if m.Tool.Name == "snapshot" {
+			seen = m.Content
+			continue
+		}
+		at := m.Tool.At
+		if at == "" {
+			at = m.Tool.URL
+		}
+		out = append(out, workflow.Call{Tool: m.Tool.Name, Args: m.Tool.Args, Elements: m.Tool.Elements, URL: at,
+			Sensitive: m.Tool.Sensitive, Seen: seen})
+	}
+	return out
+}
+
+// SaveWorkflow makes a workflow named name of chat sessionID's run and saves it.
+func (e *Engine) SaveWorkflow(ctx context.Context, sessionID, name string) (*workflow.Workflow, error) {
+	if e.Running(sessionID) {
+		return nil, ErrBusy
+	}
+	ses, err := e.Store.Session(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	w, err := workflow.Record(name, recordedCalls(ses.Messages))
+	if err != nil {
+		return nil, &store.FieldError{Field: "workflow", Message: "This chat cannot be saved as a workflow: " + err.Error() + "."}
+	}
+	w.ID, w.From = NewID(), sessionID
+	w.CreatedAt, w.UpdatedAt = e.now(), e.now()
+	if err := e.Store.SaveWorkflow(ctx, w); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// WorkflowInput is a request to replay a saved workflow: which, with which values, and where
+// in the browser it starts.
+type WorkflowInput struct {
+	ID     string
+	Values map[string]string
+	// WindowID and TabID are where it works first (0: the active tab of the last focused
+	// window).
+	WindowID, TabID int
+}
+
+// RunWorkflow replays a workflow in a new chat, with no model: each step is a call on the one
+// guarded path, stored and shown as a model's call is (its card, its ask), with secret values
+// masked in what is stored. It stops at the first step it cannot place or that does not run,
+// and says why in the chat. It returns when the replay is over.
+func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Update)) error {
+	if e.Browser == nil {
+		return ErrNoBrowser
+	}
+	w, err := e.Store.Workflow(ctx, in.ID)
+	if err != nil {
+		return err
+	}
+	if miss := w.Missing(in.Values); len(miss) > 0 {
+		return &store.FieldError{Field: miss[0], Message: fmt.Sprintf("Give a value for “%s” to run the workflow.", miss[0])}
+	}
+	ses, err := e.NewSession(ctx)
+	if err != nil {
+		return err
+	}
+	ses.Title, ses.Agent = "▶ "+w.Name, true
+	ses.Workflow = &store.WorkflowRun{ID: w.ID, Name: w.Name, Version: w.Version, Steps: len(w.Steps)}
+	var lines []string
+	for _, p := range w.Params {
+		v := in.Values[p.Name]
+		if p.Secret {
+			v = workflow.Masked
+		}
+		lines = append(lines, fmt.Sprintf("%s: %s", or(p.Label, p.Name), v))
+	}
+	text := fmt.Sprintf("Run the workflow “%s” (%d steps).", w.Name, len(w.Steps))
+	if len(lines) > 0 {
+		text += "\n" + strings.Join(lines, "\n")
+	}
+	ses.Messages = append(ses.Messages, store.Message{ID: NewID(), Role: "user", Content: text, CreatedAt: e.now()})
+	ctx, finish, err := e.take(ctx, ses.ID)
+	if err != nil {
+		return err
+	}
+	defer finish()
+	if err := e.Store.SaveSession(ctx, ses); err != nil {
+		return err
+	}
+	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
+
+	r := &runner{e: e, ses: ses, emit: emit, secret: map[string]json.RawMessage{}}
+	caller := permission.Caller{Kind: permission.KindPanel, Name: "the workflow “" + w.Name + "”", Chat: ses.ID}
+	r.task = NewTask(caller, tool.NewEnv(e.Browser, in.TabID, in.WindowID))
+	defer r.release(ctx)
+	if t, err := r.task.Env.Current(ctx); err == nil {
+		r.task.allowed(origin(t.URL), "")
+	}
+	run := &workflow.Runner{Workflow: w, Values: in.Values,
+		Read: func(ctx context.Context) (*tool.Snap, error) {
+			t, err := r.task.Env.Current(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return r.task.Env.Snapshot(ctx, t.ID, "", false)
+		},
+		Call: func(ctx context.Context, k int, args, shown json.RawMessage) workflow.Outcome {
+			id := NewID()
+			if !bytes.Equal(args, shown) {
+				r.secret[id] = args // in memory only, for this call
+			}
+			r.call(ctx, provider.ToolCall{ID: id, Name: w.Steps[k].Tool, Args: shown})
+			delete(r.secret, id)
+			m := ses.Messages[len(ses.Messages)-1]
+			switch {
+			case m.Status == "" && !m.Tool.IsError:
+				ses.Workflow.Next = k + 1
+				return workflow.Outcome{OK: true}
+			case m.Status == store.StatusDenied:
+				return workflow.Outcome{Kind: workflow.StopDenied, Text: m.Content}
+			case m.Status == store.StatusStopped:
+				return workflow.Outcome{Kind: workflow.StopStopped, Text: m.Content}
+			}
+			return workflow.Outcome{Kind: workflow.StopFailed, Text: m.Content}
+		}}
+	stop := run.Run(ctx, 0)
+	end := store.Message{ID: NewID(), Role: "assistant", CreatedAt: e.now()}
+	if stop == nil {
+		ses.Workflow.Done = true
+		end.Content = fmt.Sprintf("The workflow “%s” ran all %d steps.", w.Name, len(w.Steps))
+	} else {
+		what := w.Steps[stop.Step].What
+		ses.Workflow.Stop = fmt.Sprintf("Stopped at step %d of %d (%s): %s.", stop.Step+1, len(w.Steps), what, strings.TrimSuffix(stop.Reason, "."))
+		end.Content = ses.Workflow.Stop
+		if stop.Kind == workflow.StopStopped {
+			end.Status = store.StatusStopped
+		}
+	}
+	ses.Messages = append(ses.Messages, end)
+	if err := r.save(ctx); err != nil {
+		return err
+	}
+	r.message(len(ses.Messages) - 1)
+	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: end.ID, Message: &end})
+	return nil
+}

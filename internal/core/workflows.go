@@ -1,0 +1,138 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/skiff-ai/skiff/internal/agent"
+	"github.com/skiff-ai/skiff/internal/store"
+	"github.com/skiff-ai/skiff/internal/workflow"
+)
+
+// Workflows: a finished agent run saved as steps that replay without a model
+// (internal/workflow), listed, renamed, deleted, exported and imported, and run from the panel.
+
+// WorkflowSave is workflow.save's request: the chat to make a workflow of, and its name.
+type WorkflowSave struct {
+	SessionID string `json:"sessionId"`
+	Name      string `json:"name"`
+}
+
+// WorkflowRef names a workflow; Name is a new name (workflow.rename).
+type WorkflowRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name,omitempty"`
+}
+
+// WorkflowRun is workflow.run's request: the values of its parameters, and the window it runs in.
+type WorkflowRun struct {
+	ID       string            `json:"id"`
+	Values   map[string]string `json:"values"`
+	WindowID int               `json:"windowId"`
+}
+
+// WorkflowImport is workflow.import's request: the text of an exported file.
+type WorkflowImport struct {
+	Data string `json:"data"`
+}
+
+func (c *Core) listWorkflows(ctx context.Context, _ struct{}) ([]workflow.Workflow, error) {
+	ws, err := c.Store.Workflows(ctx)
+	if ws == nil {
+		ws = []workflow.Workflow{}
+	}
+	return ws, err
+}
+
+func (c *Core) saveWorkflow(ctx context.Context, p WorkflowSave) (*workflow.Workflow, error) {
+	if c.Engine.Running(p.SessionID) {
+		return nil, problemf("Wait for the run to finish (or stop it) before saving it as a workflow.")
+	}
+	w, err := c.Engine.SaveWorkflow(ctx, p.SessionID, p.Name)
+	var fe *store.FieldError
+	if errors.As(err, &fe) {
+		return nil, problemf("%s", fe.Message)
+	}
+	return w, err
+}
+
+func (c *Core) renameWorkflow(ctx context.Context, p WorkflowRef) (*workflow.Workflow, error) {
+	w, err := c.Store.Workflow(ctx, p.ID)
+	if err != nil {
+		return nil, workflowErr(err)
+	}
+	if strings.TrimSpace(p.Name) == "" {
+		return nil, problemf("A workflow needs a name.")
+	}
+	w.Name, w.UpdatedAt = strings.TrimSpace(p.Name), c.Engine.Now().UnixMilli()
+	return w, workflowErr(c.Store.SaveWorkflow(ctx, w))
+}
+
+func (c *Core) deleteWorkflow(ctx context.Context, p WorkflowRef) (struct{}, error) {
+	return struct{}{}, workflowErr(c.Store.DeleteWorkflow(ctx, p.ID))
+}
+
+// importWorkflows reads an exported file (one workflow or a list) and saves them, only if every
+// one of them is whole: a file with one broken workflow writes nothing. An imported workflow
+// gets an id of its own (it never overwrites one of the user's).
+func (c *Core) importWorkflows(ctx context.Context, p WorkflowImport) ([]workflow.Workflow, error) {
+	var ws []workflow.Workflow
+	data := strings.TrimSpace(p.Data)
+	if strings.HasPrefix(data, "{") {
+		var w workflow.Workflow
+		if err := json.Unmarshal([]byte(data), &w); err != nil {
+			return nil, problemf("This file is not a Skiff workflow: %v.", err)
+		}
+		ws = []workflow.Workflow{w}
+	} else if err := json.Unmarshal([]byte(data), &ws); err != nil {
+		return nil, problemf("This file is not a Skiff workflow: %v.", err)
+	}
+	if len(ws) == 0 {
+		return nil, problemf("This file holds no workflow.")
+	}
+	for i := range ws {
+		if err := ws[i].Check(); err != nil {
+			return nil, problemf("Nothing was imported: workflow %d: %v.", i+1, err)
+		}
+	}
+	now := c.Engine.Now().UnixMilli()
+	for i := range ws {
+		ws[i].ID, ws[i].UpdatedAt = agent.NewID(), now
+		if ws[i].Version < 1 {
+			ws[i].Version = 1
+		}
+		if err := c.Store.SaveWorkflow(ctx, &ws[i]); err != nil {
+			return ws[:i], workflowErr(err)
+		}
+	}
+	return ws, nil
+}
+
+func (c *Core) runWorkflow(ctx context.Context, p WorkflowRun, emit func(agent.Update)) error {
+	tab := placedIn(ctx, &p.WindowID)
+	err := c.Engine.RunWorkflow(ctx, agent.WorkflowInput{ID: p.ID, Values: p.Values, WindowID: p.WindowID, TabID: tab}, emit)
+	return workflowErr(err)
+}
+
+// workflowErr says a store's refusal as a sentence.
+func workflowErr(err error) error {
+	var fe *store.FieldError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, store.ErrNoWorkflow):
+		return problemf("This workflow no longer exists (it was deleted).")
+	case errors.As(err, &fe):
+		return problemf("%s", capitalFirst(fe.Message))
+	}
+	return err
+}
+
+func capitalFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

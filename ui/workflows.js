@@ -1,0 +1,134 @@
+// Workflows: an agent run saved as steps that replay without a model (internal/workflow). The
+// chat on screen is saved under a name; each workflow runs with its parameters (the values its
+// run typed, passwords asked for each time and never stored), exports as JSON, imports (checked
+// whole by the core before anything is written), and is deleted.
+import { $, el, download } from "./dom.js";
+import { call } from "./connection.js";
+import { state } from "./state.js";
+import { t } from "./i18n.js";
+import { currentWindow } from "./page.js";
+
+let list = [];
+
+export async function openWorkflows() {
+  $("workflow-name").value = state.active && state.active.title && !state.active.title.startsWith("▶") ? state.active.title : "";
+  $("workflows-status").textContent = "";
+  await load();
+  $("workflow-name").focus();
+}
+
+async function load() {
+  try {
+    list = (await call("workflow.list")) || [];
+  } catch (err) {
+    $("workflows-status").textContent = err.message;
+    return;
+  }
+  draw();
+}
+
+function draw() {
+  const ul = $("workflow-list");
+  if (!list.length) {
+    ul.replaceChildren(el("li", { className: "note", textContent: t("wfNone") }));
+    return;
+  }
+  ul.replaceChildren(...list.map((w) => {
+    const li = el("li", { className: "workflow" });
+    li.dataset.id = w.id;
+    const params = (w.params || []).map((p) => p.label || p.name).join(", ");
+    li.append(
+      el("div", { className: "wf-head" },
+        el("strong", { className: "wf-name", textContent: w.name }),
+        el("span", { className: "note", textContent: " · " + t("wfSteps", w.steps.length) + (params ? " · " + params : "") })),
+      el("ol", { className: "wf-steps" }, ...w.steps.map((s) => el("li", { textContent: s.what || s.tool }))),
+      el("div", { className: "row wrap" },
+        el("button", { type: "button", className: "wf-run primary", textContent: t("wfRun") }),
+        el("button", { type: "button", className: "wf-export", textContent: t("wfExport") }),
+        el("button", { type: "button", className: "wf-delete danger", textContent: t("wfDelete") })));
+    return li;
+  }));
+}
+
+// The run form: one field per parameter, the recorded value filled in; a secret is a password
+// field, empty.
+function runForm(w) {
+  const form = el("form", { className: "wf-form" });
+  for (const p of w.params || []) {
+    const input = el("input", { name: p.name, value: p.secret ? "" : p.default || "", type: p.secret ? "password" : "text", autocomplete: "off" });
+    const label = el("label", {}, el("span", { textContent: (p.label || p.name) + (p.secret ? " (" + t("wfSecret") + ")" : "") }), input);
+    form.append(label);
+  }
+  form.append(el("button", { type: "submit", className: "primary wf-start", textContent: t("wfStart") }));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const values = {};
+    for (const input of form.querySelectorAll("input")) values[input.name] = input.value;
+    state.starting = true; // the chat the run makes is this panel's to show
+    try {
+      await call("workflow.run", { id: w.id, values, windowId: currentWindow() });
+    } catch (err) {
+      state.starting = false;
+      $("workflows-status").textContent = err.message;
+      return;
+    }
+    $("workflows-toggle").click(); // back to the chat, where the run shows its steps
+  });
+  return form;
+}
+
+$("workflow-list").addEventListener("click", async (e) => {
+  const b = e.target.closest("button");
+  const li = e.target.closest(".workflow");
+  if (!b || !li || b.type === "submit") return;
+  const w = list.find((x) => x.id === li.dataset.id);
+  if (!w) return;
+  if (b.classList.contains("wf-run")) {
+    const open = li.querySelector(".wf-form");
+    if (open) open.remove();
+    else {
+      const form = runForm(w);
+      li.append(form);
+      (form.querySelector("input") || form.querySelector("button")).focus();
+    }
+  } else if (b.classList.contains("wf-export")) {
+    download({ name: w.name.replace(/[^\p{L}\p{N}]+/gu, "-") + ".skiff-workflow.json", mime: "application/json", text: JSON.stringify(w, null, 2) });
+  } else if (b.classList.contains("wf-delete")) {
+    try {
+      await call("workflow.delete", { id: w.id });
+      await load();
+    } catch (err) {
+      $("workflows-status").textContent = err.message;
+    }
+  }
+});
+
+$("workflow-save").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const status = $("workflows-status");
+  if (!state.active) {
+    status.textContent = t("wfNoChat");
+    return;
+  }
+  try {
+    const w = await call("workflow.save", { sessionId: state.active.id, name: $("workflow-name").value });
+    status.textContent = t("wfSaved", w.name);
+    await load();
+  } catch (err) {
+    status.textContent = err.message;
+  }
+});
+
+$("workflow-import").addEventListener("click", () => $("workflow-import-file").click());
+$("workflow-import-file").addEventListener("change", async (e) => {
+  const file = e.target.files[0];
+  e.target.value = "";
+  if (!file) return;
+  try {
+    const ws = await call("workflow.import", { data: await file.text() });
+    $("workflows-status").textContent = t("wfImported", ws.length);
+    await load();
+  } catch (err) {
+    $("workflows-status").textContent = err.message;
+  }
+});

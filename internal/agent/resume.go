@@ -86,7 +86,7 @@ func (e *Engine) Resume(ctx context.Context, sessionID, messageID string, emit f
 
 	// The call passes the gate again, which by now holds the user's answer; a batch goes on
 	// from the step that asked.
-	r.gated(ctx, i, time.UnixMilli(msg.Tool.AskedAt), msg.Tool.Step)
+	r.gated(ctx, i, nil, time.UnixMilli(msg.Tool.AskedAt), msg.Tool.Step)
 	done := map[string]bool{}
 	for _, m := range ses.Messages[a+1:] {
 		if m.Role == "tool" && m.Tool != nil {

@@ -79,12 +79,9 @@ func (e *Engine) runOne(ctx context.Context, ses *store.Session, in Input, read 
 		r.attach(ctx, read)
 	}
 	if ses.Agent {
-		r.task = NewTask(PanelCaller(ses.ID), tool.NewEnv(e.Browser, in.TabID, in.WindowID))
+		r.begin(ctx, PanelCaller(ses.ID), in.TabID, in.WindowID)
 		defer r.release(ctx)
-		// The task starts on the user's tab; the page they attached they shared themselves.
-		if t, err := r.task.Env.Current(ctx); err == nil {
-			r.task.allowed(origin(t.URL), "")
-		}
+		// The page the user attached they shared themselves.
 		if p := ses.Messages[lastUser(ses.Messages)].Page; p != nil {
 			r.task.shared(origin(p.URL))
 		}
@@ -105,14 +102,20 @@ type runner struct {
 	// task is the run's tool calls as the gate knows them: the tabs, the sites it worked on
 	// and may read, the elements the user let it act on.
 	task *Task
-	// secret holds, by call id, the arguments a workflow's call runs with when what is stored
-	// and shown masks a secret value: in memory only, for as long as the call.
-	secret map[string]json.RawMessage
 }
 
 // PanelCaller is the model of a chat in the panel, as the gate and the audit log name it.
 func PanelCaller(sessionID string) permission.Caller {
 	return permission.Caller{Kind: permission.KindPanel, Name: "the model in the panel", Chat: sessionID}
+}
+
+// begin gives the run its task, for caller, starting on tab tabID of window windowID (0: the
+// active one): the site the task starts on counts as one it works on. The caller defers release.
+func (r *runner) begin(ctx context.Context, caller permission.Caller, tabID, windowID int) {
+	r.task = NewTask(caller, tool.NewEnv(r.e.Browser, tabID, windowID))
+	if t, err := r.task.Env.Current(ctx); err == nil {
+		r.task.allowed(origin(t.URL), "")
+	}
 }
 
 // release gives back the tabs the run worked in (the debugger detaches).
@@ -331,7 +334,11 @@ func offered(vision bool) []provider.Tool {
 // call runs one tool call through the guarded path: a tool message is stored (pending), then
 // described, asking while the user is asked, running, and its outcome; every state is saved
 // before it is reported.
-func (r *runner) call(ctx context.Context, c provider.ToolCall) {
+func (r *runner) call(ctx context.Context, c provider.ToolCall) { r.callWith(ctx, c, nil) }
+
+// callWith is call for a call that runs with other arguments than the ones it stores and shows
+// (a workflow's step with a secret value masked in c.Args); nil: c.Args.
+func (r *runner) callWith(ctx context.Context, c provider.ToolCall, run json.RawMessage) {
 	e := r.e
 	t, _ := tool.Lookup(c.Name)
 	m := store.Message{ID: NewID(), Role: "tool", CreatedAt: e.now(), Status: store.StatusPending,
@@ -354,7 +361,7 @@ func (r *runner) call(ctx context.Context, c provider.ToolCall) {
 		return
 	}
 	r.message(i)
-	r.gated(ctx, i, time.Time{}, 0)
+	r.gated(ctx, i, run, time.Time{}, 0)
 }
 
 // finish stores a tool message's outcome and reports it.
@@ -370,8 +377,9 @@ func (r *runner) finish(ctx context.Context, i int, status, content string, isEr
 
 // gated takes the call of tool message i through the guarded path, storing and showing each
 // state: described, asking (askedAt: when it first asked, for a call a restart cut off while it
-// asked), running, and what came of it. A batch starts at step from.
-func (r *runner) gated(ctx context.Context, i int, askedAt time.Time, from int) {
+// asked), running, and what came of it. It runs with run when not nil (see callWith), else with
+// the stored arguments. A batch starts at step from.
+func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt time.Time, from int) {
 	e := r.e
 	msg := &r.ses.Messages[i]
 	show := func() {
@@ -380,8 +388,8 @@ func (r *runner) gated(ctx context.Context, i int, askedAt time.Time, from int) 
 		}
 	}
 	args := msg.Tool.Args
-	if a, ok := r.secret[msg.Tool.CallID]; ok {
-		args = a
+	if run != nil {
+		args = run
 	}
 	o := e.guard(ctx, r.task, guarded{ID: msg.ID, Name: msg.Tool.Name, Args: args, AskedAt: askedAt, From: from}, watch{
 		resolved: func(f *tool.Effect, c permission.Call, k, n int) {

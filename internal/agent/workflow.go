@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -88,7 +87,7 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 		return err
 	}
 	ses.Title, ses.Agent = "▶ "+w.Name, true
-	ses.Workflow = &store.WorkflowRun{ID: w.ID, Name: w.Name, Version: w.Version, Steps: len(w.Steps)}
+	ses.Workflow = &store.WorkflowRun{ID: w.ID, Name: w.Name, Version: w.Version}
 	var lines []string
 	for _, p := range w.Params {
 		v := in.Values[p.Name]
@@ -112,13 +111,9 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	}
 	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
 
-	r := &runner{e: e, ses: ses, emit: emit, secret: map[string]json.RawMessage{}}
-	caller := permission.Caller{Kind: permission.KindPanel, Name: "the workflow “" + w.Name + "”", Chat: ses.ID}
-	r.task = NewTask(caller, tool.NewEnv(e.Browser, in.TabID, in.WindowID))
+	r := &runner{e: e, ses: ses, emit: emit}
+	r.begin(ctx, permission.Caller{Kind: permission.KindPanel, Name: "the workflow “" + w.Name + "”", Chat: ses.ID}, in.TabID, in.WindowID)
 	defer r.release(ctx)
-	if t, err := r.task.Env.Current(ctx); err == nil {
-		r.task.allowed(origin(t.URL), "")
-	}
 	run := &workflow.Runner{Workflow: w, Values: in.Values,
 		Read: func(ctx context.Context) (*tool.Snap, error) {
 			t, err := r.task.Env.Current(ctx)
@@ -128,12 +123,8 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 			return r.task.Env.Snapshot(ctx, t.ID, "", false)
 		},
 		Call: func(ctx context.Context, k int, args, shown json.RawMessage) workflow.Outcome {
-			id := NewID()
-			if !bytes.Equal(args, shown) {
-				r.secret[id] = args // in memory only, for this call
-			}
-			r.call(ctx, provider.ToolCall{ID: id, Name: w.Steps[k].Tool, Args: shown})
-			delete(r.secret, id)
+			// The chat keeps shown; args (with the secrets) live only for this call.
+			r.callWith(ctx, provider.ToolCall{ID: NewID(), Name: w.Steps[k].Tool, Args: shown}, args)
 			m := ses.Messages[len(ses.Messages)-1]
 			switch {
 			case m.Status == "" && !m.Tool.IsError:

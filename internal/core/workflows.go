@@ -3,11 +3,9 @@ package core
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 
 	"github.com/skiff-ai/skiff/internal/agent"
-	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/workflow"
 )
 
@@ -50,28 +48,23 @@ func (c *Core) saveWorkflow(ctx context.Context, p WorkflowSave) (*workflow.Work
 	if c.Engine.Running(p.SessionID) {
 		return nil, problemf("Wait for the run to finish (or stop it) before saving it as a workflow.")
 	}
-	w, err := c.Engine.SaveWorkflow(ctx, p.SessionID, p.Name)
-	var fe *store.FieldError
-	if errors.As(err, &fe) {
-		return nil, problemf("%s", fe.Message)
-	}
-	return w, err
+	return c.Engine.SaveWorkflow(ctx, p.SessionID, p.Name)
 }
 
 func (c *Core) renameWorkflow(ctx context.Context, p WorkflowRef) (*workflow.Workflow, error) {
 	w, err := c.Store.Workflow(ctx, p.ID)
 	if err != nil {
-		return nil, workflowErr(err)
+		return nil, err
 	}
 	if strings.TrimSpace(p.Name) == "" {
 		return nil, problemf("A workflow needs a name.")
 	}
 	w.Name, w.UpdatedAt = strings.TrimSpace(p.Name), c.Engine.Now().UnixMilli()
-	return w, workflowErr(c.Store.SaveWorkflow(ctx, w))
+	return w, c.Store.SaveWorkflow(ctx, w)
 }
 
 func (c *Core) deleteWorkflow(ctx context.Context, p WorkflowRef) (struct{}, error) {
-	return struct{}{}, workflowErr(c.Store.DeleteWorkflow(ctx, p.ID))
+	return struct{}{}, c.Store.DeleteWorkflow(ctx, p.ID)
 }
 
 // importWorkflows reads an exported file (one workflow or a list) and saves them, only if every
@@ -104,7 +97,7 @@ func (c *Core) importWorkflows(ctx context.Context, p WorkflowImport) ([]workflo
 			ws[i].Version = 1
 		}
 		if err := c.Store.SaveWorkflow(ctx, &ws[i]); err != nil {
-			return ws[:i], workflowErr(err)
+			return ws[:i], err
 		}
 	}
 	return ws, nil
@@ -112,27 +105,5 @@ func (c *Core) importWorkflows(ctx context.Context, p WorkflowImport) ([]workflo
 
 func (c *Core) runWorkflow(ctx context.Context, p WorkflowRun, emit func(agent.Update)) error {
 	tab := placedIn(ctx, &p.WindowID)
-	err := c.Engine.RunWorkflow(ctx, agent.WorkflowInput{ID: p.ID, Values: p.Values, WindowID: p.WindowID, TabID: tab}, emit)
-	return workflowErr(err)
-}
-
-// workflowErr says a store's refusal as a sentence.
-func workflowErr(err error) error {
-	var fe *store.FieldError
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, store.ErrNoWorkflow):
-		return problemf("This workflow no longer exists (it was deleted).")
-	case errors.As(err, &fe):
-		return problemf("%s", capitalFirst(fe.Message))
-	}
-	return err
-}
-
-func capitalFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return c.Engine.RunWorkflow(ctx, agent.WorkflowInput{ID: p.ID, Values: p.Values, WindowID: p.WindowID, TabID: tab}, emit)
 }

@@ -200,7 +200,6 @@ type WorkflowRun struct {
 	ID      string `json:"id"`
 	Name    string `json:"name"`
 	Version int    `json:"version"`
-	Steps   int    `json:"steps"`
 	Next    int    `json:"next"`
 	Stop    string `json:"stop,omitempty"` // why it stopped, in words; "" while it goes or when it is done
 	Done    bool   `json:"done,omitempty"`

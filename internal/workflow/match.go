@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/skiff-ai/skiff/internal/tool"
@@ -55,6 +56,7 @@ type Matcher struct {
 	page  string
 	cands []candidate
 	text  string // the snapshot as the model reads it, written when first needed
+	heads []head // its headings, in order
 }
 
 // NewMatcher reads a snapshot of the page at pageOrigin for matching.
@@ -105,8 +107,13 @@ func (m *Matcher) Match(t Target) (string, error) {
 	if len(found) == 1 {
 		return found[0].n.Ref, nil
 	}
-	if m.text == "" {
-		m.text = tool.Format(m.snap, tool.SnapOptions{MaxTokens: 1 << 24})
+	// Several: tell them apart as the recorder did, by the snapshot's text. The k-th time the
+	// label is written is the namesake k; the heading is the last one above its line. Elements
+	// the text leaves out (hidden, inside a code block) were not the model's to choose.
+	m.read()
+	want := map[string]bool{}
+	for _, c := range found {
+		want[c.n.Ref] = true
 	}
 	type placed struct {
 		ref  string
@@ -114,15 +121,26 @@ func (m *Matcher) Match(t Target) (string, error) {
 		near string
 	}
 	var all, under []placed
-	want := strings.TrimSuffix(t.Near, "…")
-	for _, c := range found {
-		nth, near, shown := seenAt(m.text, c.n.Ref, t)
-		if !shown {
-			continue // the page keeps it out of what a person reads (hidden, inside a code block)
+	near := strings.TrimSuffix(t.Near, "…")
+	label := snapLabel(t) + " ["
+	for off, nth := 0, 0; ; nth++ {
+		i := strings.Index(m.text[off:], label)
+		if i < 0 {
+			break
 		}
-		p := placed{c.n.Ref, nth, near}
+		at := off + i + len(label)
+		j := strings.IndexByte(m.text[at:], ']')
+		if j < 0 {
+			break
+		}
+		ref := m.text[at : at+j]
+		off = at + j
+		if !want[ref] {
+			continue
+		}
+		p := placed{ref, nth, m.headingBefore(at)}
 		all = append(all, p)
-		if t.Near != "" && strings.HasPrefix(near, want) {
+		if t.Near != "" && strings.HasPrefix(p.near, near) {
 			under = append(under, p)
 		}
 	}
@@ -141,6 +159,39 @@ func (m *Matcher) Match(t Target) (string, error) {
 		}
 	}
 	return all[0].ref, nil
+}
+
+// read writes the snapshot as the model reads it, and finds its headings, once.
+func (m *Matcher) read() {
+	if m.text != "" {
+		return
+	}
+	m.text = tool.Format(m.snap, tool.SnapOptions{MaxTokens: 1 << 24})
+	for start := 0; start < len(m.text); {
+		end := strings.IndexByte(m.text[start:], '\n')
+		if end < 0 {
+			end = len(m.text) - start
+		}
+		if name, ok := heading(m.text[start : start+end]); ok {
+			m.heads = append(m.heads, head{end: start + end, name: name})
+		}
+		start += end + 1
+	}
+}
+
+// head is a heading of the text: where its line ends, and its name.
+type head struct {
+	end  int
+	name string
+}
+
+// headingBefore is the last heading whose line ends before offset at.
+func (m *Matcher) headingBefore(at int) string {
+	k := sort.Search(len(m.heads), func(i int) bool { return m.heads[i].end >= at })
+	if k == 0 {
+		return ""
+	}
+	return m.heads[k-1].name
 }
 
 // miss says what the page has in place of t: elements of its role (the button was renamed) or

@@ -3,7 +3,6 @@ package workflow
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -124,6 +123,12 @@ func (r *recorder) step(c Call) (Step, error) {
 	case "fill_form":
 		// Fields keep their order, and each has one ref: the i-th target is the i-th field's.
 		// A field named by a selector has no target: the targets are the fields with refs.
+		var in struct {
+			Fields []struct {
+				Ref string `json:"ref"`
+			} `json:"fields"`
+		}
+		_ = json.Unmarshal(c.Args, &in)
 		if fs, ok := args["fields"].([]any); ok {
 			k := 0
 			for i, f := range fs {
@@ -132,7 +137,7 @@ func (r *recorder) step(c Call) (Step, error) {
 					continue
 				}
 				t := Target{}
-				if fieldHadRef(c.Args, i) {
+				if i < len(in.Fields) && in.Fields[i].Ref != "" {
 					t = target(k)
 					k++
 				}
@@ -153,19 +158,6 @@ func (r *recorder) step(c Call) (Step, error) {
 	s.Args = raw
 	s.What = Describe(s)
 	return s, nil
-}
-
-// fieldHadRef reports whether fill_form's field i was named by a ref (not a selector).
-func fieldHadRef(raw json.RawMessage, i int) bool {
-	var in struct {
-		Fields []struct {
-			Ref string `json:"ref"`
-		} `json:"fields"`
-	}
-	if json.Unmarshal(raw, &in) != nil || i >= len(in.Fields) {
-		return false
-	}
-	return in.Fields[i].Ref != ""
 }
 
 // param makes value a parameter named after the field t and returns its placeholder. The same
@@ -205,42 +197,49 @@ func (r *recorder) find(name string) int {
 	return -1
 }
 
-var headingLine = regexp.MustCompile(`^\s*- h[1-6](?: "((?:[^"\\]|\\.)*)"|: (.*?))?(?: \[|$)`)
-
 // seen finds in a snapshot's text where ref was: which of the elements written as t is (0: the
 // first), and the heading above it. Nothing is found in a snapshot that did not show it.
 func seen(snapshot, ref string, t Target) (nth int, near string) {
-	nth, near, _ = seenAt(snapshot, ref, t)
-	return nth, near
-}
-
-// seenAt is seen that also says whether the snapshot showed ref at all.
-func seenAt(snapshot, ref string, t Target) (nth int, near string, shown bool) {
 	at := strings.Index(snapshot, " ["+ref+"]")
 	if at < 0 {
-		return 0, "", false
+		return 0, ""
 	}
-	nth, near = place(snapshot[:at], t)
-	return nth, near, true
-}
-
-// place is what the text before an element says of it: how many namesakes came before it, and
-// the last heading.
-func place(before string, t Target) (nth int, near string) {
-	label := snapLabel(t)
-	nth = strings.Count(before, label+" [")
-	lines := strings.Split(before, "\n")
-	for i := len(lines) - 2; i >= 0; i-- { // the last line is the element's own
-		if m := headingLine.FindStringSubmatch(lines[i]); m != nil {
-			if m[1] != "" {
-				if s, err := strconv.Unquote(`"` + m[1] + `"`); err == nil {
-					return nth, s
-				}
-			}
-			return nth, strings.TrimSpace(m[2])
+	before := snapshot[:at]
+	nth = strings.Count(before, snapLabel(t)+" [")
+	// The heading nearest above, from the line before the element's own.
+	for end := strings.LastIndexByte(before, '\n'); end > 0; {
+		start := strings.LastIndexByte(before[:end], '\n') + 1
+		if name, ok := heading(before[start:end]); ok {
+			return nth, name
 		}
+		end = start - 1
 	}
 	return nth, ""
+}
+
+// heading reads a line of a snapshot's text that is a heading (`- h2 "Name" [e4]`, or
+// `- h2: its text`, tool.Format) and returns its name.
+func heading(line string) (string, bool) {
+	s := strings.TrimLeft(line, " ")
+	if len(s) < 4 || !strings.HasPrefix(s, "- h") || s[3] < '1' || s[3] > '6' {
+		return "", false
+	}
+	switch s = s[4:]; {
+	case s == "" || strings.HasPrefix(s, " ["):
+		return "", true
+	case strings.HasPrefix(s, ": "):
+		s = s[2:]
+		if k := strings.Index(s, " ["); k >= 0 {
+			s = s[:k]
+		}
+		return strings.TrimSpace(s), true
+	case strings.HasPrefix(s, ` "`):
+		if q, err := strconv.QuotedPrefix(s[1:]); err == nil {
+			name, _ := strconv.Unquote(q)
+			return name, true
+		}
+	}
+	return "", false
 }
 
 // snapLabel is how a snapshot writes an element with t's role and name (tool.Format).

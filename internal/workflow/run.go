@@ -3,7 +3,6 @@ package workflow
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -145,10 +144,6 @@ func (r *Runner) try(ctx context.Context, s Step) (refs []string, why, kind stri
 	snap, err := r.Read(rctx)
 	cancel()
 	if err != nil {
-		var te *tool.Error
-		if errors.As(err, &te) {
-			return nil, "the page could not be read: " + te.Msg, StopMoved
-		}
 		return nil, "the page could not be read: " + err.Error(), StopMoved
 	}
 	now := site(snap.URL)

@@ -10,11 +10,9 @@ package workflow
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/skiff-ai/skiff/internal/tool"
 	"github.com/skiff-ai/skiff/internal/weburl"
@@ -94,8 +92,37 @@ var acting = map[string]bool{"navigate": true, "tab_open": true, "back": true, "
 // Keeps reports whether a call of tool name becomes a step of a workflow.
 func Keeps(name string) bool { return acting[name] }
 
-// placeholder is how a parameter stands in a step's arguments.
-var placeholder = regexp.MustCompile(`\{\{([a-z0-9_]+)\}\}`)
+// replaceParams writes s with each {{name}} placeholder (a name of lower-case letters, digits
+// and _) replaced by f(name).
+func replaceParams(s string, f func(name string) string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "{{")
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		j := strings.Index(s[i+2:], "}}")
+		if j < 0 || !paramOK(s[i+2:i+2+j]) {
+			b.WriteString(s[:i+1]) // not one: look again from the next brace
+			s = s[i+1:]
+			continue
+		}
+		b.WriteString(s[:i])
+		b.WriteString(f(s[i+2 : i+2+j]))
+		s = s[i+2+j+2:]
+	}
+}
+
+// paramOK reports whether name can name a parameter: lower-case letters, digits and _.
+func paramOK(name string) bool {
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return name != ""
+}
 
 // Fill writes values into a step's arguments: each {{param}} becomes its value (as JSON text,
 // so a value cannot change the shape of the arguments). A parameter without a value is an error.
@@ -106,8 +133,7 @@ func Fill(args json.RawMessage, values map[string]string) (json.RawMessage, erro
 	}
 	var missing string
 	v = mapStrings(v, func(s string) string {
-		return placeholder.ReplaceAllStringFunc(s, func(m string) string {
-			name := m[2 : len(m)-2]
+		return replaceParams(s, func(name string) string {
 			val, ok := values[name]
 			if !ok && missing == "" {
 				missing = name
@@ -124,9 +150,10 @@ func Fill(args json.RawMessage, values map[string]string) (json.RawMessage, erro
 // Params lists the parameters a step's arguments name.
 func (s Step) Params() []string {
 	var out []string
-	for _, m := range placeholder.FindAllStringSubmatch(string(s.Args), -1) {
-		out = append(out, m[1])
-	}
+	replaceParams(string(s.Args), func(name string) string {
+		out = append(out, name)
+		return ""
+	})
 	return out
 }
 
@@ -186,7 +213,7 @@ func paramName(words string) string {
 	}
 	var parts []string
 	for _, f := range strings.FieldsFunc(strings.ToLower(words), func(r rune) bool {
-		return !(r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)))
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
 	}) {
 		if len(parts) == 4 {
 			break
@@ -222,7 +249,7 @@ func (w *Workflow) Check() error {
 	}
 	named := map[string]bool{}
 	for _, p := range w.Params {
-		if !placeholder.MatchString("{{" + p.Name + "}}") {
+		if !paramOK(p.Name) {
 			return fmt.Errorf("the parameter name %q is not one of lower-case letters, digits and _", p.Name)
 		}
 		if named[p.Name] {

@@ -211,3 +211,32 @@ func TestCheckRefusesBrokenWorkflows(t *testing.T) {
 		assert.Error(t, c.Check(), name)
 	}
 }
+
+// The heading above an element, as tool.Format writes headings: quoted, after a colon, with an
+// inline element, and lines that only look like one.
+func TestHeadingLines(t *testing.T) {
+	for line, want := range map[string]string{
+		`  - h2 "Book \"now\"" [e4]`:           `Book "now"`,
+		`- h1: Contact us`:                     "Contact us",
+		`- h3: link "Get your code" [e3]`:      `link "Get your code"`,
+		`- h6 [e9]`:                            "",
+		`- heading-like text`:                  "no",
+		`- h7: not a heading`:                  "no",
+		`- p: a paragraph about h2 "headings"`: "no",
+	} {
+		name, ok := heading(line)
+		if want == "no" {
+			assert.False(t, ok, line)
+			continue
+		}
+		assert.True(t, ok, line)
+		assert.Equal(t, want, name, line)
+	}
+}
+
+// Only {{name}} with a name of lower-case letters, digits and _ is a parameter.
+func TestPlaceholders(t *testing.T) {
+	got := replaceParams(`{{a}} {{{b_2}}} {{Bad}} {{}} {{c`, func(n string) string { return "<" + n + ">" })
+	assert.Equal(t, `<a> {<b_2>} {{Bad}} {{}} {{c`, got)
+	assert.Equal(t, []string{"x", "y"}, Step{Args: json.RawMessage(`{"a":"{{x}} and {{y}}"}`)}.Params())
+}

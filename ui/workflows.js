@@ -2,7 +2,7 @@
 // chat on screen is saved under a name; each workflow runs with its parameters (the values its
 // run typed, passwords asked for each time and never stored), exports as JSON, imports (checked
 // whole by the core before anything is written), and is deleted.
-import { $, el, download } from "./dom.js";
+import { $, el, download, keyed } from "./dom.js";
 import { call } from "./connection.js";
 import { state } from "./state.js";
 import { t } from "./i18n.js";
@@ -27,27 +27,33 @@ async function load() {
   draw();
 }
 
+// draw shows the list keyed by workflow: a redraw (the list reloaded while the user reads it)
+// keeps each row, and a run form the user is filling in.
 function draw() {
   const ul = $("workflow-list");
   if (!list.length) {
     ul.replaceChildren(el("li", { className: "note", textContent: t("wfNone") }));
     return;
   }
-  ul.replaceChildren(...list.map((w) => {
-    const li = el("li", { className: "workflow" });
-    li.dataset.id = w.id;
+  keyed(ul, list, (w) => w.id, buildRow, (li, w) => {
     const params = (w.params || []).map((p) => p.label || p.name).join(", ");
-    li.append(
-      el("div", { className: "wf-head" },
-        el("strong", { className: "wf-name", textContent: w.name }),
-        el("span", { className: "note", textContent: " · " + t("wfSteps", w.steps.length) + (params ? " · " + params : "") })),
-      el("ol", { className: "wf-steps" }, ...w.steps.map((s) => el("li", { textContent: s.what || s.tool }))),
-      el("div", { className: "row wrap" },
-        el("button", { type: "button", className: "wf-run primary", textContent: t("wfRun") }),
-        el("button", { type: "button", className: "wf-export", textContent: t("wfExport") }),
-        el("button", { type: "button", className: "wf-delete danger", textContent: t("wfDelete") })));
-    return li;
-  }));
+    li.querySelector(".wf-name").textContent = w.name;
+    li.querySelector(".wf-about").textContent = " · " + t("wfSteps", w.steps.length) + (params ? " · " + params : "");
+    li.querySelector(".wf-steps").replaceChildren(...w.steps.map((s) => el("li", { textContent: s.what || s.tool })));
+  });
+}
+
+function buildRow(w) {
+  const li = el("li", { className: "workflow" });
+  li.dataset.id = w.id;
+  li.append(
+    el("div", { className: "wf-head" }, el("strong", { className: "wf-name" }), el("span", { className: "note wf-about" })),
+    el("ol", { className: "wf-steps" }),
+    el("div", { className: "row wrap" },
+      el("button", { type: "button", className: "wf-run primary", textContent: t("wfRun") }),
+      el("button", { type: "button", className: "wf-export", textContent: t("wfExport") }),
+      el("button", { type: "button", className: "wf-delete danger", textContent: t("wfDelete") })));
+  return li;
 }
 
 // The run form: one field per parameter, the recorded value filled in; a secret is a password
@@ -72,6 +78,7 @@ function runForm(w) {
       $("workflows-status").textContent = err.message;
       return;
     }
+    form.remove(); // it served: the next Run starts from the workflow's own values
     $("workflows-toggle").click(); // back to the chat, where the run shows its steps
   });
   return form;
@@ -84,13 +91,9 @@ $("workflow-list").addEventListener("click", async (e) => {
   const w = list.find((x) => x.id === li.dataset.id);
   if (!w) return;
   if (b.classList.contains("wf-run")) {
-    const open = li.querySelector(".wf-form");
-    if (open) open.remove();
-    else {
-      const form = runForm(w);
-      li.append(form);
-      (form.querySelector("input") || form.querySelector("button")).focus();
-    }
+    let form = li.querySelector(".wf-form");
+    if (!form) li.append((form = runForm(w)));
+    (form.querySelector("input") || form.querySelector("button")).focus();
   } else if (b.classList.contains("wf-export")) {
     download({ name: w.name.replace(/[^\p{L}\p{N}]+/gu, "-") + ".skiff-workflow.json", mime: "application/json", text: JSON.stringify(w, null, 2) });
   } else if (b.classList.contains("wf-delete")) {

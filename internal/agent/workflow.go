@@ -65,26 +65,30 @@ type WorkflowInput struct {
 	// WindowID and TabID are where it works first (0: the active tab of the last focused
 	// window).
 	WindowID, TabID int
+	// Task, when set, is the task the replay works in and whose caller the gate names: an
+	// outside client's workspace (its tab group, its asks). Its tabs stay the task's.
+	Task *Task
 }
 
 // RunWorkflow replays a workflow in a new chat, with no model: each step is a call on the one
 // guarded path, stored and shown as a model's call is (its card, its ask), with secret values
 // masked in what is stored. It stops at the first step it cannot place or that does not run,
-// and says why in the chat. It returns when the replay is over.
-func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Update)) error {
+// and says why in the chat. It returns the chat when the replay is over (its Workflow says how
+// it ended).
+func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Update)) (*store.Session, error) {
 	if e.Browser == nil {
-		return ErrNoBrowser
+		return nil, ErrNoBrowser
 	}
 	w, err := e.Store.Workflow(ctx, in.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if miss := w.Missing(in.Values); len(miss) > 0 {
-		return &store.FieldError{Field: miss[0], Message: fmt.Sprintf("Give a value for “%s” to run the workflow.", miss[0])}
+		return nil, &store.FieldError{Field: miss[0], Message: fmt.Sprintf("Give a value for “%s” to run the workflow.", miss[0])}
 	}
 	ses, err := e.NewSession(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ses.Title, ses.Agent = "▶ "+w.Name, true
 	ses.Workflow = &store.WorkflowRun{ID: w.ID, Name: w.Name, Version: w.Version}
@@ -103,17 +107,21 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	ses.Messages = append(ses.Messages, store.Message{ID: NewID(), Role: "user", Content: text, CreatedAt: e.now()})
 	ctx, finish, err := e.take(ctx, ses.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer finish()
 	if err := e.Store.SaveSession(ctx, ses); err != nil {
-		return err
+		return nil, err
 	}
 	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
 
 	r := &runner{e: e, ses: ses, emit: emit}
-	r.begin(ctx, permission.Caller{Kind: permission.KindPanel, Name: "the workflow “" + w.Name + "”", Chat: ses.ID}, in.TabID, in.WindowID)
-	defer r.release(ctx)
+	if in.Task != nil {
+		r.task = in.Task
+	} else {
+		r.begin(ctx, permission.Caller{Kind: permission.KindPanel, Name: "the workflow “" + w.Name + "”", Chat: ses.ID}, in.TabID, in.WindowID)
+		defer r.release(ctx)
+	}
 	run := &workflow.Runner{Workflow: w, Values: in.Values,
 		Read: func(ctx context.Context) (*tool.Snap, error) {
 			t, err := r.task.Env.Current(ctx)
@@ -152,9 +160,9 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	}
 	ses.Messages = append(ses.Messages, end)
 	if err := r.save(ctx); err != nil {
-		return err
+		return nil, err
 	}
 	r.message(len(ses.Messages) - 1)
 	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: end.ID, Message: &end})
-	return nil
+	return ses, nil
 }

@@ -304,6 +304,13 @@ func (l *linker) call(ctx context.Context, client link.Client, id, name string, 
 	started := func() {
 		_ = c.Store.MarkCall(context.WithoutCancel(ctx), id, store.CallRunning, time.Now().UnixMilli())
 	}
+	switch name {
+	case link.WorkflowListTool:
+		return l.listWorkflows(ctx)
+	case link.WorkflowRunTool:
+		started()
+		return l.runWorkflow(ctx, w, args)
+	}
 	if t, ok := tool.Lookup(name); ok && t.Risk == tool.Read {
 		started = nil
 	}

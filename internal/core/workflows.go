@@ -3,9 +3,11 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/skiff-ai/skiff/internal/agent"
+	"github.com/skiff-ai/skiff/internal/link"
 	"github.com/skiff-ai/skiff/internal/workflow"
 )
 
@@ -105,5 +107,73 @@ func (c *Core) importWorkflows(ctx context.Context, p WorkflowImport) ([]workflo
 
 func (c *Core) runWorkflow(ctx context.Context, p WorkflowRun, emit func(agent.Update)) error {
 	tab := placedIn(ctx, &p.WindowID)
-	return c.Engine.RunWorkflow(ctx, agent.WorkflowInput{ID: p.ID, Values: p.Values, WindowID: p.WindowID, TabID: tab}, emit)
+	_, err := c.Engine.RunWorkflow(ctx, agent.WorkflowInput{ID: p.ID, Values: p.Values, WindowID: p.WindowID, TabID: tab}, emit)
+	return err
+}
+
+// listWorkflows is workflow_list for an outside client: each workflow with its steps in words,
+// its sites, and the schema of the values workflow_run takes for it.
+func (l *linker) listWorkflows(ctx context.Context) *link.CallResult {
+	ws, err := l.c.Store.Workflows(ctx)
+	if err != nil {
+		msg, _ := Sentence(err)
+		return &link.CallResult{IsError: true, Text: msg}
+	}
+	out := make([]link.WorkflowInfo, 0, len(ws))
+	for i := range ws {
+		w := &ws[i]
+		info := link.WorkflowInfo{ID: w.ID, Name: w.Name, Sites: w.Sites(), Values: w.Schema()}
+		for _, s := range w.Steps {
+			info.Steps = append(info.Steps, s.What)
+		}
+		out = append(out, info)
+	}
+	b, _ := json.MarshalIndent(out, "", "  ")
+	text := string(b)
+	if len(out) == 0 {
+		text = "The user has no saved workflows. (A workflow is saved from a finished agent run in Skiff's panel.)"
+	}
+	return &link.CallResult{Text: text}
+}
+
+// runWorkflow is workflow_run for an outside client: the replay works in the client's tab group
+// and every step passes the gate as the client's own call. The replay is a chat in the panel,
+// like any run.
+func (l *linker) runWorkflow(ctx context.Context, ws *workspace, raw json.RawMessage) *link.CallResult {
+	fail := func(s string) *link.CallResult { return &link.CallResult{IsError: true, Text: s} }
+	failed := func(err error) *link.CallResult { msg, _ := Sentence(err); return fail(msg) }
+	var a link.WorkflowRunArgs
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return fail("workflow_run takes {\"workflow\": its id or name, \"values\": {name: value}}: " + err.Error() + ".")
+		}
+	}
+	all, err := l.c.Store.Workflows(ctx)
+	if err != nil {
+		return failed(err)
+	}
+	var w *workflow.Workflow
+	for i := range all {
+		if all[i].ID == a.Workflow || w == nil && strings.EqualFold(strings.TrimSpace(all[i].Name), strings.TrimSpace(a.Workflow)) {
+			w = &all[i]
+		}
+	}
+	if w == nil {
+		return fail(fmt.Sprintf("There is no workflow “%s”: workflow_list names the ones there are.", a.Workflow))
+	}
+	values, err := w.WithDefaults(a.Values)
+	if err != nil {
+		return fail("T" + strings.TrimPrefix(err.Error(), "t") + ".")
+	}
+	if miss := w.Missing(values); len(miss) > 0 {
+		return fail(fmt.Sprintf("The workflow “%s” needs a value for “%s”.", w.Name, miss[0]))
+	}
+	ses, err := l.c.Engine.RunWorkflow(ctx, agent.WorkflowInput{ID: w.ID, Values: values, Task: ws.task},
+		func(u agent.Update) { l.c.broadcast(u) })
+	if err != nil {
+		return failed(err)
+	}
+	end := ses.Messages[len(ses.Messages)-1].Content
+	text := end + fmt.Sprintf(" Each step is in the chat “%s” in Skiff's panel; take a snapshot to see the page it ended on.", ses.Title)
+	return &link.CallResult{Text: text, IsError: !ses.Workflow.Done}
 }

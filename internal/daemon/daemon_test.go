@@ -248,6 +248,8 @@ func TestCallsReachTheLinkedExtension(t *testing.T) {
 		names = append(names, tl.Name)
 	}
 	assert.Contains(t, names, "snapshot")
+	assert.Contains(t, names, "workflow_list")
+	assert.Contains(t, names, "workflow_run")
 	assert.NotContains(t, names, "tab_read", "hidden aliases are not offered")
 }
 

@@ -3,12 +3,19 @@
 package e2e
 
 import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/skiff-ai/skiff/internal/link"
 	"github.com/skiff-ai/skiff/internal/testkit"
 )
 
@@ -99,5 +106,105 @@ func TestWorkflowRecordAndReplayWithoutAModel(t *testing.T) {
 	}
 	if n := len(site.Forms()); n != 2 {
 		t.Errorf("%d forms sent after the page changed", n)
+	}
+}
+
+// An outside agent lists the user's workflows and runs one through skiffd: the replay works in
+// the client's own tab group, each step asks in the panel naming the client (the password field
+// always asks), the site gets the values the client gave, and the password it gave is nowhere
+// in storage. Values it gets wrong are refused before anything runs, in words that say what the
+// workflow takes.
+func TestMCPClientListsAndRunsAWorkflow(t *testing.T) {
+	site := testkit.NewSite(t)
+	d := startSkiffd(t, 0)
+	panel := browser.FreshPanel(t)
+	linkPanel(t, panel, d)
+	raw, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", "workflows", "booking.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := strings.ReplaceAll(string(raw), "SITE", site.URL)
+	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(data)+`})`)
+
+	cs := mcpClient(t, d, "e2e-agent")
+	r := callTool(t, panel, cs, "e2e-agent", "workflow_list", map[string]any{}, "")
+	var list []link.WorkflowInfo
+	if r.IsError || json.Unmarshal([]byte(text(r)), &list) != nil || len(list) != 1 {
+		t.Fatalf("workflow_list: %s", text(r))
+	}
+	w := list[0]
+	if w.Name != "Book a table" || len(w.Steps) != 3 || len(w.Sites) != 1 || w.Sites[0] != site.URL {
+		t.Errorf("the workflow listed: %+v", w)
+	}
+	schema, _ := json.Marshal(w.Values)
+	if !strings.Contains(string(schema), `"required":["account_password"]`) || !strings.Contains(string(schema), `"default":"Luigi"`) {
+		t.Errorf("its values' schema: %s", schema)
+	}
+
+	// Wrong values: refused before any step, saying what it takes.
+	r = callTool(t, panel, cs, "e2e-agent", "workflow_run", map[string]any{"workflow": "Book a table", "values": map[string]any{"restaurant": "X", "guests": "3"}}, "")
+	if !r.IsError || !strings.Contains(text(r), "no parameter “guests” (it takes restaurant, people, account_password)") {
+		t.Errorf("an unknown value: %s", text(r))
+	}
+	r = callTool(t, panel, cs, "e2e-agent", "workflow_run", map[string]any{"workflow": "Book a table", "values": map[string]any{"restaurant": "X"}}, "")
+	if !r.IsError || !strings.Contains(text(r), "needs a value for “account_password”") {
+		t.Errorf("a secret not given: %s", text(r))
+	}
+	if n := len(site.Forms()); n != 0 {
+		t.Fatalf("%d forms sent by refused runs", n)
+	}
+
+	// The run: every ask is the client's, answered in the panel until the result comes.
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "workflow_run", Arguments: map[string]any{
+			"workflow": w.ID, "values": map[string]any{"restaurant": "Chez Ana", "account_password": "MCP-pw-7"}}})
+		if err != nil {
+			r = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+		}
+		done <- r
+	}()
+	var asked []string
+	ask := `document.querySelector('#outside-asks .outside-ask[data-who="e2e-agent"] button[data-decision="allow_once"]')`
+	for r = nil; r == nil; {
+		select {
+		case r = <-done:
+		default:
+			if JS[bool](t, panel, `!!`+ask) {
+				id := JS[string](t, panel, ask+`.closest(".outside-ask").dataset.id`)
+				asked = append(asked, JS[string](t, panel, ask+`.closest(".outside-ask").dataset.tool`))
+				Click(t, panel, ask)
+				WaitJS(t, panel, `!document.querySelector('#outside-asks .outside-ask[data-id="`+id+`"]')`)
+			} else {
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+	}
+	if r.IsError || !strings.Contains(text(r), "ran all 3 steps") {
+		t.Fatalf("workflow_run: %s (asked %v)", text(r), asked)
+	}
+	if !slices.Contains(asked, "fill_form") {
+		t.Errorf("the password field did not ask (asks: %v)", asked)
+	}
+	forms := site.Forms()
+	if len(forms) != 1 || forms[0].Get("restaurant") != "Chez Ana" || forms[0].Get("people") != "4" || forms[0].Get("password") != "MCP-pw-7" {
+		t.Fatalf("the site got %v", forms)
+	}
+	group := JS[string](t, panel, `(async () => {
+		const tabs = await chrome.tabs.query({url: `+jsString(site.URL+"/*")+`});
+		const g = tabs.filter(t => t.groupId >= 0);
+		return g.length ? (await chrome.tabGroups.get(g[0].groupId)).title : "no group: " + tabs.length + " tabs";
+	})()`)
+	if group != "e2e-agent" {
+		t.Errorf("the replay's tab group: %q", group)
+	}
+	stored := JS[string](t, panel, `Promise.all([chrome.storage.local.get(null), chrome.storage.session.get(null)]).then(a => JSON.stringify(a))`)
+	if strings.Contains(stored, "MCP-pw-7") {
+		t.Errorf("the password the client gave is in storage")
+	}
+	if !strings.Contains(stored, "▶ Book a table") || !strings.Contains(stored, "Chez Ana") {
+		t.Errorf("no chat of the replay in storage")
 	}
 }

@@ -179,3 +179,31 @@ func withRefs(args json.RawMessage, list []string) json.RawMessage {
 	}
 	return out
 }
+
+// WithDefaults is values with the recorded default of each parameter that was not given (a
+// secret has none), or an error naming a value given for no parameter.
+func (w *Workflow) WithDefaults(values map[string]string) (map[string]string, error) {
+	out := map[string]string{}
+	known := map[string]bool{}
+	for _, p := range w.Params {
+		known[p.Name] = true
+		if v, ok := values[p.Name]; ok {
+			out[p.Name] = v
+		} else if !p.Secret && p.Default != "" {
+			out[p.Name] = p.Default
+		}
+	}
+	for k := range values {
+		if !known[k] {
+			names := make([]string, 0, len(w.Params))
+			for _, p := range w.Params {
+				names = append(names, p.Name)
+			}
+			if len(names) == 0 {
+				return nil, fmt.Errorf("the workflow “%s” takes no values, and “%s” was given", w.Name, k)
+			}
+			return nil, fmt.Errorf("the workflow “%s” has no parameter “%s” (it takes %s)", w.Name, k, strings.Join(names, ", "))
+		}
+	}
+	return out, nil
+}

@@ -298,3 +298,41 @@ func (w *Workflow) Check() error {
 
 // MaxSteps bounds a workflow.
 const MaxSteps = 200
+
+// Sites are the origins the workflow's steps act on, in the order it first reaches them.
+func (w *Workflow) Sites() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range w.Steps {
+		if s.Origin != "" && !seen[s.Origin] {
+			seen[s.Origin] = true
+			out = append(out, s.Origin)
+		}
+	}
+	return out
+}
+
+// Schema is the JSON Schema of the values a run takes: one string property per parameter, its
+// field's name as the description, the recorded value as the default; a secret, or a value
+// recorded empty, is required.
+func (w *Workflow) Schema() map[string]any {
+	props := map[string]any{}
+	required := []string{}
+	for _, p := range w.Params {
+		d := map[string]any{"type": "string"}
+		if p.Label != "" {
+			d["description"] = p.Label
+		}
+		switch {
+		case p.Secret:
+			d["description"] = strings.TrimSpace(p.Label + " (secret: asked at every run, never stored)")
+			required = append(required, p.Name)
+		case p.Default != "":
+			d["default"] = p.Default
+		default:
+			required = append(required, p.Name)
+		}
+		props[p.Name] = d
+	}
+	return map[string]any{"type": "object", "properties": props, "required": required, "additionalProperties": false}
+}

@@ -240,3 +240,33 @@ func TestPlaceholders(t *testing.T) {
 	assert.Equal(t, `<a> {<b_2>} {{Bad}} {{}} {{c`, got)
 	assert.Equal(t, []string{"x", "y"}, Step{Args: json.RawMessage(`{"a":"{{x}} and {{y}}"}`)}.Params())
 }
+
+// What an outside client is told a workflow takes: the schema of its values (defaults from the
+// recorded run; secrets and values recorded empty required), and the values it gives, with the
+// defaults filled in and a name that is no parameter refused.
+func TestValuesSchemaAndDefaults(t *testing.T) {
+	w := &Workflow{Name: "Book", Params: []Param{
+		{Name: "restaurant", Label: "Restaurant", Default: "Luigi"},
+		{Name: "note", Label: "Note"},
+		{Name: "pw", Label: "Password", Secret: true},
+	}, Steps: []Step{
+		{Tool: "navigate", Origin: "https://a.example"}, {Tool: "click", Origin: "https://a.example"}, {Tool: "click", Origin: "https://b.example"},
+	}}
+	b, err := json.Marshal(w.Schema())
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"type":"object","additionalProperties":false,"required":["note","pw"],"properties":{
+		"restaurant":{"type":"string","description":"Restaurant","default":"Luigi"},
+		"note":{"type":"string","description":"Note"},
+		"pw":{"type":"string","description":"Password (secret: asked at every run, never stored)"}}}`, string(b))
+	assert.Equal(t, []string{"https://a.example", "https://b.example"}, w.Sites())
+
+	v, err := w.WithDefaults(map[string]string{"pw": "s", "note": ""})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"restaurant": "Luigi", "note": "", "pw": "s"}, v)
+	assert.Empty(t, w.Missing(v))
+	v, err = w.WithDefaults(map[string]string{"restaurant": "Ana"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"note", "pw"}, w.Missing(v), "a secret never takes a default")
+	_, err = w.WithDefaults(map[string]string{"guests": "3"})
+	assert.EqualError(t, err, "the workflow “Book” has no parameter “guests” (it takes restaurant, note, pw)")
+}

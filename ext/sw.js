@@ -70,6 +70,8 @@ chrome.debugger.onDetach.addListener((source, reason) => forward("debugger.detac
 chrome.runtime.onStartup.addListener(() => ready.then((core) => core.wake(), () => {}));
 chrome.alarms.onAlarm.addListener((a) => {
   if (a.name === "skiff-link") ready.then((core) => core.wake(), () => {});
+  // A scheduled run's time (the core sets this alarm at the earliest one).
+  if (a.name === "skiff-schedule") ready.then((core) => core.due(), () => {});
 });
 chrome.tabs.onRemoved.addListener((tabId) => forward("tab.removed", { tabId }));
 chrome.webNavigation.onCommitted.addListener((d) => forward("tab.committed", { tabId: d.tabId, frameId: d.frameId, url: d.url }));
@@ -102,6 +104,13 @@ chrome.contextMenus.onClicked.addListener(askAboutSelection);
 // chrome.Notifier, whose id names the window). Clicking it opens the panel there: the click is
 // the user gesture sidePanel.open needs, so open is the first call.
 chrome.notifications.onClicked.addListener((id) => {
+  if (id.startsWith("skiff-run:")) {
+    // A scheduled run's outcome: open the panel on the chat it left.
+    chrome.sidePanel.open({ windowId: chrome.windows.WINDOW_ID_CURRENT }).catch((e) => console.error(e));
+    chrome.storage.session.set({ handoff: { sessionId: id.slice("skiff-run:".length), draft: "", at: Date.now() } });
+    chrome.notifications.clear(id);
+    return;
+  }
   if (!id.startsWith("skiff-ask:")) return;
   const windowId = Number(id.slice("skiff-ask:".length));
   chrome.sidePanel.open(windowId >= 0 ? { windowId } : { windowId: chrome.windows.WINDOW_ID_CURRENT }).catch((e) => console.error(e));

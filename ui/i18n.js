@@ -72,3 +72,8 @@ export function translate(root) {
   for (const n of root.querySelectorAll("[data-i18n-placeholder]")) n.placeholder = t(n.dataset.i18nPlaceholder);
   for (const n of root.querySelectorAll("[data-i18n-label]")) n.setAttribute("aria-label", t(n.dataset.i18nLabel));
 }
+
+// when is a moment (unix ms) as the user's language writes it: "Tue 1 Dec, 08:00".
+export function when(ms) {
+  return new Intl.DateTimeFormat(lang, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }).format(new Date(ms));
+}

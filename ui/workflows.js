@@ -7,13 +7,14 @@ import { call } from "./connection.js";
 import { state } from "./state.js";
 import { t } from "./i18n.js";
 import { currentWindow } from "./page.js";
+import { loadSchedules, scheduleForm } from "./schedules.js";
 
 let list = [];
 
 export async function openWorkflows() {
   $("workflow-name").value = state.active && state.active.title && !state.active.title.startsWith("▶") ? state.active.title : "";
   $("workflows-status").textContent = "";
-  await load();
+  await Promise.all([load(), loadSchedules()]);
   $("workflow-name").focus();
 }
 
@@ -51,6 +52,7 @@ function buildRow(w) {
     el("ol", { className: "wf-steps" }),
     el("div", { className: "row wrap" },
       el("button", { type: "button", className: "wf-run primary", textContent: t("wfRun") }),
+      el("button", { type: "button", className: "wf-schedule", textContent: t("scSchedule") }),
       el("button", { type: "button", className: "wf-export", textContent: t("wfExport") }),
       el("button", { type: "button", className: "wf-delete danger", textContent: t("wfDelete") })));
   return li;
@@ -94,6 +96,10 @@ $("workflow-list").addEventListener("click", async (e) => {
     let form = li.querySelector(".wf-form");
     if (!form) li.append((form = runForm(w)));
     (form.querySelector("input") || form.querySelector("button")).focus();
+  } else if (b.classList.contains("wf-schedule")) {
+    let form = li.querySelector(".sc-form");
+    if (!form) li.append((form = scheduleForm(w)));
+    form.querySelector("select").focus();
   } else if (b.classList.contains("wf-export")) {
     download({ name: w.name.replace(/[^\p{L}\p{N}]+/gu, "-") + ".skiff-workflow.json", mime: "application/json", text: JSON.stringify(w, null, 2) });
   } else if (b.classList.contains("wf-delete")) {

@@ -13,6 +13,8 @@
 //	skiffCore.wake()
 //	    The worker started or the keepalive alarm fired: bring the link to skiffd up if the
 //	    settings ask for it (a no-op when it is up).
+//	skiffCore.due()
+//	    The schedule alarm fired: run the scheduled runs whose time has come.
 //
 // When the core is ready it calls globalThis.__skiffReady(skiffCore); if it cannot start it
 // calls globalThis.__skiffReady(null, message).
@@ -37,6 +39,7 @@ func main() {
 	}
 	c.Notifier = chrome.Notifier{}
 	c.Dialer = chrome.Linker{}
+	c.Alarms = &chrome.Alarms{}
 	core.Version = chrome.ExtensionVersion()
 	api := js.Global().Get("Object").New()
 	api.Set("connect", js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -70,6 +73,10 @@ func main() {
 	}))
 	api.Set("wake", js.FuncOf(func(js.Value, []js.Value) any {
 		go c.StartLink(ctx)
+		return nil
+	}))
+	api.Set("due", js.FuncOf(func(js.Value, []js.Value) any {
+		go c.Due(ctx)
 		return nil
 	}))
 	js.Global().Set("skiffCore", api)

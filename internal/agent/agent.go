@@ -251,6 +251,9 @@ type Input struct {
 	// WindowID and TabID are where the tools work first (0: the active tab of the last
 	// focused window).
 	WindowID, TabID int
+	// Task, when set, is the task the tools work in and whose caller the gate names (a
+	// scheduled run's own tab group); its tabs stay the task's.
+	Task *Task
 }
 
 // Attach is the page context of a message: Page when the panel already holds it (a selection

@@ -78,7 +78,9 @@ func (e *Engine) runOne(ctx context.Context, ses *store.Session, in Input, read 
 	if read != nil {
 		r.attach(ctx, read)
 	}
-	if ses.Agent {
+	if ses.Agent && in.Task != nil {
+		r.task = in.Task
+	} else if ses.Agent {
 		r.begin(ctx, PanelCaller(ses.ID), in.TabID, in.WindowID)
 		defer r.release(ctx)
 		// The page the user attached they shared themselves.

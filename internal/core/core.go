@@ -83,14 +83,17 @@ type Core struct {
 	Notifier Notifier
 	// Dialer opens the link to skiffd; nil: no link.
 	Dialer Dialer
+	// Alarms wakes the worker for scheduled runs and tells how they went; nil: no schedules run.
+	Alarms Alarms
 
 	gate   *permission.Gate
 	pages  pages
 	link   linker
 	audits audits
 
-	mu    sync.Mutex
-	conns map[Conn]bool
+	mu        sync.Mutex
+	conns     map[Conn]bool
+	scheduled map[string]bool // the schedules this worker is running
 }
 
 // New returns a Core over kv, doing HTTP with d and working in the browser b (nil: none).
@@ -125,6 +128,8 @@ func (c *Core) Start(ctx context.Context) {
 		c.gate.Notify(ctx)
 	}
 	c.startLink(ctx, s.Daemon)
+	c.recoverSchedules(ctx)
+	c.Due(ctx)
 }
 
 // Connect registers a panel for pushed updates.

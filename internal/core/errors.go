@@ -25,6 +25,7 @@ var sentences = []struct {
 }{
 	{store.ErrNotFound, "This chat no longer exists; it may have been deleted in another window."},
 	{store.ErrNoWorkflow, "This workflow no longer exists; it may have been deleted in another window."},
+	{store.ErrNoSchedule, "This schedule no longer exists; it may have been deleted in another window."},
 	{store.ErrNoMemory, "This memory no longer exists; it may have been deleted in another window."},
 	{store.ErrQuota, "Skiff's storage is full. Delete old chats in History (export them first if you want to keep them) and try again."},
 	{store.ErrNewerSchema, "Your chats were saved by a newer version of Skiff. Update Skiff to open them."},

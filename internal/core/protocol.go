@@ -53,6 +53,10 @@ var methods = map[string]method{
 	"workflow.import": handle((*Core).importWorkflows),
 	"workflow.run":    stream((*Core).runWorkflow),
 
+	"schedule.list":   handle((*Core).listSchedules),
+	"schedule.save":   handle((*Core).saveSchedule),
+	"schedule.delete": handle((*Core).deleteSchedule),
+
 	"page.peek":   handle((*Core).peek),
 	"tool.decide": handle((*Core).decide),
 	"tool.image":  handle((*Core).image),

@@ -17,6 +17,7 @@ import (
 
 	"github.com/skiff-ai/skiff/internal/link"
 	"github.com/skiff-ai/skiff/internal/testkit"
+	"github.com/skiff-ai/skiff/internal/workflow"
 )
 
 // A task done once by the agent becomes a workflow, and the workflow does it again with other
@@ -207,4 +208,119 @@ func TestMCPClientListsAndRunsAWorkflow(t *testing.T) {
 	if !strings.Contains(stored, "▶ Book a table") || !strings.Contains(stored, "Chez Ana") {
 		t.Errorf("no chat of the replay in storage")
 	}
+}
+
+// reserveWorkflow is testdata's booking workflow without its password: one that can run on a
+// schedule (a secret would have to be stored).
+func reserveWorkflow(t *testing.T, site *testkit.Site) (withSecret, without string) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", "workflows", "booking.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	withSecret = strings.ReplaceAll(string(raw), "SITE", site.URL)
+	var w workflow.Workflow
+	if err := json.Unmarshal([]byte(withSecret), &w); err != nil {
+		t.Fatal(err)
+	}
+	w.Name, w.Params = "Reserve a table", w.Params[:2]
+	w.Steps[1].Targets = w.Steps[1].Targets[:2]
+	w.Steps[1].Args = json.RawMessage(`{"fields": [{"ref": "@1", "value": "{{restaurant}}"}, {"ref": "@2", "value": "{{people}}"}]}`)
+	b, _ := json.Marshal(w)
+	return withSecret, string(b)
+}
+
+// A workflow scheduled in the panel runs by itself while the panel is closed and the worker
+// stopped: the alarm wakes the worker, the run works in a window and tab group of its own, and
+// at its first ask it waits (a count on the button, a notification) and does nothing more until
+// the user, opening the panel, answers. It leaves a chat, a notification with its outcome and
+// the outcome in the schedule's row. A workflow that types a password cannot be scheduled.
+func TestScheduledWorkflowRunsWithThePanelClosedAndWaitsOnAsks(t *testing.T) {
+	site := testkit.NewSite(t)
+	panel := browser.FreshPanel(t)
+	withSecret, without := reserveWorkflow(t, site)
+	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(withSecret)+`})`)
+	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(without)+`})`)
+	Do(t, panel, chromedp.Click("#workflows-toggle"))
+	row := func(name string) string {
+		return `[...document.querySelectorAll(".workflow")].find(li => li.querySelector(".wf-name").textContent === ` + jsString(name) + `)`
+	}
+	WaitJS(t, panel, `!!`+row("Book a table")+` && !!`+row("Reserve a table"))
+
+	Click(t, panel, row("Book a table")+`.querySelector(".wf-schedule")`)
+	Click(t, panel, row("Book a table")+`.querySelector(".sc-save")`)
+	WaitJS(t, panel, `document.getElementById("workflows-status").textContent.includes("cannot run on a schedule")`)
+	if n := JS[int](t, panel, `skiffTest.call("schedule.list").then(l => l.length)`); n != 0 {
+		t.Fatalf("%d schedules after a refused one", n)
+	}
+
+	// Once, a few seconds from now, with a value of its own.
+	Click(t, panel, row("Reserve a table")+`.querySelector(".wf-schedule")`)
+	JS[bool](t, panel, `(f => {
+		f.every.value = "once"; f.every.dispatchEvent(new Event("change"));
+		const at = new Date(Date.now() + 15000);
+		const local = new Date(at.getTime() - at.getTimezoneOffset() * 60000).toISOString().slice(0, 19);
+		f.at.step = "1"; // a person picks a minute; the test cannot wait for the next one
+		f.at.value = local; f["v:restaurant"].value = "Sched Bistro";
+		return true;
+	})(`+row("Reserve a table")+`.querySelector(".sc-form"))`)
+	Click(t, panel, row("Reserve a table")+`.querySelector(".sc-save")`)
+	WaitJS(t, panel, `!!document.querySelector('#schedule-list .schedule[data-state="waiting"]')`)
+	if got := JS[string](t, panel, `document.querySelector("#schedule-list .schedule .sc-when").textContent`); !strings.Contains(got, "once") || !strings.Contains(got, "next") {
+		t.Errorf("the schedule's row: %q", got)
+	}
+
+	// The user closes the panel; Chrome stops the idle worker.
+	_ = chromedp.Cancel(panel)
+	browser.StopWorker(t)
+	Eventually(t, 60*time.Second, func() bool {
+		return browser.WorkerRunning() && WorkerValue[bool](t, browser, `chrome.notifications.getAll().then(n => Object.keys(n).some(k => k.startsWith("skiff-ask:")))`)
+	}, "the scheduled run did not start and ask with the panel closed")
+	if got := WorkerValue[string](t, browser, `chrome.action.getBadgeText({})`); got != "1" {
+		t.Errorf("the button's count while the run asks: %q", got)
+	}
+	if n := len(site.Forms()); n != 0 {
+		t.Fatalf("%d forms sent before any answer", n)
+	}
+
+	// The user opens the panel and answers each ask of the run.
+	panel = browser.Panel(t)
+	ask := `document.querySelector('#outside-asks .outside-ask[data-who="⏰ Reserve a table"] button[data-decision="allow_once"]')`
+	var asked []string
+	Eventually(t, 60*time.Second, func() bool {
+		if len(site.Forms()) > 0 {
+			return true
+		}
+		if JS[bool](t, panel, `!!`+ask) {
+			id := JS[string](t, panel, ask+`.closest(".outside-ask").dataset.id`)
+			asked = append(asked, JS[string](t, panel, ask+`.closest(".outside-ask").dataset.tool`))
+			Click(t, panel, ask)
+			WaitJS(t, panel, `!document.querySelector('#outside-asks .outside-ask[data-id="`+id+`"]')`)
+		}
+		return false
+	}, "the scheduled run sent nothing")
+	if asked[0] != "navigate" {
+		t.Errorf("asks: %v", asked)
+	}
+	if f := site.Forms()[0]; f.Get("restaurant") != "Sched Bistro" || f.Get("people") != "4" {
+		t.Errorf("the run sent %v", f)
+	}
+	Eventually(t, 30*time.Second, func() bool {
+		return WorkerValue[bool](t, browser, `chrome.notifications.getAll().then(n => Object.keys(n).some(k => k.startsWith("skiff-run:")))`)
+	}, "no notification of the run's outcome")
+	group := JS[string](t, panel, `(async () => {
+		const tabs = (await chrome.tabs.query({url: `+jsString(site.URL+"/*")+`})).filter(t => t.groupId >= 0);
+		return tabs.length ? (await chrome.tabGroups.get(tabs[0].groupId)).title : "no group";
+	})()`)
+	if group != "⏰ Reserve a table" {
+		t.Errorf("the run's tab group: %q", group)
+	}
+	Do(t, panel, chromedp.Click("#workflows-toggle"))
+	WaitJS(t, panel, `(li => !!li && li.dataset.state === "waiting" && li.querySelector(".sc-last").dataset.ok === "1")(document.querySelector("#schedule-list .schedule"))`)
+	if got := JS[string](t, panel, `document.querySelector("#schedule-list .sc-last").textContent`); !strings.Contains(got, "ran all 3 steps") {
+		t.Errorf("the schedule's last run: %q", got)
+	}
+	// Its chat is there, with every step.
+	Click(t, panel, `document.querySelector("#schedule-list .sc-chat")`)
+	WaitJS(t, panel, `document.body.dataset.view === "chat" && skiffTest.state.active && skiffTest.state.active.title === "▶ Reserve a table"`)
 }

@@ -1,0 +1,284 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/skiff-ai/skiff/internal/agent"
+	"github.com/skiff-ai/skiff/internal/link"
+	"github.com/skiff-ai/skiff/internal/schedule"
+	"github.com/skiff-ai/skiff/internal/store"
+)
+
+// Scheduled runs: a workflow or a prompt that starts by itself (internal/schedule). One browser
+// alarm is set at the earliest time one is due; it wakes the worker (the panel may be closed),
+// which runs what is due, each in a tab group and window of its own, every step through the
+// gate as "⏰ name". A run that asks waits for the answer (badge and notification) and goes no
+// further without it; each run leaves a chat and a notification with its outcome.
+
+// Alarms is what schedules need of the browser.
+type Alarms interface {
+	// Set wakes the worker at at (unix ms); 0 clears the alarm.
+	Set(ctx context.Context, at int64)
+	// Busy keeps the worker from being stopped while a scheduled run goes on (true) and lets it
+	// go again (false).
+	Busy(on bool)
+	// Ran tells the user how a run went; chat is the chat it left.
+	Ran(ctx context.Context, chat, title, message string, ok bool)
+}
+
+// RunTimeout bounds a scheduled run, its waits for answers included.
+const RunTimeout = time.Hour
+
+// ScheduleSave is schedule.save's request: a new schedule (no id) or a changed one.
+type ScheduleSave struct {
+	schedule.Schedule
+}
+
+// ScheduleRef names a schedule.
+type ScheduleRef struct {
+	ID string `json:"id"`
+}
+
+func (c *Core) listSchedules(ctx context.Context, _ struct{}) ([]schedule.Schedule, error) {
+	list, err := c.Store.Schedules(ctx)
+	if list == nil {
+		list = []schedule.Schedule{}
+	}
+	return list, err
+}
+
+// saveSchedule checks a schedule, works out when it runs next and sets the alarm. A workflow
+// that types a secret cannot be scheduled: the secret would have to be stored.
+func (c *Core) saveSchedule(ctx context.Context, p ScheduleSave) (*schedule.Schedule, error) {
+	sc := p.Schedule
+	sc.Name, sc.Prompt = strings.TrimSpace(sc.Name), strings.TrimSpace(sc.Prompt)
+	if sc.Workflow != "" {
+		w, err := c.Store.Workflow(ctx, sc.Workflow)
+		if err != nil {
+			return nil, err
+		}
+		for _, prm := range w.Params {
+			if prm.Secret {
+				return nil, &store.FieldError{Field: "schedule", Message: fmt.Sprintf("“%s” types a password or card number (%s), which Skiff never stores, so it cannot run on a schedule.", w.Name, prm.Label)}
+			}
+		}
+		values, err := w.WithDefaults(sc.Values)
+		if err != nil {
+			return nil, &store.FieldError{Field: "schedule", Message: "T" + strings.TrimPrefix(err.Error(), "t") + "."}
+		}
+		if miss := w.Missing(values); len(miss) > 0 {
+			return nil, &store.FieldError{Field: miss[0], Message: fmt.Sprintf("Give a value for “%s” to schedule the workflow.", miss[0])}
+		}
+		sc.Values = values
+		if sc.Name == "" {
+			sc.Name = w.Name
+		}
+	}
+	now := c.Engine.Now()
+	var old *schedule.Schedule
+	if sc.ID == "" {
+		sc.ID, sc.CreatedAt = agent.NewID(), now.UnixMilli()
+	} else if list, err := c.Store.Schedules(ctx); err == nil {
+		for i := range list {
+			if list[i].ID == sc.ID {
+				old = &list[i]
+			}
+		}
+		if old == nil {
+			return nil, store.ErrNoSchedule
+		}
+		sc.CreatedAt, sc.Last, sc.Running = old.CreatedAt, old.Last, old.Running
+	}
+	if sc.Repeat.Every == schedule.Once && sc.Repeat.At <= now.UnixMilli() && (old == nil || old.Repeat != sc.Repeat) {
+		return nil, &store.FieldError{Field: "schedule", Message: "That time has passed: choose a time to come."}
+	}
+	sc.NextAt = 0
+	if n := sc.Repeat.Next(now); !n.IsZero() {
+		sc.NextAt = n.UnixMilli()
+	}
+	if err := c.Store.SaveSchedule(ctx, &sc); err != nil {
+		return nil, err
+	}
+	c.arm(ctx)
+	return &sc, nil
+}
+
+func (c *Core) deleteSchedule(ctx context.Context, p ScheduleRef) (struct{}, error) {
+	err := c.Store.DeleteSchedule(ctx, p.ID)
+	c.arm(ctx)
+	return struct{}{}, err
+}
+
+// arm sets the alarm at the earliest time a schedule is due (or clears it).
+func (c *Core) arm(ctx context.Context) {
+	if c.Alarms == nil {
+		return
+	}
+	list, err := c.Store.Schedules(ctx)
+	if err != nil {
+		return
+	}
+	c.Alarms.Set(ctx, schedule.Earliest(list))
+}
+
+// recoverSchedules is the worker's start: a run marked as going that this worker does not run
+// was cut when the worker stopped. It is not started again (it may have acted); its last
+// outcome says so, and its chat tells where it stopped.
+func (c *Core) recoverSchedules(ctx context.Context) {
+	_, _ = c.Store.UpdateSchedules(ctx, func(list []schedule.Schedule) []schedule.Schedule {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for i := range list {
+			if list[i].Running != 0 && !c.scheduled[list[i].ID] {
+				list[i].Last = &schedule.Last{At: list[i].Running, Outcome: "The run was cut when Skiff's worker stopped; it was not started again."}
+				list[i].Running = 0
+			}
+		}
+		return list
+	})
+}
+
+// Due runs the schedules whose time has come, one after another, and sets the alarm for the
+// next. The worker's alarm calls it; so does the worker's start (a time missed while the browser
+// was closed runs once).
+func (c *Core) Due(ctx context.Context) {
+	for {
+		now := c.Engine.Now()
+		var next *schedule.Schedule
+		_, err := c.Store.UpdateSchedules(ctx, func(list []schedule.Schedule) []schedule.Schedule {
+			for i := range list {
+				if list[i].Due(now) {
+					sc := &list[i]
+					sc.Running = now.UnixMilli()
+					sc.NextAt = 0
+					if n := sc.Repeat.Next(now); !n.IsZero() {
+						sc.NextAt = n.UnixMilli()
+					}
+					cp := *sc
+					next = &cp
+					c.mu.Lock()
+					if c.scheduled == nil {
+						c.scheduled = map[string]bool{}
+					}
+					c.scheduled[sc.ID] = true
+					c.mu.Unlock()
+					break
+				}
+			}
+			return list
+		})
+		if err != nil || next == nil {
+			c.arm(ctx)
+			return
+		}
+		c.broadcastPanels(struct {
+			Type string `json:"type"`
+		}{UpdateSchedules})
+		c.runSchedule(ctx, *next)
+	}
+}
+
+// UpdateSchedules is the push that tells panels the schedules changed: {"type": "schedules.changed"}.
+const UpdateSchedules = "schedules.changed"
+
+// runSchedule runs one schedule to its end and records how it went.
+func (c *Core) runSchedule(ctx context.Context, sc schedule.Schedule) {
+	if c.Alarms != nil {
+		c.Alarms.Busy(true)
+		defer c.Alarms.Busy(false)
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), RunTimeout)
+	defer cancel()
+	title := "⏰ " + sc.Name
+	ws := newWorkspace(c.Browser, link.Client{ID: "schedule-" + sc.ID, Name: title}, store.Workspace{}, nil)
+	chat := ""
+	emit := func(u agent.Update) {
+		if chat == "" {
+			chat = u.SessionID
+		}
+		c.broadcast(u)
+	}
+	ok, outcome := c.runScheduled(rctx, sc, ws, emit)
+	for _, id := range ws.task.Env.Used() {
+		c.Browser.Release(context.WithoutCancel(ctx), id)
+	}
+	_, _ = c.Store.UpdateSchedules(context.WithoutCancel(ctx), func(list []schedule.Schedule) []schedule.Schedule {
+		for i := range list {
+			if list[i].ID == sc.ID {
+				list[i].Running = 0
+				list[i].Last = &schedule.Last{At: c.Engine.Now().UnixMilli(), Chat: chat, OK: ok, Outcome: outcome}
+			}
+		}
+		return list
+	})
+	c.mu.Lock()
+	delete(c.scheduled, sc.ID)
+	c.mu.Unlock()
+	c.broadcastPanels(struct {
+		Type string `json:"type"`
+	}{UpdateSchedules})
+	if c.Alarms != nil {
+		c.Alarms.Ran(context.WithoutCancel(ctx), chat, title, outcome, ok)
+	}
+}
+
+// runScheduled is the run itself: the workflow's replay, or the prompt as an agent run. It
+// returns whether it finished and its outcome in a sentence.
+func (c *Core) runScheduled(ctx context.Context, sc schedule.Schedule, ws *workspace, emit func(agent.Update)) (bool, string) {
+	if c.Browser == nil {
+		return false, "Skiff has no browser to run in."
+	}
+	if sc.Workflow != "" {
+		w, err := c.Store.Workflow(ctx, sc.Workflow)
+		if err != nil {
+			msg, _ := Sentence(err)
+			return false, msg
+		}
+		values, err := w.WithDefaults(sc.Values)
+		if err != nil {
+			return false, "T" + strings.TrimPrefix(err.Error(), "t") + "."
+		}
+		ses, err := c.Engine.RunWorkflow(ctx, agent.WorkflowInput{ID: w.ID, Values: values, Task: ws.task}, emit)
+		if err != nil {
+			msg, _ := Sentence(err)
+			return false, msg
+		}
+		return ses.Workflow.Done, ses.Messages[len(ses.Messages)-1].Content
+	}
+	on := true
+	var id string
+	err := c.Engine.Send(ctx, agent.Input{Text: sc.Prompt, Agent: &on, Task: ws.task}, func(u agent.Update) {
+		if id == "" {
+			id = u.SessionID
+		}
+		emit(u)
+	})
+	if err != nil {
+		msg, _ := Sentence(err)
+		return false, msg
+	}
+	ses, err := c.Store.Session(ctx, id)
+	if err != nil || len(ses.Messages) == 0 {
+		return false, "The run left no chat."
+	}
+	last := ses.Messages[len(ses.Messages)-1]
+	switch {
+	case last.Error != nil:
+		return false, last.Error.Message
+	case last.Status == store.StatusStopped:
+		return false, "The run was stopped."
+	case last.Status != "":
+		return false, "The run ended: " + last.Status + "."
+	}
+	text := strings.TrimSpace(last.Content)
+	if r := []rune(text); len(r) > 300 {
+		text = string(r[:300]) + "…"
+	}
+	if text == "" {
+		text = "The run finished."
+	}
+	return true, text
+}

@@ -1,0 +1,102 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skiff-ai/skiff/internal/schedule"
+	"github.com/skiff-ai/skiff/internal/store"
+)
+
+type alarms struct {
+	mu  sync.Mutex
+	set []int64
+}
+
+func (a *alarms) Set(_ context.Context, at int64) {
+	a.mu.Lock()
+	a.set = append(a.set, at)
+	a.mu.Unlock()
+}
+func (a *alarms) Busy(bool) {}
+func (a *alarms) Ran(context.Context, string, string, string, bool) {
+}
+
+func (a *alarms) last() int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.set) == 0 {
+		return -1
+	}
+	return a.set[len(a.set)-1]
+}
+
+// Saving a schedule works out when it runs and sets the alarm there; a workflow that types a
+// secret is refused; a time that has passed is refused; deleting the last one clears the alarm.
+// A run marked as going when the worker starts was cut: it is not run again, and says so.
+func TestSchedulesSetTheAlarmAndSurviveAStoppedWorker(t *testing.T) {
+	ctx := context.Background()
+	c, err := New(ctx, store.NewMemKV(), nil, nil, nil)
+	require.NoError(t, err)
+	a := &alarms{}
+	c.Alarms = a
+	now := time.Date(2026, 11, 24, 9, 30, 0, 0, time.Local)
+	c.Engine.Now = func() time.Time { return now }
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "workflows", "booking.json"))
+	require.NoError(t, err)
+	ws, err := c.importWorkflows(ctx, WorkflowImport{Data: strings.ReplaceAll(string(raw), "SITE", "http://127.0.0.1:9")})
+	require.NoError(t, err)
+
+	_, err = c.saveSchedule(ctx, ScheduleSave{schedule.Schedule{Workflow: ws[0].ID, Repeat: schedule.Repeat{Every: schedule.Daily, Time: "08:00"}}})
+	require.Error(t, err)
+	msg, _ := Sentence(err)
+	assert.Contains(t, msg, "cannot run on a schedule")
+
+	_, err = c.saveSchedule(ctx, ScheduleSave{schedule.Schedule{Name: "News", Prompt: "Summarise the news", Repeat: schedule.Repeat{Every: schedule.Once, At: now.Add(-time.Minute).UnixMilli()}}})
+	msg, _ = Sentence(err)
+	assert.Equal(t, "That time has passed: choose a time to come.", msg)
+
+	sc, err := c.saveSchedule(ctx, ScheduleSave{schedule.Schedule{Name: " News ", Prompt: "Summarise the news", Repeat: schedule.Repeat{Every: schedule.Weekdays, Time: "08:00"}}})
+	require.NoError(t, err)
+	assert.Equal(t, "News", sc.Name)
+	want := time.Date(2026, 11, 25, 8, 0, 0, 0, time.Local).UnixMilli()
+	assert.Equal(t, want, sc.NextAt)
+	assert.Equal(t, want, a.last(), "the alarm is set at the next run")
+
+	// Paused: no alarm for it.
+	sc.Paused = true
+	_, err = c.saveSchedule(ctx, ScheduleSave{*sc})
+	require.NoError(t, err)
+	assert.Equal(t, int64(0), a.last())
+
+	// A worker stopped during a run: the next one does not run it again.
+	_, err = c.Store.UpdateSchedules(ctx, func(l []schedule.Schedule) []schedule.Schedule {
+		l[0].Running, l[0].Paused = now.Add(-time.Minute).UnixMilli(), false
+		return l
+	})
+	require.NoError(t, err)
+	c.recoverSchedules(ctx)
+	c.Due(ctx)
+	list, err := c.Store.Schedules(ctx)
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	assert.Zero(t, list[0].Running)
+	require.NotNil(t, list[0].Last)
+	assert.False(t, list[0].Last.OK)
+	assert.Contains(t, list[0].Last.Outcome, "not started again")
+	b, _ := json.Marshal(list)
+	assert.NotContains(t, string(b), "chat", "nothing ran")
+
+	_, err = c.deleteSchedule(ctx, ScheduleRef{ID: sc.ID})
+	require.NoError(t, err)
+	assert.Equal(t, int64(0), a.last(), "no schedule: no alarm")
+}

@@ -1,0 +1,169 @@
+// Package schedule says when a scheduled run is due: a saved workflow or a plain prompt that runs
+// once at a time, every hour, every day or on weekdays at a time of day. It is plain Go over
+// time.Time: the core keeps the schedules in the store, sets one browser alarm at the earliest
+// time one is due, and runs what is due when the alarm wakes the worker.
+package schedule
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// How often a schedule runs.
+const (
+	Once     = "once"
+	Hourly   = "hourly"
+	Daily    = "daily"
+	Weekdays = "weekdays"
+)
+
+// Max bounds how many schedules are kept.
+const Max = 50
+
+// Schedule is a run that starts by itself: a workflow (with the values of its parameters; a
+// workflow that needs a secret cannot be scheduled) or a prompt to the agent.
+type Schedule struct {
+	ID       string            `json:"id"`
+	Name     string            `json:"name"`
+	Workflow string            `json:"workflow,omitempty"`
+	Values   map[string]string `json:"values,omitempty"`
+	Prompt   string            `json:"prompt,omitempty"`
+	Repeat   Repeat            `json:"repeat"`
+	// NextAt is when it runs next (unix ms); 0: never again (a run once that ran).
+	NextAt int64 `json:"nextAt"`
+	// Running is the start of the run in progress (unix ms), 0 when none.
+	Running int64 `json:"running,omitempty"`
+	Last    *Last `json:"last,omitempty"`
+	Paused  bool  `json:"paused,omitempty"`
+	// CreatedAt is when the user made it (unix ms).
+	CreatedAt int64 `json:"createdAt"`
+}
+
+// Last is how the last run went.
+type Last struct {
+	At      int64  `json:"at"`
+	Chat    string `json:"chat,omitempty"` // the chat the run left
+	OK      bool   `json:"ok"`
+	Outcome string `json:"outcome"`
+}
+
+// Repeat is when a schedule runs: Every is Once (at At, a unix ms time), Hourly (at the minute
+// of Time), Daily or Weekdays (at Time, "HH:MM" in the browser's time zone).
+type Repeat struct {
+	Every string `json:"every"`
+	Time  string `json:"time,omitempty"`
+	At    int64  `json:"at,omitempty"`
+}
+
+// clock reads "HH:MM".
+func clock(s string) (h, m int, err error) {
+	hs, ms, ok := strings.Cut(strings.TrimSpace(s), ":")
+	if ok {
+		h, err = strconv.Atoi(hs)
+	}
+	if ok && err == nil {
+		m, err = strconv.Atoi(ms)
+	}
+	if !ok || err != nil || h < 0 || h > 23 || m < 0 || m > 59 || len(ms) != 2 {
+		return 0, 0, fmt.Errorf("“%s” is not a time of day like 08:00", s)
+	}
+	return h, m, nil
+}
+
+// Check reports what is wrong with r, in words for the user.
+func (r Repeat) Check() error {
+	switch r.Every {
+	case Once:
+		if r.At <= 0 {
+			return fmt.Errorf("a run once needs its date and time")
+		}
+		return nil
+	case Hourly, Daily, Weekdays:
+		_, _, err := clock(r.Time)
+		return err
+	}
+	return fmt.Errorf("“%s” is not how often a schedule runs (once, hourly, daily or weekdays)", r.Every)
+}
+
+// Next is the first time r runs strictly after t, in t's location; the zero time when it
+// never does again.
+func (r Repeat) Next(t time.Time) time.Time {
+	if r.Every == Once {
+		at := time.UnixMilli(r.At).In(t.Location())
+		if at.After(t) {
+			return at
+		}
+		return time.Time{}
+	}
+	h, m, err := clock(r.Time)
+	if err != nil {
+		return time.Time{}
+	}
+	if r.Every == Hourly {
+		n := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), m, 0, 0, t.Location())
+		if !n.After(t) {
+			n = n.Add(time.Hour)
+		}
+		return n
+	}
+	for d := 0; d <= 7; d++ {
+		n := time.Date(t.Year(), t.Month(), t.Day()+d, h, m, 0, 0, t.Location())
+		if !n.After(t) {
+			continue
+		}
+		if r.Every == Weekdays && (n.Weekday() == time.Saturday || n.Weekday() == time.Sunday) {
+			continue
+		}
+		return n
+	}
+	return time.Time{}
+}
+
+// Words says r as the schedule list shows it: "every day at 08:00".
+func (r Repeat) Words(loc *time.Location) string {
+	switch r.Every {
+	case Once:
+		return "once, " + time.UnixMilli(r.At).In(loc).Format("Mon 2 Jan 2006 15:04")
+	case Hourly:
+		_, m, _ := clock(r.Time)
+		return fmt.Sprintf("every hour at :%02d", m)
+	case Daily:
+		return "every day at " + r.Time
+	case Weekdays:
+		return "weekdays at " + r.Time
+	}
+	return r.Every
+}
+
+// Check reports what is wrong with s before it is saved.
+func (s *Schedule) Check() error {
+	if strings.TrimSpace(s.Name) == "" {
+		return fmt.Errorf("a schedule needs a name")
+	}
+	if (s.Workflow == "") == (strings.TrimSpace(s.Prompt) == "") {
+		return fmt.Errorf("a schedule runs either a workflow or a prompt")
+	}
+	return s.Repeat.Check()
+}
+
+// Due reports whether s should start at now: its time has come (a time missed while the browser
+// was closed counts once, not once per missed time), it is not paused, and it is not running.
+func (s *Schedule) Due(now time.Time) bool {
+	return !s.Paused && s.Running == 0 && s.NextAt > 0 && s.NextAt <= now.UnixMilli()
+}
+
+// Earliest is the first NextAt among the schedules that will run (0: none).
+func Earliest(list []Schedule) int64 {
+	var at int64
+	for _, s := range list {
+		if s.Paused || s.NextAt <= 0 || s.Running != 0 {
+			continue
+		}
+		if at == 0 || s.NextAt < at {
+			at = s.NextAt
+		}
+	}
+	return at
+}

@@ -1,0 +1,70 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/skiff-ai/skiff/internal/schedule"
+)
+
+// ErrNoSchedule is returned for a schedule id that does not exist.
+var ErrNoSchedule = errors.New("store: no such schedule")
+
+// Schedules returns the scheduled runs, in the order they were made.
+func (s *Store) Schedules(ctx context.Context) ([]schedule.Schedule, error) {
+	var list []schedule.Schedule
+	_, err := s.get(ctx, "schedules", &list)
+	return list, err
+}
+
+// SaveSchedule stores sc (checked first), replacing the one with its id.
+func (s *Store) SaveSchedule(ctx context.Context, sc *schedule.Schedule) error {
+	if err := sc.Check(); err != nil {
+		return &FieldError{"schedule", "This schedule cannot be saved: " + err.Error() + "."}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	list, err := s.Schedules(ctx)
+	if err != nil {
+		return err
+	}
+	if i := slices.IndexFunc(list, func(o schedule.Schedule) bool { return o.ID == sc.ID }); i >= 0 {
+		list[i] = *sc
+	} else if len(list) >= schedule.Max {
+		return &FieldError{"schedule", fmt.Sprintf("Skiff keeps at most %d schedules: delete one first.", schedule.Max)}
+	} else {
+		list = append(list, *sc)
+	}
+	return s.set(ctx, map[string]any{"schedules": list})
+}
+
+// UpdateSchedules changes the stored schedules in one step (f may change any of them; what it
+// returns is stored), so a run that finishes and a user who pauses do not write over each other.
+func (s *Store) UpdateSchedules(ctx context.Context, f func([]schedule.Schedule) []schedule.Schedule) ([]schedule.Schedule, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	list, err := s.Schedules(ctx)
+	if err != nil {
+		return nil, err
+	}
+	list = f(list)
+	return list, s.set(ctx, map[string]any{"schedules": list})
+}
+
+// DeleteSchedule removes schedule id.
+func (s *Store) DeleteSchedule(ctx context.Context, id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	list, err := s.Schedules(ctx)
+	if err != nil {
+		return err
+	}
+	n := len(list)
+	list = slices.DeleteFunc(list, func(o schedule.Schedule) bool { return o.ID == id })
+	if len(list) == n {
+		return ErrNoSchedule
+	}
+	return s.set(ctx, map[string]any{"schedules": list})
+}

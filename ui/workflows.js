@@ -67,14 +67,16 @@ function runForm(w) {
     const label = el("label", {}, el("span", { textContent: (p.label || p.name) + (p.secret ? " (" + t("wfSecret") + ")" : "") }), input);
     form.append(label);
   }
+  form.append(el("label", { className: "check" }, el("input", { type: "checkbox", name: "repair", className: "wf-repair" }), el("span", { textContent: t("wfRepair") })));
   form.append(el("button", { type: "submit", className: "primary wf-start", textContent: t("wfStart") }));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const values = {};
-    for (const input of form.querySelectorAll("input")) values[input.name] = input.value;
+    for (const input of form.querySelectorAll("input:not([type=checkbox])")) values[input.name] = input.value;
+    const repair = form.querySelector(".wf-repair").checked;
     state.starting = true; // the chat the run makes is this panel's to show
     try {
-      await call("workflow.run", { id: w.id, values, windowId: currentWindow() });
+      await call("workflow.run", { id: w.id, values, repair, windowId: currentWindow() });
     } catch (err) {
       state.starting = false;
       $("workflows-status").textContent = err.message;
@@ -121,7 +123,7 @@ $("workflow-save").addEventListener("submit", async (e) => {
   }
   try {
     const w = await call("workflow.save", { sessionId: state.active.id, name: $("workflow-name").value });
-    status.textContent = t("wfSaved", w.name);
+    status.textContent = w.version > 1 ? t("wfSavedVersion", w.name, w.version) : t("wfSaved", w.name);
     await load();
   } catch (err) {
     status.textContent = err.message;

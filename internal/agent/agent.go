@@ -254,6 +254,9 @@ type Input struct {
 	// Task, when set, is the task the tools work in and whose caller the gate names (a
 	// scheduled run's own tab group); its tabs stay the task's.
 	Task *Task
+	// Values are a workflow's values while a model repairs its replay: a {{name}} the model
+	// types is filled in on the way to the page, never shown to it or stored.
+	Values map[string]string
 }
 
 // Attach is the page context of a message: Page when the panel already holds it (a selection

@@ -15,6 +15,7 @@ import (
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/tool"
 	"github.com/skiff-ai/skiff/internal/weburl"
+	"github.com/skiff-ai/skiff/internal/workflow"
 )
 
 // run is one run of a session: the user's message is stored (and reported) first, then the
@@ -74,7 +75,7 @@ func (e *Engine) runOne(ctx context.Context, ses *store.Session, in Input, read 
 		return store.Message{}, err
 	}
 	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
-	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st}
+	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st, values: in.Values}
 	if read != nil {
 		r.attach(ctx, read)
 	}
@@ -104,6 +105,8 @@ type runner struct {
 	// task is the run's tool calls as the gate knows them: the tabs, the sites it worked on
 	// and may read, the elements the user let it act on.
 	task *Task
+	// values fill the {{name}} placeholders the model types while it repairs a workflow.
+	values map[string]string
 }
 
 // PanelCaller is the model of a chat in the panel, as the gate and the audit log name it.
@@ -336,7 +339,18 @@ func offered(vision bool) []provider.Tool {
 // call runs one tool call through the guarded path: a tool message is stored (pending), then
 // described, asking while the user is asked, running, and its outcome; every state is saved
 // before it is reported.
-func (r *runner) call(ctx context.Context, c provider.ToolCall) { r.callWith(ctx, c, nil) }
+func (r *runner) call(ctx context.Context, c provider.ToolCall) {
+	var run json.RawMessage
+	if len(r.values) > 0 && typing[c.Name] {
+		if filled, err := workflow.Fill(c.Args, r.values); err == nil {
+			run = filled
+		}
+	}
+	r.callWith(ctx, c, run)
+}
+
+// typing are the tools whose arguments carry values a person types.
+var typing = map[string]bool{"type": true, "fill_form": true, "select_option": true, "dialog": true}
 
 // callWith is call for a call that runs with other arguments than the ones it stores and shows
 // (a workflow's step with a secret value masked in c.Args); nil: c.Args.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/skiff-ai/skiff/internal/permission"
@@ -45,6 +46,9 @@ func (e *Engine) SaveWorkflow(ctx context.Context, sessionID, name string) (*wor
 	if err != nil {
 		return nil, err
 	}
+	if wf := ses.Workflow; wf != nil {
+		return e.saveRepaired(ctx, ses, name)
+	}
 	w, err := workflow.Record(name, recordedCalls(ses.Messages))
 	if err != nil {
 		return nil, &store.FieldError{Field: "workflow", Message: "This chat cannot be saved as a workflow: " + err.Error() + "."}
@@ -68,6 +72,9 @@ type WorkflowInput struct {
 	// Task, when set, is the task the replay works in and whose caller the gate names: an
 	// outside client's workspace (its tab group, its asks). Its tabs stay the task's.
 	Task *Task
+	// Repair: the user allows the model to finish a replay that stops because the page
+	// changed (an element not found, another site, a step that failed).
+	Repair bool
 }
 
 // RunWorkflow replays a workflow in a new chat, with no model: each step is a call on the one
@@ -163,6 +170,81 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 		return nil, err
 	}
 	r.message(len(ses.Messages) - 1)
+	if stop != nil && in.Repair && ctx.Err() == nil && (stop.Kind == workflow.StopMissing || stop.Kind == workflow.StopMoved || stop.Kind == workflow.StopFailed) {
+		return ses, e.repair(ctx, ses, w, in, stop, r, emit)
+	}
 	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: end.ID, Message: &end})
 	return ses, nil
+}
+
+// repair hands a stopped replay to the model, in the same chat, with the workflow as the plan:
+// the steps that ran, the one that stopped and why, the ones left, and the run's values as
+// placeholders it types (filled in on the way to the page: a secret never reaches the model).
+func (e *Engine) repair(ctx context.Context, ses *store.Session, w *workflow.Workflow, in WorkflowInput, stop *workflow.Stop, r *runner, emit func(Update)) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "The workflow “%s” stopped at step %d of %d: %s.\n", w.Name, stop.Step+1, len(w.Steps), strings.TrimSuffix(stop.Reason, "."))
+	fmt.Fprintf(&b, "Finish the task it does, on the page as it is now (snapshot first). ")
+	if stop.Step > 0 {
+		fmt.Fprintf(&b, "Steps 1 to %d ran; do not do them again. ", stop.Step)
+	}
+	b.WriteString("The steps left, as they were recorded (the page may call things otherwise now):\n")
+	for k := stop.Step; k < len(w.Steps); k++ {
+		fmt.Fprintf(&b, "%d. %s\n", k+1, w.Steps[k].What)
+	}
+	if len(w.Params) > 0 {
+		b.WriteString("To type a value of this run, type its placeholder exactly as written; Skiff puts the value in:\n")
+		for _, p := range w.Params {
+			v := "“" + in.Values[p.Name] + "”"
+			if p.Secret {
+				v = "a secret, not shown to you"
+			}
+			fmt.Fprintf(&b, "- {{%s}} (%s): %s\n", p.Name, or(p.Label, p.Name), v)
+		}
+	}
+	b.WriteString("When it is done, say so in one sentence.")
+	ask := store.Message{ID: NewID(), Role: "user", Content: b.String(), CreatedAt: e.now()}
+	ses.Messages = append(ses.Messages, ask)
+	ses.Workflow.RepairMsg, ses.Workflow.RepairFrom = ask.ID, stop.Step
+	if err := r.save(ctx); err != nil {
+		return err
+	}
+	r.message(len(ses.Messages) - 1)
+	on := true
+	run := Input{SessionID: ses.ID, Agent: &on, Task: in.Task, Values: in.Values}
+	if in.Task == nil {
+		if t, err := r.task.Env.Current(ctx); err == nil {
+			run.TabID = t.ID
+		}
+	}
+	_, err := e.runOne(ctx, ses, run, nil, emit)
+	return err
+}
+
+// saveRepaired saves a replay the model finished as the workflow's next version: the steps that
+// ran as recorded, then the model's.
+func (e *Engine) saveRepaired(ctx context.Context, ses *store.Session, name string) (*workflow.Workflow, error) {
+	wf := ses.Workflow
+	if wf.RepairMsg == "" {
+		return nil, &store.FieldError{Field: "workflow", Message: fmt.Sprintf("This chat replays the workflow “%s”: there is nothing new in it to save.", wf.Name)}
+	}
+	base, err := e.Store.Workflow(ctx, wf.ID)
+	if err != nil {
+		return nil, err
+	}
+	at := slices.IndexFunc(ses.Messages, func(m store.Message) bool { return m.ID == wf.RepairMsg })
+	if at < 0 {
+		return nil, &store.FieldError{Field: "workflow", Message: "This chat no longer holds the model's part of the run."}
+	}
+	w, err := workflow.Extend(base, wf.RepairFrom, recordedCalls(ses.Messages[at:]))
+	if err != nil {
+		return nil, &store.FieldError{Field: "workflow", Message: "The repaired run cannot be saved as a workflow: " + err.Error() + "."}
+	}
+	if n := strings.TrimSpace(name); n != "" {
+		w.Name = n
+	}
+	w.UpdatedAt = e.now()
+	if err := e.Store.SaveWorkflow(ctx, w); err != nil {
+		return nil, err
+	}
+	return w, nil
 }

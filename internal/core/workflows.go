@@ -31,6 +31,8 @@ type WorkflowRun struct {
 	ID       string            `json:"id"`
 	Values   map[string]string `json:"values"`
 	WindowID int               `json:"windowId"`
+	// Repair: if the page changed, the model may finish the run.
+	Repair bool `json:"repair,omitempty"`
 }
 
 // WorkflowImport is workflow.import's request: the text of an exported file.
@@ -107,7 +109,7 @@ func (c *Core) importWorkflows(ctx context.Context, p WorkflowImport) ([]workflo
 
 func (c *Core) runWorkflow(ctx context.Context, p WorkflowRun, emit func(agent.Update)) error {
 	tab := placedIn(ctx, &p.WindowID)
-	_, err := c.Engine.RunWorkflow(ctx, agent.WorkflowInput{ID: p.ID, Values: p.Values, WindowID: p.WindowID, TabID: tab}, emit)
+	_, err := c.Engine.RunWorkflow(ctx, agent.WorkflowInput{ID: p.ID, Values: p.Values, WindowID: p.WindowID, TabID: tab, Repair: p.Repair}, emit)
 	return err
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -323,4 +324,88 @@ func TestScheduledWorkflowRunsWithThePanelClosedAndWaitsOnAsks(t *testing.T) {
 	// Its chat is there, with every step.
 	Click(t, panel, `document.querySelector("#schedule-list .sc-chat")`)
 	WaitJS(t, panel, `document.body.dataset.view === "chat" && skiffTest.state.active && skiffTest.state.active.title === "▶ Reserve a table"`)
+}
+
+// The site renamed its button; the user lets the model finish a replay that cannot place it.
+// The replay stops at that step and hands the rest to the model in the same chat, with the
+// workflow as the plan and the run's values as placeholders (the password never reaches the
+// model); the model finds the new button. Saved, the chat is the workflow's version 2, which
+// then replays to the end with no model at all.
+func TestWorkflowRepairedByTheModelBecomesItsNextVersion(t *testing.T) {
+	site := testkit.NewSite(t)
+	url := site.Page("booking.html")
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Reserve now"`)})}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	withSecret, _ := reserveWorkflow(t, site)
+	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(withSecret)+`})`)
+	tab := openTab(t, panel, url)
+	inTab[bool](t, panel, tab, `(localStorage.setItem("variant", "b"), true)`)
+
+	run := func(restaurant, password string, repair bool) string {
+		t.Helper()
+		Do(t, panel, chromedp.Click("#workflows-toggle"))
+		WaitJS(t, panel, `!!document.querySelector(".workflow .wf-run")`)
+		Click(t, panel, `document.querySelector(".workflow .wf-run")`)
+		WaitJS(t, panel, `!!document.querySelector(".wf-form input[name=restaurant]")`)
+		JS[bool](t, panel, `(f => (f.restaurant.value = `+jsString(restaurant)+`, f.account_password.value = `+jsString(password)+`, f.repair.checked = `+strconv.FormatBool(repair)+`, true))(document.querySelector(".wf-form"))`)
+		before := JS[string](t, panel, `skiffTest.state.active ? skiffTest.state.active.id : ""`)
+		Click(t, panel, `document.querySelector(".wf-form .wf-start")`)
+		WaitJS(t, panel, `document.body.dataset.view === "chat" && skiffTest.state.active && skiffTest.state.active.id !== `+jsString(before)+` && skiffTest.state.active.title.startsWith("▶")`)
+		end := `/ran all|Stopped at step/` // the replay's own last word
+		if repair {
+			end = `/Done\./` // the model's
+		}
+		untilDone(t, panel, `document.getElementById("stop").hidden && (m => !!m && `+end+`.test(m.textContent))([...document.querySelectorAll('#messages .msg[data-role="assistant"]')].at(-1))`)
+		return JS[string](t, panel, `[...document.querySelectorAll('#messages .msg[data-role="assistant"]')].at(-1).textContent`)
+	}
+	if last := run("Repair Café", "rp-pw-5", true); !strings.Contains(last, "Done.") {
+		t.Fatalf("the repaired run ended with %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	forms := site.Forms()
+	if len(forms) != 1 || forms[0].Get("restaurant") != "Repair Café" || forms[0].Get("password") != "rp-pw-5" {
+		t.Fatalf("the site got %v", forms)
+	}
+	convs := m.Conversations()
+	if len(convs) == 0 {
+		t.Fatal("the model was not asked to finish the run")
+	}
+	var told strings.Builder
+	for _, c := range convs {
+		for _, msg := range c.Messages {
+			told.WriteString(msg.Text + "\n")
+		}
+	}
+	if !strings.Contains(told.String(), "stopped at step 3 of 3: the page has no button “Book a table”; it has button “Reserve now”") ||
+		!strings.Contains(told.String(), "{{account_password}}") || !strings.Contains(told.String(), "“Repair Café”") {
+		t.Errorf("what the model was told: %s", told.String())
+	}
+	if strings.Contains(told.String(), "rp-pw-5") {
+		t.Error("the password reached the model")
+	}
+
+	// Saved from the repaired chat: version 2, with the model's click as step 3.
+	Do(t, panel, chromedp.Click("#workflows-toggle"))
+	Do(t, panel, chromedp.Click(`#workflow-save button[type="submit"]`))
+	WaitJS(t, panel, `document.getElementById("workflows-status").textContent.includes("version 2")`)
+	WaitJS(t, panel, `(li => !!li && li.textContent.includes("click button “Reserve now”"))(document.querySelector(".workflow .wf-steps li:nth-child(3)"))`)
+	if n := JS[int](t, panel, `skiffTest.call("workflow.list").then(l => l.length)`); n != 1 {
+		t.Errorf("%d workflows after saving a new version", n)
+	}
+	Do(t, panel, chromedp.Click("#workflows-toggle"))
+
+	// Version 2 replays to the end with the model gone.
+	m.Close()
+	n := len(m.Conversations())
+	if last := run("Luigi", "pw-2", false); !strings.Contains(last, "ran all 3 steps") {
+		t.Fatalf("version 2's replay: %q", last)
+	}
+	if len(site.Forms()) != 2 || len(m.Conversations()) != n {
+		t.Errorf("forms %d, model calls %d", len(site.Forms()), len(m.Conversations())-n)
+	}
 }

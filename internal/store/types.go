@@ -203,6 +203,11 @@ type WorkflowRun struct {
 	Next    int    `json:"next"`
 	Stop    string `json:"stop,omitempty"` // why it stopped, in words; "" while it goes or when it is done
 	Done    bool   `json:"done,omitempty"`
+	// RepairMsg is the message that handed the rest to the model (the user allowed it), and
+	// RepairFrom the step the model took over at: saving the chat makes the workflow's next
+	// version of the steps before it and the model's calls after it.
+	RepairMsg  string `json:"repairMsg,omitempty"`
+	RepairFrom int    `json:"repairFrom,omitempty"`
 }
 
 // Meta is a session's index entry.

@@ -56,7 +56,54 @@ func Record(name string, calls []Call) (*Workflow, error) {
 	return w, nil
 }
 
-type recorder struct{ w *Workflow }
+// Extend is a new version of base repaired by a model: its first upto steps (the ones that ran
+// as recorded), then the steps of the calls the model made to finish it. The parameters are the
+// ones the kept steps use, and the ones the model's calls typed: a value it typed as a
+// placeholder of base ("{{restaurant}}", as it is told to) stays that parameter.
+func Extend(base *Workflow, upto int, calls []Call) (*Workflow, error) {
+	if upto < 0 || upto > len(base.Steps) {
+		return nil, fmt.Errorf("the workflow has no step %d", upto+1)
+	}
+	w := &Workflow{ID: base.ID, Name: base.Name, Version: base.Version + 1, From: base.From, CreatedAt: base.CreatedAt}
+	w.Steps = append(w.Steps, base.Steps[:upto]...)
+	used := map[string]bool{}
+	for _, s := range w.Steps {
+		for _, p := range s.Params() {
+			used[p] = true
+		}
+	}
+	r := recorder{w: w, known: map[string]Param{}}
+	for _, p := range base.Params {
+		r.known[p.Name] = p
+		if used[p.Name] {
+			w.Params = append(w.Params, p)
+		}
+	}
+	for _, c := range calls {
+		if !acting[c.Tool] {
+			continue
+		}
+		s, err := r.step(c)
+		if err != nil {
+			return nil, fmt.Errorf("step %d (%s): %w", len(w.Steps)+1, c.Tool, err)
+		}
+		w.Steps = append(w.Steps, s)
+	}
+	if len(w.Steps) == upto {
+		return nil, fmt.Errorf("the model's part did nothing a workflow can repeat")
+	}
+	if len(w.Steps) > MaxSteps {
+		return nil, fmt.Errorf("the run has %d steps; a workflow keeps at most %d", len(w.Steps), MaxSteps)
+	}
+	return w, w.Check()
+}
+
+type recorder struct {
+	w *Workflow
+	// known are the parameters of the workflow a repair extends: a value typed as one's
+	// placeholder is that parameter.
+	known map[string]Param
+}
 
 // ids are arguments that name what dies with the browser session: tabs and groups.
 var ids = []string{"tabId", "tabIds", "groupId"}
@@ -163,6 +210,15 @@ func (r *recorder) step(c Call) (Step, error) {
 // param makes value a parameter named after the field t and returns its placeholder. The same
 // field typed with the same value again shares the parameter.
 func (r *recorder) param(t Target, value string, secret bool) string {
+	if name, ok := strings.CutPrefix(value, "{{"); ok && strings.HasSuffix(name, "}}") {
+		name = strings.TrimSuffix(name, "}}")
+		if p, ok := r.known[name]; ok {
+			if r.find(name) < 0 {
+				r.w.Params = append(r.w.Params, p)
+			}
+			return value
+		}
+	}
 	base := paramName(t.Name)
 	if t.Name == "" {
 		base = paramName(t.Role)

@@ -270,3 +270,35 @@ func TestValuesSchemaAndDefaults(t *testing.T) {
 	_, err = w.WithDefaults(map[string]string{"guests": "3"})
 	assert.EqualError(t, err, "the workflow “Book” has no parameter “guests” (it takes restaurant, note, pw)")
 }
+
+// A replay that stopped at step 4 (Submit was renamed) and that a model finished becomes the
+// next version: the steps that ran, then the model's. A value it typed as the workflow's
+// placeholder (as it is told to) stays that parameter, the secret stays a secret, and a value
+// it typed itself is a new parameter.
+func TestExtendKeepsTheStepsThatRanAndTheModelsRepair(t *testing.T) {
+	base, s := recorded(t)
+	base.ID = "w1"
+	text := tool.Format(s, tool.SnapOptions{})
+	pw := tool.Element{Ref: "e5", Role: "textbox", Name: "Password", Tag: "input", Field: "password", Origin: site(s.URL)}
+	go_ := tool.Element{Ref: "e6", Role: "button", Name: "Go", Tag: "button", Origin: site(s.URL)}
+	note := tool.Element{Ref: "e7", Role: "textbox", Name: "Note", Tag: "input", Origin: site(s.URL)}
+	calls := []Call{
+		{Tool: "snapshot", Args: json.RawMessage(`{}`), URL: s.URL},
+		{Tool: "type", Args: json.RawMessage(`{"ref":"e5","text":"{{` + base.Params[1].Name + `}}"}`), Elements: []tool.Element{pw}, URL: s.URL, Sensitive: true, Seen: text},
+		{Tool: "type", Args: json.RawMessage(`{"ref":"e7","text":"asap"}`), Elements: []tool.Element{note}, URL: s.URL, Seen: text},
+		{Tool: "click", Args: json.RawMessage(`{"ref":"e6"}`), Elements: []tool.Element{go_}, URL: s.URL, Seen: text},
+	}
+	w, err := Extend(base, 2, calls)
+	require.NoError(t, err)
+	assert.Equal(t, "w1", w.ID)
+	assert.Equal(t, base.Version+1, w.Version)
+	require.Len(t, w.Steps, 5)
+	assert.Equal(t, base.Steps[:2], w.Steps[:2])
+	assert.Equal(t, "click button “Go”", w.Steps[4].What)
+	require.Len(t, w.Params, 3)
+	assert.Equal(t, base.Params[0], w.Params[0], "kept by the steps that ran")
+	assert.Equal(t, base.Params[1], w.Params[1], "the secret the model typed as its placeholder")
+	assert.Equal(t, Param{Name: "note", Label: "Note", Default: "asap"}, w.Params[2])
+	_, err = Extend(base, 2, calls[:1])
+	assert.EqualError(t, err, "the model's part did nothing a workflow can repeat")
+}

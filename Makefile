@@ -23,7 +23,7 @@ vet: ## gofmt, go vet natively and for js/wasm
 test: build vet ## Every test: unit (with -race) and end-to-end in headless Chromium
 	go test -race -count=1 -timeout 30m ./...
 
-bench: build ## Benchmarks: size, wake, stream latency, render cost, panel open, snapshots against Playwright MCP and chrome-devtools-mcp, ACP agents (skiffd's memory, a real Gemini CLI offline)
+bench: build ## Benchmarks: size, wake, stream latency, render cost, panel open, snapshots against Playwright MCP and chrome-devtools-mcp, ACP agents (skiffd's memory, a real Gemini CLI offline), a workflow's replay against the agent's run
 	cd bench/snapshot && npm ci --no-audit --no-fund --loglevel=error
 	cd bench/agents && npm ci --no-audit --no-fund --loglevel=error
 	go test -run '^$$' -bench . -benchtime 1x -count 1 -timeout 60m ./bench/

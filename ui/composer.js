@@ -12,9 +12,12 @@ import { t, onLanguage } from "./i18n.js";
 // a new chat starts as a plain chat (acting on the browser is something to turn on, not to
 // find on).
 let agentMode = false;
+// Plan first (agent mode only): each run reads and proposes a plan, and acts once it is approved.
+let planMode = false;
 
 export function showMode(ses) {
   agentMode = !!(ses && ses.agent);
+  planMode = !!(ses && ses.planFirst);
   drawMode();
   drawAgentModel(ses);
 }
@@ -25,6 +28,7 @@ function drawAgentModel(ses) {
   const hosted = !!(ses && ses.provider && ses.provider.startsWith("acp:"));
   const opt = hosted && (ses.agentOptions || []).find((o) => o.category === "model");
   $("agent-toggle").hidden = hosted;
+  $("plan-toggle").hidden = hosted || !agentMode;
   const sel = $("agent-model");
   sel.hidden = !opt;
   if (!opt) return;
@@ -42,6 +46,8 @@ $("agent-model").addEventListener("change", async (e) => {
 
 function drawMode() {
   $("agent-toggle").setAttribute("aria-pressed", String(agentMode));
+  $("plan-toggle").setAttribute("aria-pressed", String(planMode));
+  $("plan-toggle").hidden = !agentMode || $("agent-toggle").hidden;
   if (!hasAsk()) $("input").placeholder = t(agentMode ? "placeholderAgent" : composerHooks.placeholder);
 }
 onLanguage(drawMode);
@@ -51,10 +57,14 @@ export function toggleAgent() {
   drawMode();
 }
 $("agent-toggle").addEventListener("click", toggleAgent);
+$("plan-toggle").addEventListener("click", () => {
+  planMode = !planMode;
+  drawMode();
+});
 
 // runParams are what every run takes besides its text: the mode and the window the tools start in.
 export function runParams() {
-  return { sessionId: state.active ? state.active.id : "", agent: agentMode, windowId: currentWindow() };
+  return { sessionId: state.active ? state.active.id : "", agent: agentMode, plan: agentMode && planMode, windowId: currentWindow() };
 }
 
 $("composer").addEventListener("submit", async (e) => {

@@ -52,6 +52,7 @@ export function renderTool(msg) {
     body.append(el("div", { className: "t-result" }, el("span", { className: "t-label", textContent: t.isError ? "Error" : "Result" }), el("pre", { textContent: text })));
   }
   card.append(body);
+  if (t.name === "propose_plan") n.append(planView(t.args || {}));
   n.append(card);
   if (t.locations && t.locations.length) n.append(el("div", { className: "t-files" }, ...t.locations.map((p) => el("span", { className: "file-chip", textContent: p }))));
   for (const d of t.diffs || []) n.append(diffView(d));
@@ -60,6 +61,18 @@ export function renderTool(msg) {
   if (t.image) n.append(thumbnail(t.image));
   if (status === "asking") n.append(toolHooks.ask(msg, state.active && state.active.id));
   return n;
+}
+
+// planView is a proposed plan as the user weighs it: its steps, its sites, and what it may do
+// there without asking.
+function planView(p) {
+  const kinds = (p.kinds || []).map((k) => tr("planKind_" + k)).join(", ");
+  return el("section", { className: "plan-card", "aria-label": tr("planHead") },
+    el("strong", { textContent: tr("planHead") }),
+    el("ol", { className: "plan-steps" }, ...(p.steps || []).map((s) => el("li", { textContent: s }))),
+    el("p", { className: "note plan-sites", textContent: tr("planSites", (p.sites || []).join(", ")) }),
+    el("p", { className: "note plan-kinds", textContent: tr("planKinds", kinds) }),
+    el("p", { className: "note", textContent: tr("planStill") }));
 }
 
 // diffView shows a change to a file as a unified diff with its counts, folded when long.
@@ -119,6 +132,7 @@ export function askBox(msg, sessionId) {
     el("strong", { textContent: tr("askAllow", t.who || tr("askWhoModel")) }),
     el("span", { className: "ask-what", textContent: t.what || t.name.replaceAll("_", " ") }),
     el("strong", { textContent: tr("askEnd") })));
+  const plan = t.risk === "plan";
   const facts = el("dl", { className: "ask-facts" });
   const fact = (k, v, cls) => v && facts.append(el("dt", { textContent: k }), el("dd", { className: cls || "", textContent: v }));
   const args = t.args || {};
@@ -126,17 +140,18 @@ export function askBox(msg, sessionId) {
   if (!t.sensitive && t.name === "fill_form" && Array.isArray(args.fields)) fact(tr("factValues"), args.fields.map((f) => String(f.value)).join(" · "), "ask-text");
   if (t.name === "run_script" && typeof args.code === "string") fact(tr("factCode"), args.code.length > 400 ? args.code.slice(0, 400) + "…" : args.code, "ask-code");
   if (t.name.startsWith("agent_")) fact(tr("factFiles"), (t.locations || []).join(", "), "ask-files");
-  else fact(tr("factSite"), t.origin || (t.url ? t.url : tr("noPage")), "ask-origin");
+  else if (!plan) fact(tr("factSite"), t.origin || (t.url ? t.url : tr("noPage")), "ask-origin");
   if (t.leadsTo) fact(tr("factGoesTo"), t.leadsTo, "ask-origin");
   if (t.url && t.url !== t.origin && t.url !== t.origin + "/") fact(tr("factPage"), t.url, "ask-url");
-  fact(tr("factRisk"), riskWords(t.risk) || t.risk);
+  if (!plan) fact(tr("factRisk"), riskWords(t.risk) || t.risk);
   fact(tr("factWhy"), t.asks ? t.asks[0].toUpperCase() + t.asks.slice(1) + "." : "");
   if (t.irreversible) fact(tr("factNote"), tr("irreversible", t.irreversible));
   box.append(facts);
   if (t.sensitive) box.append(el("p", { className: "ask-warn", textContent: tr("askSensitive") }));
   const status = el("span", { className: "ask-status", role: "status" });
-  const buttons = answers.map((a) => {
-    const label = tr("answer_" + a.decision + (a.decision.endsWith("always") && !t.origin ? "_anywhere" : ""));
+  // A plan is approved or rejected for this run: no standing answer.
+  const buttons = answers.filter((a) => !plan || a.decision.endsWith("once")).map((a) => {
+    const label = plan ? tr(a.decision === "allow_once" ? "planApprove" : "planReject") : tr("answer_" + a.decision + (a.decision.endsWith("always") && !t.origin ? "_anywhere" : ""));
     const b = el("button", { type: "button", className: a.className, textContent: label });
     b.dataset.decision = a.decision;
     const site = t.origin || tr("anySite");

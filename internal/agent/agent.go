@@ -248,6 +248,8 @@ type Input struct {
 	Attach    *Attach
 	// Agent, when set, switches the chat between chat and agent (tools on).
 	Agent *bool
+	// Plan, when set, turns planning first on or off for the chat's runs.
+	Plan *bool
 	// WindowID and TabID are where the tools work first (0: the active tab of the last
 	// focused window).
 	WindowID, TabID int

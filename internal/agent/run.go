@@ -64,6 +64,10 @@ func (e *Engine) runOne(ctx context.Context, ses *store.Session, in Input, read 
 	if in.Agent != nil {
 		ses.Agent = *in.Agent
 	}
+	if in.Plan != nil {
+		ses.PlanFirst = *in.Plan
+	}
+	ses.Plan = nil // every run plans anew
 	if ses.Agent && e.Browser == nil {
 		return store.Message{}, ErrNoBrowser
 	}
@@ -221,6 +225,10 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	if r.ses.Agent {
 		system += "\n\n" + AgentInstructions(vision)
 		req.Tools = offered(vision)
+		if r.planning() {
+			system += "\n\n" + PlanningInstructions
+			req.Tools = planningTools(req.Tools)
+		}
 	}
 	req.System = system
 	msgs, err := e.history(ctx, r.ses.Messages, vision)
@@ -340,6 +348,11 @@ func offered(vision bool) []provider.Tool {
 // described, asking while the user is asked, running, and its outcome; every state is saved
 // before it is reported.
 func (r *runner) call(ctx context.Context, c provider.ToolCall) {
+	if c.Name == ProposePlan || r.planning() {
+		if r.plan(ctx, c) {
+			return
+		}
+	}
 	var run json.RawMessage
 	if len(r.values) > 0 && typing[c.Name] {
 		if filled, err := workflow.Fill(c.Args, r.values); err == nil {

@@ -3,11 +3,13 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/permission"
+	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/tool"
 )
 
@@ -46,6 +48,7 @@ type Task struct {
 	worked  map[string]bool // origins the task acted on (moving to a new one asks)
 	canRead map[string]bool // origins the user let it read (reading asks once per origin)
 	granted map[string]bool // elements the user allowed it to act on (elementKey)
+	planned *store.Plan     // the plan the user approved for this run (follow)
 }
 
 // NewTask starts a task for caller in env.
@@ -69,6 +72,9 @@ func (t *Task) weigh(r *permission.Request, element string) {
 	r.NewOrigin = r.Origin != "" && !t.worked[r.Origin]
 	r.Consented = t.canRead[r.Origin]
 	r.Granted = element != "" && t.granted[element]
+	if p := t.planned; p != nil && r.Origin != "" {
+		r.Planned = slices.Contains(p.Sites, r.Origin) && slices.Contains(p.Kinds, kindOf(r.Tool))
+	}
 }
 
 // allowed notes that a call was allowed on o (a read there is the user's consent to read it;

@@ -229,7 +229,7 @@ func public(s store.Settings) PublicSettings {
 // context does.
 func (c *Core) input(ctx context.Context, p SendParams) agent.Input {
 	tab := placedIn(ctx, &p.WindowID)
-	return agent.Input{SessionID: p.SessionID, Text: p.Text, Agent: p.Agent, WindowID: p.WindowID, TabID: tab, Attach: c.attachFor(p.Attach, p.WindowID, tab)}
+	return agent.Input{SessionID: p.SessionID, Text: p.Text, Agent: p.Agent, Plan: p.Plan, WindowID: p.WindowID, TabID: tab, Attach: c.attachFor(p.Attach, p.WindowID, tab)}
 }
 
 // send sends the user's message, or queues it when a run is going in its chat: it is sent

@@ -146,6 +146,7 @@ type SendParams struct {
 	Text      string        `json:"text"`
 	Attach    *AttachParams `json:"attach,omitempty"`
 	Agent     *bool         `json:"agent,omitempty"`
+	Plan      *bool         `json:"plan,omitempty"`
 	WindowID  int           `json:"windowId"`
 }
 

@@ -71,7 +71,13 @@ type Request struct {
 	// Passive: the act only moves the view (scroll, hover); on a site the user let the task
 	// read, it does not ask.
 	Passive bool
+	// Planned: the plan the user approved for this run names this kind of action on this
+	// site. It does not ask; what types a password, cannot be undone or runs code still does.
+	Planned bool
 }
+
+// RiskPlan is the risk class of a plan the agent proposes: only the user approves it.
+const RiskPlan = "plan"
 
 // Verdict is the gate's answer before anyone is asked.
 type Verdict int
@@ -101,6 +107,9 @@ type Outcome struct {
 
 // Evaluate decides a request from the policies and the defaults.
 func Evaluate(policies []Policy, r Request) Outcome {
+	if r.Risk == RiskPlan {
+		return Outcome{Verdict: Ask, Reason: "a plan is for you to approve before the agent acts"} // no policy answers for the user
+	}
 	best := -1
 	var bestScore [2]int
 	for i, p := range policies {
@@ -154,6 +163,8 @@ func Default(r Request) Outcome {
 		return Outcome{Verdict: Ask, Reason: "it cannot be undone, so it asks every time"}
 	case r.Risk == "script":
 		return Outcome{Verdict: Ask, Reason: "running code in a page asks every time"}
+	case r.Planned && (r.Risk == "act" || r.Risk == "navigate"):
+		return Outcome{Verdict: Allow, Reason: "the plan you approved names this kind of action on " + r.Origin}
 	case r.NewOrigin:
 		return Outcome{Verdict: Ask, Reason: "the task moves to " + r.Origin + ", a site it has not worked on"}
 	case r.Risk == "act" && r.Granted:

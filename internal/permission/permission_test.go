@@ -96,6 +96,11 @@ func TestDefaults(t *testing.T) {
 		{"destructive asks", Request{Tool: "tab_close", Risk: "destructive", Permission: "destructive:close", Origin: site, Consented: true}, Ask},
 		{"scripts ask", Request{Tool: "run_script", Risk: "script", Permission: "script:run", Origin: site, Consented: true}, Ask},
 		{"a password field asks even after consent", Request{Tool: "type", Risk: "act", Permission: "act:type", Origin: site, Consented: true, Sensitive: true}, Ask},
+		{"what an approved plan names runs", Request{Tool: "type", Risk: "act", Permission: "act:type", Origin: site, Planned: true, NewOrigin: true}, Allow},
+		{"a planned site's page loads", Request{Tool: "navigate", Risk: "navigate", Permission: "navigate:go", Origin: site, Planned: true, NewOrigin: true}, Allow},
+		{"a plan does not cover a password", Request{Tool: "type", Risk: "act", Permission: "act:type", Origin: site, Planned: true, Sensitive: true}, Ask},
+		{"a plan does not cover what cannot be undone", Request{Tool: "click", Risk: "destructive", Permission: "destructive:click", Origin: site, Planned: true}, Ask},
+		{"a plan does not cover scripts", Request{Tool: "run_script", Risk: "script", Permission: "script:run", Origin: site, Planned: true}, Ask},
 	}
 	for _, tc := range tests {
 		out := Evaluate(nil, tc.r)

@@ -191,6 +191,19 @@ type Session struct {
 	ContextSize  int                 `json:"contextSize,omitempty"`
 	// Workflow is the saved workflow this chat replays, and how far it got.
 	Workflow *WorkflowRun `json:"workflow,omitempty"`
+	// PlanFirst: each run of this agent chat reads and proposes a plan before it acts; Plan is
+	// the current run's plan once the user approved it.
+	PlanFirst bool  `json:"planFirst,omitempty"`
+	Plan      *Plan `json:"plan,omitempty"`
+}
+
+// Plan is a run's plan as the user approved it (and may have edited it): its steps, the sites
+// it works on and the kinds of action it takes there ("navigate", "fill", "click"). Those
+// actions on those sites do not ask during the run; anything else still does.
+type Plan struct {
+	Steps []string `json:"steps"`
+	Sites []string `json:"sites"`
+	Kinds []string `json:"kinds"`
 }
 
 // WorkflowRun is a chat's replay of a workflow: which one, the step it is at (each step is a

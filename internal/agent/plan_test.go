@@ -1,0 +1,37 @@
+package agent
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestCheckPlan(t *testing.T) {
+	p, err := checkPlan(json.RawMessage(`{"steps":[" Fill the form ",""],"sites":["https://a.example/book?x=1","b.example","https://a.example"],"kinds":["Fill","click","fill"]}`))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Fill the form"}, p.Steps)
+	assert.Equal(t, []string{"https://a.example", "https://b.example"}, p.Sites, "origins, once each")
+	assert.Equal(t, []string{"fill", "click"}, p.Kinds)
+	for _, bad := range []string{`{"steps":[],"sites":[],"kinds":[]}`, `{"steps":["x"],"kinds":["delete"]}`, `{"steps":["x"],"sites":["javascript:alert(1)"]}`, `[1]`} {
+		_, err := checkPlan(json.RawMessage(bad))
+		assert.Error(t, err, bad)
+	}
+}
+
+// While planning the model gets the tools that read, and propose_plan; nothing that acts.
+func TestPlanningToolsRead(t *testing.T) {
+	var names []string
+	for _, tl := range planningTools(offered(true)) {
+		names = append(names, tl.Name)
+	}
+	assert.Contains(t, names, "snapshot")
+	assert.Contains(t, names, ProposePlan)
+	for _, no := range []string{"click", "type", "navigate", "run_script", "tab_close"} {
+		assert.NotContains(t, names, no)
+	}
+	var schema map[string]any
+	require.NoError(t, json.Unmarshal(planTool.Schema, &schema))
+	assert.Equal(t, "fill", kindOf("fill_form"))
+}

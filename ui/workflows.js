@@ -53,6 +53,7 @@ function buildRow(w) {
     el("div", { className: "row wrap" },
       el("button", { type: "button", className: "wf-run primary", textContent: t("wfRun") }),
       el("button", { type: "button", className: "wf-schedule", textContent: t("scSchedule") }),
+      el("button", { type: "button", className: "wf-edit", textContent: t("wfEdit") }),
       el("button", { type: "button", className: "wf-export", textContent: t("wfExport") }),
       el("button", { type: "button", className: "wf-delete danger", textContent: t("wfDelete") })));
   return li;
@@ -88,6 +89,66 @@ function runForm(w) {
   return form;
 }
 
+// editForm edits a copy of w: its name, each parameter's field name, value and secrecy (a secret
+// keeps no value), and its steps (removed or moved). Saved, it is the workflow's next version;
+// the core checks it whole and drops parameters no step uses any more.
+function editForm(w) {
+  const draft = structuredClone(w);
+  const form = el("form", { className: "wf-edit-form" });
+  const name = el("input", { name: "name", value: draft.name, autocomplete: "off", required: true });
+  const params = el("div", { className: "wf-edit-params" });
+  for (const p of draft.params || []) {
+    const label = el("input", { value: p.label || "", autocomplete: "off", "aria-label": t("wfParamLabel") + " " + p.name });
+    const value = el("input", { value: p.default || "", autocomplete: "off", disabled: !!p.secret, "aria-label": t("wfDefault") + " " + p.name });
+    const secret = el("input", { type: "checkbox", checked: !!p.secret });
+    label.addEventListener("input", () => (p.label = label.value));
+    value.addEventListener("input", () => (p.default = value.value));
+    secret.addEventListener("change", () => {
+      p.secret = secret.checked;
+      value.disabled = secret.checked;
+      if (secret.checked) value.value = p.default = "";
+    });
+    const row = el("fieldset", { className: "wf-edit-param" }, el("legend", { textContent: "{{" + p.name + "}}" }),
+      el("label", {}, el("span", { textContent: t("wfParamLabel") }), label),
+      el("label", {}, el("span", { textContent: t("wfDefault") }), value),
+      el("label", { className: "check" }, secret, el("span", { textContent: t("wfSecret") })));
+    row.dataset.param = p.name;
+    params.append(row);
+  }
+  const steps = el("ol", { className: "wf-edit-steps" });
+  const drawSteps = () => {
+    steps.replaceChildren(...draft.steps.map((s, i) => el("li", {},
+      el("span", { textContent: s.what || s.tool }),
+      el("button", { type: "button", className: "icon", title: t("wfUp"), "aria-label": t("wfUp"), textContent: "↑", disabled: i === 0, onclick: () => move(i, -1) }),
+      el("button", { type: "button", className: "icon", title: t("wfDown"), "aria-label": t("wfDown"), textContent: "↓", disabled: i === draft.steps.length - 1, onclick: () => move(i, 1) }),
+      el("button", { type: "button", className: "wf-remove-step", textContent: t("wfRemoveStep"), disabled: draft.steps.length === 1, onclick: () => { draft.steps.splice(i, 1); drawSteps(); } }))));
+  };
+  const move = (i, d) => {
+    [draft.steps[i], draft.steps[i + d]] = [draft.steps[i + d], draft.steps[i]];
+    drawSteps();
+  };
+  drawSteps();
+  form.append(el("label", {}, el("span", { textContent: t("wfNameLabel") }), name));
+  if ((draft.params || []).length) form.append(el("strong", { textContent: t("wfParams") }), params);
+  form.append(el("strong", { textContent: t("wfStepsHead") }), steps,
+    el("div", { className: "row wrap" },
+      el("button", { type: "submit", className: "primary wf-edit-save", textContent: t("wfEditSave") }),
+      el("button", { type: "button", className: "wf-edit-cancel", textContent: t("wfCancel"), onclick: () => form.remove() })));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    draft.name = name.value;
+    try {
+      const saved = await call("workflow.update", { workflow: draft });
+      $("workflows-status").textContent = t("wfSavedVersion", saved.name, saved.version);
+      form.remove();
+      await load();
+    } catch (err) {
+      $("workflows-status").textContent = err.message;
+    }
+  });
+  return form;
+}
+
 $("workflow-list").addEventListener("click", async (e) => {
   const b = e.target.closest("button");
   const li = e.target.closest(".workflow");
@@ -98,6 +159,10 @@ $("workflow-list").addEventListener("click", async (e) => {
     let form = li.querySelector(".wf-form");
     if (!form) li.append((form = runForm(w)));
     (form.querySelector("input") || form.querySelector("button")).focus();
+  } else if (b.classList.contains("wf-edit")) {
+    let form = li.querySelector(".wf-edit-form");
+    if (!form) li.append((form = editForm(w)));
+    form.querySelector("input").focus();
   } else if (b.classList.contains("wf-schedule")) {
     let form = li.querySelector(".sc-form");
     if (!form) li.append((form = scheduleForm(w)));

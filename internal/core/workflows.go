@@ -67,6 +67,45 @@ func (c *Core) renameWorkflow(ctx context.Context, p WorkflowRef) (*workflow.Wor
 	return w, c.Store.SaveWorkflow(ctx, w)
 }
 
+// WorkflowUpdate is workflow.update's request: a workflow as the user edited it in the view
+// (its name, its parameters' labels, defaults and secrecy, its steps removed or reordered).
+type WorkflowUpdate struct {
+	Workflow workflow.Workflow `json:"workflow"`
+}
+
+// updateWorkflow saves the user's edit of a workflow as its next version, checked whole first.
+// A parameter no step uses any more is dropped; a secret keeps no value.
+func (c *Core) updateWorkflow(ctx context.Context, p WorkflowUpdate) (*workflow.Workflow, error) {
+	old, err := c.Store.Workflow(ctx, p.Workflow.ID)
+	if err != nil {
+		return nil, err
+	}
+	w := p.Workflow
+	w.Name = strings.TrimSpace(w.Name)
+	used := map[string]bool{}
+	for _, s := range w.Steps {
+		for _, name := range s.Params() {
+			used[name] = true
+		}
+	}
+	var params []workflow.Param
+	for _, prm := range w.Params {
+		if !used[prm.Name] {
+			continue
+		}
+		if prm.Secret {
+			prm.Default = ""
+		}
+		params = append(params, prm)
+	}
+	w.Params = params
+	w.Version, w.From, w.CreatedAt, w.UpdatedAt = old.Version+1, old.From, old.CreatedAt, c.Engine.Now().UnixMilli()
+	if err := w.Check(); err != nil {
+		return nil, problemf("This edit cannot be saved: %v.", err)
+	}
+	return &w, c.Store.SaveWorkflow(ctx, &w)
+}
+
 func (c *Core) deleteWorkflow(ctx context.Context, p WorkflowRef) (struct{}, error) {
 	return struct{}{}, c.Store.DeleteWorkflow(ctx, p.ID)
 }

@@ -409,3 +409,40 @@ func TestWorkflowRepairedByTheModelBecomesItsNextVersion(t *testing.T) {
 		t.Errorf("forms %d, model calls %d", len(site.Forms()), len(m.Conversations())-n)
 	}
 }
+
+// Editing a workflow in its view, as a user does: a new name, a parameter's value and field name,
+// a value turned into a secret (which keeps no value), a step removed. Each save is the next
+// version, and what the view shows is what is stored.
+func TestWorkflowEditedInItsView(t *testing.T) {
+	site := testkit.NewSite(t)
+	panel := browser.FreshPanel(t)
+	withSecret, _ := reserveWorkflow(t, site)
+	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(withSecret)+`})`)
+	Do(t, panel, chromedp.Click("#workflows-toggle"))
+	WaitJS(t, panel, `!!document.querySelector(".workflow .wf-edit")`)
+	Click(t, panel, `document.querySelector(".workflow .wf-edit")`)
+	WaitJS(t, panel, `!!document.querySelector(".wf-edit-form")`)
+	TypeInto(t, panel, `.wf-edit-form input[name=name]`, "Book quickly")
+	TypeInto(t, panel, `.wf-edit-param[data-param=people] input[aria-label^="Value"]`, "7")
+	TypeInto(t, panel, `.wf-edit-param[data-param=people] input[aria-label^="Field"]`, "Guests")
+	Click(t, panel, `document.querySelector('.wf-edit-param[data-param=restaurant] input[type=checkbox]')`)
+	Click(t, panel, `document.querySelector(".wf-edit-steps li:nth-child(3) .wf-remove-step")`)
+	Click(t, panel, `document.querySelector(".wf-edit-save")`)
+	WaitJS(t, panel, `document.getElementById("workflows-status").textContent.includes("version 2")`)
+	got := JS[string](t, panel, `skiffTest.call("workflow.list").then(l => JSON.stringify(l[0]))`)
+	var w workflow.Workflow
+	if err := json.Unmarshal([]byte(got), &w); err != nil {
+		t.Fatal(err)
+	}
+	if w.Name != "Book quickly" || w.Version != 2 || len(w.Steps) != 2 || w.Steps[1].Tool != "fill_form" {
+		t.Errorf("after the edit: %s", got)
+	}
+	want := []workflow.Param{{Name: "restaurant", Label: "Restaurant", Secret: true}, {Name: "people", Label: "Guests", Default: "7"}, {Name: "account_password", Label: "Account password", Secret: true}}
+	if !slices.Equal(w.Params, want) {
+		t.Errorf("the parameters: %+v", w.Params)
+	}
+	if strings.Contains(got, "Luigi") {
+		t.Error("a value turned secret is still stored")
+	}
+	WaitJS(t, panel, `document.querySelectorAll(".workflow .wf-steps li").length === 2 && document.querySelector(".workflow .wf-name").textContent === "Book quickly"`)
+}

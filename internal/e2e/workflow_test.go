@@ -65,7 +65,7 @@ func TestWorkflowRecordAndReplayWithoutAModel(t *testing.T) {
 		t.Helper()
 		Click(t, panel, `document.querySelector(".workflow .wf-run")`)
 		WaitJS(t, panel, `!!document.querySelector(".wf-form input[name=restaurant]")`)
-		if got := JS[string](t, panel, `[...document.querySelectorAll(".wf-form input")].map(i => i.name + "=" + i.value + ":" + i.type).join(" ")`); got != "restaurant=Luigi:text people=4:text account_password=:password" {
+		if got := JS[string](t, panel, `[...document.querySelectorAll(".wf-form input")].map(i => i.name + "=" + (i.type === "checkbox" ? i.checked : i.value) + ":" + i.type).join(" ")`); got != "restaurant=Luigi:text people=4:text account_password=:password repair=false:checkbox" {
 			t.Errorf("the run form: %s", got)
 		}
 		JS[bool](t, panel, `(f => (f.restaurant.value = `+jsString(restaurant)+`, f.people.value = `+jsString(people)+`, f.account_password.value = `+jsString(password)+`, true))(document.querySelector(".wf-form"))`)

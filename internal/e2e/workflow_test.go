@@ -168,22 +168,15 @@ func TestMCPClientListsAndRunsAWorkflow(t *testing.T) {
 		}
 		done <- r
 	}()
-	var asked []string
-	ask := `document.querySelector('#outside-asks .outside-ask[data-who="e2e-agent"] button[data-decision="allow_once"]')`
-	for r = nil; r == nil; {
+	r = nil
+	asked := answerOutside(t, panel, "e2e-agent", 2*time.Minute, func() bool {
 		select {
 		case r = <-done:
+			return true
 		default:
-			if JS[bool](t, panel, `!!`+ask) {
-				id := JS[string](t, panel, ask+`.closest(".outside-ask").dataset.id`)
-				asked = append(asked, JS[string](t, panel, ask+`.closest(".outside-ask").dataset.tool`))
-				Click(t, panel, ask)
-				WaitJS(t, panel, `!document.querySelector('#outside-asks .outside-ask[data-id="`+id+`"]')`)
-			} else {
-				time.Sleep(50 * time.Millisecond)
-			}
+			return false
 		}
-	}
+	})
 	if r.IsError || !strings.Contains(text(r), "ran all 3 steps") {
 		t.Fatalf("workflow_run: %s (asked %v)", text(r), asked)
 	}
@@ -286,21 +279,8 @@ func TestScheduledWorkflowRunsWithThePanelClosedAndWaitsOnAsks(t *testing.T) {
 
 	// The user opens the panel and answers each ask of the run.
 	panel = browser.Panel(t)
-	ask := `document.querySelector('#outside-asks .outside-ask[data-who="⏰ Reserve a table"] button[data-decision="allow_once"]')`
-	var asked []string
-	Eventually(t, 60*time.Second, func() bool {
-		if len(site.Forms()) > 0 {
-			return true
-		}
-		if JS[bool](t, panel, `!!`+ask) {
-			id := JS[string](t, panel, ask+`.closest(".outside-ask").dataset.id`)
-			asked = append(asked, JS[string](t, panel, ask+`.closest(".outside-ask").dataset.tool`))
-			Click(t, panel, ask)
-			WaitJS(t, panel, `!document.querySelector('#outside-asks .outside-ask[data-id="`+id+`"]')`)
-		}
-		return false
-	}, "the scheduled run sent nothing")
-	if asked[0] != "navigate" {
+	asked := answerOutside(t, panel, "⏰ Reserve a table", time.Minute, func() bool { return len(site.Forms()) > 0 })
+	if len(asked) == 0 || asked[0] != "navigate" {
 		t.Errorf("asks: %v", asked)
 	}
 	if f := site.Forms()[0]; f.Get("restaurant") != "Sched Bistro" || f.Get("people") != "4" {
@@ -445,4 +425,27 @@ func TestWorkflowEditedInItsView(t *testing.T) {
 		t.Error("a value turned secret is still stored")
 	}
 	WaitJS(t, panel, `document.querySelectorAll(".workflow .wf-steps li").length === 2 && document.querySelector(".workflow .wf-name").textContent === "Book quickly"`)
+}
+
+// answerOutside answers with Allow once every ask of the outside caller who (an MCP client, a
+// scheduled run) shown above the composer, until done holds, and returns the tools that asked.
+func answerOutside(t *testing.T, panel context.Context, who string, within time.Duration, done func() bool) []string {
+	t.Helper()
+	ask := `document.querySelector('#outside-asks .outside-ask[data-who=` + jsString(who) + `] button[data-decision="allow_once"]')`
+	var asked []string
+	deadline := time.Now().Add(within)
+	for !done() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s's run did not end (asked %v)", who, asked)
+		}
+		if !JS[bool](t, panel, `!!`+ask) {
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		id := JS[string](t, panel, ask+`.closest(".outside-ask").dataset.id`)
+		asked = append(asked, JS[string](t, panel, ask+`.closest(".outside-ask").dataset.tool`))
+		Click(t, panel, ask)
+		WaitJS(t, panel, `!document.querySelector('#outside-asks .outside-ask[data-id=`+jsString(id)+`]')`)
+	}
+	return asked
 }

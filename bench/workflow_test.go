@@ -4,6 +4,7 @@ package bench
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -133,6 +134,11 @@ func BenchmarkWorkflowReplay(b *testing.B) {
 	last := site.Forms()[len(site.Forms())-1]
 	if last.Get("city") != "replay 4 City" {
 		b.Fatalf("the last replay sent %v", last)
+	}
+	// SKIFF_BENCH_STEPS=1 prints each call of the last agent chat and the last replay: its tool,
+	// how long it ran, and when it started (ms from the chat's start): where the time goes.
+	if os.Getenv("SKIFF_BENCH_STEPS") != "" {
+		fmt.Println(e2e.JS[string](b, tab, `skiffTest.call("session.list").then(async (l) => { const out = []; for (const m of l.slice(0, 2)) { const s = await skiffTest.call("session.open", {sessionId: m.id}); out.push(s.title + ": " + s.messages.filter(x => x.tool).map(x => x.tool.name + "=" + x.tool.durationMs + "/" + (x.createdAt - s.messages[0].createdAt)).join(" ")); } return out.join("\n"); })`))
 	}
 	for range b.N {
 	}

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -128,6 +129,9 @@ func (c *Core) arm(ctx context.Context) {
 // was cut when the worker stopped. It is not started again (it may have acted); its last
 // outcome says so, and its chat tells where it stopped.
 func (c *Core) recoverSchedules(ctx context.Context) {
+	if list, err := c.Store.Schedules(ctx); err != nil || !slices.ContainsFunc(list, func(s schedule.Schedule) bool { return s.Running != 0 }) {
+		return // the common wake: nothing to write
+	}
 	_, _ = c.Store.UpdateSchedules(ctx, func(list []schedule.Schedule) []schedule.Schedule {
 		c.mu.Lock()
 		defer c.mu.Unlock()
@@ -145,8 +149,15 @@ func (c *Core) recoverSchedules(ctx context.Context) {
 // next. The worker's alarm calls it; so does the worker's start (a time missed while the browser
 // was closed runs once).
 func (c *Core) Due(ctx context.Context) {
+	if list, err := c.Store.Schedules(ctx); err != nil || len(list) == 0 {
+		return // no schedules: no write, no alarm (deleting the last one cleared it)
+	}
 	for {
 		now := c.Engine.Now()
+		if list, err := c.Store.Schedules(ctx); err != nil || !slices.ContainsFunc(list, func(s schedule.Schedule) bool { return s.Due(now) }) {
+			c.arm(ctx)
+			return
+		}
 		var next *schedule.Schedule
 		_, err := c.Store.UpdateSchedules(ctx, func(list []schedule.Schedule) []schedule.Schedule {
 			for i := range list {

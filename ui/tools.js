@@ -52,7 +52,7 @@ export function renderTool(msg) {
     body.append(el("div", { className: "t-result" }, el("span", { className: "t-label", textContent: t.isError ? "Error" : "Result" }), el("pre", { textContent: text })));
   }
   card.append(body);
-  if (t.name === "propose_plan") n.append(planView(t.args || {}));
+  if (t.name === "propose_plan") n.append(status === "asking" ? planEditor(t.args || {}) : planView(t.args || {}));
   n.append(card);
   if (t.locations && t.locations.length) n.append(el("div", { className: "t-files" }, ...t.locations.map((p) => el("span", { className: "file-chip", textContent: p }))));
   for (const d of t.diffs || []) n.append(diffView(d));
@@ -73,6 +73,33 @@ function planView(p) {
     el("p", { className: "note plan-sites", textContent: tr("planSites", (p.sites || []).join(", ")) }),
     el("p", { className: "note plan-kinds", textContent: tr("planKinds", kinds) }),
     el("p", { className: "note", textContent: tr("planStill") }));
+}
+
+// planEditor is a plan waiting for the user: its steps to edit (one a line), and its sites and
+// kinds of action to keep or take away (Approve sends what is left; nothing can be added).
+function planEditor(p) {
+  const box = el("section", { className: "plan-card plan-edit", "aria-label": tr("planHead") },
+    el("strong", { textContent: tr("planHead") }),
+    el("textarea", { className: "plan-edit-steps", rows: Math.min(8, (p.steps || []).length + 1), value: (p.steps || []).join("\n"), "aria-label": tr("planHead") }));
+  const boxes = (list, attr, words) => el("div", { className: "row wrap" }, ...(list || []).map((v) => {
+    const c = el("input", { type: "checkbox", checked: true });
+    c.dataset[attr] = v;
+    return el("label", { className: "check" }, c, el("span", { textContent: words(v) }));
+  }));
+  box.append(el("p", { className: "note", textContent: tr("planSites", "") }), boxes(p.sites, "site", (v) => v),
+    el("p", { className: "note", textContent: tr("planKinds", "") }), boxes(p.kinds, "kind", (k) => tr("planKind_" + k)),
+    el("p", { className: "note", textContent: tr("planStill") }));
+  return box;
+}
+
+// planEdit reads a plan editor as the user left it.
+export function planEdit(card) {
+  if (!card) return undefined;
+  return {
+    steps: card.querySelector(".plan-edit-steps").value.split("\n").map((s) => s.trim()).filter(Boolean),
+    sites: [...card.querySelectorAll("input[data-site]:checked")].map((c) => c.dataset.site),
+    kinds: [...card.querySelectorAll("input[data-kind]:checked")].map((c) => c.dataset.kind),
+  };
 }
 
 // diffView shows a change to a file as a unified diff with its counts, folded when long.
@@ -165,7 +192,9 @@ export function askBox(msg, sessionId) {
       for (const x of buttons) x.disabled = true;
       status.textContent = "";
       try {
-        await call("tool.decide", { sessionId, messageId: msg.id, decision: a.decision });
+        const params = { sessionId, messageId: msg.id, decision: a.decision };
+        if (plan && a.decision === "allow_once") params.plan = planEdit(box.closest(".msg.tool") && box.closest(".msg.tool").querySelector(".plan-edit"));
+        await call("tool.decide", params);
       } catch (e) {
         status.textContent = e.message;
       }

@@ -171,11 +171,64 @@ func (r *runner) plan(ctx context.Context, c provider.ToolCall) bool {
 		r.finish(ctx, i, store.StatusDenied, why, true)
 		return true
 	}
+	text := "The user approved the plan."
+	if edit, ok := r.e.takeEdit(m.ID); ok {
+		p = narrowed(p, edit)
+		r.ses.Messages[i].Tool.Args, _ = json.Marshal(planArgs{Steps: p.Steps, Sites: p.Sites, Kinds: p.Kinds})
+		text = fmt.Sprintf("The user approved the plan as they edited it. Follow this one:\nSteps:\n- %s\nSites: %s\nKinds of action that run without asking there: %s.",
+			strings.Join(p.Steps, "\n- "), or(strings.Join(p.Sites, ", "), "none"), or(strings.Join(p.Kinds, ", "), "none"))
+	}
 	r.ses.Plan = p
 	r.task.follow(p)
 	r.e.gate().Record(context.WithoutCancel(ctx), call, ruling, "approved", true)
-	r.finish(ctx, i, "", "The user approved the plan. Carry it out now; you have all your tools. Its kinds of action on its sites run without asking; anything else (another site, another kind of action, a password, what cannot be undone) still asks.", false)
+	r.finish(ctx, i, "", text+" Carry it out now; you have all your tools. Its kinds of action on its sites run without asking; anything else (another site, another kind of action, a password, what cannot be undone) still asks.", false)
 	return true
+}
+
+// EditPlan keeps the user's edit of the plan that message id proposes, for the run to take
+// when their approval reaches it.
+func (e *Engine) EditPlan(id string, p store.Plan) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.edits == nil {
+		e.edits = map[string]store.Plan{}
+	}
+	e.edits[id] = p
+}
+
+func (e *Engine) takeEdit(id string) (store.Plan, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	p, ok := e.edits[id]
+	delete(e.edits, id)
+	return p, ok
+}
+
+// narrowed is the plan p as the user edited it: their steps (the model's when they left none),
+// and only the sites and kinds of p they kept. An edit can take allowances away, never add
+// them: what the model did not propose asks as it would have.
+func narrowed(p *store.Plan, edit store.Plan) *store.Plan {
+	out := &store.Plan{Steps: p.Steps}
+	var steps []string
+	for _, s := range edit.Steps {
+		if s = strings.TrimSpace(s); s != "" && len(steps) < 30 {
+			steps = append(steps, s)
+		}
+	}
+	if len(steps) > 0 {
+		out.Steps = steps
+	}
+	for _, o := range p.Sites {
+		if slices.Contains(edit.Sites, o) {
+			out.Sites = append(out.Sites, o)
+		}
+	}
+	for _, k := range p.Kinds {
+		if slices.Contains(edit.Kinds, k) {
+			out.Kinds = append(out.Kinds, k)
+		}
+	}
+	return out
 }
 
 // follow gives the task the plan the user approved: its sites are theirs to read and work on,

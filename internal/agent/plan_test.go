@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/skiff-ai/skiff/internal/store"
 )
 
 func TestCheckPlan(t *testing.T) {
@@ -34,4 +36,13 @@ func TestPlanningToolsRead(t *testing.T) {
 	var schema map[string]any
 	require.NoError(t, json.Unmarshal(planTool.Schema, &schema))
 	assert.Equal(t, "fill", kindOf("fill_form"))
+}
+
+// An edit takes allowances away, never adds them: a site or kind the model did not propose is
+// not granted by ticking it.
+func TestNarrowedPlan(t *testing.T) {
+	p := &store.Plan{Steps: []string{"a"}, Sites: []string{"https://a.example", "https://b.example"}, Kinds: []string{"fill", "click"}}
+	got := narrowed(p, store.Plan{Steps: []string{" x ", "", "y"}, Sites: []string{"https://b.example", "https://evil.example"}, Kinds: []string{"navigate", "fill"}})
+	assert.Equal(t, &store.Plan{Steps: []string{"x", "y"}, Sites: []string{"https://b.example"}, Kinds: []string{"fill"}}, got)
+	assert.Equal(t, []string{"a"}, narrowed(p, store.Plan{}).Steps, "no steps left: the model's")
 }

@@ -137,6 +137,9 @@ type DecideParams struct {
 	SessionID string              `json:"sessionId"`
 	MessageID string              `json:"messageId"`
 	Decision  permission.Decision `json:"decision"`
+	// Plan is a proposed plan as the user edited it before approving it (narrowed by the
+	// engine: an edit can take sites and kinds of action away, never add them).
+	Plan *store.Plan `json:"plan,omitempty"`
 }
 
 // decide answers a call that asks. A call no run waits for (the worker restarted while it
@@ -144,6 +147,9 @@ type DecideParams struct {
 func (c *Core) decide(ctx context.Context, p DecideParams) (None, error) {
 	if !p.Decision.Valid() {
 		return nil, problemf("Skiff's panel sent an answer the core does not know (%q). Reload the panel.", p.Decision)
+	}
+	if p.Plan != nil && p.Decision == permission.AllowOnce {
+		c.Engine.EditPlan(p.MessageID, *p.Plan)
 	}
 	earlier := c.gate.Shown(p.MessageID)
 	if c.gate.Answer(p.MessageID, p.Decision) {

@@ -63,12 +63,14 @@ func TestApprovedPlanRunsItsStepsWithoutAskingThere(t *testing.T) {
 		if JS[bool](t, panel, `!!`+ask) {
 			tool := JS[string](t, panel, ask+`.closest(".msg.tool").dataset.tool`)
 			if tool == "propose_plan" {
-				if got := JS[string](t, panel, ask+`.closest(".msg.tool").querySelector(".plan-card").textContent`); !strings.Contains(got, "Fill in the restaurant") || !strings.Contains(got, site.URL) || !strings.Contains(got, "fill in forms") {
+				if got := JS[string](t, panel, `(c => c.textContent + " " + c.querySelector("textarea").value)(`+ask+`.closest(".msg.tool").querySelector(".plan-card"))`); !strings.Contains(got, "Fill in the restaurant") || !strings.Contains(got, site.URL) || !strings.Contains(got, "fill in forms") {
 					t.Errorf("the plan card: %q", got)
 				}
 				if n := JS[int](t, panel, ask+`.closest(".ask").querySelectorAll("button").length`); n != 2 {
 					t.Errorf("the plan's ask has %d answers (approve, reject)", n)
 				}
+				// The user adds a step of their own before approving.
+				JS[bool](t, panel, `(a => (a.value += "\nDo not book for more than 6", true))(`+ask+`.closest(".msg.tool").querySelector(".plan-edit-steps"))`)
 			}
 			asked = append(asked, tool)
 			Click(t, panel, ask)
@@ -84,6 +86,9 @@ func TestApprovedPlanRunsItsStepsWithoutAskingThere(t *testing.T) {
 		t.Errorf("the click before the plan: %s", cardsString(cards))
 	}
 	convs := m.Conversations()
+	if got := p.results("propose_plan"); len(got) != 1 || !strings.Contains(got[0].Text, "as they edited it") || !strings.Contains(got[0].Text, "- Do not book for more than 6") {
+		t.Errorf("the model was told: %+v", got)
+	}
 	if first := convs[0]; slices.Contains(first.Tools, "click") || !slices.Contains(first.Tools, "propose_plan") || !slices.Contains(first.Tools, "snapshot") {
 		t.Errorf("the tools while planning: %v", first.Tools)
 	}

@@ -449,3 +449,38 @@ func answerOutside(t *testing.T, panel context.Context, who string, within time.
 	}
 	return asked
 }
+
+// Stop during a replay, as a user presses it while a step waits for their answer: the replay
+// stops there, says so, and the step that asked never runs.
+func TestStopDuringAReplay(t *testing.T) {
+	site := testkit.NewSite(t)
+	panel := browser.FreshPanel(t)
+	withSecret, _ := reserveWorkflow(t, site)
+	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(withSecret)+`})`)
+	openTab(t, panel, site.Page("booking.html"))
+	Do(t, panel, chromedp.Click("#workflows-toggle"))
+	WaitJS(t, panel, `!!document.querySelector(".workflow .wf-run")`)
+	Click(t, panel, `document.querySelector(".workflow .wf-run")`)
+	WaitJS(t, panel, `!!document.querySelector(".wf-form input[name=account_password]")`)
+	JS[bool](t, panel, `(document.querySelector(".wf-form").account_password.value = "stop-pw", true)`)
+	Click(t, panel, `document.querySelector(".wf-form .wf-start")`)
+	// The password field always asks: the replay waits there, and the user presses Stop.
+	// Loading the page asks first; the user allows it.
+	WaitJS(t, panel, `!!document.querySelector('.msg.tool[data-tool="navigate"] .ask .allow-once:not([disabled])')`)
+	Click(t, panel, `document.querySelector('.msg.tool[data-tool="navigate"] .ask .allow-once')`)
+	WaitJS(t, panel, `!!document.querySelector('.msg.tool[data-tool="fill_form"] .ask .allow-once:not([disabled])') && !document.getElementById("stop").hidden`)
+	Do(t, panel, chromedp.Click("#stop"))
+	WaitJS(t, panel, `document.getElementById("stop").hidden && (m => !!m && m.textContent.includes("Stopped at step 2 of 3"))([...document.querySelectorAll('#messages .msg[data-role="assistant"]')].at(-1))`)
+	if got := JS[string](t, panel, `document.querySelector('.msg.tool[data-tool="fill_form"]').dataset.status`); got != "stopped" {
+		t.Errorf("the step that asked: %s", got)
+	}
+	if JS[bool](t, panel, `!!document.querySelector(".msg.tool .ask")`) {
+		t.Error("an ask is still shown after Stop")
+	}
+	if n := len(site.Forms()); n != 0 {
+		t.Errorf("%d forms sent", n)
+	}
+	if v := inTab[string](t, panel, JS[int](t, panel, `chrome.tabs.query({url: `+jsString(site.URL+"/*")+`}).then(t => t[0].id)`), `document.querySelector("input[name=restaurant]").value`); v != "" {
+		t.Errorf("the field was filled: %q", v)
+	}
+}

@@ -258,8 +258,10 @@ type Input struct {
 	// scheduled run's own tab group); its tabs stay the task's.
 	Task *Task
 	// Values are a workflow's values while a model repairs its replay: a {{name}} the model
-	// types is filled in on the way to the page, never shown to it or stored.
-	Values map[string]string
+	// types is filled in on the way to the page, never shown to it or stored. Secrets are the
+	// ones the run keeps secret (see guarded.Secrets).
+	Values  map[string]string
+	Secrets []string
 }
 
 // Attach is the page context of a message: Page when the panel already holds it (a selection

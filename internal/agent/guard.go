@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/tool"
 	"github.com/skiff-ai/skiff/internal/weburl"
+	"github.com/skiff-ai/skiff/internal/workflow"
 )
 
 // The one guarded path. Every tool call, whoever makes it, goes through guard: its arguments
@@ -54,6 +56,42 @@ type guarded struct {
 	Args    json.RawMessage
 	AskedAt time.Time
 	From    int // the first step to run (a resumed batch starts where it stopped)
+	// Secrets are values the call's run keeps secret (a workflow's password parameters): a
+	// call that carries one asks as typing into a password field does, and what it returns
+	// or records shows each one masked.
+	Secrets []string
+}
+
+// carries reports whether args hold one of secrets (as JSON writes it).
+func carries(args json.RawMessage, secrets []string) bool {
+	for _, s := range secrets {
+		b, _ := json.Marshal(s)
+		if len(b) > 2 && bytes.Contains(args, b[1:len(b)-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// maskedJSON is args with each of secrets, as JSON writes it, replaced by workflow.Masked.
+func maskedJSON(args json.RawMessage, secrets []string) json.RawMessage {
+	out := args
+	for _, s := range secrets {
+		if b, _ := json.Marshal(s); len(b) > 2 {
+			out = bytes.ReplaceAll(out, b[1:len(b)-1], []byte(workflow.Masked))
+		}
+	}
+	return out
+}
+
+// masked is text with each of secrets replaced by workflow.Masked.
+func masked(text string, secrets []string) string {
+	for _, s := range secrets {
+		if s != "" {
+			text = strings.ReplaceAll(text, s, workflow.Masked)
+		}
+	}
+	return text
 }
 
 // ResolveTimeout bounds resolving what a call acts on (a short read of the page).
@@ -158,6 +196,7 @@ func (e *Engine) step(ctx context.Context, task *Task, g guarded, st tool.Step, 
 		return e.failure(err, false)
 	}
 	f := call.Effect
+	f.Secret = carries(st.Args, g.Secrets)
 	risk, perm := t.Risk, t.Permission
 	if f.Irreversible() != "" && risk == tool.Act {
 		// The control says "Delete", "Pay", "Send"…: setting it off counts as destructive, and
@@ -184,6 +223,9 @@ func (e *Engine) step(ctx context.Context, task *Task, g guarded, st tool.Step, 
 		what = fmt.Sprintf("step %d of %d: %s", k+1, n, what)
 	}
 	pc := permission.Call{ID: g.ID, Caller: task.Caller, Request: req, What: what, URL: f.URL, Args: st.Args}
+	if f.Secret {
+		pc.Args = maskedJSON(st.Args, g.Secrets) // a question waiting is stored: never with the secret
+	}
 	if w.resolved != nil {
 		w.resolved(f, pc, k, n)
 	}
@@ -215,6 +257,14 @@ func (e *Engine) step(ctx context.Context, task *Task, g guarded, st tool.Step, 
 		o = e.failure(err, true)
 	default:
 		o = outcome{Result: res, Text: res.Text, Ran: true}
+	}
+	if len(g.Secrets) > 0 {
+		o.Text = masked(o.Text, g.Secrets)
+		if o.Result != nil {
+			cp := *o.Result
+			cp.Text, cp.Summary = masked(cp.Text, g.Secrets), masked(cp.Summary, g.Secrets)
+			o.Result = &cp
+		}
 	}
 	o.Ruling = r
 	result := clipText(o.Text, 160)

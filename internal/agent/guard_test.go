@@ -272,3 +272,33 @@ func TestAnAllowedFieldDoesNotAskPerKey(t *testing.T) {
 	assert.True(t, out.IsError)
 	assert.Equal(t, 2, asks)
 }
+
+// A value the run keeps secret (a workflow's password, typed by a model that repairs the run)
+// never shows and never goes unasked, whatever field it is typed into: even with acting on the
+// site allowed always, typing it into a plain text field asks as a password field does, and
+// neither the question (which is stored while it waits), the call's words nor its result holds
+// it.
+func TestASecretValueAsksAndNeverShows(t *testing.T) {
+	h := newHarness(t, accountPage(), actingAllowed(site), allow)
+	args, _ := json.Marshal(map[string]any{"ref": "e1", "text": "hunter2"})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var what string
+	o := h.e.guard(ctx, h.task, guarded{ID: NewID(), Name: "type", Args: args, Secrets: []string{"hunter2"}},
+		watch{resolved: func(_ *tool.Effect, c permission.Call, _, _ int) { what = c.What }})
+	require.False(t, o.IsError, o.Text)
+	qs := h.user.questions()
+	require.Len(t, qs, 1, "typing a secret did not ask")
+	assert.True(t, qs[0].Sensitive)
+	b, _ := json.Marshal(qs[0])
+	assert.NotContains(t, string(b), "hunter2")
+	assert.NotContains(t, what, "hunter2")
+	assert.Contains(t, what, "7 characters")
+	assert.NotContains(t, o.Text, "hunter2")
+
+	// Without the secret, the same call runs unasked under the user's "always".
+	h2 := newHarness(t, accountPage(), actingAllowed(site), allow)
+	o = h2.e.guard(ctx, h2.task, guarded{ID: NewID(), Name: "type", Args: args}, watch{})
+	require.False(t, o.IsError, o.Text)
+	assert.Empty(t, h2.user.questions())
+}

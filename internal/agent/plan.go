@@ -45,12 +45,6 @@ func kindOf(name string) string {
 // PlanningInstructions are added to the system prompt while a run plans.
 const PlanningInstructions = `You are planning: you have only the tools that read. Read what you need (snapshot the page; do not act), then call propose_plan with the steps you will take, the sites you will work on, and the kinds of action you will take there. The user approves or rejects it; you get your other tools only once it is approved. Keep the plan to what the task needs: what it does not name still asks the user.`
 
-type planArgs struct {
-	Steps []string `json:"steps"`
-	Sites []string `json:"sites"`
-	Kinds []string `json:"kinds"`
-}
-
 // planTool is propose_plan as the model sees it.
 var planTool = provider.Tool{Name: ProposePlan,
 	Description: "Propose your plan to the user before you act: the steps, the sites and the kinds of action. Wait for their answer (this call returns it).",
@@ -78,7 +72,7 @@ func (r *runner) planning() bool {
 
 // checkPlan reads a proposed plan: steps, sites as origins, known kinds.
 func checkPlan(raw json.RawMessage) (*store.Plan, error) {
-	var a planArgs
+	var a store.Plan
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, fmt.Errorf("its arguments are not {steps, sites, kinds}: %v", err)
 	}
@@ -124,13 +118,8 @@ func (r *runner) plan(ctx context.Context, c provider.ToolCall) bool {
 			return false
 		}
 	}
-	m := store.Message{ID: NewID(), Role: "tool", CreatedAt: r.e.now(), Status: store.StatusPending,
-		Tool: &store.ToolRun{CallID: c.ID, Name: c.Name, Args: c.Args, Risk: permission.RiskPlan}}
-	if len(m.Tool.Args) == 0 || !json.Valid(m.Tool.Args) {
-		m.Tool.Args = json.RawMessage("{}")
-	}
-	r.ses.Messages = append(r.ses.Messages, m)
-	i := len(r.ses.Messages) - 1
+	i := r.toolMessage(c)
+	msg := &r.ses.Messages[i]
 	switch {
 	case c.Name != ProposePlan:
 		r.finish(ctx, i, store.StatusDenied, "Not run: this run plans first. Propose your plan with propose_plan; you can act once the user approves it.", true)
@@ -144,20 +133,17 @@ func (r *runner) plan(ctx context.Context, c provider.ToolCall) bool {
 		r.finish(ctx, i, store.StatusError, "The plan was not shown to the user: "+err.Error()+". Propose it again.", true)
 		return true
 	}
-	m.Tool.Args, _ = json.Marshal(planArgs{Steps: p.Steps, Sites: p.Sites, Kinds: p.Kinds})
-	r.ses.Messages[i].Tool.Args = m.Tool.Args
-	what := fmt.Sprintf("carry out a plan of %d steps on %s (%s)", len(p.Steps), strings.Join(p.Sites, ", "), strings.Join(p.Kinds, ", "))
-	r.ses.Messages[i].Tool.What = what
-	call := permission.Call{ID: m.ID, Caller: r.task.Caller, What: what, Args: m.Tool.Args,
+	msg.Tool.Args, _ = json.Marshal(p)
+	msg.Tool.What = fmt.Sprintf("carry out a plan of %d steps on %s (%s)", len(p.Steps), strings.Join(p.Sites, ", "), strings.Join(p.Kinds, ", "))
+	call := permission.Call{ID: msg.ID, Caller: r.task.Caller, What: msg.Tool.What, Args: msg.Tool.Args,
 		Request: permission.Request{Tool: ProposePlan, Risk: permission.RiskPlan, Permission: "plan:approve"}}
 	ruling, err := r.e.gate().Decide(ctx, call, time.Time{}, func(why string) {
-		msg := &r.ses.Messages[i]
 		msg.Status, msg.Tool.AskedAt, msg.Tool.Asks = store.StatusAsking, r.e.now(), why
 		if r.save(ctx) == nil {
 			r.message(i)
 		}
 	})
-	r.ses.Messages[i].Tool.Decision = ruling.How
+	msg.Tool.Decision = ruling.How
 	switch {
 	case ctx.Err() != nil:
 		r.finish(ctx, i, store.StatusStopped, "The user stopped the run before answering the plan.", true)
@@ -172,9 +158,9 @@ func (r *runner) plan(ctx context.Context, c provider.ToolCall) bool {
 		return true
 	}
 	text := "The user approved the plan."
-	if edit, ok := r.e.takeEdit(m.ID); ok {
+	if edit, ok := r.e.takeEdit(msg.ID); ok {
 		p = narrowed(p, edit)
-		r.ses.Messages[i].Tool.Args, _ = json.Marshal(planArgs{Steps: p.Steps, Sites: p.Sites, Kinds: p.Kinds})
+		msg.Tool.Args, _ = json.Marshal(p)
 		text = fmt.Sprintf("The user approved the plan as they edited it. Follow this one:\nSteps:\n- %s\nSites: %s\nKinds of action that run without asking there: %s.",
 			strings.Join(p.Steps, "\n- "), or(strings.Join(p.Sites, ", "), "none"), or(strings.Join(p.Kinds, ", "), "none"))
 	}

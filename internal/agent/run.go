@@ -79,7 +79,7 @@ func (e *Engine) runOne(ctx context.Context, ses *store.Session, in Input, read 
 		return store.Message{}, err
 	}
 	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
-	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st, values: in.Values}
+	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st, values: in.Values, secrets: in.Secrets}
 	if read != nil {
 		r.attach(ctx, read)
 	}
@@ -109,8 +109,10 @@ type runner struct {
 	// task is the run's tool calls as the gate knows them: the tabs, the sites it worked on
 	// and may read, the elements the user let it act on.
 	task *Task
-	// values fill the {{name}} placeholders the model types while it repairs a workflow.
-	values map[string]string
+	// values fill the {{name}} placeholders the model types while it repairs a workflow;
+	// secrets are the values among them (and a replay's) that are never shown (guarded.Secrets).
+	values  map[string]string
+	secrets []string
 }
 
 // PanelCaller is the model of a chat in the panel, as the gate and the audit log name it.
@@ -362,21 +364,28 @@ func (r *runner) call(ctx context.Context, c provider.ToolCall) {
 	r.callWith(ctx, c, run)
 }
 
+// toolMessage adds call c to the chat as a pending tool message and returns its index.
+func (r *runner) toolMessage(c provider.ToolCall) int {
+	risk := permission.RiskPlan
+	if t, ok := tool.Lookup(c.Name); ok {
+		risk = string(t.Risk)
+	}
+	m := store.Message{ID: NewID(), Role: "tool", CreatedAt: r.e.now(), Status: store.StatusPending,
+		Tool: &store.ToolRun{CallID: c.ID, Name: c.Name, Args: c.Args, Risk: risk}}
+	if len(m.Tool.Args) == 0 || !json.Valid(m.Tool.Args) {
+		m.Tool.Args = json.RawMessage("{}")
+	}
+	r.ses.Messages = append(r.ses.Messages, m)
+	return len(r.ses.Messages) - 1
+}
+
 // typing are the tools whose arguments carry values a person types.
 var typing = map[string]bool{"type": true, "fill_form": true, "select_option": true, "dialog": true}
 
 // callWith is call for a call that runs with other arguments than the ones it stores and shows
 // (a workflow's step with a secret value masked in c.Args); nil: c.Args.
 func (r *runner) callWith(ctx context.Context, c provider.ToolCall, run json.RawMessage) {
-	e := r.e
-	t, _ := tool.Lookup(c.Name)
-	m := store.Message{ID: NewID(), Role: "tool", CreatedAt: e.now(), Status: store.StatusPending,
-		Tool: &store.ToolRun{CallID: c.ID, Name: c.Name, Args: c.Args, Risk: string(t.Risk)}}
-	if len(m.Tool.Args) == 0 || !json.Valid(m.Tool.Args) {
-		m.Tool.Args = json.RawMessage("{}")
-	}
-	r.ses.Messages = append(r.ses.Messages, m)
-	i := len(r.ses.Messages) - 1
+	i := r.toolMessage(c)
 	if ctx.Err() != nil {
 		r.finish(ctx, i, store.StatusStopped, "The user stopped the run before this call.", true)
 		return
@@ -420,7 +429,7 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 	if run != nil {
 		args = run
 	}
-	o := e.guard(ctx, r.task, guarded{ID: msg.ID, Name: msg.Tool.Name, Args: args, AskedAt: askedAt, From: from}, watch{
+	o := e.guard(ctx, r.task, guarded{ID: msg.ID, Name: msg.Tool.Name, Args: args, AskedAt: askedAt, From: from, Secrets: r.secrets}, watch{
 		resolved: func(f *tool.Effect, c permission.Call, k, n int) {
 			msg.Tool.What, msg.Tool.URL, msg.Tool.Origin = c.What, f.URL, c.Origin
 			msg.Tool.Sensitive, msg.Tool.Risk, msg.Tool.Irreversible = c.Sensitive, c.Risk, f.Irreversible()

@@ -77,6 +77,20 @@ type WorkflowInput struct {
 	Repair bool
 }
 
+// WorkflowValues are the values a run of w takes: the ones given, and the recorded default of
+// each one left out. A value for no parameter, or none for one without a default (a secret),
+// is an error in words.
+func WorkflowValues(w *workflow.Workflow, given map[string]string) (map[string]string, error) {
+	values, err := w.WithDefaults(given)
+	if err != nil {
+		return nil, &store.FieldError{Field: "values", Message: sentenceOf(err)}
+	}
+	if miss := w.Missing(values); len(miss) > 0 {
+		return nil, &store.FieldError{Field: miss[0], Message: fmt.Sprintf("The workflow “%s” needs a value for “%s”.", w.Name, miss[0])}
+	}
+	return values, nil
+}
+
 // RunWorkflow replays a workflow in a new chat, with no model: each step is a call on the one
 // guarded path, stored and shown as a model's call is (its card, its ask), with secret values
 // masked in what is stored. It stops at the first step it cannot place or that does not run,
@@ -90,8 +104,16 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	if err != nil {
 		return nil, err
 	}
-	if miss := w.Missing(in.Values); len(miss) > 0 {
-		return nil, &store.FieldError{Field: miss[0], Message: fmt.Sprintf("Give a value for “%s” to run the workflow.", miss[0])}
+	values, err := WorkflowValues(w, in.Values)
+	if err != nil {
+		return nil, err
+	}
+	in.Values = values
+	var secrets []string
+	for _, p := range w.Params {
+		if p.Secret {
+			secrets = append(secrets, values[p.Name])
+		}
 	}
 	ses, err := e.NewSession(ctx)
 	if err != nil {
@@ -122,11 +144,11 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	}
 	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
 
-	r := &runner{e: e, ses: ses, emit: emit}
+	r := &runner{e: e, ses: ses, emit: emit, secrets: secrets}
 	if in.Task != nil {
 		r.task = in.Task
 	} else {
-		r.begin(ctx, permission.Caller{Kind: permission.KindPanel, Name: "the workflow “" + w.Name + "”", Chat: ses.ID}, in.TabID, in.WindowID)
+		r.begin(ctx, permission.Caller{Kind: permission.KindWorkflow, Name: "the workflow “" + w.Name + "”", Chat: ses.ID}, in.TabID, in.WindowID)
 		defer r.release(ctx)
 	}
 	run := &workflow.Runner{Workflow: w, Values: in.Values,
@@ -171,7 +193,7 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	}
 	r.message(len(ses.Messages) - 1)
 	if stop != nil && in.Repair && ctx.Err() == nil && (stop.Kind == workflow.StopMissing || stop.Kind == workflow.StopMoved || stop.Kind == workflow.StopFailed) {
-		return ses, e.repair(ctx, ses, w, in, stop, r, emit)
+		return ses, e.repair(ctx, ses, w, in, stop, r, secrets, emit)
 	}
 	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: end.ID, Message: &end})
 	return ses, nil
@@ -180,7 +202,7 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 // repair hands a stopped replay to the model, in the same chat, with the workflow as the plan:
 // the steps that ran, the one that stopped and why, the ones left, and the run's values as
 // placeholders it types (filled in on the way to the page: a secret never reaches the model).
-func (e *Engine) repair(ctx context.Context, ses *store.Session, w *workflow.Workflow, in WorkflowInput, stop *workflow.Stop, r *runner, emit func(Update)) error {
+func (e *Engine) repair(ctx context.Context, ses *store.Session, w *workflow.Workflow, in WorkflowInput, stop *workflow.Stop, r *runner, secrets []string, emit func(Update)) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "The workflow “%s” stopped at step %d of %d: %s.\n", w.Name, stop.Step+1, len(w.Steps), strings.TrimSuffix(stop.Reason, "."))
 	fmt.Fprintf(&b, "Finish the task it does, on the page as it is now (snapshot first). ")
@@ -210,7 +232,7 @@ func (e *Engine) repair(ctx context.Context, ses *store.Session, w *workflow.Wor
 	}
 	r.message(len(ses.Messages) - 1)
 	on := true
-	run := Input{SessionID: ses.ID, Agent: &on, Task: in.Task, Values: in.Values}
+	run := Input{SessionID: ses.ID, Agent: &on, Task: in.Task, Values: in.Values, Secrets: secrets}
 	if in.Task == nil {
 		if t, err := r.task.Env.Current(ctx); err == nil {
 			run.TabID = t.ID

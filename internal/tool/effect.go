@@ -114,6 +114,10 @@ type Effect struct {
 	Detail  string `json:"detail,omitempty"` // the rest, in words ("down", a time range, tabs)
 	// Accept: a dialog is accepted (not dismissed).
 	Accept bool `json:"accept,omitempty"`
+	// Secret: what the call types holds a value its run keeps secret (a workflow's password
+	// parameter), whatever field it goes to: it is described as a count of characters and asks
+	// as a password field does.
+	Secret bool `json:"-"`
 
 	at *point // a click at a point: the point in the frame of Element
 }
@@ -136,6 +140,9 @@ func (f *Effect) Origin() string {
 
 // Sensitive reports whether the call types into a password or payment field.
 func (f *Effect) Sensitive() bool {
+	if f.Secret && (f.types() || f.Action == "select") {
+		return true
+	}
 	if f.Element != nil && f.Element.Field != "" && f.types() {
 		return true
 	}
@@ -164,7 +171,7 @@ func (f *Effect) Irreversible() string {
 func (f *Effect) Words() string {
 	q := func(s string) string { return "“" + clip(oneLine(s), 120) + "”" }
 	el := f.Element.Words()
-	secret := f.Element != nil && f.Element.Field != ""
+	secret := f.Secret || f.Element != nil && f.Element.Field != ""
 	switch f.Action {
 	case "click", "double-click", "right-click":
 		if f.X != nil && f.Y != nil {
@@ -187,11 +194,14 @@ func (f *Effect) Words() string {
 		}
 		return s
 	case "select":
+		if f.Secret {
+			return fmt.Sprintf("choose %d options in %s", len(f.Values), el)
+		}
 		return fmt.Sprintf("choose %s in %s", strings.Join(f.Values, ", "), el)
 	case "fill":
 		var parts []string
 		for _, fv := range f.Fields {
-			if fv.Element.Field != "" {
+			if fv.Element.Field != "" || f.Secret {
 				parts = append(parts, fmt.Sprintf("%s = %d characters", fv.Element.Words(), len([]rune(fv.Value))))
 			} else {
 				parts = append(parts, fmt.Sprintf("%s = %s", fv.Element.Words(), q(fv.Value)))

@@ -48,7 +48,6 @@ var methods = map[string]method{
 
 	"workflow.list":   handle((*Core).listWorkflows),
 	"workflow.save":   handle((*Core).saveWorkflow),
-	"workflow.rename": handle((*Core).renameWorkflow),
 	"workflow.update": handle((*Core).updateWorkflow),
 	"workflow.delete": handle((*Core).deleteWorkflow),
 	"workflow.import": handle((*Core).importWorkflows),

@@ -20,10 +20,9 @@ type WorkflowSave struct {
 	Name      string `json:"name"`
 }
 
-// WorkflowRef names a workflow; Name is a new name (workflow.rename).
+// WorkflowRef names a workflow.
 type WorkflowRef struct {
-	ID   string `json:"id"`
-	Name string `json:"name,omitempty"`
+	ID string `json:"id"`
 }
 
 // WorkflowRun is workflow.run's request: the values of its parameters, and the window it runs in.
@@ -53,18 +52,6 @@ func (c *Core) saveWorkflow(ctx context.Context, p WorkflowSave) (*workflow.Work
 		return nil, problemf("Wait for the run to finish (or stop it) before saving it as a workflow.")
 	}
 	return c.Engine.SaveWorkflow(ctx, p.SessionID, p.Name)
-}
-
-func (c *Core) renameWorkflow(ctx context.Context, p WorkflowRef) (*workflow.Workflow, error) {
-	w, err := c.Store.Workflow(ctx, p.ID)
-	if err != nil {
-		return nil, err
-	}
-	if strings.TrimSpace(p.Name) == "" {
-		return nil, problemf("A workflow needs a name.")
-	}
-	w.Name, w.UpdatedAt = strings.TrimSpace(p.Name), c.Engine.Now().UnixMilli()
-	return w, c.Store.SaveWorkflow(ctx, w)
 }
 
 // WorkflowUpdate is workflow.update's request: a workflow as the user edited it in the view
@@ -202,14 +189,7 @@ func (l *linker) runWorkflow(ctx context.Context, ws *workspace, raw json.RawMes
 	if w == nil {
 		return fail(fmt.Sprintf("There is no workflow “%s”: workflow_list names the ones there are.", a.Workflow))
 	}
-	values, err := w.WithDefaults(a.Values)
-	if err != nil {
-		return fail("T" + strings.TrimPrefix(err.Error(), "t") + ".")
-	}
-	if miss := w.Missing(values); len(miss) > 0 {
-		return fail(fmt.Sprintf("The workflow “%s” needs a value for “%s”.", w.Name, miss[0]))
-	}
-	ses, err := l.c.Engine.RunWorkflow(ctx, agent.WorkflowInput{ID: w.ID, Values: values, Task: ws.task},
+	ses, err := l.c.Engine.RunWorkflow(ctx, agent.WorkflowInput{ID: w.ID, Values: a.Values, Task: ws.task},
 		func(u agent.Update) { l.c.broadcast(u) })
 	if err != nil {
 		return failed(err)

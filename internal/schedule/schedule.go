@@ -121,22 +121,6 @@ func (r Repeat) Next(t time.Time) time.Time {
 	return time.Time{}
 }
 
-// Words says r as the schedule list shows it: "every day at 08:00".
-func (r Repeat) Words(loc *time.Location) string {
-	switch r.Every {
-	case Once:
-		return "once, " + time.UnixMilli(r.At).In(loc).Format("Mon 2 Jan 2006 15:04")
-	case Hourly:
-		_, m, _ := clock(r.Time)
-		return fmt.Sprintf("every hour at :%02d", m)
-	case Daily:
-		return "every day at " + r.Time
-	case Weekdays:
-		return "weekdays at " + r.Time
-	}
-	return r.Every
-}
-
 // Check reports what is wrong with s before it is saved.
 func (s *Schedule) Check() error {
 	if strings.TrimSpace(s.Name) == "" {

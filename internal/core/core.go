@@ -11,6 +11,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/skiff-ai/skiff/internal/agent"
 	"github.com/skiff-ai/skiff/internal/permission"
@@ -91,9 +92,9 @@ type Core struct {
 	link   linker
 	audits audits
 
-	mu        sync.Mutex
-	conns     map[Conn]bool
-	scheduled map[string]bool // the schedules this worker is running
+	mu     sync.Mutex
+	conns  map[Conn]bool
+	bootAt int64 // when this worker's core started (unix ms): a run marked as going before it was cut
 }
 
 // New returns a Core over kv, doing HTTP with d and working in the browser b (nil: none).
@@ -102,7 +103,7 @@ func New(ctx context.Context, kv store.KV, d provider.Doer, rules Rules, b tool.
 	if err != nil {
 		return nil, err
 	}
-	c := &Core{Store: st, Engine: agent.New(st, d), Doer: d, Rules: rules, Browser: b, conns: map[Conn]bool{}}
+	c := &Core{Store: st, Engine: agent.New(st, d), Doer: d, Rules: rules, Browser: b, conns: map[Conn]bool{}, bootAt: time.Now().UnixMilli()}
 	c.Engine.Browser = b
 	c.gate = c.newGate()
 	c.Engine.Gate = c.gate
@@ -128,7 +129,6 @@ func (c *Core) Start(ctx context.Context) {
 		c.gate.Notify(ctx)
 	}
 	c.startLink(ctx, s.Daemon)
-	c.recoverSchedules(ctx)
 	c.Due(ctx)
 }
 

@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -66,12 +65,9 @@ func (c *Core) saveSchedule(ctx context.Context, p ScheduleSave) (*schedule.Sche
 				return nil, &store.FieldError{Field: "schedule", Message: fmt.Sprintf("“%s” types a password or card number (%s), which Skiff never stores, so it cannot run on a schedule.", w.Name, prm.Label)}
 			}
 		}
-		values, err := w.WithDefaults(sc.Values)
+		values, err := agent.WorkflowValues(w, sc.Values)
 		if err != nil {
-			return nil, &store.FieldError{Field: "schedule", Message: "T" + strings.TrimPrefix(err.Error(), "t") + "."}
-		}
-		if miss := w.Missing(values); len(miss) > 0 {
-			return nil, &store.FieldError{Field: miss[0], Message: fmt.Sprintf("Give a value for “%s” to schedule the workflow.", miss[0])}
+			return nil, err
 		}
 		sc.Values = values
 		if sc.Name == "" {
@@ -115,81 +111,62 @@ func (c *Core) deleteSchedule(ctx context.Context, p ScheduleRef) (struct{}, err
 
 // arm sets the alarm at the earliest time a schedule is due (or clears it).
 func (c *Core) arm(ctx context.Context) {
-	if c.Alarms == nil {
-		return
+	if list, err := c.Store.Schedules(ctx); err == nil {
+		c.setAlarm(ctx, list)
 	}
-	list, err := c.Store.Schedules(ctx)
-	if err != nil {
-		return
-	}
-	c.Alarms.Set(ctx, schedule.Earliest(list))
 }
 
-// recoverSchedules is the worker's start: a run marked as going that this worker does not run
-// was cut when the worker stopped. It is not started again (it may have acted); its last
-// outcome says so, and its chat tells where it stopped.
-func (c *Core) recoverSchedules(ctx context.Context) {
-	if list, err := c.Store.Schedules(ctx); err != nil || !slices.ContainsFunc(list, func(s schedule.Schedule) bool { return s.Running != 0 }) {
-		return // the common wake: nothing to write
+func (c *Core) setAlarm(ctx context.Context, list []schedule.Schedule) {
+	if c.Alarms != nil {
+		c.Alarms.Set(ctx, schedule.Earliest(list))
 	}
-	_, _ = c.Store.UpdateSchedules(ctx, func(list []schedule.Schedule) []schedule.Schedule {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		for i := range list {
-			if list[i].Running != 0 && !c.scheduled[list[i].ID] {
-				list[i].Last = &schedule.Last{At: list[i].Running, Outcome: "The run was cut when Skiff's worker stopped; it was not started again."}
-				list[i].Running = 0
-			}
-		}
-		return list
-	})
 }
 
 // Due runs the schedules whose time has come, one after another, and sets the alarm for the
 // next. The worker's alarm calls it; so does the worker's start (a time missed while the browser
-// was closed runs once).
+// was closed runs once). A run marked as going since before this worker started was cut when
+// the worker stopped: it is not started again (it may have acted), and its outcome says so.
+// The store is written only when something changed: a start with nothing due writes nothing.
 func (c *Core) Due(ctx context.Context) {
-	if list, err := c.Store.Schedules(ctx); err != nil || len(list) == 0 {
-		return // no schedules: no write, no alarm (deleting the last one cleared it)
-	}
 	for {
 		now := c.Engine.Now()
-		if list, err := c.Store.Schedules(ctx); err != nil || !slices.ContainsFunc(list, func(s schedule.Schedule) bool { return s.Due(now) }) {
-			c.arm(ctx)
-			return
-		}
 		var next *schedule.Schedule
-		_, err := c.Store.UpdateSchedules(ctx, func(list []schedule.Schedule) []schedule.Schedule {
+		list, err := c.Store.UpdateSchedules(ctx, func(list []schedule.Schedule) bool {
+			changed := false
 			for i := range list {
-				if list[i].Due(now) {
-					sc := &list[i]
-					sc.Running = now.UnixMilli()
-					sc.NextAt = 0
+				sc := &list[i]
+				if sc.Running != 0 && sc.Running < c.bootAt {
+					sc.Last = &schedule.Last{At: sc.Running, Outcome: "The run was cut when Skiff's worker stopped; it was not started again."}
+					sc.Running, changed = 0, true
+				}
+				if next == nil && sc.Due(now) {
+					sc.Running, sc.NextAt = now.UnixMilli(), 0
 					if n := sc.Repeat.Next(now); !n.IsZero() {
 						sc.NextAt = n.UnixMilli()
 					}
 					cp := *sc
-					next = &cp
-					c.mu.Lock()
-					if c.scheduled == nil {
-						c.scheduled = map[string]bool{}
-					}
-					c.scheduled[sc.ID] = true
-					c.mu.Unlock()
-					break
+					next, changed = &cp, true
 				}
 			}
-			return list
+			return changed
 		})
-		if err != nil || next == nil {
-			c.arm(ctx)
+		if err != nil || len(list) == 0 {
+			return // no schedules: no alarm (deleting the last one cleared it)
+		}
+		if next == nil {
+			c.setAlarm(ctx, list)
 			return
 		}
-		c.broadcastPanels(struct {
-			Type string `json:"type"`
-		}{UpdateSchedules})
+		c.schedulesChanged()
 		c.runSchedule(ctx, *next)
 	}
+}
+
+// schedulesChanged tells the panels to read the schedules again.
+func (c *Core) schedulesChanged() {
+	c.broadcastPanels(struct {
+		Type string `json:"type"`
+	}{UpdateSchedules})
 }
 
 // UpdateSchedules is the push that tells panels the schedules changed: {"type": "schedules.changed"}.
@@ -205,84 +182,65 @@ func (c *Core) runSchedule(ctx context.Context, sc schedule.Schedule) {
 	defer cancel()
 	title := "⏰ " + sc.Name
 	ws := newWorkspace(c.Browser, link.Client{ID: "schedule-" + sc.ID, Name: title}, store.Workspace{}, nil)
-	chat := ""
+	chat, ok, outcome := c.runScheduled(rctx, sc, ws)
+	for _, id := range ws.task.Env.Used() {
+		c.Browser.Release(context.WithoutCancel(ctx), id)
+	}
+	_, _ = c.Store.UpdateSchedules(context.WithoutCancel(ctx), func(list []schedule.Schedule) bool {
+		for i := range list {
+			if list[i].ID == sc.ID {
+				list[i].Running = 0
+				list[i].Last = &schedule.Last{At: c.Engine.Now().UnixMilli(), Chat: chat, OK: ok, Outcome: outcome}
+				return true
+			}
+		}
+		return false // deleted while it ran
+	})
+	c.schedulesChanged()
+	if c.Alarms != nil {
+		c.Alarms.Ran(context.WithoutCancel(ctx), chat, title, outcome, ok)
+	}
+}
+
+// runScheduled is the run itself, in the workspace ws: the workflow's replay, or the prompt as
+// an agent run. It returns the chat it left, whether it finished, and its outcome in a sentence.
+func (c *Core) runScheduled(ctx context.Context, sc schedule.Schedule, ws *workspace) (chat string, ok bool, outcome string) {
+	if c.Browser == nil {
+		return "", false, "Skiff has no browser to run in."
+	}
 	emit := func(u agent.Update) {
 		if chat == "" {
 			chat = u.SessionID
 		}
 		c.broadcast(u)
 	}
-	ok, outcome := c.runScheduled(rctx, sc, ws, emit)
-	for _, id := range ws.task.Env.Used() {
-		c.Browser.Release(context.WithoutCancel(ctx), id)
-	}
-	_, _ = c.Store.UpdateSchedules(context.WithoutCancel(ctx), func(list []schedule.Schedule) []schedule.Schedule {
-		for i := range list {
-			if list[i].ID == sc.ID {
-				list[i].Running = 0
-				list[i].Last = &schedule.Last{At: c.Engine.Now().UnixMilli(), Chat: chat, OK: ok, Outcome: outcome}
-			}
-		}
-		return list
-	})
-	c.mu.Lock()
-	delete(c.scheduled, sc.ID)
-	c.mu.Unlock()
-	c.broadcastPanels(struct {
-		Type string `json:"type"`
-	}{UpdateSchedules})
-	if c.Alarms != nil {
-		c.Alarms.Ran(context.WithoutCancel(ctx), chat, title, outcome, ok)
-	}
-}
-
-// runScheduled is the run itself: the workflow's replay, or the prompt as an agent run. It
-// returns whether it finished and its outcome in a sentence.
-func (c *Core) runScheduled(ctx context.Context, sc schedule.Schedule, ws *workspace, emit func(agent.Update)) (bool, string) {
-	if c.Browser == nil {
-		return false, "Skiff has no browser to run in."
+	failed := func(err error) (string, bool, string) {
+		msg, _ := Sentence(err)
+		return chat, false, msg
 	}
 	if sc.Workflow != "" {
-		w, err := c.Store.Workflow(ctx, sc.Workflow)
+		ses, err := c.Engine.RunWorkflow(ctx, agent.WorkflowInput{ID: sc.Workflow, Values: sc.Values, Task: ws.task}, emit)
 		if err != nil {
-			msg, _ := Sentence(err)
-			return false, msg
+			return failed(err)
 		}
-		values, err := w.WithDefaults(sc.Values)
-		if err != nil {
-			return false, "T" + strings.TrimPrefix(err.Error(), "t") + "."
-		}
-		ses, err := c.Engine.RunWorkflow(ctx, agent.WorkflowInput{ID: w.ID, Values: values, Task: ws.task}, emit)
-		if err != nil {
-			msg, _ := Sentence(err)
-			return false, msg
-		}
-		return ses.Workflow.Done, ses.Messages[len(ses.Messages)-1].Content
+		return chat, ses.Workflow.Done, ses.Messages[len(ses.Messages)-1].Content
 	}
 	on := true
-	var id string
-	err := c.Engine.Send(ctx, agent.Input{Text: sc.Prompt, Agent: &on, Task: ws.task}, func(u agent.Update) {
-		if id == "" {
-			id = u.SessionID
-		}
-		emit(u)
-	})
-	if err != nil {
-		msg, _ := Sentence(err)
-		return false, msg
+	if err := c.Engine.Send(ctx, agent.Input{Text: sc.Prompt, Agent: &on, Task: ws.task}, emit); err != nil {
+		return failed(err)
 	}
-	ses, err := c.Store.Session(ctx, id)
+	ses, err := c.Store.Session(ctx, chat)
 	if err != nil || len(ses.Messages) == 0 {
-		return false, "The run left no chat."
+		return chat, false, "The run left no chat."
 	}
 	last := ses.Messages[len(ses.Messages)-1]
 	switch {
 	case last.Error != nil:
-		return false, last.Error.Message
+		return chat, false, last.Error.Message
 	case last.Status == store.StatusStopped:
-		return false, "The run was stopped."
+		return chat, false, "The run was stopped."
 	case last.Status != "":
-		return false, "The run ended: " + last.Status + "."
+		return chat, false, "The run ended: " + last.Status + "."
 	}
 	text := strings.TrimSpace(last.Content)
 	if r := []rune(text); len(r) > 300 {
@@ -291,5 +249,5 @@ func (c *Core) runScheduled(ctx context.Context, sc schedule.Schedule, ws *works
 	if text == "" {
 		text = "The run finished."
 	}
-	return true, text
+	return chat, true, text
 }

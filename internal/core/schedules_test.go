@@ -17,6 +17,17 @@ import (
 	"github.com/skiff-ai/skiff/internal/store"
 )
 
+// countingKV counts the store's writes.
+type countingKV struct {
+	store.KV
+	writes int
+}
+
+func (k *countingKV) Set(ctx context.Context, items map[string][]byte) error {
+	k.writes++
+	return k.KV.Set(ctx, items)
+}
+
 type alarms struct {
 	mu  sync.Mutex
 	set []int64
@@ -45,7 +56,8 @@ func (a *alarms) last() int64 {
 // A run marked as going when the worker starts was cut: it is not run again, and says so.
 func TestSchedulesSetTheAlarmAndSurviveAStoppedWorker(t *testing.T) {
 	ctx := context.Background()
-	c, err := New(ctx, store.NewMemKV(), nil, nil, nil)
+	kv := &countingKV{KV: store.NewMemKV()}
+	c, err := New(ctx, kv, nil, nil, nil)
 	require.NoError(t, err)
 	a := &alarms{}
 	c.Alarms = a
@@ -78,15 +90,26 @@ func TestSchedulesSetTheAlarmAndSurviveAStoppedWorker(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(0), a.last())
 
-	// A worker stopped during a run: the next one does not run it again.
-	_, err = c.Store.UpdateSchedules(ctx, func(l []schedule.Schedule) []schedule.Schedule {
+	// A wake with nothing due writes nothing.
+	kv.writes = 0
+	c.Due(ctx)
+	assert.Zero(t, kv.writes, "a wake with nothing due wrote the store")
+
+	// A worker stopped during a run: the next one does not run it again. A run this worker
+	// started is left alone.
+	_, err = c.Store.UpdateSchedules(ctx, func(l []schedule.Schedule) bool {
 		l[0].Running, l[0].Paused = now.Add(-time.Minute).UnixMilli(), false
-		return l
+		return true
 	})
 	require.NoError(t, err)
-	c.recoverSchedules(ctx)
+	c.bootAt = now.Add(-time.Hour).UnixMilli()
 	c.Due(ctx)
 	list, err := c.Store.Schedules(ctx)
+	require.NoError(t, err)
+	assert.NotZero(t, list[0].Running, "a run of this worker's was taken for a cut one")
+	c.bootAt = now.UnixMilli() // the next worker
+	c.Due(ctx)
+	list, err = c.Store.Schedules(ctx)
 	require.NoError(t, err)
 	require.Len(t, list, 1)
 	assert.Zero(t, list[0].Running)

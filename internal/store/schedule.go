@@ -40,16 +40,16 @@ func (s *Store) SaveSchedule(ctx context.Context, sc *schedule.Schedule) error {
 	return s.set(ctx, map[string]any{"schedules": list})
 }
 
-// UpdateSchedules changes the stored schedules in one step (f may change any of them; what it
-// returns is stored), so a run that finishes and a user who pauses do not write over each other.
-func (s *Store) UpdateSchedules(ctx context.Context, f func([]schedule.Schedule) []schedule.Schedule) ([]schedule.Schedule, error) {
+// UpdateSchedules changes the stored schedules in one step: f changes any of them in place and
+// reports whether it changed one, and only then is the list written (a run that finishes and a
+// user who pauses do not write over each other). It returns the list as it is now.
+func (s *Store) UpdateSchedules(ctx context.Context, f func([]schedule.Schedule) bool) ([]schedule.Schedule, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	list, err := s.Schedules(ctx)
-	if err != nil {
-		return nil, err
+	if err != nil || !f(list) {
+		return list, err
 	}
-	list = f(list)
 	return list, s.set(ctx, map[string]any{"schedules": list})
 }
 

@@ -61,21 +61,15 @@ func TestWorkflowRecordAndReplayWithoutAModel(t *testing.T) {
 	// No model from here on.
 	m.Close()
 	calls := len(m.Conversations())
-	replay := func(restaurant, people, password string) {
+	replay := func(restaurant, people, password string) string {
 		t.Helper()
-		Click(t, panel, `document.querySelector(".workflow .wf-run")`)
-		WaitJS(t, panel, `!!document.querySelector(".wf-form input[name=restaurant]")`)
+		openRunForm(t, panel)
 		if got := JS[string](t, panel, `[...document.querySelectorAll(".wf-form input")].map(i => i.name + "=" + (i.type === "checkbox" ? i.checked : i.value) + ":" + i.type).join(" ")`); got != "restaurant=Luigi:text people=4:text account_password=:password repair=false:checkbox" {
 			t.Errorf("the run form: %s", got)
 		}
-		JS[bool](t, panel, `(f => (f.restaurant.value = `+jsString(restaurant)+`, f.people.value = `+jsString(people)+`, f.account_password.value = `+jsString(password)+`, true))(document.querySelector(".wf-form"))`)
-		before := JS[string](t, panel, `skiffTest.state.active ? skiffTest.state.active.id : ""`)
-		Click(t, panel, `document.querySelector(".wf-form .wf-start")`)
-		WaitJS(t, panel, `document.body.dataset.view === "chat" && skiffTest.state.active && skiffTest.state.active.id !== `+jsString(before)+` && skiffTest.state.active.title.startsWith("▶")`)
-		untilDone(t, panel, `(m => !!m && /ran all|Stopped at step/.test(m.textContent))([...document.querySelectorAll('#messages .msg[data-role="assistant"]')].at(-1))`)
+		return replayFromView(t, panel, map[string]string{"restaurant": restaurant, "people": people, "account_password": password}, false)
 	}
-	replay("Chez Ana", "2", "RUNTIME-pw-9")
-	last := JS[string](t, panel, `[...document.querySelectorAll('#messages .msg[data-role="assistant"]')].at(-1).textContent`)
+	last := replay("Chez Ana", "2", "RUNTIME-pw-9")
 	if !strings.Contains(last, "ran all 3 steps") {
 		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
 	}
@@ -89,7 +83,7 @@ func TestWorkflowRecordAndReplayWithoutAModel(t *testing.T) {
 	if n := len(m.Conversations()); n != calls {
 		t.Errorf("the replay asked the model %d times", n-calls)
 	}
-	stored := JS[string](t, panel, `Promise.all([chrome.storage.local.get(null), chrome.storage.session.get(null)]).then(a => JSON.stringify(a))`)
+	stored := storedText(t, panel)
 	if strings.Contains(stored, "RUNTIME-pw-9") {
 		t.Errorf("the password given to the replay is in storage")
 	}
@@ -99,10 +93,7 @@ func TestWorkflowRecordAndReplayWithoutAModel(t *testing.T) {
 
 	// The site renamed its button: the replay stops at that step, says why, and sends nothing.
 	WaitJS(t, browser.Tab(t, url), `(localStorage.setItem("variant", "b"), true)`)
-	Do(t, panel, chromedp.Click("#workflows-toggle"))
-	WaitJS(t, panel, `!!document.querySelector(".workflow .wf-run")`)
-	replay("Luigi", "4", "x")
-	last = JS[string](t, panel, `[...document.querySelectorAll('#messages .msg[data-role="assistant"]')].at(-1).textContent`)
+	last = replay("Luigi", "4", "x")
 	if !strings.Contains(last, "Stopped at step 3 of 3 (click button “Book a table”): the page has no button “Book a table”; it has button “Reserve now”") {
 		t.Errorf("the changed page: %q", last)
 	}
@@ -121,11 +112,7 @@ func TestMCPClientListsAndRunsAWorkflow(t *testing.T) {
 	d := startSkiffd(t, 0)
 	panel := browser.FreshPanel(t)
 	linkPanel(t, panel, d)
-	raw, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", "workflows", "booking.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data := strings.ReplaceAll(string(raw), "SITE", site.URL)
+	data, _ := reserveWorkflow(t, site)
 	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(data)+`})`)
 
 	cs := mcpClient(t, d, "e2e-agent")
@@ -187,15 +174,10 @@ func TestMCPClientListsAndRunsAWorkflow(t *testing.T) {
 	if len(forms) != 1 || forms[0].Get("restaurant") != "Chez Ana" || forms[0].Get("people") != "4" || forms[0].Get("password") != "MCP-pw-7" {
 		t.Fatalf("the site got %v", forms)
 	}
-	group := JS[string](t, panel, `(async () => {
-		const tabs = await chrome.tabs.query({url: `+jsString(site.URL+"/*")+`});
-		const g = tabs.filter(t => t.groupId >= 0);
-		return g.length ? (await chrome.tabGroups.get(g[0].groupId)).title : "no group: " + tabs.length + " tabs";
-	})()`)
-	if group != "e2e-agent" {
+	if group := groupOf(t, panel, site.URL); group != "e2e-agent" {
 		t.Errorf("the replay's tab group: %q", group)
 	}
-	stored := JS[string](t, panel, `Promise.all([chrome.storage.local.get(null), chrome.storage.session.get(null)]).then(a => JSON.stringify(a))`)
+	stored := storedText(t, panel)
 	if strings.Contains(stored, "MCP-pw-7") {
 		t.Errorf("the password the client gave is in storage")
 	}
@@ -289,11 +271,7 @@ func TestScheduledWorkflowRunsWithThePanelClosedAndWaitsOnAsks(t *testing.T) {
 	Eventually(t, 30*time.Second, func() bool {
 		return WorkerValue[bool](t, browser, `chrome.notifications.getAll().then(n => Object.keys(n).some(k => k.startsWith("skiff-run:")))`)
 	}, "no notification of the run's outcome")
-	group := JS[string](t, panel, `(async () => {
-		const tabs = (await chrome.tabs.query({url: `+jsString(site.URL+"/*")+`})).filter(t => t.groupId >= 0);
-		return tabs.length ? (await chrome.tabGroups.get(tabs[0].groupId)).title : "no group";
-	})()`)
-	if group != "⏰ Reserve a table" {
+	if group := groupOf(t, panel, site.URL); group != "⏰ Reserve a table" {
 		t.Errorf("the run's tab group: %q", group)
 	}
 	Do(t, panel, chromedp.Click("#workflows-toggle"))
@@ -329,20 +307,7 @@ func TestWorkflowRepairedByTheModelBecomesItsNextVersion(t *testing.T) {
 
 	run := func(restaurant, password string, repair bool) string {
 		t.Helper()
-		Do(t, panel, chromedp.Click("#workflows-toggle"))
-		WaitJS(t, panel, `!!document.querySelector(".workflow .wf-run")`)
-		Click(t, panel, `document.querySelector(".workflow .wf-run")`)
-		WaitJS(t, panel, `!!document.querySelector(".wf-form input[name=restaurant]")`)
-		JS[bool](t, panel, `(f => (f.restaurant.value = `+jsString(restaurant)+`, f.account_password.value = `+jsString(password)+`, f.repair.checked = `+strconv.FormatBool(repair)+`, true))(document.querySelector(".wf-form"))`)
-		before := JS[string](t, panel, `skiffTest.state.active ? skiffTest.state.active.id : ""`)
-		Click(t, panel, `document.querySelector(".wf-form .wf-start")`)
-		WaitJS(t, panel, `document.body.dataset.view === "chat" && skiffTest.state.active && skiffTest.state.active.id !== `+jsString(before)+` && skiffTest.state.active.title.startsWith("▶")`)
-		end := `/ran all|Stopped at step/` // the replay's own last word
-		if repair {
-			end = `/Done\./` // the model's
-		}
-		untilDone(t, panel, `document.getElementById("stop").hidden && (m => !!m && `+end+`.test(m.textContent))([...document.querySelectorAll('#messages .msg[data-role="assistant"]')].at(-1))`)
-		return JS[string](t, panel, `[...document.querySelectorAll('#messages .msg[data-role="assistant"]')].at(-1).textContent`)
+		return replayFromView(t, panel, map[string]string{"restaurant": restaurant, "account_password": password}, repair)
 	}
 	if last := run("Repair Café", "rp-pw-5", true); !strings.Contains(last, "Done.") {
 		t.Fatalf("the repaired run ended with %q; cards: %s", last, cardsString(toolCards(t, panel)))
@@ -377,7 +342,6 @@ func TestWorkflowRepairedByTheModelBecomesItsNextVersion(t *testing.T) {
 	if n := JS[int](t, panel, `skiffTest.call("workflow.list").then(l => l.length)`); n != 1 {
 		t.Errorf("%d workflows after saving a new version", n)
 	}
-	Do(t, panel, chromedp.Click("#workflows-toggle"))
 
 	// Version 2 replays to the end with the model gone.
 	m.Close()
@@ -458,12 +422,7 @@ func TestStopDuringAReplay(t *testing.T) {
 	withSecret, _ := reserveWorkflow(t, site)
 	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(withSecret)+`})`)
 	openTab(t, panel, site.Page("booking.html"))
-	Do(t, panel, chromedp.Click("#workflows-toggle"))
-	WaitJS(t, panel, `!!document.querySelector(".workflow .wf-run")`)
-	Click(t, panel, `document.querySelector(".workflow .wf-run")`)
-	WaitJS(t, panel, `!!document.querySelector(".wf-form input[name=account_password]")`)
-	JS[bool](t, panel, `(document.querySelector(".wf-form").account_password.value = "stop-pw", true)`)
-	Click(t, panel, `document.querySelector(".wf-form .wf-start")`)
+	startFromView(t, panel, map[string]string{"account_password": "stop-pw"}, false)
 	// The password field always asks: the replay waits there, and the user presses Stop.
 	// Loading the page asks first; the user allows it.
 	WaitJS(t, panel, `!!document.querySelector('.msg.tool[data-tool="navigate"] .ask .allow-once:not([disabled])')`)
@@ -483,4 +442,62 @@ func TestStopDuringAReplay(t *testing.T) {
 	if v := inTab[string](t, panel, JS[int](t, panel, `chrome.tabs.query({url: `+jsString(site.URL+"/*")+`}).then(t => t[0].id)`), `document.querySelector("input[name=restaurant]").value`); v != "" {
 		t.Errorf("the field was filled: %q", v)
 	}
+}
+
+// openRunForm opens the Workflows view (when it is not open) and the first workflow's run form.
+func openRunForm(t *testing.T, panel context.Context) {
+	t.Helper()
+	if JS[bool](t, panel, `document.getElementById("workflows").hidden`) {
+		Do(t, panel, chromedp.Click("#workflows-toggle"))
+	}
+	WaitJS(t, panel, `!!document.querySelector(".workflow .wf-run")`)
+	Click(t, panel, `document.querySelector(".workflow .wf-run")`)
+	WaitJS(t, panel, `!!document.querySelector(".wf-form .wf-start")`)
+}
+
+// startFromView runs the first workflow from its form, as a user does: the values given (the
+// others as the form fills them), the repair box, Start; it returns once the panel shows the
+// run's new chat.
+func startFromView(t *testing.T, panel context.Context, values map[string]string, repair bool) {
+	t.Helper()
+	openRunForm(t, panel)
+	b, _ := json.Marshal(values)
+	JS[bool](t, panel, `((f, v) => { for (const [k, x] of Object.entries(v)) f[k].value = x; f.repair.checked = `+strconv.FormatBool(repair)+`; return true })(document.querySelector(".wf-form"), `+string(b)+`)`)
+	before := JS[string](t, panel, `skiffTest.state.active ? skiffTest.state.active.id : ""`)
+	Click(t, panel, `document.querySelector(".wf-form .wf-start")`)
+	WaitJS(t, panel, `document.body.dataset.view === "chat" && skiffTest.state.active && skiffTest.state.active.id !== `+jsString(before)+` && skiffTest.state.active.title.startsWith("▶")`)
+}
+
+// replayFromView starts the first workflow (startFromView), allows what it asks until it ends
+// and returns its last reply: the replay's own last word, or with repair the model's ("Done.").
+func replayFromView(t *testing.T, panel context.Context, values map[string]string, repair bool) string {
+	t.Helper()
+	startFromView(t, panel, values, repair)
+	end := `/ran all|Stopped at step/`
+	if repair {
+		end = `/Done\./`
+	}
+	untilDone(t, panel, `document.getElementById("stop").hidden && (m => !!m && `+end+`.test(m.textContent))([...document.querySelectorAll('#messages .msg[data-role="assistant"]')].at(-1))`)
+	return lastReply(t, panel)
+}
+
+// lastReply is the text of the chat's last assistant message.
+func lastReply(t *testing.T, panel context.Context) string {
+	t.Helper()
+	return JS[string](t, panel, `[...document.querySelectorAll('#messages .msg[data-role="assistant"]')].at(-1).textContent`)
+}
+
+// storedText is everything Skiff keeps in chrome.storage (local and session), as JSON text.
+func storedText(t *testing.T, panel context.Context) string {
+	t.Helper()
+	return JS[string](t, panel, `Promise.all([chrome.storage.local.get(null), chrome.storage.session.get(null)]).then(a => JSON.stringify(a))`)
+}
+
+// groupOf is the title of the tab group of the first grouped tab on site ("no group" when none).
+func groupOf(t *testing.T, panel context.Context, site string) string {
+	t.Helper()
+	return JS[string](t, panel, `(async () => {
+		const tabs = (await chrome.tabs.query({url: `+jsString(site+"/*")+`})).filter(t => t.groupId >= 0);
+		return tabs.length ? (await chrome.tabGroups.get(tabs[0].groupId)).title : "no group";
+	})()`)
 }

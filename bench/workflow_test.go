@@ -117,12 +117,11 @@ func BenchmarkWorkflowReplay(b *testing.B) {
 	}
 	agent, replays := []float64{ms}, []float64{}
 	calls := len(model.Conversations())
+	replayCalls := 0 // model calls made while a replay ran
 	for k := range 5 {
 		n := len(model.Conversations())
 		replays = append(replays, replay(k))
-		if got := len(model.Conversations()); got != n {
-			b.Fatalf("the replay asked the model %d times", got-n)
-		}
+		replayCalls += len(model.Conversations()) - n
 		if k < 4 {
 			ms, _ := agentRun()
 			agent = append(agent, ms)
@@ -146,6 +145,6 @@ func BenchmarkWorkflowReplay(b *testing.B) {
 	b.ReportMetric(pct(replays, .5), "replay-ms")
 	b.ReportMetric(pct(replays, .5)/pct(agent, .5), "ratio")
 	b.ReportMetric(float64(calls), "agent-model-calls")
-	b.ReportMetric(0, "replay-model-calls")
-	fmt.Printf("10-step task, agent (instant model, %d model calls): %v ms; replay (no model): %v ms\n", calls, rounded(agent), rounded(replays))
+	b.ReportMetric(float64(replayCalls)/float64(len(replays)), "replay-model-calls")
+	fmt.Printf("10-step task, agent (instant model, %d model calls): %v ms; replay (%d model calls in %d replays): %v ms\n", calls, rounded(agent), replayCalls, len(replays), rounded(replays))
 }

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/skiff-ai/skiff/internal/agent"
 	"github.com/skiff-ai/skiff/internal/permission"
@@ -103,7 +102,8 @@ func New(ctx context.Context, kv store.KV, d provider.Doer, rules Rules, b tool.
 	if err != nil {
 		return nil, err
 	}
-	c := &Core{Store: st, Engine: agent.New(st, d), Doer: d, Rules: rules, Browser: b, conns: map[Conn]bool{}, bootAt: time.Now().UnixMilli()}
+	c := &Core{Store: st, Engine: agent.New(st, d), Doer: d, Rules: rules, Browser: b, conns: map[Conn]bool{}}
+	c.bootAt = c.Engine.Now().UnixMilli()
 	c.Engine.Browser = b
 	c.gate = c.newGate()
 	c.Engine.Gate = c.gate

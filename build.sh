@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Builds the unpacked extension in ext/: core.wasm from ./wasm, the toolchain's own
-# wasm_exec.js, and the panel from ui/ with its pinned libraries (ui/vendor, committed; see
-# ui/vendor/update.sh). Outputs are git-ignored. ext/page/ is source, not output.
+# wasm_exec.js, core-build.js (core.wasm's hash), and the panel from ui/ with its pinned
+# libraries (ui/vendor, committed; see ui/vendor/update.sh). Outputs are git-ignored. ext/page/ is source, not output.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o ext/core.wasm ./wasm
 cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" ext/wasm_exec.js
+# The worker keeps its copy of core.wasm in the Cache API under this build's hash (ext/sw.js).
+echo "globalThis.skiffCoreBuild = \"$(sha256sum ext/core.wasm | cut -c1-16)\";" > ext/core-build.js
 rm -rf ext/panel
 mkdir -p ext/panel/vendor
 cp ui/index.html ui/overlay.html ui/*.js ui/panel.css ext/panel/

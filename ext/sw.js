@@ -2,14 +2,39 @@
 // top level (Chrome only wakes a worker for listeners registered on its first run), events are
 // queued until core.wasm is ready, then forwarded. There is no application logic here: the core
 // (wasm/) decides everything, including whether a port's or a message's sender is trusted.
-importScripts("wasm_exec.js");
+importScripts("wasm_exec.js", "core-build.js"); // core-build.js: globalThis.skiffCoreBuild, core.wasm's hash (build.sh)
 
 const ready = new Promise((resolve, reject) => {
   globalThis.__skiffReady = (core, err) => (core ? resolve(core) : reject(new Error(err)));
 });
 
+// core.wasm is compiled from a copy in the Cache API, not from the extension's file: Chrome
+// hands a cached response to the compiler faster than it reads an extension resource, and a
+// worker wakes often. The copy is keyed by the build's hash, so a rebuilt or updated core is
+// never run from an old copy (the miss fetches the file and replaces every other copy), and
+// anything wrong with the copy or the Cache API (a damaged entry, a full disk) falls back to
+// the file: the cache can make a wake faster, never make it fail.
+const coreKey = "https://skiff.invalid/core.wasm?" + globalThis.skiffCoreBuild;
+async function cachedCore() {
+  const cache = await caches.open("skiff-core");
+  const hit = await cache.match(coreKey);
+  if (hit) return hit;
+  const res = await fetch("core.wasm");
+  if (!res.ok) return res;
+  const copy = res.clone();
+  (async () => {
+    for (const req of await cache.keys()) await cache.delete(req);
+    await cache.put(coreKey, copy);
+  })().catch((e) => console.warn("core.wasm not cached:", e));
+  return res;
+}
 const go = new Go();
-WebAssembly.instantiateStreaming(fetch("core.wasm"), go.importObject)
+WebAssembly.instantiateStreaming(cachedCore(), go.importObject)
+  .catch((err) => {
+    console.warn("core.wasm from the cache failed, loading the file:", err);
+    caches.delete("skiff-core").catch(() => {});
+    return WebAssembly.instantiateStreaming(fetch("core.wasm"), go.importObject);
+  })
   .then(({ instance }) => go.run(instance))
   .catch((err) => {
     console.error("core.wasm stopped:", err); // a crash after start is visible in the worker's console

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -170,6 +171,34 @@ func TestWorkerKilledMidStream(t *testing.T) {
 	WaitJS(t, reopened, lastAssistant+`?.dataset.status === "done"`)
 	if got := messages(t, reopened)[1].Content; got != "Olá!" {
 		t.Fatalf("after restart: %q", got)
+	}
+}
+
+// The worker compiles core.wasm from its copy in the Cache API (ext/sw.js). The copy belongs
+// to one build, and a damaged one costs a wake nothing: the core starts from the file, and
+// the next wake keeps a good copy of this build's core again, and nothing else.
+func TestADamagedCachedCoreStillWakes(t *testing.T) {
+	tab := browser.Panel(t)
+	const keys = `caches.open("skiff-core").then((c) => c.keys()).then((ks) => ks.map((k) => k.url).join(" "))`
+	want := "https://skiff.invalid/core.wasm?" + WorkerValue[string](t, browser, "globalThis.skiffCoreBuild")
+	// A worker that woke before the panel opened may have put the copy already: wake one more
+	// to be sure the cache has seen this build.
+	browser.RestartWorker(t, tab)
+	Eventually(t, 30*time.Second, func() bool { return WorkerValue[string](t, browser, keys) == want }, "the core was not cached under its build")
+	browser.WorkerJS(t, `caches.open("skiff-core").then(async (c) => {
+		await c.put("`+want+`", new Response("not wasm", { headers: { "Content-Type": "application/wasm" } }));
+		await c.put("https://skiff.invalid/core.wasm?an-older-build", new Response("old"));
+	})`)
+	browser.RestartWorker(t, tab) // proven by the panel drawing the new instance's state
+	if got := JS[string](t, tab, `skiffTest.call("core.ping", {})`); got != "pong" {
+		t.Fatalf("ping after a damaged copy: %q", got)
+	}
+	browser.RestartWorker(t, tab)
+	Eventually(t, 30*time.Second, func() bool { return WorkerValue[string](t, browser, keys) == want }, "the copy was not replaced")
+	size := WorkerValue[float64](t, browser, `caches.open("skiff-core").then((c) => c.match("`+want+`")).then((r) => r.arrayBuffer()).then((b) => b.byteLength)`)
+	file, err := os.Stat(filepath.Join(RepoRoot(), "ext", "core.wasm"))
+	if err != nil || int64(size) != file.Size() {
+		t.Fatalf("cached copy is %v bytes, core.wasm %v (%v)", size, file.Size(), err)
 	}
 }
 

@@ -145,7 +145,7 @@
 
   function show() {
     open = true;
-    css(host, { display: "block" });
+    css(host, { display: "block", visibility: "visible" }); // visible: a veil left on by a cut screenshot
     mount();
     watch.observe(document.documentElement, { subtree: true, attributes: true, attributeFilter: ["open"], childList: true });
     apply();
@@ -172,6 +172,13 @@
       if (!open || !host.isConnected) show();
       else hide();
       return open;
+    },
+    // veil hides the open overlay from a screenshot (skiff.js's veil), without closing it:
+    // the chat and its place stay as they are. It says whether there was an overlay to hide.
+    veil(on) {
+      if (!open) return false;
+      css(host, { visibility: on ? "hidden" : "visible" });
+      return true;
     },
   };
   chrome.storage.local.get(key).then(

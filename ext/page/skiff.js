@@ -1401,7 +1401,17 @@
   const readable = () => (globalThis.skiffExtract ? { ...globalThis.skiffExtract(), doc } : "__skiff_missing__");
   const selection = () => ({ ok: 1, selection: String(getSelection ? getSelection() : "").trim().slice(0, 8192) });
 
-  const api = { isChecked, readable, selection, snapshot, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
+  // veil takes Skiff's chat on the page (ext/page/overlay.js) out of the picture while the
+  // screenshot tool captures the tab, and puts it back after: a model is shown the page, not
+  // Skiff's own chat covering part of it. Hiding waits for a frame drawn without it (bounded:
+  // a tab that draws no frame is not waited on).
+  async function veil({ on }) {
+    const o = globalThis.__skiffOverlay;
+    if (!o || !o.veil || !o.veil(!!on)) return { ok: 1, veiled: false };
+    if (on) await Promise.race([new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))), new Promise((r) => setTimeout(r, 200))]);
+    return { ok: 1, veiled: true };
+  }
+  const api = { veil, isChecked, readable, selection, snapshot, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

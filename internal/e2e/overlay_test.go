@@ -3,8 +3,11 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/png"
 	"strings"
 	"testing"
 	"time"
@@ -162,6 +165,77 @@ func TestOverlayAgentAsksInThePanel(t *testing.T) {
 		t.Errorf("the overlay says: %s", b)
 	}
 }
+
+// A screenshot the agent takes with the chat open on the page shows the page, not Skiff: the
+// pixels where the overlay sits are the page's own (as captured before it opened), and the
+// overlay is back, in its place, once the screenshot is taken.
+func TestScreenshotLeavesTheOverlayOut(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{calls(call("screenshot", obj{"format": "png"}))}}
+	m := testkit.NewModel(t, p.script)
+	agentPanel(t, "openai", m)
+	url := site.Page("counter.html")
+	page := browser.Tab(t, url)
+	WaitJS(t, page, `document.readyState === "complete"`)
+	before := capture(t, page)
+	ov := openOverlay(t, page, url)
+	rect := JS[[]float64](t, page, `(r => [r.left, r.top, r.right, r.bottom].map(v => v * devicePixelRatio))(document.querySelector("skiff-overlay").getBoundingClientRect())`)
+	agentOn(t, ov)
+	onNode(t, ov, "type: ", chromedp.SendKeys("#input", "what does the page look like?"+kb.Enter))
+	WaitJS(t, ov, `document.getElementById("stop").hidden && `+overlayReply+`?.dataset.status === "done"`)
+	shots := p.results("screenshot")
+	if len(shots) != 1 || len(shots[0].Pictures) != 1 {
+		t.Fatalf("screenshots: %s", p.all())
+	}
+	shot, err := png.Decode(bytes.NewReader(shots[0].Pictures[0]))
+	if err != nil {
+		t.Fatalf("the screenshot: %v", err)
+	}
+	if shot.Bounds() != before.Bounds() {
+		t.Fatalf("the screenshot is %v, the tab %v", shot.Bounds(), before.Bounds())
+	}
+	area := image.Rect(int(rect[0]), int(rect[1]), int(rect[2]), int(rect[3])).Intersect(shot.Bounds())
+	if area.Dx() < 100 || area.Dy() < 100 {
+		t.Fatalf("the overlay is at %v", area)
+	}
+	if d := differing(before, shot, area); d > area.Dx()*area.Dy()/200 {
+		t.Errorf("%d of %d pixels where the overlay is differ from the page's: the screenshot shows the overlay", d, area.Dx()*area.Dy())
+	}
+	if got := JS[string](t, page, `getComputedStyle(document.querySelector("skiff-overlay")).visibility`); got != "visible" {
+		t.Errorf("after the screenshot the overlay is %q", got)
+	}
+}
+
+// capture is what the tab shows now, as a PNG from DevTools.
+func capture(t *testing.T, tab context.Context) image.Image {
+	t.Helper()
+	b, err := chromedp.Run(tab, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("capture: %v", err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("capture: %v", err)
+	}
+	return img
+}
+
+// differing counts the pixels of area that differ between a and b (beyond a small tolerance).
+func differing(a, b image.Image, area image.Rectangle) int {
+	n := 0
+	for y := area.Min.Y; y < area.Max.Y; y++ {
+		for x := area.Min.X; x < area.Max.X; x++ {
+			r1, g1, b1, _ := a.At(x, y).RGBA()
+			r2, g2, b2, _ := b.At(x, y).RGBA()
+			if far(r1, r2) || far(g1, g2) || far(b1, b2) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func far(a, b uint32) bool { return max(a, b)-min(a, b) > 8<<8 }
 
 // French, chosen in Settings, applies at once to the open panel (no reload: a marker set in
 // the page survives) and to the chat on a page; the queue's plural follows it; "Automatic"

@@ -45,6 +45,8 @@ type Msg struct {
 	Name   string // a tool result's tool
 	Error  bool   // a tool result that is an error
 	Images int    // images that came with a tool result
+	// Pictures are those images' bytes, decoded from the request, in order.
+	Pictures [][]byte
 }
 
 // Call is a tool call, made by a Turn or found in a Conversation.
@@ -193,7 +195,8 @@ func parseOpenAI(c *Conversation, body []byte) error {
 	}
 	names := map[string]string{}
 	for _, m := range req.Messages {
-		text, images := oaContent(m.Content)
+		text, pictures := oaContent(m.Content)
+		images := len(pictures)
 		switch m.Role {
 		case "system":
 			c.System = text
@@ -212,34 +215,46 @@ func parseOpenAI(c *Conversation, body []byte) error {
 		default:
 			// Images a tool took come in a user message right after the tool results.
 			if images > 0 && len(c.Messages) > 0 && c.Messages[len(c.Messages)-1].Role == "tool" {
-				c.Messages[len(c.Messages)-1].Images += images
+				last := &c.Messages[len(c.Messages)-1]
+				last.Images += images
+				last.Pictures = append(last.Pictures, pictures...)
 				continue
 			}
-			c.Messages = append(c.Messages, Msg{Role: "user", Text: text, Images: images})
+			c.Messages = append(c.Messages, Msg{Role: "user", Text: text, Images: images, Pictures: pictures})
 		}
 	}
 	return nil
 }
 
-func oaContent(raw json.RawMessage) (string, int) {
+func oaContent(raw json.RawMessage) (string, [][]byte) {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return s, 0
+		return s, nil
 	}
 	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		ImageURL struct {
+			URL string `json:"url"`
+		} `json:"image_url"`
 	}
 	_ = json.Unmarshal(raw, &parts)
 	var b strings.Builder
-	images := 0
+	var images [][]byte
 	for _, p := range parts {
 		if p.Type == "image_url" {
-			images++
+			_, data, _ := strings.Cut(p.ImageURL.URL, ";base64,")
+			images = append(images, fromBase64(data))
 		}
 		b.WriteString(p.Text)
 	}
 	return b.String(), images
+}
+
+// fromBase64 is an image's base64 data as bytes (nil when it is not base64).
+func fromBase64(data string) []byte {
+	b, _ := base64.StdEncoding.DecodeString(data)
+	return b
 }
 
 func parseAnthropic(c *Conversation, body []byte) error {
@@ -252,6 +267,9 @@ func parseAnthropic(c *Conversation, body []byte) error {
 		ToolUseID string          `json:"tool_use_id"`
 		Content   json.RawMessage `json:"content"`
 		IsError   bool            `json:"is_error"`
+		Source    struct {
+			Data string `json:"data"`
+		} `json:"source"`
 	}
 	var req struct {
 		Model    string `json:"model"`
@@ -301,6 +319,7 @@ func parseAnthropic(c *Conversation, body []byte) error {
 					for _, p := range parts {
 						if p.Type == "image" {
 							tm.Images++
+							tm.Pictures = append(tm.Pictures, fromBase64(p.Source.Data))
 						}
 						tm.Text += p.Text
 					}
@@ -328,7 +347,9 @@ func parseGoogle(c *Conversation, body []byte, path string) error {
 			Name     string         `json:"name"`
 			Response map[string]any `json:"response"`
 		} `json:"functionResponse"`
-		InlineData *struct{} `json:"inlineData"`
+		InlineData *struct {
+			Data string `json:"data"`
+		} `json:"inlineData"`
 	}
 	var req struct {
 		SystemInstruction *struct {
@@ -401,6 +422,7 @@ func parseGoogle(c *Conversation, body []byte, path string) error {
 				for i := len(c.Messages) - 1; i >= 0; i-- {
 					if c.Messages[i].Role == "tool" && c.Messages[i].Name == "screenshot" {
 						c.Messages[i].Images++
+						c.Messages[i].Pictures = append(c.Messages[i].Pictures, fromBase64(p.InlineData.Data))
 						break
 					}
 				}

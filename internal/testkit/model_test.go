@@ -153,6 +153,7 @@ func TestParseConversation(t *testing.T) {
 			assert.Equal(t, true, c.Messages[1].Calls[0].Args["interactive"])
 			assert.Equal(t, "- button [e1]", c.Messages[2].Text)
 			assert.Equal(t, 1, c.Messages[3].Images)
+			assert.Equal(t, [][]byte{PNG}, c.Messages[3].Pictures, "the image's bytes")
 			assert.Equal(t, "e1", c.Messages[4].Calls[0].Args["ref"])
 			last := c.Last()
 			assert.Equal(t, "click", last.Name)

@@ -352,6 +352,16 @@ func screenshot(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	if format != "png" {
 		format = "jpeg"
 	}
+	// Skiff's chat on the page steps out of the picture while Chrome captures (a page Skiff
+	// cannot script has none): the model is shown the page, not Skiff covering part of it.
+	var v struct {
+		Veiled bool `json:"veiled"`
+	}
+	if e.call(ctx, t.ID, 0, pageFiles, "veil", map[string]any{"on": true}, &v) == nil && v.Veiled {
+		defer func() {
+			_ = e.call(context.WithoutCancel(ctx), t.ID, 0, pageFiles, "veil", map[string]any{"on": false}, nil)
+		}()
+	}
 	cctx, cancel := context.WithTimeout(ctx, e.timeout())
 	defer cancel()
 	img, err := e.Browser.Capture(cctx, t.ID, format, 70)

@@ -17,6 +17,18 @@ export function message(sessionId, msg) {
   draw();
 }
 
+// reset replaces what waits with the core's list (core.hello's chatAsks), after every
+// connection: a panel opened after a chat asked lists it, and what a restarted worker no
+// longer waits on goes.
+export function reset(asks) {
+  waiting.clear();
+  for (const a of asks || []) {
+    waiting.set(a.message.id, { sessionId: a.sessionId, msg: a.message });
+    titles.set(a.sessionId, a.title);
+  }
+  draw();
+}
+
 // session notes a chat's title; ended drops what waited in a chat whose run is over.
 export function session(ses) {
   if (ses && ses.id) titles.set(ses.id, ses.title);

@@ -154,6 +154,7 @@ connection.onConnect(async () => {
   outside.renderLink(st.link);
   outside.renderAsks(st.asks);
   chat.showSession(st.active);
+  elsewhere.reset(st.chatAsks);
   if (document.body.dataset.view === "history") history.renderSessionList(state.sessions);
   banner("");
   page.refreshPage();

@@ -197,8 +197,19 @@ type State struct {
 	Streaming []string              `json:"streaming"` // session ids with a stream in flight
 	Link      LinkStatus            `json:"link"`
 	Asks      []permission.Question `json:"asks"` // outside clients' calls waiting for an answer
+	// ChatAsks are the calls waiting for the user's answer in the chats a run is going in:
+	// a panel that opens after they asked (the chat on a page asked, the notification was
+	// clicked) lists those of the chats it does not show, so it can answer them.
+	ChatAsks []ChatAsk `json:"chatAsks"`
 	// Tab is the overlay's own tab, the page its chat is about (0 for the side panel).
 	Tab int `json:"tab,omitempty"`
+}
+
+// ChatAsk is a tool message asking in a chat, with the chat it is in.
+type ChatAsk struct {
+	SessionID string        `json:"sessionId"`
+	Title     string        `json:"title"`
+	Message   store.Message `json:"message"`
 }
 
 // PublicSettings are the settings without the keys: the panel learns only which providers
@@ -362,6 +373,18 @@ func (c *Core) hello(ctx context.Context, _ struct{}) (*State, error) {
 	st.Link, st.Asks = c.Link(), c.gate.Questions()
 	if st.Sessions, err = c.Store.Sessions(ctx); err != nil {
 		return nil, err
+	}
+	st.ChatAsks = []ChatAsk{}
+	for _, id := range c.Engine.RunningIDs() {
+		ses, err := c.Store.Session(ctx, id) // as the run stored it: an ask is stored before it shows
+		if err != nil {
+			continue
+		}
+		for _, m := range ses.Messages {
+			if m.Role == "tool" && m.Status == store.StatusAsking && m.Tool != nil {
+				st.ChatAsks = append(st.ChatAsks, ChatAsk{SessionID: id, Title: ses.Title, Message: m})
+			}
+		}
 	}
 	active, err := c.Store.Active(ctx)
 	if err != nil {

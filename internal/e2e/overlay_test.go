@@ -166,6 +166,43 @@ func TestOverlayAgentAsksInThePanel(t *testing.T) {
 	}
 }
 
+// The chat on a page asks; a side panel opened afterwards (as the notification opens one)
+// lists the call with its chat's name whichever chat it shows, and answering it there runs it.
+func TestAPanelOpenedLaterListsTheChatAsk(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Star"`)})}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	agentPanel(t, "openai", m)
+	url := site.Page("counter.html")
+	page := browser.Tab(t, url)
+	WaitJS(t, page, `document.readyState === "complete"`)
+	ov := openOverlay(t, page, url)
+	agentOn(t, ov)
+	onNode(t, ov, "type: ", chromedp.SendKeys("#input", "star this page"+kb.Enter))
+	WaitJS(t, ov, `!!document.querySelector(".msg.tool .ask-elsewhere")`)
+
+	// The panel opens on the newest chat, the one asking, which shows its ask in place; the
+	// user starts another chat, and the ask stays within reach above the message box.
+	later := browser.Panel(t)
+	sid := JS[string](t, ov, `skiffTest.state.active.id`)
+	WaitJS(t, later, `skiffTest.state.active?.id === `+jsString(sid))
+	Click(t, later, `document.getElementById("new")`)
+	WaitJS(t, later, `skiffTest.state.active?.id !== `+jsString(sid))
+	ask := `document.querySelector('#chat-asks .chat-ask[data-tool="click"]')`
+	WaitJS(t, later, ask)
+	if got := JS[string](t, later, ask+`.textContent`); !strings.Contains(got, "star this page") {
+		t.Errorf("the ask does not name its chat: %q", got)
+	}
+	Click(t, later, ask+`.querySelector('button[data-decision="allow_once"]')`)
+	WaitJS(t, page, `document.getElementById("count-star").textContent === "1"`)
+	WaitJS(t, later, `document.getElementById("chat-asks").hidden`)
+}
+
 // A screenshot the agent takes with the chat open on the page shows the page, not Skiff: the
 // pixels where the overlay sits are the page's own (as captured before it opened), and the
 // overlay is back, in its place, once the screenshot is taken.

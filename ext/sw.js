@@ -146,9 +146,20 @@ chrome.notifications.onClicked.addListener((id) => {
 // open it pay nothing): the shortcut (rebindable at chrome://extensions/shortcuts), the page's
 // and the toolbar button's context menu. A page Chrome will not let extensions script gets the
 // side panel instead, opened first while the gesture lasts.
+//
+// Which pages those are is decided here, synchronously: sidePanel.open only works while the
+// gesture lasts, so waiting for executeScript to fail first would lose it. Chrome's own pages,
+// the Web Store (no extension may script it) and file: pages when the user has not allowed
+// Skiff file access (read once at start) go straight to the side panel.
+let fileAccess = false;
+chrome.extension.isAllowedFileSchemeAccess().then((v) => (fileAccess = v), () => {});
+function overlayAllowed(url) {
+  if (/^https:\/\/(chromewebstore\.google\.com|chrome\.google\.com\/webstore)([/?#]|$)/.test(url)) return false;
+  return /^https?:/.test(url) || (fileAccess && url.startsWith("file:"));
+}
 function toggleOverlay(tab) {
   if (!tab || tab.id === undefined) return;
-  if (!/^(https?|file):/.test(tab.url || "")) {
+  if (!overlayAllowed(tab.url || "")) {
     chrome.sidePanel.open({ tabId: tab.id }).catch((e) => console.error(e));
     return;
   }

@@ -166,6 +166,39 @@ func TestOverlayAgentAsksInThePanel(t *testing.T) {
 	}
 }
 
+// The shortcut on a page no extension may script (the Web Store, Chrome's own pages, a file
+// Skiff was not allowed to read) opens the side panel at once, while the key press still counts
+// as the user's gesture: sidePanel.open is called before anything is awaited, and no script is
+// tried. A look-alike host is a web page like any other.
+func TestShortcutOnAPageSkiffCannotScriptOpensThePanel(t *testing.T) {
+	browser.Panel(t) // a worker to ask
+	files := WorkerValue[bool](t, browser, `chrome.extension.isAllowedFileSchemeAccess()`)
+	got := WorkerValue[string](t, browser, `(() => {
+		const open = chrome.sidePanel.open, exec = chrome.scripting.executeScript;
+		const seen = [];
+		chrome.sidePanel.open = (o) => (seen.push("panel:" + o.tabId), Promise.resolve());
+		chrome.scripting.executeScript = () => (seen.push("script"), new Promise(() => {}));
+		try {
+			for (const url of ["https://chromewebstore.google.com/detail/abc", "https://chrome.google.com/webstore/category/extensions", "chrome://settings/", "file:///tmp/x.html", "https://chromewebstore.google.com.example/"]) {
+				seen.push(url);
+				skiffToggleOverlay({ id: 7, url });
+			}
+		} finally {
+			chrome.sidePanel.open = open;
+			chrome.scripting.executeScript = exec;
+		}
+		return seen.join(" ");
+	})()`)
+	file := "panel:7" // without file access; Chromium grants it to one loaded from the command line
+	if files {
+		file = "script"
+	}
+	want := "https://chromewebstore.google.com/detail/abc panel:7 https://chrome.google.com/webstore/category/extensions panel:7 chrome://settings/ panel:7 file:///tmp/x.html " + file + " https://chromewebstore.google.com.example/ script"
+	if got != want {
+		t.Errorf("the shortcut did:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 // The chat on a page asks; a side panel opened afterwards (as the notification opens one)
 // lists the call with its chat's name whichever chat it shows, and answering it there runs it.
 func TestAPanelOpenedLaterListsTheChatAsk(t *testing.T) {

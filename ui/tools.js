@@ -203,7 +203,8 @@ export function askBox(msg, sessionId) {
   });
   box.append(el("div", { className: "row wrap ask-answers" }, ...buttons), status);
   if (t.askedAt && state.settings) {
-    const left = Math.round((t.askedAt + (state.settings.askSeconds || 120) * 1000 - Date.now()) / 1000);
+    // How long it waits: its own (an outside or scheduled call's), else the settings'.
+    const left = Math.round((t.askedAt + (t.askWaitMs || (state.settings.askSeconds || 120) * 1000) - Date.now()) / 1000);
     const text = left >= 120 ? tr("askTimeoutMinutes", Math.round(left / 60)) : left > 1 ? tr("askTimeoutSeconds", left) : tr("askTimeoutMoment");
     box.append(el("p", { className: "ask-where ask-timeout", textContent: text }));
   }

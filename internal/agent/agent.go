@@ -192,13 +192,26 @@ func (e *Engine) Session(ctx context.Context, id string) (*store.Session, error)
 	return ses, nil
 }
 
-// AskTimeout is how long a call waits for the user's answer (Settings.AskTimeout).
+// AskTimeout is how long a call waits for the user's answer (Settings.AskTimeout), or longer
+// in a run that said so (WithAskWait).
 func (e *Engine) AskTimeout(ctx context.Context) time.Duration {
-	st, err := e.Store.Settings(ctx)
-	if err != nil {
-		return store.DefaultAskSeconds * time.Second
+	d := store.DefaultAskSeconds * time.Second
+	if st, err := e.Store.Settings(ctx); err == nil {
+		d = st.AskTimeout()
 	}
-	return st.AskTimeout()
+	if w, ok := ctx.Value(askWaitKey{}).(time.Duration); ok && w > d {
+		return w
+	}
+	return d
+}
+
+type askWaitKey struct{}
+
+// WithAskWait makes the calls run with ctx wait up to d for the user's answer, when that is
+// longer than the settings say: a scheduled run starts while the user may be away, and waits
+// for them (never going on unanswered) instead of failing two minutes in.
+func WithAskWait(ctx context.Context, d time.Duration) context.Context {
+	return context.WithValue(ctx, askWaitKey{}, d)
 }
 
 // expire denies the call of tool message m, still asking, if it waited longer than the ask

@@ -302,3 +302,19 @@ func TestASecretValueAsksAndNeverShows(t *testing.T) {
 	require.False(t, o.IsError, o.Text)
 	assert.Empty(t, h2.user.questions())
 }
+
+// A run that waits longer for answers (a scheduled one) says so in its context; the settings'
+// timeout stands for every other call, and a shorter wait never cuts it.
+func TestAskWaitOnlyLengthens(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.NewMemKV())
+	require.NoError(t, err)
+	e := New(st, nil)
+	s, err := st.Settings(ctx)
+	require.NoError(t, err)
+	s.AskSeconds = 30
+	require.NoError(t, st.SaveSettings(ctx, s))
+	assert.Equal(t, 30*time.Second, e.AskTimeout(ctx))
+	assert.Equal(t, time.Hour, e.AskTimeout(WithAskWait(ctx, time.Hour)))
+	assert.Equal(t, 30*time.Second, e.AskTimeout(WithAskWait(ctx, time.Second)))
+}

@@ -180,6 +180,7 @@ func (c *Core) runSchedule(ctx context.Context, sc schedule.Schedule) {
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), RunTimeout)
 	defer cancel()
+	rctx = agent.WithAskWait(rctx, RunTimeout) // its asks wait as long as the run may
 	title := "⏰ " + sc.Name
 	ws := newWorkspace(c.Browser, link.Client{ID: "schedule-" + sc.ID, Name: title}, store.Workspace{}, nil)
 	chat, ok, outcome := c.runScheduled(rctx, sc, ws)

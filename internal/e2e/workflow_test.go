@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -209,8 +210,9 @@ func reserveWorkflow(t *testing.T, site *testkit.Site) (withSecret, without stri
 // A workflow scheduled in the panel runs by itself while the panel is closed and the worker
 // stopped: the alarm wakes the worker, the run works in a window and tab group of its own, and
 // at its first ask it waits (a count on the button, a notification) and does nothing more until
-// the user, opening the panel, answers. It leaves a chat, a notification with its outcome and
-// the outcome in the schedule's row. A workflow that types a password cannot be scheduled.
+// the user, opening the panel, answers, however long after the chats' own ask timeout. It
+// leaves a chat, a notification with its outcome and the outcome in the schedule's row. A
+// workflow that types a password cannot be scheduled.
 func TestScheduledWorkflowRunsWithThePanelClosedAndWaitsOnAsks(t *testing.T) {
 	site := testkit.NewSite(t)
 	panel := browser.FreshPanel(t)
@@ -229,6 +231,9 @@ func TestScheduledWorkflowRunsWithThePanelClosedAndWaitsOnAsks(t *testing.T) {
 	if n := JS[int](t, panel, `skiffTest.call("schedule.list").then(l => l.length)`); n != 0 {
 		t.Fatalf("%d schedules after a refused one", n)
 	}
+
+	// Asks time out after five seconds in chats (the shortest setting).
+	JS[bool](t, panel, `skiffTest.call("core.hello").then(st => skiffTest.call("settings.save", {settings: {...st.settings, askSeconds: 5}, keys: {}})).then(() => true)`)
 
 	// Once, a few seconds from now, with a value of its own.
 	Click(t, panel, row("Reserve a table")+`.querySelector(".wf-schedule")`)
@@ -259,8 +264,16 @@ func TestScheduledWorkflowRunsWithThePanelClosedAndWaitsOnAsks(t *testing.T) {
 		t.Fatalf("%d forms sent before any answer", n)
 	}
 
-	// The user opens the panel and answers each ask of the run.
+	// The user comes back later than the two-minute default (five seconds here, the shortest
+	// setting): a scheduled run's ask waits as long as the run may, and says so.
 	panel = browser.Panel(t)
+	WaitJS(t, panel, `!!document.querySelector("#outside-asks .outside-ask .ask-timeout")`)
+	if got := JS[string](t, panel, `document.querySelector("#outside-asks .outside-ask .ask-timeout").textContent`); !regexp.MustCompile(`\b(5\d|60) minutes`).MatchString(got) {
+		t.Errorf("the scheduled ask's time left: %q", got)
+	}
+	askedAt := JS[float64](t, panel, `skiffTest.call("asks.list").then(qs => qs[0].askedAt)`)
+	Eventually(t, time.Minute, func() bool { return JS[float64](t, panel, `Date.now()`) > askedAt+6000 }, "the clock did not move")
+	// The user answers each ask of the run.
 	asked := answerOutside(t, panel, "⏰ Reserve a table", time.Minute, func() bool { return len(site.Forms()) > 0 })
 	if len(asked) == 0 || asked[0] != "navigate" {
 		t.Errorf("asks: %v", asked)

@@ -7,6 +7,9 @@ import { state } from "./state.js";
 import { showSession } from "./chat.js";
 import { attachForSend, afterSend, currentWindow, hasAsk } from "./page.js";
 import { t, onLanguage } from "./i18n.js";
+import * as slash from "./slash.js";
+
+slash.attach($("input"));
 
 // The chat's mode: in agent mode the model may use the browser tools. Each chat keeps its own;
 // a new chat starts as a plain chat (acting on the browser is something to turn on, not to
@@ -72,6 +75,7 @@ $("composer").addEventListener("submit", async (e) => {
   const text = $("input").value;
   if (!text.trim()) return;
   $("input").value = "";
+  slash.close();
   try {
     const params = { ...runParams(), text, attach: attachForSend() };
     // The chat this starts is this page's to show: its first chat.session (which may come
@@ -94,6 +98,7 @@ $("composer").addEventListener("submit", async (e) => {
 });
 
 $("input").addEventListener("keydown", (e) => {
+  if (slash.key(e)) return;
   if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
     e.preventDefault();
     $("composer").requestSubmit();

@@ -242,10 +242,7 @@ func (r *hostedRun) event(ev link.AgentEvent) {
 		r.save()
 		r.show(len(r.ses.Messages) - 1)
 	case "commands":
-		r.ses.Commands = nil
-		for _, c := range ev.Commands {
-			r.ses.Commands = append(r.ses.Commands, c.Name)
-		}
+		r.ses.Commands = append(store.Commands(nil), ev.Commands...)
 		r.save()
 		r.emit(Update{Type: UpdateSession, SessionID: r.ses.ID, Session: r.ses})
 	case "config":

@@ -121,7 +121,7 @@ func TestHostedTurnBecomesTheChat(t *testing.T) {
 	assert.Equal(t, []string{"notes.md"}, full.Messages[3].Tool.Locations)
 	assert.Equal(t, "Test Agent", full.Messages[5].Tool.Who)
 	assert.Equal(t, "Greetings", full.Title)
-	assert.Equal(t, []string{"hello"}, full.Commands)
+	assert.Equal(t, store.Commands{{Name: "hello"}}, full.Commands)
 	assert.Equal(t, "acp:test", full.Provider)
 	assert.Equal(t, UpdateDone, updates[len(updates)-1].Type)
 }

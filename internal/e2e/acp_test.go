@@ -57,6 +57,31 @@ func TestChatWithAnACPAgentThroughSkiffd(t *testing.T) {
 	if title := JS[string](t, panel, `skiffTest.state.active.title`); title != "Greetings" {
 		t.Errorf("the agent's session title did not reach the chat: %q", title)
 	}
+	// The agent's slash commands are offered after a "/" in the message box: Tab completes
+	// the chosen one, Escape closes the list and leaves the text.
+	WaitJS(t, panel, `skiffTest.state.active.commands?.[0]?.name === "hello"`)
+	JS[bool](t, panel, `(document.getElementById("input").value = "", true)`) // chromedp's Enter left a newline
+	Do(t, panel, chromedp.SendKeys("#input", "/h"))
+	WaitJS(t, panel, `!document.getElementById("slash-list").hidden`)
+	if got := JS[string](t, panel, `document.querySelector('#slash-list [role="option"][aria-selected="true"]').textContent`); got != "/hello show every update kind" {
+		t.Errorf("the command offered: %q", got)
+	}
+	if got := JS[string](t, panel, `document.getElementById("input").getAttribute("aria-activedescendant")`); got == "" {
+		t.Error("the message box does not point at the chosen command")
+	}
+	Do(t, panel, chromedp.KeyEvent(kb.Tab))
+	WaitJS(t, panel, `document.getElementById("input").value === "/hello " && document.getElementById("slash-list").hidden`)
+	JS[bool](t, panel, `(document.getElementById("input").value = "", true)`)
+	Do(t, panel, chromedp.SendKeys("#input", "/x"))
+	if !JS[bool](t, panel, `document.getElementById("slash-list").hidden`) {
+		t.Error("a list for a command the agent does not have")
+	}
+	Do(t, panel, chromedp.KeyEvent(kb.Backspace))
+	WaitJS(t, panel, `!document.getElementById("slash-list").hidden`)
+	Do(t, panel, chromedp.KeyEvent(kb.Escape))
+	WaitJS(t, panel, `document.getElementById("slash-list").hidden && document.getElementById("input").value === "/" && document.body.dataset.view === "chat"`)
+	JS[bool](t, panel, `(document.getElementById("input").value = "", true)`)
+
 	// The agent's model is picked in the composer (its config option of category model).
 	WaitJS(t, panel, `!document.getElementById("agent-model").hidden && document.getElementById("agent-model").value === "fast-1" && document.getElementById("agent-toggle").hidden`)
 	JS[bool](t, panel, `(document.getElementById("agent-model").value = "deep-2", true)`)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -111,4 +112,17 @@ func TestSettingsValidate(t *testing.T) {
 	s.Provider = "custom"
 	_, _, _, err := s.Resolve()
 	assert.ErrorContains(t, err, "needs a base URL")
+}
+
+// A chat stored when slash commands were kept as bare names reads as commands without
+// descriptions; one stored now keeps them.
+func TestCommandsReadOldAndNew(t *testing.T) {
+	var old Session
+	require.NoError(t, json.Unmarshal([]byte(`{"id":"s","messages":[],"commands":["hello","plan"]}`), &old))
+	assert.Equal(t, Commands{{Name: "hello"}, {Name: "plan"}}, old.Commands)
+	b, err := json.Marshal(Session{Commands: Commands{{Name: "hello", Description: "say hi"}}})
+	require.NoError(t, err)
+	var now Session
+	require.NoError(t, json.Unmarshal(b, &now))
+	assert.Equal(t, Commands{{Name: "hello", Description: "say hi"}}, now.Commands)
 }

@@ -182,9 +182,9 @@ type Session struct {
 	// Agent is the chat's mode: the model may use the browser tools.
 	Agent    bool      `json:"agent,omitempty"`
 	Messages []Message `json:"messages"`
-	// Commands are the slash commands a hosted agent offers in this chat; ContextUsed and
-	// ContextSize its context window.
-	Commands []string `json:"commands,omitempty"`
+	// Commands are the slash commands a hosted agent offers in this chat (the composer offers
+	// them after a "/"); ContextUsed and ContextSize its context window.
+	Commands Commands `json:"commands,omitempty"`
 	// AgentOptions are a hosted agent's config options for this chat (its model picker).
 	AgentOptions []link.ConfigOption `json:"agentOptions,omitempty"`
 	ContextUsed  int                 `json:"contextUsed,omitempty"`
@@ -419,4 +419,25 @@ func (s Settings) Resolve() (p provider.Provider, key, model string, err error) 
 		model = p.Models[0].ID
 	}
 	return p, s.APIKeys[p.ID], model, nil
+}
+
+// Commands are a hosted agent's slash commands. Chats stored before they kept descriptions
+// hold bare names, which read as commands without one.
+type Commands []link.Command
+
+func (c *Commands) UnmarshalJSON(b []byte) error {
+	var names []string
+	if json.Unmarshal(b, &names) == nil {
+		*c = nil
+		for _, n := range names {
+			*c = append(*c, link.Command{Name: n})
+		}
+		return nil
+	}
+	var full []link.Command
+	if err := json.Unmarshal(b, &full); err != nil {
+		return err
+	}
+	*c = full
+	return nil
 }

@@ -1,0 +1,92 @@
+// Slash commands: an agent skiffd hosts offers commands for its chat (ACP's
+// available_commands_update, kept on the session). Typing "/" at the start of the message box
+// lists those that match what follows; arrows move, Tab or Enter puts the command in the box
+// (Enter on a command already typed in full sends it), Escape or a click elsewhere closes the
+// list. A listbox the message box controls, so a screen reader follows the choice.
+import { el } from "./dom.js";
+import { state } from "./state.js";
+import { t } from "./i18n.js";
+
+let list = null; // <ul role="listbox">, made on first use above the composer
+let input = null;
+let shown = []; // the commands listed
+let pick = 0; // the one chosen
+
+// attach makes the list for the message box box (the panel's and the overlay's).
+export function attach(box) {
+  input = box;
+  list = el("ul", { id: "slash-list", role: "listbox", hidden: true });
+  box.form.before(list);
+  box.setAttribute("aria-controls", "slash-list");
+  box.setAttribute("aria-autocomplete", "list");
+  box.addEventListener("input", update);
+  box.addEventListener("blur", () => setTimeout(close, 150)); // after a click on an option
+  list.addEventListener("mousedown", (e) => e.preventDefault()); // the box keeps the focus
+}
+
+// update lists the commands that match what the box holds now.
+export function update() {
+  const m = /^\/(\S*)$/.exec(input.value);
+  const all = (state.active && state.active.commands) || [];
+  shown = m ? all.filter((c) => c.name.toLowerCase().startsWith(m[1].toLowerCase())) : [];
+  if (!shown.length) return close();
+  pick = Math.min(pick, shown.length - 1);
+  list.replaceChildren(...shown.map((c, i) => {
+    const li = el("li", { id: "slash-" + i, role: "option", "aria-selected": String(i === pick) },
+      el("span", { className: "slash-name", textContent: "/" + c.name }),
+      c.description ? el("span", { className: "slash-desc", textContent: " " + c.description }) : null);
+    li.dataset.name = c.name;
+    li.addEventListener("click", () => choose(i));
+    return li;
+  }));
+  list.setAttribute("aria-label", t("slashCommands")); // in the language of the moment
+  list.hidden = false;
+  input.setAttribute("aria-expanded", "true");
+  input.setAttribute("aria-activedescendant", "slash-" + pick);
+}
+
+export function close() {
+  if (!list || list.hidden) return;
+  list.hidden = true;
+  shown = [];
+  pick = 0;
+  input.setAttribute("aria-expanded", "false");
+  input.removeAttribute("aria-activedescendant");
+}
+
+function choose(i) {
+  input.value = "/" + shown[i].name + " ";
+  close();
+  input.focus();
+}
+
+// key handles a key pressed in the box while the list is open, and says whether it did.
+export function key(e) {
+  if (!list || list.hidden || e.isComposing) return false;
+  switch (e.key) {
+    case "ArrowDown":
+    case "ArrowUp":
+      pick = (pick + (e.key === "ArrowDown" ? 1 : shown.length - 1)) % shown.length;
+      update();
+      break;
+    case "Tab":
+      if (e.shiftKey) return false;
+      choose(pick);
+      break;
+    case "Enter":
+      if (e.shiftKey || input.value === "/" + shown[pick].name) {
+        close();
+        return false; // a command typed in full: Enter sends it
+      }
+      choose(pick);
+      break;
+    case "Escape":
+      close();
+      break;
+    default:
+      return false;
+  }
+  e.preventDefault();
+  e.stopPropagation();
+  return true;
+}

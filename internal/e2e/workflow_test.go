@@ -514,3 +514,56 @@ func groupOf(t *testing.T, panel context.Context, site string) string {
 		return tabs.length ? (await chrome.tabGroups.get(tabs[0].groupId)).title : "no group";
 	})()`)
 }
+
+// A prompt scheduled in the Workflows view runs as an agent run at its time: the model works
+// in the run's own tab group, each act asks (answered in the panel, named as the schedule),
+// and the schedule's row and the run's chat keep the outcome.
+func TestScheduledPromptRunsAsAnAgent(t *testing.T) {
+	site := testkit.NewSite(t)
+	url := site.Page("counter.html")
+	p := &plan{steps: []step{
+		calls(call("navigate", obj{"url": url})),
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Like"`)})}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	Do(t, panel, chromedp.Click("#workflows-toggle"))
+	WaitJS(t, panel, `document.body.dataset.view === "workflows"`)
+	JS[bool](t, panel, `(d => (d.open = true, true))(document.getElementById("schedule-prompt"))`)
+	form := `document.querySelector("#schedule-prompt .sc-form")`
+	JS[bool](t, panel, `(f => {
+		f.name.value = "Morning like";
+		f.prompt.value = "Press Like on `+url+`";
+		f.every.value = "once"; f.every.dispatchEvent(new Event("change"));
+		const at = new Date(Date.now() + 8000);
+		f.at.step = "1";
+		f.at.value = new Date(at.getTime() - at.getTimezoneOffset() * 60000).toISOString().slice(0, 19);
+		return true;
+	})(`+form+`)`)
+	Click(t, panel, form+`.querySelector(".sc-save")`)
+	WaitJS(t, panel, `[...document.querySelectorAll("#schedule-list .schedule")].some(li => li.textContent.includes("Morning like"))`)
+
+	asked := answerOutside(t, panel, "⏰ Morning like", time.Minute, func() bool {
+		return JS[bool](t, panel, `skiffTest.call("schedule.list").then(l => !!l[0]?.last)`)
+	})
+	if !slices.Contains(asked, "click") {
+		t.Errorf("asks: %v", asked)
+	}
+	if n := len(p.results("click")); n != 1 {
+		t.Fatalf("clicks: %s", p.all())
+	}
+	tab := JS[int](t, panel, `chrome.tabs.query({url: `+jsString(url)+`}).then(([t]) => t.id)`)
+	waitTab(t, panel, tab, `document.getElementById("count-like").textContent === "1"`)
+	last := JS[map[string]any](t, panel, `skiffTest.call("schedule.list").then(l => l[0].last)`)
+	if last["ok"] != true || last["outcome"] != "Done." {
+		t.Errorf("the schedule's last run: %v", last)
+	}
+	if group := groupOf(t, panel, site.URL); group != "⏰ Morning like" {
+		t.Errorf("the run's tab group: %q", group)
+	}
+	Click(t, panel, `document.querySelector("#schedule-list .sc-chat")`)
+	WaitJS(t, panel, `document.body.dataset.view === "chat" && skiffTest.state.active?.messages?.[0]?.content === "Press Like on `+url+`"`)
+}

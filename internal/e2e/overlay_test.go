@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -196,6 +197,32 @@ func TestShortcutOnAPageSkiffCannotScriptOpensThePanel(t *testing.T) {
 	want := "https://chromewebstore.google.com/detail/abc panel:7 https://chrome.google.com/webstore/category/extensions panel:7 chrome://settings/ panel:7 file:///tmp/x.html " + file + " https://chromewebstore.google.com.example/ script"
 	if got != want {
 		t.Errorf("the shortcut did:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// The chat on a page queues what is sent while it replies, as the side panel does: the message
+// waits above the overlay's box, and goes out by itself when the reply ends.
+func TestOverlayQueuesWhileItReplies(t *testing.T) {
+	site := testkit.NewSite(t)
+	srv, release := testkit.Held(t, "openai/text_usage.sse")
+	panel := browser.FreshPanel(t)
+	Configure(t, panel, "openai", srv.URL, "sk-q", "gpt-4o-mini")
+	url := site.Page("counter.html")
+	page := browser.Tab(t, url)
+	WaitJS(t, page, `document.readyState === "complete"`)
+	ov := openOverlay(t, page, url)
+	onNode(t, ov, "type: ", chromedp.SendKeys("#input", "one"+kb.Enter))
+	WaitJS(t, ov, `!document.getElementById("stop").hidden`)
+	JS[bool](t, ov, `(document.getElementById("input").value = "", true)`) // chromedp's Enter left a newline
+	onNode(t, ov, "type: ", chromedp.SendKeys("#input", "two"+kb.Enter))
+	WaitJS(t, ov, `document.querySelectorAll("#queue-list .queued").length === 1 && !document.getElementById("queue").hidden`)
+	if got := JS[[]string](t, ov, queued); !slices.Equal(got, []string{"two"}) {
+		t.Fatalf("the overlay's queue: %v", got)
+	}
+	close(release)
+	WaitJS(t, ov, `document.getElementById("queue").hidden && document.querySelectorAll('#messages .msg[data-role="user"]').length === 2 && `+overlayReply+`?.dataset.status === "done" && document.querySelectorAll('#messages .msg[data-role="assistant"]').length === 2`)
+	if got := srv.UserTexts(t); !slices.Equal(got, []string{"one", "two"}) {
+		t.Errorf("the model got: %v", got)
 	}
 }
 

@@ -75,22 +75,23 @@ func keepAwake(stop chan struct{}) {
 	}
 }
 
-func (*Alarms) Ran(ctx context.Context, chat, title, message string, ok bool) {
+func (*Alarms) Ran(ctx context.Context, chat, title, message string, ok bool, lang string) {
 	n := chromeAPI("notifications")
 	if n.IsUndefined() {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	head := title + ": done"
+	w := words(ctx, lang)
+	head := w.T("notifyRunDone", title)
 	if !ok {
-		head = title + ": stopped"
+		head = w.T("notifyRunStopped", title)
 	}
 	if len([]rune(message)) > 250 {
 		message = string([]rune(message)[:250]) + "…"
 	}
 	_, _ = callAPI(ctx, n, "create", runPrefix+chat, map[string]any{
 		"type": "basic", "iconUrl": "icons/skiff-128.png", "title": head, "message": message,
-		"contextMessage": "Click to open its chat in Skiff", "priority": 1,
+		"contextMessage": w.T("notifyRunContext"), "priority": 1,
 	})
 }

@@ -21,9 +21,10 @@ var _ core.Notifier = Notifier{}
 // askPrefix starts the id of every notification that asks; sw.js knows it.
 const askPrefix = "skiff-ask:"
 
-func (Notifier) Asking(ctx context.Context, pending int, what string, panelOpen bool) {
+func (Notifier) Asking(ctx context.Context, pending int, what string, panelOpen bool, lang string) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
+	w := words(ctx, lang)
 	action := chromeAPI("action")
 	text := ""
 	if pending > 0 {
@@ -32,9 +33,9 @@ func (Notifier) Asking(ctx context.Context, pending int, what string, panelOpen 
 	_, _ = callAPI(ctx, action, "setBadgeBackgroundColor", map[string]any{"color": "#b3261e"})
 	_, _ = callAPI(ctx, action, "setBadgeText", map[string]any{"text": text})
 	if pending > 0 {
-		_, _ = callAPI(ctx, action, "setTitle", map[string]any{"title": "Skiff: " + strconv.Itoa(pending) + " waiting for your OK"})
+		_, _ = callAPI(ctx, action, "setTitle", map[string]any{"title": w.T("buttonWaiting", pending)})
 	} else {
-		_, _ = callAPI(ctx, action, "setTitle", map[string]any{"title": "Open Skiff"})
+		_, _ = callAPI(ctx, action, "setTitle", map[string]any{"title": w.T("actionTitle")})
 	}
 
 	n := chromeAPI("notifications")
@@ -59,10 +60,10 @@ func (Notifier) Asking(ctx context.Context, pending int, what string, panelOpen 
 	}
 	msg := what
 	if pending > 1 {
-		msg += " (and " + strconv.Itoa(pending-1) + " more)"
+		msg += w.T("notifyAskMore", pending-1)
 	}
 	_, _ = callAPI(ctx, n, "create", askPrefix+strconv.Itoa(win), map[string]any{
-		"type": "basic", "iconUrl": "icons/skiff-128.png", "title": "Skiff needs your OK",
-		"message": msg, "contextMessage": "Click to open Skiff and answer", "requireInteraction": true, "priority": 2,
+		"type": "basic", "iconUrl": "icons/skiff-128.png", "title": w.T("notifyAskTitle"),
+		"message": msg, "contextMessage": w.T("notifyAskContext"), "requireInteraction": true, "priority": 2,
 	})
 }

@@ -14,9 +14,10 @@ import (
 
 // Notifier tells the user that calls wait for their answer: a badge on Skiff's button while
 // any wait, and, when no panel is open to show them, a notification that opens the panel.
-// pending is how many wait now (0 clears both).
+// pending is how many wait now (0 clears both); lang is the language setting ("auto" or ""
+// for the browser's).
 type Notifier interface {
-	Asking(ctx context.Context, pending int, what string, panelOpen bool)
+	Asking(ctx context.Context, pending int, what string, panelOpen bool, lang string)
 }
 
 // UpdateAsks is the push that carries the outside calls waiting for an answer:
@@ -54,7 +55,7 @@ type notifier Core
 func (n *notifier) Waiting(ctx context.Context, pending int, what string) {
 	c := (*Core)(n)
 	if c.Notifier != nil {
-		c.Notifier.Asking(ctx, pending, what, c.panels() > 0)
+		c.Notifier.Asking(ctx, pending, what, c.panels() > 0, c.language(ctx))
 	}
 }
 
@@ -282,4 +283,12 @@ func insertSorted[T any](s []T, v T, less func(a, b T) bool) []T {
 		s[i-1], s[i] = s[i], s[i-1]
 	}
 	return s
+}
+
+// language is the language setting, for what the worker shows outside the panel.
+func (c *Core) language(ctx context.Context) string {
+	if s, err := c.Store.Settings(ctx); err == nil {
+		return s.Language
+	}
+	return ""
 }

@@ -25,8 +25,9 @@ type Alarms interface {
 	// Busy keeps the worker from being stopped while a scheduled run goes on (true) and lets it
 	// go again (false).
 	Busy(on bool)
-	// Ran tells the user how a run went; chat is the chat it left.
-	Ran(ctx context.Context, chat, title, message string, ok bool)
+	// Ran tells the user how a run went; chat is the chat it left; lang is the language
+	// setting.
+	Ran(ctx context.Context, chat, title, message string, ok bool, lang string)
 }
 
 // RunTimeout bounds a scheduled run, its waits for answers included.
@@ -199,7 +200,7 @@ func (c *Core) runSchedule(ctx context.Context, sc schedule.Schedule) {
 	})
 	c.schedulesChanged()
 	if c.Alarms != nil {
-		c.Alarms.Ran(context.WithoutCancel(ctx), chat, title, outcome, ok)
+		c.Alarms.Ran(context.WithoutCancel(ctx), chat, title, outcome, ok, c.language(ctx))
 	}
 }
 

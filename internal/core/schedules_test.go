@@ -39,7 +39,7 @@ func (a *alarms) Set(_ context.Context, at int64) {
 	a.mu.Unlock()
 }
 func (a *alarms) Busy(bool) {}
-func (a *alarms) Ran(context.Context, string, string, string, bool) {
+func (a *alarms) Ran(context.Context, string, string, string, bool, string) {
 }
 
 func (a *alarms) last() int64 {

@@ -260,6 +260,9 @@ func TestScheduledWorkflowRunsWithThePanelClosedAndWaitsOnAsks(t *testing.T) {
 	if got := WorkerValue[string](t, browser, `chrome.action.getBadgeText({})`); got != "1" {
 		t.Errorf("the button's count while the run asks: %q", got)
 	}
+	if got := WorkerValue[string](t, browser, `chrome.action.getTitle({})`); got != "Skiff: 1 waiting for your OK" {
+		t.Errorf("the button's title while the run asks: %q", got)
+	}
 	if n := len(site.Forms()); n != 0 {
 		t.Fatalf("%d forms sent before any answer", n)
 	}
@@ -516,8 +519,9 @@ func groupOf(t *testing.T, panel context.Context, site string) string {
 }
 
 // A prompt scheduled in the Workflows view runs as an agent run at its time: the model works
-// in the run's own tab group, each act asks (answered in the panel, named as the schedule),
-// and the schedule's row and the run's chat keep the outcome.
+// in the run's own tab group, each act asks (answered in the panel, named as the schedule;
+// the toolbar button says so in the user's language), and the schedule's row and the run's
+// chat keep the outcome.
 func TestScheduledPromptRunsAsAnAgent(t *testing.T) {
 	site := testkit.NewSite(t)
 	url := site.Page("counter.html")
@@ -530,6 +534,9 @@ func TestScheduledPromptRunsAsAnAgent(t *testing.T) {
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
+	// In French, what the worker shows outside the panel is French too: the button's title
+	// while the run waits for an answer.
+	JS[bool](t, panel, `skiffTest.call("core.hello").then(st => skiffTest.call("settings.save", {settings: {...st.settings, language: "fr"}, keys: {}})).then(() => true)`)
 	Do(t, panel, chromedp.Click("#workflows-toggle"))
 	WaitJS(t, panel, `document.body.dataset.view === "workflows"`)
 	JS[bool](t, panel, `(d => (d.open = true, true))(document.getElementById("schedule-prompt"))`)
@@ -545,6 +552,11 @@ func TestScheduledPromptRunsAsAnAgent(t *testing.T) {
 	})(`+form+`)`)
 	Click(t, panel, form+`.querySelector(".sc-save")`)
 	WaitJS(t, panel, `[...document.querySelectorAll("#schedule-list .schedule")].some(li => li.textContent.includes("Morning like"))`)
+
+	WaitJS(t, panel, `!!document.querySelector('#outside-asks .outside-ask[data-who="⏰ Morning like"]')`)
+	Eventually(t, 30*time.Second, func() bool {
+		return WorkerValue[string](t, browser, `chrome.action.getTitle({})`) == "Skiff : 1 en attente de votre accord"
+	}, "the button's title is not in French while the run asks")
 
 	asked := answerOutside(t, panel, "⏰ Morning like", time.Minute, func() bool {
 		return JS[bool](t, panel, `skiffTest.call("schedule.list").then(l => !!l[0]?.last)`)

@@ -1,0 +1,42 @@
+package i18n
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func words(t *testing.T, lang string) Words {
+	t.Helper()
+	read := func(l string) Catalog {
+		b, err := os.ReadFile(filepath.Join("..", "..", "ext", "_locales", l, "messages.json"))
+		require.NoError(t, err)
+		c, err := Parse(b)
+		require.NoError(t, err)
+		return c
+	}
+	return Words{Lang: lang, Catalog: read(lang), English: read("en")}
+}
+
+// The worker's own words come from the real catalogs, in the language the setting means, with
+// plurals by the language's rule and English for a key a catalog lacks.
+func TestWordsFromTheCatalogs(t *testing.T) {
+	assert.Equal(t, "fr", Lang("fr", "en-US"))
+	assert.Equal(t, "fr", Lang("auto", "fr-CA"))
+	assert.Equal(t, "en", Lang("", "de-DE"))
+	assert.Equal(t, "en", Lang("xx", "en"))
+
+	en, fr := words(t, "en"), words(t, "fr")
+	assert.Equal(t, "Skiff: 2 waiting for your OK", en.T("buttonWaiting", 2))
+	assert.Equal(t, "Skiff : 1 en attente de votre accord", fr.T("buttonWaiting", 1))
+	assert.Equal(t, " (et 1 autre)", fr.T("notifyAskMore", 1))
+	assert.Equal(t, " (et 3 autres)", fr.T("notifyAskMore", 3))
+	assert.Equal(t, "⏰ Nouvelles : terminé", fr.T("notifyRunDone", "⏰ Nouvelles"))
+	assert.Equal(t, "Skiff a besoin de votre accord", fr.T("notifyAskTitle"))
+	delete(fr.Catalog, "notifyAskContext")
+	assert.Equal(t, "Click to open Skiff and answer", fr.T("notifyAskContext"), "English for a missing key")
+	assert.Equal(t, "noSuchKey", fr.T("noSuchKey"))
+}

@@ -9,7 +9,7 @@ import { attachForSend, afterSend, currentWindow, hasAsk } from "./page.js";
 import { t, onLanguage } from "./i18n.js";
 import * as slash from "./slash.js";
 
-slash.attach($("input"));
+slash.attach($("input"), { commands: () => state.active && state.active.commands, label: () => t("slashCommands") });
 
 // The chat's mode: in agent mode the model may use the browser tools. Each chat keeps its own;
 // a new chat starts as a plain chat (acting on the browser is something to turn on, not to

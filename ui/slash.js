@@ -2,19 +2,21 @@
 // available_commands_update, kept on the session). Typing "/" at the start of the message box
 // lists those that match what follows; arrows move, Tab or Enter puts the command in the box
 // (Enter on a command already typed in full sends it), Escape or a click elsewhere closes the
-// list. A listbox the message box controls, so a screen reader follows the choice.
+// list. A listbox the message box controls, so a screen reader follows the choice. The panel,
+// the overlay and skiffd's web client share it: each says where its chat's commands are.
 import { el } from "./dom.js";
-import { state } from "./state.js";
-import { t } from "./i18n.js";
 
 let list = null; // <ul role="listbox">, made on first use above the composer
 let input = null;
 let shown = []; // the commands listed
 let pick = 0; // the one chosen
+let from = { commands: () => [], label: () => "Commands" };
 
-// attach makes the list for the message box box (the panel's and the overlay's).
-export function attach(box) {
+// attach makes the list for the message box box. source.commands() are the chat's commands
+// now ({name, description}); source.label() names the list in the user's language.
+export function attach(box, source) {
   input = box;
+  from = source;
   list = el("ul", { id: "slash-list", role: "listbox", hidden: true });
   box.form.before(list);
   box.setAttribute("aria-controls", "slash-list");
@@ -27,7 +29,7 @@ export function attach(box) {
 // update lists the commands that match what the box holds now.
 export function update() {
   const m = /^\/(\S*)$/.exec(input.value);
-  const all = (state.active && state.active.commands) || [];
+  const all = from.commands() || [];
   shown = m ? all.filter((c) => c.name.toLowerCase().startsWith(m[1].toLowerCase())) : [];
   if (!shown.length) return close();
   pick = Math.min(pick, shown.length - 1);
@@ -39,7 +41,7 @@ export function update() {
     li.addEventListener("click", () => choose(i));
     return li;
   }));
-  list.setAttribute("aria-label", t("slashCommands")); // in the language of the moment
+  list.setAttribute("aria-label", from.label()); // in the language of the moment
   list.hidden = false;
   input.setAttribute("aria-expanded", "true");
   input.setAttribute("aria-activedescendant", "slash-" + pick);

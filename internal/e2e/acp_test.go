@@ -190,6 +190,14 @@ func TestWebClientPairsAndChats(t *testing.T) {
 	WaitJS(t, tab, `document.body.dataset.turn === "done" && [...document.querySelectorAll('#messages .msg[data-role="agent"]')].some(n => n.textContent.includes("Hello from the test agent"))`)
 	WaitJS(t, tab, `document.querySelector("#chats li.chat")?.textContent.includes("Greetings")`)
 
+	// The agent's slash commands are offered here too.
+	JS[bool](t, tab, `(document.getElementById("input").value = "", true)`) // chromedp's Enter left a newline
+	Do(t, tab, chromedp.SendKeys("#input", "/he"))
+	WaitJS(t, tab, `document.querySelector('#slash-list:not([hidden]) [role="option"]')?.textContent === "/hello show every update kind"`)
+	Do(t, tab, chromedp.KeyEvent(kb.Tab))
+	WaitJS(t, tab, `document.getElementById("input").value === "/hello " && document.getElementById("slash-list").hidden`)
+	JS[bool](t, tab, `(document.getElementById("input").value = "", true)`)
+
 	// The agent's own question is answered here.
 	Do(t, tab, chromedp.SendKeys("#input", "ask edit"+kb.Enter))
 	WaitJS(t, tab, `document.querySelector('#messages .ask button[data-answer="allow_always"]')`)

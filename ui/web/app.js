@@ -5,6 +5,7 @@
 // one-time code in the URL fragment (never sent in a URL), exchanged once for that cookie.
 import { $, el } from "./dom.js";
 import { render } from "./markdown.js";
+import * as slash from "./slash.js";
 
 let ws = null;
 let next = 1;
@@ -117,6 +118,8 @@ function onEvent(ev) {
     ms.push({ role: "note", text: `Wrote ${ev.diff.path} (+${ev.diff.added} −${ev.diff.removed})` });
   } else if (ev.kind === "info") {
     refreshChats();
+  } else if (ev.kind === "commands") {
+    chats.get(ev.session).commands = ev.commands || [];
   }
   if (ev.session === chat) draw();
 }
@@ -174,11 +177,15 @@ $("new").addEventListener("click", async () => {
   $("input").focus();
 });
 
+// The agent's slash commands, offered after a "/" (the panel's list).
+slash.attach($("input"), { commands: () => (cur() && cur().commands) || [], label: () => "The agent's commands" });
+
 $("composer").addEventListener("submit", async (e) => {
   e.preventDefault();
   const text = $("input").value.trim();
   if (!text || !chat) return;
   $("input").value = "";
+  slash.close();
   cur().messages.push({ role: "user", text });
   draw();
   $("stop").hidden = false;
@@ -194,6 +201,7 @@ $("composer").addEventListener("submit", async (e) => {
   draw();
 });
 $("input").addEventListener("keydown", (e) => {
+  if (slash.key(e)) return;
   if (e.key === "Enter" && !e.shiftKey) {
     e.preventDefault();
     $("composer").requestSubmit();

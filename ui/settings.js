@@ -54,6 +54,9 @@ function renderSettings(id) {
   formProvider = id;
   renderProviderGrid(id);
   const p = providerDef(id);
+  // An agent skiffd hosts: its own output, for when it misbehaves or stopped.
+  $("agent-log-row").hidden = !p.agent;
+  $("agent-log-text").hidden = true;
   $("model").value = s.models[id] || (p.models[0] ? p.models[0].id : "");
   setModelOptions(p.models);
   $("models-note").textContent = "";
@@ -182,3 +185,15 @@ $("settings").addEventListener("submit", async (e) => {
   }
 });
 
+
+$("agent-log").addEventListener("click", async () => {
+  const out = $("agent-log-text");
+  try {
+    const r = await call("agents.log", { agent: formProvider });
+    out.textContent = r.log.trim() || t("sAgentLogEmpty");
+  } catch (e) {
+    out.textContent = e.message;
+  }
+  out.hidden = false;
+  out.scrollTop = out.scrollHeight; // the end is what happened last
+});

@@ -449,6 +449,31 @@ func (c *Core) agents(ctx context.Context, _ struct{}) ([]link.AgentInfo, error)
 	return link.AgentList.Call(ctx, p, struct{}{})
 }
 
+// AgentLogParams names an agent skiffd hosts.
+type AgentLogParams struct {
+	Agent string `json:"agent"`
+}
+
+// AgentLog is the end of an agent's own output (its stderr), as skiffd keeps it: what to read
+// when it misbehaves or stopped. Empty when it has not run since skiffd started.
+type AgentLog struct {
+	Log string `json:"log"`
+}
+
+func (c *Core) agentLog(ctx context.Context, p AgentLogParams) (AgentLog, error) {
+	peer, err := hosted{&c.link}.peer()
+	if err != nil {
+		return AgentLog{}, problemf("Agents run in skiffd, which is not linked: turn the link on in Settings › Outside agents.")
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	log, err := link.AgentLog.Call(ctx, peer, link.AgentName{Agent: strings.TrimPrefix(p.Agent, "acp:")})
+	if err != nil {
+		return AgentLog{}, problemf("skiffd did not give the agent's log: %s.", strings.TrimSuffix(err.Error(), "."))
+	}
+	return AgentLog{Log: log}, nil
+}
+
 // PathParams names a path in the folder agents share.
 type PathParams struct {
 	Path string `json:"path"`

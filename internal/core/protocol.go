@@ -78,6 +78,7 @@ var methods = map[string]method{
 	}),
 	"provider.models": handle((*Core).models),
 	"agents.list":     handle((*Core).agents),
+	"agents.log":      handle((*Core).agentLog),
 	"files.list":      handle((*Core).listFiles),
 	"agent.option":    handle((*Core).setAgentOption),
 	"files.read":      handle((*Core).readFile),

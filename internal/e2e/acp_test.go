@@ -143,6 +143,16 @@ func TestChatWithAnACPAgentThroughSkiffd(t *testing.T) {
 	Do(t, panel, chromedp.SendKeys("#input", "after"+kb.Enter))
 	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done" && `+lastAssistant+`.textContent.includes("after")`)
 	t.Logf("a turn after Stop answered in %v", time.Since(start))
+
+	// The agent crashes: the chat says so, and Settings shows what it wrote before it died.
+	JS[bool](t, panel, `(document.getElementById("input").value = "", true)`) // chromedp's Enter left a newline
+	Do(t, panel, chromedp.SendKeys("#input", "crash"+kb.Enter))
+	WaitJS(t, panel, `skiffTest.state.active.messages.at(-1)?.error?.message?.includes("Test Agent stopped")`)
+	Do(t, panel, chromedp.Click("#settings-toggle"))
+	WaitJS(t, panel, `!document.getElementById("agent-log-row").hidden`)
+	Click(t, panel, `document.getElementById("agent-log")`)
+	WaitJS(t, panel, `!document.getElementById("agent-log-text").hidden && document.getElementById("agent-log-text").textContent.includes("test agent: crashing on purpose")`)
+	Do(t, panel, chromedp.Click("#settings-toggle"))
 }
 
 // skiffdWithAgent serves a skiffd that hosts the scripted test agent, sharing a new folder.

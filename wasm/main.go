@@ -27,6 +27,7 @@ import (
 
 	"github.com/skiff-ai/skiff/internal/chrome"
 	"github.com/skiff-ai/skiff/internal/core"
+	"github.com/skiff-ai/skiff/internal/schedule"
 )
 
 func main() {
@@ -40,6 +41,7 @@ func main() {
 	c.Notifier = chrome.Notifier{}
 	c.Dialer = chrome.Linker{}
 	c.Alarms = &chrome.Alarms{}
+	schedule.Wall = chrome.Wall // the user's zone as the browser knows it, daylight saving included
 	core.Version = chrome.ExtensionVersion()
 	api := js.Global().Get("Object").New()
 	api.Set("connect", js.FuncOf(func(_ js.Value, args []js.Value) any {

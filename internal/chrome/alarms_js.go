@@ -3,6 +3,7 @@ package chrome
 import (
 	"context"
 	"sync"
+	"syscall/js"
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/core"
@@ -17,6 +18,13 @@ type Alarms struct {
 }
 
 var _ core.Alarms = (*Alarms)(nil)
+
+// Wall resolves a wall-clock time with the browser's Date, which knows the user's zone and its
+// daylight-saving changes (Go's js/wasm port knows only the offset at start): schedule.Wall.
+func Wall(y int, mo time.Month, d, h, m int, loc *time.Location) time.Time {
+	ms := js.Global().Get("Date").New(y, int(mo)-1, d, h, m).Call("getTime").Float()
+	return time.UnixMilli(int64(ms)).In(loc)
+}
 
 // scheduleAlarm is the alarm of the next scheduled run; sw.js knows its name.
 const scheduleAlarm = "skiff-schedule"

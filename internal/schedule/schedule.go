@@ -89,6 +89,15 @@ func (r Repeat) Check() error {
 
 // Next is the first time r runs strictly after t, in t's location; the zero time when it
 // never does again.
+// Wall is the instant a wall-clock time of the user's zone names (the zone of loc). Go's
+// js/wasm port knows the zone only as the offset it had when the worker started (it has no
+// zone database), so across a daylight-saving change a daily 08:00 would run at 07:00 or 09:00;
+// the worker resolves it with the browser's Date instead (internal/chrome.Wall). Natively,
+// time.Date with the zone does it.
+var Wall = func(y int, mo time.Month, d, h, m int, loc *time.Location) time.Time {
+	return time.Date(y, mo, d, h, m, 0, 0, loc)
+}
+
 func (r Repeat) Next(t time.Time) time.Time {
 	if r.Every == Once {
 		at := time.UnixMilli(r.At).In(t.Location())
@@ -109,11 +118,12 @@ func (r Repeat) Next(t time.Time) time.Time {
 		return n
 	}
 	for d := 0; d <= 7; d++ {
-		n := time.Date(t.Year(), t.Month(), t.Day()+d, h, m, 0, 0, t.Location())
-		if !n.After(t) {
+		day := time.Date(t.Year(), t.Month(), t.Day()+d, 12, 0, 0, 0, time.UTC) // the calendar day, normalised
+		if r.Every == Weekdays && (day.Weekday() == time.Saturday || day.Weekday() == time.Sunday) {
 			continue
 		}
-		if r.Every == Weekdays && (n.Weekday() == time.Saturday || n.Weekday() == time.Sunday) {
+		n := Wall(day.Year(), day.Month(), day.Day(), h, m, t.Location())
+		if !n.After(t) {
 			continue
 		}
 		return n

@@ -74,3 +74,26 @@ func TestDueAndEarliest(t *testing.T) {
 	assert.Equal(t, int64(2_000_000), Earliest(list[1:]))
 	assert.Equal(t, int64(0), Earliest(list[2:]))
 }
+
+// The worker knows its zone only as the offset it had when it started (Go's js/wasm port):
+// across the change to summer time a daily 08:00 computed in that fixed offset would run at
+// 09:00 by the clock. Wall resolves each wall-clock time as the browser does, so the run comes
+// at 08:00 of the new offset.
+func TestNextAcrossADaylightSavingChange(t *testing.T) {
+	paris, err := time.LoadLocation("Europe/Paris")
+	require.NoError(t, err)
+	winter := time.FixedZone("UTC+1", 3600) // what the worker started with
+	from := time.Date(2026, 3, 28, 12, 0, 0, 0, winter)
+	r := Repeat{Every: Daily, Time: "08:00"}
+
+	fixed := r.Next(from)
+	assert.Equal(t, time.Date(2026, 3, 29, 9, 0, 0, 0, paris), fixed.In(paris), "the fixed offset alone is an hour late")
+
+	defer func(w func(int, time.Month, int, int, int, *time.Location) time.Time) { Wall = w }(Wall)
+	Wall = func(y int, mo time.Month, d, h, m int, loc *time.Location) time.Time {
+		return time.Date(y, mo, d, h, m, 0, 0, paris).In(loc) // the browser's Date knows the zone
+	}
+	got := r.Next(from)
+	assert.Equal(t, time.Date(2026, 3, 29, 8, 0, 0, 0, paris), got.In(paris))
+	assert.Equal(t, time.Date(2026, 3, 30, 8, 0, 0, 0, paris), Repeat{Every: Weekdays, Time: "08:00"}.Next(from).In(paris), "Sunday is skipped by its calendar day")
+}

@@ -92,6 +92,7 @@ const pageReady = page.init(() => {
 chat.hooks.afterShow = () => {
   welcome.maybeWelcome();
   elsewhere.draw();
+  workflows.drawFinish();
   showMode(state.active);
   queue.loadQueue();
 };
@@ -125,6 +126,7 @@ connection.on("chat.message", (m) => {
 connection.on("chat.done", (m) => {
   state.streaming.delete(m.sessionId);
   chat.finishMessage(m);
+  workflows.drawFinish(); // a replay that stopped may be handed to the model now
   elsewhere.ended(m.sessionId);
   history.refreshSessions();
   queue.draw();

@@ -208,3 +208,50 @@ $("workflow-import-file").addEventListener("change", async (e) => {
     $("workflows-status").textContent = err.message;
   }
 });
+
+// A replay that stopped because the page changed, on screen: the user may hand the rest to the
+// model now (as the run form's "let the model finish" does at once). The workflow's secrets
+// are kept nowhere, so they are asked for again here.
+export async function drawFinish() {
+  const form = $("replay-finish");
+  const ses = state.active;
+  const wf = ses && ses.workflow;
+  const can = !!wf && !!wf.stop && !wf.done && !wf.repairMsg && ["missing", "moved", "failed"].includes(wf.stopKind) && !state.streaming.has(ses.id);
+  if (!can) {
+    form.hidden = true;
+    form.replaceChildren();
+    delete form.dataset.session;
+    return;
+  }
+  if (form.dataset.session === ses.id) return; // drawn already: keep what is typed
+  form.dataset.session = ses.id;
+  let secrets = [];
+  try {
+    const w = ((await call("workflow.list")) || []).find((x) => x.id === wf.id);
+    secrets = ((w && w.params) || []).filter((p) => p.secret);
+  } catch {}
+  if (form.dataset.session !== ses.id) return; // another chat came meanwhile
+  const status = el("p", { className: "note", role: "status" });
+  form.replaceChildren(
+    el("p", { className: "note", textContent: t("wfFinishNote", wf.next + 1) }),
+    ...secrets.map((p) => el("label", {}, el("span", { textContent: p.label || p.name }),
+      el("input", { type: "password", name: "v:" + p.name, autocomplete: "off", required: true }))),
+    el("button", { type: "submit", className: "primary", textContent: t("wfFinish") }),
+    status);
+  form.hidden = false;
+}
+
+$("replay-finish").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const form = e.target;
+  const values = {};
+  for (const input of form.querySelectorAll("input[name^='v:']")) values[input.name.slice(2)] = input.value;
+  const button = form.querySelector("button");
+  button.disabled = true;
+  try {
+    await call("workflow.finish", { sessionId: form.dataset.session, values, windowId: currentWindow() });
+  } catch (err) {
+    form.querySelector("[role=status]").textContent = err.message;
+    button.disabled = false;
+  }
+});

@@ -15,6 +15,7 @@ import (
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/testkit"
 	"github.com/skiff-ai/skiff/internal/tool"
+	"github.com/skiff-ai/skiff/internal/workflow"
 )
 
 // user answers the gate's questions the way the test says, and remembers what it was asked.
@@ -317,4 +318,34 @@ func TestAskWaitOnlyLengthens(t *testing.T) {
 	assert.Equal(t, 30*time.Second, e.AskTimeout(ctx))
 	assert.Equal(t, time.Hour, e.AskTimeout(WithAskWait(ctx, time.Hour)))
 	assert.Equal(t, 30*time.Second, e.AskTimeout(WithAskWait(ctx, time.Second)))
+}
+
+// Only a replay that stopped because the page changed may be handed to the model later, once,
+// at the version it ran; each refusal says why in a sentence.
+func TestFinishReplayRefusesWhatItCannotFinish(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, &testkit.Page{}, nil, nil)
+	w := &workflow.Workflow{ID: "wf1", Name: "Book", Version: 1, Steps: []workflow.Step{{Tool: "navigate", What: "go to the page", Args: json.RawMessage(`{"url":"http://127.0.0.1:9/"}`)}}}
+	require.NoError(t, h.st.SaveWorkflow(ctx, w))
+	w, err := h.st.Workflow(ctx, "wf1")
+	require.NoError(t, err)
+	for _, c := range []struct {
+		run  *store.WorkflowRun
+		want string
+	}{
+		{nil, "not a workflow's replay"},
+		{&store.WorkflowRun{ID: w.ID, Version: w.Version, Done: true}, "ran to its end"},
+		{&store.WorkflowRun{ID: w.ID, Version: w.Version, Stop: "Stopped.", StopKind: workflow.StopMissing, RepairMsg: "m1"}, "already taken"},
+		{&store.WorkflowRun{ID: w.ID, Version: w.Version}, "cut when Skiff's worker stopped"}, // not running here: a restart cut it
+		{&store.WorkflowRun{ID: w.ID, Version: w.Version, Stop: "Stopped.", StopKind: workflow.StopDenied}, "run the workflow again"},
+		{&store.WorkflowRun{ID: w.ID, Version: w.Version + 1, Stop: "Stopped.", StopKind: workflow.StopMissing}, "changed since this replay"},
+	} {
+		ses, err := h.e.NewSession(ctx)
+		require.NoError(t, err)
+		ses.Workflow = c.run
+		require.NoError(t, h.st.SaveSession(ctx, ses))
+		err = h.e.FinishReplay(ctx, FinishInput{SessionID: ses.ID}, func(Update) {})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), c.want)
+	}
 }

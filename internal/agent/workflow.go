@@ -120,7 +120,12 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 		return nil, err
 	}
 	ses.Title, ses.Agent = "▶ "+w.Name, true
-	ses.Workflow = &store.WorkflowRun{ID: w.ID, Name: w.Name, Version: w.Version}
+	ses.Workflow = &store.WorkflowRun{ID: w.ID, Name: w.Name, Version: w.Version, Values: map[string]string{}}
+	for _, p := range w.Params {
+		if !p.Secret {
+			ses.Workflow.Values[p.Name] = in.Values[p.Name]
+		}
+	}
 	var lines []string
 	for _, p := range w.Params {
 		v := in.Values[p.Name]
@@ -181,6 +186,7 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 		end.Content = fmt.Sprintf("The workflow “%s” ran all %d steps.", w.Name, len(w.Steps))
 	} else {
 		what := w.Steps[stop.Step].What
+		ses.Workflow.StopKind, ses.Workflow.Reason = stop.Kind, stop.Reason
 		ses.Workflow.Stop = fmt.Sprintf("Stopped at step %d of %d (%s): %s.", stop.Step+1, len(w.Steps), what, strings.TrimSuffix(stop.Reason, "."))
 		end.Content = ses.Workflow.Stop
 		if stop.Kind == workflow.StopStopped {
@@ -192,11 +198,91 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 		return nil, err
 	}
 	r.message(len(ses.Messages) - 1)
-	if stop != nil && in.Repair && ctx.Err() == nil && (stop.Kind == workflow.StopMissing || stop.Kind == workflow.StopMoved || stop.Kind == workflow.StopFailed) {
+	if stop != nil && in.Repair && ctx.Err() == nil && repairable(stop.Kind) {
 		return ses, e.repair(ctx, ses, w, in, stop, r, secrets, emit)
+	}
+	if stop != nil {
+		emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses}) // how it stopped, for the panel's offer to finish
 	}
 	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: end.ID, Message: &end})
 	return ses, nil
+}
+
+// repairable says whether a replay that stopped so may be handed to the model: the page
+// changed (an element not found, another site, a step that failed), not the user's no.
+func repairable(kind string) bool {
+	return kind == workflow.StopMissing || kind == workflow.StopMoved || kind == workflow.StopFailed
+}
+
+// FinishInput is a stopped replay the user hands to the model afterwards: its chat, and the
+// values of its secrets (kept nowhere, so asked for again).
+type FinishInput struct {
+	SessionID string
+	Secrets   map[string]string
+	WindowID  int
+}
+
+// FinishReplay hands a replay that stopped because the page changed to the model, in its
+// chat, as a replay run with Repair does at once: the steps that ran stay done, and the model
+// finishes from the one that stopped, with the run's values as placeholders.
+func (e *Engine) FinishReplay(ctx context.Context, in FinishInput, emit func(Update)) error {
+	if e.Browser == nil {
+		return ErrNoBrowser
+	}
+	ses, err := e.Session(ctx, in.SessionID)
+	if err != nil {
+		return err
+	}
+	wf := ses.Workflow
+	refuse := func(msg string) error { return &store.FieldError{Field: "workflow", Message: msg} }
+	switch {
+	case wf == nil:
+		return refuse("This chat is not a workflow's replay.")
+	case wf.Done:
+		return refuse("The replay ran to its end: nothing is left to finish.")
+	case wf.RepairMsg != "":
+		return refuse("The model has already taken this replay over.")
+	case wf.Stop == "":
+		return refuse("The replay is still going.")
+	case wf.StopKind == "":
+		return refuse("The replay was cut when Skiff's worker stopped, and a step may have run: run the workflow again.")
+	case !repairable(wf.StopKind):
+		return refuse("The replay stopped because of an answer or a stop, not because the page changed: run the workflow again.")
+	}
+	w, err := e.Store.Workflow(ctx, wf.ID)
+	if err != nil {
+		return err
+	}
+	if w.Version != wf.Version {
+		return refuse(fmt.Sprintf("The workflow “%s” changed since this replay (it is at version %d): run it again.", w.Name, w.Version))
+	}
+	given := map[string]string{}
+	for k, v := range wf.Values {
+		given[k] = v
+	}
+	for k, v := range in.Secrets {
+		given[k] = v
+	}
+	values, err := WorkflowValues(w, given)
+	if err != nil {
+		return err
+	}
+	var secrets []string
+	for _, p := range w.Params {
+		if p.Secret {
+			secrets = append(secrets, values[p.Name])
+		}
+	}
+	ctx, finish, err := e.take(ctx, ses.ID)
+	if err != nil {
+		return err
+	}
+	defer finish()
+	r := &runner{e: e, ses: ses, emit: emit, secrets: secrets}
+	r.begin(ctx, permission.Caller{Kind: permission.KindWorkflow, Name: "the workflow “" + w.Name + "”", Chat: ses.ID}, 0, in.WindowID)
+	defer r.release(ctx)
+	stop := &workflow.Stop{Step: wf.Next, Kind: wf.StopKind, Reason: wf.Reason}
+	return e.repair(ctx, ses, w, WorkflowInput{ID: w.ID, Values: values, WindowID: in.WindowID, Repair: true}, stop, r, secrets, emit)
 }
 
 // repair hands a stopped replay to the model, in the same chat, with the workflow as the plan:

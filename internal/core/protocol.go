@@ -52,6 +52,7 @@ var methods = map[string]method{
 	"workflow.delete": handle((*Core).deleteWorkflow),
 	"workflow.import": handle((*Core).importWorkflows),
 	"workflow.run":    stream((*Core).runWorkflow),
+	"workflow.finish": stream((*Core).finishWorkflow),
 
 	"schedule.list":   handle((*Core).listSchedules),
 	"schedule.save":   handle((*Core).saveSchedule),

@@ -34,6 +34,18 @@ type WorkflowRun struct {
 	Repair bool `json:"repair,omitempty"`
 }
 
+// WorkflowFinish is workflow.finish's request: the chat of a replay that stopped because the
+// page changed, and the values of the workflow's secrets (kept nowhere, so given again).
+type WorkflowFinish struct {
+	SessionID string            `json:"sessionId"`
+	Values    map[string]string `json:"values"`
+	WindowID  int               `json:"windowId"`
+}
+
+func (c *Core) finishWorkflow(ctx context.Context, p WorkflowFinish, emit func(agent.Update)) error {
+	return c.Engine.FinishReplay(ctx, agent.FinishInput{SessionID: p.SessionID, Secrets: p.Values, WindowID: p.WindowID}, emit)
+}
+
 // WorkflowImport is workflow.import's request: the text of an exported file.
 type WorkflowImport struct {
 	Data string `json:"data"`

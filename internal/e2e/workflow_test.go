@@ -370,6 +370,58 @@ func TestWorkflowRepairedByTheModelBecomesItsNextVersion(t *testing.T) {
 	}
 }
 
+// A replay that stopped because the page changed, run without "let the model finish": the chat
+// offers to hand the rest to the model afterwards, asking again for the password it never kept.
+// The model is told where the replay stopped (never the password) and finishes it; the offer
+// goes once it is taken.
+func TestStoppedReplayFinishedByTheModelLater(t *testing.T) {
+	site := testkit.NewSite(t)
+	url := site.Page("booking.html")
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Reserve now"`)})}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	withSecret, _ := reserveWorkflow(t, site)
+	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(withSecret)+`})`)
+	tab := openTab(t, panel, url)
+	inTab[bool](t, panel, tab, `(localStorage.setItem("variant", "b"), true)`)
+
+	if last := replayFromView(t, panel, map[string]string{"restaurant": "Later Bistro", "account_password": "later-pw-7"}, false); !strings.Contains(last, "Stopped at step 3") {
+		t.Fatalf("the replay ended with %q", last)
+	}
+	if len(m.Conversations()) != 0 || len(site.Forms()) != 0 {
+		t.Fatalf("model calls %d, forms %d before the user chose", len(m.Conversations()), len(site.Forms()))
+	}
+	offer := `document.getElementById("replay-finish")`
+	WaitJS(t, panel, `!`+offer+`.hidden && !!`+offer+`.querySelector('input[name="v:account_password"]')`)
+	if got := JS[string](t, panel, offer+`.textContent`); !strings.Contains(got, "step 3") {
+		t.Errorf("the offer says: %q", got)
+	}
+	Click(t, panel, `(f => (f.querySelector('input[name="v:account_password"]').value = "later-pw-7", f.querySelector('button[type="submit"]')))(`+offer+`)`)
+	untilDone(t, panel, `document.getElementById("stop").hidden && (m => !!m && /Done\./.test(m.textContent))([...document.querySelectorAll('#messages .msg[data-role="assistant"]')].at(-1))`)
+	forms := site.Forms()
+	if len(forms) != 1 || forms[0].Get("restaurant") != "Later Bistro" || forms[0].Get("password") != "later-pw-7" {
+		t.Fatalf("the site got %v", forms)
+	}
+	var told strings.Builder
+	for _, c := range m.Conversations() {
+		for _, msg := range c.Messages {
+			told.WriteString(msg.Text + "\n")
+		}
+	}
+	if !strings.Contains(told.String(), "stopped at step 3 of 3") || !strings.Contains(told.String(), "“Later Bistro”") {
+		t.Errorf("what the model was told: %s", told.String())
+	}
+	if strings.Contains(told.String(), "later-pw-7") || strings.Contains(storedText(t, panel), "later-pw-7") {
+		t.Error("the password reached the model or the storage")
+	}
+	WaitJS(t, panel, offer+`.hidden`)
+}
+
 // Editing a workflow in its view, as a user does: a new name, a parameter's value and field name,
 // a value turned into a secret (which keeps no value), a step removed. Each save is the next
 // version, and what the view shows is what is stored.

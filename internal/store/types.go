@@ -221,6 +221,11 @@ type WorkflowRun struct {
 	// version of the steps before it and the model's calls after it.
 	RepairMsg  string `json:"repairMsg,omitempty"`
 	RepairFrom int    `json:"repairFrom,omitempty"`
+	// StopKind is how it stopped (workflow.Stop's kinds) and Reason why, for the model that may
+	// finish it later; Values are the run's values but its secrets, which live only in memory.
+	StopKind string            `json:"stopKind,omitempty"`
+	Reason   string            `json:"reason,omitempty"`
+	Values   map[string]string `json:"values,omitempty"`
 }
 
 // Meta is a session's index entry.

@@ -306,20 +306,7 @@ func TestScheduledWorkflowRunsWithThePanelClosedAndWaitsOnAsks(t *testing.T) {
 // model); the model finds the new button. Saved, the chat is the workflow's version 2, which
 // then replays to the end with no model at all.
 func TestWorkflowRepairedByTheModelBecomesItsNextVersion(t *testing.T) {
-	site := testkit.NewSite(t)
-	url := site.Page("booking.html")
-	p := &plan{steps: []step{
-		calls(call("snapshot", nil)),
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Reserve now"`)})}
-		},
-	}}
-	m := testkit.NewModel(t, p.script)
-	panel := agentPanel(t, "openai", m)
-	withSecret, _ := reserveWorkflow(t, site)
-	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(withSecret)+`})`)
-	tab := openTab(t, panel, url)
-	inTab[bool](t, panel, tab, `(localStorage.setItem("variant", "b"), true)`)
+	site, panel, m := renamedBooking(t)
 
 	run := func(restaurant, password string, repair bool) string {
 		t.Helper()
@@ -370,11 +357,11 @@ func TestWorkflowRepairedByTheModelBecomesItsNextVersion(t *testing.T) {
 	}
 }
 
-// A replay that stopped because the page changed, run without "let the model finish": the chat
-// offers to hand the rest to the model afterwards, asking again for the password it never kept.
-// The model is told where the replay stopped (never the password) and finishes it; the offer
-// goes once it is taken.
-func TestStoppedReplayFinishedByTheModelLater(t *testing.T) {
+// renamedBooking is the booking page open with its button renamed to "Reserve now", the
+// workflow recorded when it was "Book a table" imported, and a model that would finish the task
+// by snapshotting and clicking the new name.
+func renamedBooking(t *testing.T) (*testkit.Site, context.Context, *testkit.Model) {
+	t.Helper()
 	site := testkit.NewSite(t)
 	url := site.Page("booking.html")
 	p := &plan{steps: []step{
@@ -389,6 +376,15 @@ func TestStoppedReplayFinishedByTheModelLater(t *testing.T) {
 	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(withSecret)+`})`)
 	tab := openTab(t, panel, url)
 	inTab[bool](t, panel, tab, `(localStorage.setItem("variant", "b"), true)`)
+	return site, panel, m
+}
+
+// A replay that stopped because the page changed, run without "let the model finish": the chat
+// offers to hand the rest to the model afterwards, asking again for the password it never kept.
+// The model is told where the replay stopped (never the password) and finishes it; the offer
+// goes once it is taken.
+func TestStoppedReplayFinishedByTheModelLater(t *testing.T) {
+	site, panel, m := renamedBooking(t)
 
 	if last := replayFromView(t, panel, map[string]string{"restaurant": "Later Bistro", "account_password": "later-pw-7"}, false); !strings.Contains(last, "Stopped at step 3") {
 		t.Fatalf("the replay ended with %q", last)

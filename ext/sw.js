@@ -152,7 +152,10 @@ chrome.notifications.onClicked.addListener((id) => {
 // the Web Store (no extension may script it) and file: pages when the user has not allowed
 // Skiff file access (read once at start) go straight to the side panel.
 let fileAccess = false;
-chrome.extension.isAllowedFileSchemeAccess().then((v) => (fileAccess = v), () => {});
+try {
+  // (a throw here, at the top level, would stop the whole worker)
+  Promise.resolve(chrome.extension.isAllowedFileSchemeAccess()).then((v) => (fileAccess = !!v), () => {});
+} catch {}
 function overlayAllowed(url) {
   if (/^https:\/\/(chromewebstore\.google\.com|chrome\.google\.com\/webstore)([/?#]|$)/.test(url)) return false;
   return /^https?:/.test(url) || (fileAccess && url.startsWith("file:"));

@@ -109,23 +109,13 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 		return nil, err
 	}
 	in.Values = values
-	var secrets []string
-	for _, p := range w.Params {
-		if p.Secret {
-			secrets = append(secrets, values[p.Name])
-		}
-	}
+	secrets, kept := split(w, values)
 	ses, err := e.NewSession(ctx)
 	if err != nil {
 		return nil, err
 	}
 	ses.Title, ses.Agent = "▶ "+w.Name, true
-	ses.Workflow = &store.WorkflowRun{ID: w.ID, Name: w.Name, Version: w.Version, Values: map[string]string{}}
-	for _, p := range w.Params {
-		if !p.Secret {
-			ses.Workflow.Values[p.Name] = in.Values[p.Name]
-		}
-	}
+	ses.Workflow = &store.WorkflowRun{ID: w.ID, Name: w.Name, Version: w.Version, Values: kept}
 	var lines []string
 	for _, p := range w.Params {
 		v := in.Values[p.Name]
@@ -208,6 +198,20 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	return ses, nil
 }
 
+// split sorts a run's values: the secrets' (for the guarded path, which masks them and asks
+// for each call that holds one) and the others (what the run may keep).
+func split(w *workflow.Workflow, values map[string]string) (secrets []string, kept map[string]string) {
+	kept = map[string]string{}
+	for _, p := range w.Params {
+		if p.Secret {
+			secrets = append(secrets, values[p.Name])
+		} else {
+			kept[p.Name] = values[p.Name]
+		}
+	}
+	return secrets, kept
+}
+
 // repairable says whether a replay that stopped so may be handed to the model: the page
 // changed (an element not found, another site, a step that failed), not the user's no.
 func repairable(kind string) bool {
@@ -267,12 +271,7 @@ func (e *Engine) FinishReplay(ctx context.Context, in FinishInput, emit func(Upd
 	if err != nil {
 		return err
 	}
-	var secrets []string
-	for _, p := range w.Params {
-		if p.Secret {
-			secrets = append(secrets, values[p.Name])
-		}
-	}
+	secrets, _ := split(w, values)
 	ctx, finish, err := e.take(ctx, ses.ID)
 	if err != nil {
 		return err

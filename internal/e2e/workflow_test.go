@@ -233,7 +233,7 @@ func TestScheduledWorkflowRunsWithThePanelClosedAndWaitsOnAsks(t *testing.T) {
 	}
 
 	// Asks time out after five seconds in chats (the shortest setting).
-	JS[bool](t, panel, `skiffTest.call("core.hello").then(st => skiffTest.call("settings.save", {settings: {...st.settings, askSeconds: 5}, keys: {}})).then(() => true)`)
+	saveSettings(t, panel, `{askSeconds: 5}`)
 
 	// Once, a few seconds from now, with a value of its own.
 	Click(t, panel, row("Reserve a table")+`.querySelector(".wf-schedule")`)
@@ -545,6 +545,12 @@ func replayFromView(t *testing.T, panel context.Context, values map[string]strin
 	return lastReply(t, panel)
 }
 
+// saveSettings saves the settings with the fields of the JS object literal patch changed.
+func saveSettings(t *testing.T, panel context.Context, patch string) {
+	t.Helper()
+	JS[bool](t, panel, `skiffTest.call("core.hello").then(st => skiffTest.call("settings.save", {settings: {...st.settings, ...`+patch+`}, keys: {}})).then(() => true)`)
+}
+
 // lastReply is the text of the chat's last assistant message.
 func lastReply(t *testing.T, panel context.Context) string {
 	t.Helper()
@@ -584,7 +590,7 @@ func TestScheduledPromptRunsAsAnAgent(t *testing.T) {
 	panel := agentPanel(t, "openai", m)
 	// In French, what the worker shows outside the panel is French too: the button's title
 	// while the run waits for an answer.
-	JS[bool](t, panel, `skiffTest.call("core.hello").then(st => skiffTest.call("settings.save", {settings: {...st.settings, language: "fr"}, keys: {}})).then(() => true)`)
+	saveSettings(t, panel, `{language: "fr"}`)
 	Do(t, panel, chromedp.Click("#workflows-toggle"))
 	WaitJS(t, panel, `document.body.dataset.view === "workflows"`)
 	JS[bool](t, panel, `(d => (d.open = true, true))(document.getElementById("schedule-prompt"))`)

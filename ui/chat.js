@@ -5,7 +5,7 @@ import { call } from "./connection.js";
 import { state, busy } from "./state.js";
 import { render, Stream } from "./markdown.js";
 import { flagNote } from "./tools.js";
-import { t } from "./i18n.js";
+import { t, say, onLanguage } from "./i18n.js";
 
 const streams = new Map(); // message id -> Stream
 
@@ -49,6 +49,16 @@ export function showSession(ses) {
   else if (keep < msgs.length) scrollToEnd(false);
   hooks.afterShow();
 }
+
+// A switch of language draws the chat on screen again: its notices, errors and asks are
+// stored as keys, rendered in the language of the moment (a chat still streaming is redrawn
+// by its next update instead).
+onLanguage(() => {
+  const ses = state.active;
+  if (!ses || state.streaming.has(ses.id)) return;
+  state.active = null;
+  showSession(ses);
+});
 
 function sameMessage(a, b) {
   return a.id === b.id && a.status === b.status && a.content === b.content && a.reasoning === b.reasoning && a.notice === b.notice;
@@ -147,10 +157,10 @@ function notice(msg) {
   let text = {
     stopped: t("stopped"),
     interrupted: t("interrupted"),
-    error: msg.error ? msg.error.message : t("replyFailed"),
+    error: msg.error ? say(msg.error.text, msg.error.message) : t("replyFailed"),
   }[msg.status];
-  if (msg.status === "error" && msg.error && msg.error.retryAfterMs) text += ` Try again in ${Math.ceil(msg.error.retryAfterMs / 1000)} s.`;
-  if (!text && msg.notice) text = msg.notice;
+  if (msg.status === "error" && msg.error && msg.error.retryAfterMs) text += " " + t("retryIn", Math.ceil(msg.error.retryAfterMs / 1000));
+  if (!text && msg.notice) text = say(msg.noticeText, msg.notice);
   return text ? el("div", { className: "notice", textContent: text }) : null;
 }
 
@@ -219,7 +229,7 @@ export function finishMessage(m) {
     redrawMessage(m.message); // the finished reply is rendered once, whole
   }
   const status = m.message.status;
-  announce(status === "error" ? t("announceFailed", m.message.error.message) : status === "stopped" ? t("announceStopped") : t("announceFinished"));
+  announce(status === "error" ? t("announceFailed", say(m.message.error.text, m.message.error.message)) : status === "stopped" ? t("announceStopped") : t("announceFinished"));
   updateButtons();
 }
 

@@ -3,6 +3,8 @@
 // (the worker was stopped), pending requests fail with a sentence and the panel reconnects,
 // which wakes the worker; onConnect handlers then redraw from the core's state.
 
+import { say, t } from "./i18n.js";
+
 let port = null;
 let nextId = 1;
 const pending = new Map();
@@ -23,7 +25,7 @@ function connect() {
   port = chrome.runtime.connect({ name: "panel" });
   port.onMessage.addListener(receive);
   port.onDisconnect.addListener(() => {
-    for (const { reject } of pending.values()) reject(new Error("Skiff's worker restarted before it answered; try again."));
+    for (const { reject } of pending.values()) reject(new Error(t("workerRestarted")));
     pending.clear();
     port = null;
     setTimeout(reconnect, 100); // the worker was stopped: reconnecting wakes it
@@ -41,7 +43,7 @@ export function start() {
 }
 
 // call sends a request and resolves with its result, or rejects with an Error whose message
-// is the core's sentence (and .field, for a settings field).
+// is the core's sentence in the user's language (and .field, for a settings field).
 export function call(type, params = {}) {
   if (!port) connect();
   const id = nextId++;
@@ -58,7 +60,7 @@ function receive(raw) {
     if (!p) return;
     pending.delete(m.id);
     if (m.ok) p.resolve(m.result);
-    else p.reject(Object.assign(new Error(m.error.message), { field: m.error.field }));
+    else p.reject(Object.assign(new Error(say(m.error.text, m.error.message)), { field: m.error.field }));
     return;
   }
   const fn = pushHandlers.get(m.type);

@@ -64,6 +64,16 @@ export function t(key, ...args) {
   return s.replaceAll("$$", "$");
 }
 
+// say renders a text the core built (a catalog key and its arguments, as internal/i18n.Text)
+// in the user's language, or gives fallback (the core's English) when there is no text or no
+// catalog holds its key (a page without catalogs, a key newer than the catalog).
+export function say(text, fallback = "") {
+  if (!text || !text.key) return fallback;
+  const args = text.args || [];
+  const known = entry(text.key) || (typeof args[0] === "number" && entry(`${text.key}_other`));
+  return known ? t(text.key, ...args) : fallback;
+}
+
 // translate writes the catalog's text into the elements that name a key: data-i18n (text),
 // data-i18n-title, data-i18n-placeholder, data-i18n-label (aria-label).
 export function translate(root) {

@@ -4,7 +4,7 @@
 import { el } from "./dom.js";
 import { call } from "./connection.js";
 import { state } from "./state.js";
-import { t as tr } from "./i18n.js";
+import { t as tr, say } from "./i18n.js";
 
 // A call's status and risk in words (catalog keys toolStatus_*, risk_*, riskCalls_*).
 const statuses = ["pending", "asking", "running", "", "error", "denied", "stopped", "interrupted"];
@@ -171,7 +171,8 @@ export function askBox(msg, sessionId) {
   if (t.leadsTo) fact(tr("factGoesTo"), t.leadsTo, "ask-origin");
   if (t.url && t.url !== t.origin && t.url !== t.origin + "/") fact(tr("factPage"), t.url, "ask-url");
   if (!plan) fact(tr("factRisk"), riskWords(t.risk) || t.risk);
-  fact(tr("factWhy"), t.asks ? t.asks[0].toUpperCase() + t.asks.slice(1) + "." : "");
+  const why = say(t.asksText, t.asks || "");
+  fact(tr("factWhy"), why ? why[0].toUpperCase() + why.slice(1) + "." : "");
   if (t.irreversible) fact(tr("factNote"), tr("irreversible", t.irreversible));
   box.append(facts);
   if (t.sensitive) box.append(el("p", { className: "ask-warn", textContent: tr("askSensitive") }));

@@ -427,5 +427,7 @@ func (e *Engine) release(id string, c *claim) {
 
 func errorInfo(p provider.Provider, err error) *store.ErrorInfo {
 	pe := provider.AsError(p, err)
-	return &store.ErrorInfo{Kind: string(pe.Kind), Message: pe.Error(), Status: pe.Status, RetryAfterMs: pe.RetryAfter.Milliseconds()}
+	info := store.Failure(string(pe.Kind), pe.Text())
+	info.Status, info.RetryAfterMs = pe.Status, pe.RetryAfter.Milliseconds()
+	return info
 }

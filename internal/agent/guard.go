@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/safety"
 	"github.com/skiff-ai/skiff/internal/store"
@@ -31,7 +32,7 @@ type watch struct {
 	// resolved: the call (or step k of n) is described and about to go to the gate.
 	resolved func(f *tool.Effect, c permission.Call, k, n int)
 	// asking: the gate asks the user, for why.
-	asking func(why string)
+	asking func(why i18n.Text)
 	// running: the gate allowed it; it runs now.
 	running func()
 }

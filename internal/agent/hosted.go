@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/link"
 	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/store"
@@ -107,13 +108,13 @@ func (e *Engine) runHosted(ctx context.Context, ses *store.Session, agent string
 	switch {
 	case err != nil:
 		m.Status = store.StatusError
-		m.Error = &store.ErrorInfo{Kind: "agent", Message: sentenceOf(err)}
+		m.Error = store.Failure("agent", sayAgentFailed.With(sentenceOf(err)))
 	case stop == "cancelled" || ctx.Err() != nil:
 		m.Status = store.StatusStopped
 	case stop == "max_tokens", stop == "max_turn_requests":
-		m.Notice = "The agent stopped at its limit (" + strings.ReplaceAll(stop, "_", " ") + "). Send a message to let it go on."
+		m.SetNotice(sayAgentLimit.With(strings.ReplaceAll(stop, "_", " ")))
 	case stop == "refusal":
-		m.Notice = "The agent refused to go on."
+		m.SetNotice(sayAgentRefused.With())
 	}
 	for _, j := range r.tools {
 		if t := &ses.Messages[j]; t.Status == store.StatusPending || t.Status == store.StatusRunning || t.Status == store.StatusAsking {
@@ -324,11 +325,12 @@ func (e *Engine) AskHosted(ctx context.Context, q link.AgentQuestion) (string, e
 	}
 	call := permission.Call{ID: m.ID, Caller: permission.Caller{Kind: permission.KindAgent, ID: r.agent, Name: q.Agent, Chat: q.Session},
 		Request: permission.Request{Tool: name, Risk: q.Risk, Permission: "agent:" + or(q.Kind, "other"), Origin: "agent://" + r.agent}, What: m.Tool.What}
-	ruling, err := gate.Decide(ctx, call, time.Time{}, func(why string) {
+	ruling, err := gate.Decide(ctx, call, time.Time{}, func(why i18n.Text) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		t := &r.ses.Messages[i]
-		t.Status, t.Tool.AskedAt, t.Tool.Asks = store.StatusAsking, e.now(), why
+		t.Status, t.Tool.AskedAt = store.StatusAsking, e.now()
+		t.Tool.SetAsks(why)
 		r.save()
 		r.show(i)
 	})

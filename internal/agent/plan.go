@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
@@ -137,8 +138,9 @@ func (r *runner) plan(ctx context.Context, c provider.ToolCall) bool {
 	msg.Tool.What = fmt.Sprintf("carry out a plan of %d steps on %s (%s)", len(p.Steps), strings.Join(p.Sites, ", "), strings.Join(p.Kinds, ", "))
 	call := permission.Call{ID: msg.ID, Caller: r.task.Caller, What: msg.Tool.What, Args: msg.Tool.Args,
 		Request: permission.Request{Tool: ProposePlan, Risk: permission.RiskPlan, Permission: "plan:approve"}}
-	ruling, err := r.e.gate().Decide(ctx, call, time.Time{}, func(why string) {
-		msg.Status, msg.Tool.AskedAt, msg.Tool.Asks = store.StatusAsking, r.e.now(), why
+	ruling, err := r.e.gate().Decide(ctx, call, time.Time{}, func(why i18n.Text) {
+		msg.Status, msg.Tool.AskedAt = store.StatusAsking, r.e.now()
+		msg.Tool.SetAsks(why)
 		if r.save(ctx) == nil {
 			r.message(i)
 		}

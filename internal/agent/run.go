@@ -3,12 +3,12 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/safety"
@@ -156,7 +156,7 @@ func (r *runner) attach(ctx context.Context, read func(context.Context) (*store.
 	cancel()
 	m := &r.ses.Messages[i]
 	if err != nil {
-		m.Notice = "The page was not attached: " + strings.TrimSuffix(err.Error(), ".") + "."
+		m.SetNotice(sayNotAttached.With(strings.TrimSuffix(err.Error(), ".")))
 	} else if page != nil {
 		page.Clip()
 		flagPage(page)
@@ -183,7 +183,7 @@ func (r *runner) loop(ctx context.Context) store.Message {
 		}
 		if !r.ses.Agent {
 			// A chat without tools that still got calls (a model that ignores the tool list).
-			r.ses.Messages[i].Notice = "The model asked to use tools, but this chat is not in agent mode: turn on Agent to let it."
+			r.ses.Messages[i].SetNotice(sayNotAgent.With())
 			_ = r.save(ctx)
 			return r.ses.Messages[i]
 		}
@@ -195,7 +195,8 @@ func (r *runner) loop(ctx context.Context) store.Message {
 		}
 		if step >= steps {
 			m := store.Message{ID: NewID(), Role: "assistant", CreatedAt: r.e.now(), Provider: r.p.ID, Model: r.model,
-				Status: store.StatusStopped, Notice: fmt.Sprintf("Stopped after %d steps, the limit set in Settings. Send a message to let it go on.", steps)}
+				Status: store.StatusStopped}
+			m.SetNotice(sayStepLimit.With(steps))
 			r.ses.Messages = append(r.ses.Messages, m)
 			_ = r.save(ctx)
 			return m
@@ -241,12 +242,12 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	i := len(r.ses.Messages) - 1
 	msg := &r.ses.Messages[i]
 	if err != nil {
-		msg.Status, msg.Error = store.StatusError, &store.ErrorInfo{Kind: "storage", Message: "Could not read the conversation: " + err.Error()}
+		msg.Status, msg.Error = store.StatusError, store.Failure("storage", sayCouldNotRead.With(err))
 		_ = r.save(ctx)
 		return i, nil
 	}
 	if err := r.save(ctx); err != nil {
-		msg.Status, msg.Error = store.StatusError, &store.ErrorInfo{Kind: "storage", Message: "Could not save the reply: " + err.Error()}
+		msg.Status, msg.Error = store.StatusError, store.Failure("storage", sayCouldNotSave.With(err))
 		return i, nil
 	}
 	r.message(i)
@@ -296,15 +297,15 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	switch {
 	case storeErr != nil:
 		msg.Status = store.StatusError
-		msg.Error = &store.ErrorInfo{Kind: "storage", Message: "Could not save the reply: " + storeErr.Error()}
+		msg.Error = store.Failure("storage", sayCouldNotSave.With(storeErr))
 	case msg.Status == store.StatusStreaming && ctx.Err() != nil:
 		msg.Status = store.StatusStopped
 	case msg.Status == store.StatusStreaming:
-		msg.Status, msg.Error = store.StatusError, &store.ErrorInfo{Kind: string(provider.KindTruncated), Message: "the reply ended without a finish"}
+		msg.Status, msg.Error = store.StatusError, store.Failure(string(provider.KindTruncated), sayNoFinish.With())
 	}
 	if err := r.save(ctx); err != nil {
 		msg.Status = store.StatusError
-		msg.Error = &store.ErrorInfo{Kind: "storage", Message: "Could not save the reply: " + err.Error()}
+		msg.Error = store.Failure("storage", sayCouldNotSave.With(err))
 	}
 	if msg.Status != "" {
 		// A stopped or failed turn runs none of its calls; they are answered in history.
@@ -447,9 +448,10 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 				show()
 			}
 		},
-		asking: func(why string) {
+		asking: func(why i18n.Text) {
 			msg.Status = store.StatusAsking
-			msg.Tool.AskedAt, msg.Tool.Asks = e.now(), why
+			msg.Tool.AskedAt = e.now()
+			msg.Tool.SetAsks(why)
 			if !askedAt.IsZero() {
 				msg.Tool.AskedAt = askedAt.UnixMilli()
 			}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/tool"
@@ -18,14 +19,14 @@ import (
 // is done. askedAt, when not zero, is when the call first asked (before a worker restart).
 // Record is told what came of every decided call (the audit log).
 type Gate interface {
-	Decide(ctx context.Context, c permission.Call, askedAt time.Time, asking func(why string)) (permission.Ruling, error)
+	Decide(ctx context.Context, c permission.Call, askedAt time.Time, asking func(why i18n.Text)) (permission.Ruling, error)
 	Record(ctx context.Context, c permission.Call, r permission.Ruling, result string, ok bool)
 }
 
 // readOnly is the gate of an engine that was given none: reads run, nothing else does.
 type readOnly struct{}
 
-func (readOnly) Decide(_ context.Context, c permission.Call, _ time.Time, _ func(string)) (permission.Ruling, error) {
+func (readOnly) Decide(_ context.Context, c permission.Call, _ time.Time, _ func(i18n.Text)) (permission.Ruling, error) {
 	if c.Risk == string(tool.Read) {
 		return permission.Ruling{Allow: true, How: "allowed: reading"}, nil
 	}

@@ -319,7 +319,7 @@ func (c *Core) search(ctx context.Context, p SearchParams) ([]store.Hit, error) 
 
 func (c *Core) rename(ctx context.Context, p RenameParams) (*store.Meta, error) {
 	if c.Engine.Running(p.SessionID) {
-		return nil, problemf("Wait for the reply to finish (or stop it) before renaming this chat.")
+		return nil, problemf(sayRenameBusy)
 	}
 	ses, err := c.Store.RenameSession(ctx, p.SessionID, p.Title)
 	if err != nil {
@@ -406,7 +406,7 @@ func (c *Core) hello(ctx context.Context, _ struct{}) (*State, error) {
 
 func (c *Core) saveSettings(ctx context.Context, req SaveSettingsParams) (*PublicSettings, error) {
 	if req.Settings == nil {
-		return nil, problemf("Skiff's panel sent no settings to save. Reload the panel.")
+		return nil, problemf(sayNoSettings)
 	}
 	old, err := c.Store.Settings(ctx)
 	if err != nil {

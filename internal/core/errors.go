@@ -3,71 +3,120 @@ package core
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/skiff-ai/skiff/internal/agent"
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
 )
 
-// Problem is an error whose text is already written for the user.
-type Problem struct{ Msg string }
+// problemf is an error whose text is written for the user: sentence s with its arguments.
+func problemf(s i18n.Sentence, args ...any) error { return s.Error(args...) }
 
-func (p *Problem) Error() string { return p.Msg }
-
-func problemf(format string, args ...any) error { return &Problem{Msg: fmt.Sprintf(format, args...)} }
+// The core's own sentences for the user (their French is in ext/_locales).
+var (
+	sayNoChat           = i18n.Sentence{Key: "errNoChat", English: "This chat no longer exists; it may have been deleted in another window."}
+	sayNoWorkflow       = i18n.Sentence{Key: "errNoWorkflow", English: "This workflow no longer exists; it may have been deleted in another window."}
+	sayNoSchedule       = i18n.Sentence{Key: "errNoSchedule", English: "This schedule no longer exists; it may have been deleted in another window."}
+	sayNoMemory         = i18n.Sentence{Key: "errNoMemory", English: "This memory no longer exists; it may have been deleted in another window."}
+	sayStorageFull      = i18n.Sentence{Key: "errStorageFull", English: "Skiff's storage is full. Delete old chats in History (export them first if you want to keep them) and try again."}
+	sayNewerSchema      = i18n.Sentence{Key: "errNewerSchema", English: "Your chats were saved by a newer version of Skiff. Update Skiff to open them."}
+	sayBusy             = i18n.Sentence{Key: "errBusy", English: "Skiff is still replying in this chat. Wait for the reply or press Stop."}
+	sayEmpty            = i18n.Sentence{Key: "errEmpty", English: "Type a message first."}
+	sayNothingToEdit    = i18n.Sentence{Key: "errNothingToEdit", English: "There is no message to edit in this chat."}
+	sayNothingToRegen   = i18n.Sentence{Key: "errNothingToRegenerate", English: "There is no reply to regenerate in this chat."}
+	sayQueueFull        = i18n.Sentence{Key: "errQueueFull", English: "Twenty messages are already waiting in this chat. Wait for the reply, or remove some from the queue."}
+	sayNotQueued        = i18n.Sentence{Key: "errNotQueued", English: "That message is no longer waiting: it has been sent or removed."}
+	sayQueueRunning     = i18n.Sentence{Key: "errQueueRunning", English: "Skiff is still replying in this chat; the waiting messages are sent when it finishes."}
+	sayNothingQueued    = i18n.Sentence{Key: "errNothingQueued", English: "No message is waiting in this chat."}
+	sayTooLong          = i18n.Sentence{Key: "errTooLong", English: "That took too long, so Skiff stopped waiting."}
+	sayCancelled        = i18n.Sentence{Key: "errCancelled", English: "That was cancelled."}
+	sayCorrupt          = i18n.Sentence{Key: "errCorrupt", English: "Part of Skiff's saved data ($1) is damaged and cannot be read."}
+	sayCouldNot         = i18n.Sentence{Key: "errCouldNot", English: "Skiff could not do that: $1."}
+	sayField            = i18n.Sentence{Key: "errField", English: "$1"}
+	sayImport           = i18n.Sentence{Key: "errImport", English: "This file cannot be imported: $1"}
+	sayRenameBusy       = i18n.Sentence{Key: "errRenameBusy", English: "Wait for the reply to finish (or stop it) before renaming this chat."}
+	sayNoSettings       = i18n.Sentence{Key: "errNoSettings", English: "Skiff's panel sent no settings to save. Reload the panel."}
+	sayExportFormat     = i18n.Sentence{Key: "errExportFormat", English: "Skiff cannot export as “$1”; choose JSON or Markdown."}
+	sayUnknownAnswer    = i18n.Sentence{Key: "errUnknownAnswer", English: "Skiff's panel sent an answer the core does not know (“$1”). Reload the panel."}
+	sayAskGoneClient    = i18n.Sentence{Key: "errAskGoneClient", English: "This request is no longer waiting for an answer (it timed out, or its client went away)."}
+	sayAskGoneRun       = i18n.Sentence{Key: "errAskGoneRun", English: "This request is no longer waiting for an answer (it timed out, or the run was stopped)."}
+	sayAskTimedOut      = i18n.Sentence{Key: "errAskTimedOut", English: "This request waited longer than $1 for an answer, so it was denied."}
+	sayNoScreenshot     = i18n.Sentence{Key: "errNoScreenshot", English: "This screenshot is no longer stored."}
+	sayRevokeWhich      = i18n.Sentence{Key: "errRevokeWhich", English: "Say which permission to revoke."}
+	saySkiffd           = i18n.Sentence{Key: "errSkiffd", English: "$1"}
+	sayAgentsUnlinked   = i18n.Sentence{Key: "errAgentsUnlinked", English: "Agents run in skiffd, which is not linked: turn the link on in Settings › Outside agents."}
+	sayAgentLog         = i18n.Sentence{Key: "errAgentLog", English: "skiffd did not give the agent's log: $1."}
+	sayFilesUnlinked    = i18n.Sentence{Key: "errFilesUnlinked", English: "The files agents share are in skiffd, which is not linked: turn the link on in Settings › Outside agents."}
+	sayBadRequest       = i18n.Sentence{Key: "errBadRequest", English: "Skiff's panel sent a request the core cannot read ($1). Reload the panel."}
+	sayBadMessage       = i18n.Sentence{Key: "errBadMessage", English: "Skiff's panel sent a message the core cannot read ($1). Reload the panel."}
+	sayUnknownMethod    = i18n.Sentence{Key: "errUnknownMethod", English: "Skiff's panel asked for “$1”, which this version of the core does not know. Reload the panel."}
+	sayPanelOnly        = i18n.Sentence{Key: "errPanelOnly", English: "This can only be done in Skiff's side panel. Open it from the toolbar's Skiff button."}
+	saySaveBusy         = i18n.Sentence{Key: "errSaveBusy", English: "Wait for the run to finish (or stop it) before saving it as a workflow."}
+	sayEditWorkflow     = i18n.Sentence{Key: "errEditWorkflow", English: "This edit cannot be saved: $1."}
+	sayNotWorkflow      = i18n.Sentence{Key: "errNotWorkflow", English: "This file is not a Skiff workflow: $1."}
+	sayNoWorkflowInFile = i18n.Sentence{Key: "errNoWorkflowInFile", English: "This file holds no workflow."}
+	sayImportWorkflow   = i18n.Sentence{Key: "errImportWorkflow", English: "Nothing was imported: workflow $1: $2."}
+)
 
 // sentences are the errors of the layers below, as the user reads them.
 var sentences = []struct {
 	err error
-	msg string
+	say i18n.Sentence
 }{
-	{store.ErrNotFound, "This chat no longer exists; it may have been deleted in another window."},
-	{store.ErrNoWorkflow, "This workflow no longer exists; it may have been deleted in another window."},
-	{store.ErrNoSchedule, "This schedule no longer exists; it may have been deleted in another window."},
-	{store.ErrNoMemory, "This memory no longer exists; it may have been deleted in another window."},
-	{store.ErrQuota, "Skiff's storage is full. Delete old chats in History (export them first if you want to keep them) and try again."},
-	{store.ErrNewerSchema, "Your chats were saved by a newer version of Skiff. Update Skiff to open them."},
-	{agent.ErrBusy, "Skiff is still replying in this chat. Wait for the reply or press Stop."},
-	{agent.ErrEmpty, "Type a message first."},
-	{agent.ErrNothingToEdit, "There is no message to edit in this chat."},
-	{agent.ErrNothingToRegenerate, "There is no reply to regenerate in this chat."},
-	{agent.ErrQueueFull, "Twenty messages are already waiting in this chat. Wait for the reply, or remove some from the queue."},
-	{agent.ErrNotQueued, "That message is no longer waiting: it has been sent or removed."},
-	{agent.ErrQueueRunning, "Skiff is still replying in this chat; the waiting messages are sent when it finishes."},
-	{agent.ErrNothingQueued, "No message is waiting in this chat."},
-	{context.DeadlineExceeded, "That took too long, so Skiff stopped waiting."},
-	{context.Canceled, "That was cancelled."},
+	{store.ErrNotFound, sayNoChat},
+	{store.ErrNoWorkflow, sayNoWorkflow},
+	{store.ErrNoSchedule, sayNoSchedule},
+	{store.ErrNoMemory, sayNoMemory},
+	{store.ErrQuota, sayStorageFull},
+	{store.ErrNewerSchema, sayNewerSchema},
+	{agent.ErrBusy, sayBusy},
+	{agent.ErrEmpty, sayEmpty},
+	{agent.ErrNothingToEdit, sayNothingToEdit},
+	{agent.ErrNothingToRegenerate, sayNothingToRegen},
+	{agent.ErrQueueFull, sayQueueFull},
+	{agent.ErrNotQueued, sayNotQueued},
+	{agent.ErrQueueRunning, sayQueueRunning},
+	{agent.ErrNothingQueued, sayNothingQueued},
+	{context.DeadlineExceeded, sayTooLong},
+	{context.Canceled, sayCancelled},
 }
 
-// Sentence is the one place where an error becomes what the panel shows: a sentence a user
-// understands and, for a settings or form value, the field it belongs to.
-func Sentence(err error) (msg, field string) {
+// Say is the one place where an error becomes what the panel shows: a sentence a user
+// understands (a catalog key and its arguments, which the panel renders in the user's
+// language) and, for a settings or form value, the field it belongs to.
+func Say(err error) (text i18n.Text, field string) {
 	var fe *store.FieldError
 	if errors.As(err, &fe) {
-		return fe.Message, fe.Field
+		return sayField.With(fe.Message), fe.Field
 	}
-	var p *Problem
-	if errors.As(err, &p) {
-		return p.Msg, ""
+	var ie *i18n.Error
+	if errors.As(err, &ie) {
+		return ie.Text, ""
 	}
 	var pe *provider.Error
 	if errors.As(err, &pe) {
-		return pe.Error(), ""
+		return pe.Text(), ""
 	}
-	var ie *store.ImportError
-	if errors.As(err, &ie) {
-		return ie.Error(), ""
+	var imp *store.ImportError
+	if errors.As(err, &imp) {
+		return sayImport.With(imp.Reason), ""
 	}
 	var ce *store.CorruptError
 	if errors.As(err, &ce) {
-		return fmt.Sprintf("Part of Skiff's saved data (%s) is damaged and cannot be read.", ce.What), ""
+		return sayCorrupt.With(ce.What), ""
 	}
 	for _, s := range sentences {
 		if errors.Is(err, s.err) {
-			return s.msg, ""
+			return s.say.With(), ""
 		}
 	}
-	return "Skiff could not do that: " + strings.TrimSuffix(err.Error(), ".") + ".", ""
+	return sayCouldNot.With(strings.TrimSuffix(err.Error(), ".")), ""
+}
+
+// Sentence is Say's sentence in English (for an outside client, which reads English).
+func Sentence(err error) (msg, field string) {
+	text, field := Say(err)
+	return text.English(), field
 }

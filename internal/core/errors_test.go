@@ -35,17 +35,23 @@ func TestErrorsReachThePanelAsSentences(t *testing.T) {
 		{"queue.send", obj{"sessionId": sid}, "Skiff is still replying in this chat; the waiting messages are sent when it finishes."},
 		{"chat.send", obj{"text": "   "}, "Type a message first."},
 		{"memory.update", obj{"memoryId": "nope", "content": "x"}, "This memory no longer exists; it may have been deleted in another window."},
-		{"session.export", obj{"format": "pdf"}, `Skiff cannot export as "pdf"; choose JSON or Markdown.`},
-		{"session.fly", nil, `Skiff's panel asked for "session.fly", which this version of the core does not know. Reload the panel.`},
+		{"session.export", obj{"format": "pdf"}, "Skiff cannot export as “pdf”; choose JSON or Markdown."},
+		{"session.fly", nil, "Skiff's panel asked for “session.fly”, which this version of the core does not know. Reload the panel."},
 		{"session.open", []int{1}, "Skiff's panel sent a request the core cannot read"},
 		{"settings.save", obj{}, "Skiff's panel sent no settings to save. Reload the panel."},
 	}
 	for _, tt := range tests {
 		r := p.call(t, c, tt.typ, tt.params)
 		require.Equal(t, false, r["ok"], "%s %v", tt.typ, tt.params)
-		msg := r["error"].(map[string]any)["message"].(string)
+		e := r["error"].(map[string]any)
+		msg := e["message"].(string)
 		assert.Contains(t, msg, tt.want, tt.typ)
 		assert.NotRegexp(t, internalLooking, msg, tt.typ)
+		// The panel renders the same sentence in the user's language: a key the catalogs hold.
+		text, _ := e["text"].(map[string]any)
+		require.NotNil(t, text, tt.typ)
+		key, _ := text["key"].(string)
+		assert.Contains(t, catalogs(t)["fr"], key, tt.typ)
 	}
 }
 

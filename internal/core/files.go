@@ -42,7 +42,7 @@ func (c *Core) export(ctx context.Context, req ExportParams) (*File, error) {
 		}
 		return &File{Name: "skiff-backup-" + day + ".json", Mime: "application/json", Text: string(b)}, nil
 	}
-	return nil, problemf("Skiff cannot export as %q; choose JSON or Markdown.", req.Format)
+	return nil, problemf(sayExportFormat, req.Format)
 }
 
 // slug makes a file name part from a title: lowercase ASCII letters and digits, runs of

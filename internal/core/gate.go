@@ -147,7 +147,7 @@ type DecideParams struct {
 // asked) resumes its run with the answer; the run's progress is pushed to every panel.
 func (c *Core) decide(ctx context.Context, p DecideParams) (None, error) {
 	if !p.Decision.Valid() {
-		return nil, problemf("Skiff's panel sent an answer the core does not know (%q). Reload the panel.", p.Decision)
+		return nil, problemf(sayUnknownAnswer, p.Decision)
 	}
 	if p.Plan != nil && p.Decision == permission.AllowOnce {
 		c.Engine.EditPlan(p.MessageID, *p.Plan)
@@ -161,7 +161,7 @@ func (c *Core) decide(ctx context.Context, p DecideParams) (None, error) {
 			return nil, nil // an outside call a restart cut off: it takes the answer when it comes back
 		}
 		c.gate.Forget(p.MessageID)
-		return nil, problemf("This request is no longer waiting for an answer (it timed out, or its client went away).")
+		return nil, problemf(sayAskGoneClient)
 	}
 	started := make(chan error, 1)
 	go func() {
@@ -180,12 +180,12 @@ func (c *Core) decide(ctx context.Context, p DecideParams) (None, error) {
 	}()
 	switch err := <-started; {
 	case errors.Is(err, agent.ErrNotAsking):
-		return nil, problemf("This request is no longer waiting for an answer (it timed out, or the run was stopped).")
+		return nil, problemf(sayAskGoneRun)
 	case errors.Is(err, agent.ErrAskExpired):
 		if ses, err := c.Store.Session(ctx, p.SessionID); err == nil {
 			c.broadcast(agent.Update{Type: agent.UpdateSession, SessionID: ses.ID, Session: ses})
 		}
-		return nil, problemf("This request waited longer than %s for an answer, so it was denied.", agent.Span(c.Engine.AskTimeout(ctx)))
+		return nil, problemf(sayAskTimedOut, agent.Span(c.Engine.AskTimeout(ctx)))
 	default:
 		return nil, err
 	}
@@ -203,7 +203,7 @@ func (c *Core) image(ctx context.Context, p ImageParams) (*store.StoredImage, er
 	}
 	img, ok := imgs[p.ImageID]
 	if !ok {
-		return nil, problemf("This screenshot is no longer stored.")
+		return nil, problemf(sayNoScreenshot)
 	}
 	return &img, nil
 }
@@ -239,7 +239,7 @@ type PolicyParams struct {
 
 func (c *Core) revoke(ctx context.Context, p PolicyParams) (*Permissions, error) {
 	if strings.TrimSpace(p.Tool) == "" {
-		return nil, problemf("Say which permission to revoke.")
+		return nil, problemf(sayRevokeWhich)
 	}
 	if err := c.Store.RevokePolicy(ctx, p.Tool, p.Origin); err != nil {
 		return nil, err

@@ -432,7 +432,7 @@ func (c *Core) setAgentOption(ctx context.Context, p OptionParams) (*store.Sessi
 	defer cancel()
 	ses, err := c.Engine.SetHostedOption(ctx, p.SessionID, p.Option, p.Value)
 	if err != nil {
-		return nil, problemf("%s", capitalize(strings.TrimSuffix(err.Error(), "."))+".")
+		return nil, problemf(saySkiffd, capitalize(strings.TrimSuffix(err.Error(), "."))+".")
 	}
 	c.broadcast(agent.Update{Type: agent.UpdateSession, SessionID: ses.ID, Session: ses})
 	return ses, nil
@@ -463,13 +463,13 @@ type AgentLog struct {
 func (c *Core) agentLog(ctx context.Context, p AgentLogParams) (AgentLog, error) {
 	peer, err := hosted{&c.link}.peer()
 	if err != nil {
-		return AgentLog{}, problemf("Agents run in skiffd, which is not linked: turn the link on in Settings › Outside agents.")
+		return AgentLog{}, problemf(sayAgentsUnlinked)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	log, err := link.AgentLog.Call(ctx, peer, link.AgentName{Agent: strings.TrimPrefix(p.Agent, "acp:")})
 	if err != nil {
-		return AgentLog{}, problemf("skiffd did not give the agent's log: %s.", strings.TrimSuffix(err.Error(), "."))
+		return AgentLog{}, problemf(sayAgentLog, strings.TrimSuffix(err.Error(), "."))
 	}
 	return AgentLog{Log: log}, nil
 }
@@ -483,13 +483,13 @@ type PathParams struct {
 func (c *Core) listFiles(ctx context.Context, p PathParams) ([]link.FileEntry, error) {
 	peer, err := hosted{&c.link}.peer()
 	if err != nil {
-		return nil, problemf("The files agents share are in skiffd, which is not linked: turn the link on in Settings › Outside agents.")
+		return nil, problemf(sayFilesUnlinked)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	out, err := link.AgentFiles.Call(ctx, peer, link.FilePath{Path: p.Path})
 	if err != nil {
-		return nil, problemf("%s", capitalize(err.Error())+".")
+		return nil, problemf(saySkiffd, capitalize(err.Error())+".")
 	}
 	if out == nil {
 		out = []link.FileEntry{}
@@ -500,13 +500,13 @@ func (c *Core) listFiles(ctx context.Context, p PathParams) ([]link.FileEntry, e
 func (c *Core) readFile(ctx context.Context, p PathParams) (string, error) {
 	peer, err := hosted{&c.link}.peer()
 	if err != nil {
-		return "", problemf("The files agents share are in skiffd, which is not linked: turn the link on in Settings › Outside agents.")
+		return "", problemf(sayFilesUnlinked)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	s, err := link.AgentFile.Call(ctx, peer, link.FilePath{Path: p.Path})
 	if err != nil {
-		return "", problemf("%s", capitalize(err.Error())+".")
+		return "", problemf(saySkiffd, capitalize(err.Error())+".")
 	}
 	return s, nil
 }

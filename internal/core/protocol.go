@@ -14,6 +14,7 @@ import (
 	"fmt"
 
 	"github.com/skiff-ai/skiff/internal/agent"
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/store"
 )
@@ -263,7 +264,7 @@ func decodeParams(raw json.RawMessage, p any) error {
 		return nil
 	}
 	if err := json.Unmarshal(raw, p); err != nil {
-		return problemf("Skiff's panel sent a request the core cannot read (%v). Reload the panel.", err)
+		return problemf(sayBadRequest, err)
 	}
 	return nil
 }
@@ -283,8 +284,9 @@ type replyMsg struct {
 }
 
 type replyError struct {
-	Message string `json:"message"`
-	Field   string `json:"field,omitempty"`
+	Message string     `json:"message"` // in English
+	Text    *i18n.Text `json:"text,omitempty"`
+	Field   string     `json:"field,omitempty"`
 }
 
 // Handle processes one message from conn. It returns once the message is dispatched; chat.*
@@ -292,16 +294,16 @@ type replyError struct {
 func (c *Core) Handle(ctx context.Context, conn Conn, msg []byte) {
 	var env envelope
 	if err := json.Unmarshal(msg, &env); err != nil {
-		c.answer(conn, nil, nil, problemf("Skiff's panel sent a message the core cannot read (%v). Reload the panel.", err))
+		c.answer(conn, nil, nil, problemf(sayBadMessage, err))
 		return
 	}
 	m, ok := methods[env.Type]
 	if !ok {
-		c.answer(conn, env.ID, nil, problemf("Skiff's panel asked for %q, which this version of the core does not know. Reload the panel.", env.Type))
+		c.answer(conn, env.ID, nil, problemf(sayUnknownMethod, env.Type))
 		return
 	}
 	if !allowed(conn.Role(), env.Type) {
-		c.answer(conn, env.ID, nil, problemf("This can only be done in Skiff's side panel. Open it from the toolbar's Skiff button."))
+		c.answer(conn, env.ID, nil, problemf(sayPanelOnly))
 		return
 	}
 	ctx = context.WithValue(ctx, roleKey{}, conn.Role())
@@ -318,8 +320,8 @@ func (c *Core) answer(conn Conn, id json.RawMessage, res any, err error) {
 	}
 	r := replyMsg{Type: "reply", ID: id, OK: err == nil, Result: res}
 	if err != nil {
-		msg, field := Sentence(err)
-		r.Error = &replyError{Message: msg, Field: field}
+		text, field := Say(err)
+		r.Error = &replyError{Message: text.English(), Text: &text, Field: field}
 	}
 	b, merr := json.Marshal(r)
 	if merr != nil {

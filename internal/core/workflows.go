@@ -61,7 +61,7 @@ func (c *Core) listWorkflows(ctx context.Context, _ struct{}) ([]workflow.Workfl
 
 func (c *Core) saveWorkflow(ctx context.Context, p WorkflowSave) (*workflow.Workflow, error) {
 	if c.Engine.Running(p.SessionID) {
-		return nil, problemf("Wait for the run to finish (or stop it) before saving it as a workflow.")
+		return nil, problemf(saySaveBusy)
 	}
 	return c.Engine.SaveWorkflow(ctx, p.SessionID, p.Name)
 }
@@ -100,7 +100,7 @@ func (c *Core) updateWorkflow(ctx context.Context, p WorkflowUpdate) (*workflow.
 	w.Params = params
 	w.Version, w.From, w.CreatedAt, w.UpdatedAt = old.Version+1, old.From, old.CreatedAt, c.Engine.Now().UnixMilli()
 	if err := w.Check(); err != nil {
-		return nil, problemf("This edit cannot be saved: %v.", err)
+		return nil, problemf(sayEditWorkflow, err)
 	}
 	return &w, c.Store.SaveWorkflow(ctx, &w)
 }
@@ -118,18 +118,18 @@ func (c *Core) importWorkflows(ctx context.Context, p WorkflowImport) ([]workflo
 	if strings.HasPrefix(data, "{") {
 		var w workflow.Workflow
 		if err := json.Unmarshal([]byte(data), &w); err != nil {
-			return nil, problemf("This file is not a Skiff workflow: %v.", err)
+			return nil, problemf(sayNotWorkflow, err)
 		}
 		ws = []workflow.Workflow{w}
 	} else if err := json.Unmarshal([]byte(data), &ws); err != nil {
-		return nil, problemf("This file is not a Skiff workflow: %v.", err)
+		return nil, problemf(sayNotWorkflow, err)
 	}
 	if len(ws) == 0 {
-		return nil, problemf("This file holds no workflow.")
+		return nil, problemf(sayNoWorkflowInFile)
 	}
 	for i := range ws {
 		if err := ws[i].Check(); err != nil {
-			return nil, problemf("Nothing was imported: workflow %d: %v.", i+1, err)
+			return nil, problemf(sayImportWorkflow, i+1, err)
 		}
 	}
 	now := c.Engine.Now().UnixMilli()

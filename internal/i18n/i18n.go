@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/skiff-ai/skiff/internal/store"
 )
 
 // Catalog is one locale's messages.json.
@@ -36,13 +34,13 @@ func Parse(b []byte) (Catalog, error) {
 // Lang is the language a setting means: one Skiff speaks, else the browser's (browser is its
 // UI language, as "fr-FR"), else English.
 func Lang(pref, browser string) string {
-	for _, l := range store.Languages {
+	for _, l := range Languages {
 		if pref == l {
 			return l
 		}
 	}
 	b := strings.ToLower(browser)
-	for _, l := range store.Languages {
+	for _, l := range Languages {
 		if strings.HasPrefix(b, l) {
 			return l
 		}
@@ -61,7 +59,7 @@ type Words struct {
 // catalog has for it (key_one, key_other), by the language's rule.
 func (w Words) T(key string, args ...any) string {
 	if len(args) > 0 {
-		if n, ok := args[0].(int); ok {
+		if n := count(args[0]); n >= 0 {
 			form := key + "_other"
 			if n == 1 || w.Lang == "fr" && n == 0 {
 				form = key + "_one"
@@ -80,7 +78,7 @@ func (w Words) T(key string, args ...any) string {
 		s = replaceFold(s, "$"+name+"$", p.Content)
 	}
 	for i := len(args); i >= 1; i-- { // $10 before $1
-		s = strings.ReplaceAll(s, "$"+strconv.Itoa(i), fmt.Sprint(args[i-1]))
+		s = strings.ReplaceAll(s, "$"+strconv.Itoa(i), arg(args[i-1]))
 	}
 	return s
 }

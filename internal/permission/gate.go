@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/skiff-ai/skiff/internal/i18n"
 )
 
 // Caller is who makes a call: the model of a panel chat, an outside client (an MCP session),
@@ -49,19 +51,20 @@ type Ruling struct {
 // Question is a call waiting for the user's answer, as the panel shows an outside caller's
 // (the calls of a chat show as its tool messages instead). The panel answers with its ID.
 type Question struct {
-	ID        string `json:"id"`
-	Who       string `json:"who"`
-	Kind      string `json:"kind"`
-	Tool      string `json:"tool"`
-	Risk      string `json:"risk"`
-	What      string `json:"what"`
-	URL       string `json:"url,omitempty"`
-	Origin    string `json:"origin,omitempty"`
-	Args      any    `json:"args,omitempty"`
-	Why       string `json:"why"`
-	Sensitive bool   `json:"sensitive,omitempty"`
-	AskedAt   int64  `json:"askedAt"`
-	Timeout   int64  `json:"timeoutMs"`
+	ID        string     `json:"id"`
+	Who       string     `json:"who"`
+	Kind      string     `json:"kind"`
+	Tool      string     `json:"tool"`
+	Risk      string     `json:"risk"`
+	What      string     `json:"what"`
+	URL       string     `json:"url,omitempty"`
+	Origin    string     `json:"origin,omitempty"`
+	Args      any        `json:"args,omitempty"`
+	Why       string     `json:"why"` // in English
+	WhyText   *i18n.Text `json:"whyText,omitempty"`
+	Sensitive bool       `json:"sensitive,omitempty"`
+	AskedAt   int64      `json:"askedAt"`
+	Timeout   int64      `json:"timeoutMs"`
 }
 
 // Entry is one decided call, for the audit log.
@@ -163,7 +166,7 @@ func (g *Gate) timeout(ctx context.Context) time.Duration {
 // waiting, so the call can be shown and stored as waiting for an answer; askedAt, when not
 // zero, is when the call first asked (before a restart), from which the timeout counts. Decide
 // returns when the user answers, the ask times out, or ctx is done (with ctx's error).
-func (g *Gate) Decide(ctx context.Context, c Call, askedAt time.Time, asking func(why string)) (Ruling, error) {
+func (g *Gate) Decide(ctx context.Context, c Call, askedAt time.Time, asking func(why i18n.Text)) (Ruling, error) {
 	policies, err := g.Policies.Policies(ctx)
 	if err != nil {
 		return Ruling{How: "denied: the policies could not be read", Why: "Skiff could not read the user's permissions, so this call was not run."}, nil
@@ -198,7 +201,7 @@ func (g *Gate) Decide(ctx context.Context, c Call, askedAt time.Time, asking fun
 		var args any
 		_ = json.Unmarshal(c.Args, &args)
 		w.ask = &Question{ID: c.ID, Who: c.Caller.Name, Kind: c.Caller.Kind, Tool: c.Tool, Risk: c.Risk, What: c.What, URL: c.URL,
-			Origin: c.Origin, Args: args, Why: out.Reason, Sensitive: c.Sensitive, AskedAt: askedAt.UnixMilli(), Timeout: timeout.Milliseconds()}
+			Origin: c.Origin, Args: args, Why: out.Reason, WhyText: &out.Why, Sensitive: c.Sensitive, AskedAt: askedAt.UnixMilli(), Timeout: timeout.Milliseconds()}
 	}
 	g.mu.Lock()
 	if g.waiting == nil {
@@ -218,7 +221,7 @@ func (g *Gate) Decide(ctx context.Context, c Call, askedAt time.Time, asking fun
 		}
 	}()
 	if asking != nil {
-		asking(out.Reason)
+		asking(out.Why)
 	}
 	if w.ask != nil {
 		g.showQuestions(ctx)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/skiff-ai/skiff/internal/i18n"
 )
 
 type memPolicies struct {
@@ -161,7 +163,7 @@ func TestAnswerAlwaysBecomesAPolicy(t *testing.T) {
 	assert.True(t, r.Allow && r.ByUser)
 	require.Len(t, ps.ps, 1)
 	assert.Equal(t, Policy{Tool: "act:click", Origin: "https://shop.example", Decision: AllowAlways, UpdatedAt: ps.ps[0].UpdatedAt}, ps.ps[0])
-	r, err := g.Decide(ctx, click("b", "https://shop.example"), time.Time{}, func(string) { t.Error("asked again") })
+	r, err := g.Decide(ctx, click("b", "https://shop.example"), time.Time{}, func(i18n.Text) { t.Error("asked again") })
 	require.NoError(t, err)
 	assert.True(t, r.Allow)
 	assert.False(t, r.ByUser)
@@ -193,7 +195,7 @@ func TestTimeoutCountsFromTheFirstAsk(t *testing.T) {
 	clk.AdvanceWaiting(1 * time.Second)
 	assert.False(t, (<-done).Allow)
 	// Asked longer ago than the timeout: denied at once, nothing shown.
-	r, _ = g.Decide(ctx, click("c", "https://x.example"), clk.Now().Add(-2*time.Minute), func(string) { t.Error("asked") })
+	r, _ = g.Decide(ctx, click("c", "https://x.example"), clk.Now().Add(-2*time.Minute), func(i18n.Text) { t.Error("asked") })
 	assert.False(t, r.Allow)
 }
 
@@ -211,7 +213,7 @@ func TestQuestionsSurviveARestart(t *testing.T) {
 	assert.True(t, g.Shown("q1"))
 	assert.False(t, g.Answer("q1", AllowOnce)) // no call waits yet
 	assert.Empty(t, g.Questions())
-	r, err := g.Decide(ctx, click("q1", "https://x.example"), time.UnixMilli(old.AskedAt), func(string) { t.Error("asked again") })
+	r, err := g.Decide(ctx, click("q1", "https://x.example"), time.UnixMilli(old.AskedAt), func(i18n.Text) { t.Error("asked again") })
 	require.NoError(t, err)
 	assert.True(t, r.Allow)
 	assert.Equal(t, "you allowed it once", r.How)
@@ -234,7 +236,7 @@ func TestNeverAndTheAuditLog(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, r.Allow)
 	g.Record(ctx, click("a", "https://x.example"), r, "not run", false)
-	r, _ = g.Decide(ctx, click("b", "https://x.example"), time.Time{}, func(string) { t.Error("asked") })
+	r, _ = g.Decide(ctx, click("b", "https://x.example"), time.Time{}, func(i18n.Text) { t.Error("asked") })
 	assert.False(t, r.Allow)
 	assert.Contains(t, r.How, "you chose never")
 	require.Len(t, rec.entries, 1)
@@ -251,7 +253,7 @@ func TestDecideReturnsWhenCancelled(t *testing.T) {
 	c := click("a", "https://x.example")
 	c.Caller = Caller{Kind: KindPanel, Name: "the model in the panel", Chat: "s1"}
 	go func() {
-		_, err := g.Decide(ctx, c, time.Time{}, func(string) { close(asked) })
+		_, err := g.Decide(ctx, c, time.Time{}, func(i18n.Text) { close(asked) })
 		done <- err
 	}()
 	<-asked

@@ -14,6 +14,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/skiff-ai/skiff/internal/i18n"
 )
 
 // Decision is what the user answers, and what a policy says.
@@ -102,13 +104,41 @@ func (v Verdict) String() string {
 type Outcome struct {
 	Verdict Verdict
 	Policy  *Policy // the matching policy, nil for a default
-	Reason  string  // in words, for the card and the audit log
+	Reason  string  // in words (English), for the audit log
+	Why     i18n.Text
 }
+
+// decided is o with its reason in English.
+func decided(o Outcome) Outcome {
+	o.Reason = o.Why.English()
+	return o
+}
+
+// Why the gate allows, denies or asks, for the card and the audit log (their French is in
+// ext/_locales).
+var (
+	sayPlan          = i18n.Sentence{Key: "whyPlan", English: "a plan is for you to approve before the agent acts"}
+	sayChoseNever    = i18n.Sentence{Key: "whyChoseNever", English: "you chose never for $1 on $2"}
+	sayChoseAlways   = i18n.Sentence{Key: "whyChoseAlways", English: "you chose always for $1 on $2"}
+	saySensitive     = i18n.Sentence{Key: "whySensitive", English: "it types into a password or payment field, which always asks"}
+	sayOutside       = i18n.Sentence{Key: "whyOutside", English: "it reaches a tab outside the tab group of $1, which always asks"}
+	sayMoves         = i18n.Sentence{Key: "whyMoves", English: "the task moves to $1, a site it has not worked on"}
+	sayReadBrowserOK = i18n.Sentence{Key: "whyReadBrowserOK", English: "reading your browser, which you let Skiff do in this task"}
+	sayReadSiteOK    = i18n.Sentence{Key: "whyReadSiteOK", English: "reading a site you let Skiff read"}
+	sayReadBrowser   = i18n.Sentence{Key: "whyReadBrowser", English: "reading your browser (tabs or history) asks first"}
+	sayReadSite      = i18n.Sentence{Key: "whyReadSite", English: "reading $1 asks the first time"}
+	sayDestructive   = i18n.Sentence{Key: "whyDestructive", English: "it cannot be undone, so it asks every time"}
+	sayScript        = i18n.Sentence{Key: "whyScript", English: "running code in a page asks every time"}
+	sayPlanned       = i18n.Sentence{Key: "whyPlanned", English: "the plan you approved names this kind of action on $1"}
+	sayGranted       = i18n.Sentence{Key: "whyGranted", English: "you allowed acting on this element in this task"}
+	sayPassive       = i18n.Sentence{Key: "whyPassive", English: "it only moves the view of a site you let Skiff read"}
+	sayAct           = i18n.Sentence{Key: "whyAct", English: "acting in your browser asks first"}
+)
 
 // Evaluate decides a request from the policies and the defaults.
 func Evaluate(policies []Policy, r Request) Outcome {
 	if r.Risk == RiskPlan {
-		return Outcome{Verdict: Ask, Reason: "a plan is for you to approve before the agent acts"} // no policy answers for the user
+		return decided(Outcome{Verdict: Ask, Why: sayPlan.With()}) // no policy answers for the user
 	}
 	best := -1
 	var bestScore [2]int
@@ -127,17 +157,17 @@ func Evaluate(policies []Policy, r Request) Outcome {
 	if best >= 0 {
 		p := policies[best]
 		if !p.Decision.Allows() {
-			return Outcome{Verdict: Deny, Policy: &p, Reason: fmt.Sprintf("you chose never for %s on %s", p.Tool, describeOrigin(p.Origin))}
+			return decided(Outcome{Verdict: Deny, Policy: &p, Why: sayChoseNever.With(p.Tool, describeOrigin(p.Origin))})
 		}
 		switch {
 		case r.Sensitive:
-			return Outcome{Verdict: Ask, Policy: &p, Reason: "it types into a password or payment field, which always asks"}
+			return decided(Outcome{Verdict: Ask, Policy: &p, Why: saySensitive.With()})
 		case r.Outside != "":
-			return Outcome{Verdict: Ask, Policy: &p, Reason: outside(r)}
+			return decided(Outcome{Verdict: Ask, Policy: &p, Why: sayOutside.With(r.Outside)})
 		case r.NewOrigin && bestScore[0] < scoreDomain:
-			return Outcome{Verdict: Ask, Policy: &p, Reason: "the task moves to " + r.Origin + ", a site it has not worked on"}
+			return decided(Outcome{Verdict: Ask, Policy: &p, Why: sayMoves.With(r.Origin)})
 		}
-		return Outcome{Verdict: Allow, Policy: &p, Reason: fmt.Sprintf("you chose always for %s on %s", p.Tool, describeOrigin(p.Origin))}
+		return decided(Outcome{Verdict: Allow, Policy: &p, Why: sayChoseAlways.With(p.Tool, describeOrigin(p.Origin))})
 	}
 	return Default(r)
 }
@@ -148,35 +178,31 @@ func Evaluate(policies []Policy, r Request) Outcome {
 func Default(r Request) Outcome {
 	switch {
 	case r.Sensitive:
-		return Outcome{Verdict: Ask, Reason: "it types into a password or payment field, which always asks"}
+		return decided(Outcome{Verdict: Ask, Why: saySensitive.With()})
 	case r.Outside != "":
-		return Outcome{Verdict: Ask, Reason: outside(r)}
+		return decided(Outcome{Verdict: Ask, Why: sayOutside.With(r.Outside)})
 	case r.Risk == "read" && r.Consented && r.Origin == "":
-		return Outcome{Verdict: Allow, Reason: "reading your browser, which you let Skiff do in this task"}
+		return decided(Outcome{Verdict: Allow, Why: sayReadBrowserOK.With()})
 	case r.Risk == "read" && r.Consented:
-		return Outcome{Verdict: Allow, Reason: "reading a site you let Skiff read"}
+		return decided(Outcome{Verdict: Allow, Why: sayReadSiteOK.With()})
 	case r.Risk == "read" && r.Origin == "":
-		return Outcome{Verdict: Ask, Reason: "reading your browser (tabs or history) asks first"}
+		return decided(Outcome{Verdict: Ask, Why: sayReadBrowser.With()})
 	case r.Risk == "read":
-		return Outcome{Verdict: Ask, Reason: "reading " + r.Origin + " asks the first time"}
+		return decided(Outcome{Verdict: Ask, Why: sayReadSite.With(r.Origin)})
 	case r.Risk == "destructive":
-		return Outcome{Verdict: Ask, Reason: "it cannot be undone, so it asks every time"}
+		return decided(Outcome{Verdict: Ask, Why: sayDestructive.With()})
 	case r.Risk == "script":
-		return Outcome{Verdict: Ask, Reason: "running code in a page asks every time"}
+		return decided(Outcome{Verdict: Ask, Why: sayScript.With()})
 	case r.Planned && (r.Risk == "act" || r.Risk == "navigate"):
-		return Outcome{Verdict: Allow, Reason: "the plan you approved names this kind of action on " + r.Origin}
+		return decided(Outcome{Verdict: Allow, Why: sayPlanned.With(r.Origin)})
 	case r.NewOrigin:
-		return Outcome{Verdict: Ask, Reason: "the task moves to " + r.Origin + ", a site it has not worked on"}
+		return decided(Outcome{Verdict: Ask, Why: sayMoves.With(r.Origin)})
 	case r.Risk == "act" && r.Granted:
-		return Outcome{Verdict: Allow, Reason: "you allowed acting on this element in this task"}
+		return decided(Outcome{Verdict: Allow, Why: sayGranted.With()})
 	case r.Risk == "act" && r.Passive && r.Consented:
-		return Outcome{Verdict: Allow, Reason: "it only moves the view of a site you let Skiff read"}
+		return decided(Outcome{Verdict: Allow, Why: sayPassive.With()})
 	}
-	return Outcome{Verdict: Ask, Reason: "acting in your browser asks first"}
-}
-
-func outside(r Request) string {
-	return "it reaches a tab outside the tab group of " + r.Outside + ", which always asks"
+	return decided(Outcome{Verdict: Ask, Why: sayAct.With()})
 }
 
 // Scores of origin patterns, most specific last.

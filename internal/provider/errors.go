@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/skiff-ai/skiff/internal/i18n"
 )
 
 // ErrorKind classifies a provider failure by what the user can do about it.
@@ -53,59 +55,81 @@ func (e *Error) Retryable() bool {
 	return false
 }
 
-func (e *Error) Error() string {
-	var b strings.Builder
-	if e.Provider != "" {
-		b.WriteString(e.Provider)
-		b.WriteString(": ")
+func (e *Error) Error() string { return e.Text().English() }
+
+// The summaries of a provider failure, one per kind: $1 is the provider, $2 what follows the
+// summary (the HTTP status, the provider's own message), $3 the wait a rate limit asks for.
+var (
+	sayAuth          = i18n.Sentence{Key: "errProviderAuth", English: "$1: the API key was rejected or is missing; check it in Settings$2"}
+	sayRateLimit     = i18n.Sentence{Key: "errProviderRateLimit", English: "$1: rate limited; wait a moment and retry$2"}
+	sayRateLimitWait = i18n.Sentence{Key: "errProviderRateLimitWait", English: "$1: rate limited; retry in $3$2"}
+	sayQuota         = i18n.Sentence{Key: "errProviderQuota", English: "$1: quota exhausted; check your plan and billing$2"}
+	sayContext       = i18n.Sentence{Key: "errProviderContextLength", English: "$1: the conversation is too long for this model; start a new chat or pick a model with a larger context$2"}
+	sayBadRequest    = i18n.Sentence{Key: "errProviderBadRequest", English: "$1: the request was rejected$2"}
+	sayNotFound      = i18n.Sentence{Key: "errProviderNotFound", English: "$1: not found; check the model name and base URL$2"}
+	sayOverloaded    = i18n.Sentence{Key: "errProviderOverloaded", English: "$1: the provider is overloaded; retry shortly$2"}
+	sayServer        = i18n.Sentence{Key: "errProviderServer", English: "$1: the provider had a server error; retry shortly$2"}
+	sayOrigin        = i18n.Sentence{Key: "errProviderOrigin", English: "$1: the local server refused requests from the extension (Skiff removes the Origin header for the local servers set in Settings; for a server elsewhere, start it with OLLAMA_ORIGINS=chrome-extension://*)$2"}
+	sayNetwork       = i18n.Sentence{Key: "errProviderNetwork", English: "$1: could not reach the provider; check the network and base URL$2"}
+	sayBadResponse   = i18n.Sentence{Key: "errProviderBadResponse", English: "$1: the provider sent a response Skiff could not read$2"}
+	sayTruncated     = i18n.Sentence{Key: "errProviderTruncated", English: "$1: the reply stopped before the model finished; the partial text is kept$2"}
+	sayStream        = i18n.Sentence{Key: "errProviderStream", English: "$1: the provider reported an error mid-reply$2"}
+	sayFailed        = i18n.Sentence{Key: "errProviderFailed", English: "$1: request failed$2"}
+)
+
+// summary is the sentence for a failure of kind.
+func summary(kind ErrorKind) i18n.Sentence {
+	switch kind {
+	case KindAuth:
+		return sayAuth
+	case KindRateLimit:
+		return sayRateLimit
+	case KindQuota:
+		return sayQuota
+	case KindContextLength:
+		return sayContext
+	case KindBadRequest:
+		return sayBadRequest
+	case KindNotFound:
+		return sayNotFound
+	case KindOverloaded:
+		return sayOverloaded
+	case KindServer:
+		return sayServer
+	case KindOrigin:
+		return sayOrigin
+	case KindNetwork:
+		return sayNetwork
+	case KindBadResponse:
+		return sayBadResponse
+	case KindTruncated:
+		return sayTruncated
+	case KindStream:
+		return sayStream
 	}
-	b.WriteString(e.summary())
-	if e.Status != 0 && e.Status != 200 {
-		fmt.Fprintf(&b, " (HTTP %d)", e.Status)
-	}
-	if e.Message != "" {
-		b.WriteString(". ")
-		b.WriteString(e.Message)
-	} else if e.Err != nil {
-		b.WriteString(": ")
-		b.WriteString(e.Err.Error())
-	}
-	return b.String()
+	return sayFailed
 }
 
-func (e *Error) summary() string {
-	switch e.Kind {
-	case KindAuth:
-		return "the API key was rejected or is missing; check it in Settings"
-	case KindRateLimit:
-		if e.RetryAfter > 0 {
-			return "rate limited; retry in " + roundDuration(e.RetryAfter)
-		}
-		return "rate limited; wait a moment and retry"
-	case KindQuota:
-		return "quota exhausted; check your plan and billing"
-	case KindContextLength:
-		return "the conversation is too long for this model; start a new chat or pick a model with a larger context"
-	case KindBadRequest:
-		return "the request was rejected"
-	case KindNotFound:
-		return "not found; check the model name and base URL"
-	case KindOverloaded:
-		return "the provider is overloaded; retry shortly"
-	case KindServer:
-		return "the provider had a server error; retry shortly"
-	case KindOrigin:
-		return "the local server refused requests from the extension (Skiff removes the Origin header for the local servers set in Settings; for a server elsewhere, start it with OLLAMA_ORIGINS=chrome-extension://*)"
-	case KindNetwork:
-		return "could not reach the provider; check the network and base URL"
-	case KindBadResponse:
-		return "the provider sent a response Skiff could not read"
-	case KindTruncated:
-		return "the reply stopped before the model finished; the partial text is kept"
-	case KindStream:
-		return "the provider reported an error mid-reply"
+// Text is the failure as the user reads it: what happened and what to do, in their language,
+// then the status and the provider's own words as they came.
+func (e *Error) Text() i18n.Text {
+	var rest strings.Builder
+	if e.Status != 0 && e.Status != 200 {
+		fmt.Fprintf(&rest, " (HTTP %d)", e.Status)
 	}
-	return "request failed"
+	if e.Message != "" {
+		rest.WriteString(". ")
+		rest.WriteString(e.Message)
+	} else if e.Err != nil {
+		rest.WriteString(": ")
+		rest.WriteString(e.Err.Error())
+	}
+	say := summary(e.Kind)
+	wait := ""
+	if e.Kind == KindRateLimit && e.RetryAfter > 0 {
+		say, wait = sayRateLimitWait, roundDuration(e.RetryAfter)
+	}
+	return say.With(or(e.Provider, "The provider"), rest.String(), wait)
 }
 
 func roundDuration(d time.Duration) string {
@@ -323,4 +347,11 @@ func AsError(p Provider, err error) *Error {
 		return pe
 	}
 	return &Error{Provider: p.Name, Kind: KindNetwork, Err: err}
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

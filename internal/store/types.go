@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/link"
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/safety"
@@ -58,6 +59,9 @@ type Message struct {
 	// Notice is something the user should know about the message (a page that could not
 	// be attached, a run stopped at the step limit).
 	Notice string `json:"notice,omitempty"`
+	// NoticeText is Notice as a catalog key and its arguments, which the panel renders in the
+	// user's language (Notice is its English, for an export or an older panel).
+	NoticeText *i18n.Text `json:"noticeText,omitempty"`
 
 	// Tool is set on a tool message: the call it answers and what came of it.
 	Tool *ToolRun `json:"tool,omitempty"`
@@ -85,10 +89,11 @@ type ToolRun struct {
 	// TabID is the tab the call works in; Sensitive: it types into a password or payment
 	// field; AskedAt: when the user was asked (a call still asking after a worker restart
 	// waits for its answer until the ask times out).
-	TabID     int    `json:"tabId,omitempty"`
-	Sensitive bool   `json:"sensitive,omitempty"`
-	AskedAt   int64  `json:"askedAt,omitempty"`
-	Asks      string `json:"asks,omitempty"` // why the gate asks the user, in words
+	TabID     int        `json:"tabId,omitempty"`
+	Sensitive bool       `json:"sensitive,omitempty"`
+	AskedAt   int64      `json:"askedAt,omitempty"`
+	Asks      string     `json:"asks,omitempty"` // why the gate asks the user, in words (English)
+	AsksText  *i18n.Text `json:"asksText,omitempty"`
 	// Irreversible: what the element says that makes this call count as destructive.
 	Irreversible string `json:"irreversible,omitempty"`
 	// LeadsTo: where the call sends the browser when that is another site (a link's address,
@@ -160,10 +165,13 @@ func clip(s string, n int) (string, bool) {
 
 // ErrorInfo is a failure as the panel shows it.
 type ErrorInfo struct {
-	Kind         string `json:"kind"`
-	Message      string `json:"message"`
-	Status       int    `json:"status,omitempty"`
-	RetryAfterMs int64  `json:"retryAfterMs,omitempty"`
+	Kind    string `json:"kind"`
+	Message string `json:"message"` // in English
+	// Text is Message as a catalog key and its arguments, for the panel to render in the
+	// user's language.
+	Text         *i18n.Text `json:"text,omitempty"`
+	Status       int        `json:"status,omitempty"`
+	RetryAfterMs int64      `json:"retryAfterMs,omitempty"`
 }
 
 // Header is what a session and its index entry share.
@@ -305,7 +313,7 @@ type Settings struct {
 }
 
 // Languages are the user's languages Skiff speaks (ext/_locales).
-var Languages = []string{"en", "fr"}
+var Languages = i18n.Languages
 
 // DaemonSettings is the link to skiffd: off until the user turns it on with the pairing token
 // skiffd printed. Native links through Chrome native messaging instead of the port.
@@ -364,6 +372,21 @@ func (s *Settings) fill() {
 type FieldError struct {
 	Field   string `json:"field"`
 	Message string `json:"message"`
+}
+
+// SetNotice sets the message's notice: its text, and its English.
+func (m *Message) SetNotice(t i18n.Text) {
+	m.Notice, m.NoticeText = t.English(), &t
+}
+
+// SetAsks sets why the gate asks: its text, and its English.
+func (t *ToolRun) SetAsks(why i18n.Text) {
+	t.Asks, t.AsksText = why.English(), &why
+}
+
+// Failure is an ErrorInfo of kind whose message is t.
+func Failure(kind string, t i18n.Text) *ErrorInfo {
+	return &ErrorInfo{Kind: kind, Message: t.English(), Text: &t}
 }
 
 func (e *FieldError) Error() string { return e.Field + ": " + e.Message }

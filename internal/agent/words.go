@@ -1,0 +1,16 @@
+package agent
+
+import "github.com/skiff-ai/skiff/internal/i18n"
+
+// The sentences a run leaves for the user on its messages (their French is in ext/_locales).
+var (
+	sayNotAttached  = i18n.Sentence{Key: "noticeNotAttached", English: "The page was not attached: $1."}
+	sayNotAgent     = i18n.Sentence{Key: "noticeNotAgent", English: "The model asked to use tools, but this chat is not in agent mode: turn on Agent to let it."}
+	sayStepLimit    = i18n.Sentence{Key: "noticeStepLimit", One: "Stopped after $1 step, the limit set in Settings. Send a message to let it go on.", English: "Stopped after $1 steps, the limit set in Settings. Send a message to let it go on."}
+	sayAgentLimit   = i18n.Sentence{Key: "noticeAgentLimit", English: "The agent stopped at its limit ($1). Send a message to let it go on."}
+	sayAgentRefused = i18n.Sentence{Key: "noticeAgentRefused", English: "The agent refused to go on."}
+	sayAgentFailed  = i18n.Sentence{Key: "errAgentFailed", English: "$1"}
+	sayCouldNotRead = i18n.Sentence{Key: "errReadConversation", English: "Could not read the conversation: $1"}
+	sayCouldNotSave = i18n.Sentence{Key: "errSaveReply", English: "Could not save the reply: $1"}
+	sayNoFinish     = i18n.Sentence{Key: "errNoFinish", English: "The reply ended before the model finished; the partial text is kept."}
+)

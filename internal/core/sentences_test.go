@@ -1,0 +1,128 @@
+package core
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skiff-ai/skiff/internal/i18n"
+)
+
+// sourceSentences are the i18n.Sentence literals in Skiff's Go code, read from the source.
+func sourceSentences(t *testing.T) []i18n.Sentence {
+	t.Helper()
+	var out []i18n.Sentence
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok {
+				return true
+			}
+			if sel, ok := lit.Type.(*ast.SelectorExpr); !ok || sel.Sel.Name != "Sentence" || fmt.Sprint(sel.X) != "i18n" {
+				return true
+			}
+			var s i18n.Sentence
+			for _, e := range lit.Elts {
+				kv := e.(*ast.KeyValueExpr)
+				v, err := strconv.Unquote(kv.Value.(*ast.BasicLit).Value)
+				require.NoError(t, err, path)
+				switch fmt.Sprint(kv.Key) {
+				case "Key":
+					s.Key = v
+				case "English":
+					s.English = v
+				case "One":
+					s.One = v
+				}
+			}
+			out = append(out, s)
+			return true
+		})
+		return nil
+	})
+	require.NoError(t, err)
+	return out
+}
+
+var catalogsOnce = sync.OnceValues(func() (map[string]i18n.Catalog, error) {
+	out := map[string]i18n.Catalog{}
+	for _, l := range i18n.Languages {
+		b, err := os.ReadFile(filepath.Join("..", "..", "ext", "_locales", l, "messages.json"))
+		if err != nil {
+			return nil, err
+		}
+		if out[l], err = i18n.Parse(b); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+})
+
+// catalogs are the real catalogs, by language.
+func catalogs(t *testing.T) map[string]i18n.Catalog {
+	t.Helper()
+	c, err := catalogsOnce()
+	require.NoError(t, err)
+	return c
+}
+
+// Every sentence the core and the layers below it build for the user is in every catalog,
+// and the English catalog says exactly what the Go code says: the panel renders the catalog's
+// words, and everything without a catalog (an outside client, an export, the audit log) the
+// code's, so the two may not drift apart.
+func TestEverySentenceIsInTheCatalogs(t *testing.T) {
+	cs := catalogs(t)
+	sentences := sourceSentences(t)
+	require.Greater(t, len(sentences), 50, "the sentences of core, agent, provider and permission")
+	seen := map[string]bool{}
+	for _, s := range sentences {
+		assert.False(t, seen[s.Key], "%s is used by two sentences", s.Key)
+		seen[s.Key] = true
+		args := []any{"‹a›", "‹b›", "‹c›", "‹d›"}
+		keys := []string{s.Key}
+		if s.One != "" {
+			keys = []string{s.Key + "_one", s.Key + "_other"}
+		}
+		for _, l := range i18n.Languages {
+			for _, k := range keys {
+				assert.Contains(t, cs[l], k, "%s has no %s", l, k)
+			}
+		}
+		en := i18n.Words{Lang: "en", Catalog: cs["en"], English: cs["en"]}
+		if s.One == "" {
+			assert.Equal(t, s.With(args...).English(), en.T(s.Key, args...), "the English of %s", s.Key)
+			continue
+		}
+		for _, n := range []int{1, 3} {
+			a := append([]any{n}, args[1:]...)
+			assert.Equal(t, s.With(a...).English(), en.T(s.Key, a...), "the English of %s for %d", s.Key, n)
+		}
+		fr := i18n.Words{Lang: "fr", Catalog: cs["fr"], English: cs["en"]}
+		assert.NotEqual(t, fmt.Sprint(s.With(3).English()), fr.T(s.Key, 3), "%s is translated", s.Key)
+	}
+}

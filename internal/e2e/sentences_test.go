@@ -1,0 +1,71 @@
+//go:build !js
+
+package e2e
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/skiff-ai/skiff/internal/testkit"
+)
+
+// setLanguage switches the panel's language as saving Settings does: the setting is stored and
+// the open panel switches at once.
+func setLanguage(t *testing.T, panel context.Context, l string) {
+	t.Helper()
+	saveSettings(t, panel, `{language: `+jsString(l)+`}`)
+	JS[bool](t, panel, `import("./i18n.js").then(m => m.setLanguage(`+jsString(l)+`)).then(() => true)`)
+}
+
+// What the core writes for the user reaches a French user in French: a provider's failure in
+// the chat (with the provider's own words kept as they came), the reason an ask gives, and the
+// answer to a request the core refuses. A chat on screen is drawn again in the new language
+// when the setting changes, from the keys it stored.
+func TestCoreSentencesFollowTheLanguage(t *testing.T) {
+	body := testkit.Recorded(t, "openai/error_401_invalid_api_key.json")
+	srv := testkit.Serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(401)
+		_, _ = w.Write(body)
+	})
+	panel := browser.FreshPanel(t)
+	Configure(t, panel, "openai", srv.URL, "bad-key-test", "gpt-4o")
+	setLanguage(t, panel, "fr")
+	SendMessage(t, panel, "salut")
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "error"`)
+	fr := "OpenAI : la clé d’API a été refusée ou manque ; vérifiez-la dans les Réglages (HTTP 401). Incorrect API key provided"
+	if got := messages(t, panel)[1].Notice; !strings.HasPrefix(got, fr) {
+		t.Errorf("the failure in French: %q", got)
+	}
+	setLanguage(t, panel, "en")
+	en := "OpenAI: the API key was rejected or is missing; check it in Settings (HTTP 401). Incorrect API key provided"
+	WaitJS(t, panel, lastAssistant+`.querySelector(".notice").textContent.startsWith(`+jsString(en)+`)`)
+
+	setLanguage(t, panel, "fr")
+	got := JS[string](t, panel, `skiffTest.call("session.export", {format: "pdf"}).then(() => "no error", (e) => e.message)`)
+	if got != "Skiff ne sait pas exporter en « pdf » ; choisissez JSON ou Markdown." {
+		t.Errorf("a refused request in French: %q", got)
+	}
+
+	// An ask's reason, on the card.
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Like"`)})}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel2 := agentPanel(t, "openai", m)
+	setLanguage(t, panel2, "fr")
+	openTab(t, panel2, site.Page("counter.html"))
+	startAgent(t, panel2, "appuie")
+	a := waitAsk(t, panel2)
+	if why := a.Facts["Pourquoi"]; why != "Agir dans votre navigateur demande d’abord." {
+		t.Errorf("the ask's reason in French: %q (%+v)", why, a)
+	}
+	reply(t, panel2, "deny_once")
+	setLanguage(t, panel2, "en")
+}

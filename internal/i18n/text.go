@@ -1,0 +1,93 @@
+package i18n
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Languages are the user's languages Skiff speaks (ext/_locales).
+var Languages = []string{"en", "fr"}
+
+// Text is a sentence for the user as a catalog key and its arguments. The core builds it; the
+// panel renders it in the language chosen in Settings when it shows it (a switch re-renders a
+// stored chat's texts), and anything without a catalog at hand (an export, an audit entry,
+// an old panel) reads its English.
+type Text struct {
+	Key     string `json:"key"`
+	Args    []any  `json:"args,omitempty"`
+	english string
+}
+
+// Sentence is one of the core's sentences for the user: its catalog key and its English, with
+// $1, $2… where the arguments go (as in the catalogs). One, when set, is the English for a count
+// of 1 (the first argument): the catalogs then hold key_one and key_other. Sentences are
+// package-level literals (static data, no work at start-up); a test finds every one in the
+// source and holds it to the catalogs.
+type Sentence struct {
+	Key, English, One string
+}
+
+// With is the sentence with its arguments, as a Text.
+func (s Sentence) With(args ...any) Text {
+	for i, a := range args {
+		switch v := a.(type) {
+		case string, int, int64, float64:
+		case error:
+			args[i] = v.Error()
+		default:
+			args[i] = fmt.Sprint(v)
+		}
+	}
+	msg := s.English
+	if s.One != "" && len(args) > 0 && count(args[0]) == 1 {
+		msg = s.One
+	}
+	return Text{Key: s.Key, Args: args, english: Fill(msg, args)}
+}
+
+// Error is the sentence as an error whose message is its English.
+func (s Sentence) Error(args ...any) error { return &Error{Text: s.With(args...)} }
+
+// English is the text in English (empty for a text read back from JSON: where it is stored,
+// its English is stored beside it).
+func (t Text) English() string { return t.english }
+
+// IsZero reports whether t holds no sentence.
+func (t Text) IsZero() bool { return t.Key == "" }
+
+// Fill puts args in place of $1, $2… in msg.
+func Fill(msg string, args []any) string {
+	for i := len(args); i >= 1; i-- { // $10 before $1
+		msg = strings.ReplaceAll(msg, "$"+strconv.Itoa(i), arg(args[i-1]))
+	}
+	return msg
+}
+
+// arg is how an argument reads: a whole number as one (JSON gives numbers back as float64).
+func arg(a any) string {
+	if f, ok := a.(float64); ok && f == float64(int64(f)) {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return fmt.Sprint(a)
+}
+
+// count is a as a count, or -1.
+func count(a any) int64 {
+	switch v := a.(type) {
+	case int:
+		return int64(v)
+	case int64:
+		return v
+	case float64:
+		if v == float64(int64(v)) {
+			return int64(v)
+		}
+	}
+	return -1
+}
+
+// Error is an error whose text is already written for the user, as a Text.
+type Error struct{ Text Text }
+
+func (e *Error) Error() string { return e.Text.English() }

@@ -69,9 +69,17 @@ export function t(key, ...args) {
 // catalog holds its key (a page without catalogs, a key newer than the catalog).
 export function say(text, fallback = "") {
   if (!text || !text.key) return fallback;
-  const args = text.args || [];
+  const args = (text.args || []).map(arg);
   const known = entry(text.key) || (typeof args[0] === "number" && entry(`${text.key}_other`));
   return known ? t(text.key, ...args) : fallback;
+}
+
+// arg is an argument of a text as it reads: a text inside it rendered in turn (with its own
+// English when no catalog has its key), a list of them joined.
+function arg(a) {
+  if (Array.isArray(a)) return a.map(arg).join("; ");
+  if (a && typeof a === "object" && a.key) return say(a, a.en || "");
+  return a;
 }
 
 // translate writes the catalog's text into the elements that name a key: data-i18n (text),

@@ -31,7 +31,7 @@ export function renderAsks(asks) {
   const box = $("outside-asks");
   keyed(box, asks || [], (a) => a.id, (a) => {
     const msg = { id: a.id, tool: { name: a.tool, what: a.what, args: a.args, url: a.url, origin: a.origin, risk: a.risk,
-      asks: a.why, asksText: a.whyText, sensitive: a.sensitive, askedAt: a.askedAt, askWaitMs: a.timeoutMs, who: a.who } };
+      asks: a.why, asksText: a.whyText, whatText: a.whatText, sensitive: a.sensitive, askedAt: a.askedAt, askWaitMs: a.timeoutMs, who: a.who } };
     const item = el("article", { className: "outside-ask", "aria-label": t("whoAsks", a.who) });
     item.dataset.id = a.id;
     item.dataset.tool = a.tool;

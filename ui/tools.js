@@ -40,7 +40,7 @@ export function renderTool(msg) {
   card.append(
     el("summary", {},
       el("span", { className: "t-name", textContent: t.name.replaceAll("_", " ") }),
-      el("span", { className: "t-what", textContent: t.what || "" }),
+      el("span", { className: "t-what", textContent: say(t.whatText, t.what || "") }),
       el("span", { className: "t-status", textContent: [label, time].filter(Boolean).join(" · ") })),
   );
   const body = el("div", { className: "t-body" });
@@ -157,7 +157,7 @@ export function askBox(msg, sessionId) {
   const box = el("div", { className: "ask", role: "group", "aria-label": tr("askName") });
   box.append(el("p", { className: "ask-q" },
     el("strong", { textContent: tr("askAllow", t.who || tr("askWhoModel")) }),
-    el("span", { className: "ask-what", textContent: t.what || t.name.replaceAll("_", " ") }),
+    el("span", { className: "ask-what", textContent: say(t.whatText, t.what || t.name.replaceAll("_", " ")) }),
     el("strong", { textContent: tr("askEnd") })));
   const plan = t.risk === "plan";
   const facts = el("dl", { className: "ask-facts" });

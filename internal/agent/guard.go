@@ -219,11 +219,11 @@ func (e *Engine) step(ctx context.Context, task *Task, g guarded, st tool.Step, 
 	if task.Outside != nil && task.Outside(ctx, t, st.Args) {
 		req.Outside = task.Caller.Name
 	}
-	what := f.Words()
+	what := f.Says()
 	if batch && n > 1 {
-		what = fmt.Sprintf("step %d of %d: %s", k+1, n, what)
+		what = tool.StepSays(k+1, n, what)
 	}
-	pc := permission.Call{ID: g.ID, Caller: task.Caller, Request: req, What: what, URL: f.URL, Args: st.Args}
+	pc := permission.Call{ID: g.ID, Caller: task.Caller, Request: req, What: what.English(), WhatText: &what, URL: f.URL, Args: st.Args}
 	if f.Secret {
 		pc.Args = maskedJSON(st.Args, g.Secrets) // a question waiting is stored: never with the secret
 	}

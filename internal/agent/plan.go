@@ -135,8 +135,9 @@ func (r *runner) plan(ctx context.Context, c provider.ToolCall) bool {
 		return true
 	}
 	msg.Tool.Args, _ = json.Marshal(p)
-	msg.Tool.What = fmt.Sprintf("carry out a plan of %d steps on %s (%s)", len(p.Steps), strings.Join(p.Sites, ", "), strings.Join(p.Kinds, ", "))
-	call := permission.Call{ID: msg.ID, Caller: r.task.Caller, What: msg.Tool.What, Args: msg.Tool.Args,
+	what := sayPlanWhat.With(len(p.Steps), strings.Join(p.Sites, ", "), strings.Join(p.Kinds, ", "))
+	msg.Tool.What, msg.Tool.WhatText = what.English(), &what
+	call := permission.Call{ID: msg.ID, Caller: r.task.Caller, What: msg.Tool.What, WhatText: &what, Args: msg.Tool.Args,
 		Request: permission.Request{Tool: ProposePlan, Risk: permission.RiskPlan, Permission: "plan:approve"}}
 	ruling, err := r.e.gate().Decide(ctx, call, time.Time{}, func(why i18n.Text) {
 		msg.Status, msg.Tool.AskedAt = store.StatusAsking, r.e.now()

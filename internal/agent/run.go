@@ -432,7 +432,7 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 	}
 	o := e.guard(ctx, r.task, guarded{ID: msg.ID, Name: msg.Tool.Name, Args: args, AskedAt: askedAt, From: from, Secrets: r.secrets}, watch{
 		resolved: func(f *tool.Effect, c permission.Call, k, n int) {
-			msg.Tool.What, msg.Tool.URL, msg.Tool.Origin = c.What, f.URL, c.Origin
+			msg.Tool.What, msg.Tool.WhatText, msg.Tool.URL, msg.Tool.Origin = c.What, c.WhatText, f.URL, c.Origin
 			msg.Tool.Sensitive, msg.Tool.Risk, msg.Tool.Irreversible = c.Sensitive, c.Risk, f.Irreversible()
 			msg.Tool.LeadsTo = ""
 			if lt := weburl.Origin(f.LeadsTo); lt != "" && lt != f.Origin() {

@@ -12,5 +12,6 @@ var (
 	sayAgentFailed  = i18n.Sentence{Key: "errAgentFailed", English: "$1"}
 	sayCouldNotRead = i18n.Sentence{Key: "errReadConversation", English: "Could not read the conversation: $1"}
 	sayCouldNotSave = i18n.Sentence{Key: "errSaveReply", English: "Could not save the reply: $1"}
+	sayPlanWhat     = i18n.Sentence{Key: "whatPlan", One: "carry out a plan of $1 step on $2 ($3)", English: "carry out a plan of $1 steps on $2 ($3)"}
 	sayNoFinish     = i18n.Sentence{Key: "errNoFinish", English: "The reply ended before the model finished; the partial text is kept."}
 )

@@ -20,8 +20,8 @@ func setLanguage(t *testing.T, panel context.Context, l string) {
 }
 
 // What the core writes for the user reaches a French user in French: a provider's failure in
-// the chat (with the provider's own words kept as they came), the reason an ask gives, and the
-// answer to a request the core refuses. A chat on screen is drawn again in the new language
+// the chat (with the provider's own words kept as they came), what a call will do and why it
+// asks, and the answer to a request the core refuses. A chat on screen is drawn again in the new language
 // when the setting changes, from the keys it stored.
 func TestCoreSentencesFollowTheLanguage(t *testing.T) {
 	body := testkit.Recorded(t, "openai/error_401_invalid_api_key.json")
@@ -65,6 +65,9 @@ func TestCoreSentencesFollowTheLanguage(t *testing.T) {
 	a := waitAsk(t, panel2)
 	if why := a.Facts["Pourquoi"]; why != "Agir dans votre navigateur demande d’abord." {
 		t.Errorf("the ask's reason in French: %q (%+v)", why, a)
+	}
+	if !strings.HasPrefix(a.What, "cliquer sur bouton “Like” [") || !strings.HasPrefix(a.Question, "Autoriser le modèle de cette discussion à cliquer sur bouton “Like” [") {
+		t.Errorf("the call in French: %q / %q", a.What, a.Question)
 	}
 	reply(t, panel2, "deny_once")
 	setLanguage(t, panel2, "en")

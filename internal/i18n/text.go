@@ -14,8 +14,11 @@ var Languages = []string{"en", "fr"}
 // stored chat's texts), and anything without a catalog at hand (an export, an audit entry,
 // an old panel) reads its English.
 type Text struct {
-	Key     string `json:"key"`
-	Args    []any  `json:"args,omitempty"`
+	Key  string `json:"key"`
+	Args []any  `json:"args,omitempty"`
+	// En is the English of a text that is an argument of another (where a text is stored,
+	// its English is stored beside it).
+	En      string `json:"en,omitempty"`
 	english string
 }
 
@@ -33,6 +36,16 @@ func (s Sentence) With(args ...any) Text {
 	for i, a := range args {
 		switch v := a.(type) {
 		case string, int, int64, float64:
+		case Text:
+			v.En = v.english // a text inside a text keeps its English for a catalog that lacks its key
+			args[i] = v
+		case List:
+			for j, x := range v {
+				if t, ok := x.(Text); ok {
+					t.En = t.english
+					v[j] = t
+				}
+			}
 		case error:
 			args[i] = v.Error()
 		default:
@@ -45,6 +58,9 @@ func (s Sentence) With(args ...any) Text {
 	}
 	return Text{Key: s.Key, Args: args, english: Fill(msg, args)}
 }
+
+// List is texts (or strings) shown one after the other, separated by "; ".
+type List []any
 
 // Error is the sentence as an error whose message is its English.
 func (s Sentence) Error(args ...any) error { return &Error{Text: s.With(args...)} }
@@ -64,10 +80,22 @@ func Fill(msg string, args []any) string {
 	return msg
 }
 
-// arg is how an argument reads: a whole number as one (JSON gives numbers back as float64).
+// arg is how an argument reads in English: a whole number as one (JSON gives numbers back as
+// float64), a text as its English.
 func arg(a any) string {
-	if f, ok := a.(float64); ok && f == float64(int64(f)) {
-		return strconv.FormatInt(int64(f), 10)
+	switch v := a.(type) {
+	case float64:
+		if v == float64(int64(v)) {
+			return strconv.FormatInt(int64(v), 10)
+		}
+	case Text:
+		return v.english
+	case List:
+		parts := make([]string, len(v))
+		for i, x := range v {
+			parts[i] = arg(x)
+		}
+		return strings.Join(parts, "; ")
 	}
 	return fmt.Sprint(a)
 }

@@ -34,9 +34,11 @@ type Call struct {
 	ID     string // unique: the tool message that records it, or the outside call's id
 	Caller Caller
 	Request
-	What string          // the call in words ("click button “Book” [e5]")
-	URL  string          // the page it acts on, when known
-	Args json.RawMessage // as the model sent them (shown on an outside client's ask)
+	What string // the call in words ("click button “Book” [e5]")
+	// WhatText is What as a catalog key and its arguments (nil: What is all there is).
+	WhatText *i18n.Text
+	URL      string          // the page it acts on, when known
+	Args     json.RawMessage // as the model sent them (shown on an outside client's ask)
 }
 
 // Ruling is the gate's answer to a call.
@@ -60,6 +62,7 @@ type Question struct {
 	URL       string     `json:"url,omitempty"`
 	Origin    string     `json:"origin,omitempty"`
 	Args      any        `json:"args,omitempty"`
+	WhatText  *i18n.Text `json:"whatText,omitempty"`
 	Why       string     `json:"why"` // in English
 	WhyText   *i18n.Text `json:"whyText,omitempty"`
 	Sensitive bool       `json:"sensitive,omitempty"`
@@ -200,7 +203,7 @@ func (g *Gate) Decide(ctx context.Context, c Call, askedAt time.Time, asking fun
 		w.what = c.Caller.Name + " asks: " + c.What
 		var args any
 		_ = json.Unmarshal(c.Args, &args)
-		w.ask = &Question{ID: c.ID, Who: c.Caller.Name, Kind: c.Caller.Kind, Tool: c.Tool, Risk: c.Risk, What: c.What, URL: c.URL,
+		w.ask = &Question{ID: c.ID, Who: c.Caller.Name, Kind: c.Caller.Kind, Tool: c.Tool, Risk: c.Risk, What: c.What, WhatText: c.WhatText, URL: c.URL,
 			Origin: c.Origin, Args: args, Why: out.Reason, WhyText: &out.Why, Sensitive: c.Sensitive, AskedAt: askedAt.UnixMilli(), Timeout: timeout.Milliseconds()}
 	}
 	g.mu.Lock()

@@ -76,7 +76,8 @@ type ToolRun struct {
 	Name       string          `json:"name"`
 	Args       json.RawMessage `json:"args"`
 	Risk       string          `json:"risk"`
-	What       string          `json:"what,omitempty"`    // the call in words, for the card and the ask
+	What       string          `json:"what,omitempty"` // the call in words, for the card and the ask (English)
+	WhatText   *i18n.Text      `json:"whatText,omitempty"`
 	Summary    string          `json:"summary,omitempty"` // the result in a few words
 	IsError    bool            `json:"isError,omitempty"`
 	Untrusted  bool            `json:"untrusted,omitempty"` // the result holds what a page says

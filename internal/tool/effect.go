@@ -1,8 +1,6 @@
 package tool
 
 import (
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/safety"
@@ -56,31 +54,7 @@ func (e *Element) Performs() bool {
 }
 
 // Words is the element as a person reads it: button “Delete account” [e5].
-func (e *Element) Words() string {
-	if e == nil {
-		return "the page"
-	}
-	kind := e.Role
-	if kind == "" {
-		kind = e.Tag
-	}
-	switch e.Field {
-	case "password":
-		kind = "password field " + kind
-	case "payment":
-		kind = "payment field " + kind
-	}
-	s := kind
-	if e.Name != "" {
-		s += " “" + clip(oneLine(e.Name), 80) + "”"
-	} else if e.Tag != "" && e.Tag != kind {
-		s += " <" + e.Tag + ">"
-	}
-	if e.Ref != "" {
-		s += " [" + e.Ref + "]"
-	}
-	return s
-}
+func (e *Element) Words() string { return e.Says().English() }
 
 // Field is a field of fill_form and the value it gets.
 type FieldValue struct {
@@ -168,102 +142,6 @@ func (f *Effect) Irreversible() string {
 }
 
 // Words is the call as a person reads it before allowing it.
-func (f *Effect) Words() string {
-	q := func(s string) string { return "“" + clip(oneLine(s), 120) + "”" }
-	el := f.Element.Words()
-	secret := f.Secret || f.Element != nil && f.Element.Field != ""
-	switch f.Action {
-	case "click", "double-click", "right-click":
-		if f.X != nil && f.Y != nil {
-			where := fmt.Sprintf("at (%.0f, %.0f)", *f.X, *f.Y)
-			if f.Element != nil {
-				where += " on " + el
-			}
-			return f.Action + " " + where + f.activating()
-		}
-		return f.Action + " " + el + f.activating()
-	case "hover":
-		return "hover over " + el
-	case "type":
-		s := fmt.Sprintf("type %s into %s", q(f.Text), el)
-		if secret {
-			s = fmt.Sprintf("type %d characters into %s", len([]rune(f.Text)), el)
-		}
-		if f.Activates != nil {
-			s += ", then press Enter" + f.activating()
-		}
-		return s
-	case "select":
-		if f.Secret {
-			return fmt.Sprintf("choose %d options in %s", len(f.Values), el)
-		}
-		return fmt.Sprintf("choose %s in %s", strings.Join(f.Values, ", "), el)
-	case "fill":
-		var parts []string
-		for _, fv := range f.Fields {
-			if fv.Element.Field != "" || f.Secret {
-				parts = append(parts, fmt.Sprintf("%s = %d characters", fv.Element.Words(), len([]rune(fv.Value))))
-			} else {
-				parts = append(parts, fmt.Sprintf("%s = %s", fv.Element.Words(), q(fv.Value)))
-			}
-		}
-		s := "fill " + strings.Join(parts, "; ")
-		if f.Activates != nil {
-			s += ", then press Enter" + f.activating()
-		}
-		return s
-	case "press":
-		s := "press " + f.Key
-		if f.Element != nil {
-			s += " in " + el
-		}
-		return s + f.activating()
-	case "scroll":
-		if f.Element != nil {
-			return "scroll to " + el
-		}
-		return "scroll " + f.Detail
-	case "dialog":
-		if f.Accept {
-			return "accept the page's dialog" + f.activating()
-		}
-		return "dismiss the page's dialog"
-	case "navigate", "open":
-		return "open " + f.LeadsTo
-	case "close":
-		return "close " + f.Detail
-	case "script":
-		return "run a script: " + q(f.Text)
-	case "find":
-		return "find " + q(f.Text)
-	case "wait":
-		if f.Text != "" {
-			return "wait for " + f.Text
-		}
-		return "wait"
-	}
-	if f.Detail != "" {
-		return f.Detail
-	}
-	return f.Action
-}
-
-// activating says what the call sets off, when that is not the element itself.
-func (f *Effect) activating() string {
-	a := f.Activates
-	if a == nil || (f.Element != nil && a.Ref != "" && a.Ref == f.Element.Ref) {
-		if a != nil && a.Role == "dialog" && a.Name != "" {
-			return " that says “" + clip(oneLine(a.Name), 120) + "”"
-		}
-		return ""
-	}
-	switch {
-	case a.Role == "dialog":
-		return " that says “" + clip(oneLine(a.Name), 120) + "”"
-	case f.Action == "type" || f.Action == "fill" || f.Action == "press":
-		return " (it presses " + a.Words() + ")"
-	}
-	return " (it activates " + a.Words() + ")"
-}
+func (f *Effect) Words() string { return f.Says().English() }
 
 func day(ms int64) string { return time.UnixMilli(ms).UTC().Format("2 Jan 2006 15:04 UTC") }

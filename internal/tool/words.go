@@ -1,0 +1,251 @@
+package tool
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/skiff-ai/skiff/internal/i18n"
+)
+
+// What a call will do, in the words a person reads on its card and its ask (their French is in
+// ext/_locales). The element's own words (its name, a typed text, an address) go in as they
+// are; the model reads none of this.
+var (
+	elPage     = i18n.Sentence{Key: "elPage", English: "the page"}
+	elWords    = i18n.Sentence{Key: "elWords", English: "$1$2"}
+	elPassword = i18n.Sentence{Key: "elPassword", English: "password field $1"}
+	elPayment  = i18n.Sentence{Key: "elPayment", English: "payment field $1"}
+
+	whatClick       = i18n.Sentence{Key: "whatClick", English: "click $1$2"}
+	whatDoubleClick = i18n.Sentence{Key: "whatDoubleClick", English: "double-click $1$2"}
+	whatRightClick  = i18n.Sentence{Key: "whatRightClick", English: "right-click $1$2"}
+	whatClickAt     = i18n.Sentence{Key: "whatClickAt", English: "click at ($1, $2)$3"}
+	whatClickAtOn   = i18n.Sentence{Key: "whatClickAtOn", English: "click at ($1, $2) on $3$4"}
+	whatDoubleAt    = i18n.Sentence{Key: "whatDoubleClickAt", English: "double-click at ($1, $2)$3"}
+	whatDoubleAtOn  = i18n.Sentence{Key: "whatDoubleClickAtOn", English: "double-click at ($1, $2) on $3$4"}
+	whatRightAt     = i18n.Sentence{Key: "whatRightClickAt", English: "right-click at ($1, $2)$3"}
+	whatRightAtOn   = i18n.Sentence{Key: "whatRightClickAtOn", English: "right-click at ($1, $2) on $3$4"}
+	whatHover       = i18n.Sentence{Key: "whatHover", English: "hover over $1"}
+	whatType        = i18n.Sentence{Key: "whatType", English: "type $1 into $2$3"}
+	whatTypeSecret  = i18n.Sentence{Key: "whatTypeSecret", English: "type $1 characters into $2$3"}
+	whatThenEnter   = i18n.Sentence{Key: "whatThenEnter", English: ", then press Enter$1"}
+	whatChoose      = i18n.Sentence{Key: "whatChoose", English: "choose $1 in $2"}
+	whatChooseN     = i18n.Sentence{Key: "whatChooseSecret", English: "choose $1 options in $2"}
+	whatFill        = i18n.Sentence{Key: "whatFill", English: "fill $1$2"}
+	whatFillField   = i18n.Sentence{Key: "whatFillField", English: "$1 = $2"}
+	whatFillSecret  = i18n.Sentence{Key: "whatFillSecret", English: "$1 = $2 characters"}
+	whatPress       = i18n.Sentence{Key: "whatPress", English: "press $1$2"}
+	whatPressIn     = i18n.Sentence{Key: "whatPressIn", English: "press $1 in $2$3"}
+	whatScrollTo    = i18n.Sentence{Key: "whatScrollTo", English: "scroll to $1"}
+	whatScroll      = i18n.Sentence{Key: "whatScroll", English: "scroll $1"}
+	whatAccept      = i18n.Sentence{Key: "whatAccept", English: "accept the page's dialog$1"}
+	whatDismiss     = i18n.Sentence{Key: "whatDismiss", English: "dismiss the page's dialog"}
+	whatOpen        = i18n.Sentence{Key: "whatOpen", English: "open $1"}
+	whatClose       = i18n.Sentence{Key: "whatClose", English: "close $1"}
+	whatScript      = i18n.Sentence{Key: "whatScript", English: "run a script: $1"}
+	whatFind        = i18n.Sentence{Key: "whatFind", English: "find $1"}
+	whatWaitFor     = i18n.Sentence{Key: "whatWaitFor", English: "wait for $1"}
+	whatWait        = i18n.Sentence{Key: "whatWait", English: "wait"}
+	whatOther       = i18n.Sentence{Key: "whatOther", English: "$1"}
+	whatSays        = i18n.Sentence{Key: "whatSays", English: " that says “$1”"}
+	whatPresses     = i18n.Sentence{Key: "whatPresses", English: " (it presses $1)"}
+	whatActivates   = i18n.Sentence{Key: "whatActivates", English: " (it activates $1)"}
+	whatStep        = i18n.Sentence{Key: "whatStep", English: "step $1 of $2: $3"}
+
+	// The roles a card names most, as a person says them; any other goes in as ARIA names it.
+	roleButton   = i18n.Sentence{Key: "roleButton", English: "button"}
+	roleLink     = i18n.Sentence{Key: "roleLink", English: "link"}
+	roleTextbox  = i18n.Sentence{Key: "roleTextbox", English: "textbox"}
+	roleSearch   = i18n.Sentence{Key: "roleSearchbox", English: "searchbox"}
+	roleCheckbox = i18n.Sentence{Key: "roleCheckbox", English: "checkbox"}
+	roleRadio    = i18n.Sentence{Key: "roleRadio", English: "radio"}
+	roleCombobox = i18n.Sentence{Key: "roleCombobox", English: "combobox"}
+	roleListbox  = i18n.Sentence{Key: "roleListbox", English: "listbox"}
+	roleOption   = i18n.Sentence{Key: "roleOption", English: "option"}
+	roleMenuitem = i18n.Sentence{Key: "roleMenuitem", English: "menuitem"}
+	roleTab      = i18n.Sentence{Key: "roleTab", English: "tab"}
+	roleSwitch   = i18n.Sentence{Key: "roleSwitch", English: "switch"}
+	roleSlider   = i18n.Sentence{Key: "roleSlider", English: "slider"}
+	roleSpin     = i18n.Sentence{Key: "roleSpinbutton", English: "spinbutton"}
+	roleHeading  = i18n.Sentence{Key: "roleHeading", English: "heading"}
+	roleImg      = i18n.Sentence{Key: "roleImg", English: "img"}
+	roleDialog   = i18n.Sentence{Key: "roleDialog", English: "dialog"}
+	roleForm     = i18n.Sentence{Key: "roleForm", English: "form"}
+)
+
+// role is what an element is, as a person says it.
+func role(kind string) any {
+	switch kind {
+	case "button":
+		return roleButton.With()
+	case "link":
+		return roleLink.With()
+	case "textbox":
+		return roleTextbox.With()
+	case "searchbox":
+		return roleSearch.With()
+	case "checkbox":
+		return roleCheckbox.With()
+	case "radio":
+		return roleRadio.With()
+	case "combobox":
+		return roleCombobox.With()
+	case "listbox":
+		return roleListbox.With()
+	case "option":
+		return roleOption.With()
+	case "menuitem":
+		return roleMenuitem.With()
+	case "tab":
+		return roleTab.With()
+	case "switch":
+		return roleSwitch.With()
+	case "slider":
+		return roleSlider.With()
+	case "spinbutton":
+		return roleSpin.With()
+	case "heading":
+		return roleHeading.With()
+	case "img":
+		return roleImg.With()
+	case "dialog":
+		return roleDialog.With()
+	case "form":
+		return roleForm.With()
+	}
+	return kind
+}
+
+// Says is the element as a person reads it: button “Delete account” [e5].
+func (e *Element) Says() i18n.Text {
+	if e == nil {
+		return elPage.With()
+	}
+	kind := e.Role
+	if kind == "" {
+		kind = e.Tag
+	}
+	what := role(kind)
+	switch e.Field {
+	case "password":
+		what = elPassword.With(what)
+	case "payment":
+		what = elPayment.With(what)
+	}
+	rest := ""
+	if e.Name != "" {
+		rest += " “" + clip(oneLine(e.Name), 80) + "”"
+	} else if e.Tag != "" && e.Tag != kind {
+		rest += " <" + e.Tag + ">"
+	}
+	if e.Ref != "" {
+		rest += " [" + e.Ref + "]"
+	}
+	return elWords.With(what, rest)
+}
+
+// Says is the call as a person reads it before allowing it.
+func (f *Effect) Says() i18n.Text {
+	q := func(s string) string { return "“" + clip(oneLine(s), 120) + "”" }
+	el := f.Element.Says()
+	secret := f.Secret || f.Element != nil && f.Element.Field != ""
+	enter := func() any {
+		if f.Activates == nil {
+			return ""
+		}
+		return whatThenEnter.With(f.activating())
+	}
+	switch f.Action {
+	case "click", "double-click", "right-click":
+		plain, at, atOn := whatClick, whatClickAt, whatClickAtOn
+		switch f.Action {
+		case "double-click":
+			plain, at, atOn = whatDoubleClick, whatDoubleAt, whatDoubleAtOn
+		case "right-click":
+			plain, at, atOn = whatRightClick, whatRightAt, whatRightAtOn
+		}
+		if f.X != nil && f.Y != nil {
+			x, y := fmt.Sprintf("%.0f", *f.X), fmt.Sprintf("%.0f", *f.Y)
+			if f.Element != nil {
+				return atOn.With(x, y, el, f.activating())
+			}
+			return at.With(x, y, f.activating())
+		}
+		return plain.With(el, f.activating())
+	case "hover":
+		return whatHover.With(el)
+	case "type":
+		if secret {
+			return whatTypeSecret.With(len([]rune(f.Text)), el, enter())
+		}
+		return whatType.With(q(f.Text), el, enter())
+	case "select":
+		if f.Secret {
+			return whatChooseN.With(len(f.Values), el)
+		}
+		return whatChoose.With(strings.Join(f.Values, ", "), el)
+	case "fill":
+		var parts []any
+		for _, fv := range f.Fields {
+			if fv.Element.Field != "" || f.Secret {
+				parts = append(parts, whatFillSecret.With(fv.Element.Says(), len([]rune(fv.Value))))
+			} else {
+				parts = append(parts, whatFillField.With(fv.Element.Says(), q(fv.Value)))
+			}
+		}
+		return whatFill.With(i18n.List(parts), enter())
+	case "press":
+		if f.Element != nil {
+			return whatPressIn.With(f.Key, el, f.activating())
+		}
+		return whatPress.With(f.Key, f.activating())
+	case "scroll":
+		if f.Element != nil {
+			return whatScrollTo.With(el)
+		}
+		return whatScroll.With(f.Detail)
+	case "dialog":
+		if f.Accept {
+			return whatAccept.With(f.activating())
+		}
+		return whatDismiss.With()
+	case "navigate", "open":
+		return whatOpen.With(f.LeadsTo)
+	case "close":
+		return whatClose.With(f.Detail)
+	case "script":
+		return whatScript.With(q(f.Text))
+	case "find":
+		return whatFind.With(q(f.Text))
+	case "wait":
+		if f.Text != "" {
+			return whatWaitFor.With(f.Text)
+		}
+		return whatWait.With()
+	}
+	if f.Detail != "" {
+		return whatOther.With(f.Detail)
+	}
+	return whatOther.With(f.Action)
+}
+
+// StepSays is what the call at step k of a batch of n does, in words.
+func StepSays(k, n int, what i18n.Text) i18n.Text { return whatStep.With(k, n, what) }
+
+// activating says what the call sets off, when that is not the element itself ("" or a Text).
+func (f *Effect) activating() any {
+	a := f.Activates
+	if a == nil || (f.Element != nil && a.Ref != "" && a.Ref == f.Element.Ref) {
+		if a != nil && a.Role == "dialog" && a.Name != "" {
+			return whatSays.With(clip(oneLine(a.Name), 120))
+		}
+		return ""
+	}
+	switch {
+	case a.Role == "dialog":
+		return whatSays.With(clip(oneLine(a.Name), 120))
+	case f.Action == "type" || f.Action == "fill" || f.Action == "press":
+		return whatPresses.With(a.Says())
+	}
+	return whatActivates.With(a.Says())
+}

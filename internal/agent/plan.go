@@ -120,7 +120,6 @@ func (r *runner) plan(ctx context.Context, c provider.ToolCall) bool {
 		}
 	}
 	i := r.toolMessage(c)
-	msg := &r.ses.Messages[i]
 	switch {
 	case c.Name != ProposePlan:
 		r.finish(ctx, i, store.StatusDenied, "Not run: this run plans first. Propose your plan with propose_plan; you can act once the user approves it.", true)
@@ -134,13 +133,25 @@ func (r *runner) plan(ctx context.Context, c provider.ToolCall) bool {
 		r.finish(ctx, i, store.StatusError, "The plan was not shown to the user: "+err.Error()+". Propose it again.", true)
 		return true
 	}
+	r.proposed(ctx, i, p, time.Time{})
+	return true
+}
+
+// proposed shows plan p (the call of message i) to the user and waits for their answer;
+// askedAt, when not zero, is when it first asked (a plan a worker restart cut off while it
+// waited: the user's answer reaches the gate, and the run goes on from here).
+func (r *runner) proposed(ctx context.Context, i int, p *store.Plan, askedAt time.Time) {
+	msg := &r.ses.Messages[i]
 	msg.Tool.Args, _ = json.Marshal(p)
 	what := sayPlanWhat.With(len(p.Steps), strings.Join(p.Sites, ", "), strings.Join(p.Kinds, ", "))
 	msg.Tool.What, msg.Tool.WhatText = what.English(), &what
 	call := permission.Call{ID: msg.ID, Caller: r.task.Caller, What: msg.Tool.What, WhatText: &what, Args: msg.Tool.Args,
 		Request: permission.Request{Tool: ProposePlan, Risk: permission.RiskPlan, Permission: "plan:approve"}}
-	ruling, err := r.e.gate().Decide(ctx, call, time.Time{}, func(why i18n.Text) {
+	ruling, err := r.e.gate().Decide(ctx, call, askedAt, func(why i18n.Text) {
 		msg.Status, msg.Tool.AskedAt = store.StatusAsking, r.e.now()
+		if !askedAt.IsZero() {
+			msg.Tool.AskedAt = askedAt.UnixMilli()
+		}
 		msg.Tool.SetAsks(why)
 		if r.save(ctx) == nil {
 			r.message(i)
@@ -150,7 +161,7 @@ func (r *runner) plan(ctx context.Context, c provider.ToolCall) bool {
 	switch {
 	case ctx.Err() != nil:
 		r.finish(ctx, i, store.StatusStopped, "The user stopped the run before answering the plan.", true)
-		return true
+		return
 	case err != nil || !ruling.Allow:
 		why := "The user rejected the plan. Ask them what to change, or propose another."
 		if err != nil || !ruling.ByUser {
@@ -158,7 +169,7 @@ func (r *runner) plan(ctx context.Context, c provider.ToolCall) bool {
 		}
 		r.e.gate().Record(context.WithoutCancel(ctx), call, ruling, why, false)
 		r.finish(ctx, i, store.StatusDenied, why, true)
-		return true
+		return
 	}
 	text := "The user approved the plan."
 	if edit, ok := r.e.takeEdit(msg.ID); ok {
@@ -171,7 +182,6 @@ func (r *runner) plan(ctx context.Context, c provider.ToolCall) bool {
 	r.task.follow(p)
 	r.e.gate().Record(context.WithoutCancel(ctx), call, ruling, "approved", true)
 	r.finish(ctx, i, "", text+" Carry it out now; you have all your tools. Its kinds of action on its sites run without asking; anything else (another site, another kind of action, a password, what cannot be undone) still asks.", false)
-	return true
 }
 
 // EditPlan keeps the user's edit of the plan that message id proposes, for the run to take

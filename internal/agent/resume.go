@@ -50,7 +50,13 @@ func (e *Engine) Resume(ctx context.Context, sessionID, messageID string, emit f
 			}
 		}
 	}
-	if _, known := tool.Lookup(msg.Tool.Name); a < 0 || !known {
+	var plan *store.Plan
+	if msg.Tool.Name == ProposePlan {
+		if plan, err = checkPlan(msg.Tool.Args); err != nil {
+			return ErrNotAsking
+		}
+	}
+	if _, known := tool.Lookup(msg.Tool.Name); a < 0 || !known && plan == nil {
 		return ErrNotAsking
 	}
 
@@ -85,8 +91,12 @@ func (e *Engine) Resume(ctx context.Context, sessionID, messageID string, emit f
 	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
 
 	// The call passes the gate again, which by now holds the user's answer; a batch goes on
-	// from the step that asked.
-	r.gated(ctx, i, nil, time.UnixMilli(msg.Tool.AskedAt), msg.Tool.Step)
+	// from the step that asked, and a plan is approved (as the user edited it) or rejected.
+	if plan != nil {
+		r.proposed(ctx, i, plan, time.UnixMilli(msg.Tool.AskedAt))
+	} else {
+		r.gated(ctx, i, nil, time.UnixMilli(msg.Tool.AskedAt), msg.Tool.Step)
+	}
 	done := map[string]bool{}
 	for _, m := range ses.Messages[a+1:] {
 		if m.Role == "tool" && m.Tool != nil {

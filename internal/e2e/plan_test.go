@@ -15,8 +15,10 @@ import (
 
 // Plan first, as a user turns it on: the run starts with the tools that read and propose_plan
 // only (an act the model tries anyway is refused, unasked and unrun). The plan, one card, names
-// one site and "fill". Approved, the run fills the form there without asking; the password
-// field, a click (a kind of action the plan did not name) and a page on another site still ask.
+// one site and "fill". The worker stops while the plan waits; the card still asks, and
+// approved (as the user edited it), the run goes on and fills the form there without asking;
+// the password field, a click (a kind of action the plan did not name) and a page on another
+// site still ask.
 func TestApprovedPlanRunsItsStepsWithoutAskingThere(t *testing.T) {
 	site := testkit.NewSite(t)
 	url := site.Page("booking.html")
@@ -54,6 +56,7 @@ func TestApprovedPlanRunsItsStepsWithoutAskingThere(t *testing.T) {
 
 	// Answer every ask with its Allow (the plan's is Approve), noting which call asked.
 	var asked []string
+	restarted := false
 	ask := `document.querySelector(".msg.tool .ask .allow-once:not([disabled])")`
 	deadline := time.Now().Add(90 * time.Second)
 	for !JS[bool](t, panel, `document.getElementById("stop").hidden && !!document.querySelector('.msg[data-role="assistant"]') && [...document.querySelectorAll('#messages .msg[data-role="assistant"]')].at(-1).textContent.includes("Done.")`) {
@@ -62,6 +65,13 @@ func TestApprovedPlanRunsItsStepsWithoutAskingThere(t *testing.T) {
 		}
 		if JS[bool](t, panel, `!!`+ask) {
 			tool := JS[string](t, panel, ask+`.closest(".msg.tool").dataset.tool`)
+			if tool == "propose_plan" && !restarted {
+				// The worker stops while the plan waits: the card asks again once the panel
+				// reconnects, and the answer given then carries the run on.
+				restarted = true
+				browser.RestartWorker(t, panel)
+				continue
+			}
 			if tool == "propose_plan" {
 				if got := JS[string](t, panel, `(c => c.textContent + " " + c.querySelector("textarea").value)(`+ask+`.closest(".msg.tool").querySelector(".plan-card"))`); !strings.Contains(got, "Fill in the restaurant") || !strings.Contains(got, site.URL) || !strings.Contains(got, "fill in forms") {
 					t.Errorf("the plan card: %q", got)

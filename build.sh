@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the unpacked extension in ext/: core.wasm from ./wasm, the toolchain's own
 # wasm_exec.js, core-build.js (core.wasm's hash), and the panel from ui/ with its pinned
-# libraries (ui/vendor, committed; see ui/vendor/update.sh). Outputs are git-ignored. ext/page/ is source, not output.
+# libraries (ui/vendor, committed; see ui/vendor/update.sh) and its catalogs (ui/_locales). Outputs are git-ignored. ext/page/ is source, not output.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -13,4 +13,8 @@ rm -rf ext/panel
 mkdir -p ext/panel/vendor
 cp ui/index.html ui/overlay.html ui/*.js ui/panel.css ext/panel/
 cp ui/vendor/marked.js ui/vendor/purify.js ui/vendor/LICENSE-* ext/panel/vendor/
+# The catalogs (the manifest's and menus' names through Chrome, every page's words through
+# ui/i18n.js, the worker's through internal/i18n); skiffd's web client embeds the same files.
+rm -rf ext/_locales
+cp -r ui/_locales ext/_locales
 echo "built ext/ (core.wasm: $(stat -c %s ext/core.wasm) bytes)"

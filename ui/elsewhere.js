@@ -44,7 +44,7 @@ export function draw() {
   const items = [...waiting.values()].filter((w) => w.sessionId !== here);
   keyed(box, items, (w) => w.msg.id, (w) => {
     const title = titles.get(w.sessionId);
-    const item = el("article", { className: "outside-ask chat-ask", "aria-label": "Another chat asks" },
+    const item = el("article", { className: "outside-ask chat-ask", "aria-label": t("anotherChatAsksName") },
       el("p", { className: "note", textContent: title && title !== "New chat" ? t("otherChatAsks", title) : t("anotherChatAsks") }),
       askBox(w.msg, w.sessionId));
     item.dataset.session = w.sessionId;

@@ -1,12 +1,12 @@
 // Package ui holds the side panel's files (plain HTML, CSS and ES modules; build.sh copies them
 // into the extension) and embeds the ones skiffd's web client shares with the panel: the
-// markdown renderer with its pinned libraries, the DOM helpers, the slash-command list, and
-// the web client itself.
+// markdown renderer with its pinned libraries, the DOM helpers, the slash-command list, the
+// catalogs and their reader (i18n.js), and the web client itself.
 package ui
 
 import "embed"
 
 // Web is what skiffd serves under /app/.
 //
-//go:embed web dom.js markdown.js slash.js vendor/marked.js vendor/purify.js
+//go:embed web dom.js markdown.js slash.js i18n.js _locales vendor/marked.js vendor/purify.js
 var Web embed.FS

@@ -11,10 +11,27 @@ let catalog = {};
 let english = {};
 let plural = new Intl.PluralRules("en");
 
+// catalogURL is where a locale's catalog is: the extension's _locales, or, in skiffd's web
+// client (no extension APIs), the copy skiffd serves beside this module.
+function catalogURL(l) {
+  const path = `_locales/${l}/messages.json`;
+  return globalThis.chrome?.runtime?.getURL ? chrome.runtime.getURL(path) : new URL(path, import.meta.url).href;
+}
+
 // Each catalog is read once per page (a reconnection or a switch back does not read it again).
 const loaded = new Map();
 function load(l) {
-  if (!loaded.has(l)) loaded.set(l, fetch(chrome.runtime.getURL(`_locales/${l}/messages.json`)).then((r) => r.json()));
+  if (!loaded.has(l)) {
+    // A catalog that cannot be read leaves the keys' English fallbacks (t gives the key, say
+    // the core's English) rather than a panel that never starts; the next switch tries again.
+    const p = fetch(catalogURL(l))
+      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.statusText))))
+      .catch(() => {
+        loaded.delete(l);
+        return {};
+      });
+    loaded.set(l, p);
+  }
   return loaded.get(l);
 }
 

@@ -24,7 +24,7 @@ type message struct {
 
 func catalog(t *testing.T, locale string) map[string]message {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "ext", "_locales", locale, "messages.json"))
+	b, err := os.ReadFile(filepath.Join("_locales", locale, "messages.json"))
 	require.NoError(t, err)
 	var c map[string]message
 	require.NoError(t, json.Unmarshal(b, &c), locale)
@@ -38,7 +38,7 @@ var placeholderRef = regexp.MustCompile(`\$([A-Za-z0-9_@]+)\$`)
 // message; and every key the code names exists.
 func TestCatalogsAreWhole(t *testing.T) {
 	en := catalog(t, "en")
-	entries, err := os.ReadDir(filepath.Join("..", "ext", "_locales"))
+	entries, err := os.ReadDir("_locales")
 	require.NoError(t, err)
 	var locales []string
 	for _, e := range entries {

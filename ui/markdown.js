@@ -6,6 +6,8 @@
 // marked and DOMPurify are the pinned copies in vendor/, loaded as classic scripts before the
 // modules (they are UMD builds that set globals).
 
+import { t } from "./i18n.js";
+
 const { marked, DOMPurify } = globalThis;
 
 marked.use({ gfm: true, breaks: false, async: false });
@@ -81,8 +83,8 @@ function decorateCode(root) {
     const copy = document.createElement("button");
     copy.type = "button";
     copy.className = "copy-code";
-    copy.textContent = "Copy";
-    copy.setAttribute("aria-label", "Copy code" + (m ? " (" + m[1] + ")" : ""));
+    copy.textContent = t("copy");
+    copy.setAttribute("aria-label", m ? t("copyCodeLang", m[1]) : t("copyCode"));
     head.append(lang, copy);
     pre.replaceWith(box);
     box.append(head, pre);

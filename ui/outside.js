@@ -4,7 +4,7 @@
 import { $, el, keyed } from "./dom.js";
 import { call, on } from "./connection.js";
 import { askBox } from "./tools.js";
-import { t } from "./i18n.js";
+import { t, say } from "./i18n.js";
 
 const stateWords = (s) => (["off", "connecting", "connected", "waiting"].includes(s) ? t("link_" + s) : s);
 
@@ -13,7 +13,7 @@ export function renderLink(link) {
   if (!n || !link) return;
   n.dataset.state = link.state;
   let text = stateWords(link.state);
-  if (link.message) text = t("linkWithMessage", text, link.message);
+  if (link.message) text = t("linkWithMessage", text, say(link.messageText, link.message));
   if (link.clients && link.clients.length) text += " " + t("linkClients", link.clients.join(", "));
   if (link.state === "waiting" && link.retryAt) {
     const s = Math.max(0, Math.round((link.retryAt - Date.now()) / 1000));

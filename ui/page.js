@@ -5,7 +5,7 @@
 import { $ } from "./dom.js";
 import { call } from "./connection.js";
 import { state } from "./state.js";
-import { t, onLanguage } from "./i18n.js";
+import { t, say, onLanguage } from "./i18n.js";
 
 let focusInput = () => {};
 let windowId = 0;
@@ -81,7 +81,8 @@ function drawChip() {
     text = t("chipReading");
   } else if (p && p.error) {
     chip.dataset.state = "unavailable";
-    text = p.error;
+    text = say(p.errorText, p.error);
+    text = text.charAt(0).toUpperCase() + text.slice(1);
     $("page-chip-remove").hidden = true;
   } else if (p && p.reading) {
     chip.dataset.state = "loading";

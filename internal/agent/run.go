@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -156,7 +157,12 @@ func (r *runner) attach(ctx context.Context, read func(context.Context) (*store.
 	cancel()
 	m := &r.ses.Messages[i]
 	if err != nil {
-		m.SetNotice(sayNotAttached.With(strings.TrimSuffix(err.Error(), ".")))
+		var why any = strings.TrimSuffix(err.Error(), ".")
+		var ie *i18n.Error
+		if errors.As(err, &ie) {
+			why = ie.Text
+		}
+		m.SetNotice(sayNotAttached.With(why))
 	} else if page != nil {
 		page.Clip()
 		flagPage(page)

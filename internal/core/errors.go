@@ -14,7 +14,7 @@ import (
 // problemf is an error whose text is written for the user: sentence s with its arguments.
 func problemf(s i18n.Sentence, args ...any) error { return s.Error(args...) }
 
-// The core's own sentences for the user (their French is in ext/_locales).
+// The core's own sentences for the user (their French is in ui/_locales).
 var (
 	sayNoChat           = i18n.Sentence{Key: "errNoChat", English: "This chat no longer exists; it may have been deleted in another window."}
 	sayNoWorkflow       = i18n.Sentence{Key: "errNoWorkflow", English: "This workflow no longer exists; it may have been deleted in another window."}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/agent"
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/link"
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/tool"
@@ -27,10 +28,12 @@ type Dialer interface {
 // LinkStatus is the link to skiffd as the panel shows it.
 type LinkStatus struct {
 	// State: "off", "connecting", "connected" or "waiting" (to retry after a failure).
-	State   string   `json:"state"`
-	Message string   `json:"message,omitempty"` // a sentence: what is wrong, what to do
-	Clients []string `json:"clients,omitempty"` // the MCP clients that called, by name
-	RetryAt int64    `json:"retryAt,omitempty"` // unix ms
+	State   string `json:"state"`
+	Message string `json:"message,omitempty"` // a sentence: what is wrong, what to do (English)
+	// MessageText is Message for the panel to render in the user's language.
+	MessageText *i18n.Text `json:"messageText,omitempty"`
+	Clients     []string   `json:"clients,omitempty"` // the MCP clients that called, by name
+	RetryAt     int64      `json:"retryAt,omitempty"` // unix ms
 }
 
 // UpdateLink is the push that carries the link's status: {"type": "link.status", "link": …}.
@@ -51,12 +54,12 @@ type linker struct {
 
 // target is where the extension links to skiffd for these settings, as a URL for the Dialer
 // and in words for the user.
-func target(d store.DaemonSettings) (url, where string) {
+func target(d store.DaemonSettings) (url string, where i18n.Text) {
 	if d.Native {
-		return "native:", "skiffd's native messaging host"
+		return "native:", sayLinkNative.With()
 	}
 	port := strconv.Itoa(cmp.Or(d.Port, link.DefaultPort))
-	return "ws://127.0.0.1:" + port + link.Path, "skiffd on port " + port
+	return "ws://127.0.0.1:" + port + link.Path, sayLinkPort.With(port)
 }
 
 // StartLink (re)starts the link when the settings changed or it is not running; with the link
@@ -102,7 +105,7 @@ func (c *Core) startLink(ctx context.Context, d store.DaemonSettings) {
 	if !on {
 		st := LinkStatus{State: "off"}
 		if d.Enabled {
-			st.Message = "Paste the pairing token that `skiffd pair` prints to link."
+			st = status("off", sayLinkNoToken.With())
 		}
 		l.set(st)
 	}
@@ -157,7 +160,7 @@ func (l *linker) publish() {
 func (l *linker) loop(ctx context.Context, cfg store.DaemonSettings) {
 	url, where := target(cfg)
 	for fails := 0; ctx.Err() == nil; {
-		l.set(LinkStatus{State: "connecting", Message: "Connecting to " + where + "…"})
+		l.set(status("connecting", sayLinkConnecting.With(where)))
 		err := l.session(ctx, url, cfg.Token, where)
 		if ctx.Err() != nil {
 			return
@@ -169,7 +172,9 @@ func (l *linker) loop(ctx context.Context, cfg store.DaemonSettings) {
 		}
 		wait := link.Backoff(fails)
 		fails++
-		l.set(LinkStatus{State: "waiting", Message: sentence(err), RetryAt: time.Now().Add(wait).UnixMilli()})
+		st := status("waiting", sentence(err))
+		st.RetryAt = time.Now().Add(wait).UnixMilli()
+		l.set(st)
 		select {
 		case <-time.After(wait):
 		case <-ctx.Done():
@@ -183,31 +188,50 @@ type welcomedErr struct{ err error }
 
 func (e *welcomedErr) Error() string { return e.err.Error() }
 
+// The link's words for the user (their French is in ui/_locales). $1 is where skiffd is.
+var (
+	sayLinkConnecting = i18n.Sentence{Key: "linkConnectingTo", English: "Connecting to $1…"}
+	sayLinkLinked     = i18n.Sentence{Key: "linkLinked", English: "Linked to $1 (skiffd $2). Outside agents can use your browser's tools; every call passes your permissions."}
+	sayLinkUnreached  = i18n.Sentence{Key: "linkUnreached", English: "Skiff could not reach $1. Is it running? Start it with `skiffd serve`, and `skiffd doctor` says what is wrong."}
+	sayLinkClosedAt   = i18n.Sentence{Key: "linkClosedAtOnce", English: "The link to $1 closed at once."}
+	sayLinkNoWelcome  = i18n.Sentence{Key: "linkNoWelcome", English: "$1 did not welcome Skiff: it may be an older skiffd, or another program on that port."}
+	sayLinkNotSkiffd  = i18n.Sentence{Key: "linkNotSkiffd", English: "Something that is not skiffd answers on that port."}
+	sayLinkRefused    = i18n.Sentence{Key: "linkRefused", English: "skiffd refused the link: $1."}
+	sayLinkDropped    = i18n.Sentence{Key: "linkDropped", English: "The link to $1 dropped (did skiffd stop?). Skiff reconnects by itself."}
+	sayLinkNoToken    = i18n.Sentence{Key: "linkNoToken", English: "Paste the pairing token that `skiffd pair` prints to link."}
+	sayLinkFailed     = i18n.Sentence{Key: "linkFailed", English: "The link to skiffd failed: $1."}
+	sayLinkNative     = i18n.Sentence{Key: "linkWhereNative", English: "skiffd's native messaging host"}
+	sayLinkPort       = i18n.Sentence{Key: "linkWherePort", English: "skiffd on port $1"}
+)
+
+// status is a link status with its message.
+func status(state string, t i18n.Text) LinkStatus {
+	return LinkStatus{State: state, Message: t.English(), MessageText: &t}
+}
+
 // linkProblem is a failure of the link, in words for the user.
-type linkProblem string
+func linkProblem(s i18n.Sentence, args ...any) error { return s.Error(args...) }
 
-func (p linkProblem) Error() string { return string(p) }
-
-func sentence(err error) string {
-	var p linkProblem
+func sentence(err error) i18n.Text {
+	var p *i18n.Error
 	if errors.As(err, &p) {
-		return string(p)
+		return p.Text
 	}
-	return "The link to skiffd failed: " + err.Error() + "."
+	return sayLinkFailed.With(err)
 }
 
 // session runs one link: hello, then calls until it fails.
-func (l *linker) session(ctx context.Context, url, token, where string) error {
+func (l *linker) session(ctx context.Context, url, token string, where i18n.Text) error {
 	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	sock, err := l.c.Dialer.Dial(dctx, url)
 	cancel()
 	if err != nil {
-		return linkProblem("Skiff could not reach " + where + ". Is it running? Start it with `skiffd serve`, and `skiffd doctor` says what is wrong.")
+		return linkProblem(sayLinkUnreached, where)
 	}
 	defer sock.Close("")
 	hello, _ := json.Marshal(link.Handshake{Type: link.Hello, Token: token, Version: Version, Protocol: link.Protocol})
 	if err := sock.Write(ctx, hello); err != nil {
-		return linkProblem("The link to " + where + " closed at once.")
+		return linkProblem(sayLinkClosedAt, where)
 	}
 	hctx, cancel := context.WithTimeout(ctx, link.HelloTimeout)
 	b, err := sock.Read(hctx)
@@ -215,15 +239,15 @@ func (l *linker) session(ctx context.Context, url, token, where string) error {
 	var m link.Handshake
 	switch {
 	case err != nil:
-		return linkProblem(where + " did not welcome Skiff: it may be an older skiffd, or another program on that port.")
+		return linkProblem(sayLinkNoWelcome, where)
 	case json.Unmarshal(b, &m) != nil:
-		return linkProblem("Something that is not skiffd answers on that port.")
+		return linkProblem(sayLinkNotSkiffd)
 	case m.Type == link.Refused:
-		return linkProblem("skiffd refused the link: " + m.Message + ".")
+		return linkProblem(sayLinkRefused, m.Message)
 	case m.Type != link.Welcome:
-		return linkProblem("Something that is not skiffd answers on that port.")
+		return linkProblem(sayLinkNotSkiffd)
 	}
-	l.set(LinkStatus{State: "connected", Message: "Linked to " + where + " (skiffd " + m.Version + "). Outside agents can use your browser's tools; every call passes your permissions."})
+	l.set(status("connected", sayLinkLinked.With(where, m.Version)))
 
 	hs := link.Handlers{}
 	link.Ping.Handle(hs, func(context.Context, struct{}) (struct{}, error) { return struct{}{}, nil })
@@ -274,7 +298,7 @@ func (l *linker) session(ctx context.Context, url, token, where string) error {
 		l.mu.Unlock()
 	}()
 	_ = peer.Run(sctx, 0)
-	return &welcomedErr{linkProblem("The link to " + where + " dropped (did skiffd stop?). Skiff reconnects by itself.")}
+	return &welcomedErr{linkProblem(sayLinkDropped, where)}
 }
 
 // call runs an outside client's call in its workspace, through the gate. skiffd sends a call

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/agent"
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/tool"
 )
@@ -29,9 +30,31 @@ type Peek struct {
 	Title     string `json:"title"`
 	Words     int    `json:"words"`
 	Selection bool   `json:"selection"`
-	// Error says why the page cannot be attached, as a sentence.
-	Error string `json:"error,omitempty"`
+	// Error says why the page cannot be attached, as a sentence (English; ErrorText for the
+	// panel to render in the user's language).
+	Error     string     `json:"error,omitempty"`
+	ErrorText *i18n.Text `json:"errorText,omitempty"`
 }
+
+// The chip's and a notice's words about a page Skiff cannot read (their French is in
+// ui/_locales).
+var (
+	sayNoPage        = i18n.Sentence{Key: "pageNone", English: "There is no page to attach."}
+	sayRestricted    = i18n.Sentence{Key: "pageRestricted", English: "Skiff can't read this page (browser pages are off limits)"}
+	sayChip          = i18n.Sentence{Key: "pageChipProblem", English: "$1."}
+	sayDialog        = i18n.Sentence{Key: "pageDialog", English: "the page is showing $1 dialog (“$2”); answer it in the tab, then try again"}
+	sayDialogAlert   = i18n.Sentence{Key: "dialogAlert", English: "an alert"}
+	sayDialogConfirm = i18n.Sentence{Key: "dialogConfirm", English: "a confirm"}
+	sayDialogPrompt  = i18n.Sentence{Key: "dialogPrompt", English: "a prompt"}
+	sayDialogLeave   = i18n.Sentence{Key: "dialogBeforeunload", English: "a beforeunload"}
+	sayTabClosed     = i18n.Sentence{Key: "pageTabClosed", English: "the tab was closed"}
+	sayPageSlow      = i18n.Sentence{Key: "pageSlow", English: "the page did not answer in time"}
+	sayPageAs        = i18n.Sentence{Key: "pageAsIs", English: "$1"}
+	sayPageFailed    = i18n.Sentence{Key: "pageFailed", English: "Skiff could not read the page ($1)"}
+)
+
+// problem sets why the page cannot be attached.
+func (p *Peek) problem(t i18n.Text) { p.Error, p.ErrorText = t.English(), &t }
 
 // AttachParams says what goes with a message: the page in front of the user at Send (the
 // active tab of the panel's window, whatever the chip showed a moment before), unless Removed
@@ -96,9 +119,9 @@ func (c *Core) peek(ctx context.Context, p PeekParams) (*Peek, error) {
 	}
 	out := &Peek{TabID: t.ID, URL: t.URL, Title: t.Title}
 	if !tool.Scriptable(t.URL) {
-		out.Error = "Skiff can't read this page (browser pages are off limits)."
+		out.problem(sayChip.With(sayRestricted.With()))
 		if t.URL == "" || t.URL == "about:blank" || strings.HasPrefix(t.URL, "chrome://newtab") {
-			out.Error = "There is no page to attach."
+			out.problem(sayNoPage.With())
 		}
 		return out, nil
 	}
@@ -107,8 +130,7 @@ func (c *Core) peek(ctx context.Context, p PeekParams) (*Peek, error) {
 	}
 	r, err := c.readable(ctx, t.ID, t.URL)
 	if err != nil {
-		p := pageProblem(err)
-		out.Error = strings.ToUpper(p[:1]) + p[1:] + "."
+		out.problem(sayChip.With(pageProblem(err)))
 		return out, nil
 	}
 	out.Title, out.URL = r.Title, r.URL
@@ -213,7 +235,7 @@ func (c *Core) attachFor(a *AttachParams, windowID, tabID int) *agent.Attach {
 	return &agent.Attach{Read: func(ctx context.Context) (*store.Page, error) {
 		t, err := c.inFront(ctx, windowID, tabID)
 		if err != nil {
-			return nil, errors.New(pageProblem(err))
+			return nil, &i18n.Error{Text: pageProblem(err)}
 		}
 		if a.Removed && t.ID == a.TabID && t.URL == a.URL {
 			return nil, nil // the user left this page out
@@ -222,11 +244,11 @@ func (c *Core) attachFor(a *AttachParams, windowID, tabID int) *agent.Attach {
 			if t.URL == "" || t.URL == "about:blank" || strings.HasPrefix(t.URL, "chrome://newtab") {
 				return nil, nil // nothing to attach
 			}
-			return nil, errors.New("Skiff can't read this page (browser pages are off limits)")
+			return nil, sayRestricted.Error()
 		}
 		r, err := c.current(ctx, t)
 		if err != nil {
-			return nil, errors.New(pageProblem(err))
+			return nil, &i18n.Error{Text: pageProblem(err)}
 		}
 		page := &store.Page{URL: r.URL, Title: r.Title, Text: r.Text}
 		// The selection changes without events: read it now (one line of script).
@@ -238,23 +260,34 @@ func (c *Core) attachFor(a *AttachParams, windowID, tabID int) *agent.Attach {
 }
 
 // pageProblem says why a page could not be read, for the chip and the message's notice.
-func pageProblem(err error) string {
+func pageProblem(err error) i18n.Text {
 	var de *tool.DialogError
 	var te *tool.Error
 	switch {
 	case errors.As(err, &de):
 		d := de.Dialog
-		return "the page is showing " + tool.Article(d.Type) + " " + d.Type + " dialog (“" + clipWords(d.Message, 80) + "”); answer it in the tab, then try again"
+		what := any(tool.Article(d.Type) + " " + d.Type)
+		switch d.Type {
+		case "alert":
+			what = sayDialogAlert.With()
+		case "confirm":
+			what = sayDialogConfirm.With()
+		case "prompt":
+			what = sayDialogPrompt.With()
+		case "beforeunload":
+			what = sayDialogLeave.With()
+		}
+		return sayDialog.With(what, clipWords(d.Message, 80))
 	case errors.Is(err, tool.ErrRestricted):
-		return "Skiff can't read this page (browser pages are off limits)"
+		return sayRestricted.With()
 	case errors.Is(err, tool.ErrNoTab):
-		return "the tab was closed"
+		return sayTabClosed.With()
 	case errors.Is(err, context.DeadlineExceeded):
-		return "the page did not answer in time"
+		return sayPageSlow.With()
 	case errors.As(err, &te):
-		return te.Msg
+		return sayPageAs.With(te.Msg)
 	}
-	return "Skiff could not read the page (" + err.Error() + ")"
+	return sayPageFailed.With(err)
 }
 
 func clipWords(s string, n int) string {

@@ -72,7 +72,7 @@ func sourceSentences(t *testing.T) []i18n.Sentence {
 var catalogsOnce = sync.OnceValues(func() (map[string]i18n.Catalog, error) {
 	out := map[string]i18n.Catalog{}
 	for _, l := range i18n.Languages {
-		b, err := os.ReadFile(filepath.Join("..", "..", "ext", "_locales", l, "messages.json"))
+		b, err := os.ReadFile(filepath.Join("..", "..", "ui", "_locales", l, "messages.json"))
 		if err != nil {
 			return nil, err
 		}

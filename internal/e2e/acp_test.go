@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"net"
 	"net/http"
@@ -13,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -213,6 +216,25 @@ func TestWebClientPairsAndChats(t *testing.T) {
 	WaitJS(t, tab, `document.querySelector('#messages .ask button[data-answer="allow_always"]')`)
 	Click(t, tab, `document.querySelector('#messages .ask button[data-answer="allow_always"]')`)
 	WaitJS(t, tab, `document.body.dataset.turn === "done" && [...document.querySelectorAll('#messages .msg[data-role="agent"]')].some(n => n.textContent.includes("chose always"))`)
+
+	// In a French browser, the client speaks French (from the catalogs skiffd serves with it).
+	ua := JS[string](t, tab, `navigator.userAgent`)
+	Do(t, tab, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: ua, AcceptLanguage: "fr-FR,fr"})
+		return err
+	}))
+	JS[bool](t, tab, `(location.reload(), true)`)
+	WaitJS(t, tab, `document.body.dataset.state === "connected" && document.documentElement.lang === "fr"`)
+	for expr, want := range map[string]string{
+		`document.getElementById("status").textContent`: "Connecté à skiffd.",
+		`document.getElementById("send").textContent`:   "Envoyer",
+		`document.getElementById("input").placeholder`:  "Écrire à l’agent",
+		`document.querySelector("h1").textContent`:      "Agents Skiff",
+	} {
+		if got := JS[string](t, tab, expr); got != want {
+			t.Errorf("the web client in French: %s is %q, want %q", expr, got, want)
+		}
+	}
 
 	// The link does not pair a second time (a fresh profile: no cookie).
 	fresh := browser.Incognito(t, linkURL)

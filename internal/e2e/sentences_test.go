@@ -4,9 +4,13 @@ package e2e
 
 import (
 	"context"
+	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/skiff-ai/skiff/internal/testkit"
 )
@@ -21,7 +25,7 @@ func setLanguage(t *testing.T, panel context.Context, l string) {
 
 // What the core writes for the user reaches a French user in French: a provider's failure in
 // the chat (with the provider's own words kept as they came), what a call will do and why it
-// asks, and the answer to a request the core refuses. A chat on screen is drawn again in the new language
+// asks, the page chip, the link's status, and the answer to a request the core refuses. A chat on screen is drawn again in the new language
 // when the setting changes, from the keys it stored.
 func TestCoreSentencesFollowTheLanguage(t *testing.T) {
 	body := testkit.Recorded(t, "openai/error_401_invalid_api_key.json")
@@ -48,6 +52,26 @@ func TestCoreSentencesFollowTheLanguage(t *testing.T) {
 	if got != "Skiff ne sait pas exporter en « pdf » ; choisissez JSON ou Markdown." {
 		t.Errorf("a refused request in French: %q", got)
 	}
+
+	// The chip on a page Skiff may not read, and the link's status when skiffd is not there.
+	other := browser.Tab(t, "about:blank")
+	Do(t, other, chromedp.Navigate("chrome://version"))
+	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "unavailable"`)
+	if got := chip(t, panel); got != "Skiff ne peut pas lire cette page (les pages du navigateur sont hors limites)." {
+		t.Errorf("the chip in French: %q", got)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close() // nothing listens there now
+	JS[bool](t, panel, `skiffTest.call("core.hello").then(st => skiffTest.call("settings.save", {settings: {...st.settings, daemon: {enabled: true, port: `+strconv.Itoa(port)+`}}, keys: {}, daemonToken: "a-token-nobody-knows"})).then(() => true)`)
+	t.Cleanup(func() { saveSettings(t, panel, `{daemon: {enabled: false}}`) })
+	if JS[bool](t, panel, `document.getElementById("settings").hidden`) {
+		Do(t, panel, chromedp.Click("#settings-toggle"))
+	}
+	WaitJS(t, panel, `document.getElementById("link-status").textContent.includes(`+jsString("Skiff n’a pas pu joindre skiffd sur le port "+strconv.Itoa(port)+". Est-il lancé ?")+`)`)
 
 	// An ask's reason, on the card.
 	site := testkit.NewSite(t)

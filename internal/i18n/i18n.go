@@ -1,6 +1,6 @@
 // Package i18n words what the worker itself shows the user, outside the panel (notifications,
 // the toolbar button's title), in the language chosen in Settings, from the same catalogs the
-// panel reads: ext/_locales/<l>/messages.json, in Chrome's shape. Chrome's own
+// panel reads: ui/_locales/<l>/messages.json, in Chrome's shape. Chrome's own
 // chrome.i18n.getMessage only knows the browser's language, which the setting may override.
 package i18n
 

@@ -12,7 +12,7 @@ import (
 func words(t *testing.T, lang string) Words {
 	t.Helper()
 	read := func(l string) Catalog {
-		b, err := os.ReadFile(filepath.Join("..", "..", "ext", "_locales", l, "messages.json"))
+		b, err := os.ReadFile(filepath.Join("..", "..", "ui", "_locales", l, "messages.json"))
 		require.NoError(t, err)
 		c, err := Parse(b)
 		require.NoError(t, err)

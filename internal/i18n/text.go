@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Languages are the user's languages Skiff speaks (ext/_locales).
+// Languages are the user's languages Skiff speaks (ui/_locales).
 var Languages = []string{"en", "fr"}
 
 // Text is a sentence for the user as a catalog key and its arguments. The core builds it; the

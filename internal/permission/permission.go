@@ -115,7 +115,7 @@ func decided(o Outcome) Outcome {
 }
 
 // Why the gate allows, denies or asks, for the card and the audit log (their French is in
-// ext/_locales).
+// ui/_locales).
 var (
 	sayPlan          = i18n.Sentence{Key: "whyPlan", English: "a plan is for you to approve before the agent acts"}
 	sayChoseNever    = i18n.Sentence{Key: "whyChoseNever", English: "you chose never for $1 on $2"}

@@ -8,7 +8,7 @@ import (
 )
 
 // What a call will do, in the words a person reads on its card and its ask (their French is in
-// ext/_locales). The element's own words (its name, a typed text, an address) go in as they
+// ui/_locales). The element's own words (its name, a typed text, an address) go in as they
 // are; the model reads none of this.
 var (
 	elPage     = i18n.Sentence{Key: "elPage", English: "the page"}

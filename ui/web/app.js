@@ -6,6 +6,7 @@
 import { $, el } from "./dom.js";
 import { render } from "./markdown.js";
 import * as slash from "./slash.js";
+import { t, setLanguage } from "./i18n.js";
 
 let ws = null;
 let next = 1;
@@ -39,9 +40,9 @@ function reply(id, result, error) {
 function connect() {
   ws = new WebSocket(location.origin.replace(/^http/, "ws") + "/app/ws");
   ws.onopen = async () => {
-    status("Connected to skiffd.", "connected");
+    status(t("webConnected"), "connected");
     const agents = await call("agent.list", {});
-    $("agent").replaceChildren(...agents.map((a) => el("option", { value: a.name, textContent: a.title + (a.installed ? "" : " (not installed)") })));
+    $("agent").replaceChildren(...agents.map((a) => el("option", { value: a.name, textContent: a.installed ? a.title : t("webNotInstalled", a.title) })));
     await refreshChats();
     await showFiles("");
   };
@@ -55,9 +56,9 @@ function connect() {
     f.error ? p.reject(new Error(f.error)) : p.resolve(f.result);
   };
   ws.onclose = () => {
-    for (const p of pending.values()) p.reject(new Error("The connection to skiffd closed."));
+    for (const p of pending.values()) p.reject(new Error(t("webClosed")));
     pending.clear();
-    if (document.body.dataset.state !== "refused") status("Not connected: open the link `skiffd open` prints.", "closed");
+    if (document.body.dataset.state !== "refused") status(t("webNotConnected"), "closed");
   };
 }
 
@@ -115,7 +116,7 @@ function onEvent(ev) {
     if (old) old.plan = ev.plan;
     else ms.push({ role: "plan", plan: ev.plan });
   } else if (ev.kind === "wrote") {
-    ms.push({ role: "note", text: `Wrote ${ev.diff.path} (+${ev.diff.added} −${ev.diff.removed})` });
+    ms.push({ role: "note", text: t("webWrote", ev.diff.path, ev.diff.added, ev.diff.removed) });
   } else if (ev.kind === "info") {
     refreshChats();
   } else if (ev.kind === "commands") {
@@ -126,9 +127,9 @@ function onEvent(ev) {
 
 function onAsk(id, q) {
   if (!chats.has(q.session)) chats.set(q.session, { agent: "", messages: [] });
-  const box = el("div", { className: "card ask" }, el("p", { textContent: `Allow ${q.agent} to ${q.title}?` }));
+  const box = el("div", { className: "card ask" }, el("p", { textContent: t("webAllow", q.agent, q.title) }));
   if (q.diff) box.append(el("pre", { className: "diff", textContent: q.diff.unified }));
-  for (const [kind, label] of [["allow_once", "Allow once"], ["allow_always", "Always"], ["reject_once", "Deny"], ["reject_always", "Never"]]) {
+  for (const [kind, label] of [["allow_once", t("answer_allow_once")], ["allow_always", t("answer_allow_always_anywhere")], ["reject_once", t("answer_deny_once")], ["reject_always", t("answer_deny_always")]]) {
     if (q.answers && q.answers.length && !q.answers.includes(kind) && !q.answers.includes(kind.replace("always", "once"))) continue;
     const b = el("button", { type: "button", textContent: label });
     b.dataset.answer = kind;
@@ -178,7 +179,7 @@ $("new").addEventListener("click", async () => {
 });
 
 // The agent's slash commands, offered after a "/" (the panel's list).
-slash.attach($("input"), { commands: () => (cur() && cur().commands) || [], label: () => "The agent's commands" });
+slash.attach($("input"), { commands: () => (cur() && cur().commands) || [], label: () => t("webCommands") });
 
 $("composer").addEventListener("submit", async (e) => {
   e.preventDefault();
@@ -192,7 +193,7 @@ $("composer").addEventListener("submit", async (e) => {
   document.body.dataset.turn = "running";
   try {
     const r = await call("agent.prompt", { session: chat, text });
-    if (r.stopReason === "cancelled") cur().messages.push({ role: "note", text: "Stopped." });
+    if (r.stopReason === "cancelled") cur().messages.push({ role: "note", text: t("stopped") });
   } catch (err) {
     cur().messages.push({ role: "note", text: err.message });
   }
@@ -209,5 +210,7 @@ $("input").addEventListener("keydown", (e) => {
 });
 $("stop").addEventListener("click", () => call("agent.cancel", { session: chat }));
 
+// The browser's language (the web client has no settings of its own), before anything is drawn.
+await setLanguage("auto");
 await pair();
 connect();

@@ -228,10 +228,27 @@ func (a *Agent) Close() {
 	a.queue.close()
 }
 
-// NewSession opens a session for Skiff's session id, with the shared folder as its cwd and
-// Skiff's browser tools as an MCP server. Updates the agent sends before it answers are kept
-// and delivered after.
+// How Open opened a chat's session.
+const (
+	OpenedNew     = "new"     // a new session (the agent does not know the chat's earlier turns)
+	OpenedResumed = "resumed" // the agent's session from before, through session/resume
+	OpenedLoaded  = "loaded"  // the agent's session from before, through session/load
+)
+
+// NewSession opens a new session for Skiff's session id (Open with nothing to resume).
 func (a *Agent) NewSession(ctx context.Context, id string) error {
+	_, _, err := a.Open(ctx, id, "")
+	return err
+}
+
+// Open opens a session for Skiff's session id, with the shared folder as its cwd and Skiff's
+// browser tools as an MCP server. prev, when not empty, is the agent's session id this chat had
+// before (another run of skiffd, or of the agent): the agent resumes it (session/resume) or
+// loads it (session/load; the history it replays is dropped, since Skiff keeps the chat) when
+// it offers either, and otherwise, or when that fails, a new session opens. Updates the agent
+// sends before it answers are kept and delivered after. It returns the agent's session id and
+// how it opened.
+func (a *Agent) Open(ctx context.Context, id, prev string) (string, string, error) {
 	cwd := os.TempDir()
 	if a.host.Files != nil {
 		cwd = a.host.Files.Dir()
@@ -240,33 +257,62 @@ func (a *Agent) NewSession(ctx context.Context, id string) error {
 	if a.host.MCP != nil {
 		servers = a.host.MCP(a.Spec, a.Info.AgentCapabilities.McpCapabilities.Http)
 	}
-	req := acp.NewSessionRequest{Cwd: cwd, McpServers: servers}
-	res, err := a.conn.NewSession(ctx, req)
-	var re *acp.RequestError
-	if errors.As(err, &re) && re.Code == acp.NewAuthRequired(nil).Code && len(a.Info.AuthMethods) > 0 {
-		if err = a.authenticate(ctx); err == nil {
-			res, err = a.conn.NewSession(ctx, req)
+	caps := a.Info.AgentCapabilities
+	var opts []acp.SessionConfigOption
+	var modes *acp.SessionModeState
+	sid, how := acp.SessionId(prev), ""
+	switch {
+	case prev != "" && caps.SessionCapabilities.Resume != nil:
+		res, err := a.conn.ResumeSession(ctx, acp.ResumeSessionRequest{SessionId: sid, Cwd: cwd, McpServers: servers})
+		if err == nil {
+			how, opts, modes = OpenedResumed, res.ConfigOptions, res.Modes
+		}
+	case prev != "" && caps.LoadSession:
+		res, err := a.conn.LoadSession(ctx, acp.LoadSessionRequest{SessionId: sid, Cwd: cwd, McpServers: servers})
+		a.mu.Lock()
+		delete(a.early, sid) // the history it replayed: the chat has it already
+		a.mu.Unlock()
+		if err == nil {
+			how, opts, modes = OpenedLoaded, res.ConfigOptions, res.Modes
 		}
 	}
-	if err != nil {
-		return a.failed("could not open a session", err)
+	if how == "" {
+		req := acp.NewSessionRequest{Cwd: cwd, McpServers: servers}
+		res, err := a.conn.NewSession(ctx, req)
+		var re *acp.RequestError
+		if errors.As(err, &re) && re.Code == acp.NewAuthRequired(nil).Code && len(a.Info.AuthMethods) > 0 {
+			if err = a.authenticate(ctx); err == nil {
+				res, err = a.conn.NewSession(ctx, req)
+			}
+		}
+		if err != nil {
+			return "", "", a.failed("could not open a session", err)
+		}
+		sid, how, opts, modes = res.SessionId, OpenedNew, res.ConfigOptions, res.Modes
 	}
 	a.mu.Lock()
-	a.sessions[res.SessionId] = id
-	a.ids[id] = res.SessionId
-	early := a.early[res.SessionId]
-	delete(a.early, res.SessionId)
+	a.sessions[sid] = id
+	a.ids[id] = sid
+	early := a.early[sid]
+	delete(a.early, sid)
 	for _, u := range early {
 		a.queue.push(translate(id, u)...)
 	}
 	a.mu.Unlock()
-	if opts := configOptions(res.ConfigOptions); len(opts) > 0 {
+	if opts := configOptions(opts); len(opts) > 0 {
 		a.queue.push(Event{Session: id, Kind: "config", Config: opts})
 	}
-	if res.Modes != nil {
-		a.queue.push(Event{Session: id, Kind: "mode", Text: string(res.Modes.CurrentModeId)})
+	if modes != nil {
+		a.queue.push(Event{Session: id, Kind: "mode", Text: string(modes.CurrentModeId)})
 	}
-	return nil
+	return string(sid), how, nil
+}
+
+// SessionOf is the agent's session id for Skiff's session id ("" when it has none).
+func (a *Agent) SessionOf(id string) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return string(a.ids[id])
 }
 
 // authenticate uses the agent's first method that needs no terminal of ours.

@@ -354,3 +354,50 @@ func TestModelIsAConfigOption(t *testing.T) {
 	_, err = a.SetOption(ctx, "chat-1", "model", "nope")
 	assert.Error(t, err)
 }
+
+// A chat whose agent stopped (skiffd restarted, the agent crashed) reopens the agent's own
+// session: through session/resume when the agent offers it, else session/load, whose replay
+// of the history is dropped (the chat has it), else as a new session, which Open says.
+func TestReopenASession(t *testing.T) {
+	folder := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	run := func(reopen string) (*Agent, *recorder) {
+		rec := newRecorder()
+		f, err := OpenFiles(folder, false)
+		require.NoError(t, err)
+		t.Cleanup(func() { f.Close() })
+		h := &Host{Ask: rec, Emit: rec.emit, Files: f}
+		a, err := h.Start(ctx, Spec{Name: "test", Title: "Test Agent", Command: []string{acpagent.Build(t)}, Env: []string{"SKIFF_TEST_AGENT_REOPEN=" + reopen}})
+		require.NoError(t, err)
+		t.Cleanup(a.Close)
+		return a, rec
+	}
+	a, _ := run("")
+	sid, how, err := a.Open(ctx, "chat-1", "")
+	require.NoError(t, err)
+	assert.Equal(t, OpenedNew, how)
+	_, err = a.Prompt(ctx, "chat-1", "remember apples", nil)
+	require.NoError(t, err)
+	a.Close()
+
+	for _, tt := range []struct{ reopen, how, recall string }{
+		{"", OpenedResumed, "you said: remember apples"},
+		{"load", OpenedLoaded, "you said: remember apples"},
+		{"none", OpenedNew, "you said: "},
+	} {
+		b, rec := run(tt.reopen)
+		got, how, err := b.Open(ctx, "chat-1", sid)
+		require.NoError(t, err, tt.reopen)
+		assert.Equal(t, tt.how, how, tt.reopen)
+		if tt.how != OpenedNew {
+			assert.Equal(t, sid, got, tt.reopen)
+		}
+		_, err = b.Prompt(ctx, "chat-1", "recall", nil)
+		require.NoError(t, err)
+		es := rec.take()
+		assert.Equal(t, tt.recall, rec.text("text", es), "%s: nothing replayed reaches the chat", tt.reopen)
+		assert.Empty(t, rec.text("user", es), tt.reopen)
+		b.Close()
+	}
+}

@@ -19,7 +19,9 @@ import (
 // (Session.Provider "acp:NAME"); the agent keeps its own session for the chat. The agent's
 // questions appear in its chat as tool messages asking, answered with the same four answers.
 type Hosted interface {
-	Open(ctx context.Context, agent, chat string) error
+	// Open opens the chat's session with agent; resume is the agent's session id the chat
+	// had before ("" for none).
+	Open(ctx context.Context, agent, chat, resume string) (link.AgentOpened, error)
 	Prompt(ctx context.Context, chat, text string) (stopReason string, err error)
 	Cancel(ctx context.Context, chat string) error
 	// SetOption sets a chat's config option (the model is the one of category "model") and
@@ -73,7 +75,20 @@ func (e *Engine) runHosted(ctx context.Context, ses *store.Session, agent string
 		e.mu.Unlock()
 	}()
 
-	stop, err := "", e.Hosted.Open(ctx, agent, ses.ID)
+	opened, err := e.Hosted.Open(ctx, agent, ses.ID, ses.AgentSession)
+	if err == nil && opened.AgentSession != "" && opened.AgentSession != ses.AgentSession {
+		r.mu.Lock()
+		// A new session for a chat that had one: the agent does not remember its earlier
+		// turns, and the user should know before reading its reply.
+		if ses.AgentSession != "" && opened.How == "new" {
+			ses.Messages[lastUser(ses.Messages)].SetNotice(sayAgentForgot.With())
+			r.show(lastUser(ses.Messages))
+		}
+		ses.AgentSession = opened.AgentSession
+		r.save()
+		r.mu.Unlock()
+	}
+	stop := ""
 	if err == nil {
 		// The prompt carries the page the user attached, as data.
 		text := ses.Messages[lastUser(ses.Messages)].Content

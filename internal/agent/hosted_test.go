@@ -23,8 +23,10 @@ type scripted struct {
 	answer string
 }
 
-func (s *scripted) Open(context.Context, string, string) error { return nil }
-func (s *scripted) Cancel(context.Context, string) error       { return nil }
+func (s *scripted) Open(context.Context, string, string, string) (link.AgentOpened, error) {
+	return link.AgentOpened{}, nil
+}
+func (s *scripted) Cancel(context.Context, string) error { return nil }
 func (s *scripted) SetOption(_ context.Context, _, option, value string) ([]link.ConfigOption, error) {
 	return []link.ConfigOption{{ID: option, Current: value}}, nil
 }

@@ -2,12 +2,13 @@ package agent
 
 import "github.com/skiff-ai/skiff/internal/i18n"
 
-// The sentences a run leaves for the user on its messages (their French is in ext/_locales).
+// The sentences a run leaves for the user on its messages (their French is in ui/_locales).
 var (
 	sayNotAttached  = i18n.Sentence{Key: "noticeNotAttached", English: "The page was not attached: $1."}
 	sayNotAgent     = i18n.Sentence{Key: "noticeNotAgent", English: "The model asked to use tools, but this chat is not in agent mode: turn on Agent to let it."}
 	sayStepLimit    = i18n.Sentence{Key: "noticeStepLimit", One: "Stopped after $1 step, the limit set in Settings. Send a message to let it go on.", English: "Stopped after $1 steps, the limit set in Settings. Send a message to let it go on."}
 	sayAgentLimit   = i18n.Sentence{Key: "noticeAgentLimit", English: "The agent stopped at its limit ($1). Send a message to let it go on."}
+	sayAgentForgot  = i18n.Sentence{Key: "noticeAgentForgot", English: "The agent could not reopen this chat's session, so it started a new one: it does not remember the earlier messages."}
 	sayAgentRefused = i18n.Sentence{Key: "noticeAgentRefused", English: "The agent refused to go on."}
 	sayAgentFailed  = i18n.Sentence{Key: "errAgentFailed", English: "$1"}
 	sayCouldNotRead = i18n.Sentence{Key: "errReadConversation", English: "Could not read the conversation: $1"}

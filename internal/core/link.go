@@ -406,13 +406,12 @@ func (h hosted) peer() (*link.Peer, error) {
 	return h.l.peer, nil
 }
 
-func (h hosted) Open(ctx context.Context, name, chat string) error {
+func (h hosted) Open(ctx context.Context, name, chat, resume string) (link.AgentOpened, error) {
 	p, err := h.peer()
 	if err != nil {
-		return err
+		return link.AgentOpened{}, err
 	}
-	_, err = link.AgentOpen.Call(ctx, p, link.AgentOpenParams{Agent: name, Session: chat})
-	return err
+	return link.AgentOpen.Call(ctx, p, link.AgentOpenParams{Agent: name, Session: chat, Resume: resume})
 }
 
 func (h hosted) Prompt(ctx context.Context, chat, text string) (string, error) {

@@ -78,12 +78,12 @@ func NewAgents(cfg *Config, hub *Hub) *Agents {
 // the same ones. opened, when set, is told of each chat the link opened.
 func (a *Agents) Handle(hs link.Handlers, opened func(session string)) {
 	link.AgentList.Handle(hs, func(context.Context, struct{}) ([]link.AgentInfo, error) { return a.List(), nil })
-	link.AgentOpen.Handle(hs, func(ctx context.Context, p link.AgentOpenParams) (struct{}, error) {
-		err := a.Open(ctx, p.Agent, p.Session)
+	link.AgentOpen.Handle(hs, func(ctx context.Context, p link.AgentOpenParams) (link.AgentOpened, error) {
+		o, err := a.Open(ctx, p.Agent, p.Session, p.Resume)
 		if err == nil && opened != nil {
 			opened(p.Session)
 		}
-		return struct{}{}, err
+		return o, err
 	})
 	link.AgentPrompt.Handle(hs, func(ctx context.Context, p link.AgentPromptParams) (link.AgentPromptResult, error) {
 		stop, err := a.Prompt(ctx, p)
@@ -269,25 +269,27 @@ func (a *Agents) AgentFor(tok string) string {
 	return ""
 }
 
-// Open starts agent if needed and opens a session for the chat.
-func (a *Agents) Open(ctx context.Context, agent, chat string) error {
+// Open starts agent if needed and opens a session for the chat; resume is the agent's session
+// id the chat had before, if any (acphost.Agent.Open).
+func (a *Agents) Open(ctx context.Context, agent, chat, resume string) (link.AgentOpened, error) {
 	ag, err := a.agent(ctx, agent)
 	if err != nil {
-		return err
+		return link.AgentOpened{}, err
 	}
 	a.mu.Lock()
 	have := a.chats[chat] == agent
 	a.mu.Unlock()
 	if have {
-		return nil
+		return link.AgentOpened{AgentSession: ag.SessionOf(chat)}, nil
 	}
-	if err := ag.NewSession(ctx, chat); err != nil {
-		return err
+	sid, how, err := ag.Open(ctx, chat, resume)
+	if err != nil {
+		return link.AgentOpened{}, err
 	}
 	a.mu.Lock()
 	a.chats[chat] = agent
 	a.mu.Unlock()
-	return nil
+	return link.AgentOpened{AgentSession: sid, How: how}, nil
 }
 
 func (a *Agents) chat(id string) (*acphost.Agent, error) {

@@ -156,6 +156,16 @@ func TestChatWithAnACPAgentThroughSkiffd(t *testing.T) {
 	Click(t, panel, `document.getElementById("agent-log")`)
 	WaitJS(t, panel, `!document.getElementById("agent-log-text").hidden && document.getElementById("agent-log-text").textContent.includes("test agent: crashing on purpose")`)
 	Do(t, panel, chromedp.Click("#settings-toggle"))
+
+	// The chat goes on after the crash: skiffd starts the agent again, and it resumes the
+	// chat's own session (the id Skiff kept with the chat), so it remembers the earlier turns.
+	WaitJS(t, panel, `document.body.dataset.view === "chat"`)
+	JS[bool](t, panel, `(document.getElementById("input").value = "", true)`)
+	Do(t, panel, chromedp.SendKeys("#input", "recall"+kb.Enter))
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done" && `+lastAssistant+`.textContent.includes("you said: hello")`)
+	if n := JS[string](t, panel, `[...document.querySelectorAll("#messages .notice")].map(n => n.textContent).join(" | ")`); strings.Contains(n, "could not reopen") {
+		t.Errorf("the agent started over: %s", n)
+	}
 }
 
 // skiffdWithAgent serves a skiffd that hosts the scripted test agent, sharing a new folder.

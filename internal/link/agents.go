@@ -6,8 +6,9 @@ var (
 	// AgentList: extension → skiffd, the agents skiffd can host.
 	AgentList = Method[struct{}, []AgentInfo]{"agent.list"}
 	// AgentOpen: extension → skiffd, start the agent if it is not running and open a session
-	// for a Skiff chat (nothing if it has one).
-	AgentOpen = Method[AgentOpenParams, struct{}]{"agent.open"}
+	// for a Skiff chat (nothing if it has one), resuming the agent's session from before when
+	// the chat had one and the agent can.
+	AgentOpen = Method[AgentOpenParams, AgentOpened]{"agent.open"}
 	// AgentPrompt: extension → skiffd, a user's message; answers when the turn ends.
 	AgentPrompt = Method[AgentPromptParams, AgentPromptResult]{"agent.prompt"}
 	// AgentCancel: extension → skiffd, stop the chat's turn.
@@ -46,10 +47,20 @@ type AgentSession struct {
 	Session string `json:"session"`
 }
 
-// AgentOpenParams opens Session (a Skiff chat id) with Agent.
+// AgentOpenParams opens Session (a Skiff chat id) with Agent. Resume is the agent's own
+// session id the chat had before (skiffd or the agent restarted since), when it had one.
 type AgentOpenParams struct {
 	Agent   string `json:"agent"`
 	Session string `json:"session"`
+	Resume  string `json:"resume,omitempty"`
+}
+
+// AgentOpened is the chat's session with the agent: the agent's own id for it (kept with the
+// chat, to resume it later) and how it opened: "new", "resumed", "loaded", or "" when the chat
+// had its session open already.
+type AgentOpened struct {
+	AgentSession string `json:"agentSession,omitempty"`
+	How          string `json:"how,omitempty"`
 }
 
 // AgentOptionParams sets Option to Value in Session.

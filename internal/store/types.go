@@ -198,6 +198,10 @@ type Session struct {
 	AgentOptions []link.ConfigOption `json:"agentOptions,omitempty"`
 	ContextUsed  int                 `json:"contextUsed,omitempty"`
 	ContextSize  int                 `json:"contextSize,omitempty"`
+	// AgentSession is a hosted agent's own id for this chat's session: skiffd resumes it
+	// (session/resume or session/load) when the chat goes on after skiffd or the agent
+	// restarted. The chat's history is Skiff's, here; the agent keeps its own.
+	AgentSession string `json:"agentSession,omitempty"`
 	// Workflow is the saved workflow this chat replays, and how far it got.
 	Workflow *WorkflowRun `json:"workflow,omitempty"`
 	// PlanFirst: each run of this agent chat reads and proposes a plan before it acts; Plan is
@@ -313,7 +317,7 @@ type Settings struct {
 	Language string `json:"language,omitempty"`
 }
 
-// Languages are the user's languages Skiff speaks (ext/_locales).
+// Languages are the user's languages Skiff speaks (ui/_locales).
 var Languages = i18n.Languages
 
 // DaemonSettings is the link to skiffd: off until the user turns it on with the pairing token

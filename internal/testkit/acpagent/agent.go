@@ -13,6 +13,10 @@
 //	model            says the model the session uses (a config option of category model)
 //	slow             streams a chunk, then waits to be cancelled
 //	crash            writes to stderr and exits with status 3
+//	recall           says what the user said earlier in this session, in this process or
+//	                 another (a session is kept in the cwd, .skiff-test-agent/, for
+//	                 session/resume and session/load; SKIFF_TEST_AGENT_REOPEN=load offers
+//	                 load only, =none neither)
 package acpagent
 
 import (
@@ -22,6 +26,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -52,6 +57,31 @@ type session struct {
 	mcp    []acp.McpServer
 	cancel context.CancelFunc
 	model  string
+	cwd    string
+}
+
+// said is where a session's prompts are kept, so another run of the agent can reopen it.
+func said(cwd string, id acp.SessionId) string {
+	return filepath.Join(cwd, ".skiff-test-agent", string(id)+".txt")
+}
+
+// reopen takes back a session another run kept; load replays its history first, as
+// session/load does.
+func (a *agent) reopen(ctx context.Context, id acp.SessionId, cwd string, mcp []acp.McpServer, load bool) error {
+	b, err := os.ReadFile(said(cwd, id))
+	if err != nil {
+		return acp.NewInvalidParams("no such session: " + string(id))
+	}
+	if load {
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			a.say(ctx, id, acp.SessionUpdate{UserMessageChunk: &acp.SessionUpdateUserMessageChunk{SessionUpdate: "user_message_chunk", Content: acp.TextBlock(line)}})
+			a.say(ctx, id, acp.UpdateAgentMessageText("(replayed) "+line))
+		}
+	}
+	a.mu.Lock()
+	a.sessions[id] = &session{mcp: mcp, model: "fast-1", cwd: cwd}
+	a.mu.Unlock()
+	return nil
 }
 
 // models are the test agent's model choices, offered as a config option of category model.
@@ -74,22 +104,31 @@ type agent struct {
 
 func (a *agent) Initialize(_ context.Context, p acp.InitializeRequest) (acp.InitializeResponse, error) {
 	a.client = p.ClientCapabilities
+	caps := acp.AgentCapabilities{
+		McpCapabilities:    acp.McpCapabilities{Http: true},
+		PromptCapabilities: acp.PromptCapabilities{Image: true},
+	}
+	switch os.Getenv("SKIFF_TEST_AGENT_REOPEN") {
+	case "none":
+	case "load":
+		caps.LoadSession = true
+	default:
+		caps.LoadSession = true
+		caps.SessionCapabilities.Resume = &acp.SessionResumeCapabilities{}
+	}
 	return acp.InitializeResponse{
-		ProtocolVersion: acp.ProtocolVersionNumber,
-		AgentInfo:       &acp.Implementation{Name: "skiff-test-agent", Version: "1"},
-		AgentCapabilities: acp.AgentCapabilities{
-			McpCapabilities:    acp.McpCapabilities{Http: true},
-			PromptCapabilities: acp.PromptCapabilities{Image: true},
-		},
-		AuthMethods: []acp.AuthMethod{},
+		ProtocolVersion:   acp.ProtocolVersionNumber,
+		AgentInfo:         &acp.Implementation{Name: "skiff-test-agent", Version: "1"},
+		AgentCapabilities: caps,
+		AuthMethods:       []acp.AuthMethod{},
 	}, nil
 }
 
 func (a *agent) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp.NewSessionResponse, error) {
 	a.mu.Lock()
 	a.n++
-	id := acp.SessionId(fmt.Sprintf("s%d", a.n))
-	a.sessions[id] = &session{mcp: p.McpServers, model: "fast-1"}
+	id := acp.SessionId(fmt.Sprintf("s%d-%d", os.Getpid(), a.n))
+	a.sessions[id] = &session{mcp: p.McpServers, model: "fast-1", cwd: p.Cwd}
 	a.mu.Unlock()
 	// Sent before the answer, as real agents do: a client must keep it.
 	_ = a.conn.SessionUpdate(ctx, acp.SessionNotification{SessionId: id, Update: acp.SessionUpdate{AvailableCommandsUpdate: &acp.SessionAvailableCommandsUpdate{
@@ -113,8 +152,18 @@ func (a *agent) ListSessions(context.Context, acp.ListSessionsRequest) (acp.List
 	return acp.ListSessionsResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionList)
 }
 
-func (a *agent) ResumeSession(context.Context, acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
-	return acp.ResumeSessionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionResume)
+func (a *agent) ResumeSession(ctx context.Context, p acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
+	if err := a.reopen(ctx, p.SessionId, p.Cwd, p.McpServers, false); err != nil {
+		return acp.ResumeSessionResponse{}, err
+	}
+	return acp.ResumeSessionResponse{ConfigOptions: models("fast-1")}, nil
+}
+
+func (a *agent) LoadSession(ctx context.Context, p acp.LoadSessionRequest) (acp.LoadSessionResponse, error) {
+	if err := a.reopen(ctx, p.SessionId, p.Cwd, p.McpServers, true); err != nil {
+		return acp.LoadSessionResponse{}, err
+	}
+	return acp.LoadSessionResponse{ConfigOptions: models("fast-1")}, nil
 }
 
 func (a *agent) SetSessionConfigOption(_ context.Context, p acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
@@ -173,6 +222,14 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 	}
 	id := p.SessionId
 	cmd, rest, _ := strings.Cut(strings.TrimSpace(text), " ")
+	if cmd != "recall" && s.cwd != "" {
+		if err := os.MkdirAll(filepath.Dir(said(s.cwd, id)), 0o700); err == nil {
+			if f, err := os.OpenFile(said(s.cwd, id), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+				fmt.Fprintln(f, strings.Join(strings.Fields(text), " "))
+				f.Close()
+			}
+		}
+	}
 	end := acp.PromptResponse{StopReason: acp.StopReasonEndTurn}
 	switch cmd {
 	case "hello":
@@ -246,6 +303,9 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 	case "crash":
 		fmt.Fprintln(os.Stderr, "test agent: crashing on purpose")
 		os.Exit(3)
+	case "recall":
+		b, _ := os.ReadFile(said(s.cwd, id))
+		a.say(ctx, id, acp.UpdateAgentMessageText("you said: "+strings.Join(strings.Split(strings.TrimSpace(string(b)), "\n"), " | ")))
 	case "model":
 		a.say(ctx, id, acp.UpdateAgentMessageText("model: "+s.model))
 	default:

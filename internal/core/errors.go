@@ -89,6 +89,9 @@ var sentences = []struct {
 func Say(err error) (text i18n.Text, field string) {
 	var fe *store.FieldError
 	if errors.As(err, &fe) {
+		if fe.Text != nil {
+			return *fe.Text, fe.Field
+		}
 		return sayField.With(fe.Message), fe.Field
 	}
 	var ie *i18n.Error

@@ -52,6 +52,10 @@ func TestCoreSentencesFollowTheLanguage(t *testing.T) {
 	if got != "Skiff ne sait pas exporter en « pdf » ; choisissez JSON ou Markdown." {
 		t.Errorf("a refused request in French: %q", got)
 	}
+	got = JS[string](t, panel, `skiffTest.call("core.hello").then(st => skiffTest.call("settings.save", {settings: {...st.settings, temperature: 5}, keys: {}})).then(() => "saved", (e) => e.field + ": " + e.message)`)
+	if got != "temperature: doit être entre 0 et 2" {
+		t.Errorf("a setting refused in French: %q", got)
+	}
 
 	// The chip on a page Skiff may not read, and the link's status when skiffd is not there.
 	other := browser.Tab(t, "about:blank")

@@ -242,10 +242,10 @@ func (s *Store) Import(ctx context.Context, ex *Export) (sessions, memories int,
 func (s *Store) RenameSession(ctx context.Context, id, title string) (*Session, error) {
 	title = oneLine(title)
 	if title == "" {
-		return nil, &FieldError{"title", "a title cannot be empty"}
+		return nil, fieldError("title", sayTitleEmpty)
 	}
 	if len(title) > maxTitle {
-		return nil, &FieldError{"title", "a title is at most 500 characters"}
+		return nil, fieldError("title", sayTitleLong)
 	}
 	ses, err := s.Session(ctx, id)
 	if err != nil {

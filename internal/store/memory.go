@@ -16,10 +16,10 @@ var ErrNoPolicy = errors.New("store: no such policy")
 func checkMemory(content string) (string, error) {
 	content = strings.TrimSpace(content)
 	if content == "" {
-		return "", &FieldError{"memory", "a memory cannot be empty"}
+		return "", fieldError("memory", sayMemoryEmpty)
 	}
 	if len(content) > MaxMemory {
-		return "", &FieldError{"memory", "a memory is at most 2000 characters"}
+		return "", fieldError("memory", sayMemoryLong)
 	}
 	return content, nil
 }
@@ -33,7 +33,7 @@ func (s *Store) AddMemory(ctx context.Context, m Memory) (Memory, error) {
 	switch m.Source {
 	case SourceUser, SourceAuto, SourceAgent:
 	default:
-		return m, &FieldError{"source", "unknown memory source " + m.Source}
+		return m, &FieldError{Field: "source", Message: "unknown memory source " + m.Source}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

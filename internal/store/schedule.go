@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/skiff-ai/skiff/internal/schedule"
@@ -22,7 +21,7 @@ func (s *Store) Schedules(ctx context.Context) ([]schedule.Schedule, error) {
 // SaveSchedule stores sc (checked first), replacing the one with its id.
 func (s *Store) SaveSchedule(ctx context.Context, sc *schedule.Schedule) error {
 	if err := sc.Check(); err != nil {
-		return &FieldError{"schedule", "This schedule cannot be saved: " + err.Error() + "."}
+		return fieldError("schedule", sayScheduleBad, err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -33,7 +32,7 @@ func (s *Store) SaveSchedule(ctx context.Context, sc *schedule.Schedule) error {
 	if i := slices.IndexFunc(list, func(o schedule.Schedule) bool { return o.ID == sc.ID }); i >= 0 {
 		list[i] = *sc
 	} else if len(list) >= schedule.Max {
-		return &FieldError{"schedule", fmt.Sprintf("Skiff keeps at most %d schedules: delete one first.", schedule.Max)}
+		return fieldError("schedule", sayScheduleMax, schedule.Max)
 	} else {
 		list = append(list, *sc)
 	}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -376,8 +375,37 @@ func (s *Settings) fill() {
 // FieldError is a validation failure of one settings field, for showing next to that field.
 type FieldError struct {
 	Field   string `json:"field"`
-	Message string `json:"message"`
+	Message string `json:"message"` // in English
+	// Text is Message for the panel to render in the user's language (nil: Message only).
+	Text *i18n.Text `json:"text,omitempty"`
 }
+
+// fieldError is field's error, sentence s with its arguments.
+func fieldError(field string, s i18n.Sentence, args ...any) *FieldError {
+	t := s.With(args...)
+	return &FieldError{Field: field, Message: t.English(), Text: &t}
+}
+
+// The checks' words for the user (their French is in ui/_locales).
+var (
+	sayAgentName   = i18n.Sentence{Key: "fieldAgentName", English: "name the agent skiffd hosts: acp:NAME"}
+	sayNoProvider  = i18n.Sentence{Key: "fieldNoProvider", English: "unknown provider “$1”"}
+	sayTemperature = i18n.Sentence{Key: "fieldTemperature", English: "must be between 0 and 2"}
+	sayMaxTokens   = i18n.Sentence{Key: "fieldMaxTokens", English: "must be between 1 and 200000"}
+	sayMemoryCount = i18n.Sentence{Key: "fieldMemoryCount", English: "must be between 0 and 100"}
+	sayMaxSteps    = i18n.Sentence{Key: "fieldMaxSteps", English: "must be between 1 and 200"}
+	sayAskSeconds  = i18n.Sentence{Key: "fieldAskSeconds", English: "must be between 5 and 3600 seconds"}
+	sayLanguage    = i18n.Sentence{Key: "fieldLanguage", English: "Skiff does not speak “$1”; choose English or French"}
+	sayPort        = i18n.Sentence{Key: "fieldPort", English: "must be a port between 1024 and 65535"}
+	sayTitleEmpty  = i18n.Sentence{Key: "fieldTitleEmpty", English: "a title cannot be empty"}
+	sayTitleLong   = i18n.Sentence{Key: "fieldTitleLong", English: "a title is at most 500 characters"}
+	sayMemoryEmpty = i18n.Sentence{Key: "fieldMemoryEmpty", English: "a memory cannot be empty"}
+	sayMemoryLong  = i18n.Sentence{Key: "fieldMemoryLong", English: "a memory is at most 2000 characters"}
+	sayScheduleBad = i18n.Sentence{Key: "fieldScheduleBad", English: "This schedule cannot be saved: $1."}
+	sayScheduleMax = i18n.Sentence{Key: "fieldScheduleMax", English: "Skiff keeps at most $1 schedules: delete one first."}
+	sayWorkflowBad = i18n.Sentence{Key: "fieldWorkflowBad", English: "This workflow cannot be saved: $1."}
+	sayWorkflowMax = i18n.Sentence{Key: "fieldWorkflowMax", English: "Skiff keeps at most $1 workflows: delete one first."}
+)
 
 // SetNotice sets the message's notice: its text, and its English.
 func (m *Message) SetNotice(t i18n.Text) {
@@ -400,38 +428,38 @@ func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
 func (s Settings) Validate() error {
 	if name, ok := strings.CutPrefix(s.Provider, "acp:"); ok {
 		if name == "" {
-			return &FieldError{"provider", "name the agent skiffd hosts: acp:NAME"}
+			return fieldError("provider", sayAgentName)
 		}
 	} else if _, ok := provider.Lookup(s.Provider); !ok {
-		return &FieldError{"provider", fmt.Sprintf("unknown provider %q", s.Provider)}
+		return fieldError("provider", sayNoProvider, s.Provider)
 	}
 	if s.Temperature < 0 || s.Temperature > 2 {
-		return &FieldError{"temperature", "must be between 0 and 2"}
+		return fieldError("temperature", sayTemperature)
 	}
 	if s.MaxTokens < 1 || s.MaxTokens > 200000 {
-		return &FieldError{"maxTokens", "must be between 1 and 200000"}
+		return fieldError("maxTokens", sayMaxTokens)
 	}
 	if s.MemoryCount < 0 || s.MemoryCount > 100 {
-		return &FieldError{"memoryCount", "must be between 0 and 100"}
+		return fieldError("memoryCount", sayMemoryCount)
 	}
 	if s.MaxSteps < 1 || s.MaxSteps > 200 {
-		return &FieldError{"maxSteps", "must be between 1 and 200"}
+		return fieldError("maxSteps", sayMaxSteps)
 	}
 	if s.AskSeconds != 0 && (s.AskSeconds < 5 || s.AskSeconds > 3600) {
-		return &FieldError{"askSeconds", "must be between 5 and 3600 seconds"}
+		return fieldError("askSeconds", sayAskSeconds)
 	}
 	if s.Language != "" && s.Language != "auto" && !slices.Contains(Languages, s.Language) {
-		return &FieldError{"language", fmt.Sprintf("Skiff does not speak %q; choose English or French", s.Language)}
+		return fieldError("language", sayLanguage, s.Language)
 	}
 	if s.Daemon.Port != 0 && (s.Daemon.Port < 1024 || s.Daemon.Port > 65535) {
-		return &FieldError{"daemonPort", "must be a port between 1024 and 65535"}
+		return fieldError("daemonPort", sayPort)
 	}
 	for id, u := range s.BaseURLs {
 		if u == "" {
 			continue
 		}
 		if err := provider.CheckBaseURL(u); err != nil {
-			return &FieldError{"baseURL." + id, err.Error()}
+			return &FieldError{Field: "baseURL." + id, Message: err.Error()}
 		}
 	}
 	return nil
@@ -442,10 +470,10 @@ func (s Settings) Validate() error {
 func (s Settings) Resolve() (p provider.Provider, key, model string, err error) {
 	p, ok := provider.Lookup(s.Provider)
 	if !ok {
-		return p, "", "", &FieldError{"provider", fmt.Sprintf("unknown provider %q", s.Provider)}
+		return p, "", "", fieldError("provider", sayNoProvider, s.Provider)
 	}
 	if p, err = p.WithBaseURL(s.BaseURLs[p.ID]); err != nil {
-		return p, "", "", &FieldError{"baseURL." + p.ID, err.Error()}
+		return p, "", "", &FieldError{Field: "baseURL." + p.ID, Message: err.Error()}
 	}
 	model = s.Models[p.ID]
 	if model == "" && len(p.Models) > 0 {

@@ -39,7 +39,7 @@ func (s *Store) Workflow(ctx context.Context, id string) (*workflow.Workflow, er
 // SaveWorkflow stores w (checked whole first), replacing the one with its id, and puts it first.
 func (s *Store) SaveWorkflow(ctx context.Context, w *workflow.Workflow) error {
 	if err := w.Check(); err != nil {
-		return &FieldError{"workflow", "This workflow cannot be saved: " + err.Error() + "."}
+		return fieldError("workflow", sayWorkflowBad, err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -49,7 +49,7 @@ func (s *Store) SaveWorkflow(ctx context.Context, w *workflow.Workflow) error {
 	}
 	ws = slices.DeleteFunc(ws, func(o workflow.Workflow) bool { return o.ID == w.ID })
 	if len(ws) >= MaxWorkflows {
-		return &FieldError{"workflow", "Skiff keeps at most 200 workflows: delete one first."}
+		return fieldError("workflow", sayWorkflowMax, MaxWorkflows)
 	}
 	ws = append([]workflow.Workflow{*w}, ws...)
 	return s.set(ctx, map[string]any{"workflows": ws})

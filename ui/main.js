@@ -154,6 +154,7 @@ connection.onConnect(async () => {
   queue.drawQueue("", []); // read again for the chat shown next: the worker may have restarted
   settings.renderBadge();
   outside.renderLink(st.link);
+  outside.renderBridge(st.bridge);
   outside.renderAsks(st.asks);
   chat.showSession(st.active);
   elsewhere.reset(st.chatAsks);

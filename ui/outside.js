@@ -1,7 +1,7 @@
 // Outside agents: the link to skiffd (its status in Settings) and the calls MCP clients make
 // that wait for the user's answer. Those belong to no chat, so they show above the composer,
 // each with the same ask box as a chat's tool calls, naming the client that asks.
-import { $, el, keyed } from "./dom.js";
+import { $, el, keyed, banner } from "./dom.js";
 import { call, on } from "./connection.js";
 import { askBox } from "./tools.js";
 import { t, say } from "./i18n.js";
@@ -22,6 +22,28 @@ export function renderLink(link) {
   n.textContent = text;
   $("link-retry").hidden = link.state === "off" || link.state === "connected";
 }
+
+// renderBridge shows the MCP bridge's status in Settings.
+export function renderBridge(b) {
+  const n = $("bridge-status");
+  if (!n || !b) return;
+  n.dataset.state = b.state;
+  let text = stateWords(b.state);
+  if (b.message) text = t("linkWithMessage", text, say(b.messageText, b.message));
+  n.textContent = text;
+}
+
+on("bridge.status", (m) => renderBridge(m.bridge));
+
+// An agent's prompt (the bridge's inject_prompt) waits in the message box for the user to read
+// and send; it never goes out in their name.
+on("composer.inject", (m) => {
+  const box = $("input");
+  if (!box) return;
+  box.value = box.value.trim() ? box.value.trimEnd() + "\n\n" + m.text : m.text;
+  box.dispatchEvent(new Event("input"));
+  banner(t("injected", m.from));
+});
 
 // renderAsks shows the waiting calls. An ask already shown keeps its node (keyed): a second
 // client's ask arriving while the user reaches for the first one's button must not swap that

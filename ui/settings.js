@@ -84,6 +84,11 @@ function renderSettings(id) {
   $("daemon-token-note").textContent = s.hasDaemonToken
     ? t("sTokenSaved")
     : t("sTokenNote");
+  const b = s.bridge || {};
+  $("bridgeEnabled").checked = !!b.enabled;
+  $("bridgeURL").value = b.url || "";
+  $("bridgeToken").value = "";
+  $("bridge-token-note").textContent = s.hasBridgeToken ? t("sBridgeTokenSaved") : t("sBridgeTokenNote");
   for (const n of document.querySelectorAll("#settings .field-error")) n.textContent = "";
   if (p.agent) {
     $("models-note").textContent = `Runs in skiffd as \`${p.command || p.id.slice(4)}\`; it picks its own model.` + (p.installed ? "" : " It is not installed on skiffd's computer.");
@@ -153,6 +158,8 @@ $("settings").addEventListener("submit", async (e) => {
   s.maxSteps = $("maxSteps").value === "" ? NaN : Number($("maxSteps").value);
   s.askSeconds = $("askSeconds").value === "" ? NaN : Number($("askSeconds").value);
   delete s.hasDaemonToken;
+  delete s.hasBridgeToken;
+  s.bridge = { enabled: $("bridgeEnabled").checked, url: $("bridgeURL").value.trim() };
   s.daemon = { enabled: $("daemonEnabled").checked, port: $("daemonPort").value === "" ? 0 : Number($("daemonPort").value), native: $("daemonNative").checked };
   for (const n of document.querySelectorAll("#settings .field-error")) n.textContent = "";
   // Numbers the form cannot send as JSON numbers get the same message the core would give.
@@ -168,6 +175,7 @@ $("settings").addEventListener("submit", async (e) => {
   if ($("apiKey").value.trim()) keys[id] = $("apiKey").value.trim();
   const params = { settings: s, keys };
   if ($("daemonToken").value.trim()) params.daemonToken = $("daemonToken").value.trim();
+  if ($("bridgeToken").value.trim()) params.bridgeToken = $("bridgeToken").value.trim();
   try {
     state.settings = await call("settings.save", params);
     await hooks.saved(); // a new language first: what follows is drawn in it

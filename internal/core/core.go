@@ -89,6 +89,7 @@ type Core struct {
 	gate   *permission.Gate
 	pages  pages
 	link   linker
+	bridge bridge
 	audits audits
 
 	mu     sync.Mutex
@@ -196,6 +197,7 @@ type State struct {
 	Active    *store.Session        `json:"active"`
 	Streaming []string              `json:"streaming"` // session ids with a stream in flight
 	Link      LinkStatus            `json:"link"`
+	Bridge    LinkStatus            `json:"bridge"`
 	Asks      []permission.Question `json:"asks"` // outside clients' calls waiting for an answer
 	// ChatAsks are the calls waiting for the user's answer in the chats a run is going in:
 	// a panel that opens after they asked (the chat on a page asked, the notification was
@@ -220,6 +222,8 @@ type PublicSettings struct {
 	HasKey  map[string]bool `json:"hasKey"`
 	// HasDaemonToken: a pairing token for skiffd is stored (the token itself stays in the core).
 	HasDaemonToken bool `json:"hasDaemonToken"`
+	// HasBridgeToken: the bridge's token is stored (it stays in the core too).
+	HasBridgeToken bool `json:"hasBridgeToken"`
 }
 
 func public(s store.Settings) PublicSettings {
@@ -232,6 +236,8 @@ func public(s store.Settings) PublicSettings {
 	ps.Settings.APIKeys = nil
 	ps.HasDaemonToken = s.Daemon.Token != ""
 	ps.Settings.Daemon.Token = ""
+	ps.HasBridgeToken = s.Bridge.Token != ""
+	ps.Settings.Bridge.Token = ""
 	return ps
 }
 
@@ -370,7 +376,7 @@ func (c *Core) hello(ctx context.Context, _ struct{}) (*State, error) {
 		st.Streaming = c.Engine.RunningIDs() // ids only: which of them is its own, it knows
 		return st, nil
 	}
-	st.Link, st.Asks = c.Link(), c.gate.Questions()
+	st.Link, st.Bridge, st.Asks = c.Link(), c.bridge.Status(), c.gate.Questions()
 	if st.Sessions, err = c.Store.Sessions(ctx); err != nil {
 		return nil, err
 	}
@@ -418,6 +424,10 @@ func (c *Core) saveSettings(ctx context.Context, req SaveSettingsParams) (*Publi
 	if req.DaemonToken != nil {
 		s.Daemon.Token = strings.TrimSpace(*req.DaemonToken)
 	}
+	s.Bridge.Token = old.Bridge.Token
+	if req.BridgeToken != nil {
+		s.Bridge.Token = strings.TrimSpace(*req.BridgeToken)
+	}
 	if s.MaxSteps == 0 {
 		s.MaxSteps = old.MaxSteps // a panel that does not know the setting keeps it
 	}
@@ -436,6 +446,7 @@ func (c *Core) saveSettings(ctx context.Context, req SaveSettingsParams) (*Publi
 	}
 	c.applyRules(ctx, s)
 	c.startLink(ctx, s.Daemon)
+	c.startBridge(s.Bridge)
 	ps := public(s)
 	return &ps, nil
 }

@@ -69,7 +69,15 @@ func (c *Core) StartLink(ctx context.Context) {
 	s, err := c.Store.Settings(ctx)
 	if err == nil {
 		c.startLink(ctx, s.Daemon)
+		c.startBridge(s.Bridge)
 	}
+}
+
+// linkWanted reports whether the link to skiffd is on.
+func (c *Core) linkWanted() bool {
+	c.link.mu.Lock()
+	defer c.link.mu.Unlock()
+	return c.link.cancel != nil
 }
 
 func (c *Core) startLink(ctx context.Context, d store.DaemonSettings) {
@@ -100,7 +108,7 @@ func (c *Core) startLink(ctx context.Context, d store.DaemonSettings) {
 	// worker starting with the link off has nothing to clear (no chrome.alarms call on every
 	// wake of a user who never links).
 	if on || wasOn {
-		go c.Dialer.Wake(context.WithoutCancel(ctx), on)
+		go c.Dialer.Wake(context.WithoutCancel(ctx), on || c.bridgeWanted())
 	}
 	if !on {
 		st := LinkStatus{State: "off"}

@@ -204,6 +204,8 @@ type SaveSettingsParams struct {
 	// DaemonToken, when present, sets skiffd's pairing token ("" removes it); absent, the
 	// stored one is kept (the panel never holds it either).
 	DaemonToken *string `json:"daemonToken,omitempty"`
+	// BridgeToken, likewise, the token of the agent the MCP bridge connects to.
+	BridgeToken *string `json:"bridgeToken,omitempty"`
 }
 
 // ProviderParams is provider.models and provider.test: a provider ("" for the chosen one),

@@ -2,6 +2,8 @@ package store
 
 import (
 	"encoding/json"
+	"errors"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -311,6 +313,9 @@ type Settings struct {
 	AskSeconds int `json:"askSeconds"`
 	// Daemon is the link to skiffd, which lends the browser's tools to outside agents.
 	Daemon DaemonSettings `json:"daemon"`
+	// Bridge is seed 000's MCP bridge: Skiff connects to an agent's {URL}/ext-mcp and answers
+	// its tool calls, each through the gate.
+	Bridge BridgeSettings `json:"bridge,omitzero"`
 	// Language is the panel's: "en", "fr", or "auto" ("" too) for the browser's. What the
 	// model reads stays English.
 	Language string `json:"language,omitempty"`
@@ -326,6 +331,34 @@ type DaemonSettings struct {
 	Port    int    `json:"port"` // 0: link.DefaultPort
 	Token   string `json:"token,omitempty"`
 	Native  bool   `json:"native,omitempty"`
+}
+
+// BridgeSettings is the connection to an agent that speaks seed 000's bridge protocol: off
+// until the user turns it on with the agent's address (http, https, ws or wss; /ext-mcp is
+// added) and the token the agent gave them.
+type BridgeSettings struct {
+	Enabled bool   `json:"enabled"`
+	URL     string `json:"url,omitempty"`
+	Token   string `json:"token,omitempty"`
+}
+
+// BridgeURL is the bridge's WebSocket address for an agent address, or an error in words.
+func BridgeURL(agent string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(agent))
+	if err != nil || u.Host == "" {
+		return "", errors.New("not an address")
+	}
+	switch u.Scheme {
+	case "http", "ws":
+		u.Scheme = "ws"
+	case "https", "wss":
+		u.Scheme = "wss"
+	default:
+		return "", errors.New("not an http, https, ws or wss address")
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/") + "/ext-mcp"
+	u.RawQuery, u.Fragment = "", ""
+	return u.String(), nil
 }
 
 // DefaultAskSeconds is how long a call waits for the user's answer on a fresh install.
@@ -404,6 +437,7 @@ var (
 	sayScheduleBad = i18n.Sentence{Key: "fieldScheduleBad", English: "This schedule cannot be saved: $1."}
 	sayScheduleMax = i18n.Sentence{Key: "fieldScheduleMax", English: "Skiff keeps at most $1 schedules: delete one first."}
 	sayWorkflowBad = i18n.Sentence{Key: "fieldWorkflowBad", English: "This workflow cannot be saved: $1."}
+	sayBridgeURL   = i18n.Sentence{Key: "fieldBridgeURL", English: "the agent's address, as http://host:port"}
 	sayWorkflowMax = i18n.Sentence{Key: "fieldWorkflowMax", English: "Skiff keeps at most $1 workflows: delete one first."}
 )
 
@@ -453,6 +487,11 @@ func (s Settings) Validate() error {
 	}
 	if s.Daemon.Port != 0 && (s.Daemon.Port < 1024 || s.Daemon.Port > 65535) {
 		return fieldError("daemonPort", sayPort)
+	}
+	if s.Bridge.Enabled || s.Bridge.URL != "" {
+		if _, err := BridgeURL(s.Bridge.URL); err != nil {
+			return fieldError("bridgeURL", sayBridgeURL)
+		}
 	}
 	for id, u := range s.BaseURLs {
 		if u == "" {

@@ -16,6 +16,13 @@ import (
 	"github.com/skiff-ai/skiff/internal/testkit"
 )
 
+// clickOn is a step that clicks the element a snapshot line names (`button "Like"`).
+func clickOn(t *testing.T, what string) step {
+	return func(c *testkit.Conversation) []testkit.Call {
+		return []testkit.Call{call("click", obj{"ref": refIn(t, c, what)})}
+	}
+}
+
 // openTab opens url in a new focused window the way a user does (no DevTools session on it, so
 // the page's dialogs and the debugger behave as for a user) and waits for it to load. It returns
 // the tab id. The window is the last focused one, where a panel opened as a tab looks for the

@@ -88,12 +88,8 @@ func TestAgentClicksPastAnOverlay(t *testing.T) {
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
 		calls(call("click", obj{"selector": "#buy"})), // covered by the banner: a clear failure
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Accept all"`)})}
-		},
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Buy"`)})}
-		},
+		clickOn(t, `button "Accept all"`),
+		clickOn(t, `button "Buy"`),
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
@@ -272,9 +268,7 @@ func TestAgentWorksInFramesAndShadowDOM(t *testing.T) {
 				call("click", obj{"ref": refIn(t, c, `button "Apply coupon"`)}),
 			}
 		},
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Secret action"`)})}
-		},
+		clickOn(t, `button "Secret action"`),
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
@@ -515,9 +509,7 @@ func TestAgentBooksTheCheapestFlight(t *testing.T) {
 						{"ref": refIn(t, c, `combobox "Seat"`), "value": "Window"},
 					}})}
 				},
-				func(c *testkit.Conversation) []testkit.Call {
-					return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Book now"`)})}
-				},
+				clickOn(t, `button "Book now"`),
 			}}
 			m := testkit.NewModel(t, p.script)
 			panel := agentPanel(t, format, m)

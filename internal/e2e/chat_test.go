@@ -202,13 +202,18 @@ func TestADamagedCachedCoreStillWakes(t *testing.T) {
 	}
 }
 
-func TestUnauthorizedShowsClearError(t *testing.T) {
+// unauthorized is OpenAI refusing a wrong key, as recorded.
+func unauthorized(t *testing.T) *testkit.Server {
 	body := testkit.Recorded(t, "openai/error_401_invalid_api_key.json")
-	srv := testkit.Serve(t, func(w http.ResponseWriter, r *http.Request) {
+	return testkit.Serve(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.WriteHeader(401)
 		_, _ = w.Write(body)
 	})
+}
+
+func TestUnauthorizedShowsClearError(t *testing.T) {
+	srv := unauthorized(t)
 	tab := browser.Panel(t)
 	Configure(t, tab, "openai", srv.URL, "bad-key-test", "gpt-4o")
 	SendMessage(t, tab, "hi")

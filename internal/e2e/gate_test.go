@@ -115,12 +115,8 @@ func TestFramesAndValueControls(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `checkbox "Send me offers"`)})}
-		},
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Claim the prize"`)})}
-		},
+		clickOn(t, `checkbox "Send me offers"`),
+		clickOn(t, `button "Claim the prize"`),
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "anthropic", m)

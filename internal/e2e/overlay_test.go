@@ -118,9 +118,7 @@ func TestOverlayAgentAsksInThePanel(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Like"`)})}
-		},
+		clickOn(t, `button "Like"`),
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
@@ -232,9 +230,7 @@ func TestAPanelOpenedLaterListsTheChatAsk(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Star"`)})}
-		},
+		clickOn(t, `button "Star"`),
 	}}
 	m := testkit.NewModel(t, p.script)
 	agentPanel(t, "openai", m)

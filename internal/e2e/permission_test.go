@@ -108,18 +108,10 @@ func TestAskCardAndItsFourAnswers(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Like"`)})}
-		},
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Star"`)})}
-		},
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Follow"`)})}
-		},
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Share"`)})}
-		},
+		clickOn(t, `button "Like"`),
+		clickOn(t, `button "Star"`),
+		clickOn(t, `button "Follow"`),
+		clickOn(t, `button "Share"`),
 		func(c *testkit.Conversation) []testkit.Call {
 			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `textbox "Note"`), "text": "hello there"})}
 		},
@@ -195,9 +187,7 @@ func TestAskCardAndItsFourAnswers(t *testing.T) {
 	p.mu.Lock()
 	p.steps = []step{
 		calls(call("snapshot", nil)),
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Like"`)})}
-		},
+		clickOn(t, `button "Like"`),
 		func(c *testkit.Conversation) []testkit.Call {
 			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `textbox "Note"`), "text": "third"})}
 		},
@@ -344,9 +334,7 @@ func TestAskWithThePanelClosed(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Follow"`)})}
-		},
+		clickOn(t, `button "Follow"`),
 	}}
 	m := testkit.NewModel(t, p.script)
 	first := agentPanel(t, "google", m)

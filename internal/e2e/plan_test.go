@@ -39,9 +39,7 @@ func TestApprovedPlanRunsItsStepsWithoutAskingThere(t *testing.T) {
 		func(c *testkit.Conversation) []testkit.Call {
 			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `textbox "Account password"`), "text": "plan-pw-3"})}
 		},
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Book a table"`)})}
-		},
+		clickOn(t, `button "Book a table"`),
 		calls(call("navigate", obj{"url": other})),
 	}}
 	m := testkit.NewModel(t, p.script)

@@ -134,9 +134,7 @@ func TestScreenshotsAgent(t *testing.T) {
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
 		calls(call("screenshot", nil)),
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Select"`)})}
-		},
+		clickOn(t, `button "Select"`),
 		calls(call("snapshot", nil)),
 		func(c *testkit.Conversation) []testkit.Call {
 			return []testkit.Call{call("fill_form", obj{"fields": []obj{

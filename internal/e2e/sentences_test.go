@@ -5,7 +5,6 @@ package e2e
 import (
 	"context"
 	"net"
-	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,15 +24,11 @@ func setLanguage(t *testing.T, panel context.Context, l string) {
 
 // What the core writes for the user reaches a French user in French: a provider's failure in
 // the chat (with the provider's own words kept as they came), what a call will do and why it
-// asks, the page chip, the link's status, and the answer to a request the core refuses. A chat on screen is drawn again in the new language
-// when the setting changes, from the keys it stored.
+// asks, the page chip, the link's status, a refused setting, and the answer to a request the
+// core refuses. A chat on screen is drawn again in the new language when the setting changes,
+// from the keys it stored.
 func TestCoreSentencesFollowTheLanguage(t *testing.T) {
-	body := testkit.Recorded(t, "openai/error_401_invalid_api_key.json")
-	srv := testkit.Serve(t, func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.WriteHeader(401)
-		_, _ = w.Write(body)
-	})
+	srv := unauthorized(t)
 	panel := browser.FreshPanel(t)
 	Configure(t, panel, "openai", srv.URL, "bad-key-test", "gpt-4o")
 	setLanguage(t, panel, "fr")
@@ -81,9 +76,7 @@ func TestCoreSentencesFollowTheLanguage(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Like"`)})}
-		},
+		clickOn(t, `button "Like"`),
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel2 := agentPanel(t, "openai", m)

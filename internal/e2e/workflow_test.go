@@ -39,9 +39,7 @@ func TestWorkflowRecordAndReplayWithoutAModel(t *testing.T) {
 				{"ref": refIn(t, c, `textbox "Account password"`), "value": "recorded-pw-1"},
 			}})}
 		},
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Book a table"`)})}
-		},
+		clickOn(t, `button "Book a table"`),
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
@@ -366,9 +364,7 @@ func renamedBooking(t *testing.T) (*testkit.Site, context.Context, *testkit.Mode
 	url := site.Page("booking.html")
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Reserve now"`)})}
-		},
+		clickOn(t, `button "Reserve now"`),
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
@@ -582,9 +578,7 @@ func TestScheduledPromptRunsAsAnAgent(t *testing.T) {
 	p := &plan{steps: []step{
 		calls(call("navigate", obj{"url": url})),
 		calls(call("snapshot", nil)),
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Like"`)})}
-		},
+		clickOn(t, `button "Like"`),
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)

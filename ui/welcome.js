@@ -4,7 +4,7 @@ import { $, el, banner } from "./dom.js";
 import { call } from "./connection.js";
 import { state, providerDef } from "./state.js";
 import { renderBadge } from "./settings.js";
-import { t } from "./i18n.js";
+import { t, onLanguage } from "./i18n.js";
 
 let openSettings = () => {};
 
@@ -20,13 +20,21 @@ function isFirstRun() {
   return !p.local && !Object.values(s.hasKey).some(Boolean) && !s.baseURLs[s.provider] && state.sessions.length === 0 && !(state.active && state.active.messages.length);
 }
 
+// say shows the welcome screen's line, and keeps its key so a switch of language redraws it.
+let line = "";
+function say(key) {
+  line = key;
+  $("welcome-text").textContent = t(key);
+}
+onLanguage(() => line && say(line));
+
 export async function maybeWelcome() {
   if (!state.settings) return;
   const show = isFirstRun();
   $("welcome").hidden = !show;
   if (!show || detecting) return;
   detecting = true;
-  $("welcome-text").textContent = t("wLooking");
+  say("wLooking");
   $("welcome-found").replaceChildren();
   let found = [];
   try {
@@ -37,10 +45,10 @@ export async function maybeWelcome() {
   detecting = false;
   if (!isFirstRun()) return;
   if (!found.length) {
-    $("welcome-text").textContent = t("wNone");
+    say("wNone");
     return;
   }
-  $("welcome-text").textContent = t("wFound");
+  say("wFound");
   $("welcome-found").replaceChildren(...found.map((f) => {
     const sel = el("select", { "aria-label": t("wModelOf", f.name) }, ...f.models.map((m) => el("option", { value: m.id, textContent: m.name || m.id })));
     const use = el("button", { type: "button", className: "primary use-local", textContent: t("wUse", f.name) });

@@ -93,3 +93,46 @@ func TestCoreSentencesFollowTheLanguage(t *testing.T) {
 	reply(t, panel2, "deny_once")
 	setLanguage(t, panel2, "en")
 }
+
+// untranslated lists the panel's words that stay the same in French: every text node and every
+// placeholder, title and label, in every view (the hidden ones too), read in English, then in
+// French. A brand or a code word is one or two words; a sentence left English has three or more.
+const untranslated = `(async () => {
+	const read = () => {
+		const out = new Map();
+		const walk = (n, path) => {
+			if (n.nodeType === Node.TEXT_NODE) {
+				const s = n.textContent.trim();
+				if (s) out.set(path, s);
+				return;
+			}
+			if (n.nodeType !== Node.ELEMENT_NODE || ["SCRIPT", "STYLE", "CODE", "KBD", "PRE", "OPTION"].includes(n.tagName)) return;
+			if (n.closest("#messages, #history-list, #memory-list, #policy-list, #audit-list, #provider-grid, #model-list, #workflow-list, #schedule-list, #file-list")) return;
+			for (const a of ["placeholder", "title", "aria-label"]) if (n.getAttribute(a)) out.set(path + "@" + a, n.getAttribute(a));
+			[...n.childNodes].forEach((c, i) => walk(c, path + "/" + (c.id ? "#" + c.id : i)));
+		};
+		walk(document.body, "body");
+		return out;
+	};
+	const m = await import("./i18n.js");
+	await m.setLanguage("en");
+	const en = read();
+	await m.setLanguage("fr");
+	const fr = read();
+	await m.setLanguage("en");
+	const left = [];
+	for (const [k, v] of en) {
+		const words = v.split(/\s+/).filter((w) => /[a-z]{3,}/i.test(w));
+		if (fr.get(k) === v && words.length >= 3) left.push(k + ": " + v);
+	}
+	return left;
+})()`
+
+// No sentence of the panel stays English in French: the static views (Settings, History,
+// Memories, Permissions, Files, Workflows, the welcome screen) and the composer.
+func TestNoEnglishLeftInFrench(t *testing.T) {
+	panel := browser.FreshPanel(t)
+	if left := JS[[]string](t, panel, untranslated); len(left) > 0 {
+		t.Errorf("%d places stay English in French:\n%s", len(left), strings.Join(left, "\n"))
+	}
+}

@@ -1,4 +1,5 @@
 // Small DOM helpers every view uses. Text goes in as textContent, never as HTML.
+import { t } from "./i18n.js";
 
 export const $ = (id) => document.getElementById(id);
 
@@ -71,7 +72,7 @@ export async function copyText(text, button) {
     ta.remove();
   }
   const was = button.textContent;
-  button.textContent = "Copied";
+  button.textContent = t("copied");
   setTimeout(() => (button.textContent = was), 1500);
 }
 

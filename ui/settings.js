@@ -91,7 +91,7 @@ function renderSettings(id) {
   $("bridge-token-note").textContent = s.hasBridgeToken ? t("sBridgeTokenSaved") : t("sBridgeTokenNote");
   for (const n of document.querySelectorAll("#settings .field-error")) n.textContent = "";
   if (p.agent) {
-    $("models-note").textContent = `Runs in skiffd as \`${p.command || p.id.slice(4)}\`; it picks its own model.` + (p.installed ? "" : " It is not installed on skiffd's computer.");
+    $("models-note").textContent = t("sAgentRuns", p.command || p.id.slice(4)) + (p.installed ? "" : " " + t("sAgentMissing"));
     return;
   }
   loadModels();

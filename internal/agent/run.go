@@ -450,8 +450,10 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 			if msg.Tool.At == "" {
 				msg.Tool.At = f.URL
 			}
+			// Shown at once; stored with the state that follows (asking, running, or how the
+			// gate ruled), which always comes and always saves: one write fewer per call.
 			if msg.Status == store.StatusPending || n > 1 {
-				show()
+				r.message(i)
 			}
 		},
 		asking: func(why i18n.Text) {

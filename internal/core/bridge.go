@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -81,12 +80,12 @@ func (c *Core) startBridge(s store.BridgeSettings) {
 		b.cancel = nil
 	}
 	b.cfg = s
-	addr, err := store.BridgeURL(s.URL)
+	addr, host, err := store.BridgeURL(s.URL)
 	on := s.Enabled && s.Token != "" && err == nil
 	if on {
 		ctx, cancel := context.WithCancel(context.Background())
 		b.cancel = cancel
-		go b.loop(ctx, addr, s.Token, hostOf(s.URL))
+		go b.loop(ctx, addr, s.Token, host)
 	}
 	b.mu.Unlock()
 	// The link's alarm wakes a stopped worker to reconnect while either wants it (a worker
@@ -108,13 +107,6 @@ func (c *Core) bridgeWanted() bool {
 	c.bridge.mu.Lock()
 	defer c.bridge.mu.Unlock()
 	return c.bridge.cancel != nil
-}
-
-func hostOf(agent string) string {
-	if u, err := url.Parse(agent); err == nil && u.Host != "" {
-		return u.Host
-	}
-	return agent
 }
 
 func (b *bridge) set(st LinkStatus) {

@@ -3,7 +3,6 @@ package store
 import (
 	"encoding/json"
 	"errors"
-	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/safety"
 	"github.com/skiff-ai/skiff/internal/tool"
+	"github.com/skiff-ai/skiff/internal/weburl"
 )
 
 // Message statuses. A message with no status is complete.
@@ -342,23 +342,27 @@ type BridgeSettings struct {
 	Token   string `json:"token,omitempty"`
 }
 
-// BridgeURL is the bridge's WebSocket address for an agent address, or an error in words.
-func BridgeURL(agent string) (string, error) {
-	u, err := url.Parse(strings.TrimSpace(agent))
-	if err != nil || u.Host == "" {
-		return "", errors.New("not an address")
+// BridgeURL is the bridge's WebSocket address for an agent address, and the agent's host, or
+// an error in words. (weburl, not net/url: core.wasm stays small.)
+func BridgeURL(agent string) (addr, host string, err error) {
+	p, ok := weburl.Split(strings.TrimSpace(agent))
+	if !ok {
+		return "", "", errors.New("not an address")
 	}
-	switch u.Scheme {
+	scheme := ""
+	switch p.Scheme {
 	case "http", "ws":
-		u.Scheme = "ws"
+		scheme = "ws"
 	case "https", "wss":
-		u.Scheme = "wss"
+		scheme = "wss"
 	default:
-		return "", errors.New("not an http, https, ws or wss address")
+		return "", "", errors.New("not an http, https, ws or wss address")
 	}
-	u.Path = strings.TrimSuffix(u.Path, "/") + "/ext-mcp"
-	u.RawQuery, u.Fragment = "", ""
-	return u.String(), nil
+	path := p.Rest
+	if i := strings.IndexAny(path, "?#"); i >= 0 {
+		path = path[:i]
+	}
+	return scheme + "://" + p.Host + strings.TrimSuffix(path, "/") + "/ext-mcp", p.Host, nil
 }
 
 // DefaultAskSeconds is how long a call waits for the user's answer on a fresh install.
@@ -489,7 +493,7 @@ func (s Settings) Validate() error {
 		return fieldError("daemonPort", sayPort)
 	}
 	if s.Bridge.Enabled || s.Bridge.URL != "" {
-		if _, err := BridgeURL(s.Bridge.URL); err != nil {
+		if _, _, err := BridgeURL(s.Bridge.URL); err != nil {
 			return fieldError("bridgeURL", sayBridgeURL)
 		}
 	}

@@ -76,7 +76,6 @@ type Entry struct {
 	Who      string
 	Tool     string
 	What     string
-	WhatText *i18n.Text
 	Origin   string
 	Decision string // how it was decided
 	Result   string // what came of it, in a few words
@@ -294,7 +293,7 @@ func (g *Gate) Record(ctx context.Context, c Call, r Ruling, result string, ok b
 	if g.Audit == nil {
 		return
 	}
-	_ = g.Audit.Audit(ctx, Entry{At: g.clock().Now().UnixMilli(), Who: c.Caller.Name, Tool: c.Tool, What: c.What, WhatText: c.WhatText,
+	_ = g.Audit.Audit(ctx, Entry{At: g.clock().Now().UnixMilli(), Who: c.Caller.Name, Tool: c.Tool, What: c.What,
 		Origin: c.Origin, Decision: r.How, Result: result, OK: ok})
 }
 

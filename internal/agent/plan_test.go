@@ -2,8 +2,11 @@ package agent
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"testing"
 
+	"github.com/invopop/jsonschema"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -45,4 +48,34 @@ func TestNarrowedPlan(t *testing.T) {
 	got := narrowed(p, store.Plan{Steps: []string{" x ", "", "y"}, Sites: []string{"https://b.example", "https://evil.example"}, Kinds: []string{"navigate", "fill"}})
 	assert.Equal(t, &store.Plan{Steps: []string{"x", "y"}, Sites: []string{"https://b.example"}, Kinds: []string{"fill"}}, got)
 	assert.Equal(t, []string{"a"}, narrowed(p, store.Plan{}).Steps, "no steps left: the model's")
+}
+
+// propose_plan's schema, which the model fills, is written by hand (core.wasm carries no
+// schema reflection); it must describe store.Plan, which checkPlan reads it into: the same
+// fields, all required, each an array of strings, and kinds limited to the plan kinds.
+func TestPlanToolDescribesStorePlan(t *testing.T) {
+	want := (&jsonschema.Reflector{Anonymous: true, DoNotReference: true, ExpandedStruct: true}).Reflect(&store.Plan{})
+	var got struct {
+		Required   []string `json:"required"`
+		Properties map[string]struct {
+			Type  string `json:"type"`
+			Items struct {
+				Type string   `json:"type"`
+				Enum []string `json:"enum"`
+			} `json:"items"`
+		} `json:"properties"`
+	}
+	require.NoError(t, json.Unmarshal(planTool.Schema, &got))
+	assert.ElementsMatch(t, want.Required, got.Required)
+	var fields []string
+	for pair := want.Properties.Oldest(); pair != nil; pair = pair.Next() {
+		fields = append(fields, pair.Key)
+		p, ok := got.Properties[pair.Key]
+		if assert.True(t, ok, "the schema has no %s", pair.Key) {
+			assert.Equal(t, pair.Value.Type, p.Type, pair.Key)
+			assert.Equal(t, pair.Value.Items.Type, p.Items.Type, pair.Key)
+		}
+	}
+	assert.Len(t, got.Properties, len(fields), "fields store.Plan does not have")
+	assert.ElementsMatch(t, slices.Collect(maps.Keys(planKinds)), got.Properties["kinds"].Items.Enum)
 }

@@ -136,8 +136,8 @@ chrome.notifications.onClicked.addListener((id) => {
     chrome.notifications.clear(id);
     return;
   }
-  if (!id.startsWith("skiff-ask:")) return;
-  const windowId = Number(id.slice("skiff-ask:".length));
+  if (!id.startsWith("skiff-ask:") && !id.startsWith("skiff-noverlay:")) return;
+  const windowId = Number(id.slice(id.indexOf(":") + 1));
   chrome.sidePanel.open(windowId >= 0 ? { windowId } : { windowId: chrome.windows.WINDOW_ID_CURRENT }).catch((e) => console.error(e));
   chrome.notifications.clear(id);
 });
@@ -167,7 +167,15 @@ function toggleOverlay(tab) {
     return;
   }
   chrome.scripting.executeScript({ target: { tabId: tab.id }, files: ["page/overlay.js"] }).catch(() => {
-    chrome.sidePanel.open({ tabId: tab.id }).catch((e) => console.error(e));
+    // Chrome would not let Skiff on this page after all (an error page, a host a policy
+    // blocks, a viewer). The gesture is gone by now, so the panel may not open: then a
+    // notification says so, and clicking it (a gesture of its own) opens the panel.
+    chrome.sidePanel.open({ tabId: tab.id }).catch(() => {
+      chrome.notifications.create("skiff-noverlay:" + tab.windowId, {
+        type: "basic", iconUrl: "icons/skiff-128.png",
+        title: chrome.i18n.getMessage("overlayUnavailableTitle"), message: chrome.i18n.getMessage("overlayUnavailable"),
+      });
+    });
   });
 }
 globalThis.skiffToggleOverlay = toggleOverlay; // the path tests take: commands cannot be pressed from DevTools

@@ -198,6 +198,19 @@ func TestShortcutOnAPageSkiffCannotScriptOpensThePanel(t *testing.T) {
 	}
 }
 
+// A page Chrome turns out not to let Skiff into (here a real error page: the address does not
+// answer) fails the overlay's injection after the shortcut's gesture is gone, so the side panel
+// cannot open in its place either: a notification says so, and clicking it opens the panel.
+func TestShortcutOnAnErrorPageSaysWhy(t *testing.T) {
+	panel := browser.Panel(t)
+	dead := "http://127.0.0.1:9/skiff-dead"
+	openTabNoWait(t, panel, dead)
+	WaitJS(t, panel, `chrome.tabs.query({url: `+jsString(dead)+`}).then(([t]) => t && t.status === "complete")`)
+	id := WorkerValue[string](t, browser, `chrome.tabs.query({url: `+jsString(dead)+`}).then(([tab]) => (skiffToggleOverlay(tab), "skiff-noverlay:" + tab.windowId))`)
+	WaitJS(t, panel, `chrome.notifications.getAll().then(n => `+jsString(id)+` in n)`)
+	JS[bool](t, panel, `chrome.notifications.clear(`+jsString(id)+`).then(() => true)`)
+}
+
 // The chat on a page queues what is sent while it replies, as the side panel does: the message
 // waits above the overlay's box, and goes out by itself when the reply ends.
 func TestOverlayQueuesWhileItReplies(t *testing.T) {

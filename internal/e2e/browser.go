@@ -362,11 +362,7 @@ func WaitJS(t testing.TB, ctx context.Context, expr string) {
 	t.Helper()
 	var last error
 	Eventually(t, 30*time.Second, func() bool {
-		// A promise is awaited: its value is the condition, not the promise (always truthy).
-		// One that never settles fails this try, not the test's whole run.
-		ectx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		defer cancel()
-		ok, err := chromedp.Run(ectx, chromedp.Evaluate[bool]("Promise.resolve("+expr+").then((v) => !!v)", chromedp.EvalAwaitPromise))
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!("+expr+")"))
 		last = err
 		return err == nil && ok
 	}, fmt.Sprintf("waiting for %s (last error: %v)", expr, last))

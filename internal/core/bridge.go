@@ -69,7 +69,6 @@ func (c *Core) startBridge(s store.BridgeSettings) {
 	}
 	b := &c.bridge
 	b.mu.Lock()
-	b.c = c
 	if b.cancel != nil && b.cfg == s {
 		b.mu.Unlock()
 		return
@@ -199,9 +198,6 @@ func (b *bridge) session(ctx context.Context, addr, token, host string) (bool, i
 // bridgeCall answers one of the agent's calls with seed 000's result shape, or an error in
 // words. Every tool that reaches the browser goes through the gate as the agent's own call.
 func (c *Core) bridgeCall(ctx context.Context, client link.Client, id, name string, args json.RawMessage) (any, string) {
-	c.link.mu.Lock()
-	c.link.c = c
-	c.link.mu.Unlock()
 	var a struct {
 		URL     string `json:"url"`
 		Code    string `json:"code"`

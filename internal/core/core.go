@@ -105,6 +105,7 @@ func New(ctx context.Context, kv store.KV, d provider.Doer, rules Rules, b tool.
 	}
 	c := &Core{Store: st, Engine: agent.New(st, d), Doer: d, Rules: rules, Browser: b, conns: map[Conn]bool{}}
 	c.bootAt = c.Engine.Now().UnixMilli()
+	c.link.c, c.bridge.c = c, c
 	c.Engine.Browser = b
 	c.gate = c.newGate()
 	c.Engine.Gate = c.gate

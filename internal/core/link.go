@@ -86,7 +86,6 @@ func (c *Core) startLink(ctx context.Context, d store.DaemonSettings) {
 	}
 	l := &c.link
 	l.mu.Lock()
-	l.c = c
 	if l.cancel != nil && l.cfg == d {
 		l.mu.Unlock()
 		return

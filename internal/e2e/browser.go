@@ -360,12 +360,23 @@ func JS[T any](t testing.TB, ctx context.Context, expr string) T {
 // not a time anything is expected to take).
 func WaitJS(t testing.TB, ctx context.Context, expr string) {
 	t.Helper()
+	// A promise is awaited: its value is the condition, not the promise (which is always truthy).
+	// Each try is bounded, so one that never settles fails that try, not the whole run.
+	deadline := time.Now().Add(30 * time.Second)
 	var last error
-	Eventually(t, 30*time.Second, func() bool {
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!("+expr+")"))
+	for {
+		ectx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		ok, err := chromedp.Run(ectx, chromedp.Evaluate[bool]("Promise.resolve("+expr+").then((v) => !!v)", chromedp.EvalAwaitPromise))
+		cancel()
+		if err == nil && ok {
+			return
+		}
 		last = err
-		return err == nil && ok
-	}, fmt.Sprintf("waiting for %s (last error: %v)", expr, last))
+		if time.Now().After(deadline) {
+			t.Fatalf("e2e: waiting for %s (after 30s; last error: %v)", expr, last)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // Do runs chromedp actions in the tab, failing the test on error.

@@ -31,7 +31,9 @@ function gfmHeadingRow(tr) {
   return parent.nodeName === "THEAD" || (parent.firstChild === tr && (parent.nodeName === "TABLE" || firstTbody) && [...tr.childNodes].every((n) => n.nodeName === "TH"));
 }
 
-const SKIP = new Set(["script", "style", "template", "link", "meta", "br"]);
+// var, not const: two reads of a new page at once (the panel's chip and the chat on the page)
+// can both inject these files, and a second const would throw in the page.
+var SKIP = new Set(["script", "style", "template", "link", "meta", "br"]);
 
 // culprit is the element whose own visibility or opacity hides el (el itself or an ancestor).
 function culprit(el) {
@@ -86,7 +88,7 @@ function strip(page, revealed) {
 }
 
 // plainText is the text of a (detached, so unlaid) tree with a line break around each block.
-const BLOCKS = new Set(["address", "article", "aside", "blockquote", "dd", "details", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table", "tr", "ul", "br"]);
+var BLOCKS = new Set(["address", "article", "aside", "blockquote", "dd", "details", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table", "tr", "ul", "br"]);
 function plainText(root) {
   let out = "";
   const walk = (n) => {

@@ -395,3 +395,32 @@ func pageURL(sys string) string {
 	line, _, _ := strings.Cut(sys[i+1:], "\n")
 	return line
 }
+
+// TestPageCodeInjectedTwiceRunsClean injects the readable page code into one document twice, as
+// two reads of a new page at once do (the panel's chip and a chat on the page): the second copy
+// must not throw in the page, and the page must still be read.
+func TestPageCodeInjectedTwiceRunsClean(t *testing.T) {
+	site := testkit.NewSite(t)
+	panel := browser.TabWithin(t, browser.URL("panel/index.html"), 3*time.Minute)
+	WaitJS(t, panel, `document.body.dataset.ready === "1"`)
+	tab := openTab(t, panel, site.Page("long.html"))
+	got := JS[string](t, panel, fmt.Sprintf(`(async () => {
+		const target = {tabId: %d};
+		await chrome.scripting.executeScript({target, func: () => { globalThis.skiffTestErrors = []; addEventListener("error", (e) => globalThis.skiffTestErrors.push(e.message)); }});
+		const files = ["page/skiff.js", "page/vendor/readability.js", "page/vendor/turndown.js", "page/vendor/turndown-gfm.js", "page/extract.js"];
+		const failed = [];
+		for (let i = 0; i < 2; i++) await chrome.scripting.executeScript({target, files}).catch((e) => failed.push(String(e)));
+		const [r] = await chrome.scripting.executeScript({target, func: async () => ({errors: globalThis.skiffTestErrors, text: (await globalThis.skiffPage.call("readable", "{}")).text || ""})});
+		return JSON.stringify({failed, errors: r.result.errors, words: r.result.text.split(/\s+/).length});
+	})()`, tab))
+	var r struct {
+		Failed, Errors []string
+		Words          int
+	}
+	if err := json.Unmarshal([]byte(got), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Failed)+len(r.Errors) > 0 || r.Words < 50 {
+		t.Errorf("page code injected twice: failed %v, errors in the page %v, %d words read", r.Failed, r.Errors, r.Words)
+	}
+}

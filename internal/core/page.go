@@ -15,6 +15,7 @@ import (
 	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/tool"
+	"github.com/skiff-ai/skiff/internal/weburl"
 )
 
 // PeekParams is page.peek: the panel's window.
@@ -49,6 +50,7 @@ var (
 	sayDialogLeave   = i18n.Sentence{Key: "dialogBeforeunload", English: "a beforeunload"}
 	sayTabClosed     = i18n.Sentence{Key: "pageTabClosed", English: "the tab was closed"}
 	sayPageSlow      = i18n.Sentence{Key: "pageSlow", English: "the page did not answer in time"}
+	sayPageLeft      = i18n.Sentence{Key: "pageLeftAfterSend", English: "the tab went on to another site ($1) after you sent, so that is not the page you asked about"}
 	sayPageAs        = i18n.Sentence{Key: "pageAsIs", English: "$1"}
 	sayPageFailed    = i18n.Sentence{Key: "pageFailed", English: "Skiff could not read the page ($1)"}
 )
@@ -68,10 +70,32 @@ type AttachParams struct {
 }
 
 // pages caches what was read of each tab, per URL: the chip and the message that follows share
-// one read. A navigation of the tab drops its entry.
+// one read. A navigation of the tab drops its entry. It also keeps when each tab's top frame
+// last committed a new document.
 type pages struct {
-	mu   sync.Mutex
-	read map[int]*tool.Readable
+	mu        sync.Mutex
+	read      map[int]*tool.Readable
+	committed map[int]time.Time
+}
+
+// navigated notes that a tab's top frame committed a new document now, and forgets what was
+// read of the old one.
+func (p *pages) navigated(tabID int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.read, tabID)
+	if p.committed == nil {
+		p.committed = map[int]time.Time{}
+	}
+	p.committed[tabID] = time.Now()
+}
+
+// navigatedSince reports whether a tab's top frame committed a new document after t.
+func (p *pages) navigatedSince(tabID int, t time.Time) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s, ok := p.committed[tabID]
+	return ok && s.After(t)
 }
 
 func (p *pages) get(tabID int, url string) *tool.Readable {
@@ -95,6 +119,14 @@ func (p *pages) put(tabID int, r *tool.Readable) {
 func (p *pages) forget(tabID int) {
 	p.mu.Lock()
 	delete(p.read, tabID)
+	p.mu.Unlock()
+}
+
+// closed forgets all about a tab that was closed.
+func (p *pages) closed(tabID int) {
+	p.forget(tabID)
+	p.mu.Lock()
+	delete(p.committed, tabID)
 	p.mu.Unlock()
 }
 
@@ -232,6 +264,7 @@ func (c *Core) attachFor(a *AttachParams, windowID, tabID int) *agent.Attach {
 	if c.Browser == nil {
 		return nil
 	}
+	sent := time.Now()
 	return &agent.Attach{Read: func(ctx context.Context) (*store.Page, error) {
 		t, err := c.inFront(ctx, windowID, tabID)
 		if err != nil {
@@ -239,6 +272,13 @@ func (c *Core) attachFor(a *AttachParams, windowID, tabID int) *agent.Attach {
 		}
 		if a.Removed && t.ID == a.TabID && t.URL == a.URL {
 			return nil, nil // the user left this page out
+		}
+		// The tab showed another site's document only after the user sent (a timed redirect, a
+		// script; a link clicked just before Send whose page had not come yet): that is not the
+		// page they asked about, and they had not seen it. (Within the site, the page it loads
+		// goes: a navigation in the middle of happening at Send is followed.)
+		if a.TabID > 0 && t.ID == a.TabID && a.URL != "" && weburl.Origin(t.URL) != weburl.Origin(a.URL) && c.pages.navigatedSince(t.ID, sent) {
+			return nil, &i18n.Error{Text: sayPageLeft.With(hostOf(t.URL))}
 		}
 		if !tool.Scriptable(t.URL) {
 			if t.URL == "" || t.URL == "about:blank" || strings.HasPrefix(t.URL, "chrome://newtab") {
@@ -304,9 +344,17 @@ func (c *Core) Event(kind string, tabID, frameID int) {
 	switch kind {
 	case "tab.committed":
 		if frameID == 0 {
-			c.pages.forget(tabID)
+			c.pages.navigated(tabID)
 		}
 	case "tab.removed":
-		c.pages.forget(tabID)
+		c.pages.closed(tabID)
 	}
+}
+
+// hostOf is the host a URL names, or the URL when it names none.
+func hostOf(u string) string {
+	if p, ok := weburl.Split(u); ok && p.Host != "" {
+		return p.Host
+	}
+	return u
 }

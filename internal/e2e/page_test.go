@@ -376,12 +376,28 @@ func TestThePageInFrontAtSendGoesWithTheMessage(t *testing.T) {
 		t.Errorf("a navigation started before Send: the page that went is not the one it loaded: %s", pageURL(sys))
 	}
 	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
+	// The tab goes on to another site just after Send (as a timed redirect does; its answer
+	// takes a while): that site, which the user never saw, does not go, and the chat says why.
+	NewChat(t, panel)
+	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "attached" && document.getElementById("page-chip-text").textContent.startsWith("Counters")`)
+	JS[bool](t, panel, fmt.Sprintf(`(async () => {
+		document.getElementById("input").value = "summarize it";
+		document.getElementById("composer").requestSubmit();
+		await chrome.tabs.update(%d, {url: %s});
+		return true;
+	})()`, a, jsString(site.Other+"/slow?ms=1500")))
+	if sys := sent(4); strings.Contains(sys, "<page-") {
+		t.Errorf("the site the tab went to after Send went with the message: %s", pageURL(sys))
+	}
+	WaitJS(t, panel, `[...document.querySelectorAll("#messages .notice")].some(n => n.textContent.includes("went on to another site"))`)
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
+	WaitJS(t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => t.status === "complete" && t.url.startsWith(%s))`, a, jsString(site.Other)))
 	// A page the user left out stays out, but only that page.
 	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "attached"`)
 	Do(t, panel, chromedp.Click("#page-chip-remove"))
 	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "removed"`)
 	Do(t, panel, chromedp.SendKeys("#input", "no page this time\r"))
-	if sys := sent(4); strings.Contains(sys, "<page-") {
+	if sys := sent(5); strings.Contains(sys, "<page-") {
 		t.Errorf("the page the user left out went with the message")
 	}
 }

@@ -57,8 +57,7 @@ var (
 type bridge struct {
 	c      *Core
 	mu     sync.Mutex
-	cfg    store.BridgeSettings
-	cancel context.CancelFunc
+	run    restartable[store.BridgeSettings]
 	status LinkStatus
 }
 
@@ -68,25 +67,14 @@ func (c *Core) startBridge(s store.BridgeSettings) {
 		return
 	}
 	b := &c.bridge
-	b.mu.Lock()
-	if b.cancel != nil && b.cfg == s {
-		b.mu.Unlock()
-		return
-	}
-	wasOn := b.cancel != nil
-	if b.cancel != nil {
-		b.cancel()
-		b.cancel = nil
-	}
-	b.cfg = s
 	addr, host, err := store.BridgeURL(s.URL)
 	on := s.Enabled && s.Token != "" && err == nil
-	if on {
-		ctx, cancel := context.WithCancel(context.Background())
-		b.cancel = cancel
-		go b.loop(ctx, addr, s.Token, host)
-	}
+	b.mu.Lock()
+	wasOn, changed := b.run.restart(s, on, func(ctx context.Context) { b.loop(ctx, addr, s.Token, host) })
 	b.mu.Unlock()
+	if !changed {
+		return
+	}
 	// The link's alarm wakes a stopped worker to reconnect while either wants it (a worker
 	// starting with both off makes no chrome.alarms call).
 	if on || wasOn {
@@ -105,7 +93,7 @@ func (c *Core) startBridge(s store.BridgeSettings) {
 func (c *Core) bridgeWanted() bool {
 	c.bridge.mu.Lock()
 	defer c.bridge.mu.Unlock()
-	return c.bridge.cancel != nil
+	return c.bridge.run.running()
 }
 
 func (b *bridge) set(st LinkStatus) {

@@ -45,8 +45,7 @@ const UpdateLink = "link.status"
 type linker struct {
 	c      *Core
 	mu     sync.Mutex
-	cfg    store.DaemonSettings
-	cancel context.CancelFunc
+	run    restartable[store.DaemonSettings]
 	status LinkStatus
 	spaces map[string]*workspace // by client id
 	peer   *link.Peer            // the link while it is up
@@ -77,7 +76,7 @@ func (c *Core) StartLink(ctx context.Context) {
 func (c *Core) linkWanted() bool {
 	c.link.mu.Lock()
 	defer c.link.mu.Unlock()
-	return c.link.cancel != nil
+	return c.link.run.running()
 }
 
 func (c *Core) startLink(ctx context.Context, d store.DaemonSettings) {
@@ -85,24 +84,13 @@ func (c *Core) startLink(ctx context.Context, d store.DaemonSettings) {
 		return
 	}
 	l := &c.link
+	on := d.Enabled && d.Token != ""
 	l.mu.Lock()
-	if l.cancel != nil && l.cfg == d {
-		l.mu.Unlock()
+	wasOn, changed := l.run.restart(d, on, func(ctx context.Context) { l.loop(ctx, d) })
+	l.mu.Unlock()
+	if !changed {
 		return
 	}
-	if l.cancel != nil {
-		l.cancel()
-		l.cancel = nil
-	}
-	wasOn := l.cfg.Enabled && l.cfg.Token != ""
-	l.cfg = d
-	on := d.Enabled && d.Token != ""
-	if on {
-		lctx, cancel := context.WithCancel(context.Background())
-		l.cancel = cancel
-		go l.loop(lctx, d)
-	}
-	l.mu.Unlock()
 	// The alarm is set while the link is on, and cleared by the worker that turns it off: a
 	// worker starting with the link off has nothing to clear (no chrome.alarms call on every
 	// wake of a user who never links).
@@ -121,13 +109,46 @@ func (c *Core) startLink(ctx context.Context, d store.DaemonSettings) {
 // RetryLink drops the link's backoff and connects again now.
 func (c *Core) RetryLink(ctx context.Context) {
 	c.link.mu.Lock()
-	if c.link.cancel != nil {
-		c.link.cancel()
-		c.link.cancel = nil
-	}
+	c.link.run.stop()
 	c.link.mu.Unlock()
 	c.StartLink(ctx)
 }
+
+// restartable is a background loop run for one configuration (the link's, the bridge's):
+// started again with the same configuration while it runs, nothing changes; with another, the
+// loop for the old one stops first. Its owner's lock guards it.
+type restartable[C comparable] struct {
+	cfg    C
+	cancel context.CancelFunc
+}
+
+// restart runs loop for cfg when on, after stopping the loop of another configuration, or
+// stops the loop when off. It reports whether a loop was running and whether anything changed.
+func (r *restartable[C]) restart(cfg C, on bool, loop func(context.Context)) (wasRunning, changed bool) {
+	if r.cancel != nil && r.cfg == cfg {
+		return true, false
+	}
+	wasRunning = r.cancel != nil
+	r.stop()
+	r.cfg = cfg
+	if on {
+		ctx, cancel := context.WithCancel(context.Background())
+		r.cancel = cancel
+		go loop(ctx)
+	}
+	return wasRunning, true
+}
+
+// stop ends the loop, if one runs.
+func (r *restartable[C]) stop() {
+	if r.cancel != nil {
+		r.cancel()
+		r.cancel = nil
+	}
+}
+
+// running reports whether a loop runs.
+func (r *restartable[C]) running() bool { return r.cancel != nil }
 
 // Link reports the link's status.
 func (c *Core) Link() LinkStatus { return c.link.current() }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/skiff-ai/skiff/internal/e2e"
 	"github.com/skiff-ai/skiff/internal/store"
+	"github.com/skiff-ai/skiff/internal/testkit"
 )
 
 // longAnswer is about n bytes of the markdown a model writes: headings, paragraphs with inline
@@ -286,31 +287,66 @@ func BenchmarkOverlayOpen(b *testing.B) {
 	defer site.Close()
 	setup := br.Panel(b)
 	seed(b, setup, 0, 0)
+	model := testkit.OpenAIText(b, "Hello from the bench model.", 8, 0)
+	e2e.Configure(b, setup, "openai", model.URL, "sk-bench", "gpt-test")
 	panelReady, _ := openMs(b, br, 7)
-	var overlay []float64
+	// First token in the side panel: Send pressed to the reply's first words drawn.
+	var panelFirst []float64
+	for range 8 {
+		e2e.NewChat(b, setup)
+		panelFirst = append(panelFirst, e2e.JS[float64](b, setup, firstTokenJS))
+	}
+	panelFirst = panelFirst[1:]
+	var overlay, overlayFirst []float64
 	var seen []target.ID
 	for i := range 8 {
 		url := fmt.Sprintf("%s/?%d", site.URL, i)
 		tab := br.Tab(b, url)
 		e2e.WaitJS(b, tab, `document.readyState === "complete"`)
+		// Attaching to the frame while it still draws can stall chromedp (see the e2e tests'
+		// openOverlay): the page waits for the overlay to say it is settled first. The times
+		// are the overlay's own marks, so the wait adds nothing to them.
+		e2e.JS[bool](b, tab, `(window.__skiffSettled = new Promise(ok => addEventListener("message", e => e.data && e.data.skiff === "settled" && ok(true))), true)`)
 		q, _ := json.Marshal(url)
 		t0 := e2e.WorkerValue[float64](b, br, `chrome.tabs.query({url: `+string(q)+`}).then(([tab]) => {
 			const t = performance.timeOrigin + performance.now();
 			skiffToggleOverlay(tab);
 			return t;
 		})`)
+		e2e.JS[bool](b, tab, `window.__skiffSettled`)
 		ov, id := br.Frame(b, "/panel/overlay.html", seen...)
 		seen = append(seen, id)
 		e2e.WaitJS(b, ov, `document.body.dataset.ready === "1"`)
 		t1 := e2e.JS[float64](b, ov, `performance.timeOrigin + performance.getEntriesByName("skiff-ready")[0].startTime`)
 		overlay = append(overlay, t1-t0)
+		overlayFirst = append(overlayFirst, e2e.JS[float64](b, ov, firstTokenJS))
 		e2e.JS[bool](b, tab, `(document.querySelector("skiff-overlay").remove(), true)`)
 	}
-	overlay = overlay[1:] // the first open compiles what later opens find cached
+	overlay, overlayFirst = overlay[1:], overlayFirst[1:] // the first open compiles what later opens find cached
 	for range b.N {
 	}
 	b.ReportMetric(pct(overlay, .5), "overlay-ready-ms")
 	b.ReportMetric(pct(panelReady, .5), "panel-ready-ms")
 	b.ReportMetric(pct(overlay, .5)/pct(panelReady, .5), "overlay/panel")
+	b.ReportMetric(pct(overlayFirst, .5), "overlay-first-token-ms")
+	b.ReportMetric(pct(panelFirst, .5), "panel-first-token-ms")
+	b.ReportMetric(pct(overlayFirst, .5)/pct(panelFirst, .5), "first-token-overlay/panel")
 	fmt.Printf("overlay open to ready: %v ms; side panel page open to ready: %v ms\n", rounded(overlay), rounded(panelReady))
+	fmt.Printf("first token, overlay: %v ms; side panel: %v ms\n", rounded(overlayFirst), rounded(panelFirst))
 }
+
+// firstTokenJS sends a message from the page's message box and times Send to the reply's first
+// words in the DOM (a MutationObserver, not a frame callback: the moment they are inserted).
+const firstTokenJS = `new Promise((resolve) => {
+	const box = document.getElementById("input");
+	box.value = "Say hello";
+	const before = document.querySelectorAll('#messages .msg[data-role="assistant"]').length;
+	const started = () => {
+		const m = [...document.querySelectorAll('#messages .msg[data-role="assistant"]')];
+		return m.length > before && m.at(-1).querySelector(".content")?.textContent.trim();
+	};
+	const obs = new MutationObserver(() => { if (started()) { obs.disconnect(); resolve(performance.now() - t0); } });
+	obs.observe(document.getElementById("messages"), { childList: true, subtree: true, characterData: true });
+	const t0 = performance.now();
+	document.getElementById("send").click();
+})`

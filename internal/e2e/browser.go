@@ -362,6 +362,12 @@ func WaitJS(t testing.TB, ctx context.Context, expr string) {
 	t.Helper()
 	// A promise is awaited: its value is the condition, not the promise (which is always truthy).
 	// Each try is bounded, so one that never settles fails that try, not the whole run.
+	// The tries run under shorter contexts: the first use of a tab's context attaches to the
+	// tab under the context it is given, and a try's, cancelled after it, would detach it. So
+	// attach here first, under the tab's own.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("e2e: attach: %v", err)
+	}
 	deadline := time.Now().Add(30 * time.Second)
 	var last error
 	for {

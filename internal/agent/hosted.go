@@ -123,7 +123,7 @@ func (e *Engine) runHosted(ctx context.Context, ses *store.Session, agent string
 	switch {
 	case err != nil:
 		m.Status = store.StatusError
-		m.Error = store.Failure("agent", sayAgentFailed.With(sentenceOf(err)))
+		m.Error = store.Failure("agent", i18n.Verbatim(sentenceOf(err)))
 	case stop == "cancelled" || ctx.Err() != nil:
 		m.Status = store.StatusStopped
 	case stop == "max_tokens", stop == "max_turn_requests":

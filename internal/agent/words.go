@@ -10,7 +10,6 @@ var (
 	sayAgentLimit   = i18n.Sentence{Key: "noticeAgentLimit", English: "The agent stopped at its limit ($1). Send a message to let it go on."}
 	sayAgentForgot  = i18n.Sentence{Key: "noticeAgentForgot", English: "The agent could not reopen this chat's session, so it started a new one: it does not remember the earlier messages."}
 	sayAgentRefused = i18n.Sentence{Key: "noticeAgentRefused", English: "The agent refused to go on."}
-	sayAgentFailed  = i18n.Sentence{Key: "errAgentFailed", English: "$1"}
 	sayCouldNotRead = i18n.Sentence{Key: "errReadConversation", English: "Could not read the conversation: $1"}
 	sayCouldNotSave = i18n.Sentence{Key: "errSaveReply", English: "Could not save the reply: $1"}
 	sayPlanWhat     = i18n.Sentence{Key: "whatPlan", One: "carry out a plan of $1 step on $2 ($3)", English: "carry out a plan of $1 steps on $2 ($3)"}

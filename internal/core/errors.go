@@ -34,7 +34,6 @@ var (
 	sayCancelled        = i18n.Sentence{Key: "errCancelled", English: "That was cancelled."}
 	sayCorrupt          = i18n.Sentence{Key: "errCorrupt", English: "Part of Skiff's saved data ($1) is damaged and cannot be read."}
 	sayCouldNot         = i18n.Sentence{Key: "errCouldNot", English: "Skiff could not do that: $1."}
-	sayField            = i18n.Sentence{Key: "errField", English: "$1"}
 	sayImport           = i18n.Sentence{Key: "errImport", English: "This file cannot be imported: $1"}
 	sayRenameBusy       = i18n.Sentence{Key: "errRenameBusy", English: "Wait for the reply to finish (or stop it) before renaming this chat."}
 	sayNoSettings       = i18n.Sentence{Key: "errNoSettings", English: "Skiff's panel sent no settings to save. Reload the panel."}
@@ -45,7 +44,6 @@ var (
 	sayAskTimedOut      = i18n.Sentence{Key: "errAskTimedOut", English: "This request waited longer than $1 for an answer, so it was denied."}
 	sayNoScreenshot     = i18n.Sentence{Key: "errNoScreenshot", English: "This screenshot is no longer stored."}
 	sayRevokeWhich      = i18n.Sentence{Key: "errRevokeWhich", English: "Say which permission to revoke."}
-	saySkiffd           = i18n.Sentence{Key: "errSkiffd", English: "$1"}
 	sayAgentsUnlinked   = i18n.Sentence{Key: "errAgentsUnlinked", English: "Agents run in skiffd, which is not linked: turn the link on in Settings › Outside agents."}
 	sayAgentLog         = i18n.Sentence{Key: "errAgentLog", English: "skiffd did not give the agent's log: $1."}
 	sayFilesUnlinked    = i18n.Sentence{Key: "errFilesUnlinked", English: "The files agents share are in skiffd, which is not linked: turn the link on in Settings › Outside agents."}
@@ -92,7 +90,7 @@ func Say(err error) (text i18n.Text, field string) {
 		if fe.Text != nil {
 			return *fe.Text, fe.Field
 		}
-		return sayField.With(fe.Message), fe.Field
+		return i18n.Verbatim(fe.Message), fe.Field
 	}
 	var ie *i18n.Error
 	if errors.As(err, &ie) {

@@ -483,7 +483,7 @@ func (c *Core) setAgentOption(ctx context.Context, p OptionParams) (*store.Sessi
 	defer cancel()
 	ses, err := c.Engine.SetHostedOption(ctx, p.SessionID, p.Option, p.Value)
 	if err != nil {
-		return nil, problemf(saySkiffd, capitalize(strings.TrimSuffix(err.Error(), "."))+".")
+		return nil, &i18n.Error{Text: i18n.Verbatim(capitalize(strings.TrimSuffix(err.Error(), ".")) + ".")}
 	}
 	c.broadcast(agent.Update{Type: agent.UpdateSession, SessionID: ses.ID, Session: ses})
 	return ses, nil
@@ -540,7 +540,7 @@ func (c *Core) listFiles(ctx context.Context, p PathParams) ([]link.FileEntry, e
 	defer cancel()
 	out, err := link.AgentFiles.Call(ctx, peer, link.FilePath{Path: p.Path})
 	if err != nil {
-		return nil, problemf(saySkiffd, capitalize(err.Error())+".")
+		return nil, &i18n.Error{Text: i18n.Verbatim(capitalize(err.Error()) + ".")}
 	}
 	if out == nil {
 		out = []link.FileEntry{}
@@ -557,7 +557,7 @@ func (c *Core) readFile(ctx context.Context, p PathParams) (string, error) {
 	defer cancel()
 	s, err := link.AgentFile.Call(ctx, peer, link.FilePath{Path: p.Path})
 	if err != nil {
-		return "", problemf(saySkiffd, capitalize(err.Error())+".")
+		return "", &i18n.Error{Text: i18n.Verbatim(capitalize(err.Error()) + ".")}
 	}
 	return s, nil
 }

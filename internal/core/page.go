@@ -51,7 +51,6 @@ var (
 	sayTabClosed     = i18n.Sentence{Key: "pageTabClosed", English: "the tab was closed"}
 	sayPageSlow      = i18n.Sentence{Key: "pageSlow", English: "the page did not answer in time"}
 	sayPageLeft      = i18n.Sentence{Key: "pageLeftAfterSend", English: "the tab went on to another site ($1) after you sent, so that is not the page you asked about"}
-	sayPageAs        = i18n.Sentence{Key: "pageAsIs", English: "$1"}
 	sayPageFailed    = i18n.Sentence{Key: "pageFailed", English: "Skiff could not read the page ($1)"}
 )
 
@@ -325,7 +324,7 @@ func pageProblem(err error) i18n.Text {
 	case errors.Is(err, context.DeadlineExceeded):
 		return sayPageSlow.With()
 	case errors.As(err, &te):
-		return sayPageAs.With(te.Msg)
+		return i18n.Verbatim(te.Msg)
 	}
 	return sayPageFailed.With(err)
 }

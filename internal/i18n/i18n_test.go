@@ -40,3 +40,18 @@ func TestWordsFromTheCatalogs(t *testing.T) {
 	assert.Equal(t, "Click to open Skiff and answer", fr.T("notifyAskContext"), "English for a missing key")
 	assert.Equal(t, "noSuchKey", fr.T("noSuchKey"))
 }
+
+// Words that exist only as they came go inside a sentence as those words (no key for a catalog
+// to miss); a sentence inside a sentence keeps its key and its English.
+func TestVerbatimInsideASentence(t *testing.T) {
+	outer := Sentence{Key: "outer", English: "It failed: $1 ($2)."}
+	inner := Sentence{Key: "inner", English: "the tab was closed"}
+	txt := outer.With(Verbatim("skiffd says no"), inner.With())
+	assert.Equal(t, "It failed: skiffd says no (the tab was closed).", txt.English())
+	assert.Equal(t, "skiffd says no", txt.Args[0])
+	require.IsType(t, Text{}, txt.Args[1])
+	assert.Equal(t, "inner", txt.Args[1].(Text).Key)
+	assert.Equal(t, "the tab was closed", txt.Args[1].(Text).En)
+	assert.True(t, Verbatim("x").IsZero())
+	assert.Equal(t, "x", Verbatim("x").English())
+}

@@ -31,19 +31,21 @@ type Sentence struct {
 	Key, English, One string
 }
 
+// Verbatim is words for the user that exist only as they came (skiffd's, an agent's, a page's
+// own, a field check's): no catalog has them, and every language shows them as they are.
+func Verbatim(s string) Text { return Text{english: s} }
+
 // With is the sentence with its arguments, as a Text.
 func (s Sentence) With(args ...any) Text {
 	for i, a := range args {
 		switch v := a.(type) {
 		case string, int, int64, float64:
 		case Text:
-			v.En = v.english // a text inside a text keeps its English for a catalog that lacks its key
-			args[i] = v
+			args[i] = nested(v)
 		case List:
 			for j, x := range v {
 				if t, ok := x.(Text); ok {
-					t.En = t.english
-					v[j] = t
+					v[j] = nested(t)
 				}
 			}
 		case error:
@@ -59,6 +61,16 @@ func (s Sentence) With(args ...any) Text {
 	return Text{Key: s.Key, Args: args, english: Fill(msg, args)}
 }
 
+// nested is a text as an argument of another: a verbatim one is its words; one with a key keeps
+// its English for a catalog that lacks the key.
+func nested(t Text) any {
+	if t.Key == "" {
+		return t.english
+	}
+	t.En = t.english
+	return t
+}
+
 // List is texts (or strings) shown one after the other, separated by "; ".
 type List []any
 
@@ -69,7 +81,7 @@ func (s Sentence) Error(args ...any) error { return &Error{Text: s.With(args...)
 // its English is stored beside it).
 func (t Text) English() string { return t.english }
 
-// IsZero reports whether t holds no sentence.
+// IsZero reports whether t holds no sentence (nothing, or verbatim words).
 func (t Text) IsZero() bool { return t.Key == "" }
 
 // Fill puts args in place of $1, $2… in msg.

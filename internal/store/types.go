@@ -457,7 +457,11 @@ func (t *ToolRun) SetAsks(why i18n.Text) {
 
 // Failure is an ErrorInfo of kind whose message is t.
 func Failure(kind string, t i18n.Text) *ErrorInfo {
-	return &ErrorInfo{Kind: kind, Message: t.English(), Text: &t}
+	e := &ErrorInfo{Kind: kind, Message: t.English()}
+	if !t.IsZero() {
+		e.Text = &t
+	}
+	return e
 }
 
 func (e *FieldError) Error() string { return e.Field + ": " + e.Message }

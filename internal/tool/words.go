@@ -46,7 +46,6 @@ var (
 	whatFind        = i18n.Sentence{Key: "whatFind", English: "find $1"}
 	whatWaitFor     = i18n.Sentence{Key: "whatWaitFor", English: "wait for $1"}
 	whatWait        = i18n.Sentence{Key: "whatWait", English: "wait"}
-	whatOther       = i18n.Sentence{Key: "whatOther", English: "$1"}
 	whatSays        = i18n.Sentence{Key: "whatSays", English: " that says “$1”"}
 	whatPresses     = i18n.Sentence{Key: "whatPresses", English: " (it presses $1)"}
 	whatActivates   = i18n.Sentence{Key: "whatActivates", English: " (it activates $1)"}
@@ -224,9 +223,9 @@ func (f *Effect) Says() i18n.Text {
 		return whatWait.With()
 	}
 	if f.Detail != "" {
-		return whatOther.With(f.Detail)
+		return i18n.Verbatim(f.Detail)
 	}
-	return whatOther.With(f.Action)
+	return i18n.Verbatim(f.Action)
 }
 
 // StepSays is what the call at step k of a batch of n does, in words.

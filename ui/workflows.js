@@ -5,7 +5,7 @@
 import { $, el, download, keyed } from "./dom.js";
 import { call } from "./connection.js";
 import { state } from "./state.js";
-import { t } from "./i18n.js";
+import { t, say, onLanguage } from "./i18n.js";
 import { currentWindow } from "./page.js";
 import { loadSchedules, scheduleForm } from "./schedules.js";
 
@@ -40,7 +40,7 @@ function draw() {
     const params = (w.params || []).map((p) => p.label || p.name).join(", ");
     li.querySelector(".wf-name").textContent = w.name;
     li.querySelector(".wf-about").textContent = " · " + t("wfSteps", w.steps.length) + (params ? " · " + params : "");
-    li.querySelector(".wf-steps").replaceChildren(...w.steps.map((s) => el("li", { textContent: s.what || s.tool })));
+    li.querySelector(".wf-steps").replaceChildren(...w.steps.map((s) => el("li", { textContent: say(s.whatText, s.what || s.tool) })));
   });
 }
 
@@ -118,7 +118,7 @@ function editForm(w) {
   const steps = el("ol", { className: "wf-edit-steps" });
   const drawSteps = () => {
     steps.replaceChildren(...draft.steps.map((s, i) => el("li", {},
-      el("span", { textContent: s.what || s.tool }),
+      el("span", { textContent: say(s.whatText, s.what || s.tool) }),
       el("button", { type: "button", className: "icon", title: t("wfUp"), "aria-label": t("wfUp"), textContent: "↑", disabled: i === 0, onclick: () => move(i, -1) }),
       el("button", { type: "button", className: "icon", title: t("wfDown"), "aria-label": t("wfDown"), textContent: "↓", disabled: i === draft.steps.length - 1, onclick: () => move(i, 1) }),
       el("button", { type: "button", className: "wf-remove-step", textContent: t("wfRemoveStep"), disabled: draft.steps.length === 1, onclick: () => { draft.steps.splice(i, 1); drawSteps(); } }))));
@@ -255,3 +255,5 @@ $("replay-finish").addEventListener("submit", async (e) => {
     button.disabled = false;
   }
 });
+
+onLanguage(() => list.length && draw());

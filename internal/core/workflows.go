@@ -56,6 +56,12 @@ func (c *Core) listWorkflows(ctx context.Context, _ struct{}) ([]workflow.Workfl
 	if ws == nil {
 		ws = []workflow.Workflow{}
 	}
+	for i := range ws {
+		for j := range ws[i].Steps {
+			t := workflow.Says(ws[i].Steps[j])
+			ws[i].Steps[j].WhatText = &t
+		}
+	}
 	return ws, err
 }
 
@@ -81,6 +87,7 @@ func (c *Core) updateWorkflow(ctx context.Context, p WorkflowUpdate) (*workflow.
 	}
 	w := p.Workflow
 	w.Name = strings.TrimSpace(w.Name)
+	unworded(&w)
 	used := map[string]bool{}
 	for _, s := range w.Steps {
 		for _, name := range s.Params() {
@@ -103,6 +110,14 @@ func (c *Core) updateWorkflow(ctx context.Context, p WorkflowUpdate) (*workflow.
 		return nil, problemf(sayEditWorkflow, err)
 	}
 	return &w, c.Store.SaveWorkflow(ctx, &w)
+}
+
+// unworded drops the words the panel was given with a workflow's steps (listWorkflows): they
+// are made again for each list, in the language of the day, and never stored.
+func unworded(w *workflow.Workflow) {
+	for i := range w.Steps {
+		w.Steps[i].WhatText = nil
+	}
 }
 
 func (c *Core) deleteWorkflow(ctx context.Context, p WorkflowRef) (struct{}, error) {
@@ -128,6 +143,7 @@ func (c *Core) importWorkflows(ctx context.Context, p WorkflowImport) ([]workflo
 		return nil, problemf(sayNoWorkflowInFile)
 	}
 	for i := range ws {
+		unworded(&ws[i])
 		if err := ws[i].Check(); err != nil {
 			return nil, problemf(sayImportWorkflow, i+1, err)
 		}

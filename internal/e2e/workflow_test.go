@@ -56,6 +56,14 @@ func TestWorkflowRecordAndReplayWithoutAModel(t *testing.T) {
 	if len(steps) != 3 || !strings.HasPrefix(steps[0], "open ") || !strings.Contains(steps[1], "{{restaurant}}") || steps[2] != "click button “Book a table”" {
 		t.Fatalf("the workflow's steps: %q", steps)
 	}
+	// In French, the steps read in French, the values and the page's own words as they are.
+	setLanguage(t, panel, "fr")
+	WaitJS(t, panel, `document.querySelector(".workflow .wf-steps li:nth-child(3)").textContent === "cliquer sur bouton “Book a table”"`)
+	if got := JS[string](t, panel, `document.querySelector(".workflow .wf-steps li:nth-child(2)").textContent`); !strings.HasPrefix(got, "remplir zone de texte “Restaurant” = {{restaurant}}; ") {
+		t.Errorf("the second step in French: %q", got)
+	}
+	setLanguage(t, panel, "en")
+	WaitJS(t, panel, `document.querySelector(".workflow .wf-steps li:nth-child(3)").textContent === "click button “Book a table”"`)
 
 	// No model from here on.
 	m.Close()

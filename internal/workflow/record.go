@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/tool"
 )
 
@@ -310,68 +311,77 @@ func snapLabel(t Target) string {
 	return role + " " + strconv.Quote(t.Name)
 }
 
+// A step's words that are not a tool card's (their French is in ui/_locales).
+var (
+	stepType      = i18n.Sentence{Key: "wfStepType", English: "type $1 into $2"}
+	stepFill      = i18n.Sentence{Key: "wfStepFill", English: "fill $1"}
+	stepFillField = i18n.Sentence{Key: "wfStepFillField", English: "$1 = $2"}
+	stepBack      = i18n.Sentence{Key: "wfStepBack", English: "go back"}
+	stepForward   = i18n.Sentence{Key: "wfStepForward", English: "go forward"}
+	stepReload    = i18n.Sentence{Key: "wfStepReload", English: "reload the page"}
+)
+
 // Describe is a step in words: type {{restaurant}} into textbox “Restaurant”.
-func Describe(s Step) string {
+func Describe(s Step) string { return Says(s).English() }
+
+// Says is a step in words for the user, in their language: what the recorded run's card said,
+// with each typed value as its {{parameter}}.
+func Says(s Step) i18n.Text {
 	var args map[string]any
 	_ = json.Unmarshal(s.Args, &args)
 	str := func(k string) string { v, _ := args[k].(string); return v }
-	el := "the page"
-	if len(s.Targets) > 0 {
-		el = s.Targets[0].Words()
+	el := func(i int) *tool.Element {
+		if i >= len(s.Targets) {
+			return nil // the page
+		}
+		t := s.Targets[i]
+		return &tool.Element{Role: t.Role, Tag: t.Tag, Field: t.Field, Name: t.Name}
 	}
+	f := tool.Effect{Action: s.Tool, Element: el(0)}
 	switch s.Tool {
 	case "navigate", "tab_open":
-		return "open " + str("url")
-	case "back", "forward", "reload":
-		return s.Tool
-	case "click":
-		return "click " + el
-	case "hover":
-		return "hover over " + el
+		f.Action, f.LeadsTo = "navigate", str("url")
+	case "back":
+		return stepBack.With()
+	case "forward":
+		return stepForward.With()
+	case "reload":
+		return stepReload.With()
+	case "click", "hover":
 	case "type":
-		return "type " + str("text") + " into " + el
+		// The value is a {{parameter}} (a secret's never shows), so it is not counted as a
+		// password typed at a card would be.
+		return stepType.With(str("text"), el(0).Says())
 	case "select_option":
-		var vs []string
+		f.Action = "select"
 		if a, ok := args["values"].([]any); ok {
 			for _, v := range a {
 				if sv, ok := v.(string); ok {
-					vs = append(vs, sv)
+					f.Values = append(f.Values, sv)
 				}
 			}
 		}
-		return "choose " + strings.Join(vs, ", ") + " in " + el
 	case "fill_form":
-		var parts []string
+		var parts []any
 		fs, _ := args["fields"].([]any)
-		for i, f := range fs {
-			m, _ := f.(map[string]any)
+		for i, x := range fs {
+			m, _ := x.(map[string]any)
 			v, _ := m["value"].(string)
-			name := "a field"
-			if i < len(s.Targets) {
-				name = s.Targets[i].Words()
-			}
-			parts = append(parts, name+" = "+v)
+			parts = append(parts, stepFillField.With(el(i).Says(), v))
 		}
-		return "fill " + strings.Join(parts, "; ")
+		return stepFill.With(i18n.List(parts))
 	case "press_key":
-		if len(s.Targets) > 0 {
-			return "press " + str("key") + " in " + el
-		}
-		return "press " + str("key")
+		f.Action, f.Key = "press", str("key")
 	case "scroll":
-		if len(s.Targets) > 0 {
-			return "scroll to " + el
-		}
-		return "scroll " + or(str("direction"), "down")
+		f.Detail = or(str("direction"), "down")
 	case "wait_for":
-		return "wait"
+		f.Action = "wait"
 	case "dialog":
-		if b, _ := args["accept"].(bool); b {
-			return "accept the dialog"
-		}
-		return "dismiss the dialog"
+		f.Accept, _ = args["accept"].(bool)
+	default:
+		return i18n.Verbatim(s.Tool)
 	}
-	return s.Tool
+	return f.Says()
 }
 
 func or(a, b string) string {

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/tool"
 	"github.com/skiff-ai/skiff/internal/weburl"
 )
@@ -52,6 +53,9 @@ type Step struct {
 	URL    string `json:"url,omitempty"`
 	Origin string `json:"origin,omitempty"`
 	What   string `json:"what,omitempty"` // the call in words, as the recorded run's card said
+	// WhatText is What for the panel to show in the user's language (Says): filled when the
+	// panel lists workflows, never stored.
+	WhatText *i18n.Text `json:"whatText,omitempty"`
 }
 
 // Target is an element as a person finds it again on a page that changed: what it is and what

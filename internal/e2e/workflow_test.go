@@ -62,6 +62,9 @@ func TestWorkflowRecordAndReplayWithoutAModel(t *testing.T) {
 	if got := JS[string](t, panel, `document.querySelector(".workflow .wf-steps li:nth-child(2)").textContent`); !strings.HasPrefix(got, "remplir zone de texte “Restaurant” = {{restaurant}}; ") {
 		t.Errorf("the second step in French: %q", got)
 	}
+	if got := JS[string](t, panel, `document.querySelector(".workflow .wf-run").textContent`); got != "Lancer" {
+		t.Errorf("the Run button in French: %q", got)
+	}
 	setLanguage(t, panel, "en")
 	WaitJS(t, panel, `document.querySelector(".workflow .wf-steps li:nth-child(3)").textContent === "click button “Book a table”"`)
 

@@ -20,8 +20,10 @@ export function el(tag, props = {}, ...kids) {
 // key is kept, the others are built (build(item) makes an empty one), and update(element, item)
 // writes each item into its element. An element that stays is never detached, so a redraw that
 // arrives mid-press (a list refreshed by the worker) cannot lose the click, the focus or a
-// half-made edit inside it.
+// half-made edit inside it. A row built in another language (its buttons say what build wrote)
+// is built again, unless the user is typing or pressing in it.
 export function keyed(parent, items, keyOf, build, update) {
+  const lang = document.documentElement.lang;
   const shown = new Map();
   for (const n of [...parent.children]) {
     if (n.dataset.key !== undefined) shown.set(n.dataset.key, n);
@@ -32,9 +34,14 @@ export function keyed(parent, items, keyOf, build, update) {
   for (const [k, n] of shown) if (!keep.has(k)) n.remove();
   items.forEach((it, i) => {
     let n = shown.get(keys[i]);
+    if (n && n.dataset.lang !== lang && !n.contains(document.activeElement)) {
+      n.remove();
+      n = null;
+    }
     if (!n) {
       n = build(it);
       n.dataset.key = keys[i];
+      n.dataset.lang = lang;
     }
     update(n, it);
     if (parent.children[i] !== n) parent.insertBefore(n, parent.children[i] || null);

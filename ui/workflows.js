@@ -41,12 +41,8 @@ function draw() {
     li.querySelector(".wf-name").textContent = w.name;
     li.querySelector(".wf-about").textContent = " · " + t("wfSteps", w.steps.length) + (params ? " · " + params : "");
     li.querySelector(".wf-steps").replaceChildren(...w.steps.map((s) => el("li", { textContent: say(s.whatText, s.what || s.tool) })));
-    // A row is kept across redraws: its buttons follow a switch of language here.
-    for (const [sel, key] of rowButtons) li.querySelector(sel).textContent = t(key);
   });
 }
-
-const rowButtons = [[".wf-run", "wfRun"], [".wf-schedule", "scSchedule"], [".wf-edit", "wfEdit"], [".wf-export", "wfExport"], [".wf-delete", "wfDelete"]];
 
 function buildRow(w) {
   const li = el("li", { className: "workflow" });
@@ -55,11 +51,11 @@ function buildRow(w) {
     el("div", { className: "wf-head" }, el("strong", { className: "wf-name" }), el("span", { className: "note wf-about" })),
     el("ol", { className: "wf-steps" }),
     el("div", { className: "row wrap" },
-      el("button", { type: "button", className: "wf-run primary" }),
-      el("button", { type: "button", className: "wf-schedule" }),
-      el("button", { type: "button", className: "wf-edit" }),
-      el("button", { type: "button", className: "wf-export" }),
-      el("button", { type: "button", className: "wf-delete danger" })));
+      el("button", { type: "button", className: "wf-run primary", textContent: t("wfRun") }),
+      el("button", { type: "button", className: "wf-schedule", textContent: t("scSchedule") }),
+      el("button", { type: "button", className: "wf-edit", textContent: t("wfEdit") }),
+      el("button", { type: "button", className: "wf-export", textContent: t("wfExport") }),
+      el("button", { type: "button", className: "wf-delete danger", textContent: t("wfDelete") })));
   return li;
 }
 

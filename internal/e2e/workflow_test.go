@@ -57,14 +57,26 @@ func TestWorkflowRecordAndReplayWithoutAModel(t *testing.T) {
 		t.Fatalf("the workflow's steps: %q", steps)
 	}
 	// In French, the steps read in French, the values and the page's own words as they are.
+	Do(t, panel, chromedp.Click("#history-toggle")) // History's rows drawn in English first
+	WaitJS(t, panel, `document.querySelector("#session-list .session .rename")?.textContent === "Rename"`)
+	Do(t, panel, chromedp.Click("#workflows-toggle"))
+	WaitJS(t, panel, `!!document.querySelector(".workflow .wf-steps li")`)
 	setLanguage(t, panel, "fr")
 	WaitJS(t, panel, `document.querySelector(".workflow .wf-steps li:nth-child(3)").textContent === "cliquer sur bouton “Book a table”"`)
 	if got := JS[string](t, panel, `document.querySelector(".workflow .wf-steps li:nth-child(2)").textContent`); !strings.HasPrefix(got, "remplir zone de texte “Restaurant” = {{restaurant}}; ") {
 		t.Errorf("the second step in French: %q", got)
 	}
+	// Rows drawn before the switch are kept across redraws: their buttons follow it all the same,
+	// here and in History (drawn in English when the chat was listed there before).
 	if got := JS[string](t, panel, `document.querySelector(".workflow .wf-run").textContent`); got != "Lancer" {
 		t.Errorf("the Run button in French: %q", got)
 	}
+	Do(t, panel, chromedp.Click("#history-toggle"))
+	WaitJS(t, panel, `!!document.querySelector("#session-list .session .rename")`)
+	if got := JS[string](t, panel, `document.querySelector("#session-list .session .rename").textContent`); got != "Renommer" {
+		t.Errorf("a chat's Rename button in French: %q", got)
+	}
+	Do(t, panel, chromedp.Click("#workflows-toggle"))
 	setLanguage(t, panel, "en")
 	WaitJS(t, panel, `document.querySelector(".workflow .wf-steps li:nth-child(3)").textContent === "click button “Book a table”"`)
 

@@ -386,10 +386,15 @@ func TestThePageInFrontAtSendGoesWithTheMessage(t *testing.T) {
 		await chrome.tabs.update(%d, {url: %s});
 		return true;
 	})()`, a, jsString(site.Other+"/slow?ms=1500")))
-	if sys := sent(4); strings.Contains(sys, "<page-") {
+	switch sys := sent(4); {
+	case strings.Contains(sys, "URL: "+site.Other):
 		t.Errorf("the site the tab went to after Send went with the message: %s", pageURL(sys))
+	case strings.Contains(sys, "<page-"):
+		// Read before the navigation began (a busy machine): the page the user saw went.
+		t.Logf("the page was read before the tab left: %s", pageURL(sys))
+	default:
+		WaitJS(t, panel, `[...document.querySelectorAll("#messages .notice")].some(n => n.textContent.includes("went on to another site"))`)
 	}
-	WaitJS(t, panel, `[...document.querySelectorAll("#messages .notice")].some(n => n.textContent.includes("went on to another site"))`)
 	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
 	WaitJS(t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => t.status === "complete" && t.url.startsWith(%s))`, a, jsString(site.Other)))
 	// A page the user left out stays out, but only that page.

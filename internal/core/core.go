@@ -11,6 +11,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/skiff-ai/skiff/internal/agent"
 	"github.com/skiff-ai/skiff/internal/permission"
@@ -244,15 +245,16 @@ func public(s store.Settings) PublicSettings {
 
 // input is a run's input: the agent's tools start on the tab in front of the user when the
 // message is sent (the active tab of the panel's window; the overlay's own tab), as the page
-// context does.
-func (c *Core) input(ctx context.Context, p SendParams) agent.Input {
+// context does. sent is when the request arrived.
+func (c *Core) input(ctx context.Context, p SendParams, sent time.Time) agent.Input {
 	tab := placedIn(ctx, &p.WindowID)
-	return agent.Input{SessionID: p.SessionID, Text: p.Text, Agent: p.Agent, Plan: p.Plan, WindowID: p.WindowID, TabID: tab, Attach: c.attachFor(p.Attach, p.WindowID, tab)}
+	return agent.Input{SessionID: p.SessionID, Text: p.Text, Agent: p.Agent, Plan: p.Plan, WindowID: p.WindowID, TabID: tab, Attach: c.attachFor(p.Attach, p.WindowID, tab, sent)}
 }
 
 // send sends the user's message, or queues it when a run is going in its chat: it is sent
 // when the run ends (agent.Engine.Enqueue).
 func (c *Core) send(ctx context.Context, p SendParams, emit func(agent.Update)) error {
+	sent := time.Now()
 	for try := 0; ; try++ {
 		if p.SessionID != "" {
 			q, queued, err := c.Engine.Enqueue(ctx, p.SessionID, p.Text)
@@ -264,7 +266,7 @@ func (c *Core) send(ctx context.Context, p SendParams, emit func(agent.Update)) 
 				return nil
 			}
 		}
-		err := c.Engine.Send(ctx, c.input(ctx, p), emit)
+		err := c.Engine.Send(ctx, c.input(ctx, p, sent), emit)
 		if !errors.Is(err, agent.ErrBusy) || try > 0 {
 			return err
 		}
@@ -293,11 +295,11 @@ func (c *Core) sendQueued(ctx context.Context, p SendParams, emit func(agent.Upd
 }
 
 func (c *Core) edit(ctx context.Context, p SendParams, emit func(agent.Update)) error {
-	return c.Engine.Edit(ctx, c.input(ctx, p), emit)
+	return c.Engine.Edit(ctx, c.input(ctx, p, time.Now()), emit)
 }
 
 func (c *Core) regenerate(ctx context.Context, p SendParams, emit func(agent.Update)) error {
-	return c.Engine.Regenerate(ctx, c.input(ctx, p), emit)
+	return c.Engine.Regenerate(ctx, c.input(ctx, p, time.Now()), emit)
 }
 
 func (c *Core) stop(_ context.Context, p SessionRef) (bool, error) {

@@ -236,8 +236,9 @@ func (c *Core) inFront(ctx context.Context, windowID, tabID int) (tool.Tab, erro
 // attachFor turns what the panel said about the page into the engine's Attach. The page is
 // found when the message is sent (after it is stored): the tab in front of the user then, in
 // windowID (0: the last focused window), or tab tabID for the overlay, its current document,
-// read again unless what was read of it is that very document.
-func (c *Core) attachFor(a *AttachParams, windowID, tabID int) *agent.Attach {
+// read again unless what was read of it is that very document. sent is when the message
+// arrived.
+func (c *Core) attachFor(a *AttachParams, windowID, tabID int, sent time.Time) *agent.Attach {
 	if a == nil {
 		return nil
 	}
@@ -263,7 +264,6 @@ func (c *Core) attachFor(a *AttachParams, windowID, tabID int) *agent.Attach {
 	if c.Browser == nil {
 		return nil
 	}
-	sent := time.Now()
 	return &agent.Attach{Read: func(ctx context.Context) (*store.Page, error) {
 		t, err := c.inFront(ctx, windowID, tabID)
 		if err != nil {

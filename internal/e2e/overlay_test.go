@@ -205,13 +205,9 @@ func TestShortcutOnAnErrorPageSaysWhy(t *testing.T) {
 	panel := browser.Panel(t)
 	dead := "http://127.0.0.1:9/skiff-dead"
 	openTabNoWait(t, panel, dead)
-	Eventually(t, 30*time.Second, func() bool {
-		return JS[bool](t, panel, `chrome.tabs.query({url: `+jsString(dead)+`}).then(([t]) => !!t && t.status === "complete")`)
-	}, "the error page did not finish loading")
+	WaitJS(t, panel, `chrome.tabs.query({url: `+jsString(dead)+`}).then(([t]) => !!t && t.status === "complete")`)
 	id := WorkerValue[string](t, browser, `chrome.tabs.query({url: `+jsString(dead)+`}).then(([tab]) => (skiffToggleOverlay(tab), "skiff-noverlay:" + tab.windowId))`)
-	Eventually(t, 30*time.Second, func() bool {
-		return JS[bool](t, panel, `chrome.notifications.getAll().then(n => `+jsString(id)+` in n)`)
-	}, "no notification said why")
+	WaitJS(t, panel, `chrome.notifications.getAll().then(n => `+jsString(id)+` in n)`)
 	JS[bool](t, panel, `chrome.notifications.clear(`+jsString(id)+`).then(() => true)`)
 }
 

@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -54,4 +55,24 @@ func TestVerbatimInsideASentence(t *testing.T) {
 	assert.Equal(t, "the tab was closed", txt.Args[1].(Text).En)
 	assert.True(t, Verbatim("x").IsZero())
 	assert.Equal(t, "x", Verbatim("x").English())
+}
+
+// A text with no sentence (verbatim words, or nothing) is stored and sent as no text, so a
+// reader falls back to the English beside it instead of finding an empty key.
+func TestVerbatimIsNoTextInJSON(t *testing.T) {
+	v := Verbatim("skiffd says no")
+	var holder struct {
+		Text *Text `json:"text,omitempty"`
+	}
+	holder.Text = &v
+	b, err := json.Marshal(holder)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"text": null}`, string(b))
+	require.NoError(t, json.Unmarshal(b, &holder))
+	assert.Nil(t, holder.Text)
+
+	s := Sentence{Key: "outer", English: "It failed: $1."}.With(Verbatim("no"))
+	b, err = json.Marshal(s)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"key": "outer", "args": ["no"]}`, string(b))
 }

@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -80,6 +81,16 @@ func (s Sentence) Error(args ...any) error { return &Error{Text: s.With(args...)
 // English is the text in English (empty for a text read back from JSON: where it is stored,
 // its English is stored beside it).
 func (t Text) English() string { return t.english }
+
+// MarshalJSON writes a text with no sentence (nothing, or verbatim words) as null: where it is
+// stored or sent, the English beside it is what a reader shows, not an empty key.
+func (t Text) MarshalJSON() ([]byte, error) {
+	if t.Key == "" && t.En == "" && len(t.Args) == 0 {
+		return []byte("null"), nil
+	}
+	type plain Text // without this method
+	return json.Marshal(plain(t))
+}
 
 // IsZero reports whether t holds no sentence (nothing, or verbatim words).
 func (t Text) IsZero() bool { return t.Key == "" }

@@ -259,7 +259,9 @@ func (e *Engine) NewSession(ctx context.Context) (*store.Session, error) {
 type Input struct {
 	SessionID string
 	Text      string
-	Attach    *Attach
+	// Images are the ids of the images the user attached (stored by SaveImages).
+	Images []string
+	Attach *Attach
 	// Agent, when set, switches the chat between chat and agent (tools on).
 	Agent *bool
 	// Plan, when set, turns planning first on or off for the chat's runs.
@@ -290,7 +292,7 @@ type Attach struct {
 // returns when the run is over; every outcome is stored in the session. An error is returned
 // only when nothing could be started (bad settings, storage failure).
 func (e *Engine) Send(ctx context.Context, in Input, emit func(Update)) error {
-	if strings.TrimSpace(in.Text) == "" {
+	if strings.TrimSpace(in.Text) == "" && len(in.Images) == 0 {
 		return ErrEmpty
 	}
 	var ses *store.Session
@@ -312,7 +314,7 @@ func (e *Engine) Send(ctx context.Context, in Input, emit func(Update)) error {
 			}
 		}
 	}
-	msg := store.Message{ID: NewID(), Role: "user", Content: in.Text, CreatedAt: e.now()}
+	msg := store.Message{ID: NewID(), Role: "user", Content: in.Text, CreatedAt: e.now(), Images: in.Images}
 	if in.Attach != nil && in.Attach.Page != nil {
 		msg.Page = in.Attach.Page
 		msg.Page.Clip()

@@ -13,8 +13,10 @@ import (
 // otherwise resend every snapshot it ever took).
 const (
 	keepImages = 2
-	keepReads  = 3
-	bulky      = 2000 // bytes: a tool result longer than this counts as a page read
+	// keepUserImages: the images the user attached, of this many of the latest messages.
+	keepUserImages = 4
+	keepReads      = 3
+	bulky          = 2000 // bytes: a tool result longer than this counts as a page read
 )
 
 // history turns stored messages into the provider conversation. Replies that failed or were
@@ -43,11 +45,24 @@ func (e *Engine) history(ctx context.Context, ms []store.Message, vision bool) (
 	if reads < keepReads {
 		readFrom = 0
 	}
+	// The images the user attached go again with the most recent messages that carry some.
+	userFrom, withImages := len(ms), 0
+	for i := len(ms) - 1; i >= 0 && withImages < keepUserImages; i-- {
+		if ms[i].Role == "user" && len(ms[i].Images) > 0 {
+			withImages++
+			userFrom = i
+		}
+	}
 	var want []string
 	if vision {
 		for i := max(imageFrom, 0); i < len(ms); i++ {
 			if m := ms[i]; imageFrom >= 0 && m.Tool != nil && m.Tool.Image != "" {
 				want = append(want, m.Tool.Image)
+			}
+		}
+		for i := userFrom; i < len(ms); i++ {
+			if ms[i].Role == "user" {
+				want = append(want, ms[i].Images...)
 			}
 		}
 	}
@@ -69,7 +84,24 @@ func (e *Engine) history(ctx context.Context, ms []store.Message, vision bool) (
 		case m.Role == "tool":
 			continue // placed after the call it answers
 		case m.Role == "user":
-			out = append(out, provider.Message{Role: "user", Content: m.Content})
+			pm := provider.Message{Role: "user", Content: m.Content}
+			if n := len(m.Images); n > 0 {
+				missing := 0
+				for _, id := range m.Images {
+					if img, ok := imgs[id]; ok && vision && i >= userFrom {
+						pm.Images = append(pm.Images, provider.Image{Mime: img.Mime, Data: img.Data})
+					} else {
+						missing++
+					}
+				}
+				switch {
+				case !vision:
+					pm.Content += fmt.Sprintf("\n[The user attached %d image(s); this model cannot see images, so they were not sent.]", n)
+				case missing > 0:
+					pm.Content += fmt.Sprintf("\n[%d image(s) the user attached to this message are no longer sent.]", missing)
+				}
+			}
+			out = append(out, pm)
 		case m.Status == store.StatusStreaming:
 			continue
 		case m.Content == "" && len(m.ToolCalls) == 0:

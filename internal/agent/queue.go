@@ -21,8 +21,8 @@ var (
 
 // Enqueue keeps text to send in session id once its run ends, if a run is going there; it
 // reports false, and keeps nothing, when no run is going (the caller sends it).
-func (e *Engine) Enqueue(ctx context.Context, id, text string) ([]store.Queued, bool, error) {
-	if strings.TrimSpace(text) == "" {
+func (e *Engine) Enqueue(ctx context.Context, id, text string, images []string) ([]store.Queued, bool, error) {
+	if strings.TrimSpace(text) == "" && len(images) == 0 {
 		return nil, false, ErrEmpty
 	}
 	e.qmu.Lock()
@@ -37,7 +37,7 @@ func (e *Engine) Enqueue(ctx context.Context, id, text string) ([]store.Queued, 
 	if len(q) >= MaxQueued {
 		return nil, false, ErrQueueFull
 	}
-	q = append(q, store.Queued{ID: NewID(), Text: text, CreatedAt: e.now()})
+	q = append(q, store.Queued{ID: NewID(), Text: text, CreatedAt: e.now(), Images: images})
 	return q, true, e.Store.SetQueue(ctx, id, q)
 }
 
@@ -53,12 +53,18 @@ func (e *Engine) EditQueued(ctx context.Context, id, msgID, text string) ([]stor
 	if i < 0 {
 		return q, ErrNotQueued
 	}
+	var dropped []string // the images of a message removed
 	if strings.TrimSpace(text) == "" {
+		dropped = q[i].Images
 		q = append(q[:i:i], q[i+1:]...)
 	} else {
 		q[i].Text = text
 	}
-	return q, e.Store.SetQueue(ctx, id, q)
+	if err := e.Store.SetQueue(ctx, id, q); err != nil {
+		return q, err
+	}
+	_ = e.Store.DeleteImages(ctx, dropped...) // one left behind costs room, not the chat
+	return q, nil
 }
 
 func indexQueued(q []store.Queued, id string) int {
@@ -82,7 +88,7 @@ func (e *Engine) dequeue(ctx context.Context, ses *store.Session, finish func(),
 		finish()
 		return "", false
 	}
-	ses.Messages = append(ses.Messages, store.Message{ID: NewID(), Role: "user", Content: q[0].Text, CreatedAt: e.now()})
+	ses.Messages = append(ses.Messages, store.Message{ID: NewID(), Role: "user", Content: q[0].Text, CreatedAt: e.now(), Images: q[0].Images})
 	ses.UpdatedAt = e.now()
 	if err := e.Store.SaveSession(ctx, ses); err != nil {
 		ses.Messages = ses.Messages[:len(ses.Messages)-1]

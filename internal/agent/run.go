@@ -227,6 +227,12 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 		mark = markOf(r.ses.Messages[i].ID)
 	}
 	vision := provider.SeesImages(r.p, r.model)
+	if i := lastUser(r.ses.Messages); i >= 0 && !vision {
+		if m := &r.ses.Messages[i]; len(m.Images) > 0 && m.NoticeText == nil {
+			m.SetNotice(sayNoVision.With()) // stored with the reply below
+			r.message(i)
+		}
+	}
 	system := SystemContent(r.st.SystemPrompt, mems, page, mark)
 	req := provider.Request{Model: r.model, MaxTokens: r.st.MaxTokens}
 	t := r.st.Temperature

@@ -253,20 +253,39 @@ func (c *Core) input(ctx context.Context, p SendParams, sent time.Time) agent.In
 
 // send sends the user's message, or queues it when a run is going in its chat: it is sent
 // when the run ends (agent.Engine.Enqueue).
-func (c *Core) send(ctx context.Context, p SendParams, emit func(agent.Update)) error {
+func (c *Core) send(ctx context.Context, p SendParams, emit func(agent.Update)) (err error) {
 	sent := time.Now()
+	if strings.TrimSpace(p.Text) == "" && len(p.Images) == 0 {
+		return agent.ErrEmpty
+	}
+	images, err := c.Engine.SaveImages(ctx, p.Images)
+	if err != nil {
+		return err
+	}
+	stored := false // the images belong to a message (sent or queued)
+	defer func() {
+		if !stored {
+			_ = c.Store.DeleteImages(context.WithoutCancel(ctx), images...)
+		}
+	}()
 	for try := 0; ; try++ {
 		if p.SessionID != "" {
-			q, queued, err := c.Engine.Enqueue(ctx, p.SessionID, p.Text)
+			q, queued, err := c.Engine.Enqueue(ctx, p.SessionID, p.Text, images)
 			if err != nil {
 				return err
 			}
 			if queued {
+				stored = true
 				emit(agent.Update{Type: agent.UpdateQueue, SessionID: p.SessionID, Queue: q})
 				return nil
 			}
 		}
-		err := c.Engine.Send(ctx, c.input(ctx, p, sent), emit)
+		in := c.input(ctx, p, sent)
+		in.Images = images
+		err := c.Engine.Send(ctx, in, func(u agent.Update) {
+			stored = true // the message is stored before the first update
+			emit(u)
+		})
 		if !errors.Is(err, agent.ErrBusy) || try > 0 {
 			return err
 		}

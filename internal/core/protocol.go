@@ -148,9 +148,11 @@ type SendParams struct {
 	SessionID string        `json:"sessionId"`
 	Text      string        `json:"text"`
 	Attach    *AttachParams `json:"attach,omitempty"`
-	Agent     *bool         `json:"agent,omitempty"`
-	Plan      *bool         `json:"plan,omitempty"`
-	WindowID  int           `json:"windowId"`
+	// Images are the images the user attached (chat.send only).
+	Images   []agent.Attached `json:"images,omitempty"`
+	Agent    *bool            `json:"agent,omitempty"`
+	Plan     *bool            `json:"plan,omitempty"`
+	WindowID int              `json:"windowId"`
 }
 
 // Started answers chat.send, chat.edit and chat.regenerate once the user's message is stored;

@@ -83,7 +83,13 @@ func anthropicBody(r Request) anBody {
 			}
 			blocks = append(blocks, anBlock{Type: "tool_result", ToolUseID: m.ToolCallID, Content: content, IsError: m.IsError})
 		default:
-			blocks = append(blocks, anBlock{Type: "text", Text: m.Content})
+			// The images first, then the words about them (as Anthropic advises).
+			for _, img := range m.Images {
+				blocks = append(blocks, anBlock{Type: "image", Source: &anSource{Type: "base64", MediaType: img.Mime, Data: base64.StdEncoding.EncodeToString(img.Data)}})
+			}
+			if m.Content != "" || len(m.Images) == 0 {
+				blocks = append(blocks, anBlock{Type: "text", Text: m.Content})
+			}
 		}
 		if len(blocks) == 0 {
 			continue

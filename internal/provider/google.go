@@ -100,7 +100,12 @@ func googleBody(r Request) gBody {
 				parts = append(parts, gPart{InlineData: &gBlob{MimeType: img.Mime, Data: img.Data}})
 			}
 		default:
-			parts = append(parts, gPart{Text: m.Content})
+			for _, img := range m.Images {
+				parts = append(parts, gPart{InlineData: &gBlob{MimeType: img.Mime, Data: img.Data}})
+			}
+			if m.Content != "" || len(m.Images) == 0 {
+				parts = append(parts, gPart{Text: m.Content})
+			}
 		}
 		if len(parts) == 0 {
 			continue

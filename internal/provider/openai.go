@@ -112,7 +112,22 @@ func openaiBody(p Provider, r Request) oaBody {
 			}
 			b.Messages = append(b.Messages, om)
 		default:
-			b.Messages = append(b.Messages, oaMessage{Role: "user", Content: m.Content})
+			if len(m.Images) == 0 {
+				b.Messages = append(b.Messages, oaMessage{Role: "user", Content: m.Content})
+				continue
+			}
+			parts := []oaPart{}
+			if m.Content != "" {
+				parts = append(parts, oaPart{Type: "text", Text: m.Content})
+			}
+			for _, img := range m.Images {
+				p := oaPart{Type: "image_url"}
+				p.ImageURL = &struct {
+					URL string `json:"url"`
+				}{dataURL(img)}
+				parts = append(parts, p)
+			}
+			b.Messages = append(b.Messages, oaMessage{Role: "user", Content: parts})
 		}
 	}
 	flushImages()

@@ -22,7 +22,8 @@ type Message struct {
 	ToolCallID string `json:"toolCallId,omitempty"`
 	ToolName   string `json:"toolName,omitempty"`
 	IsError    bool   `json:"isError,omitempty"`
-	// Images go with a tool result (a screenshot), for models that see images.
+	// Images go with a tool result (a screenshot) or a user's message (the images the user
+	// attached), for models that see images.
 	Images []Image `json:"images,omitempty"`
 }
 

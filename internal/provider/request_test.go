@@ -49,7 +49,7 @@ var conversation = Request{
 		{Role: "assistant", ToolCalls: []ToolCall{{ID: "call_2", Name: "screenshot", Args: json.RawMessage(`{}`)}, {ID: "call_3", Name: "click", Args: json.RawMessage(`{"ref":"e4"}`)}}},
 		{Role: "tool", ToolCallID: "call_2", ToolName: "screenshot", Content: "Screenshot of the page.", Images: []Image{{Mime: "image/png", Data: []byte("PNG!")}}},
 		{Role: "tool", ToolCallID: "call_3", ToolName: "click", Content: "The element is covered.", IsError: true},
-		{Role: "user", Content: "Thanks, and Lyon?"},
+		{Role: "user", Content: "Thanks, and Lyon? Its forecast:", Images: []Image{{Mime: "image/jpeg", Data: []byte("JPG!")}}},
 	},
 	Tools: []Tool{{Name: "get_weather", Description: "Weather for a city.", Schema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)}},
 }

@@ -9,6 +9,8 @@ type Queued struct {
 	ID        string `json:"id"`
 	Text      string `json:"text"`
 	CreatedAt int64  `json:"createdAt"`
+	// Images are the ids of the images attached to the message (stored already).
+	Images []string `json:"images,omitempty"`
 }
 
 func queueKey(id string) string { return "queue/" + id }

@@ -240,6 +240,16 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 			if m.Tool != nil && m.Tool.Image != "" {
 				images = append(images, imageKey(m.Tool.Image))
 			}
+			for _, img := range m.Images {
+				images = append(images, imageKey(img))
+			}
+		}
+	}
+	if q, err := s.Queue(ctx, id); err == nil {
+		for _, m := range q {
+			for _, img := range m.Images {
+				images = append(images, imageKey(img))
+			}
 		}
 	}
 	s.mu.Lock()
@@ -269,6 +279,18 @@ type StoredImage struct {
 // SaveImage stores an image under id.
 func (s *Store) SaveImage(ctx context.Context, id string, img StoredImage) error {
 	return s.set(ctx, map[string]any{imageKey(id): img})
+}
+
+// DeleteImages removes the images ids (a queued message removed before it was sent).
+func (s *Store) DeleteImages(ctx context.Context, ids ...string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = imageKey(id)
+	}
+	return s.kv.Delete(ctx, keys...)
 }
 
 // Images returns the stored images among ids (missing ones are left out).

@@ -57,6 +57,8 @@ type Message struct {
 	ToolCalls []provider.ToolCall `json:"toolCalls,omitempty"`
 	// Page is the page context the user attached to this message: sent to the model as data.
 	Page *Page `json:"page,omitempty"`
+	// Images are the ids of the images the user attached to this message (SaveImage).
+	Images []string `json:"images,omitempty"`
 	// Notice is something the user should know about the message (a page that could not
 	// be attached, a run stopped at the step limit).
 	Notice string `json:"notice,omitempty"`

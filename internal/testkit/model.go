@@ -44,7 +44,7 @@ type Msg struct {
 	CallID string // a tool result's call
 	Name   string // a tool result's tool
 	Error  bool   // a tool result that is an error
-	Images int    // images that came with a tool result
+	Images int    // images that came with a tool result, or with the user's message
 	// Pictures are those images' bytes, decoded from the request, in order.
 	Pictures [][]byte
 }
@@ -306,8 +306,11 @@ func parseAnthropic(c *Conversation, body []byte) error {
 			continue
 		}
 		var text strings.Builder
+		var pictures [][]byte // the user's own images (a tool's come inside its result)
 		for _, b := range m.Content {
 			switch b.Type {
+			case "image":
+				pictures = append(pictures, fromBase64(b.Source.Data))
 			case "tool_result":
 				tm := Msg{Role: "tool", CallID: b.ToolUseID, Name: names[b.ToolUseID], Error: b.IsError}
 				var s string
@@ -329,8 +332,8 @@ func parseAnthropic(c *Conversation, body []byte) error {
 				text.WriteString(b.Text)
 			}
 		}
-		if text.Len() > 0 {
-			c.Messages = append(c.Messages, Msg{Role: "user", Text: text.String()})
+		if text.Len() > 0 || len(pictures) > 0 {
+			c.Messages = append(c.Messages, Msg{Role: "user", Text: text.String(), Images: len(pictures), Pictures: pictures})
 		}
 	}
 	return nil
@@ -401,6 +404,8 @@ func parseGoogle(c *Conversation, body []byte, path string) error {
 			continue
 		}
 		var text strings.Builder
+		var pictures [][]byte // the user's own images: those after no screenshot of this turn
+		first := len(c.Messages)
 		for _, p := range ct.Parts {
 			switch {
 			case p.FunctionResponse != nil:
@@ -419,19 +424,24 @@ func parseGoogle(c *Conversation, body []byte, path string) error {
 				}
 				c.Messages = append(c.Messages, tm)
 			case p.InlineData != nil:
-				for i := len(c.Messages) - 1; i >= 0; i-- {
+				shot := false
+				for i := len(c.Messages) - 1; i >= first; i-- {
 					if c.Messages[i].Role == "tool" && c.Messages[i].Name == "screenshot" {
 						c.Messages[i].Images++
 						c.Messages[i].Pictures = append(c.Messages[i].Pictures, fromBase64(p.InlineData.Data))
+						shot = true
 						break
 					}
+				}
+				if !shot {
+					pictures = append(pictures, fromBase64(p.InlineData.Data))
 				}
 			default:
 				text.WriteString(p.Text)
 			}
 		}
-		if text.Len() > 0 {
-			c.Messages = append(c.Messages, Msg{Role: "user", Text: text.String()})
+		if text.Len() > 0 || len(pictures) > 0 {
+			c.Messages = append(c.Messages, Msg{Role: "user", Text: text.String(), Images: len(pictures), Pictures: pictures})
 		}
 	}
 	return nil

@@ -1,0 +1,75 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+
+	"github.com/skiff-ai/skiff/internal/i18n"
+	"github.com/skiff-ai/skiff/internal/store"
+)
+
+// What a message may carry in images: Anthropic's limit per image (the smallest of the big
+// providers), a few per message. The panel scales larger pictures down before it sends them.
+const (
+	MaxImages     = 4
+	MaxImageBytes = 5 << 20
+)
+
+var (
+	sayTooManyImages = i18n.Sentence{Key: "errTooManyImages", English: "A message can carry at most $1 images; remove some and send again."}
+	sayImageTooBig   = i18n.Sentence{Key: "errImageTooBig", English: "The image “$1” is larger than $2 MB, even scaled down; attach a smaller one."}
+	sayImageType     = i18n.Sentence{Key: "errImageType", English: "“$1” is not a PNG, JPEG, WebP or GIF image, so it cannot be sent."}
+	sayNoVision      = i18n.Sentence{Key: "noticeNoVision", English: "This model does not see images, so the image was not sent with the message. Choose a model that does and send it again."}
+)
+
+// Attached is an image the user attaches to a message, as the panel sends it.
+type Attached struct {
+	Name string `json:"name"`
+	Mime string `json:"mime"`
+	Data []byte `json:"data"`
+}
+
+// sniff is the type of an image by its first bytes ("" when it is none Skiff sends): what the
+// data is, whatever the file's name or the panel said.
+func sniff(b []byte) string {
+	switch {
+	case bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")):
+		return "image/png"
+	case bytes.HasPrefix(b, []byte("\xff\xd8\xff")):
+		return "image/jpeg"
+	case bytes.HasPrefix(b, []byte("GIF87a")), bytes.HasPrefix(b, []byte("GIF89a")):
+		return "image/gif"
+	case len(b) >= 12 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WEBP":
+		return "image/webp"
+	}
+	return ""
+}
+
+// SaveImages checks the images a user attached and stores them, returning their ids in order.
+// Nothing is stored unless every image is fine.
+func (e *Engine) SaveImages(ctx context.Context, imgs []Attached) ([]string, error) {
+	if len(imgs) > MaxImages {
+		return nil, sayTooManyImages.Error(MaxImages)
+	}
+	stored := make([]store.StoredImage, len(imgs))
+	for i, img := range imgs {
+		mime := sniff(img.Data)
+		if mime == "" {
+			return nil, sayImageType.Error(i18n.Verbatim(img.Name))
+		}
+		if len(img.Data) > MaxImageBytes {
+			return nil, sayImageTooBig.Error(i18n.Verbatim(img.Name), MaxImageBytes>>20)
+		}
+		stored[i] = store.StoredImage{Mime: mime, Data: img.Data}
+	}
+	var ids []string
+	for _, img := range stored {
+		id := NewID()
+		if err := e.Store.SaveImage(ctx, id, img); err != nil {
+			_ = e.Store.DeleteImages(context.WithoutCancel(ctx), ids...)
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}

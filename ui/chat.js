@@ -100,6 +100,7 @@ function renderMessage(msg) {
   n.append(content);
   if (msg.role === "user") {
     content.textContent = msg.content;
+    if (msg.images && msg.images.length) n.insertBefore(userImages(msg.images), content);
   } else if (msg.status === "streaming") {
     if (msg.content) streams.set(msg.id, new Stream(content, msg.content, followEnd));
     else content.append(typing());
@@ -111,6 +112,23 @@ function renderMessage(msg) {
   const note = notice(msg);
   if (note) n.append(note);
   return n;
+}
+
+// userImages are the images the user attached to a message, read from the core by their ids
+// (a blob URL each: the panel's policy loads no other kind).
+function userImages(ids) {
+  const box = el("div", { className: "u-images" });
+  for (const imageId of ids) {
+    const img = el("img", { className: "u-image", alt: t("imageAlt") });
+    box.append(img);
+    call("tool.image", { imageId })
+      .then((r) => {
+        const bytes = Uint8Array.from(atob(r.data), (c) => c.charCodeAt(0));
+        img.src = URL.createObjectURL(new Blob([bytes], { type: r.mime }));
+      })
+      .catch(() => img.replaceWith(el("span", { className: "note", textContent: t("imageGone") })));
+  }
+  return box;
 }
 
 // planCard is an agent's plan: each entry with its status (the newest plan replaces it).

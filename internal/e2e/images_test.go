@@ -1,0 +1,73 @@
+//go:build !js
+
+package e2e
+
+import (
+	"bytes"
+	"encoding/base64"
+	"image"
+	_ "image/jpeg"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/skiff-ai/skiff/internal/testkit"
+)
+
+// A picture chosen with the Image button and a large one pasted into the box go with the
+// message, as the model server receives them: the first as it was, the second scaled down to a
+// JPEG. The message shows both, and still does after the panel is reloaded.
+func TestImagesGoWithTheMessage(t *testing.T) {
+	m := testkit.NewModel(t, func(*testkit.Conversation) testkit.Turn { return testkit.Turn{Text: "Two red pictures."} })
+	tab := browser.Panel(t)
+	Configure(t, tab, "openai", m.URL, "sk-img", "gpt-4o")
+	NewChat(t, tab)
+
+	png, _ := base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
+	file := filepath.Join(t.TempDir(), "square.png")
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	Do(t, tab, chromedp.SetUploadFiles("#attach-file", []string{file}))
+	WaitJS(t, tab, `document.querySelectorAll("#attachments .a-image").length === 1`)
+	JS[bool](t, tab, `(async () => {
+		const c = new OffscreenCanvas(3000, 1500);
+		const g = c.getContext("2d");
+		g.fillStyle = "#c00";
+		g.fillRect(0, 0, 3000, 1500);
+		const dt = new DataTransfer();
+		dt.items.add(new File([await c.convertToBlob({type: "image/png"})], "big.png", {type: "image/png"}));
+		document.getElementById("input").dispatchEvent(new ClipboardEvent("paste", {clipboardData: dt, bubbles: true, cancelable: true}));
+		return true;
+	})()`)
+	WaitJS(t, tab, `document.querySelectorAll("#attachments .a-image").length === 2`)
+	Do(t, tab, chromedp.SendKeys("#input", "What are these?"+kb.Enter))
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+
+	convs := m.Conversations()
+	if len(convs) != 1 {
+		t.Fatalf("%d requests", len(convs))
+	}
+	user := convs[0].Messages[len(convs[0].Messages)-1]
+	if user.Role != "user" || user.Text != "What are these?" || user.Images != 2 {
+		t.Fatalf("the model got %+v", user)
+	}
+	if !bytes.Equal(user.Pictures[0], png) {
+		t.Errorf("the chosen file arrived changed: % x", user.Pictures[0][:min(16, len(user.Pictures[0]))])
+	}
+	cfg, kind, err := image.DecodeConfig(bytes.NewReader(user.Pictures[1]))
+	if err != nil || kind != "jpeg" || cfg.Width != 2048 || cfg.Height != 1024 {
+		t.Errorf("the pasted 3000×1500 picture arrived as %s %d×%d (%v), want a 2048×1024 jpeg", kind, cfg.Width, cfg.Height, err)
+	}
+	if !JS[bool](t, tab, `document.getElementById("attachments").hidden`) {
+		t.Error("the images are still waiting in the box after the message went")
+	}
+	shown := `[...document.querySelectorAll('#messages .msg[data-role="user"] .u-image')].filter((i) => i.complete && i.naturalWidth > 0).length === 2`
+	WaitJS(t, tab, shown)
+	Do(t, tab, chromedp.Reload())
+	WaitJS(t, tab, `document.body.dataset.ready === "1"`)
+	WaitJS(t, tab, shown)
+}

@@ -22,7 +22,8 @@ type Hosted interface {
 	// Open opens the chat's session with agent; resume is the agent's session id the chat
 	// had before ("" for none).
 	Open(ctx context.Context, agent, chat, resume string) (link.AgentOpened, error)
-	Prompt(ctx context.Context, chat, text string) (stopReason string, err error)
+	// Prompt sends the user's message, with its images when the agent takes them.
+	Prompt(ctx context.Context, chat, text string, images []link.Image64) (stopReason string, err error)
 	Cancel(ctx context.Context, chat string) error
 	// SetOption sets a chat's config option (the model is the one of category "model") and
 	// returns the options as they are now.
@@ -105,7 +106,11 @@ func (e *Engine) runHosted(ctx context.Context, ses *store.Session, agent string
 			case <-pctx.Done():
 			}
 		}()
-		stop, err = e.Hosted.Prompt(pctx, ses.ID, text)
+		var images []link.Image64
+		if ids := ses.Messages[lastUser(ses.Messages)].Images; len(ids) > 0 {
+			images = e.agentImages(ctx, ids, opened.Images, r)
+		}
+		stop, err = e.Hosted.Prompt(pctx, ses.ID, text, images)
 		pcancel()
 	}
 	r.mu.Lock()

@@ -21,16 +21,19 @@ type scripted struct {
 	events []link.AgentEvent
 	ask    *link.AgentQuestion
 	answer string
+	takes  bool           // the agent takes images
+	images []link.Image64 // the images of the last prompt
 }
 
 func (s *scripted) Open(context.Context, string, string, string) (link.AgentOpened, error) {
-	return link.AgentOpened{}, nil
+	return link.AgentOpened{Images: s.takes}, nil
 }
 func (s *scripted) Cancel(context.Context, string) error { return nil }
 func (s *scripted) SetOption(_ context.Context, _, option, value string) ([]link.ConfigOption, error) {
 	return []link.ConfigOption{{ID: option, Current: value}}, nil
 }
-func (s *scripted) Prompt(ctx context.Context, chat, _ string) (string, error) {
+func (s *scripted) Prompt(ctx context.Context, chat, _ string, images []link.Image64) (string, error) {
+	s.images = images
 	for _, ev := range s.events {
 		ev.Session = chat
 		s.e.Event(ev)
@@ -126,4 +129,38 @@ func TestHostedTurnBecomesTheChat(t *testing.T) {
 	assert.Equal(t, store.Commands{{Name: "hello"}}, full.Commands)
 	assert.Equal(t, "acp:test", full.Provider)
 	assert.Equal(t, UpdateDone, updates[len(updates)-1].Type)
+}
+
+// The images of the user's message go to an agent that takes images; one that does not gets
+// none, and the message says they were not sent.
+func TestHostedAgentGetsImagesWhenItTakesThem(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.NewMemKV())
+	require.NoError(t, err)
+	s, err := st.Settings(ctx)
+	require.NoError(t, err)
+	s.Provider = "acp:test"
+	require.NoError(t, st.SaveSettings(ctx, s))
+	e := New(st, testkit.Doer{})
+	png := []byte("\x89PNG\r\n\x1a\n rest of a picture")
+	for _, takes := range []bool{true, false} {
+		h := &scripted{e: e, takes: takes, events: []link.AgentEvent{{Kind: "text", Text: "Seen."}}}
+		e.Hosted = h
+		ids, err := e.SaveImages(ctx, []Attached{{Name: "a.png", Data: png}})
+		require.NoError(t, err)
+		var sid string
+		require.NoError(t, e.Send(ctx, Input{Text: "look", Images: ids}, func(u Update) { sid = u.SessionID }))
+		ses, err := st.Session(ctx, sid)
+		require.NoError(t, err)
+		user := ses.Messages[0]
+		if takes {
+			require.Len(t, h.images, 1)
+			assert.Equal(t, "image/png", h.images[0].Mime)
+			assert.Nil(t, user.NoticeText)
+			continue
+		}
+		assert.Empty(t, h.images)
+		require.NotNil(t, user.NoticeText)
+		assert.Equal(t, "noticeAgentNoImages", user.NoticeText.Key)
+	}
 }

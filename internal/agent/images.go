@@ -3,8 +3,10 @@ package agent
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 
 	"github.com/skiff-ai/skiff/internal/i18n"
+	"github.com/skiff-ai/skiff/internal/link"
 	"github.com/skiff-ai/skiff/internal/store"
 )
 
@@ -72,4 +74,33 @@ func (e *Engine) SaveImages(ctx context.Context, imgs []Attached) ([]string, err
 		ids = append(ids, id)
 	}
 	return ids, nil
+}
+
+var sayAgentNoImages = i18n.Sentence{Key: "noticeAgentNoImages", English: "This agent does not take images, so the image was not sent with the message."}
+
+// agentImages are the images ids as a hosted agent takes them, when it takes any (takes); when
+// it does not, the user's message says so and none go.
+func (e *Engine) agentImages(ctx context.Context, ids []string, takes bool, r *hostedRun) []link.Image64 {
+	if !takes {
+		r.mu.Lock()
+		i := lastUser(r.ses.Messages)
+		if r.ses.Messages[i].NoticeText == nil {
+			r.ses.Messages[i].SetNotice(sayAgentNoImages.With())
+			r.save()
+			r.show(i)
+		}
+		r.mu.Unlock()
+		return nil
+	}
+	imgs, err := e.Store.Images(ctx, ids...)
+	if err != nil {
+		return nil
+	}
+	var out []link.Image64
+	for _, id := range ids {
+		if img, ok := imgs[id]; ok {
+			out = append(out, link.Image64{Mime: img.Mime, Data: base64.StdEncoding.EncodeToString(img.Data)})
+		}
+	}
+	return out
 }

@@ -442,12 +442,12 @@ func (h hosted) Open(ctx context.Context, name, chat, resume string) (link.Agent
 	return link.AgentOpen.Call(ctx, p, link.AgentOpenParams{Agent: name, Session: chat, Resume: resume})
 }
 
-func (h hosted) Prompt(ctx context.Context, chat, text string) (string, error) {
+func (h hosted) Prompt(ctx context.Context, chat, text string, images []link.Image64) (string, error) {
 	p, err := h.peer()
 	if err != nil {
 		return "", err
 	}
-	r, err := link.AgentPrompt.Call(ctx, p, link.AgentPromptParams{Session: chat, Text: text})
+	r, err := link.AgentPrompt.Call(ctx, p, link.AgentPromptParams{Session: chat, Text: text, Images: images})
 	if errors.Is(err, link.ErrClosed) {
 		return "", errors.New("the link to skiffd dropped during the agent's turn; send again when it is back")
 	}

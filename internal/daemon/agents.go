@@ -279,8 +279,9 @@ func (a *Agents) Open(ctx context.Context, agent, chat, resume string) (link.Age
 	a.mu.Lock()
 	have := a.chats[chat] == agent
 	a.mu.Unlock()
+	images := ag.Info.AgentCapabilities.PromptCapabilities.Image
 	if have {
-		return link.AgentOpened{AgentSession: ag.SessionOf(chat)}, nil
+		return link.AgentOpened{AgentSession: ag.SessionOf(chat), Images: images}, nil
 	}
 	sid, how, err := ag.Open(ctx, chat, resume)
 	if err != nil {
@@ -289,7 +290,7 @@ func (a *Agents) Open(ctx context.Context, agent, chat, resume string) (link.Age
 	a.mu.Lock()
 	a.chats[chat] = agent
 	a.mu.Unlock()
-	return link.AgentOpened{AgentSession: sid, How: how}, nil
+	return link.AgentOpened{AgentSession: sid, How: how, Images: images}, nil
 }
 
 func (a *Agents) chat(id string) (*acphost.Agent, error) {

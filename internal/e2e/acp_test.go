@@ -147,6 +147,12 @@ func TestChatWithAnACPAgentThroughSkiffd(t *testing.T) {
 	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done" && `+lastAssistant+`.textContent.includes("after")`)
 	t.Logf("a turn after Stop answered in %v", time.Since(start))
 
+	// A picture the user pastes goes to an agent that takes images (this one counts them).
+	pastePicture(t, panel, 320, 200)
+	JS[bool](t, panel, `(document.getElementById("input").value = "", true)`) // chromedp's Enter left a newline
+	Do(t, panel, chromedp.SendKeys("#input", "hello"+kb.Enter))
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done" && `+lastAssistant+`.textContent.includes("(1 images)")`)
+
 	// The agent crashes: the chat says so, and Settings shows what it wrote before it died.
 	JS[bool](t, panel, `(document.getElementById("input").value = "", true)`) // chromedp's Enter left a newline
 	Do(t, panel, chromedp.SendKeys("#input", "crash"+kb.Enter))

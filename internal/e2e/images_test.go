@@ -4,7 +4,9 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
+	"fmt"
 	"image"
 	_ "image/jpeg"
 	"os"
@@ -33,17 +35,7 @@ func TestImagesGoWithTheMessage(t *testing.T) {
 	}
 	Do(t, tab, chromedp.SetUploadFiles("#attach-file", []string{file}))
 	WaitJS(t, tab, `document.querySelectorAll("#attachments .a-image").length === 1`)
-	JS[bool](t, tab, `(async () => {
-		const c = new OffscreenCanvas(3000, 1500);
-		const g = c.getContext("2d");
-		g.fillStyle = "#c00";
-		g.fillRect(0, 0, 3000, 1500);
-		const dt = new DataTransfer();
-		dt.items.add(new File([await c.convertToBlob({type: "image/png"})], "big.png", {type: "image/png"}));
-		document.getElementById("input").dispatchEvent(new ClipboardEvent("paste", {clipboardData: dt, bubbles: true, cancelable: true}));
-		return true;
-	})()`)
-	WaitJS(t, tab, `document.querySelectorAll("#attachments .a-image").length === 2`)
+	pastePicture(t, tab, 3000, 1500)
 	Do(t, tab, chromedp.SendKeys("#input", "What are these?"+kb.Enter))
 	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
 
@@ -70,4 +62,22 @@ func TestImagesGoWithTheMessage(t *testing.T) {
 	Do(t, tab, chromedp.Reload())
 	WaitJS(t, tab, `document.body.dataset.ready === "1"`)
 	WaitJS(t, tab, shown)
+}
+
+// pastePicture pastes a red w×h PNG into the message box, as a user pasting a picture from the
+// clipboard, and waits for it to wait there with the others.
+func pastePicture(t *testing.T, tab context.Context, w, h int) {
+	t.Helper()
+	n := JS[int](t, tab, `document.querySelectorAll("#attachments .a-image").length`)
+	JS[bool](t, tab, fmt.Sprintf(`(async () => {
+		const c = new OffscreenCanvas(%d, %d);
+		const g = c.getContext("2d");
+		g.fillStyle = "#c00";
+		g.fillRect(0, 0, c.width, c.height);
+		const dt = new DataTransfer();
+		dt.items.add(new File([await c.convertToBlob({type: "image/png"})], "pasted.png", {type: "image/png"}));
+		document.getElementById("input").dispatchEvent(new ClipboardEvent("paste", {clipboardData: dt, bubbles: true, cancelable: true}));
+		return true;
+	})()`, w, h))
+	WaitJS(t, tab, fmt.Sprintf(`document.querySelectorAll("#attachments .a-image").length === %d`, n+1))
 }

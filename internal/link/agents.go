@@ -61,6 +61,8 @@ type AgentOpenParams struct {
 type AgentOpened struct {
 	AgentSession string `json:"agentSession,omitempty"`
 	How          string `json:"how,omitempty"`
+	// Images: the agent takes images in a prompt (its promptCapabilities).
+	Images bool `json:"images,omitempty"`
 }
 
 // AgentOptionParams sets Option to Value in Session.

@@ -3,7 +3,7 @@
 // first), exportable as JSON.
 import { $, el, ago, download } from "./dom.js";
 import { call } from "./connection.js";
-import { t } from "./i18n.js";
+import { t, say } from "./i18n.js";
 
 // Decisions, scopes and actions in words (catalog keys decision_*, scope_*, action_*).
 const decisionWords = (d) => (d === "allow_always" || d === "deny_always" ? t("decision_" + d) : d);
@@ -65,7 +65,7 @@ function render({ policies, audit }) {
       el("div", { className: "a-head" },
         el("span", { className: "a-tool", textContent: a.tool.replaceAll("_", " ") }),
         el("span", { className: "note", textContent: `${ago(a.at)} · ${a.who}` })),
-      el("div", { className: "a-what", textContent: a.what || "" }),
+      el("div", { className: "a-what", textContent: say(a.whatText, a.what || "") }),
       el("div", { className: "note", textContent: [a.origin, a.decision, a.result].filter(Boolean).join(" · ") }));
     return li;
   }) : [el("li", { className: "note", textContent: t("nothingRan") })]));

@@ -70,7 +70,7 @@ func (a *auditor) Audit(_ context.Context, e permission.Entry) error {
 	q := &c.audits
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.queue = append(q.queue, store.AuditEntry{At: e.At, Who: e.Who, Tool: e.Tool, What: e.What, Origin: e.Origin,
+	q.queue = append(q.queue, store.AuditEntry{At: e.At, Who: e.Who, Tool: e.Tool, What: e.What, WhatText: e.WhatText, Origin: e.Origin,
 		Decision: e.Decision, Result: e.Result, OK: e.OK})
 	if !q.writing {
 		q.writing = true

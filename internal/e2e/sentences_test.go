@@ -91,6 +91,18 @@ func TestCoreSentencesFollowTheLanguage(t *testing.T) {
 		t.Errorf("the call in French: %q / %q", a.What, a.Question)
 	}
 	reply(t, panel2, "deny_once")
+	// The audit log says the calls in French too, a read as well as an act (the view shows
+	// the log as it is when it opens: open it once the denied click is in it).
+	WaitJS(t, panel2, `skiffTest.call("permission.list").then((p) => p.audit.some((a) => a.tool === "click"))`)
+	Do(t, panel2, chromedp.Click("#permissions-toggle"))
+	what := func(tool string) string {
+		return `[...document.querySelectorAll("#audit-list li")].find((n) => n.querySelector(".a-tool")?.textContent === "` + tool + `")?.querySelector(".a-what").textContent`
+	}
+	WaitJS(t, panel2, what("click")+`?.startsWith("cliquer sur bouton “Like” [")`)
+	if got := JS[string](t, panel2, what("snapshot")+` || ""`); got != "regarder la page" {
+		t.Errorf("a read in the audit log, in French: %q", got)
+	}
+	Do(t, panel2, chromedp.Click("#permissions-toggle"))
 	setLanguage(t, panel2, "en")
 }
 

@@ -72,10 +72,12 @@ type Question struct {
 
 // Entry is one decided call, for the audit log.
 type Entry struct {
-	At       int64
-	Who      string
-	Tool     string
-	What     string
+	At   int64
+	Who  string
+	Tool string
+	What string
+	// WhatText is What as a sentence for the log's reader, in their language (nil: What).
+	WhatText *i18n.Text
 	Origin   string
 	Decision string // how it was decided
 	Result   string // what came of it, in a few words
@@ -294,7 +296,7 @@ func (g *Gate) Record(ctx context.Context, c Call, r Ruling, result string, ok b
 		return
 	}
 	_ = g.Audit.Audit(ctx, Entry{At: g.clock().Now().UnixMilli(), Who: c.Caller.Name, Tool: c.Tool, What: c.What,
-		Origin: c.Origin, Decision: r.How, Result: result, OK: ok})
+		WhatText: c.WhatText, Origin: c.Origin, Decision: r.How, Result: result, OK: ok})
 }
 
 // Answer gives the user's decision to the call waiting under id, and reports whether one

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/permission"
 )
 
@@ -62,14 +63,16 @@ func (s *Store) RevokePolicy(ctx context.Context, tool, origin string) error {
 // AuditEntry is one tool call the gate decided: what was asked, by whom, how it was decided,
 // and what came of it.
 type AuditEntry struct {
-	At       int64  `json:"at"` // unix ms
-	Who      string `json:"who"`
-	Tool     string `json:"tool"`
-	What     string `json:"what"` // the call in words (text to type included, passwords not)
-	Origin   string `json:"origin,omitempty"`
-	Decision string `json:"decision"`
-	Result   string `json:"result,omitempty"`
-	OK       bool   `json:"ok"`
+	At   int64  `json:"at"` // unix ms
+	Who  string `json:"who"`
+	Tool string `json:"tool"`
+	What string `json:"what"` // the call in words (text to type included, passwords not)
+	// WhatText is What as a sentence the panel shows in the user's language.
+	WhatText *i18n.Text `json:"whatText,omitempty"`
+	Origin   string     `json:"origin,omitempty"`
+	Decision string     `json:"decision"`
+	Result   string     `json:"result,omitempty"`
+	OK       bool       `json:"ok"`
 }
 
 // The audit log is kept in chunks of AuditChunk entries (audit/<n>), the last AuditChunks of

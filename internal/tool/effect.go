@@ -3,6 +3,7 @@ package tool
 import (
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/safety"
 	"github.com/skiff-ai/skiff/internal/weburl"
 )
@@ -86,6 +87,9 @@ type Effect struct {
 	// a form's action) or the call names it (navigate).
 	LeadsTo string `json:"leadsTo,omitempty"`
 	Detail  string `json:"detail,omitempty"` // the rest, in words ("down", a time range, tabs)
+	// Said is Detail as a sentence, for the calls whose words are all in it (reading a page,
+	// switching tabs, the history): what the card and the ask show in the user's language.
+	Said i18n.Text `json:"-"`
 	// Accept: a dialog is accepted (not dismissed).
 	Accept bool `json:"accept,omitempty"`
 	// Secret: what the call types holds a value its run keeps secret (a workflow's password

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/weburl"
 )
 
@@ -429,12 +430,17 @@ func openTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 }
 
 // tabEffect is the effect of a call that works on a tab as a whole: where, and in words.
-func (e *Env) tabEffect(ctx context.Context, tabID int, action, words string) (*Effect, error) {
+func (e *Env) tabEffect(ctx context.Context, tabID int, action string, said i18n.Text) (*Effect, error) {
 	t, err := e.tab(ctx, tabID)
 	if err != nil {
 		return nil, err
 	}
-	return &Effect{Action: action, TabID: t.ID, URL: t.URL, Detail: words}, nil
+	return &Effect{Action: action, TabID: t.ID, URL: t.URL, Detail: said.English(), Said: said}, nil
+}
+
+// saying is an effect whose words are said.
+func saying(action string, said i18n.Text) *Effect {
+	return &Effect{Action: action, Detail: said.English(), Said: said}
 }
 
 func closeTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
@@ -484,35 +490,35 @@ func scriptTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 
 func snapshotTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	in := arg.(*SnapshotInput)
-	w := "look at the page"
+	w := whatLook.With()
 	if in.Ref != "" {
-		w = "look at [" + in.Ref + "]"
+		w = whatLookAt.With(in.Ref)
 	}
 	return e.tabEffect(ctx, in.TabID, "read", w)
 }
 
 func readTextTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	in := arg.(*ReadTextInput)
-	return e.tabEffect(ctx, in.TabID, "read", "read the page's text")
+	return e.tabEffect(ctx, in.TabID, "read", whatReadText.With())
 }
 
 func contentTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	in := arg.(*GetContentInput)
-	w := "read the page's text"
+	w := whatReadText.With()
 	if in.Selector != "" {
-		w = fmt.Sprintf("read %q", in.Selector)
+		w = whatReadSel.With(fmt.Sprintf("%q", in.Selector))
 	}
 	return e.tabEffect(ctx, in.TabID, "read", w)
 }
 
 func linksTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	in := arg.(*LinksInput)
-	return e.tabEffect(ctx, in.TabID, "read", "list the links")
+	return e.tabEffect(ctx, in.TabID, "read", whatLinks.With())
 }
 
 func findTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	in := arg.(*FindTextInput)
-	f, err := e.tabEffect(ctx, in.TabID, "find", "")
+	f, err := e.tabEffect(ctx, in.TabID, "find", i18n.Text{})
 	if f != nil {
 		f.Text = in.Text
 	}
@@ -521,7 +527,7 @@ func findTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 
 func screenshotTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	in := arg.(*ScreenshotInput)
-	return e.tabEffect(ctx, in.TabID, "read", "take a picture of the tab")
+	return e.tabEffect(ctx, in.TabID, "read", whatShot.With())
 }
 
 func waitTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
@@ -535,7 +541,7 @@ func waitTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	case in.TextGone != "":
 		w = "“" + clip(oneLine(in.TextGone), 120) + "” to go"
 	}
-	f, err := e.tabEffect(ctx, in.TabID, "wait", "")
+	f, err := e.tabEffect(ctx, in.TabID, "wait", i18n.Text{})
 	if f != nil {
 		f.Text = w
 	}
@@ -543,48 +549,48 @@ func waitTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 }
 
 func tabsTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
-	return &Effect{Action: "read", Detail: "list the tabs"}, nil
+	return saying("read", whatTabs.With()), nil
 }
 
 func switchTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	in := arg.(*TabInput)
-	return e.tabEffect(ctx, in.TabID, "switch", fmt.Sprintf("switch to tab %d", in.TabID))
+	return e.tabEffect(ctx, in.TabID, "switch", whatSwitchTab.With(in.TabID))
 }
 
-func moveTarget(words string) func(context.Context, *Env, any) (*Effect, error) {
+func moveTarget(words i18n.Sentence) func(context.Context, *Env, any) (*Effect, error) {
 	return func(ctx context.Context, e *Env, arg any) (*Effect, error) {
 		in := arg.(*TabInput)
-		return e.tabEffect(ctx, in.TabID, "move", words)
+		return e.tabEffect(ctx, in.TabID, "move", words.With())
 	}
 }
 
 func groupTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	in := arg.(*TabGroupInput)
-	return &Effect{Action: "group", Detail: fmt.Sprintf("put %s in a group %q", plural(len(in.TabIDs), "tab"), in.Title)}, nil
+	return saying("group", whatGroup.With(len(in.TabIDs), fmt.Sprintf("%q", in.Title))), nil
 }
 
 func ungroupTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	in := arg.(*TabIDsInput)
-	return &Effect{Action: "group", Detail: fmt.Sprintf("take %s out of their groups", plural(len(in.TabIDs), "tab"))}, nil
+	return saying("group", whatUngroup.With(len(in.TabIDs))), nil
 }
 
 func historySearchTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	in := arg.(*HistorySearchInput)
-	return &Effect{Action: "read", Detail: fmt.Sprintf("search the history for %q", in.Text)}, nil
+	return saying("read", whatHistorySearch.With(fmt.Sprintf("%q", in.Text))), nil
 }
 
 func historyRecentTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
-	return &Effect{Action: "read", Detail: "list the pages visited lately"}, nil
+	return saying("read", whatHistoryRecent.With()), nil
 }
 
 func visitsTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	in := arg.(*URLInput)
-	return &Effect{Action: "read", Detail: "look up the visits of " + in.URL}, nil
+	return saying("read", whatVisits.With(in.URL)), nil
 }
 
 func deleteURLTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	in := arg.(*URLInput)
-	return &Effect{Action: "delete", Detail: "delete " + in.URL + " from the history"}, nil
+	return saying("delete", whatDeleteURL.With(in.URL)), nil
 }
 
 func deleteRangeTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
@@ -592,5 +598,5 @@ func deleteRangeTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	if in.EndTime < in.StartTime {
 		return nil, failf("endTime is before startTime")
 	}
-	return &Effect{Action: "delete", Detail: fmt.Sprintf("delete the browsing history from %s to %s", day(in.StartTime), day(in.EndTime))}, nil
+	return saying("delete", whatDeleteRange.With(day(in.StartTime), day(in.EndTime))), nil
 }

@@ -19,11 +19,11 @@ var definitions = []Tool{
 
 	def("navigate", Navigate, "navigate:go", (*NavigateInput)(nil), navigateTarget, navigate,
 		"Load a URL in the current tab (or the given one) and wait for the page to settle. Take a snapshot afterwards to see it."),
-	def("back", Navigate, "navigate:back", (*TabInput)(nil), moveTarget("go back"), back,
+	def("back", Navigate, "navigate:back", (*TabInput)(nil), moveTarget(whatBack), back,
 		"Go back one page in the tab's history and wait for the page to settle."),
-	def("forward", Navigate, "navigate:forward", (*TabInput)(nil), moveTarget("go forward"), forward,
+	def("forward", Navigate, "navigate:forward", (*TabInput)(nil), moveTarget(whatForward), forward,
 		"Go forward one page in the tab's history and wait for the page to settle."),
-	def("reload", Navigate, "navigate:reload", (*TabInput)(nil), moveTarget("reload the page"), reload,
+	def("reload", Navigate, "navigate:reload", (*TabInput)(nil), moveTarget(whatReload), reload,
 		"Reload the page and wait for it to settle."),
 
 	def("snapshot", Read, "read:snapshot", (*SnapshotInput)(nil), snapshotTarget, snapshotTool,

@@ -46,10 +46,29 @@ var (
 	whatFind        = i18n.Sentence{Key: "whatFind", English: "find $1"}
 	whatWaitFor     = i18n.Sentence{Key: "whatWaitFor", English: "wait for $1"}
 	whatWait        = i18n.Sentence{Key: "whatWait", English: "wait"}
-	whatSays        = i18n.Sentence{Key: "whatSays", English: " that says “$1”"}
-	whatPresses     = i18n.Sentence{Key: "whatPresses", English: " (it presses $1)"}
-	whatActivates   = i18n.Sentence{Key: "whatActivates", English: " (it activates $1)"}
-	whatStep        = i18n.Sentence{Key: "whatStep", English: "step $1 of $2: $3"}
+
+	whatLook          = i18n.Sentence{Key: "whatLook", English: "look at the page"}
+	whatLookAt        = i18n.Sentence{Key: "whatLookAt", English: "look at [$1]"}
+	whatReadText      = i18n.Sentence{Key: "whatReadText", English: "read the page's text"}
+	whatReadSel       = i18n.Sentence{Key: "whatReadSel", English: "read $1"}
+	whatLinks         = i18n.Sentence{Key: "whatLinks", English: "list the links"}
+	whatShot          = i18n.Sentence{Key: "whatShot", English: "take a picture of the tab"}
+	whatTabs          = i18n.Sentence{Key: "whatTabs", English: "list the tabs"}
+	whatSwitchTab     = i18n.Sentence{Key: "whatSwitchTab", English: "switch to tab $1"}
+	whatBack          = i18n.Sentence{Key: "whatBack", English: "go back"}
+	whatForward       = i18n.Sentence{Key: "whatForward", English: "go forward"}
+	whatReload        = i18n.Sentence{Key: "whatReload", English: "reload the page"}
+	whatGroup         = i18n.Sentence{Key: "whatGroup", One: "put $1 tab in a group $2", English: "put $1 tabs in a group $2"}
+	whatUngroup       = i18n.Sentence{Key: "whatUngroup", One: "take $1 tab out of its group", English: "take $1 tabs out of their groups"}
+	whatHistorySearch = i18n.Sentence{Key: "whatHistorySearch", English: "search the history for $1"}
+	whatHistoryRecent = i18n.Sentence{Key: "whatHistoryRecent", English: "list the pages visited lately"}
+	whatVisits        = i18n.Sentence{Key: "whatVisits", English: "look up the visits of $1"}
+	whatDeleteURL     = i18n.Sentence{Key: "whatDeleteURL", English: "delete $1 from the history"}
+	whatDeleteRange   = i18n.Sentence{Key: "whatDeleteRange", English: "delete the browsing history from $1 to $2"}
+	whatSays          = i18n.Sentence{Key: "whatSays", English: " that says “$1”"}
+	whatPresses       = i18n.Sentence{Key: "whatPresses", English: " (it presses $1)"}
+	whatActivates     = i18n.Sentence{Key: "whatActivates", English: " (it activates $1)"}
+	whatStep          = i18n.Sentence{Key: "whatStep", English: "step $1 of $2: $3"}
 
 	// The roles a card names most, as a person says them; any other goes in as ARIA names it.
 	roleButton   = i18n.Sentence{Key: "roleButton", English: "button"}
@@ -221,6 +240,9 @@ func (f *Effect) Says() i18n.Text {
 			return whatWaitFor.With(f.Text)
 		}
 		return whatWait.With()
+	}
+	if !f.Said.IsZero() {
+		return f.Said
 	}
 	if f.Detail != "" {
 		return i18n.Verbatim(f.Detail)

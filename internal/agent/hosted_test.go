@@ -50,10 +50,9 @@ func (s *scripted) Prompt(ctx context.Context, chat, _ string, images []link.Ima
 	return "end_turn", nil
 }
 
-// A hosted agent's turn becomes the chat's messages: thoughts and text in replies, the plan
-// in its card, tool calls as tool messages keyed by id (updated in place), the title and
-// commands on the session; its question is a tool message that asks through the gate.
-func TestHostedTurnBecomesTheChat(t *testing.T) {
+// hostedEngine is an engine whose chats go to the hosted agent "test".
+func hostedEngine(t *testing.T) (*Engine, *store.Store) {
+	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, store.NewMemKV())
 	require.NoError(t, err)
@@ -61,7 +60,15 @@ func TestHostedTurnBecomesTheChat(t *testing.T) {
 	require.NoError(t, err)
 	s.Provider = "acp:test"
 	require.NoError(t, st.SaveSettings(ctx, s))
-	e := New(st, testkit.Doer{})
+	return New(st, testkit.Doer{}), st
+}
+
+// A hosted agent's turn becomes the chat's messages: thoughts and text in replies, the plan
+// in its card, tool calls as tool messages keyed by id (updated in place), the title and
+// commands on the session; its question is a tool message that asks through the gate.
+func TestHostedTurnBecomesTheChat(t *testing.T) {
+	ctx := context.Background()
+	e, st := hostedEngine(t)
 	g := &permission.Gate{Policies: st, Timeout: func(context.Context) time.Duration { return 5 * time.Second }}
 	e.Gate = g
 	h := &scripted{e: e, events: []link.AgentEvent{
@@ -135,13 +142,7 @@ func TestHostedTurnBecomesTheChat(t *testing.T) {
 // none, and the message says they were not sent.
 func TestHostedAgentGetsImagesWhenItTakesThem(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, store.NewMemKV())
-	require.NoError(t, err)
-	s, err := st.Settings(ctx)
-	require.NoError(t, err)
-	s.Provider = "acp:test"
-	require.NoError(t, st.SaveSettings(ctx, s))
-	e := New(st, testkit.Doer{})
+	e, st := hostedEngine(t)
 	png := []byte("\x89PNG\r\n\x1a\n rest of a picture")
 	for _, takes := range []bool{true, false} {
 		h := &scripted{e: e, takes: takes, events: []link.AgentEvent{{Kind: "text", Text: "Seen."}}}

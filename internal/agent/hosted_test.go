@@ -142,9 +142,9 @@ func TestHostedTurnBecomesTheChat(t *testing.T) {
 // none, and the message says they were not sent.
 func TestHostedAgentGetsImagesWhenItTakesThem(t *testing.T) {
 	ctx := context.Background()
-	e, st := hostedEngine(t)
 	png := []byte("\x89PNG\r\n\x1a\n rest of a picture")
 	for _, takes := range []bool{true, false} {
+		e, st := hostedEngine(t) // one each: a turn's watcher may still read e.Hosted after it
 		h := &scripted{e: e, takes: takes, events: []link.AgentEvent{{Kind: "text", Text: "Seen."}}}
 		e.Hosted = h
 		ids, err := e.SaveImages(ctx, []Attached{{Name: "a.png", Data: png}})

@@ -4,7 +4,7 @@ import { $, el, announce, banner, copyText } from "./dom.js";
 import { call } from "./connection.js";
 import { state, busy } from "./state.js";
 import { render, Stream } from "./markdown.js";
-import { flagNote } from "./tools.js";
+import { flagNote, storedImage } from "./tools.js";
 import { t, say, onLanguage } from "./i18n.js";
 
 const streams = new Map(); // message id -> Stream
@@ -114,18 +114,14 @@ function renderMessage(msg) {
   return n;
 }
 
-// userImages are the images the user attached to a message, read from the core by their ids
-// (a blob URL each: the panel's policy loads no other kind).
+// userImages are the images the user attached to a message, read from the core by their ids.
 function userImages(ids) {
   const box = el("div", { className: "u-images" });
   for (const imageId of ids) {
     const img = el("img", { className: "u-image", alt: t("imageAlt") });
     box.append(img);
-    call("tool.image", { imageId })
-      .then((r) => {
-        const bytes = Uint8Array.from(atob(r.data), (c) => c.charCodeAt(0));
-        img.src = URL.createObjectURL(new Blob([bytes], { type: r.mime }));
-      })
+    storedImage(imageId)
+      .then((url) => (img.src = url))
       .catch(() => img.replaceWith(el("span", { className: "note", textContent: t("imageGone") })));
   }
   return box;

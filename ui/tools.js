@@ -121,15 +121,21 @@ export function diffView(d) {
 function thumbnail(imageId) {
   const img = el("img", { className: "t-shot", alt: tr("shotAlt") });
   const link = el("a", { className: "t-shot-link", target: "_blank", title: tr("shotOpen") }, img);
-  call("tool.image", { imageId })
-    .then((r) => {
-      const bytes = Uint8Array.from(atob(r.data), (c) => c.charCodeAt(0));
-      const url = URL.createObjectURL(new Blob([bytes], { type: r.mime }));
+  storedImage(imageId)
+    .then((url) => {
       img.src = url;
       link.href = url;
     })
     .catch(() => link.replaceWith(el("span", { className: "note", textContent: tr("shotGone") })));
   return link;
+}
+
+// storedImage reads an image the core stores (a screenshot, a picture the user attached) by its
+// id, as a blob URL: the only kind the panel's policy loads.
+export async function storedImage(imageId) {
+  const r = await call("tool.image", { imageId });
+  const bytes = Uint8Array.from(atob(r.data), (c) => c.charCodeAt(0));
+  return URL.createObjectURL(new Blob([bytes], { type: r.mime }));
 }
 
 // flagNote tells the user that page text reads like instructions to the model, and what.

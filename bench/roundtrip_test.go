@@ -50,7 +50,7 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 	hub := daemon.NewHub(cfg.PairToken)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go func() { _ = daemon.Serve(ctx, ln, cfg, hub) }()
+	go func() { _ = daemon.Serve(ctx, ln, cfg, hub, nil) }()
 	panel := br.Panel(b)
 	e2e.JS[any](b, panel, fmt.Sprintf(`(async () => {
 		await skiffTest.call("permission.set", {tool: "*", origin: %q, decision: "allow_always"});

@@ -3,16 +3,20 @@
 // over MCP.
 //
 //	skiffd serve [--port N]   Streamable HTTP MCP on 127.0.0.1:N/mcp, and the extension's link
+//	skiffd serve --lan        also the web client (only it) over HTTPS on the local network
 //	skiffd stdio              MCP over stdin/stdout, for clients that spawn their servers
 //	skiffd token              the bearer token MCP clients send over HTTP
 //	skiffd pair [--new]       the pairing token to paste into Skiff's settings
 //	skiffd install            register skiffd as Chrome's native messaging host
 //	skiffd doctor             check every link of the chain and say what to fix
+//	skiffd open [--lan]       a one-time link to the web client (on the LAN: a QR code)
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -32,6 +36,9 @@ import (
 const usage = `skiffd lends your browser's tools to MCP clients, through Skiff's permission gate.
 
   skiffd serve [--port N]   serve MCP on http://127.0.0.1:N/mcp (default 8765)
+  skiffd serve --lan [--lan-addr IP,…] [--lan-port N] [--cert F --key F]
+                            also serve the web client (and nothing else) over HTTPS to
+                            the local network (a phone), on port N+1 by default
   skiffd stdio              serve MCP on stdin/stdout (for clients that spawn servers)
   skiffd token              print the bearer token for MCP clients over HTTP
   skiffd pair [--new]       print the pairing token to paste into Skiff's settings
@@ -41,6 +48,7 @@ const usage = `skiffd lends your browser's tools to MCP clients, through Skiff's
   skiffd agents add NAME "TITLE" COMMAND [ARGS…]   add an agent (or replace a preset)
   skiffd agents folder DIR  the one folder agents may read and write ("" for none)
   skiffd open               print (and open) a one-time link to the web client at /app/
+  skiffd open --lan         a QR code with a 2-minute one-time link for a phone on the LAN
 
 The configuration lives in $SKIFFD_HOME (default: %s).
 `
@@ -64,6 +72,11 @@ func main() {
 	port := fs.Int("port", 0, "the loopback port (saved in the configuration)")
 	renew := fs.Bool("new", false, "pair: make a new pairing token (the old one stops working)")
 	dir := fs.String("dir", "", "install: write the host manifest into this NativeMessagingHosts folder only")
+	lan := fs.Bool("lan", false, "serve: the web client on the local network too (HTTPS); open: a link for a phone there")
+	lanAddr := fs.String("lan-addr", "", "serve --lan: the addresses to serve the LAN on, comma-separated (default: this computer's private IPv4 addresses)")
+	lanPort := fs.Int("lan-port", 0, "serve --lan: the LAN port (default: --port + 1)")
+	certFile := fs.String("cert", "", "serve --lan: a certificate (PEM) the phone trusts, instead of skiffd's self-signed one")
+	keyFile := fs.String("key", "", "serve --lan: the certificate's private key (PEM)")
 	_ = fs.Parse(args[1:])
 	cfg, err := daemon.Load(daemon.DefaultDir())
 	if err != nil {
@@ -82,8 +95,22 @@ func main() {
 			if err != nil {
 				return err
 			}
+			var l *daemon.LAN
+			if *lan {
+				addrs := daemon.LANAddrs()
+				if *lanAddr != "" {
+					addrs = strings.Split(*lanAddr, ",")
+				}
+				if l, err = daemon.ListenLAN(cfg, addrs, cmp.Or(*lanPort, cfg.Port+1), *certFile, *keyFile); err != nil {
+					ln.Close()
+					return err
+				}
+			}
 			log.Printf("serving MCP on http://127.0.0.1:%d/mcp; the extension links on ws://127.0.0.1:%d/ext", cfg.Port, cfg.Port)
-			return daemon.Serve(ctx, ln, cfg, daemon.NewHub(cfg.PairToken))
+			if l != nil {
+				log.Printf("serving the web client to the local network on %s (certificate SHA-256 %s); `skiffd open --lan` pairs a phone", l.URL(), l.Fingerprint())
+			}
+			return daemon.Serve(ctx, ln, cfg, daemon.NewHub(cfg.PairToken), l)
 		})
 	case "stdio":
 		run(func(ctx context.Context, cfg *daemon.Config) error {
@@ -127,14 +154,18 @@ func main() {
 			log.Fatal(err)
 		}
 	case "open":
-		u, err := openApp(cfg)
+		c, err := openApp(cfg, *lan)
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Println(u)
+		if *lan {
+			printLANCode(c)
+			return
+		}
+		fmt.Println(c.URL)
 		fmt.Fprintln(os.Stderr, "The link works once, for 5 minutes, on this computer. Opening it pairs that browser with skiffd's web client.")
 		if p, err := exec.LookPath("xdg-open"); err == nil {
-			_ = exec.Command(p, u).Start()
+			_ = exec.Command(p, c.URL).Start()
 		}
 	case "doctor":
 		if !daemon.Doctor(context.Background(), cfg, os.Stdout) {
@@ -205,19 +236,38 @@ func agents(cfg *daemon.Config, args []string) error {
 	return fmt.Errorf("usage: skiffd agents [add NAME \"TITLE\" COMMAND [ARGS…] | folder DIR]")
 }
 
-// openApp asks the running skiffd for a one-time pairing link to its web client.
-func openApp(cfg *daemon.Config) (string, error) {
-	req, _ := http.NewRequest("POST", "http://127.0.0.1:"+strconv.Itoa(cfg.Port)+"/app/code", nil)
+// openApp asks the running skiffd for a one-time pairing link to its web client, on this
+// computer or (lan) for a device on the local network.
+func openApp(cfg *daemon.Config, lan bool) (daemon.CodeReply, error) {
+	var out daemon.CodeReply
+	req, _ := http.NewRequest("POST", "http://127.0.0.1:"+strconv.Itoa(cfg.Port)+"/app/code", strings.NewReader(fmt.Sprintf(`{"lan":%v}`, lan)))
 	resp, err := daemon.BearerClient(cfg.MCPToken).Do(req)
 	if err != nil {
-		return "", fmt.Errorf("skiffd is not serving on port %d: start it with `skiffd serve`", cfg.Port)
+		return out, fmt.Errorf("skiffd is not serving on port %d: start it with `skiffd serve`", cfg.Port)
 	}
 	defer resp.Body.Close()
-	var out struct {
-		URL string `json:"url"`
+	if resp.StatusCode == http.StatusConflict {
+		return out, errors.New("this skiffd does not serve the local network: start it with `skiffd serve --lan`")
 	}
 	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&out) != nil {
-		return "", fmt.Errorf("the skiffd on port %d did not give a pairing code (%s)", cfg.Port, resp.Status)
+		return out, fmt.Errorf("the skiffd on port %d did not give a pairing code (%s)", cfg.Port, resp.Status)
 	}
-	return out.URL, nil
+	return out, nil
+}
+
+// printLANCode shows a LAN pairing link as a QR code for a phone's camera, with what to check
+// before trusting the page it opens.
+func printLANCode(c daemon.CodeReply) {
+	st, err := os.Stdout.Stat()
+	tty := err == nil && st.Mode()&os.ModeCharDevice != 0
+	q, err := daemon.QR(c.URL, tty)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(q)
+	fmt.Println(c.URL)
+	fmt.Fprintf(os.Stderr, "Scan it with a phone on this network: the link works once, for %d minutes.\n", int(daemon.LANCodeTTL.Minutes()))
+	if c.SelfSigned {
+		fmt.Fprintf(os.Stderr, "The certificate is skiffd's own, so the phone warns first. Go on only if the certificate it shows has this SHA-256 fingerprint:\n  %s\n", c.Fingerprint)
+	}
 }

@@ -36,7 +36,7 @@ func running(t *testing.T, setup ...func(*Config)) (*Config, *Hub, string) {
 	hub := NewHub(cfg.PairToken)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); _ = Serve(ctx, ln, cfg, hub) }()
+	go func() { defer close(done); _ = Serve(ctx, ln, cfg, hub, nil) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return cfg, hub, "http://127.0.0.1:" + strconv.Itoa(cfg.Port)
 }

@@ -96,7 +96,7 @@ func Native(ctx context.Context, cfg *Config, in io.Reader, out io.Writer) error
 	if ln, err := Listen(cfg.Port); err == nil {
 		sctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		go func() { _ = Serve(sctx, ln, cfg, hub) }()
+		go func() { _ = Serve(sctx, ln, cfg, hub, nil) }()
 	}
 	return hub.Serve(ctx, &NativeConn{R: in, W: out})
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"os"
@@ -28,19 +29,35 @@ func Listen(port int) (net.Listener, error) {
 	return ln, nil
 }
 
-// Serve serves the HTTP front (MCP for clients, the extension's link) on ln until ctx ends.
-func Serve(ctx context.Context, ln net.Listener, cfg *Config, hub *Hub) error {
+// Serve serves the HTTP front (MCP for clients, the extension's link, the web client) on ln
+// until ctx ends; with lan (nil: none), the web client on the local network too.
+func Serve(ctx context.Context, ln net.Listener, cfg *Config, hub *Hub, lan *LAN) error {
 	agents := NewAgents(cfg, hub)
-	srv := &http.Server{Handler: Handler(cfg, hub, NewMCPServer(hub, agents), agents), ReadHeaderTimeout: 10 * time.Second}
+	web := newWeb(cfg, agents, lan)
+	srv := &http.Server{Handler: Handler(cfg, hub, NewMCPServer(hub, agents), agents, web), ReadHeaderTimeout: 10 * time.Second}
+	var lanSrv *http.Server
+	if lan != nil {
+		// A phone that has not accepted the certificate yet fails its handshakes: not news.
+		lanSrv = &http.Server{Handler: web.LANHandler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
+		for _, l := range lan.listeners {
+			go func() { _ = lanSrv.Serve(l) }()
+		}
+	}
 	go func() {
 		<-ctx.Done()
 		agents.Close()
 		sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
 		hub.Drop()
+		if lanSrv != nil {
+			_ = lanSrv.Shutdown(sctx)
+		}
 		_ = srv.Shutdown(sctx)
 	}()
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		if lan != nil {
+			lan.Close()
+		}
 		return err
 	}
 	return nil
@@ -57,7 +74,7 @@ func Stdio(ctx context.Context, cfg *Config, in io.ReadCloser, out io.WriteClose
 		caller = hub
 		sctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		go func() { _ = Serve(sctx, ln, cfg, hub) }()
+		go func() { _ = Serve(sctx, ln, cfg, hub, nil) }()
 	} else {
 		// An agent skiffd hosts gets its own token, so the running skiffd names it.
 		token := cmp.Or(os.Getenv("SKIFFD_AGENT_TOKEN"), cfg.MCPToken)

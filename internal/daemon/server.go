@@ -144,12 +144,12 @@ type StatusReply struct {
 //	/mcp     Streamable HTTP MCP; needs the bearer token; Host and Origin checked
 //	/ext     the extension's WebSocket; only its exact origin, then the pairing token
 //	/status  the link's status, for doctor; needs the bearer token
-func Handler(cfg *Config, hub *Hub, srv *mcp.Server, agents *Agents) http.Handler {
+//	/app/    the web client (web.go), when web is not nil
+func Handler(cfg *Config, hub *Hub, srv *mcp.Server, agents *Agents, web *Web) http.Handler {
 	mcpH := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard(cfg, agents, mcpH))
-	if agents != nil {
-		web := newWeb(cfg, agents)
+	if web != nil {
 		mux.Handle("/app/", web.Handler(func(h http.Handler) http.Handler { return guard(cfg, nil, h) }))
 	}
 	mux.Handle("/status", guard(cfg, nil, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,24 +24,33 @@ import (
 )
 
 // Web is skiffd's web client: /app/ serves a small PWA (the chats skiffd hosts with ACP
-// agents, and the shared folder) to browser tabs on this computer. Nothing on the machine or
-// the web can use it without pairing: `skiffd open` asks the running skiffd (with the MCP
-// bearer token) for a one-time code, put in the URL's fragment (never sent to a server or in a
-// Referer); the page posts it once and gets an HttpOnly SameSite=Strict cookie. Every request
-// that does something checks the Host, the exact Origin (a WebSocket has no same-origin
-// policy) and the cookie. Browser-tool asks are answered only in the extension; the web client
-// answers the agents' own questions for the chats it opened.
+// agents, and the shared folder) to browser tabs on this computer, and with LAN mode to the
+// devices of the local network over HTTPS (lan.go). Nothing on the machine or the web can use
+// it without pairing: `skiffd open` asks the running skiffd (with the MCP bearer token) for a
+// one-time code, put in the URL's fragment (never sent to a server or in a Referer); the page
+// posts it once and gets an HttpOnly SameSite=Strict cookie (Secure on the LAN). A code works
+// only where it was made for: a loopback code on loopback, a LAN code (the QR code's) on the
+// LAN. Every request that does something checks the Host, the exact Origin (a WebSocket has no
+// same-origin policy) and the cookie. Browser-tool asks are answered only in the extension; the
+// web client answers the agents' own questions for the chats it opened.
 type Web struct {
 	cfg    *Config
 	agents *Agents
+	lan    *LAN // nil: loopback only
 
 	mu      sync.Mutex
-	codes   map[string]time.Time // one-time codes, until they expire
+	codes   map[string]pairCode  // one-time codes, until they expire
 	cookies map[string]time.Time // paired clients, until they expire
 	peers   map[*link.Peer]bool
 }
 
-// CodeTTL is how long a pairing code waits to be used; CookieTTL how long a pairing lasts.
+type pairCode struct {
+	until time.Time
+	lan   bool
+}
+
+// CodeTTL is how long a pairing code waits to be used on this computer (LANCodeTTL on the
+// LAN); CookieTTL how long a pairing lasts (while skiffd runs: pairings are kept in memory).
 const (
 	CodeTTL   = 5 * time.Minute
 	CookieTTL = 30 * 24 * time.Hour
@@ -46,41 +58,69 @@ const (
 
 const cookieName = "skiff_app"
 
-func newWeb(cfg *Config, agents *Agents) *Web {
-	w := &Web{cfg: cfg, agents: agents, codes: map[string]time.Time{}, cookies: map[string]time.Time{}, peers: map[*link.Peer]bool{}}
+func newWeb(cfg *Config, agents *Agents, lan *LAN) *Web {
+	w := &Web{cfg: cfg, agents: agents, lan: lan, codes: map[string]pairCode{}, cookies: map[string]time.Time{}, peers: map[*link.Peer]bool{}}
 	agents.web = w
 	return w
 }
 
-// origins are the exact origins the web client is served from.
-func (w *Web) origin(o string) bool {
-	p := strconv.Itoa(w.cfg.Port)
-	return o == "http://127.0.0.1:"+p || o == "http://localhost:"+p || o == "http://[::1]:"+p
+// site is one place the web client is served: loopback over HTTP, or the LAN over HTTPS.
+type site struct {
+	lan   bool
+	port  int
+	hosts []string // the LAN's addresses (loopback: every loopback name)
 }
 
-// NewCode makes a one-time pairing code.
-func (w *Web) NewCode() string {
+// host reports whether a request's Host names this site (a DNS-rebinding page has its own).
+func (s site) host(h string) bool {
+	if !s.lan {
+		return localHost(h, s.port)
+	}
+	name, p, err := net.SplitHostPort(h)
+	return err == nil && p == strconv.Itoa(s.port) && slices.Contains(s.hosts, name)
+}
+
+// origin reports whether o is exactly the origin of a page this site serves.
+func (s site) origin(o string) bool {
+	p := strconv.Itoa(s.port)
+	if !s.lan {
+		return o == "http://127.0.0.1:"+p || o == "http://localhost:"+p || o == "http://[::1]:"+p
+	}
+	for _, h := range s.hosts {
+		if o == "https://"+net.JoinHostPort(h, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// NewCode makes a one-time pairing code, for this computer or (lan) for the LAN.
+func (w *Web) NewCode(lan bool) string {
 	c := NewToken("")
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	now := time.Now()
-	for k, t := range w.codes {
-		if now.After(t) {
+	for k, pc := range w.codes {
+		if now.After(pc.until) {
 			delete(w.codes, k)
 		}
 	}
-	w.codes[c] = now.Add(CodeTTL)
+	ttl := CodeTTL
+	if lan {
+		ttl = LANCodeTTL
+	}
+	w.codes[c] = pairCode{until: now.Add(ttl), lan: lan}
 	return c
 }
 
-// take spends a code: true once, for a code that was made and has not expired.
-func (w *Web) take(code string) bool {
+// take spends a code: true once, for a code made for this site that has not expired.
+func (w *Web) take(code string, lan bool) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for k, t := range w.codes {
+	for k, pc := range w.codes {
 		if subtle.ConstantTimeCompare([]byte(k), []byte(code)) == 1 {
 			delete(w.codes, k)
-			return time.Now().Before(t)
+			return pc.lan == lan && time.Now().Before(pc.until)
 		}
 	}
 	return false
@@ -101,19 +141,76 @@ func (w *Web) paired(r *http.Request) bool {
 	return false
 }
 
-// Handler serves /app/.
+// CodeReply is what POST /app/code answers: the code, the link that holds it, and on the LAN
+// the certificate's fingerprint for the user to compare.
+type CodeReply struct {
+	Code        string `json:"code"`
+	URL         string `json:"url"`
+	Fingerprint string `json:"fingerprint,omitempty"`
+	SelfSigned  bool   `json:"selfSigned,omitempty"`
+}
+
+// Handler serves /app/ on loopback; mcpGuard guards the one route that makes codes.
 func (w *Web) Handler(mcpGuard func(http.Handler) http.Handler) http.Handler {
+	mux := w.routes(site{port: w.cfg.Port})
+	mux.Handle("POST /app/code", mcpGuard(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		var p struct {
+			LAN bool `json:"lan"`
+		}
+		b, _ := io.ReadAll(io.LimitReader(r.Body, 4096))
+		_ = json.Unmarshal(b, &p)
+		out := CodeReply{}
+		switch {
+		case p.LAN && w.lan == nil:
+			http.Error(rw, "this skiffd does not serve the local network: start it with `skiffd serve --lan`", http.StatusConflict)
+			return
+		case p.LAN:
+			out.Code = w.NewCode(true)
+			out.URL = w.lan.URL() + "#code=" + out.Code
+			out.Fingerprint, out.SelfSigned = w.lan.Fingerprint(), w.lan.SelfSigned()
+		default:
+			out.Code = w.NewCode(false)
+			out.URL = "http://127.0.0.1:" + strconv.Itoa(w.cfg.Port) + "/app/#code=" + out.Code
+		}
+		rw.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(rw).Encode(out)
+	})))
+	return w.front(site{port: w.cfg.Port}, mux)
+}
+
+// LANHandler serves /app/ on the LAN: the web client only (no codes are made there, no MCP,
+// no link).
+func (w *Web) LANHandler() http.Handler {
+	s := site{lan: true, port: w.lan.Port, hosts: w.lan.Hosts}
+	mux := w.routes(s)
+	mux.Handle("GET /{$}", http.RedirectHandler("/app/", http.StatusFound))
+	return w.front(s, mux)
+}
+
+// front checks the Host before anything, and sets the headers every answer carries.
+func (w *Web) front(s site, mux http.Handler) http.Handler {
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if !s.host(r.Host) {
+			msg := "skiffd answers only on 127.0.0.1, localhost or [::1]"
+			if s.lan {
+				msg = "skiffd answers on the local network only by its address: " + strings.Join(s.hosts, ", ")
+			}
+			http.Error(rw, msg, http.StatusMisdirectedRequest)
+			return
+		}
+		rw.Header().Set("X-Frame-Options", "DENY")
+		rw.Header().Set("Referrer-Policy", "no-referrer")
+		mux.ServeHTTP(rw, r)
+	})
+}
+
+// routes are the web client's routes on one site.
+func (w *Web) routes(s site) *http.ServeMux {
 	mux := http.NewServeMux()
 	static := http.FileServerFS(appFS{})
 	mux.Handle("GET /app/", http.StripPrefix("/app", static))
-	mux.Handle("POST /app/code", mcpGuard(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		code := w.NewCode()
-		rw.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(rw).Encode(map[string]string{"code": code,
-			"url": "http://127.0.0.1:" + strconv.Itoa(w.cfg.Port) + "/app/#code=" + code})
-	})))
 	mux.HandleFunc("POST /app/pair", func(rw http.ResponseWriter, r *http.Request) {
-		if !w.origin(r.Header.Get("Origin")) {
+		if !s.origin(r.Header.Get("Origin")) {
 			http.Error(rw, "pairing is only from skiffd's own page", http.StatusForbidden)
 			return
 		}
@@ -121,19 +218,24 @@ func (w *Web) Handler(mcpGuard func(http.Handler) http.Handler) http.Handler {
 			Code string `json:"code"`
 		}
 		b, _ := io.ReadAll(io.LimitReader(r.Body, 4096))
-		if json.Unmarshal(b, &p) != nil || !w.take(p.Code) {
-			http.Error(rw, "This pairing code is not valid (each works once, for 5 minutes): run `skiffd open` for a new one.", http.StatusForbidden)
+		if json.Unmarshal(b, &p) != nil || !w.take(p.Code, s.lan) {
+			msg := "This pairing code is not valid (each works once, for 5 minutes): run `skiffd open` for a new one."
+			if s.lan {
+				msg = "This pairing code is not valid (each works once, for 2 minutes): run `skiffd open --lan` for a new QR code."
+			}
+			http.Error(rw, msg, http.StatusForbidden)
 			return
 		}
 		tok := NewToken("")
 		w.mu.Lock()
 		w.cookies[tok] = time.Now().Add(CookieTTL)
 		w.mu.Unlock()
-		http.SetCookie(rw, &http.Cookie{Name: cookieName, Value: tok, Path: "/app", HttpOnly: true, SameSite: http.SameSiteStrictMode, MaxAge: int(CookieTTL.Seconds())})
+		http.SetCookie(rw, &http.Cookie{Name: cookieName, Value: tok, Path: "/app", HttpOnly: true, Secure: s.lan,
+			SameSite: http.SameSiteStrictMode, MaxAge: int(CookieTTL.Seconds())})
 		rw.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("GET /app/ws", func(rw http.ResponseWriter, r *http.Request) {
-		if !w.origin(r.Header.Get("Origin")) {
+		if !s.origin(r.Header.Get("Origin")) {
 			http.Error(rw, "only skiffd's own page may connect", http.StatusForbidden)
 			return
 		}
@@ -141,21 +243,13 @@ func (w *Web) Handler(mcpGuard func(http.Handler) http.Handler) http.Handler {
 			http.Error(rw, "not paired: open the link `skiffd open` prints", http.StatusUnauthorized)
 			return
 		}
-		ws, err := websocket.Accept(rw, r, nil) // the origin was checked above, exactly
+		ws, err := websocket.Accept(rw, r, nil) // the origin was checked above, exactly (and the library checks it against the Host too)
 		if err != nil {
 			return
 		}
 		w.serve(r.Context(), wslink.Conn(ws))
 	})
-	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		if !localHost(r.Host, w.cfg.Port) {
-			http.Error(rw, "skiffd answers only on 127.0.0.1, localhost or [::1]", http.StatusMisdirectedRequest)
-			return
-		}
-		rw.Header().Set("X-Frame-Options", "DENY")
-		rw.Header().Set("Referrer-Policy", "no-referrer")
-		mux.ServeHTTP(rw, r)
-	})
+	return mux
 }
 
 // ChatInfo is a chat skiffd hosts, as the web client lists it.

@@ -177,6 +177,13 @@ func TestChatWithAnACPAgentThroughSkiffd(t *testing.T) {
 // skiffdWithAgent serves a skiffd that hosts the scripted test agent, sharing a new folder.
 func skiffdWithAgent(t *testing.T) (*skiffd, string) {
 	t.Helper()
+	cfg, folder := agentConfig(t)
+	return serveSkiffd(t, cfg), folder
+}
+
+// agentConfig is skiffd's configuration with Skiff's test agent and a shared folder.
+func agentConfig(t *testing.T) (*daemon.Config, string) {
+	t.Helper()
 	folder := t.TempDir()
 	cfg, err := daemon.Load(t.TempDir())
 	if err != nil {
@@ -189,7 +196,7 @@ func skiffdWithAgent(t *testing.T) (*skiffd, string) {
 	cfg.Port = ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
 	cfg.AgentSettings = daemon.AgentSettings{Folder: folder, Agents: []acphost.Spec{{Name: "test", Title: "Test Agent", Command: []string{acpagent.Build(t)}}}}
-	return serveSkiffd(t, cfg), folder
+	return cfg, folder
 }
 
 // The web client, in a plain browser tab: the one-time link pairs it (and leaves the address
@@ -273,19 +280,74 @@ func TestWebClientPairsAndChats(t *testing.T) {
 	}
 }
 
-// pairingLink asks skiffd for a one-time link that pairs a web client (what "skiffd open"
-// prints), as its owner does, with the MCP token.
-func pairingLink(t *testing.T, d *skiffd) string {
+// lanCertFiles are the certificate and key the browser trusts for the LAN (TestMain).
+var lanCertFiles [2]string
+
+// The web client on a phone over the LAN: `skiffd serve --lan` and the QR code's link, in a
+// phone-sized tab that trusts skiffd's certificate. It pairs over HTTPS (a secure context, the
+// cookie out of the page's reach), chats with the agent over wss, and fits the phone's width;
+// the link pairs once.
+func TestWebClientOnAPhoneOverTheLAN(t *testing.T) {
+	cfg, folder := agentConfig(t)
+	if err := os.WriteFile(filepath.Join(folder, "notes.md"), []byte("# Notes\nbuy sails"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lan, err := daemon.ListenLAN(cfg, []string{"127.0.0.1"}, 0, lanCertFiles[0], lanCertFiles[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := serveSkiffdLAN(t, cfg, lan)
+	code := pairingCode(t, d, true)
+	if want := "https://127.0.0.1:" + strconv.Itoa(lan.Port) + "/app/#code="; !strings.HasPrefix(code.URL, want) {
+		t.Fatalf("the QR code's link is %s, want it under %s", code.URL, want)
+	}
+	phone := browser.Tab(t, "about:blank")
+	Do(t, phone, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 390, Height: 844, DeviceScaleFactor: 3, Mobile: true})
+		return err
+	}), chromedp.Navigate(code.URL))
+	WaitJS(t, phone, `document.body.dataset.state === "connected"`)
+	if !JS[bool](t, phone, `window.isSecureContext && location.protocol === "https:" && location.hash === ""`) {
+		t.Error("the web client on the LAN is not a secure context, or the code stayed in the address bar")
+	}
+	if c := JS[string](t, phone, `document.cookie`); c != "" {
+		t.Errorf("the pairing cookie is in the page's reach: %q", c)
+	}
+	WaitJS(t, phone, `document.querySelector('#files li.file[data-name="notes.md"] button')`)
+	JS[bool](t, phone, `(document.getElementById("agent").value = "test", true)`)
+	Click(t, phone, `document.getElementById("new")`)
+	WaitJS(t, phone, `document.querySelectorAll("#chats li.chat").length === 1`)
+	Do(t, phone, chromedp.SendKeys("#input", "hello"+kb.Enter))
+	WaitJS(t, phone, `document.body.dataset.turn === "done" && [...document.querySelectorAll('#messages .msg[data-role="agent"]')].some(n => n.textContent.includes("Hello from the test agent"))`)
+	if w := JS[[]int](t, phone, `[document.documentElement.scrollWidth, innerWidth]`); w[0] > w[1] {
+		t.Errorf("the web client is wider than the phone: %d px in %d", w[0], w[1])
+	}
+
+	// The link pairs once.
+	fresh := browser.Incognito(t, code.URL)
+	WaitJS(t, fresh, `document.body.dataset.state === "refused"`)
+}
+
+// pairingCode asks skiffd for a one-time code and its link, for this computer or (lan) for a
+// phone on the local network, as its owner does with `skiffd open [--lan]`.
+func pairingCode(t *testing.T, d *skiffd, lan bool) daemon.CodeReply {
 	t.Helper()
-	req, _ := http.NewRequest("POST", "http://127.0.0.1:"+strconv.Itoa(d.Cfg.Port)+"/app/code", nil)
+	req, _ := http.NewRequest("POST", "http://127.0.0.1:"+strconv.Itoa(d.Cfg.Port)+"/app/code", strings.NewReader(`{"lan":`+strconv.FormatBool(lan)+`}`))
 	resp, err := daemon.BearerClient(d.Cfg.MCPToken).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var code struct{ URL string }
+	var code daemon.CodeReply
 	if err := json.NewDecoder(resp.Body).Decode(&code); err != nil || code.URL == "" {
 		t.Fatalf("skiffd gave no pairing link (%s): %v", resp.Status, err)
 	}
-	return code.URL
+	return code
+}
+
+// pairingLink asks skiffd for a one-time link that pairs a web client (what "skiffd open"
+// prints), as its owner does, with the MCP token.
+func pairingLink(t *testing.T, d *skiffd) string {
+	t.Helper()
+	return pairingCode(t, d, false).URL
 }

@@ -86,8 +86,9 @@ func CheckFresh(root string) error {
 	return nil
 }
 
-// Launch starts Chromium with the extension in dir loaded and waits for its worker.
-func Launch(dir string, logf func(string, ...any)) (*Browser, context.CancelFunc, error) {
+// Launch starts Chromium with the extension in dir loaded and waits for its worker; extra
+// options come after the house's.
+func Launch(dir string, logf func(string, ...any), extra ...chromedp.ExecAllocatorOption) (*Browser, context.CancelFunc, error) {
 	exe, err := ChromiumPath()
 	if err != nil {
 		return nil, nil, err
@@ -123,6 +124,7 @@ func Launch(dir string, logf func(string, ...any)) (*Browser, context.CancelFunc
 	if os.Geteuid() == 0 {
 		opts = append(opts, chromedp.NoSandbox)
 	}
+	opts = append(opts, extra...)
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx, chromedp.WithLogf(logf))
 	stop := func() {

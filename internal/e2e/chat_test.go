@@ -4,6 +4,9 @@ package e2e
 
 import (
 	"context"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -13,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/daemon"
 	"github.com/skiff-ai/skiff/internal/testkit"
 
 	"github.com/chromedp/chromedp"
@@ -26,7 +30,23 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	b, stop, err := Launch(root+"/ext", func(f string, a ...any) {})
+	// skiffd's LAN certificate for the web client's test on the "LAN": the browser trusts
+	// that one key (as a phone does once its user accepted it), and nothing else.
+	lanCertDir, err := os.MkdirTemp("", "skiff-lan-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	cert, err := daemon.LANCert(lanCertDir, []string{"127.0.0.1"})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	lanCertFiles = [2]string{filepath.Join(lanCertDir, "lan-cert.pem"), filepath.Join(lanCertDir, "lan-key.pem")}
+	leaf, _ := x509.ParseCertificate(cert.Certificate[0])
+	spki := sha256.Sum256(leaf.RawSubjectPublicKeyInfo)
+	b, stop, err := Launch(root+"/ext", func(f string, a ...any) {},
+		chromedp.Flag("ignore-certificate-errors-spki-list", base64.StdEncoding.EncodeToString(spki[:])))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -34,6 +54,7 @@ func TestMain(m *testing.M) {
 	browser = b
 	code := m.Run()
 	stop()
+	os.RemoveAll(lanCertDir)
 	os.Exit(code)
 }
 

@@ -48,6 +48,12 @@ func startSkiffd(t *testing.T, port int) *skiffd {
 
 func serveSkiffd(t *testing.T, cfg *daemon.Config) *skiffd {
 	t.Helper()
+	return serveSkiffdLAN(t, cfg, nil)
+}
+
+// serveSkiffdLAN is serveSkiffd with the web client on the LAN too (lan: nil for none).
+func serveSkiffdLAN(t *testing.T, cfg *daemon.Config, lan *daemon.LAN) *skiffd {
+	t.Helper()
 	var ln net.Listener
 	var err error
 	for range 50 { // a restarted skiffd may wait for its port to be free
@@ -63,7 +69,7 @@ func serveSkiffd(t *testing.T, cfg *daemon.Config) *skiffd {
 	d := &skiffd{Cfg: cfg, Hub: daemon.NewHub(cfg.PairToken), stop: cancel, served: make(chan struct{})}
 	go func() {
 		defer close(d.served)
-		_ = daemon.Serve(ctx, ln, cfg, d.Hub)
+		_ = daemon.Serve(ctx, ln, cfg, d.Hub, lan)
 	}()
 	t.Cleanup(d.Stop)
 	return d

@@ -5,12 +5,14 @@ import { call } from "./connection.js";
 import { state, providerDef } from "./state.js";
 import { showSession } from "./chat.js";
 import { t } from "./i18n.js";
+import * as agentSessions from "./agentsessions.js";
 
 let goToChat = () => {};
 
 // init is given the function that brings the chat view back.
 export function init(toChat) {
   goToChat = toChat;
+  agentSessions.init(toChat);
 }
 
 export async function refreshSessions() {
@@ -30,6 +32,7 @@ export function openHistory() {
   $("history-status").textContent = "";
   $("search").value = "";
   renderSessionList(state.sessions);
+  agentSessions.draw();
   $("search").focus();
 }
 

@@ -18,6 +18,7 @@ type (
 	Diff         = link.Diff
 	Question     = link.AgentQuestion
 	Image        = link.Image64
+	SessionInfo  = link.AgentSessionInfo
 )
 
 // MakeDiff computes the unified diff from old to new text (ACP sends whole files).

@@ -249,10 +249,21 @@ func (a *Agent) NewSession(ctx context.Context, id string) error {
 // sends before it answers are kept and delivered after. It returns the agent's session id and
 // how it opened.
 func (a *Agent) Open(ctx context.Context, id, prev string) (string, string, error) {
-	cwd := os.TempDir()
-	if a.host.Files != nil {
-		cwd = a.host.Files.Dir()
-	}
+	sid, how, _, err := a.open(ctx, id, prev, false)
+	return sid, how, err
+}
+
+// Continue opens an agent's session that Skiff has never shown (one session/list gave) as Skiff's
+// session id: loaded with its history when the agent can (the events it replays are returned,
+// for the chat to show), else resumed without it. An agent that can do neither, or a session
+// it no longer has, is an error: a new session would not be the one the user chose.
+func (a *Agent) Continue(ctx context.Context, id, agentSession string) (string, []Event, error) {
+	sid, _, history, err := a.open(ctx, id, agentSession, true)
+	return sid, history, err
+}
+
+func (a *Agent) open(ctx context.Context, id, prev string, keep bool) (string, string, []Event, error) {
+	cwd := a.cwd()
 	servers := []acp.McpServer{}
 	if a.host.MCP != nil {
 		servers = a.host.MCP(a.Spec, a.Info.AgentCapabilities.McpCapabilities.Http)
@@ -260,21 +271,50 @@ func (a *Agent) Open(ctx context.Context, id, prev string) (string, string, erro
 	caps := a.Info.AgentCapabilities
 	var opts []acp.SessionConfigOption
 	var modes *acp.SessionModeState
+	var history []Event
+	var reopenErr error
 	sid, how := acp.SessionId(prev), ""
-	switch {
-	case prev != "" && caps.SessionCapabilities.Resume != nil:
+	resume := func() {
 		res, err := a.conn.ResumeSession(ctx, acp.ResumeSessionRequest{SessionId: sid, Cwd: cwd, McpServers: servers})
-		if err == nil {
+		if reopenErr = err; err == nil {
 			how, opts, modes = OpenedResumed, res.ConfigOptions, res.Modes
 		}
-	case prev != "" && caps.LoadSession:
+	}
+	load := func() {
 		res, err := a.conn.LoadSession(ctx, acp.LoadSessionRequest{SessionId: sid, Cwd: cwd, McpServers: servers})
 		a.mu.Lock()
-		delete(a.early, sid) // the history it replayed: the chat has it already
+		// The history it replayed (the SDK has handled every update sent before the answer
+		// by now): a chat Skiff shows already has it; a chat new to Skiff shows it.
+		if keep && err == nil {
+			for _, u := range a.early[sid] {
+				history = append(history, translate(id, u)...)
+			}
+		}
+		delete(a.early, sid)
 		a.mu.Unlock()
-		if err == nil {
+		if reopenErr = err; err == nil {
 			how, opts, modes = OpenedLoaded, res.ConfigOptions, res.Modes
 		}
+	}
+	switch {
+	case prev == "":
+	case keep: // the history is wanted: load gives it; resume opens the session without it
+		if caps.LoadSession {
+			load()
+		}
+		if how == "" && caps.SessionCapabilities.Resume != nil {
+			resume()
+		}
+		if how == "" {
+			if reopenErr == nil {
+				reopenErr = errors.New("it offers neither session/load nor session/resume")
+			}
+			return "", "", nil, a.failed("could not reopen that session", reopenErr)
+		}
+	case caps.SessionCapabilities.Resume != nil:
+		resume()
+	case caps.LoadSession:
+		load()
 	}
 	if how == "" {
 		req := acp.NewSessionRequest{Cwd: cwd, McpServers: servers}
@@ -286,26 +326,82 @@ func (a *Agent) Open(ctx context.Context, id, prev string) (string, string, erro
 			}
 		}
 		if err != nil {
-			return "", "", a.failed("could not open a session", err)
+			return "", "", nil, a.failed("could not open a session", err)
 		}
 		sid, how, opts, modes = res.SessionId, OpenedNew, res.ConfigOptions, res.Modes
 	}
+	// What came before the answer, then the options it gave: streamed (in order with what
+	// comes next: pushed under the lock SessionUpdate takes), or for a chat new to Skiff
+	// returned with its history, so that the chat has them when it first shows.
+	var then []Event
 	a.mu.Lock()
 	a.sessions[sid] = id
 	a.ids[id] = sid
-	early := a.early[sid]
-	delete(a.early, sid)
-	for _, u := range early {
-		a.queue.push(translate(id, u)...)
+	for _, u := range a.early[sid] {
+		then = append(then, translate(id, u)...)
 	}
-	a.mu.Unlock()
+	delete(a.early, sid)
 	if opts := configOptions(opts); len(opts) > 0 {
-		a.queue.push(Event{Session: id, Kind: "config", Config: opts})
+		then = append(then, Event{Session: id, Kind: "config", Config: opts})
 	}
 	if modes != nil {
-		a.queue.push(Event{Session: id, Kind: "mode", Text: string(modes.CurrentModeId)})
+		then = append(then, Event{Session: id, Kind: "mode", Text: string(modes.CurrentModeId)})
 	}
-	return string(sid), how, nil
+	if !keep {
+		a.queue.push(then...)
+		then = nil
+	}
+	a.mu.Unlock()
+	return string(sid), how, append(history, then...), nil
+}
+
+// cwd is the sessions' working folder: the shared folder, else the system's temporary folder.
+func (a *Agent) cwd() string {
+	if a.host.Files != nil {
+		return a.host.Files.Dir()
+	}
+	return os.TempDir()
+}
+
+// ErrNoList: the agent does not list its sessions (no sessionCapabilities.list).
+var ErrNoList = errors.New("acphost: the agent does not list its sessions")
+
+// ListSessions is the agent's sessions in the shared folder (session/list, every page, up to
+// max), when it offers the list.
+func (a *Agent) ListSessions(ctx context.Context, max int) ([]SessionInfo, error) {
+	if a.Info.AgentCapabilities.SessionCapabilities.List == nil {
+		return nil, ErrNoList
+	}
+	cwd := a.cwd()
+	var out []SessionInfo
+	var cursor *string
+	for page := 0; page < 50 && len(out) < max; page++ {
+		res, err := a.conn.ListSessions(ctx, acp.ListSessionsRequest{Cwd: &cwd, Cursor: cursor})
+		if err != nil {
+			return nil, a.failed("could not list its sessions", err)
+		}
+		for _, s := range res.Sessions {
+			if s.Cwd != "" && s.Cwd != cwd { // an agent that ignores the filter: not this folder's
+				continue
+			}
+			info := SessionInfo{ID: string(s.SessionId)}
+			if s.Title != nil {
+				info.Title = *s.Title
+			}
+			if s.UpdatedAt != nil {
+				info.UpdatedAt = *s.UpdatedAt
+			}
+			out = append(out, info)
+		}
+		if res.NextCursor == nil || *res.NextCursor == "" || (cursor != nil && *cursor == *res.NextCursor) {
+			break
+		}
+		cursor = res.NextCursor
+	}
+	if len(out) > max {
+		out = out[:max]
+	}
+	return out, nil
 }
 
 // SessionOf is the agent's session id for Skiff's session id ("" when it has none).

@@ -2,6 +2,7 @@ package acphost
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -400,4 +401,89 @@ func TestReopenASession(t *testing.T) {
 		assert.Empty(t, rec.text("user", es), tt.reopen)
 		b.Close()
 	}
+}
+
+// An agent's own sessions (started elsewhere, or by another run) are listed through
+// session/list, every page of it, and one is continued as a chat new to Skiff: loaded with the
+// history it replays (returned, not streamed), or resumed without it when the agent cannot
+// load; an agent that lists nothing says so, and a session it does not have is an error, not a
+// new session in its place.
+func TestListAndContinueAnAgentsSessions(t *testing.T) {
+	folder := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	run := func(reopen string) (*Agent, *recorder) {
+		rec := newRecorder()
+		f, err := OpenFiles(folder, false)
+		require.NoError(t, err)
+		t.Cleanup(func() { f.Close() })
+		h := &Host{Ask: rec, Emit: rec.emit, Files: f}
+		a, err := h.Start(ctx, Spec{Name: "test", Title: "Test Agent", Command: []string{acpagent.Build(t)}, Env: []string{"SKIFF_TEST_AGENT_REOPEN=" + reopen}})
+		require.NoError(t, err)
+		t.Cleanup(a.Close)
+		return a, rec
+	}
+	a, _ := run("")
+	var ids []string
+	for i, words := range []string{"plan the trip", "pack the bags", "book the boat"} {
+		sid, _, err := a.Open(ctx, fmt.Sprintf("elsewhere-%d", i), "")
+		require.NoError(t, err)
+		_, err = a.Prompt(ctx, fmt.Sprintf("elsewhere-%d", i), words, nil)
+		require.NoError(t, err)
+		ids = append(ids, sid)
+	}
+	a.Close()
+
+	b, rec := run("")
+	list, err := b.ListSessions(ctx, 100)
+	require.NoError(t, err)
+	require.Len(t, list, 3, "every page of the list")
+	titles := map[string]string{}
+	for _, s := range list {
+		titles[s.ID] = s.Title
+		assert.NotEmpty(t, s.UpdatedAt)
+	}
+	assert.Equal(t, "pack the bags", titles[ids[1]])
+	short, err := b.ListSessions(ctx, 1)
+	require.NoError(t, err)
+	assert.Len(t, short, 1)
+
+	sid, history, err := b.Continue(ctx, "chat-new", ids[1])
+	require.NoError(t, err)
+	assert.Equal(t, ids[1], sid)
+	var said, user string
+	for _, e := range history {
+		assert.Equal(t, "chat-new", e.Session)
+		switch e.Kind {
+		case "user":
+			user += e.Text
+		case "text":
+			said += e.Text
+		}
+	}
+	assert.Equal(t, "pack the bags", user)
+	assert.Equal(t, "(replayed) pack the bags", said)
+	_, err = b.Prompt(ctx, "chat-new", "recall", nil)
+	require.NoError(t, err)
+	es := rec.take()
+	assert.Equal(t, "you said: pack the bags", rec.text("text", es))
+	assert.Empty(t, rec.text("user", es), "the replay is returned, not streamed")
+
+	_, _, err = b.Continue(ctx, "chat-gone", "no-such-session")
+	assert.ErrorContains(t, err, "could not reopen that session")
+	b.Close()
+
+	c, _ := run("resume")
+	sid, history, err = c.Continue(ctx, "chat-resumed", ids[2])
+	require.NoError(t, err)
+	assert.Equal(t, ids[2], sid)
+	require.Len(t, history, 1, "resume gives no history, only the session's options")
+	assert.Equal(t, "config", history[0].Kind)
+	c.Close()
+
+	d, _ := run("none")
+	_, err = d.ListSessions(ctx, 100)
+	assert.ErrorIs(t, err, ErrNoList)
+	_, _, err = d.Continue(ctx, "chat-x", ids[0])
+	assert.ErrorContains(t, err, "neither session/load nor session/resume")
 }

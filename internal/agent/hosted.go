@@ -28,6 +28,12 @@ type Hosted interface {
 	// SetOption sets a chat's config option (the model is the one of category "model") and
 	// returns the options as they are now.
 	SetOption(ctx context.Context, chat, option, value string) ([]link.ConfigOption, error)
+	// Sessions lists the agent's own sessions (started elsewhere, or by chats Skiff no longer
+	// has); Listed is false when the agent does not list them.
+	Sessions(ctx context.Context, agent string) (link.AgentSessionList, error)
+	// Continue opens one of those as the new chat's session, with the history the agent
+	// replays when it can.
+	Continue(ctx context.Context, agent, chat, agentSession string) (link.AgentContinued, error)
 }
 
 // HostedPrefix marks a provider setting that names an agent skiffd hosts: "acp:gemini".
@@ -46,6 +52,10 @@ type hostedRun struct {
 	text  int // the assistant message text and thoughts go to (-1: none yet)
 	tools map[string]int
 	plan  int
+	// replay: the run is the history of a session continued from the agent (ContinueHosted),
+	// which carries the user's messages too, and is saved once at its end.
+	replay bool
+	user   int // the user message the replay's user chunks go to (-1: none)
 }
 
 // runHosted sends the user's last message to the chat's agent and turns its events into the
@@ -172,6 +182,9 @@ func (r *hostedRun) assistant() int {
 }
 
 func (r *hostedRun) save() {
+	if r.replay {
+		return
+	}
 	r.ses.UpdatedAt = r.e.now()
 	_ = r.e.Store.SaveSession(context.Background(), r.ses)
 }
@@ -194,7 +207,20 @@ func (e *Engine) Event(ev link.AgentEvent) {
 func (r *hostedRun) event(ev link.AgentEvent) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if ev.Kind != "user" {
+		r.user = -1
+	}
 	switch ev.Kind {
+	case "user": // only a replay carries the user's words: in a live turn Skiff sent them
+		if !r.replay {
+			return
+		}
+		if r.user < 0 {
+			r.closeText()
+			r.ses.Messages = append(r.ses.Messages, store.Message{ID: NewID(), Role: "user", CreatedAt: r.e.now()})
+			r.user = len(r.ses.Messages) - 1
+		}
+		r.ses.Messages[r.user].Content += ev.Text
 	case "text", "thought":
 		i := r.assistant()
 		m := &r.ses.Messages[i]
@@ -376,6 +402,58 @@ func (e *Engine) AskHosted(ctx context.Context, q link.AgentQuestion) (string, e
 		return "allow_once", nil
 	}
 	return "reject_once", nil
+}
+
+// ContinueHosted opens one of a hosted agent's own sessions (Hosted.Sessions lists them) as a
+// new chat titled title: the history the agent replays becomes the chat's messages, saved
+// once; an agent that could only resume the session keeps its earlier turns to itself, and the
+// chat says so. The chat then goes on like any hosted chat.
+func (e *Engine) ContinueHosted(ctx context.Context, agent, agentSession, title string) (*store.Session, error) {
+	if e.Hosted == nil {
+		return nil, ErrNoHost
+	}
+	now := e.now()
+	ses := &store.Session{Header: store.Header{ID: NewID(), Title: title, Provider: HostedPrefix + agent, CreatedAt: now, UpdatedAt: now},
+		AgentSession: agentSession, Messages: []store.Message{}}
+	r := &hostedRun{e: e, ses: ses, emit: func(Update) {}, agent: agent, text: -1, plan: -1, user: -1, tools: map[string]int{}, replay: true}
+	e.mu.Lock()
+	if e.hosted == nil {
+		e.hosted = map[string]*hostedRun{}
+	}
+	e.hosted[ses.ID] = r // what the agent sends as it opens (its commands, its options) lands here
+	e.mu.Unlock()
+	defer func() {
+		e.mu.Lock()
+		delete(e.hosted, ses.ID)
+		e.mu.Unlock()
+	}()
+	c, err := e.Hosted.Continue(ctx, agent, ses.ID, agentSession)
+	if err != nil {
+		return nil, err
+	}
+	for _, ev := range c.History {
+		ev.Session = ses.ID
+		r.event(ev)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closeText()
+	for i := range ses.Messages {
+		if m := &ses.Messages[i]; m.Status == store.StatusStreaming || m.Status == store.StatusPending || m.Status == store.StatusRunning {
+			m.Status = ""
+		}
+	}
+	if len(ses.Messages) == 0 {
+		m := store.Message{ID: NewID(), Role: "assistant", CreatedAt: now, Provider: HostedPrefix + agent}
+		m.SetNotice(sayAgentKeeps.With())
+		ses.Messages = append(ses.Messages, m)
+	}
+	r.replay = false
+	ses.UpdatedAt = e.now()
+	if err := e.Store.SaveSession(ctx, ses); err != nil {
+		return nil, err
+	}
+	return ses, e.Store.SetActive(ctx, ses.ID)
 }
 
 // SetHostedOption sets one of a hosted chat's options (its model) and stores the options on the

@@ -23,6 +23,17 @@ type scripted struct {
 	answer string
 	takes  bool           // the agent takes images
 	images []link.Image64 // the images of the last prompt
+	// history is what Continue replays; continued the agent session it was asked for.
+	history   []link.AgentEvent
+	continued string
+}
+
+func (s *scripted) Sessions(context.Context, string) (link.AgentSessionList, error) {
+	return link.AgentSessionList{Listed: true, Sessions: []link.AgentSessionInfo{{ID: "s-1", Title: "plan the trip"}}}, nil
+}
+func (s *scripted) Continue(_ context.Context, _, _, agentSession string) (link.AgentContinued, error) {
+	s.continued = agentSession
+	return link.AgentContinued{History: s.history}, nil
 }
 
 func (s *scripted) Open(context.Context, string, string, string) (link.AgentOpened, error) {
@@ -164,4 +175,55 @@ func TestHostedAgentGetsImagesWhenItTakesThem(t *testing.T) {
 		require.NotNil(t, user.NoticeText)
 		assert.Equal(t, "noticeAgentNoImages", user.NoticeText.Key)
 	}
+}
+
+// A session of the agent's own, continued in Skiff: its replayed history becomes the new chat's
+// messages (the user's words in user messages, each reply after its question, tool calls as
+// cards, its commands on the chat), saved once, and the chat goes on with the same agent
+// session; a session the agent could only resume says that the earlier turns stay with it.
+func TestContinueAnAgentsSession(t *testing.T) {
+	ctx := context.Background()
+	e, st := hostedEngine(t)
+	h := &scripted{e: e, history: []link.AgentEvent{
+		{Kind: "user", Text: "plan "}, {Kind: "user", Text: "the trip"},
+		{Kind: "text", Text: "(replayed) "}, {Kind: "text", Text: "a plan"},
+		{Kind: "tool", Tool: &link.ToolCard{ID: "t1", Title: "Reading notes.md", Kind: "read", Status: "completed"}},
+		{Kind: "user", Text: "and now?"},
+		{Kind: "text", Text: "pack"},
+		{Kind: "commands", Commands: []link.Command{{Name: "hello"}}},
+		{Kind: "config", Config: []link.ConfigOption{{ID: "model", Category: "model", Current: "fast-1"}}},
+	}}
+	e.Hosted = h
+	ses, err := e.ContinueHosted(ctx, "test", "s-1", "plan the trip")
+	require.NoError(t, err)
+	assert.Equal(t, "s-1", h.continued)
+	full, err := st.Session(ctx, ses.ID)
+	require.NoError(t, err)
+	var shape []string
+	for _, m := range full.Messages {
+		shape = append(shape, m.Role+"/"+m.Status+":"+m.Content)
+	}
+	assert.Equal(t, []string{"user/:plan the trip", "assistant/:(replayed) a plan", "tool/:", "user/:and now?", "assistant/:pack"}, shape)
+	assert.Equal(t, "s-1", full.AgentSession)
+	assert.Equal(t, "acp:test", full.Provider)
+	assert.Equal(t, "plan the trip", full.Title)
+	assert.Equal(t, store.Commands{{Name: "hello"}}, full.Commands)
+	assert.Len(t, full.AgentOptions, 1)
+	active, err := st.Active(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, ses.ID, active, "the continued chat is the one on screen")
+
+	// It goes on like any hosted chat.
+	h.events = []link.AgentEvent{{Kind: "text", Text: "you said: plan the trip"}}
+	require.NoError(t, e.Send(ctx, Input{SessionID: ses.ID, Text: "recall"}, func(Update) {}))
+	full, err = st.Session(ctx, ses.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "you said: plan the trip", full.Messages[len(full.Messages)-1].Content)
+	assert.Len(t, full.Messages, 7)
+
+	h.history = []link.AgentEvent{{Kind: "config", Config: []link.ConfigOption{{ID: "model"}}}}
+	ses, err = e.ContinueHosted(ctx, "test", "s-2", "")
+	require.NoError(t, err)
+	require.Len(t, ses.Messages, 1)
+	assert.Equal(t, "noticeAgentKeeps", ses.Messages[0].NoticeText.Key)
 }

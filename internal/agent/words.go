@@ -9,6 +9,7 @@ var (
 	sayStepLimit    = i18n.Sentence{Key: "noticeStepLimit", One: "Stopped after $1 step, the limit set in Settings. Send a message to let it go on.", English: "Stopped after $1 steps, the limit set in Settings. Send a message to let it go on."}
 	sayAgentLimit   = i18n.Sentence{Key: "noticeAgentLimit", English: "The agent stopped at its limit ($1). Send a message to let it go on."}
 	sayAgentForgot  = i18n.Sentence{Key: "noticeAgentForgot", English: "The agent could not reopen this chat's session, so it started a new one: it does not remember the earlier messages."}
+	sayAgentKeeps   = i18n.Sentence{Key: "noticeAgentKeeps", English: "The agent reopened this session but cannot show its earlier messages here: it remembers them, and what comes next shows here."}
 	sayAgentRefused = i18n.Sentence{Key: "noticeAgentRefused", English: "The agent refused to go on."}
 	sayCouldNotRead = i18n.Sentence{Key: "errReadConversation", English: "Could not read the conversation: $1"}
 	sayCouldNotSave = i18n.Sentence{Key: "errSaveReply", English: "Could not save the reply: $1"}

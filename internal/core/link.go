@@ -471,6 +471,22 @@ func (h hosted) SetOption(ctx context.Context, chat, option, value string) ([]li
 	return link.AgentOption.Call(ctx, p, link.AgentOptionParams{Session: chat, Option: option, Value: value})
 }
 
+func (h hosted) Sessions(ctx context.Context, agent string) (link.AgentSessionList, error) {
+	p, err := h.peer()
+	if err != nil {
+		return link.AgentSessionList{}, err
+	}
+	return link.AgentSessions.Call(ctx, p, link.AgentName{Agent: agent})
+}
+
+func (h hosted) Continue(ctx context.Context, agent, chat, agentSession string) (link.AgentContinued, error) {
+	p, err := h.peer()
+	if err != nil {
+		return link.AgentContinued{}, err
+	}
+	return link.AgentContinue.Call(ctx, p, link.AgentContinueParams{Agent: agent, Session: chat, AgentSession: agentSession})
+}
+
 // OptionParams sets a hosted chat's option (its model).
 type OptionParams struct {
 	SessionID string `json:"sessionId"`
@@ -523,6 +539,93 @@ func (c *Core) agentLog(ctx context.Context, p AgentLogParams) (AgentLog, error)
 		return AgentLog{}, problemf(sayAgentLog, strings.TrimSuffix(err.Error(), "."))
 	}
 	return AgentLog{Log: log}, nil
+}
+
+// AgentSessions is an agent's own sessions as the panel lists them: Listed is false when the
+// agent does not list them; a session a chat of Skiff's already has names that chat.
+type AgentSessions struct {
+	Listed   bool           `json:"listed"`
+	Sessions []AgentSession `json:"sessions"`
+}
+
+// AgentSession is one of an agent's own sessions.
+type AgentSession struct {
+	link.AgentSessionInfo
+	Chat string `json:"chat,omitempty"` // the chat of Skiff's that has it
+}
+
+// agentSessions lists an agent's own sessions (starting it in skiffd if it is not running).
+func (c *Core) agentSessions(ctx context.Context, p AgentLogParams) (AgentSessions, error) {
+	if _, err := (hosted{&c.link}).peer(); err != nil {
+		return AgentSessions{}, problemf(sayAgentsUnlinked)
+	}
+	name := strings.TrimPrefix(p.Agent, agent.HostedPrefix)
+	ctx, cancel := context.WithTimeout(ctx, 90*time.Second) // an agent's start, then its list
+	defer cancel()
+	list, err := c.Engine.Hosted.Sessions(ctx, name)
+	if err != nil {
+		return AgentSessions{}, problemf(sayAgentSessions, strings.TrimSuffix(err.Error(), "."))
+	}
+	have := map[string]string{} // the agent's session → Skiff's chat
+	metas, _ := c.Store.Sessions(ctx)
+	for _, m := range metas {
+		if m.Provider != agent.HostedPrefix+name {
+			continue
+		}
+		if ses, err := c.Store.Session(ctx, m.ID); err == nil && ses.AgentSession != "" {
+			have[ses.AgentSession] = ses.ID
+		}
+	}
+	out := AgentSessions{Listed: list.Listed, Sessions: []AgentSession{}}
+	for _, s := range list.Sessions {
+		out.Sessions = append(out.Sessions, AgentSession{AgentSessionInfo: s, Chat: have[s.ID]})
+	}
+	return out, nil
+}
+
+// ContinueParams names one of an agent's own sessions to go on with in a new chat.
+type ContinueParams struct {
+	Agent        string `json:"agent"`
+	AgentSession string `json:"agentSession"`
+	Title        string `json:"title"`
+}
+
+// Continued is a session of an agent's own, opened as a chat, and the settings, which now
+// name that agent as the backend (the chat goes on with it).
+type Continued struct {
+	Session  *store.Session `json:"session"`
+	Settings PublicSettings `json:"settings"`
+}
+
+// continueSession opens one of an agent's own sessions as a new chat, made the active one, and
+// makes the agent the backend: a chat follows the provider in Settings, and going on with an
+// agent's session means talking to that agent.
+func (c *Core) continueSession(ctx context.Context, p ContinueParams) (Continued, error) {
+	if _, err := (hosted{&c.link}).peer(); err != nil {
+		return Continued{}, problemf(sayAgentsUnlinked)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+	name := strings.TrimPrefix(p.Agent, agent.HostedPrefix)
+	title := strings.TrimSpace(p.Title)
+	if title == "" {
+		title = p.AgentSession
+	}
+	ses, err := c.Engine.ContinueHosted(ctx, name, p.AgentSession, store.TitleFrom(title))
+	if err != nil {
+		return Continued{}, problemf(sayAgentContinue, strings.TrimSuffix(err.Error(), "."))
+	}
+	st, err := c.Store.Settings(ctx)
+	if err != nil {
+		return Continued{}, err
+	}
+	if st.Provider != agent.HostedPrefix+name {
+		st.Provider = agent.HostedPrefix + name
+		if err := c.Store.SaveSettings(ctx, st); err != nil {
+			return Continued{}, err
+		}
+	}
+	return Continued{Session: ses, Settings: public(st)}, nil
 }
 
 // PathParams names a path in the folder agents share.

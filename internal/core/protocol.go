@@ -81,6 +81,8 @@ var methods = map[string]method{
 	"provider.models": handle((*Core).models),
 	"agents.list":     handle((*Core).agents),
 	"agents.log":      handle((*Core).agentLog),
+	"agents.sessions": handle((*Core).agentSessions),
+	"agents.continue": handle((*Core).continueSession),
 	"files.list":      handle((*Core).listFiles),
 	"agent.option":    handle((*Core).setAgentOption),
 	"files.read":      handle((*Core).readFile),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -84,6 +85,16 @@ func (a *Agents) Handle(hs link.Handlers, opened func(session string)) {
 			opened(p.Session)
 		}
 		return o, err
+	})
+	link.AgentSessions.Handle(hs, func(ctx context.Context, p link.AgentName) (link.AgentSessionList, error) {
+		return a.Sessions(ctx, p.Agent)
+	})
+	link.AgentContinue.Handle(hs, func(ctx context.Context, p link.AgentContinueParams) (link.AgentContinued, error) {
+		c, err := a.Continue(ctx, p)
+		if err == nil && opened != nil {
+			opened(p.Session)
+		}
+		return c, err
 	})
 	link.AgentPrompt.Handle(hs, func(ctx context.Context, p link.AgentPromptParams) (link.AgentPromptResult, error) {
 		stop, err := a.Prompt(ctx, p)
@@ -291,6 +302,48 @@ func (a *Agents) Open(ctx context.Context, agent, chat, resume string) (link.Age
 	a.chats[chat] = agent
 	a.mu.Unlock()
 	return link.AgentOpened{AgentSession: sid, How: how, Images: images}, nil
+}
+
+// MaxListed bounds the sessions an agent's list gives.
+const MaxListed = 200
+
+// Sessions is the agent's own sessions in the shared folder, newest first as the agent orders
+// them; the agent starts if it is not running.
+func (a *Agents) Sessions(ctx context.Context, agent string) (link.AgentSessionList, error) {
+	ag, err := a.agent(ctx, agent)
+	if err != nil {
+		return link.AgentSessionList{}, err
+	}
+	list, err := ag.ListSessions(ctx, MaxListed)
+	if errors.Is(err, acphost.ErrNoList) {
+		return link.AgentSessionList{Sessions: []link.AgentSessionInfo{}}, nil
+	}
+	if err != nil {
+		return link.AgentSessionList{}, err
+	}
+	return link.AgentSessionList{Listed: true, Sessions: append([]link.AgentSessionInfo{}, list...)}, nil
+}
+
+// Continue opens one of the agent's own sessions as a new chat.
+func (a *Agents) Continue(ctx context.Context, p link.AgentContinueParams) (link.AgentContinued, error) {
+	ag, err := a.agent(ctx, p.Agent)
+	if err != nil {
+		return link.AgentContinued{}, err
+	}
+	a.mu.Lock()
+	_, taken := a.chats[p.Session]
+	a.mu.Unlock()
+	if taken {
+		return link.AgentContinued{}, fmt.Errorf("this chat has a session with its agent already")
+	}
+	_, history, err := ag.Continue(ctx, p.Session, p.AgentSession)
+	if err != nil {
+		return link.AgentContinued{}, err
+	}
+	a.mu.Lock()
+	a.chats[p.Session] = p.Agent
+	a.mu.Unlock()
+	return link.AgentContinued{History: history, Images: ag.Info.AgentCapabilities.PromptCapabilities.Image}, nil
 }
 
 func (a *Agents) chat(id string) (*acphost.Agent, error) {

@@ -280,6 +280,70 @@ func TestWebClientPairsAndChats(t *testing.T) {
 	}
 }
 
+// A session the agent keeps in the shared folder, started elsewhere (here: written where the
+// test agent keeps its sessions, as a run of it in a terminal would), is listed in History
+// through ACP session/list and goes on in the panel: the chat shows what the agent replays of
+// it, the agent remembers it, and the list then opens that chat instead of a second copy.
+func TestGoOnWithASessionTheAgentKept(t *testing.T) {
+	d, folder := skiffdWithAgent(t)
+	kept := filepath.Join(folder, ".skiff-test-agent")
+	if err := os.MkdirAll(kept, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(kept, "s-terminal.txt"), []byte("plan the trip\nbook the boat\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	panel := browser.FreshPanel(t)
+	linkPanel(t, panel, d)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the chat: %s", JS[string](t, panel, `JSON.stringify(skiffTest.state.active && skiffTest.state.active.messages.map(m => [m.role, m.status, m.content, m.error]))`))
+		}
+	})
+
+	Do(t, panel, chromedp.Click("#history-toggle"))
+	show := `document.querySelector('#agent-sessions:not([hidden]) button.show-sessions[data-agent="test"]')`
+	WaitJS(t, panel, show+`?.textContent === "Test Agent’s sessions"`)
+	Click(t, panel, show)
+	row := `document.querySelector('#agent-session-list .agent-session[data-id="s-terminal"]')`
+	WaitJS(t, panel, row+`?.querySelector(".s-title").textContent === "plan the trip"`)
+	if got := JS[string](t, panel, row+`.querySelector("button").textContent`); got != "Go on here" {
+		t.Errorf("the session's button says %q", got)
+	}
+	Click(t, panel, row+`.querySelector("button")`)
+	WaitJS(t, panel, `document.body.dataset.view === "chat" && skiffTest.state.active?.agentSession === "s-terminal"`)
+	got := messages(t, panel)
+	want := []string{"user:plan the trip", "assistant:(replayed) plan the trip", "user:book the boat", "assistant:(replayed) book the boat"}
+	var shape []string
+	for _, m := range got {
+		shape = append(shape, m.Role+":"+m.Content)
+	}
+	if strings.Join(shape, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the continued chat shows:\n%s\nwant:\n%s", strings.Join(shape, "\n"), strings.Join(want, "\n"))
+	}
+	if title := JS[string](t, panel, `document.getElementById("title").textContent`); title != "plan the trip" {
+		t.Errorf("the chat's title: %q", title)
+	}
+	if b := JS[string](t, panel, `document.getElementById("model-badge").textContent + " | " + skiffTest.state.settings.provider`); b != "Test Agent (via skiffd) | acp:test" {
+		t.Errorf("the chat does not go on with the agent: the badge and provider are %q", b)
+	}
+
+	Do(t, panel, chromedp.SendKeys("#input", "recall"+kb.Enter))
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done" && `+lastAssistant+`.textContent.includes("you said: plan the trip | book the boat")`)
+
+	// Listed again, it opens the chat that has it.
+	id := JS[string](t, panel, `skiffTest.state.active.id`)
+	Do(t, panel, chromedp.Click("#history-toggle"))
+	WaitJS(t, panel, show)
+	Click(t, panel, show)
+	WaitJS(t, panel, row+`?.dataset.chat === `+jsString(id)+` && `+row+`.querySelector("button").textContent === "Open its chat"`)
+	Click(t, panel, `document.getElementById("history-toggle")`)
+	WaitJS(t, panel, `document.body.dataset.view === "chat"`)
+	if n := JS[int](t, panel, `skiffTest.call("session.list").then(l => l.filter(s => s.provider === "acp:test").length)`); n != 1 {
+		t.Errorf("%d chats with the agent, want the one continued", n)
+	}
+}
+
 // lanCertFiles are the certificate and key the browser trusts for the LAN (TestMain).
 var lanCertFiles [2]string
 

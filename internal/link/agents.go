@@ -9,6 +9,12 @@ var (
 	// for a Skiff chat (nothing if it has one), resuming the agent's session from before when
 	// the chat had one and the agent can.
 	AgentOpen = Method[AgentOpenParams, AgentOpened]{"agent.open"}
+	// AgentSessions: extension → skiffd, the agent's own sessions in the shared folder
+	// (session/list), started if it is not running.
+	AgentSessions = Method[AgentName, AgentSessionList]{"agent.sessions"}
+	// AgentContinue: extension → skiffd, open one of the agent's own sessions as a chat new to
+	// Skiff, with the history the agent replays when it can.
+	AgentContinue = Method[AgentContinueParams, AgentContinued]{"agent.continue"}
 	// AgentPrompt: extension → skiffd, a user's message; answers when the turn ends.
 	AgentPrompt = Method[AgentPromptParams, AgentPromptResult]{"agent.prompt"}
 	// AgentCancel: extension → skiffd, stop the chat's turn.
@@ -63,6 +69,35 @@ type AgentOpened struct {
 	How          string `json:"how,omitempty"`
 	// Images: the agent takes images in a prompt (its promptCapabilities).
 	Images bool `json:"images,omitempty"`
+}
+
+// AgentSessionList is an agent's own sessions; Listed is false when the agent does not list
+// them (it offers no session/list).
+type AgentSessionList struct {
+	Listed   bool               `json:"listed"`
+	Sessions []AgentSessionInfo `json:"sessions"`
+}
+
+// AgentSessionInfo is one of an agent's sessions, as session/list gives it.
+type AgentSessionInfo struct {
+	ID        string `json:"id"`
+	Title     string `json:"title,omitempty"`
+	UpdatedAt string `json:"updatedAt,omitempty"` // ISO 8601, as the agent gave it
+}
+
+// AgentContinueParams opens the agent's session AgentSession as the chat Session (a Skiff chat
+// id that has no session with the agent yet).
+type AgentContinueParams struct {
+	Agent        string `json:"agent"`
+	Session      string `json:"session"`
+	AgentSession string `json:"agentSession"`
+}
+
+// AgentContinued is a continued session: the history the agent replayed (none when it could
+// only resume it), in order, as the chat's events.
+type AgentContinued struct {
+	History []AgentEvent `json:"history,omitempty"`
+	Images  bool         `json:"images,omitempty"`
 }
 
 // AgentOptionParams sets Option to Value in Session.

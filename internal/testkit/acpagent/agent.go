@@ -15,8 +15,8 @@
 //	crash            writes to stderr and exits with status 3
 //	recall           says what the user said earlier in this session, in this process or
 //	                 another (a session is kept in the cwd, .skiff-test-agent/, for
-//	                 session/resume and session/load; SKIFF_TEST_AGENT_REOPEN=load offers
-//	                 load only, =none neither)
+//	                 session/resume, session/load and session/list; SKIFF_TEST_AGENT_REOPEN=load
+//	                 offers load and list, =resume resume and list, =none none of them)
 package acpagent
 
 import (
@@ -27,8 +27,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -112,9 +115,14 @@ func (a *agent) Initialize(_ context.Context, p acp.InitializeRequest) (acp.Init
 	case "none":
 	case "load":
 		caps.LoadSession = true
+		caps.SessionCapabilities.List = &acp.SessionListCapabilities{}
+	case "resume":
+		caps.SessionCapabilities.Resume = &acp.SessionResumeCapabilities{}
+		caps.SessionCapabilities.List = &acp.SessionListCapabilities{}
 	default:
 		caps.LoadSession = true
 		caps.SessionCapabilities.Resume = &acp.SessionResumeCapabilities{}
+		caps.SessionCapabilities.List = &acp.SessionListCapabilities{}
 	}
 	return acp.InitializeResponse{
 		ProtocolVersion:   acp.ProtocolVersionNumber,
@@ -148,8 +156,43 @@ func (a *agent) CloseSession(context.Context, acp.CloseSessionRequest) (acp.Clos
 	return acp.CloseSessionResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionClose)
 }
 
-func (a *agent) ListSessions(context.Context, acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
-	return acp.ListSessionsResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionList)
+// ListSessions lists the sessions kept in the cwd asked for, newest first, two to a page (so a
+// client must follow the cursor); a session's title is its first prompt.
+func (a *agent) ListSessions(_ context.Context, p acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
+	out := acp.ListSessionsResponse{Sessions: []acp.SessionInfo{}}
+	if p.Cwd == nil || !filepath.IsAbs(*p.Cwd) {
+		return out, acp.NewInvalidParams("cwd must be an absolute path")
+	}
+	ents, _ := os.ReadDir(filepath.Join(*p.Cwd, ".skiff-test-agent"))
+	type kept struct {
+		info acp.SessionInfo
+		at   time.Time
+	}
+	var all []kept
+	for _, e := range ents {
+		id, ok := strings.CutSuffix(e.Name(), ".txt")
+		fi, err := e.Info()
+		if !ok || err != nil {
+			continue
+		}
+		b, _ := os.ReadFile(filepath.Join(*p.Cwd, ".skiff-test-agent", e.Name()))
+		title, _, _ := strings.Cut(string(b), "\n")
+		at := fi.ModTime().UTC().Format(time.RFC3339)
+		all = append(all, kept{acp.SessionInfo{SessionId: acp.SessionId(id), Cwd: *p.Cwd, Title: &title, UpdatedAt: &at}, fi.ModTime()})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].at.After(all[j].at) })
+	from := 0
+	if p.Cursor != nil {
+		from, _ = strconv.Atoi(*p.Cursor)
+	}
+	for i := from; i < len(all) && i < from+2; i++ {
+		out.Sessions = append(out.Sessions, all[i].info)
+	}
+	if from+2 < len(all) {
+		next := strconv.Itoa(from + 2)
+		out.NextCursor = &next
+	}
+	return out, nil
 }
 
 func (a *agent) ResumeSession(ctx context.Context, p acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {

@@ -404,6 +404,13 @@ func (a *Agent) ListSessions(ctx context.Context, max int) ([]SessionInfo, error
 	return out, nil
 }
 
+// ChatOf is Skiff's session id that has the agent's session sid open ("" when none).
+func (a *Agent) ChatOf(sid string) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.sessions[acp.SessionId(sid)]
+}
+
 // SessionOf is the agent's session id for Skiff's session id ("" when it has none).
 func (a *Agent) SessionOf(id string) string {
 	a.mu.Lock()

@@ -321,7 +321,12 @@ func (a *Agents) Sessions(ctx context.Context, agent string) (link.AgentSessionL
 	if err != nil {
 		return link.AgentSessionList{}, err
 	}
-	return link.AgentSessionList{Listed: true, Sessions: append([]link.AgentSessionInfo{}, list...)}, nil
+	out := link.AgentSessionList{Listed: true, Sessions: []link.AgentSessionInfo{}}
+	for _, s := range list {
+		s.Open = ag.ChatOf(s.ID)
+		out.Sessions = append(out.Sessions, s)
+	}
+	return out, nil
 }
 
 // Continue opens one of the agent's own sessions as a new chat.
@@ -335,6 +340,9 @@ func (a *Agents) Continue(ctx context.Context, p link.AgentContinueParams) (link
 	a.mu.Unlock()
 	if taken {
 		return link.AgentContinued{}, fmt.Errorf("this chat has a session with its agent already")
+	}
+	if ag.ChatOf(p.AgentSession) != "" {
+		return link.AgentContinued{}, fmt.Errorf("that session is open in another chat: open that chat instead")
 	}
 	_, history, err := ag.Continue(ctx, p.Session, p.AgentSession)
 	if err != nil {

@@ -387,6 +387,20 @@ func TestWebClientOnAPhoneOverTheLAN(t *testing.T) {
 		t.Errorf("the web client is wider than the phone: %d px in %d", w[0], w[1])
 	}
 
+	// The sessions the agent keeps: the one this chat has open is this chat; one started
+	// elsewhere goes on here, with its history.
+	kept := filepath.Join(folder, ".skiff-test-agent")
+	if err := os.WriteFile(filepath.Join(kept, "s-terminal.txt"), []byte("plan the trip\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	Click(t, phone, `document.getElementById("kept")`)
+	WaitJS(t, phone, `document.querySelectorAll("#kept-list li.kept").length === 2`)
+	if open := JS[string](t, phone, `[...document.querySelectorAll("#kept-list li.kept")].filter(li => li.dataset.open).map(li => li.textContent).join()`); open != "hello" {
+		t.Errorf("the session open in this client's chat is listed as %q", open)
+	}
+	Click(t, phone, `document.querySelector('#kept-list li.kept[data-id="s-terminal"] button')`)
+	WaitJS(t, phone, `document.querySelectorAll("#chats li.chat").length === 2 && document.querySelector('#messages .msg[data-role="user"]')?.textContent === "plan the trip" && document.querySelector('#messages .msg[data-role="agent"]')?.textContent.includes("(replayed) plan the trip")`)
+
 	// The link pairs once.
 	fresh := browser.Incognito(t, code.URL)
 	WaitJS(t, fresh, `document.body.dataset.state === "refused"`)

@@ -83,6 +83,8 @@ type AgentSessionInfo struct {
 	ID        string `json:"id"`
 	Title     string `json:"title,omitempty"`
 	UpdatedAt string `json:"updatedAt,omitempty"` // ISO 8601, as the agent gave it
+	// Open is the chat skiffd has it open for ("" when none).
+	Open string `json:"open,omitempty"`
 }
 
 // AgentContinueParams opens the agent's session AgentSession as the chat Session (a Skiff chat

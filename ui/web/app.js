@@ -103,7 +103,10 @@ function onEvent(ev) {
   if (!chats.has(ev.session)) chats.set(ev.session, { agent: "", messages: [] });
   const ms = chats.get(ev.session).messages;
   const last = ms[ms.length - 1];
-  if (ev.kind === "text") {
+  if (ev.kind === "user") { // only a continued session's history carries the user's words
+    if (last && last.role === "user" && last.replayed) last.text += ev.text;
+    else ms.push({ role: "user", text: ev.text, replayed: true });
+  } else if (ev.kind === "text") {
     if (last && last.role === "agent") last.text += ev.text;
     else ms.push({ role: "agent", text: ev.text });
   } else if (ev.kind === "tool") {
@@ -177,6 +180,44 @@ $("new").addEventListener("click", async () => {
   }
   $("input").focus();
 });
+
+// The sessions the agent keeps in the shared folder (ACP session/list): one goes on here as a
+// chat, with the history the agent replays.
+$("kept").addEventListener("click", async () => {
+  const agent = $("agent").value;
+  const list = $("kept-list");
+  list.replaceChildren(el("li", { className: "note", textContent: t("webKeptLoading") }));
+  try {
+    const r = await call("agent.sessions", { agent });
+    if (!r.listed) return list.replaceChildren(el("li", { className: "note", textContent: t("webKeptNotListed") }));
+    if (!r.sessions.length) return list.replaceChildren(el("li", { className: "note", textContent: t("webKeptNone") }));
+    list.replaceChildren(...r.sessions.map((s) => {
+      const b = el("button", { type: "button", textContent: s.title || s.id });
+      b.addEventListener("click", () => (s.open ? show(s.open, agent) : goOn(agent, s)));
+      const li = el("li", { className: "kept" }, b);
+      li.dataset.id = s.id;
+      if (s.open) li.dataset.open = s.open;
+      return li;
+    }));
+  } catch (e) {
+    list.replaceChildren(el("li", { className: "note", textContent: e.message }));
+  }
+});
+
+async function goOn(agent, s) {
+  const id = "w" + crypto.randomUUID().replaceAll("-", "").slice(0, 16);
+  chats.set(id, { agent, messages: [] });
+  try {
+    const r = await call("agent.continue", { agent, session: id, agentSession: s.id });
+    for (const ev of r.history || []) onEvent({ ...ev, session: id });
+    if (!chats.get(id).messages.length) chats.get(id).messages.push({ role: "note", text: t("noticeAgentKeeps") });
+    $("kept-list").replaceChildren();
+    show(id, agent);
+    await refreshChats();
+  } catch (e) {
+    $("kept-list").replaceChildren(el("li", { className: "note", textContent: e.message }));
+  }
+}
 
 // The agent's slash commands, offered after a "/" (the panel's list).
 slash.attach($("input"), { commands: () => (cur() && cur().commands) || [], label: () => t("webCommands") });

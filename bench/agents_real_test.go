@@ -4,6 +4,8 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,51 +14,122 @@ import (
 	"testing"
 	"time"
 
+	acp "github.com/coder/acp-go-sdk"
+
 	"github.com/skiff-ai/skiff/internal/acphost"
+	"github.com/skiff-ai/skiff/internal/daemon"
 	"github.com/skiff-ai/skiff/internal/e2e"
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/testkit"
 )
 
-// BenchmarkRealAgentFirstToken runs a real ACP agent from bench/agents (npm, pinned; `make
-// agents` installs it) under skiffd's host, pointed at internal/testkit's model server, offline,
-// and compares the first token of a prompt through the agent with the first token of the same
-// model server called directly as a provider, in the same run. The agent's start is reported
-// on its own. Skipped when the agent is not installed.
-func BenchmarkRealAgentFirstToken(b *testing.B) {
-	root := e2e.RepoRoot()
-	gemini := filepath.Join(root, "bench", "agents", "node_modules", "@google", "gemini-cli", "bundle", "gemini.js")
-	if _, err := os.Stat(gemini); err != nil {
-		b.Skip("Gemini CLI is not installed: cd bench/agents && npm ci")
-	}
+// realAgent is one of the real ACP agents of the opt-in tier: its npm package (pinned in
+// bench/agents/package.json), the script it runs, the provider wire format it speaks, and how
+// to point it at a local model server, offline (../shared/ACP.md).
+type realAgent struct {
+	name, pkg, script string
+	format, model     string // the provider it calls, and the model it asks for
+	args              []string
+	env               func(home, url string) []string
+	setup             func(home string) error
+}
+
+var realAgents = []realAgent{
+	{name: "gemini", pkg: "@google/gemini-cli", script: "bundle/gemini.js", format: "google", model: "gemini-2.5-flash",
+		args: []string{"--acp", "-m", "gemini-2.5-flash"},
+		env: func(home, url string) []string {
+			return []string{"GEMINI_API_KEY=dummy", "GOOGLE_GEMINI_BASE_URL=" + url, "GEMINI_CLI_HOME=" + home, "GEMINI_CLI_NO_RELAUNCH=true", "HOME=" + home}
+		},
+		setup: func(home string) error {
+			if err := os.MkdirAll(filepath.Join(home, ".gemini"), 0o755); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), []byte(`{"security":{"auth":{"selectedType":"gemini-api-key"},"folderTrust":{"enabled":false}},"telemetry":{"enabled":false},"general":{"enableAutoUpdate":false}}`), 0o644)
+		}},
+	{name: "claude", pkg: "@agentclientprotocol/claude-agent-acp", script: "dist/index.js", format: "anthropic", model: "claude-sonnet-4-5",
+		env: func(home, url string) []string {
+			env := []string{"ANTHROPIC_BASE_URL=" + url, "ANTHROPIC_API_KEY=dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+				"ENABLE_TOOL_SEARCH=false", "HOME=" + home, "CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".claude")}
+			if os.Geteuid() == 0 {
+				env = append(env, "IS_SANDBOX=1")
+			}
+			return env
+		}},
+	{name: "qwen", pkg: "@qwen-code/qwen-code", script: "cli-entry.js", format: "openai", model: "local-model",
+		args: []string{"--acp"},
+		env: func(home, url string) []string {
+			return []string{"OPENAI_BASE_URL=" + url + "/v1", "OPENAI_API_KEY=dummy", "OPENAI_MODEL=local-model", "HOME=" + home}
+		},
+		// Qwen Code hides MCP tools behind its tool_search bridge unless their schemas fit the
+		// threshold (as Claude's ENABLE_TOOL_SEARCH=false): declared up front, they show.
+		setup: func(home string) error {
+			if err := os.MkdirAll(filepath.Join(home, ".qwen"), 0o755); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(home, ".qwen", "settings.json"), []byte(`{"tools":{"toolSearch":{"threshold":100}},"security":{"folderTrust":{"enabled":false}}}`), 0o644)
+		}},
+}
+
+// BenchmarkRealAgents (SKIFF_BENCH_DEBUG=1 logs each agent's stderr and its tools) runs each real ACP agent of bench/agents (npm, pinned; skipped when not
+// installed) under skiffd's host, pointed at internal/testkit's model server, offline, with
+// skiffd's MCP endpoint as its browser tools. For each it reports whether it worked (a reply,
+// and Skiff's tools offered to its model), its start, and the first token of a prompt through
+// it against the same model server called directly as a provider, in the same run.
+func BenchmarkRealAgents(b *testing.B) {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		b.Skip("no node")
 	}
+	root := filepath.Join(e2e.RepoRoot(), "bench", "agents", "node_modules")
+	for _, ra := range realAgents {
+		b.Run(ra.name, func(b *testing.B) {
+			script := filepath.Join(root, ra.pkg, ra.script)
+			if _, err := os.Stat(script); err != nil {
+				b.Skipf("%s is not installed: cd bench/agents && npm ci", ra.pkg)
+			}
+			b.Logf("%s %s", ra.pkg, packageVersion(b, filepath.Join(root, ra.pkg)))
+			runRealAgent(b, node, script, ra)
+		})
+	}
+}
+
+func packageVersion(b *testing.B, dir string) string {
+	raw, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var p struct{ Version string }
+	_ = json.Unmarshal(raw, &p)
+	return p.Version
+}
+
+func runRealAgent(b *testing.B, node, script string, ra realAgent) {
+	var mu sync.Mutex
+	offered := map[string]bool{} // the tools the agent's model was offered, over every request
 	m := testkit.NewModel(b, func(c *testkit.Conversation) testkit.Turn {
+		mu.Lock()
+		for _, t := range c.Tools {
+			offered[t] = true
+		}
+		mu.Unlock()
 		return testkit.Turn{Text: "Hello from the local model, in a few chunks of text."}
 	})
-	home := b.TempDir()
-	if err := os.MkdirAll(filepath.Join(home, ".gemini"), 0o755); err != nil {
-		b.Fatal(err)
-	}
-	settings := `{"security":{"auth":{"selectedType":"gemini-api-key"},"folderTrust":{"enabled":false}},"telemetry":{"enabled":false},"general":{"enableAutoUpdate":false}}`
-	if err := os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), []byte(settings), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	spec := acphost.Spec{Name: "gemini", Title: "Gemini CLI", Command: []string{node, gemini, "--acp", "-m", "gemini-2.5-flash"},
-		Env: []string{"GEMINI_API_KEY=dummy", "GOOGLE_GEMINI_BASE_URL=" + m.URL, "GEMINI_CLI_HOME=" + home, "GEMINI_CLI_NO_RELAUNCH=true", "HOME=" + home}}
+	mcpURL, token, home0 := skiffdMCP(b)
+	skiffd := buildSkiffd(b)
 
 	var direct, agent, starts []float64
-	for range max(b.N, 5) {
-		// Direct: the provider client against the same server.
-		p, _ := provider.Lookup("google")
-		p, _ = p.WithBaseURL(m.URL)
+	for range max(b.N, 3) {
+		p, _ := provider.Lookup(ra.format)
+		base := m.URL
+		if ra.format == "openai" {
+			base += "/v1"
+		}
+		p, _ = p.WithBaseURL(base)
 		start := time.Now()
 		first := make(chan struct{}, 1)
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		go func() {
-			_ = streamOnce(ctx, p, func() {
+			_ = streamOnce(ctx, p, ra.model, func() {
 				select {
 				case first <- struct{}{}:
 				default:
@@ -72,21 +145,39 @@ func BenchmarkRealAgentFirstToken(b *testing.B) {
 		cancel()
 
 		// Through the agent, started fresh each time (its start reported apart).
+		home := b.TempDir()
+		if ra.setup != nil {
+			if err := ra.setup(home); err != nil {
+				b.Fatal(err)
+			}
+		}
+		spec := acphost.Spec{Name: ra.name, Title: ra.name, Command: append([]string{node, script}, ra.args...), Env: ra.env(home, m.URL)}
 		var once sync.Once
 		got := make(chan struct{})
 		var promptAt time.Time
-		var mu sync.Mutex
-		h := &acphost.Host{Emit: func(e acphost.Event) {
-			if e.Kind == "text" && strings.TrimSpace(e.Text) != "" {
-				once.Do(func() {
-					mu.Lock()
-					agent = append(agent, ms(time.Since(promptAt)))
-					mu.Unlock()
-					close(got)
-				})
-			}
-		}}
-		ctx, cancel = context.WithTimeout(context.Background(), 90*time.Second)
+		h := &acphost.Host{
+			Emit: func(e acphost.Event) {
+				if e.Kind == "text" && strings.TrimSpace(e.Text) != "" {
+					once.Do(func() {
+						mu.Lock()
+						agent = append(agent, ms(time.Since(promptAt)))
+						mu.Unlock()
+						close(got)
+					})
+				}
+			},
+			// As skiffd gives them: over HTTP when the agent takes it, else `skiffd stdio`,
+			// which relays to the skiffd that serves (its home names it).
+			MCP: func(_ acphost.Spec, http bool) []acp.McpServer {
+				if http {
+					return []acp.McpServer{{Http: &acp.McpServerHttpInline{Name: "skiff", Type: "http", Url: mcpURL,
+						Headers: []acp.HttpHeader{{Name: "Authorization", Value: "Bearer " + token}}}}}
+				}
+				return []acp.McpServer{{Stdio: &acp.McpServerStdio{Name: "skiff", Command: skiffd, Args: []string{"stdio"},
+					Env: []acp.EnvVariable{{Name: "SKIFFD_AGENT_TOKEN", Value: token}, {Name: "SKIFFD_HOME", Value: home0}}}}}
+			},
+		}
+		ctx, cancel = context.WithTimeout(context.Background(), 120*time.Second)
 		t0 := time.Now()
 		a, err := h.Start(ctx, spec)
 		if err != nil {
@@ -106,22 +197,71 @@ func BenchmarkRealAgentFirstToken(b *testing.B) {
 		select {
 		case <-got:
 		default:
-			b.Fatalf("no text from the agent (stop %s): %s", stop, a.Log())
+			b.Fatalf("no text from %s (stop %s): %s", ra.name, stop, a.Log())
+		}
+		if os.Getenv("SKIFF_BENCH_DEBUG") != "" { // what the agent wrote on stderr
+			b.Log(a.Log())
 		}
 		a.Close()
 		cancel()
 	}
+	mu.Lock()
+	skiff := 0
+	for t := range offered {
+		if strings.Contains(t, "skiff") && strings.Contains(t, "snapshot") {
+			skiff++
+		}
+	}
+	b.Logf("%s: %d tools offered to its model; Skiff's snapshot among them: %v", ra.name, len(offered), skiff > 0)
+	if os.Getenv("SKIFF_BENCH_DEBUG") != "" {
+		b.Logf("the tools: %v", offered)
+	}
+	mu.Unlock()
+	b.ReportMetric(float64(skiff), "skiff-tools-offered")
 	b.ReportMetric(pct(direct, .5), "direct-first-token-p50-ms")
 	b.ReportMetric(pct(agent, .5), "agent-first-token-p50-ms")
 	b.ReportMetric(pct(agent, .5)/pct(direct, .5), "ratio-agent-vs-direct-p50")
 	b.ReportMetric(pct(starts, .5), "agent-start-p50-ms")
 }
 
+// skiffdMCP serves skiffd's MCP endpoint (no browser linked: the tools are listed, a call would
+// say the browser is not linked) and returns its address, its bearer token and its home.
+func skiffdMCP(b *testing.B) (string, string, string) {
+	cfg, err := daemon.Load(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.Port = ln.Addr().(*net.TCPAddr).Port
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = daemon.Serve(ctx, ln, cfg, daemon.NewHub(cfg.PairToken), nil) }()
+	b.Cleanup(func() { cancel(); <-done })
+	if err := cfg.Save(); err != nil { // its port, for `skiffd stdio` to find it
+		b.Fatal(err)
+	}
+	return "http://" + ln.Addr().String() + "/mcp", cfg.MCPToken, cfg.Dir()
+}
+
+// buildSkiffd builds the skiffd command into a temporary folder.
+func buildSkiffd(b *testing.B) string {
+	bin := filepath.Join(b.TempDir(), "skiffd")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/skiffd")
+	build.Dir = e2e.RepoRoot()
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("%v: %s", err, out)
+	}
+	return bin
+}
+
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // streamOnce streams one reply from p and calls first at its first text.
-func streamOnce(ctx context.Context, p provider.Provider, first func()) error {
-	for ev := range p.Stream(ctx, testkit.Doer{}, "dummy", provider.Request{Model: "gemini-2.5-flash",
+func streamOnce(ctx context.Context, p provider.Provider, model string, first func()) error {
+	for ev := range p.Stream(ctx, testkit.Doer{}, "dummy", provider.Request{Model: model,
 		Messages: []provider.Message{{Role: "user", Content: "Say hello."}}}) {
 		if ev.Kind == provider.EventText && ev.Text != "" {
 			first()

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/daemon"
-	"github.com/skiff-ai/skiff/internal/e2e"
 	"github.com/skiff-ai/skiff/internal/link"
 	"github.com/skiff-ai/skiff/internal/testkit"
 	"github.com/skiff-ai/skiff/internal/testkit/acpagent"
@@ -27,12 +26,7 @@ import (
 // prompt's round trip through skiffd and the agent (the overhead ACP adds before any model).
 func BenchmarkSkiffdAgents(b *testing.B) {
 	dir := b.TempDir()
-	bin := filepath.Join(dir, "skiffd")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/skiffd")
-	build.Dir = e2e.RepoRoot()
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("%v: %s", err, out)
-	}
+	bin := buildSkiffd(b)
 	home := filepath.Join(dir, "home")
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	port := ln.Addr().(*net.TCPAddr).Port

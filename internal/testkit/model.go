@@ -257,26 +257,50 @@ func fromBase64(data string) []byte {
 	return b
 }
 
-func parseAnthropic(c *Conversation, body []byte) error {
-	type block struct {
-		Type      string          `json:"type"`
-		Text      string          `json:"text"`
-		ID        string          `json:"id"`
-		Name      string          `json:"name"`
-		Input     map[string]any  `json:"input"`
-		ToolUseID string          `json:"tool_use_id"`
-		Content   json.RawMessage `json:"content"`
-		IsError   bool            `json:"is_error"`
-		Source    struct {
-			Data string `json:"data"`
-		} `json:"source"`
+// block is a content block of Anthropic's Messages API.
+type block struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     map[string]any  `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+	Source    struct {
+		Data string `json:"data"`
+	} `json:"source"`
+}
+
+// blocks is a message's content or the system prompt in Anthropic's Messages API: a string
+// (one text block) or an array of blocks; both are valid, and clients send either (Claude
+// Code sends its system prompt as blocks).
+type blocks []block
+
+func (bs *blocks) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*bs = blocks{{Type: "text", Text: s}}
+		return nil
 	}
+	return json.Unmarshal(b, (*[]block)(bs))
+}
+
+func (bs blocks) text() string {
+	var out strings.Builder
+	for _, b := range bs {
+		out.WriteString(b.Text)
+	}
+	return out.String()
+}
+
+func parseAnthropic(c *Conversation, body []byte) error {
 	var req struct {
 		Model    string `json:"model"`
-		System   string `json:"system"`
+		System   blocks `json:"system"`
 		Messages []struct {
-			Role    string  `json:"role"`
-			Content []block `json:"content"`
+			Role    string `json:"role"`
+			Content blocks `json:"content"`
 		} `json:"messages"`
 		Tools []struct {
 			Name string `json:"name"`
@@ -285,7 +309,7 @@ func parseAnthropic(c *Conversation, body []byte) error {
 	if err := json.Unmarshal(body, &req); err != nil {
 		return err
 	}
-	c.Model, c.System = req.Model, req.System
+	c.Model, c.System = req.Model, req.System.text()
 	for _, t := range req.Tools {
 		c.Tools = append(c.Tools, t.Name)
 	}

@@ -163,3 +163,19 @@ func TestParseConversation(t *testing.T) {
 		})
 	}
 }
+
+// Anthropic's system prompt and a message's content are each a string or an array of blocks;
+// clients send either (Claude Code sends its system prompt as blocks, with cache control).
+func TestParseAnthropicStringsOrBlocks(t *testing.T) {
+	for name, body := range map[string]string{
+		"strings": `{"model":"m","system":"be brief","messages":[{"role":"user","content":"hi"}]}`,
+		"blocks": `{"model":"m","system":[{"type":"text","text":"be "},{"type":"text","text":"brief","cache_control":{"type":"ephemeral"}}],
+			"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}`,
+	} {
+		c, err := ParseConversation("/v1/messages", []byte(body))
+		require.NoError(t, err, name)
+		assert.Equal(t, "be brief", c.System, name)
+		require.Len(t, c.Messages, 1, name)
+		assert.Equal(t, "hi", c.Messages[0].Text, name)
+	}
+}

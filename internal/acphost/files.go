@@ -30,7 +30,7 @@ const (
 // OpenFiles opens dir as the agents' folder. dotfiles allows names that start with a dot.
 func OpenFiles(dir string, dotfiles bool) (*Files, error) {
 	if dir == "" {
-		return nil, errors.New("no folder is shared with agents: choose one in skiffd's config (`skiffd agents --folder DIR`)")
+		return nil, sayNoFolder.Error()
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -38,7 +38,7 @@ func OpenFiles(dir string, dotfiles bool) (*Files, error) {
 	}
 	r, err := os.OpenRoot(abs)
 	if err != nil {
-		return nil, fmt.Errorf("the shared folder %s cannot be opened: %w", abs, err)
+		return nil, sayFolderClosed.Error(abs, reason(err))
 	}
 	return &Files{root: r, dir: abs, dotfiles: dotfiles}, nil
 }
@@ -56,17 +56,17 @@ func (f *Files) rel(path string) (string, error) {
 	if filepath.IsAbs(p) {
 		r, err := filepath.Rel(f.dir, filepath.Clean(p))
 		if err != nil || r == ".." || strings.HasPrefix(r, "../") {
-			return "", fmt.Errorf("%s is outside the folder shared with agents (%s)", path, f.dir)
+			return "", sayOutside.Error(path, f.dir)
 		}
 		p = r
 	}
 	p = filepath.Clean(p)
 	if p == ".." || strings.HasPrefix(p, "../") {
-		return "", fmt.Errorf("%s is outside the folder shared with agents (%s)", path, f.dir)
+		return "", sayOutside.Error(path, f.dir)
 	}
 	for _, part := range strings.Split(p, "/") {
 		if part == ".git" || (!f.dotfiles && strings.HasPrefix(part, ".") && part != ".") {
-			return "", fmt.Errorf("%s is hidden from agents (dot-files and .git are not shared)", path)
+			return "", sayHidden.Error(path)
 		}
 	}
 	return p, nil
@@ -84,10 +84,10 @@ func (f *Files) Read(path string, line, limit int) (string, error) {
 		return "", plain(path, err)
 	}
 	if !st.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file", path)
+		return "", sayNotRegular.Error(path)
 	}
 	if st.Size() > MaxRead {
-		return "", fmt.Errorf("%s is %d bytes, over the %d-byte limit for agents", path, st.Size(), MaxRead)
+		return "", sayTooBigToRead.Error(path, st.Size(), MaxRead)
 	}
 	b, err := f.root.ReadFile(name)
 	if err != nil {
@@ -123,7 +123,7 @@ func (f *Files) Old(path string) (string, bool, error) {
 		return "", false, plain(path, err)
 	}
 	if !st.Mode().IsRegular() {
-		return "", true, fmt.Errorf("%s is not a regular file", path)
+		return "", true, sayNotRegular.Error(path)
 	}
 	s, err := f.Read(path, 0, 0)
 	return s, true, err
@@ -136,10 +136,10 @@ func (f *Files) Write(path, content string) error {
 		return err
 	}
 	if len(content) > MaxWrite {
-		return fmt.Errorf("the content for %s is %d bytes, over the %d-byte limit for agents", path, len(content), MaxWrite)
+		return sayTooBigToWrite.Error(path, len(content), MaxWrite)
 	}
 	if st, err := f.root.Lstat(name); err == nil && !st.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file", path)
+		return sayNotRegular.Error(path)
 	}
 	if dir := filepath.Dir(name); dir != "." {
 		if err := f.root.MkdirAll(dir, 0o755); err != nil {
@@ -199,11 +199,11 @@ func plain(path string, err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s does not exist", path)
+		return sayNoSuchFile.Error(path)
 	case errors.Is(err, fs.ErrPermission):
-		return fmt.Errorf("%s cannot be accessed (permission denied)", path)
+		return sayNoAccess.Error(path)
 	case strings.Contains(err.Error(), "escapes from parent") || strings.Contains(err.Error(), "path escapes"):
-		return fmt.Errorf("%s leads outside the folder shared with agents", path)
+		return sayLeadsOutside.Error(path)
 	}
 	return fmt.Errorf("%s: %w", path, err)
 }

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	acp "github.com/coder/acp-go-sdk"
+
+	"github.com/skiff-ai/skiff/internal/i18n"
 )
 
 // Spec is an agent skiffd can host: a name, what the user sees, and its command line.
@@ -99,7 +101,7 @@ var StartTimeout = 60 * time.Second
 // until it exits by itself (Done).
 func (h *Host) Start(ctx context.Context, spec Spec) (*Agent, error) {
 	if len(spec.Command) == 0 {
-		return nil, fmt.Errorf("the agent %q has no command", spec.Name)
+		return nil, sayNoCommand.Error(spec.Name)
 	}
 	title := spec.Title
 	if title == "" {
@@ -126,9 +128,9 @@ func (h *Host) Start(ctx context.Context, spec Spec) (*Agent, error) {
 	cmd.Stderr = a.stderr
 	if err := cmd.Start(); err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
-			return nil, fmt.Errorf("%s is not installed: %s was not found on PATH", title, spec.Command[0])
+			return nil, sayNotInstalled.Error(title, spec.Command[0])
 		}
-		return nil, fmt.Errorf("%s could not start: %w", title, err)
+		return nil, sayCouldNotStart.Error(title, reason(err))
 	}
 	emit := h.Emit
 	if emit == nil {
@@ -153,11 +155,11 @@ func (h *Host) Start(ctx context.Context, spec Spec) (*Agent, error) {
 	})
 	if err != nil {
 		a.Close()
-		return nil, a.failed("did not start", err)
+		return nil, a.failed(sayDidNotStart, err)
 	}
 	if info.ProtocolVersion != acp.ProtocolVersionNumber {
 		a.Close()
-		return nil, fmt.Errorf("%s speaks ACP version %d; Skiff speaks version %d", title, info.ProtocolVersion, acp.ProtocolVersionNumber)
+		return nil, sayACPVersion.Error(title, int(info.ProtocolVersion), int(acp.ProtocolVersionNumber))
 	}
 	a.Info = info
 	return a, nil
@@ -178,23 +180,42 @@ func childEnv(env, extra []string) []string {
 	return append(out, extra...)
 }
 
-// failed words an error of the agent's: a crash names its exit and the end of its log.
-func (a *Agent) failed(what string, err error) error {
+// failed words an error of the agent's with s (its arguments: the agent's title, extra, then
+// the reason): a crash names its exit and the end of its log instead.
+func (a *Agent) failed(s i18n.Sentence, err error, extra ...any) error {
 	select {
 	case <-a.exited:
-		return fmt.Errorf("%s stopped (%v)%s", a.Spec.Title, a.waitErr, a.logTail())
+		if tail := a.logTail(); tail != "" {
+			return sayStoppedLog.Error(a.Spec.Title, fmt.Sprint(a.waitErr), tail)
+		}
+		return sayStopped.Error(a.Spec.Title, fmt.Sprint(a.waitErr))
 	case <-time.After(200 * time.Millisecond):
 	}
 	select {
 	case <-a.conn.Done():
-		return fmt.Errorf("%s closed its connection%s", a.Spec.Title, a.logTail())
+		if tail := a.logTail(); tail != "" {
+			return sayClosedLog.Error(a.Spec.Title, tail)
+		}
+		return sayClosed.Error(a.Spec.Title)
 	default:
 	}
-	var re *acp.RequestError
-	if errors.As(err, &re) {
-		return fmt.Errorf("%s %s: %s", a.Spec.Title, what, re.Message)
+	args := append(append([]any{a.Spec.Title}, extra...), reason(err))
+	return s.Error(args...)
+}
+
+// reason is an error as the argument of a sentence: a text of ours stays a text (in the user's
+// language), an agent's message is its words, without a final period.
+func reason(err error) any {
+	var ie *i18n.Error
+	if errors.As(err, &ie) && !ie.Text.IsZero() {
+		return ie.Text
 	}
-	return fmt.Errorf("%s %s: %w", a.Spec.Title, what, err)
+	var re *acp.RequestError
+	msg := err.Error()
+	if errors.As(err, &re) {
+		msg = re.Message
+	}
+	return strings.TrimSuffix(strings.TrimSpace(msg), ".")
 }
 
 func (a *Agent) logTail() string {
@@ -205,7 +226,7 @@ func (a *Agent) logTail() string {
 	if i := strings.LastIndexByte(s[:max(0, len(s)-1)], '\n'); len(s) > 400 && i >= 0 {
 		s = s[max(i+1, len(s)-400):]
 	}
-	return ": " + s
+	return s
 }
 
 // Log is the end of the agent's stderr (the last 64 KB).
@@ -307,9 +328,9 @@ func (a *Agent) open(ctx context.Context, id, prev string, keep bool) (string, s
 		}
 		if how == "" {
 			if reopenErr == nil {
-				reopenErr = errors.New("it offers neither session/load nor session/resume")
+				reopenErr = &i18n.Error{Text: sayCannotReopen.With()}
 			}
-			return "", "", nil, a.failed("could not reopen that session", reopenErr)
+			return "", "", nil, a.failed(sayNoReopen, reopenErr)
 		}
 	case caps.SessionCapabilities.Resume != nil:
 		resume()
@@ -326,7 +347,7 @@ func (a *Agent) open(ctx context.Context, id, prev string, keep bool) (string, s
 			}
 		}
 		if err != nil {
-			return "", "", nil, a.failed("could not open a session", err)
+			return "", "", nil, a.failed(sayNoSession, err)
 		}
 		sid, how, opts, modes = res.SessionId, OpenedNew, res.ConfigOptions, res.Modes
 	}
@@ -378,7 +399,7 @@ func (a *Agent) ListSessions(ctx context.Context, max int) ([]SessionInfo, error
 	for page := 0; page < 50 && len(out) < max; page++ {
 		res, err := a.conn.ListSessions(ctx, acp.ListSessionsRequest{Cwd: &cwd, Cursor: cursor})
 		if err != nil {
-			return nil, a.failed("could not list its sessions", err)
+			return nil, a.failed(sayNoList, err)
 		}
 		for _, s := range res.Sessions {
 			if s.Cwd != "" && s.Cwd != cwd { // an agent that ignores the filter: not this folder's
@@ -433,7 +454,7 @@ func (a *Agent) authenticate(ctx context.Context) error {
 		_, err := a.conn.Authenticate(ctx, acp.AuthenticateRequest{MethodId: id})
 		return err
 	}
-	return fmt.Errorf("%s needs you to sign in: run it once in a terminal", a.Spec.Title)
+	return saySignIn.Error(a.Spec.Title)
 }
 
 // Prompt sends the user's text (and images, when the agent takes them) and waits for the
@@ -444,7 +465,7 @@ func (a *Agent) Prompt(ctx context.Context, id, text string, images []Image) (st
 	sid, ok := a.ids[id]
 	a.mu.Unlock()
 	if !ok {
-		return "", fmt.Errorf("%s has no session for this chat", a.Spec.Title)
+		return "", sayNoChatSession.Error(a.Spec.Title)
 	}
 	blocks := []acp.ContentBlock{acp.TextBlock(text)}
 	if a.Info.AgentCapabilities.PromptCapabilities.Image {
@@ -454,7 +475,7 @@ func (a *Agent) Prompt(ctx context.Context, id, text string, images []Image) (st
 	}
 	res, err := a.conn.Prompt(ctx, acp.PromptRequest{SessionId: sid, Prompt: blocks})
 	if err != nil {
-		return "", a.failed("failed", err)
+		return "", a.failed(sayTurnFailed, err)
 	}
 	a.queue.flush()
 	return string(res.StopReason), nil
@@ -483,19 +504,19 @@ func (a *Agent) SetOption(ctx context.Context, id, option, value string) ([]Conf
 	sid, ok := a.ids[id]
 	a.mu.Unlock()
 	if !ok {
-		return nil, fmt.Errorf("%s has no session for this chat", a.Spec.Title)
+		return nil, sayNoChatSession.Error(a.Spec.Title)
 	}
 	if option == "mode" {
 		_, err := a.conn.SetSessionMode(ctx, acp.SetSessionModeRequest{SessionId: sid, ModeId: acp.SessionModeId(value)})
 		if err != nil {
-			return nil, a.failed("did not change its mode", err)
+			return nil, a.failed(sayNoMode, err)
 		}
 		return nil, nil
 	}
 	res, err := a.conn.SetSessionConfigOption(ctx, acp.SetSessionConfigOptionRequest{
 		ValueId: &acp.SetSessionConfigOptionValueId{SessionId: sid, ConfigId: acp.SessionConfigId(option), Value: acp.SessionConfigValueId(value)}})
 	if err != nil {
-		return nil, a.failed("did not change "+option, err)
+		return nil, a.failed(sayNoOption, err, option)
 	}
 	return configOptions(res.ConfigOptions), nil
 }

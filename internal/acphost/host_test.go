@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/testkit/acpagent"
 )
 
@@ -270,7 +271,10 @@ func TestCrashAndMissingAgent(t *testing.T) {
 	h := &Host{}
 	_, err = h.Start(ctx, Spec{Name: "nope", Title: "Nope CLI", Command: []string{"skiff-no-such-agent", "--acp"}})
 	require.Error(t, err)
-	assert.Equal(t, "Nope CLI is not installed: skiff-no-such-agent was not found on PATH", err.Error())
+	assert.Equal(t, "Nope CLI is not installed: skiff-no-such-agent was not found on PATH.", err.Error())
+	var ie *i18n.Error
+	require.ErrorAs(t, err, &ie, "a sentence of the catalogs, for the panel to say in the user's language")
+	assert.Equal(t, "errAgentNotInstalled", ie.Text.Key)
 }
 
 // Close kills the agent's whole process group: a child the agent started goes with it.

@@ -138,7 +138,7 @@ func (e *Engine) runHosted(ctx context.Context, ses *store.Session, agent string
 	switch {
 	case err != nil:
 		m.Status = store.StatusError
-		m.Error = store.Failure("agent", i18n.Verbatim(sentenceOf(err)))
+		m.Error = store.Failure("agent", SaidBy(err))
 	case stop == "cancelled" || ctx.Err() != nil:
 		m.Status = store.StatusStopped
 	case stop == "max_tokens", stop == "max_turn_requests":
@@ -155,6 +155,16 @@ func (e *Engine) runHosted(ctx context.Context, ses *store.Session, agent string
 	last := ses.Messages[i]
 	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: last.ID, Message: &last})
 	return last, nil
+}
+
+// SaidBy is an error that came from skiffd or an agent, as words for the user: the sentence of
+// the catalogs it was sent as (shown in the user's language), else its words made a sentence.
+func SaidBy(err error) i18n.Text {
+	var ie *i18n.Error
+	if errors.As(err, &ie) && !ie.Text.IsZero() {
+		return ie.Text
+	}
+	return i18n.Verbatim(sentenceOf(err))
 }
 
 func sentenceOf(err error) string {

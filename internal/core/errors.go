@@ -44,8 +44,6 @@ var (
 	sayAskTimedOut      = i18n.Sentence{Key: "errAskTimedOut", English: "This request waited longer than $1 for an answer, so it was denied."}
 	sayNoScreenshot     = i18n.Sentence{Key: "errNoScreenshot", English: "This screenshot is no longer stored."}
 	sayRevokeWhich      = i18n.Sentence{Key: "errRevokeWhich", English: "Say which permission to revoke."}
-	sayAgentSessions    = i18n.Sentence{Key: "errAgentSessions", English: "Could not list the agent's sessions: $1."}
-	sayAgentContinue    = i18n.Sentence{Key: "errAgentContinue", English: "Could not go on with that session: $1."}
 	sayAgentsUnlinked   = i18n.Sentence{Key: "errAgentsUnlinked", English: "Agents run in skiffd, which is not linked: turn the link on in Settings › Outside agents."}
 	sayAgentLog         = i18n.Sentence{Key: "errAgentLog", English: "skiffd did not give the agent's log: $1."}
 	sayFilesUnlinked    = i18n.Sentence{Key: "errFilesUnlinked", English: "The files agents share are in skiffd, which is not linked: turn the link on in Settings › Outside agents."}

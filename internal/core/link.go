@@ -499,7 +499,7 @@ func (c *Core) setAgentOption(ctx context.Context, p OptionParams) (*store.Sessi
 	defer cancel()
 	ses, err := c.Engine.SetHostedOption(ctx, p.SessionID, p.Option, p.Value)
 	if err != nil {
-		return nil, &i18n.Error{Text: i18n.Verbatim(capitalize(strings.TrimSuffix(err.Error(), ".")) + ".")}
+		return nil, &i18n.Error{Text: agent.SaidBy(err)}
 	}
 	c.broadcast(agent.Update{Type: agent.UpdateSession, SessionID: ses.ID, Session: ses})
 	return ses, nil
@@ -564,7 +564,7 @@ func (c *Core) agentSessions(ctx context.Context, p AgentLogParams) (AgentSessio
 	defer cancel()
 	list, err := c.Engine.Hosted.Sessions(ctx, name)
 	if err != nil {
-		return AgentSessions{}, problemf(sayAgentSessions, strings.TrimSuffix(err.Error(), "."))
+		return AgentSessions{}, &i18n.Error{Text: agent.SaidBy(err)} // it names the agent and what failed
 	}
 	have := map[string]string{} // the agent's session → Skiff's chat
 	metas, _ := c.Store.Sessions(ctx)
@@ -613,7 +613,7 @@ func (c *Core) continueSession(ctx context.Context, p ContinueParams) (Continued
 	}
 	ses, err := c.Engine.ContinueHosted(ctx, name, p.AgentSession, store.TitleFrom(title))
 	if err != nil {
-		return Continued{}, problemf(sayAgentContinue, strings.TrimSuffix(err.Error(), "."))
+		return Continued{}, &i18n.Error{Text: agent.SaidBy(err)}
 	}
 	st, err := c.Store.Settings(ctx)
 	if err != nil {
@@ -643,7 +643,7 @@ func (c *Core) listFiles(ctx context.Context, p PathParams) ([]link.FileEntry, e
 	defer cancel()
 	out, err := link.AgentFiles.Call(ctx, peer, link.FilePath{Path: p.Path})
 	if err != nil {
-		return nil, &i18n.Error{Text: i18n.Verbatim(capitalize(err.Error()) + ".")}
+		return nil, &i18n.Error{Text: agent.SaidBy(err)}
 	}
 	if out == nil {
 		out = []link.FileEntry{}
@@ -660,14 +660,7 @@ func (c *Core) readFile(ctx context.Context, p PathParams) (string, error) {
 	defer cancel()
 	s, err := link.AgentFile.Call(ctx, peer, link.FilePath{Path: p.Path})
 	if err != nil {
-		return "", &i18n.Error{Text: i18n.Verbatim(capitalize(err.Error()) + ".")}
+		return "", &i18n.Error{Text: agent.SaidBy(err)}
 	}
 	return s, nil
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

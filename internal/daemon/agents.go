@@ -5,7 +5,6 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -212,7 +211,7 @@ func (a *Agents) start(ctx context.Context, name string) (*acphost.Agent, error)
 		}
 	}
 	if spec == nil {
-		return nil, fmt.Errorf("skiffd knows no agent called %q: `skiffd agents` lists them", name)
+		return nil, sayNoSuchAgent.Error(name)
 	}
 	files, _ := a.folder() // none chosen: the agent gets no files
 	token := NewToken("ska_")
@@ -339,10 +338,10 @@ func (a *Agents) Continue(ctx context.Context, p link.AgentContinueParams) (link
 	_, taken := a.chats[p.Session]
 	a.mu.Unlock()
 	if taken {
-		return link.AgentContinued{}, fmt.Errorf("this chat has a session with its agent already")
+		return link.AgentContinued{}, sayChatHasOne.Error()
 	}
 	if ag.ChatOf(p.AgentSession) != "" {
-		return link.AgentContinued{}, fmt.Errorf("that session is open in another chat: open that chat instead")
+		return link.AgentContinued{}, sayOpenElsewhere.Error()
 	}
 	_, history, err := ag.Continue(ctx, p.Session, p.AgentSession)
 	if err != nil {
@@ -359,11 +358,11 @@ func (a *Agents) chat(id string) (*acphost.Agent, error) {
 	defer a.mu.Unlock()
 	name, ok := a.chats[id]
 	if !ok {
-		return nil, fmt.Errorf("this chat's agent is not running in skiffd (skiffd restarted?): send again to start it")
+		return nil, sayNotRunning.Error()
 	}
 	ag := a.running[name]
 	if ag == nil {
-		return nil, fmt.Errorf("this chat's agent stopped: send again to start it")
+		return nil, sayAgentStopped.Error()
 	}
 	return ag, nil
 }

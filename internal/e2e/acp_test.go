@@ -157,6 +157,12 @@ func TestChatWithAnACPAgentThroughSkiffd(t *testing.T) {
 	JS[bool](t, panel, `(document.getElementById("input").value = "", true)`) // chromedp's Enter left a newline
 	Do(t, panel, chromedp.SendKeys("#input", "crash"+kb.Enter))
 	WaitJS(t, panel, `skiffTest.state.active.messages.at(-1)?.error?.message?.includes("Test Agent stopped")`)
+	// skiffd says it as a sentence of the catalogs: in French, the panel says it in French
+	// (the agent's own log stays as it wrote it).
+	setLanguage(t, panel, "fr")
+	WaitJS(t, panel, lastAssistant+`?.textContent.includes("Test Agent s’est arrêté (exit status 3). La fin de son journal :")`)
+	setLanguage(t, panel, "en")
+	WaitJS(t, panel, lastAssistant+`?.textContent.includes("Test Agent stopped (exit status 3). The end of its log:")`)
 	Do(t, panel, chromedp.Click("#settings-toggle"))
 	WaitJS(t, panel, `!document.getElementById("agent-log-row").hidden`)
 	Click(t, panel, `document.getElementById("agent-log")`)

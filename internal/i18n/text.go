@@ -92,6 +92,13 @@ func (t Text) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(t))
 }
 
+// Read is a text read back from JSON (its key and arguments) with its English, which JSON does
+// not carry, given back: a text another process wrote and sent beside its English.
+func (t Text) Read(english string) Text {
+	t.english = english
+	return t
+}
+
 // IsZero reports whether t holds no sentence (nothing, or verbatim words).
 func (t Text) IsZero() bool { return t.Key == "" }
 

@@ -8,6 +8,7 @@
 //	then, either way:
 //	request              {"id":7,"method":"tool.call","params":{…}}
 //	its answer           {"id":7,"result":{…}}  or  {"id":7,"error":"a sentence for the user"}
+//	                     (with "text":{"key":…,"args":[…]} when it is one of the catalogs')
 //	notification         {"method":"client.bye","params":{…}}   (no id, no answer)
 //
 // Both ends import this package, so the methods and their shapes cannot drift apart: each
@@ -18,6 +19,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/skiff-ai/skiff/internal/i18n"
 )
 
 // Conn is one end of a link, on either side: a WebSocket or a native messaging pipe. Reads and
@@ -72,6 +75,9 @@ type Frame struct {
 	Params json.RawMessage `json:"params,omitempty"`
 	Result json.RawMessage `json:"result,omitempty"`
 	Error  string          `json:"error,omitempty"`
+	// Text is the error as a sentence of the catalogs (its key and arguments) when the other
+	// end wrote it so: the receiver shows it in the user's language; Error is its English.
+	Text *i18n.Text `json:"text,omitempty"`
 }
 
 // The methods, by direction. A Method's Name is its family.verb; P and R are its params and

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/skiff-ai/skiff/internal/i18n"
 )
 
 // Handlers are one end's methods, by name: each decodes its params and returns its result.
@@ -129,6 +131,10 @@ func (p *Peer) serve(ctx context.Context, f Frame) {
 	out := Frame{ID: f.ID}
 	if err != nil {
 		out.Error = err.Error()
+		var ie *i18n.Error
+		if errors.As(err, &ie) && !ie.Text.IsZero() && ie.Text.English() == out.Error {
+			out.Text = &ie.Text // the sentence is the whole error (none wrapped it in more words)
+		}
 	} else if out.Result, err = json.Marshal(res); err != nil {
 		out.Result, out.Error = nil, err.Error()
 	}
@@ -175,6 +181,9 @@ func (p *Peer) Call(ctx context.Context, method string, params, result any) erro
 	}
 	select {
 	case f := <-ch:
+		if f.Text != nil && !f.Text.IsZero() {
+			return &i18n.Error{Text: f.Text.Read(f.Error)}
+		}
 		if f.Error != "" {
 			return errors.New(f.Error)
 		}

@@ -3,6 +3,7 @@ package link
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 	"testing"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/skiff-ai/skiff/internal/i18n"
 )
 
 // pipe is one end of an in-memory link.
@@ -156,4 +159,41 @@ func TestAnAnswerComesAfterTheEventsBeforeIt(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	assert.Len(t, seen, 20, "the answer came before the events sent before it were handled")
+}
+
+// An error written as a sentence of the catalogs crosses the link as that sentence (its key and
+// arguments, beside its English), so the receiver can say it in the user's language; any other
+// error, and a sentence wrapped in more words, arrives as its words.
+func TestAnErrorKeepsItsSentence(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	a, b := pipes()
+	hs := Handlers{}
+	stopped := i18n.Sentence{Key: "errAgentStopped", English: "$1 stopped ($2)."}
+	AgentLog.Handle(hs, func(_ context.Context, p AgentName) (string, error) {
+		switch p.Agent {
+		case "plain":
+			return "", errors.New("no such thing")
+		case "wrapped":
+			return "", fmt.Errorf("starting it: %w", stopped.Error(p.Agent, "exit status 3"))
+		}
+		return "", stopped.Error(p.Agent, "exit status 3")
+	})
+	pe, pd := NewPeer(a, nil), NewPeer(b, hs)
+	go func() { _ = pe.Run(ctx, 0) }()
+	go func() { _ = pd.Run(ctx, 0) }()
+
+	_, err := AgentLog.Call(ctx, pe, AgentName{Agent: "Gemini CLI"})
+	var ie *i18n.Error
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, "errAgentStopped", ie.Text.Key)
+	assert.Equal(t, []any{"Gemini CLI", "exit status 3"}, ie.Text.Args)
+	assert.Equal(t, "Gemini CLI stopped (exit status 3).", ie.Text.English(), "the English it was sent with")
+
+	for agent, want := range map[string]string{"plain": "no such thing", "wrapped": "starting it: wrapped stopped (exit status 3)."} {
+		_, err = AgentLog.Call(ctx, pe, AgentName{Agent: agent})
+		require.Error(t, err)
+		assert.False(t, errors.As(err, &ie), agent)
+		assert.Equal(t, want, err.Error())
+	}
 }

@@ -6,7 +6,7 @@
 import { $, el } from "./dom.js";
 import { render } from "./markdown.js";
 import * as slash from "./slash.js";
-import { t, setLanguage } from "./i18n.js";
+import { t, say, setLanguage } from "./i18n.js";
 
 let ws = null;
 let next = 1;
@@ -53,7 +53,7 @@ function connect() {
     const p = pending.get(f.id);
     if (!p) return;
     pending.delete(f.id);
-    f.error ? p.reject(new Error(f.error)) : p.resolve(f.result);
+    f.error ? p.reject(new Error(say(f.text, f.error))) : p.resolve(f.result); // skiffd's sentences in the user's language
   };
   ws.onclose = () => {
     for (const p of pending.values()) p.reject(new Error(t("webClosed")));

@@ -5,6 +5,7 @@ import { call } from "./connection.js";
 import { state, busy } from "./state.js";
 import { render, Stream } from "./markdown.js";
 import { flagNote, storedImage } from "./tools.js";
+import { planCard } from "./cards.js";
 import { t, say, onLanguage } from "./i18n.js";
 
 const streams = new Map(); // message id -> Stream
@@ -125,18 +126,6 @@ function userImages(ids) {
       .catch(() => img.replaceWith(el("span", { className: "note", textContent: t("imageGone") })));
   }
   return box;
-}
-
-// planCard is an agent's plan: each entry with its status (the newest plan replaces it).
-function planCard(plan) {
-  const mark = { completed: "✓", in_progress: "▸", pending: "○" };
-  return el("div", { className: "plan-card", role: "group", "aria-label": t("planName") },
-    el("strong", { textContent: t("plan") }),
-    el("ol", {}, ...plan.map((p) => {
-      const li = el("li", { textContent: `${mark[p.status] || "○"} ${p.content}` });
-      li.dataset.status = p.status;
-      return li;
-    })));
 }
 
 // drawActions puts the message buttons where they belong now: Copy on replies, Regenerate on the

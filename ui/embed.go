@@ -8,5 +8,5 @@ import "embed"
 
 // Web is what skiffd serves under /app/.
 //
-//go:embed web dom.js markdown.js slash.js i18n.js _locales vendor/marked.js vendor/purify.js
+//go:embed web dom.js markdown.js slash.js i18n.js cards.js _locales vendor/marked.js vendor/purify.js
 var Web embed.FS

@@ -5,6 +5,7 @@ import { el } from "./dom.js";
 import { call } from "./connection.js";
 import { state } from "./state.js";
 import { t as tr, say } from "./i18n.js";
+import { diffView, fileChips } from "./cards.js";
 
 // A call's status and risk in words (catalog keys toolStatus_*, risk_*, riskCalls_*).
 const statuses = ["pending", "asking", "running", "", "error", "denied", "stopped", "interrupted"];
@@ -54,7 +55,7 @@ export function renderTool(msg) {
   card.append(body);
   if (t.name === "propose_plan") n.append(status === "asking" ? planEditor(t.args || {}) : planView(t.args || {}));
   n.append(card);
-  if (t.locations && t.locations.length) n.append(el("div", { className: "t-files" }, ...t.locations.map((p) => el("span", { className: "file-chip", textContent: p }))));
+  if (t.locations && t.locations.length) n.append(fileChips(t.locations));
   for (const d of t.diffs || []) n.append(diffView(d));
   if (t.summary && status !== "asking") n.append(el("div", { className: "t-summary", textContent: t.summary }));
   if (t.flags && t.flags.length) n.append(flagNote(t.flags, "What the page returned"));
@@ -100,22 +101,6 @@ export function planEdit(card) {
     sites: [...card.querySelectorAll("input[data-site]:checked")].map((c) => c.dataset.site),
     kinds: [...card.querySelectorAll("input[data-kind]:checked")].map((c) => c.dataset.kind),
   };
-}
-
-// diffView shows a change to a file as a unified diff with its counts, folded when long.
-export function diffView(d) {
-  const lines = (d.unified || "").split("\n").filter((l) => l && !l.startsWith("---") && !l.startsWith("+++"));
-  const pre = el("pre", { className: "diff" }, ...lines.map((l) =>
-    el("span", { className: l[0] === "+" ? "add" : l[0] === "-" ? "del" : l.startsWith("@@") ? "hunk" : "", textContent: l })));
-  const box = el("details", { className: "diff-card" },
-    el("summary", {},
-      el("span", { className: "file-chip", textContent: d.path }),
-      el("span", { className: "diff-count add", textContent: `+${d.added}` }),
-      el("span", { className: "diff-count del", textContent: `−${d.removed}` }),
-      d.new ? el("span", { className: "note", textContent: tr("newFile") }) : ""),
-    pre);
-  box.open = lines.length <= 30;
-  return box;
 }
 
 function thumbnail(imageId) {

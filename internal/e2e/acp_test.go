@@ -231,6 +231,11 @@ func TestWebClientPairsAndChats(t *testing.T) {
 	Do(t, tab, chromedp.SendKeys("#input", "hello"+kb.Enter))
 	WaitJS(t, tab, `document.body.dataset.turn === "done" && [...document.querySelectorAll('#messages .msg[data-role="agent"]')].some(n => n.textContent.includes("Hello from the test agent"))`)
 	WaitJS(t, tab, `document.querySelector("#chats li.chat")?.textContent.includes("Greetings")`)
+	// With the panel's cards: the plan with each entry's status, the tool call with its status
+	// in words and its file, the thought folded.
+	WaitJS(t, tab, `document.querySelector('#messages .plan-card li[data-status="in_progress"]')?.textContent.includes("Answer")`)
+	WaitJS(t, tab, `[...document.querySelectorAll('#messages .msg[data-role="tool"]')].some(n => n.querySelector(".file-chip")?.textContent === "notes.md" && n.querySelector(".t-status").textContent === "done")`)
+	WaitJS(t, tab, `document.querySelector('#messages .msg[data-role="thought"] details:not([open])')?.textContent.includes("The user greets me.")`)
 
 	// The agent's slash commands are offered here too.
 	JS[bool](t, tab, `(document.getElementById("input").value = "", true)`) // chromedp's Enter left a newline
@@ -245,6 +250,12 @@ func TestWebClientPairsAndChats(t *testing.T) {
 	WaitJS(t, tab, `document.querySelector('#messages .ask button[data-answer="allow_always"]')`)
 	Click(t, tab, `document.querySelector('#messages .ask button[data-answer="allow_always"]')`)
 	WaitJS(t, tab, `document.body.dataset.turn === "done" && [...document.querySelectorAll('#messages .msg[data-role="agent"]')].some(n => n.textContent.includes("chose always"))`)
+
+	// A file write asks with its diff and its counts, and what was written shows as a diff.
+	Do(t, tab, chromedp.SendKeys("#input", "write "+filepath.Join(folder, "plan.md")+" step one"+kb.Enter))
+	WaitJS(t, tab, `document.querySelector('#messages .ask .diff-card .diff-count.add')?.textContent === "+1"`)
+	Click(t, tab, `[...document.querySelectorAll('#messages .ask button[data-answer="allow_once"]')].at(-1)`)
+	WaitJS(t, tab, `document.body.dataset.turn === "done" && document.querySelector('#messages .msg[data-role="wrote"] .diff .add')?.textContent === "+step one"`)
 
 	// In a French browser, the client speaks French (from the catalogs skiffd serves with it).
 	ua := JS[string](t, tab, `navigator.userAgent`)

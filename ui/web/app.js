@@ -7,6 +7,7 @@ import { $, el } from "./dom.js";
 import { render } from "./markdown.js";
 import * as slash from "./slash.js";
 import { t, say, setLanguage } from "./i18n.js";
+import { diffView, fileChips, planCard } from "./cards.js";
 
 let ws = null;
 let next = 1;
@@ -87,13 +88,30 @@ function draw() {
   $("messages").replaceChildren(...(c ? c.messages.map(node) : []));
 }
 
+// An ACP tool call's status, in the panel's words.
+const toolStatus = { pending: "toolStatus_pending", in_progress: "toolStatus_running", completed: "toolStatus_done", failed: "toolStatus_error" };
+
+// node draws one message with the panel's cards: a tool call with its kind, status, files, a
+// preview and its diffs; the plan; a file the agent wrote as a diff; thoughts folded.
 function node(m) {
   const n = el("div", { className: "msg" });
   n.dataset.role = m.role;
   if (m.role === "user") n.textContent = m.text;
   else if (m.role === "agent") n.append(render(m.text));
-  else if (m.role === "tool") n.append(el("div", { className: "card tool", textContent: `${m.kind || "tool"}: ${m.title || ""} · ${m.status || ""}` }));
-  else if (m.role === "plan") n.append(el("ol", { className: "card plan" }, ...m.plan.map((p) => el("li", { textContent: `${p.status === "completed" ? "✓" : "○"} ${p.content}` }))));
+  else if (m.role === "thought") n.append(el("details", { className: "card thought" }, el("summary", { textContent: t("reasoning") }), el("div", { textContent: m.text })));
+  else if (m.role === "tool") {
+    n.dataset.status = m.status || "pending";
+    const card = el("details", { className: "card tool" },
+      el("summary", {},
+        el("span", { className: "t-name", textContent: m.kind || "tool" }),
+        el("span", { className: "t-what", textContent: m.title || "" }),
+        el("span", { className: "t-status", textContent: t(toolStatus[m.status] || "toolStatus_pending") })));
+    if (m.preview) card.append(el("pre", { className: "t-preview", textContent: m.preview }));
+    n.append(card);
+    if (m.locations && m.locations.length) n.append(fileChips(m.locations));
+    for (const d of m.diffs || []) n.append(diffView(d));
+  } else if (m.role === "plan") n.append(planCard(m.plan));
+  else if (m.role === "wrote") n.append(diffView(m.diff));
   else if (m.role === "ask") n.append(m.box);
   else if (m.role === "note") n.append(el("div", { className: "card note", textContent: m.text }));
   return n;
@@ -106,6 +124,9 @@ function onEvent(ev) {
   if (ev.kind === "user") { // only a continued session's history carries the user's words
     if (last && last.role === "user" && last.replayed) last.text += ev.text;
     else ms.push({ role: "user", text: ev.text, replayed: true });
+  } else if (ev.kind === "thought") {
+    if (last && last.role === "thought") last.text += ev.text;
+    else ms.push({ role: "thought", text: ev.text });
   } else if (ev.kind === "text") {
     if (last && last.role === "agent") last.text += ev.text;
     else ms.push({ role: "agent", text: ev.text });
@@ -119,7 +140,7 @@ function onEvent(ev) {
     if (old) old.plan = ev.plan;
     else ms.push({ role: "plan", plan: ev.plan });
   } else if (ev.kind === "wrote") {
-    ms.push({ role: "note", text: t("webWrote", ev.diff.path, ev.diff.added, ev.diff.removed) });
+    ms.push({ role: "wrote", diff: ev.diff });
   } else if (ev.kind === "info") {
     refreshChats();
   } else if (ev.kind === "commands") {
@@ -131,7 +152,7 @@ function onEvent(ev) {
 function onAsk(id, q) {
   if (!chats.has(q.session)) chats.set(q.session, { agent: "", messages: [] });
   const box = el("div", { className: "card ask" }, el("p", { textContent: t("webAllow", q.agent, q.title) }));
-  if (q.diff) box.append(el("pre", { className: "diff", textContent: q.diff.unified }));
+  if (q.diff) box.append(diffView(q.diff));
   for (const [kind, label] of [["allow_once", t("answer_allow_once")], ["allow_always", t("answer_allow_always_anywhere")], ["reject_once", t("answer_deny_once")], ["reject_always", t("answer_deny_always")]]) {
     if (q.answers && q.answers.length && !q.answers.includes(kind) && !q.answers.includes(kind.replace("always", "once"))) continue;
     const b = el("button", { type: "button", textContent: label });

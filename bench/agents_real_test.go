@@ -5,6 +5,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -224,9 +225,9 @@ func runRealAgent(b *testing.B, node, script string, ra realAgent) {
 	b.ReportMetric(pct(starts, .5), "agent-start-p50-ms")
 }
 
-// skiffdMCP serves skiffd's MCP endpoint (no browser linked: the tools are listed, a call would
-// say the browser is not linked) and returns its address, its bearer token and its home.
-func skiffdMCP(b *testing.B) (string, string, string) {
+// serveSkiffd serves a skiffd of its own (its configuration saved in a new home, its port
+// chosen by the system) until the benchmark ends, with hub as its extension's side.
+func serveSkiffd(b *testing.B) (*daemon.Config, *daemon.Hub) {
 	cfg, err := daemon.Load(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
@@ -236,14 +237,22 @@ func skiffdMCP(b *testing.B) (string, string, string) {
 		b.Fatal(err)
 	}
 	cfg.Port = ln.Addr().(*net.TCPAddr).Port
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); _ = daemon.Serve(ctx, ln, cfg, daemon.NewHub(cfg.PairToken), nil) }()
-	b.Cleanup(func() { cancel(); <-done })
 	if err := cfg.Save(); err != nil { // its port, for `skiffd stdio` to find it
 		b.Fatal(err)
 	}
-	return "http://" + ln.Addr().String() + "/mcp", cfg.MCPToken, cfg.Dir()
+	hub := daemon.NewHub(cfg.PairToken)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = daemon.Serve(ctx, ln, cfg, hub, nil) }()
+	b.Cleanup(func() { cancel(); <-done })
+	return cfg, hub
+}
+
+// skiffdMCP is a skiffd's MCP endpoint (no browser linked: the tools are listed, a call says
+// the browser is not linked): its address, its bearer token and its home.
+func skiffdMCP(b *testing.B) (string, string, string) {
+	cfg, _ := serveSkiffd(b)
+	return fmt.Sprintf("http://127.0.0.1:%d/mcp", cfg.Port), cfg.MCPToken, cfg.Dir()
 }
 
 // buildSkiffd builds the skiffd command into a temporary folder.

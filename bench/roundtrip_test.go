@@ -5,7 +5,6 @@ package bench
 import (
 	"context"
 	"fmt"
-	"net"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -38,19 +37,8 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer stop()
-	cfg, err := daemon.Load(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg.Port = ln.Addr().(*net.TCPAddr).Port
-	hub := daemon.NewHub(cfg.PairToken)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() { _ = daemon.Serve(ctx, ln, cfg, hub, nil) }()
+	cfg, hub := serveSkiffd(b)
+	ctx := context.Background()
 	panel := br.Panel(b)
 	e2e.JS[any](b, panel, fmt.Sprintf(`(async () => {
 		await skiffTest.call("permission.set", {tool: "*", origin: %q, decision: "allow_always"});

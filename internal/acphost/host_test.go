@@ -360,6 +360,21 @@ func TestModelIsAConfigOption(t *testing.T) {
 	assert.Error(t, err)
 }
 
+// inFolder starts the test agent sharing folder, offering to reopen sessions as reopen says
+// (SKIFF_TEST_AGENT_REOPEN: "" all of list, load and resume; "load", "resume" or "none").
+func inFolder(ctx context.Context, t *testing.T, folder, reopen string) (*Agent, *recorder) {
+	t.Helper()
+	rec := newRecorder()
+	f, err := OpenFiles(folder, false)
+	require.NoError(t, err)
+	t.Cleanup(func() { f.Close() })
+	h := &Host{Ask: rec, Emit: rec.emit, Files: f}
+	a, err := h.Start(ctx, Spec{Name: "test", Title: "Test Agent", Command: []string{acpagent.Build(t)}, Env: []string{"SKIFF_TEST_AGENT_REOPEN=" + reopen}})
+	require.NoError(t, err)
+	t.Cleanup(a.Close)
+	return a, rec
+}
+
 // A chat whose agent stopped (skiffd restarted, the agent crashed) reopens the agent's own
 // session: through session/resume when the agent offers it, else session/load, whose replay
 // of the history is dropped (the chat has it), else as a new session, which Open says.
@@ -367,17 +382,7 @@ func TestReopenASession(t *testing.T) {
 	folder := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	run := func(reopen string) (*Agent, *recorder) {
-		rec := newRecorder()
-		f, err := OpenFiles(folder, false)
-		require.NoError(t, err)
-		t.Cleanup(func() { f.Close() })
-		h := &Host{Ask: rec, Emit: rec.emit, Files: f}
-		a, err := h.Start(ctx, Spec{Name: "test", Title: "Test Agent", Command: []string{acpagent.Build(t)}, Env: []string{"SKIFF_TEST_AGENT_REOPEN=" + reopen}})
-		require.NoError(t, err)
-		t.Cleanup(a.Close)
-		return a, rec
-	}
+	run := func(reopen string) (*Agent, *recorder) { return inFolder(ctx, t, folder, reopen) }
 	a, _ := run("")
 	sid, how, err := a.Open(ctx, "chat-1", "")
 	require.NoError(t, err)
@@ -416,17 +421,7 @@ func TestListAndContinueAnAgentsSessions(t *testing.T) {
 	folder := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	run := func(reopen string) (*Agent, *recorder) {
-		rec := newRecorder()
-		f, err := OpenFiles(folder, false)
-		require.NoError(t, err)
-		t.Cleanup(func() { f.Close() })
-		h := &Host{Ask: rec, Emit: rec.emit, Files: f}
-		a, err := h.Start(ctx, Spec{Name: "test", Title: "Test Agent", Command: []string{acpagent.Build(t)}, Env: []string{"SKIFF_TEST_AGENT_REOPEN=" + reopen}})
-		require.NoError(t, err)
-		t.Cleanup(a.Close)
-		return a, rec
-	}
+	run := func(reopen string) (*Agent, *recorder) { return inFolder(ctx, t, folder, reopen) }
 	a, _ := run("")
 	var ids []string
 	for i, words := range []string{"plan the trip", "pack the bags", "book the boat"} {

@@ -245,6 +245,12 @@ func (a *Agent) Close() {
 			signalGroup(a.cmd, true)
 			<-a.exited
 		}
+		// The agent is gone; what it started may not be (a helper that let go of its pipes and
+		// ignores SIGTERM): a moment to finish, then nothing of the group is left.
+		for end := time.Now().Add(time.Second); groupAlive(a.cmd) && time.Now().Before(end); {
+			time.Sleep(20 * time.Millisecond)
+		}
+		signalGroup(a.cmd, true)
 	}
 	a.queue.close()
 }

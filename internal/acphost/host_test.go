@@ -277,12 +277,15 @@ func TestCrashAndMissingAgent(t *testing.T) {
 	assert.Equal(t, "errAgentNotInstalled", ie.Text.Key)
 }
 
-// Close kills the agent's whole process group: a child the agent started goes with it.
+// Close kills the agent's whole process group: a child the agent started goes with it, even
+// one that outlives the agent (it ignores SIGTERM).
 func TestCloseKillsTheProcessGroup(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "agent.sh")
 	pidfile := filepath.Join(dir, "child.pid")
-	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nsleep 300 &\necho $! > "+pidfile+"\nexec "+acpagent.Build(t)+"\n"), 0o755))
+	// The child ignores SIGTERM and holds none of the agent's pipes (as a helper that detached
+	// may): it must go too.
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nsh -c \"trap '' TERM; exec sleep 300\" </dev/null >/dev/null 2>&1 &\necho $! > "+pidfile+"\nexec "+acpagent.Build(t)+"\n"), 0o755))
 	h := &Host{}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

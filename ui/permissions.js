@@ -66,7 +66,7 @@ function render({ policies, audit }) {
         el("span", { className: "a-tool", textContent: a.tool.replaceAll("_", " ") }),
         el("span", { className: "note", textContent: `${ago(a.at)} · ${a.who}` })),
       el("div", { className: "a-what", textContent: say(a.whatText, a.what || "") }),
-      el("div", { className: "note", textContent: [a.origin, a.decision, a.result].filter(Boolean).join(" · ") }));
+      el("div", { className: "note", textContent: [a.origin, say(a.decisionText, a.decision), say(a.resultText, a.result)].filter(Boolean).join(" · ") }));
     return li;
   }) : [el("li", { className: "note", textContent: t("nothingRan") })]));
   $("audit-count").textContent = rows.length ? t(rows.length > 200 ? "auditCountMore" : "auditCount", rows.length) : "";

@@ -45,12 +45,12 @@ export function renderTool(msg) {
       el("span", { className: "t-status", textContent: [label, time].filter(Boolean).join(" · ") })),
   );
   const body = el("div", { className: "t-body" });
-  if (t.args && Object.keys(t.args).length) body.append(el("div", { className: "t-args" }, el("span", { className: "t-label", textContent: "Arguments" }), el("pre", { textContent: JSON.stringify(t.args, null, 1) })));
-  if (t.url) body.append(el("div", { className: "t-url", textContent: "Page: " + t.url }));
-  if (t.decision) body.append(el("div", { className: "t-decision", textContent: "Permission: " + t.decision }));
+  if (t.args && Object.keys(t.args).length) body.append(el("div", { className: "t-args" }, el("span", { className: "t-label", textContent: tr("toolArguments") }), el("pre", { textContent: JSON.stringify(t.args, null, 1) })));
+  if (t.url) body.append(el("div", { className: "t-url", textContent: tr("toolPage", t.url) }));
+  if (t.decision) body.append(el("div", { className: "t-decision", textContent: tr("toolPermission", say(t.decisionText, t.decision)) }));
   if (msg.content) {
     const text = msg.content.length > 3000 ? msg.content.slice(0, 3000) + "\n…" : msg.content;
-    body.append(el("div", { className: "t-result" }, el("span", { className: "t-label", textContent: t.isError ? "Error" : "Result" }), el("pre", { textContent: text })));
+    body.append(el("div", { className: "t-result" }, el("span", { className: "t-label", textContent: tr(t.isError ? "toolError" : "toolResult") }), el("pre", { textContent: text })));
   }
   card.append(body);
   if (t.name === "propose_plan") n.append(status === "asking" ? planEditor(t.args || {}) : planView(t.args || {}));

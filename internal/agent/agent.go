@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
@@ -222,8 +223,17 @@ func (e *Engine) expire(ctx context.Context, m *store.Message) bool {
 		return false
 	}
 	m.Status, m.Content, m.Tool.IsError = store.StatusDenied, NoAnswer(d), true
-	m.Tool.Decision = "denied: no answer within " + Span(d)
+	expired := permission.Expired(d)
+	m.Tool.Decision, m.Tool.DecisionText = expired.English(), &expired
 	return true
+}
+
+// said is a ruling's words for the card, in the user's language (nil: its English only).
+func said(r permission.Ruling) *i18n.Text {
+	if r.Said.IsZero() {
+		return nil
+	}
+	return &r.Said
 }
 
 // NoAnswer is what the model is told of a call the user did not answer within d.
@@ -309,7 +319,8 @@ func (e *Engine) Send(ctx context.Context, in Input, emit func(Update)) error {
 		// A call still asking from a run a worker restart cut off: the user moved on instead.
 		for i := range ses.Messages {
 			if m := &ses.Messages[i]; m.Status == store.StatusAsking && m.Tool != nil {
-				m.Status, m.Tool.IsError, m.Tool.Decision = store.StatusDenied, true, "denied: the user sent a new message instead"
+				moved := sayMovedOn.With()
+				m.Status, m.Tool.IsError, m.Tool.Decision, m.Tool.DecisionText = store.StatusDenied, true, moved.English(), &moved
 				m.Content = "The user sent a new message instead of answering, so this call was not run."
 			}
 		}

@@ -234,10 +234,10 @@ func (e *Engine) step(ctx context.Context, task *Task, g guarded, st tool.Step, 
 	r, err := gate.Decide(ctx, pc, g.AskedAt, w.asking)
 	if err != nil || !r.Allow {
 		if ctx.Err() != nil {
-			gate.Record(context.WithoutCancel(ctx), pc, r, "stopped before it ran", false)
+			gate.Record(context.WithoutCancel(ctx), pc, r, permission.ResultStopped.With(), false)
 			return outcome{Status: store.StatusStopped, IsError: true, Ruling: r, Text: "The call was stopped before it ran."}
 		}
-		gate.Record(ctx, pc, r, "not run", false)
+		gate.Record(ctx, pc, r, permission.ResultNotRun.With(), false)
 		return outcome{Status: store.StatusDenied, IsError: true, Ruling: r, Text: denied(r)}
 	}
 	task.allowed(origin, risk)
@@ -268,12 +268,12 @@ func (e *Engine) step(ctx context.Context, task *Task, g guarded, st tool.Step, 
 		}
 	}
 	o.Ruling = r
-	result := clipText(o.Text, 160)
+	result := i18n.Verbatim(clipText(o.Text, 160)) // a tool's own words
 	if res != nil && res.Summary != "" && !o.IsError {
-		result = res.Summary
+		result = i18n.Verbatim(res.Summary)
 	}
 	if o.IsError {
-		result = "failed: " + result
+		result = permission.ResultFailed.With(result)
 	}
 	gate.Record(context.WithoutCancel(ctx), pc, r, result, !o.IsError)
 	return o

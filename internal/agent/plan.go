@@ -157,7 +157,7 @@ func (r *runner) proposed(ctx context.Context, i int, p *store.Plan, askedAt tim
 			r.message(i)
 		}
 	})
-	msg.Tool.Decision = ruling.How
+	msg.Tool.Decision, msg.Tool.DecisionText = ruling.How, said(ruling)
 	switch {
 	case ctx.Err() != nil:
 		r.finish(ctx, i, store.StatusStopped, "The user stopped the run before answering the plan.", true)
@@ -167,7 +167,7 @@ func (r *runner) proposed(ctx context.Context, i int, p *store.Plan, askedAt tim
 		if err != nil || !ruling.ByUser {
 			why = "The plan was not approved: " + strings.TrimSuffix(or(ruling.Why, "no answer came"), ".") + "."
 		}
-		r.e.gate().Record(context.WithoutCancel(ctx), call, ruling, why, false)
+		r.e.gate().Record(context.WithoutCancel(ctx), call, ruling, i18n.Verbatim(why), false)
 		r.finish(ctx, i, store.StatusDenied, why, true)
 		return
 	}
@@ -180,7 +180,7 @@ func (r *runner) proposed(ctx context.Context, i int, p *store.Plan, askedAt tim
 	}
 	r.ses.Plan = p
 	r.task.follow(p)
-	r.e.gate().Record(context.WithoutCancel(ctx), call, ruling, "approved", true)
+	r.e.gate().Record(context.WithoutCancel(ctx), call, ruling, sayApproved.With(), true)
 	r.finish(ctx, i, "", text+" Carry it out now; you have all your tools. Its kinds of action on its sites run without asking; anything else (another site, another kind of action, a password, what cannot be undone) still asks.", false)
 }
 

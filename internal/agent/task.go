@@ -20,7 +20,7 @@ import (
 // Record is told what came of every decided call (the audit log).
 type Gate interface {
 	Decide(ctx context.Context, c permission.Call, askedAt time.Time, asking func(why i18n.Text)) (permission.Ruling, error)
-	Record(ctx context.Context, c permission.Call, r permission.Ruling, result string, ok bool)
+	Record(ctx context.Context, c permission.Call, r permission.Ruling, result i18n.Text, ok bool)
 }
 
 // readOnly is the gate of an engine that was given none: reads run, nothing else does.
@@ -33,7 +33,7 @@ func (readOnly) Decide(_ context.Context, c permission.Call, _ time.Time, _ func
 	return permission.Ruling{How: "denied: no one can be asked", Why: "Skiff has no way to ask the user about this call, so it was not run."}, nil
 }
 
-func (readOnly) Record(context.Context, permission.Call, permission.Ruling, string, bool) {}
+func (readOnly) Record(context.Context, permission.Call, permission.Ruling, i18n.Text, bool) {}
 
 // Task is a series of tool calls by one caller (a panel run, an outside client's session, a
 // workflow, an ACP agent): who it is, the tabs it works in, the sites it worked on and may read,

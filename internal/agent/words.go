@@ -14,5 +14,7 @@ var (
 	sayCouldNotRead = i18n.Sentence{Key: "errReadConversation", English: "Could not read the conversation: $1"}
 	sayCouldNotSave = i18n.Sentence{Key: "errSaveReply", English: "Could not save the reply: $1"}
 	sayPlanWhat     = i18n.Sentence{Key: "whatPlan", One: "carry out a plan of $1 step on $2 ($3)", English: "carry out a plan of $1 steps on $2 ($3)"}
+	sayMovedOn      = i18n.Sentence{Key: "decMovedOn", English: "denied: the user sent a new message instead"}
+	sayApproved     = i18n.Sentence{Key: "resApproved", English: "approved"}
 	sayNoFinish     = i18n.Sentence{Key: "errNoFinish", English: "The reply ended before the model finished; the partial text is kept."}
 )

@@ -267,7 +267,7 @@ func (c *Core) bridgeCall(ctx context.Context, client link.Client, id, name stri
 		if err != nil || !ruling.Allow {
 			return nil, "The user did not allow it: " + strings.TrimSuffix(cmp.Or(ruling.Why, "no answer came"), ".") + "."
 		}
-		c.gate.Record(context.WithoutCancel(ctx), pc, ruling, "added", true)
+		c.gate.Record(context.WithoutCancel(ctx), pc, ruling, sayMemoryAdded.With(), true)
 		m, err := c.Store.AddMemory(ctx, store.Memory{ID: agent.NewID(), Content: content, Source: store.SourceAgent, CreatedAt: time.Now().UnixMilli()})
 		if err != nil {
 			msg, _ := Sentence(err)

@@ -16,6 +16,7 @@ func problemf(s i18n.Sentence, args ...any) error { return s.Error(args...) }
 
 // The core's own sentences for the user (their French is in ui/_locales).
 var (
+	sayMemoryAdded      = i18n.Sentence{Key: "resMemoryAdded", English: "added"}
 	sayNoChat           = i18n.Sentence{Key: "errNoChat", English: "This chat no longer exists; it may have been deleted in another window."}
 	sayNoWorkflow       = i18n.Sentence{Key: "errNoWorkflow", English: "This workflow no longer exists; it may have been deleted in another window."}
 	sayNoSchedule       = i18n.Sentence{Key: "errNoSchedule", English: "This schedule no longer exists; it may have been deleted in another window."}

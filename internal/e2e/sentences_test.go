@@ -102,6 +102,16 @@ func TestCoreSentencesFollowTheLanguage(t *testing.T) {
 	if got := JS[string](t, panel2, what("snapshot")+` || ""`); got != "regarder la page" {
 		t.Errorf("a read in the audit log, in French: %q", got)
 	}
+	// How each was decided and what came of it, in French too.
+	how := func(tool string) string {
+		return `[...document.querySelectorAll("#audit-list li")].find((n) => n.querySelector(".a-tool")?.textContent === "` + tool + `")?.querySelector(".a-what + .note").textContent`
+	}
+	if got := JS[string](t, panel2, how("click")+` || ""`); !strings.Contains(got, "vous l’avez refusé · non exécuté") {
+		t.Errorf("a denied click's decision in the audit log, in French: %q", got)
+	}
+	if got := JS[string](t, panel2, how("snapshot")+` || ""`); !strings.Contains(got, "autorisé : lire un site que vous laissez Skiff lire") {
+		t.Errorf("a read's decision in the audit log, in French: %q", got)
+	}
 	Do(t, panel2, chromedp.Click("#permissions-toggle"))
 	setLanguage(t, panel2, "en")
 }

@@ -45,7 +45,10 @@ type Call struct {
 type Ruling struct {
 	Allow bool
 	How   string // how it was decided, for the record: "allowed: reading", "you allowed it once"…
-	Why   string // for a denial, what the model is told
+	// Said is How as a sentence for its reader, in their language (zero for a ruling made
+	// elsewhere in words only).
+	Said i18n.Text
+	Why  string // for a denial, what the model is told
 	// ByUser: the user answered this very call (not a policy, not a default).
 	ByUser bool
 }
@@ -80,8 +83,12 @@ type Entry struct {
 	WhatText *i18n.Text
 	Origin   string
 	Decision string // how it was decided
-	Result   string // what came of it, in a few words
-	OK       bool   // it ran and succeeded
+	// DecisionText and ResultText are Decision and Result as sentences for the log's reader,
+	// in their language (nil: the words as they are).
+	DecisionText *i18n.Text
+	Result       string // what came of it, in a few words
+	ResultText   *i18n.Text
+	OK           bool // it ran and succeeded
 }
 
 // PolicyStore keeps the user's standing decisions.
@@ -174,7 +181,7 @@ func (g *Gate) timeout(ctx context.Context) time.Duration {
 func (g *Gate) Decide(ctx context.Context, c Call, askedAt time.Time, asking func(why i18n.Text)) (Ruling, error) {
 	policies, err := g.Policies.Policies(ctx)
 	if err != nil {
-		return Ruling{How: "denied: the policies could not be read", Why: "Skiff could not read the user's permissions, so this call was not run."}, nil
+		return ruled(false, sayNoPolicies.With(), "Skiff could not read the user's permissions, so this call was not run."), nil
 	}
 	g.mu.Lock()
 	d, answered := g.answered[c.ID]
@@ -186,9 +193,9 @@ func (g *Gate) Decide(ctx context.Context, c Call, askedAt time.Time, asking fun
 	out := Evaluate(policies, c.Request)
 	switch out.Verdict {
 	case Allow:
-		return Ruling{Allow: true, How: "allowed: " + out.Reason}, nil
+		return ruled(true, sayAllowedBy.With(out.Why), ""), nil
 	case Deny:
-		return Ruling{How: "denied: " + out.Reason, Why: "The user chose never to allow this here."}, nil
+		return ruled(false, sayDeniedBy.With(out.Why), "The user chose never to allow this here."), nil
 	}
 
 	timeout := g.timeout(ctx)
@@ -237,13 +244,27 @@ func (g *Gate) Decide(ctx context.Context, c Call, askedAt time.Time, asking fun
 	case <-g.clock().After(left):
 		return g.expired(timeout), nil
 	case <-ctx.Done():
-		return Ruling{How: "stopped"}, ctx.Err()
+		return ruled(false, sayDecStopped.With(), ""), ctx.Err()
 	}
 	return g.apply(ctx, c, d), nil
 }
 
 func (g *Gate) expired(timeout time.Duration) Ruling {
-	return Ruling{How: "denied: no answer within " + Span(timeout), Why: NoAnswer(timeout)}
+	return ruled(false, Expired(timeout), NoAnswer(timeout))
+}
+
+// ruled is a ruling said as said (How is its English).
+func ruled(allow bool, said i18n.Text, why string) Ruling {
+	return Ruling{Allow: allow, How: said.English(), Said: said, Why: why}
+}
+
+// Expired is how a call the user did not answer within d was decided, for the record.
+func Expired(d time.Duration) i18n.Text {
+	s := int(d.Round(time.Second) / time.Second)
+	if s%60 == 0 && s > 0 {
+		return sayNoAnswerMin.With(s / 60)
+	}
+	return sayNoAnswerSec.With(s)
 }
 
 // NoAnswer is what the model is told of a call the user did not answer within d.
@@ -272,32 +293,53 @@ func Span(d time.Duration) string {
 // apply turns the user's answer into the ruling; "always" and "never" are stored as policies
 // for the call's scope on its origin.
 func (g *Gate) apply(ctx context.Context, c Call, d Decision) Ruling {
-	how := map[Decision]string{AllowOnce: "you allowed it once", AllowAlways: "you allowed it always",
-		DenyOnce: "you denied it", DenyAlways: "you chose never"}[d]
+	said := map[Decision]i18n.Sentence{AllowOnce: sayYouOnce, AllowAlways: sayYouAlways, DenyOnce: sayYouDenied, DenyAlways: sayYouNever}[d].With()
 	if d == AllowAlways || d == DenyAlways {
 		p := Policy{Tool: Scope(c.Request), Origin: c.Origin, Decision: d, UpdatedAt: g.clock().Now().UnixMilli()}
 		if p.Origin == "" {
 			p.Origin = "*"
 		}
 		if err := g.Policies.SetPolicy(ctx, p); err == nil {
-			how += " (" + p.Tool + " on " + p.Origin + ")"
+			on := sayYouAlwaysOn
+			if d == DenyAlways {
+				on = sayYouNeverOn
+			}
+			said = on.With(p.Tool, p.Origin)
 		}
 	}
 	if !d.Allows() {
-		return Ruling{How: how, Why: "The user denied this call.", ByUser: true}
+		r := ruled(false, said, "The user denied this call.")
+		r.ByUser = true
+		return r
 	}
-	return Ruling{Allow: true, How: how, ByUser: true}
+	r := ruled(true, said, "")
+	r.ByUser = true
+	return r
 }
 
 // Record puts what came of a decided call in the audit log: its result in a few words, and
 // whether it ran and succeeded.
-func (g *Gate) Record(ctx context.Context, c Call, r Ruling, result string, ok bool) {
+func (g *Gate) Record(ctx context.Context, c Call, r Ruling, result i18n.Text, ok bool) {
 	if g.Audit == nil {
 		return
 	}
-	_ = g.Audit.Audit(ctx, Entry{At: g.clock().Now().UnixMilli(), Who: c.Caller.Name, Tool: c.Tool, What: c.What,
-		WhatText: c.WhatText, Origin: c.Origin, Decision: r.How, Result: result, OK: ok})
+	e := Entry{At: g.clock().Now().UnixMilli(), Who: c.Caller.Name, Tool: c.Tool, What: c.What,
+		WhatText: c.WhatText, Origin: c.Origin, Decision: r.How, Result: result.English(), OK: ok}
+	if !r.Said.IsZero() {
+		e.DecisionText = &r.Said
+	}
+	if !result.IsZero() {
+		e.ResultText = &result
+	}
+	_ = g.Audit.Audit(ctx, e)
 }
+
+// What came of a call, for the record (a tool's own summary goes as its words).
+var (
+	ResultNotRun  = i18n.Sentence{Key: "resNotRun", English: "not run"}
+	ResultStopped = i18n.Sentence{Key: "resStoppedBefore", English: "stopped before it ran"}
+	ResultFailed  = i18n.Sentence{Key: "resFailed", English: "failed: $1"}
+)
 
 // Answer gives the user's decision to the call waiting under id, and reports whether one
 // waited. With none waiting here, the decision is kept for the call when it comes back.

@@ -235,13 +235,20 @@ func TestNeverAndTheAuditLog(t *testing.T) {
 	r, err := g.Decide(ctx, click("a", "https://x.example"), time.Time{}, nil)
 	require.NoError(t, err)
 	assert.False(t, r.Allow)
-	g.Record(ctx, click("a", "https://x.example"), r, "not run", false)
+	g.Record(ctx, click("a", "https://x.example"), r, ResultNotRun.With(), false)
 	r, _ = g.Decide(ctx, click("b", "https://x.example"), time.Time{}, func(i18n.Text) { t.Error("asked") })
 	assert.False(t, r.Allow)
 	assert.Contains(t, r.How, "you chose never")
 	require.Len(t, rec.entries, 1)
 	assert.Equal(t, "Claude Code", rec.entries[0].Who)
 	assert.Equal(t, "you chose never (act:click on https://x.example)", rec.entries[0].Decision)
+	// The log's reader sees both as sentences of the catalogs, in their language.
+	require.NotNil(t, rec.entries[0].DecisionText)
+	assert.Equal(t, "decYouNeverOn", rec.entries[0].DecisionText.Key)
+	assert.Equal(t, []any{"act:click", "https://x.example"}, rec.entries[0].DecisionText.Args)
+	require.NotNil(t, rec.entries[0].ResultText)
+	assert.Equal(t, "not run", rec.entries[0].Result)
+	assert.Equal(t, "resNotRun", rec.entries[0].ResultText.Key)
 }
 
 // Stopping the run ends the wait at once.

@@ -117,6 +117,19 @@ func decided(o Outcome) Outcome {
 // Why the gate allows, denies or asks, for the card and the audit log (their French is in
 // ui/_locales).
 var (
+	sayAllowedBy   = i18n.Sentence{Key: "decAllowed", English: "allowed: $1"}
+	sayDeniedBy    = i18n.Sentence{Key: "decDenied", English: "denied: $1"}
+	sayNoPolicies  = i18n.Sentence{Key: "decNoPolicies", English: "denied: the policies could not be read"}
+	sayDecStopped  = i18n.Sentence{Key: "decStopped", English: "stopped"}
+	sayNoAnswerMin = i18n.Sentence{Key: "decNoAnswerMin", One: "denied: no answer within $1 minute", English: "denied: no answer within $1 minutes"}
+	sayNoAnswerSec = i18n.Sentence{Key: "decNoAnswerSec", One: "denied: no answer within $1 second", English: "denied: no answer within $1 seconds"}
+	sayYouOnce     = i18n.Sentence{Key: "decYouOnce", English: "you allowed it once"}
+	sayYouAlways   = i18n.Sentence{Key: "decYouAlways", English: "you allowed it always"}
+	sayYouAlwaysOn = i18n.Sentence{Key: "decYouAlwaysOn", English: "you allowed it always ($1 on $2)"}
+	sayYouDenied   = i18n.Sentence{Key: "decYouDenied", English: "you denied it"}
+	sayYouNever    = i18n.Sentence{Key: "decYouNever", English: "you chose never"}
+	sayYouNeverOn  = i18n.Sentence{Key: "decYouNeverOn", English: "you chose never ($1 on $2)"}
+
 	sayPlan          = i18n.Sentence{Key: "whyPlan", English: "a plan is for you to approve before the agent acts"}
 	sayChoseNever    = i18n.Sentence{Key: "whyChoseNever", English: "you chose never for $1 on $2"}
 	sayChoseAlways   = i18n.Sentence{Key: "whyChoseAlways", English: "you chose always for $1 on $2"}

@@ -72,7 +72,11 @@ type AuditEntry struct {
 	Origin   string     `json:"origin,omitempty"`
 	Decision string     `json:"decision"`
 	Result   string     `json:"result,omitempty"`
-	OK       bool       `json:"ok"`
+	// DecisionText and ResultText are Decision and Result as sentences the panel shows in the
+	// user's language (nil: the words as they are).
+	DecisionText *i18n.Text `json:"decisionText,omitempty"`
+	ResultText   *i18n.Text `json:"resultText,omitempty"`
+	OK           bool       `json:"ok"`
 }
 
 // The audit log is kept in chunks of AuditChunk entries (audit/<n>), the last AuditChunks of

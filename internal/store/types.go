@@ -90,6 +90,8 @@ type ToolRun struct {
 	StartedAt  int64           `json:"startedAt,omitempty"`
 	DurationMs int64           `json:"durationMs,omitempty"`
 	Decision   string          `json:"decision,omitempty"` // how the gate decided
+	// DecisionText is Decision as a sentence the card shows in the user's language.
+	DecisionText *i18n.Text `json:"decisionText,omitempty"`
 	// TabID is the tab the call works in; Sensitive: it types into a password or payment
 	// field; AskedAt: when the user was asked (a call still asking after a worker restart
 	// waits for its answer until the ask times out).

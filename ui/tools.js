@@ -57,7 +57,7 @@ export function renderTool(msg) {
   n.append(card);
   if (t.locations && t.locations.length) n.append(fileChips(t.locations));
   for (const d of t.diffs || []) n.append(diffView(d));
-  if (t.summary && status !== "asking") n.append(el("div", { className: "t-summary", textContent: t.summary }));
+  if (t.summary && status !== "asking") n.append(el("div", { className: "t-summary", textContent: say(t.summaryText, t.summary) }));
   if (t.flags && t.flags.length) n.append(flagNote(t.flags, "What the page returned"));
   if (t.image) n.append(thumbnail(t.image));
   if (status === "asking") n.append(toolHooks.ask(msg, state.active && state.active.id));

@@ -157,7 +157,8 @@ func (e *Engine) guard(ctx context.Context, task *Task, g guarded, w watch) outc
 	}
 	res := *last.Result
 	res.Text = strings.Join(lines, "\n")
-	res.Summary = fmt.Sprintf("%d steps", len(steps))
+	ran := tool.SumSteps.With(len(steps))
+	res.Summary, res.SummaryText = ran.English(), &ran
 	res.Untrusted = untrusted
 	last.Result, last.Text = &res, res.Text
 	return last
@@ -264,13 +265,19 @@ func (e *Engine) step(ctx context.Context, task *Task, g guarded, st tool.Step, 
 		if o.Result != nil {
 			cp := *o.Result
 			cp.Text, cp.Summary = masked(cp.Text, g.Secrets), masked(cp.Summary, g.Secrets)
+			if cp.Summary != o.Result.Summary {
+				cp.SummaryText = nil // a secret was in it: only the masked words go on
+			}
 			o.Result = &cp
 		}
 	}
 	o.Ruling = r
-	result := i18n.Verbatim(clipText(o.Text, 160)) // a tool's own words
-	if res != nil && res.Summary != "" && !o.IsError {
-		result = i18n.Verbatim(res.Summary)
+	result := i18n.Verbatim(clipText(o.Text, 160))               // a tool's own words
+	if o.Result != nil && o.Result.Summary != "" && !o.IsError { // masked, when it held a secret
+		result = i18n.Verbatim(o.Result.Summary)
+		if o.Result.SummaryText != nil {
+			result = *o.Result.SummaryText
+		}
 	}
 	if o.IsError {
 		result = permission.ResultFailed.With(result)

@@ -497,7 +497,7 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 		r.finish(ctx, i, o.Status, o.Text, true)
 	default:
 		res := o.Result
-		msg.Tool.Summary, msg.Tool.Untrusted = res.Summary, res.Untrusted
+		msg.Tool.Summary, msg.Tool.SummaryText, msg.Tool.Untrusted = res.Summary, res.SummaryText, res.Untrusted
 		msg.Tool.Flags = safety.Flag(res.Text)
 		if res.URL != "" {
 			msg.Tool.URL, msg.Tool.Origin = res.URL, origin(res.URL)

@@ -109,7 +109,7 @@ func TestCoreSentencesFollowTheLanguage(t *testing.T) {
 	if got := JS[string](t, panel2, how("click")+` || ""`); !strings.Contains(got, "vous l’avez refusé · non exécuté") {
 		t.Errorf("a denied click's decision in the audit log, in French: %q", got)
 	}
-	if got := JS[string](t, panel2, how("snapshot")+` || ""`); !strings.Contains(got, "autorisé : lire un site que vous laissez Skiff lire") {
+	if got := JS[string](t, panel2, how("snapshot")+` || ""`); !strings.Contains(got, "autorisé : lire un site que vous laissez Skiff lire · ") || !strings.Contains(got, " éléments interactifs, ") {
 		t.Errorf("a read's decision in the audit log, in French: %q", got)
 	}
 	Do(t, panel2, chromedp.Click("#permissions-toggle"))

@@ -75,21 +75,23 @@ type Message struct {
 // ToolRun is a tool call and its result, as a tool message holds it. Content (of the message)
 // is the result text the model reads.
 type ToolRun struct {
-	CallID     string          `json:"callId"`
-	Name       string          `json:"name"`
-	Args       json.RawMessage `json:"args"`
-	Risk       string          `json:"risk"`
-	What       string          `json:"what,omitempty"` // the call in words, for the card and the ask (English)
-	WhatText   *i18n.Text      `json:"whatText,omitempty"`
-	Summary    string          `json:"summary,omitempty"` // the result in a few words
-	IsError    bool            `json:"isError,omitempty"`
-	Untrusted  bool            `json:"untrusted,omitempty"` // the result holds what a page says
-	URL        string          `json:"url,omitempty"`
-	Origin     string          `json:"origin,omitempty"`
-	Image      string          `json:"image,omitempty"` // id of a stored image (Store.Image)
-	StartedAt  int64           `json:"startedAt,omitempty"`
-	DurationMs int64           `json:"durationMs,omitempty"`
-	Decision   string          `json:"decision,omitempty"` // how the gate decided
+	CallID   string          `json:"callId"`
+	Name     string          `json:"name"`
+	Args     json.RawMessage `json:"args"`
+	Risk     string          `json:"risk"`
+	What     string          `json:"what,omitempty"` // the call in words, for the card and the ask (English)
+	WhatText *i18n.Text      `json:"whatText,omitempty"`
+	Summary  string          `json:"summary,omitempty"` // the result in a few words
+	// SummaryText is Summary as a sentence the card shows in the user's language.
+	SummaryText *i18n.Text `json:"summaryText,omitempty"`
+	IsError     bool       `json:"isError,omitempty"`
+	Untrusted   bool       `json:"untrusted,omitempty"` // the result holds what a page says
+	URL         string     `json:"url,omitempty"`
+	Origin      string     `json:"origin,omitempty"`
+	Image       string     `json:"image,omitempty"` // id of a stored image (Store.Image)
+	StartedAt   int64      `json:"startedAt,omitempty"`
+	DurationMs  int64      `json:"durationMs,omitempty"`
+	Decision    string     `json:"decision,omitempty"` // how the gate decided
 	// DecisionText is Decision as a sentence the card shows in the user's language.
 	DecisionText *i18n.Text `json:"decisionText,omitempty"`
 	// TabID is the tab the call works in; Sensitive: it types into a password or payment

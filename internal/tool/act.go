@@ -240,7 +240,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 		}
 		text += "\nPressed Enter to submit." + e.afterAction(ctx, tab.ID, tab)
 	}
-	return &Result{Text: text, Summary: plural(len(f.Fields), "field"), URL: tab.URL}, nil
+	return (&Result{Text: text, URL: tab.URL}).summed(sumFields.With(len(f.Fields))), nil
 }
 
 func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
@@ -346,5 +346,9 @@ func dialogTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	if d.Type == "prompt" && in.Accept {
 		text += fmt.Sprintf(" Answered %q.", in.PromptText)
 	}
-	return &Result{Text: text + e.afterAction(ctx, t.ID, t), Summary: strings.ToLower(how), URL: t.URL}, nil
+	sum := sumDismissed
+	if in.Accept {
+		sum = sumAccepted
+	}
+	return (&Result{Text: text + e.afterAction(ctx, t.ID, t), URL: t.URL}).summed(sum.With()), nil
 }

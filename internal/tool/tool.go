@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/skiff-ai/skiff/internal/i18n"
 )
 
 // Risk is what a tool can do, from harmless to dangerous. The permission gate decides by it.
@@ -74,10 +76,19 @@ type Result struct {
 	Text    string `json:"text"`
 	Image   *Image `json:"image,omitempty"`
 	Summary string `json:"summary,omitempty"`
+	// SummaryText is Summary as a sentence the user reads in their language (nil: Summary is
+	// data as it is: an address, a key, an element's words).
+	SummaryText *i18n.Text `json:"summaryText,omitempty"`
 	// Untrusted is set when Text holds what a page says (the agent fences it as data).
 	Untrusted bool `json:"untrusted,omitempty"`
 	// URL is the page the tool worked on, when there is one.
 	URL string `json:"url,omitempty"`
+}
+
+// summed is r with its summary said as t (Summary is its English).
+func (r *Result) summed(t i18n.Text) *Result {
+	r.Summary, r.SummaryText = t.English(), &t
+	return r
 }
 
 // Image is a picture a tool took (a screenshot).

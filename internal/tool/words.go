@@ -270,3 +270,23 @@ func (f *Effect) activating() any {
 	}
 	return whatActivates.With(a.Says())
 }
+
+// A call's result in a few words, on its card and in the audit log (their French is in
+// ui/_locales); a result that is data (an address, a key, an element's words) goes as it is.
+var (
+	sumSnapshot  = i18n.Sentence{Key: "sumSnapshot", One: "$1 interactive element, $2 characters", English: "$1 interactive elements, $2 characters"}
+	sumChars     = i18n.Sentence{Key: "sumChars", One: "$1 character", English: "$1 characters"}
+	sumLinks     = i18n.Sentence{Key: "sumLinks", One: "$1 link", English: "$1 links"}
+	sumMatches   = i18n.Sentence{Key: "sumMatches", One: "$1 match", English: "$1 matches"}
+	sumMet       = i18n.Sentence{Key: "sumMet", English: "met"}
+	sumScript    = i18n.Sentence{Key: "sumScript", One: "$2, $1 character", English: "$2, $1 characters"}
+	sumTabs      = i18n.Sentence{Key: "sumTabs", One: "$1 tab", English: "$1 tabs"}
+	sumGroup     = i18n.Sentence{Key: "sumGroup", English: "group $1"}
+	sumFields    = i18n.Sentence{Key: "sumFields", One: "$1 field", English: "$1 fields"}
+	sumPages     = i18n.Sentence{Key: "sumPages", One: "$1 page", English: "$1 pages"}
+	sumVisits    = i18n.Sentence{Key: "sumVisits", One: "$1 visit", English: "$1 visits"}
+	sumAccepted  = i18n.Sentence{Key: "sumAccepted", English: "accepted"}
+	sumDismissed = i18n.Sentence{Key: "sumDismissed", English: "dismissed"}
+	// SumSteps is a batch's result: how many of its steps ran.
+	SumSteps = i18n.Sentence{Key: "sumSteps", One: "$1 step", English: "$1 steps"}
+)

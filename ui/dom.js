@@ -83,12 +83,5 @@ export async function copyText(text, button) {
   setTimeout(() => (button.textContent = was), 1500);
 }
 
-const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
-
-// ago says how long ago a unix-ms time was, in words.
-export function ago(ms) {
-  const s = Math.round((ms - Date.now()) / 1000);
-  const units = [["year", 31536000], ["month", 2592000], ["week", 604800], ["day", 86400], ["hour", 3600], ["minute", 60]];
-  for (const [u, n] of units) if (Math.abs(s) >= n) return rtf.format(Math.round(s / n), u);
-  return "just now";
-}
+// ago says how long ago a unix-ms time was, in the user's language (i18n.js has it).
+export { ago } from "./i18n.js";

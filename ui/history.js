@@ -66,7 +66,7 @@ function fillSessionItem(li, s) {
   if (li.dataset.renaming) return;
   const p = providerDef(s.provider);
   li.querySelector(".s-title").textContent = s.title;
-  li.querySelector(".s-meta").textContent = `${p ? p.name : s.provider} · ${ago(s.updatedAt)} · ${s.count} message${s.count === 1 ? "" : "s"}`;
+  li.querySelector(".s-meta").textContent = `${p ? p.name : s.provider} · ${ago(s.updatedAt)} · ${t("hMessageCount", s.count)}`;
   const snip = li.querySelector(".s-snippet");
   if (snip && !s.snippet) snip.remove();
   else if (snip) snip.textContent = s.snippet;

@@ -108,6 +108,15 @@ export function translate(root) {
   for (const n of root.querySelectorAll("[data-i18n-label]")) n.setAttribute("aria-label", t(n.dataset.i18nLabel));
 }
 
+// ago says how long ago a unix-ms time was, in the user's language ("3 hours ago", "now").
+export function ago(ms) {
+  const rtf = new Intl.RelativeTimeFormat(lang, { numeric: "auto" });
+  const s = Math.round((ms - Date.now()) / 1000);
+  const units = [["year", 31536000], ["month", 2592000], ["week", 604800], ["day", 86400], ["hour", 3600], ["minute", 60]];
+  for (const [u, n] of units) if (Math.abs(s) >= n) return rtf.format(Math.round(s / n), u);
+  return rtf.format(0, "second");
+}
+
 // when is a moment (unix ms) as the user's language writes it: "Tue 1 Dec, 08:00".
 export function when(ms) {
   return new Intl.DateTimeFormat(lang, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }).format(new Date(ms));

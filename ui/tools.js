@@ -26,7 +26,7 @@ export const toolHooks = { ask: (msg, sessionId) => askBox(msg, sessionId) };
 export function renderTool(msg) {
   const t = msg.tool || { name: "tool", args: {} };
   const status = msg.status || "";
-  const n = el("article", { className: "msg tool", "aria-label": `Tool ${t.name}` });
+  const n = el("article", { className: "msg tool", "aria-label": tr("toolNamed", t.name.replaceAll("_", " ")) });
   n.dataset.role = "tool";
   n.dataset.id = msg.id;
   n.dataset.status = status || "done";

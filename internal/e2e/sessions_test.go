@@ -52,7 +52,7 @@ func TestHistoryRenameSearchDeleteExportImport(t *testing.T) {
 		t.Error("opening History does not focus the search box")
 	}
 	got := historyList(t, tab)
-	if got[0].Title != "Recipe for pancakes" || got[1].Title != "Tell me about lighthouses" || got[0].Meta != "OpenAI · just now · 2 messages" {
+	if got[0].Title != "Recipe for pancakes" || got[1].Title != "Tell me about lighthouses" || got[0].Meta != "OpenAI · now · 2 messages" {
 		t.Fatalf("list %+v", got)
 	}
 

@@ -165,6 +165,20 @@ func TestScreenshotsAgent(t *testing.T) {
 	WaitJS(t, tab, `document.getElementById("stop").hidden && `+lastAssistant+`?.textContent.includes("Book now")`)
 	Click(t, tab, `document.querySelectorAll(".msg.tool .tool-card summary")[2]`) // open the click's card
 	shot(t, tab, dir, "agent")
+
+	// The same run in French, switched without a reload: the cards' words (what each call did,
+	// how the gate decided, what came of it) follow; the model's words stay as it wrote them.
+	Do(t, tab, chromedp.Click("#settings-toggle"))
+	JS[bool](t, tab, `(document.getElementById("language").value = "fr", true)`)
+	Do(t, tab, chromedp.Click("#save"))
+	WaitJS(t, tab, `document.documentElement.lang === "fr"`)
+	Do(t, tab, chromedp.Click("#settings-toggle"))
+	WaitJS(t, tab, `document.querySelectorAll(".msg.tool .tool-card summary")[2]?.closest(".msg").textContent.includes("autoris")`)
+	if !JS[bool](t, tab, `!!document.querySelectorAll(".msg.tool .tool-card")[2].open`) {
+		Click(t, tab, `document.querySelectorAll(".msg.tool .tool-card summary")[2]`) // drawn again in French, closed
+	}
+	shot(t, tab, "", "") // settle fonts
+	shot(t, tab, dir, "agent-fr")
 }
 
 // An ACP agent's chat in the panel (plan, tool card with its file, an ask with its diff) and

@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,6 +78,7 @@ func TestCoreSentencesFollowTheLanguage(t *testing.T) {
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
 		clickOn(t, `button "Like"`),
+		clickOn(t, `button "Like"`),
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel2 := agentPanel(t, "openai", m)
@@ -91,9 +93,11 @@ func TestCoreSentencesFollowTheLanguage(t *testing.T) {
 		t.Errorf("the call in French: %q / %q", a.What, a.Question)
 	}
 	reply(t, panel2, "deny_once")
+	waitAsk(t, panel2) // the model tries again, and this time the user lets it
+	reply(t, panel2, "allow_once")
 	// The audit log says the calls in French too, a read as well as an act (the view shows
-	// the log as it is when it opens: open it once the denied click is in it).
-	WaitJS(t, panel2, `skiffTest.call("permission.list").then((p) => p.audit.some((a) => a.tool === "click"))`)
+	// the log as it is when it opens: open it once both clicks are in it).
+	WaitJS(t, panel2, `skiffTest.call("permission.list").then((p) => p.audit.filter((a) => a.tool === "click" && a.result).length === 2)`)
 	Do(t, panel2, chromedp.Click("#permissions-toggle"))
 	what := func(tool string) string {
 		return `[...document.querySelectorAll("#audit-list li")].find((n) => n.querySelector(".a-tool")?.textContent === "` + tool + `")?.querySelector(".a-what").textContent`
@@ -111,6 +115,13 @@ func TestCoreSentencesFollowTheLanguage(t *testing.T) {
 	}
 	if got := JS[string](t, panel2, how("snapshot")+` || ""`); !strings.Contains(got, "autorisé : lire un site que vous laissez Skiff lire · ") || !strings.Contains(got, " éléments interactifs, ") {
 		t.Errorf("a read's decision in the audit log, in French: %q", got)
+	}
+	// An act's result is the element it acted on, in the user's words.
+	clicks := JS[[]string](t, panel2, `[...document.querySelectorAll("#audit-list li")].filter((n) => n.querySelector(".a-tool")?.textContent === "click").map((n) => n.querySelector(".a-what + .note").textContent)`)
+	if !slices.ContainsFunc(clicks, func(s string) bool {
+		return strings.Contains(s, "vous l’avez autorisé une fois · bouton “Like”")
+	}) {
+		t.Errorf("an allowed click's result in the audit log, in French: %q", clicks)
 	}
 	Do(t, panel2, chromedp.Click("#permissions-toggle"))
 	setLanguage(t, panel2, "en")

@@ -64,7 +64,19 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 		verb = "Double-clicked"
 	}
 	text := fmt.Sprintf("%s %s%s%s.", verb, what, refNote(f.Element.Ref), fallbackNote(trusted)) + e.afterAction(ctx, tab.ID, tab)
-	return &Result{Text: text, Summary: what, URL: tab.URL}, nil
+	return (&Result{Text: text, URL: tab.URL}).on(f.Element, what), nil
+}
+
+// on is r with its summary: the element acted on, in the user's language when it is the
+// element the call was judged on (what the page called it otherwise).
+func (r *Result) on(el *Element, what string) *Result {
+	r.Summary = what
+	if el != nil && (el.Role != "" || el.Tag != "") {
+		cp := *el
+		cp.Ref = ""
+		r.summed(cp.Says())
+	}
+	return r
 }
 
 func hover(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
@@ -76,7 +88,7 @@ func hover(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Text: fmt.Sprintf("The mouse is over %s%s%s.", what, refNote(f.Element.Ref), fallbackNote(trusted)), Summary: what, URL: tab.URL}, nil
+	return (&Result{Text: fmt.Sprintf("The mouse is over %s%s%s.", what, refNote(f.Element.Ref), fallbackNote(trusted)), URL: tab.URL}).on(f.Element, what), nil
 }
 
 func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
@@ -98,7 +110,7 @@ func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 		}
 		text += " Pressed Enter." + e.afterAction(ctx, tab.ID, tab)
 	}
-	return &Result{Text: text, Summary: what, URL: tab.URL}, nil
+	return (&Result{Text: text, URL: tab.URL}).on(f.Element, what), nil
 }
 
 // valueCheck reads a field back after typing: a page that rewrote or refused the text (an

@@ -368,8 +368,8 @@ func screenshot(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Text: fmt.Sprintf("Screenshot of %q (%s).", oneLine(t.Title), t.URL), Image: &Image{Mime: "image/" + format, Data: img},
-		URL: t.URL, Summary: fmt.Sprintf("%d KB %s", len(img)>>10, format), Untrusted: true}, nil
+	return (&Result{Text: fmt.Sprintf("Screenshot of %q (%s).", oneLine(t.Title), t.URL), Image: &Image{Mime: "image/" + format, Data: img},
+		URL: t.URL, Untrusted: true}).summed(sumImage.With(max(1, (len(img)+512)>>10), strings.ToUpper(format))), nil
 }
 
 func waitFor(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -107,12 +108,24 @@ func packageVersion(b *testing.B, dir string) string {
 func runRealAgent(b *testing.B, node, script string, ra realAgent) {
 	var mu sync.Mutex
 	offered := map[string]bool{} // the tools the agent's model was offered, over every request
+	found := false               // Skiff's tools came back from the agent's own tool search
 	m := testkit.NewModel(b, func(c *testkit.Conversation) testkit.Turn {
 		mu.Lock()
 		for _, t := range c.Tools {
 			offered[t] = true
 		}
 		mu.Unlock()
+		// An agent that keeps MCP tools behind its own search tool (Qwen Code does) is asked,
+		// in a prompt of its own, to search for Skiff's: what comes back says they are reachable.
+		last := c.Messages[len(c.Messages)-1]
+		if last.Role == "user" && strings.Contains(last.Text, searchPrompt) && slices.Contains(c.Tools, "tool_search") {
+			return testkit.Turn{Calls: []testkit.Call{{Name: "tool_search", Args: map[string]any{"query": "snapshot"}}}}
+		}
+		if last.Role == "tool" && last.Name == "tool_search" && strings.Contains(last.Text, "skiff") && strings.Contains(last.Text, "snapshot") {
+			mu.Lock()
+			found = true
+			mu.Unlock()
+		}
 		return testkit.Turn{Text: "Hello from the local model, in a few chunks of text."}
 	})
 	mcpURL, token, home0 := skiffdMCP(b)
@@ -200,6 +213,14 @@ func runRealAgent(b *testing.B, node, script string, ra realAgent) {
 		default:
 			b.Fatalf("no text from %s (stop %s): %s", ra.name, stop, a.Log())
 		}
+		mu.Lock()
+		search := len(starts) == 1 && offered["tool_search"] && !offersSkiff(offered)
+		mu.Unlock()
+		if search { // once, after the timed prompt
+			if _, err := a.Prompt(ctx, "bench", searchPrompt, nil); err != nil {
+				b.Fatal(err, a.Log())
+			}
+		}
 		if os.Getenv("SKIFF_BENCH_DEBUG") != "" { // what the agent wrote on stderr
 			b.Log(a.Log())
 		}
@@ -213,12 +234,15 @@ func runRealAgent(b *testing.B, node, script string, ra realAgent) {
 			skiff++
 		}
 	}
-	b.Logf("%s: %d tools offered to its model; Skiff's snapshot among them: %v", ra.name, len(offered), skiff > 0)
+	b.Logf("%s: %d tools offered to its model; Skiff's snapshot among them: %v; found through the agent's tool_search: %v", ra.name, len(offered), skiff > 0, found)
 	if os.Getenv("SKIFF_BENCH_DEBUG") != "" {
 		b.Logf("the tools: %v", offered)
 	}
 	mu.Unlock()
 	b.ReportMetric(float64(skiff), "skiff-tools-offered")
+	if found {
+		b.ReportMetric(1, "skiff-tools-found-by-search")
+	}
 	b.ReportMetric(pct(direct, .5), "direct-first-token-p50-ms")
 	b.ReportMetric(pct(agent, .5), "agent-first-token-p50-ms")
 	b.ReportMetric(pct(agent, .5)/pct(direct, .5), "ratio-agent-vs-direct-p50")
@@ -280,4 +304,17 @@ func streamOnce(ctx context.Context, p provider.Provider, model string, first fu
 		}
 	}
 	return nil
+}
+
+// searchPrompt asks the scripted model to look for Skiff's tools with the agent's own search.
+const searchPrompt = "Find Skiff's page tools."
+
+// offersSkiff says whether Skiff's snapshot tool is among the tools offered.
+func offersSkiff(offered map[string]bool) bool {
+	for t := range offered {
+		if strings.Contains(t, "skiff") && strings.Contains(t, "snapshot") {
+			return true
+		}
+	}
+	return false
 }

@@ -63,8 +63,10 @@ type auditor Core
 
 // Audit queues the entry: a call's answer does not wait for the log's write (a read and a
 // write of storage, a few milliseconds a call). One writer keeps the entries in order, and
-// whoever reads the log waits for the queue first (auditLog). A worker stopped in the
-// milliseconds between a call's answer and its entry's write loses that entry.
+// whoever reads the log has the queue written first (auditLog). The writer starts auditDelay
+// after an entry comes: calls often come one right after another (an MCP client's snapshot
+// after its navigate), and the worker has one thread, so a write done at once would hold up the
+// next call by the time it takes. A worker stopped before the write loses what was queued.
 func (a *auditor) Audit(_ context.Context, e permission.Entry) error {
 	c := (*Core)(a)
 	q := &c.audits
@@ -74,21 +76,35 @@ func (a *auditor) Audit(_ context.Context, e permission.Entry) error {
 		Decision: e.Decision, DecisionText: e.DecisionText, Result: e.Result, ResultText: e.ResultText, OK: e.OK})
 	if !q.writing {
 		q.writing = true
-		go c.writeAudits()
+		if q.flush == nil {
+			q.flush = make(chan struct{}, 1)
+		}
+		go c.writeAudits(q.flush)
 	}
 	return nil
 }
+
+// auditDelay is how long a queued audit entry waits before the writer starts (unless someone
+// reads the log first).
+const auditDelay = 150 * time.Millisecond
 
 // audits is the queue of audit entries not yet written.
 type audits struct {
 	mu      sync.Mutex
 	queue   []store.AuditEntry
 	writing bool
+	flush   chan struct{}   // a reader wants the queue written now
 	idle    []chan struct{} // readers waiting for the queue to empty
 }
 
-func (c *Core) writeAudits() {
+func (c *Core) writeAudits(flush <-chan struct{}) {
 	q := &c.audits
+	wait := time.NewTimer(auditDelay)
+	defer wait.Stop()
+	select {
+	case <-wait.C:
+	case <-flush:
+	}
 	for {
 		q.mu.Lock()
 		if len(q.queue) == 0 {
@@ -114,6 +130,10 @@ func (c *Core) auditLog(ctx context.Context) ([]store.AuditEntry, error) {
 	if q.writing {
 		ch := make(chan struct{})
 		q.idle = append(q.idle, ch)
+		select {
+		case q.flush <- struct{}{}: // write now
+		default:
+		}
 		q.mu.Unlock()
 		select {
 		case <-ch:

@@ -576,10 +576,11 @@ func lastReply(t *testing.T, panel context.Context) string {
 	return JS[string](t, panel, `[...document.querySelectorAll('#messages .msg[data-role="assistant"]')].at(-1).textContent`)
 }
 
-// storedText is everything Skiff keeps in chrome.storage (local and session), as JSON text.
+// storedText is everything Skiff keeps in chrome.storage (local and session), as JSON text,
+// with the audit entries still queued written first (reading the log writes them).
 func storedText(t *testing.T, panel context.Context) string {
 	t.Helper()
-	return JS[string](t, panel, `Promise.all([chrome.storage.local.get(null), chrome.storage.session.get(null)]).then(a => JSON.stringify(a))`)
+	return JS[string](t, panel, `skiffTest.call("permission.list").then(() => Promise.all([chrome.storage.local.get(null), chrome.storage.session.get(null)])).then(a => JSON.stringify(a))`)
 }
 
 // groupOf is the title of the tab group of the first grouped tab on site ("no group" when none).

@@ -151,9 +151,9 @@ func rounded(xs []float64) []float64 {
 
 // BenchmarkStreamOverhead: a local OpenAI-compatible server flushes n small events; the panel
 // records when each one's text is in the DOM (a MutationObserver); latency = DOM time - flush time,
-// both wall clocks of this machine. Two replies in one run: the first of a new worker (cold: V8
-// compiles the core's hot functions again, on background threads, while the reply streams;
-// every wake pays it) and the second (warm).
+// both wall clocks of this machine. Three replies in one run: the first of the first worker
+// (cold: V8 compiles the core's hot functions, on background threads, while the reply streams),
+// the second (warm), and the first of a worker stopped and woken again.
 func BenchmarkStreamOverhead(b *testing.B) {
 	const n, token = 400, "w0000 "
 	var mu sync.Mutex
@@ -214,10 +214,17 @@ func BenchmarkStreamOverhead(b *testing.B) {
 	cold := reply()
 	e2e.NewChat(b, tab)
 	warm := reply()
+	// A worker Chrome stopped and woke again, as a user's first reply after a pause begins (the
+	// browser has run the core before: what V8 keeps of it between workers, it uses).
+	br.RestartWorker(b, tab)
+	e2e.NewChat(b, tab)
+	woken := reply()
 	for range b.N {
 	}
 	b.ReportMetric(pct(cold, .5), "p50-ms")
 	b.ReportMetric(pct(cold, .95), "p95-ms")
+	b.ReportMetric(pct(woken, .5), "woken-p50-ms")
+	b.ReportMetric(pct(woken, .95), "woken-p95-ms")
 	b.ReportMetric(pct(warm, .5), "warm-p50-ms")
 	b.ReportMetric(pct(warm, .95), "warm-p95-ms")
 }

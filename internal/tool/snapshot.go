@@ -206,16 +206,24 @@ func refsIn(s string) []string {
 	return out
 }
 
-// after is the part of a snapshot's text that comes after the line that holds ref.
+// after is the part of a snapshot's text that comes after ref: the lines after the one that
+// holds it, and first, when ref sits inside a line with more controls after it (a paragraph of
+// inline links is one line, and a cut can fall inside it), the rest of that line.
 func after(body, ref string) string {
-	i := strings.Index(body, "["+ref+"]")
+	mark := "[" + ref + "]"
+	i := strings.Index(body, mark)
 	if i < 0 {
 		return ""
 	}
-	if j := strings.IndexByte(body[i:], '\n'); j >= 0 {
-		return body[i+j+1:]
+	rest := body[i+len(mark):]
+	line, next := rest, ""
+	if j := strings.IndexByte(rest, '\n'); j >= 0 {
+		line, next = rest[:j], rest[j+1:]
 	}
-	return ""
+	if len(refsIn(line)) > 0 {
+		return "- … " + strings.TrimLeft(line, " ,;") + "\n" + next
+	}
+	return next
 }
 
 // collect notes the refs of the controls in items (what a person can act on).

@@ -2,12 +2,12 @@
 // folder (started in Skiff, or elsewhere: in a terminal, by another client). When it lists them
 // (ACP session/list), History offers them, and "Go on here" opens one as a chat with what the
 // agent replays of it; a session a chat already has opens that chat.
-import { $, el, ago } from "./dom.js";
+import { $, el } from "./dom.js";
 import { call } from "./connection.js";
 import { showSession } from "./chat.js";
 import { state, agentDef } from "./state.js";
 import { renderBadge } from "./settings.js";
-import { t } from "./i18n.js";
+import { t, ago } from "./i18n.js";
 
 let goToChat = () => {};
 

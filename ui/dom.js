@@ -82,6 +82,3 @@ export async function copyText(text, button) {
   button.textContent = t("copied");
   setTimeout(() => (button.textContent = was), 1500);
 }
-
-// ago says how long ago a unix-ms time was, in the user's language (i18n.js has it).
-export { ago } from "./i18n.js";

@@ -1,10 +1,10 @@
 // History: every chat with its provider and age, search over titles and messages, rename in
 // place, delete (asks twice), export one as Markdown or all as JSON, import a backup.
-import { $, el, ago, download, keyed } from "./dom.js";
+import { $, el, download, keyed } from "./dom.js";
 import { call } from "./connection.js";
 import { state, providerDef } from "./state.js";
 import { showSession } from "./chat.js";
-import { t } from "./i18n.js";
+import { t, ago } from "./i18n.js";
 import * as agentSessions from "./agentsessions.js";
 
 let goToChat = () => {};

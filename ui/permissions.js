@@ -1,9 +1,9 @@
 // Permissions: the standing decisions ("always" and "never" answers, and any the user adds
 // here), each revocable, a reset, and the audit log of every call the gate decided (newest
 // first), exportable as JSON.
-import { $, el, ago, download } from "./dom.js";
+import { $, el, download } from "./dom.js";
 import { call } from "./connection.js";
-import { t, say } from "./i18n.js";
+import { t, say, ago } from "./i18n.js";
 
 // Decisions, scopes and actions in words (catalog keys decision_*, scope_*, action_*).
 const decisionWords = (d) => (d === "allow_always" || d === "deny_always" ? t("decision_" + d) : d);

@@ -157,8 +157,7 @@ func (e *Engine) guard(ctx context.Context, task *Task, g guarded, w watch) outc
 	}
 	res := *last.Result
 	res.Text = strings.Join(lines, "\n")
-	ran := tool.SumSteps.With(len(steps))
-	res.Summary, res.SummaryText = ran.English(), &ran
+	res.Summed(tool.SumSteps.With(len(steps)))
 	res.Untrusted = untrusted
 	last.Result, last.Text = &res, res.Text
 	return last

@@ -393,7 +393,7 @@ func (e *Engine) AskHosted(ctx context.Context, q link.AgentQuestion) (string, e
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	t := &r.ses.Messages[i]
-	t.Tool.Decision, t.Tool.DecisionText = ruling.How, said(ruling)
+	t.Tool.Decision, t.Tool.DecisionText = ruling.How(), said(ruling)
 	gate.Record(context.WithoutCancel(ctx), call, ruling, i18n.Text{}, ruling.Allow)
 	switch {
 	case err != nil:

@@ -157,7 +157,7 @@ func (r *runner) proposed(ctx context.Context, i int, p *store.Plan, askedAt tim
 			r.message(i)
 		}
 	})
-	msg.Tool.Decision, msg.Tool.DecisionText = ruling.How, said(ruling)
+	msg.Tool.Decision, msg.Tool.DecisionText = ruling.How(), said(ruling)
 	switch {
 	case ctx.Err() != nil:
 		r.finish(ctx, i, store.StatusStopped, "The user stopped the run before answering the plan.", true)

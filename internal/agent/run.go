@@ -479,7 +479,7 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 			show()
 		},
 	})
-	msg.Tool.Decision, msg.Tool.DecisionText = o.Ruling.How, said(o.Ruling)
+	msg.Tool.Decision, msg.Tool.DecisionText = o.Ruling.How(), said(o.Ruling)
 	if msg.Tool.StartedAt > 0 {
 		msg.Tool.DurationMs = e.now() - msg.Tool.StartedAt
 	}

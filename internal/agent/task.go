@@ -27,10 +27,7 @@ type Gate interface {
 type readOnly struct{}
 
 func (readOnly) Decide(_ context.Context, c permission.Call, _ time.Time, _ func(i18n.Text)) (permission.Ruling, error) {
-	if c.Risk == string(tool.Read) {
-		return permission.Ruling{Allow: true, How: "allowed: reading"}, nil
-	}
-	return permission.Ruling{How: "denied: no one can be asked", Why: "Skiff has no way to ask the user about this call, so it was not run."}, nil
+	return permission.ReadOnly(c.Risk), nil
 }
 
 func (readOnly) Record(context.Context, permission.Call, permission.Ruling, i18n.Text, bool) {}

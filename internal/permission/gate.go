@@ -44,9 +44,8 @@ type Call struct {
 // Ruling is the gate's answer to a call.
 type Ruling struct {
 	Allow bool
-	How   string // how it was decided, for the record: "allowed: reading", "you allowed it once"…
-	// Said is How as a sentence for its reader, in their language (zero for a ruling made
-	// elsewhere in words only).
+	// Said is how it was decided, for the record, as a sentence its reader reads in their
+	// language ("allowed: reading", "you allowed it once"…); How is its English.
 	Said i18n.Text
 	Why  string // for a denial, what the model is told
 	// ByUser: the user answered this very call (not a policy, not a default).
@@ -181,7 +180,7 @@ func (g *Gate) timeout(ctx context.Context) time.Duration {
 func (g *Gate) Decide(ctx context.Context, c Call, askedAt time.Time, asking func(why i18n.Text)) (Ruling, error) {
 	policies, err := g.Policies.Policies(ctx)
 	if err != nil {
-		return ruled(false, sayNoPolicies.With(), "Skiff could not read the user's permissions, so this call was not run."), nil
+		return Ruled(false, sayNoPolicies.With(), "Skiff could not read the user's permissions, so this call was not run."), nil
 	}
 	g.mu.Lock()
 	d, answered := g.answered[c.ID]
@@ -193,9 +192,9 @@ func (g *Gate) Decide(ctx context.Context, c Call, askedAt time.Time, asking fun
 	out := Evaluate(policies, c.Request)
 	switch out.Verdict {
 	case Allow:
-		return ruled(true, sayAllowedBy.With(out.Why), ""), nil
+		return Ruled(true, sayAllowedBy.With(out.Why), ""), nil
 	case Deny:
-		return ruled(false, sayDeniedBy.With(out.Why), "The user chose never to allow this here."), nil
+		return Ruled(false, sayDeniedBy.With(out.Why), "The user chose never to allow this here."), nil
 	}
 
 	timeout := g.timeout(ctx)
@@ -244,18 +243,29 @@ func (g *Gate) Decide(ctx context.Context, c Call, askedAt time.Time, asking fun
 	case <-g.clock().After(left):
 		return g.expired(timeout), nil
 	case <-ctx.Done():
-		return ruled(false, sayDecStopped.With(), ""), ctx.Err()
+		return Ruled(false, sayDecStopped.With(), ""), ctx.Err()
 	}
 	return g.apply(ctx, c, d), nil
 }
 
 func (g *Gate) expired(timeout time.Duration) Ruling {
-	return ruled(false, Expired(timeout), NoAnswer(timeout))
+	return Ruled(false, Expired(timeout), NoAnswer(timeout))
 }
 
-// ruled is a ruling said as said (How is its English).
-func ruled(allow bool, said i18n.Text, why string) Ruling {
-	return Ruling{Allow: allow, How: said.English(), Said: said, Why: why}
+// How is how the call was decided, in English.
+func (r Ruling) How() string { return r.Said.English() }
+
+// Ruled is a ruling said as said, with why for the model when it denies.
+func Ruled(allow bool, said i18n.Text, why string) Ruling {
+	return Ruling{Allow: allow, Said: said, Why: why}
+}
+
+// ReadOnly is how a gate with no one to ask decides: reading is allowed, the rest is not.
+func ReadOnly(risk string) Ruling {
+	if risk == "read" {
+		return Ruled(true, sayAllowedBy.With(sayReading.With()), "")
+	}
+	return Ruled(false, sayNoOneToAsk.With(), "Skiff has no way to ask the user about this call, so it was not run.")
 }
 
 // Expired is how a call the user did not answer within d was decided, for the record.
@@ -307,12 +317,11 @@ func (g *Gate) apply(ctx context.Context, c Call, d Decision) Ruling {
 			said = on.With(p.Tool, p.Origin)
 		}
 	}
+	why := ""
 	if !d.Allows() {
-		r := ruled(false, said, "The user denied this call.")
-		r.ByUser = true
-		return r
+		why = "The user denied this call."
 	}
-	r := ruled(true, said, "")
+	r := Ruled(d.Allows(), said, why)
 	r.ByUser = true
 	return r
 }
@@ -324,9 +333,9 @@ func (g *Gate) Record(ctx context.Context, c Call, r Ruling, result i18n.Text, o
 		return
 	}
 	e := Entry{At: g.clock().Now().UnixMilli(), Who: c.Caller.Name, Tool: c.Tool, What: c.What,
-		WhatText: c.WhatText, Origin: c.Origin, Decision: r.How, Result: result.English(), OK: ok}
+		WhatText: c.WhatText, Origin: c.Origin, Decision: r.How(), Result: result.English(), OK: ok}
 	if !r.Said.IsZero() {
-		e.DecisionText = &r.Said
+		e.DecisionText = &r.Said // zero: a ruling a test made up
 	}
 	if !result.IsZero() {
 		e.ResultText = &result

@@ -184,7 +184,7 @@ func TestTimeoutCountsFromTheFirstAsk(t *testing.T) {
 	clk.AdvanceWaiting(61 * time.Second)
 	r := <-done
 	assert.False(t, r.Allow)
-	assert.Equal(t, "denied: no answer within 1 minute", r.How)
+	assert.Equal(t, "denied: no answer within 1 minute", r.How())
 
 	// Asked 59 s ago, before a restart: one second left.
 	go func() {
@@ -216,7 +216,7 @@ func TestQuestionsSurviveARestart(t *testing.T) {
 	r, err := g.Decide(ctx, click("q1", "https://x.example"), time.UnixMilli(old.AskedAt), func(i18n.Text) { t.Error("asked again") })
 	require.NoError(t, err)
 	assert.True(t, r.Allow)
-	assert.Equal(t, "you allowed it once", r.How)
+	assert.Equal(t, "you allowed it once", r.How())
 	// Shown questions whose calls never come back expire.
 	g.Resume(ctx, []Question{{ID: "q2", AskedAt: clk.Now().UnixMilli(), Timeout: time.Minute.Milliseconds()}})
 	require.Len(t, g.Questions(), 1)
@@ -238,7 +238,7 @@ func TestNeverAndTheAuditLog(t *testing.T) {
 	g.Record(ctx, click("a", "https://x.example"), r, ResultNotRun.With(), false)
 	r, _ = g.Decide(ctx, click("b", "https://x.example"), time.Time{}, func(i18n.Text) { t.Error("asked") })
 	assert.False(t, r.Allow)
-	assert.Contains(t, r.How, "you chose never")
+	assert.Contains(t, r.How(), "you chose never")
 	require.Len(t, rec.entries, 1)
 	assert.Equal(t, "Claude Code", rec.entries[0].Who)
 	assert.Equal(t, "you chose never (act:click on https://x.example)", rec.entries[0].Decision)
@@ -288,4 +288,16 @@ func TestGrantsAndPassiveActs(t *testing.T) {
 	} {
 		assert.Equal(t, tt.want, Default(tt.r).Verdict, "%+v", tt.r)
 	}
+}
+
+// A gate with no one to ask reads and refuses the rest, saying so as sentences of the catalogs.
+func TestReadOnly(t *testing.T) {
+	r := ReadOnly("read")
+	assert.True(t, r.Allow)
+	assert.Equal(t, "allowed: reading", r.How())
+	r = ReadOnly("act")
+	assert.False(t, r.Allow)
+	assert.Equal(t, "denied: no one can be asked", r.How())
+	assert.Equal(t, "decNoOneToAsk", r.Said.Key)
+	assert.NotEmpty(t, r.Why)
 }

@@ -129,6 +129,8 @@ var (
 	sayYouDenied   = i18n.Sentence{Key: "decYouDenied", English: "you denied it"}
 	sayYouNever    = i18n.Sentence{Key: "decYouNever", English: "you chose never"}
 	sayYouNeverOn  = i18n.Sentence{Key: "decYouNeverOn", English: "you chose never ($1 on $2)"}
+	sayReading     = i18n.Sentence{Key: "whyReading", English: "reading"}
+	sayNoOneToAsk  = i18n.Sentence{Key: "decNoOneToAsk", English: "denied: no one can be asked"}
 
 	sayPlan          = i18n.Sentence{Key: "whyPlan", English: "a plan is for you to approve before the agent acts"}
 	sayChoseNever    = i18n.Sentence{Key: "whyChoseNever", English: "you chose never for $1 on $2"}

@@ -74,7 +74,7 @@ func (r *Result) on(el *Element, what string) *Result {
 	if el != nil && (el.Role != "" || el.Tag != "") {
 		cp := *el
 		cp.Ref = ""
-		r.summed(cp.Says())
+		r.Summed(cp.Says())
 	}
 	return r
 }
@@ -252,7 +252,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 		}
 		text += "\nPressed Enter to submit." + e.afterAction(ctx, tab.ID, tab)
 	}
-	return (&Result{Text: text, URL: tab.URL}).summed(sumFields.With(len(f.Fields))), nil
+	return (&Result{Text: text, URL: tab.URL}).Summed(sumFields.With(len(f.Fields))), nil
 }
 
 func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
@@ -362,5 +362,5 @@ func dialogTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	if in.Accept {
 		sum = sumAccepted
 	}
-	return (&Result{Text: text + e.afterAction(ctx, t.ID, t), URL: t.URL}).summed(sum.With()), nil
+	return (&Result{Text: text + e.afterAction(ctx, t.ID, t), URL: t.URL}).Summed(sum.With()), nil
 }

@@ -35,7 +35,7 @@ func historySearch(ctx context.Context, e *Env, arg any, f *Effect) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	return (&Result{Text: historyText(items), Untrusted: true}).summed(sumPages.With(len(items))), nil
+	return (&Result{Text: historyText(items), Untrusted: true}).Summed(sumPages.With(len(items))), nil
 }
 
 func historyRecent(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
@@ -55,7 +55,7 @@ func historyRecent(ctx context.Context, e *Env, arg any, f *Effect) (*Result, er
 		return nil, err
 	}
 	text := fmt.Sprintf("From %s to %s UTC:\n", from.UTC().Format("2006-01-02 15:04"), to.UTC().Format("2006-01-02 15:04")) + historyText(items)
-	return (&Result{Text: text, Untrusted: true}).summed(sumPages.With(len(items))), nil
+	return (&Result{Text: text, Untrusted: true}).Summed(sumPages.With(len(items))), nil
 }
 
 func historyVisits(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
@@ -68,14 +68,14 @@ func historyVisits(ctx context.Context, e *Env, arg any, f *Effect) (*Result, er
 		return nil, err
 	}
 	if len(vs) == 0 {
-		return (&Result{Text: fmt.Sprintf("%s is not in the history.", in.URL)}).summed(sumVisits.With(0)), nil
+		return (&Result{Text: fmt.Sprintf("%s is not in the history.", in.URL)}).Summed(sumVisits.With(0)), nil
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s was visited %d times. The last visits:\n", in.URL, len(vs))
 	for i := len(vs) - 1; i >= 0 && i >= len(vs)-10; i-- {
 		fmt.Fprintf(&b, "- %s (%s)\n", time.UnixMilli(int64(vs[i].VisitTime)).UTC().Format("2006-01-02 15:04"), vs[i].Transition)
 	}
-	return (&Result{Text: b.String()}).summed(sumVisits.With(len(vs))), nil
+	return (&Result{Text: b.String()}).Summed(sumVisits.With(len(vs))), nil
 }
 
 func historyDeleteURL(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
@@ -109,5 +109,5 @@ func historyDeleteRange(ctx context.Context, e *Env, arg any, f *Effect) (*Resul
 		return nil, err
 	}
 	from, to := time.UnixMilli(in.StartTime).UTC().Format(time.RFC3339), time.UnixMilli(in.EndTime).UTC().Format(time.RFC3339)
-	return (&Result{Text: fmt.Sprintf("Deleted the history from %s to %s (%s).", from, to, plural(len(items), "page"))}).summed(sumPages.With(len(items))), nil
+	return (&Result{Text: fmt.Sprintf("Deleted the history from %s to %s (%s).", from, to, plural(len(items), "page"))}).Summed(sumPages.With(len(items))), nil
 }

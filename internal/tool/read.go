@@ -182,7 +182,7 @@ func snapshotTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, err
 		return nil, err
 	}
 	text := Format(s, SnapOptions{MaxTokens: in.MaxTokens, After: in.After})
-	return (&Result{Text: text, Untrusted: true, URL: s.URL}).summed(sumSnapshot.With(countInteractive(s.Tree), len(text))), nil
+	return (&Result{Text: text, Untrusted: true, URL: s.URL}).Summed(sumSnapshot.With(countInteractive(s.Tree), len(text))), nil
 }
 
 // Readable is a page's readable text, as ext/page/extract.js gives it.
@@ -253,7 +253,7 @@ func readText(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	if len(r.Text) > max {
 		fmt.Fprintf(&b, "\n[Cut at %d of %d characters; ask again with a larger maxChars.]", max, len(r.Text))
 	}
-	return (&Result{Text: b.String(), Untrusted: true, URL: r.URL}).summed(sumChars.With(min(len(r.Text), max))), nil
+	return (&Result{Text: b.String(), Untrusted: true, URL: r.URL}).Summed(sumChars.With(min(len(r.Text), max))), nil
 }
 
 func getContent(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
@@ -276,7 +276,7 @@ func getContent(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	if strings.TrimSpace(r.Text) == "" {
 		text = "(no visible text)"
 	}
-	return (&Result{Text: text, Untrusted: true, URL: t.URL}).summed(sumChars.With(len(r.Text))), nil
+	return (&Result{Text: text, Untrusted: true, URL: t.URL}).Summed(sumChars.With(len(r.Text))), nil
 }
 
 func linksTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
@@ -304,7 +304,7 @@ func linksTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error)
 	if n == 0 {
 		b.WriteString("No links found.\n")
 	}
-	return (&Result{Text: b.String(), Untrusted: true, URL: t.URL}).summed(sumLinks.With(n)), nil
+	return (&Result{Text: b.String(), Untrusted: true, URL: t.URL}).Summed(sumLinks.With(n)), nil
 }
 
 func findText(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
@@ -336,7 +336,7 @@ func findText(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	if len(r.Matches) == 0 {
 		fmt.Fprintf(&b, "%q is not on the page (as visible text).\n", in.Text)
 	}
-	return (&Result{Text: b.String(), Untrusted: true, URL: t.URL}).summed(sumMatches.With(len(r.Matches))), nil
+	return (&Result{Text: b.String(), Untrusted: true, URL: t.URL}).Summed(sumMatches.With(len(r.Matches))), nil
 }
 
 func screenshot(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
@@ -369,7 +369,7 @@ func screenshot(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 		return nil, err
 	}
 	return (&Result{Text: fmt.Sprintf("Screenshot of %q (%s).", oneLine(t.Title), t.URL), Image: &Image{Mime: "image/" + format, Data: img},
-		URL: t.URL, Untrusted: true}).summed(sumImage.With(max(1, (len(img)+512)>>10), strings.ToUpper(format))), nil
+		URL: t.URL, Untrusted: true}).Summed(sumImage.With(max(1, (len(img)+512)>>10), strings.ToUpper(format))), nil
 }
 
 func waitFor(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
@@ -414,7 +414,7 @@ func waitFor(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 			return nil, err
 		}
 		if err == nil && r.Met {
-			return (&Result{Text: fmt.Sprintf("Found %s after %.1f s.", what, time.Since(start).Seconds())}).summed(sumMet.With()), nil
+			return (&Result{Text: fmt.Sprintf("Found %s after %.1f s.", what, time.Since(start).Seconds())}).Summed(sumMet.With()), nil
 		}
 		if time.Since(start) > timeout {
 			return nil, failf("waited %.1f s for %s; it did not happen", timeout.Seconds(), what)

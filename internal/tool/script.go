@@ -83,5 +83,5 @@ func runScript(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error)
 			val = r.Result.Description
 		}
 	}
-	return (&Result{Text: clip(val, 20000), Untrusted: true, URL: t.URL}).summed(sumScript.With(len(val), r.Result.Type)), nil
+	return (&Result{Text: clip(val, 20000), Untrusted: true, URL: t.URL}).Summed(sumScript.With(len(val), r.Result.Type)), nil
 }

@@ -40,7 +40,7 @@ func tabsList(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	if b.Len() == 0 {
 		b.WriteString("No tabs are open.\n")
 	}
-	return (&Result{Text: b.String(), Untrusted: true}).summed(sumTabs.With(len(ts))), nil
+	return (&Result{Text: b.String(), Untrusted: true}).Summed(sumTabs.With(len(ts))), nil
 }
 
 // checkURL accepts the URLs a tool may load: http(s), and about:blank.
@@ -157,7 +157,7 @@ func tabGroup(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	return (&Result{Text: fmt.Sprintf("Tabs %v are in group %d%s.", in.TabIDs, id, titled(in.Title))}).summed(sumGroup.With(id)), nil
+	return (&Result{Text: fmt.Sprintf("Tabs %v are in group %d%s.", in.TabIDs, id, titled(in.Title))}).Summed(sumGroup.With(id)), nil
 }
 
 func titled(t string) string {

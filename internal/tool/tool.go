@@ -85,8 +85,8 @@ type Result struct {
 	URL string `json:"url,omitempty"`
 }
 
-// summed is r with its summary said as t (Summary is its English).
-func (r *Result) summed(t i18n.Text) *Result {
+// Summed is r with its summary said as t (Summary is its English).
+func (r *Result) Summed(t i18n.Text) *Result {
 	r.Summary, r.SummaryText = t.English(), &t
 	return r
 }

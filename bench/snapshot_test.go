@@ -173,7 +173,19 @@ func BenchmarkSnapshot(b *testing.B) {
 	e2e.WaitJS(b, panel, `document.body.dataset.ready === "1"`)
 	var rows []snapRow
 	var skipped []string // pages stuck as they load, left out of every tool's figures
+	// SKIFF_SNAP_PAGES (a regexp) limits the run to the pages it matches; SKIFF_SNAP_DUMP names a
+	// folder where each tool's text of each page is written, to read them side by side.
+	only := regexp.MustCompile(os.Getenv("SKIFF_SNAP_PAGES"))
+	dump := func(name, tool, text string) {
+		if dir := os.Getenv("SKIFF_SNAP_DUMP"); dir != "" {
+			_ = os.MkdirAll(dir, 0o755)
+			_ = os.WriteFile(filepath.Join(dir, name+"."+tool+".txt"), []byte(text), 0o644)
+		}
+	}
 	for _, name := range testkit.AllPageNames(b) {
+		if !only.MatchString(name) {
+			continue
+		}
 		url := base + "/" + name + "/"
 		row := snapRow{page: name}
 		// Skiff, as the snapshot tool does it: the page-side code through chrome.scripting,
@@ -221,6 +233,7 @@ func BenchmarkSnapshot(b *testing.B) {
 		text := tool.Format(&s, tool.SnapOptions{MaxTokens: 1 << 30})
 		row.skiffMs = out.Ms + float64(time.Since(t0).Microseconds())/1000
 		row.skiff = len(text)
+		dump(name, "skiff", text)
 		refs := e2e.JS[[]string](b, panel, fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, func: %s}).then(r => r[0].result)`, tab, groundTruth))
 		row.truth = len(refs)
 		for _, r := range refs {
@@ -233,10 +246,12 @@ func BenchmarkSnapshot(b *testing.B) {
 
 		callText(b, pw, "browser_navigate", map[string]any{"url": url})
 		ptext, pd := timed(b, pw, "browser_snapshot", map[string]any{})
+		dump(name, "playwright", ptext)
 		row.pw, row.pwMs, row.pwN = len(ptext), float64(pd.Microseconds())/1000, len(playwrightRefs.FindAllString(ptext, -1))
 
 		callText(b, dt, "navigate_page", map[string]any{"type": "url", "url": url, "pageId": pageID})
 		dtext, dd := timed(b, dt, "take_snapshot", map[string]any{"pageId": pageID})
+		dump(name, "devtools", dtext)
 		row.dt, row.dtMs, row.dtN = len(dtext), float64(dd.Microseconds())/1000, len(devtoolsRefs.FindAllString(dtext, -1))
 		rows = append(rows, row)
 	}

@@ -221,7 +221,7 @@ func after(body, ref string) string {
 		line, next = rest[:j], rest[j+1:]
 	}
 	if len(refsIn(line)) > 0 {
-		return "- … " + strings.TrimLeft(line, " ,;") + "\n" + next
+		return "… " + strings.TrimLeft(line, " ,;") + "\n" + next
 	}
 	return next
 }
@@ -285,11 +285,12 @@ type writer struct {
 	controlsOnly bool // the tree is its controls and headings only
 }
 
+// line writes one line, indented two spaces a level. Nesting is the indent alone: a "- " before
+// every line (as Playwright writes) said nothing more and cost a few percent of every snapshot.
 func (w *writer) line(depth int, s string) {
 	for i := 0; i < depth; i++ {
 		w.b.WriteString("  ")
 	}
-	w.b.WriteString("- ")
 	w.b.WriteString(s)
 	w.b.WriteByte('\n')
 }
@@ -366,9 +367,14 @@ func (w *writer) node(n *Node, depth int) {
 	}
 	// Content that is one run of text and inline elements goes on the element's own line.
 	if run, ok := w.run(n.Kids); ok {
-		if run == "" {
+		switch {
+		case run == "":
 			w.line(depth, label)
-		} else {
+		case label == "li":
+			// A plain list item is already a line of a list: its "li:" said nothing, on every
+			// line of every menu.
+			w.line(depth, run)
+		default:
 			w.line(depth, label+": "+run)
 		}
 		return
@@ -475,7 +481,7 @@ func (w *writer) label(n *Node) string {
 	if n.Readonly == 1 {
 		props = append(props, "readonly")
 	}
-	if n.Type != "" {
+	if n.Type != "" && !(n.Type == "password" && n.Password == 1) { // "password" says it
 		props = append(props, "type="+n.Type)
 	}
 	if n.Password == 1 {

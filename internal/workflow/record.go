@@ -274,14 +274,14 @@ func seen(snapshot, ref string, t Target) (nth int, near string) {
 	return nth, ""
 }
 
-// heading reads a line of a snapshot's text that is a heading (`- h2 "Name" [e4]`, or
-// `- h2: its text`, tool.Format) and returns its name.
+// heading reads a line of a snapshot's text that is a heading (`h2 "Name" [e4]`, or
+// `h2: its text`, tool.Format; older snapshots began each line with "- ") and returns its name.
 func heading(line string) (string, bool) {
-	s := strings.TrimLeft(line, " ")
-	if len(s) < 4 || !strings.HasPrefix(s, "- h") || s[3] < '1' || s[3] > '6' {
+	s := strings.TrimPrefix(strings.TrimLeft(line, " "), "- ")
+	if len(s) < 2 || s[0] != 'h' || s[1] < '1' || s[1] > '6' {
 		return "", false
 	}
-	switch s = s[4:]; {
+	switch s = s[2:]; {
 	case s == "" || strings.HasPrefix(s, " ["):
 		return "", true
 	case strings.HasPrefix(s, ": "):

@@ -223,6 +223,13 @@ func TestHeadingLines(t *testing.T) {
 		`- heading-like text`:                  "no",
 		`- h7: not a heading`:                  "no",
 		`- p: a paragraph about h2 "headings"`: "no",
+		// tool.Format's lines now, without the "- "
+		`  h2 "Book \"now\"" [e4]`:       `Book "now"`,
+		`h1: Contact us`:                 "Contact us",
+		`h3: link "Get your code" [e3]`:  `link "Get your code"`,
+		`h6 [e9]`:                        "",
+		`h2o is water`:                   "no",
+		`p: a paragraph about h2 "dogs"`: "no",
 	} {
 		name, ok := heading(line)
 		if want == "no" {

@@ -417,7 +417,10 @@
     const walk = (n) => {
       if (out.length > limit) return;
       if (n.nodeType === 3) {
-        if (n.data.trim() && textVisible(n)) out += n.data;
+        // A space or a newline alone still parts the words around it: "Sign in" written as
+        // two spans, highlighted code ("int add") where each word is an element.
+        if (!n.data.trim()) out += n.data ? " " : "";
+        else if (textVisible(n)) out += n.data;
         return;
       }
       if (n.nodeType !== 1 || hiddenReason(n) || /^(script|style|noscript|template)$/.test(n.localName)) return;
@@ -587,7 +590,14 @@
       if (++count > MAX_NODES) return [];
       if (n.nodeType === 3) {
         const t = n.data.replace(/\s+/g, " ");
-        if (!t.trim() || !textVisible(n)) return [];
+        if (!t.trim()) {
+          // A space alone between two words inside an inline element still parts them in a
+          // name read from content: "Sign in" written as two spans, or highlighted code
+          // ("int add"). Between blocks it says nothing, and is left out.
+          const p = n.parentElement;
+          return t && n.previousSibling && n.nextSibling && p && style(p).display.startsWith("inline") ? [" "] : [];
+        }
+        if (!textVisible(n)) return [];
         return [t];
       }
       if (n.nodeType !== 1) return []; // comments and the rest never reach the model
@@ -609,6 +619,9 @@
       } else {
         for (let k = el.firstChild; k; k = k.nextSibling) for (const x of walk(k)) kids.push(x);
       }
+      // The spaces kept between words part words inside the element, never begin or end it.
+      while (kids[0] === " ") kids.shift();
+      while (kids.length && kids[kids.length - 1] === " ") kids.pop();
       if (el.localName === "select") kids = [];
       if (el.localName === "textarea" || el.localName === "input") kids = [];
       const s = style(el);

@@ -203,3 +203,25 @@ func TestHiddenTextFamiliesNeverReachTheModel(t *testing.T) {
 		}
 	}
 }
+
+// Words in elements of their own, with only a space or a newline between them (highlighted
+// code, a link or button built of spans), keep that space in the names and text the model
+// reads: "Sign in", not "Signin"; "int add(int x, int y)", not "intadd(intx,inty)".
+func TestWordsInSeparateElementsKeepTheirSpaces(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{calls(call("snapshot", nil))}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("spaced.html"))
+	waitLoaded(t, panel, tab)
+	runAgent(t, panel, "what does this page say?")
+	rs := p.results("snapshot")
+	if len(rs) != 1 {
+		t.Fatalf("snapshot: %+v", rs)
+	}
+	for _, want := range []string{`link "Sign in"`, `button "✎ Save draft"`, `textbox "First name"`, "int add(int x, int y) { return x + y; }"} {
+		if !strings.Contains(rs[0].Text, want) {
+			t.Errorf("the snapshot lacks %q:\n%s", want, rs[0].Text)
+		}
+	}
+}

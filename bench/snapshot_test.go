@@ -92,9 +92,10 @@ var (
 )
 
 // groundTruth lists the interactive elements a person can see on the page (the controls and
-// links HTML and ARIA define, visible and not hidden from assistive technology): for each, the
-// ref it got in Skiff's last snapshot ("" when none).
-const groundTruth = `() => {
+// links HTML and ARIA define, visible, not hidden from assistive technology, not cut away whole
+// by an ancestor that hides its overflow, not fixed outside the viewport): for each, the
+// ref it got in Skiff's last snapshot ("" when none); with missing, the markup of those that got none.
+const groundTruth = `(missing) => {
 	const sel = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [contenteditable=""], [contenteditable=true], [role=button], [role=link], [role=checkbox], [role=radio], [role=menuitem], [role=tab], [role=switch], [role=combobox], [role=textbox], [role=option]';
 	const out = [];
 	for (const el of document.querySelectorAll(sel)) {
@@ -103,7 +104,21 @@ const groundTruth = `() => {
 		const r = el.getBoundingClientRect();
 		if (r.width < 1 || r.height < 1) continue;
 		if (r.right + scrollX <= 0 || r.bottom + scrollY <= 0) continue;
-		out.push(globalThis.skiffPage.refFor(el));
+		// Cut away whole by an ancestor that hides its overflow (a carousel's next rows), or
+		// fixed outside the viewport, where no scrolling brings it: no person sees it either.
+		let cut = false;
+		for (let p = el.parentElement; p && p !== document.body && !cut; p = p.parentElement) {
+			const s = getComputedStyle(p);
+			if (s.position === "fixed") break;
+			if (!/hidden|clip/.test(s.overflowX + s.overflowY)) continue;
+			const q = p.getBoundingClientRect();
+			cut = r.bottom <= q.top || r.top >= q.bottom || r.right <= q.left || r.left >= q.right;
+		}
+		if (cut) continue;
+		if (getComputedStyle(el).position === "fixed" && (r.left >= innerWidth || r.top >= innerHeight)) continue;
+		const ref = globalThis.skiffPage.refFor(el);
+		if (!missing) out.push(ref);
+		else if (!ref) out.push(el.outerHTML.slice(0, 200).replace(/\s+/g, " ") + " @" + [r.x | 0, (r.y + scrollY) | 0, r.width | 0, r.height | 0].join(","));
 	}
 	return out;
 }`
@@ -236,6 +251,11 @@ func BenchmarkSnapshot(b *testing.B) {
 		dump(name, "skiff", text)
 		refs := e2e.JS[[]string](b, panel, fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, func: %s}).then(r => r[0].result)`, tab, groundTruth))
 		row.truth = len(refs)
+		if os.Getenv("SKIFF_SNAP_DUMP") != "" {
+			// The visible controls that got no ref, each with its markup and where it is.
+			noref := e2e.JS[[]string](b, panel, fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, func: %s, args: [true]}).then(r => r[0].result)`, tab, groundTruth))
+			dump(name, "noref", strings.Join(noref, "\n"))
+		}
 		for _, r := range refs {
 			if r != "" {
 				row.skiffN++

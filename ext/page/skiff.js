@@ -423,6 +423,7 @@
         else if (textVisible(n)) out += n.data;
         return;
       }
+      if (n.nodeType === 1 && n.localName === "br") out += " ";
       if (n.nodeType !== 1 || hiddenReason(n) || /^(script|style|noscript|template)$/.test(n.localName)) return;
       if (n.localName === "img" && n.alt) out += " " + n.alt + " ";
       if (n.localName === "input" && /^(submit|button|reset)$/.test(n.type)) out += " " + n.value + " ";
@@ -602,6 +603,7 @@
       }
       if (n.nodeType !== 1) return []; // comments and the rest never reach the model
       const el = n;
+      if (el.localName === "br") return [" "]; // a line break parts the words on either side
       if (skip.has(el.localName) || ours(el)) return [];
       if (hiddenReason(el)) return [];
       const role = roleOf(el);

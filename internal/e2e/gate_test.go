@@ -206,7 +206,8 @@ func TestHiddenTextFamiliesNeverReachTheModel(t *testing.T) {
 
 // Words in elements of their own, with only a space or a newline between them (highlighted
 // code, a link or button built of spans), keep that space in the names and text the model
-// reads: "Sign in", not "Signin"; "int add(int x, int y)", not "intadd(intx,inty)".
+// reads: "Sign in", not "Signin"; "int add(int x, int y)", not "intadd(intx,inty)"; code whose
+// lines end in <br> keeps a space where each line ended.
 func TestWordsInSeparateElementsKeepTheirSpaces(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{calls(call("snapshot", nil))}}
@@ -219,7 +220,7 @@ func TestWordsInSeparateElementsKeepTheirSpaces(t *testing.T) {
 	if len(rs) != 1 {
 		t.Fatalf("snapshot: %+v", rs)
 	}
-	for _, want := range []string{`link "Sign in"`, `button "✎ Save draft"`, `textbox "First name"`, "int add(int x, int y) { return x + y; }"} {
+	for _, want := range []string{`link "Sign in"`, `button "✎ Save draft"`, `textbox "First name"`, "int add(int x, int y) { return x + y; }", "// add.c #include <emscripten.h> EMSCRIPTEN_KEEPALIVE"} {
 		if !strings.Contains(rs[0].Text, want) {
 			t.Errorf("the snapshot lacks %q:\n%s", want, rs[0].Text)
 		}

@@ -307,6 +307,8 @@ func BenchmarkSnapshot(b *testing.B) {
 	b.ReportMetric(mp, "playwright-median-chars")
 	b.ReportMetric(md, "devtools-median-chars")
 	b.ReportMetric(ms/min(mp, md), "size-ratio-vs-smaller")
+	// The same, page by page: each page's size against the smaller of the other two on that page.
+	b.ReportMetric(med(func(r snapRow) float64 { return float64(r.skiff) / float64(min(r.pw, r.dt)) }), "size-ratio-per-page-median")
 	b.ReportMetric(med(func(r snapRow) float64 { return r.skiffMs }), "skiff-median-ms")
 	b.ReportMetric(med(func(r snapRow) float64 { return r.pwMs }), "playwright-median-ms")
 	b.ReportMetric(med(func(r snapRow) float64 { return r.dtMs }), "devtools-median-ms")

@@ -16,8 +16,9 @@
 //	skiffCore.due()
 //	    The schedule alarm fired: run the scheduled runs whose time has come.
 //
-// When the core is ready it calls globalThis.__skiffReady(skiffCore); if it cannot start it
-// calls globalThis.__skiffReady(null, message).
+// When the core is ready it calls globalThis.__skiffReady(skiffCore) (ext/sw.js also calls it
+// with null and a message when core.wasm cannot load). Data a newer Skiff saved does not stop
+// the start: every request that reads it answers that Skiff needs updating (store.OpenNow).
 package main
 
 import (
@@ -33,11 +34,7 @@ import (
 func main() {
 	ctx := context.Background()
 	browser := chrome.NewBrowser()
-	c, err := core.New(ctx, chrome.CachedStorage(), chrome.Fetch{}, chrome.Rules{}, browser)
-	if err != nil {
-		js.Global().Call("__skiffReady", js.Null(), "Skiff could not start: "+err.Error())
-		select {}
-	}
+	c := core.New(ctx, chrome.CachedStorage(), chrome.Fetch{}, chrome.Rules{}, browser)
 	c.Notifier = chrome.Notifier{}
 	c.Dialer = chrome.Linker{}
 	c.Alarms = &chrome.Alarms{}

@@ -99,11 +99,10 @@ type Core struct {
 }
 
 // New returns a Core over kv, doing HTTP with d and working in the browser b (nil: none).
-func New(ctx context.Context, kv store.KV, d provider.Doer, rules Rules, b tool.Browser) (*Core, error) {
-	st, err := store.Open(ctx, kv)
-	if err != nil {
-		return nil, err
-	}
+func New(ctx context.Context, kv store.KV, d provider.Doer, rules Rules, b tool.Browser) *Core {
+	// The schema check runs while the worker finishes waking: nothing before the first request
+	// waits on storage, and every use of the store waits for the check (store.OpenNow).
+	st := store.OpenNow(ctx, kv)
 	c := &Core{Store: st, Engine: agent.New(st, d), Doer: d, Rules: rules, Browser: b, conns: map[Conn]bool{}}
 	c.bootAt = c.Engine.Now().UnixMilli()
 	c.link.c, c.bridge.c = c, c
@@ -111,7 +110,7 @@ func New(ctx context.Context, kv store.KV, d provider.Doer, rules Rules, b tool.
 	c.gate = c.newGate()
 	c.Engine.Gate = c.gate
 	c.Engine.Hosted = hosted{&c.link}
-	return c, nil
+	return c
 }
 
 // Start does, with one read of the settings, what a worker does once it is wired: point the

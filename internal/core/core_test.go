@@ -106,8 +106,7 @@ func (p *panel) call(t *testing.T, c *Core, typ string, params any) map[string]a
 
 func newCore(t *testing.T, kv store.KV, providerID, baseURL string) *Core {
 	t.Helper()
-	c, err := New(context.Background(), kv, testkit.Doer{}, nil, nil)
-	require.NoError(t, err)
+	c := New(context.Background(), kv, testkit.Doer{}, nil, nil)
 	s, _ := c.Store.Settings(context.Background())
 	s.Provider = providerID
 	s.BaseURLs[providerID] = baseURL
@@ -136,8 +135,7 @@ func TestSendStreamsAndStores(t *testing.T) {
 	assert.Equal(t, want, deltas.String())
 
 	// A new core over the same storage (a restarted worker) sees the whole conversation.
-	c2, err := New(context.Background(), kv, testkit.Doer{}, nil, nil)
-	require.NoError(t, err)
+	c2 := New(context.Background(), kv, testkit.Doer{}, nil, nil)
 	p2 := &panel{}
 	st := p2.call(t, c2, "core.hello", nil)["result"].(map[string]any)
 	active := st["active"].(map[string]any)
@@ -197,8 +195,7 @@ func TestKilledWorkerLeavesDraft(t *testing.T) {
 	require.NoError(t, dead.Set(context.Background(), raw))
 	kill()
 
-	c2, err := New(context.Background(), dead, testkit.Doer{}, nil, nil)
-	require.NoError(t, err)
+	c2 := New(context.Background(), dead, testkit.Doer{}, nil, nil)
 	p2 := &panel{}
 	st := p2.call(t, c2, "core.hello", nil)["result"].(map[string]any)
 	ms := st["active"].(map[string]any)["messages"].([]any)

@@ -51,8 +51,7 @@ func TestQueuedMessagesGoInOrder(t *testing.T) {
 	assert.NotEmpty(t, p.find("chat.queue"), "the panels are told what waits")
 
 	// A worker that restarts finds the queue where it was.
-	again, err := New(context.Background(), kv, testkit.Doer{}, nil, nil)
-	require.NoError(t, err)
+	again := New(context.Background(), kv, testkit.Doer{}, nil, nil)
 	kept, err := again.Store.Queue(context.Background(), sid)
 	require.NoError(t, err)
 	require.Len(t, kept, 2)

@@ -57,8 +57,7 @@ func (a *alarms) last() int64 {
 func TestSchedulesSetTheAlarmAndSurviveAStoppedWorker(t *testing.T) {
 	ctx := context.Background()
 	kv := &countingKV{KV: store.NewMemKV()}
-	c, err := New(ctx, kv, nil, nil, nil)
-	require.NoError(t, err)
+	c := New(ctx, kv, nil, nil, nil)
 	a := &alarms{}
 	c.Alarms = a
 	now := time.Date(2026, 11, 24, 9, 30, 0, 0, time.Local)

@@ -149,3 +149,21 @@ func TestHistoryRenameSearchDeleteExportImport(t *testing.T) {
 	Do(t, tab, chromedp.KeyEvent("\x1b"))
 	WaitJS(t, tab, `document.body.dataset.view === "chat" && document.activeElement.id === "history-toggle"`)
 }
+
+// Data saved by a newer Skiff (a downgrade, or a profile synced back) is never read or
+// overwritten, and the panel says so in a sentence: the worker starts, and what it is asked
+// answers that Skiff needs updating, instead of a worker that failed to load.
+func TestNewerSavedDataAsksForAnUpdate(t *testing.T) {
+	tab := browser.FreshPanel(t)
+	t.Cleanup(func() {
+		JS[bool](t, tab, `chrome.storage.local.clear().then(() => true)`)
+		browser.RestartWorker(t, tab)
+	})
+	JS[bool](t, tab, `chrome.storage.local.set({schema: "99", settings: "{\"provider\":\"from-the-future\"}"}).then(() => true)`)
+	browser.StopWorker(t) // the panel connects to the next one by itself
+	WaitJS(t, tab, `!document.getElementById("banner").hidden && document.getElementById("banner").textContent.includes("saved by a newer version of Skiff")`)
+	got := JS[string](t, tab, `chrome.storage.local.get(["schema", "settings"]).then((v) => v.schema + " " + v.settings)`)
+	if got != `99 {"provider":"from-the-future"}` {
+		t.Errorf("the newer data was changed: %s", got)
+	}
+}

@@ -87,6 +87,57 @@ func Open(ctx context.Context, kv KV) (*Store, error) {
 	return &Store{kv: kv}, nil
 }
 
+// OpenNow returns a Store at once and checks the schema version meanwhile, as Open does: every
+// read and write of the Store waits for the check and fails as it failed (ErrNewerSchema for a
+// newer Skiff's data). A worker that wakes answers what needs no storage (a ping, the link's
+// keepalive) without waiting on a storage round trip, and the check's round trip overlaps with
+// what the first request does before it reads.
+func OpenNow(ctx context.Context, kv KV) *Store {
+	g := &gatedKV{kv: kv, done: make(chan struct{})}
+	go func() {
+		defer close(g.done)
+		_, g.err = Open(ctx, kv)
+	}()
+	return &Store{kv: g}
+}
+
+// gatedKV is a KV whose every use waits for the schema check, and fails as it did.
+type gatedKV struct {
+	kv   KV
+	done chan struct{}
+	err  error
+}
+
+func (g *gatedKV) wait(ctx context.Context) error {
+	select {
+	case <-g.done:
+		return g.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (g *gatedKV) Get(ctx context.Context, keys ...string) (map[string][]byte, error) {
+	if err := g.wait(ctx); err != nil {
+		return nil, err
+	}
+	return g.kv.Get(ctx, keys...)
+}
+
+func (g *gatedKV) Set(ctx context.Context, items map[string][]byte) error {
+	if err := g.wait(ctx); err != nil {
+		return err
+	}
+	return g.kv.Set(ctx, items)
+}
+
+func (g *gatedKV) Delete(ctx context.Context, keys ...string) error {
+	if err := g.wait(ctx); err != nil {
+		return err
+	}
+	return g.kv.Delete(ctx, keys...)
+}
+
 func (s *Store) get(ctx context.Context, key string, v any) (bool, error) {
 	got, err := s.kv.Get(ctx, key)
 	if err != nil {

@@ -53,15 +53,17 @@ const wakeJS = `(async () => {
 	return dt;
 })()`
 
-// wake measures n wakes of the worker of the extension in dir, from its page.
-func wake(b *testing.B, dir, page string, n int, quiet func()) []float64 {
+// wake measures n wakes of the worker of the extension in dir, from its page. A Skiff panel
+// (panel) holds a port that wakes a stopped worker at once: it lets go of it first, or every
+// wake after the first would be timed on a worker already awake.
+func wake(b *testing.B, dir, page string, n int, panel bool) []float64 {
 	br, stop, err := e2e.Launch(dir, func(string, ...any) {})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer stop()
 	tab := br.Tab(b, br.URL(page))
-	if quiet != nil {
+	if panel {
 		e2e.JS[bool](b, tab, `(skiffTest.disconnect(), true)`)
 	}
 	var ms []float64
@@ -119,13 +121,13 @@ func buildHello(b *testing.B) string {
 func BenchmarkWake(b *testing.B) {
 	const n = 15
 	root := e2e.RepoRoot()
-	bare := wake(b, filepath.Join(root, "bench", "barejs"), "page.html", n, nil)
-	hello := wake(b, buildHello(b), "page.html", n, nil)
-	skiff := wake(b, filepath.Join(root, "ext"), "panel/index.html", n, func() {})
+	bare := wake(b, filepath.Join(root, "bench", "barejs"), "page.html", n, false)
+	hello := wake(b, buildHello(b), "page.html", n, false)
+	skiff := wake(b, filepath.Join(root, "ext"), "panel/index.html", n, true)
 	// SKIFF_BASELINE_EXT names another build of ext/ (an earlier commit's, built with
 	// build.sh in a worktree) to wake in the same run: how a change moved the wake time.
 	if dir := os.Getenv("SKIFF_BASELINE_EXT"); dir != "" {
-		base := wake(b, dir, "panel/index.html", n, nil)
+		base := wake(b, dir, "panel/index.html", n, true)
 		b.ReportMetric(pct(base, .5), "baseline-p50-ms")
 		b.ReportMetric(pct(skiff, .5)/pct(base, .5), "ratio-vs-baseline-p50")
 		fmt.Printf("wake ms, baseline: %v\n", rounded(base))

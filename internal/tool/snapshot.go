@@ -506,6 +506,9 @@ func (w *writer) label(n *Node) string {
 	if len(props) > 0 {
 		b.WriteString(" " + strings.Join(props, " "))
 	}
+	if colonName && n.Role == "listitem" && n.Ref == "" && len(props) == 0 {
+		return name // a plain list item is its text: the line is already one of a list
+	}
 	if colonName {
 		b.WriteString(": " + name)
 	}

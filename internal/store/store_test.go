@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -31,20 +30,18 @@ func TestSchema(t *testing.T) {
 // has passed: a newer Skiff's data is refused on every use, and a fresh KV is stamped before the
 // first write lands.
 func TestOpenNowChecksBeforeAnyUse(t *testing.T) {
-	kv := &slowKV{MemKV: NewMemKV(), release: make(chan struct{}), wrote: make(chan struct{}, 1)}
-	s := OpenNow(ctx, kv) // the check's read is held back: OpenNow must not wait for it
-	done := make(chan error, 1)
-	go func() { done <- s.SaveSettings(ctx, DefaultSettings()) }()
-	// Hold the check until the write reaches the KV (it must not, before the check) or a while
-	// has passed (a bound, not what is checked).
-	select {
-	case <-kv.wrote:
-	case <-time.After(time.Second):
-	}
+	kv := &heldKV{MemKV: NewMemKV(), release: make(chan struct{})}
+	s := OpenNow(ctx, kv) // returns while the check's read is held back
+	// A write while the check is held waits for it: with its context already done, it gives up
+	// without writing (one that did not wait would land at once).
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	assert.ErrorIs(t, s.SaveSettings(done, DefaultSettings()), context.Canceled)
+	got, _ := kv.MemKV.Get(ctx, "settings", "schema")
+	assert.Empty(t, got, "a write went through before the schema check")
 	close(kv.release)
-	require.NoError(t, <-done)
-	assert.False(t, kv.early, "a write went through before the schema check")
-	got, _ := kv.MemKV.Get(ctx, "schema")
+	require.NoError(t, s.SaveSettings(ctx, DefaultSettings()))
+	got, _ = kv.MemKV.Get(ctx, "schema")
 	assert.Equal(t, "1", string(got["schema"]))
 
 	newer := NewMemKV()
@@ -57,34 +54,16 @@ func TestOpenNowChecksBeforeAnyUse(t *testing.T) {
 	assert.Equal(t, `{"provider":"x"}`, string(b["settings"]), "a newer Skiff's data was overwritten")
 }
 
-// slowKV holds its first Get until release is closed, and notes a write of the settings that
-// comes while it holds it.
-type slowKV struct {
+// heldKV holds its first Get until release is closed.
+type heldKV struct {
 	*MemKV
 	release chan struct{}
-	wrote   chan struct{}
 	once    sync.Once
-	early   bool
 }
 
-func (k *slowKV) Get(ctx context.Context, keys ...string) (map[string][]byte, error) {
+func (k *heldKV) Get(ctx context.Context, keys ...string) (map[string][]byte, error) {
 	k.once.Do(func() { <-k.release })
 	return k.MemKV.Get(ctx, keys...)
-}
-
-func (k *slowKV) Set(ctx context.Context, items map[string][]byte) error {
-	if _, ok := items["settings"]; ok {
-		select {
-		case <-k.release:
-		default:
-			k.early = true
-		}
-		select {
-		case k.wrote <- struct{}{}:
-		default:
-		}
-	}
-	return k.MemKV.Set(ctx, items)
 }
 
 // Streaming into one session of many costs what the draft weighs, not what history weighs.

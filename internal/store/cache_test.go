@@ -15,6 +15,8 @@ type countKV struct {
 	*MemKV
 	mu    sync.Mutex
 	reads int
+	sets  []string // the keys of each write that reached the storage, and of each delete
+	dels  []string
 	hold  chan struct{} // when set, a Get waits on it after reading
 	read  chan struct{} // when set, a Get says it has read
 }
@@ -32,6 +34,22 @@ func (k *countKV) Get(ctx context.Context, keys ...string) (map[string][]byte, e
 		<-hold
 	}
 	return got, err
+}
+
+func (k *countKV) Set(ctx context.Context, items map[string][]byte) error {
+	k.mu.Lock()
+	for key := range items {
+		k.sets = append(k.sets, key)
+	}
+	k.mu.Unlock()
+	return k.MemKV.Set(ctx, items)
+}
+
+func (k *countKV) Delete(ctx context.Context, keys ...string) error {
+	k.mu.Lock()
+	k.dels = append(k.dels, keys...)
+	k.mu.Unlock()
+	return k.MemKV.Delete(ctx, keys...)
 }
 
 func (k *countKV) count() int {
@@ -71,6 +89,32 @@ func TestCachedReadsOnce(t *testing.T) {
 	got, _ = c.Get(ctx, "big")
 	assert.Equal(t, "12345", string(got["big"]))
 	assert.Equal(t, 2, kv.count())
+}
+
+// A value the storage already holds is not written again, and a key known absent is not
+// deleted again; anything else is.
+func TestCachedWritesOnlyChanges(t *testing.T) {
+	kv := &countKV{MemKV: NewMemKV()}
+	c := NewCached(kv)
+	require.NoError(t, c.Set(ctx, map[string][]byte{"a": []byte("1"), "b": []byte("2")}))
+	require.NoError(t, c.Set(ctx, map[string][]byte{"a": []byte("1")}))
+	require.NoError(t, c.Set(ctx, map[string][]byte{"a": []byte("1"), "b": []byte("3")}))
+	assert.ElementsMatch(t, []string{"a", "b", "b"}, kv.sets, "an unchanged value costs no write")
+	got, _ := kv.MemKV.Get(ctx, "a", "b")
+	assert.Equal(t, map[string][]byte{"a": []byte("1"), "b": []byte("3")}, got)
+
+	require.NoError(t, c.Delete(ctx, "draft"))
+	require.NoError(t, c.Delete(ctx, "draft"))
+	require.NoError(t, c.Delete(ctx, "draft", "b"))
+	assert.Equal(t, []string{"draft", "b"}, kv.dels, "a key deleted once is known absent")
+
+	// Someone else's write makes the cache write again, even the value it had.
+	c.Changed("a", []byte("9"), false)
+	require.NoError(t, c.Set(ctx, map[string][]byte{"a": []byte("1")}))
+	c.Changed("draft", []byte("x"), false)
+	require.NoError(t, c.Delete(ctx, "draft"))
+	assert.Len(t, kv.sets, 4)
+	assert.Equal(t, []string{"draft", "b", "draft"}, kv.dels)
 }
 
 // Someone else's write (a cleared storage) is seen once the owner says so; the echo of the

@@ -82,8 +82,8 @@ type AuditEntry struct {
 // The audit log is kept in chunks of AuditChunk entries (audit/<n>), the last AuditChunks of
 // them: an entry costs the write of one chunk, and the log stays bounded.
 const (
-	AuditChunk  = 50
-	AuditChunks = 10
+	AuditChunk  = 20
+	AuditChunks = 25
 )
 
 type auditHead struct {
@@ -92,8 +92,8 @@ type auditHead struct {
 
 // Audit appends an entry to the audit log.
 func (s *Store) Audit(ctx context.Context, e AuditEntry) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.auditMu.Lock()
+	defer s.auditMu.Unlock()
 	var h auditHead
 	if _, err := s.get(ctx, "audit", &h); err != nil {
 		return err

@@ -62,6 +62,9 @@ func (e *CorruptError) Unwrap() error { return e.Err }
 type Store struct {
 	kv KV
 	mu sync.Mutex // guards read-modify-write of "sessions" and "memories"
+	// auditMu guards the audit log's: its writes (one after each call, of a chunk of up to
+	// AuditChunk entries) never hold up a chat's.
+	auditMu sync.Mutex
 }
 
 // Open checks the schema version and returns a Store. A fresh KV is stamped with

@@ -114,6 +114,12 @@ type runner struct {
 	// secrets are the values among them (and a replay's) that are never shown (guarded.Secrets).
 	values  map[string]string
 	secrets []string
+	// replaying: the calls are a workflow's steps, not a model's. A step can be made again from
+	// the workflow, so it is not stored before it runs, and what came of it is stored with the
+	// step that follows (its "running" or its ask) or with the replay's end: one write a step
+	// instead of three. A worker stopped in between leaves the step that was going as
+	// "running", which a restart reads as cut (Engine.Session), never as one to run again.
+	replaying bool
 }
 
 // PanelCaller is the model of a chat in the panel, as the gate and the audit log name it.
@@ -407,9 +413,11 @@ func (r *runner) callWith(ctx context.Context, c provider.ToolCall, run json.Raw
 		r.finish(ctx, i, store.StatusError, "The call's arguments were cut off (the reply hit its token limit). Make the call again, shorter.", true)
 		return
 	}
-	if err := r.save(ctx); err != nil {
-		r.finish(ctx, i, store.StatusError, "Skiff could not save this call: "+err.Error(), true)
-		return
+	if !r.replaying {
+		if err := r.save(ctx); err != nil {
+			r.finish(ctx, i, store.StatusError, "Skiff could not save this call: "+err.Error(), true)
+			return
+		}
 	}
 	r.message(i)
 	r.gated(ctx, i, run, time.Time{}, 0)
@@ -419,6 +427,10 @@ func (r *runner) callWith(ctx context.Context, c provider.ToolCall, run json.Raw
 func (r *runner) finish(ctx context.Context, i int, status, content string, isError bool) {
 	msg := &r.ses.Messages[i]
 	msg.Status, msg.Content, msg.Tool.IsError = status, content, isError
+	if r.replaying && status == "" {
+		r.message(i) // stored with what follows (see runner.replaying)
+		return
+	}
 	if err := r.save(ctx); err != nil {
 		msg.Status, msg.Tool.IsError = store.StatusError, true
 		msg.Content = "Skiff could not save this result: " + err.Error()

@@ -139,7 +139,7 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	}
 	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
 
-	r := &runner{e: e, ses: ses, emit: emit, secrets: secrets}
+	r := &runner{e: e, ses: ses, emit: emit, secrets: secrets, replaying: true}
 	if in.Task != nil {
 		r.task = in.Task
 	} else {
@@ -184,6 +184,7 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 		}
 	}
 	ses.Messages = append(ses.Messages, end)
+	r.replaying = false // the end, and a repair's model after it, are stored as they come
 	if err := r.save(ctx); err != nil {
 		return nil, err
 	}

@@ -91,9 +91,56 @@ func TestWorkflowRecordAndReplayWithoutAModel(t *testing.T) {
 		}
 		return replayFromView(t, panel, map[string]string{"restaurant": restaurant, "people": people, "account_password": password}, false)
 	}
+	// Every state of a chat the storage gets, as it gets it.
+	JS[bool](t, panel, `(globalThis.writes = [], chrome.storage.local.onChanged.addListener((ch) => { for (const k in ch) if (k.startsWith("session/") && ch[k].newValue) writes.push(JSON.parse(ch[k].newValue)); }), true)`)
 	last := replay("Chez Ana", "2", "RUNTIME-pw-9")
 	if !strings.Contains(last, "ran all 3 steps") {
 		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	// A step costs one write of the chat when it runs (and one when it asks, as each step here
+	// does), not one more for its pending state and one more for its result; the chat's start
+	// costs two, its end one. The states stored on the way are each one a restart can stop
+	// cleanly at (the steps done, then at most one going), and the last holds every result.
+	type chatState struct {
+		Workflow *struct{ Done bool } `json:"workflow"`
+		Messages []struct {
+			Role, Status, Content string
+			Tool                  *struct{ Name string } `json:"tool"`
+		} `json:"messages"`
+	}
+	states := JS[[]chatState](t, panel, `(() => { const id = writes.at(-1).id; return writes.filter(s => s.id === id); })()`)
+	if n := len(states); n > 2+2*3+1 {
+		t.Errorf("a replay of 3 steps wrote its chat %d times: %s", n, JS[string](t, panel, `(() => { const id = writes.at(-1).id; return writes.filter(s => s.id === id).map(s => s.messages.map(m => m.role[0] + (m.status || "ok")).join(",")).join(" | "); })()`))
+	}
+	for k, st := range states {
+		done, going := 0, 0
+		for _, m := range st.Messages {
+			switch {
+			case m.Tool == nil:
+			case m.Status == "" && going > 0:
+				t.Errorf("stored state %d: a step is done after one still going: %+v", k, st.Messages)
+			case m.Status == "":
+				done++
+			default:
+				going++
+			}
+		}
+		if going > 1 {
+			t.Errorf("stored state %d: %d steps going at once", k, going)
+		}
+	}
+	if final := states[len(states)-1]; final.Workflow == nil || !final.Workflow.Done {
+		t.Errorf("the last stored state is not the replay's end: %+v", final)
+	} else {
+		results := 0
+		for _, m := range final.Messages {
+			if m.Tool != nil && m.Status == "" && m.Content != "" {
+				results++
+			}
+		}
+		if results != 3 {
+			t.Errorf("the replay's end stored %d steps' results, not 3: %+v", results, final.Messages)
+		}
 	}
 	forms := site.Forms()
 	if len(forms) != 2 {

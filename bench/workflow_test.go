@@ -68,18 +68,29 @@ func BenchmarkWorkflowReplay(b *testing.B) {
 	}
 	defer stop()
 	tab := br.Panel(b)
+	if os.Getenv("SKIFF_TRACE") != "" {
+		br.WorkerConsole(b)
+	}
 	e2e.Configure(b, tab, "openai", model.URL, "sk-bench", "gpt-test")
 	e2e.JS[any](b, tab, fmt.Sprintf(`skiffTest.call("permission.set", {tool: "*", origin: %q, decision: "allow_always"})`, site.URL))
 	e2e.JS[any](b, tab, fmt.Sprintf(`chrome.tabs.create({url: %q, active: true}).then(() => true)`, page))
 
-	// done polls the chat until its run is over and returns the ms since t0.
-	const done = `async (id, t0, over) => {
-		for (;;) {
-			const s = await skiffTest.call("session.open", {sessionId: id});
-			if (over(s)) return performance.now() - t0;
-			await new Promise((r) => setTimeout(r, 10));
-		}
-	}`
+	// done waits until the chat's stored state shows its run is over and returns the ms since
+	// t0. It listens to the storage, as the state is written, rather than asking the worker
+	// (a request every few ms would take the worker's time from the run it times).
+	const done = `(id, t0, over) => new Promise((resolve) => {
+		const key = "session/" + id;
+		const check = (raw) => {
+			if (raw === undefined) return;
+			if (over(JSON.parse(raw))) {
+				chrome.storage.local.onChanged.removeListener(changed);
+				resolve(performance.now() - t0);
+			}
+		};
+		const changed = (ch) => { if (ch[key]) check(ch[key].newValue); };
+		chrome.storage.local.onChanged.addListener(changed);
+		chrome.storage.local.get(key).then((v) => check(v[key]));
+	})`
 	agentRun := func() (float64, string) {
 		v := e2e.JS[[]any](b, tab, `(async () => {
 			const win = (await chrome.windows.getCurrent()).id;
@@ -102,7 +113,17 @@ func BenchmarkWorkflowReplay(b *testing.B) {
 	if forms(1) != 1 {
 		b.Fatalf("the agent's run sent %d forms: %s", forms(1), e2e.JS[string](b, tab, fmt.Sprintf(`skiffTest.call("session.open", {sessionId: %q}).then(s => s.messages.map(m => m.role + ": " + (m.tool ? m.tool.name + " " + JSON.stringify(m.tool.args) + " " : "") + (m.status || "") + " " + String(m.content).slice(0, 200)).join("\n"))`, chat)))
 	}
-	id := e2e.JS[string](b, tab, fmt.Sprintf(`skiffTest.call("workflow.save", {sessionId: %q, name: "Delivery address"}).then(w => w.id)`, chat))
+	// The run's end is stored a moment before the run lets go of its chat: saving waits for it.
+	id := e2e.JS[string](b, tab, fmt.Sprintf(`(async () => {
+		for (let i = 0; ; i++) {
+			try {
+				return (await skiffTest.call("workflow.save", {sessionId: %q, name: "Delivery address"})).id;
+			} catch (e) {
+				if (i > 100 || !/Wait for the run/.test(e.message)) throw e;
+				await new Promise((r) => setTimeout(r, 20));
+			}
+		}
+	})()`, chat))
 	replay := func(k int) float64 {
 		values := []string{}
 		for _, f := range formFields {

@@ -93,8 +93,9 @@ var (
 
 // groundTruth lists the interactive elements a person can see on the page (the controls and
 // links HTML and ARIA define, visible, not hidden from assistive technology, not cut away whole
-// by an ancestor that hides its overflow, not fixed outside the viewport): for each, the
-// ref it got in Skiff's last snapshot ("" when none); with missing, the markup of those that got none.
+// by an ancestor that hides its overflow, not outside the viewport in a fixed box, its own or
+// an ancestor's): for each, the ref it got in Skiff's last snapshot ("" when none); with
+// missing, the markup of those that got none.
 const groundTruth = `(missing) => {
 	const sel = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [contenteditable=""], [contenteditable=true], [role=button], [role=link], [role=checkbox], [role=radio], [role=menuitem], [role=tab], [role=switch], [role=combobox], [role=textbox], [role=option]';
 	const out = [];
@@ -106,16 +107,19 @@ const groundTruth = `(missing) => {
 		if (r.right + scrollX <= 0 || r.bottom + scrollY <= 0) continue;
 		// Cut away whole by an ancestor that hides its overflow (a carousel's next rows), or
 		// fixed outside the viewport, where no scrolling brings it: no person sees it either.
-		let cut = false;
+		let cut = false, fixed = getComputedStyle(el).position === "fixed";
 		for (let p = el.parentElement; p && p !== document.body && !cut; p = p.parentElement) {
 			const s = getComputedStyle(p);
-			if (s.position === "fixed") break;
+			if (s.position === "fixed") {
+				fixed = true; // it moves with its fixed box, which no scrolling moves
+				break;
+			}
 			if (!/hidden|clip/.test(s.overflowX + s.overflowY)) continue;
 			const q = p.getBoundingClientRect();
 			cut = r.bottom <= q.top || r.top >= q.bottom || r.right <= q.left || r.left >= q.right;
 		}
 		if (cut) continue;
-		if (getComputedStyle(el).position === "fixed" && (r.left >= innerWidth || r.top >= innerHeight)) continue;
+		if (fixed && (r.left >= innerWidth || r.top >= innerHeight)) continue;
 		const ref = globalThis.skiffPage.refFor(el);
 		if (!missing) out.push(ref);
 		else if (!ref) out.push(el.outerHTML.slice(0, 200).replace(/\s+/g, " ") + " @" + [r.x | 0, (r.y + scrollY) | 0, r.width | 0, r.height | 0].join(","));

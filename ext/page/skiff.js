@@ -583,9 +583,39 @@
   const skip = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base", "datalist", "param", "source", "track", "br", "wbr", "object", "embed", "canvas", "audio", "video"]);
   const MAX_NODES = 30000;
 
+  // After a full snapshot, the document is watched until its first change: an element added
+  // or removed, an attribute, a text. unchanged({ watch }) then says whether it is still as
+  // that snapshot read it, so a caller that only looks for elements in it (a workflow's
+  // replay) need not read it again. A value typed into a field is not a change of the page's
+  // elements. Inside a shadow root nothing is seen, so a page with one is never watched.
+  let watcher = null;
+  let watched = "";
+  let watches = 0;
+  function watchChanges() {
+    if (watcher) watcher.disconnect();
+    watched = doc + ":" + ++watches;
+    watcher = new MutationObserver(() => {
+      watcher.disconnect();
+      watcher = null;
+    });
+    watcher.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    return watched;
+  }
+  function unchanged({ watch }) {
+    if (watcher && watcher.takeRecords().length) {
+      watcher.disconnect();
+      watcher = null;
+    }
+    return { ok: 1, same: !!watcher && !!watch && watch === watched };
+  }
   function snapshot({ root, interactive } = {}) {
     fresh();
+    if (watcher) {
+      watcher.disconnect();
+      watcher = null;
+    }
     let count = 0;
+    let shadows = false;
     const vh = innerHeight;
     const walk = (n) => {
       if (++count > MAX_NODES) return [];
@@ -616,6 +646,7 @@
       const ref = act || /^(dialog|form|table|main|navigation|region|search|complementary)$/.test(role) ? refOf(el) : "";
       let kids = [];
       const root = shadowOf(el);
+      if (root) shadows = true;
       if (root || el.localName === "slot") {
         for (const k of kidsOf(el)) for (const x of walk(k)) kids.push(x);
       } else {
@@ -696,6 +727,7 @@
       title: document.title,
       tree: wire(tree),
       truncated: count > MAX_NODES,
+      watch: root || interactive || shadows || count > MAX_NODES ? undefined : watchChanges(),
       scroll: { y: Math.round(scrollY), height: Math.round(Math.max(de ? de.scrollHeight : 0, document.body ? document.body.scrollHeight : 0)), viewport: Math.round(innerHeight), width: Math.round(innerWidth) },
     };
   }
@@ -1426,7 +1458,7 @@
     if (on) await Promise.race([new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))), new Promise((r) => setTimeout(r, 200))]);
     return { ok: 1, veiled: true };
   }
-  const api = { veil, isChecked, readable, selection, snapshot, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
+  const api = { veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

@@ -147,6 +147,27 @@ func (e *Env) Snapshot(ctx context.Context, tabID int, root string, interactive 
 	return stitch(snaps, parents), nil
 }
 
+// Unchanged reports whether tab tabID still shows s as it was read: the same document, of one
+// frame, with no element added, removed or changed since (a value typed into a field is not a
+// change of its elements). Asking is one small call into the page where reading again walks it
+// all; a page Skiff could not watch (frames, shadow roots, a snapshot cut short) is never
+// unchanged.
+func (e *Env) Unchanged(ctx context.Context, tabID int, s *Snap) bool {
+	if s == nil || s.Watch == "" {
+		return false
+	}
+	same := make(chan bool, 1)
+	go func() {
+		var r struct {
+			Same bool `json:"same"`
+		}
+		err := e.call(ctx, tabID, 0, pageFiles, "unchanged", map[string]string{"watch": s.Watch}, &r)
+		same <- err == nil && r.Same
+	}()
+	frames, err := e.Browser.Frames(ctx, tabID)
+	return <-same && err == nil && len(frames) <= 1
+}
+
 // placesAll reports whether a top frame's tree names the frame of each scriptable frame in
 // frames, and no frame is nested in another: then the tree can be stitched as it is.
 func placesAll(tree []Item, frames []Frame) bool {

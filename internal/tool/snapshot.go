@@ -13,7 +13,10 @@ type Snap struct {
 	Title     string `json:"title"`
 	Tree      []Item `json:"tree"`
 	Truncated bool   `json:"truncated"`
-	Scroll    struct {
+	// Watch names this reading in the page, which watches for changes after it (Env.Unchanged);
+	// "" when it could not.
+	Watch  string `json:"watch,omitempty"`
+	Scroll struct {
 		Y        int `json:"y"`
 		Height   int `json:"height"`
 		Viewport int `json:"viewport"`
@@ -534,6 +537,7 @@ func stitch(frames map[int]*Snap, parents map[int]int) *Snap {
 	if top == nil {
 		return nil
 	}
+	top.Watch = "" // the top frame's watch says nothing of the others
 	ids := make([]int, 0, len(frames)) // frame ids grow in document order
 	for id, s := range frames {
 		prefixRefs(s.Tree, id)

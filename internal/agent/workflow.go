@@ -146,13 +146,23 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 		r.begin(ctx, permission.Caller{Kind: permission.KindWorkflow, Name: "the workflow “" + w.Name + "”", Chat: ses.ID}, in.TabID, in.WindowID)
 		defer r.release(ctx)
 	}
+	// The page is read again for a step only when it changed since the last reading: a step
+	// that typed into a field leaves the form's elements as they were, and finding the next
+	// field in it then costs one small call, not a walk of the page.
+	var seen *tool.Snap
+	seenTab := 0
 	run := &workflow.Runner{Workflow: w, Values: in.Values,
 		Read: func(ctx context.Context) (*tool.Snap, error) {
 			t, err := r.task.Env.Current(ctx)
 			if err != nil {
 				return nil, err
 			}
-			return r.task.Env.Snapshot(ctx, t.ID, "", false)
+			if seen != nil && t.ID == seenTab && t.URL == seen.URL && r.task.Env.Unchanged(ctx, t.ID, seen) {
+				return seen, nil
+			}
+			s, err := r.task.Env.Snapshot(ctx, t.ID, "", false)
+			seen, seenTab = s, t.ID
+			return s, err
 		},
 		Call: func(ctx context.Context, k int, args, shown json.RawMessage) workflow.Outcome {
 			// The chat keeps shown; args (with the secrets) live only for this call.

@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -697,4 +698,36 @@ func TestScheduledPromptRunsAsAnAgent(t *testing.T) {
 	}
 	Click(t, panel, `document.querySelector("#schedule-list .sc-chat")`)
 	WaitJS(t, panel, `document.body.dataset.view === "chat" && skiffTest.state.active?.messages?.[0]?.content === "Press Like on `+url+`"`)
+}
+
+// A replay reads the page again only when it changed: here typing the name draws the Code field
+// again (a new element, the one read before gone), and the replay finds the new one, types into
+// it, and the site gets every value. Read once for all, the step would type into an element no
+// longer on the page and stop.
+func TestReplayFollowsAPageThatRedrawsItsFields(t *testing.T) {
+	site := testkit.NewSite(t)
+	panel := browser.FreshPanel(t)
+	url := site.Page("reform.html")
+	field := func(name string) string {
+		return fmt.Sprintf(`{"tool": "type", "args": {"ref": "@1", "text": "{{%s}}"}, "targets": [{"role": "textbox", "name": %q, "tag": "input"}], "url": %q, "origin": %q, "what": "type {{%s}} into textbox “%s”"}`,
+			strings.ToLower(name), name, url, site.URL, strings.ToLower(name), name)
+	}
+	data := `{"name": "Delivery", "version": 1,
+		"params": [{"name": "name", "label": "Name"}, {"name": "code", "label": "Code"}, {"name": "note", "label": "Note"}],
+		"steps": [
+			{"tool": "navigate", "args": {"url": ` + jsString(url) + `}, "url": ` + jsString(url) + `, "origin": ` + jsString(site.URL) + `, "what": "open the page"},
+			` + field("Name") + `, ` + field("Code") + `, ` + field("Note") + `,
+			{"tool": "click", "args": {"ref": "@1"}, "targets": [{"role": "button", "name": "Send", "tag": "button"}], "url": ` + jsString(url) + `, "origin": ` + jsString(site.URL) + `, "what": "click button “Send”"}
+		], "createdAt": 1795000000000, "updatedAt": 1795000000000}`
+	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(data)+`})`)
+	JS[any](t, panel, `skiffTest.call("permission.set", {tool: "*", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
+	openTab(t, panel, url)
+	last := replayFromView(t, panel, map[string]string{"name": "Ana", "code": "K-17", "note": "ring twice"}, false)
+	if !strings.Contains(last, "ran all 5 steps") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	Eventually(t, 10*time.Second, func() bool { return len(site.Forms()) == 1 }, "the replay sent no form")
+	if f := site.Forms()[0]; f.Get("name") != "Ana" || f.Get("code") != "K-17" || f.Get("note") != "ring twice" {
+		t.Errorf("the site got %v", f)
+	}
 }

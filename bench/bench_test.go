@@ -10,12 +10,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"github.com/chromedp/chromedp"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -156,6 +158,11 @@ func rounded(xs []float64) []float64 {
 // both wall clocks of this machine. Three replies in one run: the first of the first worker
 // (cold: V8 compiles the core's hot functions, on background threads, while the reply streams),
 // the second (warm), and the first of a worker stopped and woken again.
+//
+// SKIFF_STREAM_DUMP=1 prints the first reply's late events, as the panel's page saw them and as
+// a second port saw them (a stall there is in the worker, not the panel); SKIFF_JSFLAGS passes
+// V8 flags to Chromium (--no-wasm-dynamic-tiering compiles every function with TurboFan at
+// once, and makes the stalls of the first reply longer: they are the optimizing compiler's).
 func BenchmarkStreamOverhead(b *testing.B) {
 	const n, token = 400, "w0000 "
 	var mu sync.Mutex
@@ -174,12 +181,19 @@ func BenchmarkStreamOverhead(b *testing.B) {
 	}))
 	defer srv.Close()
 
-	br, stop, err := e2e.Launch(filepath.Join(e2e.RepoRoot(), "ext"), func(string, ...any) {})
+	var extra []chromedp.ExecAllocatorOption
+	if f := os.Getenv("SKIFF_JSFLAGS"); f != "" {
+		extra = append(extra, chromedp.Flag("js-flags", f))
+	}
+	br, stop, err := e2e.Launch(filepath.Join(e2e.RepoRoot(), "ext"), func(string, ...any) {}, extra...)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer stop()
 	tab := br.Panel(b)
+	if os.Getenv("SKIFF_TRACE") != "" {
+		br.WorkerConsole(b)
+	}
 	e2e.Configure(b, tab, "custom", srv.URL, "", "bench")
 	reply := func() []float64 {
 		mu.Lock()
@@ -193,10 +207,29 @@ func BenchmarkStreamOverhead(b *testing.B) {
 				if (c) window.__seen.push([performance.timeOrigin + performance.now(), c.textContent.length]);
 			});
 			window.__watch.observe(document.getElementById("messages"), { subtree: true, childList: true, characterData: true });
+			window.__port?.disconnect();
+			window.__arr = [];
+			if (`+strconv.Quote(os.Getenv("SKIFF_STREAM_DUMP"))+`) {
+				// A second panel's port, to tell a stall in the worker from one in the panel.
+				window.__port = chrome.runtime.connect({ name: "panel" });
+				window.__port.onMessage.addListener((raw) => { const m = JSON.parse(raw); if (m.type === "chat.delta") window.__arr.push([performance.timeOrigin + performance.now(), (m.text || "").length]); });
+			}
 			return true })()`)
 		e2e.SendMessage(b, tab, "go")
 		e2e.WaitJS(b, tab, `document.querySelector('#messages .msg[data-role="assistant"]:last-of-type')?.dataset.status === "done"`)
 		seen := e2e.JS[[][2]float64](b, tab, `window.__seen`)
+		if os.Getenv("SKIFF_STREAM_DUMP") != "" {
+			arr := e2e.JS[[][2]float64](b, tab, `window.__arr`)
+			mu.Lock()
+			fmt.Printf("events reaching a second port later than 8 ms (event:ms): ")
+			for i := 0; i < len(arr) && i < n; i++ {
+				if d := arr[i][0] - flushed[i]; d > 8 {
+					fmt.Printf("%d:%.1f ", i, d)
+				}
+			}
+			fmt.Println()
+			mu.Unlock()
+		}
 		var lat []float64
 		j := 0
 		mu.Lock()
@@ -214,6 +247,15 @@ func BenchmarkStreamOverhead(b *testing.B) {
 		return lat
 	}
 	cold := reply()
+	if os.Getenv("SKIFF_STREAM_DUMP") != "" {
+		fmt.Printf("events reaching the panel's page later than 8 ms (event:ms): ")
+		for i, l := range cold {
+			if l > 8 {
+				fmt.Printf("%d:%.1f ", i, l)
+			}
+		}
+		fmt.Println()
+	}
 	e2e.NewChat(b, tab)
 	warm := reply()
 	// A worker Chrome stopped and woke again, as a user's first reply after a pause begins (the

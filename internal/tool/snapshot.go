@@ -537,7 +537,7 @@ func stitch(frames map[int]*Snap, parents map[int]int) *Snap {
 	if top == nil {
 		return nil
 	}
-	top.Watch = "" // the top frame's watch says nothing of the others
+	top.Watch = ""                     // the top frame's watch says nothing of the others
 	ids := make([]int, 0, len(frames)) // frame ids grow in document order
 	for id, s := range frames {
 		prefixRefs(s.Tree, id)

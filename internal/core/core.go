@@ -95,7 +95,8 @@ type Core struct {
 
 	mu     sync.Mutex
 	conns  map[Conn]bool
-	bootAt int64 // when this worker's core started (unix ms): a run marked as going before it was cut
+	warm   sync.Once // the first answer to a chat warms the worker's streaming path (warmUp)
+	bootAt int64     // when this worker's core started (unix ms): a run marked as going before it was cut
 }
 
 // New returns a Core over kv, doing HTTP with d and working in the browser b (nil: none).

@@ -334,4 +334,9 @@ func (c *Core) answer(conn Conn, id json.RawMessage, res any, err error) {
 		b, _ = json.Marshal(replyMsg{Type: "reply", ID: id, Error: &replyError{Message: fmt.Sprintf("Skiff could not encode its answer (%v).", merr)}})
 	}
 	conn.Send(b)
+	if r := conn.Role(); r == RolePanel || r == RoleOverlay {
+		// A chat answered for the first time in this worker: warm the streaming path while
+		// the user writes (once its first answer is out, so it never delays one).
+		c.warm.Do(func() { go c.warmUp(context.Background()) })
+	}
 }

@@ -88,7 +88,7 @@ func (c *Core) saveSchedule(ctx context.Context, p ScheduleSave) (*schedule.Sche
 		if old == nil {
 			return nil, store.ErrNoSchedule
 		}
-		sc.CreatedAt, sc.Last, sc.Running = old.CreatedAt, old.Last, old.Running
+		sc.CreatedAt, sc.Last, sc.Running, sc.RunningChat = old.CreatedAt, old.Last, old.Running, old.RunningChat
 	}
 	if sc.Repeat.Every == schedule.Once && sc.Repeat.At <= now.UnixMilli() && (old == nil || old.Repeat != sc.Repeat) {
 		return nil, &store.FieldError{Field: "schedule", Message: "That time has passed: choose a time to come."}
@@ -132,13 +132,19 @@ func (c *Core) Due(ctx context.Context) {
 	for {
 		now := c.Engine.Now()
 		var next *schedule.Schedule
+		var cut []schedule.Schedule
 		list, err := c.Store.UpdateSchedules(ctx, func(list []schedule.Schedule) bool {
 			changed := false
+			cut = cut[:0]
 			for i := range list {
 				sc := &list[i]
 				if sc.Running != 0 && sc.Running < c.bootAt {
-					sc.Last = &schedule.Last{At: sc.Running, Outcome: "The run was cut when Skiff's worker stopped; it was not started again."}
-					sc.Running, changed = 0, true
+					sc.Last = &schedule.Last{At: sc.Running, Chat: sc.RunningChat, Outcome: "The run was cut when Skiff's worker stopped; it was not started again. Its chat shows how far it got."}
+					if sc.RunningChat == "" {
+						sc.Last.Outcome = "The run was cut when Skiff's worker stopped, before it began; it was not started again."
+					}
+					sc.Running, sc.RunningChat, changed = 0, "", true
+					cut = append(cut, *sc)
 				}
 				if next == nil && sc.Due(now) {
 					sc.Running, sc.NextAt = now.UnixMilli(), 0
@@ -151,6 +157,12 @@ func (c *Core) Due(ctx context.Context) {
 			}
 			return changed
 		})
+		if err == nil && c.Alarms != nil {
+			// The user hears of a cut run as of one that ended: it did not do what it was for.
+			for _, sc := range cut {
+				c.Alarms.Ran(context.WithoutCancel(ctx), sc.Last.Chat, "⏰ "+sc.Name, sc.Last.Outcome, false, c.language(ctx))
+			}
+		}
 		if err != nil || len(list) == 0 {
 			return // no schedules: no alarm (deleting the last one cleared it)
 		}
@@ -191,7 +203,7 @@ func (c *Core) runSchedule(ctx context.Context, sc schedule.Schedule) {
 	_, _ = c.Store.UpdateSchedules(context.WithoutCancel(ctx), func(list []schedule.Schedule) bool {
 		for i := range list {
 			if list[i].ID == sc.ID {
-				list[i].Running = 0
+				list[i].Running, list[i].RunningChat = 0, ""
 				list[i].Last = &schedule.Last{At: c.Engine.Now().UnixMilli(), Chat: chat, OK: ok, Outcome: outcome}
 				return true
 			}
@@ -204,6 +216,20 @@ func (c *Core) runSchedule(ctx context.Context, sc schedule.Schedule) {
 	}
 }
 
+// runningChat notes the chat run sc writes in, so that a worker stopped during the run leaves
+// the chat as the cut run's.
+func (c *Core) runningChat(ctx context.Context, sc schedule.Schedule, chat string) {
+	_, _ = c.Store.UpdateSchedules(context.WithoutCancel(ctx), func(list []schedule.Schedule) bool {
+		for i := range list {
+			if list[i].ID == sc.ID && list[i].Running == sc.Running {
+				list[i].RunningChat = chat
+				return true
+			}
+		}
+		return false
+	})
+}
+
 // runScheduled is the run itself, in the workspace ws: the workflow's replay, or the prompt as
 // an agent run. It returns the chat it left, whether it finished, and its outcome in a sentence.
 func (c *Core) runScheduled(ctx context.Context, sc schedule.Schedule, ws *workspace) (chat string, ok bool, outcome string) {
@@ -211,8 +237,9 @@ func (c *Core) runScheduled(ctx context.Context, sc schedule.Schedule, ws *works
 		return "", false, "Skiff has no browser to run in."
 	}
 	emit := func(u agent.Update) {
-		if chat == "" {
+		if chat == "" && u.SessionID != "" {
 			chat = u.SessionID
+			c.runningChat(ctx, sc, chat)
 		}
 		c.broadcast(u)
 	}

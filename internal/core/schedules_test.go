@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,6 +32,7 @@ func (k *countingKV) Set(ctx context.Context, items map[string][]byte) error {
 type alarms struct {
 	mu  sync.Mutex
 	set []int64
+	ran []string // "chat|title|ok|message" of each run the user was told of
 }
 
 func (a *alarms) Set(_ context.Context, at int64) {
@@ -39,7 +41,10 @@ func (a *alarms) Set(_ context.Context, at int64) {
 	a.mu.Unlock()
 }
 func (a *alarms) Busy(bool) {}
-func (a *alarms) Ran(context.Context, string, string, string, bool, string) {
+func (a *alarms) Ran(_ context.Context, chat, title, message string, ok bool, _ string) {
+	a.mu.Lock()
+	a.ran = append(a.ran, fmt.Sprintf("%s|%s|%v|%s", chat, title, ok, message))
+	a.mu.Unlock()
 }
 
 func (a *alarms) last() int64 {
@@ -117,6 +122,25 @@ func TestSchedulesSetTheAlarmAndSurviveAStoppedWorker(t *testing.T) {
 	assert.Contains(t, list[0].Last.Outcome, "not started again")
 	b, _ := json.Marshal(list)
 	assert.NotContains(t, string(b), "chat", "nothing ran")
+	assert.Equal(t, []string{"|⏰ News|false|The run was cut when Skiff's worker stopped, before it began; it was not started again."}, a.ran,
+		"the user is told of a cut run as of one that ended")
+
+	// Cut once it had its chat: the outcome leads there.
+	_, err = c.Store.UpdateSchedules(ctx, func(l []schedule.Schedule) bool {
+		l[0].Running = now.Add(-time.Minute).UnixMilli()
+		return true
+	})
+	require.NoError(t, err)
+	c.runningChat(ctx, schedule.Schedule{ID: sc.ID, Running: now.Add(-time.Minute).UnixMilli()}, "chat-1")
+	c.bootAt = now.Add(time.Minute).UnixMilli() // the worker after that one
+	c.Due(ctx)
+	list, err = c.Store.Schedules(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, list[0].Running)
+	assert.Empty(t, list[0].RunningChat)
+	assert.Equal(t, "chat-1", list[0].Last.Chat)
+	require.Len(t, a.ran, 2)
+	assert.True(t, strings.HasPrefix(a.ran[1], "chat-1|⏰ News|false|The run was cut"), a.ran[1])
 
 	_, err = c.deleteSchedule(ctx, ScheduleRef{ID: sc.ID})
 	require.NoError(t, err)

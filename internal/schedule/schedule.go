@@ -33,10 +33,12 @@ type Schedule struct {
 	Repeat   Repeat            `json:"repeat"`
 	// NextAt is when it runs next (unix ms); 0: never again (a run once that ran).
 	NextAt int64 `json:"nextAt"`
-	// Running is the start of the run in progress (unix ms), 0 when none.
-	Running int64 `json:"running,omitempty"`
-	Last    *Last `json:"last,omitempty"`
-	Paused  bool  `json:"paused,omitempty"`
+	// Running is the start of the run in progress (unix ms), 0 when none; RunningChat the chat
+	// it writes in, once it has one (a run a stopped worker cut leaves it as its outcome's).
+	Running     int64  `json:"running,omitempty"`
+	RunningChat string `json:"runningChat,omitempty"`
+	Last        *Last  `json:"last,omitempty"`
+	Paused      bool   `json:"paused,omitempty"`
 	// CreatedAt is when the user made it (unix ms).
 	CreatedAt int64 `json:"createdAt"`
 }

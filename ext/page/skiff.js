@@ -811,7 +811,7 @@
   // locate runs the checks Playwright makes before acting: attached, visible, stable, enabled,
   // editable (for typing), and receives events at the action point. It scrolls the element
   // into view and returns the point to act at, in this frame's viewport.
-  async function locate({ target, action }) {
+  async function locate({ target, action, focus }) {
     fresh();
     const r0 = resolve(target);
     if (r0.error) return r0;
@@ -831,8 +831,16 @@
       const r = el.getBoundingClientRect();
       if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
     }
-    // Stable: the same box on two consecutive frames.
     let box = el.getBoundingClientRect();
+    if (action === "type" || action === "focus" || action === "select") {
+      // Nothing goes to a point: the text goes to the focused element, an option is chosen in
+      // the element itself. Its box need not hold still first (waiting for that costs a frame).
+      if (box.width < 1 || box.height < 1) return { error: `${what} has no size on screen`, retry: 1, what };
+      const out = { ok: 1, what, point: { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) }, viewport: { w: innerWidth, h: innerHeight } };
+      // Asked to, it takes the focus for typing in the same call (see focusForTyping).
+      return focus ? { ...focusForTyping({ target, clear: !!focus.clear }), ...out } : out;
+    }
+    // Stable: the same box on two consecutive frames.
     for (let i = 0; i < 10; i++) {
       await frame();
       const b = el.getBoundingClientRect();

@@ -120,6 +120,9 @@ func (p *Page) Script(_ context.Context, s tool.Script) ([]tool.FrameResult, err
 		} `json:"target"`
 		Focused bool   `json:"focused"`
 		Ref     string `json:"ref"`
+		Focus   *struct {
+			Clear bool `json:"clear"`
+		} `json:"focus"`
 	}
 	b, _ := json.Marshal(s.Args)
 	_ = json.Unmarshal(b, &args)
@@ -186,7 +189,14 @@ func (p *Page) Script(_ context.Context, s tool.Script) ([]tool.FrameResult, err
 			return fail("the element at that point is now " + e.Role + " “" + e.Name + "”, not the one that was checked")
 		}
 		x, y := p.pointOf(e.Ref)
-		return answer(map[string]any{"ok": 1, "what": e.Role + " “" + e.Name + "”", "point": map[string]float64{"x": x, "y": y}})
+		out := map[string]any{"ok": 1, "what": e.Role + " “" + e.Name + "”", "point": map[string]float64{"x": x, "y": y}}
+		if args.Focus != nil { // located to type into: it takes the focus in the same call
+			p.mu.Lock()
+			p.Focus = e.Ref
+			p.mu.Unlock()
+			out["focused"], out["empty"] = true, true
+		}
+		return answer(out)
 	case "focusForTyping":
 		if e := find(); e != nil {
 			p.mu.Lock()

@@ -22,6 +22,11 @@ type located struct {
 		W float64 `json:"w"`
 		H float64 `json:"h"`
 	} `json:"viewport"`
+	// Asked to focus it for typing (locateFocus): whether it has the focus, held nothing, and
+	// the native picker it is ("date", "color"…; "" for text), as focusForTyping says.
+	Focused bool   `json:"focused"`
+	Empty   bool   `json:"empty"`
+	Special string `json:"special"`
 }
 
 type point struct {
@@ -38,11 +43,21 @@ var ActionWait = 3 * time.Second
 // passes; a check that may pass later (not visible yet, covered, moving, disabled) is tried
 // again.
 func (e *Env) locate(ctx context.Context, tabID, frame int, t pageTarget, action string) (*located, error) {
+	return e.locateWith(ctx, tabID, frame, map[string]any{"target": t, "action": action})
+}
+
+// locateFocus locates a field to type into and, found, gives it the focus for typing (its
+// text selected when clear), in the same call.
+func (e *Env) locateFocus(ctx context.Context, tabID, frame int, t pageTarget, clear bool) (*located, error) {
+	return e.locateWith(ctx, tabID, frame, map[string]any{"target": t, "action": "type", "focus": map[string]bool{"clear": clear}})
+}
+
+func (e *Env) locateWith(ctx context.Context, tabID, frame int, args map[string]any) (*located, error) {
 	deadline := time.Now().Add(min(ActionWait, e.timeout()))
 	wait := 50 * time.Millisecond
 	for {
 		var l located
-		err := e.call(ctx, tabID, frame, pageFiles, "locate", map[string]any{"target": t, "action": action}, &l)
+		err := e.call(ctx, tabID, frame, pageFiles, "locate", args, &l)
 		if err == nil {
 			return &l, nil
 		}
@@ -249,22 +264,14 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 // typeText puts text in a field: focus it, select what it holds when clear, then insert the
 // text as typing does. It reports what was typed into and whether trusted input was used.
 func (e *Env) typeText(ctx context.Context, tabID, frame int, t pageTarget, text string, clear bool) (string, bool, error) {
-	l, err := e.locate(ctx, tabID, frame, t, "type")
+	f, err := e.locateFocus(ctx, tabID, frame, t, clear)
 	if err != nil {
 		return "", false, err
-	}
-	var f struct {
-		Focused bool   `json:"focused"`
-		Empty   bool   `json:"empty"`
-		Special string `json:"special"` // a native picker: date, time, colour…
-	}
-	if err := e.call(ctx, tabID, frame, pageFiles, "focusForTyping", map[string]any{"target": t, "clear": clear}, &f); err != nil {
-		return l.What, false, err
 	}
 	if f.Special != "" {
 		// A date or a colour is not typed key by key into its segments: it is chosen, as a
 		// person's pick in the picker does, from what a person would write.
-		return l.What, true, e.call(ctx, tabID, frame, pageFiles, "setValue", map[string]any{"target": t, "text": text}, nil)
+		return f.What, true, e.call(ctx, tabID, frame, pageFiles, "setValue", map[string]any{"target": t, "text": text}, nil)
 	}
 	trusted := true
 	if clear && text == "" && !f.Empty {
@@ -276,7 +283,7 @@ func (e *Env) typeText(ctx context.Context, tabID, frame int, t pageTarget, text
 		trusted = false
 		err = e.call(ctx, tabID, frame, pageFiles, "domType", map[string]any{"target": t, "text": text, "clear": clear}, nil)
 	}
-	return l.What, trusted, err
+	return f.What, trusted, err
 }
 
 // key presses a key or chord ("Enter", "Control+A") in the focused element of the tab.

@@ -832,9 +832,10 @@
       if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
     }
     let box = el.getBoundingClientRect();
-    if (action === "type" || action === "focus" || action === "select") {
-      // Nothing goes to a point: the text goes to the focused element, an option is chosen in
-      // the element itself. Its box need not hold still first (waiting for that costs a frame).
+    if (action === "type") {
+      // Nothing goes to a point: the text goes to the focused element, so its box need not
+      // hold still first (waiting for that costs a frame). Focusing and choosing an option
+      // still wait, for the check below that nothing covers the element.
       if (box.width < 1 || box.height < 1) return { error: `${what} has no size on screen`, retry: 1, what };
       const out = { ok: 1, what, point: { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) }, viewport: { w: innerWidth, h: innerHeight } };
       // Asked to, it takes the focus for typing in the same call (see focusForTyping).

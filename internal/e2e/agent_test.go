@@ -88,6 +88,7 @@ func TestAgentClicksPastAnOverlay(t *testing.T) {
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
 		calls(call("click", obj{"selector": "#buy"})), // covered by the banner: a clear failure
+		calls(call("select_option", obj{"selector": "#size", "values": []string{"M"}})), // so is choosing under it
 		clickOn(t, `button "Accept all"`),
 		clickOn(t, `button "Buy"`),
 	}}
@@ -102,6 +103,12 @@ func TestAgentClicksPastAnOverlay(t *testing.T) {
 	if !clicks[0].Error || !strings.Contains(clicks[0].Text, `utton “Buy” is covered by`) || !strings.Contains(clicks[0].Text, "Accept all") {
 		t.Errorf("a covered click: %+v", clicks[0])
 	}
+	if sel := p.results("select_option"); len(sel) != 1 || !sel[0].Error || !strings.Contains(sel[0].Text, "is covered by") {
+		t.Errorf("choosing in a covered list: %s", p.all())
+	}
+	if got := inTab[string](t, panel, tab, `document.getElementById("size").value`); got != "S" {
+		t.Errorf("the covered list was changed to %q", got)
+	}
 	if clicks[1].Error || clicks[2].Error {
 		t.Errorf("clicks after the banner: %s", p.all())
 	}
@@ -110,7 +117,7 @@ func TestAgentClicksPastAnOverlay(t *testing.T) {
 	}
 	// The cards show what happened.
 	cards := toolCards(t, panel)
-	if len(cards) != 4 || cards[1].Status != "error" || cards[3].Status != "done" || !strings.Contains(cards[3].What, `button “Buy”`) {
+	if len(cards) != 5 || cards[1].Status != "error" || cards[2].Status != "error" || cards[4].Status != "done" || !strings.Contains(cards[4].What, `button “Buy”`) {
 		t.Errorf("cards: %s", cardsString(cards))
 	}
 }

@@ -87,7 +87,7 @@ func TestAgentClicksPastAnOverlay(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
-		calls(call("click", obj{"selector": "#buy"})), // covered by the banner: a clear failure
+		calls(call("click", obj{"selector": "#buy"})),                                   // covered by the banner: a clear failure
 		calls(call("select_option", obj{"selector": "#size", "values": []string{"M"}})), // so is choosing under it
 		clickOn(t, `button "Accept all"`),
 		clickOn(t, `button "Buy"`),

@@ -3,8 +3,6 @@ package store
 import (
 	"bytes"
 	"context"
-	"maps"
-	"slices"
 	"sync"
 )
 
@@ -87,22 +85,17 @@ func (c *Cached) Set(ctx context.Context, items map[string][]byte) error {
 	// A value the storage already holds is not written again (a chat's index entry that did
 	// not change, the chat the panel shows opened again): a write is a round trip to the
 	// browser, and every instance's change event after it.
-	var same []string
+	changed := make(map[string][]byte, len(items))
 	for k, v := range items {
-		if old, ok := c.vals[k]; ok && bytes.Equal(old, v) {
-			same = append(same, k)
+		if old, ok := c.vals[k]; !ok || !bytes.Equal(old, v) {
+			changed[k] = v
 		}
 	}
-	if len(same) == len(items) {
+	if len(changed) == 0 {
 		c.mu.Unlock()
 		return nil
 	}
-	if len(same) > 0 {
-		items = maps.Clone(items)
-		for _, k := range same {
-			delete(items, k)
-		}
-	}
+	items = changed
 	for k := range items {
 		c.forget(k) // until the write is done, a read asks the storage
 	}
@@ -122,8 +115,13 @@ func (c *Cached) Set(ctx context.Context, items map[string][]byte) error {
 func (c *Cached) Delete(ctx context.Context, keys ...string) error {
 	c.mu.Lock()
 	// A key known to be absent is not deleted again (a chat's draft, dropped at every save).
-	keys = slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return c.miss[k] })
-	if len(keys) == 0 {
+	var present []string
+	for _, k := range keys {
+		if !c.miss[k] {
+			present = append(present, k)
+		}
+	}
+	if keys = present; len(keys) == 0 {
 		c.mu.Unlock()
 		return nil
 	}

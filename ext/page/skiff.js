@@ -390,8 +390,10 @@
         return "blockquote";
       case "pre":
         return "code";
-      case "label":
-        return "";
+      case "label": {
+        const c = proxied(el);
+        return c ? roleOf(c) : "";
+      }
       case "dt":
         return "term";
       case "dd":
@@ -405,6 +407,21 @@
     }
     if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) return "textbox";
     return "";
+  }
+
+  // proxied is the hidden checkbox or radio a visible label stands for. Sites hide the native
+  // input (display:none, opacity 0, clipped to a pixel, moved off the page) and draw their own
+  // box beside its label, which is what a person clicks: the first label a person can see
+  // stands for the input, with its role, name and state, and a click on it changes the input.
+  function proxied(el) {
+    const c = el.control;
+    if (!c || c.localName !== "input" || !/^(checkbox|radio)$/.test(c.type) || !unseen(c)) return null;
+    for (const l of c.labels) if (!unseen(l)) return l === el ? c : null;
+    return null;
+  }
+  // controlOf is the element whose state an action on el changes: a label's control, or el.
+  function controlOf(el) {
+    return el.localName === "label" && el.control ? el.control : el;
   }
 
   function clean(s, n = 120) {
@@ -454,6 +471,11 @@
   // nameOf is an element's accessible name; kids, when given, are its snapshot children, which
   // a name from content is read from.
   function nameOf(el, role, kids) {
+    if (el.localName === "label" && role) {
+      const c = proxied(el);
+      const n = c && nameOf(c, role);
+      if (n) return n;
+    }
     const by = el.getAttribute("aria-labelledby");
     if (by) {
       const t = by.split(/\s+/).map((id) => el.getRootNode().getElementById?.(id) || document.getElementById(id)).filter(Boolean).map((x) => visibleText(x)).join(" ");
@@ -657,6 +679,11 @@
       while (kids.length && kids[kids.length - 1] === " ") kids.pop();
       if (el.localName === "select") kids = [];
       if (el.localName === "textarea" || el.localName === "input") kids = [];
+      if (el.localName === "label" && !role && el.control) {
+        // A label says its text once, as its control's name: not again after the control.
+        const c = kids.find((k) => typeof k !== "string" && k.ref && byRef(k.ref) === el.control);
+        if (c && c.name && kids.every((k) => k === c || typeof k === "string") && clean(kids.filter((k) => k !== c).join("")) === c.name) kids = [c];
+      }
       const s = style(el);
       const inline = s.display.startsWith("inline") && !/^(heading|paragraph|listitem|list|table|row)$/.test(role);
       if (!role && !act) {
@@ -677,14 +704,15 @@
       if (ref) node.ref = ref;
       if (inline) node.inline = 1;
       if (role === "heading") node.level = +(el.getAttribute("aria-level") || el.localName.slice(1)) || 2;
-      if (act && disabled(el)) node.disabled = 1;
+      const ctl = role && el.localName === "label" ? controlOf(el) : el;
+      if (act && disabled(ctl)) node.disabled = 1;
       if (el.getAttribute("aria-expanded")) node.expanded = el.getAttribute("aria-expanded") === "true" ? 1 : 0;
       if (el.localName === "details") node.expanded = el.open ? 1 : 0;
-      const checked = el.localName === "input" && /^(checkbox|radio)$/.test(el.type) ? el.checked : el.getAttribute("aria-checked");
+      const checked = ctl.localName === "input" && /^(checkbox|radio)$/.test(ctl.type) ? ctl.checked : ctl.getAttribute("aria-checked");
       if (checked !== null && checked !== undefined && /^(checkbox|radio|switch|menuitemcheckbox|menuitemradio|option)$/.test(node.role)) node.checked = checked === true || checked === "true" ? 1 : checked === "mixed" ? 2 : 0;
       if (el.getAttribute("aria-selected") === "true" || (el.localName === "option" && el.selected)) node.selected = 1;
       if (el.getAttribute("aria-pressed")) node.pressed = el.getAttribute("aria-pressed") === "true" ? 1 : 0;
-      if (el.required || el.getAttribute("aria-required") === "true") node.required = 1;
+      if (ctl.required || el.getAttribute("aria-required") === "true") node.required = 1;
       if (el.readOnly || el.getAttribute("aria-readonly") === "true") node.readonly = 1;
       if (el.localName === "input" || el.localName === "textarea") {
         const kind = secret(el);
@@ -710,6 +738,8 @@
         const text = clean(kids.map((k) => (typeof k === "string" ? k : k.name || "")).join(" "), 400);
         if (act || !text || text === node.name || node.name.startsWith(text.replace(/…$/, ""))) kids = [];
       }
+      // A fieldset named by its legend does not say the legend again.
+      if (el.localName === "fieldset" && node.name && kids.length && kids[0].role === "legend" && kids[0].name === node.name) kids.shift();
       if (kids.length) node.kids = kids;
       // Nothing to read and nothing to do: an empty paragraph, a separator, a bare container.
       if (!node.ref && !node.name && !kids.length && node.role !== "img" && node.value === undefined) return [];
@@ -816,12 +846,11 @@
     const r0 = resolve(target);
     if (r0.error) return r0;
     let el = r0.el;
-    if (el.localName === "label" && el.control && action === "click") el = el.control.type === "hidden" ? el : el;
     const what = describe(el);
     if (!el.isConnected) return { error: `${what} is no longer attached to the page`, retry: 1 };
     const why = hiddenUp(el);
     if (why) return { error: `${what} is not visible (${why})`, retry: 1, what };
-    if (action !== "hover" && action !== "scroll" && disabled(el)) return { error: `${what} is disabled`, retry: 1, what };
+    if (action !== "hover" && action !== "scroll" && disabled(controlOf(el))) return { error: `${what} is disabled`, retry: 1, what };
     if (action === "type") {
       const editable = el.isContentEditable || ((el.localName === "input" || el.localName === "textarea") && !/^(checkbox|radio|submit|button|reset|image|file)$/.test(el.type));
       if (!editable) return { error: `${what} is not a text field; type needs an input, a textarea or an editable element`, what };
@@ -854,8 +883,15 @@
     // the middle of the box around both may be neither), the largest that the element shows at.
     let point = r0.point;
     if (!point) {
-      const candidates = [...el.getClientRects()].filter((r) => r.width >= 1 && r.height >= 1 && r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth)
-        .sort((a, b) => b.width * b.height - a.width * a.height).map((r) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 }));
+      const rects = [...el.getClientRects()].filter((r) => r.width >= 1 && r.height >= 1 && r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth)
+        .sort((a, b) => b.width * b.height - a.width * a.height);
+      const candidates = [];
+      for (const r of rects) {
+        candidates.push({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
+        // A label whose middle is a link (I accept the terms) is clicked beside it: at its
+        // start, where sites draw their box, or further along.
+        if (el.localName === "label") for (const f of [0, 0.25, 0.75]) candidates.push({ x: r.x + Math.max(2, r.width * f), y: r.y + r.height / 2 });
+      }
       candidates.push({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
       point = candidates.find((p) => lands(el, p)) || candidates[0];
     }
@@ -873,13 +909,27 @@
         return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first`, retry: 1, what };
       }
     }
-    return { ok: 1, what, point: { x: Math.round(point.x), y: Math.round(point.y) }, viewport: { w: innerWidth, h: innerHeight } };
+    return { ok: 1, what, point: { x: Math.round(point.x), y: Math.round(point.y) }, viewport: { w: innerWidth, h: innerHeight }, hidden: document.visibilityState === "hidden" ? 1 : undefined };
   }
   // lands says whether a click at p (in this frame's viewport) reaches el: what is there is el,
   // inside it, or the control of the label el is.
+  // A press on a link or a button inside a label goes to that, not to the label's control; a
+  // press anywhere on a label goes to its control.
   function lands(el, p) {
     const hit = deepFromPoint(p.x, p.y);
-    return !!hit && (contains(el, hit) || (el.localName === "label" && el.control && contains(el.control, hit)) || (el.control === undefined && hit.control === el));
+    if (!hit) return false;
+    if (el.localName === "label") {
+      const other = hit.closest && hit.closest(inLabel);
+      if (other && other !== el.control && contains(el, other)) return false;
+      return contains(el, hit) || (!!el.control && contains(el.control, hit));
+    }
+    return contains(el, hit) || labelFor(el, hit);
+  }
+  const inLabel = "a[href], button, select, textarea, summary, input, [role=button], [role=link]";
+  // labelFor says whether hit is in a label of el (a box the site draws over its checkbox).
+  function labelFor(el, hit) {
+    const l = hit.closest && hit.closest("label");
+    return !!l && l.control === el && !(hit.closest(inLabel) && contains(l, hit.closest(inLabel)) && hit.closest(inLabel) !== el);
   }
   // armClick is called just before a click is sent at point: it checks that the element is
   // still what is there (or says what is), and listens for the press to reach it.
@@ -897,7 +947,7 @@
     const type = kind === "hover" ? "mousemove" : "mousedown";
     const listen = (e) => {
       const path = e.composedPath ? e.composedPath() : [e.target];
-      if (path.includes(el) || (el.localName === "label" && el.control && path.includes(el.control))) state.hit = true;
+      if (path.includes(el) || (el.localName === "label" && el.control && path.includes(el.control)) || path.some((x) => x.localName === "label" && x.control === el)) state.hit = true;
       else if (!state.on && e.target && e.target.nodeType === 1) state.on = describe(e.target);
     };
     addEventListener(type, listen, { capture: true });
@@ -905,9 +955,23 @@
     // to its host, where it cannot be told from a press elsewhere on the host.
     const mine = () => (state.hit = true);
     el.addEventListener(type, mine, { capture: true });
-    armed.set(token, { state, stop: () => (removeEventListener(type, listen, { capture: true }), el.removeEventListener(type, mine, { capture: true })) });
+    armed.set(token, { state, el, stop: () => (removeEventListener(type, listen, { capture: true }), el.removeEventListener(type, mine, { capture: true })) });
     setTimeout(() => armed.has(token) && (armed.get(token).stop(), armed.delete(token)), 10000);
-    return { ok: 1, token };
+    return { ok: 1, token, state: kind === "hover" ? undefined : stateOf(el) };
+  }
+  // stateOf is what a click may change on el that a person sees: whether it is checked,
+  // pressed, expanded (a label's, its control's); undefined when it has none of these.
+  function stateOf(el) {
+    const c = controlOf(el);
+    const s = {};
+    const tri = (v) => (v === "mixed" ? 2 : v === "true" ? 1 : 0);
+    if (c.localName === "input" && /^(checkbox|radio)$/.test(c.type)) s.checked = c.indeterminate ? 2 : c.checked ? 1 : 0;
+    else if (c.hasAttribute("aria-checked")) s.checked = tri(c.getAttribute("aria-checked"));
+    if (c.hasAttribute("aria-pressed")) s.pressed = tri(c.getAttribute("aria-pressed"));
+    if (c.hasAttribute("aria-expanded")) s.expanded = tri(c.getAttribute("aria-expanded"));
+    else if (c.localName === "summary" && c.parentElement && c.parentElement.localName === "details") s.expanded = c.parentElement.open ? 1 : 0;
+    if (s.checked !== undefined && roleOf(el) === "switch") s.switch = 1; // on or off
+    return Object.keys(s).length ? s : undefined;
   }
   // clicked says whether the press armClick listened for reached the element.
   function clicked({ token }) {
@@ -915,7 +979,7 @@
     if (!a) return { ok: 1, hit: false, on: "", gone: 1 };
     a.stop();
     armed.delete(token);
-    return { ok: 1, hit: a.state.hit, on: a.state.on };
+    return { ok: 1, hit: a.state.hit, on: a.state.on, state: a.el.isConnected ? stateOf(a.el) : undefined };
   }
 
   // unseen says whether a person cannot see el (or something around it hides it), position
@@ -1140,13 +1204,16 @@
     const r = resolve(target);
     if (r.error) return r;
     const el = r.el;
-    if (secret(el)) return { ok: 1, password: 1, length: (el.value || "").length, matches: typeof expect === "string" ? el.value === expect : undefined };
-    return { ok: 1, value: el.isContentEditable ? el.innerText : el.value, picker: el.localName === "input" && pickers.has(el.type) ? el.type : undefined };
+    // What the field says is wrong with its value; an empty required field is not the typing's.
+    const v = el.validity;
+    const invalid = v && !v.valid && !v.valueMissing ? el.validationMessage || "invalid" : undefined;
+    if (secret(el)) return { ok: 1, password: 1, length: (el.value || "").length, matches: typeof expect === "string" ? el.value === expect : undefined, invalid };
+    return { ok: 1, value: el.isContentEditable ? el.innerText : el.value, picker: el.localName === "input" && pickers.has(el.type) ? el.type : undefined, invalid };
   }
   function isChecked({ target }) {
     const r = resolve(target);
     if (r.error) return r;
-    const el = r.el;
+    const el = controlOf(r.el);
     const aria = el.getAttribute("aria-checked");
     return { ok: 1, checked: el.checked === true || aria === "true" };
   }
@@ -1168,7 +1235,10 @@
     for (const o of el.options) o.selected = picked.includes(o);
     el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
     el.dispatchEvent(new Event("change", { bubbles: true }));
-    return { ok: 1, what, selected: picked.map((o) => o.label) };
+    // The page's handlers may put it back (or choose for it): say what it holds now.
+    const now = [...el.options].filter((o) => o.selected);
+    const kept = now.length === picked.length && picked.every((o) => o.selected);
+    return { ok: 1, what, selected: picked.map((o) => o.label), now: kept ? undefined : now.map((o) => o.label) };
   }
   function scroll({ target, direction, amount }) {
     if (target && (target.ref || target.selector)) {
@@ -1191,14 +1261,16 @@
       if (best) sc = best;
     }
     const h = sc === document.scrollingElement || sc === document.documentElement ? innerHeight : sc.clientHeight;
-    const step = amount > 0 ? amount : Math.round(h * 0.8);
-    const before = sc.scrollTop;
+    const across = direction === "left" || direction === "right";
+    const step = amount > 0 ? amount : Math.round((across ? (sc === document.scrollingElement || sc === document.documentElement ? innerWidth : sc.clientWidth) : h) * 0.8);
+    const before = across ? sc.scrollLeft : sc.scrollTop;
     if (direction === "top") sc.scrollTop = 0;
     else if (direction === "bottom") sc.scrollTop = sc.scrollHeight;
     else if (direction === "up") sc.scrollTop -= step;
     else if (direction === "left") sc.scrollLeft -= step;
     else if (direction === "right") sc.scrollLeft += step;
     else sc.scrollTop += step;
+    if (across) return { ok: 1, across: 1, x: Math.round(sc.scrollLeft), moved: Math.round(sc.scrollLeft - before), width: sc.scrollWidth };
     return { ok: 1, y: Math.round(sc.scrollTop), moved: Math.round(sc.scrollTop - before), height: sc.scrollHeight, viewport: h, atEnd: sc.scrollTop + h >= sc.scrollHeight - 2 };
   }
 

@@ -38,6 +38,9 @@ func toTab(v js.Value) tool.Tab {
 	if g := v.Get("groupId"); g.Type() == js.TypeNumber {
 		t.GroupID = g.Int()
 	}
+	if o := v.Get("openerTabId"); o.Type() == js.TypeNumber {
+		t.Opener = o.Int()
+	}
 	t.URL = str(v.Get("url"))
 	t.Pending = str(v.Get("pendingUrl"))
 	if t.URL == "" {

@@ -132,7 +132,7 @@ func TestAgentReadsPagesAndManagesTabs(t *testing.T) {
 		calls(call("tab_open", obj{"url": site.Page("long.html")})),
 		calls(call("find_text", obj{"text": "pineapple"}), call("links", nil), call("get_content", obj{"selector": "#s47"})),
 		calls(call("read_text", nil), call("snapshot", obj{"interactive": true}), call("screenshot", nil)),
-		calls(call("scroll", obj{"direction": "bottom"}), call("scroll", obj{"ref": "e1"})),
+		calls(call("scroll", obj{"direction": "bottom"}), call("scroll", obj{"ref": "e1"}), call("scroll", obj{"direction": "right"})),
 		calls(call("tabs_list", nil)),
 		func(c *testkit.Conversation) []testkit.Call {
 			m := regexp.MustCompile(`tab (\d+) \(current\)`).FindStringSubmatch(c.Results()[0].Text)
@@ -178,6 +178,7 @@ func TestAgentReadsPagesAndManagesTabs(t *testing.T) {
 	check("snapshot", 0, `button "Bottom button"`)
 	check("screenshot", 0, "Screenshot of")
 	check("scroll", 0, "This is the bottom of the page")
+	check("scroll", 2, "px sideways; now at ", " of 24") // the page is 2400 px and more across
 	check("navigate", 0, "Contact form")
 	check("back", 0, "Long page")
 	check("forward", 0, "Contact form")
@@ -202,7 +203,8 @@ func TestAgentReadsPagesAndManagesTabs(t *testing.T) {
 }
 
 // Acting on a form, over Anthropic's wire format: type replaces, submit presses Enter as a
-// person does, fill_form sets every kind of field, select_option, press_key, hover.
+// person does (and what the field says of a value it refuses comes back), fill_form sets every
+// kind of field, select_option, press_key, hover.
 func TestAgentFillsAForm(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -211,6 +213,7 @@ func TestAgentFillsAForm(t *testing.T) {
 			return []testkit.Call{
 				call("type", obj{"ref": refIn(t, c, `textbox "First name"`), "text": "Ada"}),
 				call("type", obj{"ref": refIn(t, c, `searchbox "Search"`), "text": "lisbon", "submit": true}),
+				call("type", obj{"ref": refIn(t, c, `textbox "Email"`), "text": "ada at example"}),
 				call("fill_form", obj{"fields": []obj{
 					{"ref": refIn(t, c, `textbox "Email"`), "value": "ada@example.com"},
 					{"ref": refIn(t, c, `combobox "Country"`), "value": "Portugal"},
@@ -239,8 +242,12 @@ func TestAgentFillsAForm(t *testing.T) {
 		}
 	}
 	types := p.results("type")
-	if len(types) != 3 || types[0].Error || !strings.Contains(types[0].Text, `Typed 3 characters into textbox “First name”`) {
+	if len(types) != 4 || types[0].Error || !strings.Contains(types[0].Text, `Typed 3 characters into textbox “First name”`) {
 		t.Errorf("type: %s", p.all())
+	}
+	// An address the field refuses: the field's own message comes back.
+	if len(types) == 4 && !strings.Contains(types[2].Text, "The field says its value is not valid: \"Please include an '@'") {
+		t.Errorf("typing an address without an @: %s", types[2].Text)
 	}
 	clicks := p.results("click")
 	if len(clicks) != 1 || !clicks[0].Error || !strings.Contains(clicks[0].Text, "is disabled") {

@@ -55,7 +55,8 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	if in.Double {
 		count = 2
 	}
-	what, trusted, err := e.mouse(ctx, tab.ID, frame, pt, in.Button, count)
+	known := e.knownTabs(ctx)
+	what, trusted, change, err := e.mouse(ctx, tab.ID, frame, pt, in.Button, count)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +64,7 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	if in.Double {
 		verb = "Double-clicked"
 	}
-	text := fmt.Sprintf("%s %s%s%s.", verb, what, refNote(f.Element.Ref), fallbackNote(trusted)) + e.afterAction(ctx, tab.ID, tab)
+	text := fmt.Sprintf("%s %s%s%s.", verb, what, refNote(f.Element.Ref), fallbackNote(trusted)) + change + e.afterAction(ctx, tab.ID, tab, known)
 	return (&Result{Text: text, URL: tab.URL}).on(f.Element, what), nil
 }
 
@@ -84,7 +85,7 @@ func hover(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	what, trusted, err := e.mouse(ctx, tab.ID, frame, pt, "", 0)
+	what, trusted, _, err := e.mouse(ctx, tab.ID, frame, pt, "", 0)
 	if err != nil {
 		return nil, err
 	}
@@ -102,13 +103,14 @@ func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	text := fmt.Sprintf("Typed %d characters into %s%s%s.", len([]rune(in.Text)), what, refNote(f.Element.Ref), fallbackNote(trusted))
+	text := fmt.Sprintf("Typed %s into %s%s%s.", plural(len([]rune(in.Text)), "character"), what, refNote(f.Element.Ref), fallbackNote(trusted))
 	text += e.valueCheck(ctx, tab.ID, frame, pt, in.Text, clear)
 	if in.Submit {
+		known := e.knownTabs(ctx)
 		if err := e.key(ctx, tab.ID, frame, "Enter"); err != nil {
 			return nil, err
 		}
-		text += " Pressed Enter." + e.afterAction(ctx, tab.ID, tab)
+		text += " Pressed Enter." + e.afterAction(ctx, tab.ID, tab, known)
 	}
 	return (&Result{Text: text, URL: tab.URL}).on(f.Element, what), nil
 }
@@ -123,6 +125,7 @@ func (e *Env) valueCheck(ctx context.Context, tabID, frame int, pt pageTarget, t
 		Length   int     `json:"length"`
 		Matches  *bool   `json:"matches"`
 		Picker   string  `json:"picker"`
+		Invalid  string  `json:"invalid"`
 	}
 	args := map[string]any{"target": pt}
 	if clear {
@@ -131,19 +134,31 @@ func (e *Env) valueCheck(ctx context.Context, tabID, frame int, pt pageTarget, t
 	if e.call(ctx, tabID, frame, pageFiles, "fieldValue", args, &v) != nil {
 		return ""
 	}
-	if v.Password == 1 {
+	// What the field says of its value (a number above its maximum, an address without an @,
+	// the page's own message): the form would refuse it.
+	invalid := ""
+	if v.Invalid != "" {
+		invalid = fmt.Sprintf(" The field says its value is not valid: %q.", clip(v.Invalid, 200))
+	}
+	switch {
+	case v.Password == 1:
 		if v.Matches != nil && !*v.Matches {
-			return fmt.Sprintf(" The field does not hold what was typed: it holds %d characters, %d were typed (the page may limit or rewrite it).", v.Length, len([]rune(typed)))
+			return fmt.Sprintf(" The field does not hold what was typed: it holds %s, %d were typed (the page may limit or rewrite it).", plural(v.Length, "character"), len([]rune(typed))) + invalid
 		}
-		return ""
+	case v.Value != nil && v.Picker != "":
+		return fmt.Sprintf(" The %s field holds %s.", v.Picker, *v.Value) + invalid // as the page stores it
+	case v.Value != nil && clear && strings.TrimSpace(*v.Value) != strings.TrimSpace(typed):
+		return fmt.Sprintf(" The field does not hold what was typed: it holds %q.", clip(*v.Value, 200)) + invalid
 	}
-	if v.Value != nil && v.Picker != "" {
-		return fmt.Sprintf(" The %s field holds %s.", v.Picker, *v.Value) // as the page stores it
+	return invalid
+}
+
+// orNothing joins quoted values, or says there are none.
+func orNothing(q []string) string {
+	if len(q) == 0 {
+		return "nothing chosen"
 	}
-	if v.Value != nil && clear && strings.TrimSpace(*v.Value) != strings.TrimSpace(typed) {
-		return fmt.Sprintf(" The field does not hold what was typed: it holds %q.", clip(*v.Value, 200))
-	}
-	return ""
+	return strings.Join(q, ", ")
 }
 
 func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
@@ -161,11 +176,16 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	var r struct {
 		What     string   `json:"what"`
 		Selected []string `json:"selected"`
+		Now      []string `json:"now"`
 	}
 	if err := e.call(ctx, tab.ID, frame, pageFiles, "selectOption", map[string]any{"target": pt, "values": in.Values}, &r); err != nil {
 		return nil, err
 	}
-	return &Result{Text: fmt.Sprintf("Chose %s in %s%s.", strings.Join(quoteAll(r.Selected), ", "), r.What, refNote(f.Element.Ref)) + e.afterAction(ctx, tab.ID, tab),
+	kept := ""
+	if r.Now != nil {
+		kept = fmt.Sprintf(" The page did not keep it: the list holds %s.", orNothing(quoteAll(r.Now)))
+	}
+	return &Result{Text: fmt.Sprintf("Chose %s in %s%s.", strings.Join(quoteAll(r.Selected), ", "), r.What, refNote(f.Element.Ref)) + kept + e.afterAction(ctx, tab.ID, tab, nil),
 		Summary: strings.Join(r.Selected, ", "), URL: tab.URL}, nil
 }
 
@@ -199,27 +219,34 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			if err := e.call(ctx, tab.ID, frame, pageFiles, "isChecked", map[string]any{"target": pt}, &s); err != nil {
 				return nil, failf("field %d: %v", i+1, err)
 			}
+			state := map[bool]string{true: "checked", false: "unchecked"}
 			if s.Checked != want {
-				if _, _, err := e.mouse(ctx, tab.ID, frame, pt, "", 1); err != nil {
+				if _, _, _, err := e.mouse(ctx, tab.ID, frame, pt, "", 1); err != nil {
 					return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 				}
+				// The page may refuse the change (or need something else first): read it back.
+				if err := e.call(ctx, tab.ID, frame, pageFiles, "isChecked", map[string]any{"target": pt}, &s); err == nil && s.Checked != want {
+					lines = append(lines, fmt.Sprintf("%s: still %s (the click did not change it)", what, state[s.Checked]))
+					continue
+				}
 			}
-			state := "unchecked"
-			if want {
-				state = "checked"
-			}
-			lines = append(lines, fmt.Sprintf("%s: %s", what, state))
+			lines = append(lines, fmt.Sprintf("%s: %s", what, state[want]))
 		case el.Role == "combobox" || el.Role == "listbox":
 			var r struct {
 				Selected []string `json:"selected"`
+				Now      []string `json:"now"`
 			}
 			if err := e.call(ctx, tab.ID, frame, pageFiles, "selectOption", map[string]any{"target": pt, "values": []string{fv.Value}}, &r); err != nil {
 				// An input with a datalist is a combobox too: type into it.
 				if _, _, terr := e.typeText(ctx, tab.ID, frame, pt, fv.Value, true); terr != nil {
 					return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 				}
-				lines = append(lines, fmt.Sprintf("%s: typed %d characters", what, len([]rune(fv.Value))))
+				lines = append(lines, fmt.Sprintf("%s: typed %s", what, plural(len([]rune(fv.Value)), "character")))
 				lastText, lastFrame, lastPt = i, frame, pt
+				continue
+			}
+			if r.Now != nil {
+				lines = append(lines, fmt.Sprintf("%s: chose %s, but the page did not keep it: the list holds %s", what, strings.Join(quoteAll(r.Selected), ", "), orNothing(quoteAll(r.Now))))
 				continue
 			}
 			lines = append(lines, fmt.Sprintf("%s: %s", what, strings.Join(r.Selected, ", ")))
@@ -234,7 +261,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 				}
 				lines = append(lines, fmt.Sprintf("%s: typed the %s", what, kind)+e.valueCheck(ctx, tab.ID, frame, pt, fv.Value, true))
 			} else {
-				lines = append(lines, fmt.Sprintf("%s: typed %d characters", what, len([]rune(fv.Value)))+e.valueCheck(ctx, tab.ID, frame, pt, fv.Value, true))
+				lines = append(lines, fmt.Sprintf("%s: typed %s", what, plural(len([]rune(fv.Value)), "character"))+e.valueCheck(ctx, tab.ID, frame, pt, fv.Value, true))
 			}
 			lastText, lastFrame, lastPt = i, frame, pt
 		}
@@ -247,10 +274,11 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 		if _, err := e.locate(ctx, tab.ID, lastFrame, lastPt, "type"); err == nil {
 			_ = e.call(ctx, tab.ID, lastFrame, pageFiles, "focusForTyping", map[string]any{"target": lastPt, "clear": false}, nil)
 		}
+		known := e.knownTabs(ctx)
 		if err := e.key(ctx, tab.ID, lastFrame, "Enter"); err != nil {
 			return nil, err
 		}
-		text += "\nPressed Enter to submit." + e.afterAction(ctx, tab.ID, tab)
+		text += "\nPressed Enter to submit." + e.afterAction(ctx, tab.ID, tab, known)
 	}
 	return (&Result{Text: text, URL: tab.URL}).Summed(sumFields.With(len(f.Fields))), nil
 }
@@ -291,10 +319,11 @@ func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	if d, ok := e.Browser.Dialog(tab.ID); ok {
 		return nil, &DialogError{Dialog: d}
 	}
+	known := e.knownTabs(ctx)
 	if err := e.key(ctx, tab.ID, frame, in.Key); err != nil {
 		return nil, err
 	}
-	return &Result{Text: fmt.Sprintf("Pressed %s%s.", in.Key, where1) + e.afterAction(ctx, tab.ID, tab), Summary: in.Key, URL: tab.URL}, nil
+	return &Result{Text: fmt.Sprintf("Pressed %s%s.", in.Key, where1) + e.afterAction(ctx, tab.ID, tab, known), Summary: in.Key, URL: tab.URL}, nil
 }
 
 func scrollTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
@@ -312,6 +341,9 @@ func scrollTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	}
 	var r struct {
 		What     string `json:"what"`
+		Across   int    `json:"across"`
+		X        int    `json:"x"`
+		Width    int    `json:"width"`
 		Y        int    `json:"y"`
 		Moved    int    `json:"moved"`
 		Height   int    `json:"height"`
@@ -323,6 +355,13 @@ func scrollTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	}
 	if r.What != "" {
 		return &Result{Text: fmt.Sprintf("Scrolled %s into view.", r.What), Summary: r.What, URL: tab.URL}, nil
+	}
+	if r.Across == 1 {
+		text := fmt.Sprintf("Scrolled %d px sideways; now at %d of %d px across.", r.Moved, r.X, r.Width)
+		if r.Moved == 0 {
+			text = fmt.Sprintf("The page did not move sideways (at %d of %d px across).", r.X, r.Width)
+		}
+		return &Result{Text: text, Summary: fmt.Sprintf("x=%d", r.X), URL: tab.URL}, nil
 	}
 	text := fmt.Sprintf("Scrolled %d px; now at %d of %d px.", r.Moved, r.Y, r.Height)
 	if r.Moved == 0 {
@@ -362,5 +401,5 @@ func dialogTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	if in.Accept {
 		sum = sumAccepted
 	}
-	return (&Result{Text: text + e.afterAction(ctx, t.ID, t), URL: t.URL}).Summed(sum.With()), nil
+	return (&Result{Text: text + e.afterAction(ctx, t.ID, t, nil), URL: t.URL}).Summed(sum.With()), nil
 }

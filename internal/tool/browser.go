@@ -103,6 +103,8 @@ type Tab struct {
 	Title    string `json:"title"`
 	Active   bool   `json:"active"`
 	Status   string `json:"status"` // "loading" or "complete"
+	// Opener is the tab whose page opened this one (a link to a new tab, window.open), or 0.
+	Opener int `json:"openerTabId,omitempty"`
 	// Pending is where a navigation that has started but not committed yet goes ("" when
 	// none): the tab still shows, and reports, the page it is leaving.
 	Pending string `json:"pending,omitempty"`

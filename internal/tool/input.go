@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -27,6 +28,9 @@ type located struct {
 	Focused bool   `json:"focused"`
 	Empty   bool   `json:"empty"`
 	Special string `json:"special"`
+	// Hidden is 1 when the page is not drawn (a background tab): Chrome answers a mouse move
+	// there only when the page next draws a frame, which it does not.
+	Hidden int `json:"hidden"`
 }
 
 type point struct {
@@ -152,7 +156,7 @@ func (e *Env) input(ctx context.Context, tabID int, method string, params any) e
 // debugger is attached first (Chrome's "started debugging" bar takes room at the top and moves
 // the page), the element must still be at the point just before the events go out, and the
 // press must reach it; when the page moved in between, it aims again.
-func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button string, count int) (string, bool, error) {
+func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button string, count int) (string, bool, string, error) {
 	action, kind := "click", "click"
 	if count == 0 {
 		action, kind = "hover", "hover"
@@ -168,19 +172,30 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 	for try := 0; ; try++ {
 		err = nil
 		if l, err = e.locate(ctx, tabID, frame, t, action); err != nil {
-			return "", false, err
+			return "", false, "", err
 		}
 		if !trusted {
 			break
 		}
 		top, err := e.topPoint(ctx, tabID, frame, l.Point)
 		if err != nil {
-			return l.What, false, err
+			return l.What, false, "", err
 		}
 		send := func(typ string, clicks int) error {
 			p := map[string]any{"type": typ, "x": top.X, "y": top.Y, "button": button, "clickCount": clicks}
 			if typ == "mouseMoved" {
 				p["button"] = "none"
+				if l.Hidden != 0 {
+					// In a background tab the move is dispatched at once but acknowledged
+					// only after Chrome gives up waiting for a frame (5 s): the press that
+					// follows does not wait for it.
+					mctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+					defer cancel()
+					if err := e.input(mctx, tabID, "Input.dispatchMouseEvent", p); err != nil && mctx.Err() == nil {
+						return err
+					}
+					return nil
+				}
 			}
 			return e.input(ctx, tabID, "Input.dispatchMouseEvent", p)
 		}
@@ -193,11 +208,12 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 				break
 			}
 			if !errors.Is(err, errDialogOpened) {
-				return l.What, true, err
+				return l.What, true, "", err
 			}
 		}
 		var arm struct {
-			Token string `json:"token"`
+			Token string    `json:"token"`
+			State *ctlState `json:"state"`
 		}
 		at := map[string]float64{"x": l.Point.X, "y": l.Point.Y}
 		if t.X != nil {
@@ -207,7 +223,7 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 			if isRetry(err) && try < 3 {
 				continue // the page moved since it was located: aim again
 			}
-			return l.What, true, unretry(err)
+			return l.What, true, "", unretry(err)
 		}
 		if count == 0 {
 			// A hover: the move was the action; it reached the element if it is there now.
@@ -219,29 +235,30 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 			}
 		}
 		if errors.Is(err, errDialogOpened) {
-			return l.What, true, nil // the press went through: the page opened a dialog from it
+			return l.What, true, "", nil // the press went through: the page opened a dialog from it
 		}
 		if errors.Is(err, ErrNoDebugger) {
 			trusted = false
 			break
 		}
 		if err != nil {
-			return l.What, true, err
+			return l.What, true, "", err
 		}
 		var got struct {
-			Hit bool   `json:"hit"`
-			On  string `json:"on"`
+			Hit   bool      `json:"hit"`
+			On    string    `json:"on"`
+			State *ctlState `json:"state"`
 		}
 		// The press went out: whether it landed is read wherever the page is now.
 		if err := e.call(unpinned(ctx), tabID, frame, pageFiles, "clicked", map[string]string{"token": arm.Token}, &got); err != nil {
 			var de *DialogError
 			if errors.As(err, &de) {
-				return l.What, true, nil
+				return l.What, true, "", nil
 			}
-			return l.What, true, err
+			return l.What, true, "", err
 		}
 		if got.Hit || count == 0 {
-			return l.What, true, nil
+			return l.What, true, arm.State.change(got.State), nil
 		}
 		// The press went somewhere else, which may have done something: say so, never press
 		// again.
@@ -249,16 +266,59 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 		if on == "" {
 			on = "nothing Skiff could see (it may have gone to another frame)"
 		}
-		return l.What, true, failf("the %s at (%.0f, %.0f) did not reach %s: it went to %s (the page changed under the mouse); look at the page before trying again", action, top.X, top.Y, l.What, on)
+		return l.What, true, "", failf("the %s at (%.0f, %.0f) did not reach %s: it went to %s (the page changed under the mouse); look at the page before trying again", action, top.X, top.Y, l.What, on)
 	}
 	name := "domClick"
 	if count == 0 {
 		name = "domHover"
 	}
 	if err := e.call(ctx, tabID, frame, pageFiles, name, map[string]any{"target": t, "point": l.Point, "count": count}, nil); err != nil {
-		return l.What, false, err
+		return l.What, false, "", err
 	}
-	return l.What, false, nil
+	return l.What, false, "", nil
+}
+
+// ctlState is what a click may change on an element that a person sees (skiff.js stateOf):
+// checked (2: partly), pressed, expanded; nil when it has none of these.
+type ctlState struct {
+	Switch   int  `json:"switch"` // 1: checked reads as on or off
+	Checked  *int `json:"checked"`
+	Pressed  *int `json:"pressed"`
+	Expanded *int `json:"expanded"`
+}
+
+// change says what a click did to the element's state, from before and after it: " It is now
+// checked." or, when the page did not change it, " It is still unchecked (the click did not
+// change it)." It is "" when the element has no such state.
+func (before *ctlState) change(after *ctlState) string {
+	if before == nil || after == nil {
+		return ""
+	}
+	var now, still []string
+	add := func(b, a *int, words ...string) {
+		if b == nil || a == nil || *a < 0 || *a >= len(words) {
+			return
+		}
+		if *b != *a {
+			now = append(now, words[*a])
+		} else {
+			still = append(still, words[*a])
+		}
+	}
+	if after.Switch == 1 {
+		add(before.Checked, after.Checked, "off", "on")
+	} else {
+		add(before.Checked, after.Checked, "unchecked", "checked", "partly checked")
+	}
+	add(before.Pressed, after.Pressed, "not pressed", "pressed", "partly pressed")
+	add(before.Expanded, after.Expanded, "collapsed", "expanded")
+	switch {
+	case len(now) > 0:
+		return " It is now " + strings.Join(now, " and ") + "."
+	case len(still) > 0:
+		return " It is still " + strings.Join(still, " and ") + " (the click did not change it)."
+	}
+	return ""
 }
 
 // typeText puts text in a field: focus it, select what it holds when clear, then insert the
@@ -311,12 +371,27 @@ func (e *Env) key(ctx context.Context, tabID, frame int, chord string) error {
 	return err
 }
 
-// afterAction waits briefly for what an action started: a navigation (then its load), or a
-// dialog. It describes the outcome for the model.
-func (e *Env) afterAction(ctx context.Context, tabID int, before Tab) string {
+// knownTabs is the set of tabs open now, for afterAction to tell a tab an action opens (nil
+// when they cannot be listed).
+func (e *Env) knownTabs(ctx context.Context) map[int]bool {
+	all, err := e.Browser.Tabs(ctx, 0)
+	if err != nil {
+		return nil
+	}
+	known := make(map[int]bool, len(all))
+	for _, t := range all {
+		known[t.ID] = true
+	}
+	return known
+}
+
+// afterAction waits briefly for what an action started: a navigation (then its load), a
+// dialog, or, with known (the tabs open before the action), a tab the page opened (a link to
+// a new tab, window.open). It describes the outcome for the model.
+func (e *Env) afterAction(ctx context.Context, tabID int, before Tab, known map[int]bool) string {
 	ctx = unpinned(ctx) // what the action caused may be on another site
 	// What an action starts shows within a moment: watch for it (a dialog, a load, a new
-	// address) for up to 150 ms, and go on as soon as it shows.
+	// address, a new tab) for up to 150 ms, and go on as soon as it shows.
 	var t Tab
 	var err error
 	for deadline := time.Now().Add(150 * time.Millisecond); ; {
@@ -325,6 +400,19 @@ func (e *Env) afterAction(ctx context.Context, tabID int, before Tab) string {
 		}
 		if t, err = e.Browser.Tab(ctx, tabID); err != nil {
 			return ""
+		}
+		if known != nil {
+			if all, err := e.Browser.Tabs(ctx, 0); err == nil {
+				for _, n := range all {
+					if !known[n.ID] && n.Opener == tabID {
+						where := n.URL
+						if n.Pending != "" {
+							where = n.Pending
+						}
+						return fmt.Sprintf(" It opened a new tab (tabId %d) at %s; this tab stays at %s.", n.ID, where, t.URL)
+					}
+				}
+			}
 		}
 		if t.Status == "loading" || t.URL != before.URL || !time.Now().Before(deadline) {
 			break

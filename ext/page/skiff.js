@@ -1025,11 +1025,13 @@
     return { ok: 1 };
   }
   // focusForTyping focuses a field and selects what it holds (so typed text replaces it).
+  let typingIn = null; // the field typing goes to (typedOn)
   function focusForTyping({ target, clear }) {
     const r = resolve(target);
     if (r.error) return r;
     const el = r.el;
     el.focus({ preventScroll: true });
+    typingIn = el;
     if (clear) {
       if (typeof el.select === "function" && el.localName !== "select") el.select();
       else if (el.isContentEditable) {
@@ -1054,7 +1056,24 @@
       }
     }
     const special = el.localName === "input" && pickers.has(el.type) ? el.type : "";
-    return { ok: 1, focused: document.activeElement === el || contains(el, deepActive()), empty: !(el.value || el.textContent), special };
+    return { ok: 1, focused: document.activeElement === el || contains(el, deepActive()), empty: !(el.value || el.textContent), special, maxLength: el.maxLength > 0 ? el.maxLength : undefined };
+  }
+  // typedOn says where typing stands once part of a text longer than its field takes went in:
+  // what the field holds (a secret one: only its length), and the field the page moved the
+  // focus on to, if it did (a code split into one box per digit), which the rest goes to (what
+  // it held selected, as typing with clear does).
+  function typedOn({ clear }) {
+    const el = typingIn;
+    if (!el || !el.isConnected) return { error: "the field typed into is no longer on the page" };
+    const out = { ok: 1, what: describe(el), held: secret(el) ? undefined : el.value, length: (el.value || "").length };
+    const a = deepActive();
+    const field = a && a !== el && ((a.localName === "input" && !/^(checkbox|radio|submit|button|reset|image|file|hidden|range|color)$/.test(a.type) && !pickers.has(a.type)) || a.localName === "textarea") && !a.readOnly && !a.disabled;
+    if (field) {
+      typingIn = a;
+      if (clear && typeof a.select === "function") a.select();
+      out.next = { what: describe(a), maxLength: a.maxLength > 0 ? a.maxLength : undefined };
+    }
+    return out;
   }
 
   // ---- native pickers: date, time, month, week, colour, range ----
@@ -1539,7 +1558,7 @@
     if (on) await Promise.race([new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))), new Promise((r) => setTimeout(r, 200))]);
     return { ok: 1, veiled: true };
   }
-  const api = { veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
+  const api = { typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

@@ -246,3 +246,38 @@ func TestDrawnControlsAndWhatEachActionChanged(t *testing.T) {
 		t.Errorf("terms, news, dark, free, pro, stubborn, aria: %s (want true false true true false false true, and the terms link never pressed)", state)
 	}
 }
+
+// A code split into one box per digit takes the whole code typed into its first box, as a
+// person typing it does: each box takes what it holds and the page moves the focus on. A field
+// that only limits its length keeps what it takes, and the result says what it holds.
+func TestTypingFollowsTheFocusAcrossCodeBoxes(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("type", obj{"ref": refIn(t, c, `textbox "Digit 1"`), "text": "123456"}),
+				call("type", obj{"ref": refIn(t, c, `textbox "Promo code"`), "text": "SUMMER2026"}),
+				call("fill_form", obj{"fields": []any{obj{"ref": refIn(t, c, `textbox "Backup code"`), "value": "ABCDEFGHIJ"}}}),
+			}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "google", m)
+	tab := openTab(t, panel, site.Page("code.html"))
+	runAgent(t, panel, "enter the code")
+	if got := inTab[string](t, panel, tab, `document.getElementById("code").textContent + " " + ["promo", "backup", "after"].map(id => document.getElementById(id).value).join(" ")`); got != "123456 SUMME ABCD EFGH" {
+		t.Errorf("the page holds %q, want %q", got, "123456 SUMME ABCD EFGH")
+	}
+	types := p.results("type")
+	if len(types) != 2 || types[0].Error || !strings.Contains(types[0].Text, `The page moved the focus from field to field as the text went in: textbox “Digit 1” holds "1", textbox “Digit 2” holds "2"`) ||
+		!strings.Contains(types[0].Text, `textbox “Digit 6” holds "6".`) || strings.Contains(types[0].Text, "does not hold") {
+		t.Errorf("typing the code: %s", p.all())
+	}
+	if len(types) == 2 && !strings.Contains(types[1].Text, `The field does not hold what was typed: it holds "SUMME".`) {
+		t.Errorf("typing past a field's limit: %s", types[1].Text)
+	}
+	if f := p.results("fill_form"); len(f) != 1 || !strings.Contains(f[0].Text, `textbox “Then” holds "EFGH"; the last 2 characters went nowhere (the focus stayed).`) {
+		t.Errorf("fill_form: %s", p.all())
+	}
+}

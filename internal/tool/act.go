@@ -99,12 +99,17 @@ func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 		return nil, err
 	}
 	clear := in.Clear == nil || *in.Clear
-	what, trusted, err := e.typeText(ctx, tab.ID, frame, pt, in.Text, clear)
+	ty, err := e.typeText(ctx, tab.ID, frame, pt, in.Text, clear)
 	if err != nil {
 		return nil, err
 	}
-	text := fmt.Sprintf("Typed %s into %s%s%s.", plural(len([]rune(in.Text)), "character"), what, refNote(f.Element.Ref), fallbackNote(trusted))
-	text += e.valueCheck(ctx, tab.ID, frame, pt, in.Text, clear)
+	what := ty.What
+	text := fmt.Sprintf("Typed %s into %s%s%s.", plural(len([]rune(in.Text)), "character"), what, refNote(f.Element.Ref), fallbackNote(ty.Trusted))
+	if ty.Across != "" {
+		text += ty.Across
+	} else {
+		text += e.valueCheck(ctx, tab.ID, frame, pt, in.Text, clear)
+	}
 	if in.Submit {
 		known := e.knownTabs(ctx)
 		if err := e.key(ctx, tab.ID, frame, "Enter"); err != nil {
@@ -238,7 +243,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			}
 			if err := e.call(ctx, tab.ID, frame, pageFiles, "selectOption", map[string]any{"target": pt, "values": []string{fv.Value}}, &r); err != nil {
 				// An input with a datalist is a combobox too: type into it.
-				if _, _, terr := e.typeText(ctx, tab.ID, frame, pt, fv.Value, true); terr != nil {
+				if _, terr := e.typeText(ctx, tab.ID, frame, pt, fv.Value, true); terr != nil {
 					return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 				}
 				lines = append(lines, fmt.Sprintf("%s: typed %s", what, plural(len([]rune(fv.Value)), "character")))
@@ -251,17 +256,22 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			}
 			lines = append(lines, fmt.Sprintf("%s: %s", what, strings.Join(r.Selected, ", ")))
 		default:
-			if _, _, err := e.typeText(ctx, tab.ID, frame, pt, fv.Value, true); err != nil {
+			ty, err := e.typeText(ctx, tab.ID, frame, pt, fv.Value, true)
+			if err != nil {
 				return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
+			}
+			check := ty.Across
+			if check == "" {
+				check = e.valueCheck(ctx, tab.ID, frame, pt, fv.Value, true)
 			}
 			if el.Field != "" {
 				kind := "payment details"
 				if el.Field == "password" {
 					kind = "password"
 				}
-				lines = append(lines, fmt.Sprintf("%s: typed the %s", what, kind)+e.valueCheck(ctx, tab.ID, frame, pt, fv.Value, true))
+				lines = append(lines, fmt.Sprintf("%s: typed the %s", what, kind)+check)
 			} else {
-				lines = append(lines, fmt.Sprintf("%s: typed %s", what, plural(len([]rune(fv.Value)), "character"))+e.valueCheck(ctx, tab.ID, frame, pt, fv.Value, true))
+				lines = append(lines, fmt.Sprintf("%s: typed %s", what, plural(len([]rune(fv.Value)), "character"))+check)
 			}
 			lastText, lastFrame, lastPt = i, frame, pt
 		}

@@ -31,6 +31,8 @@ type located struct {
 	// Hidden is 1 when the page is not drawn (a background tab): Chrome answers a mouse move
 	// there only when the page next draws a frame, which it does not.
 	Hidden int `json:"hidden"`
+	// MaxLength is how many characters the field takes (0: no limit), for locateFocus.
+	MaxLength int `json:"maxLength"`
 }
 
 type point struct {
@@ -321,29 +323,88 @@ func (before *ctlState) change(after *ctlState) string {
 	return ""
 }
 
+// typed is what typeText did: the field typed into, whether trusted input was used, and, when
+// the page moved the focus from field to field as the text went in (a code in one box per
+// digit), where each part went and what each field holds (Across): the read-back of the first
+// field alone would not say it.
+type typed struct {
+	What    string
+	Trusted bool
+	Across  string
+}
+
 // typeText puts text in a field: focus it, select what it holds when clear, then insert the
-// text as typing does. It reports what was typed into and whether trusted input was used.
-func (e *Env) typeText(ctx context.Context, tabID, frame int, t pageTarget, text string, clear bool) (string, bool, error) {
+// text as typing does.
+func (e *Env) typeText(ctx context.Context, tabID, frame int, t pageTarget, text string, clear bool) (typed, error) {
 	f, err := e.locateFocus(ctx, tabID, frame, t, clear)
 	if err != nil {
-		return "", false, err
+		return typed{}, err
 	}
 	if f.Special != "" {
 		// A date or a colour is not typed key by key into its segments: it is chosen, as a
 		// person's pick in the picker does, from what a person would write.
-		return f.What, true, e.call(ctx, tabID, frame, pageFiles, "setValue", map[string]any{"target": t, "text": text}, nil)
+		return typed{What: f.What, Trusted: true}, e.call(ctx, tabID, frame, pageFiles, "setValue", map[string]any{"target": t, "text": text}, nil)
 	}
-	trusted := true
+	out := typed{What: f.What, Trusted: true}
 	if clear && text == "" && !f.Empty {
 		err = e.key(ctx, tabID, frame, "Delete")
+	} else if rs := []rune(text); f.MaxLength > 0 && len(rs) > f.MaxLength {
+		out.Across, err = e.typeAcross(ctx, tabID, frame, rs, f.MaxLength, clear)
 	} else if text != "" {
 		err = e.input(ctx, tabID, "Input.insertText", map[string]string{"text": text})
 	}
 	if errors.Is(err, ErrNoDebugger) {
-		trusted = false
+		out.Trusted, out.Across = false, ""
 		err = e.call(ctx, tabID, frame, pageFiles, "domType", map[string]any{"target": t, "text": text, "clear": clear}, nil)
 	}
-	return f.What, trusted, err
+	return out, err
+}
+
+// typeAcross types a text longer than its field takes as a person does: what the field takes,
+// then, if the page moved the focus on to another field (a code split into one box per digit),
+// the rest there, field after field. It says where the text went when it went to more than one
+// field ("" when the field kept what it takes and the focus stayed: the read-back says it).
+func (e *Env) typeAcross(ctx context.Context, tabID, frame int, rs []rune, max int, clear bool) (string, error) {
+	var parts []string
+	for len(rs) > 0 {
+		n := min(max, len(rs))
+		if err := e.input(ctx, tabID, "Input.insertText", map[string]string{"text": string(rs[:n])}); err != nil {
+			return "", err
+		}
+		rs = rs[n:]
+		var on struct {
+			What   string  `json:"what"`
+			Held   *string `json:"held"`
+			Length int     `json:"length"`
+			Next   *struct {
+				MaxLength int `json:"maxLength"`
+			} `json:"next"`
+		}
+		if err := e.call(ctx, tabID, frame, pageFiles, "typedOn", map[string]bool{"clear": clear}, &on); err != nil {
+			return "", err
+		}
+		holds := plural(on.Length, "character") // a code or a password is not read back
+		if on.Held != nil {
+			holds = fmt.Sprintf("%q", clip(*on.Held, 100))
+		}
+		parts = append(parts, on.What+" holds "+holds)
+		if len(rs) == 0 {
+			break
+		}
+		if on.Next == nil {
+			if len(parts) == 1 {
+				return "", nil
+			}
+			return fmt.Sprintf(" The page moved the focus from field to field as the text went in: %s; the last %s went nowhere (the focus stayed).", strings.Join(parts, ", "), plural(len(rs), "character")), nil
+		}
+		if max = on.Next.MaxLength; max <= 0 {
+			max = len(rs)
+		}
+	}
+	if len(parts) == 1 {
+		return "", nil
+	}
+	return " The page moved the focus from field to field as the text went in: " + strings.Join(parts, ", ") + ".", nil
 }
 
 // key presses a key or chord ("Enter", "Control+A") in the focused element of the tab.

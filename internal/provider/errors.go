@@ -29,6 +29,7 @@ const (
 	KindBadResponse   ErrorKind = "bad_response"   // HTML, non-JSON or unparseable data
 	KindTruncated     ErrorKind = "truncated"      // the stream ended before the model finished
 	KindStream        ErrorKind = "stream"         // an error event in the middle of a stream
+	KindSilent        ErrorKind = "silent"         // nothing came for too long (FirstWait, SilenceWait)
 )
 
 // Error is a provider failure the agent can inspect and the user can read.
@@ -41,7 +42,8 @@ type Error struct {
 	Message  string // provider's message, verbatim
 	// RetryAfter is the wait the provider asked for (Retry-After header or Gemini RetryInfo).
 	RetryAfter time.Duration
-	Err        error // underlying cause (network error), if any
+	Waited     time.Duration // for KindSilent: how long nothing came
+	Err        error         // underlying cause (network error), if any
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -49,7 +51,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // Retryable reports whether the same request may succeed later.
 func (e *Error) Retryable() bool {
 	switch e.Kind {
-	case KindRateLimit, KindOverloaded, KindServer, KindNetwork, KindTruncated:
+	case KindRateLimit, KindOverloaded, KindServer, KindNetwork, KindTruncated, KindSilent:
 		return true
 	}
 	return false
@@ -74,6 +76,7 @@ var (
 	sayBadResponse   = i18n.Sentence{Key: "errProviderBadResponse", English: "$1: the provider sent a response Skiff could not read$2"}
 	sayTruncated     = i18n.Sentence{Key: "errProviderTruncated", English: "$1: the reply stopped before the model finished; the partial text is kept$2"}
 	sayStream        = i18n.Sentence{Key: "errProviderStream", English: "$1: the provider reported an error mid-reply$2"}
+	saySilent        = i18n.Sentence{Key: "errProviderSilent", English: "$1: nothing came for $3, so Skiff stopped waiting; what arrived is kept$2"}
 	sayFailed        = i18n.Sentence{Key: "errProviderFailed", English: "$1: request failed$2"}
 )
 
@@ -106,6 +109,8 @@ func summary(kind ErrorKind) i18n.Sentence {
 		return sayTruncated
 	case KindStream:
 		return sayStream
+	case KindSilent:
+		return saySilent
 	}
 	return sayFailed
 }
@@ -128,6 +133,9 @@ func (e *Error) Text() i18n.Text {
 	wait := ""
 	if e.Kind == KindRateLimit && e.RetryAfter > 0 {
 		say, wait = sayRateLimitWait, roundDuration(e.RetryAfter)
+	}
+	if e.Kind == KindSilent {
+		wait = roundDuration(e.Waited)
 	}
 	return say.With(or(e.Provider, "The provider"), rest.String(), wait)
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"iter"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/skiff-ai/skiff/internal/sse"
 )
@@ -119,6 +121,20 @@ func (p Provider) NewRequest(key string, r Request) (*HTTPRequest, error) {
 // maxErrorBody bounds how much of an error response is read.
 const maxErrorBody = 64 << 10
 
+// FirstWait is how long a provider may take to begin its reply (a reasoning model thinking
+// before its first word), LocalFirstWait the same for a server on the user's machine or their
+// own endpoint (loading a model, then reading a long page on a CPU), and SilenceWait how long
+// a reply may then fall silent. Any bytes (a keep-alive ping too) show the provider is there;
+// past a wait nothing is coming, and the reply ends with a KindSilent error, keeping what
+// arrived.
+var (
+	FirstWait      = 5 * time.Minute
+	LocalFirstWait = 15 * time.Minute
+	SilenceWait    = 2 * time.Minute
+)
+
+var errSilent = errors.New("the provider sent nothing")
+
 // Stream sends r to p and yields the decoded events. The last event is always EventFinish or
 // EventError (a *Error), unless the caller stops early or ctx is canceled, in which case the
 // sequence just ends.
@@ -130,9 +146,28 @@ func (p Provider) Stream(ctx context.Context, d Doer, key string, r Request) ite
 			fail(err)
 			return
 		}
+		// The watchdog: a provider that stops sending is given up on (a call into a peer
+		// never waits forever), not waited for until the user presses Stop.
+		ctx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		first := FirstWait
+		if p.Local || !p.NeedsKey {
+			first = LocalFirstWait
+		}
+		var wait atomic.Int64
+		wait.Store(int64(first))
+		dog := time.AfterFunc(first, func() { cancel(errSilent) })
+		defer dog.Stop()
+		silent := func() bool {
+			if context.Cause(ctx) != errSilent {
+				return false
+			}
+			fail(&Error{Provider: p.Name, Kind: KindSilent, Waited: time.Duration(wait.Load())})
+			return true
+		}
 		resp, err := d.Do(ctx, req)
 		if err != nil {
-			if ctx.Err() == nil {
+			if !silent() && ctx.Err() == nil {
 				fail(AsError(p, err))
 			}
 			return
@@ -157,15 +192,36 @@ func (p Provider) Stream(ctx context.Context, d Doer, key string, r Request) ite
 			fail(e)
 			return
 		}
-		for ev := range p.Decode(resp.Body) {
+		body := alive{resp.Body, func() { dog.Reset(time.Duration(wait.Load())) }}
+		for ev := range p.Decode(body) {
 			if ctx.Err() != nil { // canceled: the caller asked to stop, nothing more to report
+				silent()
 				return
+			}
+			if ev.Kind == EventText || ev.Kind == EventReasoning || ev.Kind == EventToolCall {
+				if wait.Swap(int64(SilenceWait)) != int64(SilenceWait) { // it has begun: a pause is shorter now
+					dog.Reset(SilenceWait)
+				}
 			}
 			if !yield(ev) {
 				return
 			}
 		}
 	}
+}
+
+// alive is a response body whose reads that bring bytes tell the watchdog so.
+type alive struct {
+	io.Reader
+	tick func()
+}
+
+func (a alive) Read(b []byte) (int, error) {
+	n, err := a.Reader.Read(b)
+	if n > 0 {
+		a.tick()
+	}
+	return n, err
 }
 
 // decoder turns one format's SSE events into Events.

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -290,5 +291,95 @@ func TestListModels(t *testing.T) {
 		var pe *Error
 		require.True(t, errors.As(err, &pe))
 		assert.Equal(t, KindAuth, pe.Kind)
+	})
+}
+
+// hold keeps a request unanswered until its client goes (the server sees that once it has
+// read the request's body), or 10 s.
+func hold(r *http.Request) {
+	_, _ = io.Copy(io.Discard, r.Body)
+	select {
+	case <-r.Context().Done():
+	case <-time.After(10 * time.Second):
+	}
+}
+
+// A provider that stops sending is given up on, never waited for until the user presses Stop:
+// a server that never answers, and one that stops in the middle of a reply (each wire format,
+// its recorded stream cut halfway), end with a KindSilent error that keeps the text that came;
+// one that sends only keep-alive pings for longer than the wait is still there.
+func TestStreamGivesUpOnASilentProvider(t *testing.T) {
+	first, local, silence := FirstWait, LocalFirstWait, SilenceWait
+	FirstWait, LocalFirstWait, SilenceWait = 400*time.Millisecond, 500*time.Millisecond, 300*time.Millisecond
+	t.Cleanup(func() { FirstWait, LocalFirstWait, SilenceWait = first, local, silence })
+
+	for _, id := range []string{"openai", "ollama"} { // a local server has the longer wait
+		t.Run("never answers, "+id, func(t *testing.T) {
+			var evs []Event
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hold(r) }))
+			defer srv.Close()
+			p := mustLookup(id)
+			p.BaseURL = srv.URL
+			for ev := range p.Stream(context.Background(), httpDoer{}, "k", Request{Model: "m"}) {
+				evs = append(evs, ev)
+			}
+			var pe *Error
+			require.Len(t, evs, 1)
+			require.True(t, errors.As(evs[0].Err, &pe))
+			assert.Equal(t, KindSilent, pe.Kind)
+			assert.Equal(t, map[string]time.Duration{"openai": FirstWait, "ollama": LocalFirstWait}[id], pe.Waited)
+		})
+	}
+	for _, tc := range []struct{ provider, file string }{
+		{"openai", "openai/text_usage.sse"}, {"anthropic", "anthropic/text.sse"}, {"google", "gemini/text.sse"},
+	} {
+		t.Run("stops mid-reply, "+tc.provider, func(t *testing.T) {
+			data := readRecorded(t, tc.file)
+			whole := fold(t, collect(mustLookup(tc.provider), bytes.NewReader(data)))
+			// Cut after the first half of its events, at an event's end.
+			sep := []byte("\n\n")
+			if bytes.Contains(data, []byte("\r\n\r\n")) { // Gemini's
+				sep = []byte("\r\n\r\n")
+			}
+			events := bytes.SplitAfter(data, sep)
+			half := bytes.Join(events[:len(events)/2], nil)
+			cut := fold(t, collect(mustLookup(tc.provider), bytes.NewReader(half)))
+			require.NotEmpty(t, cut.Text, "the first half holds no text: the test tests nothing")
+			require.NotEqual(t, whole.Text, cut.Text)
+			var evs []Event
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				_, _ = w.Write(half)
+				w.(http.Flusher).Flush()
+				hold(r)
+			}))
+			defer srv.Close()
+			p := mustLookup(tc.provider)
+			p.BaseURL = srv.URL
+			for ev := range p.Stream(context.Background(), httpDoer{}, "k", Request{Model: "m"}) {
+				evs = append(evs, ev)
+			}
+			got := fold(t, evs)
+			assert.Equal(t, KindSilent, got.ErrKind)
+			assert.Equal(t, cut.Text, got.Text, "the text that came is kept")
+			var pe *Error
+			require.True(t, errors.As(evs[len(evs)-1].Err, &pe))
+			assert.Equal(t, "OpenAI: nothing came for 1s, so Skiff stopped waiting; what arrived is kept", (&Error{Provider: "OpenAI", Kind: KindSilent, Waited: pe.Waited}).Error())
+			assert.Equal(t, SilenceWait, pe.Waited, "once text came, the shorter wait applies")
+		})
+	}
+	t.Run("pings keep it waiting", func(t *testing.T) {
+		data := readRecorded(t, "anthropic/text.sse")
+		r := streamOnce(t, mustLookup("anthropic"), func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			for range 10 { // 1 s of pings, longer than either wait
+				_, _ = io.WriteString(w, "event: ping\ndata: {\"type\": \"ping\"}\n\n")
+				w.(http.Flusher).Flush()
+				time.Sleep(100 * time.Millisecond)
+			}
+			_, _ = w.Write(data)
+		})
+		assert.Empty(t, r.ErrKind)
+		assert.NotEmpty(t, r.Text)
 	})
 }

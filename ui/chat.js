@@ -6,6 +6,7 @@ import { state, busy } from "./state.js";
 import { render, Stream } from "./markdown.js";
 import { flagNote, storedImage } from "./tools.js";
 import { planCard } from "./cards.js";
+import { runEnded } from "./page.js";
 import { t, say, onLanguage } from "./i18n.js";
 
 const streams = new Map(); // message id -> Stream
@@ -241,6 +242,7 @@ export function updateButtons() {
   $("send").hidden = b;
   $("stop").hidden = !b;
   drawActions();
+  if (!b) runEnded();
 }
 
 $("messages").addEventListener("click", async (e) => {

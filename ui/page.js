@@ -4,7 +4,7 @@
 // sent (it keeps what it read for the chip, and reads the selection then).
 import { $ } from "./dom.js";
 import { call } from "./connection.js";
-import { state } from "./state.js";
+import { state, busy } from "./state.js";
 import { t, say, onLanguage } from "./i18n.js";
 
 let focusInput = () => {};
@@ -135,9 +135,25 @@ export function afterSend() {
 // (its title and address) is drawn in the same frame as the event, and the page is read
 // (words, selection) a moment later.
 let pageTimer = 0;
+let deferred = null; // a read put off while a run acts: whether it is to be fresh
 function pageChanged(fresh) {
   clearTimeout(pageTimer);
+  // While the chat on screen runs, reading the page for the chip (the whole article, 30-100 ms
+  // of the page's own thread) would slow the run's calls into that page at each navigation:
+  // the chip shows what the tab says of itself, and the page is read once the run ends (a
+  // message sent meanwhile reads it then in any case).
+  if (busy()) {
+    deferred = !!deferred || !!fresh;
+    return;
+  }
   pageTimer = setTimeout(() => refreshPage(fresh), 150);
+}
+// runEnded reads the page for the chip if a read was put off while the run acted.
+export function runEnded() {
+  if (deferred === null || busy()) return;
+  const fresh = deferred;
+  deferred = null;
+  pageChanged(fresh);
 }
 function showTab(t) {
   if (!t || !state.settings || (!state.settings.pageContext && !page.ask)) return;
@@ -183,6 +199,11 @@ chrome.tabs.onUpdated.addListener((tabId, info, tab) => {
   remember(tab);
   // A navigation of the tab on the chip (not title changes alone: unread counters).
   if (page.peek && tabId === page.peek.tabId && (info.url || info.status === "loading")) showTab(tab);
+  // Not read yet (loading, or put off while a run acts): the title the tab gives is the best name.
+  else if (page.peek && tabId === page.peek.tabId && info.title && page.peek.reading) {
+    page.peek.title = info.title;
+    drawChip();
+  }
   if (page.peek && tabId === page.peek.tabId && (info.status === "complete" || info.url)) pageChanged(info.status === "complete");
 });
 chrome.windows.onFocusChanged.addListener(() => {

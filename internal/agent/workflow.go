@@ -32,7 +32,7 @@ func recordedCalls(ms []store.Message) []workflow.Call {
 			at = m.Tool.URL
 		}
 		out = append(out, workflow.Call{Tool: m.Tool.Name, Args: m.Tool.Args, Elements: m.Tool.Elements, URL: at,
-			Sensitive: m.Tool.Sensitive, Seen: seen})
+			Sensitive: m.Tool.Sensitive, Checked: m.Tool.Checked, Seen: seen})
 	}
 	return out
 }

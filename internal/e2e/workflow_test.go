@@ -731,3 +731,37 @@ func TestReplayFollowsAPageThatRedrawsItsFields(t *testing.T) {
 		t.Errorf("the site got %v", f)
 	}
 }
+
+// A workflow replays a click on a checkbox as the state the click left it in: on a page that
+// shows the box checked already (the site remembers), the replay leaves it checked instead of
+// turning it off again.
+func TestReplayLeavesACheckboxAsItWasLeft(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		clickOn(t, `checkbox "Send me the newsletter"`),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("checks.html"))
+	runAgent(t, panel, "sign me up for the newsletter")
+	if !inTab[bool](t, panel, tab, `document.getElementById("news").checked`) {
+		t.Fatalf("the agent's click did not check the box: %s", p.all())
+	}
+	Do(t, panel, chromedp.Click("#workflows-toggle"))
+	JS[bool](t, panel, `(document.getElementById("workflow-name").value = "Newsletter", true)`)
+	Do(t, panel, chromedp.Click(`#workflow-save button[type="submit"]`))
+	WaitJS(t, panel, `document.getElementById("workflows-status").textContent.includes("Newsletter") && !!document.querySelector(".workflow .wf-steps li")`)
+	steps := JS[[]string](t, panel, `[...document.querySelectorAll(".workflow .wf-steps li")].map(li => li.textContent)`)
+	if len(steps) != 2 || steps[1] != "fill checkbox “Send me the newsletter” = true" {
+		t.Fatalf("the workflow's steps: %q", steps)
+	}
+	inTab[bool](t, panel, tab, `(localStorage.setItem("remember", "1"), true)`)
+	m.Close()
+	if last := replayFromView(t, panel, map[string]string{}, false); !strings.Contains(last, "ran all 2 steps") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	if !inTab[bool](t, panel, tab, `document.getElementById("news").checked && localStorage.getItem("remember") === "1"`) {
+		t.Errorf("the replay turned the box the page showed checked off")
+	}
+}

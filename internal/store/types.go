@@ -102,6 +102,8 @@ type ToolRun struct {
 	AskedAt   int64      `json:"askedAt,omitempty"`
 	Asks      string     `json:"asks,omitempty"` // why the gate asks the user, in words (English)
 	AsksText  *i18n.Text `json:"asksText,omitempty"`
+	// Checked is the state a click left a checkbox, radio or switch in (tool.Result.Checked).
+	Checked *bool `json:"checked,omitempty"`
 	// Irreversible: what the element says that makes this call count as destructive.
 	Irreversible string `json:"irreversible,omitempty"`
 	// LeadsTo: where the call sends the browser when that is another site (a link's address,

@@ -56,16 +56,21 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 		count = 2
 	}
 	known := e.knownTabs(ctx)
-	what, trusted, change, err := e.mouse(ctx, tab.ID, frame, pt, in.Button, count)
+	p, err := e.mouse(ctx, tab.ID, frame, pt, in.Button, count)
 	if err != nil {
 		return nil, err
 	}
+	what := p.What
 	verb := "Clicked"
 	if in.Double {
 		verb = "Double-clicked"
 	}
-	text := fmt.Sprintf("%s %s%s%s.", verb, what, refNote(f.Element.Ref), fallbackNote(trusted)) + change + e.afterAction(ctx, tab.ID, tab, known)
-	return (&Result{Text: text, URL: tab.URL}).on(f.Element, what), nil
+	text := fmt.Sprintf("%s %s%s%s.", verb, what, refNote(f.Element.Ref), fallbackNote(p.Trusted)) + p.Before.change(p.After) + e.afterAction(ctx, tab.ID, tab, known)
+	res := (&Result{Text: text, URL: tab.URL}).on(f.Element, what)
+	if count == 1 && in.Button != "right" && in.Button != "middle" {
+		res.Checked = p.checked()
+	}
+	return res, nil
 }
 
 // on is r with its summary: the element acted on, in the user's language when it is the
@@ -85,10 +90,11 @@ func hover(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	what, trusted, _, err := e.mouse(ctx, tab.ID, frame, pt, "", 0)
+	p, err := e.mouse(ctx, tab.ID, frame, pt, "", 0)
 	if err != nil {
 		return nil, err
 	}
+	what, trusted := p.What, p.Trusted
 	return (&Result{Text: fmt.Sprintf("The mouse is over %s%s%s.", what, refNote(f.Element.Ref), fallbackNote(trusted)), URL: tab.URL}).on(f.Element, what), nil
 }
 
@@ -226,7 +232,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			}
 			state := map[bool]string{true: "checked", false: "unchecked"}
 			if s.Checked != want {
-				if _, _, _, err := e.mouse(ctx, tab.ID, frame, pt, "", 1); err != nil {
+				if _, err := e.mouse(ctx, tab.ID, frame, pt, "", 1); err != nil {
 					return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 				}
 				// The page may refuse the change (or need something else first): read it back.

@@ -158,7 +158,7 @@ func (e *Env) input(ctx context.Context, tabID int, method string, params any) e
 // debugger is attached first (Chrome's "started debugging" bar takes room at the top and moves
 // the page), the element must still be at the point just before the events go out, and the
 // press must reach it; when the page moved in between, it aims again.
-func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button string, count int) (string, bool, string, error) {
+func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button string, count int) (pressed, error) {
 	action, kind := "click", "click"
 	if count == 0 {
 		action, kind = "hover", "hover"
@@ -174,14 +174,14 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 	for try := 0; ; try++ {
 		err = nil
 		if l, err = e.locate(ctx, tabID, frame, t, action); err != nil {
-			return "", false, "", err
+			return pressed{What: "", Trusted: false}, err
 		}
 		if !trusted {
 			break
 		}
 		top, err := e.topPoint(ctx, tabID, frame, l.Point)
 		if err != nil {
-			return l.What, false, "", err
+			return pressed{What: l.What, Trusted: false}, err
 		}
 		send := func(typ string, clicks int) error {
 			p := map[string]any{"type": typ, "x": top.X, "y": top.Y, "button": button, "clickCount": clicks}
@@ -210,7 +210,7 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 				break
 			}
 			if !errors.Is(err, errDialogOpened) {
-				return l.What, true, "", err
+				return pressed{What: l.What, Trusted: true}, err
 			}
 		}
 		var arm struct {
@@ -225,7 +225,7 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 			if isRetry(err) && try < 3 {
 				continue // the page moved since it was located: aim again
 			}
-			return l.What, true, "", unretry(err)
+			return pressed{What: l.What, Trusted: true}, unretry(err)
 		}
 		if count == 0 {
 			// A hover: the move was the action; it reached the element if it is there now.
@@ -237,14 +237,14 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 			}
 		}
 		if errors.Is(err, errDialogOpened) {
-			return l.What, true, "", nil // the press went through: the page opened a dialog from it
+			return pressed{What: l.What, Trusted: true}, nil // the press went through: the page opened a dialog from it
 		}
 		if errors.Is(err, ErrNoDebugger) {
 			trusted = false
 			break
 		}
 		if err != nil {
-			return l.What, true, "", err
+			return pressed{What: l.What, Trusted: true}, err
 		}
 		var got struct {
 			Hit   bool      `json:"hit"`
@@ -255,12 +255,12 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 		if err := e.call(unpinned(ctx), tabID, frame, pageFiles, "clicked", map[string]string{"token": arm.Token}, &got); err != nil {
 			var de *DialogError
 			if errors.As(err, &de) {
-				return l.What, true, "", nil
+				return pressed{What: l.What, Trusted: true}, nil
 			}
-			return l.What, true, "", err
+			return pressed{What: l.What, Trusted: true}, err
 		}
 		if got.Hit || count == 0 {
-			return l.What, true, arm.State.change(got.State), nil
+			return pressed{What: l.What, Trusted: true, Before: arm.State, After: got.State}, nil
 		}
 		// The press went somewhere else, which may have done something: say so, never press
 		// again.
@@ -268,16 +268,33 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 		if on == "" {
 			on = "nothing Skiff could see (it may have gone to another frame)"
 		}
-		return l.What, true, "", failf("the %s at (%.0f, %.0f) did not reach %s: it went to %s (the page changed under the mouse); look at the page before trying again", action, top.X, top.Y, l.What, on)
+		return pressed{What: l.What, Trusted: true}, failf("the %s at (%.0f, %.0f) did not reach %s: it went to %s (the page changed under the mouse); look at the page before trying again", action, top.X, top.Y, l.What, on)
 	}
 	name := "domClick"
 	if count == 0 {
 		name = "domHover"
 	}
 	if err := e.call(ctx, tabID, frame, pageFiles, name, map[string]any{"target": t, "point": l.Point, "count": count}, nil); err != nil {
-		return l.What, false, "", err
+		return pressed{What: l.What, Trusted: false}, err
 	}
-	return l.What, false, "", nil
+	return pressed{What: l.What, Trusted: false}, nil
+}
+
+// pressed is what mouse did: the element it acted on, whether with trusted input, and the
+// element's state before and after a click (nil when it has none, or it could not be read).
+type pressed struct {
+	What          string
+	Trusted       bool
+	Before, After *ctlState
+}
+
+// checked is the state a click left a checkbox, radio or switch in (nil: none, or partly).
+func (p pressed) checked() *bool {
+	if p.Before == nil || p.After == nil || p.After.Checked == nil || *p.After.Checked > 1 {
+		return nil
+	}
+	on := *p.After.Checked == 1
+	return &on
 }
 
 // ctlState is what a click may change on an element that a person sees (skiff.js stateOf):

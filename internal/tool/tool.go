@@ -83,6 +83,10 @@ type Result struct {
 	Untrusted bool `json:"untrusted,omitempty"`
 	// URL is the page the tool worked on, when there is one.
 	URL string `json:"url,omitempty"`
+	// Checked is the state a click left a checkbox, radio or switch in, as read back (nil for
+	// other elements, or when it could not be read): a workflow replays such a click as that
+	// state, not as a toggle.
+	Checked *bool `json:"checked,omitempty"`
 }
 
 // Summed is r with its summary said as t (Summary is its English).

@@ -20,6 +20,8 @@ type Call struct {
 	URL       string
 	Sensitive bool   // it typed into a password or payment field
 	Seen      string // the text of the snapshot read before it, if any
+	// Checked is the state a click left a checkbox, radio or switch in, if it was one.
+	Checked *bool
 }
 
 // Record makes a workflow of a run's calls (the ones that ran and succeeded; the caller leaves
@@ -98,6 +100,9 @@ func Extend(base *Workflow, upto int, calls []Call) (*Workflow, error) {
 	}
 	return w, w.Check()
 }
+
+// checkable are the roles fill_form sets to a state.
+var checkable = map[string]bool{"checkbox": true, "radio": true, "switch": true}
 
 type recorder struct {
 	w *Workflow
@@ -197,6 +202,15 @@ func (r *recorder) step(c Call) (Step, error) {
 	case "dialog":
 		if v, ok := args["promptText"].(string); ok {
 			args["promptText"] = r.param(Target{Name: "answer"}, v, false)
+		}
+	case "click":
+		// A click on a checkbox, a radio or a switch meant the state it left it in: replayed
+		// as a click, it would turn a box the page already shows checked off again. It is
+		// kept as that state (fill_form clicks only when the box is not in it already, and
+		// says when the page refuses).
+		if ref, ok := args["ref"].(string); ok && c.Checked != nil && len(s.Targets) == 1 && checkable[s.Targets[0].Role] && args["double"] != true && (args["button"] == nil || args["button"] == "left") {
+			s.Tool = "fill_form"
+			args = map[string]any{"fields": []any{map[string]any{"ref": ref, "value": strconv.FormatBool(*c.Checked)}}}
 		}
 	}
 	raw, err := json.Marshal(args)

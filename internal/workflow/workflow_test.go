@@ -129,6 +129,43 @@ func TestRecordMakesStepsAndParameters(t *testing.T) {
 	assert.NotContains(t, string(b), `"e5"`, "no ref that dies with the page")
 }
 
+// A click on a checkbox, a radio or a switch is kept as the state it left it in, so that a
+// replay on a page that shows it that way already leaves it so; other clicks, and a click
+// whose state was not read, stay clicks.
+func TestClicksOnCheckboxesAreKeptAsTheirState(t *testing.T) {
+	on, off := true, false
+	el := func(ref, role, name string) []tool.Element {
+		return []tool.Element{{Ref: ref, Role: role, Name: name, Tag: "input", Origin: "http://shop.test"}}
+	}
+	w, err := Record("Settings", []Call{
+		{Tool: "click", Args: json.RawMessage(`{"ref":"e1"}`), Elements: el("e1", "checkbox", "Newsletter"), URL: "http://shop.test/", Checked: &on},
+		{Tool: "click", Args: json.RawMessage(`{"ref":"e2"}`), Elements: el("e2", "switch", "Dark mode"), URL: "http://shop.test/", Checked: &off},
+		{Tool: "click", Args: json.RawMessage(`{"ref":"e3"}`), Elements: el("e3", "radio", "Pro"), URL: "http://shop.test/", Checked: &on},
+		{Tool: "click", Args: json.RawMessage(`{"ref":"e4"}`), Elements: el("e4", "checkbox", "Terms"), URL: "http://shop.test/"},
+		{Tool: "click", Args: json.RawMessage(`{"ref":"e1","double":true}`), Elements: el("e1", "checkbox", "Newsletter"), URL: "http://shop.test/", Checked: &on},
+		{Tool: "click", Args: json.RawMessage(`{"ref":"e5"}`), Elements: el("e5", "button", "Save"), URL: "http://shop.test/"},
+	})
+	require.NoError(t, err)
+	require.NoError(t, w.Check())
+	require.Len(t, w.Steps, 7) // the page is loaded first
+	for i, want := range []string{
+		`{"fields":[{"ref":"@1","value":"true"}]}`, `{"fields":[{"ref":"@1","value":"false"}]}`, `{"fields":[{"ref":"@1","value":"true"}]}`,
+		`{"ref":"@1"}`, `{"ref":"@1","double":true}`, `{"ref":"@1"}`,
+	} {
+		assert.JSONEq(t, want, string(w.Steps[i+1].Args), "step %d", i+2)
+	}
+	assert.Equal(t, []string{"navigate", "fill_form", "fill_form", "fill_form", "click", "click", "click"}, tools(w))
+	assert.Empty(t, w.Params, "a box's state is the step's, not a value asked for")
+}
+
+func tools(w *Workflow) []string {
+	var out []string
+	for _, s := range w.Steps {
+		out = append(out, s.Tool)
+	}
+	return out
+}
+
 func TestReplayWithNewValues(t *testing.T) {
 	w, s := recorded(t)
 	b := &fakeBrowser{snap: s}

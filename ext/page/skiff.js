@@ -719,7 +719,7 @@
         if (kind === "password") node.password = 1;
         else if (kind === "payment") node.payment = 1;
         else if (!/^(checkbox|radio|submit|button|reset|image|file)$/.test(el.type)) node.value = clean(el.value, 200);
-        if (el.type && !/^(text|textarea)$/.test(el.type) && !inputRoles[el.type] && el.type !== "search") node.type = el.type;
+        if (el.type === "file" || (el.type && !/^(text|textarea)$/.test(el.type) && !inputRoles[el.type] && el.type !== "search")) node.type = el.type;
         if (el.placeholder && el.placeholder !== node.name) node.placeholder = clean(el.placeholder, 60);
       } else if (el.localName === "select") {
         const opts = [...el.options];
@@ -851,6 +851,9 @@
     const why = hiddenUp(el);
     if (why) return { error: `${what} is not visible (${why})`, retry: 1, what };
     if (action !== "hover" && action !== "scroll" && disabled(controlOf(el))) return { error: `${what} is disabled`, retry: 1, what };
+    // A file field (or the label a site draws as its "Upload" button) opens the system's file
+    // chooser, which would wait in front of the user with no one to answer it.
+    if (action === "click" && controlOf(el).localName === "input" && controlOf(el).type === "file") return { error: `${what} opens a file chooser, and Skiff cannot choose files on this computer; ask the user to choose the file`, what };
     if (action === "type") {
       const editable = el.isContentEditable || ((el.localName === "input" || el.localName === "textarea") && !/^(checkbox|radio|submit|button|reset|image|file)$/.test(el.type));
       if (!editable) return { error: `${what} is not a text field; type needs an input, a textarea or an editable element`, what };

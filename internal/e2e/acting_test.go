@@ -205,6 +205,8 @@ func TestDrawnControlsAndWhatEachActionChanged(t *testing.T) {
 				call("select_option", obj{"ref": refIn(t, c, `combobox "Seats"`), "values": []string{"5"}}),
 				call("click", obj{"ref": refIn(t, c, `button "Profile picture"`)}),
 				call("click", obj{"selector": `label[for="cv"]`}),
+				call("press_key", obj{"ref": refIn(t, c, `button "Profile picture"`), "key": "Enter"}),
+				call("press_key", obj{"selector": "#avatar", "key": "Space"}),
 			}
 		},
 	}}
@@ -233,6 +235,14 @@ func TestDrawnControlsAndWhatEachActionChanged(t *testing.T) {
 	for i, page := range []string{"checks.html?full-terms", "checks.html?help"} {
 		if c := clicks[8+i].Text; !strings.Contains(c, page+"; this tab stays at "+site.Page("checks.html")) {
 			t.Errorf("click %d does not say where the new tab went: %s", 9+i, c)
+		}
+	}
+	if len(p.results("press_key")) != 2 {
+		t.Errorf("press_key: %s", p.all())
+	}
+	for _, k := range p.results("press_key") {
+		if !k.Error || !strings.Contains(k.Text, "opens a file chooser") {
+			t.Errorf("a key in a file field: %s", k.Text)
 		}
 	}
 	if f := p.results("fill_form"); len(f) != 1 || !strings.Contains(f[0].Text, "Keep me signed in” [e7]: still unchecked") || !strings.Contains(f[0].Text, "newsletter” [e3]: unchecked") ||

@@ -335,6 +335,12 @@ func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	if d, ok := e.Browser.Dialog(tab.ID); ok {
 		return nil, &DialogError{Dialog: d}
 	}
+	// Enter or Space in a file field opens the system's file chooser, as a click does.
+	if el := f.Element; el != nil && el.Tag == "input" && el.Type == "file" {
+		if k, _, err := parseChord(in.Key); err == nil && (k.Key == "Enter" || k.Key == " ") {
+			return nil, failf("%s opens a file chooser, and Skiff cannot choose files on this computer; ask the user to choose the file", el.Words())
+		}
+	}
 	known := e.knownTabs(ctx)
 	if err := e.key(ctx, tab.ID, frame, in.Key); err != nil {
 		return nil, err

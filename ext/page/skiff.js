@@ -1464,6 +1464,7 @@
     if (kind) out.field = kind;
     const link = el.closest && el.closest("a[href], area[href]");
     if (link && /^https?:/i.test(link.href)) out.link = link.href;
+    if (link && link.target && !/^_(self|parent|top)$/i.test(link.target)) out.newTab = true;
     const form = el.form || (el.closest && el.closest("form"));
     if (form) {
       const submits = (el.localName === "button" && (el.getAttribute("type") || "submit").toLowerCase() === "submit") || (el.localName === "input" && /^(submit|image)$/.test(el.type));

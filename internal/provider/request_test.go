@@ -310,11 +310,16 @@ func hold(r *http.Request) {
 // one that sends only keep-alive pings for longer than the wait is still there.
 func TestStreamGivesUpOnASilentProvider(t *testing.T) {
 	first, local, silence := FirstWait, LocalFirstWait, SilenceWait
-	FirstWait, LocalFirstWait, SilenceWait = 400*time.Millisecond, 500*time.Millisecond, 300*time.Millisecond
 	t.Cleanup(func() { FirstWait, LocalFirstWait, SilenceWait = first, local, silence })
+	// waits sets the waits for a subtest: short, and far enough apart that a busy machine's
+	// delays cannot be taken for the provider's silence.
+	waits := func(first, local, silence time.Duration) {
+		FirstWait, LocalFirstWait, SilenceWait = first, local, silence
+	}
 
 	for _, id := range []string{"openai", "ollama"} { // a local server has the longer wait
 		t.Run("never answers, "+id, func(t *testing.T) {
+			waits(400*time.Millisecond, 600*time.Millisecond, 10*time.Second)
 			var evs []Event
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hold(r) }))
 			defer srv.Close()
@@ -334,6 +339,7 @@ func TestStreamGivesUpOnASilentProvider(t *testing.T) {
 		{"openai", "openai/text_usage.sse"}, {"anthropic", "anthropic/text.sse"}, {"google", "gemini/text.sse"},
 	} {
 		t.Run("stops mid-reply, "+tc.provider, func(t *testing.T) {
+			waits(10*time.Second, 10*time.Second, 300*time.Millisecond)
 			data := readRecorded(t, tc.file)
 			whole := fold(t, collect(mustLookup(tc.provider), bytes.NewReader(data)))
 			// Cut after the first half of its events, at an event's end.
@@ -369,10 +375,11 @@ func TestStreamGivesUpOnASilentProvider(t *testing.T) {
 		})
 	}
 	t.Run("pings keep it waiting", func(t *testing.T) {
+		waits(time.Second, time.Second, time.Second)
 		data := readRecorded(t, "anthropic/text.sse")
 		r := streamOnce(t, mustLookup("anthropic"), func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "text/event-stream")
-			for range 10 { // 1 s of pings, longer than either wait
+			for range 25 { // 2.5 s of pings, longer than either wait
 				_, _ = io.WriteString(w, "event: ping\ndata: {\"type\": \"ping\"}\n\n")
 				w.(http.Flusher).Flush()
 				time.Sleep(100 * time.Millisecond)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 func isRetry(err error) bool {
@@ -65,7 +66,11 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	if in.Double {
 		verb = "Double-clicked"
 	}
-	text := fmt.Sprintf("%s %s%s%s.", verb, what, refNote(f.Element.Ref), fallbackNote(p.Trusted)) + p.Before.change(p.After) + e.afterAction(ctx, tab.ID, tab, known)
+	window := 150 * time.Millisecond
+	if f.Element.NewTab || (f.Activates != nil && f.Activates.NewTab) {
+		window = 2 * time.Second // its tab is coming: wait for it (no longer than it takes)
+	}
+	text := fmt.Sprintf("%s %s%s%s.", verb, what, refNote(f.Element.Ref), fallbackNote(p.Trusted)) + p.Before.change(p.After) + e.afterActionWithin(ctx, tab.ID, tab, known, window)
 	res := (&Result{Text: text, URL: tab.URL}).on(f.Element, what)
 	if count == 1 && in.Button != "right" && in.Button != "middle" {
 		res.Checked = p.checked()

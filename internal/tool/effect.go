@@ -24,6 +24,8 @@ type Element struct {
 	FrameURL string `json:"frameUrl,omitempty"`
 	Link     string `json:"link,omitempty"`    // where a link goes
 	Submits  string `json:"submits,omitempty"` // the form action a click on it sends
+	// NewTab: it is a link that opens in a new tab or window (target="_blank", a named one).
+	NewTab bool `json:"newTab,omitempty"`
 }
 
 // valueRoles set a value rather than perform an action: what their label says ("Send me

@@ -467,12 +467,18 @@ func (e *Env) knownTabs(ctx context.Context) map[int]bool {
 // dialog, or, with known (the tabs open before the action), a tab the page opened (a link to
 // a new tab, window.open). It describes the outcome for the model.
 func (e *Env) afterAction(ctx context.Context, tabID int, before Tab, known map[int]bool) string {
+	return e.afterActionWithin(ctx, tabID, before, known, 150*time.Millisecond)
+}
+
+// afterActionWithin is afterAction watching for up to window (a link to a new tab: the tab
+// is expected, and a busy machine may take longer than a moment to open it).
+func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, known map[int]bool, window time.Duration) string {
 	ctx = unpinned(ctx) // what the action caused may be on another site
 	// What an action starts shows within a moment: watch for it (a dialog, a load, a new
-	// address, a new tab) for up to 150 ms, and go on as soon as it shows.
+	// address, a new tab) for up to window, and go on as soon as it shows.
 	var t Tab
 	var err error
-	for deadline := time.Now().Add(150 * time.Millisecond); ; {
+	for deadline := time.Now().Add(window); ; {
 		if d, ok := e.Browser.Dialog(tabID); ok {
 			return " " + capital((&DialogError{Dialog: d}).Error()) + "."
 		}

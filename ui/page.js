@@ -36,6 +36,7 @@ export const hasAsk = () => !!page.ask;
 // page is what will be attached to the next message: what the core said about the active tab,
 // whether the user removed it, and a selection from the context menu.
 const page = { peek: null, removed: false, ask: null, seq: 0, loading: false };
+let deferred = null; // a read put off while a run acts (pageChanged): whether it is to be fresh
 
 export async function refreshPage(fresh = false) {
   if (!state.settings) return;
@@ -84,6 +85,9 @@ function drawChip() {
     text = say(p.errorText, p.error);
     text = text.charAt(0).toUpperCase() + text.slice(1);
     $("page-chip-remove").hidden = true;
+  } else if (p && p.reading && deferred !== null) {
+    chip.dataset.state = "later"; // read once the run ends
+    text = t("chipTitleLater", p.title);
   } else if (p && p.reading) {
     chip.dataset.state = "loading";
     text = t("chipTitleReading", p.title);
@@ -135,7 +139,6 @@ export function afterSend() {
 // (its title and address) is drawn in the same frame as the event, and the page is read
 // (words, selection) a moment later.
 let pageTimer = 0;
-let deferred = null; // a read put off while a run acts: whether it is to be fresh
 function pageChanged(fresh) {
   clearTimeout(pageTimer);
   // While the chat on screen runs, reading the page for the chip (the whole article, 30-100 ms
@@ -144,7 +147,7 @@ function pageChanged(fresh) {
   // message sent meanwhile reads it then in any case).
   if (busy()) {
     deferred = !!deferred || !!fresh;
-    return;
+    return drawChip();
   }
   pageTimer = setTimeout(() => refreshPage(fresh), 150);
 }

@@ -950,7 +950,7 @@
     const type = kind === "hover" ? "mousemove" : "mousedown";
     const listen = (e) => {
       const path = e.composedPath ? e.composedPath() : [e.target];
-      if (path.includes(el) || (el.localName === "label" && el.control && path.includes(el.control)) || path.some((x) => x.localName === "label" && x.control === el)) state.hit = true;
+      if (path.includes(el) || path.includes(controlOf(el)) || path.some((x) => x.localName === "label" && x.control === el)) state.hit = true;
       else if (!state.on && e.target && e.target.nodeType === 1) state.on = describe(e.target);
     };
     addEventListener(type, listen, { capture: true });

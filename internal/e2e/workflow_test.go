@@ -49,11 +49,7 @@ func TestWorkflowRecordAndReplayWithoutAModel(t *testing.T) {
 	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
 
 	// Saved from the chat, under a name.
-	Do(t, panel, chromedp.Click("#workflows-toggle"))
-	JS[bool](t, panel, `(document.getElementById("workflow-name").value = "Book a table", true)`)
-	Do(t, panel, chromedp.Click(`#workflow-save button[type="submit"]`))
-	WaitJS(t, panel, `document.getElementById("workflows-status").textContent.includes("Book a table") && !!document.querySelector(".workflow .wf-steps li")`)
-	steps := JS[[]string](t, panel, `[...document.querySelectorAll(".workflow .wf-steps li")].map(li => li.textContent)`)
+	steps := saveWorkflow(t, panel, "Book a table")
 	if len(steps) != 3 || !strings.HasPrefix(steps[0], "open ") || !strings.Contains(steps[1], "{{restaurant}}") || steps[2] != "click button “Book a table”" {
 		t.Fatalf("the workflow's steps: %q", steps)
 	}
@@ -576,6 +572,17 @@ func TestStopDuringAReplay(t *testing.T) {
 }
 
 // openRunForm opens the Workflows view (when it is not open) and the first workflow's run form.
+// saveWorkflow saves the chat on screen as a workflow named name from the workflows view, as a
+// user does, and returns its steps as the view lists them.
+func saveWorkflow(t *testing.T, panel context.Context, name string) []string {
+	t.Helper()
+	Do(t, panel, chromedp.Click("#workflows-toggle"))
+	JS[bool](t, panel, `(document.getElementById("workflow-name").value = `+jsString(name)+`, true)`)
+	Do(t, panel, chromedp.Click(`#workflow-save button[type="submit"]`))
+	WaitJS(t, panel, `document.getElementById("workflows-status").textContent.includes(`+jsString(name)+`) && !!document.querySelector(".workflow .wf-steps li")`)
+	return JS[[]string](t, panel, `[...document.querySelectorAll(".workflow .wf-steps li")].map(li => li.textContent)`)
+}
+
 func openRunForm(t *testing.T, panel context.Context) {
 	t.Helper()
 	if JS[bool](t, panel, `document.getElementById("workflows").hidden`) {
@@ -748,11 +755,7 @@ func TestReplayLeavesACheckboxAsItWasLeft(t *testing.T) {
 	if !inTab[bool](t, panel, tab, `document.getElementById("news").checked`) {
 		t.Fatalf("the agent's click did not check the box: %s", p.all())
 	}
-	Do(t, panel, chromedp.Click("#workflows-toggle"))
-	JS[bool](t, panel, `(document.getElementById("workflow-name").value = "Newsletter", true)`)
-	Do(t, panel, chromedp.Click(`#workflow-save button[type="submit"]`))
-	WaitJS(t, panel, `document.getElementById("workflows-status").textContent.includes("Newsletter") && !!document.querySelector(".workflow .wf-steps li")`)
-	steps := JS[[]string](t, panel, `[...document.querySelectorAll(".workflow .wf-steps li")].map(li => li.textContent)`)
+	steps := saveWorkflow(t, panel, "Newsletter")
 	if len(steps) != 2 || steps[1] != "fill checkbox “Send me the newsletter” = true" {
 		t.Fatalf("the workflow's steps: %q", steps)
 	}

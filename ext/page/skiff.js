@@ -322,6 +322,7 @@
   const landmarks = { header: "banner", footer: "contentinfo", nav: "navigation", main: "main", aside: "complementary", search: "search" };
   const inputRoles = { button: "button", submit: "button", reset: "button", image: "button", checkbox: "checkbox", radio: "radio", range: "slider", number: "spinbutton", search: "searchbox", file: "button", color: "button" };
   const interactiveRoles = new Set(["button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox", "option", "slider", "spinbutton", "switch", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "treeitem", "gridcell"]);
+  const heldRoles = new Set(["textbox", "searchbox", "combobox", "listbox", "slider", "spinbutton"]);
   const nameFromContent = new Set(["button", "link", "heading", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "treeitem", "cell", "gridcell", "columnheader", "rowheader", "checkbox", "radio", "switch", "tooltip", "listitem", "paragraph", "legend", "caption", "term", "definition", "summary"]);
   function roleOf(el) {
     const explicit = (el.getAttribute("role") || "").trim().split(/\s+/)[0];
@@ -429,10 +430,10 @@
     return s.length > n ? s.slice(0, n - 1) + "…" : s;
   }
   // visibleText is the text a person sees in el: hidden parts left out.
-  function visibleText(el, limit = 400) {
+  function visibleText(el, limit = 400, except = null) {
     let out = "";
     const walk = (n) => {
-      if (out.length > limit) return;
+      if (out.length > limit || n === except) return;
       if (n.nodeType === 3) {
         // A space or a newline alone still parts the words around it: "Sign in" written as
         // two spans, highlighted code ("int add") where each word is an element.
@@ -452,7 +453,9 @@
   }
   function labelsOf(el) {
     const out = [];
-    if (el.labels) for (const l of el.labels) out.push(visibleText(l));
+    // A label around its control names it by its own words: the options of a list inside it
+    // are not part of the list's name.
+    if (el.labels) for (const l of el.labels) out.push(visibleText(l, 400, el));
     return out.filter(Boolean).join(" ");
   }
   // textOf is the text of snapshot items: what a name from content reads, computed from the
@@ -504,7 +507,9 @@
       const c = el.querySelector(":scope > caption");
       if (c) return visibleText(c, 120);
     }
-    if (nameFromContent.has(role) || interactiveRoles.has(role)) {
+    // Fields, lists and sliders are not named by what they hold (ARIA): their value and
+    // options are said as such.
+    if (nameFromContent.has(role) || (interactiveRoles.has(role) && !heldRoles.has(role))) {
       const t = kids ? clean(textOf(kids), 160) : visibleText(el, 160);
       if (t) return clean(t, 160);
     }
@@ -679,6 +684,9 @@
       while (kids.length && kids[kids.length - 1] === " ") kids.pop();
       if (el.localName === "select") kids = [];
       if (el.localName === "textarea" || el.localName === "input") kids = [];
+      // A label beside its control (for=) says its text once too, as the control's name,
+      // when the control is there to say it.
+      if (el.localName === "label" && !role && !act && el.control && !el.contains(el.control) && !unseen(el.control) && kids.every((k) => typeof k === "string") && clean(kids.join("")) === nameOf(el.control, roleOf(el.control))) return [];
       if (el.localName === "label" && !role && el.control) {
         // A label says its text once, as its control's name: not again after the control.
         const c = kids.find((k) => typeof k !== "string" && k.ref && byRef(k.ref) === el.control);
@@ -714,6 +722,7 @@
       if (el.getAttribute("aria-pressed")) node.pressed = el.getAttribute("aria-pressed") === "true" ? 1 : 0;
       if (ctl.required || el.getAttribute("aria-required") === "true") node.required = 1;
       if (el.readOnly || el.getAttribute("aria-readonly") === "true") node.readonly = 1;
+      if (act && el.getAttribute("aria-invalid") === "true") node.invalid = 1;
       if (el.localName === "input" || el.localName === "textarea") {
         const kind = secret(el);
         if (kind === "password") node.password = 1;
@@ -729,6 +738,9 @@
       } else if (el.isContentEditable && role === "textbox") {
         node.value = clean(el.innerText, 200);
         kids = [];
+      } else if (/^(slider|spinbutton|progressbar|meter|scrollbar)$/.test(role) && (el.hasAttribute("aria-valuetext") || el.hasAttribute("aria-valuenow"))) {
+        node.value = clean(el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow"), 60);
+        if (clean(textOf(kids)) === node.value) kids = [];
       }
       const r = el.getBoundingClientRect();
       if (act && (r.bottom < 0 || r.top > vh)) node.offscreen = 1;

@@ -297,3 +297,37 @@ func TestTypingFollowsTheFocusAcrossCodeBoxes(t *testing.T) {
 		t.Errorf("fill_form: %s", p.all())
 	}
 }
+
+// Fields are named by their labels, not by what they hold: a list in its label is "Toppings",
+// not "Toppings Ham Olives Cheese", a list of suggestions has no name made of its options, a
+// label beside its field is said once (as the field's name), and a slider a page draws says
+// where it stands.
+func TestFieldsAreNamedByTheirLabelsNotByWhatTheyHold(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `combobox "City"`), "text": "Par"}), call("snapshot", nil)}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, site.Page("replies.html"))
+	runAgent(t, panel, "look")
+	snaps := p.results("snapshot")
+	if len(snaps) != 2 {
+		t.Fatalf("snapshots: %s", p.all())
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`p: listbox "Toppings" \[e\d+\] options="Ham","Olives","Cheese"\n`),
+		regexp.MustCompile(`\np: combobox "City" \[e\d+\] collapsed\n`),
+		regexp.MustCompile(`slider "Volume" \[e\d+\] value="50"\n`),
+	} {
+		if !want.MatchString(snaps[0].Text) {
+			t.Errorf("the snapshot lacks %s:\n%s", want, snaps[0].Text)
+		}
+	}
+	if !regexp.MustCompile(`\nlistbox \[e\d+\]:\n  option "Paris" \[e\d+\]\n  option "Parma" \[e\d+\]\n`).MatchString(snaps[1].Text) {
+		t.Errorf("the suggestions:\n%s", snaps[1].Text)
+	}
+}

@@ -47,6 +47,7 @@ type Node struct {
 	Selected    int      `json:"selected,omitempty"`
 	Pressed     *int     `json:"pressed,omitempty"`
 	Required    int      `json:"required,omitempty"`
+	Invalid     int      `json:"invalid,omitempty"` // the page marked it invalid (aria-invalid)
 	Readonly    int      `json:"readonly,omitempty"`
 	Password    int      `json:"password,omitempty"`
 	Payment     int      `json:"payment,omitempty"`
@@ -483,6 +484,9 @@ func (w *writer) label(n *Node) string {
 	}
 	if n.Readonly == 1 {
 		props = append(props, "readonly")
+	}
+	if n.Invalid == 1 {
+		props = append(props, "invalid")
 	}
 	if n.Type != "" && !(n.Type == "password" && n.Password == 1) { // "password" says it
 		props = append(props, "type="+n.Type)

@@ -949,8 +949,22 @@
   // armClick is called just before a click is sent at point: it checks that the element is
   // still what is there (or says what is), and listens for the press to reach it.
   const armed = new Map();
-  function armClick({ target, point, kind }) {
-    const r = resolve(target);
+  function armClick({ target, point, kind, was }) {
+    let r = resolve(target);
+    let redrawn;
+    if (r.error && target.ref && point && was) {
+      // A page that draws the element again as the mouse comes over it (a framework
+      // re-rendering on hover): the element at the point that is what was aimed at (the same
+      // role and name) stands for it, and takes its ref.
+      for (let x = deepFromPoint(point.x, point.y); x && x.nodeType === 1; x = parentOf(x)) {
+        if (describe(x) !== was) continue;
+        refs.byRef.set(target.ref, new WeakRef(x));
+        if (!refs.byEl.has(x)) refs.byEl.set(x, target.ref);
+        r = { el: x };
+        redrawn = 1;
+        break;
+      }
+    }
     if (r.error) return r;
     const el = r.el;
     if (point && !lands(el, point)) {
@@ -972,7 +986,8 @@
     el.addEventListener(type, mine, { capture: true });
     armed.set(token, { state, el, stop: () => (removeEventListener(type, listen, { capture: true }), el.removeEventListener(type, mine, { capture: true })) });
     setTimeout(() => armed.has(token) && (armed.get(token).stop(), armed.delete(token)), 10000);
-    return { ok: 1, token, state: kind === "hover" ? undefined : stateOf(el) };
+    // What the page says back to the click is heard from here (saidSince, after it).
+    return { ok: 1, token, redrawn, state: kind === "hover" ? undefined : stateOf(el), listen: kind === "hover" ? undefined : noteSaid().token };
   }
   // stateOf is what a click may change on el that a person sees: whether it is checked,
   // pressed, expanded (a label's, its control's); undefined when it has none of these.
@@ -995,6 +1010,70 @@
     a.stop();
     armed.delete(token);
     return { ok: 1, hit: a.state.hit, on: a.state.on, state: a.el.isConnected ? stateOf(a.el) : undefined };
+  }
+
+  // ---- what the page says back to an action ----
+  // A click on Submit that only shows "Please enter a valid email address", a browser that
+  // refuses to send a form with a required field empty, a button that opens a dialog: the
+  // action happened, and what it led to is only on the page. noteSaid notes what the page is
+  // saying before an action (its alerts, status messages, open dialogs, fields marked
+  // invalid) and hears the fields a form is stopped on; saidSince says what is new after it.
+  const voiceSel = '[role=alert],[role=alertdialog],[role=status],[aria-live]:not([aria-live="off"]),output,[role=dialog],dialog,[aria-modal="true"],[aria-invalid="true"]';
+  const isDialog = (el) => el.localName === "dialog" || /^(dialog|alertdialog)$/.test(roleOf(el)) || el.getAttribute("aria-modal") === "true";
+  function voices() {
+    const out = new Map();
+    for (const el of document.querySelectorAll(voiceSel)) {
+      if (out.size >= 60) break;
+      if (!unseen(el)) out.set(el, el.getAttribute("aria-invalid") === "true" ? "" : visibleText(el, 300));
+    }
+    return out;
+  }
+  const noting = new Map();
+  function noteSaid() {
+    const token = Math.random().toString(36).slice(2);
+    const refused = [];
+    const on = (e) => refused.length < 5 && e.target && e.target.nodeType === 1 && refused.push(e.target);
+    addEventListener("invalid", on, { capture: true });
+    const stop = () => removeEventListener("invalid", on, { capture: true });
+    noting.set(token, { before: voices(), refused, stop });
+    setTimeout(() => noting.has(token) && (stop(), noting.delete(token)), 15000);
+    return { ok: 1, token };
+  }
+  // wordsOf is the text of the elements ids (an aria-describedby list) name.
+  const wordsOf = (el, ids) => clean((ids || "").split(/\s+/).map((id) => id && el.getRootNode().getElementById?.(id)).filter(Boolean).map((x) => visibleText(x, 200)).join(" "), 200);
+  function saidSince({ token }) {
+    const l = noting.get(token);
+    if (!l) return { ok: 1 };
+    l.stop();
+    noting.delete(token);
+    const out = { ok: 1, said: [], opened: [], marked: [], refused: [] };
+    const seen = new Set();
+    for (const el of l.refused) {
+      if (seen.has(el) || out.refused.length >= 3) continue;
+      seen.add(el);
+      out.refused.push({ what: describe(el), why: clean(el.validationMessage, 200) });
+    }
+    const dialogs = [];
+    for (const [el, text] of voices()) {
+      const before = l.before.get(el);
+      if (before === text) continue;
+      if (el.getAttribute("aria-invalid") === "true") {
+        if (before === undefined && out.marked.length < 3) out.marked.push({ what: describe(el), why: wordsOf(el, el.getAttribute("aria-errormessage") || el.getAttribute("aria-describedby")) });
+        continue;
+      }
+      if (isDialog(el)) {
+        if (before === undefined && out.opened.length < 2) {
+          out.opened.push({ what: describe(el), ref: refOf(el) });
+          dialogs.push(el);
+        }
+        continue;
+      }
+      if (!text || dialogs.some((d) => d.contains(el))) continue;
+      // A region that grew (a list of notices) says what it added.
+      const news = before && text.startsWith(before) ? text.slice(before.length).trim() : text;
+      if (news && out.said.length < 3 && !out.said.includes(news)) out.said.push(clean(news, 200));
+    }
+    return out;
   }
 
   // unseen says whether a person cannot see el (or something around it hides it), position
@@ -1243,6 +1322,18 @@
     const invalid = v && !v.valid && !v.valueMissing ? el.validationMessage || "invalid" : undefined;
     if (secret(el)) return { ok: 1, password: 1, length: (el.value || "").length, matches: typeof expect === "string" ? el.value === expect : undefined, invalid };
     return { ok: 1, value: el.isContentEditable ? el.innerText : el.value, picker: el.localName === "input" && pickers.has(el.type) ? el.type : undefined, invalid };
+  }
+  // sliderOf says where a slider a page draws itself stands (ARIA: aria-valuenow, between
+  // aria-valuemin and aria-valuemax, 0 and 100 unless said).
+  function sliderOf({ target }) {
+    const r = resolve(target);
+    if (r.error) return r;
+    const el = r.el;
+    const what = describe(el);
+    const num = (a, d) => (el.hasAttribute(a) && !isNaN(parseFloat(el.getAttribute(a))) ? parseFloat(el.getAttribute(a)) : d);
+    const now = num("aria-valuenow", NaN);
+    if (isNaN(now)) return { error: `${what} does not say where it stands (it has no aria-valuenow), so Skiff cannot set it; use press_key with the arrow keys and look at the page` };
+    return { ok: 1, what, now, min: num("aria-valuemin", 0), max: num("aria-valuemax", 100), text: clean(el.getAttribute("aria-valuetext") || String(now), 60) };
   }
   function isChecked({ target }) {
     const r = resolve(target);
@@ -1574,7 +1665,7 @@
     if (on) await Promise.race([new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))), new Promise((r) => setTimeout(r, 200))]);
     return { ok: 1, veiled: true };
   }
-  const api = { typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
+  const api = { sliderOf, noteSaid, saidSince, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

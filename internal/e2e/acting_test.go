@@ -331,3 +331,82 @@ func TestFieldsAreNamedByTheirLabelsNotByWhatTheyHold(t *testing.T) {
 		t.Errorf("the suggestions:\n%s", snaps[1].Text)
 	}
 }
+
+// What a page says back to an action is in the action's result: the fields a browser stopped
+// a form on, a field the page marked invalid and why, a message that comes a moment later, a
+// dialog a link opened. An input mask that formats what was typed is told from a field that
+// refused it, a button the page draws again as the mouse comes is clicked all the same, and a
+// slider the page draws is set with keys, as a person sets it.
+func TestActionsSayWhatThePageSaidBack(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("type", obj{"ref": refIn(t, c, `spinbutton "Age"`), "text": "12"}),
+				call("click", obj{"ref": refIn(t, c, `button "Register"`)}),
+				call("type", obj{"ref": refIn(t, c, `textbox "Coupon"`), "text": "SPRING", "submit": true}),
+				call("fill_form", obj{"fields": []any{obj{"ref": refIn(t, c, `textbox "Email"`), "value": "bob"}}, "submit": true}),
+				call("click", obj{"ref": refIn(t, c, `button "Save"`)}),
+				call("click", obj{"ref": refIn(t, c, `link "Open settings"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Add to cart"`)}),
+				call("type", obj{"ref": refIn(t, c, `textbox "Phone"`), "text": "5551234567"}),
+				call("type", obj{"ref": refIn(t, c, `slider "Volume"`), "text": "83"}),
+				call("press_key", obj{"ref": refIn(t, c, `slider "Volume"`), "key": "ArrowLeft"}),
+				call("fill_form", obj{"fields": []any{obj{"ref": refIn(t, c, `slider "Volume"`), "value": "0"}}}),
+				call("type", obj{"ref": refIn(t, c, `slider "Volume"`), "text": "150"}),
+			}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("replies.html"))
+	runAgent(t, panel, "order")
+	want := []struct {
+		tool string
+		text string
+	}{
+		{"type", `Typed 2 characters into spinbutton “Age”`},
+		{"click", `Clicked button “Register” [e`},
+		{"type", `Pressed Enter. The page marked textbox “Coupon” ("This coupon has expired.") as not valid.`},
+		{"fill_form", `Pressed Enter to submit. The page says: "Please enter a valid email address."`},
+		{"click", `Clicked button “Save” [e`},
+		{"click", `Clicked link “Open settings” [e`},
+		{"click", `Clicked button “Add to cart” [e`},
+		{"type", `The page formatted it: the field holds "(555) 123-4567".`},
+		{"type", `Slider “Volume” is at 83.`},
+		{"press_key", `Pressed ArrowLeft in slider “Volume”. It is at 82.`},
+		{"fill_form", `slider “Volume” is at 0`},
+		{"type", `Slider “Volume” goes from 0 to 100, and 150 is outside that`},
+	}
+	p.mu.Lock()
+	got := append([]testkit.Msg(nil), p.seen[1:]...)
+	p.mu.Unlock()
+	if len(got) != len(want) {
+		t.Fatalf("results: %s", p.all())
+	}
+	for i, w := range want {
+		if got[i].Name != w.tool || !strings.Contains(got[i].Text, w.text) {
+			t.Errorf("call %d (%s): want %q in %s", i+1, w.tool, w.text, got[i].Text)
+		}
+	}
+	for i, after := range map[int]string{
+		1: `. The form was not sent: the browser stopped it at textbox “Username” (`,
+		4: `. The page says: "Saved."`,
+		5: `. It opened dialog “Settings” [e`,
+		6: ` (the page drew it again as the mouse came over it; the new one was clicked).`,
+	} {
+		if !strings.Contains(got[i].Text, after) {
+			t.Errorf("call %d: want %q in %s", i+1, after, got[i].Text)
+		}
+	}
+	if !strings.Contains(got[1].Text, `spinbutton “Age” ("`) {
+		t.Errorf("the age field the browser stopped the form on: %s", got[1].Text)
+	}
+	if !got[11].Error {
+		t.Errorf("a value outside the slider: %+v", got[11])
+	}
+	if got := inTab[string](t, panel, tab, `location.search + document.getElementById("log").textContent + document.getElementById("vol").getAttribute("aria-valuenow")`); got != "cart;0" {
+		t.Errorf("the page: %q, want the form not sent, the redrawn button pressed once, and the volume at 0", got)
+	}
+}

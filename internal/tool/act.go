@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 )
 
 func isRetry(err error) bool {
@@ -56,11 +57,12 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	if in.Double {
 		count = 2
 	}
-	known := e.knownTabs(ctx)
+	w := &watch{known: e.knownTabs(ctx), frame: frame}
 	p, err := e.mouse(ctx, tab.ID, frame, pt, in.Button, count)
 	if err != nil {
 		return nil, err
 	}
+	w.token = p.Listen
 	what := p.What
 	verb := "Clicked"
 	if in.Double {
@@ -70,7 +72,11 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	if f.Element.NewTab || (f.Activates != nil && f.Activates.NewTab) {
 		window = 2 * time.Second // its tab is coming: wait for it (no longer than it takes)
 	}
-	text := fmt.Sprintf("%s %s%s%s.", verb, what, refNote(f.Element.Ref), fallbackNote(p.Trusted)) + p.Before.change(p.After) + e.afterActionWithin(ctx, tab.ID, tab, known, window)
+	redrawn := ""
+	if p.Redrawn {
+		redrawn = " (the page drew it again as the mouse came over it; the new one was clicked)"
+	}
+	text := fmt.Sprintf("%s %s%s%s%s.", verb, what, refNote(f.Element.Ref), redrawn, fallbackNote(p.Trusted)) + p.Before.change(p.After) + e.afterActionWithin(ctx, tab.ID, tab, w, window)
 	res := (&Result{Text: text, URL: tab.URL}).on(f.Element, what)
 	if count == 1 && in.Button != "right" && in.Button != "middle" {
 		res.Checked = p.checked()
@@ -109,6 +115,14 @@ func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
+	if drawnSlider(f.Element) && !in.Submit {
+		// A slider the page draws takes no text: it is set as a person sets it, with keys.
+		at, err := e.slide(ctx, tab.ID, frame, pt, in.Text)
+		if err != nil {
+			return nil, err
+		}
+		return (&Result{Text: capital(at) + ".", URL: tab.URL}).on(f.Element, f.Element.Words()), nil
+	}
 	clear := in.Clear == nil || *in.Clear
 	ty, err := e.typeText(ctx, tab.ID, frame, pt, in.Text, clear)
 	if err != nil {
@@ -122,11 +136,11 @@ func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 		text += e.valueCheck(ctx, tab.ID, frame, pt, in.Text, clear)
 	}
 	if in.Submit {
-		known := e.knownTabs(ctx)
+		w := e.watching(ctx, tab.ID, frame, true)
 		if err := e.key(ctx, tab.ID, frame, "Enter"); err != nil {
 			return nil, err
 		}
-		text += " Pressed Enter." + e.afterAction(ctx, tab.ID, tab, known)
+		text += " Pressed Enter." + e.afterAction(ctx, tab.ID, tab, w)
 	}
 	return (&Result{Text: text, URL: tab.URL}).on(f.Element, what), nil
 }
@@ -164,9 +178,28 @@ func (e *Env) valueCheck(ctx context.Context, tabID, frame int, pt pageTarget, t
 	case v.Value != nil && v.Picker != "":
 		return fmt.Sprintf(" The %s field holds %s.", v.Picker, *v.Value) + invalid // as the page stores it
 	case v.Value != nil && clear && strings.TrimSpace(*v.Value) != strings.TrimSpace(typed):
+		if sameCharacters(*v.Value, typed) {
+			return fmt.Sprintf(" The page formatted it: the field holds %q.", clip(*v.Value, 200)) + invalid
+		}
 		return fmt.Sprintf(" The field does not hold what was typed: it holds %q.", clip(*v.Value, 200)) + invalid
 	}
 	return invalid
+}
+
+// sameCharacters says whether a and b hold the same letters and digits in the same order,
+// case aside: a page that only formatted what was typed ("(555) 123-4567" for 5551234567,
+// "1234" for "1,234").
+func sameCharacters(a, b string) bool {
+	keep := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				return unicode.ToLower(r)
+			}
+			return -1
+		}, s)
+	}
+	k := keep(a)
+	return k != "" && k == keep(b)
 }
 
 // orNothing joins quoted values, or says there are none.
@@ -194,6 +227,7 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 		Selected []string `json:"selected"`
 		Now      []string `json:"now"`
 	}
+	w := e.watching(ctx, tab.ID, frame, false)
 	if err := e.call(ctx, tab.ID, frame, pageFiles, "selectOption", map[string]any{"target": pt, "values": in.Values}, &r); err != nil {
 		return nil, err
 	}
@@ -201,7 +235,7 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	if r.Now != nil {
 		kept = fmt.Sprintf(" The page did not keep it: the list holds %s.", orNothing(quoteAll(r.Now)))
 	}
-	return &Result{Text: fmt.Sprintf("Chose %s in %s%s.", strings.Join(quoteAll(r.Selected), ", "), r.What, refNote(f.Element.Ref)) + kept + e.afterAction(ctx, tab.ID, tab, nil),
+	return &Result{Text: fmt.Sprintf("Chose %s in %s%s.", strings.Join(quoteAll(r.Selected), ", "), r.What, refNote(f.Element.Ref)) + kept + e.afterAction(ctx, tab.ID, tab, w),
 		Summary: strings.Join(r.Selected, ", "), URL: tab.URL}, nil
 }
 
@@ -247,6 +281,12 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 				}
 			}
 			lines = append(lines, fmt.Sprintf("%s: %s", what, state[want]))
+		case drawnSlider(&el):
+			at, err := e.slide(ctx, tab.ID, frame, pt, fv.Value)
+			if err != nil {
+				return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
+			}
+			lines = append(lines, at)
 		case el.Role == "combobox" || el.Role == "listbox":
 			var r struct {
 				Selected []string `json:"selected"`
@@ -295,11 +335,11 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 		if _, err := e.locate(ctx, tab.ID, lastFrame, lastPt, "type"); err == nil {
 			_ = e.call(ctx, tab.ID, lastFrame, pageFiles, "focusForTyping", map[string]any{"target": lastPt, "clear": false}, nil)
 		}
-		known := e.knownTabs(ctx)
+		w := e.watching(ctx, tab.ID, lastFrame, true)
 		if err := e.key(ctx, tab.ID, lastFrame, "Enter"); err != nil {
 			return nil, err
 		}
-		text += "\nPressed Enter to submit." + e.afterAction(ctx, tab.ID, tab, known)
+		text += "\nPressed Enter to submit." + e.afterAction(ctx, tab.ID, tab, w)
 	}
 	return (&Result{Text: text, URL: tab.URL}).Summed(sumFields.With(len(f.Fields))), nil
 }
@@ -346,11 +386,19 @@ func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			return nil, failf("%s opens a file chooser, and Skiff cannot choose files on this computer; ask the user to choose the file", el.Words())
 		}
 	}
-	known := e.knownTabs(ctx)
+	w := e.watching(ctx, tab.ID, frame, true)
 	if err := e.key(ctx, tab.ID, frame, in.Key); err != nil {
 		return nil, err
 	}
-	return &Result{Text: fmt.Sprintf("Pressed %s%s.", in.Key, where1) + e.afterAction(ctx, tab.ID, tab, known), Summary: in.Key, URL: tab.URL}, nil
+	moved := ""
+	if drawnSlider(f.Element) {
+		// A key on a slider the page draws moves it: say where to.
+		var s sliderState
+		if e.call(ctx, tab.ID, frame, pageFiles, "sliderOf", map[string]any{"target": pt}, &s) == nil {
+			moved = " It is at " + s.Text + "."
+		}
+	}
+	return &Result{Text: fmt.Sprintf("Pressed %s%s.", in.Key, where1) + moved + e.afterAction(ctx, tab.ID, tab, w), Summary: in.Key, URL: tab.URL}, nil
 }
 
 func scrollTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {

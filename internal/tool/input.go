@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -214,14 +216,16 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 			}
 		}
 		var arm struct {
-			Token string    `json:"token"`
-			State *ctlState `json:"state"`
+			Token   string    `json:"token"`
+			State   *ctlState `json:"state"`
+			Listen  string    `json:"listen"`
+			Redrawn int       `json:"redrawn"`
 		}
 		at := map[string]float64{"x": l.Point.X, "y": l.Point.Y}
 		if t.X != nil {
 			at = nil // a point the model chose: locate checked what is there
 		}
-		if err := e.call(ctx, tabID, frame, pageFiles, "armClick", map[string]any{"target": t, "point": at, "kind": kind}, &arm); err != nil {
+		if err := e.call(ctx, tabID, frame, pageFiles, "armClick", map[string]any{"target": t, "point": at, "kind": kind, "was": l.What}, &arm); err != nil {
 			if isRetry(err) && try < 3 {
 				continue // the page moved since it was located: aim again
 			}
@@ -237,7 +241,7 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 			}
 		}
 		if errors.Is(err, errDialogOpened) {
-			return pressed{What: l.What, Trusted: true}, nil // the press went through: the page opened a dialog from it
+			return pressed{What: l.What, Trusted: true, Listen: arm.Listen}, nil // the press went through: the page opened a dialog from it
 		}
 		if errors.Is(err, ErrNoDebugger) {
 			trusted = false
@@ -260,7 +264,7 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 			return pressed{What: l.What, Trusted: true}, err
 		}
 		if got.Hit || count == 0 {
-			return pressed{What: l.What, Trusted: true, Before: arm.State, After: got.State}, nil
+			return pressed{What: l.What, Trusted: true, Before: arm.State, After: got.State, Listen: arm.Listen, Redrawn: arm.Redrawn == 1}, nil
 		}
 		// The press went somewhere else, which may have done something: say so, never press
 		// again.
@@ -271,13 +275,18 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 		return pressed{What: l.What, Trusted: true}, failf("the %s at (%.0f, %.0f) did not reach %s: it went to %s (the page changed under the mouse); look at the page before trying again", action, top.X, top.Y, l.What, on)
 	}
 	name := "domClick"
+	var heard struct {
+		Token string `json:"token"`
+	}
 	if count == 0 {
 		name = "domHover"
+	} else {
+		_ = e.call(ctx, tabID, frame, pageFiles, "noteSaid", map[string]any{}, &heard)
 	}
 	if err := e.call(ctx, tabID, frame, pageFiles, name, map[string]any{"target": t, "point": l.Point, "count": count}, nil); err != nil {
 		return pressed{What: l.What, Trusted: false}, err
 	}
-	return pressed{What: l.What, Trusted: false}, nil
+	return pressed{What: l.What, Trusted: false, Listen: heard.Token}, nil
 }
 
 // pressed is what mouse did: the element it acted on, whether with trusted input, and the
@@ -286,6 +295,11 @@ type pressed struct {
 	What          string
 	Trusted       bool
 	Before, After *ctlState
+	// Listen is the page's token for what it says back to the click (skiff.js noteSaid).
+	Listen string
+	// Redrawn: the page drew the element again as the mouse came, and the new one was
+	// pressed (the same role and name at the same point).
+	Redrawn bool
 }
 
 // checked is the state a click left a checkbox, radio or switch in (nil: none, or partly).
@@ -463,39 +477,80 @@ func (e *Env) knownTabs(ctx context.Context) map[int]bool {
 	return known
 }
 
+// watch is what afterAction compares the tab with after an action: the tabs open before it
+// (known, when the action may open one), and what the page in the action's frame was saying
+// (token: skiff.js noteSaid).
+type watch struct {
+	known map[int]bool
+	frame int
+	token string
+}
+
+// watching notes, just before an action in frame, what afterAction will compare with: the
+// open tabs when tabs is set, and what the page says.
+func (e *Env) watching(ctx context.Context, tabID, frame int, tabs bool) *watch {
+	w := &watch{frame: frame}
+	if tabs {
+		w.known = e.knownTabs(ctx)
+	}
+	var l struct {
+		Token string `json:"token"`
+	}
+	if e.call(ctx, tabID, frame, pageFiles, "noteSaid", map[string]any{}, &l) == nil {
+		w.token = l.Token
+	}
+	return w
+}
+
 // afterAction waits briefly for what an action started: a navigation (then its load), a
-// dialog, or, with known (the tabs open before the action), a tab the page opened (a link to
-// a new tab, window.open). It describes the outcome for the model.
-func (e *Env) afterAction(ctx context.Context, tabID int, before Tab, known map[int]bool) string {
-	return e.afterActionWithin(ctx, tabID, before, known, 150*time.Millisecond)
+// dialog, a tab the page opened (a link to a new tab, window.open), and, when the page stayed,
+// what it says back (heard). It describes the outcome for the model. w is nil when the
+// action was watched for none of these (an answered dialog).
+func (e *Env) afterAction(ctx context.Context, tabID int, before Tab, w *watch) string {
+	return e.afterActionWithin(ctx, tabID, before, w, 150*time.Millisecond)
 }
 
 // afterActionWithin is afterAction watching for up to window (a link to a new tab: the tab
 // is expected, and a busy machine may take longer than a moment to open it).
-func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, known map[int]bool, window time.Duration) string {
+func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *watch, window time.Duration) string {
 	ctx = unpinned(ctx) // what the action caused may be on another site
+	if w == nil {
+		w = &watch{}
+	}
 	// What an action starts shows within a moment: watch for it (a dialog, a load, a new
-	// address, a new tab) for up to window, and go on as soon as it shows.
+	// address, a new tab) for up to window, and go on as soon as it shows. With tabs to
+	// compare, one query of every tab also gives this tab.
 	var t Tab
-	var err error
 	for deadline := time.Now().Add(window); ; {
 		if d, ok := e.Browser.Dialog(tabID); ok {
 			return " " + capital((&DialogError{Dialog: d}).Error()) + "."
 		}
-		if t, err = e.Browser.Tab(ctx, tabID); err != nil {
-			return ""
-		}
-		if known != nil {
+		found := false
+		if w.known != nil {
 			if all, err := e.Browser.Tabs(ctx, 0); err == nil {
 				for _, n := range all {
-					if !known[n.ID] && n.Opener == tabID {
+					if n.ID == tabID {
+						t, found = n, true
+					}
+				}
+				for _, n := range all {
+					if !w.known[n.ID] && n.Opener == tabID {
 						where := n.URL
 						if n.Pending != "" {
 							where = n.Pending
 						}
+						if !found {
+							t, _ = e.Browser.Tab(ctx, tabID)
+						}
 						return fmt.Sprintf(" It opened a new tab (tabId %d) at %s; this tab stays at %s.", n.ID, where, t.URL)
 					}
 				}
+			}
+		}
+		if !found {
+			var err error
+			if t, err = e.Browser.Tab(ctx, tabID); err != nil {
+				return ""
 			}
 		}
 		if t.Status == "loading" || t.URL != before.URL || !time.Now().Before(deadline) {
@@ -520,7 +575,60 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, know
 			return fmt.Sprintf(" The page changed to %q (%s).", oneLine(t2.Title), t2.URL)
 		}
 	}
-	return ""
+	return e.heard(ctx, tabID, w)
+}
+
+// heard says what the page said back to an action it stayed on (skiff.js saidSince): the fields
+// the browser stopped a form on, a dialog it opened, fields it marked invalid, the messages
+// it showed. It is "" when nothing changed, or the page cannot be asked.
+func (e *Env) heard(ctx context.Context, tabID int, w *watch) string {
+	if w.token == "" {
+		return ""
+	}
+	type why struct {
+		What string `json:"what"`
+		Why  string `json:"why"`
+	}
+	var h struct {
+		Said   []string `json:"said"`
+		Opened []struct {
+			What string `json:"what"`
+			Ref  string `json:"ref"`
+		} `json:"opened"`
+		Marked  []why `json:"marked"`
+		Refused []why `json:"refused"`
+	}
+	if err := e.call(ctx, tabID, w.frame, pageFiles, "saidSince", map[string]string{"token": w.token}, &h); err != nil {
+		return ""
+	}
+	var b strings.Builder
+	because := func(list []why) string {
+		var s []string
+		for _, f := range list {
+			if f.Why != "" {
+				s = append(s, fmt.Sprintf("%s (%s)", f.What, strconv.Quote(f.Why)))
+			} else {
+				s = append(s, f.What)
+			}
+		}
+		return strings.Join(s, ", ")
+	}
+	if len(h.Refused) > 0 {
+		fmt.Fprintf(&b, " The form was not sent: the browser stopped it at %s.", because(h.Refused))
+	}
+	for _, d := range h.Opened {
+		if w.frame != 0 {
+			d.Ref = fmt.Sprintf("f%d%s", w.frame, d.Ref)
+		}
+		fmt.Fprintf(&b, " It opened %s%s.", d.What, refNote(d.Ref))
+	}
+	if len(h.Marked) > 0 {
+		fmt.Fprintf(&b, " The page marked %s as not valid.", because(h.Marked))
+	}
+	if len(h.Said) > 0 {
+		b.WriteString(" The page says: " + strings.Join(quoteAll(h.Said), " "))
+	}
+	return b.String()
 }
 
 func capital(s string) string {
@@ -535,4 +643,110 @@ func fallbackNote(trusted bool) string {
 		return ""
 	}
 	return " (with DOM events: Skiff cannot send real input to this tab, and some sites ignore such events)"
+}
+
+// sliderState is where a slider a page draws itself stands (skiff.js sliderOf).
+type sliderState struct {
+	What string  `json:"what"`
+	Now  float64 `json:"now"`
+	Min  float64 `json:"min"`
+	Max  float64 `json:"max"`
+	Text string  `json:"text"`
+}
+
+// drawnSlider says whether el is a slider a page draws itself (role slider, not a range
+// input, which takes a value typed into it).
+func drawnSlider(el *Element) bool { return el != nil && el.Role == "slider" && el.Tag != "input" }
+
+// slide sets a slider a page draws itself to value with the keys a person uses on one: Page
+// Up or Down while they bring it nearer without passing the value, then the arrow keys one
+// press at a time, until it reaches the value, passes it (the nearer of the two is kept) or
+// stops moving. It says where the slider is left.
+func (e *Env) slide(ctx context.Context, tabID, frame int, pt pageTarget, value string) (string, error) {
+	want, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(value), "%")), 64)
+	if err != nil {
+		return "", failf("a slider takes a number, and %q is not one", value)
+	}
+	if _, err := e.locate(ctx, tabID, frame, pt, "focus"); err != nil {
+		return "", err
+	}
+	if err := e.call(ctx, tabID, frame, pageFiles, "focusForTyping", map[string]any{"target": pt, "clear": false}, nil); err != nil {
+		return "", err
+	}
+	read := func() (s sliderState, err error) {
+		err = e.call(ctx, tabID, frame, pageFiles, "sliderOf", map[string]any{"target": pt}, &s)
+		return s, err
+	}
+	s, err := read()
+	if err != nil {
+		return "", err
+	}
+	num := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+	if want < s.Min || want > s.Max {
+		return "", failf("%s goes from %s to %s, and %s is outside that", s.What, num(s.Min), num(s.Max), num(want))
+	}
+	press := func(k string) (sliderState, error) {
+		if err := e.key(ctx, tabID, frame, k); err != nil {
+			return sliderState{}, err
+		}
+		return read()
+	}
+	passes := func(from, to float64) bool { return (from < want && to > want) || (from > want && to < want) }
+	stuck := false
+	page := true
+	for i := 0; i < 400 && s.Now != want; i++ {
+		up := want > s.Now
+		if page {
+			k, back := "PageDown", "PageUp"
+			if up {
+				k, back = "PageUp", "PageDown"
+			}
+			n, err := press(k)
+			if err != nil {
+				return "", err
+			}
+			switch {
+			case n.Now == s.Now:
+				page = false
+			case passes(s.Now, n.Now):
+				page = false
+				if n, err = press(back); err != nil {
+					return "", err
+				}
+				s = n
+			default:
+				s = n
+			}
+			continue
+		}
+		k, back := "ArrowLeft", "ArrowRight"
+		if up {
+			k, back = "ArrowRight", "ArrowLeft"
+		}
+		n, err := press(k)
+		if err != nil {
+			return "", err
+		}
+		if n.Now == s.Now {
+			stuck = true
+			break
+		}
+		if passes(s.Now, n.Now) {
+			if math.Abs(s.Now-want) < math.Abs(n.Now-want) {
+				if n, err = press(back); err != nil {
+					return "", err
+				}
+			}
+			s = n
+			break
+		}
+		s = n
+	}
+	switch {
+	case s.Now == want:
+		return fmt.Sprintf("%s is at %s", s.What, s.Text), nil
+	case stuck:
+		return fmt.Sprintf("%s stopped at %s: the keys no longer move it toward %s", s.What, s.Text, num(want)), nil
+	}
+	return fmt.Sprintf("%s is at %s, the nearest it goes to %s", s.What, s.Text, num(want)), nil
 }

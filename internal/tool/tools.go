@@ -182,7 +182,7 @@ type TypeInput struct {
 // FillField is one field of fill_form.
 type FillField struct {
 	Target
-	Value string `json:"value" jsonschema_description:"Text for a text field; true or false for a checkbox or radio; an option's label or value for a drop-down."`
+	Value string `json:"value" jsonschema_description:"Text for a text field; true or false for a checkbox or radio; an option's label or value for a drop-down; a number for a slider."`
 }
 
 // FillFormInput is fill_form's input.

@@ -1365,6 +1365,50 @@
     const kept = now.length === picked.length && picked.every((o) => o.selected);
     return { ok: 1, what, selected: picked.map((o) => o.label), now: kept ? undefined : now.map((o) => o.label) };
   }
+  // optionsOf finds what a list a page draws itself offers for el (a combobox, a button that
+  // opens a list, a listbox): the options of the list el controls or owns, or of el itself, or,
+  // when el names no list, of the lists showing on the page; each with a ref, its name, and
+  // whether it is chosen. shows is what el shows (its value, or its text).
+  let listsBefore = new WeakSet(); // the lists showing before a list was opened (first)
+  function optionsOf({ target, first }) {
+    const r = resolve(target);
+    if (r.error) return r;
+    const el = r.el;
+    const lists = [];
+    const add = (x) => x && !lists.includes(x) && lists.push(x);
+    if (roleOf(el) === "listbox") add(el);
+    const named = [el, ...el.querySelectorAll("[aria-controls], [aria-owns]")];
+    let names = false;
+    for (const x of named) {
+      for (const a of ["aria-controls", "aria-owns"]) {
+        for (const id of (x.getAttribute(a) || "").split(/\s+/)) {
+          if (!id) continue;
+          names = true;
+          add(x.getRootNode().getElementById?.(id) || document.getElementById(id));
+        }
+      }
+    }
+    // A list drawn for el when it opens, which el does not name: one that was not showing
+    // before (first notes those that were: another widget's).
+    if (first) {
+      listsBefore = new WeakSet();
+      for (const x of document.querySelectorAll('[role="listbox"]')) if (!unseen(x)) listsBefore.add(x);
+    } else if (!lists.length && !names) {
+      for (const x of document.querySelectorAll('[role="listbox"]')) if (!listsBefore.has(x)) add(x);
+    }
+    const options = [];
+    for (const l of lists) {
+      if (unseen(l)) continue;
+      for (const o of roleOf(l) === "option" ? [l] : l.querySelectorAll('[role="option"]')) {
+        if (options.length >= 300 || unseen(o)) continue;
+        options.push({ ref: refOf(o), name: nameOf(o, "option"), selected: o.getAttribute("aria-selected") === "true" ? 1 : 0, disabled: disabled(o) ? 1 : 0 });
+      }
+    }
+    const field = el.localName === "input" || el.localName === "textarea" || el.isContentEditable;
+    const shows = el.localName === "input" || el.localName === "textarea" ? el.value : roleOf(el) === "listbox" ? "" : visibleText(el, 120);
+    // A field with a datalist suggests through the browser, not the page: nothing to wait for.
+    return { ok: 1, what: describe(el), editable: field && !el.readOnly ? 1 : 0, datalist: el.localName === "input" && el.list ? 1 : 0, shows: clean(shows, 120), options };
+  }
   function scroll({ target, direction, amount }) {
     if (target && (target.ref || target.selector)) {
       const r = resolve(target);
@@ -1665,7 +1709,7 @@
     if (on) await Promise.race([new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))), new Promise((r) => setTimeout(r, 200))]);
     return { ok: 1, veiled: true };
   }
-  const api = { sliderOf, noteSaid, saidSince, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
+  const api = { optionsOf, sliderOf, noteSaid, saidSince, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

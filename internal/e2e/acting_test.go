@@ -410,3 +410,59 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 		t.Errorf("the page: %q, want the form not sent, the redrawn button pressed once, and the volume at 0", got)
 	}
 }
+
+// Lists a page draws itself are chosen from as a person does: a select of divs is opened and
+// its option clicked, a field that suggests after a request is typed into and the suggestion
+// that is exactly the value clicked (one that only holds it is offered, not chosen), an open
+// list of several choices gets each clicked, and a field with a datalist keeps what is typed.
+// What the control shows afterwards is read back. A button is not opened as a list: a click
+// is judged as a click.
+func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("select_option", obj{"ref": refIn(t, c, `combobox "Size"`), "values": []string{"medium"}}),
+				call("select_option", obj{"ref": refIn(t, c, `combobox "Airport"`), "values": []string{"CDG"}}),
+				call("select_option", obj{"ref": refIn(t, c, `combobox "Airport"`), "values": []string{"Paris Orly (ORY)"}}),
+				call("select_option", obj{"ref": refIn(t, c, `listbox "Interests"`), "values": []string{"Music", "Sport"}}),
+				call("select_option", obj{"ref": refIn(t, c, `listbox "Interests"`), "values": []string{"Chess"}}),
+				call("select_option", obj{"ref": refIn(t, c, `combobox "Size"`), "values": []string{"XXL"}}),
+				call("select_option", obj{"ref": refIn(t, c, `button "Clear all"`), "values": []string{"All"}}),
+				call("fill_form", obj{"fields": []any{
+					obj{"ref": refIn(t, c, `combobox "Size"`), "value": "Large"},
+					obj{"ref": refIn(t, c, `combobox "Browser"`), "value": "Firefox"},
+				}}),
+			}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("lists.html"))
+	runAgent(t, panel, "plan the trip")
+	want := []string{
+		`Chose "Medium" in combobox “Size”. It shows "Medium".`,
+		`Typed "CDG" into combobox “Airport”, which suggests "Paris Charles de Gaulle (CDG)"; none is exactly that, so none was chosen`,
+		`Chose "Paris Orly (ORY)" in combobox “Airport”. It shows "Paris Orly (ORY)".`,
+		`Chose "Music", "Sport" in listbox “Interests”.`,
+		`Option "Chess" of listbox “Interests” is disabled`,
+		`Combobox “Size” has no option "XXL"; it offers "Small", "Medium", "Large"`,
+		`is not a drop-down or a list to choose from; click it instead`,
+		"Chose \"Large\" in combobox “Size”. It shows \"Large\"\n- Typed \"Firefox\" into combobox “Browser”; it offered no list to choose from, and holds \"Firefox\"",
+	}
+	p.mu.Lock()
+	got := append([]testkit.Msg(nil), p.seen[1:]...)
+	p.mu.Unlock()
+	if len(got) != len(want) {
+		t.Fatalf("results: %s", p.all())
+	}
+	for i, w := range want {
+		if !strings.Contains(got[i].Text, w) || got[i].Error != (i >= 4 && i <= 6) {
+			t.Errorf("call %d: want %q in %s", i+1, w, got[i].Text)
+		}
+	}
+	if got := inTab[string](t, panel, tab, `document.getElementById("log").textContent + " " + document.getElementById("browser").value`); got != "size=Medium;airport=Paris Orly (ORY);interest=Music;interest=Sport;size=Large; Firefox" {
+		t.Errorf("the page: %q", got)
+	}
+}

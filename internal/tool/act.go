@@ -219,6 +219,19 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	if err != nil {
 		return nil, err
 	}
+	if f.Element.Tag != "select" {
+		// A list the page draws: chosen from as a person does. Only a list is opened this
+		// way: anything else is clicked with click, and judged as a click.
+		if f.Element.Role != "combobox" && f.Element.Role != "listbox" {
+			return nil, failf("%s is not a drop-down or a list to choose from; click it instead", f.Element.Words())
+		}
+		w := e.watching(ctx, tab.ID, frame, false)
+		text, err := e.choose(ctx, tab.ID, frame, pt, in.Values)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Text: text + e.afterAction(ctx, tab.ID, tab, w), Summary: strings.Join(in.Values, ", "), URL: tab.URL}, nil
+	}
 	if _, err := e.locate(ctx, tab.ID, frame, pt, "select"); err != nil {
 		return nil, err
 	}
@@ -287,6 +300,15 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 				return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 			}
 			lines = append(lines, at)
+		case (el.Role == "combobox" || el.Role == "listbox") && el.Tag != "select":
+			text, err := e.choose(ctx, tab.ID, frame, pt, []string{fv.Value})
+			if err != nil {
+				return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
+			}
+			lines = append(lines, strings.TrimSuffix(text, "."))
+			if el.Tag == "input" {
+				lastText, lastFrame, lastPt = i, frame, pt // a text field: Enter submits from it
+			}
 		case el.Role == "combobox" || el.Role == "listbox":
 			var r struct {
 				Selected []string `json:"selected"`

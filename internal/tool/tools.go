@@ -46,7 +46,7 @@ var definitions = []Tool{
 	def("fill_form", Act, "act:fill", (*FillFormInput)(nil), fillTarget, fillForm,
 		"Fill several fields at once: text fields get the value, checkboxes and radios are set when the value is true, drop-downs pick the option with that label or value. Optionally submit the form."),
 	def("select_option", Act, "act:select", (*SelectInput)(nil), selectTarget, selectTool,
-		"Choose options of a drop-down (<select>) by their label or value."),
+		"Choose options of a drop-down by their label or value: a <select>, or a list the page draws (a combobox, a field that suggests as you type, a listbox), which is opened and its option clicked."),
 	def("press_key", Act, "act:key", (*PressKeyInput)(nil), pressTarget, pressKey,
 		"Press a key or a chord (Enter, Escape, Tab, ArrowDown, Control+A, Shift+Tab…) in the focused element, or in the given element after focusing it."),
 	def("hover", Act, "act:hover", (*HoverInput)(nil), hoverTarget, hover,

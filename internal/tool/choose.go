@@ -1,0 +1,208 @@
+package tool
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Lists a page draws itself (a combobox of divs, a button that opens a list, an address field
+// that suggests as you type) are not <select>s: a value cannot be set on them, only chosen as a
+// person chooses it, by opening the list and clicking the option.
+
+// listOption is an option of a list a page draws (skiff.js optionsOf).
+type listOption struct {
+	Ref      string `json:"ref"`
+	Name     string `json:"name"`
+	Selected int    `json:"selected"`
+	Disabled int    `json:"disabled"`
+}
+
+// drawnList is a control that offers a list a page draws, and the options showing for it.
+type drawnList struct {
+	What     string       `json:"what"`
+	Editable int          `json:"editable"`
+	Datalist int          `json:"datalist"`
+	Shows    string       `json:"shows"`
+	Options  []listOption `json:"options"`
+}
+
+// OptionsWait is how long a list that was opened (or typed into) is waited for to show its
+// options: a list that fetches its suggestions shows them after a request.
+var OptionsWait = 3 * time.Second
+
+// choose picks values in a list a page draws itself, as a person does: it opens the list (a
+// click; a field that suggests as you type gets the value typed), waits for its options, and
+// clicks the one asked for, then reads back what the control shows. A field that offers no
+// list keeps what was typed (an input with a datalist). It returns what it says of it.
+func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, values []string) (string, error) {
+	read := func() (l drawnList, err error) {
+		err = e.call(ctx, tabID, frame, pageFiles, "optionsOf", map[string]any{"target": pt}, &l)
+		return l, err
+	}
+	names := func(l drawnList) string {
+		var b strings.Builder
+		for _, o := range l.Options {
+			b.WriteString(o.Name + "\n")
+		}
+		return b.String()
+	}
+	// open shows the list: typed into (with the value) when it is a field, else clicked.
+	open := func(l drawnList, value string) (drawnList, string, error) {
+		how := "clicked"
+		if l.Editable == 1 {
+			how = "typed into"
+			if _, err := e.typeText(ctx, tabID, frame, pt, value, true); err != nil {
+				return l, how, err
+			}
+		} else if _, err := e.mouse(ctx, tabID, frame, pt, "", 1); err != nil {
+			return l, how, err
+		}
+		wait := OptionsWait
+		if l.Datalist == 1 {
+			wait = 0
+		} else if l.Editable == 1 {
+			wait = OptionsWait / 2 // a field that suggests nothing keeps what was typed: not waited on long
+		}
+		// A list that shows: done. A field's suggestions come after a request, and the ones
+		// showing may be those of what it held before: they are waited on until one is
+		// exactly the value, or until they changed and hold still.
+		before, last := names(l), ""
+		for deadline := time.Now().Add(wait); ; {
+			n, err := read()
+			if err != nil || !time.Now().Before(deadline) {
+				return n, how, err
+			}
+			now := names(n)
+			if len(n.Options) > 0 {
+				if l.Editable != 1 {
+					return n, how, nil
+				}
+				if _, err := pick(n, value, true); err == nil || (now != before && now == last) {
+					return n, how, nil
+				}
+			}
+			last = now
+			select {
+			case <-ctx.Done():
+				return n, how, ctx.Err()
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+	var l drawnList
+	if err := e.call(ctx, tabID, frame, pageFiles, "optionsOf", map[string]any{"target": pt, "first": true}, &l); err != nil {
+		return "", err
+	}
+	var chosen []string
+	for i, v := range values {
+		if len(l.Options) == 0 || (l.Editable == 1 && i == 0) {
+			var how string
+			var err error
+			if l, how, err = open(l, v); err != nil {
+				return "", err
+			}
+			if len(l.Options) == 0 {
+				if how == "typed into" && len(values) == 1 {
+					return fmt.Sprintf("Typed %q into %s; it offered no list to choose from, and holds %q.", v, l.What, l.Shows), nil
+				}
+				return "", failf("%s showed no options to choose from after it was %s; take a snapshot to see what it shows", l.What, how)
+			}
+		}
+		o, err := pick(l, v, l.Editable == 1)
+		if err != nil {
+			if l.Editable == 1 && len(values) == 1 {
+				// A field that suggests: what was typed stands, and the suggestions are said.
+				var names []string
+				for i, o := range l.Options {
+					if i == 10 {
+						break
+					}
+					names = append(names, o.Name)
+				}
+				return fmt.Sprintf("Typed %q into %s, which suggests %s; none is exactly that, so none was chosen (give select_option the whole name of one to choose it).", v, l.What, strings.Join(quoteAll(names), ", ")), nil
+			}
+			return "", err
+		}
+		if o.Selected == 1 {
+			chosen = append(chosen, o.Name) // already chosen: a click may take it back
+			continue
+		}
+		if _, err := e.mouse(ctx, tabID, frame, pageTarget{Ref: o.Ref}, "", 1); err != nil {
+			return "", fmt.Errorf("clicking option %q: %w", o.Name, err)
+		}
+		chosen = append(chosen, o.Name)
+		if i < len(values)-1 {
+			if l, err = read(); err != nil {
+				return "", err
+			}
+		}
+	}
+	after, err := read()
+	if err != nil {
+		return fmt.Sprintf("Chose %s in %s.", strings.Join(quoteAll(chosen), ", "), l.What), nil
+	}
+	text := fmt.Sprintf("Chose %s in %s.", strings.Join(quoteAll(chosen), ", "), after.What)
+	missing := []string{}
+	for _, c := range chosen {
+		if !strings.Contains(strings.ToLower(after.Shows), strings.ToLower(c)) && !selectedIn(after, c) {
+			missing = append(missing, c)
+		}
+	}
+	switch {
+	case len(missing) > 0 && after.Shows != "":
+		text += fmt.Sprintf(" It shows %q, not %s: the page may not have taken the choice.", after.Shows, strings.Join(quoteAll(missing), ", "))
+	case len(missing) > 0:
+		text += fmt.Sprintf(" It does not show %s as chosen: the page may not have taken the choice.", strings.Join(quoteAll(missing), ", "))
+	case after.Shows != "":
+		text += fmt.Sprintf(" It shows %q.", after.Shows)
+	}
+	return text, nil
+}
+
+func selectedIn(l drawnList, name string) bool {
+	for _, o := range l.Options {
+		if o.Selected == 1 && strings.EqualFold(o.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// pick finds the option v names: by its whole name (any case), else, unless exact, the only
+// one whose name holds v.
+func pick(l drawnList, v string, exact bool) (listOption, error) {
+	want := strings.ToLower(strings.TrimSpace(v))
+	var holds []listOption
+	for _, o := range l.Options {
+		name := strings.ToLower(strings.TrimSpace(o.Name))
+		if name == want {
+			holds = []listOption{o}
+			break
+		}
+		if !exact && want != "" && strings.Contains(name, want) {
+			holds = append(holds, o)
+		}
+	}
+	names := func(os []listOption) string {
+		var q []string
+		for i, o := range os {
+			if i == 20 {
+				q = append(q, fmt.Sprintf("and %d more", len(os)-20))
+				break
+			}
+			q = append(q, fmt.Sprintf("%q", o.Name))
+		}
+		return strings.Join(q, ", ")
+	}
+	switch {
+	case len(holds) == 0:
+		return listOption{}, failf("%s has no option %q; it offers %s", l.What, v, names(l.Options))
+	case len(holds) > 1:
+		return listOption{}, failf("%q matches several options of %s: %s; give the whole name", v, l.What, names(holds))
+	case holds[0].Disabled == 1:
+		return listOption{}, failf("option %q of %s is disabled", holds[0].Name, l.What)
+	}
+	return holds[0], nil
+}

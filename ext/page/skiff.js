@@ -1000,8 +1000,15 @@
     if (c.hasAttribute("aria-pressed")) s.pressed = tri(c.getAttribute("aria-pressed"));
     if (c.hasAttribute("aria-expanded")) s.expanded = tri(c.getAttribute("aria-expanded"));
     else if (c.localName === "summary" && c.parentElement && c.parentElement.localName === "details") s.expanded = c.parentElement.open ? 1 : 0;
+    if (c.hasAttribute("aria-selected") && /^(tab|option|treeitem|gridcell|row)$/.test(roleOf(c))) s.selected = tri(c.getAttribute("aria-selected"));
     if (s.checked !== undefined && roleOf(el) === "switch") s.switch = 1; // on or off
     return Object.keys(s).length ? s : undefined;
+  }
+  // stateFor is stateOf the target, read again a moment after a click.
+  function stateFor({ target }) {
+    const r = resolve(target);
+    if (r.error) return r;
+    return { ok: 1, ...(stateOf(r.el) || {}) };
   }
   // clicked says whether the press armClick listened for reached the element.
   function clicked({ token }) {
@@ -1709,7 +1716,7 @@
     if (on) await Promise.race([new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))), new Promise((r) => setTimeout(r, 200))]);
     return { ok: 1, veiled: true };
   }
-  const api = { optionsOf, sliderOf, noteSaid, saidSince, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
+  const api = { stateFor, optionsOf, sliderOf, noteSaid, saidSince, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

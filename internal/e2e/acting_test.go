@@ -336,7 +336,8 @@ func TestFieldsAreNamedByTheirLabelsNotByWhatTheyHold(t *testing.T) {
 // a form on, a field the page marked invalid and why, a message that comes a moment later, a
 // dialog a link opened. An input mask that formats what was typed is told from a field that
 // refused it, a button the page draws again as the mouse comes is clicked all the same, and a
-// slider the page draws is set with keys, as a person sets it.
+// slider the page draws is set with keys, as a person sets it. A tab says it is selected, and
+// a switch the page turns a moment after the click says it is on.
 func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -355,6 +356,8 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 				call("press_key", obj{"ref": refIn(t, c, `slider "Volume"`), "key": "ArrowLeft"}),
 				call("fill_form", obj{"fields": []any{obj{"ref": refIn(t, c, `slider "Volume"`), "value": "0"}}}),
 				call("type", obj{"ref": refIn(t, c, `slider "Volume"`), "text": "150"}),
+				call("click", obj{"ref": refIn(t, c, `tab "Reviews"`)}),
+				call("click", obj{"ref": refIn(t, c, `switch "Notify me"`)}),
 			}
 		},
 	}}
@@ -378,6 +381,8 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 		{"press_key", `Pressed ArrowLeft in slider “Volume”. It is at 82.`},
 		{"fill_form", `slider “Volume” is at 0`},
 		{"type", `Slider “Volume” goes from 0 to 100, and 150 is outside that`},
+		{"click", `Clicked tab “Reviews” [e`},
+		{"click", `Clicked switch “Notify me” [e`},
 	}
 	p.mu.Lock()
 	got := append([]testkit.Msg(nil), p.seen[1:]...)
@@ -391,10 +396,12 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 		}
 	}
 	for i, after := range map[int]string{
-		1: `. The form was not sent: the browser stopped it at textbox “Username” (`,
-		4: `. The page says: "Saved."`,
-		5: `. It opened dialog “Settings” [e`,
-		6: ` (the page drew it again as the mouse came over it; the new one was clicked).`,
+		1:  `. The form was not sent: the browser stopped it at textbox “Username” (`,
+		4:  `. The page says: "Saved."`,
+		5:  `. It opened dialog “Settings” [e`,
+		6:  ` (the page drew it again as the mouse came over it; the new one was clicked).`,
+		12: `. It is now selected.`,
+		13: `. It is now on.`, // a moment after the click
 	} {
 		if !strings.Contains(got[i].Text, after) {
 			t.Errorf("call %d: want %q in %s", i+1, after, got[i].Text)

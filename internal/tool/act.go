@@ -76,7 +76,16 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	if p.Redrawn {
 		redrawn = " (the page drew it again as the mouse came over it; the new one was clicked)"
 	}
-	text := fmt.Sprintf("%s %s%s%s%s.", verb, what, refNote(f.Element.Ref), redrawn, fallbackNote(p.Trusted)) + p.Before.change(p.After) + e.afterActionWithin(ctx, tab.ID, tab, w, window)
+	after := e.afterActionWithin(ctx, tab.ID, tab, w, window)
+	if p.Before.same(p.After) {
+		// A page that changes the state a moment later (after a request, on the next
+		// frame): read it again once the action was watched for.
+		var now ctlState
+		if e.call(unpinned(ctx), tab.ID, frame, pageFiles, "stateFor", map[string]any{"target": pt}, &now) == nil && !p.Before.same(&now) && (now.Checked != nil || now.Pressed != nil || now.Expanded != nil || now.Selected != nil) {
+			p.After = &now
+		}
+	}
+	text := fmt.Sprintf("%s %s%s%s%s.", verb, what, refNote(f.Element.Ref), redrawn, fallbackNote(p.Trusted)) + p.Before.change(p.After) + after
 	res := (&Result{Text: text, URL: tab.URL}).on(f.Element, what)
 	if count == 1 && in.Button != "right" && in.Button != "middle" {
 		res.Checked = p.checked()

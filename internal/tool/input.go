@@ -318,6 +318,14 @@ type ctlState struct {
 	Checked  *int `json:"checked"`
 	Pressed  *int `json:"pressed"`
 	Expanded *int `json:"expanded"`
+	Selected *int `json:"selected"` // a tab, an option
+}
+
+// same says whether a click left the state as it was.
+func (before *ctlState) same(after *ctlState) bool {
+	eq := func(a, b *int) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+	return before != nil && after != nil && eq(before.Checked, after.Checked) && eq(before.Pressed, after.Pressed) &&
+		eq(before.Expanded, after.Expanded) && eq(before.Selected, after.Selected)
 }
 
 // change says what a click did to the element's state, from before and after it: " It is now
@@ -345,6 +353,7 @@ func (before *ctlState) change(after *ctlState) string {
 	}
 	add(before.Pressed, after.Pressed, "not pressed", "pressed", "partly pressed")
 	add(before.Expanded, after.Expanded, "collapsed", "expanded")
+	add(before.Selected, after.Selected, "not selected", "selected")
 	switch {
 	case len(now) > 0:
 		return " It is now " + strings.Join(now, " and ") + "."

@@ -21,13 +21,14 @@ type Browser struct {
 	mu       sync.Mutex
 	attached map[int]bool        // tabs Skiff's debugger is attached to, with Page events on
 	dialogs  map[int]tool.Dialog // the dialog each tab is showing
+	choosers map[int]time.Time   // when each tab's page last asked for a file chooser Skiff intercepted
 }
 
 var _ tool.Browser = (*Browser)(nil)
 
 // NewBrowser returns a Browser.
 func NewBrowser() *Browser {
-	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}}
+	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, choosers: map[int]time.Time{}}
 }
 
 func tabs() js.Value { return chromeAPI("tabs") }
@@ -494,6 +495,13 @@ func (b *Browser) Dialog(tabID int) (tool.Dialog, bool) {
 	return d, ok
 }
 
+func (b *Browser) FileChooserSince(tabID int, t time.Time) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	at, ok := b.choosers[tabID]
+	return ok && !at.Before(t)
+}
+
 func (b *Browser) AnswerDialog(ctx context.Context, tabID int, accept bool, promptText string) error {
 	d, ok := b.Dialog(tabID)
 	if !ok {
@@ -613,6 +621,8 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 			b.dialogs[e.TabID] = tool.Dialog{Type: e.Params.Type, Message: e.Params.Message, DefaultPrompt: e.Params.DefaultPrompt, URL: e.Params.URL, Answerable: true}
 		case "Page.javascriptDialogClosed":
 			delete(b.dialogs, e.TabID)
+		case "Page.fileChooserOpened":
+			b.choosers[e.TabID] = time.Now()
 		}
 		b.mu.Unlock()
 	case "debugger.detach":

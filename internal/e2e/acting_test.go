@@ -337,7 +337,8 @@ func TestFieldsAreNamedByTheirLabelsNotByWhatTheyHold(t *testing.T) {
 // dialog a link opened. An input mask that formats what was typed is told from a field that
 // refused it, a button the page draws again as the mouse comes is clicked all the same, and a
 // slider the page draws is set with keys, as a person sets it. A tab says it is selected, and
-// a switch the page turns a moment after the click says it is on.
+// a switch the page turns a moment after the click says it is on. A button whose script opens
+// the file chooser does not leave the system's file dialog in front of the user.
 func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -358,6 +359,7 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 				call("type", obj{"ref": refIn(t, c, `slider "Volume"`), "text": "150"}),
 				call("click", obj{"ref": refIn(t, c, `tab "Reviews"`)}),
 				call("click", obj{"ref": refIn(t, c, `switch "Notify me"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Attach a photo"`)}),
 			}
 		},
 	}}
@@ -383,6 +385,7 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 		{"type", `Slider “Volume” goes from 0 to 100, and 150 is outside that`},
 		{"click", `Clicked tab “Reviews” [e`},
 		{"click", `Clicked switch “Notify me” [e`},
+		{"click", `Clicked button “Attach a photo” [e`},
 	}
 	p.mu.Lock()
 	got := append([]testkit.Msg(nil), p.seen[1:]...)
@@ -402,6 +405,7 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 		6:  ` (the page drew it again as the mouse came over it; the new one was clicked).`,
 		12: `. It is now selected.`,
 		13: `. It is now on.`, // a moment after the click
+		14: `. The page asked for a file chooser, which Skiff kept closed: Skiff cannot choose files on this computer, so ask the user to choose the file.`,
 	} {
 		if !strings.Contains(got[i].Text, after) {
 			t.Errorf("call %d: want %q in %s", i+1, after, got[i].Text)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"github.com/skiff-ai/skiff/internal/tool"
 )
@@ -171,6 +172,10 @@ func (c *composed) Dialog(tabID int) (tool.Dialog, bool) {
 		return tool.Dialog{}, false
 	}
 	return c.debug.Dialog(tabID)
+}
+
+func (c *composed) FileChooserSince(tabID int, t time.Time) bool {
+	return c.debug != nil && c.debug.FileChooserSince(tabID, t)
 }
 
 func (c *composed) AnswerDialog(ctx context.Context, tabID int, accept bool, promptText string) error {

@@ -58,8 +58,10 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 		count = 2
 	}
 	w := &watch{known: e.knownTabs(ctx), frame: frame}
+	chooser := e.interceptChoosers(ctx, tab.ID)
 	p, err := e.mouse(ctx, tab.ID, frame, pt, in.Button, count)
 	if err != nil {
+		chooser()
 		return nil, err
 	}
 	w.token = p.Listen
@@ -85,7 +87,7 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 			p.After = &now
 		}
 	}
-	text := fmt.Sprintf("%s %s%s%s%s.", verb, what, refNote(f.Element.Ref), redrawn, fallbackNote(p.Trusted)) + p.Before.change(p.After) + after
+	text := fmt.Sprintf("%s %s%s%s%s.", verb, what, refNote(f.Element.Ref), redrawn, fallbackNote(p.Trusted)) + p.Before.change(p.After) + after + chooser()
 	res := (&Result{Text: text, URL: tab.URL}).on(f.Element, what)
 	if count == 1 && in.Button != "right" && in.Button != "middle" {
 		res.Checked = p.checked()
@@ -418,7 +420,9 @@ func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 		}
 	}
 	w := e.watching(ctx, tab.ID, frame, true)
+	chooser := e.interceptChoosers(ctx, tab.ID)
 	if err := e.key(ctx, tab.ID, frame, in.Key); err != nil {
+		chooser()
 		return nil, err
 	}
 	moved := ""
@@ -429,7 +433,7 @@ func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			moved = " It is at " + s.Text + "."
 		}
 	}
-	return &Result{Text: fmt.Sprintf("Pressed %s%s.", in.Key, where1) + moved + e.afterAction(ctx, tab.ID, tab, w), Summary: in.Key, URL: tab.URL}, nil
+	return &Result{Text: fmt.Sprintf("Pressed %s%s.", in.Key, where1) + moved + e.afterAction(ctx, tab.ID, tab, w) + chooser(), Summary: in.Key, URL: tab.URL}, nil
 }
 
 func scrollTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {

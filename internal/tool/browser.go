@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 )
 
 // Browser is what the tools need from the browser, in parts: tabs, navigation, tab groups,
@@ -76,6 +77,11 @@ type Debugger interface {
 	// Dialog reports the JavaScript dialog (alert, confirm, prompt, beforeunload) the tab is
 	// showing, if Skiff has seen one open.
 	Dialog(tabID int) (Dialog, bool)
+	// FileChooserSince says whether the tab's page asked for a file chooser since t while
+	// choosers were intercepted (Page.setInterceptFileChooserDialog): a button that calls
+	// input.click() on a file field, which would otherwise put the system's file dialog in
+	// front of the user.
+	FileChooserSince(tabID int, t time.Time) bool
 	// AnswerDialog accepts or dismisses the tab's dialog (promptText answers a prompt).
 	AnswerDialog(ctx context.Context, tabID int, accept bool, promptText string) error
 	// Release gives a tab back: the debugger detaches from it if Skiff attached it.

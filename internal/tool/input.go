@@ -759,3 +759,26 @@ func (e *Env) slide(ctx context.Context, tabID, frame int, pt pageTarget, value 
 	}
 	return fmt.Sprintf("%s is at %s, the nearest it goes to %s", s.What, s.Text, num(want)), nil
 }
+
+// interceptChoosers keeps the system's file chooser from opening while an action runs and is
+// watched: a page that asks for one (a button whose script calls click() on a hidden file
+// field) would put a dialog in front of the user that no one in the run can answer. The
+// returned func ends the interception and says, for the result, whether one was asked for.
+// The user's own clicks are never intercepted outside an action.
+func (e *Env) interceptChoosers(ctx context.Context, tabID int) func() string {
+	ctx = unpinned(ctx)
+	since := time.Now()
+	if _, err := e.Browser.Debug(ctx, tabID, "Page.setInterceptFileChooserDialog", map[string]any{"enabled": true}); err != nil {
+		return func() string { return "" }
+	}
+	return func() string {
+		asked := e.Browser.FileChooserSince(tabID, since)
+		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		_, _ = e.Browser.Debug(dctx, tabID, "Page.setInterceptFileChooserDialog", map[string]any{"enabled": false})
+		if asked {
+			return " The page asked for a file chooser, which Skiff kept closed: Skiff cannot choose files on this computer, so ask the user to choose the file."
+		}
+		return ""
+	}
+}

@@ -756,7 +756,7 @@ func TestReplayLeavesACheckboxAsItWasLeft(t *testing.T) {
 		t.Fatalf("the agent's click did not check the box: %s", p.all())
 	}
 	steps := saveWorkflow(t, panel, "Newsletter")
-	if len(steps) != 2 || steps[1] != "fill checkbox “Send me the newsletter” = true" {
+	if len(steps) != 2 || steps[1] != "check checkbox “Send me the newsletter”" {
 		t.Fatalf("the workflow's steps: %q", steps)
 	}
 	inTab[bool](t, panel, tab, `(localStorage.setItem("remember", "1"), true)`)

@@ -330,6 +330,8 @@ var (
 	stepType      = i18n.Sentence{Key: "wfStepType", English: "type $1 into $2"}
 	stepFill      = i18n.Sentence{Key: "wfStepFill", English: "fill $1"}
 	stepFillField = i18n.Sentence{Key: "wfStepFillField", English: "$1 = $2"}
+	stepCheck     = i18n.Sentence{Key: "wfStepCheck", English: "check $1"}
+	stepUncheck   = i18n.Sentence{Key: "wfStepUncheck", English: "uncheck $1"}
 	stepBack      = i18n.Sentence{Key: "wfStepBack", English: "go back"}
 	stepForward   = i18n.Sentence{Key: "wfStepForward", English: "go forward"}
 	stepReload    = i18n.Sentence{Key: "wfStepReload", English: "reload the page"}
@@ -381,6 +383,19 @@ func Says(s Step) i18n.Text {
 		for i, x := range fs {
 			m, _ := x.(map[string]any)
 			v, _ := m["value"].(string)
+			if e := el(i); e != nil && (e.Role == "checkbox" || e.Role == "switch" || e.Role == "radio") && (v == "true" || v == "false") {
+				// A box is checked or unchecked, not filled (a click recorded on one is kept
+				// as the state it left).
+				part := stepCheck.With(e.Says())
+				if v == "false" {
+					part = stepUncheck.With(e.Says())
+				}
+				if len(fs) == 1 {
+					return part
+				}
+				parts = append(parts, part)
+				continue
+			}
 			parts = append(parts, stepFillField.With(el(i).Says(), v))
 		}
 		return stepFill.With(i18n.List(parts))

@@ -156,6 +156,8 @@ func TestClicksOnCheckboxesAreKeptAsTheirState(t *testing.T) {
 	}
 	assert.Equal(t, []string{"navigate", "fill_form", "fill_form", "fill_form", "click", "click", "click"}, tools(w))
 	assert.Empty(t, w.Params, "a box's state is the step's, not a value asked for")
+	assert.Equal(t, "check checkbox “Newsletter”", w.Steps[1].What)
+	assert.Equal(t, "uncheck switch “Dark mode”", w.Steps[2].What)
 }
 
 func tools(w *Workflow) []string {

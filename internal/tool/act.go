@@ -311,28 +311,22 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 				return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 			}
 			lines = append(lines, at)
-		case (el.Role == "combobox" || el.Role == "listbox") && el.Tag != "select":
+		case (el.Role == "combobox" || el.Role == "listbox") && el.Tag != "select" && el.Tag != "input" && el.Tag != "textarea":
+			// A list the page draws, that takes no typing: opened and chosen from. (A field
+			// that suggests is typed into, as any field: choosing a suggestion may search
+			// or go somewhere, which select_option does when asked.)
 			text, err := e.choose(ctx, tab.ID, frame, pt, []string{fv.Value})
 			if err != nil {
 				return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 			}
 			lines = append(lines, strings.TrimSuffix(text, "."))
-			if el.Tag == "input" {
-				lastText, lastFrame, lastPt = i, frame, pt // a text field: Enter submits from it
-			}
-		case el.Role == "combobox" || el.Role == "listbox":
+		case el.Tag == "select":
 			var r struct {
 				Selected []string `json:"selected"`
 				Now      []string `json:"now"`
 			}
 			if err := e.call(ctx, tab.ID, frame, pageFiles, "selectOption", map[string]any{"target": pt, "values": []string{fv.Value}}, &r); err != nil {
-				// An input with a datalist is a combobox too: type into it.
-				if _, terr := e.typeText(ctx, tab.ID, frame, pt, fv.Value, true); terr != nil {
-					return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
-				}
-				lines = append(lines, fmt.Sprintf("%s: typed %s", what, plural(len([]rune(fv.Value)), "character")))
-				lastText, lastFrame, lastPt = i, frame, pt
-				continue
+				return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 			}
 			if r.Now != nil {
 				lines = append(lines, fmt.Sprintf("%s: chose %s, but the page did not keep it: the list holds %s", what, strings.Join(quoteAll(r.Selected), ", "), orNothing(quoteAll(r.Now))))
@@ -347,6 +341,9 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			check := ty.Across
 			if check == "" {
 				check = e.valueCheck(ctx, tab.ID, frame, pt, fv.Value, true)
+			}
+			if el.Role == "combobox" {
+				check += e.suggestions(ctx, tab.ID, frame, pt)
 			}
 			if el.Field != "" {
 				kind := "payment details"

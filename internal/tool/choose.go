@@ -206,3 +206,21 @@ func pick(l drawnList, v string, exact bool) (listOption, error) {
 	}
 	return holds[0], nil
 }
+
+// suggestions says what a field that suggests as you type is suggesting now, after typing
+// (nothing is waited for, and nothing chosen): the model may choose one with select_option.
+func (e *Env) suggestions(ctx context.Context, tabID, frame int, pt pageTarget) string {
+	var l drawnList
+	if e.call(ctx, tabID, frame, pageFiles, "optionsOf", map[string]any{"target": pt}, &l) != nil || len(l.Options) == 0 {
+		return ""
+	}
+	var names []string
+	for i, o := range l.Options {
+		if i == 10 {
+			names = append(names, fmt.Sprintf("and %d more", len(l.Options)-10))
+			break
+		}
+		names = append(names, fmt.Sprintf("%q", o.Name))
+	}
+	return "; it suggests " + strings.Join(names, ", ") + " (select_option chooses one)"
+}

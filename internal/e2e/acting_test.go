@@ -301,7 +301,7 @@ func TestTypingFollowsTheFocusAcrossCodeBoxes(t *testing.T) {
 // Fields are named by their labels, not by what they hold: a list in its label is "Toppings",
 // not "Toppings Ham Olives Cheese", a list of suggestions has no name made of its options, a
 // label beside its field is said once (as the field's name), and a slider a page draws says
-// where it stands.
+// where it stands. Typing into a field that suggests says what it suggests.
 func TestFieldsAreNamedByTheirLabelsNotByWhatTheyHold(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -329,6 +329,9 @@ func TestFieldsAreNamedByTheirLabelsNotByWhatTheyHold(t *testing.T) {
 	}
 	if !regexp.MustCompile(`\nlistbox \[e\d+\]:\n  option "Paris" \[e\d+\]\n  option "Parma" \[e\d+\]\n`).MatchString(snaps[1].Text) {
 		t.Errorf("the suggestions:\n%s", snaps[1].Text)
+	}
+	if ty := p.results("type"); len(ty) != 1 || !strings.Contains(ty[0].Text, `; it suggests "Paris", "Parma" (select_option chooses one).`) {
+		t.Errorf("typing into a field that suggests: %s", p.all())
 	}
 }
 

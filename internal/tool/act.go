@@ -146,6 +146,11 @@ func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	} else {
 		text += e.valueCheck(ctx, tab.ID, frame, pt, in.Text, clear)
 	}
+	if f.Element.Role == "combobox" && !in.Submit {
+		if s := e.suggestions(ctx, tab.ID, frame, pt); s != "" {
+			text = strings.TrimSuffix(text, ".") + s + "."
+		}
+	}
 	if in.Submit {
 		w := e.watching(ctx, tab.ID, frame, true)
 		if err := e.key(ctx, tab.ID, frame, "Enter"); err != nil {

@@ -1,6 +1,6 @@
-// Skiff's service worker: a thin shim. Every chrome.* listener is registered synchronously at
-// top level (Chrome only wakes a worker for listeners registered on its first run), events are
-// queued until core.wasm is ready, then forwarded. There is no application logic here: the core
+// Skiff's service worker: a thin shim. Every chrome.* listener that must wake the worker is
+// registered synchronously at top level (Chrome only wakes a worker for listeners registered on
+// its first run), events are queued until core.wasm is ready, then forwarded. There is no application logic here: the core
 // (wasm/) decides everything, including whether a port's or a message's sender is trusted.
 importScripts("wasm_exec.js", "core-build.js"); // core-build.js: globalThis.skiffCoreBuild, core.wasm's hash (build.sh)
 
@@ -28,18 +28,28 @@ async function cachedCore() {
   })().catch((e) => console.warn("core.wasm not cached:", e));
   return res;
 }
-const go = new Go();
-WebAssembly.instantiateStreaming(cachedCore(), go.importObject)
-  .catch((err) => {
-    console.warn("core.wasm from the cache failed, loading the file:", err);
-    caches.delete("skiff-core").catch(() => {});
-    return WebAssembly.instantiateStreaming(fetch("core.wasm"), go.importObject);
-  })
-  .then(({ instance }) => go.run(instance))
-  .catch((err) => {
-    console.error("core.wasm stopped:", err); // a crash after start is visible in the worker's console
-    globalThis.__skiffReady(null, "core.wasm failed to load: " + err);
-  });
+// The core starts when something needs it (a panel, a page's chat, a dialog report, an alarm,
+// the browser starting), not whenever the worker wakes: Chrome also wakes the worker for every
+// page load of every tab (the tab listeners below), and those events only concern a core that
+// is already running.
+let started = false;
+function core() {
+  if (started) return ready;
+  started = true;
+  const go = new Go();
+  WebAssembly.instantiateStreaming(cachedCore(), go.importObject)
+    .catch((err) => {
+      console.warn("core.wasm from the cache failed, loading the file:", err);
+      caches.delete("skiff-core").catch(() => {});
+      return WebAssembly.instantiateStreaming(fetch("core.wasm"), go.importObject);
+    })
+    .then(({ instance }) => go.run(instance))
+    .catch((err) => {
+      console.error("core.wasm stopped:", err); // a crash after start is visible in the worker's console
+      globalThis.__skiffReady(null, "core.wasm failed to load: " + err);
+    });
+  return ready;
+}
 
 // The function the core hands to chrome.scripting.executeScript: Chrome serializes it and runs
 // it in a page's isolated world, where it calls the page-side API of ext/page/skiff.js, or
@@ -67,7 +77,7 @@ chrome.runtime.onConnect.addListener((port) => {
   const inbox = [];
   let deliver = (m) => inbox.push(m);
   port.onMessage.addListener((m) => deliver(m));
-  ready.then(
+  core().then(
     (core) => {
       const handle = core.connect(port);
       if (!handle) return; // untrusted sender: the core disconnected it
@@ -83,7 +93,7 @@ chrome.runtime.onConnect.addListener((port) => {
 // Browser events the core follows: a page's dialogs (reported by ext/page/dialog.js), the
 // debugger's events and detaches, closed tabs. Forwarded as (kind, JSON, sender) once ready.
 function forward(kind, data, sender) {
-  ready.then((core) => core.event(kind, JSON.stringify(data), sender || null), () => {});
+  core().then((core) => core.event(kind, JSON.stringify(data), sender || null), () => {});
 }
 chrome.runtime.onMessage.addListener((msg, sender) => {
   forward("message", msg, { id: sender.id, url: sender.url, tabId: sender.tab ? sender.tab.id : -1, frameId: sender.frameId });
@@ -92,14 +102,17 @@ chrome.debugger.onEvent.addListener((source, method, params) => forward("debugge
 chrome.debugger.onDetach.addListener((source, reason) => forward("debugger.detach", { tabId: source.tabId, reason }));
 // The link to skiffd: wake the core when the browser starts and on its keepalive alarm (set by
 // the core only while a link is wanted), so a worker Chrome stopped comes back to reconnect.
-chrome.runtime.onStartup.addListener(() => ready.then((core) => core.wake(), () => {}));
+chrome.runtime.onStartup.addListener(() => core().then((core) => core.wake(), () => {}));
 chrome.alarms.onAlarm.addListener((a) => {
-  if (a.name === "skiff-link") ready.then((core) => core.wake(), () => {});
+  if (a.name === "skiff-link") core().then((core) => core.wake(), () => {});
   // A scheduled run's time (the core sets this alarm at the earliest one).
-  if (a.name === "skiff-schedule") ready.then((core) => core.due(), () => {});
+  if (a.name === "skiff-schedule") core().then((core) => core.due(), () => {});
 });
-chrome.tabs.onRemoved.addListener((tabId) => forward("tab.removed", { tabId }));
-chrome.webNavigation.onCommitted.addListener((d) => forward("tab.committed", { tabId: d.tabId, frameId: d.frameId, url: d.url }));
+// A tab that navigates or closes drops what the running core holds of it (a page read, a
+// dialog). Chrome wakes the worker for these at every page load of every tab the user browses,
+// so they are forwarded only to a core already running: a core not running holds nothing.
+chrome.tabs.onRemoved.addListener((tabId) => started && forward("tab.removed", { tabId }));
+chrome.webNavigation.onCommitted.addListener((d) => started && forward("tab.committed", { tabId: d.tabId, frameId: d.frameId, url: d.url }));
 
 // "Ask Skiff about the selection" (menus are named in the browser's language, from ext/_locales).
 // sidePanel.open needs the user's gesture, so it is the first

@@ -158,6 +158,32 @@ func TestStopKeepsPartialReply(t *testing.T) {
 	}
 }
 
+// Browsing does not start the core: Chrome wakes the worker at every page load of every tab
+// (its tab listeners), and the worker drops those events instead of compiling and running
+// core.wasm for them. The core starts when something needs it (here, the panel), and then
+// follows the tabs. In a browser of its own, with nothing else that wants the core.
+func TestBrowsingDoesNotStartTheCore(t *testing.T) {
+	b, stop, err := Launch(RepoRoot()+"/ext", t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	site := testkit.NewSite(t)
+	tab := b.Tab(t, site.Page("long.html"))
+	for i := 0; i < 3; i++ {
+		Do(t, tab, chromedp.Navigate(site.Page(fmt.Sprintf("long.html?n=%d", i))))
+	}
+	Eventually(t, 20*time.Second, b.WorkerRunning, "the worker did not wake for the page loads")
+	if WorkerValue[bool](t, b, "started") {
+		t.Fatal("the core started for page loads")
+	}
+	panel := b.Panel(t)
+	WaitJS(t, panel, `+(document.body.dataset.connections || 0) > 0`)
+	if !WorkerValue[bool](t, b, "started") {
+		t.Fatal("the panel connected without the core")
+	}
+}
+
 // The worker killed mid-stream: the panel reconnects (waking a new worker) and the conversation
 // is intact, the partial reply marked as interrupted.
 func TestWorkerKilledMidStream(t *testing.T) {

@@ -410,13 +410,13 @@
     return "";
   }
 
-  // proxied is the hidden checkbox or radio a visible label stands for. Sites hide the native
-  // input (display:none, opacity 0, clipped to a pixel, moved off the page) and draw their own
-  // box beside its label, which is what a person clicks: the first label a person can see
+  // proxied is the hidden checkbox, radio or file field a visible label stands for. Sites hide
+  // the native input (display:none, opacity 0, clipped to a pixel, moved off the page) and draw
+  // their own box (or "Upload" button) beside its label, which is what a person clicks: the first label a person can see
   // stands for the input, with its role, name and state, and a click on it changes the input.
   function proxied(el) {
     const c = el.control;
-    if (!c || c.localName !== "input" || !/^(checkbox|radio)$/.test(c.type) || !unseen(c)) return null;
+    if (!c || c.localName !== "input" || !/^(checkbox|radio|file)$/.test(c.type) || !unseen(c)) return null;
     for (const l of c.labels) if (!unseen(l)) return l === el ? c : null;
     return null;
   }
@@ -713,6 +713,7 @@
       if (inline) node.inline = 1;
       if (role === "heading") node.level = +(el.getAttribute("aria-level") || el.localName.slice(1)) || 2;
       const ctl = role && el.localName === "label" ? controlOf(el) : el;
+      if (ctl !== el && ctl.type === "file") node.type = "file"; // a label standing for a hidden file field
       if (act && disabled(ctl)) node.disabled = 1;
       if (el.getAttribute("aria-expanded")) node.expanded = el.getAttribute("aria-expanded") === "true" ? 1 : 0;
       if (el.localName === "details") node.expanded = el.open ? 1 : 0;
@@ -1399,14 +1400,15 @@
     // before (first notes those that were: another widget's).
     if (first) {
       listsBefore = new WeakSet();
-      for (const x of document.querySelectorAll('[role="listbox"]')) if (!unseen(x)) listsBefore.add(x);
+      for (const x of document.querySelectorAll('[role="listbox"], [role="tree"]')) if (!unseen(x)) listsBefore.add(x);
     } else if (!lists.length && !names) {
-      for (const x of document.querySelectorAll('[role="listbox"]')) if (!listsBefore.has(x)) add(x);
+      for (const x of document.querySelectorAll('[role="listbox"], [role="tree"]')) if (!listsBefore.has(x)) add(x);
     }
     const options = [];
     for (const l of lists) {
       if (unseen(l)) continue;
-      for (const o of roleOf(l) === "option" ? [l] : l.querySelectorAll('[role="option"]')) {
+      // (A tree of treeitems is how Select2 4.0 draws its list.)
+      for (const o of roleOf(l) === "option" ? [l] : l.querySelectorAll('[role="option"], [role="treeitem"]')) {
         if (options.length >= 300 || unseen(o)) continue;
         options.push({ ref: refOf(o), name: nameOf(o, "option"), selected: o.getAttribute("aria-selected") === "true" ? 1 : 0, disabled: disabled(o) ? 1 : 0 });
       }

@@ -215,7 +215,7 @@ func TestDrawnControlsAndWhatEachActionChanged(t *testing.T) {
 	tab := openTab(t, panel, site.Page("checks.html"))
 	runAgent(t, panel, "sign me up")
 	snap := p.results("snapshot")[0].Text
-	for _, want := range []string{`radio "Free" [e5] checked`, `p: checkbox "Keep me signed in" [e7] unchecked` + "\n", `button "Profile picture" [e11] type=file Upload your CV`} {
+	for _, want := range []string{`radio "Free" [e5] checked`, `p: checkbox "Keep me signed in" [e7] unchecked` + "\n", `button "Profile picture" [e11] type=file button "Upload your CV" [e12] type=file`} {
 		if !strings.Contains(snap, want) {
 			t.Errorf("the snapshot lacks %q:\n%s", want, snap)
 		}
@@ -426,7 +426,7 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 }
 
 // Lists a page draws itself are chosen from as a person does: a select of divs is opened and
-// its option clicked, a field that suggests after a request is typed into and the suggestion
+// its option clicked (Select2's tree of treeitems too), a field that suggests after a request is typed into and the suggestion
 // that is exactly the value clicked (one that only holds it is offered, not chosen), an open
 // list of several choices gets each clicked, and fill_form types into a field that suggests
 // (choosing a suggestion may search or go somewhere: select_option does it when asked).
@@ -439,6 +439,7 @@ func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 		func(c *testkit.Conversation) []testkit.Call {
 			return []testkit.Call{
 				call("select_option", obj{"ref": refIn(t, c, `combobox "Size"`), "values": []string{"medium"}}),
+				call("select_option", obj{"ref": refIn(t, c, `combobox "Choose"`), "values": []string{"Germany"}}),
 				call("select_option", obj{"ref": refIn(t, c, `combobox "Airport"`), "values": []string{"CDG"}}),
 				call("select_option", obj{"ref": refIn(t, c, `combobox "Airport"`), "values": []string{"Paris Orly (ORY)"}}),
 				call("select_option", obj{"ref": refIn(t, c, `listbox "Interests"`), "values": []string{"Music", "Sport"}}),
@@ -458,6 +459,7 @@ func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 	runAgent(t, panel, "plan the trip")
 	want := []string{
 		`Chose "Medium" in combobox “Size”. It shows "Medium".`,
+		`Chose "Germany" in combobox “Germany”. It shows "Germany".`,
 		`Typed "CDG" into combobox “Airport”, which suggests "Paris Charles de Gaulle (CDG)"; none is exactly that, so none was chosen`,
 		`Chose "Paris Orly (ORY)" in combobox “Airport”. It shows "Paris Orly (ORY)".`,
 		`Chose "Music", "Sport" in listbox “Interests”.`,
@@ -473,11 +475,11 @@ func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 		t.Fatalf("results: %s", p.all())
 	}
 	for i, w := range want {
-		if !strings.Contains(got[i].Text, w) || got[i].Error != (i >= 4 && i <= 6) {
+		if !strings.Contains(got[i].Text, w) || got[i].Error != (i >= 5 && i <= 7) {
 			t.Errorf("call %d: want %q in %s", i+1, w, got[i].Text)
 		}
 	}
-	if got := inTab[string](t, panel, tab, `document.getElementById("log").textContent + " " + document.getElementById("browser").value`); got != "size=Medium;airport=Paris Orly (ORY);interest=Music;interest=Sport;size=Large; Firefox" {
+	if got := inTab[string](t, panel, tab, `document.getElementById("log").textContent + " " + document.getElementById("browser").value`); got != "size=Medium;country=de;airport=Paris Orly (ORY);interest=Music;interest=Sport;size=Large; Firefox" {
 		t.Errorf("the page: %q", got)
 	}
 }

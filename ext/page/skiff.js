@@ -1043,7 +1043,10 @@
     const on = (e) => refused.length < 5 && e.target && e.target.nodeType === 1 && refused.push(e.target);
     addEventListener("invalid", on, { capture: true });
     const stop = () => removeEventListener("invalid", on, { capture: true });
-    noting.set(token, { before: voices(), refused, stop });
+    const before = voices();
+    const open = new Map(); // the dialogs showing, by what they are called: one may close
+    for (const el of before.keys()) if (isDialog(el)) open.set(el, describe(el));
+    noting.set(token, { before, open, refused, stop });
     setTimeout(() => noting.has(token) && (stop(), noting.delete(token)), 15000);
     return { ok: 1, token };
   }
@@ -1054,7 +1057,7 @@
     if (!l) return { ok: 1 };
     l.stop();
     noting.delete(token);
-    const out = { ok: 1, said: [], opened: [], marked: [], refused: [] };
+    const out = { ok: 1, said: [], opened: [], closed: [], marked: [], refused: [] };
     const seen = new Set();
     for (const el of l.refused) {
       if (seen.has(el) || out.refused.length >= 3) continue;
@@ -1062,7 +1065,9 @@
       out.refused.push({ what: describe(el), why: clean(el.validationMessage, 200) });
     }
     const dialogs = [];
-    for (const [el, text] of voices()) {
+    const now = voices();
+    for (const [el, what] of l.open) if (!now.has(el) && out.closed.length < 2) out.closed.push(what);
+    for (const [el, text] of now) {
       const before = l.before.get(el);
       if (before === text) continue;
       if (el.getAttribute("aria-invalid") === "true") {

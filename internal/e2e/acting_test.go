@@ -337,7 +337,7 @@ func TestFieldsAreNamedByTheirLabelsNotByWhatTheyHold(t *testing.T) {
 
 // What a page says back to an action is in the action's result: the fields a browser stopped
 // a form on, a field the page marked invalid and why, a message that comes a moment later, a
-// dialog a link opened. An input mask that formats what was typed is told from a field that
+// dialog a link opened (and Escape closed). An input mask that formats what was typed is told from a field that
 // refused it, a button the page draws again as the mouse comes is clicked all the same, and a
 // slider the page draws is set with keys, as a person sets it. A tab says it is selected, and
 // a switch the page turns a moment after the click says it is on. A button whose script opens
@@ -363,6 +363,7 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 				call("click", obj{"ref": refIn(t, c, `tab "Reviews"`)}),
 				call("click", obj{"ref": refIn(t, c, `switch "Notify me"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Attach a photo"`)}),
+				call("press_key", obj{"ref": refIn(t, c, `link "Open settings"`), "key": "Escape"}),
 			}
 		},
 	}}
@@ -389,6 +390,7 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 		{"click", `Clicked tab “Reviews” [e`},
 		{"click", `Clicked switch “Notify me” [e`},
 		{"click", `Clicked button “Attach a photo” [e`},
+		{"press_key", `Pressed Escape in link “Open settings”. It closed dialog “Settings”.`},
 	}
 	p.mu.Lock()
 	got := append([]testkit.Msg(nil), p.seen[1:]...)

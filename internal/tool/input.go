@@ -588,8 +588,8 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 }
 
 // heard says what the page said back to an action it stayed on (skiff.js saidSince): the fields
-// the browser stopped a form on, a dialog it opened, fields it marked invalid, the messages
-// it showed. It is "" when nothing changed, or the page cannot be asked.
+// the browser stopped a form on, a dialog it opened or closed, fields it marked invalid, the
+// messages it showed. It is "" when nothing changed, or the page cannot be asked.
 func (e *Env) heard(ctx context.Context, tabID int, w *watch) string {
 	if w.token == "" {
 		return ""
@@ -604,8 +604,9 @@ func (e *Env) heard(ctx context.Context, tabID int, w *watch) string {
 			What string `json:"what"`
 			Ref  string `json:"ref"`
 		} `json:"opened"`
-		Marked  []why `json:"marked"`
-		Refused []why `json:"refused"`
+		Closed  []string `json:"closed"`
+		Marked  []why    `json:"marked"`
+		Refused []why    `json:"refused"`
 	}
 	if err := e.call(ctx, tabID, w.frame, pageFiles, "saidSince", map[string]string{"token": w.token}, &h); err != nil {
 		return ""
@@ -630,6 +631,9 @@ func (e *Env) heard(ctx context.Context, tabID int, w *watch) string {
 			d.Ref = fmt.Sprintf("f%d%s", w.frame, d.Ref)
 		}
 		fmt.Fprintf(&b, " It opened %s%s.", d.What, refNote(d.Ref))
+	}
+	for _, d := range h.Closed {
+		fmt.Fprintf(&b, " It closed %s.", d)
 	}
 	if len(h.Marked) > 0 {
 		fmt.Fprintf(&b, " The page marked %s as not valid.", because(h.Marked))

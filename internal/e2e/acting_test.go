@@ -335,13 +335,13 @@ func TestFieldsAreNamedByTheirLabelsNotByWhatTheyHold(t *testing.T) {
 	}
 }
 
-// What a page says back to an action is in the action's result: the fields a browser stopped
-// a form on, a field the page marked invalid and why, a message that comes a moment later, a
-// dialog a link opened (and Escape closed). An input mask that formats what was typed is told from a field that
-// refused it, a button the page draws again as the mouse comes is clicked all the same, and a
-// slider the page draws is set with keys, as a person sets it. A tab says it is selected, and
-// a switch the page turns a moment after the click says it is on. A button whose script opens
-// the file chooser does not leave the system's file dialog in front of the user.
+// What a page says back to an action is in the action's result: the fields a browser stopped a
+// form on, a field the page marked invalid and why, a message that comes a moment later, a dialog
+// a link opened (and Escape closed). An input mask that formats what was typed is told from a
+// field that refused it, a button the page draws again as the mouse comes is clicked all the
+// same, and a slider the page draws is set with keys, as a person sets it. A tab says it is
+// selected, and a switch the page turns a moment after the click says it is on. A button whose
+// script opens the file chooser does not leave the system's file dialog in front of the user.
 func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{

@@ -724,6 +724,7 @@
       if (ctl.required || el.getAttribute("aria-required") === "true") node.required = 1;
       if (el.readOnly || el.getAttribute("aria-readonly") === "true") node.readonly = 1;
       if (act && el.getAttribute("aria-invalid") === "true") node.invalid = 1;
+      if (/^(ascending|descending)$/.test(el.getAttribute("aria-sort") || "")) node.sort = el.getAttribute("aria-sort");
       if (el.localName === "input" || el.localName === "textarea") {
         const kind = secret(el);
         if (kind === "password") node.password = 1;
@@ -1002,6 +1003,10 @@
     if (c.hasAttribute("aria-expanded")) s.expanded = tri(c.getAttribute("aria-expanded"));
     else if (c.localName === "summary" && c.parentElement && c.parentElement.localName === "details") s.expanded = c.parentElement.open ? 1 : 0;
     if (c.hasAttribute("aria-selected") && /^(tab|option|treeitem|gridcell|row)$/.test(roleOf(c))) s.selected = tri(c.getAttribute("aria-selected"));
+    // A column header a click sorts by (the header, or the button in it).
+    const th = c.closest && c.closest('[aria-sort], th, [role="columnheader"]');
+    if (th && (th === c || contains(th, c))) s.sort = { ascending: 1, descending: 2, other: 3 }[th.getAttribute("aria-sort")] || 0;
+    if (th && !th.hasAttribute("aria-sort") && !c.hasAttribute("aria-sort")) delete s.sort;
     if (s.checked !== undefined && roleOf(el) === "switch") s.switch = 1; // on or off
     return Object.keys(s).length ? s : undefined;
   }

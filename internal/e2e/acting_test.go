@@ -340,8 +340,9 @@ func TestFieldsAreNamedByTheirLabelsNotByWhatTheyHold(t *testing.T) {
 // a link opened (and Escape closed). An input mask that formats what was typed is told from a
 // field that refused it, a button the page draws again as the mouse comes is clicked all the
 // same, and a slider the page draws is set with keys, as a person sets it. A tab says it is
-// selected, and a switch the page turns a moment after the click says it is on. A button whose
-// script opens the file chooser does not leave the system's file dialog in front of the user.
+// selected, a column header says how the table is now sorted, and a switch the page turns a
+// moment after the click says it is on. A button whose script opens the file chooser does not
+// leave the system's file dialog in front of the user.
 func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -364,6 +365,8 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 				call("click", obj{"ref": refIn(t, c, `switch "Notify me"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Attach a photo"`)}),
 				call("press_key", obj{"ref": refIn(t, c, `link "Open settings"`), "key": "Escape"}),
+				call("click", obj{"ref": refIn(t, c, `button "Price"`)}),
+				call("snapshot", nil),
 			}
 		},
 	}}
@@ -391,6 +394,8 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 		{"click", `Clicked switch “Notify me” [e`},
 		{"click", `Clicked button “Attach a photo” [e`},
 		{"press_key", `Pressed Escape in link “Open settings”. It closed dialog “Settings”.`},
+		{"click", `Clicked button “Price” [e`},
+		{"snapshot", `row: Plan | button "Price" [e`},
 	}
 	p.mu.Lock()
 	got := append([]testkit.Msg(nil), p.seen[1:]...)
@@ -411,6 +416,8 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 		12: `. It is now selected.`,
 		13: `. It is now on.`, // a moment after the click
 		14: `. The page asked for a file chooser, which Skiff kept closed: Skiff cannot choose files on this computer, so ask the user to choose the file.`,
+		16: `. It is now sorted ascending.`,
+		17: `] (sorted ascending)`,
 	} {
 		if !strings.Contains(got[i].Text, after) {
 			t.Errorf("call %d: want %q in %s", i+1, after, got[i].Text)

@@ -312,20 +312,22 @@ func (p pressed) checked() *bool {
 }
 
 // ctlState is what a click may change on an element that a person sees (skiff.js stateOf):
-// checked (2: partly), pressed, expanded; nil when it has none of these.
+// checked (2: partly), pressed, expanded, selected, the order a column is sorted in; nil when
+// it has none of these.
 type ctlState struct {
 	Switch   int  `json:"switch"` // 1: checked reads as on or off
 	Checked  *int `json:"checked"`
 	Pressed  *int `json:"pressed"`
 	Expanded *int `json:"expanded"`
 	Selected *int `json:"selected"` // a tab, an option
+	Sort     *int `json:"sort"`     // a column header: 0 none, 1 ascending, 2 descending, 3 other
 }
 
 // same says whether a click left the state as it was.
 func (before *ctlState) same(after *ctlState) bool {
 	eq := func(a, b *int) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 	return before != nil && after != nil && eq(before.Checked, after.Checked) && eq(before.Pressed, after.Pressed) &&
-		eq(before.Expanded, after.Expanded) && eq(before.Selected, after.Selected)
+		eq(before.Expanded, after.Expanded) && eq(before.Selected, after.Selected) && eq(before.Sort, after.Sort)
 }
 
 // change says what a click did to the element's state, from before and after it: " It is now
@@ -354,6 +356,7 @@ func (before *ctlState) change(after *ctlState) string {
 	add(before.Pressed, after.Pressed, "not pressed", "pressed", "partly pressed")
 	add(before.Expanded, after.Expanded, "collapsed", "expanded")
 	add(before.Selected, after.Selected, "not selected", "selected")
+	add(before.Sort, after.Sort, "not sorted", "sorted ascending", "sorted descending", "sorted")
 	switch {
 	case len(now) > 0:
 		return " It is now " + strings.Join(now, " and ") + "."

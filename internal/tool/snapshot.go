@@ -48,6 +48,7 @@ type Node struct {
 	Pressed     *int     `json:"pressed,omitempty"`
 	Required    int      `json:"required,omitempty"`
 	Invalid     int      `json:"invalid,omitempty"` // the page marked it invalid (aria-invalid)
+	Sort        string   `json:"sort,omitempty"`    // a column sorted "ascending" or "descending"
 	Readonly    int      `json:"readonly,omitempty"`
 	Password    int      `json:"password,omitempty"`
 	Payment     int      `json:"payment,omitempty"`
@@ -405,6 +406,9 @@ func (w *writer) cells(items []Item) (string, bool) {
 			}
 			c = run
 		}
+		if n.Sort != "" && n.Ref == "" {
+			c += " (sorted " + n.Sort + ")" // a header the table is sorted by
+		}
 		parts = append(parts, c)
 	}
 	return strings.Join(parts, " | "), true
@@ -487,6 +491,9 @@ func (w *writer) label(n *Node) string {
 	}
 	if n.Invalid == 1 {
 		props = append(props, "invalid")
+	}
+	if n.Sort != "" {
+		props = append(props, "sorted "+n.Sort)
 	}
 	if n.Type != "" && !(n.Type == "password" && n.Password == 1) { // "password" says it
 		props = append(props, "type="+n.Type)

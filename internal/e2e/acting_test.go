@@ -397,9 +397,7 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 		{"click", `Clicked button “Price” [e`},
 		{"snapshot", `row: Plan | button "Price" [e`},
 	}
-	p.mu.Lock()
-	got := append([]testkit.Msg(nil), p.seen[1:]...)
-	p.mu.Unlock()
+	got := p.since(1) // after the first snapshot
 	if len(got) != len(want) {
 		t.Fatalf("results: %s", p.all())
 	}
@@ -477,9 +475,7 @@ func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 		`is not a drop-down or a list to choose from; click it instead`,
 		"Chose \"Large\" in combobox “Size”. It shows \"Large\"\n- combobox “Browser” [e",
 	}
-	p.mu.Lock()
-	got := append([]testkit.Msg(nil), p.seen[1:]...)
-	p.mu.Unlock()
+	got := p.since(1) // after the first snapshot
 	if len(got) != len(want) {
 		t.Fatalf("results: %s", p.all())
 	}

@@ -49,6 +49,13 @@ func (p *plan) results(name string) []testkit.Msg {
 	return out
 }
 
+// since returns every tool result the model got from the i-th on.
+func (p *plan) since(i int) []testkit.Msg {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]testkit.Msg(nil), p.seen[min(i, len(p.seen)):]...)
+}
+
 func (p *plan) all() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -710,13 +710,16 @@ func (e *Env) slide(ctx context.Context, tabID, frame int, pt pageTarget, value 
 	passes := func(from, to float64) bool { return (from < want && to > want) || (from > want && to < want) }
 	stuck := false
 	page := true
+	// toward is the key of a pair that moves the slider toward want, and the one back.
+	toward := func(down, up string) (string, string) {
+		if want > s.Now {
+			return up, down
+		}
+		return down, up
+	}
 	for i := 0; i < 400 && s.Now != want; i++ {
-		up := want > s.Now
 		if page {
-			k, back := "PageDown", "PageUp"
-			if up {
-				k, back = "PageUp", "PageDown"
-			}
+			k, back := toward("PageDown", "PageUp")
 			n, err := press(k)
 			if err != nil {
 				return "", err
@@ -735,10 +738,7 @@ func (e *Env) slide(ctx context.Context, tabID, frame int, pt pageTarget, value 
 			}
 			continue
 		}
-		k, back := "ArrowLeft", "ArrowRight"
-		if up {
-			k, back = "ArrowRight", "ArrowLeft"
-		}
+		k, back := toward("ArrowLeft", "ArrowRight")
 		n, err := press(k)
 		if err != nil {
 			return "", err

@@ -780,9 +780,21 @@ func (e *Env) interceptChoosers(ctx context.Context, tabID int) func() string {
 	}
 	return func() string {
 		asked := e.Browser.FileChooserSince(tabID, since)
-		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		defer cancel()
-		_, _ = e.Browser.Debug(dctx, tabID, "Page.setInterceptFileChooserDialog", map[string]any{"enabled": false})
+		off := func(d time.Duration) {
+			// Not the call's context: a call stopped now must still turn interception off
+			// (until the debugger detaches, the user's own clicks would open no chooser).
+			dctx, cancel := context.WithTimeout(context.Background(), d)
+			defer cancel()
+			_, _ = e.Browser.Debug(dctx, tabID, "Page.setInterceptFileChooserDialog", map[string]any{"enabled": false})
+		}
+		if _, open := e.Browser.Dialog(tabID); open {
+			// The page waits on its dialog, and the command is answered only once the dialog
+			// is: the result does not wait for it (commands keep their order, so the next
+			// action's interception comes after it).
+			go off(time.Minute)
+		} else {
+			off(2 * time.Second)
+		}
 		if asked {
 			return " The page asked for a file chooser, which Skiff kept closed: Skiff cannot choose files on this computer, so ask the user to choose the file."
 		}

@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -114,14 +115,7 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 		if err != nil {
 			if l.Editable == 1 && len(values) == 1 {
 				// A field that suggests: what was typed stands, and the suggestions are said.
-				var names []string
-				for i, o := range l.Options {
-					if i == 10 {
-						break
-					}
-					names = append(names, o.Name)
-				}
-				return fmt.Sprintf("Typed %q into %s, which suggests %s; none is exactly that, so none was chosen (give select_option the whole name of one to choose it).", v, l.What, strings.Join(quoteAll(names), ", ")), nil
+				return fmt.Sprintf("Typed %q into %s, which suggests %s; none is exactly that, so none was chosen (give select_option the whole name of one to choose it).", v, l.What, optionNames(l.Options, 10)), nil
 			}
 			return "", err
 		}
@@ -185,22 +179,11 @@ func pick(l drawnList, v string, exact bool) (listOption, error) {
 			holds = append(holds, o)
 		}
 	}
-	names := func(os []listOption) string {
-		var q []string
-		for i, o := range os {
-			if i == 20 {
-				q = append(q, fmt.Sprintf("and %d more", len(os)-20))
-				break
-			}
-			q = append(q, fmt.Sprintf("%q", o.Name))
-		}
-		return strings.Join(q, ", ")
-	}
 	switch {
 	case len(holds) == 0:
-		return listOption{}, failf("%s has no option %q; it offers %s", l.What, v, names(l.Options))
+		return listOption{}, failf("%s has no option %q; it offers %s", l.What, v, optionNames(l.Options, 20))
 	case len(holds) > 1:
-		return listOption{}, failf("%q matches several options of %s: %s; give the whole name", v, l.What, names(holds))
+		return listOption{}, failf("%q matches several options of %s: %s; give the whole name", v, l.What, optionNames(holds, 20))
 	case holds[0].Disabled == 1:
 		return listOption{}, failf("option %q of %s is disabled", holds[0].Name, l.What)
 	}
@@ -214,13 +197,18 @@ func (e *Env) suggestions(ctx context.Context, tabID, frame int, pt pageTarget) 
 	if e.call(ctx, tabID, frame, pageFiles, "optionsOf", map[string]any{"target": pt}, &l) != nil || len(l.Options) == 0 {
 		return ""
 	}
-	var names []string
-	for i, o := range l.Options {
-		if i == 10 {
-			names = append(names, fmt.Sprintf("and %d more", len(l.Options)-10))
+	return "; it suggests " + optionNames(l.Options, 10) + " (select_option chooses one)"
+}
+
+// optionNames quotes the names of the first max options, and says how many more there are.
+func optionNames(os []listOption, max int) string {
+	var q []string
+	for i, o := range os {
+		if i == max {
+			q = append(q, fmt.Sprintf("and %d more", len(os)-max))
 			break
 		}
-		names = append(names, fmt.Sprintf("%q", o.Name))
+		q = append(q, strconv.Quote(o.Name))
 	}
-	return "; it suggests " + strings.Join(names, ", ") + " (select_option chooses one)"
+	return strings.Join(q, ", ")
 }

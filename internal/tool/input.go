@@ -630,10 +630,7 @@ func (e *Env) heard(ctx context.Context, tabID int, w *watch) string {
 		fmt.Fprintf(&b, " The form was not sent: the browser stopped it at %s.", because(h.Refused))
 	}
 	for _, d := range h.Opened {
-		if w.frame != 0 {
-			d.Ref = fmt.Sprintf("f%d%s", w.frame, d.Ref)
-		}
-		fmt.Fprintf(&b, " It opened %s%s.", d.What, refNote(d.Ref))
+		fmt.Fprintf(&b, " It opened %s%s.", d.What, refNote(frameRef(w.frame, d.Ref)))
 	}
 	for _, d := range h.Closed {
 		fmt.Fprintf(&b, " It closed %s.", d)

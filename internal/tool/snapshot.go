@@ -75,17 +75,22 @@ var textual = map[string]bool{"paragraph": true, "listitem": true, "cell": true,
 // Interactive reports whether n is an element a person acts on.
 func (n *Node) Interactive() bool { return n.Ref != "" && interactiveRoles[n.Role] }
 
-// prefixRefs makes the refs of a frame's tree global: "e12" in frame 3 is "f3e12".
+// frameRef makes a ref of frame's document global: "e12" in frame 3 is "f3e12".
+func frameRef(frame int, ref string) string {
+	if frame == 0 || ref == "" {
+		return ref
+	}
+	return "f" + strconv.Itoa(frame) + ref
+}
+
+// prefixRefs makes the refs of a frame's tree global (frameRef).
 func prefixRefs(items []Item, frame int) {
 	if frame == 0 {
 		return
 	}
-	p := "f" + strconv.Itoa(frame)
 	for _, it := range items {
 		if n := it.Node; n != nil {
-			if n.Ref != "" {
-				n.Ref = p + n.Ref
-			}
+			n.Ref = frameRef(frame, n.Ref)
 			prefixRefs(n.Kids, frame)
 		}
 	}

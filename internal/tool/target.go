@@ -96,8 +96,8 @@ func (e *Env) findAt(ctx context.Context, tab Tab, t Target, p *point, focused b
 				return nil, frame, nil, failf("the page did not say what that element is; take a new snapshot")
 			}
 			for _, el := range []*Element{a.Element, a.Activates, a.Enter} {
-				if el != nil && el.Ref != "" && frame != 0 {
-					el.Ref = fmt.Sprintf("f%d%s", frame, el.Ref)
+				if el != nil {
+					el.Ref = frameRef(frame, el.Ref)
 				}
 			}
 			return &a, frame, at, nil

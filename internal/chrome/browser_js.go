@@ -19,16 +19,17 @@ import (
 // report, the debugger's events and detaches, closed tabs.
 type Browser struct {
 	mu       sync.Mutex
-	attached map[int]bool        // tabs Skiff's debugger is attached to, with Page events on
-	dialogs  map[int]tool.Dialog // the dialog each tab is showing
-	choosers map[int]time.Time   // when each tab's page last asked for a file chooser Skiff intercepted
+	attached map[int]bool                 // tabs Skiff's debugger is attached to, with Page events on
+	dialogs  map[int]tool.Dialog          // the dialog each tab is showing
+	choosers map[int]time.Time            // when each tab's page last asked for a file chooser Skiff intercepted
+	requests map[int]map[string]time.Time // each tab's fetch and XHR requests under way while followed, by id: when each began
 }
 
 var _ tool.Browser = (*Browser)(nil)
 
 // NewBrowser returns a Browser.
 func NewBrowser() *Browser {
-	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, choosers: map[int]time.Time{}}
+	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, choosers: map[int]time.Time{}, requests: map[int]map[string]time.Time{}}
 }
 
 func tabs() js.Value { return chromeAPI("tabs") }
@@ -502,6 +503,18 @@ func (b *Browser) FileChooserSince(tabID int, t time.Time) bool {
 	return ok && !at.Before(t)
 }
 
+func (b *Browser) RequestsSince(tabID int, t time.Time) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := 0
+	for _, at := range b.requests[tabID] {
+		if !at.Before(t) {
+			n++
+		}
+	}
+	return n
+}
+
 func (b *Browser) AnswerDialog(ctx context.Context, tabID int, accept bool, promptText string) error {
 	d, ok := b.Dialog(tabID)
 	if !ok {
@@ -610,6 +623,7 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 				Message       string `json:"message"`
 				DefaultPrompt string `json:"defaultPrompt"`
 				URL           string `json:"url"`
+				RequestID     string `json:"requestId"`
 			} `json:"params"`
 		}
 		if json.Unmarshal(data, &e) != nil {
@@ -623,6 +637,27 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 			delete(b.dialogs, e.TabID)
 		case "Page.fileChooserOpened":
 			b.choosers[e.TabID] = time.Now()
+		case "Network.requestWillBeSent":
+			// Only what a script asks for: a page's beacons, images and event streams are not
+			// what an action waits on, and a redirect sends the same id again.
+			if e.Params.Type == "XHR" || e.Params.Type == "Fetch" {
+				m := b.requests[e.TabID]
+				if m == nil {
+					m = map[string]time.Time{}
+					b.requests[e.TabID] = m
+				}
+				now := time.Now()
+				for id, at := range m {
+					if now.Sub(at) > 2*time.Minute { // one whose end came after Network was turned off
+						delete(m, id)
+					}
+				}
+				if _, ok := m[e.Params.RequestID]; !ok {
+					m[e.Params.RequestID] = now
+				}
+			}
+		case "Network.loadingFinished", "Network.loadingFailed":
+			delete(b.requests[e.TabID], e.Params.RequestID)
 		}
 		b.mu.Unlock()
 	case "debugger.detach":
@@ -632,6 +667,7 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 		if json.Unmarshal(data, &e) == nil {
 			b.mu.Lock()
 			delete(b.attached, e.TabID)
+			delete(b.requests, e.TabID)
 			if d, ok := b.dialogs[e.TabID]; ok {
 				d.Answerable = false
 				b.dialogs[e.TabID] = d
@@ -646,6 +682,7 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 			b.mu.Lock()
 			delete(b.attached, e.TabID)
 			delete(b.dialogs, e.TabID)
+			delete(b.requests, e.TabID)
 			b.mu.Unlock()
 		}
 	case "tab.committed":

@@ -432,6 +432,60 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 	}
 }
 
+// An action waits for the requests it sent: a page that posts and only then says "Saved", or
+// that its card was declined, or how its search went, is read once it heard back (one request
+// after another, fetch and XHR), a sign-in that posts and then goes elsewhere says where it
+// went, and a request that is not answered in time is said to be still unanswered. An action
+// that sends nothing is not held.
+func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("click", obj{"ref": refIn(t, c, `button "Save draft"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Pay now"`)}),
+				call("type", obj{"ref": refIn(t, c, `textbox "Order number"`), "text": "4711", "submit": true}),
+				call("click", obj{"ref": refIn(t, c, `button "Dark theme"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Export everything"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Sign in"`)}),
+			}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, site.Page("requests.html"))
+	runAgent(t, panel, "check my account")
+	want := []string{
+		`Clicked button “Save draft” [e`,
+		`Clicked button “Pay now” [e`,
+		`Pressed Enter.`,
+		`Clicked button “Dark theme” [e`,
+		`Clicked button “Export everything” [e`,
+		`Clicked button “Sign in” [e`,
+	}
+	after := []string{
+		`. The page says: "Draft saved at 10:42."`,
+		`. The page says: "Your card was declined."`,
+		` The page says: "No order 4711 was found."`,
+		`].`,
+		`. The page had still not heard back from a request it sent after `,
+		`. The page changed to "Slow page"`,
+	}
+	got := p.since(1)
+	if len(got) != len(want) {
+		t.Fatalf("results: %s", p.all())
+	}
+	for i := range want {
+		if !strings.Contains(got[i].Text, want[i]) || !strings.Contains(got[i].Text, after[i]) {
+			t.Errorf("call %d: want %q and %q in %s", i+1, want[i], after[i], got[i].Text)
+		}
+	}
+	if strings.Contains(got[3].Text, "heard back") {
+		t.Errorf("a click that sent nothing: %s", got[3].Text)
+	}
+}
+
 // Lists a page draws itself are chosen from as a person does: a select of divs is opened and
 // its option clicked (Select2's tree of treeitems too), a field that suggests after a request is typed into and the suggestion
 // that is exactly the value clicked (one that only holds it is offered, not chosen), an open

@@ -178,6 +178,13 @@ func (c *composed) FileChooserSince(tabID int, t time.Time) bool {
 	return c.debug != nil && c.debug.FileChooserSince(tabID, t)
 }
 
+func (c *composed) RequestsSince(tabID int, t time.Time) int {
+	if c.debug == nil {
+		return 0
+	}
+	return c.debug.RequestsSince(tabID, t)
+}
+
 func (c *composed) AnswerDialog(ctx context.Context, tabID int, accept bool, promptText string) error {
 	if c.debug == nil {
 		return ErrUnsupported

@@ -58,9 +58,11 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 		count = 2
 	}
 	w := &watch{known: e.knownTabs(ctx), frame: frame}
+	e.follow(ctx, tab.ID, w)
 	chooser := e.interceptChoosers(ctx, tab.ID)
 	p, err := e.mouse(ctx, tab.ID, frame, pt, in.Button, count)
 	if err != nil {
+		e.unwatch(tab.ID, w)
 		chooser()
 		return nil, err
 	}
@@ -154,6 +156,7 @@ func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	if in.Submit {
 		w := e.watching(ctx, tab.ID, frame, true)
 		if err := e.key(ctx, tab.ID, frame, "Enter"); err != nil {
+			e.unwatch(tab.ID, w)
 			return nil, err
 		}
 		text += " Pressed Enter." + e.afterAction(ctx, tab.ID, tab, w)
@@ -244,6 +247,7 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 		w := e.watching(ctx, tab.ID, frame, false)
 		text, err := e.choose(ctx, tab.ID, frame, pt, in.Values)
 		if err != nil {
+			e.unwatch(tab.ID, w)
 			return nil, err
 		}
 		return &Result{Text: text + e.afterAction(ctx, tab.ID, tab, w), Summary: strings.Join(in.Values, ", "), URL: tab.URL}, nil
@@ -258,6 +262,7 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	}
 	w := e.watching(ctx, tab.ID, frame, false)
 	if err := e.call(ctx, tab.ID, frame, pageFiles, "selectOption", map[string]any{"target": pt, "values": in.Values}, &r); err != nil {
+		e.unwatch(tab.ID, w)
 		return nil, err
 	}
 	kept := ""
@@ -372,6 +377,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 		}
 		w := e.watching(ctx, tab.ID, lastFrame, true)
 		if err := e.key(ctx, tab.ID, lastFrame, "Enter"); err != nil {
+			e.unwatch(tab.ID, w)
 			return nil, err
 		}
 		text += "\nPressed Enter to submit." + e.afterAction(ctx, tab.ID, tab, w)
@@ -424,6 +430,7 @@ func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	w := e.watching(ctx, tab.ID, frame, true)
 	chooser := e.interceptChoosers(ctx, tab.ID)
 	if err := e.key(ctx, tab.ID, frame, in.Key); err != nil {
+		e.unwatch(tab.ID, w)
 		chooser()
 		return nil, err
 	}

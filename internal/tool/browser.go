@@ -82,6 +82,10 @@ type Debugger interface {
 	// input.click() on a file field, which would otherwise put the system's file dialog in
 	// front of the user.
 	FileChooserSince(tabID int, t time.Time) bool
+	// RequestsSince counts the fetch and XHR requests the tab's page began since t that have
+	// not ended, while Skiff follows its requests (Network.enable): what an action sent that
+	// the page has not heard back from.
+	RequestsSince(tabID int, t time.Time) int
 	// AnswerDialog accepts or dismisses the tab's dialog (promptText answers a prompt).
 	AnswerDialog(ctx context.Context, tabID int, accept bool, promptText string) error
 	// Release gives a tab back: the debugger detaches from it if Skiff attached it.

@@ -496,6 +496,47 @@ type watch struct {
 	known map[int]bool
 	frame int
 	token string
+	net   time.Time // when Skiff began following the page's requests for the action (zero: it does not)
+}
+
+// RequestWait is how long, beyond the moment an action is watched for, its result waits for
+// the requests the page sent for it (a save, a sign-in, a search) to be answered.
+var RequestWait = 3 * time.Second
+
+// follow has the page's requests followed while an action runs and is watched, so that its
+// result can wait for what the action sent (a click on Save that posts and then shows "Saved"
+// or an error, a sign-in that posts and then goes to another page) instead of reading the page
+// before it heard back. Without the debugger, nothing is followed and nothing waits.
+func (e *Env) follow(ctx context.Context, tabID int, w *watch) {
+	since := time.Now()
+	if _, err := e.Browser.Debug(unpinned(ctx), tabID, "Network.enable", map[string]any{"maxPostDataSize": 0}); err == nil {
+		w.net = since
+	}
+}
+
+// unwatch stops following the page's requests for w's action (an action that failed before
+// it was watched for calls it itself).
+func (e *Env) unwatch(tabID int, w *watch) {
+	if !w.net.IsZero() {
+		e.undo(tabID, "Network.disable", nil)
+	}
+}
+
+// undo sends a command that turns off what an action turned on, on a context of its own: a
+// call stopped now must still turn it off. A page waiting on its dialog answers commands only
+// once the dialog is answered, so then the command is sent without waiting for its answer
+// (commands keep their order, so the next action's comes after it).
+func (e *Env) undo(tabID int, method string, params any) {
+	off := func(d time.Duration) {
+		ctx, cancel := context.WithTimeout(context.Background(), d)
+		defer cancel()
+		_, _ = e.Browser.Debug(ctx, tabID, method, params)
+	}
+	if _, open := e.Browser.Dialog(tabID); open {
+		go off(time.Minute)
+		return
+	}
+	off(2 * time.Second)
 }
 
 // watching notes, just before an action in frame, what afterAction will compare with: the
@@ -505,6 +546,7 @@ func (e *Env) watching(ctx context.Context, tabID, frame int, tabs bool) *watch 
 	if tabs {
 		w.known = e.knownTabs(ctx)
 	}
+	e.follow(ctx, tabID, w)
 	var l struct {
 		Token string `json:"token"`
 	}
@@ -532,7 +574,12 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 	// What an action starts shows within a moment: watch for it (a dialog, a load, a new
 	// address, a new tab) for up to window, and go on as soon as it shows. With tabs to
 	// compare, one query of every tab also gives this tab.
+	defer e.unwatch(tabID, w)
 	var t Tab
+	// Once the moment has passed, the watch goes on while requests the action sent are
+	// unanswered (up to RequestWait more), and for a moment after the last answer, for the
+	// page to show what it heard.
+	waited, heardBack := false, time.Time{}
 	for deadline := time.Now().Add(window); ; {
 		if d, ok := e.Browser.Dialog(tabID); ok {
 			return " " + capital((&DialogError{Dialog: d}).Error()) + "."
@@ -565,8 +612,22 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 				return ""
 			}
 		}
-		if t.Status == "loading" || t.URL != before.URL || !time.Now().Before(deadline) {
+		if t.Status == "loading" || t.URL != before.URL {
 			break
+		}
+		if now := time.Now(); !now.Before(deadline) {
+			if w.net.IsZero() || now.After(deadline.Add(RequestWait)) {
+				break
+			}
+			if e.Browser.RequestsSince(tabID, w.net) > 0 {
+				waited, heardBack = true, time.Time{}
+			} else if !waited {
+				break
+			} else if heardBack.IsZero() {
+				heardBack = now
+			} else if now.Sub(heardBack) >= 100*time.Millisecond {
+				break
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -587,7 +648,11 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 			return fmt.Sprintf(" The page changed to %q (%s).", oneLine(t2.Title), t2.URL)
 		}
 	}
-	return e.heard(ctx, tabID, w)
+	said := e.heard(ctx, tabID, w)
+	if waited && heardBack.IsZero() {
+		said += fmt.Sprintf(" The page had still not heard back from a request it sent after %s; look again before relying on this.", time.Since(w.net).Round(100*time.Millisecond))
+	}
+	return said
 }
 
 // heard says what the page said back to an action it stayed on (skiff.js saidSince): the fields
@@ -777,21 +842,8 @@ func (e *Env) interceptChoosers(ctx context.Context, tabID int) func() string {
 	}
 	return func() string {
 		asked := e.Browser.FileChooserSince(tabID, since)
-		off := func(d time.Duration) {
-			// Not the call's context: a call stopped now must still turn interception off
-			// (until the debugger detaches, the user's own clicks would open no chooser).
-			dctx, cancel := context.WithTimeout(context.Background(), d)
-			defer cancel()
-			_, _ = e.Browser.Debug(dctx, tabID, "Page.setInterceptFileChooserDialog", map[string]any{"enabled": false})
-		}
-		if _, open := e.Browser.Dialog(tabID); open {
-			// The page waits on its dialog, and the command is answered only once the dialog
-			// is: the result does not wait for it (commands keep their order, so the next
-			// action's interception comes after it).
-			go off(time.Minute)
-		} else {
-			off(2 * time.Second)
-		}
+		// Until the debugger detaches, the user's own clicks would open no chooser.
+		e.undo(tabID, "Page.setInterceptFileChooserDialog", map[string]any{"enabled": false})
 		if asked {
 			return " The page asked for a file chooser, which Skiff kept closed: Skiff cannot choose files on this computer, so ask the user to choose the file."
 		}

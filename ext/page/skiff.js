@@ -1048,11 +1048,30 @@
     const on = (e) => refused.length < 5 && e.target && e.target.nodeType === 1 && refused.push(e.target);
     addEventListener("invalid", on, { capture: true });
     const stop = () => removeEventListener("invalid", on, { capture: true });
+    // What the page adds or rewrites meanwhile: an error shown in a plain block, a button that
+    // now reads "Saved", a list that grew. What it takes away is kept too, so that content
+    // drawn again as it was is not news.
+    const added = [];
+    const removed = [];
+    const mo = new MutationObserver((records) => {
+      for (const r of records) {
+        if (added.length > 300) return;
+        if (r.type === "characterData") {
+          removed.push(r.oldValue || "");
+          added.push(r.target);
+          continue;
+        }
+        for (const x of r.removedNodes) removed.push((x.textContent || "").slice(0, 4000));
+        for (const x of r.addedNodes) added.push(x);
+      }
+    });
+    mo.observe(document.documentElement, { childList: true, subtree: true, characterData: true, characterDataOldValue: true });
+    const stopAll = () => (stop(), mo.disconnect());
     const before = voices();
     const open = new Map(); // the dialogs showing, by what they are called: one may close
     for (const el of before.keys()) if (isDialog(el)) open.set(el, describe(el));
-    noting.set(token, { before, open, refused, stop });
-    setTimeout(() => noting.has(token) && (stop(), noting.delete(token)), 15000);
+    noting.set(token, { before, open, refused, stop: stopAll, added, removed });
+    setTimeout(() => noting.has(token) && (stopAll(), noting.delete(token)), 15000);
     return { ok: 1, token };
   }
   // wordsOf is the text of the elements ids (an aria-describedby list) name.
@@ -1091,7 +1110,45 @@
       const news = before && text.startsWith(before) ? text.slice(before.length).trim() : text;
       if (news && out.said.length < 3 && !out.said.includes(news)) out.said.push(clean(news, 200));
     }
+    const voiced = [...now.keys()].filter((el) => !isDialog(el) || dialogs.includes(el));
+    Object.assign(out, shownSince(l.added, l.removed, voiced, out.said));
     return out;
+  }
+  // shownSince is the visible text the page added or rewrote during an action, as the added
+  // nodes still on the page hold it (those inside another added node are part of it): the
+  // pieces, when they are short, or how much there is. Left out: what the voices already said
+  // (or, for a dialog that opened, what the model can read in it), what was taken away as it
+  // was (a list drawn again), a number that only moved on (a clock, a countdown), and Skiff's own overlay.
+  function shownSince(added, removed, voiced, said) {
+    const gone = new Set(removed.map((t) => clean(t, 4000)).filter(Boolean));
+    const digitless = new Set([...gone].filter((t) => t.length <= 40).map((t) => t.replace(/\d+/g, "#")));
+    const host = globalThis.__skiffOverlayHost;
+    const nodes = [...new Set(added)].filter((x) => x.isConnected);
+    const top = nodes.filter((x) => !nodes.some((o) => o !== x && o.contains(x)));
+    const pieces = [];
+    let more = 0;
+    for (const x of top) {
+      const el = x.nodeType === 1 ? x : x.parentElement;
+      if (!el || (host && host.contains(el)) || voiced.some((v) => v.contains(el))) continue;
+      if (/^(script|style|noscript|template|head|title|meta|link)$/.test(el.localName)) continue;
+      let text = x.nodeType === 3 ? (textVisible(x) ? clean(x.data, 4000) : "") : x.nodeType === 1 && !unseen(el) ? visibleText(x, 4000) : "";
+      for (const w of said) text = text.replace(w, " ").trim(); // a voice inside it already said that
+      if (!text || gone.has(text)) continue;
+      if (text.length <= 40 && digitless.has(text.replace(/\d+/g, "#"))) continue;
+      for (const g of gone) {
+        // Drawn again with more at one end (a list that grew): only the new part is news.
+        if (g.length >= 20 && text.length > g.length && text.startsWith(g)) text = text.slice(g.length).trim();
+        else if (g.length >= 20 && text.length > g.length && text.endsWith(g)) text = text.slice(0, -g.length).trim();
+      }
+      if (!text || pieces.includes(text)) continue;
+      pieces.push(text);
+    }
+    const total = pieces.reduce((n, t) => n + t.length, 0);
+    if (total > 300) {
+      more = total;
+      return { shown: [], more };
+    }
+    return { shown: pieces.slice(0, 4).map((t) => clean(t, 200)), more };
   }
 
   // unseen says whether a person cannot see el (or something around it hides it), position

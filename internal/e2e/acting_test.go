@@ -436,7 +436,9 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 // that its card was declined, or how its search went, is read once it heard back (one request
 // after another, fetch and XHR), a sign-in that posts and then goes elsewhere says where it
 // went, and a request that is not answered in time is said to be still unanswered. An action
-// that sends nothing is not held.
+// that sends nothing is not held. What the page shows outside its alerts and live regions is
+// heard too: an error in a plain block, a button that now reads otherwise, and how much a list
+// grew; not a list drawn again as it was, nor a clock that moved on meanwhile.
 func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -447,6 +449,9 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 				call("click", obj{"ref": refIn(t, c, `button "Pay now"`)}),
 				call("type", obj{"ref": refIn(t, c, `textbox "Order number"`), "text": "4711", "submit": true}),
 				call("click", obj{"ref": refIn(t, c, `button "Dark theme"`)}),
+				call("type", obj{"ref": refIn(t, c, `textbox "Password"`), "text": "hunter2", "submit": true}),
+				call("click", obj{"ref": refIn(t, c, `button "Follow"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Show more people"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Export everything"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Sign in"`)}),
 			}
@@ -461,6 +466,9 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 		`Clicked button “Pay now” [e`,
 		`Pressed Enter.`,
 		`Clicked button “Dark theme” [e`,
+		`Pressed Enter.`,
+		`Clicked button “Follow” [e`,
+		`Clicked button “Show more people” [e`,
 		`Clicked button “Export everything” [e`,
 		`Clicked button “Sign in” [e`,
 	}
@@ -469,6 +477,9 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 		`. The page says: "Your card was declined."`,
 		` The page says: "No order 4711 was found."`,
 		`].`,
+		` It now shows: "Incorrect password. Try again."`,
+		`]. It now shows: "Following"`,
+		`]. The page now shows about `,
 		`. The page had still not heard back from a request it sent after `,
 		`. The page changed to "Slow page"`,
 	}
@@ -481,8 +492,11 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 			t.Errorf("call %d: want %q and %q in %s", i+1, want[i], after[i], got[i].Text)
 		}
 	}
-	if strings.Contains(got[3].Text, "heard back") {
-		t.Errorf("a click that sent nothing: %s", got[3].Text)
+	// The click that sent nothing redrew a list as it was, while a clock moved on.
+	for _, news := range []string{"heard back", "It now shows", "new text", "The page says"} {
+		if strings.Contains(got[3].Text, news) {
+			t.Errorf("a click that sent nothing and showed nothing new: %s", got[3].Text)
+		}
 	}
 }
 

@@ -675,6 +675,8 @@ func (e *Env) heard(ctx context.Context, tabID int, w *watch) string {
 		Closed  []string `json:"closed"`
 		Marked  []why    `json:"marked"`
 		Refused []why    `json:"refused"`
+		Shown   []string `json:"shown"`
+		More    int      `json:"more"`
 	}
 	if err := e.call(ctx, tabID, w.frame, pageFiles, "saidSince", map[string]string{"token": w.token}, &h); err != nil {
 		return ""
@@ -705,6 +707,11 @@ func (e *Env) heard(ctx context.Context, tabID int, w *watch) string {
 	}
 	if len(h.Said) > 0 {
 		b.WriteString(" The page says: " + strings.Join(quoteAll(h.Said), " "))
+	}
+	if len(h.Shown) > 0 {
+		b.WriteString(" It now shows: " + strings.Join(quoteAll(h.Shown), " "))
+	} else if h.More > 0 {
+		fmt.Fprintf(&b, " The page now shows about %d characters of new text; look at it again to read them.", h.More)
 	}
 	return b.String()
 }

@@ -20,7 +20,9 @@ func recordedCalls(ms []store.Message) []workflow.Call {
 	var out []workflow.Call
 	seen := ""
 	for _, m := range ms {
-		if m.Role != "tool" || m.Tool == nil || m.Status != "" || m.Tool.IsError {
+		// A call the page refused (a form the browser stopped, a field marked not valid) did
+		// not do its part: the run did it again once the model had mended what was wrong.
+		if m.Role != "tool" || m.Tool == nil || m.Status != "" || m.Tool.IsError || m.Tool.Refused != "" {
 			continue
 		}
 		if m.Tool.Name == "snapshot" {
@@ -169,6 +171,8 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 			r.callWith(ctx, provider.ToolCall{ID: NewID(), Name: w.Steps[k].Tool, Args: shown}, args)
 			m := ses.Messages[len(ses.Messages)-1]
 			switch {
+			case m.Status == "" && !m.Tool.IsError && m.Tool.Refused != "":
+				return workflow.Outcome{Kind: workflow.StopFailed, Text: "the page did not take it: " + m.Tool.Refused}
 			case m.Status == "" && !m.Tool.IsError:
 				ses.Workflow.Next = k + 1
 				return workflow.Outcome{OK: true}

@@ -768,3 +768,40 @@ func TestReplayLeavesACheckboxAsItWasLeft(t *testing.T) {
 		t.Errorf("the replay turned the box the page showed checked off")
 	}
 }
+
+// A call the page refused does not become a step, and a step the page refuses stops the replay:
+// the agent's first click on Subscribe, with the address still empty, was stopped by the
+// browser and is not in the workflow; a replay given an address the browser does not take
+// stops at that click and says why, instead of saying it ran every step.
+func TestReplayStopsWhereThePageRefusesIt(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		clickOn(t, `button "Subscribe"`),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `textbox "Email"`), "text": "ana@example.com"})}
+		},
+		clickOn(t, `button "Subscribe"`),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, site.Page("subscribe.html"))
+	runAgent(t, panel, "subscribe me")
+	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
+	if got := p.since(1); len(got) < 1 || !strings.Contains(got[0].Text, "The form was not sent") {
+		t.Fatalf("the first click: %s", p.all())
+	}
+	steps := saveWorkflow(t, panel, "Subscribe")
+	if len(steps) != 3 || !strings.HasPrefix(steps[0], "open ") || !strings.Contains(steps[1], "{{email}}") || steps[2] != "click button “Subscribe”" {
+		t.Fatalf("the workflow's steps: %q", steps)
+	}
+	m.Close()
+	JS[any](t, panel, `skiffTest.call("permission.set", {tool: "*", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
+	last := replayFromView(t, panel, map[string]string{"email": "not an address"}, false)
+	if !strings.Contains(last, "Stopped at step 3 of 3 (click button “Subscribe”): the page did not take it: the browser did not send the form: it stopped it at textbox “Email”") {
+		t.Errorf("the replay: %q", last)
+	}
+	if n := len(site.Forms()); n != 1 {
+		t.Errorf("%d forms sent", n)
+	}
+}

@@ -104,6 +104,8 @@ type ToolRun struct {
 	AsksText  *i18n.Text `json:"asksText,omitempty"`
 	// Checked is the state a click left a checkbox, radio or switch in (tool.Result.Checked).
 	Checked *bool `json:"checked,omitempty"`
+	// Refused: the page did not take what the call sent (tool.Result.Refused), in words.
+	Refused string `json:"refused,omitempty"`
 	// Irreversible: what the element says that makes this call count as destructive.
 	Irreversible string `json:"irreversible,omitempty"`
 	// LeadsTo: where the call sends the browser when that is another site (a link's address,

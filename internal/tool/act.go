@@ -90,7 +90,7 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 		}
 	}
 	text := fmt.Sprintf("%s %s%s%s%s.", verb, what, refNote(f.Element.Ref), redrawn, fallbackNote(p.Trusted)) + p.Before.change(p.After) + after + chooser()
-	res := (&Result{Text: text, URL: tab.URL}).on(f.Element, what)
+	res := (&Result{Text: text, URL: tab.URL, Refused: w.refused}).on(f.Element, what)
 	if count == 1 && in.Button != "right" && in.Button != "middle" {
 		res.Checked = p.checked()
 	}
@@ -153,6 +153,7 @@ func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			text = strings.TrimSuffix(text, ".") + s + "."
 		}
 	}
+	refused := ""
 	if in.Submit {
 		w := e.watching(ctx, tab.ID, frame, true)
 		if err := e.key(ctx, tab.ID, frame, "Enter"); err != nil {
@@ -160,8 +161,9 @@ func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			return nil, err
 		}
 		text += " Pressed Enter." + e.afterAction(ctx, tab.ID, tab, w)
+		refused = w.refused
 	}
-	return (&Result{Text: text, URL: tab.URL}).on(f.Element, what), nil
+	return (&Result{Text: text, URL: tab.URL, Refused: refused}).on(f.Element, what), nil
 }
 
 // valueCheck reads a field back after typing: a page that rewrote or refused the text (an
@@ -250,7 +252,8 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 			e.unwatch(tab.ID, w)
 			return nil, err
 		}
-		return &Result{Text: text + e.afterAction(ctx, tab.ID, tab, w), Summary: strings.Join(in.Values, ", "), URL: tab.URL}, nil
+		text += e.afterAction(ctx, tab.ID, tab, w)
+		return &Result{Text: text, Summary: strings.Join(in.Values, ", "), URL: tab.URL, Refused: w.refused}, nil
 	}
 	if _, err := e.locate(ctx, tab.ID, frame, pt, "select"); err != nil {
 		return nil, err
@@ -269,8 +272,8 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	if r.Now != nil {
 		kept = fmt.Sprintf(" The page did not keep it: the list holds %s.", orNothing(quoteAll(r.Now)))
 	}
-	return &Result{Text: fmt.Sprintf("Chose %s in %s%s.", strings.Join(quoteAll(r.Selected), ", "), r.What, refNote(f.Element.Ref)) + kept + e.afterAction(ctx, tab.ID, tab, w),
-		Summary: strings.Join(r.Selected, ", "), URL: tab.URL}, nil
+	text := fmt.Sprintf("Chose %s in %s%s.", strings.Join(quoteAll(r.Selected), ", "), r.What, refNote(f.Element.Ref)) + kept + e.afterAction(ctx, tab.ID, tab, w)
+	return &Result{Text: text, Summary: strings.Join(r.Selected, ", "), URL: tab.URL, Refused: w.refused}, nil
 }
 
 func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
@@ -368,6 +371,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 		}
 	}
 	text := "Filled " + plural(len(f.Fields), "field") + ":\n- " + strings.Join(lines, "\n- ")
+	refused := ""
 	if in.Submit {
 		if lastText < 0 {
 			return nil, failf("the fields are filled, but there is no text field to press Enter in; click the form's submit button")
@@ -381,8 +385,9 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			return nil, err
 		}
 		text += "\nPressed Enter to submit." + e.afterAction(ctx, tab.ID, tab, w)
+		refused = w.refused
 	}
-	return (&Result{Text: text, URL: tab.URL}).Summed(sumFields.With(len(f.Fields))), nil
+	return (&Result{Text: text, URL: tab.URL, Refused: refused}).Summed(sumFields.With(len(f.Fields))), nil
 }
 
 func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
@@ -442,7 +447,8 @@ func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			moved = " It is at " + s.Text + "."
 		}
 	}
-	return &Result{Text: fmt.Sprintf("Pressed %s%s.", in.Key, where1) + moved + e.afterAction(ctx, tab.ID, tab, w) + chooser(), Summary: in.Key, URL: tab.URL}, nil
+	text := fmt.Sprintf("Pressed %s%s.", in.Key, where1) + moved + e.afterAction(ctx, tab.ID, tab, w) + chooser()
+	return &Result{Text: text, Summary: in.Key, URL: tab.URL, Refused: w.refused}, nil
 }
 
 func scrollTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {

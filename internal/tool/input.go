@@ -497,6 +497,8 @@ type watch struct {
 	frame int
 	token string
 	net   time.Time // when Skiff began following the page's requests for the action (zero: it does not)
+	// refused is set by heard when the page did not take what the action sent (Result.Refused).
+	refused string
 }
 
 // RequestWait is how long, beyond the moment an action is watched for, its result waits for
@@ -695,6 +697,7 @@ func (e *Env) heard(ctx context.Context, tabID int, w *watch) string {
 	}
 	if len(h.Refused) > 0 {
 		fmt.Fprintf(&b, " The form was not sent: the browser stopped it at %s.", because(h.Refused))
+		w.refused = fmt.Sprintf("the browser did not send the form: it stopped it at %s", because(h.Refused))
 	}
 	for _, d := range h.Opened {
 		fmt.Fprintf(&b, " It opened %s%s.", d.What, refNote(frameRef(w.frame, d.Ref)))
@@ -704,6 +707,9 @@ func (e *Env) heard(ctx context.Context, tabID int, w *watch) string {
 	}
 	if len(h.Marked) > 0 {
 		fmt.Fprintf(&b, " The page marked %s as not valid.", because(h.Marked))
+		if w.refused == "" {
+			w.refused = fmt.Sprintf("the page marked %s as not valid", because(h.Marked))
+		}
 	}
 	if len(h.Said) > 0 {
 		b.WriteString(" The page says: " + strings.Join(quoteAll(h.Said), " "))

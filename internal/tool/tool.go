@@ -87,6 +87,10 @@ type Result struct {
 	// other elements, or when it could not be read): a workflow replays such a click as that
 	// state, not as a toggle.
 	Checked *bool `json:"checked,omitempty"`
+	// Refused says, in words, that the page did not take what the action sent: the browser
+	// stopped its form, or the page marked a field as not valid. The call itself worked (the
+	// model reads why in Text); a workflow replay stops there, and a recording leaves it out.
+	Refused string `json:"refused,omitempty"`
 }
 
 // Summed is r with its summary said as t (Summary is its English).

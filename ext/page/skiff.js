@@ -1089,6 +1089,7 @@
       out.refused.push({ what: describe(el), why: clean(el.validationMessage, 200) });
     }
     const dialogs = [];
+    const spoke = [];
     const now = voices();
     for (const [el, what] of l.open) if (!now.has(el) && out.closed.length < 2) out.closed.push(what);
     for (const [el, text] of now) {
@@ -1108,9 +1109,14 @@
       if (!text || dialogs.some((d) => d.contains(el))) continue;
       // A region that grew (a list of notices) says what it added.
       const news = before && text.startsWith(before) ? text.slice(before.length).trim() : text;
-      if (news && out.said.length < 3 && !out.said.includes(news)) out.said.push(clean(news, 200));
+      if (news && out.said.length < 3 && !out.said.includes(news)) {
+        out.said.push(clean(news, 200));
+        spoke.push(el);
+      }
     }
-    const voiced = [...now.keys()].filter((el) => !isDialog(el) || dialogs.includes(el));
+    // What a voice said, or a dialog that opened holds, is not said again as shown; a voice
+    // that said nothing new may still have grown past what it is read for (a long log).
+    const voiced = [...spoke, ...dialogs];
     Object.assign(out, shownSince(l.added, l.removed, voiced, out.said));
     return out;
   }

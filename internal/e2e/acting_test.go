@@ -437,8 +437,9 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 // after another, fetch and XHR), a sign-in that posts and then goes elsewhere says where it
 // went, and a request that is not answered in time is said to be still unanswered. An action
 // that sends nothing is not held. What the page shows outside its alerts and live regions is
-// heard too: an error in a plain block, a button that now reads otherwise, and how much a list
-// grew; not a list drawn again as it was, nor a clock that moved on meanwhile.
+// heard too: an error in a plain block, a button that now reads otherwise, how much a list grew,
+// and what a live region too long to be read whole added at its end; not a list drawn again
+// as it was, nor a clock that moved on meanwhile.
 func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -452,6 +453,7 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 				call("type", obj{"ref": refIn(t, c, `textbox "Password"`), "text": "hunter2", "submit": true}),
 				call("click", obj{"ref": refIn(t, c, `button "Follow"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Show more people"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Send thanks"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Export everything"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Sign in"`)}),
 			}
@@ -469,6 +471,7 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 		`Pressed Enter.`,
 		`Clicked button “Follow” [e`,
 		`Clicked button “Show more people” [e`,
+		`Clicked button “Send thanks” [e`,
 		`Clicked button “Export everything” [e`,
 		`Clicked button “Sign in” [e`,
 	}
@@ -480,6 +483,7 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 		` It now shows: "Incorrect password. Try again."`,
 		`]. It now shows: "Following"`,
 		`]. The page now shows about `,
+		`]. It now shows: "Friday: You thanked Ana for the delivery."`,
 		`. The page had still not heard back from a request it sent after `,
 		`. The page changed to "Slow page"`,
 	}

@@ -436,7 +436,8 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 // that its card was declined, or how its search went, is read once it heard back (one request
 // after another, fetch and XHR), a sign-in that posts and then goes elsewhere says where it
 // went, and a request that is not answered in time is said to be still unanswered. An action
-// that sends nothing is not held. What the page shows outside its alerts and live regions is
+// that sends nothing is not held. A field that asks its server for suggestions once the typing
+// pauses says what it suggests. What the page shows outside its alerts and live regions is
 // heard too: an error in a plain block, a button that now reads otherwise, how much a list grew,
 // and what a live region too long to be read whole added at its end; not a list drawn again
 // as it was, nor a clock that moved on meanwhile.
@@ -450,6 +451,7 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 				call("click", obj{"ref": refIn(t, c, `button "Pay now"`)}),
 				call("type", obj{"ref": refIn(t, c, `textbox "Order number"`), "text": "4711", "submit": true}),
 				call("click", obj{"ref": refIn(t, c, `button "Dark theme"`)}),
+				call("type", obj{"ref": refIn(t, c, `combobox "City"`), "text": "Par"}),
 				call("type", obj{"ref": refIn(t, c, `textbox "Password"`), "text": "hunter2", "submit": true}),
 				call("click", obj{"ref": refIn(t, c, `button "Follow"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Show more people"`)}),
@@ -468,6 +470,7 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 		`Clicked button “Pay now” [e`,
 		`Pressed Enter.`,
 		`Clicked button “Dark theme” [e`,
+		`Typed 3 characters into combobox “City” [e`,
 		`Pressed Enter.`,
 		`Clicked button “Follow” [e`,
 		`Clicked button “Show more people” [e`,
@@ -480,6 +483,7 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 		`. The page says: "Your card was declined."`,
 		` The page says: "No order 4711 was found."`,
 		`].`,
+		`; it suggests "Paris", "Parma" (select_option chooses one).`,
 		` It now shows: "Incorrect password. Try again."`,
 		`]. It now shows: "Following"`,
 		`]. The page now shows about `,

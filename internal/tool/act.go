@@ -137,8 +137,18 @@ func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 		return (&Result{Text: capital(at) + ".", URL: tab.URL}).on(f.Element, f.Element.Words()), nil
 	}
 	clear := in.Clear == nil || *in.Clear
+	// A field that suggests may ask its server for what was typed: what it sends is followed,
+	// so that its suggestions are read once they came.
+	var suggesting *watch
+	if f.Element.Role == "combobox" && !in.Submit {
+		suggesting = &watch{frame: frame}
+		e.follow(ctx, tab.ID, suggesting)
+	}
 	ty, err := e.typeText(ctx, tab.ID, frame, pt, in.Text, clear)
 	if err != nil {
+		if suggesting != nil {
+			e.unwatch(tab.ID, suggesting)
+		}
 		return nil, err
 	}
 	what := ty.What
@@ -148,8 +158,8 @@ func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	} else {
 		text += e.valueCheck(ctx, tab.ID, frame, pt, in.Text, clear)
 	}
-	if f.Element.Role == "combobox" && !in.Submit {
-		if s := e.suggestions(ctx, tab.ID, frame, pt); s != "" {
+	if suggesting != nil {
+		if s := e.suggestionsAfter(ctx, tab.ID, frame, pt, suggesting); s != "" {
 			text = strings.TrimSuffix(text, ".") + s + "."
 		}
 	}

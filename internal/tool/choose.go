@@ -200,6 +200,45 @@ func (e *Env) suggestions(ctx context.Context, tabID, frame int, pt pageTarget) 
 	return "; it suggests " + optionNames(l.Options, 10) + " (select_option chooses one)"
 }
 
+// SuggestWait is how long typing into a field that suggests, which showed nothing yet and sent
+// nothing, waits for it to ask its server (many wait for the typing to pause first).
+var SuggestWait = 400 * time.Millisecond
+
+// suggestionsAfter is suggestions once a field typed into had its chance to suggest: at once
+// when it shows some already (a list filtered as one types), else once what the field sent for
+// what was typed was answered (w follows the requests from before the typing; up to
+// RequestWait), or after SuggestWait when it sent nothing.
+func (e *Env) suggestionsAfter(ctx context.Context, tabID, frame int, pt pageTarget, w *watch) string {
+	defer e.unwatch(tabID, w)
+	typed := time.Now()
+	sent, answered := false, time.Time{}
+	for {
+		s := e.suggestions(ctx, tabID, frame, pt)
+		pending := !w.net.IsZero() && e.Browser.RequestsSince(tabID, w.net) > 0
+		now := time.Now()
+		switch {
+		case pending:
+			sent, answered = true, time.Time{}
+			if now.Sub(typed) > SuggestWait+RequestWait {
+				return s
+			}
+		case s != "" && !sent:
+			return s
+		case sent && answered.IsZero():
+			answered = now
+		case sent && now.Sub(answered) >= 100*time.Millisecond:
+			return s // the answer had a moment to be drawn
+		case !sent && now.Sub(typed) >= SuggestWait:
+			return s
+		}
+		select {
+		case <-ctx.Done():
+			return ""
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
 // optionNames quotes the names of the first max options, and says how many more there are.
 func optionNames(os []listOption, max int) string {
 	var q []string

@@ -1055,14 +1055,13 @@
     const removed = [];
     const mo = new MutationObserver((records) => {
       for (const r of records) {
-        if (added.length > 300) return;
         if (r.type === "characterData") {
-          removed.push(r.oldValue || "");
-          added.push(r.target);
+          if (removed.length < 300) removed.push(r.oldValue || "");
+          if (added.length < 300) added.push(r.target);
           continue;
         }
-        for (const x of r.removedNodes) removed.push((x.textContent || "").slice(0, 4000));
-        for (const x of r.addedNodes) added.push(x);
+        for (const x of r.removedNodes) if (removed.length < 300) removed.push((x.textContent || "").slice(0, 4000));
+        for (const x of r.addedNodes) if (added.length < 300) added.push(x);
       }
     });
     mo.observe(document.documentElement, { childList: true, subtree: true, characterData: true, characterDataOldValue: true });

@@ -211,24 +211,17 @@ var SuggestWait = 400 * time.Millisecond
 func (e *Env) suggestionsAfter(ctx context.Context, tabID, frame int, pt pageTarget, w *watch) string {
 	defer e.unwatch(tabID, w)
 	typed := time.Now()
-	sent, answered := false, time.Time{}
+	var rep replies
 	for {
 		s := e.suggestions(ctx, tabID, frame, pt)
 		pending := !w.net.IsZero() && e.Browser.RequestsSince(tabID, w.net) > 0
 		now := time.Now()
 		switch {
-		case pending:
-			sent, answered = true, time.Time{}
-			if now.Sub(typed) > SuggestWait+RequestWait {
-				return s
-			}
-		case s != "" && !sent:
-			return s
-		case sent && answered.IsZero():
-			answered = now
-		case sent && now.Sub(answered) >= 100*time.Millisecond:
+		case rep.drawn(pending, now):
 			return s // the answer had a moment to be drawn
-		case !sent && now.Sub(typed) >= SuggestWait:
+		case !rep.sent && (s != "" || now.Sub(typed) >= SuggestWait):
+			return s // a list filtered as one types, or a field that sent nothing
+		case now.Sub(typed) > SuggestWait+RequestWait:
 			return s
 		}
 		select {

@@ -516,6 +516,30 @@ func (e *Env) follow(ctx context.Context, tabID int, w *watch) {
 	}
 }
 
+// replies follows whether what an action sent was answered, turn by turn of a watch.
+type replies struct {
+	sent     bool      // a request was seen out
+	answered time.Time // when the last one came back (zero while one is out)
+}
+
+// drawn takes whether requests are out now, and says whether all that was sent has been
+// answered and the page had a moment to draw what came.
+func (r *replies) drawn(pending bool, now time.Time) bool {
+	switch {
+	case pending:
+		r.sent, r.answered = true, time.Time{}
+	case !r.sent:
+	case r.answered.IsZero():
+		r.answered = now
+	default:
+		return now.Sub(r.answered) >= 100*time.Millisecond
+	}
+	return false
+}
+
+// out says whether a request was still out at the last turn.
+func (r *replies) out() bool { return r.sent && r.answered.IsZero() }
+
 // unwatch stops following the page's requests for w's action (an action that failed before
 // it was watched for calls it itself).
 func (e *Env) unwatch(tabID int, w *watch) {
@@ -581,7 +605,7 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 	// Once the moment has passed, the watch goes on while requests the action sent are
 	// unanswered (up to RequestWait more), and for a moment after the last answer, for the
 	// page to show what it heard.
-	waited, heardBack := false, time.Time{}
+	var rep replies
 	for deadline := time.Now().Add(window); ; {
 		if d, ok := e.Browser.Dialog(tabID); ok {
 			return " " + capital((&DialogError{Dialog: d}).Error()) + "."
@@ -621,13 +645,8 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 			if w.net.IsZero() || now.After(deadline.Add(RequestWait)) {
 				break
 			}
-			if e.Browser.RequestsSince(tabID, w.net) > 0 {
-				waited, heardBack = true, time.Time{}
-			} else if !waited {
-				break
-			} else if heardBack.IsZero() {
-				heardBack = now
-			} else if now.Sub(heardBack) >= 100*time.Millisecond {
+			pending := e.Browser.RequestsSince(tabID, w.net) > 0
+			if rep.drawn(pending, now) || !rep.sent {
 				break
 			}
 		}
@@ -651,7 +670,7 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 		}
 	}
 	said := e.heard(ctx, tabID, w)
-	if waited && heardBack.IsZero() {
+	if rep.out() {
 		said += fmt.Sprintf(" The page had still not heard back from a request it sent after %s; look again before relying on this.", time.Since(w.net).Round(100*time.Millisecond))
 	}
 	return said

@@ -1,6 +1,9 @@
 package tool
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestClickSaysWhatItChanged(t *testing.T) {
 	n := func(v int) *int { return &v }
@@ -21,6 +24,37 @@ func TestClickSaysWhatItChanged(t *testing.T) {
 	} {
 		if got := c.before.change(c.after); got != c.want {
 			t.Errorf("%+v -> %+v: %q, want %q", c.before, c.after, got, c.want)
+		}
+	}
+}
+
+// A watch waits for what an action sent: while a request is out, then for a moment after the
+// last answer (a request sent once the first came back starts the moment again); nothing sent,
+// nothing waited for.
+func TestRepliesWaitForTheLastAnswerAndAMoment(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	var none replies
+	if none.drawn(false, at(0)) || none.sent || none.out() {
+		t.Errorf("nothing sent: %+v", none)
+	}
+	var r replies
+	for _, c := range []struct {
+		ms      int
+		pending bool
+		drawn   bool
+		out     bool
+	}{
+		{0, true, false, true},
+		{300, true, false, true},
+		{350, false, false, false}, // answered: a moment for the page to draw it
+		{400, true, false, true},   // a second request, sent on the first's answer
+		{500, false, false, false},
+		{560, false, false, false},
+		{600, false, true, false},
+	} {
+		if got := r.drawn(c.pending, at(c.ms)); got != c.drawn || r.out() != c.out {
+			t.Errorf("at %d ms (pending %v): drawn %v, out %v; want %v, %v", c.ms, c.pending, got, r.out(), c.drawn, c.out)
 		}
 	}
 }

@@ -53,6 +53,21 @@
     const p = n.parentNode;
     return p && p.nodeType === 11 && p.host ? p.host : null;
   }
+  // deepAll is the elements under root (itself included) that match sel, in the composed
+  // tree: inside shadow roots, and a slot's assigned nodes where they are drawn (a web
+  // component's list, whose options are its own children slotted into it).
+  function deepAll(root, sel, max = 2000) {
+    const out = [];
+    const walk = (n) => {
+      if (out.length >= max) return;
+      if (n.nodeType === 1) {
+        if (n.matches(sel)) out.push(n);
+        for (const k of kidsOf(n)) walk(k);
+      } else if (n.nodeType === 9 || n.nodeType === 11) for (const k of n.childNodes) walk(k);
+    };
+    walk(root);
+    return out;
+  }
   function contains(anc, n) {
     for (let x = n; x; x = parentOf(x)) if (x === anc) return true;
     return false;
@@ -1457,7 +1472,7 @@
     const lists = [];
     const add = (x) => x && !lists.includes(x) && lists.push(x);
     if (roleOf(el) === "listbox") add(el);
-    const named = [el, ...el.querySelectorAll("[aria-controls], [aria-owns]")];
+    const named = [el, ...deepAll(el, "[aria-controls], [aria-owns]")];
     let names = false;
     for (const x of named) {
       for (const a of ["aria-controls", "aria-owns"]) {
@@ -1472,15 +1487,15 @@
     // before (first notes those that were: another widget's).
     if (first) {
       listsBefore = new WeakSet();
-      for (const x of document.querySelectorAll('[role="listbox"], [role="tree"]')) if (!unseen(x)) listsBefore.add(x);
+      for (const x of deepAll(document, '[role="listbox"], [role="tree"]')) if (!unseen(x)) listsBefore.add(x);
     } else if (!lists.length && !names) {
-      for (const x of document.querySelectorAll('[role="listbox"], [role="tree"]')) if (!listsBefore.has(x)) add(x);
+      for (const x of deepAll(document, '[role="listbox"], [role="tree"]')) if (!listsBefore.has(x)) add(x);
     }
     const options = [];
     for (const l of lists) {
       if (unseen(l)) continue;
       // (A tree of treeitems is how Select2 4.0 draws its list.)
-      for (const o of roleOf(l) === "option" ? [l] : l.querySelectorAll('[role="option"], [role="treeitem"]')) {
+      for (const o of roleOf(l) === "option" ? [l] : deepAll(l, '[role="option"], [role="treeitem"]').filter((o) => o !== l)) {
         if (options.length >= 300 || unseen(o)) continue;
         options.push({ ref: refOf(o), name: nameOf(o, "option"), selected: o.getAttribute("aria-selected") === "true" ? 1 : 0, disabled: disabled(o) ? 1 : 0 });
       }

@@ -513,8 +513,9 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 // that is exactly the value clicked (one that only holds it is offered, not chosen), an open
 // list of several choices gets each clicked, and fill_form types into a field that suggests
 // (choosing a suggestion may search or go somewhere: select_option does it when asked).
-// What the control shows afterwards is read back. A button is not opened as a list: a click
-// is judged as a click.
+// A web component's list, in its shadow root with its options slotted from the page, is found
+// too. What the control shows afterwards is read back. A button is not opened as a list: a
+// click is judged as a click.
 func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -529,6 +530,7 @@ func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 				call("select_option", obj{"ref": refIn(t, c, `listbox "Interests"`), "values": []string{"Chess"}}),
 				call("select_option", obj{"ref": refIn(t, c, `combobox "Size"`), "values": []string{"XXL"}}),
 				call("select_option", obj{"ref": refIn(t, c, `button "Clear all"`), "values": []string{"All"}}),
+				call("select_option", obj{"ref": refIn(t, c, `combobox "Seat"`), "values": []string{"Aisle"}}),
 				call("fill_form", obj{"fields": []any{
 					obj{"ref": refIn(t, c, `combobox "Size"`), "value": "Large"},
 					obj{"ref": refIn(t, c, `combobox "Browser"`), "value": "Firefox"},
@@ -549,6 +551,7 @@ func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 		`Option "Chess" of listbox “Interests” is disabled`,
 		`Combobox “Size” has no option "XXL"; it offers "Small", "Medium", "Large"`,
 		`is not a drop-down or a list to choose from; click it instead`,
+		`Chose "Aisle" in combobox “Seat”. It shows "Aisle".`,
 		"Chose \"Large\" in combobox “Size”. It shows \"Large\"\n- combobox “Browser” [e",
 	}
 	got := p.since(1) // after the first snapshot
@@ -560,7 +563,7 @@ func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 			t.Errorf("call %d: want %q in %s", i+1, w, got[i].Text)
 		}
 	}
-	if got := inTab[string](t, panel, tab, `document.getElementById("log").textContent + " " + document.getElementById("browser").value`); got != "size=Medium;country=de;airport=Paris Orly (ORY);interest=Music;interest=Sport;size=Large; Firefox" {
+	if got := inTab[string](t, panel, tab, `document.getElementById("log").textContent + " " + document.getElementById("browser").value`); got != "size=Medium;country=de;airport=Paris Orly (ORY);interest=Music;interest=Sport;seat=Aisle;size=Large; Firefox" {
 		t.Errorf("the page: %q", got)
 	}
 }

@@ -98,7 +98,12 @@ function forward(kind, data, sender) {
 chrome.runtime.onMessage.addListener((msg, sender) => {
   forward("message", msg, { id: sender.id, url: sender.url, tabId: sender.tab ? sender.tab.id : -1, frameId: sender.frameId });
 });
-chrome.debugger.onEvent.addListener((source, method, params) => forward("debugger.event", { tabId: source.tabId, method, params }));
+// Of the network events (followed while an action runs), the core needs only which request
+// and what kind: not the headers and script stacks each carries, at every request of a page.
+const netOnly = (p) => ({ requestId: p.requestId, type: p.type });
+chrome.debugger.onEvent.addListener((source, method, params) =>
+  forward("debugger.event", { tabId: source.tabId, method, params: method.startsWith("Network.") && params ? netOnly(params) : params }),
+);
 chrome.debugger.onDetach.addListener((source, reason) => forward("debugger.detach", { tabId: source.tabId, reason }));
 // The link to skiffd: wake the core when the browser starts and on its keepalive alarm (set by
 // the core only while a link is wanted), so a worker Chrome stopped comes back to reconnect.

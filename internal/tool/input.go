@@ -545,6 +545,7 @@ func (r *replies) out() bool { return r.sent && r.answered.IsZero() }
 func (e *Env) unwatch(tabID int, w *watch) {
 	if !w.net.IsZero() {
 		e.undo(tabID, "Network.disable", nil)
+		w.net = time.Time{}
 	}
 }
 
@@ -657,6 +658,9 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 		}
 	}
 	if t.Status == "loading" || t.URL != before.URL {
+		// It went to another page: what it sent is not waited on, and that page's every
+		// request need not be followed while it loads.
+		e.unwatch(tabID, w)
 		t2, loading, err := e.settle(ctx, tabID, 8*time.Second)
 		var de *DialogError
 		if errors.As(err, &de) {

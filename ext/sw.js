@@ -1,7 +1,8 @@
 // Skiff's service worker: a thin shim. Every chrome.* listener that must wake the worker is
 // registered synchronously at top level (Chrome only wakes a worker for listeners registered on
-// its first run), events are queued until core.wasm is ready, then forwarded. There is no application logic here: the core
-// (wasm/) decides everything, including whether a port's or a message's sender is trusted.
+// its first run), events are queued until core.wasm is ready, then forwarded. There is no
+// application logic here: the core (wasm/) decides everything, including whether a port's or a
+// message's sender is trusted.
 importScripts("wasm_exec.js", "core-build.js"); // core-build.js: globalThis.skiffCoreBuild, core.wasm's hash (build.sh)
 
 const ready = new Promise((resolve, reject) => {

@@ -438,9 +438,9 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 // went, and a request that is not answered in time is said to be still unanswered. An action
 // that sends nothing is not held. A field that asks its server for suggestions once the typing
 // pauses says what it suggests. What the page shows outside its alerts and live regions is
-// heard too: an error in a plain block, a button that now reads otherwise, how much a list grew,
-// and what a live region too long to be read whole added at its end; not a list drawn again
-// as it was, nor a clock that moved on meanwhile.
+// heard too: an error in a plain block (a password it repeats is masked), a button that now
+// reads otherwise, how much a list grew, and what a live region too long to be read whole
+// added at its end; not a list drawn again as it was, nor a clock that moved on meanwhile.
 func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -484,7 +484,7 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 		` The page says: "No order 4711 was found."`,
 		`].`,
 		`; it suggests "Paris", "Parma" (select_option chooses one).`,
-		` It now shows: "Incorrect password. Try again."`,
+		` It now shows: "Incorrect password “••••••”. Try again."`,
 		`]. It now shows: "Following"`,
 		`]. The page now shows about `,
 		`]. It now shows: "Friday: You thanked Ana for the delivery."`,
@@ -499,6 +499,9 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 		if !strings.Contains(got[i].Text, want[i]) || !strings.Contains(got[i].Text, after[i]) {
 			t.Errorf("call %d: want %q and %q in %s", i+1, want[i], after[i], got[i].Text)
 		}
+	}
+	if strings.Contains(p.all(), "hunter2") {
+		t.Errorf("the password the page repeated reached the model: %s", p.all())
 	}
 	// The click that sent nothing redrew a list as it was, while a clock moved on.
 	for _, news := range []string{"heard back", "It now shows", "new text", "The page says"} {

@@ -170,10 +170,25 @@ func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			e.unwatch(tab.ID, w)
 			return nil, err
 		}
-		text += " Pressed Enter." + e.afterAction(ctx, tab.ID, tab, w)
+		after := e.afterAction(ctx, tab.ID, tab, w)
+		if f.Element.Field != "" || f.Secret {
+			after = hideSecrets(after, in.Text)
+		}
+		text += " Pressed Enter." + after
 		refused = w.refused
 	}
 	return (&Result{Text: text, URL: tab.URL, Refused: refused}).on(f.Element, what), nil
+}
+
+// hideSecrets masks, in what a page said back, the secrets the call typed (a password, a card
+// number): a page that repeats one ("Wrong password: …") must not hand it to the model.
+func hideSecrets(said string, secrets ...string) string {
+	for _, v := range secrets {
+		if len(strings.TrimSpace(v)) >= 3 {
+			said = strings.ReplaceAll(said, v, "••••••")
+		}
+	}
+	return said
 }
 
 // valueCheck reads a field back after typing: a page that rewrote or refused the text (an
@@ -300,8 +315,12 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	lastText := -1
 	var lastFrame int
 	var lastPt pageTarget
+	var secrets []string
 	for i, fv := range f.Fields {
 		el := fv.Element
+		if el.Field != "" || f.Secret {
+			secrets = append(secrets, fv.Value)
+		}
 		_, _, frame, pt, err := e.acting(ctx, f, &el)
 		if err != nil {
 			return nil, failf("field %d: %v", i+1, err)
@@ -394,7 +413,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			e.unwatch(tab.ID, w)
 			return nil, err
 		}
-		text += "\nPressed Enter to submit." + e.afterAction(ctx, tab.ID, tab, w)
+		text += "\nPressed Enter to submit." + hideSecrets(e.afterAction(ctx, tab.ID, tab, w), secrets...)
 		refused = w.refused
 	}
 	return (&Result{Text: text, URL: tab.URL, Refused: refused}).Summed(sumFields.With(len(f.Fields))), nil

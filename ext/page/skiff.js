@@ -1146,7 +1146,6 @@
     const nodes = [...new Set(added)].filter((x) => x.isConnected);
     const top = nodes.filter((x) => !nodes.some((o) => o !== x && o.contains(x)));
     const pieces = [];
-    let more = 0;
     for (const x of top) {
       const el = x.nodeType === 1 ? x : x.parentElement;
       if (!el || (host && host.contains(el)) || voiced.some((v) => v.contains(el))) continue;
@@ -1164,11 +1163,7 @@
       pieces.push(text);
     }
     const total = pieces.reduce((n, t) => n + t.length, 0);
-    if (total > 300) {
-      more = total;
-      return { shown: [], more };
-    }
-    return { shown: pieces.slice(0, 4).map((t) => clean(t, 200)), more };
+    return total > 300 ? { shown: [], more: total } : { shown: pieces.slice(0, 4).map((t) => clean(t, 200)), more: 0 };
   }
 
   // unseen says whether a person cannot see el (or something around it hides it), position

@@ -213,16 +213,17 @@ func (e *Env) suggestionsAfter(ctx context.Context, tabID, frame int, pt pageTar
 	typed := time.Now()
 	var rep replies
 	for {
-		s := e.suggestions(ctx, tabID, frame, pt)
 		pending := !w.net.IsZero() && e.Browser.RequestsSince(tabID, w.net) > 0
 		now := time.Now()
-		switch {
-		case rep.drawn(pending, now):
-			return s // the answer had a moment to be drawn
-		case !rep.sent && (s != "" || now.Sub(typed) >= SuggestWait):
-			return s // a list filtered as one types, or a field that sent nothing
-		case now.Sub(typed) > SuggestWait+RequestWait:
-			return s
+		if rep.drawn(pending, now) || now.Sub(typed) > SuggestWait+RequestWait {
+			return e.suggestions(ctx, tabID, frame, pt) // the answer had a moment to be drawn
+		}
+		// While nothing was sent, the page is read each turn: a list filtered as one types
+		// shows at once. While a request is out, it is not read: it cannot have the answer.
+		if !rep.sent {
+			if s := e.suggestions(ctx, tabID, frame, pt); s != "" || now.Sub(typed) >= SuggestWait {
+				return s
+			}
 		}
 		select {
 		case <-ctx.Done():

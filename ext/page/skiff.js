@@ -1070,12 +1070,14 @@
     const removed = [];
     const mo = new MutationObserver((records) => {
       for (const r of records) {
+        // What was taken away is kept with where it was, to tell a number that moved on once
+        // (a basket's count) from one that keeps moving (a clock).
         if (r.type === "characterData") {
-          if (removed.length < 300) removed.push(r.oldValue || "");
+          if (removed.length < 300) removed.push({ text: r.oldValue || "", at: r.target.parentNode });
           if (added.length < 300) added.push(r.target);
           continue;
         }
-        for (const x of r.removedNodes) if (removed.length < 300) removed.push((x.textContent || "").slice(0, 4000));
+        for (const x of r.removedNodes) if (removed.length < 300) removed.push({ text: (x.textContent || "").slice(0, 4000), at: r.target });
         for (const x of r.addedNodes) if (added.length < 300) added.push(x);
       }
     });
@@ -1121,6 +1123,7 @@
         continue;
       }
       if (!text || dialogs.some((d) => d.contains(el))) continue;
+      if (before && shape(before) === shape(text) && tellsTime(text)) continue; // a live clock moved on
       // A region that grew (a list of notices) says what it added.
       const news = before && text.startsWith(before) ? text.slice(before.length).trim() : text;
       if (news && out.said.length < 3 && !out.said.includes(news)) {
@@ -1138,10 +1141,11 @@
   // nodes still on the page hold it (those inside another added node are part of it): the
   // pieces, when they are short, or how much there is. Left out: what the voices already said
   // (or, for a dialog that opened, what the model can read in it), what was taken away as it
-  // was (a list drawn again), a number that only moved on (a clock, a countdown), and Skiff's own overlay.
+  // was (a list drawn again), a number that keeps moving by itself (a clock, a countdown), and
+  // Skiff's own overlay. A number that moved on once (a basket's count, a like) is the news an
+  // "Add to basket" has: it is said with what it was.
   function shownSince(added, removed, voiced, said) {
-    const gone = new Set(removed.map((t) => clean(t, 4000)).filter(Boolean));
-    const digitless = new Set([...gone].filter((t) => t.length <= 40).map((t) => t.replace(/\d+/g, "#")));
+    const gone = new Set(removed.map((r) => clean(r.text, 4000)).filter(Boolean));
     const host = globalThis.__skiffOverlayHost;
     const nodes = [...new Set(added)].filter((x) => x.isConnected);
     const top = nodes.filter((x) => !nodes.some((o) => o !== x && o.contains(x)));
@@ -1153,17 +1157,47 @@
       let text = x.nodeType === 3 ? (textVisible(x) ? clean(x.data, 4000) : "") : x.nodeType === 1 && !unseen(el) ? visibleText(x, 4000) : "";
       for (const w of said) text = text.replace(w, " ").trim(); // a voice inside it already said that
       if (!text || gone.has(text)) continue;
-      if (text.length <= 40 && digitless.has(text.replace(/\d+/g, "#"))) continue;
+      const moved = text.length <= 40 && /\d/.test(text) ? numberMoved(x, text, removed) : "";
+      if (moved === null) continue; // a number that keeps moving
+      if (moved) {
+        if (!pieces.some((p) => p.text === moved.now)) pieces.push({ text: moved.now, was: moved.was });
+        continue;
+      }
       for (const g of gone) {
         // Drawn again with more at one end (a list that grew): only the new part is news.
         if (g.length >= 20 && text.length > g.length && text.startsWith(g)) text = text.slice(g.length).trim();
         else if (g.length >= 20 && text.length > g.length && text.endsWith(g)) text = text.slice(0, -g.length).trim();
       }
-      if (!text || pieces.includes(text)) continue;
-      pieces.push(text);
+      if (!text || pieces.some((p) => p.text === text)) continue;
+      pieces.push({ text, was: "" });
     }
-    const total = pieces.reduce((n, t) => n + t.length, 0);
-    return total > 300 ? { shown: [], more: total } : { shown: pieces.slice(0, 4).map((t) => clean(t, 200)), more: 0 };
+    const total = pieces.reduce((n, p) => n + p.text.length, 0);
+    if (total > 300) return { shown: [], was: [], more: total };
+    const some = pieces.slice(0, 4);
+    return { shown: some.map((p) => clean(p.text, 200)), was: some.map((p) => p.was), more: 0 };
+  }
+  // A text that tells time moves on by itself: a clock, a countdown, "3 seconds ago".
+  const tellsTime = (t) => /\d\s*:\s*\d\d|\bago\b|\d\s*(s|secs?|seconds?)\b/i.test(t);
+  const shape = (t) => t.replace(/\d+/g, "#");
+  // numberMoved judges a short text x now holds, in which only numbers differ from what was
+  // taken away in the same place: null when it keeps moving (it changed there more than once
+  // during the action, or it tells time), else what it shows now and was ("Basket (1)", "Basket
+  // (0)"; a bare number with the words around it). "" when no number moved: a text like any other.
+  function numberMoved(x, text, removed) {
+    const at = x.parentNode;
+    const same = removed.filter((r) => r.at === at && clean(r.text, 40) !== text && shape(clean(r.text, 40)) === shape(text));
+    if (!same.length) return "";
+    if (same.length > 1) return null;
+    let now = text;
+    let was = clean(same[0].text, 40);
+    // A bare number ("1" in "Basket (1)") is said with the words around it.
+    for (let p = x.parentElement, i = 0; p && i < 3 && !/\p{L}/u.test(now); p = p.parentElement, i++) {
+      const around = visibleText(p, 100);
+      if (around.length > 80) break;
+      if (around.split(now).length === 2) was = around.replace(now, was);
+      now = around;
+    }
+    return tellsTime(now) ? null : { now, was };
   }
 
   // unseen says whether a person cannot see el (or something around it hides it), position

@@ -439,8 +439,9 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 // that sends nothing is not held. A field that asks its server for suggestions once the typing
 // pauses says what it suggests. What the page shows outside its alerts and live regions is
 // heard too: an error in a plain block (a password it repeats is masked), a button that now
-// reads otherwise, how much a list grew, and what a live region too long to be read whole
-// added at its end; not a list drawn again as it was, nor a clock that moved on meanwhile.
+// reads otherwise, how much a list grew, what a live region too long to be read whole added at
+// its end, and a number that moved on once (a basket's count, likes), with what it was; not a
+// list drawn again as it was, nor a clock or a countdown that moved on meanwhile.
 func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -456,6 +457,8 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 				call("click", obj{"ref": refIn(t, c, `button "Follow"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Show more people"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Send thanks"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Add to basket"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Like"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Export everything"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Sign in"`)}),
 			}
@@ -475,6 +478,8 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 		`Clicked button “Follow” [e`,
 		`Clicked button “Show more people” [e`,
 		`Clicked button “Send thanks” [e`,
+		`Clicked button “Add to basket” [e`,
+		`Clicked button “Like” [e`,
 		`Clicked button “Export everything” [e`,
 		`Clicked button “Sign in” [e`,
 	}
@@ -488,6 +493,8 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 		`]. It now shows: "Following"`,
 		`]. The page now shows about `,
 		`]. It now shows: "Friday: You thanked Ana for the delivery."`,
+		`]. It now shows: "Basket (1)" (was "Basket (0)")`,
+		`]. It now shows: "13 likes" (was "12 likes")`,
 		`. The page had still not heard back from a request it sent after `,
 		`. The page changed to "Slow page"`,
 	}
@@ -503,7 +510,8 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 	if strings.Contains(p.all(), "hunter2") {
 		t.Errorf("the password the page repeated reached the model: %s", p.all())
 	}
-	// The click that sent nothing redrew a list as it was, while a clock moved on.
+	// The click that sent nothing redrew a list as it was and a countdown a second on, while a
+	// clock moved on.
 	for _, news := range []string{"heard back", "It now shows", "new text", "The page says"} {
 		if strings.Contains(got[3].Text, news) {
 			t.Errorf("a click that sent nothing and showed nothing new: %s", got[3].Text)

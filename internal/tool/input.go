@@ -701,6 +701,7 @@ func (e *Env) heard(ctx context.Context, tabID int, w *watch) string {
 		Marked  []why    `json:"marked"`
 		Refused []why    `json:"refused"`
 		Shown   []string `json:"shown"`
+		Was     []string `json:"was"` // beside each shown, what it read before when only a number moved
 		More    int      `json:"more"`
 	}
 	if err := e.call(ctx, tabID, w.frame, pageFiles, "saidSince", map[string]string{"token": w.token}, &h); err != nil {
@@ -738,7 +739,13 @@ func (e *Env) heard(ctx context.Context, tabID int, w *watch) string {
 		b.WriteString(" The page says: " + strings.Join(quoteAll(h.Said), " "))
 	}
 	if len(h.Shown) > 0 {
-		b.WriteString(" It now shows: " + strings.Join(quoteAll(h.Shown), " "))
+		shown := quoteAll(h.Shown)
+		for i := range shown {
+			if i < len(h.Was) && h.Was[i] != "" {
+				shown[i] += " (was " + strconv.Quote(h.Was[i]) + ")"
+			}
+		}
+		b.WriteString(" It now shows: " + strings.Join(shown, " "))
 	} else if h.More > 0 {
 		fmt.Fprintf(&b, " The page now shows about %d characters of new text; look at it again to read them.", h.More)
 	}

@@ -50,6 +50,7 @@ var (
 	sayDialogLeave   = i18n.Sentence{Key: "dialogBeforeunload", English: "a beforeunload"}
 	sayTabClosed     = i18n.Sentence{Key: "pageTabClosed", English: "the tab was closed"}
 	sayPageSlow      = i18n.Sentence{Key: "pageSlow", English: "the page did not answer in time"}
+	sayErrorPage     = i18n.Sentence{Key: "pageErrorPage", English: "Chrome could not load this page and shows its error page instead"}
 	sayPageLeft      = i18n.Sentence{Key: "pageLeftAfterSend", English: "the tab went on to another site ($1) after you sent, so that is not the page you asked about"}
 	sayPageFailed    = i18n.Sentence{Key: "pageFailed", English: "Skiff could not read the page ($1)"}
 )
@@ -321,6 +322,8 @@ func pageProblem(err error) i18n.Text {
 		return sayRestricted.With()
 	case errors.Is(err, tool.ErrNoTab):
 		return sayTabClosed.With()
+	case errors.Is(err, tool.ErrErrorPage):
+		return sayErrorPage.With()
 	case errors.Is(err, context.DeadlineExceeded):
 		return sayPageSlow.With()
 	case errors.As(err, &te):

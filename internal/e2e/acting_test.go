@@ -519,6 +519,50 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 	}
 }
 
+// A link that goes nowhere says so: Chrome's error page for a site that does not resolve is
+// not "the page changed to …", and a page read there says what it is; a link to a server that
+// never answers says where the tab is going and that it still shows the page it was on.
+func TestALinkThatGoesNowhereSaysSo(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `link "a site whose name does not resolve"`)})}
+		},
+		calls(call("snapshot", nil)),
+		calls(call("navigate", obj{"url": "http://unreachable.invalid/x"})),
+		calls(call("navigate", obj{"url": site.Page("away.html")})),
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `link "a page whose server never answers"`)})}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, site.Page("away.html"))
+	runAgent(t, panel, "read on")
+	got := p.since(1)
+	want := []struct {
+		text  string
+		error bool
+	}{
+		{`Clicked link “a site whose name does not resolve” [e1]. Chrome could not load http://unreachable.invalid/ and shows its error page (the site may be down`, false},
+		{`The tab shows Chrome's error page: its page could not be loaded (the site may be down`, true},
+		{`Chrome could not load http://unreachable.invalid/x and shows its error page`, true},
+		{`Loaded: "Links away"`, false},
+		{``, false},
+		{`Clicked link “a page whose server never answers” [e2]. It is going to ` + site.URL + `/slow?ms=200000, which has not answered after 8s; the tab still shows ` + site.Page("away.html") + ` until it does.`, false},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("results: %s", p.all())
+	}
+	for i, w := range want {
+		if !strings.Contains(got[i].Text, w.text) || got[i].Error != w.error {
+			t.Errorf("call %d: want %q (error %v) in %+v", i+2, w.text, w.error, got[i])
+		}
+	}
+}
+
 // Lists a page draws itself are chosen from as a person does: a select of divs is opened and
 // its option clicked (Select2's tree of treeitems too), a field that suggests after a request is typed into and the suggestion
 // that is exactly the value clicked (one that only holds it is offered, not chosen), an open

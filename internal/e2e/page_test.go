@@ -138,6 +138,14 @@ func TestPageContextFollowsTheTabAndReachesTheModel(t *testing.T) {
 	if sys := system(srv.Posts(t)[3]); strings.Contains(sys, "<page-") {
 		t.Errorf("a page was attached from chrome://version")
 	}
+
+	// Nor can Chrome's error page, for an address that does not resolve: the chip says what
+	// happened, not what Chrome's scripting said.
+	_, _ = chromedp.Run(other, chromedp.Navigate("http://unreachable.invalid/")) // it fails: that is the point
+	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "unavailable" && !document.getElementById("page-chip-text").textContent.includes("browser pages")`)
+	if s := chip(t, panel); s != "Chrome could not load this page and shows its error page instead." {
+		t.Errorf("chip on an error page: %q", s)
+	}
 }
 
 // words is the set of words of at least three letters in a text, lowercased: what is compared

@@ -204,6 +204,9 @@ var (
 	// ErrRestricted: Chrome does not let extensions script this page (chrome://, the Web
 	// Store, other extensions, file:// without the user's opt-in).
 	ErrRestricted = errors.New("browser: Chrome does not let extensions work on this page")
+	// ErrErrorPage: the tab shows Chrome's error page (the site could not be reached, the
+	// address does not resolve): Chrome lets no extension script it.
+	ErrErrorPage = errors.New("browser: the tab shows Chrome's error page")
 	// ErrDialogNotAnswerable: the dialog opened before Skiff controlled the tab.
 	ErrDialogNotAnswerable = errors.New("browser: this dialog opened before Skiff took control of the tab")
 )

@@ -663,11 +663,15 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 		e.unwatch(tabID, w)
 		t2, loading, err := e.settle(ctx, tabID, 8*time.Second)
 		var de *DialogError
+		var te *Error
 		if errors.As(err, &de) {
 			return " " + capital(de.Error()) + "."
 		}
+		if errors.As(err, &te) {
+			return " " + capital(te.Error()) + "." // it went nowhere: Chrome shows its error page
+		}
 		if loading {
-			return fmt.Sprintf(" The page is loading %s.", t2.URL)
+			return " " + capital(stillLoading(t2, 8*time.Second)) + "."
 		}
 		if t2.URL != before.URL {
 			return fmt.Sprintf(" The page changed to %q (%s).", oneLine(t2.Title), t2.URL)

@@ -243,6 +243,9 @@ func (e *Env) settle(ctx context.Context, tabID int, max time.Duration) (Tab, bo
 		if errors.As(err, &de) {
 			return t, false, err
 		}
+		if errors.Is(err, ErrErrorPage) {
+			return t, false, failf("Chrome could not load %s and shows its error page %s", t.URL, couldNotLoad)
+		}
 	}
 	t2, err := e.Browser.Tab(ctx, tabID)
 	if err != nil {
@@ -250,6 +253,18 @@ func (e *Env) settle(ctx context.Context, tabID int, max time.Duration) (Tab, bo
 	}
 	return t2, t2.Status != "complete", nil
 }
+
+// stillLoading says where a tab that has not finished loading after waited is: a page that
+// has not answered yet leaves the tab on the page it was on.
+func stillLoading(t Tab, waited time.Duration) string {
+	if t.Pending != "" {
+		return fmt.Sprintf("it is going to %s, which has not answered after %s; the tab still shows %s until it does", t.Pending, waited, t.URL)
+	}
+	return fmt.Sprintf("the page is still loading %s after %s", t.URL, waited)
+}
+
+// couldNotLoad is why a tab shows Chrome's error page, and what the model can do.
+const couldNotLoad = "(the site may be down or out of reach, or the address wrong); try it again later, go back, or go elsewhere"
 
 func clip(s string, n int) string {
 	if len(s) <= n {

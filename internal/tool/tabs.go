@@ -85,7 +85,7 @@ func loaded(ctx context.Context, e *Env, tabID int, format string, args ...any) 
 	msg := fmt.Sprintf(format, args...)
 	text := fmt.Sprintf("%s: %q at %s.", msg, oneLine(t.Title), t.URL)
 	if loading {
-		text = fmt.Sprintf("%s: still loading %s after 15 s; take a snapshot to see what is there, or wait_for.", msg, t.URL)
+		text = fmt.Sprintf("%s: %s; take a snapshot to see what is there, or wait_for.", msg, stillLoading(t, 15*time.Second))
 	}
 	if !Scriptable(t.URL) && t.URL != "about:blank" && t.URL != "" {
 		text += " Chrome does not let extensions read or act on this page."

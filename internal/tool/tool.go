@@ -308,6 +308,8 @@ func explain(ctx context.Context, err error) error {
 		return err
 	case errors.Is(err, ErrRestricted):
 		return failf("Chrome does not let extensions work on this page (browser pages such as chrome://, the Chrome Web Store and other extensions' pages are off limits). Open a web page instead")
+	case errors.Is(err, ErrErrorPage):
+		return failf("the tab shows Chrome's error page: its page could not be loaded %s", couldNotLoad)
 	case errors.Is(err, ErrNoTab):
 		return failf("that tab is closed; list the tabs with tabs_list")
 	case errors.Is(err, ErrNoDebugger):

@@ -71,6 +71,8 @@ func apiError(err error) error {
 	switch {
 	case strings.Contains(m, "No tab with id"), strings.Contains(m, "No tab with given id"):
 		return fmt.Errorf("%w (%v)", tool.ErrNoTab, err)
+	case strings.Contains(m, "No frame with id"), strings.Contains(m, "Frame with ID") && strings.Contains(m, "was removed"):
+		return fmt.Errorf("%w (%v)", tool.ErrNoFrame, err)
 	case strings.Contains(m, "showing error page"):
 		return fmt.Errorf("%w (%v)", tool.ErrErrorPage, err)
 	case strings.Contains(m, "Cannot access"), strings.Contains(m, "cannot be scripted"), strings.Contains(m, "chrome://"),

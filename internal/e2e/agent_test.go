@@ -329,6 +329,31 @@ func TestAgentWorksInFramesAndShadowDOM(t *testing.T) {
 	}
 }
 
+// A ref in a frame the page has since removed says the frame is gone, in words the model can
+// act on (not Chrome's "No frame with id …").
+func TestARefInAFrameThatWentAwaySaysSo(t *testing.T) {
+	site := testkit.NewSite(t)
+	var holder string
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			holder = refIn(t, c, `textbox "Card holder"`)
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Pay another way"`)})}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("type", obj{"ref": holder, "text": "Ada"})}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, site.Page("frames.html"))
+	runAgent(t, panel, "pay")
+	ty := p.results("type")
+	if len(ty) != 1 || !ty[0].Error || !strings.Contains(ty[0].Text, "That frame is no longer on the page (it was removed, or it loaded another page); take a new snapshot.") {
+		t.Errorf("typing into a frame that was removed: %s", p.all())
+	}
+}
+
 // A page's dialogs: the click that opens one reports it; the dialog tool answers; nothing hangs.
 func TestAgentAnswersDialogs(t *testing.T) {
 	site := testkit.NewSite(t)

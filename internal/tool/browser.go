@@ -207,6 +207,9 @@ var (
 	// ErrErrorPage: the tab shows Chrome's error page (the site could not be reached, the
 	// address does not resolve): Chrome lets no extension script it.
 	ErrErrorPage = errors.New("browser: the tab shows Chrome's error page")
+	// ErrNoFrame: the frame a call was for is gone (removed from its page, or replaced by
+	// another document).
+	ErrNoFrame = errors.New("browser: no such frame")
 	// ErrDialogNotAnswerable: the dialog opened before Skiff controlled the tab.
 	ErrDialogNotAnswerable = errors.New("browser: this dialog opened before Skiff took control of the tab")
 )

@@ -308,6 +308,8 @@ func explain(ctx context.Context, err error) error {
 		return err
 	case errors.Is(err, ErrRestricted):
 		return failf("Chrome does not let extensions work on this page (browser pages such as chrome://, the Chrome Web Store and other extensions' pages are off limits). Open a web page instead")
+	case errors.Is(err, ErrNoFrame):
+		return failf("that frame is no longer on the page (it was removed, or it loaded another page); take a new snapshot")
 	case errors.Is(err, ErrErrorPage):
 		return failf("the tab shows Chrome's error page: its page could not be loaded %s", couldNotLoad)
 	case errors.Is(err, ErrNoTab):

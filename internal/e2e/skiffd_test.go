@@ -258,6 +258,38 @@ func TestMCPClientDrivesTheBrowserThroughSkiffd(t *testing.T) {
 	}
 }
 
+// A call whose client stopped waiting (it timed out while the user was away) is taken back:
+// its question leaves the panel, so a late "Allow" cannot make it run for no one, and it does
+// not run.
+func TestAnOutsideCallItsClientGaveUpOnIsTakenBack(t *testing.T) {
+	site := testkit.NewSite(t)
+	d := startSkiffd(t, 0)
+	panel := browser.FreshPanel(t)
+	linkPanel(t, panel, d)
+	cs := mcpClient(t, d, "e2e-agent")
+	page := site.Page("away.html")
+	callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": page}, "allow_always")
+	r := callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "allow_always")
+	ref := refOf(t, text(r), `link "a site whose name does not resolve"`)
+	// The link goes to another site: the gate asks. The client gives up once it is asked.
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "click", Arguments: map[string]any{"ref": ref}})
+		done <- err
+	}()
+	WaitJS(t, panel, `document.querySelector('#outside-asks .outside-ask[data-tool="click"]')`)
+	cancel()
+	if err := <-done; err == nil {
+		t.Fatal("the cancelled call returned no error")
+	}
+	WaitJS(t, panel, `!document.querySelector('#outside-asks .outside-ask')`)
+	tab := JS[int](t, panel, `chrome.tabs.query({url: `+jsString(page)+`}).then(t => t[0].id)`)
+	if got := JS[string](t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => t.url)`, tab)); got != page {
+		t.Errorf("the call ran after its client gave up: the tab is at %s", got)
+	}
+}
+
 // refOf finds the ref of the snapshot line that contains what (`button "Like" [e5]`).
 func refOf(t *testing.T, snap, what string) string {
 	t.Helper()

@@ -87,6 +87,9 @@ var (
 	Ping = Method[struct{}, struct{}]{"link.ping"}
 	// ToolCall: skiffd → extension, an outside client's tool call, answered after the gate.
 	ToolCall = Method[CallParams, CallResult]{"tool.call"}
+	// ToolCancel: skiffd → extension (notification), the client of a call stopped waiting for
+	// it (it cancelled, or gave up): the call stops, and a question it waits on is taken back.
+	ToolCancel = Method[CallCancel, struct{}]{"tool.cancel"}
 	// ClientBye: skiffd → extension (notification), an MCP session ended.
 	ClientBye = Method[Client, struct{}]{"client.bye"}
 )
@@ -126,6 +129,11 @@ type Client struct {
 	Name string `json:"name"`
 	// Kind is who the client is: "" for an outside MCP client, "acp" for an agent skiffd hosts.
 	Kind string `json:"kind,omitempty"`
+}
+
+// CallCancel names a call whose client stopped waiting for it.
+type CallCancel struct {
+	CallID string `json:"callId"`
 }
 
 // CallParams is a tool call. CallID names it for as long as skiffd runs: a call sent again

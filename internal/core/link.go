@@ -47,9 +47,8 @@ type linker struct {
 	mu     sync.Mutex
 	run    restartable[store.DaemonSettings]
 	status LinkStatus
-	spaces map[string]*workspace         // by client id
-	peer   *link.Peer                    // the link while it is up
-	calls  map[string]context.CancelFunc // outside calls running, by call id
+	spaces map[string]*workspace // by client id
+	peer   *link.Peer            // the link while it is up
 }
 
 // target is where the extension links to skiffd for these settings, as a URL for the Dialer
@@ -284,18 +283,7 @@ func (l *linker) session(ctx context.Context, url, token string, where i18n.Text
 		if p.Client.ID == "" {
 			p.Client = link.Client{ID: "?", Name: "an MCP client"}
 		}
-		ctx, cancel := context.WithCancel(ctx)
-		defer l.running(p.CallID, cancel)()
 		return *l.call(ctx, p.Client, p.CallID, p.Tool, p.Args), nil
-	})
-	link.ToolCancel.Handle(hs, func(_ context.Context, p link.CallCancel) (struct{}, error) {
-		l.mu.Lock()
-		cancel := l.calls[p.CallID]
-		l.mu.Unlock()
-		if cancel != nil {
-			cancel()
-		}
-		return struct{}{}, nil
 	})
 	link.ClientBye.Handle(hs, func(_ context.Context, c link.Client) (struct{}, error) {
 		l.bye(c)
@@ -345,23 +333,6 @@ func (l *linker) session(ctx context.Context, url, token string, where i18n.Text
 // again, with the same id, when the link dropped before its result came (a restarted worker):
 // the journal keeps a call that started from running twice, and a call that was asking asks
 // again from when it first asked (or takes the answer the user gave meanwhile).
-// running notes the call id as running until the function it returns is called; cancel stops
-// it (its client gave up on it).
-func (l *linker) running(id string, cancel context.CancelFunc) func() {
-	l.mu.Lock()
-	if l.calls == nil {
-		l.calls = map[string]context.CancelFunc{}
-	}
-	l.calls[id] = cancel
-	l.mu.Unlock()
-	return func() {
-		l.mu.Lock()
-		delete(l.calls, id)
-		l.mu.Unlock()
-		cancel()
-	}
-}
-
 func (l *linker) call(ctx context.Context, client link.Client, id, name string, args json.RawMessage) *link.CallResult {
 	c := l.c
 	if id != "" {

@@ -197,13 +197,6 @@ func (h *Hub) Call(ctx context.Context, client link.Client, name string, args js
 			dropped = true
 			continue
 		}
-		if err != nil && ctx.Err() != nil {
-			// No one waits for this call any more: it must not go on in the browser, nor its
-			// question wait in the panel for an answer that would make it run.
-			nctx, ncancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			_ = link.ToolCancel.Notify(nctx, l.peer, link.CallCancel{CallID: p.CallID})
-			ncancel()
-		}
 		if err != nil {
 			return nil, err
 		}

@@ -10,6 +10,7 @@
 //	its answer           {"id":7,"result":{…}}  or  {"id":7,"error":"a sentence for the user"}
 //	                     (with "text":{"key":…,"args":[…]} when it is one of the catalogs')
 //	notification         {"method":"client.bye","params":{…}}   (no id, no answer)
+//	taking a request back {"method":"link.cancel","params":{"id":7}}   (its caller stopped waiting)
 //
 // Both ends import this package, so the methods and their shapes cannot drift apart: each
 // method is one Method value naming its Params and Result types.
@@ -87,9 +88,6 @@ var (
 	Ping = Method[struct{}, struct{}]{"link.ping"}
 	// ToolCall: skiffd → extension, an outside client's tool call, answered after the gate.
 	ToolCall = Method[CallParams, CallResult]{"tool.call"}
-	// ToolCancel: skiffd → extension (notification), the client of a call stopped waiting for
-	// it (it cancelled, or gave up): the call stops, and a question it waits on is taken back.
-	ToolCancel = Method[CallCancel, struct{}]{"tool.cancel"}
 	// ClientBye: skiffd → extension (notification), an MCP session ended.
 	ClientBye = Method[Client, struct{}]{"client.bye"}
 )
@@ -129,11 +127,6 @@ type Client struct {
 	Name string `json:"name"`
 	// Kind is who the client is: "" for an outside MCP client, "acp" for an agent skiffd hosts.
 	Kind string `json:"kind,omitempty"`
-}
-
-// CallCancel names a call whose client stopped waiting for it.
-type CallCancel struct {
-	CallID string `json:"callId"`
 }
 
 // CallParams is a tool call. CallID names it for as long as skiffd runs: a call sent again

@@ -31,6 +31,7 @@ type Peer struct {
 	mu      sync.Mutex
 	next    int64
 	pending map[int64]chan Frame
+	serving map[int64]context.CancelFunc // the other end's requests running here, by id
 	done    chan struct{}
 	err     error
 	notes   chan Frame // notifications, handled one at a time in the order they came
@@ -38,7 +39,7 @@ type Peer struct {
 
 // NewPeer makes a peer on conn answering with hs (nil: none). Run reads it.
 func NewPeer(conn Conn, hs Handlers) *Peer {
-	return &Peer{conn: conn, handlers: hs, pending: map[int64]chan Frame{}, done: make(chan struct{}), notes: make(chan Frame, 256)}
+	return &Peer{conn: conn, handlers: hs, pending: map[int64]chan Frame{}, serving: map[int64]context.CancelFunc{}, done: make(chan struct{}), notes: make(chan Frame, 256)}
 }
 
 // Done is closed when Run returned: the link is over.
@@ -88,8 +89,30 @@ func (p *Peer) read(ctx context.Context, idle time.Duration) error {
 			continue // not ours: ignore rather than end the link
 		}
 		switch {
+		case f.Method == cancelMethod:
+			// The other end no longer waits for one of its requests: it stops here too (a
+			// question it waits on is taken back).
+			var c cancelParams
+			_ = json.Unmarshal(f.Params, &c)
+			p.mu.Lock()
+			stop := p.serving[c.ID]
+			p.mu.Unlock()
+			if stop != nil {
+				stop()
+			}
 		case f.Method != "" && f.ID != 0:
-			go p.serve(ctx, f) // a request: on its own, a slow one never holds the link
+			// A request: on its own, a slow one never holds the link.
+			sctx, stop := context.WithCancel(ctx)
+			p.mu.Lock()
+			p.serving[f.ID] = stop
+			p.mu.Unlock()
+			go func() {
+				p.serve(sctx, f)
+				p.mu.Lock()
+				delete(p.serving, f.ID)
+				p.mu.Unlock()
+				stop()
+			}()
 		case f.Method != "" || f.ID != 0:
 			// Notifications and answers keep the order they were sent in, one at a time: a
 			// stream of events is handled in order, and an answer is seen only after every
@@ -194,8 +217,19 @@ func (p *Peer) Call(ctx context.Context, method string, params, result any) erro
 	case <-p.done:
 		return ErrClosed
 	case <-ctx.Done():
+		// No one waits for the answer any more: the other end stops working on it (a tool
+		// call must not go on in the browser, nor its question wait for an answer that would
+		// make it run).
+		_ = p.Notify(context.WithoutCancel(ctx), cancelMethod, cancelParams{ID: id})
 		return ctx.Err()
 	}
+}
+
+// cancelMethod is the notification that takes back a request: its params name the request's id.
+const cancelMethod = "link.cancel"
+
+type cancelParams struct {
+	ID int64 `json:"id"`
 }
 
 // Notify sends a notification.

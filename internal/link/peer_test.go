@@ -197,3 +197,43 @@ func TestAnErrorKeepsItsSentence(t *testing.T) {
 		assert.Equal(t, want, err.Error())
 	}
 }
+
+// A request whose caller stopped waiting is taken back: the other end's handler sees its
+// context end (a tool call stops, a question it waits on goes), and the link goes on.
+func TestARequestItsCallerGaveUpOnStopsAtTheOtherEnd(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	a, b := pipes()
+	started, stopped := make(chan struct{}), make(chan error, 1)
+	hs := Handlers{}
+	ToolCall.Handle(hs, func(ctx context.Context, p CallParams) (CallResult, error) {
+		if p.Tool == "quick" {
+			return CallResult{Text: "done"}, nil
+		}
+		close(started)
+		<-ctx.Done() // a question no one answers
+		stopped <- ctx.Err()
+		return CallResult{}, ctx.Err()
+	})
+	pa, pb := NewPeer(a, nil), NewPeer(b, hs)
+	go func() { _ = pa.Run(ctx, 0) }()
+	go func() { _ = pb.Run(ctx, 0) }()
+	cctx, give := context.WithCancel(ctx)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := ToolCall.Call(cctx, pa, CallParams{CallID: "1", Tool: "click"})
+		errc <- err
+	}()
+	<-started
+	give()
+	assert.ErrorIs(t, <-errc, context.Canceled)
+	select {
+	case err := <-stopped:
+		assert.ErrorIs(t, err, context.Canceled)
+	case <-ctx.Done():
+		t.Fatal("the handler went on after its caller gave up")
+	}
+	r, err := ToolCall.Call(ctx, pa, CallParams{CallID: "2", Tool: "quick"})
+	require.NoError(t, err)
+	assert.Equal(t, "done", r.Text)
+}

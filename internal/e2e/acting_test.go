@@ -437,7 +437,7 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 // after another, fetch and XHR), a sign-in that posts and then goes elsewhere says where it
 // went, and a request that is not answered in time is said to be still unanswered. An action
 // that sends nothing is not held. A field that asks its server for suggestions once the typing
-// pauses says what it suggests. What the page shows outside its alerts and live regions is
+// pauses says what it suggests (typed by type or fill_form). What the page shows outside its alerts and live regions is
 // heard too: an error in a plain block (a password it repeats is masked), a button that now
 // reads otherwise, how much a list grew, what a live region too long to be read whole added at
 // its end, and a number that moved on once (a basket's count, likes), with what it was; not a
@@ -453,6 +453,7 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 				call("type", obj{"ref": refIn(t, c, `textbox "Order number"`), "text": "4711", "submit": true}),
 				call("click", obj{"ref": refIn(t, c, `button "Dark theme"`)}),
 				call("type", obj{"ref": refIn(t, c, `combobox "City"`), "text": "Par"}),
+				call("fill_form", obj{"fields": []any{obj{"ref": refIn(t, c, `combobox "City"`), "value": "Po"}}}),
 				call("type", obj{"ref": refIn(t, c, `textbox "Password"`), "text": "hunter2", "submit": true}),
 				call("click", obj{"ref": refIn(t, c, `button "Follow"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Show more people"`)}),
@@ -474,6 +475,7 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 		`Pressed Enter.`,
 		`Clicked button “Dark theme” [e`,
 		`Typed 3 characters into combobox “City” [e`,
+		`Filled 1 field:`,
 		`Pressed Enter.`,
 		`Clicked button “Follow” [e`,
 		`Clicked button “Show more people” [e`,
@@ -489,6 +491,7 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 		` The page says: "No order 4711 was found."`,
 		`].`,
 		`; it suggests "Paris", "Parma" (select_option chooses one).`,
+		`; it suggests "Porto" (select_option chooses one)`,
 		` It now shows: "Incorrect password “••••••”. Try again."`,
 		`]. It now shows: "Following"`,
 		`]. The page now shows about `,

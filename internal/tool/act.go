@@ -141,8 +141,7 @@ func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	// so that its suggestions are read once they came.
 	var suggesting *watch
 	if f.Element.Role == "combobox" && !in.Submit {
-		suggesting = &watch{frame: frame}
-		e.follow(ctx, tab.ID, suggesting)
+		suggesting = e.watchSuggestions(ctx, tab.ID, frame, pt)
 	}
 	ty, err := e.typeText(ctx, tab.ID, frame, pt, in.Text, clear)
 	if err != nil {
@@ -376,16 +375,25 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			}
 			lines = append(lines, fmt.Sprintf("%s: %s", what, strings.Join(r.Selected, ", ")))
 		default:
+			// A field that suggests may ask its server, as with type: its suggestions are
+			// read once they came.
+			var suggesting *watch
+			if el.Role == "combobox" {
+				suggesting = e.watchSuggestions(ctx, tab.ID, frame, pt)
+			}
 			ty, err := e.typeText(ctx, tab.ID, frame, pt, fv.Value, true)
 			if err != nil {
+				if suggesting != nil {
+					e.unwatch(tab.ID, suggesting)
+				}
 				return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 			}
 			check := ty.Across
 			if check == "" {
 				check = e.valueCheck(ctx, tab.ID, frame, pt, fv.Value, true)
 			}
-			if el.Role == "combobox" {
-				check += e.suggestions(ctx, tab.ID, frame, pt)
+			if suggesting != nil {
+				check += e.suggestionsAfter(ctx, tab.ID, frame, pt, suggesting)
 			}
 			if el.Field != "" {
 				kind := "payment details"

@@ -204,8 +204,16 @@ func (e *Env) suggestions(ctx context.Context, tabID, frame int, pt pageTarget) 
 // nothing, waits for it to ask its server (many wait for the typing to pause first).
 var SuggestWait = 400 * time.Millisecond
 
+// watchSuggestions readies typing into a field that suggests: what it shows before is noted,
+// and what it sends as it is typed into is followed.
+func (e *Env) watchSuggestions(ctx context.Context, tabID, frame int, pt pageTarget) *watch {
+	w := &watch{frame: frame, suggested: e.suggestions(ctx, tabID, frame, pt)}
+	e.follow(ctx, tabID, w)
+	return w
+}
+
 // suggestionsAfter is suggestions once a field typed into had its chance to suggest: at once
-// when it shows some already (a list filtered as one types), else once what the field sent for
+// when it shows new ones already (a list filtered as one types), else once what the field sent for
 // what was typed was answered (w follows the requests from before the typing; up to
 // RequestWait), or after SuggestWait when it sent nothing.
 func (e *Env) suggestionsAfter(ctx context.Context, tabID, frame int, pt pageTarget, w *watch) string {
@@ -221,7 +229,7 @@ func (e *Env) suggestionsAfter(ctx context.Context, tabID, frame int, pt pageTar
 		// While nothing was sent, the page is read each turn: a list filtered as one types
 		// shows at once. While a request is out, it is not read: it cannot have the answer.
 		if !rep.sent {
-			if s := e.suggestions(ctx, tabID, frame, pt); s != "" || now.Sub(typed) >= SuggestWait {
+			if s := e.suggestions(ctx, tabID, frame, pt); s != "" && s != w.suggested || now.Sub(typed) >= SuggestWait {
 				return s
 			}
 		}

@@ -499,6 +499,9 @@ type watch struct {
 	net   time.Time // when Skiff began following the page's requests for the action (zero: it does not)
 	// refused is set by heard when the page did not take what the action sent (Result.Refused).
 	refused string
+	// suggested is what a field that suggests showed before it was typed into: a list left
+	// from what was typed before is not the answer to what is typed now.
+	suggested string
 }
 
 // RequestWait is how long, beyond the moment an action is watched for, its result waits for

@@ -140,6 +140,8 @@
       const s = style(el);
       const clips = s.overflow !== "visible" || s.contain.includes("paint");
       if ((r.width < 1 || r.height < 1) && clips) return "zero-size";
+      // Nothing in it to overflow: an empty link a stylesheet would have drawn a logo in.
+      if ((r.width < 1 || r.height < 1) && !el.firstElementChild && !el.textContent.trim() && !/^(input|select|textarea|img|video|canvas|iframe|embed|object)$/.test(el.localName)) return "zero-size";
       if ((s.position === "absolute" || s.position === "fixed") && (clips || /rect\(\s*0(px)?[,\s]+0(px)?[,\s]+0(px)?[,\s]+0(px)?\s*\)/.test(s.clip))) return "clipped";
       if (/inset\(\s*(50|100)%/.test(s.clipPath) || /circle\(\s*0/.test(s.clipPath)) return "clipped";
     }

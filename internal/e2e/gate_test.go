@@ -168,8 +168,8 @@ func TestInvalidCallsAreRefusedBeforeAsking(t *testing.T) {
 }
 
 // Text hidden by what surrounds it (an opaque box stacked above, SVG painted with nothing, a
-// box that cuts its overflow away) reaches the model through none of its ways to read a page,
-// while the visible look-alikes beside it all do.
+// box that cuts its overflow away, an empty link no stylesheet drew) reaches the model through
+// none of its ways to read a page, while the visible look-alikes beside it all do.
 func TestHiddenTextFamiliesNeverReachTheModel(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -200,6 +200,13 @@ func TestHiddenTextFamiliesNeverReachTheModel(t *testing.T) {
 			if !strings.Contains(rs[0].Text, v) {
 				t.Errorf("%s left out %s, which a person sees", name, v)
 			}
+		}
+	}
+	// An empty link with no size is not there for a person; one drawn with a background, or
+	// holding an icon, is.
+	for _, v := range []string{`link "VISIBLE-VE1`, `link "VISIBLE-VE2`} {
+		if !strings.Contains(p.results("snapshot")[0].Text, v) {
+			t.Errorf("the snapshot left out %s, which a person sees", v)
 		}
 	}
 }

@@ -642,7 +642,7 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 				return ""
 			}
 		}
-		if t.Status == "loading" || t.URL != before.URL {
+		if t.Status == "loading" || t.URL != before.URL && !sameDocument(t.URL, before.URL) {
 			break
 		}
 		if now := time.Now(); !now.Before(deadline) {
@@ -660,7 +660,7 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 		case <-time.After(25 * time.Millisecond):
 		}
 	}
-	if t.Status == "loading" || t.URL != before.URL {
+	if t.Status == "loading" || t.URL != before.URL && !sameDocument(t.URL, before.URL) {
 		// It went to another page: what it sent is not waited on, and that page's every
 		// request need not be followed while it loads.
 		e.unwatch(tabID, w)
@@ -681,10 +681,22 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 		}
 	}
 	said := e.heard(ctx, tabID, w)
+	if _, frag, _ := strings.Cut(t.URL, "#"); t.URL != before.URL && frag != "" {
+		// A link to a part of the same page (a section, a footnote, a view a script draws
+		// for the address): the page did not change.
+		said = fmt.Sprintf(" It went to #%s on the same page.", frag) + said
+	}
 	if rep.out() {
 		said += fmt.Sprintf(" The page had still not heard back from a request it sent after %s; look again before relying on this.", time.Since(w.net).Round(100*time.Millisecond))
 	}
 	return said
+}
+
+// sameDocument says whether two addresses differ only after "#": the same page.
+func sameDocument(a, b string) bool {
+	a, _, _ = strings.Cut(a, "#")
+	b, _, _ = strings.Cut(b, "#")
+	return a == b
 }
 
 // heard says what the page said back to an action it stayed on (skiff.js saidSince): the fields

@@ -1006,7 +1006,7 @@
     armed.set(token, { state, el, stop: () => (removeEventListener(type, listen, { capture: true }), el.removeEventListener(type, mine, { capture: true })) });
     setTimeout(() => armed.has(token) && (armed.get(token).stop(), armed.delete(token)), 10000);
     // What the page says back to the click is heard from here (saidSince, after it).
-    return { ok: 1, token, redrawn, state: kind === "hover" ? undefined : stateOf(el), listen: kind === "hover" ? undefined : noteSaid().token };
+    return { ok: 1, token, redrawn, state: kind === "hover" ? undefined : stateOf(el), listen: kind === "hover" ? undefined : noteSaid({}, el).token };
   }
   // stateOf is what a click may change on el that a person sees: whether it is checked,
   // pressed, expanded (a label's, its control's); undefined when it has none of these.
@@ -1059,7 +1059,16 @@
     return out;
   }
   const noting = new Map();
-  function noteSaid() {
+  // What shows that the page is still working on an action: a spinner (an endless animation),
+  // a progress bar, a region marked busy, or the pressed button disabled and saying "Saving…".
+  const progressSel = "[role=progressbar],progress";
+  const endless = () => new Set(document.getAnimations().filter((a) => a.playState === "running" && a.effect?.getComputedTiming?.().iterations === Infinity));
+  function noteSaid({ target } = {}, pressed) {
+    const el = pressed || (target && resolve(target).el) || document.activeElement;
+    const form = el && (el.form || el.closest?.("form"));
+    const watched = [el, ...(form ? form.querySelectorAll("button:not([type]),button[type=submit],input[type=submit]") : [])].filter((x) => x && x.nodeType === 1).slice(0, 6);
+    const busyBefore = new Set(document.querySelectorAll('[aria-busy="true"]'));
+    const spinning = endless();
     const token = Math.random().toString(36).slice(2);
     const refused = [];
     const on = (e) => refused.length < 5 && e.target && e.target.nodeType === 1 && refused.push(e.target);
@@ -1088,9 +1097,29 @@
     const before = voices();
     const open = new Map(); // the dialogs showing, by what they are called: one may close
     for (const el of before.keys()) if (isDialog(el)) open.set(el, describe(el));
-    noting.set(token, { before, open, refused, stop: stopAll, added, removed });
+    noting.set(token, { before, open, refused, stop: stopAll, added, removed, watched, busyBefore, spinning });
     setTimeout(() => noting.has(token) && (stopAll(), noting.delete(token)), 15000);
     return { ok: 1, token };
+  }
+  // busyNow says how the page shows it is still working on the action noted by token ("" when
+  // it does not): what it sends may be out of Skiff's sight (a cross-site frame's request, a
+  // socket), while what it shows is not.
+  function busyNow({ token }) {
+    const l = noting.get(token);
+    if (!l) return { ok: 1 };
+    for (const x of document.querySelectorAll('[aria-busy="true"]')) if (!l.busyBefore.has(x) && !unseen(x)) return { ok: 1, busy: `${describe(x)} is marked busy` };
+    for (const x of l.watched) if (x.isConnected && disabled(x) && /(…|\.\.\.)\s*$/.test(visibleText(x, 80) || x.value || "") && !unseen(x)) return { ok: 1, busy: `${describe(x)} says "${clean(visibleText(x, 80) || x.value, 80)}"` };
+    for (const x of new Set(l.added)) {
+      if (x.nodeType !== 1 || !x.isConnected) continue;
+      const p = x.matches(progressSel) ? x : x.querySelector(progressSel);
+      if (p && !unseen(p)) return { ok: 1, busy: "it shows a progress bar" };
+    }
+    for (const a of endless()) {
+      const t = a.effect?.target;
+      // Not one the pointer set off on what was pressed (a button that pulses while hovered).
+      if (!l.spinning.has(a) && t && t.nodeType === 1 && !(l.watched[0] && t.contains(l.watched[0])) && !unseen(t)) return { ok: 1, busy: "it shows a spinner" };
+    }
+    return { ok: 1 };
   }
   // wordsOf is the text of the elements ids (an aria-describedby list) name.
   const wordsOf = (el, ids) => clean((ids || "").split(/\s+/).map((id) => id && el.getRootNode().getElementById?.(id)).filter(Boolean).map((x) => visibleText(x, 200)).join(" "), 200);
@@ -1836,7 +1865,7 @@
     if (on) await Promise.race([new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))), new Promise((r) => setTimeout(r, 200))]);
     return { ok: 1, veiled: true };
   }
-  const api = { stateFor, optionsOf, sliderOf, noteSaid, saidSince, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
+  const api = { stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

@@ -435,7 +435,9 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 // An action waits for the requests it sent: a page that posts and only then says "Saved", or
 // that its card was declined, or how its search went, is read once it heard back (one request
 // after another, fetch and XHR), a sign-in that posts and then goes elsewhere says where it
-// went, and a request that is not answered in time is said to be still unanswered. An action
+// went, and a request that is not answered in time is said to be still unanswered. Where what
+// it sent is out of sight, a page that shows it is working (a spinner, a region marked busy, a
+// disabled "Placing order…") is read once it stops, or said to be still working. An action
 // that sends nothing is not held. A field that asks its server for suggestions once the typing
 // pauses says what it suggests (typed by type or fill_form). What the page shows outside its alerts and live regions is
 // heard too: an error in a plain block (a password it repeats is masked), a button that now
@@ -460,6 +462,10 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 				call("click", obj{"ref": refIn(t, c, `button "Send thanks"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Add to basket"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Like"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Place order"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Sync contacts"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Refresh prices"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Connect printer"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Export everything"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Sign in"`)}),
 			}
@@ -482,6 +488,10 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 		`Clicked button “Send thanks” [e`,
 		`Clicked button “Add to basket” [e`,
 		`Clicked button “Like” [e`,
+		`Clicked button “Place order” [e`,
+		`Clicked button “Sync contacts” [e`,
+		`Clicked button “Refresh prices” [e`,
+		`Clicked button “Connect printer” [e`,
 		`Clicked button “Export everything” [e`,
 		`Clicked button “Sign in” [e`,
 	}
@@ -498,6 +508,10 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 		`]. It now shows: "Friday: You thanked Ana for the delivery."`,
 		`]. It now shows: "Basket (1)" (was "Basket (0)")`,
 		`]. It now shows: "13 likes" (was "12 likes")`,
+		`]. It now shows: "Order 1042 placed."`,
+		`]. It now shows: "Synced 12 contacts."`,
+		`]. It now shows: "Lamp 35 €, down from 39 €"`,
+		`]. The page was still working on it after 3.`,
 		`. The page had still not heard back from a request it sent after `,
 		`. The page changed to "Slow page"`,
 	}

@@ -281,7 +281,7 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 	if count == 0 {
 		name = "domHover"
 	} else {
-		_ = e.call(ctx, tabID, frame, pageFiles, "noteSaid", map[string]any{}, &heard)
+		_ = e.call(ctx, tabID, frame, pageFiles, "noteSaid", map[string]any{"target": t}, &heard)
 	}
 	if err := e.call(ctx, tabID, frame, pageFiles, name, map[string]any{"target": t, "point": l.Point, "count": count}, nil); err != nil {
 		return pressed{What: l.What, Trusted: false}, err
@@ -598,6 +598,7 @@ func (e *Env) afterAction(ctx context.Context, tabID int, before Tab, w *watch) 
 // is expected, and a busy machine may take longer than a moment to open it).
 func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *watch, window time.Duration) string {
 	ctx = unpinned(ctx) // what the action caused may be on another site
+	started := time.Now()
 	if w == nil {
 		w = &watch{}
 	}
@@ -610,6 +611,8 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 	// unanswered (up to RequestWait more), and for a moment after the last answer, for the
 	// page to show what it heard.
 	var rep replies
+	var busy string // how the page showed it was still working, at the last look
+	var busyAt time.Time
 	for deadline := time.Now().Add(window); ; {
 		if d, ok := e.Browser.Dialog(tabID); ok {
 			return " " + capital((&DialogError{Dialog: d}).Error()) + "."
@@ -646,10 +649,20 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 			break
 		}
 		if now := time.Now(); !now.Before(deadline) {
-			if w.net.IsZero() || now.After(deadline.Add(RequestWait)) {
+			if w.net.IsZero() && w.token == "" || now.After(deadline.Add(RequestWait)) {
 				break
 			}
-			pending := e.Browser.RequestsSince(tabID, w.net) > 0
+			pending := !w.net.IsZero() && e.Browser.RequestsSince(tabID, w.net) > 0
+			if !pending && w.token != "" {
+				// What the page shows may say it is still working, where what it sent is out
+				// of sight (a cross-site frame's request, a socket): looked at every 100 ms.
+				if now.Sub(busyAt) >= 100*time.Millisecond {
+					busy, busyAt = e.busy(ctx, tabID, w), now
+				}
+				pending = busy != ""
+			} else {
+				busy = ""
+			}
 			if rep.drawn(pending, now) || !rep.sent {
 				break
 			}
@@ -686,10 +699,25 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 		// for the address): the page did not change.
 		said = fmt.Sprintf(" It went to #%s on the same page.", frag) + said
 	}
-	if rep.out() {
+	switch {
+	case rep.out() && busy != "":
+		said += fmt.Sprintf(" The page was still working on it after %s (%s); look again before relying on this.", time.Since(started).Round(100*time.Millisecond), busy)
+	case rep.out():
 		said += fmt.Sprintf(" The page had still not heard back from a request it sent after %s; look again before relying on this.", time.Since(w.net).Round(100*time.Millisecond))
 	}
 	return said
+}
+
+// busy says how the page shows it is still working on w's action ("" when it does not, or
+// cannot be asked): skiff.js busyNow.
+func (e *Env) busy(ctx context.Context, tabID int, w *watch) string {
+	var b struct {
+		Busy string `json:"busy"`
+	}
+	if e.call(ctx, tabID, w.frame, pageFiles, "busyNow", map[string]string{"token": w.token}, &b) != nil {
+		return ""
+	}
+	return b.Busy
 }
 
 // sameDocument says whether two addresses differ only after "#": the same page.

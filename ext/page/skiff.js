@@ -1767,6 +1767,7 @@
     if (kind) out.field = kind;
     const link = el.closest && el.closest("a[href], area[href]");
     if (link && /^https?:/i.test(link.href)) out.link = link.href;
+    else if (link && !/^(javascript|file|about|data|blob|chrome|chrome-extension):/i.test(link.href)) out.app = link.href.slice(0, 300);
     if (link && link.target && !/^_(self|parent|top)$/i.test(link.target)) out.newTab = true;
     const form = el.form || (el.closest && el.closest("form"));
     if (form) {

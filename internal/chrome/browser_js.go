@@ -476,6 +476,9 @@ func (b *Browser) Debug(ctx context.Context, tabID int, method string, params an
 			delete(b.attached, tabID)
 			b.mu.Unlock()
 		}
+		if strings.Contains(err.Error(), "Detached while handling command") {
+			return nil, fmt.Errorf("%w (%v)", tool.ErrDetached, err)
+		}
 		return nil, err
 	}
 	return json.RawMessage(jsonString(v)), nil

@@ -539,7 +539,8 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 // A link that goes nowhere says so: Chrome's error page for a site that does not resolve is
 // not "the page changed to …", and a page read there says what it is; a link to a server that
 // never answers says where the tab is going and that it still shows the page it was on. A link
-// to a part of the same page is not a new page either.
+// to a part of the same page is not a new page either, and one to another app (mailto:) says
+// it asks the browser to open that app.
 func TestALinkThatGoesNowhereSaysSo(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -548,6 +549,7 @@ func TestALinkThatGoesNowhereSaysSo(t *testing.T) {
 			return []testkit.Call{
 				call("click", obj{"ref": refIn(t, c, `link "the notes below"`)}),
 				call("click", obj{"ref": refIn(t, c, `link "Follow"`)}),
+				call("click", obj{"ref": refIn(t, c, `link "write to us"`)}),
 				call("click", obj{"ref": refIn(t, c, `link "a site whose name does not resolve"`)}),
 			}
 		},
@@ -568,8 +570,9 @@ func TestALinkThatGoesNowhereSaysSo(t *testing.T) {
 		text  string
 		error bool
 	}{
-		{`Clicked link “the notes below” [e3]. It went to #notes on the same page.`, false},
-		{`Clicked link “Follow” [e4].`, false},
+		{`Clicked link “the notes below” [e4]. It went to #notes on the same page.`, false},
+		{`Clicked link “Follow” [e5].`, false},
+		{`Clicked link “write to us” [e3]. The link asks the browser to open an email app (mailto:someone@example.com?subject=Hello); Chrome may ask the user first, and the page stays as it was.`, false},
 		{`Clicked link “a site whose name does not resolve” [e1]. Chrome could not load http://unreachable.invalid/ and shows its error page (the site may be down`, false},
 		{`The tab shows Chrome's error page: its page could not be loaded (the site may be down`, true},
 		{`Chrome could not load http://unreachable.invalid/x and shows its error page`, true},
@@ -581,7 +584,7 @@ func TestALinkThatGoesNowhereSaysSo(t *testing.T) {
 		t.Fatalf("results: %s", p.all())
 	}
 	for i, w := range want {
-		if !strings.Contains(got[i].Text, w.text) || got[i].Error != w.error || i < 2 && strings.Contains(got[i].Text, "changed") {
+		if !strings.Contains(got[i].Text, w.text) || got[i].Error != w.error || i < 3 && strings.Contains(got[i].Text, "changed") {
 			t.Errorf("call %d: want %q (error %v) in %+v", i+2, w.text, w.error, got[i])
 		}
 	}

@@ -90,11 +90,31 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 		}
 	}
 	text := fmt.Sprintf("%s %s%s%s%s.", verb, what, refNote(f.Element.Ref), redrawn, fallbackNote(p.Trusted)) + p.Before.change(p.After) + after + chooser()
+	if f.Activates != nil && f.Activates.App != "" && count == 1 {
+		text += " " + otherApp(f.Activates.App)
+	}
 	res := (&Result{Text: text, URL: tab.URL, Refused: w.refused}).on(f.Element, what)
 	if count == 1 && in.Button != "right" && in.Button != "middle" {
 		res.Checked = p.checked()
 	}
 	return res, nil
+}
+
+// otherApp says what a link to another app (mailto:, tel:, a custom scheme) asks of the
+// browser: nothing shows in the page, and Chrome may ask the user first.
+func otherApp(link string) string {
+	scheme, rest, _ := strings.Cut(link, ":")
+	scheme = strings.ToLower(scheme)
+	app := "the app that handles " + scheme + ": links"
+	switch scheme {
+	case "mailto":
+		app = "an email app"
+	case "tel", "callto":
+		app = "a phone app"
+	case "sms":
+		app = "a messaging app"
+	}
+	return fmt.Sprintf("The link asks the browser to open %s (%s); Chrome may ask the user first, and the page stays as it was.", app, clip(scheme+":"+rest, 120))
 }
 
 // on is r with its summary: the element acted on, in the user's language when it is the

@@ -207,6 +207,9 @@ var (
 	// ErrErrorPage: the tab shows Chrome's error page (the site could not be reached, the
 	// address does not resolve): Chrome lets no extension script it.
 	ErrErrorPage = errors.New("browser: the tab shows Chrome's error page")
+	// ErrDetached: the debugger came off the tab while a command ran (the tab went where
+	// Chrome lets no extension follow): the command may or may not have taken effect.
+	ErrDetached = errors.New("browser: the debugger came off the tab while a command ran")
 	// ErrNoFrame: the frame a call was for is gone (removed from its page, or replaced by
 	// another document).
 	ErrNoFrame = errors.New("browser: no such frame")

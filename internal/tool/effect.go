@@ -23,6 +23,7 @@ type Element struct {
 	Origin   string `json:"origin,omitempty"`
 	FrameURL string `json:"frameUrl,omitempty"`
 	Link     string `json:"link,omitempty"`    // where a link goes
+	App      string `json:"app,omitempty"`     // where a link to another app goes (mailto:, tel:…)
 	Submits  string `json:"submits,omitempty"` // the form action a click on it sends
 	// NewTab: it is a link that opens in a new tab or window (target="_blank", a named one).
 	NewTab bool `json:"newTab,omitempty"`

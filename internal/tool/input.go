@@ -243,6 +243,12 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 		if errors.Is(err, errDialogOpened) {
 			return pressed{What: l.What, Trusted: true, Listen: arm.Listen}, nil // the press went through: the page opened a dialog from it
 		}
+		if errors.Is(err, ErrDetached) {
+			// The tab went, as the button went down or up, where the debugger cannot
+			// follow (a link to another app, a page Chrome keeps to itself): the press went
+			// out, and what came of it is read where the tab is now.
+			return pressed{What: l.What, Trusted: true, Listen: arm.Listen}, nil
+		}
 		if errors.Is(err, ErrNoDebugger) {
 			trusted = false
 			break

@@ -308,6 +308,8 @@ func explain(ctx context.Context, err error) error {
 		return err
 	case errors.Is(err, ErrRestricted):
 		return failf("Chrome does not let extensions work on this page (browser pages such as chrome://, the Chrome Web Store and other extensions' pages are off limits). Open a web page instead")
+	case errors.Is(err, ErrDetached):
+		return failf("Skiff lost hold of the tab while acting (it went to a page Chrome keeps from extensions, or another debugger took it); look at the tab before going on")
 	case errors.Is(err, ErrNoFrame):
 		return failf("that frame is no longer on the page (it was removed, or it loaded another page); take a new snapshot")
 	case errors.Is(err, ErrErrorPage):

@@ -892,7 +892,7 @@
     }
     if (!r0.point) {
       const r = el.getBoundingClientRect();
-      if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+      if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) bringIntoView(el, "center");
     }
     let box = el.getBoundingClientRect();
     if (action === "type") {
@@ -1565,11 +1565,21 @@
     // A field with a datalist suggests through the browser, not the page: nothing to wait for.
     return { ok: 1, what: describe(el), editable: field && !el.readOnly ? 1 : 0, datalist: el.localName === "input" && el.list ? 1 : 0, shows: clean(shows, 120), options };
   }
+  // bringIntoView scrolls el to the middle of the viewport. Chrome's scrollIntoView places an
+  // inline element that holds blocks (a link wrapped around an icon and a label) by its first,
+  // empty line, far from where it is drawn: the page is then scrolled by what is left.
+  function bringIntoView(el, inline) {
+    el.scrollIntoView({ block: "center", inline, behavior: "instant" });
+    const r = el.getBoundingClientRect();
+    const dy = r.top < 0 || r.bottom > innerHeight ? r.top + r.height / 2 - innerHeight / 2 : 0;
+    const dx = r.left < 0 || r.right > innerWidth ? r.left + r.width / 2 - innerWidth / 2 : 0;
+    if (dy || dx) scrollBy({ top: dy, left: dx, behavior: "instant" });
+  }
   function scroll({ target, direction, amount }) {
     if (target && (target.ref || target.selector)) {
       const r = resolve(target);
       if (r.error) return r;
-      r.el.scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
+      bringIntoView(r.el, "nearest");
       return { ok: 1, what: describe(r.el), y: Math.round(scrollY) };
     }
     // The page's main scroller: the document, or the largest scrollable element when the page

@@ -72,7 +72,8 @@ func TestPickersTakeWhatAPersonWrites(t *testing.T) {
 }
 
 // A click lands on its target or says it did not: links wrapped over two lines in narrow
-// columns are clicked on a line of theirs, and a bar that pushes the page down as the mouse
+// columns are clicked on a line of theirs, a link around a large icon far down the page is
+// scrolled to where it is drawn, and a bar that pushes the page down as the mouse
 // first moves makes the click aim again instead of pressing what came under the mouse.
 func TestClicksLandOnTheirTarget(t *testing.T) {
 	site := testkit.NewSite(t)
@@ -83,6 +84,7 @@ func TestClicksLandOnTheirTarget(t *testing.T) {
 				call("click", obj{"ref": refIn(t, c, `link "full report on the harbour"`)}),
 				call("click", obj{"ref": refIn(t, c, `link "the annual accounts of the cooperative society"`)}),
 				call("click", obj{"ref": refIn(t, c, `link "a link"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Share"`)}),
 			}
 		},
 		calls(call("navigate", obj{"url": site.Page("shifting.html")})),
@@ -100,7 +102,7 @@ func TestClicksLandOnTheirTarget(t *testing.T) {
 	}
 	runAgent(t, panel, "open them")
 	clicks := p.results("click")
-	if len(clicks) != 5 {
+	if len(clicks) != 6 {
 		t.Fatalf("clicks: %s", p.all())
 	}
 	for _, c := range clicks {

@@ -442,8 +442,10 @@
     return el.localName === "label" && el.control ? el.control : el;
   }
 
+  // An icon font's glyphs are private-use characters: a picture, not words ("\ue095").
+  const privateUse = /[\uE000-\uF8FF\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]/gu;
   function clean(s, n = 120) {
-    s = String(s || "").replace(/\s+/g, " ").trim();
+    s = String(s || "").replace(privateUse, "").replace(/\s+/g, " ").trim();
     return s.length > n ? s.slice(0, n - 1) + "…" : s;
   }
   // visibleText is the text a person sees in el: hidden parts left out.
@@ -455,7 +457,7 @@
         // A space or a newline alone still parts the words around it: "Sign in" written as
         // two spans, highlighted code ("int add") where each word is an element.
         if (!n.data.trim()) out += n.data ? " " : "";
-        else if (textVisible(n)) out += n.data;
+        else if (textVisible(n)) out += n.data.replace(privateUse, "");
         return;
       }
       if (n.nodeType === 1 && n.localName === "br") out += " ";
@@ -664,7 +666,7 @@
     const walk = (n) => {
       if (++count > MAX_NODES) return [];
       if (n.nodeType === 3) {
-        const t = n.data.replace(/\s+/g, " ");
+        const t = n.data.replace(privateUse, "").replace(/\s+/g, " ");
         if (!t.trim()) {
           // A space alone between two words inside an inline element still parts them in a
           // name read from content: "Sign in" written as two spans, or highlighted code
@@ -1638,7 +1640,7 @@
       if (out.length > limit) return;
       if (n.nodeType === 3) {
         if (!n.data.trim()) out += n.data ? " " : "";
-        else if (textVisible(n)) out += escText(n.data);
+        else if (textVisible(n)) out += escText(n.data.replace(privateUse, ""));
         return;
       }
       if (n.nodeType !== 1) return; // comments, processing instructions

@@ -214,7 +214,8 @@ func TestHiddenTextFamiliesNeverReachTheModel(t *testing.T) {
 // Words in elements of their own, with only a space or a newline between them (highlighted
 // code, a link or button built of spans), keep that space in the names and text the model
 // reads: "Sign in", not "Signin"; "int add(int x, int y)", not "intadd(intx,inty)"; code whose
-// lines end in <br> keeps a space where each line ended.
+// lines end in <br> keeps a space where each line ended. An icon font's glyphs (private-use
+// characters) are left out: a link that holds only one is named by its title.
 func TestWordsInSeparateElementsKeepTheirSpaces(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{calls(call("snapshot", nil))}}
@@ -227,9 +228,14 @@ func TestWordsInSeparateElementsKeepTheirSpaces(t *testing.T) {
 	if len(rs) != 1 {
 		t.Fatalf("snapshot: %+v", rs)
 	}
-	for _, want := range []string{`link "Sign in"`, `button "✎ Save draft"`, `textbox "First name"`, "int add(int x, int y) { return x + y; }", "// add.c #include <emscripten.h> EMSCRIPTEN_KEEPALIVE"} {
+	for _, want := range []string{`link "Sign in"`, `button "✎ Save draft"`, `textbox "First name"`, "int add(int x, int y) { return x + y; }", "// add.c #include <emscripten.h> EMSCRIPTEN_KEEPALIVE",
+		`button "Print"`, `link "Pin it"`, "and a line of text."} {
 		if !strings.Contains(rs[0].Text, want) {
 			t.Errorf("the snapshot lacks %q:\n%s", want, rs[0].Text)
 		}
+	}
+	// An icon font's glyphs are pictures, not words: none reaches the model.
+	if strings.ContainsAny(rs[0].Text, "\ue0a1\ue095\ue0b2") {
+		t.Errorf("an icon font's glyph reached the model:\n%s", rs[0].Text)
 	}
 }

@@ -1070,6 +1070,9 @@
     const form = el && (el.form || el.closest?.("form"));
     const watched = [el, ...(form ? form.querySelectorAll("button:not([type]),button[type=submit],input[type=submit]") : [])].filter((x) => x && x.nodeType === 1).slice(0, 6);
     const busyBefore = new Set(document.querySelectorAll('[aria-busy="true"]'));
+    // What the pressed element is called before the action: a tooltip the mouse brings up
+    // that only says that is not news ("Follow" that then reads "Following" is).
+    const names = el && el.nodeType === 1 ? [nameOf(el, roleOf(el)), el.getAttribute("title"), el.getAttribute("aria-label")].map((s) => clean(s, 200).toLowerCase()).filter(Boolean) : [];
     const spinning = endless();
     const token = Math.random().toString(36).slice(2);
     const refused = [];
@@ -1099,9 +1102,20 @@
     const before = voices();
     const open = new Map(); // the dialogs showing, by what they are called: one may close
     for (const el of before.keys()) if (isDialog(el)) open.set(el, describe(el));
-    noting.set(token, { before, open, refused, stop: stopAll, added, removed, watched, busyBefore, spinning });
+    noting.set(token, { before, open, refused, stop: stopAll, added, removed, watched, busyBefore, spinning, names });
     setTimeout(() => noting.has(token) && (stopAll(), noting.delete(token)), 15000);
     return { ok: 1, token };
+  }
+  // spinner says whether an endless animation is a page's "working" sign: it turns, or it (or
+  // what holds it) is called a spinner, a loader, busy or progress.
+  function spinner(a, t) {
+    try {
+      if (a.effect.getKeyframes().some((k) => /rotate/.test(k.transform || "") || (k.rotate && k.rotate !== "none"))) return true;
+    } catch {}
+    for (let x = t, i = 0; x && x.nodeType === 1 && i < 3; x = x.parentElement, i++) {
+      if (/spin|load|busy|progress|wait|pending/i.test(`${x.getAttribute("class") || ""} ${x.id} ${x.getAttribute("aria-label") || ""}`)) return true;
+    }
+    return false;
   }
   // busyNow says how the page shows it is still working on the action noted by token ("" when
   // it does not): what it sends may be out of Skiff's sight (a cross-site frame's request, a
@@ -1118,8 +1132,9 @@
     }
     for (const a of endless()) {
       const t = a.effect?.target;
-      // Not one the pointer set off on what was pressed (a button that pulses while hovered).
-      if (!l.spinning.has(a) && t && t.nodeType === 1 && !(l.watched[0] && t.contains(l.watched[0])) && !unseen(t)) return { ok: 1, busy: "it shows a spinner" };
+      // Not one the pointer set off on what was pressed (a button that pulses while hovered),
+      // nor one that is not a spinner (a player's bars that move while it plays).
+      if (!l.spinning.has(a) && t && t.nodeType === 1 && !(l.watched[0] && t.contains(l.watched[0])) && spinner(a, t) && !unseen(t)) return { ok: 1, busy: "it shows a spinner" };
     }
     return { ok: 1 };
   }
@@ -1167,7 +1182,7 @@
     // What a voice said, or a dialog that opened holds, is not said again as shown; a voice
     // that said nothing new may still have grown past what it is read for (a long log).
     const voiced = [...spoke, ...dialogs];
-    Object.assign(out, shownSince(l.added, l.removed, voiced, out.said));
+    Object.assign(out, shownSince(l.added, l.removed, voiced, out.said, l.names));
     return out;
   }
   // shownSince is the visible text the page added or rewrote during an action, as the added
@@ -1175,9 +1190,10 @@
   // pieces, when they are short, or how much there is. Left out: what the voices already said
   // (or, for a dialog that opened, what the model can read in it), what was taken away as it
   // was (a list drawn again), a number that keeps moving by itself (a clock, a countdown), and
-  // Skiff's own overlay. A number that moved on once (a basket's count, a like) is the news an
+  // Skiff's own overlay, and what only names the element pressed (a tooltip the mouse brought
+  // up). A number that moved on once (a basket's count, a like) is the news an
   // "Add to basket" has: it is said with what it was.
-  function shownSince(added, removed, voiced, said) {
+  function shownSince(added, removed, voiced, said, names = []) {
     const gone = new Set(removed.map((r) => clean(r.text, 4000)).filter(Boolean));
     const host = globalThis.__skiffOverlayHost;
     const nodes = [...new Set(added)].filter((x) => x.isConnected);
@@ -1189,7 +1205,7 @@
       if (/^(script|style|noscript|template|head|title|meta|link)$/.test(el.localName)) continue;
       let text = x.nodeType === 3 ? (textVisible(x) ? clean(x.data, 4000) : "") : x.nodeType === 1 && !unseen(el) ? visibleText(x, 4000) : "";
       for (const w of said) text = text.replace(w, " ").trim(); // a voice inside it already said that
-      if (!text || gone.has(text)) continue;
+      if (!text || gone.has(text) || names.includes(text.toLowerCase())) continue;
       const moved = text.length <= 40 && /\d/.test(text) ? numberMoved(x, text, removed) : "";
       if (moved === null) continue; // a number that keeps moving
       if (moved) {

@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -462,12 +463,14 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 				call("click", obj{"ref": refIn(t, c, `button "Follow"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Show more people"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Send thanks"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Add to favourites"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Add to basket"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Like"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Place order"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Sync contacts"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Refresh prices"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Connect printer"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Play sample"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Export everything"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Sign in"`)}),
 			}
@@ -488,12 +491,14 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 		`Clicked button “Follow” [e`,
 		`Clicked button “Show more people” [e`,
 		`Clicked button “Send thanks” [e`,
+		`Clicked button “Add to favourites” [e`,
 		`Clicked button “Add to basket” [e`,
 		`Clicked button “Like” [e`,
 		`Clicked button “Place order” [e`,
 		`Clicked button “Sync contacts” [e`,
 		`Clicked button “Refresh prices” [e`,
 		`Clicked button “Connect printer” [e`,
+		`Clicked button “Play sample” [e`,
 		`Clicked button “Export everything” [e`,
 		`Clicked button “Sign in” [e`,
 	}
@@ -508,12 +513,14 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 		`]. It now shows: "Following"`,
 		`]. The page now shows about `,
 		`]. It now shows: "Friday: You thanked Ana for the delivery."`,
+		`]. It is now pressed.`,
 		`]. It now shows: "Basket (1)" (was "Basket (0)")`,
 		`]. It now shows: "13 likes" (was "12 likes")`,
 		`]. It now shows: "Order 1042 placed."`,
 		`]. It now shows: "Synced 12 contacts."`,
 		`]. It now shows: "Lamp 35 €, down from 39 €"`,
 		`]. The page was still working on it after 3.`,
+		`].`,
 		`. The page had still not heard back from a request it sent after `,
 		`. The page changed to "Slow page"`,
 	}
@@ -528,6 +535,12 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 	}
 	if strings.Contains(p.all(), "hunter2") {
 		t.Errorf("the password the page repeated reached the model: %s", p.all())
+	}
+	if i := slices.IndexFunc(got, func(m testkit.Msg) bool { return strings.Contains(m.Text, "“Play sample”") }); i < 0 || strings.Contains(got[i].Text, "still working") {
+		t.Errorf("a player's moving bars held the click as a page still working: %s", p.all())
+	}
+	if i := slices.IndexFunc(got, func(m testkit.Msg) bool { return strings.Contains(m.Text, "“Add to favourites”") }); i < 0 || regexp.MustCompile(`It now shows:.*"Add to favourites"`).MatchString(got[i].Text) {
+		t.Errorf("a tooltip that only names the button was reported as news: %s", p.all())
 	}
 	// The click that sent nothing redrew a list as it was and a countdown a second on, while a
 	// clock moved on.

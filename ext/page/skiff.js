@@ -1124,7 +1124,10 @@
     const l = noting.get(token);
     if (!l) return { ok: 1 };
     for (const x of document.querySelectorAll('[aria-busy="true"]')) if (!l.busyBefore.has(x) && !unseen(x)) return { ok: 1, busy: `${describe(x)} is marked busy` };
-    for (const x of l.watched) if (x.isConnected && disabled(x) && /(…|\.\.\.)\s*$/.test(visibleText(x, 80) || x.value || "") && !unseen(x)) return { ok: 1, busy: `${describe(x)} says "${clean(visibleText(x, 80) || x.value, 80)}"` };
+    for (const x of l.watched) {
+      const says = x.isConnected && disabled(x) ? clean(visibleText(x, 80) || x.value, 80) : "";
+      if (/(…|\.\.\.)$/.test(says) && !unseen(x)) return { ok: 1, busy: `${describe(x)} says "${says}"` };
+    }
     for (const x of new Set(l.added)) {
       if (x.nodeType !== 1 || !x.isConnected) continue;
       const p = x.matches(progressSel) ? x : x.querySelector(progressSel);
@@ -1233,12 +1236,11 @@
   // during the action, or it tells time), else what it shows now and was ("Basket (1)", "Basket
   // (0)"; a bare number with the words around it). "" when no number moved: a text like any other.
   function numberMoved(x, text, removed) {
-    const at = x.parentNode;
-    const same = removed.filter((r) => r.at === at && clean(r.text, 40) !== text && shape(clean(r.text, 40)) === shape(text));
+    const same = removed.filter((r) => r.at === x.parentNode).map((r) => clean(r.text, 40)).filter((t) => t !== text && shape(t) === shape(text));
     if (!same.length) return "";
     if (same.length > 1) return null;
     let now = text;
-    let was = clean(same[0].text, 40);
+    let was = same[0];
     // A bare number ("1" in "Basket (1)") is said with the words around it.
     for (let p = x.parentElement, i = 0; p && i < 3 && !/\p{L}/u.test(now); p = p.parentElement, i++) {
       const around = visibleText(p, 100);

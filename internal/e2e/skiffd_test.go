@@ -89,6 +89,14 @@ func (d *skiffd) connected(t *testing.T) {
 	Eventually(t, 40*time.Second, func() bool { return d.Hub.Status().Connected }, "waiting for the extension to link to skiffd")
 }
 
+// linkedPanel is a skiffd on a free port and a fresh panel linked to it.
+func linkedPanel(t *testing.T) (*skiffd, context.Context) {
+	d := startSkiffd(t, 0)
+	panel := browser.FreshPanel(t)
+	linkPanel(t, panel, d)
+	return d, panel
+}
+
 // linkPanel links the extension to d the way a user does: Settings › Outside agents, the port,
 // the pairing token, Save; then waits for the panel to say it is linked.
 func linkPanel(t *testing.T, panel context.Context, d *skiffd) {
@@ -184,9 +192,7 @@ func TestMCPClientDrivesTheBrowserThroughSkiffd(t *testing.T) {
 		t.Fatalf("the extension's id is %s, skiffd allows %s: the manifest's key changed", browser.ExtID, daemon.ExtensionID)
 	}
 	site := testkit.NewSite(t)
-	d := startSkiffd(t, 0)
-	panel := browser.FreshPanel(t)
-	linkPanel(t, panel, d)
+	d, panel := linkedPanel(t)
 	cs := mcpClient(t, d, "e2e-agent")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -263,9 +269,7 @@ func TestMCPClientDrivesTheBrowserThroughSkiffd(t *testing.T) {
 // not run.
 func TestAnOutsideCallItsClientGaveUpOnIsTakenBack(t *testing.T) {
 	site := testkit.NewSite(t)
-	d := startSkiffd(t, 0)
-	panel := browser.FreshPanel(t)
-	linkPanel(t, panel, d)
+	d, panel := linkedPanel(t)
 	cs := mcpClient(t, d, "e2e-agent")
 	page := site.Page("away.html")
 	callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": page}, "allow_always")
@@ -309,9 +313,7 @@ func refOf(t *testing.T, snap, what string) string {
 // the user (naming the client), and denied, it does not run; tabs_list shows each only its own.
 func TestTwoClientsWorkInSeparateTabGroups(t *testing.T) {
 	site := testkit.NewSite(t)
-	d := startSkiffd(t, 0)
-	panel := browser.FreshPanel(t)
-	linkPanel(t, panel, d)
+	d, panel := linkedPanel(t)
 	a, b := mcpClient(t, d, "agent-a"), mcpClient(t, d, "agent-b")
 	pageA, pageB := site.Page("counter.html")+"?a", site.Page("counter.html")+"?b"
 	type res struct {
@@ -395,9 +397,7 @@ func TestTwoClientsWorkInSeparateTabGroups(t *testing.T) {
 // again after the restart and, allowed, runs once.
 func TestOutsideClientSurvivesWorkerRestarts(t *testing.T) {
 	site := testkit.NewSite(t)
-	d := startSkiffd(t, 0)
-	panel := browser.FreshPanel(t)
-	linkPanel(t, panel, d)
+	d, panel := linkedPanel(t)
 	cs := mcpClient(t, d, "survivor")
 	page := site.Page("counter.html")
 	if r := callTool(t, panel, cs, "survivor", "navigate", map[string]any{"url": page}, "allow_once"); r.IsError {

@@ -175,9 +175,7 @@ func TestWorkflowRecordAndReplayWithoutAModel(t *testing.T) {
 // workflow takes.
 func TestMCPClientListsAndRunsAWorkflow(t *testing.T) {
 	site := testkit.NewSite(t)
-	d := startSkiffd(t, 0)
-	panel := browser.FreshPanel(t)
-	linkPanel(t, panel, d)
+	d, panel := linkedPanel(t)
 	data, _ := reserveWorkflow(t, site)
 	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(data)+`})`)
 

@@ -449,7 +449,9 @@
     return s.length > n ? s.slice(0, n - 1) + "…" : s;
   }
   // visibleText is the text a person sees in el: hidden parts left out.
-  function visibleText(el, limit = 400, except = null) {
+  // With named, what names a part of el counts too, as it does in a name from content: a part's
+  // aria-label instead of its words, an icon's title (a link that is only a logo).
+  function visibleText(el, limit = 400, except = null, named = false) {
     let out = "";
     const walk = (n) => {
       if (out.length > limit || n === except) return;
@@ -462,6 +464,13 @@
       }
       if (n.nodeType === 1 && n.localName === "br") out += " ";
       if (n.nodeType !== 1 || hiddenReason(n) || /^(script|style|noscript|template)$/.test(n.localName)) return;
+      if (named && n !== el) {
+        const own = n.getAttribute("aria-label") || (n.localName === "svg" && n.querySelector(":scope > title")?.textContent);
+        if (own && own.trim()) {
+          out += " " + own + " ";
+          return;
+        }
+      }
       if (n.localName === "img" && n.alt) out += " " + n.alt + " ";
       if (n.localName === "input" && /^(submit|button|reset)$/.test(n.type)) out += " " + n.value + " ";
       for (const k of kidsOf(n)) walk(k);
@@ -529,7 +538,7 @@
     // Fields, lists and sliders are not named by what they hold (ARIA): their value and
     // options are said as such.
     if (nameFromContent.has(role) || (interactiveRoles.has(role) && !heldRoles.has(role))) {
-      const t = kids ? clean(textOf(kids), 160) : visibleText(el, 160);
+      const t = kids ? clean(textOf(kids), 160) : visibleText(el, 160, null, true);
       if (t) return clean(t, 160);
     }
     return clean(el.title || "");
@@ -714,6 +723,10 @@
       const s = style(el);
       const inline = s.display.startsWith("inline") && !/^(heading|paragraph|listitem|list|table|row)$/.test(role);
       if (!role && !act) {
+        // A part that is only text and labelled says its label, as it does in a name from
+        // content: a "×" labelled "Close", stars labelled "4.5 out of 5".
+        const label = el.getAttribute("aria-label");
+        if (label && label.trim() && kids.length && kids.every((k) => typeof k === "string")) kids = [clean(label, 400)];
         if (inline || kids.length === 0) return kids;
         return [{ group: 1, kids }];
       }

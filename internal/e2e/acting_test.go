@@ -86,6 +86,8 @@ func TestClicksLandOnTheirTarget(t *testing.T) {
 				call("click", obj{"ref": refIn(t, c, `link "the annual accounts of the cooperative society"`)}),
 				call("click", obj{"ref": refIn(t, c, `link "a link"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Share"`)}),
+				call("click", obj{"ref": refIn(t, c, `link "The Harbour Times"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Close the notice"`)}),
 			}
 		},
 		calls(call("navigate", obj{"url": site.Page("shifting.html")})),
@@ -103,12 +105,18 @@ func TestClicksLandOnTheirTarget(t *testing.T) {
 	}
 	runAgent(t, panel, "open them")
 	clicks := p.results("click")
-	if len(clicks) != 6 {
+	if len(clicks) != 8 {
 		t.Fatalf("clicks: %s", p.all())
 	}
 	for _, c := range clicks {
 		if c.Error {
 			t.Errorf("a click failed: %s", c.Text)
+		}
+	}
+	// A control named by a part of it is called in the result what the snapshot called it.
+	for i, name := range map[int]string{4: "link “The Harbour Times”", 5: "button “Close the notice”"} {
+		if !strings.Contains(clicks[i].Text, name) {
+			t.Errorf("the click on %s says: %s", name, clicks[i].Text)
 		}
 	}
 	counts := inTab[string](t, panel, tab, `["above", "pay", "save"].map(id => document.getElementById("count-" + id).textContent).join(" ")`)

@@ -120,6 +120,19 @@
     backgrounds.set(el, bg);
     return bg;
   }
+  // drawsNothing says whether nothing in el can show: no text, and no element in it with a
+  // box of its own or content of its own (an empty span where a stylesheet would have drawn
+  // the logo, an empty block). Shadow trees and large subtrees are not judged.
+  function drawsNothing(el) {
+    if (el.textContent.trim() || shadowOf(el)) return false;
+    let n = 0;
+    for (const d of el.querySelectorAll("*")) {
+      if (++n > 40 || shadowOf(d) || /^(img|svg|picture|video|canvas|iframe|embed|object|input|select|textarea|button)$/.test(d.localName)) return false;
+      const b = d.getBoundingClientRect();
+      if (b.width >= 1 && b.height >= 1) return false;
+    }
+    return true;
+  }
   // Why an element and everything in it cannot be seen, or "".
   function hiddenReason(el) {
     if (el.getAttribute("aria-hidden") === "true") return "aria-hidden";
@@ -141,7 +154,7 @@
       const clips = s.overflow !== "visible" || s.contain.includes("paint");
       if ((r.width < 1 || r.height < 1) && clips) return "zero-size";
       // Nothing in it to overflow: an empty link a stylesheet would have drawn a logo in.
-      if ((r.width < 1 || r.height < 1) && !el.firstElementChild && !el.textContent.trim() && !/^(input|select|textarea|img|video|canvas|iframe|embed|object)$/.test(el.localName)) return "zero-size";
+      if ((r.width < 1 || r.height < 1) && !/^(input|select|textarea|img|video|canvas|iframe|embed|object)$/.test(el.localName) && drawsNothing(el)) return "zero-size";
       if ((s.position === "absolute" || s.position === "fixed") && (clips || /rect\(\s*0(px)?[,\s]+0(px)?[,\s]+0(px)?[,\s]+0(px)?\s*\)/.test(s.clip))) return "clipped";
       if (/inset\(\s*(50|100)%/.test(s.clipPath) || /circle\(\s*0/.test(s.clipPath)) return "clipped";
     }

@@ -265,6 +265,9 @@ func (b *Browser) Frames(ctx context.Context, tabID int) ([]tool.Frame, error) {
 	var out []tool.Frame
 	for i := 0; i < v.Length(); i++ {
 		f := v.Index(i)
+		if f.Get("errorOccurred").Truthy() && f.Get("frameId").Int() != 0 {
+			continue
+		}
 		out = append(out, tool.Frame{ID: f.Get("frameId").Int(), ParentID: f.Get("parentFrameId").Int(), URL: str(f.Get("url"))})
 	}
 	return out, nil

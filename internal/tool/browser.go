@@ -56,7 +56,9 @@ type Grouper interface {
 
 // Pages runs Skiff's page-side code in a tab's frames.
 type Pages interface {
-	// Frames lists a tab's frames (frame 0 is the top document).
+	// Frames lists a tab's frames (frame 0 is the top document). A child frame whose page did
+	// not load (Chrome shows its error page there: nothing of the site to read or act on) is
+	// left out.
 	Frames(ctx context.Context, tabID int) ([]Frame, error)
 	// Script runs page-side code (ext/page) in frames of a tab and returns each frame's
 	// result as JSON.

@@ -124,10 +124,13 @@ func (e *Env) Snapshot(ctx context.Context, tabID int, root string, interactive 
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var topErr error
+	var toRead []Frame
 	for _, f := range frames {
-		if !Scriptable(f.URL) || snaps[f.ID] != nil {
-			continue
+		if Scriptable(f.URL) && snaps[f.ID] == nil {
+			toRead = append(toRead, f)
 		}
+	}
+	for _, f := range toRead {
 		wg.Go(func() {
 			var s Snap
 			err := e.call(ctx, tabID, f.ID, pageFiles, "snapshot", map[string]any{"interactive": interactive}, &s)

@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -159,12 +160,28 @@ func (e *Env) introduceFrames(ctx context.Context, tabID int, frames []Frame) {
 			kids[f.ParentID] = append(kids[f.ParentID], f.ID)
 		}
 	}
+	// Only a frame that said hello is waited for: one that cannot (it shows Chrome's error page,
+	// or cannot be scripted) would hold every reading of the page for helloWait.
+	var mu sync.Mutex
+	spoke := map[int]bool{}
 	for d := 1; d <= deepest; d++ {
 		var wg sync.WaitGroup
 		for _, f := range levels[d] {
-			wg.Go(func() { _ = e.call(ctx, tabID, f.ID, pageFiles, "hello", map[string]int{"frameId": f.ID}, nil) })
+			wg.Go(func() {
+				if e.call(ctx, tabID, f.ID, pageFiles, "hello", map[string]int{"frameId": f.ID}, nil) == nil {
+					mu.Lock()
+					spoke[f.ID] = true
+					mu.Unlock()
+				}
+			})
 		}
 		wg.Wait()
+	}
+	for parent, ids := range kids {
+		kids[parent] = slices.DeleteFunc(ids, func(id int) bool { return !spoke[id] })
+		if len(kids[parent]) == 0 {
+			delete(kids, parent)
+		}
 	}
 	var wg sync.WaitGroup
 	for parent, ids := range kids {

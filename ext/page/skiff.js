@@ -919,10 +919,10 @@
       if (el.readOnly) return { error: `${what} is read-only`, retry: 1, what };
     }
     if (!r0.point) {
-      const r = el.getBoundingClientRect();
+      const r = boxOf(el);
       if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) bringIntoView(el, "center");
     }
-    let box = el.getBoundingClientRect();
+    let box = boxOf(el);
     if (action === "type") {
       // Nothing goes to a point: the text goes to the focused element, so its box need not
       // hold still first (waiting for that costs a frame). Focusing and choosing an option
@@ -935,7 +935,7 @@
     // Stable: the same box on two consecutive frames.
     for (let i = 0; i < 10; i++) {
       await frame();
-      const b = el.getBoundingClientRect();
+      const b = boxOf(el);
       if (b.x === box.x && b.y === box.y && b.width === box.width && b.height === box.height) break;
       box = b;
       if (i === 9) return { error: `${what} keeps moving (an animation?)`, retry: 1, what };
@@ -972,6 +972,20 @@
       }
     }
     return { ok: 1, what, point: { x: Math.round(point.x), y: Math.round(point.y) }, viewport: { w: innerWidth, h: innerHeight }, hidden: document.visibilityState === "hidden" ? 1 : undefined };
+  }
+  // boxOf is where el shows: its own box, or, when it has none, the largest box of what is in
+  // it (a link around a floated logo has an empty box of its own; display: contents has none).
+  function boxOf(el) {
+    const b = el.getBoundingClientRect();
+    if (b.width >= 1 && b.height >= 1) return b;
+    let best = null;
+    let n = 0;
+    for (const d of el.querySelectorAll("*")) {
+      if (++n > 200) break;
+      const r = d.getBoundingClientRect();
+      if (r.width >= 1 && r.height >= 1 && (!best || r.width * r.height > best.width * best.height) && !hiddenReason(d)) best = r;
+    }
+    return best || b;
   }
   // lands says whether a click at p (in this frame's viewport) reaches el: what is there is el,
   // inside it, or the control of the label el is.
@@ -1616,7 +1630,7 @@
   // empty line, far from where it is drawn: the page is then scrolled by what is left.
   function bringIntoView(el, inline) {
     el.scrollIntoView({ block: "center", inline, behavior: "instant" });
-    const r = el.getBoundingClientRect();
+    const r = boxOf(el);
     const dy = r.top < 0 || r.bottom > innerHeight ? r.top + r.height / 2 - innerHeight / 2 : 0;
     const dx = r.left < 0 || r.right > innerWidth ? r.left + r.width / 2 - innerWidth / 2 : 0;
     if (dy || dx) scrollBy({ top: dy, left: dx, behavior: "instant" });

@@ -88,6 +88,9 @@ func TestClicksLandOnTheirTarget(t *testing.T) {
 				call("click", obj{"ref": refIn(t, c, `button "Share"`)}),
 				call("click", obj{"ref": refIn(t, c, `link "The Harbour Times"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Close the notice"`)}),
+				call("hover", obj{"ref": refIn(t, c, `link "Logo"`)}),
+				call("click", obj{"ref": refIn(t, c, `link "Logo"`)}),
+				call("click", obj{"ref": refIn(t, c, `link "Archive"`)}),
 			}
 		},
 		calls(call("navigate", obj{"url": site.Page("shifting.html")})),
@@ -104,8 +107,11 @@ func TestClicksLandOnTheirTarget(t *testing.T) {
 		t.Fatalf("the link does not wrap (%d boxes): the page does not test what it should", lines)
 	}
 	runAgent(t, panel, "open them")
+	if hovers := p.results("hover"); len(hovers) != 1 || hovers[0].Error {
+		t.Errorf("hover over a link shown by its floated logo: %s", p.all())
+	}
 	clicks := p.results("click")
-	if len(clicks) != 8 {
+	if len(clicks) != 10 {
 		t.Fatalf("clicks: %s", p.all())
 	}
 	for _, c := range clicks {
@@ -113,8 +119,9 @@ func TestClicksLandOnTheirTarget(t *testing.T) {
 			t.Errorf("a click failed: %s", c.Text)
 		}
 	}
-	// A control named by a part of it is called in the result what the snapshot called it.
-	for i, name := range map[int]string{4: "link “The Harbour Times”", 5: "button “Close the notice”"} {
+	// A control named by a part of it is called in the result what the snapshot called it; a
+	// link with no box of its own is clicked where what is in it shows.
+	for i, name := range map[int]string{4: "link “The Harbour Times”", 5: "button “Close the notice”", 6: "Clicked link “Logo” [e6]. It now shows: \"float\"", 7: "Clicked link “Archive” [e7]. It now shows: \"contents\""} {
 		if !strings.Contains(clicks[i].Text, name) {
 			t.Errorf("the click on %s says: %s", name, clicks[i].Text)
 		}

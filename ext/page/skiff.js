@@ -499,6 +499,10 @@
     if (el.labels) for (const l of el.labels) out.push(visibleText(l, 400, el));
     return out.filter(Boolean).join(" ");
   }
+  // hasRef says whether snapshot items hold anything with a ref.
+  function hasRef(items) {
+    return items.some((it) => typeof it !== "string" && (it.ref || (it.kids && hasRef(it.kids))));
+  }
   // textOf is the text of snapshot items: what a name from content reads, computed from the
   // children the snapshot already has instead of walking them again.
   function textOf(items) {
@@ -796,6 +800,8 @@
       if (node.name && !kids.some((k) => typeof k !== "string" && (k.ref || k.kids))) {
         const text = clean(kids.map((k) => (typeof k === "string" ? k : k.name || "")).join(" "), 400);
         if (act || !text || text === node.name || node.name.startsWith(text.replace(/…$/, ""))) kids = [];
+      } else if (node.name && kids.length && !hasRef(kids) && clean(textOf(kids), 400) === node.name) {
+        kids = []; // the same words in blocks of their own (a floated logo's text, a card's title)
       }
       // A fieldset named by its legend does not say the legend again.
       if (el.localName === "fieldset" && node.name && kids.length && kids[0].role === "legend" && kids[0].name === node.name) kids.shift();

@@ -107,6 +107,10 @@ func TestClicksLandOnTheirTarget(t *testing.T) {
 		t.Fatalf("the link does not wrap (%d boxes): the page does not test what it should", lines)
 	}
 	runAgent(t, panel, "open them")
+	// What a link's name already says is not said again under it, in blocks of its own.
+	if snap := p.results("snapshot")[0].Text; regexp.MustCompile(`link "Logo" \[e\d+\]:`).MatchString(snap) {
+		t.Errorf("the floated logo's words are said twice:\n%s", snap)
+	}
 	if hovers := p.results("hover"); len(hovers) != 1 || hovers[0].Error {
 		t.Errorf("hover over a link shown by its floated logo: %s", p.all())
 	}

@@ -1924,7 +1924,11 @@
     const el = byRef(ref);
     const a = deepActive();
     const now = !a || a === document.documentElement ? document.body : a;
-    return { ok: 1, same: !!el && (el === now || (el === document.body && now === document.body)), now: now ? describe(now) : "nothing" };
+    const same = !!el && (el === now || (el === document.body && now === document.body));
+    // Where the focus is now, with a ref to act on it (a key that moved it: Tab, an arrow in a
+    // group of radios).
+    const nowRef = !same && now && now !== document.body ? refOf(now) : "";
+    return { ok: 1, same, now: now ? describe(now) : "nothing", nowRef };
   }
 
   // readable is the article as markdown (extract.js, with Readability and Turndown, injected

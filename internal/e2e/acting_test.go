@@ -136,6 +136,34 @@ func TestClicksLandOnTheirTarget(t *testing.T) {
 	}
 }
 
+// A key that moves the focus says where it went, with a ref to act there: Tab from a field to
+// the next, Shift+Tab back (pressed where the focus is); a key that types leaves it.
+func TestKeysSayWhereTheFocusWent(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("press_key", obj{"ref": refIn(t, c, `textbox "First name"`), "key": "Tab"})}
+		},
+		calls(call("press_key", obj{"key": "Shift+Tab"})),
+		calls(call("press_key", obj{"key": "a"})),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, site.Page("long-form.html"))
+	runAgent(t, panel, "move through the form")
+	snap := p.results("snapshot")[0].Text
+	keys := p.results("press_key")
+	if len(keys) != 3 {
+		t.Fatalf("press_key: %s", p.all())
+	}
+	for i, want := range []string{`The focus moved to textbox “Last name” [` + regexp.MustCompile(`textbox "Last name" \[(e\d+)\]`).FindStringSubmatch(snap)[1] + `].`, `The focus moved to textbox “First name” [`, ""} {
+		if keys[i].Error || want != "" && !strings.Contains(keys[i].Text, want) || want == "" && strings.Contains(keys[i].Text, "focus moved") {
+			t.Errorf("key %d: want %q in %s", i+1, want, keys[i].Text)
+		}
+	}
+}
+
 // Every visible control is addressable however long the page: a 500-row table comes before the
 // button that matters. At the default budget the snapshot gives up the table's text and keeps
 // every control; at a tight budget it is cut, says how many controls follow, and its

@@ -504,8 +504,30 @@ func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			moved = " It is at " + s.Text + "."
 		}
 	}
-	text := fmt.Sprintf("Pressed %s%s.", in.Key, where1) + moved + e.afterAction(ctx, tab.ID, tab, w) + chooser()
+	after := e.afterAction(ctx, tab.ID, tab, w)
+	text := fmt.Sprintf("Pressed %s%s.", in.Key, where1) + moved + e.focusMoved(ctx, tab.ID, frame, pt.Ref, after) + after + chooser()
 	return &Result{Text: text, Summary: in.Key, URL: tab.URL, Refused: w.refused}, nil
+}
+
+// focusMoved says where the focus went when a key moved it away from the element with ref (in
+// frame) it was pressed in, on a page that stayed: Tab goes to the next field, an arrow to the
+// next radio. It is "" when the focus stayed, or the page changed (after says so).
+func (e *Env) focusMoved(ctx context.Context, tabID, frame int, ref, after string) string {
+	if ref == "" || strings.Contains(after, "The page changed") || strings.Contains(after, "It opened a new tab") {
+		return ""
+	}
+	var fi struct {
+		Same   bool   `json:"same"`
+		Now    string `json:"now"`
+		NowRef string `json:"nowRef"`
+	}
+	if e.call(ctx, tabID, frame, pageFiles, "focusIs", map[string]string{"ref": ref}, &fi) != nil || fi.Same || fi.NowRef == "" {
+		return ""
+	}
+	if frame != 0 {
+		fi.NowRef = fmt.Sprintf("f%d%s", frame, fi.NowRef)
+	}
+	return fmt.Sprintf(" The focus moved to %s [%s].", fi.Now, fi.NowRef)
 }
 
 func scrollTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {

@@ -929,6 +929,7 @@
       if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) bringIntoView(el, "center");
     }
     let box = boxOf(el);
+    if (action === "click" || action === "hover") hiddenBefore = { el, set: hiddenControls(), at: Date.now() };
     if (action === "type") {
       // Nothing goes to a point: the text goes to the focused element, so its box need not
       // hold still first (waiting for that costs a frame). Focusing and choosing an option
@@ -1054,7 +1055,7 @@
     armed.set(token, { state, el, stop: () => (removeEventListener(type, listen, { capture: true }), el.removeEventListener(type, mine, { capture: true })) });
     setTimeout(() => armed.has(token) && (armed.get(token).stop(), armed.delete(token)), 10000);
     // What the page says back to the click is heard from here (saidSince, after it).
-    return { ok: 1, token, redrawn, state: kind === "hover" ? undefined : stateOf(el), listen: kind === "hover" ? undefined : noteSaid({}, el).token };
+    return { ok: 1, token, redrawn, state: kind === "hover" ? undefined : stateOf(el), listen: noteSaid({ reveal: 1 }, el).token };
   }
   // stateOf is what a click may change on el that a person sees: whether it is checked,
   // pressed, expanded (a label's, its control's); undefined when it has none of these.
@@ -1111,8 +1112,12 @@
   // a progress bar, a region marked busy, or the pressed button disabled and saying "Saving…".
   const progressSel = "[role=progressbar],progress";
   const endless = () => new Set(document.getAnimations().filter((a) => a.playState === "running" && a.effect?.getComputedTiming?.().iterations === Infinity));
-  function noteSaid({ target } = {}, pressed) {
+  function noteSaid({ target, reveal } = {}, pressed) {
     const el = pressed || (target && resolve(target).el) || document.activeElement;
+    // The controls hidden now, for a click or a hover that shows them (a menu the mouse opens,
+    // a panel a button unfolds): they were there all along, so no addition says them.
+    const hiddenCtl = reveal ? (hiddenBefore && hiddenBefore.el === el && Date.now() - hiddenBefore.at < 5000 ? hiddenBefore.set : hiddenControls()) : null;
+    hiddenBefore = null;
     const form = el && (el.form || el.closest?.("form"));
     const watched = [el, ...(form ? form.querySelectorAll("button:not([type]),button[type=submit],input[type=submit]") : [])].filter((x) => x && x.nodeType === 1).slice(0, 6);
     const busyBefore = new Set(document.querySelectorAll('[aria-busy="true"]'));
@@ -1148,9 +1153,25 @@
     const before = voices();
     const open = new Map(); // the dialogs showing, by what they are called: one may close
     for (const el of before.keys()) if (isDialog(el)) open.set(el, describe(el));
-    noting.set(token, { before, open, refused, stop: stopAll, added, removed, watched, busyBefore, spinning, names });
+    noting.set(token, { before, open, refused, stop: stopAll, added, removed, watched, busyBefore, spinning, names, hiddenCtl });
     setTimeout(() => noting.has(token) && (stopAll(), noting.delete(token)), 15000);
     return { ok: 1, token };
+  }
+  // hiddenControls is the set of controls on the page that are not rendered now (bounded).
+  const ctlSel = 'a[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],[role=link],[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=tab],[role=option],[role=checkbox],[role=radio],[role=switch],[role=treeitem]';
+  // hiddenBefore is what was hidden when the element about to be clicked or hovered was found,
+  // before the mouse moved there (a menu the stylesheet shows on hover is open by the time the
+  // press is armed).
+  let hiddenBefore = null;
+  function hiddenControls() {
+    const out = new Set();
+    if (!Element.prototype.checkVisibility) return out;
+    let n = 0;
+    for (const el of document.querySelectorAll(ctlSel)) {
+      if (++n > 5000) break;
+      if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) out.add(el);
+    }
+    return out;
   }
   // spinner says whether an endless animation is a page's "working" sign: it turns, or it (or
   // what holds it) is called a spinner, a loader, busy or progress.
@@ -1232,6 +1253,16 @@
     // that said nothing new may still have grown past what it is read for (a long log).
     const voiced = [...spoke, ...dialogs];
     Object.assign(out, shownSince(l.added, l.removed, voiced, out.said, l.names));
+    if (l.hiddenCtl && l.hiddenCtl.size) {
+      // Controls that were there, hidden, and show now (outside a dialog that opened, which is
+      // said with its ref): a menu's items, a panel's buttons.
+      const shown = [...l.hiddenCtl].filter((el) => el.isConnected && el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) && !dialogs.some((d) => d.contains(el)) && !unseen(el));
+      const outer = shown.filter((el) => !shown.some((o) => o !== el && o.contains(el)));
+      if (outer.length) {
+        out.revealed = outer.slice(0, 8).map((el) => ({ what: describe(el), ref: refOf(el) }));
+        out.revealedMore = outer.length - out.revealed.length;
+      }
+    }
     return out;
   }
   // shownSince is the visible text the page added or rewrote during an action, as the added

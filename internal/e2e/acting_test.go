@@ -164,6 +164,59 @@ func TestKeysSayWhereTheFocusWent(t *testing.T) {
 	}
 }
 
+// What a hover or a click brings into view is said, with refs to act on: a menu the stylesheet
+// shows while the mouse is over its item, one a script shows a moment later, and a panel a
+// button unfolds. A hover over what shows nothing says nothing more.
+func TestWhatAnActionRevealsIsSaid(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("hover", obj{"ref": refIn(t, c, `link "Products"`)})}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("hover", obj{"ref": refIn(t, c, `link "Account"`)})}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Filters"`)})}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("hover", obj{"selector": "p"})}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, site.Page("menus.html"))
+	runAgent(t, panel, "look at the menus")
+	hovers, clicks := p.results("hover"), p.results("click")
+	if len(hovers) != 3 || len(clicks) != 1 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	revealed := regexp.MustCompile(`It revealed (.*)\.`)
+	for _, c := range []struct {
+		r    testkit.Msg
+		want []string
+	}{
+		{hovers[0], []string{"link “Laptops” [e", "link “Phones” [e", "link “Tablets” [e"}},
+		{hovers[1], []string{"link “Your orders” [e", "button “Sign out” [e"}},
+		{clicks[0], []string{"checkbox “In stock” [e", "button “Apply” [e"}},
+	} {
+		m := revealed.FindStringSubmatch(c.r.Text)
+		if c.r.Error || m == nil {
+			t.Errorf("nothing revealed: %s", c.r.Text)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(m[1], w) {
+				t.Errorf("%q is not in what was revealed: %s", w, c.r.Text)
+			}
+		}
+	}
+	if strings.Contains(hovers[0].Text, "Your orders") || strings.Contains(hovers[2].Text, "revealed") {
+		t.Errorf("a hover said what it did not reveal: %s / %s", hovers[0].Text, hovers[2].Text)
+	}
+}
+
 // Every visible control is addressable however long the page: a 500-row table comes before the
 // button that matters. At the default budget the snapshot gives up the table's text and keeps
 // every control; at a tight budget it is cut, says how many controls follow, and its

@@ -138,8 +138,10 @@ func hover(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// What the mouse brings up (a menu, a panel, a tooltip) is said, as a click's outcome is.
+	after := e.afterAction(ctx, tab.ID, tab, &watch{frame: frame, token: p.Listen})
 	what, trusted := p.What, p.Trusted
-	return (&Result{Text: fmt.Sprintf("The mouse is over %s%s%s.", what, refNote(f.Element.Ref), fallbackNote(trusted)), URL: tab.URL}).on(f.Element, what), nil
+	return (&Result{Text: fmt.Sprintf("The mouse is over %s%s%s.", what, refNote(f.Element.Ref), fallbackNote(trusted)) + after, URL: tab.URL}).on(f.Element, what), nil
 }
 
 func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {

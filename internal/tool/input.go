@@ -286,9 +286,8 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 	}
 	if count == 0 {
 		name = "domHover"
-	} else {
-		_ = e.call(ctx, tabID, frame, pageFiles, "noteSaid", map[string]any{"target": t}, &heard)
 	}
+	_ = e.call(ctx, tabID, frame, pageFiles, "noteSaid", map[string]any{"target": t, "reveal": 1}, &heard)
 	if err := e.call(ctx, tabID, frame, pageFiles, name, map[string]any{"target": t, "point": l.Point, "count": count}, nil); err != nil {
 		return pressed{What: l.What, Trusted: false}, err
 	}
@@ -756,6 +755,12 @@ func (e *Env) heard(ctx context.Context, tabID int, w *watch) string {
 		Shown   []string `json:"shown"`
 		Was     []string `json:"was"` // beside each shown, what it read before when only a number moved
 		More    int      `json:"more"`
+		// Revealed are controls that were on the page, hidden, and show now (a menu's items).
+		Revealed []struct {
+			What string `json:"what"`
+			Ref  string `json:"ref"`
+		} `json:"revealed"`
+		RevealedMore int `json:"revealedMore"`
 	}
 	if err := e.call(ctx, tabID, w.frame, pageFiles, "saidSince", map[string]string{"token": w.token}, &h); err != nil {
 		return ""
@@ -801,6 +806,17 @@ func (e *Env) heard(ctx context.Context, tabID int, w *watch) string {
 		b.WriteString(" It now shows: " + strings.Join(shown, " "))
 	} else if h.More > 0 {
 		fmt.Fprintf(&b, " The page now shows about %d characters of new text; look at it again to read them.", h.More)
+	}
+	if len(h.Revealed) > 0 {
+		var list []string
+		for _, r := range h.Revealed {
+			list = append(list, r.What+refNote(frameRef(w.frame, r.Ref)))
+		}
+		more := ""
+		if h.RevealedMore > 0 {
+			more = fmt.Sprintf(" and %d more", h.RevealedMore)
+		}
+		fmt.Fprintf(&b, " It revealed %s%s.", strings.Join(list, ", "), more)
 	}
 	return b.String()
 }

@@ -1208,6 +1208,18 @@
     }
     return { ok: 1 };
   }
+  // loadingNow says how a page shows it is still loading what it will show ("" when it does
+  // not): a region marked busy, a progress bar with no value yet, a spinner. A page that
+  // fetches its content after its load shows one of these until it comes.
+  function loadingNow() {
+    for (const x of document.querySelectorAll('[aria-busy="true"]')) if (!unseen(x)) return { ok: 1, busy: `${describe(x)} is marked busy` };
+    for (const x of document.querySelectorAll("progress:not([value]),[role=progressbar]:not([aria-valuenow])")) if (!unseen(x)) return { ok: 1, busy: "it shows a progress bar" };
+    for (const a of endless()) {
+      const t = a.effect?.target;
+      if (t && t.nodeType === 1 && spinner(a, t) && !unseen(t)) return { ok: 1, busy: "it shows a spinner" };
+    }
+    return { ok: 1, busy: "" };
+  }
   // wordsOf is the text of the elements ids (an aria-describedby list) name.
   const wordsOf = (el, ids) => clean((ids || "").split(/\s+/).map((id) => id && el.getRootNode().getElementById?.(id)).filter(Boolean).map((x) => visibleText(x, 200)).join(" "), 200);
   function saidSince({ token }) {
@@ -1977,7 +1989,7 @@
     if (on) await Promise.race([new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))), new Promise((r) => setTimeout(r, 200))]);
     return { ok: 1, veiled: true };
   }
-  const api = { stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
+  const api = { stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, loadingNow, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

@@ -217,6 +217,41 @@ func TestWhatAnActionRevealsIsSaid(t *testing.T) {
 	}
 }
 
+// A page that loads its content after its load (an app fetching its data) is waited on while
+// it shows so (a spinner, a region marked busy), after navigate and after a click that went
+// there, so that the next snapshot holds the content; one that never stops says so.
+func TestNavigateWaitsForWhatThePageLoads(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("navigate", obj{"url": site.Page("loading.html")})),
+		calls(call("snapshot", nil)),
+		calls(call("navigate", obj{"url": site.Page("loading.html?busy")})),
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `link "Your orders again"`)})}
+		},
+		calls(call("snapshot", nil)),
+		calls(call("navigate", obj{"url": site.Page("loading.html?forever")})),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, site.Page("wrapped.html"))
+	JS[any](t, panel, `skiffTest.call("permission.set", {tool: "*", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
+	runAgent(t, panel, "show my orders")
+	snaps, navs := p.results("snapshot"), p.results("navigate")
+	if len(snaps) != 3 || len(navs) != 3 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	for i, s := range snaps {
+		if !strings.Contains(s.Text, "You have 3 orders.") || !strings.Contains(s.Text, `button "Track order 4711"`) {
+			t.Errorf("snapshot %d was taken before the orders came:\n%s", i+1, s.Text)
+		}
+	}
+	if !strings.Contains(navs[2].Text, "It was still loading after 3s (it shows a spinner)") {
+		t.Errorf("a page that never stops loading: %s", navs[2].Text)
+	}
+}
+
 // Every visible control is addressable however long the page: a 500-row table comes before the
 // button that matters. At the default budget the snapshot gives up the table's text and keeps
 // every control; at a tight budget it is cut, says how many controls follow, and its

@@ -695,7 +695,15 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 			return " " + capital(stillLoading(t2, 8*time.Second)) + "."
 		}
 		if t2.URL != before.URL {
-			return fmt.Sprintf(" The page changed to %q (%s).", oneLine(t2.Title), t2.URL)
+			still := ""
+			if Scriptable(t2.URL) {
+				if still = e.showsLoading(ctx, tabID, LoadingWait); still == "" {
+					if t3, err := e.Browser.Tab(ctx, tabID); err == nil {
+						t2 = t3
+					}
+				}
+			}
+			return fmt.Sprintf(" The page changed to %q (%s).", oneLine(t2.Title), t2.URL) + still
 		}
 	}
 	said := e.heard(ctx, tabID, w)

@@ -77,13 +77,48 @@ func tabOpen(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 }
 
 // loaded waits for a tab's page to settle and says where it is.
+// LoadingWait is how long a page that shows it is still loading its content (a spinner, a
+// region marked busy) is waited on after its load.
+var LoadingWait = 3 * time.Second
+
+// showsLoading waits, up to max, while the page in the tab shows that it is still loading
+// what it will show (skiff.js loadingNow), and says so when it still does then ("" when it
+// does not, or cannot be asked).
+func (e *Env) showsLoading(ctx context.Context, tabID int, max time.Duration) string {
+	start := time.Now()
+	for {
+		var b struct {
+			Busy string `json:"busy"`
+		}
+		if e.call(ctx, tabID, 0, pageFiles, "loadingNow", nil, &b) != nil || b.Busy == "" {
+			return ""
+		}
+		if time.Since(start) >= max {
+			return fmt.Sprintf(" It was still loading after %s (%s); take a snapshot to see what it shows so far, or wait_for what you expect.", max.Round(100*time.Millisecond), b.Busy)
+		}
+		select {
+		case <-ctx.Done():
+			return ""
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
 func loaded(ctx context.Context, e *Env, tabID int, format string, args ...any) (*Result, error) {
 	t, loading, err := e.settle(ctx, tabID, 15*time.Second)
 	if err != nil {
 		return nil, err
 	}
 	msg := fmt.Sprintf(format, args...)
-	text := fmt.Sprintf("%s: %q at %s.", msg, oneLine(t.Title), t.URL)
+	still := ""
+	if !loading && Scriptable(t.URL) {
+		if still = e.showsLoading(ctx, tabID, LoadingWait); still == "" {
+			if t2, err := e.Browser.Tab(ctx, tabID); err == nil {
+				t = t2 // its title may have come with its content
+			}
+		}
+	}
+	text := fmt.Sprintf("%s: %q at %s.", msg, oneLine(t.Title), t.URL) + still
 	if loading {
 		text = fmt.Sprintf("%s: %s; take a snapshot to see what is there, or wait_for.", msg, stillLoading(t, 15*time.Second))
 	}

@@ -214,7 +214,7 @@ func (e *Engine) step(ctx context.Context, task *Task, g guarded, st tool.Step, 
 		key = elementKey(f)
 	}
 	req := permission.Request{Tool: t.Name, Risk: string(risk), Permission: perm, Origin: origin, Sensitive: f.Sensitive(),
-		Passive: f.Action == "scroll" || f.Action == "hover"}
+		App: clipApp(f.OpensApp()), Passive: f.Action == "scroll" || f.Action == "hover"}
 	task.weigh(&req, key)
 	if task.Outside != nil && task.Outside(ctx, t, st.Args) {
 		req.Outside = task.Caller.Name
@@ -327,4 +327,13 @@ func fenced(toolName, mark, text string, flags []safety.Finding) string {
 		s += "\n" + n
 	}
 	return s
+}
+
+// clipApp is a link to another app as the ask card shows it: its start (an address, a number),
+// not a long query.
+func clipApp(link string) string {
+	if r := []rune(link); len(r) > 80 {
+		return string(r[:80]) + "…"
+	}
+	return link
 }

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -714,7 +715,27 @@ func TestALinkThatGoesNowhereSaysSo(t *testing.T) {
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
 	openTab(t, panel, site.Page("away.html"))
+	// The user lets the task act on this site: a link to another app asks all the same (what it
+	// does happens outside the browser), as a password field does.
+	JS[any](t, panel, `skiffTest.call("permission.set", {tool: "*", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
 	runAgent(t, panel, "read on")
+	var perms struct {
+		Audit []struct{ What, Decision string }
+	}
+	if err := json.Unmarshal([]byte(JS[string](t, panel, `skiffTest.call("permission.list").then(r => JSON.stringify(r))`)), &perms); err != nil {
+		t.Fatal(err)
+	}
+	decided := map[string]string{}
+	for _, a := range perms.Audit {
+		for _, name := range []string{"write to us", "the notes below"} {
+			if strings.Contains(a.What, name) {
+				decided[name] = a.Decision
+			}
+		}
+	}
+	if decided["write to us"] != "you allowed it once" || !strings.HasPrefix(decided["the notes below"], "allowed:") {
+		t.Errorf("the link to an email app was decided %q (want asked), the link on the page %q (want allowed by the policy)", decided["write to us"], decided["the notes below"])
+	}
 	got := p.since(1)
 	want := []struct {
 		text  string

@@ -58,6 +58,9 @@ type Request struct {
 	Origin string
 	// Sensitive: the call types into a password or payment field. It always asks.
 	Sensitive bool
+	// App is the link to another app the call opens ("mailto:…", "tel:…", a custom scheme):
+	// what it does happens outside the browser, so it always asks.
+	App string
 	// NewOrigin: the run has not worked on this origin yet. Moving a task to a new origin asks,
 	// unless the user allowed this origin by name.
 	NewOrigin bool
@@ -136,6 +139,7 @@ var (
 	sayChoseNever    = i18n.Sentence{Key: "whyChoseNever", English: "you chose never for $1 on $2"}
 	sayChoseAlways   = i18n.Sentence{Key: "whyChoseAlways", English: "you chose always for $1 on $2"}
 	saySensitive     = i18n.Sentence{Key: "whySensitive", English: "it types into a password or payment field, which always asks"}
+	sayApp           = i18n.Sentence{Key: "whyApp", English: "it opens $1 outside the browser, which always asks"}
 	sayOutside       = i18n.Sentence{Key: "whyOutside", English: "it reaches a tab outside the tab group of $1, which always asks"}
 	sayMoves         = i18n.Sentence{Key: "whyMoves", English: "the task moves to $1, a site it has not worked on"}
 	sayReadBrowserOK = i18n.Sentence{Key: "whyReadBrowserOK", English: "reading your browser, which you let Skiff do in this task"}
@@ -177,6 +181,8 @@ func Evaluate(policies []Policy, r Request) Outcome {
 		switch {
 		case r.Sensitive:
 			return decided(Outcome{Verdict: Ask, Policy: &p, Why: saySensitive.With()})
+		case r.App != "":
+			return decided(Outcome{Verdict: Ask, Policy: &p, Why: sayApp.With(r.App)})
 		case r.Outside != "":
 			return decided(Outcome{Verdict: Ask, Policy: &p, Why: sayOutside.With(r.Outside)})
 		case r.NewOrigin && bestScore[0] < scoreDomain:
@@ -194,6 +200,8 @@ func Default(r Request) Outcome {
 	switch {
 	case r.Sensitive:
 		return decided(Outcome{Verdict: Ask, Why: saySensitive.With()})
+	case r.App != "":
+		return decided(Outcome{Verdict: Ask, Why: sayApp.With(r.App)})
 	case r.Outside != "":
 		return decided(Outcome{Verdict: Ask, Why: sayOutside.With(r.Outside)})
 	case r.Risk == "read" && r.Consented && r.Origin == "":

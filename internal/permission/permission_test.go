@@ -101,6 +101,7 @@ func TestDefaults(t *testing.T) {
 		{"a plan does not cover a password", Request{Tool: "type", Risk: "act", Permission: "act:type", Origin: site, Planned: true, Sensitive: true}, Ask},
 		{"a plan does not cover what cannot be undone", Request{Tool: "click", Risk: "destructive", Permission: "destructive:click", Origin: site, Planned: true}, Ask},
 		{"a plan does not cover scripts", Request{Tool: "run_script", Risk: "script", Permission: "script:run", Origin: site, Planned: true}, Ask},
+		{"a link to another app asks", Request{Tool: "click", Risk: "act", Permission: "act:click", Origin: site, Granted: true, Planned: true, App: "mailto:a@b.example"}, Ask},
 	}
 	for _, tc := range tests {
 		out := Evaluate(nil, tc.r)
@@ -115,6 +116,10 @@ func TestDefaults(t *testing.T) {
 	assert.Equal(t, Allow, Evaluate(always, Request{Tool: "click", Risk: "act", Permission: "act:click", Origin: "https://b.example"}).Verdict)
 	assert.Equal(t, Ask, Evaluate(always, Request{Tool: "click", Risk: "act", Permission: "act:click", Origin: "https://b.example", NewOrigin: true}).Verdict)
 	assert.Equal(t, Allow, Evaluate(always, Request{Tool: "type", Risk: "act", Permission: "act:type", Origin: site, NewOrigin: true}).Verdict, "the site is named")
+	// A link to another app asks, whatever the policies say: it acts outside the browser.
+	out := Evaluate(always, Request{Tool: "click", Risk: "act", Permission: "act:click", Origin: site, App: "tel:+331234"})
+	assert.Equal(t, Ask, out.Verdict)
+	assert.Equal(t, "it opens tel:+331234 outside the browser, which always asks", out.Reason)
 	// A client's call that reaches outside its own tab group asks, whatever the policies say.
 	assert.Equal(t, Ask, Evaluate(always, Request{Tool: "click", Risk: "act", Permission: "act:click", Origin: site, Outside: "cursor"}).Verdict)
 	assert.Equal(t, Ask, Evaluate(nil, Request{Tool: "snapshot", Risk: "read", Permission: "read:snapshot", Origin: site, Consented: true, Outside: "cursor"}).Verdict)

@@ -119,6 +119,20 @@ func (f *Effect) Origin() string {
 	return weburl.Origin(f.URL)
 }
 
+// OpensApp is the link to another app ("mailto:…") the call sets off, or "": a click on it,
+// or Enter on it, has the browser open an app outside it.
+func (f *Effect) OpensApp() string {
+	if f.Action != "click" && f.Action != "press" {
+		return ""
+	}
+	for _, e := range []*Element{f.Activates, f.Element} {
+		if e != nil && e.App != "" {
+			return e.App
+		}
+	}
+	return ""
+}
+
 // Sensitive reports whether the call types into a password or payment field.
 func (f *Effect) Sensitive() bool {
 	if f.Secret && (f.types() || f.Action == "select") {

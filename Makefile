@@ -27,7 +27,9 @@ test: build vet ## Every test: unit (with -race) and end-to-end in headless Chro
 
 bench: build ## Benchmarks: size, wake, stream latency, render cost, panel open, snapshots against Playwright MCP and chrome-devtools-mcp, ACP agents (skiffd's memory, a real Gemini CLI offline), a workflow's replay against the agent's run
 	cd bench/snapshot && npm ci --no-audit --no-fund --loglevel=error
-	cd bench/agents && npm ci --no-audit --no-fund --loglevel=error
+	# npm 11's ci refuses this lock (it lacks entries for optional packages of other platforms,
+	# which npm leaves out when it writes it); install then takes the same pinned versions.
+	cd bench/agents && (npm ci --no-audit --no-fund --loglevel=error 2>/dev/null || npm install --no-audit --no-fund --loglevel=error)
 	go test -run '^$$' -bench . -benchtime 1x -count 1 -timeout 60m ./bench/
 
 wasmsize: ## Where core.wasm's bytes go, by package (a build with names)

@@ -555,7 +555,9 @@
     // Fields, lists and sliders are not named by what they hold (ARIA): their value and
     // options are said as such.
     if (nameFromContent.has(role) || (interactiveRoles.has(role) && !heldRoles.has(role))) {
-      const t = kids ? clean(textOf(kids), 160) : visibleText(el, 160, null, true);
+      // A part labelled on its own counts by its label (a "×" labelled "Close the notice"), as
+      // the page's text around it does not say it.
+      const t = kids && !el.querySelector("[aria-label]") ? clean(textOf(kids), 160) : visibleText(el, 160, null, true);
       if (t) return clean(t, 160);
     }
     return clean(el.title || "");
@@ -740,10 +742,6 @@
       const s = style(el);
       const inline = s.display.startsWith("inline") && !/^(heading|paragraph|listitem|list|table|row)$/.test(role);
       if (!role && !act) {
-        // A part that is only text and labelled says its label, as it does in a name from
-        // content: a "×" labelled "Close", stars labelled "4.5 out of 5".
-        const label = el.getAttribute("aria-label");
-        if (label && label.trim() && kids.length && kids.every((k) => typeof k === "string")) kids = [clean(label, 400)];
         if (inline || kids.length === 0) return kids;
         return [{ group: 1, kids }];
       }

@@ -352,6 +352,11 @@ func TestDrawnControlsAndWhatEachActionChanged(t *testing.T) {
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
 	tab := openTab(t, panel, site.Page("checks.html"))
+	// The tab and the popup window the page opens are closed after: a window left in front
+	// would keep a later test's page from having the focus.
+	t.Cleanup(func() {
+		JS[any](t, panel, `chrome.tabs.query({}).then((ts) => Promise.all(ts.filter((x) => /checks\.html\?(help|full-terms)/.test(x.url || x.pendingUrl || "")).map((x) => chrome.tabs.remove(x.id).catch(() => 0))))`)
+	})
 	runAgent(t, panel, "sign me up")
 	snap := p.results("snapshot")[0].Text
 	for _, want := range []string{`radio "Free" [e5] checked`, `p: checkbox "Keep me signed in" [e7] unchecked` + "\n", `button "Profile picture" [e11] type=file button "Upload your CV" [e12] type=file`} {

@@ -1053,7 +1053,7 @@
     armed.set(token, { state, el, stop: () => (removeEventListener(type, listen, { capture: true }), el.removeEventListener(type, mine, { capture: true })) });
     setTimeout(() => armed.has(token) && (armed.get(token).stop(), armed.delete(token)), 10000);
     // What the page says back to the click is heard from here (saidSince, after it).
-    return { ok: 1, token, redrawn, state: kind === "hover" ? undefined : stateOf(el), listen: noteSaid({ reveal: 1 }, el).token };
+    return { ok: 1, token, redrawn, state: kind === "hover" ? undefined : stateOf(el), listen: noteSaid({ reveal: 1, hover: kind === "hover" }, el).token };
   }
   // stateOf is what a click may change on el that a person sees: whether it is checked,
   // pressed, expanded (a label's, its control's); undefined when it has none of these.
@@ -1110,7 +1110,7 @@
   // a progress bar, a region marked busy, or the pressed button disabled and saying "Saving…".
   const progressSel = "[role=progressbar],progress";
   const endless = () => new Set(document.getAnimations().filter((a) => a.playState === "running" && a.effect?.getComputedTiming?.().iterations === Infinity));
-  function noteSaid({ target, reveal } = {}, pressed) {
+  function noteSaid({ target, reveal, hover } = {}, pressed) {
     const el = pressed || (target && resolve(target).el) || document.activeElement;
     // The controls hidden now, for a click or a hover that shows them (a menu the mouse opens,
     // a panel a button unfolds): they were there all along, so no addition says them.
@@ -1151,7 +1151,7 @@
     const before = voices();
     const open = new Map(); // the dialogs showing, by what they are called: one may close
     for (const el of before.keys()) if (isDialog(el)) open.set(el, describe(el));
-    noting.set(token, { before, open, refused, stop: stopAll, added, removed, watched, busyBefore, spinning, names, hiddenCtl });
+    noting.set(token, { before, open, refused, stop: stopAll, added, removed, watched, busyBefore, spinning, names, hiddenCtl, tips: !hover });
     setTimeout(() => noting.has(token) && (stopAll(), noting.delete(token)), 15000);
     return { ok: 1, token };
   }
@@ -1262,7 +1262,7 @@
     // What a voice said, or a dialog that opened holds, is not said again as shown; a voice
     // that said nothing new may still have grown past what it is read for (a long log).
     const voiced = [...spoke, ...dialogs];
-    Object.assign(out, shownSince(l.added, l.removed, voiced, out.said, l.names));
+    Object.assign(out, shownSince(l.added, l.removed, voiced, out.said, l.names, l.tips));
     if (l.hiddenCtl && l.hiddenCtl.size) {
       // Controls that were there, hidden, and show now (outside a dialog that opened, which is
       // said with its ref): a menu's items, a panel's buttons.
@@ -1281,9 +1281,9 @@
   // (or, for a dialog that opened, what the model can read in it), what was taken away as it
   // was (a list drawn again), a number that keeps moving by itself (a clock, a countdown), and
   // Skiff's own overlay, and what only names the element pressed (a tooltip the mouse brought
-  // up). A number that moved on once (a basket's count, a like) is the news an
+  // up), or is a tooltip (tips: for a click). A number that moved on once (a basket's count, a like) is the news an
   // "Add to basket" has: it is said with what it was.
-  function shownSince(added, removed, voiced, said, names = []) {
+  function shownSince(added, removed, voiced, said, names = [], tips = false) {
     const gone = new Set(removed.map((r) => clean(r.text, 4000)).filter(Boolean));
     const host = globalThis.__skiffOverlayHost;
     const nodes = [...new Set(added)].filter((x) => x.isConnected);
@@ -1293,6 +1293,9 @@
       const el = x.nodeType === 1 ? x : x.parentElement;
       if (!el || (host && host.contains(el)) || voiced.some((v) => v.contains(el))) continue;
       if (/^(script|style|noscript|template|head|title|meta|link)$/.test(el.localName)) continue;
+      // A tooltip the mouse brought up on the way to a click is not what the click did (a
+      // hover is asked for what it shows).
+      if (tips && el.closest && el.closest('[role="tooltip"]')) continue;
       let text = x.nodeType === 3 ? (textVisible(x) ? clean(x.data, 4000) : "") : x.nodeType === 1 && !unseen(el) ? visibleText(x, 4000) : "";
       for (const w of said) text = text.replace(w, " ").trim(); // a voice inside it already said that
       if (!text || gone.has(text) || names.includes(text.toLowerCase())) continue;
@@ -1619,6 +1622,9 @@
     }
     if (!picked.length) return { error: `${what} has no option ${values.map((v) => JSON.stringify(v)).join(" or ")}; it has ${[...el.options].slice(0, 20).map((o) => JSON.stringify(o.label)).join(", ")}` };
     if (!el.multiple && picked.length > 1) picked.length = 1;
+    // Choosing what is already chosen changes nothing, and a browser fires no event for it.
+    const was = [...el.options].filter((o) => o.selected);
+    if (was.length === picked.length && picked.every((o) => o.selected)) return { ok: 1, what, selected: picked.map((o) => o.label), already: 1 };
     for (const o of el.options) o.selected = picked.includes(o);
     el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
     el.dispatchEvent(new Event("change", { bubbles: true }));

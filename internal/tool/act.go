@@ -308,11 +308,16 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 		What     string   `json:"what"`
 		Selected []string `json:"selected"`
 		Now      []string `json:"now"`
+		Already  int      `json:"already"`
 	}
 	w := e.watching(ctx, tab.ID, frame, false)
 	if err := e.call(ctx, tab.ID, frame, pageFiles, "selectOption", map[string]any{"target": pt, "values": in.Values}, &r); err != nil {
 		e.unwatch(tab.ID, w)
 		return nil, err
+	}
+	if r.Already == 1 {
+		e.unwatch(tab.ID, w)
+		return &Result{Text: fmt.Sprintf("%s was already chosen in %s%s; nothing changed.", capital(strings.Join(quoteAll(r.Selected), ", ")), r.What, refNote(f.Element.Ref)), Summary: strings.Join(r.Selected, ", "), URL: tab.URL}, nil
 	}
 	kept := ""
 	if r.Now != nil {

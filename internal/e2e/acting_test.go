@@ -138,7 +138,8 @@ func TestClicksLandOnTheirTarget(t *testing.T) {
 }
 
 // A key that moves the focus says where it went, with a ref to act there: Tab from a field to
-// the next, Shift+Tab back (pressed where the focus is); a key that types leaves it.
+// the next, Shift+Tab back (pressed where the focus is); a key that types leaves it, and one
+// that sends the form to another page says that page, not where the focus is there.
 func TestKeysSayWhereTheFocusWent(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -148,6 +149,7 @@ func TestKeysSayWhereTheFocusWent(t *testing.T) {
 		},
 		calls(call("press_key", obj{"key": "Shift+Tab"})),
 		calls(call("press_key", obj{"key": "a"})),
+		calls(call("press_key", obj{"key": "Enter"})),
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
@@ -155,10 +157,13 @@ func TestKeysSayWhereTheFocusWent(t *testing.T) {
 	runAgent(t, panel, "move through the form")
 	snap := p.results("snapshot")[0].Text
 	keys := p.results("press_key")
-	if len(keys) != 3 {
+	if len(keys) != 4 {
 		t.Fatalf("press_key: %s", p.all())
 	}
-	for i, want := range []string{`The focus moved to textbox “Last name” [` + regexp.MustCompile(`textbox "Last name" \[(e\d+)\]`).FindStringSubmatch(snap)[1] + `].`, `The focus moved to textbox “First name” [`, ""} {
+	if !strings.Contains(keys[3].Text, "The page changed to") {
+		t.Errorf("Enter in the form: %s", keys[3].Text)
+	}
+	for i, want := range []string{`The focus moved to textbox “Last name” [` + regexp.MustCompile(`textbox "Last name" \[(e\d+)\]`).FindStringSubmatch(snap)[1] + `].`, `The focus moved to textbox “First name” [`, "", ""} {
 		if keys[i].Error || want != "" && !strings.Contains(keys[i].Text, want) || want == "" && strings.Contains(keys[i].Text, "focus moved") {
 			t.Errorf("key %d: want %q in %s", i+1, want, keys[i].Text)
 		}

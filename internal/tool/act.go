@@ -80,7 +80,7 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	if p.Redrawn {
 		redrawn = " (the page drew it again as the mouse came over it; the new one was clicked)"
 	}
-	after := e.afterActionWithin(ctx, tab.ID, tab, w, window)
+	after := e.afterActionWithin(ctx, tab.ID, tab, w, window).said
 	if p.Before.same(p.After) {
 		// A page that changes the state a moment later (after a request, on the next
 		// frame): read it again once the action was watched for.
@@ -511,16 +511,20 @@ func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			moved = " It is at " + s.Text + "."
 		}
 	}
-	after := e.afterAction(ctx, tab.ID, tab, w)
-	text := fmt.Sprintf("Pressed %s%s.", in.Key, where1) + moved + e.focusMoved(ctx, tab.ID, frame, pt.Ref, after) + after + chooser()
+	after := e.afterActionWithin(ctx, tab.ID, tab, w, 150*time.Millisecond)
+	focus := ""
+	if !after.left {
+		focus = e.focusMoved(ctx, tab.ID, frame, pt.Ref)
+	}
+	text := fmt.Sprintf("Pressed %s%s.", in.Key, where1) + moved + focus + after.said + chooser()
 	return &Result{Text: text, Summary: in.Key, URL: tab.URL, Refused: w.refused}, nil
 }
 
 // focusMoved says where the focus went when a key moved it away from the element with ref (in
 // frame) it was pressed in, on a page that stayed: Tab goes to the next field, an arrow to the
-// next radio. It is "" when the focus stayed, or the page changed (after says so).
-func (e *Env) focusMoved(ctx context.Context, tabID, frame int, ref, after string) string {
-	if ref == "" || strings.Contains(after, "The page changed") || strings.Contains(after, "It opened a new tab") {
+// next radio. It is "" when the focus stayed.
+func (e *Env) focusMoved(ctx context.Context, tabID, frame int, ref string) string {
+	if ref == "" {
 		return ""
 	}
 	var fi struct {

@@ -596,12 +596,20 @@ func (e *Env) watching(ctx context.Context, tabID, frame int, tabs bool) *watch 
 // what it says back (heard). It describes the outcome for the model. w is nil when the
 // action was watched for none of these (an answered dialog).
 func (e *Env) afterAction(ctx context.Context, tabID int, before Tab, w *watch) string {
-	return e.afterActionWithin(ctx, tabID, before, w, 150*time.Millisecond)
+	return e.afterActionWithin(ctx, tabID, before, w, 150*time.Millisecond).said
+}
+
+// outcome is what an action led to, as afterActionWithin saw it: the words that say so, and
+// whether the tab left the page the action was on (it went, or set out, to another page, or the
+// action opened a new tab).
+type outcome struct {
+	said string
+	left bool
 }
 
 // afterActionWithin is afterAction watching for up to window (a link to a new tab: the tab
 // is expected, and a busy machine may take longer than a moment to open it).
-func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *watch, window time.Duration) string {
+func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *watch, window time.Duration) outcome {
 	ctx = unpinned(ctx) // what the action caused may be on another site
 	started := time.Now()
 	if w == nil {
@@ -620,7 +628,7 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 	var busyAt time.Time
 	for deadline := time.Now().Add(window); ; {
 		if d, ok := e.Browser.Dialog(tabID); ok {
-			return " " + capital((&DialogError{Dialog: d}).Error()) + "."
+			return outcome{said: " " + capital((&DialogError{Dialog: d}).Error()) + "."}
 		}
 		found := false
 		if w.known != nil {
@@ -639,7 +647,7 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 						if !found {
 							t, _ = e.Browser.Tab(ctx, tabID)
 						}
-						return fmt.Sprintf(" It opened a new tab (tabId %d) at %s; this tab stays at %s.", n.ID, where, t.URL)
+						return outcome{said: fmt.Sprintf(" It opened a new tab (tabId %d) at %s; this tab stays at %s.", n.ID, where, t.URL), left: true}
 					}
 				}
 			}
@@ -647,7 +655,7 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 		if !found {
 			var err error
 			if t, err = e.Browser.Tab(ctx, tabID); err != nil {
-				return ""
+				return outcome{}
 			}
 		}
 		if t.Status == "loading" || t.URL != before.URL && !sameDocument(t.URL, before.URL) {
@@ -674,7 +682,7 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 		}
 		select {
 		case <-ctx.Done():
-			return ""
+			return outcome{}
 		case <-time.After(25 * time.Millisecond):
 		}
 	}
@@ -686,24 +694,18 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 		var de *DialogError
 		var te *Error
 		if errors.As(err, &de) {
-			return " " + capital(de.Error()) + "."
+			return outcome{said: " " + capital(de.Error()) + ".", left: true}
 		}
 		if errors.As(err, &te) {
-			return " " + capital(te.Error()) + "." // it went nowhere: Chrome shows its error page
+			// It went nowhere: Chrome shows its error page.
+			return outcome{said: " " + capital(te.Error()) + ".", left: true}
 		}
 		if loading {
-			return " " + capital(stillLoading(t2, 8*time.Second)) + "."
+			return outcome{said: " " + capital(stillLoading(t2, 8*time.Second)) + ".", left: true}
 		}
 		if t2.URL != before.URL {
-			still := ""
-			if Scriptable(t2.URL) {
-				if still = e.showsLoading(ctx, tabID, LoadingWait); still == "" {
-					if t3, err := e.Browser.Tab(ctx, tabID); err == nil {
-						t2 = t3
-					}
-				}
-			}
-			return fmt.Sprintf(" The page changed to %q (%s).", oneLine(t2.Title), t2.URL) + still
+			t2, still := e.contentLoaded(ctx, tabID, t2)
+			return outcome{said: fmt.Sprintf(" The page changed to %q (%s).", oneLine(t2.Title), t2.URL) + still, left: true}
 		}
 	}
 	said := e.heard(ctx, tabID, w)
@@ -718,7 +720,7 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 	case rep.out():
 		said += fmt.Sprintf(" The page had still not heard back from a request it sent after %s; look again before relying on this.", time.Since(w.net).Round(100*time.Millisecond))
 	}
-	return said
+	return outcome{said: said}
 }
 
 // busy says how the page shows it is still working on w's action ("" when it does not, or

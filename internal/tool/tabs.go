@@ -104,6 +104,23 @@ func (e *Env) showsLoading(ctx context.Context, tabID int, max time.Duration) st
 	}
 }
 
+// contentLoaded is for a page that has loaded (t, in tab tabID): it waits while the page shows
+// it is still loading its content (showsLoading), then reads the tab again, since a title may
+// come with the content. It returns the tab as last read, and the sentence that says the page
+// was still loading ("" when it was not, or the page cannot be asked).
+func (e *Env) contentLoaded(ctx context.Context, tabID int, t Tab) (Tab, string) {
+	if !Scriptable(t.URL) {
+		return t, ""
+	}
+	still := e.showsLoading(ctx, tabID, LoadingWait)
+	if still == "" {
+		if now, err := e.Browser.Tab(ctx, tabID); err == nil {
+			t = now
+		}
+	}
+	return t, still
+}
+
 func loaded(ctx context.Context, e *Env, tabID int, format string, args ...any) (*Result, error) {
 	t, loading, err := e.settle(ctx, tabID, 15*time.Second)
 	if err != nil {
@@ -111,12 +128,8 @@ func loaded(ctx context.Context, e *Env, tabID int, format string, args ...any) 
 	}
 	msg := fmt.Sprintf(format, args...)
 	still := ""
-	if !loading && Scriptable(t.URL) {
-		if still = e.showsLoading(ctx, tabID, LoadingWait); still == "" {
-			if t2, err := e.Browser.Tab(ctx, tabID); err == nil {
-				t = t2 // its title may have come with its content
-			}
-		}
+	if !loading {
+		t, still = e.contentLoaded(ctx, tabID, t)
 	}
 	text := fmt.Sprintf("%s: %q at %s.", msg, oneLine(t.Title), t.URL) + still
 	if loading {

@@ -120,17 +120,17 @@
     backgrounds.set(el, bg);
     return bg;
   }
-  // drawsNothing says whether nothing in el can show: no text, and no element in it with a
-  // box of its own or content of its own (an empty span where a stylesheet would have drawn
-  // the logo, an empty block). Shadow trees and large subtrees are not judged.
+  // drawsNothing says whether nothing in el can show: none of its text and none of the
+  // elements in it has a box of any size (an empty span where a stylesheet would have drawn
+  // the logo, an empty block, a menu scaled to nothing until its item is hovered). Shadow
+  // trees, and subtrees of more than 40 elements, are not judged.
   function drawsNothing(el) {
-    if (el.textContent.trim() || shadowOf(el)) return false;
+    if (shadowOf(el)) return false;
     let n = 0;
-    for (const d of el.querySelectorAll("*")) {
-      if (++n > 40 || shadowOf(d) || /^(img|svg|picture|video|canvas|iframe|embed|object|input|select|textarea|button)$/.test(d.localName)) return false;
-      const b = d.getBoundingClientRect();
-      if (b.width >= 1 && b.height >= 1) return false;
-    }
+    for (const d of el.querySelectorAll("*")) if (++n > 40 || shadowOf(d)) return false;
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    for (const r of range.getClientRects()) if (r.width >= 1 && r.height >= 1) return false;
     return true;
   }
   // Why an element and everything in it cannot be seen, or "".
@@ -1165,9 +1165,21 @@
     const out = new Set();
     if (!Element.prototype.checkVisibility) return out;
     let n = 0;
+    // Reading where each control is costs more than asking whether it is drawn: on a long page
+    // (thousands of links) only those read within the budget are judged by their place too.
+    const until = performance.now() + 12;
     for (const el of document.querySelectorAll(ctlSel)) {
       if (++n > 5000) break;
-      if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) out.add(el);
+      if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
+        out.add(el);
+        continue;
+      }
+      if (performance.now() > until) continue;
+      // Kept out of sight by its place or its size rather than by its style: pushed off the
+      // page (left: -9999px), shrunk to nothing (a scale of 0), or cut away by a box that
+      // hides its overflow (a max-height of 0 that a class or a hover lifts).
+      const r = el.getBoundingClientRect();
+      if (r.width < 1 || r.height < 1 || r.right + scrollX <= 0 || r.bottom + scrollY <= 0 || !meets(r, outer(el))) out.add(el);
     }
     return out;
   }
@@ -2005,6 +2017,7 @@
     call(name, argsJSON) {
       const f = api[name];
       if (!f) return { error: `Skiff's page code has no ${name}` };
+      fresh(); // what an earlier call learnt of the page's layout may have changed since
       return Promise.resolve()
         .then(() => f(JSON.parse(argsJSON || "{}") || {}))
         .catch((e) => ({ error: String((e && e.message) || e) }));

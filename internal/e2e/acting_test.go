@@ -172,7 +172,9 @@ func TestKeysSayWhereTheFocusWent(t *testing.T) {
 
 // What a hover or a click brings into view is said, with refs to act on: a menu the stylesheet
 // shows while the mouse is over its item, one a script shows a moment later, and a panel a
-// button unfolds. A hover over what shows nothing says nothing more.
+// button unfolds; and those kept out of sight by their place or size rather than their style
+// (a menu pushed off the page, one scaled to nothing, a panel of no height that hides its
+// overflow). A hover over what shows nothing says nothing more.
 func TestWhatAnActionRevealsIsSaid(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -189,13 +191,22 @@ func TestWhatAnActionRevealsIsSaid(t *testing.T) {
 		func(c *testkit.Conversation) []testkit.Call {
 			return []testkit.Call{call("hover", obj{"selector": "p"})}
 		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("hover", obj{"ref": refIn(t, c, `link "Brands"`)})}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("hover", obj{"ref": refIn(t, c, `link "Sale"`)})}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Help"`)})}
+		},
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
 	openTab(t, panel, site.Page("menus.html"))
 	runAgent(t, panel, "look at the menus")
 	hovers, clicks := p.results("hover"), p.results("click")
-	if len(hovers) != 3 || len(clicks) != 1 {
+	if len(hovers) != 5 || len(clicks) != 2 {
 		t.Fatalf("calls: %s", p.all())
 	}
 	revealed := regexp.MustCompile(`It revealed (.*)\.`)
@@ -206,6 +217,9 @@ func TestWhatAnActionRevealsIsSaid(t *testing.T) {
 		{hovers[0], []string{"link “Laptops” [e", "link “Phones” [e", "link “Tablets” [e"}},
 		{hovers[1], []string{"link “Your orders” [e", "button “Sign out” [e"}},
 		{clicks[0], []string{"checkbox “In stock” [e", "button “Apply” [e"}},
+		{hovers[3], []string{"link “Acme” [e", "link “Globex” [e"}},
+		{hovers[4], []string{"link “Clearance” [e"}},
+		{clicks[1], []string{"link “Questions people ask” [e", "button “Write to us” [e"}},
 	} {
 		m := revealed.FindStringSubmatch(c.r.Text)
 		if c.r.Error || m == nil {
@@ -218,8 +232,13 @@ func TestWhatAnActionRevealsIsSaid(t *testing.T) {
 			}
 		}
 	}
-	if strings.Contains(hovers[0].Text, "Your orders") || strings.Contains(hovers[2].Text, "revealed") {
-		t.Errorf("a hover said what it did not reveal: %s / %s", hovers[0].Text, hovers[2].Text)
+	if strings.Contains(hovers[0].Text, "Your orders") || strings.Contains(hovers[2].Text, "revealed") || strings.Contains(hovers[3].Text, "Clearance") {
+		t.Errorf("a hover said what it did not reveal: %s / %s / %s", hovers[0].Text, hovers[2].Text, hovers[3].Text)
+	}
+	// What stays out of sight is not in the snapshot either: the model learns of it by the
+	// action that shows it.
+	if snap := p.results("snapshot")[0].Text; strings.Contains(snap, "Acme") || strings.Contains(snap, "Clearance") || strings.Contains(snap, "Write to us") {
+		t.Errorf("the snapshot shows what is out of sight:\n%s", snap)
 	}
 }
 

@@ -1194,6 +1194,22 @@
     }
     return false;
   }
+  // placeholders says whether endless animations (of anims) draw a skeleton of what is coming:
+  // at least two blocks of some size that shimmer or pulse, called a skeleton, a shimmer, a
+  // placeholder or a pulse (a single pulsing dot, a "live" badge, is not one).
+  function placeholders(anims) {
+    let n = 0;
+    for (const a of anims) {
+      const t = a.effect?.target;
+      if (!t || t.nodeType !== 1) continue;
+      let named = /skeleton|shimmer|placeholder|pulse/i.test(a.animationName || "");
+      for (let x = t, i = 0; !named && x && x.nodeType === 1 && i < 3; x = x.parentElement, i++) named = /skeleton|shimmer|placeholder|pulse/i.test(`${x.getAttribute("class") || ""} ${x.id}`);
+      if (!named || unseen(t)) continue;
+      const r = t.getBoundingClientRect();
+      if (r.width >= 24 && r.height >= 6 && ++n >= 2) return true;
+    }
+    return false;
+  }
   // busyNow says how the page shows it is still working on the action noted by token ("" when
   // it does not): what it sends may be out of Skiff's sight (a cross-site frame's request, a
   // socket), while what it shows is not.
@@ -1216,6 +1232,7 @@
       // nor one that is not a spinner (a player's bars that move while it plays).
       if (!l.spinning.has(a) && t && t.nodeType === 1 && !(l.watched[0] && t.contains(l.watched[0])) && spinner(a, t) && !unseen(t)) return { ok: 1, busy: "it shows a spinner" };
     }
+    if (placeholders([...endless()].filter((a) => !l.spinning.has(a)))) return { ok: 1, busy: "it shows placeholders where its content will be" };
     return { ok: 1 };
   }
   // loadingNow says how a page shows it is still loading what it will show ("" when it does
@@ -1228,6 +1245,7 @@
       const t = a.effect?.target;
       if (t && t.nodeType === 1 && spinner(a, t) && !unseen(t)) return { ok: 1, busy: "it shows a spinner" };
     }
+    if (placeholders(endless())) return { ok: 1, busy: "it shows placeholders where its content will be" };
     return { ok: 1, busy: "" };
   }
   // wordsOf is the text of the elements ids (an aria-describedby list) name.

@@ -243,8 +243,9 @@ func TestWhatAnActionRevealsIsSaid(t *testing.T) {
 }
 
 // A page that loads its content after its load (an app fetching its data) is waited on while
-// it shows so (a spinner, a region marked busy), after navigate and after a click that went
-// there, so that the next snapshot holds the content; one that never stops says so.
+// it shows so (a spinner, a region marked busy, a skeleton of grey blocks that shimmer), after
+// navigate and after a click that went there, so that the next snapshot holds the content; one
+// that never stops says so. A badge that pulses on every page holds nothing.
 func TestNavigateWaitsForWhatThePageLoads(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -256,7 +257,10 @@ func TestNavigateWaitsForWhatThePageLoads(t *testing.T) {
 			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `link "Your orders again"`)})}
 		},
 		calls(call("snapshot", nil)),
+		calls(call("navigate", obj{"url": site.Page("loading.html?skeleton")})),
+		calls(call("snapshot", nil)),
 		calls(call("navigate", obj{"url": site.Page("loading.html?forever")})),
+		calls(call("navigate", obj{"url": site.Page("loading.html?skeleton&forever")})),
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
@@ -264,7 +268,7 @@ func TestNavigateWaitsForWhatThePageLoads(t *testing.T) {
 	JS[any](t, panel, `skiffTest.call("permission.set", {tool: "*", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
 	runAgent(t, panel, "show my orders")
 	snaps, navs := p.results("snapshot"), p.results("navigate")
-	if len(snaps) != 3 || len(navs) != 3 {
+	if len(snaps) != 4 || len(navs) != 5 {
 		t.Fatalf("calls: %s", p.all())
 	}
 	for i, s := range snaps {
@@ -272,8 +276,17 @@ func TestNavigateWaitsForWhatThePageLoads(t *testing.T) {
 			t.Errorf("snapshot %d was taken before the orders came:\n%s", i+1, s.Text)
 		}
 	}
-	if !strings.Contains(navs[2].Text, "It was still loading after 3s (it shows a spinner)") {
-		t.Errorf("a page that never stops loading: %s", navs[2].Text)
+	if !strings.Contains(navs[3].Text, "It was still loading after 3s (it shows a spinner)") {
+		t.Errorf("a page that never stops loading: %s", navs[3].Text)
+	}
+	if !strings.Contains(navs[4].Text, "It was still loading after 3s (it shows placeholders where its content will be)") {
+		t.Errorf("a skeleton that never fills in: %s", navs[4].Text)
+	}
+	// The badge that pulses on every one of these pages is not taken for loading.
+	for _, n := range navs[:3] {
+		if strings.Contains(n.Text, "still loading") {
+			t.Errorf("a page that loaded: %s", n.Text)
+		}
 	}
 }
 

@@ -265,10 +265,8 @@ func (b *Browser) Frames(ctx context.Context, tabID int) ([]tool.Frame, error) {
 	var out []tool.Frame
 	for i := 0; i < v.Length(); i++ {
 		f := v.Index(i)
-		if f.Get("errorOccurred").Truthy() && f.Get("frameId").Int() != 0 {
-			continue
-		}
-		out = append(out, tool.Frame{ID: f.Get("frameId").Int(), ParentID: f.Get("parentFrameId").Int(), URL: str(f.Get("url"))})
+		id := f.Get("frameId").Int()
+		out = append(out, tool.Frame{ID: id, ParentID: f.Get("parentFrameId").Int(), URL: str(f.Get("url")), Failed: id != 0 && f.Get("errorOccurred").Truthy()})
 	}
 	return out, nil
 }

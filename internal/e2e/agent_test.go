@@ -354,6 +354,30 @@ func TestARefInAFrameThatWentAwaySaysSo(t *testing.T) {
 	}
 }
 
+// A frame whose page did not load (its site does not answer, and Chrome shows its error page
+// there) is said to be one, not "empty, or not readable", and the page around it reads and
+// acts as ever.
+func TestAFrameWhosePageDidNotLoadSaysSo(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		clickOn(t, `button "Read more"`),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, site.Page("dead-frame.html"))
+	runAgent(t, panel, "read the news")
+	snaps, clicks := p.results("snapshot"), p.results("click")
+	if len(snaps) != 1 || len(clicks) != 1 || clicks[0].Error {
+		t.Fatalf("calls: %s", p.all())
+	}
+	for _, want := range []string{"iframe \"Advert\" [e1]:\n  (its page did not load)", "iframe \"Empty\" [e2]:\n  (empty, or not readable)"} {
+		if !strings.Contains(snaps[0].Text, want) {
+			t.Errorf("want %q in the snapshot:\n%s", want, snaps[0].Text)
+		}
+	}
+}
+
 // A page's dialogs: the click that opens one reports it; the dialog tool answers; nothing hangs.
 func TestAgentAnswersDialogs(t *testing.T) {
 	site := testkit.NewSite(t)

@@ -127,6 +127,20 @@ type Frame struct {
 	ID       int    `json:"frameId"`
 	ParentID int    `json:"parentFrameId"` // -1 for the top document
 	URL      string `json:"url"`
+	// Failed says the frame's page did not load (Chrome shows its error page there, which no
+	// extension may script): it is not read, and its iframe says so.
+	Failed bool `json:"failed,omitempty"`
+}
+
+// live is frames without those whose page did not load.
+func live(frames []Frame) []Frame {
+	out := frames[:0:0]
+	for _, f := range frames {
+		if !f.Failed {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // World is where page-side code runs: Skiff's own isolated world (the page cannot see or

@@ -4,26 +4,32 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
 
-// framesPage is a tab of three frames for the frame introductions: frame 1 answers, frame 2
-// shows Chrome's error page (its site did not load) and cannot be scripted.
+// framesPage is a tab of four frames for the frame introductions: frame 1 answers, frame 2
+// cannot be scripted, and frame 3's page did not load (Chrome lists it as failed).
 type framesPage struct {
 	Browser // only what a snapshot uses is implemented
 	mu      sync.Mutex
 	knows   [][]int
+	called  []int // the frames scripted
 }
 
 func (p *framesPage) Frames(context.Context, int) ([]Frame, error) {
-	return []Frame{{ID: 0, ParentID: -1, URL: "https://a.test/"}, {ID: 1, ParentID: 0, URL: "https://a.test/f"}, {ID: 2, ParentID: 0, URL: "https://down.test/"}}, nil
+	return []Frame{{ID: 0, ParentID: -1, URL: "https://a.test/"}, {ID: 1, ParentID: 0, URL: "https://a.test/f"}, {ID: 2, ParentID: 0, URL: "https://down.test/"},
+		{ID: 3, ParentID: 0, URL: "https://gone.test/ad", Failed: true}}, nil
 }
 
 func (p *framesPage) Dialog(int) (Dialog, bool) { return Dialog{}, false }
 
 func (p *framesPage) Script(_ context.Context, s Script) ([]FrameResult, error) {
 	f := s.Frames[0]
+	p.mu.Lock()
+	p.called = append(p.called, f)
+	p.mu.Unlock()
 	if f == 2 {
 		return nil, ErrErrorPage
 	}
@@ -41,6 +47,9 @@ func (p *framesPage) Script(_ context.Context, s Script) ([]FrameResult, error) 
 		answer = `{"ok":1,"all":true}`
 	case "snapshot":
 		answer = `{"url":"https://a.test/","tree":[]}`
+		if f == 0 {
+			answer = `{"url":"https://a.test/","tree":[{"role":"iframe","name":"Advert","ref":"e1","frame":-1,"src":"https://gone.test/ad"},{"role":"iframe","name":"Inner","ref":"e2","frame":-1,"src":"https://a.test/f"}]}`
+		}
 	}
 	return []FrameResult{{FrameID: f, Result: json.RawMessage(answer)}}, nil
 }
@@ -56,5 +65,25 @@ func TestFramesThatCannotSpeakAreNotWaitedFor(t *testing.T) {
 	}
 	if len(p.knows) != 1 || !slices.Equal(p.knows[0], []int{1}) {
 		t.Errorf("the top frame was asked to wait for the hellos of %v; want [[1]]", p.knows)
+	}
+}
+
+// A frame whose page did not load (Chrome shows its error page there) is not scripted, and its
+// iframe says so, where one Skiff could not read says that.
+func TestAFrameThatDidNotLoadSaysSo(t *testing.T) {
+	p := &framesPage{}
+	e := &Env{Browser: p}
+	s, err := e.Snapshot(context.Background(), 1, "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(p.called, 3) {
+		t.Errorf("the frame that did not load was scripted: %v", p.called)
+	}
+	text := Format(s, SnapOptions{})
+	for _, want := range []string{"iframe \"Advert\" [e1]:\n  (its page did not load)", "iframe \"Inner\" [e2]:\n  (empty, or not readable)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("want %q in\n%s", want, text)
+		}
 	}
 }

@@ -100,12 +100,14 @@ func (e *Env) Snapshot(ctx context.Context, tabID int, root string, interactive 
 		r.err = e.call(ctx, tabID, 0, pageFiles, "snapshot", map[string]any{"interactive": interactive}, &r.s)
 		first <- r
 	}()
-	frames, err := e.Browser.Frames(ctx, tabID)
+	all, err := e.Browser.Frames(ctx, tabID)
 	top := <-first
+	frames := live(all)
 	if err != nil || len(frames) <= 1 {
 		if top.err != nil {
 			return nil, top.err
 		}
+		markFailed(top.s.Tree, all)
 		return &top.s, nil
 	}
 	parents := map[int]int{}
@@ -147,7 +149,37 @@ func (e *Env) Snapshot(ctx context.Context, tabID int, root string, interactive 
 	if topErr != nil {
 		return nil, topErr
 	}
-	return stitch(snaps, parents), nil
+	s := stitch(snaps, parents)
+	if s != nil {
+		markFailed(s.Tree, all)
+	}
+	return s, nil
+}
+
+// markFailed marks the iframes of tree that show a frame whose page did not load (of frames),
+// known by the address they were to load.
+func markFailed(tree []Item, frames []Frame) {
+	failed := map[string]bool{}
+	for _, f := range frames {
+		if f.Failed {
+			failed[f.URL] = true
+		}
+	}
+	if len(failed) == 0 {
+		return
+	}
+	var walk func([]Item)
+	walk = func(items []Item) {
+		for _, it := range items {
+			if n := it.Node; n != nil {
+				if n.Role == "iframe" && len(n.Kids) == 0 && failed[n.Src] {
+					n.Failed = true
+				}
+				walk(n.Kids)
+			}
+		}
+	}
+	walk(tree)
 }
 
 // Unchanged reports whether tab tabID still shows s as it was read: the same document, of one
@@ -168,7 +200,7 @@ func (e *Env) Unchanged(ctx context.Context, tabID int, s *Snap) bool {
 		same <- err == nil && r.Same
 	}()
 	frames, err := e.Browser.Frames(ctx, tabID)
-	return <-same && err == nil && len(frames) <= 1
+	return <-same && err == nil && len(live(frames)) <= 1
 }
 
 // placesAll reports whether a top frame's tree names the frame of each scriptable frame in

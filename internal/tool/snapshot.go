@@ -60,7 +60,9 @@ type Node struct {
 	Offscreen   int      `json:"offscreen,omitempty"`
 	Frame       *int     `json:"frame,omitempty"`
 	Src         string   `json:"src,omitempty"`
-	Kids        []Item   `json:"kids,omitempty"`
+	// Failed is set (by Env.Snapshot) on an iframe whose page did not load.
+	Failed bool   `json:"failed,omitempty"`
+	Kids   []Item `json:"kids,omitempty"`
 }
 
 // interactiveRoles are the roles a person acts on (the rest is read).
@@ -358,7 +360,10 @@ func (w *writer) node(n *Node, depth int) {
 	label := w.label(n)
 	if n.Role == "iframe" {
 		w.line(depth, label+":")
-		if len(n.Kids) == 0 {
+		switch {
+		case n.Failed:
+			w.line(depth+1, "(its page did not load)")
+		case len(n.Kids) == 0:
 			w.line(depth+1, "(empty, or not readable)")
 		}
 		w.items(n.Kids, depth+1)

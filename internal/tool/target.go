@@ -124,7 +124,7 @@ func (e *Env) introduce(ctx context.Context, tabID int) {
 	if err != nil {
 		return
 	}
-	e.introduceFrames(ctx, tabID, frames)
+	e.introduceFrames(ctx, tabID, live(frames))
 }
 
 // helloWait bounds how long a parent frame is waited on to hear its children's hellos.

@@ -973,6 +973,17 @@
       if (!contains(el, hit) && !(el.localName === "label" && el.control && contains(el.control, hit))) {
         let cover = hit;
         for (let x = hit; x && x.nodeType === 1; x = parentOf(x)) if (!contains(x, el) && x !== document.body) cover = x;
+        // Under a bar that stays put while the page scrolls (a sticky header, a cookie strip at
+        // the bottom), as a person sees it: they scroll the element out from under it. It is
+        // brought to the middle of the view and looked at again; one the page cannot move from
+        // under the bar is said to be covered.
+        if (!r0.point && fixedBound(hit) && !fixedBound(el)) {
+          const b = boxOf(el);
+          if (Math.abs(b.top + b.height / 2 - innerHeight / 2) > innerHeight / 8) {
+            bringIntoView(el, "nearest");
+            return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first`, retry: 1, what };
+          }
+        }
         return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first`, retry: 1, what };
       }
     }

@@ -137,6 +137,38 @@ func TestClicksLandOnTheirTarget(t *testing.T) {
 	}
 }
 
+// A control the page scrolled under a bar that stays put (a sticky header, a cookie strip at
+// the bottom) is scrolled out from under it and clicked, as a person does, not refused as
+// covered; the bar itself is not clicked.
+func TestAControlUnderAStickyBarIsScrolledOut(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("navigate", obj{"url": site.Page("sticky.html?under=header")})),
+		calls(call("snapshot", nil)),
+		clickOn(t, `button "Subscribe"`),
+		calls(call("navigate", obj{"url": site.Page("sticky.html?under=footer")})),
+		calls(call("snapshot", nil)),
+		clickOn(t, `button "Share"`),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("wrapped.html"))
+	JS[any](t, panel, `skiffTest.call("permission.set", {tool: "*", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
+	runAgent(t, panel, "subscribe and share")
+	clicks := p.results("click")
+	if len(clicks) != 2 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	for i, want := range []string{`Clicked button “Subscribe”`, `Clicked button “Share”`} {
+		if clicks[i].Error || !strings.Contains(clicks[i].Text, want) {
+			t.Errorf("click %d: %s", i+1, clicks[i].Text)
+		}
+	}
+	if got := inTab[string](t, panel, tab, `document.getElementById("said").textContent`); got != "Share clicked. " {
+		t.Errorf("the second page says %q", got)
+	}
+}
+
 // A key that moves the focus says where it went, with a ref to act there: Tab from a field to
 // the next, Shift+Tab back (pressed where the focus is); a key that types leaves it, and one
 // that sends the form to another page says that page, not where the focus is there.

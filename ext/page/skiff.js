@@ -1117,6 +1117,18 @@
     return out;
   }
   const noting = new Map();
+  // restless is where the page changed its text by itself, with when: what changed while no
+  // action was watched (a ticker, a "12 people are looking" count). A number that moves there
+  // during an action moved by itself, not because of it.
+  const restless = new WeakMap();
+  new MutationObserver((records) => {
+    if (noting.size) return;
+    const now = Date.now();
+    for (const r of records) {
+      const at = r.type === "characterData" ? r.target.parentNode : r.target;
+      if (at) restless.set(at, now);
+    }
+  }).observe(document, { childList: true, subtree: true, characterData: true });
   // What shows that the page is still working on an action: a spinner (an endless animation),
   // a progress bar, a region marked busy, or the pressed button disabled and saying "Saving…".
   const progressSel = "[role=progressbar],progress";
@@ -1364,12 +1376,12 @@
   const shape = (t) => t.replace(/\d+/g, "#");
   // numberMoved judges a short text x now holds, in which only numbers differ from what was
   // taken away in the same place: null when it keeps moving (it changed there more than once
-  // during the action, or it tells time), else what it shows now and was ("Basket (1)", "Basket
+  // during the action, by itself in the two minutes before it, or it tells time), else what it shows now and was ("Basket (1)", "Basket
   // (0)"; a bare number with the words around it). "" when no number moved: a text like any other.
   function numberMoved(x, text, removed) {
     const same = removed.filter((r) => r.at === x.parentNode).map((r) => clean(r.text, 40)).filter((t) => t !== text && shape(t) === shape(text));
     if (!same.length) return "";
-    if (same.length > 1) return null;
+    if (same.length > 1 || Date.now() - (restless.get(x.parentNode) || 0) < 120000) return null;
     let now = text;
     let was = same[0];
     // A bare number ("1" in "Basket (1)") is said with the words around it.

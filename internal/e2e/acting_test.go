@@ -4,8 +4,10 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -166,6 +168,41 @@ func TestAControlUnderAStickyBarIsScrolledOut(t *testing.T) {
 	}
 	if got := inTab[string](t, panel, tab, `document.getElementById("said").textContent`); got != "Share clicked. " {
 		t.Errorf("the second page says %q", got)
+	}
+}
+
+// A count the page moves by itself (people looking, a ticker) is not said as what an action
+// did, even when it moved once while the action was watched: the page was seen moving it
+// before. A count the action moves still is.
+func TestANumberThatMovesByItselfIsNotNews(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		// The count two moves on from what the snapshot read: the page is seen moving it.
+		func(c *testkit.Conversation) []testkit.Call {
+			n := 0
+			if m := regexp.MustCompile(`(\d+) people are looking`).FindStringSubmatch(c.Results()[0].Text); m != nil {
+				n, _ = strconv.Atoi(m[1])
+			}
+			return []testkit.Call{call("wait_for", obj{"text": fmt.Sprintf("%d people", n+2), "timeoutMs": 5000})}
+		},
+		clickOn(t, `button "Save search"`),
+		clickOn(t, `button "Add to shortlist"`),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, site.Page("ticker.html"))
+	JS[any](t, panel, `skiffTest.call("permission.set", {tool: "*", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
+	runAgent(t, panel, "save the search and shortlist the flat")
+	clicks := p.results("click")
+	if len(clicks) != 2 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	if !strings.Contains(clicks[0].Text, "Saved.") || strings.Contains(clicks[0].Text, "looking") {
+		t.Errorf("the save said: %s", clicks[0].Text)
+	}
+	if !strings.Contains(clicks[1].Text, `"Shortlist (1)" (was "Shortlist (0)")`) || strings.Contains(clicks[1].Text, "looking") {
+		t.Errorf("the shortlist said: %s", clicks[1].Text)
 	}
 }
 

@@ -1200,9 +1200,9 @@
       if (performance.now() > until) continue;
       // Kept out of sight by its place or its size rather than by its style: pushed off the
       // page (left: -9999px), shrunk to nothing (a scale of 0), or cut away by a box that
-      // hides its overflow (a max-height of 0 that a class or a hover lifts).
-      const r = el.getBoundingClientRect();
-      if (r.width < 1 || r.height < 1 || r.right + scrollX <= 0 || r.bottom + scrollY <= 0 || !meets(r, outer(el))) out.add(el);
+      // hides its overflow (a max-height of 0 that a class or a hover lifts). Judged as what
+      // is read after the action judges it, so that one seen both times is not news.
+      if (hiddenReason(el)) out.add(el);
     }
     return out;
   }

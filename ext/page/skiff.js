@@ -602,7 +602,8 @@
   // describe says which element this is, in words, for the model and for the user.
   function describe(el) {
     const role = roleOf(el) || el.localName;
-    const name = nameOf(el, role) || clean(visibleText(el, 60), 60);
+    // A field is not called by what it holds (its value, its choice), as in the snapshot.
+    const name = nameOf(el, role) || (heldRoles.has(role) ? "" : clean(visibleText(el, 60), 60));
     return name ? `${role} “${name}”` : `${role} <${el.localName}${el.id ? "#" + el.id : ""}>`;
   }
 
@@ -1639,7 +1640,8 @@
     const v = el.validity;
     const invalid = v && !v.valid && !v.valueMissing ? el.validationMessage || "invalid" : undefined;
     if (secret(el)) return { ok: 1, password: 1, length: (el.value || "").length, matches: typeof expect === "string" ? el.value === expect : undefined, invalid };
-    return { ok: 1, value: el.isContentEditable ? el.innerText : el.value, picker: el.localName === "input" && pickers.has(el.type) ? el.type : undefined, invalid };
+    if (el.isContentEditable) return { ok: 1, value: el.innerText, editor: 1, invalid };
+    return { ok: 1, value: el.value, picker: el.localName === "input" && pickers.has(el.type) ? el.type : undefined, invalid };
   }
   // sliderOf says where a slider a page draws itself stands (ARIA: aria-valuenow, between
   // aria-valuemin and aria-valuemax, 0 and 100 unless said).

@@ -206,6 +206,49 @@ func TestANumberThatMovesByItselfIsNotNews(t *testing.T) {
 	}
 }
 
+// Editors as mail and chat sites draw them: lines typed into one that keeps each in a
+// paragraph of its own are not said to have been rewritten (the editor reads them back with a
+// blank line between), and an editor with no label is not called by the text it holds.
+func TestEditorsTakeLinesAndAreNotNamedByTheirText(t *testing.T) {
+	site := testkit.NewSite(t)
+	comment := regexp.MustCompile(`textbox \[(e\d+)\] value="First draft"`)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `textbox "Message"`), "text": "Hello world,\nthe launch is on Friday."})}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			ref := "e0"
+			for _, msg := range c.Messages {
+				if m := comment.FindStringSubmatch(msg.Text); m != nil {
+					ref = m[1]
+				}
+			}
+			return []testkit.Call{call("type", obj{"ref": ref, "text": "Looks good."})}
+		},
+		clickOn(t, `button "Send"`),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("editor.html"))
+	JS[any](t, panel, `skiffTest.call("permission.set", {tool: "*", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
+	runAgent(t, panel, "answer the team")
+	types := p.results("type")
+	if len(types) != 2 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	if types[0].Error || !strings.Contains(types[0].Text, "Typed 37 characters into textbox “Message”") || strings.Contains(types[0].Text, "field holds") {
+		t.Errorf("typing lines into the editor: %s", types[0].Text)
+	}
+	if types[1].Error || !strings.Contains(types[1].Text, "into textbox <div#comment>") {
+		t.Errorf("typing into the editor with no label: %s", types[1].Text)
+	}
+	want := `{"message":["Hello world,","the launch is on Friday."],"comment":["Looks good."]}`
+	if got := inTab[string](t, panel, tab, `document.getElementById("out").textContent`); got != want {
+		t.Errorf("the editors hold %s, want %s", got, want)
+	}
+}
+
 // A key that moves the focus says where it went, with a ref to act there: Tab from a field to
 // the next, Shift+Tab back (pressed where the focus is); a key that types leaves it, and one
 // that sends the form to another page says that page, not where the focus is there.

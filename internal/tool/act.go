@@ -223,6 +223,7 @@ func (e *Env) valueCheck(ctx context.Context, tabID, frame int, pt pageTarget, t
 		Matches  *bool   `json:"matches"`
 		Picker   string  `json:"picker"`
 		Invalid  string  `json:"invalid"`
+		Editor   int     `json:"editor"` // an editable element, read as its text
 	}
 	args := map[string]any{"target": pt}
 	if clear {
@@ -242,6 +243,10 @@ func (e *Env) valueCheck(ctx context.Context, tabID, frame int, pt pageTarget, t
 		if v.Matches != nil && !*v.Matches {
 			return fmt.Sprintf(" The field does not hold what was typed: it holds %s, %d were typed (the page may limit or rewrite it).", plural(v.Length, "character"), len([]rune(typed))) + invalid
 		}
+	case v.Value != nil && v.Editor == 1 && strings.Join(strings.Fields(*v.Value), " ") == strings.Join(strings.Fields(typed), " "):
+		// An editor keeps each line typed in a paragraph of its own, read with a blank line
+		// between: the same words, as a person sees them.
+		return invalid
 	case v.Value != nil && v.Picker != "":
 		return fmt.Sprintf(" The %s field holds %s.", v.Picker, *v.Value) + invalid // as the page stores it
 	case v.Value != nil && clear && strings.TrimSpace(*v.Value) != strings.TrimSpace(typed):

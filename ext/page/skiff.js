@@ -1729,9 +1729,13 @@
       }
     }
     const field = el.localName === "input" || el.localName === "textarea" || el.isContentEditable;
-    const shows = el.localName === "input" || el.localName === "textarea" ? el.value : roleOf(el) === "listbox" ? "" : visibleText(el, 120);
+    let shows = el.localName === "input" || el.localName === "textarea" ? el.value : roleOf(el) === "listbox" ? "" : visibleText(el, 120);
+    // A search field inside the box that shows the choice (Tom Select draws the chosen item
+    // beside its emptied field): the choice is what the box shows.
+    const box = el.parentElement;
+    if (!shows && el.localName === "input" && box && [...box.querySelectorAll("input:not([type=hidden]), select, textarea, button")].every((x) => x === el)) shows = visibleText(box, 120);
     // A field with a datalist suggests through the browser, not the page: nothing to wait for.
-    return { ok: 1, what: describe(el), editable: field && !el.readOnly ? 1 : 0, datalist: el.localName === "input" && el.list ? 1 : 0, shows: clean(shows, 120), options };
+    return { ok: 1, what: describe(el), editable: field && !el.readOnly ? 1 : 0, datalist: el.localName === "input" && el.list ? 1 : 0, collapsed: el.getAttribute("aria-expanded") === "false" ? 1 : 0, shows: clean(shows, 120), options };
   }
   // bringIntoView scrolls el to the middle of the viewport. Chrome's scrollIntoView places an
   // inline element that holds blocks (a link wrapped around an icon and a label) by its first,

@@ -923,7 +923,9 @@ func TestALinkThatGoesNowhereSaysSo(t *testing.T) {
 // list of several choices gets each clicked, and fill_form types into a field that suggests
 // (choosing a suggestion may search or go somewhere: select_option does it when asked).
 // A web component's list, in its shadow root with its options slotted from the page, is found
-// too. What the control shows afterwards is read back. A button is not opened as a list: a
+// too, as are a closed listbox that shows only its chosen option (Choices.js: it is opened) and
+// a search field emptied once a choice is made, the choice drawn beside it in its box (Tom
+// Select: the box is read). What the control shows afterwards is read back. A button is not opened as a list: a
 // click is judged as a click.
 func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 	site := testkit.NewSite(t)
@@ -940,6 +942,8 @@ func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 				call("select_option", obj{"ref": refIn(t, c, `combobox "Size"`), "values": []string{"XXL"}}),
 				call("select_option", obj{"ref": refIn(t, c, `button "Clear all"`), "values": []string{"All"}}),
 				call("select_option", obj{"ref": refIn(t, c, `combobox "Seat"`), "values": []string{"Aisle"}}),
+				call("select_option", obj{"ref": refIn(t, c, `listbox "Meal"`), "values": []string{"Fish"}}),
+				call("select_option", obj{"ref": refIn(t, c, `combobox "Port"`), "values": []string{"Lisbon"}}),
 				call("fill_form", obj{"fields": []any{
 					obj{"ref": refIn(t, c, `combobox "Size"`), "value": "Large"},
 					obj{"ref": refIn(t, c, `combobox "Browser"`), "value": "Firefox"},
@@ -961,6 +965,8 @@ func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 		`Combobox “Size” has no option "XXL"; it offers "Small", "Medium", "Large"`,
 		`is not a drop-down or a list to choose from; click it instead`,
 		`Chose "Aisle" in combobox “Seat”. It shows "Aisle".`,
+		`Chose "Fish" in listbox “Meal”.`,
+		`Chose "Lisbon" in combobox “Port”. It shows "Lisbon".`,
 		"Chose \"Large\" in combobox “Size”. It shows \"Large\"\n- combobox “Browser” [e",
 	}
 	got := p.since(1) // after the first snapshot
@@ -972,7 +978,7 @@ func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 			t.Errorf("call %d: want %q in %s", i+1, w, got[i].Text)
 		}
 	}
-	if got := inTab[string](t, panel, tab, `document.getElementById("log").textContent + " " + document.getElementById("browser").value`); got != "size=Medium;country=de;airport=Paris Orly (ORY);interest=Music;interest=Sport;seat=Aisle;size=Large; Firefox" {
+	if got := inTab[string](t, panel, tab, `document.getElementById("log").textContent + " " + document.getElementById("browser").value`); got != "size=Medium;country=de;airport=Paris Orly (ORY);interest=Music;interest=Sport;seat=Aisle;meal=Fish;port=Lisbon;size=Large; Firefox" {
 		t.Errorf("the page: %q", got)
 	}
 }

@@ -27,6 +27,9 @@ type drawnList struct {
 	Datalist int          `json:"datalist"`
 	Shows    string       `json:"shows"`
 	Options  []listOption `json:"options"`
+	// Collapsed says the control says its list is closed (aria-expanded="false"): the options
+	// showing are only the chosen one (a select that Choices.js draws).
+	Collapsed int `json:"collapsed"`
 }
 
 // OptionsWait is how long a list that was opened (or typed into) is waited for to show its
@@ -98,7 +101,8 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 	}
 	var chosen []string
 	for i, v := range values {
-		if len(l.Options) == 0 || (l.Editable == 1 && i == 0) {
+		_, notShowing := pick(l, v, true) // a closed list shows only its choice
+		if len(l.Options) == 0 || (l.Editable == 1 && i == 0) || (l.Collapsed == 1 && notShowing != nil) {
 			var how string
 			var err error
 			if l, how, err = open(l, v); err != nil {

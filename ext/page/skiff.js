@@ -264,6 +264,22 @@
     const c = parseColor(s.backgroundColor);
     return !!c && c[3] >= 0.9;
   }
+  // paintedIn is where el can paint now: inside the boxes of the ancestors that clip it (any
+  // overflow but visible, a scroller's included: unlike region, what a scroller holds is cut
+  // to its box as it is scrolled now).
+  function paintedIn(el) {
+    const g = { ...ALL };
+    let pos = style(el).position;
+    for (let p = parentOf(el); pos !== "fixed" && p && p.nodeType === 1 && p !== document.body && p !== document.documentElement; p = parentOf(p)) {
+      const s = style(p);
+      if (pos === "absolute" && s.position === "static") continue; // not its containing block
+      const b = p.getBoundingClientRect();
+      if (s.overflowX !== "visible") (g.l = Math.max(g.l, b.left)), (g.r = Math.min(g.r, b.right));
+      if (s.overflowY !== "visible") (g.t = Math.max(g.t, b.top)), (g.b = Math.min(g.b, b.bottom));
+      pos = s.position;
+    }
+    return g;
+  }
   function coverList() {
     if (covers) return covers;
     covers = [];
@@ -272,8 +288,13 @@
     for (let el = tw.nextNode(); el; el = tw.nextNode()) {
       const s = style(el);
       if (s.position === "static" || !opaque(el, s)) continue;
-      const r = el.getBoundingClientRect();
-      if (r.width < 2 || r.height < 2 || unseen(el)) continue;
+      const b = el.getBoundingClientRect();
+      if (b.width < 2 || b.height < 2 || unseen(el)) continue;
+      // It covers only where it shows: a part that reaches past a box that hides its overflow
+      // (an editor's gutter below the editor) covers nothing there.
+      const g = paintedIn(el);
+      const r = { left: Math.max(b.left, g.l), top: Math.max(b.top, g.t), right: Math.min(b.right, g.r), bottom: Math.min(b.bottom, g.b) };
+      if (r.right - r.left < 2 || r.bottom - r.top < 2) continue;
       covers.push({ el, r, key: stacking(el), fixed: fixedBound(el) });
     }
     return covers;

@@ -1001,10 +1001,7 @@
         // under the bar is said to be covered.
         if (!r0.point && fixedBound(hit) && !fixedBound(el)) {
           const b = boxOf(el);
-          if (Math.abs(b.top + b.height / 2 - innerHeight / 2) > innerHeight / 8) {
-            bringIntoView(el, "nearest");
-            return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first`, retry: 1, what };
-          }
+          if (Math.abs(b.top + b.height / 2 - innerHeight / 2) > innerHeight / 8) bringIntoView(el, "nearest");
         }
         return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first`, retry: 1, what };
       }
@@ -1398,8 +1395,9 @@
   const shape = (t) => t.replace(/\d+/g, "#");
   // numberMoved judges a short text x now holds, in which only numbers differ from what was
   // taken away in the same place: null when it keeps moving (it changed there more than once
-  // during the action, by itself in the two minutes before it, or it tells time), else what it shows now and was ("Basket (1)", "Basket
-  // (0)"; a bare number with the words around it). "" when no number moved: a text like any other.
+  // during the action, or by itself in the two minutes before it, or it tells time), else what
+  // it shows now and was ("Basket (1)", "Basket (0)"; a bare number with the words around it).
+  // "" when no number moved: a text like any other.
   function numberMoved(x, text, removed) {
     const same = removed.filter((r) => r.at === x.parentNode).map((r) => clean(r.text, 40)).filter((t) => t !== text && shape(t) === shape(text));
     if (!same.length) return "";

@@ -155,7 +155,7 @@ func TestAControlUnderAStickyBarIsScrolledOut(t *testing.T) {
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
 	tab := openTab(t, panel, site.Page("wrapped.html"))
-	JS[any](t, panel, `skiffTest.call("permission.set", {tool: "*", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
+	allowSite(t, panel, site.URL)
 	runAgent(t, panel, "subscribe and share")
 	clicks := p.results("click")
 	if len(clicks) != 2 {
@@ -192,7 +192,7 @@ func TestANumberThatMovesByItselfIsNotNews(t *testing.T) {
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
 	openTab(t, panel, site.Page("ticker.html"))
-	JS[any](t, panel, `skiffTest.call("permission.set", {tool: "*", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
+	allowSite(t, panel, site.URL)
 	runAgent(t, panel, "save the search and shortlist the flat")
 	clicks := p.results("click")
 	if len(clicks) != 2 {
@@ -231,7 +231,7 @@ func TestEditorsTakeLinesAndAreNotNamedByTheirText(t *testing.T) {
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
 	tab := openTab(t, panel, site.Page("editor.html"))
-	JS[any](t, panel, `skiffTest.call("permission.set", {tool: "*", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
+	allowSite(t, panel, site.URL)
 	runAgent(t, panel, "answer the team")
 	types := p.results("type")
 	if len(types) != 2 {
@@ -377,7 +377,7 @@ func TestNavigateWaitsForWhatThePageLoads(t *testing.T) {
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
 	openTab(t, panel, site.Page("wrapped.html"))
-	JS[any](t, panel, `skiffTest.call("permission.set", {tool: "*", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
+	allowSite(t, panel, site.URL)
 	runAgent(t, panel, "show my orders")
 	snaps, navs := p.results("snapshot"), p.results("navigate")
 	if len(snaps) != 4 || len(navs) != 5 {
@@ -873,7 +873,7 @@ func TestALinkThatGoesNowhereSaysSo(t *testing.T) {
 	openTab(t, panel, site.Page("away.html"))
 	// The user lets the task act on this site: a link to another app asks all the same (what it
 	// does happens outside the browser), as a password field does.
-	JS[any](t, panel, `skiffTest.call("permission.set", {tool: "*", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
+	allowSite(t, panel, site.URL)
 	runAgent(t, panel, "read on")
 	var perms struct {
 		Audit []struct{ What, Decision string }

@@ -23,6 +23,13 @@ func clickOn(t *testing.T, what string) step {
 	}
 }
 
+// allowSite answers "always allow" for every tool on origin, as a user who trusts the site
+// does, so that a test's calls there do not ask.
+func allowSite(t *testing.T, panel context.Context, origin string) {
+	t.Helper()
+	JS[any](t, panel, `skiffTest.call("permission.set", {tool: "*", origin: `+jsString(origin)+`, decision: "allow_always"})`)
+}
+
 // openTab opens url in a new focused window the way a user does (no DevTools session on it, so
 // the page's dialogs and the debugger behave as for a user) and waits for it to load. It returns
 // the tab id. The window is the last focused one, where a panel opened as a tab looks for the

@@ -725,7 +725,7 @@ func TestReplayFollowsAPageThatRedrawsItsFields(t *testing.T) {
 			{"tool": "click", "args": {"ref": "@1"}, "targets": [{"role": "button", "name": "Send", "tag": "button"}], "url": ` + jsString(url) + `, "origin": ` + jsString(site.URL) + `, "what": "click button “Send”"}
 		], "createdAt": 1795000000000, "updatedAt": 1795000000000}`
 	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(data)+`})`)
-	JS[any](t, panel, `skiffTest.call("permission.set", {tool: "*", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
+	allowSite(t, panel, site.URL)
 	openTab(t, panel, url)
 	last := replayFromView(t, panel, map[string]string{"name": "Ana", "code": "K-17", "note": "ring twice"}, false)
 	if !strings.Contains(last, "ran all 5 steps") {
@@ -794,7 +794,7 @@ func TestReplayStopsWhereThePageRefusesIt(t *testing.T) {
 		t.Fatalf("the workflow's steps: %q", steps)
 	}
 	m.Close()
-	JS[any](t, panel, `skiffTest.call("permission.set", {tool: "*", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
+	allowSite(t, panel, site.URL)
 	last := replayFromView(t, panel, map[string]string{"email": "not an address"}, false)
 	if !strings.Contains(last, "Stopped at step 3 of 3 (click button “Subscribe”): the page did not take it: the browser did not send the form: it stopped it at textbox “Email”") {
 		t.Errorf("the replay: %q", last)

@@ -1753,8 +1753,13 @@
     // beside its emptied field): the choice is what the box shows.
     const box = el.parentElement;
     if (!shows && el.localName === "input" && box && [...box.querySelectorAll("input:not([type=hidden]), select, textarea, button")].every((x) => x === el)) shows = visibleText(box, 120);
+    // A search field that has the focus, the list's own (Select2 opens its list with one, or
+    // draws one inside the control for a multiple choice): where a person types to find an
+    // option that is not showing, or that comes after a request.
+    const a = deepActive();
+    const search = a && a !== el && (a.localName === "input" || a.localName === "textarea" || a.isContentEditable) && !a.readOnly && !/^(checkbox|radio|button|submit|reset|range|color|file|hidden)$/.test(a.type || "") && !unseen(a) ? refOf(a) : "";
     // A field with a datalist suggests through the browser, not the page: nothing to wait for.
-    return { ok: 1, what: describe(el), editable: field && !el.readOnly ? 1 : 0, datalist: el.localName === "input" && el.list ? 1 : 0, collapsed: el.getAttribute("aria-expanded") === "false" ? 1 : 0, shows: clean(shows, 120), options };
+    return { ok: 1, what: describe(el), editable: field && !el.readOnly ? 1 : 0, datalist: el.localName === "input" && el.list ? 1 : 0, collapsed: el.getAttribute("aria-expanded") === "false" ? 1 : 0, shows: clean(shows, 120), search, searchInside: search && contains(el, a) ? 1 : 0, options };
   }
   // bringIntoView scrolls el to the middle of the viewport. Chrome's scrollIntoView places an
   // inline element that holds blocks (a link wrapped around an icon and a label) by its first,

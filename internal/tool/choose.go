@@ -30,6 +30,10 @@ type drawnList struct {
 	// Collapsed says the control says its list is closed (aria-expanded="false"): the options
 	// showing are only the chosen one (a select that Choices.js draws).
 	Collapsed int `json:"collapsed"`
+	// Search is the ref of a search field that has the focus and is not the control: the one a
+	// list opened with (Select2), where a person types to find an option.
+	Search       string `json:"search"`
+	SearchInside int    `json:"searchInside"` // the search field is inside the control
 }
 
 // OptionsWait is how long a list that was opened (or typed into) is waited for to show its
@@ -52,65 +56,114 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 		}
 		return b.String()
 	}
-	// open shows the list: typed into (with the value) when it is a field, else clicked.
-	open := func(l drawnList, value string) (drawnList, string, error) {
-		how := "clicked"
-		if l.Editable == 1 {
-			how = "typed into"
-			if _, err := e.typeText(ctx, tabID, frame, pt, value, true); err != nil {
-				return l, how, err
+	// usable says a list shows an option that can be chosen: one showing only disabled ones
+	// ("Searching…", "Loading…") is still coming.
+	usable := func(l drawnList) bool {
+		for _, o := range l.Options {
+			if o.Disabled == 0 {
+				return true
 			}
-		} else if _, err := e.mouse(ctx, tabID, frame, pt, "", 1); err != nil {
-			return l, how, err
 		}
-		wait := OptionsWait
-		if l.Datalist == 1 {
-			wait = 0
-		} else if l.Editable == 1 {
-			wait = OptionsWait / 2 // a field that suggests nothing keeps what was typed: not waited on long
-		}
-		// A list that shows: done. A field's suggestions come after a request, and the ones
-		// showing may be those of what it held before: they are waited on until one is
-		// exactly the value, or until they changed and hold still.
+		return false
+	}
+	// settle waits up to wait for the options showing after the list was opened or typed
+	// into. A list that shows: done. A field's suggestions come after a request, and the ones
+	// showing may be those of what it held before: they are waited on until one is exactly the
+	// value, or until they changed and hold still. A list that opened with an empty search
+	// field (Select2 asking for a letter first, or fetching) is not waited on long: the value
+	// is typed there.
+	settle := func(l drawnList, value string, wait time.Duration, typed bool) (drawnList, error) {
 		before, last := names(l), ""
-		for deadline := time.Now().Add(wait); ; {
+		start := time.Now()
+		for deadline := start.Add(wait); ; {
 			n, err := read()
 			if err != nil || !time.Now().Before(deadline) {
-				return n, how, err
+				return n, err
 			}
 			now := names(n)
-			if len(n.Options) > 0 {
-				if l.Editable != 1 {
-					return n, how, nil
+			if usable(n) {
+				if !typed {
+					return n, nil
 				}
 				if _, err := pick(n, value, true); err == nil || (now != before && now == last) {
-					return n, how, nil
+					return n, nil
 				}
+			} else if !typed && n.Search != "" && time.Since(start) > 300*time.Millisecond {
+				return n, nil
 			}
 			last = now
 			select {
 			case <-ctx.Done():
-				return n, how, ctx.Err()
+				return n, ctx.Err()
 			case <-time.After(50 * time.Millisecond):
 			}
 		}
+	}
+	// search types value into the search field of a list that is open, and waits for what it
+	// finds.
+	search := func(l drawnList, value string) (drawnList, string, error) {
+		const how = "searched"
+		if _, err := e.typeText(ctx, tabID, frame, pageTarget{Ref: l.Search}, value, true); err != nil {
+			return l, how, err
+		}
+		n, err := settle(l, value, OptionsWait, true)
+		return n, how, err
+	}
+	// open shows the list: typed into (with the value) when it is a field, else clicked; a
+	// list that opened with a search field and does not show the value gets it typed there.
+	open := func(l drawnList, value string) (drawnList, string, error) {
+		if l.Editable == 1 {
+			if _, err := e.typeText(ctx, tabID, frame, pt, value, true); err != nil {
+				return l, "typed into", err
+			}
+			wait := OptionsWait / 2 // a field that suggests nothing keeps what was typed: not waited on long
+			if l.Datalist == 1 {
+				wait = 0
+			}
+			n, err := settle(l, value, wait, true)
+			return n, "typed into", err
+		}
+		if _, err := e.mouse(ctx, tabID, frame, pt, "", 1); err != nil {
+			return l, "clicked", err
+		}
+		n, err := settle(l, value, OptionsWait, false)
+		if err != nil || n.Search == "" {
+			return n, "clicked", err
+		}
+		if _, err := pick(n, value, false); err == nil {
+			return n, "clicked", nil
+		}
+		return search(n, value)
 	}
 	var l drawnList
 	if err := e.call(ctx, tabID, frame, pageFiles, "optionsOf", map[string]any{"target": pt, "first": true}, &l); err != nil {
 		return "", err
 	}
+	if l.SearchInside == 0 {
+		l.Search = "" // before the list was opened, a field with the focus is another control
+	}
 	var chosen []string
 	for i, v := range values {
 		_, notShowing := pick(l, v, true) // a closed list shows only its choice
-		if len(l.Options) == 0 || (l.Editable == 1 && i == 0) || (l.Collapsed == 1 && notShowing != nil) {
+		_, notFound := pick(l, v, false)
+		open := open
+		if l.Search != "" && notFound != nil {
+			open = search // a list with its search field (open, for a second value; or inside the control)
+		}
+		if len(l.Options) == 0 || (l.Editable == 1 && i == 0) || (l.Collapsed == 1 && notShowing != nil) || (l.Search != "" && notFound != nil) {
 			var how string
 			var err error
 			if l, how, err = open(l, v); err != nil {
 				return "", err
 			}
 			if len(l.Options) == 0 {
-				if how == "typed into" && len(values) == 1 {
-					return fmt.Sprintf("Typed %q into %s; it offered no list to choose from, and holds %q.", v, l.What, l.Shows), nil
+				switch how {
+				case "typed into":
+					if len(values) == 1 {
+						return fmt.Sprintf("Typed %q into %s; it offered no list to choose from, and holds %q.", v, l.What, l.Shows), nil
+					}
+				case "searched":
+					return "", failf("%s found no option for %q typed into its search field; take a snapshot to see what it shows", l.What, v)
 				}
 				return "", failf("%s showed no options to choose from after it was %s; take a snapshot to see what it shows", l.What, how)
 			}

@@ -518,6 +518,13 @@
     // A label around its control names it by its own words: the options of a list inside it
     // are not part of the list's name.
     if (el.labels) for (const l of el.labels) out.push(visibleText(l, 400, el));
+    // A custom element that is a form field (Trix's editor, a design system's input) takes
+    // labels as an input does; this world cannot see that it was declared one, nor its labels.
+    else if (el.localName.includes("-")) {
+      const around = el.closest("label");
+      if (around) out.push(visibleText(around, 400, el));
+      if (el.id) for (const l of el.getRootNode().querySelectorAll?.(`label[for="${CSS.escape(el.id)}"]`) || []) if (l !== around) out.push(visibleText(l, 400, el));
+    }
     return out.filter(Boolean).join(" ");
   }
   // hasRef says whether snapshot items hold anything with a ref.
@@ -561,6 +568,10 @@
       if (el.title) return clean(el.title);
       if (el.placeholder) return clean(el.placeholder);
       return "";
+    }
+    if (tag.includes("-") && interactiveRoles.has(role)) {
+      const l = labelsOf(el);
+      if (l) return clean(l);
     }
     if (tag === "img" || tag === "area") return clean(el.getAttribute("alt") || el.title);
     if (tag === "svg") return clean(el.querySelector(":scope > title")?.textContent || "");

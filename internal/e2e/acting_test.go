@@ -208,7 +208,8 @@ func TestANumberThatMovesByItselfIsNotNews(t *testing.T) {
 
 // Editors as mail and chat sites draw them: lines typed into one that keeps each in a
 // paragraph of its own are not said to have been rewritten (the editor reads them back with a
-// blank line between), and an editor with no label is not called by the text it holds.
+// blank line between), an editor with no label is not called by the text it holds, and one
+// that is a form field of its own (a custom element, as Trix's) is named by its label.
 func TestEditorsTakeLinesAndAreNotNamedByTheirText(t *testing.T) {
 	site := testkit.NewSite(t)
 	comment := regexp.MustCompile(`textbox \[(e\d+)\] value="First draft"`)
@@ -226,6 +227,9 @@ func TestEditorsTakeLinesAndAreNotNamedByTheirText(t *testing.T) {
 			}
 			return []testkit.Call{call("type", obj{"ref": ref, "text": "Looks good."})}
 		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `textbox "Notes"`), "text": "Book the room."})}
+		},
 		clickOn(t, `button "Send"`),
 	}}
 	m := testkit.NewModel(t, p.script)
@@ -234,7 +238,7 @@ func TestEditorsTakeLinesAndAreNotNamedByTheirText(t *testing.T) {
 	allowSite(t, panel, site.URL)
 	runAgent(t, panel, "answer the team")
 	types := p.results("type")
-	if len(types) != 2 {
+	if len(types) != 3 {
 		t.Fatalf("calls: %s", p.all())
 	}
 	if types[0].Error || !strings.Contains(types[0].Text, "Typed 37 characters into textbox “Message”") || strings.Contains(types[0].Text, "field holds") {
@@ -243,7 +247,10 @@ func TestEditorsTakeLinesAndAreNotNamedByTheirText(t *testing.T) {
 	if types[1].Error || !strings.Contains(types[1].Text, "into textbox <div#comment>") {
 		t.Errorf("typing into the editor with no label: %s", types[1].Text)
 	}
-	want := `{"message":["Hello world,","the launch is on Friday."],"comment":["Looks good."]}`
+	if types[2].Error || !strings.Contains(types[2].Text, "into textbox “Notes”") {
+		t.Errorf("typing into the editor labelled by a label for it: %s", types[2].Text)
+	}
+	want := `{"message":["Hello world,","the launch is on Friday."],"comment":["Looks good."],"notes":"Book the room."}`
 	if got := inTab[string](t, panel, tab, `document.getElementById("out").textContent`); got != want {
 		t.Errorf("the editors hold %s, want %s", got, want)
 	}

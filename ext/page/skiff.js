@@ -1781,6 +1781,7 @@
     const dy = r.top < 0 || r.bottom > innerHeight ? r.top + r.height / 2 - innerHeight / 2 : 0;
     const dx = r.left < 0 || r.right > innerWidth ? r.left + r.width / 2 - innerWidth / 2 : 0;
     if (dy || dx) scrollBy({ top: dy, left: dx, behavior: "instant" });
+    fresh(); // what was learnt of where things are is from before the scroll
   }
   function scroll({ target, direction, amount }) {
     if (target && (target.ref || target.selector)) {
@@ -1976,9 +1977,12 @@
   // elementInfo is an element as the gate weighs it: what a person calls it (role, accessible
   // name), what it is (tag, input type, whether a native control), whether it holds a secret,
   // where acting on it leads, and the origin of the document it is in.
+  // docOrigin is the origin of this document: a frame a page wrote itself (about:srcdoc, the
+  // body of TinyMCE's editor; about:blank) has its parent's, where its address has none.
+  const docOrigin = () => (location.origin === "null" && location.protocol === "about:" && location.ancestorOrigins?.length ? location.ancestorOrigins[0] : location.origin);
   function elementInfo(el) {
     const role = roleOf(el) || "";
-    const out = { ref: refOf(el), role, name: nameOf(el, role) || clean(visibleText(el, 60), 60), tag: el.localName, origin: location.origin, frameUrl: location.href };
+    const out = { ref: refOf(el), role, name: nameOf(el, role) || clean(visibleText(el, 60), 60), tag: el.localName, origin: docOrigin(), frameUrl: location.href };
     if (el.localName === "input") out.type = (el.getAttribute("type") || "text").toLowerCase();
     const kind = secret(el);
     if (kind) out.field = kind;
@@ -2054,7 +2058,7 @@
       // in a text area, what many pages bind to it.
       out.form = form.action || location.href;
       const b = defaultButton(form);
-      out.enter = b ? elementInfo(b) : { role: "form", name: clean(form.getAttribute("aria-label") || form.getAttribute("name") || form.id || "", 80), tag: "form", origin: location.origin, frameUrl: location.href };
+      out.enter = b ? elementInfo(b) : { role: "form", name: clean(form.getAttribute("aria-label") || form.getAttribute("name") || form.id || "", 80), tag: "form", origin: docOrigin(), frameUrl: location.href };
       if (b && b.getAttribute("formaction")) out.form = b.formAction;
       out.implicit = !!implicitSubmit(el);
     }

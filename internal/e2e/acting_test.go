@@ -256,6 +256,48 @@ func TestEditorsTakeLinesAndAreNotNamedByTheirText(t *testing.T) {
 	}
 }
 
+// A rich text editor as TinyMCE draws it, its text in a frame the page wrote itself (srcdoc),
+// is read and typed into as any field, on the page's site: such a frame has no address of its
+// own, and once had no site the permission given to the page could cover (the call waited on
+// an ask), nor was read at all ("(empty, or not readable)"). A click on a button the page is
+// scrolled to reach does not say it revealed the editor's toolbar, which was in view all along
+// (where things were was judged from before the scroll).
+func TestARichTextEditorInAFrameIsTypedInto(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("type", obj{"ref": refIn(t, c, `textbox "Rich Text Area"`), "text": "Dear Ana, see you on Friday."}),
+				call("type", obj{"ref": refIn(t, c, `textbox "To"`), "text": "Ana"}),
+				call("click", obj{"ref": refIn(t, c, `button "Send letter"`)}),
+			}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("rich-editor.html"))
+	allowSite(t, panel, site.URL)
+	_, asks := runAgentAsks(t, panel, "write to Ana")
+	if asks != 0 {
+		t.Errorf("the run asked %d times on a site allowed always: %s", asks, p.all())
+	}
+	types, clicks := p.results("type"), p.results("click")
+	if len(types) != 2 || len(clicks) != 1 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	if types[0].Error || !strings.Contains(types[0].Text, "Typed 28 characters into textbox “Rich Text Area”") {
+		t.Errorf("typing into the editor's frame: %s", types[0].Text)
+	}
+	if clicks[0].Error || strings.Contains(clicks[0].Text, "revealed") {
+		t.Errorf("the click on Send: %s", clicks[0].Text)
+	}
+	want := `{"to":"Ana","text":"Dear Ana, see you on Friday."}`
+	if got := inTab[string](t, panel, tab, `document.getElementById("out").textContent`); got != want {
+		t.Errorf("the page sent %s, want %s", got, want)
+	}
+}
+
 // A key that moves the focus says where it went, with a ref to act there: Tab from a field to
 // the next, Shift+Tab back (pressed where the focus is); a key that types leaves it, and one
 // that sends the form to another page says that page, not where the focus is there.

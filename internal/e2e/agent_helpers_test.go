@@ -125,6 +125,13 @@ func agentOn(t *testing.T, panel context.Context) {
 // and waits until the run is over. It returns the tool messages as shown.
 func runAgent(t *testing.T, panel context.Context, text string) []toolCard {
 	t.Helper()
+	cards, _ := runAgentAsks(t, panel, text)
+	return cards
+}
+
+// runAgentAsks is runAgent, which also says how many asks it answered.
+func runAgentAsks(t *testing.T, panel context.Context, text string) ([]toolCard, int) {
+	t.Helper()
 	NewChat(t, panel)
 	agentOn(t, panel)
 	// The chip has said what goes with the message (a page attached is the user's consent to
@@ -135,7 +142,7 @@ func runAgent(t *testing.T, panel context.Context, text string) []toolCard {
 	asks := untilDone(t, panel, `document.getElementById("stop").hidden && !!document.querySelector('.msg[data-role="user"]')`)
 	cards := toolCards(t, panel)
 	countAsks(t, asks, len(cards))
-	return cards
+	return cards, asks
 }
 
 // untilDone answers every ask of the run on screen with Allow once until done (a JS

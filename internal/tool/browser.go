@@ -132,6 +132,31 @@ type Frame struct {
 	Failed bool `json:"failed,omitempty"`
 }
 
+// scriptable is the set of frames Skiff can script: those that show a web page, and those a
+// page wrote itself (about:blank, about:srcdoc: the body of a rich text editor, as TinyMCE's),
+// which belong to the page of their parent.
+func scriptable(frames []Frame) map[int]bool {
+	byID := make(map[int]Frame, len(frames))
+	for _, f := range frames {
+		byID[f.ID] = f
+	}
+	out := map[int]bool{}
+	for _, f := range frames {
+		for g, d := f, 0; d <= len(frames); d++ {
+			if Scriptable(g.URL) {
+				out[f.ID] = true
+				break
+			}
+			p, ok := byID[g.ParentID]
+			if g.URL != "about:blank" && g.URL != "about:srcdoc" || g.ParentID < 0 || !ok {
+				break
+			}
+			g = p
+		}
+	}
+	return out
+}
+
 // live is frames without those whose page did not load.
 func live(frames []Frame) []Frame {
 	out := frames[:0:0]

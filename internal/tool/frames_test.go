@@ -87,3 +87,23 @@ func TestAFrameThatDidNotLoadSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// A frame a page wrote itself (about:srcdoc, about:blank: a rich text editor's body) is
+// scripted as part of the page that holds it; one in a page Skiff cannot script, or with no
+// parent, is not.
+func TestFramesAPageWroteAreItsOwn(t *testing.T) {
+	can := scriptable([]Frame{
+		{ID: 0, ParentID: -1, URL: "https://a.test/"},
+		{ID: 1, ParentID: 0, URL: "about:srcdoc"},
+		{ID: 2, ParentID: 1, URL: "about:blank"},
+		{ID: 3, ParentID: 0, URL: "chrome-extension://x/y.html"},
+		{ID: 4, ParentID: 3, URL: "about:blank"},
+		{ID: 5, ParentID: 9, URL: "about:blank"},
+		{ID: 6, ParentID: 0, URL: "data:text/html,hi"},
+	})
+	for id, want := range []bool{true, true, true, false, false, false, false} {
+		if can[id] != want {
+			t.Errorf("frame %d: scriptable %v, want %v", id, can[id], want)
+		}
+	}
+}

@@ -127,8 +127,9 @@ func (e *Env) Snapshot(ctx context.Context, tabID int, root string, interactive 
 	var mu sync.Mutex
 	var topErr error
 	var toRead []Frame
+	can := scriptable(frames)
 	for _, f := range frames {
-		if Scriptable(f.URL) && snaps[f.ID] == nil {
+		if can[f.ID] && snaps[f.ID] == nil {
 			toRead = append(toRead, f)
 		}
 	}
@@ -219,8 +220,9 @@ func placesAll(tree []Item, frames []Frame) bool {
 		}
 	}
 	walk(tree)
+	can := scriptable(frames)
 	for _, f := range frames {
-		if f.ParentID > 0 || f.ParentID == 0 && Scriptable(f.URL) && !named[f.ID] {
+		if f.ParentID > 0 || f.ParentID == 0 && can[f.ID] && !named[f.ID] {
 			return false
 		}
 	}

@@ -137,7 +137,8 @@ func TestPlacesAll(t *testing.T) {
 	page := Frame{ID: 0, ParentID: -1, URL: "https://a.test/"}
 	inner := Frame{ID: 1, ParentID: 0, URL: "https://a.test/inner"}
 	assert.True(t, placesAll(tree, []Frame{page, inner}))
-	assert.True(t, placesAll(tree, []Frame{page, inner, {ID: 3, ParentID: 0, URL: "about:blank"}}), "a frame Skiff cannot script needs no name")
+	assert.True(t, placesAll(tree, []Frame{page, inner, {ID: 3, ParentID: 0, URL: "chrome-extension://x/y.html"}}), "a frame Skiff cannot script needs no name")
+	assert.False(t, placesAll(tree, []Frame{page, inner, {ID: 3, ParentID: 0, URL: "about:blank"}}), "a frame the page wrote is read as the page")
 	assert.False(t, placesAll(tree, []Frame{page, inner, {ID: 2, ParentID: 0, URL: "https://b.test/"}}), "a frame the tree does not name")
 	assert.False(t, placesAll(tree, []Frame{page, inner, {ID: 2, ParentID: 1, URL: "https://b.test/"}}), "a nested frame")
 	tree[1].Node.Kids = append(tree[1].Node.Kids, Item{Node: &Node{Role: "iframe", Frame: &two}})

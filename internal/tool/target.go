@@ -149,14 +149,15 @@ func (e *Env) introduceFrames(ctx context.Context, tabID int, frames []Frame) {
 	levels := map[int][]Frame{}
 	kids := map[int][]int{}
 	deepest := 0
+	can := scriptable(frames)
 	for _, f := range frames {
-		if f.ParentID < 0 || !Scriptable(f.URL) {
+		if f.ParentID < 0 || !can[f.ID] {
 			continue
 		}
 		d := depth(f)
 		levels[d] = append(levels[d], f)
 		deepest = max(deepest, d)
-		if p, ok := byID[f.ParentID]; ok && Scriptable(p.URL) {
+		if _, ok := byID[f.ParentID]; ok && can[f.ParentID] {
 			kids[f.ParentID] = append(kids[f.ParentID], f.ID)
 		}
 	}

@@ -372,6 +372,8 @@
   // ---- roles and names, after ARIA (enough of it for what agents act on) ----
   const landmarks = { header: "banner", footer: "contentinfo", nav: "navigation", main: "main", aside: "complementary", search: "search" };
   const inputRoles = { button: "button", submit: "button", reset: "button", image: "button", checkbox: "checkbox", radio: "radio", range: "slider", number: "spinbutton", search: "searchbox", file: "button", color: "button" };
+  // The landmarks (and tables) given a ref for a snapshot to start there, not to be acted on.
+  const placeRoles = /^(dialog|form|table|main|navigation|region|search|complementary)$/;
   const interactiveRoles = new Set(["button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox", "option", "slider", "spinbutton", "switch", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "treeitem", "gridcell"]);
   const heldRoles = new Set(["textbox", "searchbox", "combobox", "listbox", "slider", "spinbutton"]);
   const nameFromContent = new Set(["button", "link", "heading", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "treeitem", "cell", "gridcell", "columnheader", "rowheader", "checkbox", "radio", "switch", "tooltip", "listitem", "paragraph", "legend", "caption", "term", "definition", "summary"]);
@@ -750,7 +752,7 @@
         return [node];
       }
       // Refs in document order: the element's before its children's.
-      const ref = act || /^(dialog|form|table|main|navigation|region|search|complementary)$/.test(role) ? refOf(el) : "";
+      const ref = act || placeRoles.test(role) ? refOf(el) : "";
       let kids = [];
       const root = shadowOf(el);
       if (root) shadows = true;
@@ -868,14 +870,15 @@
     return items;
   }
 
-  // onlyInteractive keeps the elements a person can act on, and the headings and landmarks that
-  // say where they are.
+  // onlyInteractive keeps the elements a person can act on (all that have a ref: a clickable
+  // list item, row or picture as well as a control), and the landmarks around them that say
+  // where they are.
   function onlyInteractive(items) {
     const out = [];
     for (const it of items) {
       if (typeof it === "string") continue;
       const kids = it.kids ? onlyInteractive(it.kids) : [];
-      const keep = it.ref && (interactiveRoles.has(it.role) || it.role === "generic" || it.role === "iframe" || it.role === "heading");
+      const keep = it.ref && !placeRoles.test(it.role);
       if (keep) out.push({ ...it, kids: kids.length ? kids : undefined });
       else if (kids.length && it.ref) out.push({ ...it, kids });
       else out.push(...kids);

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -53,6 +54,24 @@ func TestSnapshotRecordings(t *testing.T) {
 				t.Fatal(err)
 			}
 			text := tool.Format(&s, tool.SnapOptions{})
+			// The interactive snapshot keeps every element the full one gives a ref to act on
+			// (a clickable list item, a row, a picture), not only those of a control's role.
+			rawOnly := JS[string](t, panel, fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, func: () => globalThis.skiffPage.call("snapshot", '{"interactive":true}')}).then(r => JSON.stringify(r[0].result))`, tab))
+			var only tool.Snap
+			if err := json.Unmarshal([]byte(rawOnly), &only); err != nil {
+				t.Fatal(err)
+			}
+			kept := actable(only.Tree, nil)
+			var lost []string
+			for ref, role := range actable(s.Tree, nil) {
+				if _, ok := kept[ref]; !ok {
+					lost = append(lost, role+" "+ref)
+				}
+			}
+			if len(lost) > 0 {
+				sort.Strings(lost)
+				t.Errorf("the interactive snapshot of %s leaves out %d elements the full one gives a ref: %s", name, len(lost), strings.Join(lost[:min(len(lost), 10)], ", "))
+			}
 			if *update {
 				if err := os.WriteFile(filepath.Join(dir, name+".json"), []byte(raw+"\n"), 0o644); err != nil {
 					t.Fatal(err)
@@ -73,6 +92,25 @@ func TestSnapshotRecordings(t *testing.T) {
 		})
 	}
 }
+
+// actable is the refs of the elements of a snapshot tree that can be acted on, with their roles
+// (the landmarks and tables a ref is given to so that a snapshot can start there are not).
+func actable(items []tool.Item, out map[string]string) map[string]string {
+	if out == nil {
+		out = map[string]string{}
+	}
+	for _, it := range items {
+		if n := it.Node; n != nil {
+			if n.Ref != "" && !placeOnly.MatchString(n.Role) {
+				out[n.Ref] = n.Role
+			}
+			actable(n.Kids, out)
+		}
+	}
+	return out
+}
+
+var placeOnly = regexp.MustCompile(`^(dialog|form|table|main|navigation|region|search|complementary)$`)
 
 // diff shows the first lines where two texts differ.
 func diff(a, b string) string {

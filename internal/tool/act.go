@@ -295,6 +295,10 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 		// A list the page draws: chosen from as a person does. Only a list is opened this
 		// way: anything else is clicked with click, and judged as a click.
 		if f.Element.Role != "combobox" && f.Element.Role != "listbox" {
+			if f.Element.Role == "textbox" || f.Element.Role == "searchbox" {
+				// A field that suggests without saying so (jQuery UI's autocomplete): typed into.
+				return nil, failf("%s is a text field, not a list to choose from; type the value into it (if it then shows suggestions, a snapshot gives them to click)", f.Element.Words())
+			}
 			return nil, failf("%s is not a drop-down or a list to choose from; click it instead", f.Element.Words())
 		}
 		w := e.watching(ctx, tab.ID, frame, false)

@@ -1207,7 +1207,7 @@
     const before = voices();
     const open = new Map(); // the dialogs showing, by what they are called: one may close
     for (const el of before.keys()) if (isDialog(el)) open.set(el, describe(el));
-    noting.set(token, { before, open, refused, stop: stopAll, added, removed, watched, busyBefore, spinning, names, hiddenCtl, tips: !hover });
+    noting.set(token, { before, open, refused, stop: stopAll, added, removed, watched, busyBefore, spinning, names, hiddenCtl, tips: !hover, t0: document.timeline.currentTime || 0 });
     setTimeout(() => noting.has(token) && (stopAll(), noting.delete(token)), 15000);
     return { ok: 1, token };
   }
@@ -1289,7 +1289,22 @@
       if (!l.spinning.has(a) && t && t.nodeType === 1 && !(l.watched[0] && t.contains(l.watched[0])) && spinner(a, t) && !unseen(t)) return { ok: 1, busy: "it shows a spinner" };
     }
     if (placeholders([...endless()].filter((a) => !l.spinning.has(a)))) return { ok: 1, busy: "it shows placeholders where its content will be" };
-    return { ok: 1 };
+    return { ok: 1, moving: moving(l) ? 1 : 0 };
+  }
+  // moving says whether something the action set moving still moves: a transition or an
+  // animation that started since, ends within two seconds, and is not the pressed element's
+  // own (a button that changes colour as it is pressed), nor of what holds it.
+  function moving(l) {
+    const pressed = l.watched[0];
+    for (const a of document.getAnimations()) {
+      if (a.playState !== "running" || (a.startTime !== null && a.startTime < l.t0)) continue; // (no start time yet: it starts at the next frame)
+      const t = a.effect?.getComputedTiming?.();
+      if (!t || t.iterations === Infinity || !(t.endTime - (t.localTime || 0) < 2000)) continue;
+      const el = a.effect.target;
+      if (!el || el.nodeType !== 1 || !el.isConnected || (pressed && (el.contains(pressed) || pressed.contains(el)))) continue;
+      return true;
+    }
+    return false;
   }
   // loadingNow says how a page shows it is still loading what it will show ("" when it does
   // not): a region marked busy, a progress bar with no value yet, a spinner. A page that

@@ -711,6 +711,7 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 				call("press_key", obj{"ref": refIn(t, c, `link "Open settings"`), "key": "Escape"}),
 				call("click", obj{"ref": refIn(t, c, `button "Price"`)}),
 				call("snapshot", nil),
+				call("click", obj{"ref": refIn(t, c, `button "Buy now"`)}),
 			}
 		},
 	}}
@@ -740,6 +741,7 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 		{"press_key", `Pressed Escape in link “Open settings”. It closed dialog “Settings”.`},
 		{"click", `Clicked button “Price” [e`},
 		{"snapshot", `row: Plan | button "Price" [e`},
+		{"click", `Clicked button “Buy now” [e`},
 	}
 	got := p.since(1) // after the first snapshot
 	if len(got) != len(want) {
@@ -760,6 +762,7 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 		14: `. The page asked for a file chooser, which Skiff kept closed: Skiff cannot choose files on this computer, so ask the user to choose the file.`,
 		16: `. It is now sorted ascending.`,
 		17: `] (sorted ascending)`,
+		18: `. It opened dialog “Confirm order” [e`, // once its backdrop had faded in
 	} {
 		if !strings.Contains(got[i].Text, after) {
 			t.Errorf("call %d: want %q in %s", i+1, after, got[i].Text)

@@ -513,6 +513,11 @@ type watch struct {
 // the requests the page sent for it (a save, a sign-in, a search) to be answered.
 var RequestWait = 3 * time.Second
 
+// MotionWait is how long, beyond the moment an action is watched for, its result waits while
+// what the action set moving still moves: a dialog that fades in after its backdrop did
+// (Bootstrap's), a panel that slides open. What it then shows is what the action did.
+var MotionWait = time.Second
+
 // follow has the page's requests followed while an action runs and is watched, so that its
 // result can wait for what the action sent (a click on Save that posts and then shows "Saved"
 // or an error, a sign-in that posts and then goes to another page) instead of reading the page
@@ -625,6 +630,7 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 	// page to show what it heard.
 	var rep replies
 	var busy string // how the page showed it was still working, at the last look
+	var moving bool // whether what the action set moving still moved, at the last look
 	var busyAt time.Time
 	for deadline := time.Now().Add(window); ; {
 		if d, ok := e.Browser.Dialog(tabID); ok {
@@ -668,15 +674,17 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 			pending := !w.net.IsZero() && e.Browser.RequestsSince(tabID, w.net) > 0
 			if !pending && w.token != "" {
 				// What the page shows may say it is still working, where what it sent is out
-				// of sight (a cross-site frame's request, a socket): looked at every 100 ms.
-				if now.Sub(busyAt) >= 100*time.Millisecond {
-					busy, busyAt = e.busy(ctx, tabID, w), now
+				// of sight (a cross-site frame's request, a socket): looked at every 100 ms,
+				// every 50 while something the action started moves.
+				if now.Sub(busyAt) >= 100*time.Millisecond || moving && now.Sub(busyAt) >= 50*time.Millisecond {
+					busy, moving = e.busy(ctx, tabID, w)
+					busyAt = now
 				}
 				pending = busy != ""
 			} else {
 				busy = ""
 			}
-			if rep.drawn(pending, now) || !rep.sent {
+			if (rep.drawn(pending, now) || !rep.sent) && !(moving && now.Before(deadline.Add(MotionWait))) {
 				break
 			}
 		}
@@ -724,15 +732,16 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 }
 
 // busy says how the page shows it is still working on w's action ("" when it does not, or
-// cannot be asked): skiff.js busyNow.
-func (e *Env) busy(ctx context.Context, tabID int, w *watch) string {
+// cannot be asked), and whether something the action set moving still moves: skiff.js busyNow.
+func (e *Env) busy(ctx context.Context, tabID int, w *watch) (string, bool) {
 	var b struct {
-		Busy string `json:"busy"`
+		Busy   string `json:"busy"`
+		Moving int    `json:"moving"`
 	}
 	if e.call(ctx, tabID, w.frame, pageFiles, "busyNow", map[string]string{"token": w.token}, &b) != nil {
-		return ""
+		return "", false
 	}
-	return b.Busy
+	return b.Busy, b.Moving == 1
 }
 
 // sameDocument says whether two addresses differ only after "#": the same page.

@@ -2008,6 +2008,8 @@
     if (link && /^https?:/i.test(link.href)) out.link = link.href;
     else if (link && !/^(javascript|file|about|data|blob|chrome|chrome-extension):/i.test(link.href)) out.app = link.href.slice(0, 300);
     if (link && link.target && !/^_(self|parent|top)$/i.test(link.target)) out.newTab = true;
+    const popup = (el.getAttribute("aria-haspopup") || "").toLowerCase();
+    if (/^(listbox|tree|grid|dialog)$/.test(popup)) out.popup = popup;
     const form = el.form || (el.closest && el.closest("form"));
     if (form) {
       const submits = (el.localName === "button" && (el.getAttribute("type") || "submit").toLowerCase() === "submit") || (el.localName === "input" && /^(submit|image)$/.test(el.type));

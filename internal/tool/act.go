@@ -292,9 +292,10 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 		return nil, err
 	}
 	if f.Element.Tag != "select" {
-		// A list the page draws: chosen from as a person does. Only a list is opened this
-		// way: anything else is clicked with click, and judged as a click.
-		if f.Element.Role != "combobox" && f.Element.Role != "listbox" {
+		// A list the page draws: chosen from as a person does. Only a list (or what says it
+		// opens one, as a country picker's button) is opened this way: anything else is
+		// clicked with click, and judged as a click.
+		if f.Element.Role != "combobox" && f.Element.Role != "listbox" && f.Element.Popup == "" {
 			if f.Element.Role == "textbox" || f.Element.Role == "searchbox" {
 				// A field that suggests without saying so (jQuery UI's autocomplete): typed into.
 				return nil, failf("%s is a text field, not a list to choose from; type the value into it (if it then shows suggestions, a snapshot gives them to click)", f.Element.Words())
@@ -388,7 +389,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 				return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 			}
 			lines = append(lines, at)
-		case (el.Role == "combobox" || el.Role == "listbox") && el.Tag != "select" && el.Tag != "input" && el.Tag != "textarea":
+		case (el.Role == "combobox" || el.Role == "listbox" || el.Popup != "") && el.Tag != "select" && el.Tag != "input" && el.Tag != "textarea":
 			// A list the page draws, that takes no typing: opened and chosen from. (A field
 			// that suggests is typed into, as any field: choosing a suggestion may search
 			// or go somewhere, which select_option does when asked.)

@@ -139,6 +139,7 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 	if err := e.call(ctx, tabID, frame, pageFiles, "optionsOf", map[string]any{"target": pt, "first": true}, &l); err != nil {
 		return "", err
 	}
+	calledBefore := strings.ToLower(l.What)
 	if l.SearchInside == 0 {
 		l.Search = "" // before the list was opened, a field with the focus is another control
 	}
@@ -197,7 +198,10 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 	text := fmt.Sprintf("Chose %s in %s.", strings.Join(quoteAll(chosen), ", "), after.What)
 	missing := []string{}
 	for _, c := range chosen {
-		if !strings.Contains(strings.ToLower(after.Shows), strings.ToLower(c)) && !selectedIn(after, c) {
+		// Taken when the control shows it, its list has it chosen, or its name now says it (a
+		// country picker's button: "…, currently selected Portugal (+351)", showing "+351").
+		named := strings.Contains(strings.ToLower(after.What), strings.ToLower(c)) && !strings.Contains(calledBefore, strings.ToLower(c))
+		if !strings.Contains(strings.ToLower(after.Shows), strings.ToLower(c)) && !selectedIn(after, c) && !named {
 			missing = append(missing, c)
 		}
 	}

@@ -27,6 +27,9 @@ type Element struct {
 	Submits  string `json:"submits,omitempty"` // the form action a click on it sends
 	// NewTab: it is a link that opens in a new tab or window (target="_blank", a named one).
 	NewTab bool `json:"newTab,omitempty"`
+	// Popup is what it says it opens, when that is a list to choose from or a dialog that holds
+	// one (aria-haspopup "listbox", "tree", "grid" or "dialog": a country picker's button).
+	Popup string `json:"popup,omitempty"`
 }
 
 // valueRoles set a value rather than perform an action: what their label says ("Send me

@@ -956,7 +956,7 @@
     if (action === "type") {
       const editable = el.isContentEditable || ((el.localName === "input" || el.localName === "textarea") && !/^(checkbox|radio|submit|button|reset|image|file)$/.test(el.type));
       if (!editable) return { error: `${what} is not a text field; type needs an input, a textarea or an editable element`, what };
-      if (el.readOnly) return { error: `${what} is read-only`, retry: 1, what };
+      if (el.readOnly) return { error: `${what} is read-only: a picker may fill it (click it and choose in what opens)`, retry: 1, what };
     }
     if (!r0.point) {
       const r = boxOf(el);
@@ -1205,11 +1205,33 @@
     mo.observe(document.documentElement, { childList: true, subtree: true, characterData: true, characterDataOldValue: true });
     const stopAll = () => (stop(), mo.disconnect());
     const before = voices();
+    // What the fields hold, for an action that fills some other than the one acted on (a
+    // date picker's day, "Same as delivery address", an address chosen from suggestions).
+    const values = new Map();
+    for (const f of document.querySelectorAll(valueSel)) {
+      if (values.size >= 400) break;
+      values.set(f, f.value);
+    }
     const open = new Map(); // the dialogs showing, by what they are called: one may close
     for (const el of before.keys()) if (isDialog(el)) open.set(el, describe(el));
-    noting.set(token, { before, open, refused, stop: stopAll, added, removed, watched, busyBefore, spinning, names, hiddenCtl, tips: !hover, t0: document.timeline.currentTime || 0 });
+    noting.set(token, { before, open, refused, stop: stopAll, added, removed, watched, busyBefore, spinning, names, hiddenCtl, tips: !hover, t0: document.timeline.currentTime || 0, values });
     setTimeout(() => noting.has(token) && (stopAll(), noting.delete(token)), 15000);
     return { ok: 1, token };
+  }
+  // The fields that hold a value a person reads: text of any kind, a number, a date, a list.
+  const valueSel = "input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]):not([type=reset]):not([type=image]):not([type=file]):not([type=range]),textarea,select";
+  // filledSince is the fields the action changed the value of, other than the one acted on
+  // (said with what they hold now; a secret's value is not).
+  function filledSince(l, dialogs) {
+    const out = [];
+    const acted = l.watched[0];
+    for (const [f, v] of l.values) {
+      if (out.length >= 4) break;
+      if (!f.isConnected || f.value === v || (acted && (f === acted || contains(acted, f) || (acted.control && acted.control === f))) || dialogs.some((d) => d.contains(f)) || unseen(f)) continue;
+      const kind = secret(f);
+      out.push({ what: describe(f), ref: refOf(f), value: kind ? "" : clean(f.localName === "select" ? [...f.selectedOptions].map((o) => o.text).join(", ") : f.value, 100), secret: kind ? 1 : 0 });
+    }
+    return out;
   }
   // hiddenControls is the set of controls on the page that are not rendered now (bounded).
   const ctlSel = 'a[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],[role=link],[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=tab],[role=option],[role=checkbox],[role=radio],[role=switch],[role=treeitem]';
@@ -1364,6 +1386,7 @@
     // that said nothing new may still have grown past what it is read for (a long log).
     const voiced = [...spoke, ...dialogs];
     Object.assign(out, shownSince(l.added, l.removed, voiced, out.said, l.names, l.tips));
+    out.filled = filledSince(l, dialogs);
     if (l.hiddenCtl && l.hiddenCtl.size) {
       // Controls that were there, hidden, and show now (outside a dialog that opened, which is
       // said with its ref): a menu's items, a panel's buttons.

@@ -298,6 +298,60 @@ func TestARichTextEditorInAFrameIsTypedInto(t *testing.T) {
 	}
 }
 
+// An action that fills a field other than the one acted on says so, with what the field holds
+// now: a calendar's day fills the date field it was opened from (a read-only field: typing
+// into it says what to do instead), a button steps a number, and a button that makes up a
+// password fills it, its value not said.
+func TestActionsSayWhichFieldsTheyFilled(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `textbox "Arrival"`), "text": "2026-12-24"})}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `textbox "Arrival"`)}), call("snapshot", nil)}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("select_option", obj{"ref": refIn(t, c, `combobox "Month"`), "values": []string{"December"}}), call("snapshot", nil)}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("click", obj{"ref": refIn(t, c, `"December 24, 2026"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "More guests"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Make one up"`)}),
+			}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("picker.html"))
+	allowSite(t, panel, site.URL)
+	runAgent(t, panel, "book for three on Christmas Eve")
+	types, clicks := p.results("type"), p.results("click")
+	if len(types) != 1 || len(clicks) != 4 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	if !types[0].Error || !strings.Contains(types[0].Text, "is read-only: a picker may fill it") {
+		t.Errorf("typing into the read-only date field: %+v", types[0])
+	}
+	for i, want := range []string{
+		`It filled textbox “Arrival” [e1] with "2026-12-24".`,
+		`It filled spinbutton “Guests” [e2] with "3".`,
+		`It filled textbox “Password” [e4] (a secret: its value is not shown).`,
+	} {
+		if got := clicks[i+1].Text; !strings.Contains(got, want) || strings.Contains(got, "Xq7") {
+			t.Errorf("click %d: want %q in %s", i+2, want, got)
+		}
+	}
+	if strings.Contains(clicks[0].Text, "It filled") {
+		t.Errorf("opening the calendar filled nothing: %s", clicks[0].Text)
+	}
+	if got := inTab[string](t, panel, tab, `[arrival.value, guests.value, pw.value].join(" ")`); got != "2026-12-24 3 Xq7-pL2-vR9" {
+		t.Errorf("the fields hold %q", got)
+	}
+}
+
 // A key that moves the focus says where it went, with a ref to act there: Tab from a field to
 // the next, Shift+Tab back (pressed where the focus is); a key that types leaves it, and one
 // that sends the form to another page says that page, not where the focus is there.

@@ -780,6 +780,13 @@ func (e *Env) heard(ctx context.Context, tabID int, w *watch) string {
 			Ref  string `json:"ref"`
 		} `json:"revealed"`
 		RevealedMore int `json:"revealedMore"`
+		// Filled are fields other than the one acted on whose value the action changed.
+		Filled []struct {
+			What   string `json:"what"`
+			Ref    string `json:"ref"`
+			Value  string `json:"value"`
+			Secret int    `json:"secret"`
+		} `json:"filled"`
 	}
 	if err := e.call(ctx, tabID, w.frame, pageFiles, "saidSince", map[string]string{"token": w.token}, &h); err != nil {
 		return ""
@@ -825,6 +832,24 @@ func (e *Env) heard(ctx context.Context, tabID int, w *watch) string {
 		b.WriteString(" It now shows: " + strings.Join(shown, " "))
 	} else if h.More > 0 {
 		fmt.Fprintf(&b, " The page now shows about %d characters of new text; look at it again to read them.", h.More)
+	}
+	var filled, emptied []string
+	for _, f := range h.Filled {
+		at := f.What + refNote(frameRef(w.frame, f.Ref))
+		switch {
+		case f.Secret == 1:
+			filled = append(filled, at+" (a secret: its value is not shown)")
+		case f.Value == "":
+			emptied = append(emptied, at)
+		default:
+			filled = append(filled, fmt.Sprintf("%s with %q", at, f.Value))
+		}
+	}
+	if len(filled) > 0 {
+		fmt.Fprintf(&b, " It filled %s.", strings.Join(filled, ", "))
+	}
+	if len(emptied) > 0 {
+		fmt.Fprintf(&b, " It emptied %s.", strings.Join(emptied, ", "))
 	}
 	if len(h.Revealed) > 0 {
 		var list []string

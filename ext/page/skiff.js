@@ -947,8 +947,12 @@
     let el = r0.el;
     const what = describe(el);
     if (!el.isConnected) return { error: `${what} is no longer attached to the page`, retry: 1 };
+    // A field drawn see-through over the box that shows its value (react-select's search field
+    // once a choice shows) is where a person clicks and types all the same, as Playwright holds:
+    // whether it gets the events at its point is checked below.
     const why = hiddenUp(el);
-    if (why) return { error: `${what} is not visible (${why})`, retry: 1, what };
+    const seeThroughField = why === "opacity" && (el.isContentEditable || /^(input|textarea|select)$/.test(el.localName)) && !/^(checkbox|radio|file|hidden)$/.test(el.type || "");
+    if (why && !seeThroughField) return { error: `${what} is not visible (${why})`, retry: 1, what };
     if (action !== "hover" && action !== "scroll" && disabled(controlOf(el))) return { error: `${what} is disabled`, retry: 1, what };
     // A file field (or the label a site draws as its "Upload" button) opens the system's file
     // chooser, which would wait in front of the user with no one to answer it.
@@ -1802,9 +1806,14 @@
     const field = el.localName === "input" || el.localName === "textarea" || el.isContentEditable;
     let shows = el.localName === "input" || el.localName === "textarea" ? el.value : roleOf(el) === "listbox" ? "" : visibleText(el, 120);
     // A search field inside the box that shows the choice (Tom Select draws the chosen item
-    // beside its emptied field): the choice is what the box shows.
-    const box = el.parentElement;
-    if (!shows && el.localName === "input" && box && [...box.querySelectorAll("input:not([type=hidden]), select, textarea, button")].every((x) => x === el)) shows = visibleText(box, 120);
+    // beside its emptied field; react-select in a box around the field's own): the choice is
+    // what the nearest box around it that holds no other control shows.
+    if (!shows && el.localName === "input") {
+      for (let box = el.parentElement, i = 0; box && i < 4 && !/^(label|form|fieldset|body)$/.test(box.localName); box = box.parentElement, i++) {
+        if (![...box.querySelectorAll("input:not([type=hidden]), select, textarea")].every((x) => x === el)) break;
+        if ((shows = visibleText(box, 120))) break;
+      }
+    }
     // A search field that has the focus, the list's own (Select2 opens its list with one, or
     // draws one inside the control for a multiple choice): where a person types to find an
     // option that is not showing, or that comes after a request.

@@ -1035,7 +1035,9 @@ func TestALinkThatGoesNowhereSaysSo(t *testing.T) {
 // or draws its search field in the control, looking up what is typed (Select2 with a remote
 // source: the value is typed there and the option it finds clicked). What the control shows
 // afterwards is read back; a button that says it opens a list, or a dialog holding one (a phone
-// field's country picker), is chosen from too, its choice read from its name. A button is not opened as a list: a
+// field's country picker), is chosen from too, its choice read from its name; and a field that
+// shows its choice in a box of its own and is drawn see-through once it does (react-select)
+// is read by that box and chosen in again. A button is not opened as a list: a
 // click is judged as a click.
 func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 	site := testkit.NewSite(t)
@@ -1063,6 +1065,8 @@ func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 				call("select_option", obj{"ref": refIn(t, c, `combobox "Search a town"`), "values": []string{"Atlantis"}}),
 				call("select_option", obj{"ref": refIn(t, c, `searchbox`), "values": []string{"urgent"}}),
 				call("select_option", obj{"ref": refIn(t, c, `button "Change country`), "values": []string{"Portugal"}}),
+				call("select_option", obj{"ref": refIn(t, c, `combobox "Colour"`), "values": []string{"Blue"}}),
+				call("select_option", obj{"ref": refIn(t, c, `combobox "Colour"`), "values": []string{"Green"}}),
 			}
 		},
 	}}
@@ -1088,6 +1092,8 @@ func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 		`Combobox “Porto” found no option for "Atlantis" typed into its search field`,
 		`is a text field, not a list to choose from; type the value into it`,
 		`Chose "Portugal (+351)" in button “Change country, currently selected Portugal (+351)”. It shows "+351".`,
+		`Chose "Blue" in combobox “Colour”. It shows "Blue".`,
+		`Chose "Green" in combobox “Colour”. It shows "Green".`,
 	}
 	got := p.since(1) // after the first snapshot
 	if len(got) != len(want) {
@@ -1097,8 +1103,11 @@ func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 		if !strings.Contains(got[i].Text, w) || got[i].Error != (i >= 5 && i <= 7 || i == 14 || i == 15) {
 			t.Errorf("call %d: want %q in %s", i+1, w, got[i].Text)
 		}
+		if strings.Contains(got[i].Text, "It filled") { // the list chosen in is not news to itself
+			t.Errorf("call %d: %s", i+1, got[i].Text)
+		}
 	}
-	if got := inTab[string](t, panel, tab, `document.getElementById("log").textContent + " " + document.getElementById("browser").value`); got != "size=Medium;country=de;airport=Paris Orly (ORY);interest=Music;interest=Sport;seat=Aisle;meal=Fish;port=Lisbon;size=Large;town=Porto;label=gift;label=fragile;country code=+351; Firefox" {
+	if got := inTab[string](t, panel, tab, `document.getElementById("log").textContent + " " + document.getElementById("browser").value`); got != "size=Medium;country=de;airport=Paris Orly (ORY);interest=Music;interest=Sport;seat=Aisle;meal=Fish;port=Lisbon;size=Large;town=Porto;label=gift;label=fragile;country code=+351;colour=Blue;colour=Green; Firefox" {
 		t.Errorf("the page: %q", got)
 	}
 }

@@ -186,7 +186,7 @@ func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	}
 	refused := ""
 	if in.Submit {
-		w := e.watching(ctx, tab.ID, frame, true)
+		w := e.watching(ctx, tab.ID, frame, true, nil)
 		if err := e.key(ctx, tab.ID, frame, "Enter"); err != nil {
 			e.unwatch(tab.ID, w)
 			return nil, err
@@ -302,7 +302,7 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 			}
 			return nil, failf("%s is not a drop-down or a list to choose from; click it instead", f.Element.Words())
 		}
-		w := e.watching(ctx, tab.ID, frame, false)
+		w := e.watching(ctx, tab.ID, frame, false, &pt)
 		text, err := e.choose(ctx, tab.ID, frame, pt, in.Values)
 		if err != nil {
 			e.unwatch(tab.ID, w)
@@ -320,7 +320,7 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 		Now      []string `json:"now"`
 		Already  int      `json:"already"`
 	}
-	w := e.watching(ctx, tab.ID, frame, false)
+	w := e.watching(ctx, tab.ID, frame, false, &pt)
 	if err := e.call(ctx, tab.ID, frame, pageFiles, "selectOption", map[string]any{"target": pt, "values": in.Values}, &r); err != nil {
 		e.unwatch(tab.ID, w)
 		return nil, err
@@ -453,7 +453,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 		if _, err := e.locate(ctx, tab.ID, lastFrame, lastPt, "type"); err == nil {
 			_ = e.call(ctx, tab.ID, lastFrame, pageFiles, "focusForTyping", map[string]any{"target": lastPt, "clear": false}, nil)
 		}
-		w := e.watching(ctx, tab.ID, lastFrame, true)
+		w := e.watching(ctx, tab.ID, lastFrame, true, nil)
 		if err := e.key(ctx, tab.ID, lastFrame, "Enter"); err != nil {
 			e.unwatch(tab.ID, w)
 			return nil, err
@@ -506,7 +506,7 @@ func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			return nil, failf("%s opens a file chooser, and Skiff cannot choose files on this computer; ask the user to choose the file", el.Words())
 		}
 	}
-	w := e.watching(ctx, tab.ID, frame, true)
+	w := e.watching(ctx, tab.ID, frame, true, nil)
 	chooser := e.interceptChoosers(ctx, tab.ID)
 	if err := e.key(ctx, tab.ID, frame, in.Key); err != nil {
 		e.unwatch(tab.ID, w)

@@ -580,8 +580,9 @@ func (e *Env) undo(tabID int, method string, params any) {
 }
 
 // watching notes, just before an action in frame, what afterAction will compare with: the
-// open tabs when tabs is set, and what the page says.
-func (e *Env) watching(ctx context.Context, tabID, frame int, tabs bool) *watch {
+// open tabs when tabs is set, and what the page says. on is the element acted on (nil: the
+// one with the focus), whose own value the action is not said to have filled.
+func (e *Env) watching(ctx context.Context, tabID, frame int, tabs bool, on *pageTarget) *watch {
 	w := &watch{frame: frame}
 	if tabs {
 		w.known = e.knownTabs(ctx)
@@ -590,7 +591,11 @@ func (e *Env) watching(ctx context.Context, tabID, frame int, tabs bool) *watch 
 	var l struct {
 		Token string `json:"token"`
 	}
-	if e.call(ctx, tabID, frame, pageFiles, "noteSaid", map[string]any{}, &l) == nil {
+	args := map[string]any{}
+	if on != nil {
+		args["target"] = *on
+	}
+	if e.call(ctx, tabID, frame, pageFiles, "noteSaid", args, &l) == nil {
 		w.token = l.Token
 	}
 	return w

@@ -1099,12 +1099,16 @@ func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 	if len(got) != len(want) {
 		t.Fatalf("results: %s", p.all())
 	}
+	shows := regexp.MustCompile(`It shows "([^"]+)"`)
 	for i, w := range want {
 		if !strings.Contains(got[i].Text, w) || got[i].Error != (i >= 5 && i <= 7 || i == 14 || i == 15) {
 			t.Errorf("call %d: want %q in %s", i+1, w, got[i].Text)
 		}
 		if strings.Contains(got[i].Text, "It filled") { // the list chosen in is not news to itself
 			t.Errorf("call %d: %s", i+1, got[i].Text)
+		}
+		if m := shows.FindStringSubmatch(got[i].Text); m != nil && strings.Contains(got[i].Text, `It now shows: "`+m[1]+`"`) {
+			t.Errorf("call %d says what the list shows twice: %s", i+1, got[i].Text)
 		}
 	}
 	if got := inTab[string](t, panel, tab, `document.getElementById("log").textContent + " " + document.getElementById("browser").value`); got != "size=Medium;country=de;airport=Paris Orly (ORY);interest=Music;interest=Sport;seat=Aisle;meal=Fish;port=Lisbon;size=Large;town=Porto;label=gift;label=fragile;country code=+351;colour=Blue;colour=Green; Firefox" {

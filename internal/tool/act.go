@@ -303,7 +303,7 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 			return nil, failf("%s is not a drop-down or a list to choose from; click it instead", f.Element.Words())
 		}
 		w := e.watching(ctx, tab.ID, frame, false, &pt)
-		text, err := e.choose(ctx, tab.ID, frame, pt, in.Values)
+		text, err := e.choose(ctx, tab.ID, frame, pt, in.Values, w)
 		if err != nil {
 			e.unwatch(tab.ID, w)
 			return nil, err
@@ -393,7 +393,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			// A list the page draws, that takes no typing: opened and chosen from. (A field
 			// that suggests is typed into, as any field: choosing a suggestion may search
 			// or go somewhere, which select_option does when asked.)
-			text, err := e.choose(ctx, tab.ID, frame, pt, []string{fv.Value})
+			text, err := e.choose(ctx, tab.ID, frame, pt, []string{fv.Value}, nil)
 			if err != nil {
 				return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 			}

@@ -44,7 +44,7 @@ var OptionsWait = 3 * time.Second
 // click; a field that suggests as you type gets the value typed), waits for its options, and
 // clicks the one asked for, then reads back what the control shows. A field that offers no
 // list keeps what was typed (an input with a datalist). It returns what it says of it.
-func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, values []string) (string, error) {
+func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, values []string, w *watch) (string, error) {
 	read := func() (l drawnList, err error) {
 		err = e.call(ctx, tabID, frame, pageFiles, "optionsOf", map[string]any{"target": pt}, &l)
 		return l, err
@@ -196,6 +196,9 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 		return fmt.Sprintf("Chose %s in %s.", strings.Join(quoteAll(chosen), ", "), l.What), nil
 	}
 	text := fmt.Sprintf("Chose %s in %s.", strings.Join(quoteAll(chosen), ", "), after.What)
+	if w != nil {
+		w.shown = after.Shows
+	}
 	missing := []string{}
 	for _, c := range chosen {
 		// Taken when the control shows it, its list has it chosen, or its name now says it (a

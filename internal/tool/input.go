@@ -501,6 +501,9 @@ type watch struct {
 	known map[int]bool
 	frame int
 	token string
+	// shown is what the result already says the control acted on shows (a list's choice):
+	// what the page shows of it is not said again.
+	shown string
 	net   time.Time // when Skiff began following the page's requests for the action (zero: it does not)
 	// refused is set by heard when the page did not take what the action sent (Result.Refused).
 	refused string
@@ -826,6 +829,18 @@ func (e *Env) heard(ctx context.Context, tabID int, w *watch) string {
 	}
 	if len(h.Said) > 0 {
 		b.WriteString(" The page says: " + strings.Join(quoteAll(h.Said), " "))
+	}
+	if w.shown != "" {
+		var keep, was []string
+		for i, x := range h.Shown {
+			if !strings.Contains(w.shown, x) {
+				keep = append(keep, x)
+				if i < len(h.Was) {
+					was = append(was, h.Was[i])
+				}
+			}
+		}
+		h.Shown, h.Was = keep, was
 	}
 	if len(h.Shown) > 0 {
 		shown := quoteAll(h.Shown)

@@ -925,10 +925,23 @@
     for (let i = 0; el && i < 20; i++) {
       const root = shadowOf(el);
       const inner = root && root.elementFromPoint(x, y);
-      if (!inner || inner === el) break;
+      if (root && (!inner || inner === el)) return slotAt(el, x, y) || el;
+      if (!inner) break;
       el = inner;
     }
     return el;
+  }
+  // slotAt is the slot of host's shadow tree that draws the host's own text at (x, y) (a
+  // button of a design system whose label is the text given to it: <sl-button>Save</sl-button>),
+  // where the point is in the composed tree; the host's shadow tree reports the host itself.
+  function slotAt(host, x, y) {
+    for (const k of host.childNodes) {
+      if (k.nodeType !== 3 || !k.assignedSlot) continue;
+      const range = document.createRange();
+      range.selectNodeContents(k);
+      for (const b of range.getClientRects()) if (x >= b.left && x <= b.right && y >= b.top && y <= b.bottom) return k.assignedSlot;
+    }
+    return null;
   }
 
   const frame = () => new Promise((res) => {

@@ -289,6 +289,7 @@ func TestAgentWorksInFramesAndShadowDOM(t *testing.T) {
 				call("click", obj{"ref": refIn(t, c, `button "Apply coupon"`)}),
 			}
 		},
+		clickOn(t, `button "Subscribe"`),
 		clickOn(t, `button "Secret action"`),
 	}}
 	m := testkit.NewModel(t, p.script)
@@ -309,7 +310,7 @@ func TestAgentWorksInFramesAndShadowDOM(t *testing.T) {
 	if !strings.Contains(snaps[1].Text, "Ada L") {
 		t.Errorf("the second frames snapshot does not show what was typed in the frame:\n%s", snaps[1].Text)
 	}
-	for _, want := range []string{`textbox "Coupon"`, `button "Apply coupon"`, `button "Secret action"`} {
+	for _, want := range []string{`textbox "Coupon"`, `button "Apply coupon"`, `button "Secret action"`, `button "Subscribe"`} {
 		if !strings.Contains(snaps[2].Text, want) {
 			t.Errorf("shadow snapshot lacks %q:\n%s", want, snaps[2].Text)
 		}

@@ -610,7 +610,16 @@
     if (interactiveRoles.has(role)) return true;
     if (el.hasAttribute("onclick") || (el.tabIndex >= 0 && el.hasAttribute("tabindex") && el.getAttribute("tabindex") !== "-1")) return true;
     if (el.localName === "label" && el.control) return false;
-    return pointerOnly(el);
+    return pointerOnly(el) && !wraps(el);
+  }
+  // wraps says whether el is only the wrapping of a control that fills it (a design system's
+  // element around the button of its shadow tree, a box around a link): the control is what
+  // is acted on, not a second thing beside it.
+  function wraps(el) {
+    const c = (shadowOf(el) || el).querySelector('a[href],button,input:not([type=hidden]),select,textarea,[role=button],[role=link],[role=combobox]');
+    if (!c) return false;
+    const a = el.getBoundingClientRect(), b = c.getBoundingClientRect();
+    return b.width * b.height >= 0.8 * a.width * a.height;
   }
   function disabled(el) {
     if (el.disabled) return true;

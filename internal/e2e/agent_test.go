@@ -315,6 +315,9 @@ func TestAgentWorksInFramesAndShadowDOM(t *testing.T) {
 			t.Errorf("shadow snapshot lacks %q:\n%s", want, snaps[2].Text)
 		}
 	}
+	if strings.Contains(snaps[2].Text, "clickable") { // the web button's element only wraps its button
+		t.Errorf("shadow snapshot has a clickable besides the controls:\n%s", snaps[2].Text)
+	}
 	for _, r := range append(p.results("click"), p.results("type")...) {
 		if r.Error {
 			t.Errorf("%s failed: %s", r.Name, r.Text)

@@ -1169,9 +1169,22 @@
   const isDialog = (el) => el.localName === "dialog" || /^(dialog|alertdialog)$/.test(roleOf(el)) || el.getAttribute("aria-modal") === "true";
   function voices() {
     const out = new Map();
-    for (const el of document.querySelectorAll(voiceSel)) {
-      if (out.size >= 60) break;
-      if (!unseen(el)) out.set(el, el.getAttribute("aria-invalid") === "true" ? "" : visibleText(el, 300));
+    for (const root of [document, ...shadowRoots(document)]) {
+      for (const el of root.querySelectorAll(voiceSel)) {
+        if (out.size >= 60) break;
+        if (!unseen(el)) out.set(el, el.getAttribute("aria-invalid") === "true" ? "" : visibleText(el, 300));
+      }
+    }
+    return out;
+  }
+  // shadowRoots is the shadow roots of the custom elements under root, and theirs in turn
+  // (bounded): where a web component keeps its dialog, its alerts and its live regions.
+  function shadowRoots(root, out = []) {
+    for (const el of root.querySelectorAll("*")) {
+      if (out.length >= 200) break;
+      if (!el.localName.includes("-")) continue;
+      const r = shadowOf(el);
+      if (r) out.push(r), shadowRoots(r, out);
     }
     return out;
   }

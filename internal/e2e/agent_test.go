@@ -290,6 +290,7 @@ func TestAgentWorksInFramesAndShadowDOM(t *testing.T) {
 			}
 		},
 		clickOn(t, `button "Subscribe"`),
+		clickOn(t, `button "Open confirm"`),
 		clickOn(t, `button "Secret action"`),
 	}}
 	m := testkit.NewModel(t, p.script)
@@ -314,6 +315,9 @@ func TestAgentWorksInFramesAndShadowDOM(t *testing.T) {
 		if !strings.Contains(snaps[2].Text, want) {
 			t.Errorf("shadow snapshot lacks %q:\n%s", want, snaps[2].Text)
 		}
+	}
+	if c := p.results("click"); len(c) < 2 || !strings.Contains(c[len(c)-2].Text, "It opened dialog “Confirm”") {
+		t.Errorf("a dialog a web component keeps in its shadow tree opened unsaid: %s", p.all())
 	}
 	if strings.Contains(snaps[2].Text, "clickable") { // the web button's element only wraps its button
 		t.Errorf("shadow snapshot has a clickable besides the controls:\n%s", snaps[2].Text)

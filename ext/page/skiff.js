@@ -1167,9 +1167,9 @@
   // invalid) and hears the fields a form is stopped on; saidSince says what is new after it.
   const voiceSel = '[role=alert],[role=alertdialog],[role=status],[aria-live]:not([aria-live="off"]),output,[role=dialog],dialog,[aria-modal="true"],[aria-invalid="true"]';
   const isDialog = (el) => el.localName === "dialog" || /^(dialog|alertdialog)$/.test(roleOf(el)) || el.getAttribute("aria-modal") === "true";
-  function voices() {
+  function voices(roots = shadowRoots(document)) {
     const out = new Map();
-    for (const root of [document, ...shadowRoots(document)]) {
+    for (const root of [document, ...roots]) {
       for (const el of root.querySelectorAll(voiceSel)) {
         if (out.size >= 60) break;
         if (!unseen(el)) out.set(el, el.getAttribute("aria-invalid") === "true" ? "" : visibleText(el, 300));
@@ -1241,9 +1241,11 @@
         for (const x of r.addedNodes) if (added.length < 300) added.push(x);
       }
     });
-    mo.observe(document.documentElement, { childList: true, subtree: true, characterData: true, characterDataOldValue: true });
+    // (In the shadow trees of the page's custom elements too: a web component's "Saved".)
+    const roots = shadowRoots(document);
+    for (const r of [document.documentElement, ...roots]) mo.observe(r, { childList: true, subtree: true, characterData: true, characterDataOldValue: true });
     const stopAll = () => (stop(), mo.disconnect());
-    const before = voices();
+    const before = voices(roots);
     // What the fields hold, for an action that fills some other than the one acted on (a
     // date picker's day, "Same as delivery address", an address chosen from suggestions).
     const values = new Map();

@@ -316,6 +316,9 @@ func TestAgentWorksInFramesAndShadowDOM(t *testing.T) {
 			t.Errorf("shadow snapshot lacks %q:\n%s", want, snaps[2].Text)
 		}
 	}
+	if c := p.results("click"); len(c) < 4 || !strings.Contains(c[len(c)-4].Text, `"10% off your order"`) {
+		t.Errorf("what a web component showed in its shadow tree went unsaid: %s", p.all())
+	}
 	if c := p.results("click"); len(c) < 2 || !strings.Contains(c[len(c)-2].Text, "It opened dialog “Confirm”") {
 		t.Errorf("a dialog a web component keeps in its shadow tree opened unsaid: %s", p.all())
 	}

@@ -1265,7 +1265,7 @@
   // (said with what they hold now; a secret's value is not).
   function filledSince(l, dialogs) {
     const out = [];
-    const acted = l.watched[0];
+    const acted = l.watched[0] === document.body || l.watched[0] === document.documentElement ? null : l.watched[0]; // (the focus nowhere)
     for (const [f, v] of l.values) {
       if (out.length >= 4) break;
       if (!f.isConnected || f.value === v || (acted && (f === acted || contains(acted, f) || (acted.control && acted.control === f))) || dialogs.some((d) => d.contains(f)) || unseen(f)) continue;

@@ -888,8 +888,9 @@
       if (typeof it === "string") continue;
       const kids = it.kids ? onlyInteractive(it.kids) : [];
       const keep = it.ref && !placeRoles.test(it.role);
-      if (keep) out.push({ ...it, kids: kids.length ? kids : undefined });
-      else if (kids.length && it.ref) out.push({ ...it, kids });
+      // One element to a line: the text that made a run of them a line of prose is gone.
+      if (keep) out.push({ ...it, inline: undefined, kids: kids.length ? kids : undefined });
+      else if (kids.length && it.ref) out.push({ ...it, inline: undefined, kids });
       else out.push(...kids);
     }
     return out;

@@ -68,6 +68,13 @@ func TestSnapshotRecordings(t *testing.T) {
 					lost = append(lost, role+" "+ref)
 				}
 			}
+			// One element to a line: without the text around them, controls are a list.
+			for _, line := range strings.Split(tool.Format(&only, tool.SnapOptions{MaxTokens: 40000}), "\n") {
+				if strings.Count(line, " [e") > 1 {
+					t.Errorf("the interactive snapshot of %s has a line of several elements: %s", name, line)
+					break
+				}
+			}
 			if len(lost) > 0 {
 				sort.Strings(lost)
 				t.Errorf("the interactive snapshot of %s leaves out %d elements the full one gives a ref: %s", name, len(lost), strings.Join(lost[:min(len(lost), 10)], ", "))

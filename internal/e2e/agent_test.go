@@ -290,6 +290,7 @@ func TestAgentWorksInFramesAndShadowDOM(t *testing.T) {
 			}
 		},
 		clickOn(t, `button "Subscribe"`),
+		clickOn(t, `button "Add notice"`),
 		clickOn(t, `button "Open confirm"`),
 		clickOn(t, `button "Secret action"`),
 	}}
@@ -316,7 +317,10 @@ func TestAgentWorksInFramesAndShadowDOM(t *testing.T) {
 			t.Errorf("shadow snapshot lacks %q:\n%s", want, snaps[2].Text)
 		}
 	}
-	if c := p.results("click"); len(c) < 4 || !strings.Contains(c[len(c)-4].Text, `"10% off your order"`) {
+	if c := p.results("click"); len(c) < 3 || !strings.Contains(c[len(c)-3].Text, `The page says: "Notice added"`) {
+		t.Errorf("an alert in the shadow tree of an element the click added went unsaid: %s", p.all())
+	}
+	if c := p.results("click"); len(c) < 5 || !strings.Contains(c[len(c)-5].Text, `"10% off your order"`) {
 		t.Errorf("what a web component showed in its shadow tree went unsaid: %s", p.all())
 	}
 	if c := p.results("click"); len(c) < 2 || !strings.Contains(c[len(c)-2].Text, "It opened dialog “Confirm”") {

@@ -392,10 +392,24 @@ func WaitJS(t testing.TB, ctx context.Context, expr string) {
 		}
 		last = err
 		if time.Now().After(deadline) {
-			t.Fatalf("e2e: waiting for %s (after 30s; last error: %v)", expr, last)
+			t.Fatalf("e2e: waiting for %s (after 30s; last error: %v)\nthe page shows: %s", expr, last, shows(ctx))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// shows is what a page shows, for a failure to say: its text, with the values of its fields.
+func shows(ctx context.Context) string {
+	ectx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ectx, chromedp.Evaluate[string](`(() => {
+		const fields = [...document.querySelectorAll("input, textarea")].filter((f) => f.value && !["hidden", "password", "checkbox", "radio"].includes(f.type)).map((f) => (f.id || f.className) + "=" + JSON.stringify(f.value));
+		return document.body.innerText.slice(0, 3000) + (fields.length ? "\nfields: " + fields.join(", ") : "") + "\nfocus: " + (document.activeElement ? document.activeElement.outerHTML.slice(0, 200) : "none");
+	})()`))
+	if err != nil {
+		return "(could not be read: " + err.Error() + ")"
+	}
+	return s
 }
 
 // Do runs chromedp actions in the tab, failing the test on error.

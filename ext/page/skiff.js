@@ -519,7 +519,9 @@
     const out = [];
     // A label around its control names it by its own words: the options of a list inside it
     // are not part of the list's name.
-    if (el.labels) for (const l of el.labels) out.push(visibleText(l, 400, el));
+    // A label the page hid from assistive tech (the rest of the page, while a list is open
+    // over it) still names its field, as a hidden label does.
+    if (el.labels) for (const l of el.labels) out.push(visibleText(l, 400, el) || (contains(l, el) ? "" : clean(l.textContent, 400)));
     // A custom element that is a form field (Trix's editor, a design system's input) takes
     // labels as an input does; this world cannot see that it was declared one, nor its labels.
     else if (el.localName.includes("-")) {
@@ -556,7 +558,9 @@
     }
     const by = el.getAttribute("aria-labelledby");
     if (by) {
-      const t = by.split(/\s+/).map((id) => el.getRootNode().getElementById?.(id) || document.getElementById(id)).filter(Boolean).map((x) => visibleText(x)).join(" ");
+      // What it points at names it even when hidden (a label the page hid while a list is
+      // open over it, a visually hidden span), as accessible names are computed.
+      const t = by.split(/\s+/).map((id) => el.getRootNode().getElementById?.(id) || document.getElementById(id)).filter(Boolean).map((x) => visibleText(x) || clean(x.textContent, 400)).join(" ");
       if (t.trim()) return clean(t);
     }
     const aria = el.getAttribute("aria-label");
@@ -572,6 +576,12 @@
       return "";
     }
     if (tag.includes("-") && interactiveRoles.has(role)) {
+      const l = labelsOf(el);
+      if (l) return clean(l);
+    }
+    // A button is labelable too: one drawn as a checkbox, a switch or a radio (Radix, shadcn/ui,
+    // Headless UI) is named by its <label for>, before its own content, as HTML-AAM says.
+    if ((tag === "button" || tag === "meter" || tag === "progress" || tag === "output") && el.labels && el.labels.length) {
       const l = labelsOf(el);
       if (l) return clean(l);
     }
@@ -646,7 +656,9 @@
   function describe(el) {
     const role = roleOf(el) || el.localName;
     // A field is not called by what it holds (its value, its choice), as in the snapshot.
-    const name = nameOf(el, role) || (heldRoles.has(role) ? "" : clean(visibleText(el, 60), 60));
+    // One the page hid from assistive tech only (the rest of the page, while a menu is open
+    // over it) is still called by the words a person sees on it.
+    const name = nameOf(el, role) || (heldRoles.has(role) ? "" : clean(visibleText(el, 60), 60) || (el.checkVisibility?.() && el.closest("[aria-hidden=true], [inert]") ? clean(el.textContent, 60) : ""));
     return name ? `${role} “${name}”` : `${role} <${el.localName}${el.id ? "#" + el.id : ""}>`;
   }
 
@@ -831,6 +843,12 @@
       } else if (el.isContentEditable && role === "textbox") {
         node.value = clean(el.innerText, 200);
         kids = [];
+      } else if (role === "combobox" && node.name && !hasRef(kids)) {
+        // A drop-down drawn as a button (Radix, shadcn/ui) shows its choice as its words: that
+        // is its value, what its name (its label) does not say.
+        const v = clean(textOf(kids), 200);
+        if (v && v !== node.name) node.value = v;
+        kids = [];
       } else if (/^(slider|spinbutton|progressbar|meter|scrollbar)$/.test(role) && (el.hasAttribute("aria-valuetext") || el.hasAttribute("aria-valuenow"))) {
         node.value = clean(el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow"), 60);
         if (clean(textOf(kids)) === node.value) kids = [];
@@ -841,7 +859,10 @@
       // link "Home" needs no "Home" under it, nor an image whose alt text is the name.
       if (node.name && !kids.some((k) => typeof k !== "string" && (k.ref || k.kids))) {
         const text = clean(kids.map((k) => (typeof k === "string" ? k : k.name || "")).join(" "), 400);
-        if (act || !text || text === node.name || node.name.startsWith(text.replace(/…$/, ""))) kids = [];
+        // A control's words are its name; a panel's are not, whatever names it (a tab panel that
+        // takes the focus, named by its tab: Radix, Headless UI).
+        const named = act && (nameFromContent.has(role) || interactiveRoles.has(role));
+        if (named || !text || text === node.name || node.name.startsWith(text.replace(/…$/, ""))) kids = [];
       } else if (node.name && kids.length && !hasRef(kids) && clean(textOf(kids), 400) === node.name) {
         kids = []; // the same words in blocks of their own (a floated logo's text, a card's title)
       }
@@ -975,7 +996,14 @@
     // whether it gets the events at its point is checked below.
     const why = hiddenUp(el);
     const seeThroughField = why === "opacity" && (el.isContentEditable || /^(input|textarea|select)$/.test(el.localName)) && !/^(checkbox|radio|file|hidden)$/.test(el.type || "");
-    if (why && !seeThroughField) return { error: `${what} is not visible (${why})`, retry: 1, what };
+    if (why && !seeThroughField) {
+      // The page hid the rest of itself from assistive tech while something is open over it
+      // (a modal list, menu or dialog: Radix, Headless UI): a person sees the element, but
+      // must close what is open first.
+      const over = /^(aria-hidden|hidden)/.test(why) && !/display|visib|opacity/.test(why) ? openOver(el) : null;
+      if (over) return { error: `${what} is behind ${describe(over)} [${refOf(over)}], which the page holds open over the rest: act in it, or close it first (press_key Escape)`, retry: 1, what };
+      return { error: `${what} is not visible (${why})`, retry: 1, what };
+    }
     if (action !== "hover" && action !== "scroll" && disabled(controlOf(el))) return { error: `${what} is disabled`, retry: 1, what };
     // A file field (or the label a site draws as its "Upload" button) opens the system's file
     // chooser, which would wait in front of the user with no one to answer it.
@@ -1110,18 +1138,23 @@
     }
     const token = Math.random().toString(36).slice(2);
     const state = { hit: false, on: "" };
-    const type = kind === "hover" ? "mousemove" : "mousedown";
+    // The pointer event and the mouse event both: a page that opens its list on pointerdown
+    // and cancels it (Radix's Select and menus) gets no mousedown at all.
+    const types = kind === "hover" ? ["pointermove", "mousemove"] : ["pointerdown", "mousedown"];
     const listen = (e) => {
       const path = e.composedPath ? e.composedPath() : [e.target];
       if (path.includes(el) || path.includes(controlOf(el)) || path.some((x) => x.localName === "label" && x.control === el)) state.hit = true;
       else if (!state.on && e.target && e.target.nodeType === 1) state.on = describe(e.target);
     };
-    addEventListener(type, listen, { capture: true });
+    for (const type of types) addEventListener(type, listen, { capture: true });
     // On the element too: a press inside a closed shadow root reaches the window retargeted
     // to its host, where it cannot be told from a press elsewhere on the host.
     const mine = () => (state.hit = true);
-    el.addEventListener(type, mine, { capture: true });
-    armed.set(token, { state, el, stop: () => (removeEventListener(type, listen, { capture: true }), el.removeEventListener(type, mine, { capture: true })) });
+    for (const type of types) el.addEventListener(type, mine, { capture: true });
+    const stop = () => {
+      for (const type of types) removeEventListener(type, listen, { capture: true }), el.removeEventListener(type, mine, { capture: true });
+    };
+    armed.set(token, { state, el, stop });
     setTimeout(() => armed.has(token) && (armed.get(token).stop(), armed.delete(token)), 10000);
     // What the page says back to the click is heard from here (saidSince, after it).
     return { ok: 1, token, redrawn, state: kind === "hover" ? undefined : stateOf(el), listen: noteSaid({ reveal: 1, hover: kind === "hover" }, el).token };
@@ -1305,7 +1338,10 @@
       // page (left: -9999px), shrunk to nothing (a scale of 0), or cut away by a box that
       // hides its overflow (a max-height of 0 that a class or a hover lifts). Judged as what
       // is read after the action judges it, so that one seen both times is not news.
-      if (hiddenReason(el)) out.add(el);
+      // Drawn, only hidden from assistive tech (the page made the rest inert while a menu is
+      // open over it) is not hidden: closing the menu reveals nothing.
+      const why = hiddenReason(el);
+      if (why && why !== "aria-hidden" && !(why === "hidden" && !el.hidden)) out.add(el);
     }
     return out;
   }
@@ -1475,6 +1511,9 @@
       let text = x.nodeType === 3 ? (textVisible(x) ? clean(x.data, 4000) : "") : x.nodeType === 1 && !unseen(el) ? visibleText(x, 4000) : "";
       for (const w of said) text = text.replace(w, " ").trim(); // a voice inside it already said that
       if (!text || gone.has(text) || names.includes(text.toLowerCase())) continue;
+      // A mark drawn alone (the ✓ of a checkbox drawn as a button, a radio's dot, a caret)
+      // says nothing the state read back does not.
+      if (text.length <= 2 && !/[\p{L}\p{N}]/u.test(text)) continue;
       const moved = text.length <= 40 && /\d/.test(text) ? numberMoved(x, text, removed) : "";
       if (moved === null) continue; // a number that keeps moving
       if (moved) {
@@ -1518,6 +1557,12 @@
     return tellsTime(now) ? null : { now, was };
   }
 
+  // openOver is a list, menu or dialog open over the page that el is not in (the last one in
+  // the document, which a portal appends), or null.
+  function openOver(el) {
+    const open = [...document.querySelectorAll('[role=dialog], [role=alertdialog], [role=listbox], [role=menu], dialog[open]')].filter((x) => !contains(x, el) && !unseen(x));
+    return open.at(-1) || null;
+  }
   // unseen says whether a person cannot see el (or something around it hides it), position
   // included: what is read for the model (links, find) must pass it.
   function unseen(el) {
@@ -1928,8 +1973,42 @@
     }
     fresh();
     const limit = max || 20000;
-    const text = html ? visibleHTML(el, limit) : visibleText(el, limit);
+    const text = html ? visibleHTML(el, limit) : pageText(el, limit);
     return { ok: 1, text: text.slice(0, limit), truncated: text.length >= limit };
+  }
+  // pageText is the text a person sees in root, in lines: a block (a paragraph, a heading, a
+  // row, an item, a field's label) starts one, cells and inline parts share it, as the page
+  // lays them out. Words that sit apart on the page stay apart: a settings page's "Email
+  // notifications" and "Password" are not one sentence, for the model or for the check of
+  // what reads like instructions to it.
+  function pageText(root, limit) {
+    let out = "";
+    const walk = (n) => {
+      if (out.length > limit) return;
+      if (n.nodeType === 3) {
+        // A line break in the source is a space, but in preformatted text (code, a poem).
+        const p = n.parentElement && style(n.parentElement);
+        const pre = p && /^(pre|preserve|break-spaces)/.test(p.whiteSpaceCollapse || p.whiteSpace);
+        if (!n.data.trim()) out += pre && n.data.includes("\n") ? "\n" : n.data ? " " : "";
+        else if (textVisible(n)) out += pre ? n.data.replace(privateUse, "") : n.data.replace(privateUse, "").replace(/\s+/g, " ");
+        return;
+      }
+      if (n.nodeType !== 1) return;
+      if (n.localName === "br") {
+        out += "\n";
+        return;
+      }
+      if (hiddenReason(n) || /^(script|style|noscript|template)$/.test(n.localName)) return;
+      if (n.localName === "img" && n.alt) out += " " + n.alt + " ";
+      if (n.localName === "input" && /^(submit|button|reset)$/.test(n.type)) out += " " + n.value + " ";
+      const d = style(n).display;
+      const sep = d === "inline" || d === "contents" ? "" : /^(inline|table-cell)/.test(d) ? " " : "\n";
+      out += sep;
+      for (const k of kidsOf(n)) walk(k);
+      out += sep;
+    };
+    walk(root);
+    return out.split("\n").map((l) => l.replace(/[ \t\r\f\v\u00a0]+/g, " ").trim()).filter(Boolean).join("\n");
   }
   // visibleHTML is el's markup as a person's page shows it: no hidden elements or unreadable
   // text, no comments, scripts or styles, only the attributes that say what an element is or

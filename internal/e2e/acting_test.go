@@ -1115,3 +1115,87 @@ func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 		t.Errorf("the page: %q", got)
 	}
 }
+
+// Controls drawn as buttons, as Radix (shadcn/ui) and Headless UI draw them (drawn.html): a
+// checkbox and a switch named by their <label for>, a tab panel's text kept though the panel
+// takes the focus, a drop-down showing its choice as its value; clicked, the drop-down (which
+// opens on a pointerdown it cancels, so no mousedown comes) is not said to have missed; while
+// its list is open, a button the page hid with the rest is said to be behind it; choosing
+// closes the list and reveals nothing, and the check mark drawn in the checkbox is not news.
+// What get_content reads keeps the page's lines apart, so the labels of a settings page do
+// not run together into a sentence that reads like instructions. A field whose label the page
+// hid with the rest while its suggestions show is still named by it.
+func TestControlsDrawnAsButtons(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil), call("get_content", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("click", obj{"ref": refIn(t, c, `checkbox "Accept terms and conditions"`)}),
+				call("click", obj{"ref": refIn(t, c, `combobox "Plan"`)}),
+				call("snapshot", nil),
+			}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("click", obj{"ref": refIn(t, c, `button "Save"`)}),
+				call("click", obj{"ref": refIn(t, c, `option "Pro"`)}),
+				call("snapshot", nil),
+			}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("click", obj{"ref": refIn(t, c, `button "Save"`)}),
+				call("type", obj{"ref": refIn(t, c, `combobox "Coupon"`), "text": "save"}),
+				call("snapshot", nil),
+			}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("drawn.html"))
+	allowSite(t, panel, site.URL)
+	runAgent(t, panel, "take the Pro plan")
+	snaps, clicks, content := p.results("snapshot"), p.results("click"), p.results("get_content")
+	if len(snaps) != 4 || len(clicks) != 5 || len(content) != 1 {
+		t.Fatalf("%d snapshots, %d clicks, %d get_content: %s", len(snaps), len(clicks), len(content), p.all())
+	}
+	for _, want := range []string{
+		`checkbox "Accept terms and conditions" [e`,
+		`switch "Email notifications" [e`,
+		`tabpanel "Password" [e5]: Make changes to your password here.`,
+		`combobox "Plan" [e1] collapsed value="Choose a plan…"`,
+	} {
+		if !strings.Contains(snaps[0].Text, want) {
+			t.Errorf("the snapshot has no %q:\n%s", want, snaps[0].Text)
+		}
+	}
+	if got := content[0].Text; !strings.Contains(got, "\nEmail notifications\nPassword\nMake changes to your password here.") || strings.Contains(got, "Skiff's warning") {
+		t.Errorf("get_content: %s", got)
+	}
+	if got := clicks[0].Text; clicks[0].Error || !strings.Contains(got, "It is now checked.") || strings.Contains(got, "It now shows") {
+		t.Errorf("the checkbox: %s", got)
+	}
+	if got := clicks[1].Text; clicks[1].Error || !strings.Contains(got, "It is now expanded.") {
+		t.Errorf("opening the plans: %s", got)
+	}
+	if got := snaps[1].Text; !strings.Contains(got, `listbox "Plan" [e`) || !strings.Contains(got, `option "Pro" [e`) {
+		t.Errorf("the open list: %s", got)
+	}
+	if got := clicks[2].Text; !clicks[2].Error || !regexp.MustCompile(`Button “Save” is behind listbox “Plan” \[e\d+\], which the page holds open over the rest: act in it, or close it first`).MatchString(got) {
+		t.Errorf("Save behind the open list: %s", got)
+	}
+	if got := clicks[3].Text; clicks[3].Error || strings.Contains(got, "revealed") {
+		t.Errorf("choosing Pro: %s", got)
+	}
+	if got := snaps[2].Text; !strings.Contains(got, `combobox "Plan" [e1] collapsed value="Pro"`) {
+		t.Errorf("after the choice: %s", got)
+	}
+	if got := inTab[string](t, panel, tab, `document.getElementById("out").textContent`); got != `{"plan":"Pro","terms":"true","notify":"false"}` {
+		t.Errorf("the form sent %s", got)
+	}
+	// The field's label, hidden with the rest while its suggestions show, still names it.
+	if got := snaps[3].Text; !strings.Contains(got, `combobox "Coupon" [e`) || !strings.Contains(got, `option "SAVE20"`) {
+		t.Errorf("the coupon's suggestions: %s", got)
+	}
+}

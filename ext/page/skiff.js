@@ -515,13 +515,44 @@
     walk(el);
     return clean(out, limit);
   }
+  // heardText is what assistive tech reads in el: the words a person sees, and those a page
+  // keeps for screen readers only (an icon button's "Close" clipped to a pixel, a toggle's
+  // label drawn see-through); not what the page removed (display: none, visibility: hidden,
+  // aria-hidden, hidden). A control whose visible words are none is named by it, as a screen
+  // reader names it; never page text (hidden text is not read as the page's).
+  function heardText(el, limit = 100, except = null) {
+    let out = "";
+    const walk = (n) => {
+      if (out.length > limit || n === except) return;
+      if (n.nodeType === 3) {
+        out += n.data.replace(privateUse, "");
+        return;
+      }
+      if (n.nodeType !== 1 || /^(script|style|noscript|template)$/.test(n.localName)) return;
+      if (n !== el && (n.getAttribute("aria-hidden") === "true" || n.hidden)) return;
+      const s = style(n);
+      if (s.display === "none" || s.visibility === "hidden" || s.visibility === "collapse") return;
+      if (n !== el) {
+        const own = n.getAttribute("aria-label") || (n.localName === "svg" && n.querySelector(":scope > title")?.textContent);
+        if (own && own.trim()) {
+          out += " " + own + " ";
+          return;
+        }
+      }
+      if (n.localName === "img" && n.alt) out += " " + n.alt + " ";
+      for (const k of kidsOf(n)) walk(k);
+      if (s.display !== "inline") out += " ";
+    };
+    walk(el);
+    return clean(out, limit);
+  }
   function labelsOf(el) {
     const out = [];
     // A label around its control names it by its own words: the options of a list inside it
     // are not part of the list's name.
     // A label the page hid from assistive tech (the rest of the page, while a list is open
     // over it) still names its field, as a hidden label does.
-    if (el.labels) for (const l of el.labels) out.push(visibleText(l, 400, el) || (contains(l, el) ? "" : clean(l.textContent, 400)));
+    if (el.labels) for (const l of el.labels) out.push(visibleText(l, 400, el) || heardText(l, 100, el) || (contains(l, el) ? "" : clean(l.textContent, 400)));
     // A custom element that is a form field (Trix's editor, a design system's input) takes
     // labels as an input does; this world cannot see that it was declared one, nor its labels.
     else if (el.localName.includes("-")) {
@@ -603,6 +634,10 @@
       // the page's text around it does not say it.
       const t = kids && !el.querySelector("[aria-label]") ? clean(textOf(kids), 160) : visibleText(el, 160, null, true);
       if (t) return clean(t, 160);
+      // An icon button or link whose words are for screen readers only ("Close" clipped to a
+      // pixel: Bootstrap's visually-hidden, Tailwind's sr-only).
+      const heard = interactiveRoles.has(role) ? heardText(el) : "";
+      if (heard) return heard;
     }
     return clean(el.title || "");
   }

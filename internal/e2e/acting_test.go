@@ -1199,3 +1199,61 @@ func TestControlsDrawnAsButtons(t *testing.T) {
 		t.Errorf("the coupon's suggestions: %s", got)
 	}
 }
+
+// A cookie box drawn as vanilla-cookieconsent draws it (a fixed box in a fixed wrapper of no
+// size) is in the snapshot; controls named only by words kept for screen readers (an icon
+// button's clipped "Share this story", a switch's see-through label) are named by them and
+// acted on; the page's own text kept for screen readers only still reaches the model by no way.
+func TestConsentBoxAndScreenReaderNames(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("click", obj{"ref": refIn(t, c, `button "Share this story"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Manage preferences"`)}),
+				call("snapshot", obj{"interactive": true}),
+			}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("click", obj{"ref": refIn(t, c, `checkbox "Analytics"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Save preferences"`)}),
+				call("get_content", nil),
+				call("find_text", obj{"text": "HIDDEN"}),
+			}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("consent.html"))
+	allowSite(t, panel, site.URL)
+	runAgent(t, panel, "share the story and allow only analytics cookies")
+	snaps, clicks := p.results("snapshot"), p.results("click")
+	if len(snaps) != 2 || len(clicks) != 4 {
+		t.Fatalf("%d snapshots, %d clicks: %s", len(snaps), len(clicks), p.all())
+	}
+	for _, want := range []string{`button "Share this story" [e1]`, `dialog "We use cookies" [e`, `button "Accept all" [e`} {
+		if !strings.Contains(snaps[0].Text, want) {
+			t.Errorf("the snapshot has no %q:\n%s", want, snaps[0].Text)
+		}
+	}
+	for _, want := range []string{`button "Close" [e`, `checkbox "Analytics" [e`, `checkbox "Marketing" [e`} {
+		if !strings.Contains(snaps[1].Text, want) {
+			t.Errorf("the preferences have no %q:\n%s", want, snaps[1].Text)
+		}
+	}
+	for i, c := range clicks {
+		if c.Error {
+			t.Errorf("click %d: %s", i+1, c.Text)
+		}
+	}
+	if got := inTab[string](t, panel, tab, `document.getElementById("consent").textContent + " " + document.getElementById("shared").textContent`); got != "analytics Link copied" {
+		t.Errorf("the page got %q", got)
+	}
+	for _, c := range m.Conversations() {
+		if strings.Contains(everything(c), "HIDDEN-SR") {
+			t.Errorf("text kept for screen readers reached the model as the page's")
+		}
+	}
+}

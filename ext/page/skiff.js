@@ -1365,7 +1365,9 @@
     for (const el of document.querySelectorAll(ctlSel)) {
       if (++n > 5000) break;
       if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
-        out.add(el);
+        // A checkbox drawn by a label a person sees is not hidden (what reads after the action
+        // judges it so too).
+        if (!(el.localName === "input" && /^(checkbox|radio|file)$/.test(el.type) && el.labels && [...el.labels].some((l) => l.checkVisibility({ opacityProperty: true, visibilityProperty: true }) && !unseen(l)))) out.add(el);
         continue;
       }
       if (performance.now() > until) continue;
@@ -1513,10 +1515,14 @@
     if (l.hiddenCtl && l.hiddenCtl.size) {
       // Controls that were there, hidden, and show now (outside a dialog that opened, which is
       // said with its ref): a menu's items, a panel's buttons.
-      const shown = [...l.hiddenCtl].filter((el) => el.isConnected && el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) && !dialogs.some((d) => d.contains(el)) && !unseen(el));
+      const drawn = (el) => el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) && !unseen(el);
+      // A checkbox drawn by its label (the input see-through or hidden: Klaro's switches) shows
+      // when its label does, and is acted on there, as the snapshot has it.
+      const standIn = (el) => (el.localName === "input" && /^(checkbox|radio|file)$/.test(el.type) && el.labels ? [...el.labels].find(drawn) : null);
+      const shown = [...l.hiddenCtl].filter((el) => el.isConnected && !dialogs.some((d) => d.contains(el)) && (drawn(el) || standIn(el)));
       const outer = shown.filter((el) => !shown.some((o) => o !== el && o.contains(el)));
       if (outer.length) {
-        out.revealed = outer.slice(0, 8).map((el) => ({ what: describe(el), ref: refOf(el) }));
+        out.revealed = outer.slice(0, 8).map((el) => ({ what: describe(el), ref: refOf(drawn(el) ? el : standIn(el)) }));
         out.revealedMore = outer.length - out.revealed.length;
       }
     }

@@ -1203,7 +1203,8 @@ func TestControlsDrawnAsButtons(t *testing.T) {
 // A cookie box drawn as vanilla-cookieconsent draws it (a fixed box in a fixed wrapper of no
 // size) is in the snapshot; controls named only by words kept for screen readers (an icon
 // button's clipped "Share this story", a switch's see-through label) are named by them and
-// acted on; the page's own text kept for screen readers only still reaches the model by no way.
+// acted on; switches drawn by their labels, unfolded, are said as revealed (and one seen before
+// is not); the page's own text kept for screen readers only still reaches the model by no way.
 func TestConsentBoxAndScreenReaderNames(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -1218,6 +1219,7 @@ func TestConsentBoxAndScreenReaderNames(t *testing.T) {
 		func(c *testkit.Conversation) []testkit.Call {
 			return []testkit.Call{
 				call("click", obj{"ref": refIn(t, c, `checkbox "Analytics"`)}),
+				call("click", obj{"ref": refIn(t, c, `link "2 services"`)}),
 				call("click", obj{"ref": refIn(t, c, `button "Save preferences"`)}),
 				call("get_content", nil),
 				call("find_text", obj{"text": "HIDDEN"}),
@@ -1230,8 +1232,12 @@ func TestConsentBoxAndScreenReaderNames(t *testing.T) {
 	allowSite(t, panel, site.URL)
 	runAgent(t, panel, "share the story and allow only analytics cookies")
 	snaps, clicks := p.results("snapshot"), p.results("click")
-	if len(snaps) != 2 || len(clicks) != 4 {
+	if len(snaps) != 2 || len(clicks) != 5 {
 		t.Fatalf("%d snapshots, %d clicks: %s", len(snaps), len(clicks), p.all())
+	}
+	// The services' switches show as their labels do; the switch seen before is not news.
+	if got := clicks[3].Text; !regexp.MustCompile(`It revealed checkbox “Google Analytics” \[e\d+\], checkbox “Hotjar” \[e\d+\]\.`).MatchString(got) || strings.Contains(got, "checkbox “Analytics”") {
+		t.Errorf("unfolding the services: %s", got)
 	}
 	for _, want := range []string{`button "Share this story" [e1]`, `dialog "We use cookies" [e`, `button "Accept all" [e`} {
 		if !strings.Contains(snaps[0].Text, want) {

@@ -79,6 +79,7 @@
   let legible = new Map();
   let regions = new Map(); // element -> where its content can be seen (clipping), see outer
   let covers = null; // opaque positioned elements that may hide what is under them
+  let editors = null; // box -> field of the code editors on the page (editorField)
   const colors = new Map();
   // fresh forgets what was computed of the page's styles and layout (each read starts anew).
   function fresh() {
@@ -87,6 +88,7 @@
     legible = new Map();
     regions = new Map();
     covers = null;
+    editors = null;
   }
   function style(el) {
     let s = styles.get(el);
@@ -377,7 +379,56 @@
   const interactiveRoles = new Set(["button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox", "option", "slider", "spinbutton", "switch", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "treeitem", "gridcell"]);
   const heldRoles = new Set(["textbox", "searchbox", "combobox", "listbox", "slider", "spinbutton"]);
   const nameFromContent = new Set(["button", "link", "heading", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "treeitem", "cell", "gridcell", "columnheader", "rowheader", "checkbox", "radio", "switch", "tooltip", "listitem", "paragraph", "legend", "caption", "term", "definition", "summary"]);
+  // ---- code editors that take their text in a field out of sight (CodeMirror 5, Monaco, Ace) ----
+  // Such an editor draws its text itself and takes what is typed in a textarea it keeps a pixel
+  // wide (or in a box of no size): a person clicks the editor and types. The box it draws stands
+  // for that field: a textbox, named as the field (or the textarea it replaced) is, holding the
+  // text it shows without its line numbers, typed into through the field.
+  function editorField(el) {
+    if (!editors) {
+      editors = new Map();
+      for (const f of document.querySelectorAll("textarea")) {
+        if (f.disabled || f.tabIndex < 0 || f.getAttribute("aria-hidden") === "true") continue;
+        const why = hiddenReason(f);
+        const r = f.getBoundingClientRect();
+        if (!(why === "clipped" || why === "zero-size" || why === "off-screen" || why === "opacity" || (!why && (r.width <= 2 || r.height <= 2)))) continue;
+        for (let b = f.parentElement, i = 0; b && b !== document.body && i < 4; b = b.parentElement, i++) {
+          const br = b.getBoundingClientRect();
+          if (br.width < 60 || br.height < 16) continue;
+          if (unseen(b) || b.querySelectorAll("input:not([type=hidden]), textarea, select, [contenteditable]:not([contenteditable=false])").length !== 1) break;
+          editors.set(b, f);
+          break;
+        }
+      }
+    }
+    return editors.size ? editors.get(el) || null : null;
+  }
+  // What an editor draws around its text: gutters, line numbers, cursors, scrollbars (a class
+  // that ends with one of these words: "CodeMirror-linenumber", "line-numbers", "ace_gutter").
+  const editorChrome = /(^|[-_])(gutters?|gutter-wrapper|gutter-cell|linenumbers?|line-numbers|margin|minimap|[vh]?scrollbar|cursors?|cursor-layer|cursors-layer|measure)$/i;
+  // editorText is the text a code editor's box shows, a line to a line.
+  function editorText(box, field) {
+    let out = "";
+    const walk = (n) => {
+      if (out.length > 4000) return;
+      if (n.nodeType === 3) {
+        if (textVisible(n)) out += n.data.replace(privateUse, "");
+        return;
+      }
+      if (n.nodeType !== 1 || n === field || /^(script|style|textarea)$/.test(n.localName)) return;
+      if ((n.getAttribute("class") || "").split(/\s+/).some((c) => editorChrome.test(c))) return;
+      const s = style(n);
+      if (s.display === "none" || s.visibility === "hidden") return;
+      const block = s.display !== "inline" && s.display !== "contents" && !s.display.startsWith("inline");
+      if (block && out && !out.endsWith("\n")) out += "\n";
+      for (const k of n.childNodes) walk(k);
+      if (block && out && !out.endsWith("\n")) out += "\n";
+    };
+    walk(box);
+    return out.split("\n").map((l) => l.replace(/\u00a0/g, " ").replace(/\s+$/, "")).join("\n").replace(/^\n+|\n+$/g, "");
+  }
   function roleOf(el) {
+    if (editorField(el)) return "textbox";
     const explicit = (el.getAttribute("role") || "").trim().split(/\s+/)[0];
     if (explicit && explicit !== "none" && explicit !== "presentation") return explicit;
     if (explicit) return "";
@@ -596,6 +647,13 @@
     }
     const aria = el.getAttribute("aria-label");
     if (aria && aria.trim()) return clean(aria);
+    const ef = editorField(el);
+    if (ef) {
+      // Its field's name, or that of the textarea it took the place of (CodeMirror's
+      // fromTextArea leaves it, hidden, just before the editor).
+      const prev = el.previousElementSibling;
+      return nameOf(ef, "textbox") || (prev && prev.localName === "textarea" ? nameOf(prev, "textbox") : "");
+    }
     const tag = el.localName;
     if (tag === "input" || tag === "textarea" || tag === "select") {
       if (tag === "input" && /^(submit|button|reset)$/.test(el.type)) return clean(el.value || (el.type === "submit" ? "Submit" : el.type === "reset" ? "Reset" : ""));
@@ -878,6 +936,9 @@
       } else if (el.isContentEditable && role === "textbox") {
         node.value = clean(el.innerText, 200);
         kids = [];
+      } else if (editorField(el)) {
+        node.value = clean(editorText(el, editorField(el)), 200);
+        kids = [];
       } else if (role === "combobox" && node.name && !hasRef(kids)) {
         // A drop-down drawn as a button (Radix, shadcn/ui) shows its choice as its words: that
         // is its value, what its name (its label) does not say.
@@ -1044,9 +1105,9 @@
     // chooser, which would wait in front of the user with no one to answer it.
     if (action === "click" && controlOf(el).localName === "input" && controlOf(el).type === "file") return { error: `${what} opens a file chooser, and Skiff cannot choose files on this computer; ask the user to choose the file`, what };
     if (action === "type") {
-      const editable = el.isContentEditable || ((el.localName === "input" || el.localName === "textarea") && !/^(checkbox|radio|submit|button|reset|image|file)$/.test(el.type));
+      const editable = el.isContentEditable || !!editorField(el) || ((el.localName === "input" || el.localName === "textarea") && !/^(checkbox|radio|submit|button|reset|image|file)$/.test(el.type));
       if (!editable) return { error: `${what} is not a text field; type needs an input, a textarea or an editable element`, what };
-      if (el.readOnly) return { error: `${what} is read-only: a picker may fill it (click it and choose in what opens)`, retry: 1, what };
+      if (el.readOnly || editorField(el)?.readOnly) return { error: `${what} is read-only: a picker may fill it (click it and choose in what opens)`, retry: 1, what };
     }
     if (!r0.point) {
       const r = boxOf(el);
@@ -1652,6 +1713,15 @@
     const r = resolve(target);
     if (r.error) return r;
     const el = r.el;
+    const ef = editorField(el);
+    if (ef) {
+      // A code editor: its field takes the keys; what it holds is chosen with the editor's
+      // own Select all, a key the core presses (the field's selection is not the editor's).
+      ef.focus({ preventScroll: true });
+      typingIn = ef;
+      const empty = !editorText(el, ef);
+      return { ok: 1, focused: document.activeElement === ef, empty, editor: 1, selectAll: clear && !empty ? (/Mac/.test(navigator.platform) ? "Meta+A" : "Control+A") : undefined };
+    }
     el.focus({ preventScroll: true });
     typingIn = el;
     if (clear) {
@@ -1679,6 +1749,18 @@
     }
     const special = el.localName === "input" && pickers.has(el.type) ? el.type : "";
     return { ok: 1, focused: document.activeElement === el || contains(el, deepActive()), empty: !(el.value || el.textContent), special, maxLength: el.maxLength > 0 ? el.maxLength : undefined };
+  }
+  // pasteText gives lines of text to the code editor being typed into as a paste, which it
+  // takes as written: typed, each new line would be indented again by the editor (Monaco,
+  // CodeMirror). It says whether the editor took it (it handles the paste itself).
+  function pasteText({ text }) {
+    const el = typingIn;
+    if (!el || !el.isConnected || document.activeElement !== el) return { ok: 1, taken: 0 };
+    const data = new DataTransfer();
+    data.setData("text/plain", text);
+    const ev = new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true, composed: true });
+    el.dispatchEvent(ev);
+    return { ok: 1, taken: ev.defaultPrevented ? 1 : 0 };
   }
   // typedOn says where typing stands once part of a text longer than its field takes went in:
   // what the field holds (a secret one: only its length), and the field the page moved the
@@ -1850,6 +1932,8 @@
     const invalid = v && !v.valid && !v.valueMissing ? el.validationMessage || "invalid" : undefined;
     if (secret(el)) return { ok: 1, password: 1, length: (el.value || "").length, matches: typeof expect === "string" ? el.value === expect : undefined, invalid };
     if (el.isContentEditable) return { ok: 1, value: el.innerText, editor: 1, invalid };
+    // A code editor draws what it took in its next frames (Monaco): read it once it has.
+    if (editorField(el)) return frame().then(frame).then(() => ({ ok: 1, value: editorText(el, editorField(el)), editor: 1, code: 1 }));
     return { ok: 1, value: el.value, picker: el.localName === "input" && pickers.has(el.type) ? el.type : undefined, invalid };
   }
   // sliderOf says where a slider a page draws itself stands (ARIA: aria-valuenow, between
@@ -2030,8 +2114,11 @@
         // A line break in the source is a space, but in preformatted text (code, a poem).
         const p = n.parentElement && style(n.parentElement);
         const pre = p && /^(pre|preserve|break-spaces)/.test(p.whiteSpaceCollapse || p.whiteSpace);
-        if (!n.data.trim()) out += pre && n.data.includes("\n") ? "\n" : n.data ? " " : "";
-        else if (textVisible(n)) out += pre ? n.data.replace(privateUse, "") : n.data.replace(privateUse, "").replace(/\s+/g, " ");
+        if (pre) {
+          // Kept as written, spaces marked so that the lines are not collapsed (below).
+          if (!n.data.trim() || textVisible(n)) out += n.data.replace(privateUse, "").replace(/[ \t]/g, (c) => (c === " " ? "\u0001" : "\u0002"));
+        } else if (!n.data.trim()) out += n.data ? " " : "";
+        else if (textVisible(n)) out += n.data.replace(privateUse, "").replace(/\s+/g, " ");
         return;
       }
       if (n.nodeType !== 1) return;
@@ -2049,7 +2136,8 @@
       out += sep;
     };
     walk(root);
-    return out.split("\n").map((l) => l.replace(/[ \t\r\f\v\u00a0]+/g, " ").trim()).filter(Boolean).join("\n");
+    // Preformatted spaces (marked \u0001, tabs \u0002) are kept as they are.
+    return out.split("\n").map((l) => l.replace(/[ \t\r\f\v\u00a0]+/g, " ").trim().replace(/\u0001/g, " ").replace(/\u0002/g, "\t")).filter(Boolean).join("\n");
   }
   // visibleHTML is el's markup as a person's page shows it: no hidden elements or unreadable
   // text, no comments, scripts or styles, only the attributes that say what an element is or
@@ -2311,7 +2399,7 @@
     if (on) await Promise.race([new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))), new Promise((r) => setTimeout(r, 200))]);
     return { ok: 1, veiled: true };
   }
-  const api = { stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, loadingNow, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
+  const api = { pasteText, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, loadingNow, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

@@ -1263,3 +1263,61 @@ func TestConsentBoxAndScreenReaderNames(t *testing.T) {
 		}
 	}
 }
+
+// A code editor that takes its text in a textarea it keeps out of sight (CodeMirror 5, Monaco,
+// Ace; code-editor.html) is a textbox named by the textarea it replaced, holding the lines it
+// shows without their numbers; typed into, lines go in as written (not indented again at each
+// new line), what it held is replaced (its own Select all) or added to, and the read-back waits
+// for the lines it draws a frame later. One that leaves a paste to the browser gets the text
+// typed, and the result says it laid the lines out its own way.
+func TestCodeEditorsTakeTheirTextInAFieldOutOfSight(t *testing.T) {
+	site := testkit.NewSite(t)
+	code := "def solve(n):\n    if n:\n        return n * 2\n    return 0"
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			ed := refIn(t, c, `textbox "Solution"`)
+			return []testkit.Call{
+				call("type", obj{"ref": ed, "text": "x = 1"}),
+				call("type", obj{"ref": ed, "text": code}),
+				call("type", obj{"ref": ed, "text": "\n# done", "clear": false}),
+				call("snapshot", nil),
+				call("click", obj{"ref": refIn(t, c, `button "Run"`)}),
+				call("get_content", obj{"selector": "#out"}),
+				call("navigate", obj{"url": site.Page("code-editor.html?nopaste")}),
+				call("snapshot", nil),
+			}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `textbox "Solution"`), "text": code})}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("code-editor.html"))
+	allowSite(t, panel, site.URL)
+	runAgent(t, panel, "solve the problem")
+	snaps, types := p.results("snapshot"), p.results("type")
+	if len(snaps) != 3 || len(types) != 4 {
+		t.Fatalf("%d snapshots, %d types: %s", len(snaps), len(types), p.all())
+	}
+	if want := `textbox "Solution" [e1] value="def solve(n): return n"`; !strings.Contains(snaps[0].Text, want) {
+		t.Errorf("the snapshot has no %q:\n%s", want, snaps[0].Text)
+	}
+	for i, r := range types[:3] {
+		if r.Error || !strings.Contains(r.Text, "into textbox “Solution” [e1].") || strings.Contains(r.Text, "holds") {
+			t.Errorf("typing %d: %s", i+1, r.Text)
+		}
+	}
+	if want := `value="def solve(n): if n: return n * 2 return 0 # done"`; !strings.Contains(snaps[1].Text, want) {
+		t.Errorf("after typing, the snapshot has no %q:\n%s", want, snaps[1].Text)
+	}
+	if got := types[3].Text; !strings.Contains(got, `The editor laid it out its own way (its indentation differs): it holds "def solve(n):\n    if n:\n            return n * 2`) {
+		t.Errorf("typing into the editor that indents each new line: %s", got)
+	}
+	// What the editor holds, as its page reads it: the lines as written.
+	if got, want := p.results("get_content"), fmt.Sprintf("%q", code+"\n# done"); len(got) != 1 || !strings.Contains(got[0].Text, want) {
+		t.Errorf("the editor holds %+v, want %s", got, want)
+	}
+	_ = tab
+}

@@ -224,6 +224,7 @@ func (e *Env) valueCheck(ctx context.Context, tabID, frame int, pt pageTarget, t
 		Picker   string  `json:"picker"`
 		Invalid  string  `json:"invalid"`
 		Editor   int     `json:"editor"` // an editable element, read as its text
+		Code     int     `json:"code"`   // a code editor: its lines' indentation counts
 	}
 	args := map[string]any{"target": pt}
 	if clear {
@@ -239,6 +240,8 @@ func (e *Env) valueCheck(ctx context.Context, tabID, frame int, pt pageTarget, t
 		invalid = fmt.Sprintf(" The field says its value is not valid: %q.", clip(v.Invalid, 200))
 	}
 	switch {
+	case v.Value != nil && v.Code == 1 && clear && !sameLines(*v.Value, typed) && strings.Join(strings.Fields(*v.Value), " ") == strings.Join(strings.Fields(typed), " "):
+		return fmt.Sprintf(" The editor laid it out its own way (its indentation differs): it holds %q.", clip(*v.Value, 300))
 	case v.Password == 1:
 		if v.Matches != nil && !*v.Matches {
 			return fmt.Sprintf(" The field does not hold what was typed: it holds %s, %d were typed (the page may limit or rewrite it).", plural(v.Length, "character"), len([]rune(typed))) + invalid
@@ -256,6 +259,20 @@ func (e *Env) valueCheck(ctx context.Context, tabID, frame int, pt pageTarget, t
 		return fmt.Sprintf(" The field does not hold what was typed: it holds %q.", clip(*v.Value, 200)) + invalid
 	}
 	return invalid
+}
+
+// sameLines says whether a and b hold the same lines, what ends each aside.
+func sameLines(a, b string) bool {
+	la, lb := strings.Split(strings.TrimRight(a, "\n "), "\n"), strings.Split(strings.TrimRight(b, "\n "), "\n")
+	if len(la) != len(lb) {
+		return false
+	}
+	for i := range la {
+		if strings.TrimRight(la[i], " \t\r") != strings.TrimRight(lb[i], " \t\r") {
+			return false
+		}
+	}
+	return true
 }
 
 // sameCharacters says whether a and b hold the same letters and digits in the same order,

@@ -35,6 +35,11 @@ type located struct {
 	Hidden int `json:"hidden"`
 	// MaxLength is how many characters the field takes (0: no limit), for locateFocus.
 	MaxLength int `json:"maxLength"`
+	// SelectAll is the chord that selects what a code editor holds (its field's own selection
+	// is not the editor's), pressed before typing that replaces it.
+	SelectAll string `json:"selectAll"`
+	// Editor is 1 for a code editor (typed into through a field it keeps out of sight).
+	Editor int `json:"editor"`
 }
 
 type point struct {
@@ -394,10 +399,24 @@ func (e *Env) typeText(ctx context.Context, tabID, frame int, t pageTarget, text
 		return typed{What: f.What, Trusted: true}, e.call(ctx, tabID, frame, pageFiles, "setValue", map[string]any{"target": t, "text": text}, nil)
 	}
 	out := typed{What: f.What, Trusted: true}
+	if f.SelectAll != "" {
+		if err := e.key(ctx, tabID, frame, f.SelectAll); err != nil {
+			return typed{}, err
+		}
+	}
 	if clear && text == "" && !f.Empty {
 		err = e.key(ctx, tabID, frame, "Delete")
 	} else if rs := []rune(text); f.MaxLength > 0 && len(rs) > f.MaxLength {
 		out.Across, err = e.typeAcross(ctx, tabID, frame, rs, f.MaxLength, clear)
+	} else if f.Editor == 1 && strings.Contains(text, "\n") {
+		// Lines typed into a code editor are indented again by it at each new line: they go in
+		// as a paste, which it takes as written (or typed, if it does not take a paste).
+		var p struct {
+			Taken int `json:"taken"`
+		}
+		if err = e.call(ctx, tabID, frame, pageFiles, "pasteText", map[string]string{"text": text}, &p); err == nil && p.Taken == 0 {
+			err = e.input(ctx, tabID, "Input.insertText", map[string]string{"text": text})
+		}
 	} else if text != "" {
 		err = e.input(ctx, tabID, "Input.insertText", map[string]string{"text": text})
 	}

@@ -1443,6 +1443,14 @@
     }
     return out;
   }
+  // shownSpinner says whether a person sees spinner t: not hidden, and not under what the page
+  // painted over it (react-hot-toast keeps a loader turning under the check mark of every toast
+  // that is done). Where things are is read anew: this is asked again as the page changes.
+  function shownSpinner(t) {
+    if (unseen(t)) return false;
+    covers = null;
+    return !coveredBy(t, t.getBoundingClientRect());
+  }
   // spinner says whether an endless animation is a page's "working" sign: it turns, or it (or
   // what holds it) is called a spinner, a loader, busy or progress.
   function spinner(a, t) {
@@ -1490,7 +1498,7 @@
       const t = a.effect?.target;
       // Not one the pointer set off on what was pressed (a button that pulses while hovered),
       // nor one that is not a spinner (a player's bars that move while it plays).
-      if (!l.spinning.has(a) && t && t.nodeType === 1 && !(l.watched[0] && t.contains(l.watched[0])) && spinner(a, t) && !unseen(t)) return { ok: 1, busy: "it shows a spinner" };
+      if (!l.spinning.has(a) && t && t.nodeType === 1 && !(l.watched[0] && t.contains(l.watched[0])) && spinner(a, t) && shownSpinner(t)) return { ok: 1, busy: "it shows a spinner" };
     }
     if (placeholders([...endless()].filter((a) => !l.spinning.has(a)))) return { ok: 1, busy: "it shows placeholders where its content will be" };
     return { ok: 1, moving: moving(l) ? 1 : 0 };
@@ -1518,7 +1526,7 @@
     for (const x of document.querySelectorAll("progress:not([value]),[role=progressbar]:not([aria-valuenow])")) if (!unseen(x)) return { ok: 1, busy: "it shows a progress bar" };
     for (const a of endless()) {
       const t = a.effect?.target;
-      if (t && t.nodeType === 1 && spinner(a, t) && !unseen(t)) return { ok: 1, busy: "it shows a spinner" };
+      if (t && t.nodeType === 1 && spinner(a, t) && shownSpinner(t)) return { ok: 1, busy: "it shows a spinner" };
     }
     if (placeholders(endless())) return { ok: 1, busy: "it shows placeholders where its content will be" };
     return { ok: 1, busy: "" };

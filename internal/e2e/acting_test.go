@@ -1321,3 +1321,34 @@ func TestCodeEditorsTakeTheirTextInAFieldOutOfSight(t *testing.T) {
 	}
 	_ = tab
 }
+
+// A toast that says an action is done (toasts.html, as react-hot-toast draws one: a loader
+// turning under the opaque check mark painted over it, an entrance, gone after two seconds) is
+// said by the click: the covered spinner is no sign the page is still working. One that shows
+// a spinner while the work goes on (Sonner's promise toast) is waited for, and what came said.
+func TestToastsAreHeardWhileTheyShow(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("click", obj{"ref": refIn(t, c, `button "Invite Ada"`)}),
+				call("click", obj{"ref": refIn(t, c, `button "Remove Bob"`)}),
+			}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, site.Page("toasts.html"))
+	allowSite(t, panel, site.URL)
+	runAgent(t, panel, "invite Ada and remove Bob")
+	clicks := p.results("click")
+	if len(clicks) != 2 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	for i, want := range []string{`The page says: "Invite sent to ada@example.com"`, `The page says: "Bob was removed from the team"`} {
+		if !strings.Contains(clicks[i].Text, want) || clicks[i].Error {
+			t.Errorf("click %d: want %q in %s", i+1, want, clicks[i].Text)
+		}
+	}
+}

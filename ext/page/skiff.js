@@ -660,11 +660,18 @@
       if (tag === "input" && el.type === "image") return clean(el.alt || el.value || "Submit");
       const l = labelsOf(el);
       if (l) return clean(l);
+      // A field inside a custom element that is the form's field (Material's md-checkbox,
+      // md-switch) is labelled as its element is: by the label around it or for its id.
+      const host = el.getRootNode().host;
+      const hl = host && !(el.labels && el.labels.length) ? labelsOf(host) : "";
+      if (hl) return clean(hl);
       if (el.title) return clean(el.title);
       if (el.placeholder) return clean(el.placeholder);
       return "";
     }
-    if (tag.includes("-") && interactiveRoles.has(role)) {
+    // A custom element that is a control (or is clicked as one: Material's md-radio, whose role
+    // this world cannot see) takes the label around it or for its id.
+    if (tag.includes("-") && (interactiveRoles.has(role) || (!role && isInteractive(el, role)))) {
       const l = labelsOf(el);
       if (l) return clean(l);
     }
@@ -747,11 +754,12 @@
 
   // describe says which element this is, in words, for the model and for the user.
   function describe(el) {
-    const role = roleOf(el) || el.localName;
+    const r = roleOf(el);
+    const role = r || el.localName;
     // A field is not called by what it holds (its value, its choice), as in the snapshot.
     // One the page hid from assistive tech only (the rest of the page, while a menu is open
     // over it) is still called by the words a person sees on it.
-    const name = nameOf(el, role) || (heldRoles.has(role) ? "" : clean(visibleText(el, 60), 60) || (el.checkVisibility?.() && el.closest("[aria-hidden=true], [inert]") ? clean(el.textContent, 60) : ""));
+    const name = nameOf(el, r) || (heldRoles.has(role) ? "" : clean(visibleText(el, 60), 60) || (el.checkVisibility?.() && el.closest("[aria-hidden=true], [inert]") ? clean(el.textContent, 60) : ""));
     return name ? `${role} “${name}”` : `${role} <${el.localName}${el.id ? "#" + el.id : ""}>`;
   }
 
@@ -831,6 +839,36 @@
     }
     return { ok: 1, same: !!watcher && !!watch && watch === watched };
   }
+  // seeThroughFields is the text fields among snapshot items read in a see-through box.
+  function seeThroughFields(items) {
+    const out = [];
+    for (const it of items) {
+      if (typeof it === "string") continue;
+      if (it.ref && /^(textbox|searchbox|spinbutton|combobox)$/.test(it.role) && it.value !== undefined) out.push({ ...it, kids: undefined });
+      else if (it.kids) out.push(...seeThroughFields(it.kids));
+    }
+    return out;
+  }
+  // hitsItself says whether el is a checkbox or radio drawn see-through over the box a page
+  // draws for it, which a click at its place reaches (Material's md-checkbox and md-radio):
+  // what a person clicks, as a hidden native input a visible label stands for is.
+  function hitsItself(el) {
+    if (el.localName !== "input" || !/^(checkbox|radio)$/.test(el.type) || (el.labels && [...el.labels].some((l) => !unseen(l) && l.checkVisibility()))) return false;
+    const r = el.getBoundingClientRect();
+    if (r.width < 8 || r.height < 8 || r.bottom < 0 || r.top > innerHeight) return false;
+    const at = deepFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return at === el;
+  }
+  // seeThrough says whether el is hidden only by being drawn see-through (it, or a box it is in).
+  function seeThrough(el) {
+    let found = false;
+    for (let x = el; x && x.nodeType === 1; x = parentOf(x)) {
+      const r = hiddenReason(x);
+      if (r === "opacity") found = true;
+      else if (r && r !== "invisible") return false; // "invisible": what a box around it makes it
+    }
+    return found;
+  }
   function snapshot({ root, interactive } = {}) {
     fresh();
     if (watcher) {
@@ -839,6 +877,7 @@
     }
     let count = 0;
     let shadows = false;
+    let thru = 0; // inside a box drawn see-through (seeThroughFields)
     const vh = innerHeight;
     const walk = (n) => {
       if (++count > MAX_NODES) return [];
@@ -858,7 +897,19 @@
       const el = n;
       if (el.localName === "br") return [" "]; // a line break parts the words on either side
       if (skip.has(el.localName) || ours(el)) return [];
-      if (hiddenReason(el)) return [];
+      let why = hiddenReason(el);
+      if (why === "opacity" && hitsItself(el)) why = ""; // a see-through checkbox over the box drawn for it
+      if (why === "opacity" && !thru) {
+        // A box drawn see-through until its field has the focus (Material's outlined text
+        // field, whose label stands in its place; a date field's empty sections): a person sees
+        // where to click and type. Its text fields are kept, and nothing else in it.
+        thru++;
+        const inside = [];
+        for (const k of kidsOf(el)) for (const x of walk(k)) inside.push(x);
+        thru--;
+        return seeThroughFields(inside);
+      }
+      if (why && !(thru && (why === "opacity" || why === "invisible"))) return [];
       const role = roleOf(el);
       const act = isInteractive(el, role);
       if (role === "iframe") {
@@ -1091,7 +1142,7 @@
     // once a choice shows) is where a person clicks and types all the same, as Playwright holds:
     // whether it gets the events at its point is checked below.
     const why = hiddenUp(el);
-    const seeThroughField = why === "opacity" && (el.isContentEditable || /^(input|textarea|select)$/.test(el.localName)) && !/^(checkbox|radio|file|hidden)$/.test(el.type || "");
+    const seeThroughField = ((why === "opacity" || /^(invisible|opacity on an enclosing element)$/.test(why) && seeThrough(el)) && (el.isContentEditable || /^(input|textarea|select)$/.test(el.localName)) && !/^(checkbox|radio|file|hidden)$/.test(el.type || "")) || (why === "opacity" && hitsItself(el));
     if (why && !seeThroughField) {
       // The page hid the rest of itself from assistive tech while something is open over it
       // (a modal list, menu or dialog: Radix, Headless UI): a person sees the element, but
@@ -2021,10 +2072,12 @@
       for (const x of deepAll(document, '[role="listbox"], [role="tree"]')) if (!listsBefore.has(x)) add(x);
     }
     const options = [];
+    let drawing = 0; // options still drawn in see-through (a menu that shows its items one by one)
     for (const l of lists) {
       if (unseen(l)) continue;
       // (A tree of treeitems is how Select2 4.0 draws its list.)
       for (const o of roleOf(l) === "option" ? [l] : deepAll(l, '[role="option"], [role="treeitem"]').filter((o) => o !== l)) {
+        if (options.length < 300 && unseen(o) && seeThrough(o)) drawing++;
         if (options.length >= 300 || unseen(o)) continue;
         options.push({ ref: refOf(o), name: nameOf(o, "option"), selected: o.getAttribute("aria-selected") === "true" ? 1 : 0, disabled: disabled(o) ? 1 : 0 });
       }
@@ -2046,7 +2099,7 @@
     const a = deepActive();
     const search = a && a !== el && (a.localName === "input" || a.localName === "textarea" || a.isContentEditable) && !a.readOnly && !/^(checkbox|radio|button|submit|reset|range|color|file|hidden)$/.test(a.type || "") && !unseen(a) ? refOf(a) : "";
     // A field with a datalist suggests through the browser, not the page: nothing to wait for.
-    return { ok: 1, what: describe(el), editable: field && !el.readOnly ? 1 : 0, datalist: el.localName === "input" && el.list ? 1 : 0, collapsed: el.getAttribute("aria-expanded") === "false" ? 1 : 0, shows: clean(shows, 120), search, searchInside: search && contains(el, a) ? 1 : 0, options };
+    return { ok: 1, what: describe(el), editable: field && !el.readOnly ? 1 : 0, datalist: el.localName === "input" && el.list ? 1 : 0, collapsed: el.getAttribute("aria-expanded") === "false" ? 1 : 0, shows: clean(shows, 120), search, searchInside: search && contains(el, a) ? 1 : 0, options, drawing };
   }
   // bringIntoView scrolls el to the middle of the viewport. Chrome's scrollIntoView places an
   // inline element that holds blocks (a link wrapped around an icon and a label) by its first,

@@ -34,6 +34,9 @@ type drawnList struct {
 	// list opened with (Select2), where a person types to find an option.
 	Search       string `json:"search"`
 	SearchInside int    `json:"searchInside"` // the search field is inside the control
+	// Drawing is how many options are still drawn in, see-through (a menu that shows its items
+	// one after the other as it opens).
+	Drawing int `json:"drawing"`
 }
 
 // OptionsWait is how long a list that was opened (or typed into) is waited for to show its
@@ -57,10 +60,14 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 		return b.String()
 	}
 	// usable says a list shows an option that can be chosen: one showing only disabled ones
-	// ("Searching…", "Loading…") is still coming.
+	// ("Searching…", "Loading…") is still coming, and so is one whose options show no words yet
+	// (Material's menu, drawn in as it opens).
 	usable := func(l drawnList) bool {
+		if l.Drawing > 0 {
+			return false
+		}
 		for _, o := range l.Options {
-			if o.Disabled == 0 {
+			if o.Disabled == 0 && strings.TrimSpace(o.Name) != "" {
 				return true
 			}
 		}
@@ -82,8 +89,19 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 			}
 			now := names(n)
 			if usable(n) {
-				if !typed {
+				// Opened: once two reads agree (a list drawn in as it opens shows its options
+				// one by one).
+				if !typed && now == last {
 					return n, nil
+				}
+				if !typed {
+					last = now
+					select {
+					case <-ctx.Done():
+						return n, ctx.Err()
+					case <-time.After(50 * time.Millisecond):
+					}
+					continue
 				}
 				if _, err := pick(n, value, true); err == nil || (now != before && now == last) {
 					return n, nil

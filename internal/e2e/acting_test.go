@@ -1356,8 +1356,9 @@ func TestToastsAreHeardWhileTheyShow(t *testing.T) {
 // Web components as Material Web builds them (material.html): a text field whose input sits in
 // a box drawn see-through until it has the focus, a checkbox input drawn see-through over its
 // box and labelled by the label around its element, a radio with no input at all (its role
-// given through ElementInternals) named by its label, and a menu that draws its options in one
-// after the other. Each is found, named, and used as a person uses it.
+// given through ElementInternals) named by its label, a date in three contenteditable sections
+// drawn see-through while empty (MUI X), and a menu that draws its options in one after the
+// other. Each is found, named, and used as a person uses it.
 func TestWebComponentsAsMaterialDrawsThem(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -1367,6 +1368,9 @@ func TestWebComponentsAsMaterialDrawsThem(t *testing.T) {
 				call("type", obj{"ref": refIn(t, c, `textbox "Full name"`), "text": "Ada Lovelace"}),
 				call("click", obj{"ref": refIn(t, c, `checkbox "Accept the terms"`)}),
 				call("click", obj{"ref": refIn(t, c, `clickable "Large"`)}),
+				call("type", obj{"ref": refIn(t, c, `spinbutton "Month"`), "text": "12"}),
+				call("type", obj{"ref": refIn(t, c, `spinbutton "Day"`), "text": "24"}),
+				call("type", obj{"ref": refIn(t, c, `spinbutton "Year"`), "text": "2026"}),
 				call("select_option", obj{"ref": refIn(t, c, `combobox "Plan"`), "values": []string{"Team"}}),
 				call("click", obj{"ref": refIn(t, c, `button "Create account"`)}),
 			}
@@ -1378,13 +1382,16 @@ func TestWebComponentsAsMaterialDrawsThem(t *testing.T) {
 	allowSite(t, panel, site.URL)
 	runAgent(t, panel, "create an account for Ada on the Team plan")
 	got := p.since(1)
-	if len(got) != 5 {
+	if len(got) != 8 {
 		t.Fatalf("calls: %s", p.all())
 	}
 	for i, want := range []string{
 		`Typed 12 characters into textbox “Full name” [e1].`,
 		`Clicked checkbox “Accept the terms” [e2]. It is now checked.`,
 		`Clicked x-radio “Large” [e4].`,
+		`Typed 2 characters into spinbutton “Month”`,
+		`Typed 2 characters into spinbutton “Day”`,
+		`Typed 4 characters into spinbutton “Year”`,
 		`Chose "Team" in combobox “Plan”. It shows "Team".`,
 		`Clicked button “Create account”`,
 	} {
@@ -1392,7 +1399,7 @@ func TestWebComponentsAsMaterialDrawsThem(t *testing.T) {
 			t.Errorf("call %d: want %q in %s", i+1, want, got[i].Text)
 		}
 	}
-	if v := inTab[string](t, panel, tab, `document.getElementById("out").textContent`); v != `{"name":"Ada Lovelace","terms":"on","size":"l","plan":"team"}` {
+	if v := inTab[string](t, panel, tab, `document.getElementById("out").textContent`); v != `{"name":"Ada Lovelace","terms":"on","size":"l","start":"2026-12-24","plan":"team"}` {
 		t.Errorf("the form sent %s", v)
 	}
 }

@@ -899,6 +899,9 @@
       if (skip.has(el.localName) || ours(el)) return [];
       let why = hiddenReason(el);
       if (why === "opacity" && hitsItself(el)) why = ""; // a see-through checkbox over the box drawn for it
+      // A combobox's field drawn see-through once it shows its choice in a box of its own
+      // (react-select): where a person clicks and types to choose again.
+      if (why === "opacity" && el.localName === "input" && el.tabIndex >= 0 && roleOf(el) === "combobox") why = "";
       if (why === "opacity" && !thru) {
         // A box drawn see-through until its field has the focus (Material's outlined text
         // field, whose label stands in its place; a date field's empty sections): a person sees

@@ -1018,6 +1018,9 @@
       }
       // A fieldset named by its legend does not say the legend again.
       if (el.localName === "fieldset" && node.name && kids.length && kids[0].role === "legend" && kids[0].name === node.name) kids.shift();
+      // A control drawn by a custom element that keeps a native one of the same kind inside it
+      // (Ionic's ion-checkbox and ion-toggle): one control, not two.
+      if (/^(checkbox|switch|radio)$/.test(node.role) && node.ref) kids = kids.flatMap((k) => (typeof k !== "string" && k.role === node.role && k.name === node.name && k.ref ? k.kids || [] : [k]));
       if (kids.length) node.kids = kids;
       // Nothing to read and nothing to do: an empty paragraph, a separator, a bare container.
       if (!node.ref && !node.name && !kids.length && node.role !== "img" && node.value === undefined) return [];

@@ -1362,7 +1362,8 @@ func TestToastsAreHeardWhileTheyShow(t *testing.T) {
 // Web components as Material Web builds them (material.html): a text field whose input sits in
 // a box drawn see-through until it has the focus, a checkbox input drawn see-through over its
 // box and labelled by the label around its element, a radio with no input at all (its role
-// given through ElementInternals) named by its label, a date in three contenteditable sections
+// given through ElementInternals) named by its label, a switch on the element that keeps a
+// native one inside it (Ionic), a date in three contenteditable sections
 // drawn see-through while empty (MUI X), and a menu that draws its options in one after the
 // other. Each is found, named, and used as a person uses it.
 func TestWebComponentsAsMaterialDrawsThem(t *testing.T) {
@@ -1374,6 +1375,7 @@ func TestWebComponentsAsMaterialDrawsThem(t *testing.T) {
 				call("type", obj{"ref": refIn(t, c, `textbox "Full name"`), "text": "Ada Lovelace"}),
 				call("click", obj{"ref": refIn(t, c, `checkbox "Accept the terms"`)}),
 				call("click", obj{"ref": refIn(t, c, `clickable "Large"`)}),
+				call("click", obj{"ref": refIn(t, c, `switch "Push notifications"`)}),
 				call("type", obj{"ref": refIn(t, c, `spinbutton "Month"`), "text": "12"}),
 				call("type", obj{"ref": refIn(t, c, `spinbutton "Day"`), "text": "24"}),
 				call("type", obj{"ref": refIn(t, c, `spinbutton "Year"`), "text": "2026"}),
@@ -1388,13 +1390,18 @@ func TestWebComponentsAsMaterialDrawsThem(t *testing.T) {
 	allowSite(t, panel, site.URL)
 	runAgent(t, panel, "create an account for Ada on the Team plan")
 	got := p.since(1)
-	if len(got) != 8 {
+	if len(got) != 9 {
 		t.Fatalf("calls: %s", p.all())
+	}
+	// A switch drawn by a custom element that keeps a native one inside it is one control.
+	if n := strings.Count(p.results("snapshot")[0].Text, `switch "Push notifications"`); n != 1 {
+		t.Errorf("the switch is listed %d times:\n%s", n, p.results("snapshot")[0].Text)
 	}
 	for i, want := range []string{
 		`Typed 12 characters into textbox “Full name” [e1].`,
 		`Clicked checkbox “Accept the terms” [e2]. It is now checked.`,
 		`Clicked x-radio “Large” [e4].`,
+		`Clicked switch “Push notifications” [e5]. It is now on.`,
 		`Typed 2 characters into spinbutton “Month”`,
 		`Typed 2 characters into spinbutton “Day”`,
 		`Typed 4 characters into spinbutton “Year”`,
@@ -1405,7 +1412,7 @@ func TestWebComponentsAsMaterialDrawsThem(t *testing.T) {
 			t.Errorf("call %d: want %q in %s", i+1, want, got[i].Text)
 		}
 	}
-	if v := inTab[string](t, panel, tab, `document.getElementById("out").textContent`); v != `{"name":"Ada Lovelace","terms":"on","size":"l","start":"2026-12-24","plan":"team"}` {
+	if v := inTab[string](t, panel, tab, `document.getElementById("out").textContent`); v != `{"name":"Ada Lovelace","terms":"on","size":"l","push":"on","start":"2026-12-24","plan":"team"}` {
 		t.Errorf("the form sent %s", v)
 	}
 }

@@ -160,6 +160,11 @@
       if ((s.position === "absolute" || s.position === "fixed") && (clips || /rect\(\s*0(px)?[,\s]+0(px)?[,\s]+0(px)?[,\s]+0(px)?\s*\)/.test(s.clip))) return "clipped";
       if (/inset\(\s*(50|100)%/.test(s.clipPath) || /circle\(\s*0/.test(s.clipPath)) return "clipped";
     }
+    // Cut to nothing by its own clip, whatever its size (a drop-down Chosen keeps closed with
+    // clip: rect(0, 0, 0, 0) and clip-path: inset(100%)).
+    const sc = style(el);
+    if ((sc.position === "absolute" || sc.position === "fixed") && /rect\(\s*0(px)?[,\s]+0(px)?[,\s]+0(px)?[,\s]+0(px)?\s*\)/.test(sc.clip)) return "clipped";
+    if (/inset\(\s*(50|100)%/.test(sc.clipPath) || /circle\(\s*0/.test(sc.clipPath)) return "clipped";
     // Pushed out of the page: nothing a person can scroll to shows it.
     if (r.width > 0 && r.height > 0 && (r.right + scrollX <= 0 || r.bottom + scrollY <= 0)) return "off-screen";
     // Cut away by an ancestor that hides its overflow (outside its box, which no scrolling

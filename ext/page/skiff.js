@@ -1507,11 +1507,11 @@
   }
   // shownSpinner says whether a person sees spinner t: not hidden, and not under what the page
   // painted over it (react-hot-toast keeps a loader turning under the check mark of every toast
-  // that is done). Where things are is read anew: this is asked again as the page changes.
+  // that is done). The callers forget where things were once per look (the page moves on
+  // between looks); the list of what covers is then read at most once per look, when a spinner
+  // is there to judge.
   function shownSpinner(t) {
-    if (unseen(t)) return false;
-    covers = null;
-    return !coveredBy(t, t.getBoundingClientRect());
+    return !unseen(t) && !coveredBy(t, t.getBoundingClientRect());
   }
   // spinner says whether an endless animation is a page's "working" sign: it turns, or it (or
   // what holds it) is called a spinner, a loader, busy or progress.
@@ -1546,6 +1546,7 @@
   function busyNow({ token }) {
     const l = noting.get(token);
     if (!l) return { ok: 1 };
+    covers = null; // asked again every 100 ms while the page changes (shownSpinner)
     for (const x of document.querySelectorAll('[aria-busy="true"]')) if (!l.busyBefore.has(x) && !unseen(x)) return { ok: 1, busy: `${describe(x)} is marked busy` };
     for (const x of l.watched) {
       const says = x.isConnected && disabled(x) ? clean(visibleText(x, 80) || x.value, 80) : "";
@@ -1584,6 +1585,7 @@
   // not): a region marked busy, a progress bar with no value yet, a spinner. A page that
   // fetches its content after its load shows one of these until it comes.
   function loadingNow() {
+    covers = null; // (shownSpinner)
     for (const x of document.querySelectorAll('[aria-busy="true"]')) if (!unseen(x)) return { ok: 1, busy: `${describe(x)} is marked busy` };
     for (const x of document.querySelectorAll("progress:not([value]),[role=progressbar]:not([aria-valuenow])")) if (!unseen(x)) return { ok: 1, busy: "it shows a progress bar" };
     for (const a of endless()) {

@@ -1157,11 +1157,7 @@ func TestControlsDrawnAsButtons(t *testing.T) {
 			}
 		},
 	}}
-	m := testkit.NewModel(t, p.script)
-	panel := agentPanel(t, "openai", m)
-	tab := openTab(t, panel, site.Page("drawn.html"))
-	allowSite(t, panel, site.URL)
-	runAgent(t, panel, "take the Pro plan")
+	panel, tab, _ := p.runOn(t, site, "drawn.html", "take the Pro plan")
 	snaps, clicks, content := p.results("snapshot"), p.results("click"), p.results("get_content")
 	if len(snaps) != 4 || len(clicks) != 5 || len(content) != 1 {
 		t.Fatalf("%d snapshots, %d clicks, %d get_content: %s", len(snaps), len(clicks), len(content), p.all())
@@ -1232,11 +1228,7 @@ func TestConsentBoxAndScreenReaderNames(t *testing.T) {
 			}
 		},
 	}}
-	m := testkit.NewModel(t, p.script)
-	panel := agentPanel(t, "openai", m)
-	tab := openTab(t, panel, site.Page("consent.html"))
-	allowSite(t, panel, site.URL)
-	runAgent(t, panel, "share the story and allow only analytics cookies")
+	panel, tab, m := p.runOn(t, site, "consent.html", "share the story and allow only analytics cookies")
 	snaps, clicks := p.results("snapshot"), p.results("click")
 	if len(snaps) != 2 || len(clicks) != 5 {
 		t.Fatalf("%d snapshots, %d clicks: %s", len(snaps), len(clicks), p.all())
@@ -1298,11 +1290,7 @@ func TestCodeEditorsTakeTheirTextInAFieldOutOfSight(t *testing.T) {
 			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `textbox "Solution"`), "text": code})}
 		},
 	}}
-	m := testkit.NewModel(t, p.script)
-	panel := agentPanel(t, "openai", m)
-	tab := openTab(t, panel, site.Page("code-editor.html"))
-	allowSite(t, panel, site.URL)
-	runAgent(t, panel, "solve the problem")
+	p.runOn(t, site, "code-editor.html", "solve the problem")
 	snaps, types := p.results("snapshot"), p.results("type")
 	if len(snaps) != 3 || len(types) != 4 {
 		t.Fatalf("%d snapshots, %d types: %s", len(snaps), len(types), p.all())
@@ -1325,7 +1313,6 @@ func TestCodeEditorsTakeTheirTextInAFieldOutOfSight(t *testing.T) {
 	if got, want := p.results("get_content"), fmt.Sprintf("%q", code+"\n# done"); len(got) != 1 || !strings.Contains(got[0].Text, want) {
 		t.Errorf("the editor holds %+v, want %s", got, want)
 	}
-	_ = tab
 }
 
 // A toast that says an action is done (toasts.html, as react-hot-toast draws one: a loader
@@ -1343,11 +1330,7 @@ func TestToastsAreHeardWhileTheyShow(t *testing.T) {
 			}
 		},
 	}}
-	m := testkit.NewModel(t, p.script)
-	panel := agentPanel(t, "openai", m)
-	openTab(t, panel, site.Page("toasts.html"))
-	allowSite(t, panel, site.URL)
-	runAgent(t, panel, "invite Ada and remove Bob")
+	p.runOn(t, site, "toasts.html", "invite Ada and remove Bob")
 	clicks := p.results("click")
 	if len(clicks) != 2 {
 		t.Fatalf("calls: %s", p.all())
@@ -1384,11 +1367,7 @@ func TestWebComponentsAsMaterialDrawsThem(t *testing.T) {
 			}
 		},
 	}}
-	m := testkit.NewModel(t, p.script)
-	panel := agentPanel(t, "openai", m)
-	tab := openTab(t, panel, site.Page("material.html"))
-	allowSite(t, panel, site.URL)
-	runAgent(t, panel, "create an account for Ada on the Team plan")
+	panel, tab, _ := p.runOn(t, site, "material.html", "create an account for Ada on the Team plan")
 	got := p.since(1)
 	if len(got) != 9 {
 		t.Fatalf("calls: %s", p.all())

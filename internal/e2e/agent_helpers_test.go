@@ -205,3 +205,15 @@ func cardsString(cs []toolCard) string {
 	}
 	return b.String()
 }
+
+// runOn plays p as the model of an agent run on page of site, with the site allowed (as a user
+// who trusts it has), asked task; it returns the panel, the page's tab and the model.
+func (p *plan) runOn(t *testing.T, site *testkit.Site, page, task string) (context.Context, int, *testkit.Model) {
+	t.Helper()
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page(page))
+	allowSite(t, panel, site.URL)
+	runAgent(t, panel, task)
+	return panel, tab, m
+}

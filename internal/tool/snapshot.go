@@ -336,7 +336,7 @@ func (w *writer) items(items []Item, depth int) {
 			flush()
 			w.items(n.Kids, depth)
 		case n.Inline == 1 && inlineLeaf(n):
-			run = append(run, w.label(n))
+			run = append(run, w.inlineLabel(n))
 			textOnly = false
 		default:
 			flush()
@@ -434,7 +434,7 @@ func (w *writer) run(items []Item) (string, bool) {
 		case n == nil:
 			parts = append(parts, it.Text)
 		case n.Inline == 1 && n.Group == 0 && inlineLeaf(n):
-			parts = append(parts, w.label(n))
+			parts = append(parts, w.inlineLabel(n))
 			textOnly = false
 		default:
 			return "", false
@@ -448,6 +448,22 @@ func (w *writer) run(items []Item) (string, bool) {
 		s = clip(s, w.textMax)
 	}
 	return s, true
+}
+
+// inlineLabel is an element that sits in a line of text: its label, named by its text when
+// it has no name of its own (a clickable span, a file tile a page lets people drag), as the
+// line would otherwise lose the words it shows.
+func (w *writer) inlineLabel(n *Node) string {
+	if n.Name != "" || len(n.Kids) == 0 {
+		return w.label(n)
+	}
+	var parts []string
+	for _, k := range n.Kids {
+		parts = append(parts, k.Text)
+	}
+	cp := *n
+	cp.Name = strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+	return w.label(&cp)
 }
 
 // label is an element in a few words: role, name, ref, state.

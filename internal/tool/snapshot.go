@@ -450,20 +450,29 @@ func (w *writer) run(items []Item) (string, bool) {
 	return s, true
 }
 
-// inlineLabel is an element that sits in a line of text: its label, named by its text when
-// it has no name of its own (a clickable span, a file tile a page lets people drag), as the
-// line would otherwise lose the words it shows.
+// inlineLabel is an element that sits in a line of text, as its label with the name it is said
+// by (Said).
 func (w *writer) inlineLabel(n *Node) string {
-	if n.Name != "" || len(n.Kids) == 0 {
+	if n.Name != "" {
 		return w.label(n)
+	}
+	cp := *n
+	cp.Name = n.Said()
+	return w.label(&cp)
+}
+
+// Said is the name the snapshot writes n by: its name, or, for a nameless element that sits in
+// a line of text (a clickable span, a file tile a page lets people drag), the words it shows,
+// which the line would otherwise lose. A workflow finds it again by the same.
+func (n *Node) Said() string {
+	if n.Name != "" || n.Inline != 1 || n.Group != 0 || !inlineLeaf(n) {
+		return n.Name
 	}
 	var parts []string
 	for _, k := range n.Kids {
 		parts = append(parts, k.Text)
 	}
-	cp := *n
-	cp.Name = strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
-	return w.label(&cp)
+	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
 }
 
 // label is an element in a few words: role, name, ref, state.

@@ -83,11 +83,11 @@ func (m *Matcher) Match(t Target) (string, error) {
 	for _, c := range m.cands {
 		inFrame := c.frame == frame || (frame == "" && c.frame == m.page)
 		switch {
-		case c.n.Role == t.Role && norm(c.n.Name) == name && inFrame:
+		case c.n.Role == t.Role && norm(c.n.Said()) == name && inFrame:
 			found = append(found, c)
 		case c.n.Role == t.Role:
 			sameRole = append(sameRole, c)
-		case norm(c.n.Name) == name && name != "":
+		case norm(c.n.Said()) == name && name != "":
 			sameName = append(sameName, c)
 		}
 	}
@@ -97,7 +97,7 @@ func (m *Matcher) Match(t Target) (string, error) {
 	// The name as it was, letter case included, before one that differs only in case.
 	var exact []candidate
 	for _, c := range found {
-		if strings.Join(strings.Fields(c.n.Name), " ") == t.Name {
+		if strings.Join(strings.Fields(c.n.Said()), " ") == t.Name {
 			exact = append(exact, c)
 		}
 	}
@@ -203,11 +203,11 @@ func miss(t Target, sameRole, sameName []candidate) *Miss {
 	}
 	var alt []string
 	for _, c := range sameName {
-		alt = append(alt, Target{Role: c.n.Role, Name: c.n.Name}.Words())
+		alt = append(alt, Target{Role: c.n.Role, Name: c.n.Said()}.Words())
 	}
 	if len(sameRole) > 0 && len(sameRole) <= 6 {
 		for _, c := range sameRole {
-			alt = append(alt, Target{Role: c.n.Role, Name: c.n.Name}.Words())
+			alt = append(alt, Target{Role: c.n.Role, Name: c.n.Said()}.Words())
 		}
 	}
 	if len(alt) > 3 {

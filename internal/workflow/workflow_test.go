@@ -44,7 +44,7 @@ func TestMatchFindsEveryElementOfRealPages(t *testing.T) {
 			if !c.n.Interactive() || !strings.Contains(text, " ["+c.n.Ref+"]") {
 				continue
 			}
-			tg := Target{Role: c.n.Role, Name: strings.Join(strings.Fields(c.n.Name), " "), Frame: c.frame}
+			tg := Target{Role: c.n.Role, Name: strings.Join(strings.Fields(c.n.Said()), " "), Frame: c.frame}
 			tg.Nth, tg.Near = seen(text, c.n.Ref, tg)
 			if tg.Nth > 0 {
 				dups++

@@ -713,17 +713,21 @@
   }
 
   function pointerOnly(el) {
-    // Apps often make divs clickable: the pointer cursor is the sign a person sees. Only the
-    // outermost element of a pointer region counts, and only if it is not inside a control.
-    if (style(el).cursor !== "pointer") return false;
+    // Apps often make divs clickable: the pointer cursor is the sign a person sees (a hand
+    // that grabs, or arrows that move, for a thing dragged: a card, a file, a grip; not a map
+    // or a canvas that takes half the page). Only the outermost element of such a region
+    // counts, and only if it is not inside a control.
+    const cursor = style(el).cursor;
+    if (cursor !== "pointer" && !((cursor === "grab" || cursor === "move") && (() => { const b = el.getBoundingClientRect(); return b.width * b.height < (innerWidth * innerHeight) / 4; })())) return false;
     const p = parentOf(el);
-    if (p && p.nodeType === 1 && style(p).cursor === "pointer") return false;
+    if (p && p.nodeType === 1 && style(p).cursor === cursor) return false;
     for (let x = p; x && x.nodeType === 1; x = parentOf(x)) if (interactiveRoles.has(roleOf(x))) return false;
     return true;
   }
   function isInteractive(el, role) {
     if (interactiveRoles.has(role)) return true;
-    if (el.hasAttribute("onclick") || (el.tabIndex >= 0 && el.hasAttribute("tabindex") && el.getAttribute("tabindex") !== "-1")) return true;
+    // What the page made draggable is acted on (dragged), as a person sees by trying.
+    if (el.hasAttribute("onclick") || el.getAttribute("draggable") === "true" || (el.tabIndex >= 0 && el.hasAttribute("tabindex") && el.getAttribute("tabindex") !== "-1")) return true;
     if (el.localName === "label" && el.control) return false;
     return pointerOnly(el) && !wraps(el);
   }
@@ -1142,7 +1146,7 @@
   // locate runs the checks Playwright makes before acting: attached, visible, stable, enabled,
   // editable (for typing), and receives events at the action point. It scrolls the element
   // into view and returns the point to act at, in this frame's viewport.
-  async function locate({ target, action, focus }) {
+  async function locate({ target, action, focus, from }) {
     fresh();
     const r0 = resolve(target);
     if (r0.error) return r0;
@@ -1162,7 +1166,7 @@
       if (over) return { error: `${what} is behind ${describe(over)} [${refOf(over)}], which the page holds open over the rest: act in it, or close it first (press_key Escape)`, retry: 1, what };
       return { error: `${what} is not visible (${why})`, retry: 1, what };
     }
-    if (action !== "hover" && action !== "scroll" && disabled(controlOf(el))) return { error: `${what} is disabled`, retry: 1, what };
+    if (action !== "hover" && action !== "scroll" && action !== "drop" && disabled(controlOf(el))) return { error: `${what} is disabled`, retry: 1, what };
     // A file field (or the label a site draws as its "Upload" button) opens the system's file
     // chooser, which would wait in front of the user with no one to answer it.
     if (action === "click" && controlOf(el).localName === "input" && controlOf(el).type === "file") return { error: `${what} opens a file chooser, and Skiff cannot choose files on this computer; ask the user to choose the file`, what };
@@ -1216,10 +1220,14 @@
       const meant = byRef(target.expect);
       if (!meant || !contains(meant, el)) return { error: `the element at (${point.x}, ${point.y}) is now ${what}, not the one that was checked; take a new snapshot`, what };
     }
+    // Where something is dropped, what is dragged may be on its way over it (a page that
+    // draws it under the mouse): that does not cover it.
+    const carried = action === "drop" && from ? resolve(from).el : null;
+    if (carried) point = placeAim(carried, el, point);
     if (action !== "type" && action !== "scroll") {
       const hit = deepFromPoint(point.x, point.y);
       if (!hit) return { error: `${what} is outside the viewport`, retry: 1, what };
-      if (!contains(el, hit) && !(el.localName === "label" && el.control && contains(el.control, hit))) {
+      if (!contains(el, hit) && !(el.localName === "label" && el.control && contains(el.control, hit)) && !(carried && contains(carried, hit))) {
         let cover = hit;
         for (let x = hit; x && x.nodeType === 1; x = parentOf(x)) if (!contains(x, el) && x !== document.body) cover = x;
         // Under a bar that stays put while the page scrolls (a sticky header, a cookie strip at
@@ -1233,7 +1241,40 @@
         return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first`, retry: 1, what };
       }
     }
-    return { ok: 1, what, point: { x: Math.round(point.x), y: Math.round(point.y) }, viewport: { w: innerWidth, h: innerHeight }, hidden: document.visibilityState === "hidden" ? 1 : undefined };
+    return { ok: 1, what, point: { x: Math.round(point.x), y: Math.round(point.y) }, viewport: { w: innerWidth, h: innerHeight }, hidden: document.visibilityState === "hidden" ? 1 : undefined, scroll: carried ? { x: scrollX, y: scrollY } : undefined };
+  }
+  // scrolled is where the page is scrolled to, for a drag to follow the page when it scrolls
+  // under the mouse (a page grown shorter as the dragged element left its flow, scrolled back
+  // to its end): the point it aims at moves with it. (Not the target's own move: a list that
+  // makes room for what is dragged moves the target on purpose.)
+  function scrolled() {
+    return { ok: 1, x: scrollX, y: scrollY };
+  }
+  // settling says whether the page is moving things (an animation or transition that ends): a
+  // list making room for what is dragged over it, which pages sort by once it has.
+  function settling() {
+    for (const a of document.getAnimations()) {
+      if (a.playState !== "running") continue;
+      const t = a.effect?.getComputedTiming?.();
+      if (t && t.iterations !== Infinity && t.endTime - (t.localTime || 0) < 2000) return { ok: 1, moving: 1 };
+    }
+    return { ok: 1, moving: 0 };
+  }
+  // placeAim is where to let go of carried over el. Dropped on one of its kind (an item of its
+  // list, a card of another column), it takes that one's place, as a person drops it: past the
+  // middle of the item in the way it moves along its own list (the last quarter), before the
+  // item in another list (the first quarter); sorting libraries decide by which side of the
+  // middle the pointer is. Anything else (a column, a bin) is dropped in its middle.
+  function placeAim(carried, el, point) {
+    const same = parentOf(carried) === parentOf(el);
+    if (!same && !(carried.localName === el.localName && roleOf(carried) === roleOf(el))) return point;
+    const a = boxOf(carried), b = boxOf(el);
+    const dx = b.x + b.width / 2 - (a.x + a.width / 2), dy = b.y + b.height / 2 - (a.y + a.height / 2);
+    let p = { ...point };
+    if (same && Math.abs(dx) > Math.abs(dy)) p.x = b.x + b.width * (dx > 0 ? 0.75 : 0.25);
+    else p.y = b.y + b.height * (same && dy > 0 ? 0.75 : 0.25);
+    p = { x: Math.round(p.x), y: Math.round(p.y) };
+    return p.y > 0 && p.y < innerHeight && p.x > 0 && p.x < innerWidth && lands(el, p) ? p : point;
   }
   // boxOf is where el shows: its own box, or, when it has none, the largest box of what is in
   // it (a link around a floated logo has an empty box of its own; display: contents has none).
@@ -1351,6 +1392,176 @@
     return { ok: 1, hit: a.state.hit, on: a.state.on, state: a.el.isConnected ? stateOf(a.el) : undefined };
   }
 
+  // ---- dragging ----
+  // armDrag is called just before the button goes down on what is dragged (target), to be
+  // dropped on to: it checks the element is still at the point, notes where it is (its list,
+  // its place in it), and listens for what a drag sets off: the press reaching it, a drag the
+  // browser starts (dragstart), a drop and where it lands. dragged says what came of it.
+  const drags = new Map();
+  function armDrag({ target, to, point }) {
+    const r = resolve(target);
+    if (r.error) return r;
+    const d = resolve(to);
+    if (d.error) return d;
+    const el = r.el;
+    const dest = d.el;
+    if (point && !lands(el, point)) {
+      const hit = deepFromPoint(point.x, point.y);
+      return { error: `${describe(el)} is no longer at the point it was found at (${hit ? describe(hit) : "nothing"} is there now)`, retry: 1 };
+    }
+    const token = Math.random().toString(36).slice(2);
+    const st = { pressed: 0, on: "", started: 0, dropped: 0, onDest: 0, dropOn: "" };
+    const inPath = (e, x) => (e.composedPath ? e.composedPath() : [e.target]).includes(x);
+    const handlers = {
+      pointerdown: (e) => (inPath(e, el) ? (st.pressed = 1) : !st.on && e.target?.nodeType === 1 && (st.on = describe(e.target))),
+      mousedown: (e) => inPath(e, el) && (st.pressed = 1),
+      dragstart: () => (st.started = 1),
+      drop: (e) => {
+        st.dropped = 1;
+        if (inPath(e, dest)) st.onDest = 1;
+        else if (e.target?.nodeType === 1) st.dropOn = describe(e.target);
+      },
+    };
+    for (const [type, h] of Object.entries(handlers)) addEventListener(type, h, { capture: true });
+    // On the element too: inside a closed shadow root the press reaches the window as its host's.
+    const mine = () => (st.pressed = 1);
+    el.addEventListener("pointerdown", mine, { capture: true });
+    const stop = () => {
+      for (const [type, h] of Object.entries(handlers)) removeEventListener(type, h, { capture: true });
+      el.removeEventListener("pointerdown", mine, { capture: true });
+    };
+    // Where it is, and where each of the few elements around it is: what a page moves may be
+    // what holds the element (the row of a grip).
+    const was = [];
+    for (let x = el, k = 0; x && x.nodeType === 1 && x !== document.body && k < 5; x = parentOf(x), k++) was.push({ el: x, ...placeOf(x) });
+    const b = el.getBoundingClientRect();
+    drags.set(token, { st, el, dest, what: describe(el), was, at: { x: b.x + scrollX, y: b.y + scrollY }, stop });
+    setTimeout(() => drags.has(token) && (drags.get(token).stop(), drags.delete(token)), 20000);
+    // What the page says back is heard as for a click; what moves afterwards (a card gliding
+    // to its place) is waited for, the dragged element's own motion included. Not what it
+    // shows afresh: that is mostly the element itself, in its new place.
+    return { ok: 1, token, listen: noteSaid({}, dest).token };
+  }
+  // placeOf is where el is: its parent, its place among the siblings a person sees, and the
+  // ones on either side.
+  function placeOf(el) {
+    const parent = parentOf(el);
+    const sibs = parent && parent.children.length <= 1000 ? [...parent.children].filter((x) => x === el || !hiddenReason(x)) : [el];
+    const i = sibs.indexOf(el);
+    return { parent, index: i, count: sibs.length, prev: sibs[i - 1], next: sibs[i + 1] };
+  }
+  // placeName is the part of the page that holds el, in words: the nearest container the page
+  // named, or the heading over it nearest before it ("the part headed “Done”"); "" when none.
+  function placeName(el) {
+    let n = 0;
+    for (let x = parentOf(el); x && x.nodeType === 1 && n < 8; x = parentOf(x), n++) {
+      const role = roleOf(x);
+      if (role && (x.hasAttribute("aria-label") || x.hasAttribute("aria-labelledby")) && nameOf(x, role)) return describe(x);
+      let near = null;
+      for (const h of x.querySelectorAll(':scope > :is(h1, h2, h3, h4, h5, h6, [role=heading]), :scope > header :is(h1, h2, h3, h4, h5, h6)')) {
+        if (!contains(h, el) && h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING && !hiddenReason(h)) near = h;
+      }
+      if (near) return `the part headed “${clean(visibleText(near, 60), 60)}”`;
+      if (x === document.body) break;
+    }
+    return "";
+  }
+  // dragged says what the drag armDrag listened for did: whether the press reached the
+  // element, whether the page took a drop on the target, and where the element is now (the
+  // same element, or one with its words where the page drew it again).
+  function dragged({ token }) {
+    const a = drags.get(token);
+    if (!a) return { ok: 1, gone: 1 };
+    a.stop();
+    drags.delete(token);
+    let el = a.el.isConnected && !hiddenReason(a.el) ? a.el : null;
+    if (!el) {
+      let n = 0;
+      for (const root of [a.dest, document]) {
+        if (!root.isConnected && root !== document) continue;
+        for (const x of root.querySelectorAll(a.el.localName)) {
+          if (++n > 3000) break;
+          if (x !== a.el && describe(x) === a.what && !hiddenReason(x)) {
+            el = x;
+            break;
+          }
+        }
+        if (el) break;
+      }
+    }
+    const out = { ok: 1, pressed: a.st.pressed, on: a.st.on, started: a.st.started, dropped: a.st.dropped, onDest: a.st.onDest, dropOn: a.st.dropOn };
+    if (!el) return { ...out, gone: 1 };
+    // What moved: the element, or the nearest of what holds it that left its place.
+    let was = a.was[0];
+    let now = placeOf(el);
+    if (el === a.el && now.parent === was.parent && now.index === was.index) {
+      for (const w of a.was.slice(1)) {
+        if (!w.el.isConnected) break;
+        const p = placeOf(w.el);
+        if (p.parent !== w.parent || p.index !== w.index) {
+          was = w, now = p, out.unit = describe(w.el);
+          break;
+        }
+      }
+    }
+    const unit = out.unit ? was.el : el;
+    out.wasIndex = was.index + 1;
+    out.index = now.index + 1;
+    out.count = now.count;
+    if (now.prev) out.after = describe(now.prev);
+    else if (now.next) out.before = describe(now.next);
+    if (now.parent !== was.parent) out.moved = 1, out.into = contains(a.dest, unit) && a.dest !== unit ? describe(a.dest) : placeName(unit) || (now.parent ? describe(now.parent) : "");
+    else if (now.index !== was.index) out.reordered = 1;
+    else if (el === a.el) {
+      // Moved on the page but not in it (a box a page positions where it is let go).
+      const b = el.getBoundingClientRect();
+      if (Math.abs(b.x + scrollX - a.at.x) + Math.abs(b.y + scrollY - a.at.y) > 4) {
+        out.shifted = 1;
+        const d = a.dest.isConnected ? a.dest.getBoundingClientRect() : null;
+        const c = { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+        if (d && c.x >= d.left && c.x <= d.right && c.y >= d.top && c.y <= d.bottom) out.over = 1;
+      }
+    }
+    return out;
+  }
+  // domDrag is a drag made of DOM events, where the debugger is not available: a pointer and
+  // mouse press, moves and release for pages that follow the mouse, and the browser's drag
+  // events (with data) for draggable elements.
+  async function domDrag({ target, to, from, point }) {
+    const r = resolve(target);
+    if (r.error) return r;
+    const d = resolve(to);
+    if (d.error) return d;
+    const el = r.el;
+    const dest = d.el;
+    const b = boxOf(dest);
+    const p1 = point || from;
+    const p2 = { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    mouse(el, "pointerdown", p1, { buttons: 1 });
+    mouse(el, "mousedown", p1, { buttons: 1 });
+    const dt = new DataTransfer();
+    const drag = (x, type) => x.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, composed: true, clientX: p2.x, clientY: p2.y, dataTransfer: dt }));
+    const native = el.closest && el.closest("[draggable=true]");
+    const started = native && drag(native, "dragstart");
+    for (let i = 1; i <= 8; i++) {
+      const p = { x: p1.x + ((p2.x - p1.x) * i) / 8, y: p1.y + ((p2.y - p1.y) * i) / 8 };
+      const at = deepFromPoint(p.x, p.y) || document.documentElement;
+      mouse(at, "pointermove", p, { buttons: 1 });
+      mouse(at, "mousemove", p, { buttons: 1 });
+      await frame();
+    }
+    const at = deepFromPoint(p2.x, p2.y) || dest;
+    if (started) {
+      drag(at, "dragenter");
+      const taken = !drag(at, "dragover"); // a target that takes drops cancels dragover
+      if (taken) drag(at, "drop");
+      drag(native, "dragend");
+    }
+    mouse(at, "pointerup", p2);
+    mouse(at, "mouseup", p2);
+    return { ok: 1 };
+  }
+
   // ---- what the page says back to an action ----
   // A click on Submit that only shows "Please enter a valid email address", a browser that
   // refuses to send a form with a required field empty, a button that opens a dialog: the
@@ -1435,7 +1646,7 @@
           if (added.length < 300) added.push(r.target);
           continue;
         }
-        for (const x of r.removedNodes) if (removed.length < 300) removed.push({ text: (x.textContent || "").slice(0, 4000), at: r.target });
+        for (const x of r.removedNodes) if (removed.length < 300) removed.push({ text: (x.textContent || "").slice(0, 4000), at: r.target, node: x });
         for (const x of r.addedNodes) if (added.length < 300) added.push(x);
       }
     });
@@ -1672,7 +1883,9 @@
   function shownSince(added, removed, voiced, said, names = [], tips = false) {
     const gone = new Set(removed.map((r) => clean(r.text, 4000)).filter(Boolean));
     const host = globalThis.__skiffOverlayHost;
-    const nodes = [...new Set(added)].filter((x) => x.isConnected);
+    // A node taken out and put back elsewhere (a list sorted, a card moved) shows nothing new.
+    const putBack = new Set(removed.map((r) => r.node).filter(Boolean));
+    const nodes = [...new Set(added)].filter((x) => x.isConnected && !putBack.has(x));
     const top = nodes.filter((x) => !nodes.some((o) => o !== x && o.contains(x)));
     const pieces = [];
     for (const x of top) {
@@ -1682,7 +1895,9 @@
       // A tooltip the mouse brought up on the way to a click is not what the click did (a
       // hover is asked for what it shows).
       if (tips && el.closest && el.closest('[role="tooltip"]')) continue;
-      let text = x.nodeType === 3 ? (textVisible(x) ? clean(x.data, 4000) : "") : x.nodeType === 1 && !unseen(el) ? visibleText(x, 4000) : "";
+      // (A text put in a box kept for screen readers only, as drag libraries announce a drop
+      // in, is no more seen than the box is.)
+      let text = x.nodeType === 3 ? (textVisible(x) && !unseen(el) ? clean(x.data, 4000) : "") : x.nodeType === 1 && !unseen(el) ? visibleText(x, 4000) : "";
       for (const w of said) text = text.replace(w, " ").trim(); // a voice inside it already said that
       if (!text || gone.has(text) || names.includes(text.toLowerCase())) continue;
       // A mark drawn alone (the ✓ of a checkbox drawn as a button, a radio's dot, a caret)
@@ -2473,7 +2688,7 @@
     if (on) await Promise.race([new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))), new Promise((r) => setTimeout(r, 200))]);
     return { ok: 1, veiled: true };
   }
-  const api = { pasteText, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, loadingNow, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
+  const api = { pasteText, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, armDrag, dragged, domDrag, scrolled, settling, loadingNow, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

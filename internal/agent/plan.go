@@ -30,7 +30,7 @@ const ProposePlan = "propose_plan"
 var planKinds = map[string][]string{
 	"navigate": {"navigate", "tab_open", "back", "forward", "reload"},
 	"fill":     {"type", "fill_form", "select_option"},
-	"click":    {"click", "press_key", "hover", "scroll", "dialog"},
+	"click":    {"click", "press_key", "hover", "drag", "scroll", "dialog"},
 }
 
 // kindOf is the plan kind a tool is ("" for none).
@@ -52,7 +52,7 @@ var planTool = provider.Tool{Name: ProposePlan,
 	Schema: json.RawMessage(`{"type":"object","required":["steps","sites","kinds"],"properties":{` +
 		`"steps":{"type":"array","items":{"type":"string"},"description":"The steps, in order, each a short sentence."},` +
 		`"sites":{"type":"array","items":{"type":"string"},"description":"The sites the plan works on, as addresses (https://shop.example)."},` +
-		`"kinds":{"type":"array","items":{"type":"string","enum":["navigate","fill","click"]},"description":"The kinds of action the plan takes on those sites: navigate (load pages), fill (type, fill forms, pick options), click (click, press keys, scroll)."}}}`)}
+		`"kinds":{"type":"array","items":{"type":"string","enum":["navigate","fill","click"]},"description":"The kinds of action the plan takes on those sites: navigate (load pages), fill (type, fill forms, pick options), click (click, press keys, drag, scroll)."}}}`)}
 
 // planningTools are the tools of a run that plans: the ones that read, and propose_plan.
 func planningTools(all []provider.Tool) []provider.Tool {

@@ -144,6 +144,104 @@ func hover(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	return (&Result{Text: fmt.Sprintf("The mouse is over %s%s%s.", what, refNote(f.Element.Ref), fallbackNote(trusted)) + after, URL: tab.URL}).on(f.Element, what), nil
 }
 
+func dragTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
+	ctx, tab, frame, pt, err := e.acting(ctx, f, f.Element)
+	if err != nil {
+		return nil, err
+	}
+	_, local, err := parseRef(f.Activates.Ref)
+	if err != nil {
+		return nil, err
+	}
+	w := &watch{known: e.knownTabs(ctx), frame: frame}
+	e.follow(ctx, tab.ID, w)
+	d, err := e.drag(ctx, tab.ID, frame, pt, pageTarget{Ref: local})
+	if err != nil {
+		e.unwatch(tab.ID, w)
+		return nil, err
+	}
+	w.token = d.Listen
+	after := e.afterAction(ctx, tab.ID, tab, w)
+	text := fmt.Sprintf("Dragged %s%s onto %s%s%s.", d.What, refNote(f.Element.Ref), d.Onto, refNote(f.Activates.Ref), fallbackNote(d.Trusted))
+	if d.Token != "" {
+		var got dropped
+		if err := e.call(unpinned(ctx), tab.ID, frame, pageFiles, "dragged", map[string]string{"token": d.Token}, &got); err == nil {
+			if got.Pressed == 0 && got.Gone == 0 {
+				on := got.On
+				if on == "" {
+					on = "nothing Skiff could see"
+				}
+				return nil, failf("the press did not reach %s: it went to %s (the page changed under the mouse); look at the page before trying again", d.What, on)
+			}
+			text += got.says(d.Onto)
+		}
+	}
+	return (&Result{Text: text + after, URL: tab.URL, Refused: w.refused}).on(f.Element, d.What), nil
+}
+
+// dropped is where a drag left what it dragged (skiff.js dragged).
+type dropped struct {
+	Pressed int    `json:"pressed"`
+	On      string `json:"on"`
+	Started int    `json:"started"` // the browser started a drag of its own (dragstart)
+	Dropped int    `json:"dropped"`
+	OnDest  int    `json:"onDest"`
+	DropOn  string `json:"dropOn"`
+	Gone    int    `json:"gone"`
+	// Unit is what moved when that is not the element but what holds it (the row of a grip).
+	Unit     string `json:"unit"`
+	Moved    int    `json:"moved"`
+	Into     string `json:"into"`
+	Reorder  int    `json:"reordered"`
+	Index    int    `json:"index"`
+	Count    int    `json:"count"`
+	WasIndex int    `json:"wasIndex"`
+	After    string `json:"after"`
+	Before   string `json:"before"`
+	// Shifted: it moved on the page, not in it (a box placed where it was let go); Over: it
+	// now lies over where it was dropped.
+	Shifted int `json:"shifted"`
+	Over    int `json:"over"`
+}
+
+// says is where the element is now, in a sentence, or that nothing moved.
+func (d dropped) says(onto string) string {
+	next := ""
+	switch {
+	case d.After != "":
+		next = ", after " + d.After
+	case d.Before != "":
+		next = ", before " + d.Before
+	}
+	it := "It is"
+	if d.Unit != "" {
+		it = "It moved with " + d.Unit + ", which is"
+	}
+	switch {
+	case d.Gone == 1 && d.Dropped == 1:
+		return " The page took the drop, and the element is no longer on it."
+	case d.Gone == 1:
+		return " The element is no longer on the page."
+	case d.Moved == 1 && d.Into != "":
+		return fmt.Sprintf(" %s now in %s, item %d of %d%s.", it, d.Into, d.Index, d.Count, next)
+	case d.Moved == 1:
+		return fmt.Sprintf(" %s now in another part of the page, item %d of %d%s.", it, d.Index, d.Count, next)
+	case d.Reorder == 1:
+		return fmt.Sprintf(" %s now item %d of %d (it was item %d)%s.", it, d.Index, d.Count, d.WasIndex, next)
+	case d.Shifted == 1 && d.Over == 1:
+		return " It stays where it was let go, over " + onto + "."
+	case d.Shifted == 1:
+		return " It moved on the page, but not over " + onto + "."
+	case d.OnDest == 1:
+		return " The page took the drop; the element itself stayed where it was."
+	case d.Dropped == 1 && d.DropOn != "":
+		return " The page took the drop on " + d.DropOn + ", not on " + onto + "; the element stayed where it was."
+	case d.Started == 1:
+		return " Nothing moved: " + onto + " did not take the drop (the page does not accept drops there)."
+	}
+	return " Nothing moved: the page did not drag it (some pages drag only by a handle inside the element, a grip; look for one in the snapshot)."
+}
+
 func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	in := arg.(*TypeInput)
 	ctx, tab, frame, pt, err := e.acting(ctx, f, f.Element)

@@ -40,6 +40,9 @@ type located struct {
 	SelectAll string `json:"selectAll"`
 	// Editor is 1 for a code editor (typed into through a field it keeps out of sight).
 	Editor int `json:"editor"`
+	// Scroll is where the page was scrolled to, for a drop (the drag follows the page if it
+	// scrolls under the mouse).
+	Scroll *point `json:"scroll"`
 }
 
 type point struct {
@@ -1044,4 +1047,190 @@ func (e *Env) interceptChoosers(ctx context.Context, tabID int) func() string {
 		}
 		return ""
 	}
+}
+
+// dragging is what drag did: what was dragged and where it was let go, whether with trusted
+// input, and the page's tokens for what it says back (Listen) and for where the element went
+// (Token, skiff.js dragged).
+type dragging struct {
+	What, Onto    string
+	Trusted       bool
+	Token, Listen string
+}
+
+// drag presses the mouse on t, moves it over to onto in steps (a frame apart, as a hand moves:
+// pages that follow the mouse start a drag only past a few pixels, and place what is dragged
+// at each frame), and lets go there. The browser starts its own drag for a draggable element
+// from the same events. Once the button is down it always goes up, whatever fails.
+func (e *Env) drag(ctx context.Context, tabID, frame int, t, onto pageTarget) (dragging, error) {
+	_, attachErr := e.Browser.Debug(ctx, tabID, "Page.getLayoutMetrics", nil)
+	var l *located
+	var err error
+	var arm struct {
+		Token  string `json:"token"`
+		Listen string `json:"listen"`
+	}
+	for try := 0; ; try++ {
+		if l, err = e.locate(ctx, tabID, frame, t, "drag"); err != nil {
+			return dragging{}, err
+		}
+		if attachErr != nil {
+			break
+		}
+		if l.Hidden != 0 {
+			return dragging{What: l.What}, failf("the tab is in the background, where the page draws nothing to drag over: bring it to the front first (tab_switch)")
+		}
+		err = e.call(ctx, tabID, frame, pageFiles, "armDrag", map[string]any{"target": t, "to": onto, "point": l.Point}, &arm)
+		if err == nil {
+			break
+		}
+		if !isRetry(err) || try >= 3 {
+			return dragging{What: l.What}, unretry(err)
+		}
+	}
+	if attachErr != nil {
+		// No debugger on this tab: the drag is made of DOM events.
+		var heard struct {
+			Token string `json:"token"`
+		}
+		_ = e.call(ctx, tabID, frame, pageFiles, "noteSaid", map[string]any{"target": onto, "reveal": 1}, &heard)
+		var ll located
+		if err := e.call(ctx, tabID, frame, pageFiles, "locate", map[string]any{"target": onto, "action": "drop", "from": t}, &ll); err != nil {
+			return dragging{What: l.What}, unretry(err)
+		}
+		if err := e.call(ctx, tabID, frame, pageFiles, "domDrag", map[string]any{"target": t, "to": onto, "point": l.Point}, nil); err != nil {
+			return dragging{What: l.What}, err
+		}
+		return dragging{What: l.What, Onto: ll.What, Listen: heard.Token}, nil
+	}
+	at, err := e.topPoint(ctx, tabID, frame, l.Point)
+	if err != nil {
+		return dragging{What: l.What}, err
+	}
+	// The frame's place in the page, to turn points in it into the page's.
+	dx, dy := at.X-l.Point.X, at.Y-l.Point.Y
+	down, last := false, at
+	send := func(typ string, p point) error {
+		last = p
+		params := map[string]any{"type": typ, "x": p.X, "y": p.Y, "button": "left", "buttons": 1, "clickCount": 1}
+		switch {
+		case typ == "mouseMoved" && !down:
+			params["button"], params["buttons"] = "none", 0
+		case typ == "mouseReleased":
+			params["buttons"] = 0
+		}
+		err := e.input(ctx, tabID, "Input.dispatchMouseEvent", params)
+		if errors.Is(err, errDialogOpened) {
+			return failf("the page opened a dialog during the drag; answer it first (dialog)")
+		}
+		return err
+	}
+	pause := func(d time.Duration) {
+		select {
+		case <-ctx.Done():
+		case <-time.After(d):
+		}
+	}
+	// settle waits, after a move, while the page moves things to make room (a sorted list's
+	// items gliding aside), up to 400 ms, as a hand waits to see where the element would go:
+	// such pages decide where it goes by the next moves, and pass over moves made meanwhile.
+	settle := func() {
+		pause(12 * time.Millisecond)
+		for end := time.Now().Add(400 * time.Millisecond); time.Now().Before(end); {
+			var s struct {
+				Moving int `json:"moving"`
+			}
+			if e.call(ctx, tabID, frame, pageFiles, "settling", nil, &s) != nil || s.Moving == 0 {
+				return
+			}
+			pause(25 * time.Millisecond)
+		}
+	}
+	defer func() {
+		if down {
+			// Never leave the button held: let go where the mouse is.
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+			defer cancel()
+			_ = e.input(rctx, tabID, "Input.dispatchMouseEvent", map[string]any{"type": "mouseReleased", "x": last.X, "y": last.Y, "button": "left", "buttons": 0, "clickCount": 1})
+		}
+	}()
+	if err := send("mouseMoved", at); err != nil {
+		return dragging{What: l.What, Trusted: true}, err
+	}
+	if err := send("mousePressed", at); err != nil {
+		return dragging{What: l.What, Trusted: true}, err
+	}
+	down = true
+	// Where it goes is found with the button down (what is dragged may lift out of its list,
+	// and the target be scrolled into view while it is held, as a person does).
+	var ll *located
+	var werr error
+	ll, werr = e.locateWith(ctx, tabID, frame, map[string]any{"target": onto, "action": "drop", "from": t})
+	if werr != nil {
+		return dragging{What: l.What, Trusted: true}, werr
+	}
+	to := point{X: ll.Point.X + dx, Y: ll.Point.Y + dy}
+	// A few pixels first, a frame apart: past the distance pages wait for before a press
+	// becomes a drag (3 to 10 pixels), in the direction of the target.
+	dist := math.Hypot(to.X-at.X, to.Y-at.Y)
+	ux, uy := 0.0, 1.0
+	if dist > 0 {
+		ux, uy = (to.X-at.X)/dist, (to.Y-at.Y)/dist
+	}
+	cur := at
+	for _, d := range []float64{2, 6, 12} {
+		if d >= dist {
+			break
+		}
+		cur = point{X: at.X + ux*d, Y: at.Y + uy*d}
+		if err := send("mouseMoved", cur); err != nil {
+			return dragging{What: l.What, Trusted: true}, err
+		}
+		pause(16 * time.Millisecond)
+	}
+	// Then on in steps of about 8 pixels (a sorted list's rows are 30 or so: pages that sort
+	// as the mouse goes move the element past a row when the mouse is seen in its far half).
+	steps := int(math.Max(4, math.Min(30, dist/8)))
+	from := cur
+	for i := 1; i <= steps; i++ {
+		cur = point{X: from.X + (to.X-from.X)*float64(i)/float64(steps), Y: from.Y + (to.Y-from.Y)*float64(i)/float64(steps)}
+		if err := send("mouseMoved", cur); err != nil {
+			return dragging{What: l.What, Trusted: true}, err
+		}
+		settle()
+	}
+	// The page may have scrolled under the mouse on the way (a page grown shorter as the
+	// element left its flow, scrolled back to its end): the point follows it, as a person's
+	// hand follows what they see.
+	var now point
+	if ll.Scroll != nil && e.call(ctx, tabID, frame, pageFiles, "scrolled", nil, &now) == nil {
+		next := point{X: to.X - (now.X - ll.Scroll.X), Y: to.Y - (now.Y - ll.Scroll.Y)}
+		if gap := math.Hypot(next.X-to.X, next.Y-to.Y); gap >= 3 {
+			n := int(math.Max(2, math.Min(15, gap/8)))
+			for i := 1; i <= n; i++ {
+				cur = point{X: to.X + (next.X-to.X)*float64(i)/float64(n), Y: to.Y + (next.Y-to.Y)*float64(i)/float64(n)}
+				if err := send("mouseMoved", cur); err != nil {
+					return dragging{What: l.What, Trusted: true}, err
+				}
+				pause(12 * time.Millisecond)
+			}
+			to = next
+		}
+	}
+	// Held over the target a moment (a third of a second), moving on a pixel the way it went
+	// and back, as a hand does: pages that sort a list as the mouse goes place the element at
+	// the next move (some by the way it moves), and ignore moves while the items they move
+	// make room (an animation of 150 ms or so).
+	for _, p := range []point{{to.X + ux, to.Y + uy}, to, {to.X + ux, to.Y + uy}, to} {
+		pause(80 * time.Millisecond)
+		if err := send("mouseMoved", p); err != nil {
+			return dragging{What: l.What, Trusted: true}, err
+		}
+	}
+	pause(40 * time.Millisecond)
+	if err := send("mouseReleased", to); err != nil {
+		return dragging{What: l.What, Trusted: true}, err
+	}
+	down = false
+	return dragging{What: l.What, Onto: ll.What, Trusted: true, Token: arm.Token, Listen: arm.Listen}, nil
 }

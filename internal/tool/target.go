@@ -387,6 +387,35 @@ func pressTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	return f, nil
 }
 
+// dragTarget: what is dragged is the element the call acts on, and where it is dropped is what
+// the drag sets off (a bin called "Delete" makes it a call that cannot be undone, as a button
+// called so does).
+func dragTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
+	in := arg.(*DragInput)
+	tab, err := e.onPage(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	if in.To.Ref == "" && strings.TrimSpace(in.To.Selector) == "" {
+		return nil, failf("say where to drop it: to, with the ref (or a CSS selector) of the element to let go over")
+	}
+	a, from, err := e.find(ctx, tab, in.Target, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	d, onto, err := e.find(ctx, tab, in.To, nil, false)
+	if err != nil {
+		return nil, fmt.Errorf("where to drop it: %w", err)
+	}
+	if from != onto {
+		return nil, failf("%s and %s are in different frames; a drag goes from one element to another in the same frame", a.Element.Words(), d.Element.Words())
+	}
+	if a.Element.Ref == d.Element.Ref {
+		return nil, failf("%s would be dropped on itself: give another element to drop it on", a.Element.Words())
+	}
+	return &Effect{Action: "drag", TabID: tab.ID, URL: tab.URL, Element: a.Element, Activates: d.Element}, nil
+}
+
 func scrollTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	in := arg.(*ScrollInput)
 	tab, err := e.onPage(ctx, in.TabID)

@@ -51,6 +51,8 @@ var definitions = []Tool{
 		"Press a key or a chord (Enter, Escape, Tab, ArrowDown, Control+A, Shift+Tab…) in the focused element, or in the given element after focusing it."),
 	def("hover", Act, "act:hover", (*HoverInput)(nil), hoverTarget, hover,
 		"Move the mouse over an element (opens menus and tooltips that show on hover)."),
+	def("drag", Act, "act:drag", (*DragInput)(nil), dragTarget, dragTool,
+		"Drag an element and drop it on another: reorder a list (drop on the item whose place it takes), move a card to another column, drop an item on a folder or a bin. The mouse presses on the element, moves over to the other in steps as a hand does, and lets go there; the result says where the element is now, or that nothing moved."),
 	def("scroll", Act, "act:scroll", (*ScrollInput)(nil), scrollTarget, scrollTool,
 		"Scroll the page up, down, left, right, to the top or the bottom (by amount pixels, or most of a screen), or scroll an element into view."),
 	def("wait_for", Read, "read:wait", (*WaitInput)(nil), waitTarget, waitFor,
@@ -211,6 +213,13 @@ type PressKeyInput struct {
 type HoverInput struct {
 	Target
 	TabID int `json:"tabId,omitempty" jsonschema_description:"The tab, from tabs_list. The current tab when omitted."`
+}
+
+// DragInput is drag's input.
+type DragInput struct {
+	Target
+	To    Target `json:"to" jsonschema_description:"Where to drop it: the element to let go over (a ref from the snapshot, or a CSS selector)."`
+	TabID int    `json:"tabId,omitempty" jsonschema_description:"The tab, from tabs_list. The current tab when omitted."`
 }
 
 // ScrollInput is scroll's input.

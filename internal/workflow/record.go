@@ -364,6 +364,8 @@ func Says(s Step) i18n.Text {
 	case "reload":
 		return stepReload.With()
 	case "click", "hover":
+	case "drag":
+		f.Activates = el(1)
 	case "type":
 		// The value is a {{parameter}} (a secret's never shows), so it is not counted as a
 		// password typed at a card would be.

@@ -90,7 +90,7 @@ func (t Target) Words() string {
 // acting lists the tools a workflow keeps: what changes the page or where the run is. Reads
 // served the model that chose the steps; a replay does not need them.
 var acting = map[string]bool{"navigate": true, "tab_open": true, "back": true, "forward": true, "reload": true,
-	"click": true, "type": true, "fill_form": true, "select_option": true, "press_key": true, "hover": true,
+	"click": true, "type": true, "fill_form": true, "select_option": true, "press_key": true, "hover": true, "drag": true,
 	"scroll": true, "wait_for": true, "dialog": true, "tab_action": true, "run_script": true}
 
 // Keeps reports whether a call of tool name becomes a step of a workflow.

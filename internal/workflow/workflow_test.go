@@ -348,3 +348,21 @@ func TestExtendKeepsTheStepsThatRanAndTheModelsRepair(t *testing.T) {
 	_, err = Extend(base, 2, calls[:1])
 	assert.EqualError(t, err, "the model's part did nothing a workflow can repeat")
 }
+
+// A drag keeps both its elements as targets, what is dragged first, and says itself as its
+// card did.
+func TestDragKeepsWhatAndWhere(t *testing.T) {
+	w, err := Record("Sort", []Call{{Tool: "drag", URL: "https://board.test/",
+		Args:     json.RawMessage(`{"ref":"e1","to":{"ref":"e4"},"tabId":7}`),
+		Elements: []tool.Element{{Ref: "e1", Role: "listitem", Tag: "li", Name: "Write the spec"}, {Ref: "e4", Role: "listitem", Tag: "li", Name: "Ship 1.0"}},
+		Seen:     "h2: Done\nli [e1]: Write the spec\nli [e4]: Ship 1.0\n"}})
+	require.NoError(t, err)
+	require.Len(t, w.Steps, 2, "the page is loaded first")
+	s := w.Steps[1]
+	assert.JSONEq(t, `{"ref":"@1","to":{"ref":"@2"}}`, string(s.Args))
+	require.Len(t, s.Targets, 2)
+	assert.Equal(t, "Write the spec", s.Targets[0].Name)
+	assert.Equal(t, "Ship 1.0", s.Targets[1].Name)
+	assert.Equal(t, "drag listitem “Write the spec” onto listitem “Ship 1.0”", s.What)
+	assert.NoError(t, w.Check())
+}

@@ -1,0 +1,102 @@
+//go:build !js
+
+package e2e
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/skiff-ai/skiff/internal/testkit"
+)
+
+// Dragging as pages take it (drag.html): a card moved to another column by the browser's own
+// drag and drop (before the card it is dropped on, which takes the side of its middle the
+// pointer is on), and one dropped on a column that takes no drops; a list sorted by following
+// the pointer, whose item glides to its place after the release; a file dragged by mouse events
+// onto a bin that deletes it (which asks, as a Delete button does); a row moved by its grip,
+// and one dragged by its text, which the page does not drag; a note that stays where it is let
+// go. Each result says where the element is now, or that nothing moved.
+func TestDragMovesWhatPagesLetPeopleDrag(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("drag", obj{"ref": textRef(t, c, "Write the spec"), "to": obj{"ref": textRef(t, c, "Ship 1.0")}}),
+				// The archive's column has no ref (nothing in it can be acted on): a selector.
+				call("drag", obj{"ref": textRef(t, c, "Review the budget"), "to": obj{"selector": ".board > section:last-child"}}),
+				call("drag", obj{"ref": refIn(t, c, `button "Security review"`), "to": obj{"ref": refIn(t, c, `button "Billing export"`)}}),
+				call("drag", obj{"ref": refIn(t, c, `clickable "report.pdf"`), "to": obj{"ref": refIn(t, c, `region "Drop here to delete"`)}}),
+				call("drag", obj{"ref": refIn(t, c, `button "Move Ulysses"`), "to": obj{"ref": refIn(t, c, `button "Move Dune"`)}}),
+				call("drag", obj{"selector": "#reading li:first-child span:last-child", "to": obj{"ref": refIn(t, c, `button "Move Emma"`)}}),
+				call("drag", obj{"ref": refIn(t, c, `clickable "Call the bank"`), "to": obj{"ref": refIn(t, c, `region "Corkboard"`)}}),
+			}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("drag.html"))
+	// The user let Skiff read and act on the site (not what cannot be undone).
+	for _, kind := range []string{"read:*", "act:*"} {
+		JS[any](t, panel, `skiffTest.call("permission.set", {tool: "`+kind+`", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
+	}
+	cards, asks := runAgentAsks(t, panel, "sort the board and delete the report")
+	drags := p.results("drag")
+	if len(drags) != 7 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	for i, want := range []string{
+		`Dragged listitem “Write the spec” [e1] onto listitem “Ship 1.0” [e4]. It is now in the part headed “Done”, item 1 of 2, before listitem “Ship 1.0”. The page says: "Moved “Write the spec” to Done"`,
+		`Nothing moved: section “Archive Old task” did not take the drop (the page does not accept drops there).`,
+		`Dragged button “Security review” [e5] onto button “Billing export” [e7]. It is now item 3 of 4 (it was item 1), after button “Billing export”.`,
+		`Dragged div “report.pdf” [e11] onto region “Drop here to delete” [e13]. The element is no longer on the page. The page says: "Deleted report.pdf"`,
+		`Dragged button “Move Ulysses” [e16] onto button “Move Dune” [e14]. It moved with listitem “Move Ulysses Ulysses”, which is now item 1 of 3 (it was item 3), before listitem “Move Dune Dune”.`,
+		`Nothing moved: the page did not drag it (some pages drag only by a handle`,
+		`Dragged div “Call the bank” [e10] onto region “Corkboard” [e9]. It stays where it was let go, over region “Corkboard”.`,
+	} {
+		if !strings.Contains(drags[i].Text, want) || drags[i].Error {
+			t.Errorf("drag %d: want %q in %s", i+1, want, drags[i].Text)
+		}
+	}
+	// What the page says for screen readers only is not the page's to the model.
+	if strings.Contains(drags[2].Text, "Draggable item") {
+		t.Errorf("the drop's announcement for screen readers is said: %s", drags[2].Text)
+	}
+	// A row put back elsewhere is not something the page shows afresh.
+	if strings.Contains(drags[4].Text, "now shows") {
+		t.Errorf("the moved row is said as new: %s", drags[4].Text)
+	}
+	// The page is as the results say.
+	if got := inTab[string](t, panel, tab, `[...document.querySelectorAll(".col")].map(c => [...c.querySelectorAll("li")].map(l => l.textContent).join(",")).join(" | ")`); got != "Review the budget | Fix the login bug | Write the spec,Ship 1.0 | Old task" {
+		t.Errorf("the board is %s", got)
+	}
+	if got := inTab[string](t, panel, tab, `[...document.querySelectorAll("#prio li, #files .file, #reading li")].map(l => l.textContent.replace("⠿", "")).join(",")`); got != "Onboarding flow,Billing export,Security review,Dark mode,notes.txt,Ulysses,Dune,Emma" {
+		t.Errorf("the lists are %s", got)
+	}
+	// Dropping on a bin that deletes asks, as a Delete button does; the other drags do not.
+	if asks != 1 {
+		t.Errorf("%d asks, want 1 (the bin): %s", asks, cardsString(cards))
+	}
+	for _, c := range cards {
+		if c.Tool == "drag" && strings.Contains(c.What, "report.pdf") && !strings.Contains(c.What, "onto region “Drop here to delete”") {
+			t.Errorf("the bin's card says %q", c.What)
+		}
+	}
+}
+
+// textRef is the ref of the element whose snapshot line is its ref then its text
+// ("li [e4]: Ship 1.0"), in the last snapshot the model got.
+func textRef(t *testing.T, c *testkit.Conversation, text string) string {
+	t.Helper()
+	re := regexp.MustCompile(`(?m)^\s*\S+ \[((?:f\d+)?e\d+)\]: ` + regexp.QuoteMeta(text) + `$`)
+	for i := len(c.Messages) - 1; i >= 0; i-- {
+		if m := c.Messages[i]; m.Role == "tool" && m.Name == "snapshot" {
+			if g := re.FindStringSubmatch(m.Text); g != nil {
+				return g[1]
+			}
+		}
+	}
+	t.Errorf("no element with the text %q in the snapshots", text)
+	return "e0"
+}

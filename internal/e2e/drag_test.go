@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/skiff-ai/skiff/internal/testkit"
 )
 
@@ -82,6 +84,23 @@ func TestDragMovesWhatPagesLetPeopleDrag(t *testing.T) {
 		if c.Tool == "drag" && strings.Contains(c.What, "report.pdf") && !strings.Contains(c.What, "onto region “Drop here to delete”") {
 			t.Errorf("the bin's card says %q", c.What)
 		}
+	}
+	after := inTab[string](t, panel, tab, `document.body.innerText`)
+
+	// Saved as a workflow, the run replays without the model on the page loaded afresh: each
+	// drag finds both its elements again by what they are, and the page ends as the run left it.
+	Do(t, panel, chromedp.Click("#workflows-toggle"))
+	Do(t, panel, chromedp.Click(`#workflow-save button[type="submit"]`))
+	WaitJS(t, panel, `document.querySelectorAll(".workflow .wf-steps li").length === 8`)
+	if got := JS[string](t, panel, `document.querySelector(".workflow .wf-steps li:nth-child(2)").textContent`); !strings.Contains(got, "drag listitem “Write the spec” onto listitem “Ship 1.0”") {
+		t.Errorf("the workflow's drag says %q", got)
+	}
+	m.Close()
+	if last := replayFromView(t, panel, map[string]string{}, false); !strings.Contains(last, "ran all 8 steps") {
+		t.Fatalf("the replay ended with %q", last)
+	}
+	if got := inTab[string](t, panel, tab, `document.body.innerText`); got != after {
+		t.Errorf("after the replay the page shows\n%s\nwhere the run left\n%s", got, after)
 	}
 }
 

@@ -1093,7 +1093,7 @@ func (e *Env) drag(ctx context.Context, tabID, frame int, t, onto pageTarget) (d
 		var heard struct {
 			Token string `json:"token"`
 		}
-		_ = e.call(ctx, tabID, frame, pageFiles, "noteSaid", map[string]any{"target": onto, "reveal": 1}, &heard)
+		_ = e.call(ctx, tabID, frame, pageFiles, "noteSaid", map[string]any{"target": onto}, &heard)
 		var ll located
 		if err := e.call(ctx, tabID, frame, pageFiles, "locate", map[string]any{"target": onto, "action": "drop", "from": t}, &ll); err != nil {
 			return dragging{What: l.What}, unretry(err)
@@ -1134,9 +1134,13 @@ func (e *Env) drag(ctx context.Context, tabID, frame int, t, onto pageTarget) (d
 	// settle waits, after a move, while the page moves things to make room (a sorted list's
 	// items gliding aside), up to 400 ms, as a hand waits to see where the element would go:
 	// such pages decide where it goes by the next moves, and pass over moves made meanwhile.
+	// A page that keeps animating something else costs the drag 1.5 s at most in all.
+	budget := 1500 * time.Millisecond
 	settle := func() {
 		pause(12 * time.Millisecond)
-		for end := time.Now().Add(400 * time.Millisecond); time.Now().Before(end); {
+		start := time.Now()
+		defer func() { budget -= time.Since(start) }()
+		for end := start.Add(min(400*time.Millisecond, budget)); time.Now().Before(end); {
 			var s struct {
 				Moving int `json:"moving"`
 			}

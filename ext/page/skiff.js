@@ -724,10 +724,12 @@
     for (let x = p; x && x.nodeType === 1; x = parentOf(x)) if (interactiveRoles.has(roleOf(x))) return false;
     return true;
   }
+  const dragMarks = ".ui-draggable-handle, .ui-sortable-handle, .cdk-drag, .cdk-drag-handle";
   function isInteractive(el, role) {
     if (interactiveRoles.has(role)) return true;
-    // What the page made draggable is acted on (dragged), as a person sees by trying.
-    if (el.hasAttribute("onclick") || el.getAttribute("draggable") === "true" || (el.tabIndex >= 0 && el.hasAttribute("tabindex") && el.getAttribute("tabindex") !== "-1")) return true;
+    // What the page made draggable is acted on (dragged): the browser's own draggable, and
+    // the marks drag libraries put on what they drag (jQuery UI's handles, Angular CDK's).
+    if (el.hasAttribute("onclick") || el.getAttribute("draggable") === "true" || el.matches(dragMarks) || (el.tabIndex >= 0 && el.hasAttribute("tabindex") && el.getAttribute("tabindex") !== "-1")) return true;
     if (el.localName === "label" && el.control) return false;
     return pointerOnly(el) && !wraps(el);
   }
@@ -1071,8 +1073,11 @@
       if (typeof it === "string") continue;
       const kids = it.kids ? onlyInteractive(it.kids) : [];
       const keep = it.ref && !placeRoles.test(it.role);
-      // One element to a line: the text that made a run of them a line of prose is gone.
-      if (keep) out.push({ ...it, inline: undefined, kids: kids.length ? kids : undefined });
+      // One element to a line: the text that made a run of them a line of prose is gone. A
+      // nameless one (a clickable box, a card a page lets people drag) is named by its words,
+      // which go with the text.
+      const name = it.name || (keep && it.kids ? clean(textOf(it.kids), 80) : "");
+      if (keep) out.push({ ...it, name: name || undefined, inline: undefined, kids: kids.length ? kids : undefined });
       else if (kids.length && it.ref) out.push({ ...it, inline: undefined, kids });
       else out.push(...kids);
     }

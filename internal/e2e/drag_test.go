@@ -22,7 +22,7 @@ import (
 func TestDragMovesWhatPagesLetPeopleDrag(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
-		calls(call("snapshot", nil)),
+		calls(call("snapshot", obj{"interactive": true}), call("snapshot", nil)),
 		func(c *testkit.Conversation) []testkit.Call {
 			return []testkit.Call{
 				call("drag", obj{"ref": textRef(t, c, "Write the spec"), "to": obj{"ref": textRef(t, c, "Ship 1.0")}}),
@@ -52,14 +52,22 @@ func TestDragMovesWhatPagesLetPeopleDrag(t *testing.T) {
 		`Dragged listitem “Write the spec” [e1] onto listitem “Ship 1.0” [e4]. It is now in the part headed “Done”, item 1 of 2, before listitem “Ship 1.0”. The page says: "Moved “Write the spec” to Done"`,
 		`Nothing moved: section “Archive Old task” did not take the drop (the page does not accept drops there).`,
 		`Dragged button “Security review” [e5] onto button “Billing export” [e7]. It is now item 3 of 4 (it was item 1), after button “Billing export”.`,
-		`Dragged div “report.pdf” [e11] onto region “Drop here to delete” [e13]. The element is no longer on the page. The page says: "Deleted report.pdf"`,
-		`Dragged button “Move Ulysses” [e16] onto button “Move Dune” [e14]. It moved with listitem “Move Ulysses Ulysses”, which is now item 1 of 3 (it was item 3), before listitem “Move Dune Dune”.`,
+		`Dragged div “report.pdf” [e12] onto region “Drop here to delete” [e14]. The element is no longer on the page. The page says: "Deleted report.pdf"`,
+		`Dragged button “Move Ulysses” [e17] onto button “Move Dune” [e15]. It moved with listitem “Move Ulysses Ulysses”, which is now item 1 of 3 (it was item 3), before listitem “Move Dune Dune”.`,
 		`Nothing moved: the page did not drag it (some pages drag only by a handle`,
 		`Dragged div “Call the bank” [e10] onto region “Corkboard” [e9]. It stays where it was let go, over region “Corkboard”.`,
 	} {
 		if !strings.Contains(drags[i].Text, want) || drags[i].Error {
 			t.Errorf("drag %d: want %q in %s", i+1, want, drags[i].Text)
 		}
+	}
+	// What a drag library marks as dragged has a ref; with the controls only, a nameless one
+	// is named by its words.
+	if snap := p.results("snapshot")[1].Text; !strings.Contains(snap, `clickable "Buy milk" [e`) {
+		t.Errorf("the note jQuery UI would drag has no ref:\n%s", snap)
+	}
+	if snap := p.results("snapshot")[0].Text; !strings.Contains(snap, `clickable "Call the bank" [e10]`) || !strings.Contains(snap, `clickable "Buy milk" [e11]`) {
+		t.Errorf("the controls only:\n%s", snap)
 	}
 	// What the page says for screen readers only is not the page's to the model.
 	if strings.Contains(drags[2].Text, "Draggable item") {

@@ -1440,18 +1440,19 @@
     const was = [];
     for (let x = el, k = 0; x && x.nodeType === 1 && x !== document.body && k < 5; x = parentOf(x), k++) was.push({ el: x, ...placeOf(x) });
     const b = el.getBoundingClientRect();
-    drags.set(token, { st, el, dest, what: describe(el), was, at: { x: b.x + scrollX, y: b.y + scrollY }, stop });
+    drags.set(token, { st, el, dest, what: describe(el), destWhat: describe(dest), was, at: { x: b.x + scrollX, y: b.y + scrollY }, stop });
     setTimeout(() => drags.has(token) && (drags.get(token).stop(), drags.delete(token)), 20000);
     // What the page says back is heard as for a click; what moves afterwards (a card gliding
     // to its place) is waited for, the dragged element's own motion included. Not what it
     // shows afresh: that is mostly the element itself, in its new place.
     return { ok: 1, token, listen: noteSaid({}, dest).token };
   }
-  // placeOf is where el is: its parent, its place among the siblings a person sees, and the
-  // ones on either side.
+  // placeOf is where el is: its parent, its place among the siblings a person sees (not the
+  // heading of a column drawn beside its cards), and the ones on either side.
   function placeOf(el) {
     const parent = parentOf(el);
-    const sibs = parent && parent.children.length <= 1000 ? [...parent.children].filter((x) => x === el || !hiddenReason(x)) : [el];
+    const heading = (x) => /^h[1-6]$/.test(x.localName) || x.getAttribute("role") === "heading";
+    const sibs = parent && parent.children.length <= 1000 ? [...parent.children].filter((x) => x === el || (!hiddenReason(x) && !(heading(x) && !heading(el)))) : [el];
     const i = sibs.indexOf(el);
     return { parent, index: i, count: sibs.length, prev: sibs[i - 1], next: sibs[i + 1] };
   }
@@ -1515,7 +1516,7 @@
     out.count = now.count;
     if (now.prev) out.after = describe(now.prev);
     else if (now.next) out.before = describe(now.next);
-    if (now.parent !== was.parent) out.moved = 1, out.into = contains(a.dest, unit) && a.dest !== unit ? describe(a.dest) : placeName(unit) || (now.parent ? describe(now.parent) : "");
+    if (now.parent !== was.parent) out.moved = 1, out.into = contains(a.dest, unit) && a.dest !== unit ? a.destWhat : placeName(unit) || (now.parent ? describe(now.parent) : "");
     else if (now.index !== was.index) out.reordered = 1;
     else if (el === a.el) {
       // Moved on the page but not in it (a box a page positions where it is let go).

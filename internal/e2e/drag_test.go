@@ -33,6 +33,7 @@ func TestDragMovesWhatPagesLetPeopleDrag(t *testing.T) {
 				call("drag", obj{"ref": refIn(t, c, `button "Move Ulysses"`), "to": obj{"ref": refIn(t, c, `button "Move Dune"`)}}),
 				call("drag", obj{"selector": "#reading li:first-child span:last-child", "to": obj{"ref": refIn(t, c, `button "Move Emma"`)}}),
 				call("drag", obj{"ref": refIn(t, c, `clickable "Call the bank"`), "to": obj{"ref": refIn(t, c, `region "Corkboard"`)}}),
+				call("drag", obj{"ref": refIn(t, c, `button "Dark mode"`), "to": obj{"ref": refIn(t, c, `region "Favourites"`)}}),
 			}
 		},
 	}}
@@ -45,17 +46,19 @@ func TestDragMovesWhatPagesLetPeopleDrag(t *testing.T) {
 	}
 	cards, asks := runAgentAsks(t, panel, "sort the board and delete the report")
 	drags := p.results("drag")
-	if len(drags) != 7 {
+	if len(drags) != 8 {
 		t.Fatalf("calls: %s", p.all())
 	}
 	for i, want := range []string{
 		`Dragged listitem “Write the spec” [e1] onto listitem “Ship 1.0” [e4]. It is now in the part headed “Done”, item 1 of 2, before listitem “Ship 1.0”. The page says: "Moved “Write the spec” to Done"`,
 		`Nothing moved: section “Archive Old task” did not take the drop (the page does not accept drops there).`,
 		`Dragged button “Security review” [e5] onto button “Billing export” [e7]. It is now item 3 of 4 (it was item 1), after button “Billing export”.`,
-		`Dragged div “report.pdf” [e12] onto region “Drop here to delete” [e14]. The element is no longer on the page. The page says: "Deleted report.pdf"`,
-		`Dragged button “Move Ulysses” [e17] onto button “Move Dune” [e15]. It moved with listitem “Move Ulysses Ulysses”, which is now item 1 of 3 (it was item 3), before listitem “Move Dune Dune”.`,
+		`Dragged div “report.pdf” [e13] onto region “Drop here to delete” [e15]. The element is no longer on the page. The page says: "Deleted report.pdf"`,
+		`Dragged button “Move Ulysses” [e18] onto button “Move Dune” [e16]. It moved with listitem “Move Ulysses Ulysses”, which is now item 1 of 3 (it was item 3), before listitem “Move Dune Dune”.`,
 		`Nothing moved: the page did not drag it (some pages drag only by a handle`,
-		`Dragged div “Call the bank” [e10] onto region “Corkboard” [e9]. It stays where it was let go, over region “Corkboard”.`,
+		`Dragged div “Call the bank” [e11] onto region “Corkboard” [e10]. It stays where it was let go, over region “Corkboard”.`,
+		// The page answered without moving it: not "nothing moved".
+		`Dragged button “Dark mode” [e8] onto region “Favourites” [e9]. The element itself stayed where it was. The page says: "Added “Dark mode” to favourites"`,
 	} {
 		if !strings.Contains(drags[i].Text, want) || drags[i].Error {
 			t.Errorf("drag %d: want %q in %s", i+1, want, drags[i].Text)
@@ -66,7 +69,7 @@ func TestDragMovesWhatPagesLetPeopleDrag(t *testing.T) {
 	if snap := p.results("snapshot")[1].Text; !strings.Contains(snap, `clickable "Buy milk" [e`) {
 		t.Errorf("the note jQuery UI would drag has no ref:\n%s", snap)
 	}
-	if snap := p.results("snapshot")[0].Text; !strings.Contains(snap, `clickable "Call the bank" [e10]`) || !strings.Contains(snap, `clickable "Buy milk" [e11]`) {
+	if snap := p.results("snapshot")[0].Text; !strings.Contains(snap, `clickable "Call the bank" [e11]`) || !strings.Contains(snap, `clickable "Buy milk" [e12]`) {
 		t.Errorf("the controls only:\n%s", snap)
 	}
 	// What the page says for screen readers only is not the page's to the model.
@@ -99,12 +102,12 @@ func TestDragMovesWhatPagesLetPeopleDrag(t *testing.T) {
 	// drag finds both its elements again by what they are, and the page ends as the run left it.
 	Do(t, panel, chromedp.Click("#workflows-toggle"))
 	Do(t, panel, chromedp.Click(`#workflow-save button[type="submit"]`))
-	WaitJS(t, panel, `document.querySelectorAll(".workflow .wf-steps li").length === 8`)
+	WaitJS(t, panel, `document.querySelectorAll(".workflow .wf-steps li").length === 9`)
 	if got := JS[string](t, panel, `document.querySelector(".workflow .wf-steps li:nth-child(2)").textContent`); !strings.Contains(got, "drag listitem “Write the spec” onto listitem “Ship 1.0”") {
 		t.Errorf("the workflow's drag says %q", got)
 	}
 	m.Close()
-	if last := replayFromView(t, panel, map[string]string{}, false); !strings.Contains(last, "ran all 8 steps") {
+	if last := replayFromView(t, panel, map[string]string{}, false); !strings.Contains(last, "ran all 9 steps") {
 		t.Fatalf("the replay ended with %q", last)
 	}
 	if got := inTab[string](t, panel, tab, `document.body.innerText`); got != after {

@@ -173,7 +173,13 @@ func dragTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 				}
 				return nil, failf("the press did not reach %s: it went to %s (the page changed under the mouse); look at the page before trying again", d.What, on)
 			}
-			text += got.says(d.Onto)
+			says := got.says(d.Onto)
+			if says == notDragged && after != "" {
+				// The page answered (below) without moving the element: it took the drop its
+				// own way.
+				says = " The element itself stayed where it was."
+			}
+			text += says
 		}
 	}
 	return (&Result{Text: text + after, URL: tab.URL, Refused: w.refused}).on(f.Element, d.What), nil
@@ -239,8 +245,11 @@ func (d dropped) says(onto string) string {
 	case d.Started == 1:
 		return " Nothing moved: " + onto + " did not take the drop (the page does not accept drops there)."
 	}
-	return " Nothing moved: the page did not drag it (some pages drag only by a handle inside the element, a grip; look for one in the snapshot)."
+	return notDragged
 }
+
+// notDragged is what a drag says when nothing shows the page took it.
+const notDragged = " Nothing moved: the page did not drag it (some pages drag only by a handle inside the element, a grip; look for one in the snapshot)."
 
 func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	in := arg.(*TypeInput)

@@ -1403,13 +1403,18 @@
   // its place in it), and listens for what a drag sets off: the press reaching it, a drag the
   // browser starts (dragstart), a drop and where it lands. dragged says what came of it.
   const drags = new Map();
-  function armDrag({ target, to, point }) {
+  // dragEnds resolves what a drag moves (target) and what it lets go over (to).
+  function dragEnds(target, to) {
     const r = resolve(target);
     if (r.error) return r;
     const d = resolve(to);
     if (d.error) return d;
-    const el = r.el;
-    const dest = d.el;
+    return { el: r.el, dest: d.el };
+  }
+  function armDrag({ target, to, point }) {
+    const ends = dragEnds(target, to);
+    if (ends.error) return ends;
+    const { el, dest } = ends;
     if (point && !lands(el, point)) {
       const hit = deepFromPoint(point.x, point.y);
       return { error: `${describe(el)} is no longer at the point it was found at (${hit ? describe(hit) : "nothing"} is there now)`, retry: 1 };
@@ -1533,15 +1538,12 @@
   // domDrag is a drag made of DOM events, where the debugger is not available: a pointer and
   // mouse press, moves and release for pages that follow the mouse, and the browser's drag
   // events (with data) for draggable elements.
-  async function domDrag({ target, to, from, point }) {
-    const r = resolve(target);
-    if (r.error) return r;
-    const d = resolve(to);
-    if (d.error) return d;
-    const el = r.el;
-    const dest = d.el;
+  async function domDrag({ target, to, point }) {
+    const ends = dragEnds(target, to);
+    if (ends.error) return ends;
+    const { el, dest } = ends;
     const b = boxOf(dest);
-    const p1 = point || from;
+    const p1 = point;
     const p2 = { x: b.x + b.width / 2, y: b.y + b.height / 2 };
     mouse(el, "pointerdown", p1, { buttons: 1 });
     mouse(el, "mousedown", p1, { buttons: 1 });

@@ -1181,27 +1181,33 @@ func (e *Env) drag(ctx context.Context, tabID, frame int, t, onto pageTarget) (d
 	if dist > 0 {
 		ux, uy = (to.X-at.X)/dist, (to.Y-at.Y)/dist
 	}
-	cur := at
+	// glide moves the mouse from a to b in n even steps, waiting after each.
+	glide := func(a, b point, n int, wait func()) error {
+		for i := 1; i <= n; i++ {
+			f := float64(i) / float64(n)
+			if err := send("mouseMoved", point{X: a.X + (b.X-a.X)*f, Y: a.Y + (b.Y-a.Y)*f}); err != nil {
+				return err
+			}
+			wait()
+		}
+		return nil
+	}
+	frameApart := func() { pause(16 * time.Millisecond) }
+	lift := at
 	for _, d := range []float64{2, 6, 12} {
 		if d >= dist {
 			break
 		}
-		cur = point{X: at.X + ux*d, Y: at.Y + uy*d}
-		if err := send("mouseMoved", cur); err != nil {
+		next := point{X: at.X + ux*d, Y: at.Y + uy*d}
+		if err := glide(lift, next, 1, frameApart); err != nil {
 			return dragging{What: l.What, Trusted: true}, err
 		}
-		pause(16 * time.Millisecond)
+		lift = next
 	}
 	// Then on in steps of about 8 pixels (a sorted list's rows are 30 or so: pages that sort
 	// as the mouse goes move the element past a row when the mouse is seen in its far half).
-	steps := int(math.Max(4, math.Min(30, dist/8)))
-	from := cur
-	for i := 1; i <= steps; i++ {
-		cur = point{X: from.X + (to.X-from.X)*float64(i)/float64(steps), Y: from.Y + (to.Y-from.Y)*float64(i)/float64(steps)}
-		if err := send("mouseMoved", cur); err != nil {
-			return dragging{What: l.What, Trusted: true}, err
-		}
-		settle()
+	if err := glide(lift, to, int(math.Max(4, math.Min(30, dist/8))), settle); err != nil {
+		return dragging{What: l.What, Trusted: true}, err
 	}
 	// The page may have scrolled under the mouse on the way (a page grown shorter as the
 	// element left its flow, scrolled back to its end): the point follows it, as a person's
@@ -1210,13 +1216,8 @@ func (e *Env) drag(ctx context.Context, tabID, frame int, t, onto pageTarget) (d
 	if ll.Scroll != nil && e.call(ctx, tabID, frame, pageFiles, "scrolled", nil, &now) == nil {
 		next := point{X: to.X - (now.X - ll.Scroll.X), Y: to.Y - (now.Y - ll.Scroll.Y)}
 		if gap := math.Hypot(next.X-to.X, next.Y-to.Y); gap >= 3 {
-			n := int(math.Max(2, math.Min(15, gap/8)))
-			for i := 1; i <= n; i++ {
-				cur = point{X: to.X + (next.X-to.X)*float64(i)/float64(n), Y: to.Y + (next.Y-to.Y)*float64(i)/float64(n)}
-				if err := send("mouseMoved", cur); err != nil {
-					return dragging{What: l.What, Trusted: true}, err
-				}
-				pause(12 * time.Millisecond)
+			if err := glide(to, next, int(math.Max(2, math.Min(15, gap/8))), frameApart); err != nil {
+				return dragging{What: l.What, Trusted: true}, err
 			}
 			to = next
 		}

@@ -2340,6 +2340,16 @@
   // bringIntoView scrolls el to the middle of the viewport. Chrome's scrollIntoView places an
   // inline element that holds blocks (a link wrapped around an icon and a label) by its first,
   // empty line, far from where it is drawn: the page is then scrolled by what is left.
+  // reveal brings the target into the middle of the view of every document around it: an
+  // element in a frame that is in the frame's own view may be below the page's (the frame
+  // itself only partly on screen), which only the page sees; scrollIntoView scrolls each.
+  function reveal({ target }) {
+    const r = resolve(target);
+    if (r.error) return r;
+    r.el.scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
+    fresh();
+    return { ok: 1 };
+  }
   function bringIntoView(el, inline) {
     el.scrollIntoView({ block: "center", inline, behavior: "instant" });
     const r = boxOf(el);
@@ -2696,7 +2706,7 @@
     if (on) await Promise.race([new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))), new Promise((r) => setTimeout(r, 200))]);
     return { ok: 1, veiled: true };
   }
-  const api = { pasteText, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, armDrag, dragged, domDrag, scrolled, settling, loadingNow, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
+  const api = { pasteText, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, armDrag, dragged, domDrag, scrolled, settling, reveal, loadingNow, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

@@ -130,3 +130,34 @@ func textRef(t *testing.T, c *testkit.Conversation, text string) string {
 	t.Errorf("no element with the text %q in the snapshots", text)
 	return "e0"
 }
+
+// Frames whose content is in their own view but below the page's (frame-low.html: frames
+// further down than the window reaches): a click and a drag in them scroll every document to
+// the element first, as a person scrolls the page to the frame, instead of pressing at a point
+// off the screen ("the click … did not reach").
+func TestActingInFramesBelowTheFold(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", obj{"interactive": true})),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("click", obj{"ref": refIn(t, c, `button "Inner button"`)}),
+				call("drag", obj{"ref": refIn(t, c, `button "Security review"`), "to": obj{"ref": refIn(t, c, `button "Billing export"`)}}),
+			}
+		},
+	}}
+	panel, tab, _ := p.runOn(t, site, "frame-low.html", "press the inner button and move the security review down")
+	got := p.since(1)
+	if len(got) != 2 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	if !strings.Contains(got[0].Text, "Clicked button “Inner button”") || got[0].Error {
+		t.Errorf("the click: %s", got[0].Text)
+	}
+	if !strings.Contains(got[1].Text, "It is now item 3 of 4 (it was item 1), after button “Billing export”.") || got[1].Error {
+		t.Errorf("the drag: %s", got[1].Text)
+	}
+	if out := inTab[string](t, panel, tab, `document.querySelector('iframe[title="Inner"]').contentDocument.getElementById("out").textContent`); out != "clicked inner true" {
+		t.Errorf("the inner button says %q", out)
+	}
+}

@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -129,6 +130,26 @@ func (e *Env) topPoint(ctx context.Context, tabID, frame int, p point) (point, e
 	return p, nil
 }
 
+// onScreen says whether p, a point in the page's viewport, is on screen: an element a frame
+// sees in its own view may be off the page's (the frame only partly on screen). Only the
+// page's viewport knows, which the debugger reads (true when it cannot be read).
+func (e *Env) onScreen(ctx context.Context, tabID int, p point) bool {
+	raw, err := e.Browser.Debug(ctx, tabID, "Page.getLayoutMetrics", nil)
+	if err != nil {
+		return true
+	}
+	var m struct {
+		View struct {
+			W float64 `json:"clientWidth"`
+			H float64 `json:"clientHeight"`
+		} `json:"cssLayoutViewport"`
+	}
+	if json.Unmarshal(raw, &m) != nil || m.View.W <= 0 || m.View.H <= 0 {
+		return true
+	}
+	return p.X >= 0 && p.Y >= 0 && p.X < m.View.W && p.Y < m.View.H
+}
+
 // errDialogOpened says an input event opened a dialog: the event was delivered, and the page
 // now waits for the dialog to be answered.
 var errDialogOpened = errors.New("tool: the page opened a dialog")
@@ -192,6 +213,13 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 		top, err := e.topPoint(ctx, tabID, frame, l.Point)
 		if err != nil {
 			return pressed{What: l.What, Trusted: false}, err
+		}
+		if frame != 0 && t.X == nil && try < 3 && !e.onScreen(ctx, tabID, top) {
+			// In the frame's view, not the page's: every document scrolls it into view.
+			if err := e.call(ctx, tabID, frame, pageFiles, "reveal", map[string]any{"target": t}, nil); err != nil {
+				return pressed{What: l.What, Trusted: true}, err
+			}
+			continue
 		}
 		send := func(typ string, clicks int) error {
 			p := map[string]any{"type": typ, "x": top.X, "y": top.Y, "button": button, "clickCount": clicks}
@@ -1107,6 +1135,22 @@ func (e *Env) drag(ctx context.Context, tabID, frame int, t, onto pageTarget) (d
 	if err != nil {
 		return dragging{What: l.What}, err
 	}
+	if frame != 0 && !e.onScreen(ctx, tabID, at) {
+		// In the frame's view, not the page's: every document scrolls it into view, and it is
+		// aimed at again.
+		if err := e.call(ctx, tabID, frame, pageFiles, "reveal", map[string]any{"target": t}, nil); err != nil {
+			return dragging{What: l.What}, err
+		}
+		if l, err = e.locate(ctx, tabID, frame, t, "drag"); err != nil {
+			return dragging{}, err
+		}
+		if err = e.call(ctx, tabID, frame, pageFiles, "armDrag", map[string]any{"target": t, "to": onto, "point": l.Point}, &arm); err != nil {
+			return dragging{What: l.What}, unretry(err)
+		}
+		if at, err = e.topPoint(ctx, tabID, frame, l.Point); err != nil {
+			return dragging{What: l.What}, err
+		}
+	}
 	// The frame's place in the page, to turn points in it into the page's.
 	dx, dy := at.X-l.Point.X, at.Y-l.Point.Y
 	down, last := false, at
@@ -1174,6 +1218,19 @@ func (e *Env) drag(ctx context.Context, tabID, frame int, t, onto pageTarget) (d
 		return dragging{What: l.What, Trusted: true}, werr
 	}
 	to := point{X: ll.Point.X + dx, Y: ll.Point.Y + dy}
+	if frame != 0 && !e.onScreen(ctx, tabID, to) {
+		// Where it goes is off the page's view: scrolled into it while held, and found again
+		// (what is dragged moves with the page).
+		if err := e.call(ctx, tabID, frame, pageFiles, "reveal", map[string]any{"target": onto}, nil); err != nil {
+			return dragging{What: l.What, Trusted: true}, err
+		}
+		if ll, werr = e.locateWith(ctx, tabID, frame, map[string]any{"target": onto, "action": "drop", "from": t}); werr != nil {
+			return dragging{What: l.What, Trusted: true}, werr
+		}
+		if to, werr = e.topPoint(ctx, tabID, frame, ll.Point); werr != nil {
+			return dragging{What: l.What, Trusted: true}, werr
+		}
+	}
 	// A few pixels first, a frame apart: past the distance pages wait for before a press
 	// becomes a drag (3 to 10 pixels), in the direction of the target.
 	dist := math.Hypot(to.X-at.X, to.Y-at.Y)

@@ -1258,12 +1258,7 @@
   // settling says whether the page is moving things (an animation or transition that ends): a
   // list making room for what is dragged over it, which pages sort by once it has.
   function settling() {
-    for (const a of document.getAnimations()) {
-      if (a.playState !== "running") continue;
-      const t = a.effect?.getComputedTiming?.();
-      if (t && t.iterations !== Infinity && t.endTime - (t.localTime || 0) < 2000) return { ok: 1, moving: 1 };
-    }
-    return { ok: 1, moving: 0 };
+    return { ok: 1, moving: document.getAnimations().some(ending) ? 1 : 0 };
   }
   // placeAim is where to let go of carried over el. Dropped on one of its kind (an item of its
   // list, a card of another column), it takes that one's place, as a person drops it: past the
@@ -1791,14 +1786,19 @@
   function moving(l) {
     const pressed = l.watched[0];
     for (const a of document.getAnimations()) {
-      if (a.playState !== "running" || (a.startTime !== null && a.startTime < l.t0)) continue; // (no start time yet: it starts at the next frame)
-      const t = a.effect?.getComputedTiming?.();
-      if (!t || t.iterations === Infinity || !(t.endTime - (t.localTime || 0) < 2000)) continue;
+      if (!ending(a) || (a.startTime !== null && a.startTime < l.t0)) continue; // (no start time yet: it starts at the next frame)
       const el = a.effect.target;
       if (!el || el.nodeType !== 1 || !el.isConnected || (pressed && (el.contains(pressed) || pressed.contains(el)))) continue;
       return true;
     }
     return false;
+  }
+  // ending says whether animation a runs now and ends within two seconds (not one that loops
+  // for ever: a spinner).
+  function ending(a) {
+    if (a.playState !== "running") return false;
+    const t = a.effect?.getComputedTiming?.();
+    return !!t && t.iterations !== Infinity && t.endTime - (t.localTime || 0) < 2000;
   }
   // loadingNow says how a page shows it is still loading what it will show ("" when it does
   // not): a region marked busy, a progress bar with no value yet, a spinner. A page that

@@ -528,8 +528,8 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 
 func origin(u string) string { return weburl.Origin(u) }
 
-// described adds the elements a call's refs name (what it acts on, the fields it fills, where a
-// drag lets go) to those of its earlier steps, once each.
+// described adds the elements a call's refs name (Effect.Named) to those of its earlier steps,
+// once each.
 func described(have []tool.Element, f *tool.Effect) []tool.Element {
 	add := func(e *tool.Element) {
 		if e == nil || e.Ref == "" || slices.ContainsFunc(have, func(h tool.Element) bool { return h.Ref == e.Ref }) {
@@ -537,12 +537,8 @@ func described(have []tool.Element, f *tool.Effect) []tool.Element {
 		}
 		have = append(have, *e)
 	}
-	add(f.Element)
-	if f.Action == "drag" {
-		add(f.Activates)
-	}
-	for i := range f.Fields {
-		add(&f.Fields[i].Element)
+	for _, e := range f.Named() {
+		add(e)
 	}
 	return have
 }

@@ -78,7 +78,13 @@ type obj = map[string]any
 // line before the ref), in the last snapshot the model got.
 func refIn(t *testing.T, c *testkit.Conversation, pattern string) string {
 	t.Helper()
-	re := regexp.MustCompile(pattern + `[^\n\[]*\[((?:f\d+)?e\d+)\]`)
+	return refMatching(t, c, regexp.MustCompile(pattern+`[^\n\[]*\[((?:f\d+)?e\d+)\]`), pattern)
+}
+
+// refMatching is the first group of re in the last of the model's reads (snapshot, links,
+// find_text) where re matches: a ref.
+func refMatching(t *testing.T, c *testkit.Conversation, re *regexp.Regexp, what string) string {
+	t.Helper()
 	for i := len(c.Messages) - 1; i >= 0; i-- {
 		if m := c.Messages[i]; m.Role == "tool" && (m.Name == "snapshot" || m.Name == "links" || m.Name == "find_text") {
 			if g := re.FindStringSubmatch(m.Text); g != nil {
@@ -86,7 +92,7 @@ func refIn(t *testing.T, c *testkit.Conversation, pattern string) string {
 			}
 		}
 	}
-	t.Errorf("no element matching %q in the snapshots", pattern)
+	t.Errorf("no element matching %q in the snapshots", what)
 	return "e0"
 }
 

@@ -119,16 +119,7 @@ func TestDragMovesWhatPagesLetPeopleDrag(t *testing.T) {
 // ("li [e4]: Ship 1.0"), in the last snapshot the model got.
 func textRef(t *testing.T, c *testkit.Conversation, text string) string {
 	t.Helper()
-	re := regexp.MustCompile(`(?m)^\s*\S+ \[((?:f\d+)?e\d+)\]: ` + regexp.QuoteMeta(text) + `$`)
-	for i := len(c.Messages) - 1; i >= 0; i-- {
-		if m := c.Messages[i]; m.Role == "tool" && m.Name == "snapshot" {
-			if g := re.FindStringSubmatch(m.Text); g != nil {
-				return g[1]
-			}
-		}
-	}
-	t.Errorf("no element with the text %q in the snapshots", text)
-	return "e0"
+	return refMatching(t, c, regexp.MustCompile(`(?m)^\s*\S+ \[((?:f\d+)?e\d+)\]: `+regexp.QuoteMeta(text)+`$`), text)
 }
 
 // Frames whose content is in their own view but below the page's (frame-low.html: frames

@@ -122,6 +122,20 @@ func (f *Effect) Origin() string {
 	return weburl.Origin(f.URL)
 }
 
+// Named is what the call's refs name: the element it acts on, the fields it fills, and where a
+// drag lets go (its to); not what it sets off that the page found around them (the button
+// around the clicked text). A workflow finds each again.
+func (f *Effect) Named() []*Element {
+	out := []*Element{f.Element}
+	if f.Action == "drag" {
+		out = append(out, f.Activates)
+	}
+	for i := range f.Fields {
+		out = append(out, &f.Fields[i].Element)
+	}
+	return out
+}
+
 // OpensApp is the link to another app ("mailto:…") the call sets off, or "": a click on it,
 // or Enter on it, has the browser open an app outside it.
 func (f *Effect) OpensApp() string {

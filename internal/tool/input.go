@@ -130,24 +130,34 @@ func (e *Env) topPoint(ctx context.Context, tabID, frame int, p point) (point, e
 	return p, nil
 }
 
-// onScreen says whether p, a point in the page's viewport, is on screen: an element a frame
-// sees in its own view may be off the page's (the frame only partly on screen). Only the
-// page's viewport knows, which the debugger reads (true when it cannot be read).
-func (e *Env) onScreen(ctx context.Context, tabID int, p point) bool {
+// screen is the page's viewport, as Page.getLayoutMetrics (which attaching the debugger
+// before an action asks for anyway) gives it; zero when it could not be read.
+type screen struct {
+	View struct {
+		W float64 `json:"clientWidth"`
+		H float64 `json:"clientHeight"`
+	} `json:"cssLayoutViewport"`
+}
+
+// shows says whether p, a point in the page's viewport, is on screen: an element a frame sees
+// in its own view may be off the page's (the frame only partly on screen). A viewport that
+// could not be read shows every point.
+func (s screen) shows(p point) bool {
+	if s.View.W <= 0 || s.View.H <= 0 {
+		return true
+	}
+	return p.X >= 0 && p.Y >= 0 && p.X < s.View.W && p.Y < s.View.H
+}
+
+// attach attaches the debugger to the tab (if this is its first input) and reads the page's
+// viewport; the error says the debugger is not available.
+func (e *Env) attach(ctx context.Context, tabID int) (screen, error) {
+	var s screen
 	raw, err := e.Browser.Debug(ctx, tabID, "Page.getLayoutMetrics", nil)
-	if err != nil {
-		return true
+	if err == nil {
+		_ = json.Unmarshal(raw, &s)
 	}
-	var m struct {
-		View struct {
-			W float64 `json:"clientWidth"`
-			H float64 `json:"clientHeight"`
-		} `json:"cssLayoutViewport"`
-	}
-	if json.Unmarshal(raw, &m) != nil || m.View.W <= 0 || m.View.H <= 0 {
-		return true
-	}
-	return p.X >= 0 && p.Y >= 0 && p.X < m.View.W && p.Y < m.View.H
+	return s, err
 }
 
 // errDialogOpened says an input event opened a dialog: the event was delivered, and the page
@@ -198,7 +208,7 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 		button = "left"
 	}
 	// Attaching the debugger (if this is the first input to the tab) before aiming.
-	_, attachErr := e.Browser.Debug(ctx, tabID, "Page.getLayoutMetrics", nil)
+	view, attachErr := e.attach(ctx, tabID)
 	trusted := attachErr == nil
 	var l *located
 	var err error
@@ -214,7 +224,7 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 		if err != nil {
 			return pressed{What: l.What, Trusted: false}, err
 		}
-		if frame != 0 && t.X == nil && try < 3 && !e.onScreen(ctx, tabID, top) {
+		if frame != 0 && t.X == nil && try < 3 && !view.shows(top) {
 			// In the frame's view, not the page's: every document scrolls it into view.
 			if err := e.call(ctx, tabID, frame, pageFiles, "reveal", map[string]any{"target": t}, nil); err != nil {
 				return pressed{What: l.What, Trusted: true}, err
@@ -1091,7 +1101,7 @@ type dragging struct {
 // at each frame), and lets go there. The browser starts its own drag for a draggable element
 // from the same events. Once the button is down it always goes up, whatever fails.
 func (e *Env) drag(ctx context.Context, tabID, frame int, t, onto pageTarget) (dragging, error) {
-	_, attachErr := e.Browser.Debug(ctx, tabID, "Page.getLayoutMetrics", nil)
+	view, attachErr := e.attach(ctx, tabID)
 	var l *located
 	var err error
 	var arm struct {
@@ -1135,7 +1145,7 @@ func (e *Env) drag(ctx context.Context, tabID, frame int, t, onto pageTarget) (d
 	if err != nil {
 		return dragging{What: l.What}, err
 	}
-	if frame != 0 && !e.onScreen(ctx, tabID, at) {
+	if frame != 0 && !view.shows(at) {
 		// In the frame's view, not the page's: every document scrolls it into view, and it is
 		// aimed at again.
 		if err := e.call(ctx, tabID, frame, pageFiles, "reveal", map[string]any{"target": t}, nil); err != nil {
@@ -1218,7 +1228,7 @@ func (e *Env) drag(ctx context.Context, tabID, frame int, t, onto pageTarget) (d
 		return dragging{What: l.What, Trusted: true}, werr
 	}
 	to := point{X: ll.Point.X + dx, Y: ll.Point.Y + dy}
-	if frame != 0 && !e.onScreen(ctx, tabID, to) {
+	if frame != 0 && !view.shows(to) {
 		// Where it goes is off the page's view: scrolled into it while held, and found again
 		// (what is dragged moves with the page).
 		if err := e.call(ctx, tabID, frame, pageFiles, "reveal", map[string]any{"target": onto}, nil); err != nil {

@@ -2515,6 +2515,9 @@
           context: clean(i < 0 ? n.data : text.slice(Math.max(0, i - 80), i + needle.length + 80), 220),
           in: describe(block),
           ref: act ? refOf(act) : undefined,
+          // Text no control holds (a zone that takes dropped files, a div a script listens
+          // on) still gets a ref: its block's, to hover, drag, drop on or click.
+          block: act ? undefined : refOf(block),
           y: Math.round(r.top + scrollY),
         });
       }

@@ -376,8 +376,8 @@ func findText(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	}
 	var r struct {
 		Matches []struct {
-			Context, In, Ref string
-			Y                int
+			Context, In, Ref, Block string
+			Y                       int
 		} `json:"matches"`
 	}
 	if err := e.call(ctx, t.ID, 0, pageFiles, "find", map[string]any{"text": in.Text, "max": 20}, &r); err != nil {
@@ -386,8 +386,11 @@ func findText(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	var b strings.Builder
 	for _, m := range r.Matches {
 		near := ""
-		if m.Ref != "" {
+		switch {
+		case m.Ref != "":
 			near = fmt.Sprintf(" (act on it with ref %s)", m.Ref)
+		case m.Block != "":
+			near = fmt.Sprintf(" (no control holds it; its block has ref %s)", m.Block)
 		}
 		fmt.Fprintf(&b, "- in %s at %d px%s: %q\n", m.In, m.Y, near, m.Context)
 	}

@@ -21,7 +21,7 @@ type Browser struct {
 	mu       sync.Mutex
 	attached map[int]bool                 // tabs Skiff's debugger is attached to, with Page events on
 	dialogs  map[int]tool.Dialog          // the dialog each tab is showing
-	choosers map[int]time.Time            // when each tab's page last asked for a file chooser Skiff intercepted
+	choosers map[int]tool.Chooser         // the file chooser each tab's page last asked for while Skiff intercepted them
 	requests map[int]map[string]time.Time // each tab's fetch and XHR requests under way while followed, by id: when each began
 }
 
@@ -29,7 +29,7 @@ var _ tool.Browser = (*Browser)(nil)
 
 // NewBrowser returns a Browser.
 func NewBrowser() *Browser {
-	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, choosers: map[int]time.Time{}, requests: map[int]map[string]time.Time{}}
+	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, choosers: map[int]tool.Chooser{}, requests: map[int]map[string]time.Time{}}
 }
 
 func tabs() js.Value { return chromeAPI("tabs") }
@@ -504,11 +504,11 @@ func (b *Browser) Dialog(tabID int) (tool.Dialog, bool) {
 	return d, ok
 }
 
-func (b *Browser) FileChooserSince(tabID int, t time.Time) bool {
+func (b *Browser) FileChooser(tabID int, t time.Time) (tool.Chooser, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	at, ok := b.choosers[tabID]
-	return ok && !at.Before(t)
+	c, ok := b.choosers[tabID]
+	return c, ok && !c.At.Before(t)
 }
 
 func (b *Browser) RequestsSince(tabID int, t time.Time) int {
@@ -632,6 +632,8 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 				DefaultPrompt string `json:"defaultPrompt"`
 				URL           string `json:"url"`
 				RequestID     string `json:"requestId"`
+				Mode          string `json:"mode"`
+				BackendNodeID int    `json:"backendNodeId"`
 			} `json:"params"`
 		}
 		if json.Unmarshal(data, &e) != nil {
@@ -644,7 +646,7 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 		case "Page.javascriptDialogClosed":
 			delete(b.dialogs, e.TabID)
 		case "Page.fileChooserOpened":
-			b.choosers[e.TabID] = time.Now()
+			b.choosers[e.TabID] = tool.Chooser{At: time.Now(), BackendNodeID: e.Params.BackendNodeID, Multiple: e.Params.Mode == "selectMultiple"}
 		case "Network.requestWillBeSent":
 			// Only what a script asks for: a page's beacons, images and event streams are not
 			// what an action waits on, and a redirect sends the same id again.

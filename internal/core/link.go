@@ -283,7 +283,7 @@ func (l *linker) session(ctx context.Context, url, token string, where i18n.Text
 		if p.Client.ID == "" {
 			p.Client = link.Client{ID: "?", Name: "an MCP client"}
 		}
-		return *l.call(ctx, p.Client, p.CallID, p.Tool, p.Args), nil
+		return *l.call(withFiles(ctx, p.Files), p.Client, p.CallID, p.Tool, p.Args), nil
 	})
 	link.ClientBye.Handle(hs, func(_ context.Context, c link.Client) (struct{}, error) {
 		l.bye(c)
@@ -327,6 +327,15 @@ func (l *linker) session(ctx context.Context, url, token string, where i18n.Text
 	}()
 	_ = peer.Run(sctx, 0)
 	return &welcomedErr{linkProblem(sayLinkDropped, where)}
+}
+
+// withFiles is ctx carrying the files a call came with, for the tool that takes them.
+func withFiles(ctx context.Context, files []link.File) context.Context {
+	fs := make([]tool.File, len(files))
+	for i, f := range files {
+		fs[i] = tool.File(f)
+	}
+	return tool.WithFiles(ctx, fs)
 }
 
 // call runs an outside client's call in its workspace, through the gate. skiffd sends a call

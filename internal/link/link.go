@@ -137,6 +137,19 @@ type CallParams struct {
 	Client Client          `json:"client"`
 	Tool   string          `json:"tool"`
 	Args   json.RawMessage `json:"args,omitempty"`
+	// Files are the files the call names by path (upload_file), read by skiffd on the
+	// client's computer. They go beside the arguments: the extension stores a call's
+	// arguments, never these bytes.
+	Files []File `json:"files,omitempty"`
+}
+
+// File is a file of the computer skiffd runs on: the path a client named it by, its name
+// there, its type and its bytes (base64 in JSON).
+type File struct {
+	Path string `json:"path"`
+	Name string `json:"name"`
+	Mime string `json:"mime"`
+	Data []byte `json:"data"`
 }
 
 // CallResult is a tool call's outcome: text for the agent, an optional image, and whether it

@@ -174,8 +174,11 @@ func (c *composed) Dialog(tabID int) (tool.Dialog, bool) {
 	return c.debug.Dialog(tabID)
 }
 
-func (c *composed) FileChooserSince(tabID int, t time.Time) bool {
-	return c.debug != nil && c.debug.FileChooserSince(tabID, t)
+func (c *composed) FileChooser(tabID int, t time.Time) (tool.Chooser, bool) {
+	if c.debug == nil {
+		return tool.Chooser{}, false
+	}
+	return c.debug.FileChooser(tabID, t)
 }
 
 func (c *composed) RequestsSince(tabID int, t time.Time) int {

@@ -318,6 +318,6 @@ func (p *Page) Debug(_ context.Context, _ int, method string, params any) (json.
 
 func (p *Page) Dialog(int) (tool.Dialog, bool)                        { return tool.Dialog{}, false }
 func (p *Page) AnswerDialog(context.Context, int, bool, string) error { return ErrUnsupported }
-func (p *Page) FileChooserSince(int, time.Time) bool                  { return false }
+func (p *Page) FileChooser(int, time.Time) (tool.Chooser, bool)       { return tool.Chooser{}, false }
 func (p *Page) RequestsSince(int, time.Time) int                      { return 0 }
 func (p *Page) Release(context.Context, int)                          {}

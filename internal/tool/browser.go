@@ -79,11 +79,10 @@ type Debugger interface {
 	// Dialog reports the JavaScript dialog (alert, confirm, prompt, beforeunload) the tab is
 	// showing, if Skiff has seen one open.
 	Dialog(tabID int) (Dialog, bool)
-	// FileChooserSince says whether the tab's page asked for a file chooser since t while
-	// choosers were intercepted (Page.setInterceptFileChooserDialog): a button that calls
-	// input.click() on a file field, which would otherwise put the system's file dialog in
-	// front of the user.
-	FileChooserSince(tabID int, t time.Time) bool
+	// FileChooser is the file chooser the tab's page asked for since t while choosers were
+	// intercepted (Page.setInterceptFileChooserDialog): a button that calls input.click() on
+	// a file field, which would otherwise put the system's file dialog in front of the user.
+	FileChooser(tabID int, t time.Time) (Chooser, bool)
 	// RequestsSince counts the fetch and XHR requests the tab's page began since t that have
 	// not ended, while Skiff follows its requests (Network.enable): what an action sent that
 	// the page has not heard back from.
@@ -92,6 +91,14 @@ type Debugger interface {
 	AnswerDialog(ctx context.Context, tabID int, accept bool, promptText string) error
 	// Release gives a tab back: the debugger detaches from it if Skiff attached it.
 	Release(ctx context.Context, tabID int)
+}
+
+// Chooser is a file chooser a page asked for (Page.fileChooserOpened): the file field that
+// asked, which need not be in the document (a script's own input), and whether it takes several.
+type Chooser struct {
+	At            time.Time
+	BackendNodeID int
+	Multiple      bool
 }
 
 // History reads and deletes the browser's history.

@@ -1077,7 +1077,7 @@ func (e *Env) interceptChoosers(ctx context.Context, tabID int) func() string {
 		return func() string { return "" }
 	}
 	return func() string {
-		asked := e.Browser.FileChooserSince(tabID, since)
+		_, asked := e.Browser.FileChooser(tabID, since)
 		// Until the debugger detaches, the user's own clicks would open no chooser.
 		e.undo(tabID, "Page.setInterceptFileChooserDialog", map[string]any{"enabled": false})
 		if asked {

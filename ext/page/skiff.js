@@ -1174,7 +1174,7 @@
     if (action !== "hover" && action !== "scroll" && action !== "drop" && disabled(controlOf(el))) return { error: `${what} is disabled`, retry: 1, what };
     // A file field (or the label a site draws as its "Upload" button) opens the system's file
     // chooser, which would wait in front of the user with no one to answer it.
-    if (action === "click" && controlOf(el).localName === "input" && controlOf(el).type === "file") return { error: `${what} opens a file chooser, and Skiff cannot choose files on this computer; ask the user to choose the file`, what };
+    if (action === "click" && controlOf(el).localName === "input" && controlOf(el).type === "file") return { error: `${what} opens a file chooser: to choose files for it, use upload_file on it`, what };
     if (action === "type") {
       const editable = el.isContentEditable || !!editorField(el) || ((el.localName === "input" || el.localName === "textarea") && !/^(checkbox|radio|submit|button|reset|image|file)$/.test(el.type));
       if (!editable) return { error: `${what} is not a text field; type needs an input, a textarea or an editable element`, what };
@@ -2709,7 +2709,74 @@
     if (on) await Promise.race([new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))), new Promise((r) => setTimeout(r, 200))]);
     return { ok: 1, veiled: true };
   }
-  const api = { pasteText, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, armDrag, dragged, domDrag, scrolled, settling, reveal, loadingNow, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
+  // ---- files (upload_file) ----
+  // fileInputOf is the file field el stands for: the field itself, the one its label is for,
+  // or the one it holds (a drop zone's hidden field: react-dropzone, FilePond, Uppy), one for
+  // files rather than folders first.
+  function fileInputOf(el) {
+    const isFile = (x) => x && x.localName === "input" && x.type === "file";
+    if (isFile(el)) return el;
+    if (isFile(controlOf(el))) return controlOf(el);
+    const inside = [...el.querySelectorAll("input[type=file]"), ...(el.shadowRoot ? el.shadowRoot.querySelectorAll("input[type=file]") : [])];
+    return inside.find((x) => !x.webkitdirectory && !x.disabled) || inside[0] || null;
+  }
+  function fileField({ target }) {
+    const r = resolve(target);
+    if (r.error) return r;
+    const what = describe(r.el);
+    const input = fileInputOf(r.el);
+    if (!input) return { ok: 1, found: false, what };
+    return { ok: 1, found: true, what, field: input === r.el ? what : `the file field of ${what}`, multiple: input.multiple, accept: input.accept || "", disabled: disabled(input) };
+  }
+  const bytesOf = (b64) => {
+    if (Uint8Array.fromBase64) return Uint8Array.fromBase64(b64);
+    const s = atob(b64);
+    const u = new Uint8Array(s.length);
+    for (let i = 0; i < s.length; i++) u[i] = s.charCodeAt(i);
+    return u;
+  };
+  const transfer = (files) => {
+    const dt = new DataTransfer();
+    for (const f of files) dt.items.add(new File([bytesOf(f.data || "")], f.name, { type: f.mime || "" }));
+    return dt;
+  };
+  // setFiles gives the files to the field as the system's chooser does: the field holds them,
+  // then input and change (what pages listen for). It says the names the field holds after.
+  function setFiles({ target, files }) {
+    const r = resolve(target);
+    if (r.error) return r;
+    const input = fileInputOf(r.el);
+    if (!input) return { error: `${describe(r.el)} holds no file field any more` };
+    input.files = transfer(files).files;
+    input.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    return { ok: 1, names: [...(input.files || [])].map((f) => f.name) };
+  }
+  // dropFiles drops the files on the element as a drag from the computer does: dragenter,
+  // dragover, then drop when the page took the dragover (it prevents its default to accept a
+  // drop, as the browser's own drag and drop has it). A page that takes none is not dropped on.
+  function dropFiles({ target, files }) {
+    const r = resolve(target);
+    if (r.error) return r;
+    const el = r.el;
+    const what = describe(el);
+    const box = el.getBoundingClientRect();
+    const at = { clientX: box.x + box.width / 2, clientY: box.y + box.height / 2 };
+    const dt = transfer(files);
+    const fire = (type) => {
+      const ev = new DragEvent(type, { bubbles: true, cancelable: true, composed: true, dataTransfer: dt, ...at });
+      el.dispatchEvent(ev);
+      return ev.defaultPrevented;
+    };
+    fire("dragenter");
+    if (!fire("dragover")) {
+      fire("dragleave");
+      return { ok: 1, what, accepted: false };
+    }
+    fire("drop");
+    return { ok: 1, what, accepted: true };
+  }
+  const api = { pasteText, fileField, setFiles, dropFiles, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, armDrag, dragged, domDrag, scrolled, settling, reveal, loadingNow, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

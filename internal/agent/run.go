@@ -352,12 +352,12 @@ func (r *runner) uniqueIDs(calls []provider.ToolCall) []provider.ToolCall {
 	return calls
 }
 
-// offered is the tool list a model gets: all of them, but screenshots only for models that
-// see images.
+// offered is the tool list a model gets: all of them but those for outside clients, and
+// screenshots only for models that see images.
 func offered(vision bool) []provider.Tool {
 	var out []provider.Tool
 	for _, t := range tool.Offered() {
-		if t.Name == "screenshot" && !vision {
+		if t.Outside || t.Name == "screenshot" && !vision {
 			continue
 		}
 		out = append(out, provider.Tool{Name: t.Name, Description: t.Description, Schema: t.Schema})

@@ -181,6 +181,13 @@ func (h *Hub) Call(ctx context.Context, client link.Client, name string, args js
 	h.next++
 	p := link.CallParams{CallID: h.instance + "-" + strconv.FormatInt(h.next, 10), Client: client, Tool: name, Args: args}
 	h.mu.Unlock()
+	if name == UploadTool {
+		files, err := Uploads(args)
+		if err != nil {
+			return &link.CallResult{IsError: true, Text: err.Error()}, nil
+		}
+		p.Files = files
+	}
 	dropped := false
 	for {
 		l := h.link(ctx, LinkWait)

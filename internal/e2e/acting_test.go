@@ -622,7 +622,7 @@ func TestDrawnControlsAndWhatEachActionChanged(t *testing.T) {
 	// for (a link to a new tab is waited for): on a busy machine it may come later.
 	want := []string{"now checked", "now checked", "now on", "now checked", "still unchecked (the click did not change it)", "now checked", "still off", "now expanded",
 		"It opened a new tab (tabId ", "Clicked button “Help”",
-		"“Profile picture” opens a file chooser, and Skiff cannot choose files on this computer", "opens a file chooser"}
+		"“Profile picture” opens a file chooser: to choose files for it, use upload_file on it", "opens a file chooser"}
 	if len(clicks) != len(want) {
 		t.Fatalf("clicks: %s", p.all())
 	}
@@ -813,7 +813,7 @@ func TestActionsSayWhatThePageSaidBack(t *testing.T) {
 		6:  ` (the page drew it again as the mouse came over it; the new one was clicked).`,
 		12: `. It is now selected.`,
 		13: `. It is now on.`, // a moment after the click
-		14: `. The page asked for a file chooser, which Skiff kept closed: Skiff cannot choose files on this computer, so ask the user to choose the file.`,
+		14: `. The page asked for a file chooser, which Skiff kept closed: to choose files, use upload_file on the same element.`,
 		16: `. It is now sorted ascending.`,
 		17: `] (sorted ascending)`,
 		18: `. It opened dialog “Confirm order” [e`, // once its backdrop had faded in

@@ -58,6 +58,9 @@ type Request struct {
 	Origin string
 	// Sensitive: the call types into a password or payment field. It always asks.
 	Sensitive bool
+	// Files names the files the call sends from this computer to the site (upload_file):
+	// what leaves the computer is the user's to let go, so it always asks.
+	Files string
 	// App is the link to another app the call opens ("mailto:…", "tel:…", a custom scheme):
 	// what it does happens outside the browser, so it always asks.
 	App string
@@ -139,6 +142,7 @@ var (
 	sayChoseNever    = i18n.Sentence{Key: "whyChoseNever", English: "you chose never for $1 on $2"}
 	sayChoseAlways   = i18n.Sentence{Key: "whyChoseAlways", English: "you chose always for $1 on $2"}
 	saySensitive     = i18n.Sentence{Key: "whySensitive", English: "it types into a password or payment field, which always asks"}
+	sayFiles         = i18n.Sentence{Key: "whyFiles", English: "it sends $1 from this computer to the site, which always asks"}
 	sayApp           = i18n.Sentence{Key: "whyApp", English: "it opens $1 outside the browser, which always asks"}
 	sayOutside       = i18n.Sentence{Key: "whyOutside", English: "it reaches a tab outside the tab group of $1, which always asks"}
 	sayMoves         = i18n.Sentence{Key: "whyMoves", English: "the task moves to $1, a site it has not worked on"}
@@ -181,6 +185,8 @@ func Evaluate(policies []Policy, r Request) Outcome {
 		switch {
 		case r.Sensitive:
 			return decided(Outcome{Verdict: Ask, Policy: &p, Why: saySensitive.With()})
+		case r.Files != "":
+			return decided(Outcome{Verdict: Ask, Policy: &p, Why: sayFiles.With(r.Files)})
 		case r.App != "":
 			return decided(Outcome{Verdict: Ask, Policy: &p, Why: sayApp.With(r.App)})
 		case r.Outside != "":
@@ -200,6 +206,8 @@ func Default(r Request) Outcome {
 	switch {
 	case r.Sensitive:
 		return decided(Outcome{Verdict: Ask, Why: saySensitive.With()})
+	case r.Files != "":
+		return decided(Outcome{Verdict: Ask, Why: sayFiles.With(r.Files)})
 	case r.App != "":
 		return decided(Outcome{Verdict: Ask, Why: sayApp.With(r.App)})
 	case r.Outside != "":

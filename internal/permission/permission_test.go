@@ -101,6 +101,7 @@ func TestDefaults(t *testing.T) {
 		{"a plan does not cover a password", Request{Tool: "type", Risk: "act", Permission: "act:type", Origin: site, Planned: true, Sensitive: true}, Ask},
 		{"a plan does not cover what cannot be undone", Request{Tool: "click", Risk: "destructive", Permission: "destructive:click", Origin: site, Planned: true}, Ask},
 		{"a plan does not cover scripts", Request{Tool: "run_script", Risk: "script", Permission: "script:run", Origin: site, Planned: true}, Ask},
+		{"files from this computer ask, plan or not", Request{Tool: "upload_file", Risk: "act", Permission: "act:upload", Origin: site, Granted: true, Planned: true, Consented: true, Files: "cv.pdf (12.0 KB)"}, Ask},
 		{"a link to another app asks", Request{Tool: "click", Risk: "act", Permission: "act:click", Origin: site, Granted: true, Planned: true, App: "mailto:a@b.example"}, Ask},
 	}
 	for _, tc := range tests {
@@ -120,6 +121,10 @@ func TestDefaults(t *testing.T) {
 	out := Evaluate(always, Request{Tool: "click", Risk: "act", Permission: "act:click", Origin: site, App: "tel:+331234"})
 	assert.Equal(t, Ask, out.Verdict)
 	assert.Equal(t, "it opens tel:+331234 outside the browser, which always asks", out.Reason)
+	// So do files leaving the computer.
+	out = Evaluate(append(always, Policy{"*", "*", AllowAlways, 2}), Request{Tool: "upload_file", Risk: "act", Permission: "act:upload", Origin: site, Files: "cv.pdf (12.0 KB)"})
+	assert.Equal(t, Ask, out.Verdict)
+	assert.Equal(t, "it sends cv.pdf (12.0 KB) from this computer to the site, which always asks", out.Reason)
 	// A client's call that reaches outside its own tab group asks, whatever the policies say.
 	assert.Equal(t, Ask, Evaluate(always, Request{Tool: "click", Risk: "act", Permission: "act:click", Origin: site, Outside: "cursor"}).Verdict)
 	assert.Equal(t, Ask, Evaluate(nil, Request{Tool: "snapshot", Risk: "read", Permission: "read:snapshot", Origin: site, Consented: true, Outside: "cursor"}).Verdict)

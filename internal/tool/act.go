@@ -627,7 +627,7 @@ func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	// Enter or Space in a file field opens the system's file chooser, as a click does.
 	if el := f.Element; el != nil && el.Tag == "input" && el.Type == "file" {
 		if k, _, err := parseChord(in.Key); err == nil && (k.Key == "Enter" || k.Key == " ") {
-			return nil, failf("%s opens a file chooser, and Skiff cannot choose files on this computer; ask the user to choose the file", el.Words())
+			return nil, failf("%s opens a file chooser: to choose files for it, use upload_file on it", el.Words())
 		}
 	}
 	w := e.watching(ctx, tab.ID, frame, true, nil)

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"strings"
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/i18n"
@@ -167,6 +168,14 @@ func (f *Effect) Sensitive() bool {
 }
 
 func (f *Effect) types() bool { return f.Action == "type" || f.Action == "press" || f.Action == "fill" }
+
+// Uploads names the files the call sends from this computer ("" for a call that sends none).
+func (f *Effect) Uploads() string {
+	if f.Action != "upload" {
+		return ""
+	}
+	return strings.Join(f.Values, ", ")
+}
 
 // Irreversible names what makes the call look like one that cannot be undone ("delete",
 // "pay"…), or "": the words of the control it sets off, when that control performs an action

@@ -1071,17 +1071,13 @@ func (e *Env) slide(ctx context.Context, tabID, frame int, pt pageTarget, value 
 // returned func ends the interception and says, for the result, whether one was asked for.
 // The user's own clicks are never intercepted outside an action.
 func (e *Env) interceptChoosers(ctx context.Context, tabID int) func() string {
-	ctx = unpinned(ctx)
 	since := time.Now()
-	if _, err := e.Browser.Debug(ctx, tabID, "Page.setInterceptFileChooserDialog", map[string]any{"enabled": true}); err != nil {
-		return func() string { return "" }
-	}
+	stop := e.intercept(ctx, tabID)
 	return func() string {
 		_, asked := e.Browser.FileChooser(tabID, since)
-		// Until the debugger detaches, the user's own clicks would open no chooser.
-		e.undo(tabID, "Page.setInterceptFileChooserDialog", map[string]any{"enabled": false})
+		stop() // until the debugger detaches, the user's own clicks would open no chooser
 		if asked {
-			return " The page asked for a file chooser, which Skiff kept closed: Skiff cannot choose files on this computer, so ask the user to choose the file."
+			return " The page asked for a file chooser, which Skiff kept closed: to choose files, use upload_file on the same element."
 		}
 		return ""
 	}

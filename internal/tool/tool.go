@@ -46,6 +46,9 @@ type Tool struct {
 	// Hidden tools are accepted when called (seed 001's tab_read and tab_action) but not
 	// offered to models.
 	Hidden bool
+	// Outside tools are offered to outside clients only: what they need comes from the
+	// client's computer through its skiffd (upload_file's files), which the panel's model has not.
+	Outside bool
 
 	schema *schema
 	// target resolves what a call will act on (nil: the tool says what it does from its input).

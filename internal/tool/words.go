@@ -27,6 +27,7 @@ var (
 	whatRightAtOn   = i18n.Sentence{Key: "whatRightClickAtOn", English: "right-click at ($1, $2) on $3$4"}
 	whatHover       = i18n.Sentence{Key: "whatHover", English: "hover over $1"}
 	whatDrag        = i18n.Sentence{Key: "whatDrag", English: "drag $1 onto $2"}
+	whatUpload      = i18n.Sentence{Key: "whatUpload", English: "send $1 from this computer to $2"}
 	whatType        = i18n.Sentence{Key: "whatType", English: "type $1 into $2$3"}
 	whatTypeSecret  = i18n.Sentence{Key: "whatTypeSecret", English: "type $1 characters into $2$3"}
 	whatThenEnter   = i18n.Sentence{Key: "whatThenEnter", English: ", then press Enter$1"}
@@ -195,6 +196,8 @@ func (f *Effect) Says() i18n.Text {
 		return whatHover.With(el)
 	case "drag":
 		return whatDrag.With(el, f.Activates.Says())
+	case "upload":
+		return whatUpload.With(f.Uploads(), el)
 	case "type":
 		if secret {
 			return whatTypeSecret.With(len([]rune(f.Text)), el, enter())

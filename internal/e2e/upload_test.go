@@ -1,0 +1,158 @@
+//go:build !js
+
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skiff-ai/skiff/internal/testkit"
+)
+
+// An outside agent chooses files from its computer for a page, through skiffd, in each of the
+// ways pages take them: a file field by its label, an Attach button whose script clicks a
+// hidden field elsewhere, a drop zone holding its own field, a zone that only takes drops,
+// and a button whose script makes a field it never puts in the page. Each call asks the user,
+// naming the files and their sizes, even after "always"; the page receives the bytes. What
+// takes no files, a file that is not there and two files for a field of one are refused with
+// a sentence, and nothing of the files' contents is stored.
+func TestOutsideAgentUploadsFilesFromItsComputer(t *testing.T) {
+	site := testkit.NewSite(t)
+	d, panel := linkedPanel(t)
+	cs := mcpClient(t, d, "e2e-agent")
+	dir := t.TempDir()
+	file := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cv := file("cv.txt", "Jane Q. Engineer\nCV-7d1f")
+	photoA, photoB := file("a.png", "PNG one\n55ac"), file("b.png", "PNG two\n90be")
+	letter := file("letter.pdf", "Dear hiring team,\nLETTER-3c2e")
+	refs := file("refs.txt", "Ada, Grace\nREFS-b41d")
+	contacts := file("people.vcf", "BEGIN:VCARD\nVCF-e09a")
+
+	page := site.Page("upload.html")
+	callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": page}, "allow_always")
+	snap := text(callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "allow_always"))
+	tab := JS[int](t, panel, `chrome.tabs.query({url: `+jsString(page)+`}).then(t => t[0].id)`)
+	got := func(id string) string {
+		t.Helper()
+		var s string
+		Eventually(t, 10e9, func() bool {
+			s = inTab[string](t, panel, tab, `document.getElementById(`+jsString(id)+`).textContent`)
+			return s != ""
+		}, "waiting for the page to show what it received in #"+id)
+		return s
+	}
+
+	// The ask names the files with their sizes, and why it asks.
+	upload := func(what string, paths []string, decision string) *mcp.CallToolResult {
+		t.Helper()
+		args := map[string]any{"ref": refOf(t, snap, what), "files": paths}
+		if decision == "" {
+			return callTool(t, panel, cs, "e2e-agent", "upload_file", args, "")
+		}
+		type out struct{ r *mcp.CallToolResult }
+		ch := make(chan out, 1)
+		go func() { ch <- out{callTool(t, panel, cs, "e2e-agent", "upload_file", args, decision)} }()
+		return (<-ch).r
+	}
+	r := upload(`"Your CV"`, []string{cv}, "allow_always")
+	if r.IsError || !strings.Contains(text(r), "Chose cv.txt (24 bytes) in ") {
+		t.Fatalf("the CV: %s", text(r))
+	}
+	if s := got("cv-out"); s != "Received cv.txt (text/plain, 24 bytes): Jane Q. Engineer" {
+		t.Errorf("the page received for the CV: %q", s)
+	}
+	if !strings.Contains(text(r), "Received cv.txt") {
+		t.Errorf("the result does not say what the page shows: %s", text(r))
+	}
+
+	// "Always" did not cover the next one: it asks again, naming both photos.
+	ask := `#outside-asks .outside-ask[data-tool="upload_file"]`
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "upload_file", Arguments: map[string]any{"ref": refOf(t, snap, `button "Attach photos"`), "files": []string{photoA, photoB}}})
+		if err != nil {
+			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+		}
+		done <- res
+	}()
+	WaitJS(t, panel, `document.querySelector(`+jsString(ask)+`)`)
+	card := JS[string](t, panel, `document.querySelector(`+jsString(ask)+`).textContent`)
+	for _, want := range []string{"a.png (12 bytes), b.png (12 bytes)", "from this computer", "which always asks"} {
+		if !strings.Contains(card, want) {
+			t.Errorf("the ask lacks %q: %s", want, card)
+		}
+	}
+	Click(t, panel, `document.querySelector(`+jsString(ask+` button[data-decision="allow_once"]`)+`)`)
+	r = <-done
+	if r.IsError || !strings.Contains(text(r), "the page asked for a file chooser, and Skiff chose a.png (12 bytes), b.png (12 bytes) in it.") {
+		t.Fatalf("the photos: %s", text(r))
+	}
+	if s := got("photos-out"); s != "Received a.png (image/png, 12 bytes): PNG one; b.png (image/png, 12 bytes): PNG two" {
+		t.Errorf("the page received for the photos: %q", s)
+	}
+
+	// A zone holding its own field; a zone that only takes drops; a field made by a script.
+	r = upload(`"Add a cover letter"`, []string{letter}, "allow_once")
+	if r.IsError || !strings.Contains(text(r), "Chose letter.pdf (29 bytes) in the file field of button “Add a cover letter”") {
+		t.Errorf("the cover letter: %s", text(r))
+	}
+	if s := got("zone-out"); s != "Received letter.pdf (application/pdf, 29 bytes): Dear hiring team," {
+		t.Errorf("the page received for the letter: %q", s)
+	}
+	// A zone that only takes drops shows no sign of it (no role, no field): a model finds it
+	// by its words.
+	found := text(callTool(t, panel, cs, "e2e-agent", "find_text", map[string]any{"text": "Drop your references"}, ""))
+	m := regexp.MustCompile(`no control holds it; its block has ref (e\d+)`).FindStringSubmatch(found)
+	if m == nil {
+		t.Fatalf("find_text gives no ref for the zone: %s", found)
+	}
+	r = callTool(t, panel, cs, "e2e-agent", "upload_file", map[string]any{"ref": m[1], "files": []string{refs}}, "allow_once")
+	if r.IsError || !strings.Contains(text(r), "Dropped refs.txt (20 bytes) on ") {
+		t.Errorf("the references: %s", text(r))
+	}
+	if s := got("drop-out"); s != "Received refs.txt (text/plain, 20 bytes): Ada, Grace" {
+		t.Errorf("the page received for the references: %q", s)
+	}
+	r = upload(`button "Import contacts"`, []string{contacts}, "allow_once")
+	if r.IsError || !strings.Contains(text(r), "the page asked for a file chooser, and Skiff chose people.vcf") {
+		t.Errorf("the contacts: %s", text(r))
+	}
+	if s := got("import-out"); !strings.HasPrefix(s, "Received people.vcf (") || !strings.HasSuffix(s, ", 20 bytes): BEGIN:VCARD") {
+		t.Errorf("the page received for the contacts: %q", s)
+	}
+
+	// Refused, each with a sentence: what takes no files (it was clicked, as a person would
+	// try), a file that is not there (before anyone is asked), two files for a field of one.
+	r = upload(`button "Help"`, []string{refs}, "allow_once")
+	if !r.IsError || !strings.Contains(text(r), "takes no files") || !strings.Contains(text(r), "Help is on its way.") {
+		t.Errorf("Help: %v %s", r.IsError, text(r))
+	}
+	r = upload(`"Your CV"`, []string{filepath.Join(dir, "nowhere.pdf")}, "")
+	if !r.IsError || !strings.Contains(text(r), "There is no file "+filepath.Join(dir, "nowhere.pdf")+" on the computer skiffd runs on.") {
+		t.Errorf("a missing file: %v %s", r.IsError, text(r))
+	}
+	r = upload(`"Your CV"`, []string{cv, refs}, "allow_once")
+	if !r.IsError || !strings.Contains(text(r), "takes one file, not 2") {
+		t.Errorf("two files for one: %v %s", r.IsError, text(r))
+	}
+
+	// Nothing of the files is kept.
+	stored := storedText(t, panel)
+	for _, secret := range []string{"CV-7d1f", "55ac", "90be", "LETTER-3c2e", "REFS-b41d", "VCF-e09a"} {
+		if strings.Contains(stored, secret) {
+			t.Errorf("storage holds %s", secret)
+		}
+	}
+}

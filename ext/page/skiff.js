@@ -1816,6 +1816,12 @@
   }
   // wordsOf is the text of the elements ids (an aria-describedby list) name.
   const wordsOf = (el, ids) => clean((ids || "").split(/\s+/).map((id) => id && el.getRootNode().getElementById?.(id)).filter(Boolean).map((x) => visibleText(x, 200)).join(" "), 200);
+  // addedSince counts what the page added or rewrote since noteSaid gave token, without ending
+  // the watch (an upload waits for the page to draw the files it read).
+  function addedSince({ token }) {
+    const l = noting.get(token);
+    return { ok: 1, added: l ? l.added.length : -1 };
+  }
   function saidSince({ token }) {
     const l = noting.get(token);
     if (!l) return { ok: 1 };
@@ -2776,7 +2782,7 @@
     fire("drop");
     return { ok: 1, what, accepted: true };
   }
-  const api = { pasteText, fileField, setFiles, dropFiles, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, armDrag, dragged, domDrag, scrolled, settling, reveal, loadingNow, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
+  const api = { pasteText, addedSince, fileField, setFiles, dropFiles, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, armDrag, dragged, domDrag, scrolled, settling, reveal, loadingNow, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

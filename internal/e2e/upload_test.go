@@ -96,8 +96,12 @@ func TestOutsideAgentUploadsFilesFromItsComputer(t *testing.T) {
 	}
 	Click(t, panel, `document.querySelector(`+jsString(ask+` button[data-decision="allow_once"]`)+`)`)
 	r = <-done
-	if r.IsError || !strings.Contains(text(r), "the page asked for a file chooser, and Skiff chose a.png (12 bytes), b.png (12 bytes) in it.") {
+	if r.IsError || !strings.Contains(text(r), "the page asked for a file chooser, and Skiff chose a.png (12 bytes), b.png (12 bytes) in it. The page took them from the field and emptied it.") {
 		t.Fatalf("the photos: %s", text(r))
+	}
+	// What the page drew of them once it had read them is in the result.
+	if !strings.Contains(text(r), "Received a.png") {
+		t.Errorf("the result does not say what the page drew of the photos: %s", text(r))
 	}
 	if s := got("photos-out"); s != "Received a.png (image/png, 12 bytes): PNG one; b.png (image/png, 12 bytes): PNG two" {
 		t.Errorf("the page received for the photos: %q", s)

@@ -168,7 +168,7 @@ func upload(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 			return nil, err
 		}
 		text := fmt.Sprintf("Chose %s in %s%s.", list, ff.Field, refNote(f.Element.Ref)) + holds(set.Names, files) + warn
-		return (&Result{Text: text + e.afterAction(ctx, tab.ID, tab, w), URL: tab.URL}).on(f.Element, ff.What), nil
+		return (&Result{Text: text + e.drawnFiles(ctx, tab, w), URL: tab.URL}).on(f.Element, ff.What), nil
 	}
 	// Nothing in it is a file field: a person clicks it, and the page asks for the chooser.
 	w := &watch{known: e.knownTabs(ctx), frame: frame}
@@ -187,15 +187,7 @@ func upload(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 			return nil, err
 		}
 		w.token = p.Listen
-		for end := time.Now().Add(chooserWait); !asked && time.Now().Before(end); {
-			if c, asked = e.Browser.FileChooser(tab.ID, since); !asked {
-				select {
-				case <-ctx.Done():
-					end = time.Now()
-				case <-time.After(25 * time.Millisecond):
-				}
-			}
-		}
+		c, asked = e.chooserAfter(ctx, tab.ID, since)
 		stop()
 	}
 	if asked {
@@ -205,7 +197,7 @@ func upload(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 			return nil, err
 		}
 		text = fmt.Sprintf("Clicked %s%s; the page asked for a file chooser, and Skiff chose %s in it.", p.What, refNote(f.Element.Ref), list) + text
-		return (&Result{Text: text + e.afterAction(ctx, tab.ID, tab, w), URL: tab.URL}).on(f.Element, p.What), nil
+		return (&Result{Text: text + e.drawnFiles(ctx, tab, w), URL: tab.URL}).on(f.Element, p.What), nil
 	}
 	// What the click did instead (a person would see it too), said if nothing takes the files.
 	clicked, did := "", ""
@@ -232,12 +224,66 @@ func upload(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 		return nil, failf("%s takes no files: it is not a file field and holds none%s and it does not take files dropped on it. Give the file field, or the page's own button for choosing files.%s", d.What, clicked, strings.TrimSuffix(did, "."))
 	}
 	text := fmt.Sprintf("Dropped %s on %s%s (the page took the drop).", list, d.What, refNote(f.Element.Ref))
-	return (&Result{Text: text + e.afterAction(ctx, tab.ID, tab, w), URL: tab.URL}).on(f.Element, d.What), nil
+	return (&Result{Text: text + e.drawnFiles(ctx, tab, w), URL: tab.URL}).on(f.Element, d.What), nil
 }
 
-// chooserWait bounds the wait for the chooser a click asks for: a page asks for it in the
-// click's own handler, so it is there within a moment or not at all.
-const chooserWait = 1500 * time.Millisecond
+// readWait bounds the wait for what the page shows of the files it was given: pages read
+// them first (a thumbnail, a size), then draw them in.
+const readWait = time.Second
+
+// drawnFiles is what the page says after it was given files: it waits (up to readWait) until
+// the page drew something and then held still for a moment, or for nothing if it draws nothing.
+func (e *Env) drawnFiles(ctx context.Context, tab Tab, w *watch) string {
+	if w.token != "" {
+		last := -1
+		for end := time.Now().Add(readWait); time.Now().Before(end); {
+			var n struct {
+				Added int `json:"added"`
+			}
+			if e.call(unpinned(ctx), tab.ID, w.frame, pageFiles, "addedSince", map[string]string{"token": w.token}, &n) != nil || n.Added < 0 || n.Added > 0 && n.Added == last {
+				break
+			}
+			last = n.Added
+			select {
+			case <-ctx.Done():
+				return ""
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}
+	return e.afterAction(ctx, tab.ID, tab, w)
+}
+
+// A page asks for the chooser in the click's own handler, so the debugger's event for it is
+// sent before the click's events are acknowledged; it is looked for at least chooserLook
+// after the click and two round trips through the debugger (events come in order with the
+// answers), and no longer than chooserWait (a busy machine).
+const (
+	chooserLook = 300 * time.Millisecond
+	chooserWait = 1500 * time.Millisecond
+)
+
+// chooserAfter is the chooser the tab's page asked for since since, if it asked.
+func (e *Env) chooserAfter(ctx context.Context, tabID int, since time.Time) (Chooser, bool) {
+	trips := 0
+	for end := time.Now().Add(chooserWait); time.Now().Before(end); {
+		if c, ok := e.Browser.FileChooser(tabID, since); ok {
+			return c, true
+		}
+		if trips >= 2 && time.Since(since) >= chooserLook {
+			break
+		}
+		if _, err := e.Browser.Debug(unpinned(ctx), tabID, "Runtime.evaluate", map[string]any{"expression": "0"}); err == nil {
+			trips++
+		}
+		select {
+		case <-ctx.Done():
+			return Chooser{}, false
+		case <-time.After(25 * time.Millisecond):
+		}
+	}
+	return Chooser{}, false
+}
 
 // intercept keeps the system's file chooser from opening until the returned func is called.
 func (e *Env) intercept(ctx context.Context, tabID int) func() {
@@ -334,7 +380,9 @@ func holds(names []string, files []File) string {
 		}
 	}
 	if len(names) == 0 {
-		return " The field holds no file now: the page emptied it (look at what it says)."
+		// Many pages take the files and empty the field at once, so that the same file can
+		// be chosen again: what they show says whether they kept them.
+		return " The page took them from the field and emptied it."
 	}
 	return " The field now holds " + strings.Join(names, ", ") + "."
 }

@@ -63,6 +63,6 @@ func TestSizesReadAsAPersonReadsThem(t *testing.T) {
 	assert.Equal(t, "a (12 bytes)", sized(File{Name: "a", Data: make([]byte, 12)}))
 	assert.Equal(t, "a (12.3 KB)", sized(File{Name: "a", Data: make([]byte, 12345)}))
 	assert.Equal(t, "a (2.5 MB)", sized(File{Name: "a", Data: make([]byte, 2_500_000)}))
-	assert.True(t, strings.HasSuffix(holds(nil, []File{{Name: "a"}}), "the page emptied it (look at what it says)."))
+	assert.True(t, strings.HasSuffix(holds(nil, []File{{Name: "a"}}), "The page took them from the field and emptied it."))
 	assert.Empty(t, holds([]string{"a"}, []File{{Name: "a"}}))
 }

@@ -118,6 +118,8 @@ chrome.alarms.onAlarm.addListener((a) => {
 // dialog). Chrome wakes the worker for these at every page load of every tab the user browses,
 // so they are forwarded only to a core already running: a core not running holds nothing.
 chrome.tabs.onRemoved.addListener((tabId) => started && forward("tab.removed", { tabId }));
+// A download an action set off is said in its result (internal/tool, downloaded).
+chrome.downloads.onCreated.addListener((d) => started && forward("download.created", { id: d.id, url: d.finalUrl || d.url, referrer: d.referrer || "" }));
 chrome.webNavigation.onCommitted.addListener((d) => started && forward("tab.committed", { tabId: d.tabId, frameId: d.frameId, url: d.url }));
 
 // "Ask Skiff about the selection" (menus are named in the browser's language, from ext/_locales).

@@ -23,6 +23,7 @@ type Browser struct {
 	dialogs  map[int]tool.Dialog          // the dialog each tab is showing
 	choosers map[int]tool.Chooser         // the file chooser each tab's page last asked for while Skiff intercepted them
 	requests map[int]map[string]time.Time // each tab's fetch and XHR requests under way while followed, by id: when each began
+	loads    []tool.Download              // the downloads begun in the last minutes, oldest first
 }
 
 var _ tool.Browser = (*Browser)(nil)
@@ -523,6 +524,36 @@ func (b *Browser) RequestsSince(tabID int, t time.Time) int {
 	return n
 }
 
+func (b *Browser) DownloadsSince(t time.Time) []tool.Download {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []tool.Download
+	for _, d := range b.loads {
+		if !d.At.Before(t) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func (b *Browser) Download(ctx context.Context, id int) (tool.Download, error) {
+	v, err := callAPI(ctx, chromeAPI("downloads"), "search", js.ValueOf(map[string]any{"id": id}))
+	if err != nil {
+		return tool.Download{}, err
+	}
+	if v.Length() == 0 {
+		return tool.Download{}, fmt.Errorf("chrome: no download %d", id)
+	}
+	d := v.Index(0)
+	url := str(d.Get("finalUrl"))
+	if url == "" {
+		url = str(d.Get("url"))
+	}
+	return tool.Download{ID: id, URL: url, Referrer: str(d.Get("referrer")), Filename: str(d.Get("filename")), Mime: str(d.Get("mime")),
+		State: str(d.Get("state")), Error: str(d.Get("error")), Danger: str(d.Get("danger")),
+		Received: int64(num(d.Get("bytesReceived"))), Total: int64(num(d.Get("totalBytes")))}, nil
+}
+
 func (b *Browser) AnswerDialog(ctx context.Context, tabID int, accept bool, promptText string) error {
 	d, ok := b.Dialog(tabID)
 	if !ok {
@@ -682,6 +713,21 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 				d.Answerable = false
 				b.dialogs[e.TabID] = d
 			}
+			b.mu.Unlock()
+		}
+	case "download.created":
+		var e struct {
+			ID       int    `json:"id"`
+			URL      string `json:"url"`
+			Referrer string `json:"referrer"`
+		}
+		if json.Unmarshal(data, &e) == nil {
+			now := time.Now()
+			b.mu.Lock()
+			for len(b.loads) > 0 && (len(b.loads) >= 50 || now.Sub(b.loads[0].At) > 5*time.Minute) {
+				b.loads = b.loads[1:]
+			}
+			b.loads = append(b.loads, tool.Download{ID: e.ID, URL: e.URL, Referrer: e.Referrer, At: now})
 			b.mu.Unlock()
 		}
 	case "tab.removed":

@@ -41,6 +41,9 @@ func Browser(parts ...any) tool.Browser {
 		if v, ok := p.(tool.History); ok && c.history == nil {
 			c.history = v
 		}
+		if v, ok := p.(tool.Downloads); ok && c.downloads == nil {
+			c.downloads = v
+		}
 	}
 	return &c
 }
@@ -53,6 +56,8 @@ type composed struct {
 	capture tool.Capturer
 	debug   tool.Debugger
 	history tool.History
+	// downloads: none began, unless a part follows them.
+	downloads tool.Downloads
 }
 
 func (c *composed) Tabs(ctx context.Context, w int) ([]tool.Tab, error) {
@@ -193,6 +198,20 @@ func (c *composed) AnswerDialog(ctx context.Context, tabID int, accept bool, pro
 		return ErrUnsupported
 	}
 	return c.debug.AnswerDialog(ctx, tabID, accept, promptText)
+}
+
+func (c *composed) DownloadsSince(t time.Time) []tool.Download {
+	if c.downloads == nil {
+		return nil
+	}
+	return c.downloads.DownloadsSince(t)
+}
+
+func (c *composed) Download(ctx context.Context, id int) (tool.Download, error) {
+	if c.downloads == nil {
+		return tool.Download{}, ErrUnsupported
+	}
+	return c.downloads.Download(ctx, id)
 }
 
 func (c *composed) Release(ctx context.Context, tabID int) {

@@ -91,6 +91,25 @@ func (s *Site) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, `<!doctype html><title>Slow page</title><h1>Finally here</h1><p>after %d ms</p>`, ms)
 		return
+	case strings.HasPrefix(r.URL.Path, "/file/"):
+		// A file the browser downloads (Content-Disposition: attachment): kb kilobytes of
+		// lines naming it, after ms.
+		var ms, kb int
+		fmt.Sscan(r.URL.Query().Get("ms"), &ms)
+		fmt.Sscan(r.URL.Query().Get("kb"), &kb)
+		select {
+		case <-r.Context().Done():
+			return
+		case <-time.After(time.Duration(ms) * time.Millisecond):
+		}
+		name := filepath.Base(r.URL.Path)
+		line := []byte("this is " + name + "\n")
+		body := bytes.Repeat(line, max(1, kb*1000/len(line)))
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+		_, _ = w.Write(body)
+		return
 	case strings.HasPrefix(r.URL.Path, "/injection/"):
 		name := filepath.Base(r.URL.Path)
 		b, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", "injection", name))

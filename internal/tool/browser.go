@@ -19,6 +19,34 @@ type Browser interface {
 	Capturer
 	Debugger
 	History
+	Downloads
+}
+
+// Downloads follows what the browser downloads, so that an action that sets one off can say
+// what came of it (chrome.downloads; no tab is named, so it is matched by time and referrer).
+type Downloads interface {
+	// DownloadsSince lists the downloads the browser began since t, as they began.
+	DownloadsSince(t time.Time) []Download
+	// Download is a download as it is now.
+	Download(ctx context.Context, id int) (Download, error)
+}
+
+// Download is a file the browser downloads: where from, the page that led to it (Referrer),
+// where it is saved (Filename, a full path; empty while the browser asks the user where), and
+// how far it is.
+type Download struct {
+	ID       int
+	URL      string
+	Referrer string
+	Filename string
+	Mime     string
+	// State is "in_progress", "interrupted" or "complete"; Error says why it was interrupted
+	// (chrome.downloads' InterruptReason: "NETWORK_FAILED", "SERVER_BAD_CONTENT"…).
+	State, Error string
+	// Danger is what Chrome holds it for until the user keeps it ("" or "safe" when nothing).
+	Danger          string
+	Received, Total int64
+	At              time.Time
 }
 
 // Tabs lists, opens, closes and focuses tabs.

@@ -570,6 +570,9 @@ type watch struct {
 	// suggested is what a field that suggests showed before it was typed into: a list left
 	// from what was typed before is not the answer to what is typed now.
 	suggested string
+	// at is when the action began (for the downloads it set off; zero: just before it was
+	// watched for).
+	at time.Time
 }
 
 // RequestWait is how long, beyond the moment an action is watched for, its result waits for
@@ -587,6 +590,7 @@ var MotionWait = time.Second
 // before it heard back. Without the debugger, nothing is followed and nothing waits.
 func (e *Env) follow(ctx context.Context, tabID int, w *watch) {
 	since := time.Now()
+	w.at = since
 	if _, err := e.Browser.Debug(unpinned(ctx), tabID, "Network.enable", map[string]any{"maxPostDataSize": 0}); err == nil {
 		w.net = since
 	}
@@ -646,7 +650,7 @@ func (e *Env) undo(tabID int, method string, params any) {
 // open tabs when tabs is set, and what the page says. on is the element acted on (nil: the
 // one with the focus), whose own value the action is not said to have filled.
 func (e *Env) watching(ctx context.Context, tabID, frame int, tabs bool, on *pageTarget) *watch {
-	w := &watch{frame: frame}
+	w := &watch{frame: frame, at: time.Now()}
 	if tabs {
 		w.known = e.knownTabs(ctx)
 	}
@@ -785,6 +789,11 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 		}
 	}
 	said := e.heard(ctx, tabID, w)
+	since := w.at
+	if since.IsZero() {
+		since = started.Add(-time.Second)
+	}
+	said += e.downloaded(ctx, before, since)
 	if _, frag, _ := strings.Cut(t.URL, "#"); t.URL != before.URL && frag != "" {
 		// A link to a part of the same page (a section, a footnote, a view a script draws
 		// for the address): the page did not change.

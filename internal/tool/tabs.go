@@ -237,11 +237,49 @@ func navigate(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 		return nil, err
 	}
 	e.leaving(ctx, t.ID)
+	began := time.Now()
 	if err := e.Browser.Navigate(ctx, t.ID, u); err != nil {
 		return nil, err
 	}
-	e.started(ctx, t)
+	e.started(ctx, t, began)
+	if u != t.URL && e.downloading(ctx, t, began) {
+		// The address is a file the browser downloads: the tab stays where it was.
+		if d := e.downloaded(ctx, Tab{URL: u}, began); d != "" {
+			return &Result{Text: fmt.Sprintf("%s is a file, not a page:%s The tab stays at %s.", u, d, t.URL), Summary: u, URL: t.URL, Untrusted: true}, nil
+		}
+	}
 	return loaded(ctx, e, t.ID, "Loaded")
+}
+
+// downloading says whether the navigation of tab t begun at since turned out to be a download:
+// until the browser knows (its answer came), the tab shows its old page loading; it is
+// watched (at most 2 s) until the new page commits or a download begins (or the old page is
+// left standing half a second: nothing came).
+func (e *Env) downloading(ctx context.Context, t Tab, since time.Time) bool {
+	var stopped time.Time // when the tab stopped loading with its old page still there
+	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); {
+		if len(e.Browser.DownloadsSince(since)) > 0 {
+			return true
+		}
+		now, err := e.Browser.Tab(ctx, t.ID)
+		if err != nil || now.URL != t.URL {
+			return false
+		}
+		if now.Status != "loading" {
+			// The browser may say the download began a moment after the tab stops loading.
+			if stopped.IsZero() {
+				stopped = time.Now()
+			} else if time.Since(stopped) > 500*time.Millisecond {
+				return false
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(30 * time.Millisecond):
+		}
+	}
+	return false
 }
 
 // leaving readies a tab to leave its page. A page stuck in a dialog takes no commands until
@@ -261,10 +299,10 @@ func (e *Env) leaving(ctx context.Context, tabID int) {
 	_, _ = e.Browser.Debug(dctx, tabID, "Page.enable", nil)
 }
 
-// started waits (at most 2 s) for a navigation of tab t to show: its URL changes or it starts
-// loading, and the old page's dialog, if it had one, is gone. Until then the tab still reports
-// the old page as complete.
-func (e *Env) started(ctx context.Context, t Tab) {
+// started waits (at most 2 s) for a navigation of tab t begun at since to show: its URL changes
+// or it starts loading, and the old page's dialog, if it had one, is gone, or the browser
+// began a download instead. Until then the tab still reports the old page as complete.
+func (e *Env) started(ctx context.Context, t Tab, since time.Time) {
 	deadline := time.Now().Add(2 * time.Second)
 	old, hadDialog := e.Browser.Dialog(t.ID)
 	for time.Now().Before(deadline) {
@@ -279,6 +317,9 @@ func (e *Env) started(ctx context.Context, t Tab) {
 		}
 		if open && !stale {
 			return // the navigation raised a dialog ("leave this page?"): settle says so
+		}
+		if len(e.Browser.DownloadsSince(since)) > 0 {
+			return
 		}
 		select {
 		case <-ctx.Done():
@@ -302,7 +343,7 @@ func historyMove(name, done string, move func(Browser, context.Context, int) err
 			}
 			return nil, err
 		}
-		e.started(ctx, t)
+		e.started(ctx, t, time.Now())
 		return loaded(ctx, e, t.ID, "%s", done)
 	}
 }

@@ -341,6 +341,7 @@ type Env struct {
 	tabID    int
 	windowID int
 	used     map[int]bool // tabs this env worked in (their debugger is released at the end)
+	loads    map[int]bool // the downloads its results said
 }
 
 // PageTimeout is how long a page operation may take by default.

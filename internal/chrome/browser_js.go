@@ -24,13 +24,14 @@ type Browser struct {
 	choosers map[int]tool.Chooser         // the file chooser each tab's page last asked for while Skiff intercepted them
 	requests map[int]map[string]time.Time // each tab's fetch and XHR requests under way while followed, by id: when each began
 	loads    []tool.Download              // the downloads begun in the last minutes, oldest first
+	console  map[int][]tool.ConsoleEvent  // each tab's console events while Skiff reads them (the latest)
 }
 
 var _ tool.Browser = (*Browser)(nil)
 
 // NewBrowser returns a Browser.
 func NewBrowser() *Browser {
-	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, choosers: map[int]tool.Chooser{}, requests: map[int]map[string]time.Time{}}
+	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, choosers: map[int]tool.Chooser{}, console: map[int][]tool.ConsoleEvent{}, requests: map[int]map[string]time.Time{}}
 }
 
 func tabs() js.Value { return chromeAPI("tabs") }
@@ -512,6 +513,18 @@ func (b *Browser) FileChooser(tabID int, t time.Time) (tool.Chooser, bool) {
 	return c, ok && !c.At.Before(t)
 }
 
+func (b *Browser) Console(tabID int, t time.Time) []tool.ConsoleEvent {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []tool.ConsoleEvent
+	for _, c := range b.console[tabID] {
+		if !c.At.Before(t) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 func (b *Browser) RequestsSince(tabID int, t time.Time) int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -672,6 +685,17 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 		}
 		b.mu.Lock()
 		switch e.Method {
+		case "Runtime.consoleAPICalled", "Runtime.exceptionThrown", "Log.entryAdded":
+			var raw struct {
+				Params json.RawMessage `json:"params"`
+			}
+			if json.Unmarshal(data, &raw) == nil {
+				c := append(b.console[e.TabID], tool.ConsoleEvent{Method: e.Method, Params: raw.Params, At: time.Now()})
+				if len(c) > 1200 { // V8 keeps 1,000 messages a page; Log, its own
+					c = c[len(c)-1200:]
+				}
+				b.console[e.TabID] = c
+			}
 		case "Page.javascriptDialogOpening":
 			b.dialogs[e.TabID] = tool.Dialog{Type: e.Params.Type, Message: e.Params.Message, DefaultPrompt: e.Params.DefaultPrompt, URL: e.Params.URL, Answerable: true}
 		case "Page.javascriptDialogClosed":
@@ -739,6 +763,7 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 			delete(b.attached, e.TabID)
 			delete(b.dialogs, e.TabID)
 			delete(b.requests, e.TabID)
+			delete(b.console, e.TabID)
 			b.mu.Unlock()
 		}
 	case "tab.committed":

@@ -186,6 +186,13 @@ func (c *composed) FileChooser(tabID int, t time.Time) (tool.Chooser, bool) {
 	return c.debug.FileChooser(tabID, t)
 }
 
+func (c *composed) Console(tabID int, t time.Time) []tool.ConsoleEvent {
+	if c.debug == nil {
+		return nil
+	}
+	return c.debug.Console(tabID, t)
+}
+
 func (c *composed) RequestsSince(tabID int, t time.Time) int {
 	if c.debug == nil {
 		return 0

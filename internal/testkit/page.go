@@ -320,4 +320,5 @@ func (p *Page) Dialog(int) (tool.Dialog, bool)                        { return t
 func (p *Page) AnswerDialog(context.Context, int, bool, string) error { return ErrUnsupported }
 func (p *Page) FileChooser(int, time.Time) (tool.Chooser, bool)       { return tool.Chooser{}, false }
 func (p *Page) RequestsSince(int, time.Time) int                      { return 0 }
+func (p *Page) Console(int, time.Time) []tool.ConsoleEvent            { return nil }
 func (p *Page) Release(context.Context, int)                          {}

@@ -115,10 +115,21 @@ type Debugger interface {
 	// not ended, while Skiff follows its requests (Network.enable): what an action sent that
 	// the page has not heard back from.
 	RequestsSince(tabID int, t time.Time) int
+	// Console lists the console events the debugger sent for the tab since t
+	// (Runtime.consoleAPICalled, Runtime.exceptionThrown, Log.entryAdded), as they came.
+	Console(tabID int, t time.Time) []ConsoleEvent
 	// AnswerDialog accepts or dismisses the tab's dialog (promptText answers a prompt).
 	AnswerDialog(ctx context.Context, tabID int, accept bool, promptText string) error
 	// Release gives a tab back: the debugger detaches from it if Skiff attached it.
 	Release(ctx context.Context, tabID int)
+}
+
+// ConsoleEvent is an event of a tab's console as the debugger sent it: its method and its
+// params as they are (console_messages reads them).
+type ConsoleEvent struct {
+	Method string
+	Params json.RawMessage
+	At     time.Time
 }
 
 // Chooser is a file chooser a page asked for (Page.fileChooserOpened): the file field that

@@ -36,6 +36,8 @@ var definitions = []Tool{
 		"The links on the page with their text, URL and ref, optionally only those whose text or URL contains a word."),
 	def("find_text", Read, "read:find", (*FindTextInput)(nil), findTarget, findText,
 		"Find text on the page: each match with the words around it, where it is, and the ref of the element to act on near it."),
+	def("console_messages", Read, "read:console", (*ConsoleInput)(nil), consoleTarget, consoleMessages,
+		"The page's console since it loaded, as DevTools shows it: what its scripts logged, the errors they threw, and what the browser said of the page (a resource that failed to load, a blocked request), each with where it came from. For finding why a page misbehaves."),
 	def("screenshot", Read, "read:screenshot", (*ScreenshotInput)(nil), screenshotTarget, screenshot,
 		"A picture of what the tab shows now (the visible part of the page)."),
 

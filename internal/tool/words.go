@@ -55,6 +55,7 @@ var (
 	whatReadSel       = i18n.Sentence{Key: "whatReadSel", English: "read $1"}
 	whatLinks         = i18n.Sentence{Key: "whatLinks", English: "list the links"}
 	whatShot          = i18n.Sentence{Key: "whatShot", English: "take a picture of the tab"}
+	whatConsole       = i18n.Sentence{Key: "whatConsole", English: "read the page's console"}
 	whatTabs          = i18n.Sentence{Key: "whatTabs", English: "list the tabs"}
 	whatSwitchTab     = i18n.Sentence{Key: "whatSwitchTab", English: "switch to tab $1"}
 	whatBack          = i18n.Sentence{Key: "whatBack", English: "go back"}
@@ -284,6 +285,7 @@ var (
 	sumChars     = i18n.Sentence{Key: "sumChars", One: "$1 character", English: "$1 characters"}
 	sumLinks     = i18n.Sentence{Key: "sumLinks", One: "$1 link", English: "$1 links"}
 	sumMatches   = i18n.Sentence{Key: "sumMatches", One: "$1 match", English: "$1 matches"}
+	sumConsole   = i18n.Sentence{Key: "sumConsole", One: "$1 console message", English: "$1 console messages"}
 	sumMet       = i18n.Sentence{Key: "sumMet", English: "met"}
 	sumScript    = i18n.Sentence{Key: "sumScript", One: "$2, $1 character", English: "$2, $1 characters"}
 	sumTabs      = i18n.Sentence{Key: "sumTabs", One: "$1 tab", English: "$1 tabs"}

@@ -2715,6 +2715,24 @@
     if (on) await Promise.race([new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))), new Promise((r) => setTimeout(r, 200))]);
     return { ok: 1, veiled: true };
   }
+  // requests is what the page fetched since it loaded, from the browser's resource timing
+  // (which needs no debugger and holds the past): each address, what asked for it (fetch,
+  // xmlhttprequest, script, img, css…), its status where the browser may tell it (0: a
+  // response from another site that did not allow it to be read, or none), how long it took
+  // and its size. Without all, only what the page's scripts asked for, and what failed.
+  function requests({ all }) {
+    const entries = performance.getEntriesByType("resource");
+    const nav = performance.getEntriesByType("navigation")[0];
+    const out = [];
+    for (const e of entries) {
+      const asked = /^(fetch|xmlhttprequest|beacon|other)$/.test(e.initiatorType);
+      const status = e.responseStatus || 0;
+      if (!all && !asked && status < 400) continue;
+      out.push({ url: e.name, kind: e.initiatorType, status, ms: Math.round(e.duration), size: e.encodedBodySize || 0, at: Math.round(e.startTime) });
+    }
+    return { ok: 1, total: entries.length, page: nav ? { url: nav.name, status: nav.responseStatus || 0, ms: Math.round(nav.duration) } : null, requests: out.slice(-300) };
+  }
+
   // ---- files (upload_file) ----
   // fileInputOf is the file field el stands for: the field itself, the one its label is for,
   // or the one it holds (a drop zone's hidden field: react-dropzone, FilePond, Uppy), one for
@@ -2782,7 +2800,7 @@
     fire("drop");
     return { ok: 1, what, accepted: true };
   }
-  const api = { pasteText, addedSince, fileField, setFiles, dropFiles, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, armDrag, dragged, domDrag, scrolled, settling, reveal, loadingNow, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
+  const api = { pasteText, requests, addedSince, fileField, setFiles, dropFiles, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, armDrag, dragged, domDrag, scrolled, settling, reveal, loadingNow, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

@@ -38,6 +38,8 @@ var definitions = []Tool{
 		"Find text on the page: each match with the words around it, where it is, and the ref of the element to act on near it."),
 	def("console_messages", Read, "read:console", (*ConsoleInput)(nil), consoleTarget, consoleMessages,
 		"The page's console since it loaded, as DevTools shows it: what its scripts logged, the errors they threw, and what the browser said of the page (a resource that failed to load, a blocked request), each with where it came from. For finding why a page misbehaves."),
+	def("network_requests", Read, "read:network", (*NetworkInput)(nil), networkTarget, networkRequests,
+		"What the page fetched since it loaded: each address with what asked for it, its HTTP status, time and size. By default only what its scripts asked for (fetch, XHR) and what failed; all=true adds pictures, scripts and styles. (Methods and headers are not kept.)"),
 	def("screenshot", Read, "read:screenshot", (*ScreenshotInput)(nil), screenshotTarget, screenshot,
 		"A picture of what the tab shows now (the visible part of the page)."),
 

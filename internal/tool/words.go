@@ -56,6 +56,7 @@ var (
 	whatLinks         = i18n.Sentence{Key: "whatLinks", English: "list the links"}
 	whatShot          = i18n.Sentence{Key: "whatShot", English: "take a picture of the tab"}
 	whatConsole       = i18n.Sentence{Key: "whatConsole", English: "read the page's console"}
+	whatNetwork       = i18n.Sentence{Key: "whatNetwork", English: "list the page's requests"}
 	whatTabs          = i18n.Sentence{Key: "whatTabs", English: "list the tabs"}
 	whatSwitchTab     = i18n.Sentence{Key: "whatSwitchTab", English: "switch to tab $1"}
 	whatBack          = i18n.Sentence{Key: "whatBack", English: "go back"}
@@ -286,6 +287,7 @@ var (
 	sumLinks     = i18n.Sentence{Key: "sumLinks", One: "$1 link", English: "$1 links"}
 	sumMatches   = i18n.Sentence{Key: "sumMatches", One: "$1 match", English: "$1 matches"}
 	sumConsole   = i18n.Sentence{Key: "sumConsole", One: "$1 console message", English: "$1 console messages"}
+	sumRequests  = i18n.Sentence{Key: "sumRequests", One: "$1 request", English: "$1 requests"}
 	sumMet       = i18n.Sentence{Key: "sumMet", English: "met"}
 	sumScript    = i18n.Sentence{Key: "sumScript", One: "$2, $1 character", English: "$2, $1 characters"}
 	sumTabs      = i18n.Sentence{Key: "sumTabs", One: "$1 tab", English: "$1 tabs"}

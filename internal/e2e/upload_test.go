@@ -89,7 +89,7 @@ func TestOutsideAgentUploadsFilesFromItsComputer(t *testing.T) {
 	}()
 	WaitJS(t, panel, `document.querySelector(`+jsString(ask)+`)`)
 	card := JS[string](t, panel, `document.querySelector(`+jsString(ask)+`).textContent`)
-	for _, want := range []string{"a.png (12 bytes), b.png (12 bytes)", "from this computer", "which always asks"} {
+	for _, want := range []string{photoA + " (12 bytes), " + photoB + " (12 bytes)", "from this computer", "which always asks"} {
 		if !strings.Contains(card, want) {
 			t.Errorf("the ask lacks %q: %s", want, card)
 		}

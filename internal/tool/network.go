@@ -82,7 +82,7 @@ func networkRequests(ctx context.Context, e *Env, arg any, f *Effect) (*Result, 
 		b.WriteString(":\n")
 	}
 	for _, q := range kept {
-		fmt.Fprintf(&b, "- %s %s => %s, %d ms", q.Kind, clip(q.URL, 300), statusSaid(q.Status), q.Ms)
+		fmt.Fprintf(&b, "- %s %s => %s, %d ms", q.Kind, clip(unsecret(q.URL), 300), statusSaid(q.Status), q.Ms)
 		if q.Size > 0 {
 			fmt.Fprintf(&b, ", %s", bytesSaid(q.Size))
 		}
@@ -92,6 +92,43 @@ func networkRequests(ctx context.Context, e *Env, arg any, f *Effect) (*Result, 
 		b.WriteString("The browser keeps the first 250 of a page's requests unless the page asks for more: later ones may be missing.\n")
 	}
 	return (&Result{Text: b.String(), Untrusted: true, URL: t.URL}).Summed(sumRequests.With(len(kept))), nil
+}
+
+// unsecret is u with the values of its query's credential parameters left out (a token, a
+// key, a signature, a session): the model needs the address, not them. (By hand: regexp
+// would add half a megabyte to core.wasm.)
+func unsecret(u string) string {
+	head, frag, hasFrag := strings.Cut(u, "#")
+	base, query, ok := strings.Cut(head, "?")
+	if !ok {
+		return u
+	}
+	params := strings.Split(query, "&")
+	for i, p := range params {
+		if name, _, ok := strings.Cut(p, "="); ok && secretParam(name) {
+			params[i] = name + "=…"
+		}
+	}
+	out := base + "?" + strings.Join(params, "&")
+	if hasFrag {
+		out += "#" + frag
+	}
+	return out
+}
+
+// secretParam says whether a query parameter's name is one a credential goes in.
+func secretParam(name string) bool {
+	n := strings.ToLower(name)
+	switch n {
+	case "key", "sig", "auth", "sid", "session", "sessionid", "pwd", "code":
+		return true
+	}
+	for _, w := range []string{"token", "secret", "passw", "signature", "credential", "apikey", "api_key", "api-key"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // statusSaid is an HTTP status as a result says it ("0": the browser does not tell it).

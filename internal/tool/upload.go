@@ -124,7 +124,11 @@ func uploadTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	}
 	f := &Effect{Action: "upload", TabID: tab.ID, URL: tab.URL, Element: a.Element}
 	for _, file := range files {
-		f.Values = append(f.Values, sized(file))
+		// The ask names each file by its path: a name alone ("credentials.json") does not
+		// say which of the computer's files leaves it.
+		at := file
+		at.Name = file.Path
+		f.Values = append(f.Values, sized(at))
 	}
 	return f, nil
 }

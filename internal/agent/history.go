@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
@@ -23,7 +24,7 @@ const (
 // stopped are sent as far as they got; empty ones are left out, since providers reject empty
 // turns. Every tool call gets a result, even one a restart cut off, because providers reject
 // a call without its result. Tool results that hold page text are fenced as data.
-func (e *Engine) history(ctx context.Context, ms []store.Message, vision bool) ([]provider.Message, error) {
+func (e *Engine) history(ctx context.Context, ms []store.Message, vision, agent bool) ([]provider.Message, error) {
 	results := map[string]*store.Message{}
 	imageFrom, readFrom := -1, -1
 	images, reads := 0, 0
@@ -87,12 +88,20 @@ func (e *Engine) history(ctx context.Context, ms []store.Message, vision bool) (
 			pm := provider.Message{Role: "user", Content: m.Content}
 			if n := len(m.Images); n > 0 {
 				missing := 0
+				var names []string
 				for _, id := range m.Images {
 					if img, ok := imgs[id]; ok && vision && i >= userFrom {
 						pm.Images = append(pm.Images, provider.Image{Mime: img.Mime, Data: img.Data})
+						if agent && img.Name != "" {
+							names = append(names, "“"+img.Name+"”")
+						}
 					} else {
 						missing++
 					}
+				}
+				if len(names) > 0 {
+					// For an agent, the names the pictures go by (what upload_file takes).
+					pm.Content += "\n[Attached: " + strings.Join(names, ", ") + "]"
 				}
 				switch {
 				case !vision:

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"fmt"
+	"strings"
 
 	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/link"
@@ -62,7 +64,7 @@ func (e *Engine) SaveImages(ctx context.Context, imgs []Attached) ([]string, err
 		if len(img.Data) > MaxImageBytes {
 			return nil, sayImageTooBig.Error(i18n.Verbatim(img.Name), MaxImageBytes>>20)
 		}
-		stored[i] = store.StoredImage{Mime: mime, Data: img.Data}
+		stored[i] = store.StoredImage{Mime: mime, Data: img.Data, Name: attachedName(img.Name, i, stored[:i])}
 	}
 	var ids []string
 	for _, img := range stored {
@@ -74,6 +76,35 @@ func (e *Engine) SaveImages(ctx context.Context, imgs []Attached) ([]string, err
 		ids = append(ids, id)
 	}
 	return ids, nil
+}
+
+// attachedName is the name a picture is attached under (the model gives it to upload_file):
+// its file's, without folders, else "image N"; one a picture before it in the message has
+// gets " (2)", " (3)"… before its extension.
+func attachedName(name string, i int, before []store.StoredImage) string {
+	name = strings.TrimSpace(name[strings.LastIndexAny(name, "/\\")+1:])
+	if name == "" || name == "image" {
+		name = fmt.Sprintf("image %d", i+1)
+	}
+	if len(name) > 120 {
+		name = name[:120]
+	}
+	taken := func(n string) bool {
+		for _, b := range before {
+			if b.Name == n {
+				return true
+			}
+		}
+		return false
+	}
+	base, ext := name, ""
+	if dot := strings.LastIndexByte(name, '.'); dot > 0 {
+		base, ext = name[:dot], name[dot:]
+	}
+	for k := 2; taken(name); k++ {
+		name = fmt.Sprintf("%s (%d)%s", base, k, ext)
+	}
+	return name
 }
 
 var sayAgentNoImages = i18n.Sentence{Key: "noticeAgentNoImages", English: "This agent does not take images, so the image was not sent with the message."}

@@ -28,7 +28,7 @@ func TestCheckPlan(t *testing.T) {
 // While planning the model gets the tools that read, and propose_plan; nothing that acts.
 func TestPlanningToolsRead(t *testing.T) {
 	var names []string
-	for _, tl := range planningTools(offered(true)) {
+	for _, tl := range planningTools(offered(true, true)) {
 		names = append(names, tl.Name)
 	}
 	assert.Contains(t, names, "snapshot")

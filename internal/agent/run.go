@@ -94,9 +94,44 @@ func (e *Engine) runOne(ctx context.Context, ses *store.Session, in Input, read 
 			r.task.shared(origin(p.URL))
 		}
 	}
+	if ses.Agent {
+		ctx = tool.WithFileSource(ctx, e.attached(ses))
+	}
 	last := r.loop(ctx)
 	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: last.ID, Message: &last})
 	return last, nil
+}
+
+// attachedIDs are the pictures the user attached to the chat, the latest first.
+func attachedIDs(ses *store.Session) []string {
+	var ids []string
+	for i := len(ses.Messages) - 1; i >= 0; i-- {
+		if m := ses.Messages[i]; m.Role == "user" {
+			ids = append(ids, m.Images...)
+		}
+	}
+	return ids
+}
+
+// attached finds a picture the user attached to the chat by its name (the latest of that
+// name), for upload_file: read from the store only when a call names one.
+func (e *Engine) attached(ses *store.Session) tool.Files {
+	ids := attachedIDs(ses)
+	return func(ctx context.Context, name string) (tool.File, bool) {
+		if len(ids) == 0 {
+			return tool.File{}, false
+		}
+		imgs, err := e.Store.Images(ctx, ids...)
+		if err != nil {
+			return tool.File{}, false
+		}
+		for _, id := range ids {
+			if img, ok := imgs[id]; ok && img.Name != "" && img.Name == name {
+				return tool.File{Path: name, Name: name, Mime: img.Mime, Data: img.Data}, true
+			}
+		}
+		return tool.File{}, false
+	}
 }
 
 type runner struct {
@@ -245,14 +280,14 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	req.Temperature = &t
 	if r.ses.Agent {
 		system += "\n\n" + AgentInstructions(vision)
-		req.Tools = offered(vision)
+		req.Tools = offered(vision, len(attachedIDs(r.ses)) > 0)
 		if r.planning() {
 			system += "\n\n" + PlanningInstructions
 			req.Tools = planningTools(req.Tools)
 		}
 	}
 	req.System = system
-	msgs, err := e.history(ctx, r.ses.Messages, vision)
+	msgs, err := e.history(ctx, r.ses.Messages, vision, r.ses.Agent)
 	req.Messages = msgs
 
 	r.ses.Messages = append(r.ses.Messages, store.Message{ID: NewID(), Role: "assistant", CreatedAt: e.now(),
@@ -352,12 +387,12 @@ func (r *runner) uniqueIDs(calls []provider.ToolCall) []provider.ToolCall {
 	return calls
 }
 
-// offered is the tool list a model gets: all of them but those for outside clients, and
-// screenshots only for models that see images.
-func offered(vision bool) []provider.Tool {
+// offered is the tool list a model gets: all of them, but screenshots only for models that
+// see images, and the tools that give a page files only when the chat holds some (files).
+func offered(vision, files bool) []provider.Tool {
 	var out []provider.Tool
 	for _, t := range tool.Offered() {
-		if t.Outside || t.Name == "screenshot" && !vision {
+		if t.Files && !files || t.Name == "screenshot" && !vision {
 			continue
 		}
 		out = append(out, provider.Tool{Name: t.Name, Description: t.Description, Schema: t.Schema})

@@ -4,12 +4,17 @@ package e2e
 
 import (
 	"context"
+	"encoding/base64"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skiff-ai/skiff/internal/testkit"
@@ -158,5 +163,67 @@ func TestOutsideAgentUploadsFilesFromItsComputer(t *testing.T) {
 		if strings.Contains(stored, secret) {
 			t.Errorf("storage holds %s", secret)
 		}
+	}
+}
+
+// In the panel, the agent gives a page a picture the user attached to the chat, by the name
+// it was attached under: the model is told the names, upload_file is offered only to a chat
+// that holds pictures, and it asks as it does for an outside agent.
+func TestPanelAgentUploadsAPictureTheUserAttached(t *testing.T) {
+	site := testkit.NewSite(t)
+	var tools [][]string
+	var users []string
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("upload_file", obj{"ref": refIn(t, c, `button "Attach photos"`), "files": []string{"square.png"}})}
+		},
+	}}
+	var mu sync.Mutex
+	m := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		mu.Lock()
+		tools = append(tools, c.Tools)
+		for _, msg := range c.Messages {
+			if msg.Role == "user" {
+				users = append(users, msg.Text)
+			}
+		}
+		mu.Unlock()
+		return p.script(c)
+	})
+	panel := agentPanel(t, "openai", m)
+	page := openTab(t, panel, site.Page("upload.html"))
+	for _, kind := range []string{"read:*", "act:*"} {
+		JS[any](t, panel, `skiffTest.call("permission.set", {tool: "`+kind+`", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
+	}
+	png, _ := base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
+	file := filepath.Join(t.TempDir(), "square.png")
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	NewChat(t, panel)
+	agentOn(t, panel)
+	WaitJS(t, panel, `(c => c.hidden || c.dataset.state === "attached" || c.dataset.state === "unavailable")(document.getElementById("page-chip"))`)
+	Do(t, panel, chromedp.SetUploadFiles("#attach-file", []string{file}))
+	WaitJS(t, panel, `document.querySelectorAll("#attachments .a-image").length === 1`)
+	Do(t, panel, chromedp.SendKeys("#input", "add this photo\r"))
+	asks := untilDone(t, panel, `document.getElementById("stop").hidden && !!document.querySelector('.msg[data-role="user"]')`)
+	ups := p.results("upload_file")
+	if len(ups) != 1 || ups[0].Error || !strings.Contains(ups[0].Text, "Skiff chose square.png (") {
+		t.Fatalf("upload_file: %s", p.all())
+	}
+	if asks != 1 {
+		t.Errorf("%d asks: a file leaving the computer asks even where acting is allowed", asks)
+	}
+	if got := inTab[string](t, panel, page, `document.getElementById("photos-out").textContent`); !strings.HasPrefix(got, fmt.Sprintf("Received square.png (image/png, %d bytes): ", len(png))) {
+		t.Errorf("the page received %q", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(tools) == 0 || !slices.Contains(tools[0], "upload_file") {
+		t.Errorf("upload_file is not offered to a chat with a picture: %v", tools)
+	}
+	if len(users) == 0 || !strings.Contains(users[0], "add this photo\n[Attached: “square.png”]") {
+		t.Errorf("the model is not told the picture's name: %q", users)
 	}
 }

@@ -324,10 +324,11 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	return s.kv.Delete(ctx, append(images, sessionKey(id), draftKey(id), queueKey(id))...)
 }
 
-// StoredImage is an image a tool took.
+// StoredImage is an image a tool took, or one the user attached (with its file's name).
 type StoredImage struct {
 	Mime string `json:"mime"`
 	Data []byte `json:"data"`
+	Name string `json:"name,omitempty"`
 }
 
 // SaveImage stores an image under id.

@@ -46,9 +46,10 @@ type Tool struct {
 	// Hidden tools are accepted when called (seed 001's tab_read and tab_action) but not
 	// offered to models.
 	Hidden bool
-	// Outside tools are offered to outside clients only: what they need comes from the
-	// client's computer through its skiffd (upload_file's files), which the panel's model has not.
-	Outside bool
+	// Files tools give a page files (upload_file): they are offered to outside clients, whose
+	// skiffd reads them on their computer, and to the panel's model only when its chat holds
+	// pictures the user attached.
+	Files bool
 
 	schema *schema
 	// target resolves what a call will act on (nil: the tool says what it does from its input).

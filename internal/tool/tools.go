@@ -57,8 +57,8 @@ var definitions = []Tool{
 		"Move the mouse over an element (opens menus and tooltips that show on hover)."),
 	def("drag", Act, "act:drag", (*DragInput)(nil), dragTarget, dragTool,
 		"Drag an element and drop it on another: reorder a list (drop on the item whose place it takes), move a card to another column, drop an item on a folder or a bin. The mouse presses on the element, moves over to the other in steps as a hand does, and lets go there; the result says where the element is now, or that nothing moved."),
-	outside(def("upload_file", Act, "act:upload", (*UploadInput)(nil), uploadTarget, upload,
-		"Choose files from this computer for the page: a file field, or what the page offers instead (an Attach or Upload button, a drop zone), by ref. The files are read where skiffd runs and sent to the page as the system's file chooser would give them; the user is always asked first. The result says what the field holds now.")),
+	takesFiles(def("upload_file", Act, "act:upload", (*UploadInput)(nil), uploadTarget, upload,
+		"Choose files for the page: a file field, or what the page offers instead (an Attach or Upload button, a drop zone), by ref. The files are given to the page as the system's file chooser would give them; the user is always asked first. The result says what the field holds now.")),
 	def("scroll", Act, "act:scroll", (*ScrollInput)(nil), scrollTarget, scrollTool,
 		"Scroll the page up, down, left, right, to the top or the bottom (by amount pixels, or most of a screen), or scroll an element into view."),
 	def("wait_for", Read, "read:wait", (*WaitInput)(nil), waitTarget, waitFor,
@@ -87,9 +87,9 @@ var definitions = []Tool{
 		"Act in the current tab: scroll, click, type or wait; one step, or several in actions with waitMs between them, within timeoutMs."),
 }
 
-// outside makes t a tool for outside clients only (Tool.Outside).
-func outside(t Tool) Tool {
-	t.Outside = true
+// takesFiles marks t as a tool that gives a page files (Tool.Files).
+func takesFiles(t Tool) Tool {
+	t.Files = true
 	return t
 }
 
@@ -237,7 +237,7 @@ type DragInput struct {
 // UploadInput is upload_file's input.
 type UploadInput struct {
 	Target
-	Files []string `json:"files" jsonschema_description:"The files to choose: absolute paths on the computer skiffd runs on."`
+	Files []string `json:"files" jsonschema_description:"The files to choose: for an outside agent, absolute paths on the computer skiffd runs on (read there); in Skiff's panel, the names of pictures the user attached to the chat."`
 	TabID int      `json:"tabId,omitempty" jsonschema_description:"The tab, from tabs_list. The current tab when omitted."`
 }
 

@@ -11,25 +11,20 @@ import (
 
 // chosen is the file the call was sent for each path, in order.
 func chosen(ctx context.Context, paths []string) ([]File, error) {
-	have, _ := ctx.Value(filesKey{}).([]File)
+	find, _ := ctx.Value(filesKey{}).(Files)
 	if len(paths) == 0 {
 		return nil, failf("say which files to choose: files, with their paths")
 	}
+	if find == nil {
+		return nil, failf("no file came with this call: upload_file takes files from an outside agent through skiffd, which reads them on its computer, or, in Skiff's panel, the pictures the user attached to the chat")
+	}
 	out := make([]File, 0, len(paths))
 	for _, p := range paths {
-		i := -1
-		for j := range have {
-			if have[j].Path == p {
-				i = j
-			}
+		f, ok := find(ctx, p)
+		if !ok {
+			return nil, failf("the file %q did not come with this call (in Skiff's panel: give the name of a picture the user attached to the chat)", p)
 		}
-		if i < 0 {
-			if len(have) == 0 {
-				return nil, failf("no file came with this call: upload_file takes files from an outside agent through skiffd, which reads them on its computer; in Skiff's panel, ask the user to choose the file")
-			}
-			return nil, failf("the file %q did not come with this call", p)
-		}
-		out = append(out, have[i])
+		out = append(out, f)
 	}
 	return out, nil
 }

@@ -1,0 +1,38 @@
+package agent
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/skiff-ai/skiff/internal/provider"
+	"github.com/skiff-ai/skiff/internal/store"
+)
+
+// Pictures are attached under their file's name, which upload_file takes: no folders, one
+// for a nameless paste, and a second of the same name told apart.
+func TestPicturesAreAttachedUnderNamesOfTheirOwn(t *testing.T) {
+	var before []store.StoredImage
+	var got []string
+	for i, name := range []string{`C:\Users\ada\Pictures\me.png`, "image", "", "me.png", "me.png", "/tmp/scan"} {
+		n := attachedName(name, i, before)
+		before = append(before, store.StoredImage{Name: n})
+		got = append(got, n)
+	}
+	assert.Equal(t, []string{"me.png", "image 2", "image 3", "me (2).png", "me (3).png", "scan"}, got)
+}
+
+// upload_file is offered to the panel's model only in a chat that holds pictures to give.
+func TestFilesToolOnlyWhereThereAreFiles(t *testing.T) {
+	names := func(ts []provider.Tool) []string {
+		var out []string
+		for _, t := range ts {
+			out = append(out, t.Name)
+		}
+		return out
+	}
+	assert.False(t, slices.Contains(names(offered(true, false)), "upload_file"))
+	assert.True(t, slices.Contains(names(offered(true, true)), "upload_file"))
+	assert.True(t, slices.Contains(names(offered(true, false)), "console_messages"))
+}

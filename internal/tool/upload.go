@@ -311,7 +311,8 @@ func (e *Env) chooserFiles(ctx context.Context, tabID int, c Chooser, files []Fi
 	ctx = unpinned(ctx)
 	raw, err := e.Browser.Debug(ctx, tabID, "DOM.resolveNode", map[string]any{"backendNodeId": c.BackendNodeID})
 	if err != nil {
-		return "", fmt.Errorf("the page's file field could not be reached: %w", err)
+		// A field in a frame of another site is another debugger target's.
+		return "", failf("the page asked for a file chooser, but its file field could not be reached (it may be in a frame of another site); give the file field itself, from the snapshot")
 	}
 	var node struct {
 		Object struct {
@@ -319,7 +320,7 @@ func (e *Env) chooserFiles(ctx context.Context, tabID int, c Chooser, files []Fi
 		} `json:"object"`
 	}
 	if json.Unmarshal(raw, &node) != nil || node.Object.ObjectID == "" {
-		return "", failf("the page's file field could not be reached")
+		return "", failf("the page asked for a file chooser, but its file field could not be reached; give the file field itself, from the snapshot")
 	}
 	defer e.undo(tabID, "Runtime.releaseObject", map[string]any{"objectId": node.Object.ObjectID})
 	run := func(set bool) (fileField, error) {

@@ -42,6 +42,8 @@ func TestActionsSayWhatTheyDownloaded(t *testing.T) {
 		{`link "Download the order"`, " It downloaded “order-1042.csv” (15 bytes), saved as " + saved("order-1042.csv") + ".", "order-1042.csv", "item,qty\ntea,2\n"},
 		{`button "Export as JSON"`, " It downloaded “order-1042.json” (47 bytes), saved as " + saved("order-1042.json") + ".", "order-1042.json", `{"order":1042,"items":[{"item":"tea","qty":2}]}`},
 		{`link "Get the invoice"`, " It downloaded “invoice-1042.pdf” (40.0 KB), saved as " + saved("invoice-1042.pdf") + ".", "invoice-1042.pdf", ""},
+		// A link to a new tab whose address is a file: the browser closes the tab it opened.
+		{`link "Read the terms"`, " It downloaded “terms-2026.pdf” (2.0 KB), saved as " + saved("terms-2026.pdf") + ".", "terms-2026.pdf", ""},
 	} {
 		got := click(c.what)
 		if !strings.Contains(got, c.says) {
@@ -54,6 +56,8 @@ func TestActionsSayWhatTheyDownloaded(t *testing.T) {
 			t.Errorf("%s saved %q", c.file, b)
 		}
 	}
+	// The tab the link opened for the file is gone (the browser closed it).
+	WaitJS(t, panel, `chrome.tabs.query({}).then(ts => !ts.some(x => /terms-2026/.test(x.url + " " + (x.pendingUrl || ""))))`)
 	if got := click(`link "Get the receipt"`); !strings.Contains(got, " Its download of “receipt.pdf” failed: the server has no such file.") {
 		t.Errorf("a download the server cannot serve: %s", got)
 	}

@@ -47,6 +47,26 @@ func (e *Env) downloaded(ctx context.Context, tab Tab, since time.Time) string {
 	return out.String()
 }
 
+// tabDownload watches a tab an action opened (a link to a new tab) until it shows a page (its
+// address committed), for 600 ms at most: when a download began instead (the browser then
+// closes the tab), it is what the action did, and this says it ("" for a page).
+func (e *Env) tabDownload(ctx context.Context, before Tab, opened int, since time.Time) string {
+	for end := time.Now().Add(600 * time.Millisecond); ; {
+		if len(e.Browser.DownloadsSince(since)) > 0 {
+			return e.downloaded(ctx, before, since)
+		}
+		n, err := e.Browser.Tab(ctx, opened)
+		if err == nil && n.Pending == "" && n.URL != "" && n.URL != "about:blank" || !time.Now().Before(end) {
+			return ""
+		}
+		select {
+		case <-ctx.Done():
+			return ""
+		case <-time.After(30 * time.Millisecond):
+		}
+	}
+}
+
 // sayOnce reports whether download id has not been said by this Env yet, and marks it said.
 func (e *Env) sayOnce(id int) bool {
 	e.mu.Lock()

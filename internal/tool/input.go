@@ -575,6 +575,15 @@ type watch struct {
 	at time.Time
 }
 
+// began is when the action w watches began: when it was watched from, else a moment before
+// the watch that started at started.
+func (w *watch) began(started time.Time) time.Time {
+	if w.at.IsZero() {
+		return started.Add(-time.Second)
+	}
+	return w.at
+}
+
 // RequestWait is how long, beyond the moment an action is watched for, its result waits for
 // the requests the page sent for it (a save, a sign-in, a search) to be answered.
 var RequestWait = 3 * time.Second
@@ -725,6 +734,9 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 						if !found {
 							t, _ = e.Browser.Tab(ctx, tabID)
 						}
+						if d := e.tabDownload(ctx, before, n.ID, w.began(started)); d != "" {
+							return outcome{said: d} // the browser closes the tab it opened for a file
+						}
 						return outcome{said: fmt.Sprintf(" It opened a new tab (tabId %d) at %s; this tab stays at %s.", n.ID, where, t.URL), left: true}
 					}
 				}
@@ -789,11 +801,7 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 		}
 	}
 	said := e.heard(ctx, tabID, w)
-	since := w.at
-	if since.IsZero() {
-		since = started.Add(-time.Second)
-	}
-	said += e.downloaded(ctx, before, since)
+	said += e.downloaded(ctx, before, w.began(started))
 	if _, frag, _ := strings.Cut(t.URL, "#"); t.URL != before.URL && frag != "" {
 		// A link to a part of the same page (a section, a footnote, a view a script draws
 		// for the address): the page did not change.

@@ -25,13 +25,14 @@ type Browser struct {
 	requests map[int]map[string]time.Time // each tab's fetch and XHR requests under way while followed, by id: when each began
 	loads    []tool.Download              // the downloads begun in the last minutes, oldest first
 	console  map[int][]tool.ConsoleEvent  // each tab's console events while Skiff reads them (the latest)
+	commits  map[int]time.Time            // when each tab's main frame last committed a navigation
 }
 
 var _ tool.Browser = (*Browser)(nil)
 
 // NewBrowser returns a Browser.
 func NewBrowser() *Browser {
-	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, choosers: map[int]tool.Chooser{}, console: map[int][]tool.ConsoleEvent{}, requests: map[int]map[string]time.Time{}}
+	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, choosers: map[int]tool.Chooser{}, console: map[int][]tool.ConsoleEvent{}, commits: map[int]time.Time{}, requests: map[int]map[string]time.Time{}}
 }
 
 func tabs() js.Value { return chromeAPI("tabs") }
@@ -549,6 +550,13 @@ func (b *Browser) DownloadsSince(t time.Time) []tool.Download {
 	return out
 }
 
+func (b *Browser) CommittedSince(tabID int, t time.Time) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	at, ok := b.commits[tabID]
+	return ok && !at.Before(t)
+}
+
 func (b *Browser) Download(ctx context.Context, id int) (tool.Download, error) {
 	v, err := callAPI(ctx, chromeAPI("downloads"), "search", js.ValueOf(map[string]any{"id": id}))
 	if err != nil {
@@ -764,6 +772,7 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 			delete(b.dialogs, e.TabID)
 			delete(b.requests, e.TabID)
 			delete(b.console, e.TabID)
+			delete(b.commits, e.TabID)
 			b.mu.Unlock()
 		}
 	case "tab.committed":
@@ -774,6 +783,7 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 		if json.Unmarshal(data, &e) == nil && e.FrameID == 0 {
 			b.mu.Lock()
 			delete(b.dialogs, e.TabID) // a new document: the old one's dialog is gone
+			b.commits[e.TabID] = time.Now()
 			b.mu.Unlock()
 		}
 	}

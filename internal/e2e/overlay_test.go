@@ -80,6 +80,9 @@ func TestOverlayOnAHostilePage(t *testing.T) {
 	}
 	// A click where the box is takes the focus there. The box is aimed at again before each
 	// try: the debugger's bar that an earlier test's tab leaves (or takes away) moves the page.
+	// Its window is brought to the front first, as the user's is: a window an earlier test
+	// left open may hold the focus.
+	JS[any](t, panel, `chrome.tabs.query({url: `+jsString(url)+`}).then(([t]) => chrome.windows.update(t.windowId, {focused: true}))`)
 	Eventually(t, 30*time.Second, func() bool {
 		x, y := atOverlay(t, tab, ov, "#input")
 		Do(t, tab, chromedp.MouseClickXY(x, y))

@@ -94,6 +94,11 @@ func linkedPanel(t *testing.T) (*skiffd, context.Context) {
 	d := startSkiffd(t, 0)
 	panel := browser.FreshPanel(t)
 	linkPanel(t, panel, d)
+	// The clients' tabs (each in its group, in a window that took the focus) are closed after
+	// the test, clients gone: a window left in front takes the focus from the next tests'.
+	t.Cleanup(func() {
+		_, _ = chromedp.Run(panel, chromedp.Evaluate[any](`chrome.tabs.query({}).then((ts) => chrome.tabs.remove(ts.filter((x) => x.groupId >= 0).map((x) => x.id))).catch(() => 0)`, chromedp.EvalAwaitPromise))
+	})
 	return d, panel
 }
 

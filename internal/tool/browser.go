@@ -29,6 +29,9 @@ type Downloads interface {
 	DownloadsSince(t time.Time) []Download
 	// Download is a download as it is now.
 	Download(ctx context.Context, id int) (Download, error)
+	// CommittedSince says whether the tab's page changed since t (its main frame committed a
+	// navigation): a tab opened at a file's address never does, the browser downloads it.
+	CommittedSince(tabID int, t time.Time) bool
 }
 
 // Download is a file the browser downloads: where from, the page that led to it (Referrer),

@@ -48,15 +48,15 @@ func (e *Env) downloaded(ctx context.Context, tab Tab, since time.Time) string {
 }
 
 // tabDownload watches a tab an action opened (a link to a new tab) until it shows a page (its
-// address committed), for 600 ms at most: when a download began instead (the browser then
-// closes the tab), it is what the action did, and this says it ("" for a page).
+// main frame committed one), for 1.5 s at most: when a download began instead (the browser
+// then closes the tab), it is what the action did, and this says it ("" for a page).
 func (e *Env) tabDownload(ctx context.Context, before Tab, opened int, since time.Time) string {
-	for end := time.Now().Add(600 * time.Millisecond); ; {
+	for end := time.Now().Add(1500 * time.Millisecond); ; {
 		if len(e.Browser.DownloadsSince(since)) > 0 {
 			return e.downloaded(ctx, before, since)
 		}
-		n, err := e.Browser.Tab(ctx, opened)
-		if err == nil && n.Pending == "" && n.URL != "" && n.URL != "about:blank" || !time.Now().Before(end) {
+		// (A tab opened at an address reports it, loaded, before anything came.)
+		if e.Browser.CommittedSince(opened, since) || !time.Now().Before(end) {
 			return ""
 		}
 		select {

@@ -35,6 +35,9 @@ func Record(name string, calls []Call) (*Workflow, error) {
 	}
 	r := recorder{w: w}
 	for _, c := range calls {
+		if err := repeatable(c); err != nil {
+			return nil, err
+		}
 		if !acting[c.Tool] {
 			continue
 		}
@@ -57,6 +60,16 @@ func Record(name string, calls []Call) (*Workflow, error) {
 		return nil, fmt.Errorf("the run has %d steps; a workflow keeps at most %d", len(w.Steps), MaxSteps)
 	}
 	return w, nil
+}
+
+// repeatable refuses a call a replay cannot make: giving a page files (they come with a call,
+// from the user's computer or the chat, and are never stored). Left out, the replay would go
+// on without them, and send a form that lacks its file.
+func repeatable(c Call) error {
+	if c.Tool == "upload_file" {
+		return fmt.Errorf("the run gave a page files, which a workflow cannot do again (files are never stored); do the task without that step to save it")
+	}
+	return nil
 }
 
 // Extend is a new version of base repaired by a model: its first upto steps (the ones that ran
@@ -83,6 +96,9 @@ func Extend(base *Workflow, upto int, calls []Call) (*Workflow, error) {
 		}
 	}
 	for _, c := range calls {
+		if err := repeatable(c); err != nil {
+			return nil, err
+		}
 		if !acting[c.Tool] {
 			continue
 		}

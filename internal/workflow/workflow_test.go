@@ -366,3 +366,16 @@ func TestDragKeepsWhatAndWhere(t *testing.T) {
 	assert.Equal(t, "drag listitem “Write the spec” onto listitem “Ship 1.0”", s.What)
 	assert.NoError(t, w.Check())
 }
+
+// A run that gave a page files is not saved as a workflow: a replay would go on without them.
+func TestARunThatGaveFilesIsNotSaved(t *testing.T) {
+	calls := []Call{
+		{Tool: "navigate", Args: json.RawMessage(`{"url":"http://shop.test/apply"}`), URL: "http://shop.test/apply"},
+		{Tool: "upload_file", Args: json.RawMessage(`{"ref":"e3","files":["cv.pdf"]}`), URL: "http://shop.test/apply"},
+	}
+	_, err := Record("Apply", calls)
+	assert.ErrorContains(t, err, "the run gave a page files, which a workflow cannot do again")
+	base := &Workflow{Name: "Apply", Version: 1, Steps: []Step{{Tool: "navigate", Args: json.RawMessage(`{"url":"http://shop.test/apply"}`), URL: "http://shop.test/apply"}}}
+	_, err = Extend(base, 1, calls[1:])
+	assert.ErrorContains(t, err, "files are never stored")
+}

@@ -259,17 +259,23 @@ func clickTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	return f, nil
 }
 
+// element is the effect of action on the one element t names in tab tabID (the current tab
+// when 0), as the page describes it.
+func (e *Env) element(ctx context.Context, tabID int, t Target, action string) (*Effect, error) {
+	tab, err := e.onPage(ctx, tabID)
+	if err != nil {
+		return nil, err
+	}
+	a, _, err := e.find(ctx, tab, t, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	return &Effect{Action: action, TabID: tab.ID, URL: tab.URL, Element: a.Element}, nil
+}
+
 func hoverTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	in := arg.(*HoverInput)
-	tab, err := e.onPage(ctx, in.TabID)
-	if err != nil {
-		return nil, err
-	}
-	a, _, err := e.find(ctx, tab, in.Target, nil, false)
-	if err != nil {
-		return nil, err
-	}
-	return &Effect{Action: "hover", TabID: tab.ID, URL: tab.URL, Element: a.Element}, nil
+	return e.element(ctx, in.TabID, in.Target, "hover")
 }
 
 func typeTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {

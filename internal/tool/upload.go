@@ -109,15 +109,10 @@ func uploadTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	if err != nil {
 		return nil, err
 	}
-	tab, err := e.onPage(ctx, in.TabID)
+	f, err := e.element(ctx, in.TabID, in.Target, "upload")
 	if err != nil {
 		return nil, err
 	}
-	a, _, err := e.find(ctx, tab, in.Target, nil, false)
-	if err != nil {
-		return nil, err
-	}
-	f := &Effect{Action: "upload", TabID: tab.ID, URL: tab.URL, Element: a.Element}
 	for _, file := range files {
 		// The ask names each file by its path: a name alone ("credentials.json") does not
 		// say which of the computer's files leaves it.

@@ -570,7 +570,7 @@ func (b *Browser) Download(ctx context.Context, id int) (tool.Download, error) {
 	if url == "" {
 		url = str(d.Get("url"))
 	}
-	return tool.Download{ID: id, URL: url, Referrer: str(d.Get("referrer")), Filename: str(d.Get("filename")), Mime: str(d.Get("mime")),
+	return tool.Download{ID: id, URL: url, Referrer: str(d.Get("referrer")), Filename: str(d.Get("filename")),
 		State: str(d.Get("state")), Error: str(d.Get("error")), Danger: str(d.Get("danger")),
 		Received: int64(num(d.Get("bytesReceived"))), Total: int64(num(d.Get("totalBytes")))}, nil
 }

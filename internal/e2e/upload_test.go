@@ -62,14 +62,7 @@ func TestOutsideAgentUploadsFilesFromItsComputer(t *testing.T) {
 	// The ask names the files with their sizes, and why it asks.
 	upload := func(what string, paths []string, decision string) *mcp.CallToolResult {
 		t.Helper()
-		args := map[string]any{"ref": refOf(t, snap, what), "files": paths}
-		if decision == "" {
-			return callTool(t, panel, cs, "e2e-agent", "upload_file", args, "")
-		}
-		type out struct{ r *mcp.CallToolResult }
-		ch := make(chan out, 1)
-		go func() { ch <- out{callTool(t, panel, cs, "e2e-agent", "upload_file", args, decision)} }()
-		return (<-ch).r
+		return callTool(t, panel, cs, "e2e-agent", "upload_file", map[string]any{"ref": refOf(t, snap, what), "files": paths}, decision)
 	}
 	r := upload(`"Your CV"`, []string{cv}, "allow_always")
 	if r.IsError || !strings.Contains(text(r), "Chose cv.txt (24 bytes) in ") {

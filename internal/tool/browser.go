@@ -42,7 +42,6 @@ type Download struct {
 	URL      string
 	Referrer string
 	Filename string
-	Mime     string
 	// State is "in_progress", "interrupted" or "complete"; Error says why it was interrupted
 	// (chrome.downloads' InterruptReason: "NETWORK_FAILED", "SERVER_BAD_CONTENT"…).
 	State, Error string

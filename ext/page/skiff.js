@@ -2356,6 +2356,25 @@
     fresh();
     return { ok: 1 };
   }
+  // shotBox is where an element is drawn, for a picture of it: brought into view (its top,
+  // when it is taller than the window), in this frame's viewport, with what it is.
+  function shotBox({ target }) {
+    fresh();
+    const r = resolve(target);
+    if (r.error) return r;
+    const el = r.el;
+    const what = describe(el);
+    const why = hiddenUp(el);
+    if (why) return { error: `${what} is not visible (${why})`, what };
+    let b = boxOf(el);
+    if (b.width < 1 || b.height < 1) return { error: `${what} has no size on screen`, what };
+    if (b.top < 0 || b.left < 0 || b.bottom > innerHeight || b.right > innerWidth) {
+      if (b.height > innerHeight) el.scrollIntoView({ block: "start", inline: "nearest", behavior: "instant" });
+      else bringIntoView(el, "nearest");
+      b = boxOf(el);
+    }
+    return { ok: 1, what, x: b.left, y: b.top, w: b.width, h: b.height };
+  }
   function bringIntoView(el, inline) {
     el.scrollIntoView({ block: "center", inline, behavior: "instant" });
     const r = boxOf(el);
@@ -2800,7 +2819,7 @@
     fire("drop");
     return { ok: 1, what, accepted: true };
   }
-  const api = { pasteText, requests, addedSince, fileField, setFiles, dropFiles, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, armDrag, dragged, domDrag, scrolled, settling, reveal, loadingNow, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
+  const api = { shotBox, pasteText, requests, addedSince, fileField, setFiles, dropFiles, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, armDrag, dragged, domDrag, scrolled, settling, reveal, loadingNow, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

@@ -2,6 +2,9 @@ package tool
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -425,12 +428,152 @@ func screenshot(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	}
 	cctx, cancel := context.WithTimeout(ctx, e.timeout())
 	defer cancel()
-	img, err := e.Browser.Capture(cctx, t.ID, format, 70)
+	var img []byte
+	text := fmt.Sprintf("Screenshot of %q (%s).", oneLine(t.Title), t.URL)
+	switch {
+	case f != nil && f.Element != nil:
+		img, text, err = e.shootElement(cctx, f, t, format)
+	case in.FullPage:
+		img, text, err = e.shootPage(cctx, t, format)
+	default:
+		img, err = e.Browser.Capture(cctx, t.ID, format, 70)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return (&Result{Text: fmt.Sprintf("Screenshot of %q (%s).", oneLine(t.Title), t.URL), Image: &Image{Mime: "image/" + format, Data: img},
+	return (&Result{Text: text, Image: &Image{Mime: "image/" + format, Data: img},
 		URL: t.URL, Untrusted: true}).Summed(sumImage.With(max(1, (len(img)+512)>>10), strings.ToUpper(format))), nil
+}
+
+// maxShot is the longest side, in pixels, of a picture Skiff takes of more than the window: what
+// models read at most (a taller page is cut there, and said to be).
+const maxShot = 8000
+
+// layout is what Page.getLayoutMetrics says of a page, in CSS pixels (its content also in the
+// screen's pixels, which tells the device pixel ratio).
+type layout struct {
+	View struct {
+		W float64 `json:"clientWidth"`
+		H float64 `json:"clientHeight"`
+	} `json:"cssLayoutViewport"`
+	Visual struct {
+		X float64 `json:"pageX"`
+		Y float64 `json:"pageY"`
+	} `json:"cssVisualViewport"`
+	Content struct {
+		W float64 `json:"width"`
+		H float64 `json:"height"`
+	} `json:"cssContentSize"`
+	Device struct {
+		W float64 `json:"width"`
+	} `json:"contentSize"`
+}
+
+func (e *Env) layout(ctx context.Context, tabID int) (layout, error) {
+	var m layout
+	raw, err := e.Browser.Debug(ctx, tabID, "Page.getLayoutMetrics", nil)
+	if err == nil {
+		err = json.Unmarshal(raw, &m)
+	}
+	return m, err
+}
+
+// capture takes a picture of the region of the page given in CSS pixels from its top left
+// (beyond the window when it must), no more than maxShot pixels on its longest side.
+func (e *Env) capture(ctx context.Context, tabID int, m layout, format string, x, y, w, h float64) ([]byte, error) {
+	scale := 1.0
+	if dpr := m.Device.W / m.Content.W; m.Content.W > 0 && dpr > 1 {
+		scale = 1 / dpr // a picture in CSS pixels: a sharp screen makes it no larger
+	}
+	params := map[string]any{"format": format, "clip": map[string]any{"x": x, "y": y, "width": w, "height": h, "scale": scale},
+		"captureBeyondViewport": w > m.View.W+1 || h > m.View.H+1 || y < m.Visual.Y || y+h > m.Visual.Y+m.View.H+1}
+	if format == "jpeg" {
+		params["quality"] = 70
+	}
+	raw, err := e.Browser.Debug(ctx, tabID, "Page.captureScreenshot", params)
+	if err != nil {
+		return nil, err
+	}
+	var shot struct {
+		Data string `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &shot); err != nil {
+		return nil, err
+	}
+	return base64.StdEncoding.DecodeString(shot.Data)
+}
+
+// shootElement takes a picture of f's element: brought into view, and cut to its box.
+func (e *Env) shootElement(ctx context.Context, f *Effect, t Tab, format string) ([]byte, string, error) {
+	ctx, tab, frame, pt, err := e.acting(ctx, f, f.Element)
+	if err != nil {
+		return nil, "", err
+	}
+	if !tab.Active {
+		return nil, "", failf("the tab is in the background, where Chrome does not draw it: switch to it (tab_switch) and take the screenshot again")
+	}
+	// The debugger first: the bar Chrome shows while it is attached makes the window shorter.
+	_, derr := e.layout(ctx, tab.ID)
+	var box struct {
+		What       string
+		X, Y, W, H float64
+	}
+	if err := e.call(ctx, tab.ID, frame, pageFiles, "shotBox", map[string]any{"target": pt}, &box); err != nil {
+		return nil, "", err
+	}
+	of := box.What + refNote(f.Element.Ref)
+	if errors.Is(derr, ErrNoDebugger) {
+		img, err := e.Browser.Capture(ctx, tab.ID, format, 70)
+		return img, fmt.Sprintf("Screenshot of the window with %s in view: Skiff cannot cut a picture to one element on this tab (its debugger is not allowed here).", of), err
+	} else if derr != nil {
+		return nil, "", derr
+	}
+	p, err := e.topPoint(ctx, tab.ID, frame, point{X: box.X, Y: box.Y})
+	if err != nil {
+		return nil, "", err
+	}
+	m, err := e.layout(ctx, tab.ID) // scrolled to it
+	if err != nil {
+		return nil, "", err
+	}
+	w, h := min(box.W, maxShot), min(box.H, maxShot)
+	img, err := e.capture(ctx, tab.ID, m, format, p.X+m.Visual.X, p.Y+m.Visual.Y, w, h)
+	if err != nil {
+		return nil, "", err
+	}
+	text := fmt.Sprintf("Screenshot of %s (%.0f×%.0f px) on %q (%s).", of, w, h, oneLine(t.Title), t.URL)
+	if h < box.H || w < box.W {
+		text += fmt.Sprintf(" It is %.0f×%.0f px: this is its top left %.0f×%.0f.", box.W, box.H, w, h)
+	}
+	return img, text, nil
+}
+
+// shootPage takes a picture of the whole page, beyond the window.
+func (e *Env) shootPage(ctx context.Context, t Tab, format string) ([]byte, string, error) {
+	if !t.Active {
+		return nil, "", failf("the tab is in the background, where Chrome does not draw it: switch to it (tab_switch) and take the screenshot again")
+	}
+	m, err := e.layout(ctx, t.ID)
+	if errors.Is(err, ErrNoDebugger) {
+		img, err := e.Browser.Capture(ctx, t.ID, format, 70)
+		return img, fmt.Sprintf("Screenshot of %q (%s): only what the window shows, as Skiff cannot take more of this tab (its debugger is not allowed here).", oneLine(t.Title), t.URL), err
+	} else if err != nil {
+		return nil, "", err
+	}
+	w, h := max(m.Content.W, m.View.W), max(m.Content.H, m.View.H)
+	cw, ch := min(w, maxShot), min(h, maxShot)
+	img, err := e.capture(ctx, t.ID, m, format, 0, 0, cw, ch)
+	if err != nil {
+		return nil, "", err
+	}
+	text := fmt.Sprintf("Screenshot of the whole page %q (%s), %.0f×%.0f px.", oneLine(t.Title), t.URL, cw, ch)
+	switch {
+	case ch < h:
+		text = fmt.Sprintf("Screenshot of %q (%s): its first %.0f px of %.0f, %.0f px wide (a taller picture is more than a model reads: for what is further down, take one of an element there, by its ref).", oneLine(t.Title), t.URL, ch, h, cw)
+	case h <= m.View.H+1:
+		text += " The page is no taller than the window (a page that scrolls inside a box of its own shows only what the window does)."
+	}
+	return img, text, nil
 }
 
 func waitFor(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {

@@ -580,6 +580,21 @@ func findTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 
 func screenshotTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	in := arg.(*ScreenshotInput)
+	switch {
+	case in.Ref != "" || in.Selector != "":
+		if in.FullPage {
+			return nil, failf("give either an element or fullPage, not both")
+		}
+		f, err := e.element(ctx, in.TabID, in.Target, "read")
+		if err != nil {
+			return nil, err
+		}
+		f.Said = whatShotOf.With(f.Element.Says())
+		f.Detail = f.Said.English()
+		return f, nil
+	case in.FullPage:
+		return e.tabEffect(ctx, in.TabID, "read", whatShotPage.With())
+	}
 	return e.tabEffect(ctx, in.TabID, "read", whatShot.With())
 }
 

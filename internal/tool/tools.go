@@ -41,7 +41,7 @@ var definitions = []Tool{
 	def("network_requests", Read, "read:network", (*NetworkInput)(nil), networkTarget, networkRequests,
 		"What the page fetched since it loaded: each address with what asked for it, its HTTP status, time and size. By default only what its scripts asked for (fetch, XHR) and what failed; all=true adds pictures, scripts and styles. (Methods and headers are not kept.)"),
 	def("screenshot", Read, "read:screenshot", (*ScreenshotInput)(nil), screenshotTarget, screenshot,
-		"A picture of what the tab shows now (the visible part of the page)."),
+		"A picture of what the tab shows now (the visible part of the page); of one element only, given by ref or selector; or of the whole page with fullPage."),
 
 	def("click", Act, "act:click", (*ClickInput)(nil), clickTarget, click,
 		"Click an element (by ref from the snapshot, or a CSS selector), or a point of the viewport. Skiff first checks that the element is visible, enabled, still and not covered, and scrolls it into view."),
@@ -170,8 +170,10 @@ type FindTextInput struct {
 
 // ScreenshotInput is screenshot's input.
 type ScreenshotInput struct {
-	TabID  int    `json:"tabId,omitempty" jsonschema_description:"The tab, from tabs_list. The current tab when omitted."`
-	Format string `json:"format,omitempty" jsonschema:"enum=jpeg,enum=png" jsonschema_description:"jpeg (smaller, the default) or png (sharper)."`
+	Target
+	TabID    int    `json:"tabId,omitempty" jsonschema_description:"The tab, from tabs_list. The current tab when omitted."`
+	Format   string `json:"format,omitempty" jsonschema:"enum=jpeg,enum=png" jsonschema_description:"jpeg (smaller, the default) or png (sharper)."`
+	FullPage bool   `json:"fullPage,omitempty" jsonschema_description:"The whole page, scrolled or not, instead of what the window shows (its first 8000 pixels at most)."`
 }
 
 // ClickInput is click's input.

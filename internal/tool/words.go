@@ -55,6 +55,8 @@ var (
 	whatReadSel       = i18n.Sentence{Key: "whatReadSel", English: "read $1"}
 	whatLinks         = i18n.Sentence{Key: "whatLinks", English: "list the links"}
 	whatShot          = i18n.Sentence{Key: "whatShot", English: "take a picture of the tab"}
+	whatShotOf        = i18n.Sentence{Key: "whatShotOf", English: "take a picture of $1"}
+	whatShotPage      = i18n.Sentence{Key: "whatShotPage", English: "take a picture of the whole page"}
 	whatConsole       = i18n.Sentence{Key: "whatConsole", English: "read the page's console"}
 	whatNetwork       = i18n.Sentence{Key: "whatNetwork", English: "list the page's requests"}
 	whatTabs          = i18n.Sentence{Key: "whatTabs", English: "list the tabs"}

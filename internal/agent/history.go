@@ -61,10 +61,11 @@ func (e *Engine) history(ctx context.Context, ms []store.Message, vision, agent 
 				want = append(want, m.Tool.Image)
 			}
 		}
-		for i := userFrom; i < len(ms); i++ {
-			if ms[i].Role == "user" {
-				want = append(want, ms[i].Images...)
-			}
+	}
+	// Read whatever a model sees or not: a file's text goes to every model.
+	for i := userFrom; i < len(ms); i++ {
+		if ms[i].Role == "user" {
+			want = append(want, ms[i].Images...)
 		}
 	}
 	imgs := map[string]store.StoredImage{}
@@ -86,28 +87,37 @@ func (e *Engine) history(ctx context.Context, ms []store.Message, vision, agent 
 			continue // placed after the call it answers
 		case m.Role == "user":
 			pm := provider.Message{Role: "user", Content: m.Content}
-			if n := len(m.Images); n > 0 {
-				missing := 0
-				var names []string
+			if len(m.Images) > 0 {
+				missing, blind := 0, 0
+				var names, docs []string
 				for _, id := range m.Images {
-					if img, ok := imgs[id]; ok && vision && i >= userFrom {
+					img, ok := imgs[id]
+					switch {
+					case !ok || i < userFrom:
+						missing++
+					case IsDocument(img.Mime):
+						docs = append(docs, documentBlock(img, markOf(m.ID)))
+					case !vision:
+						blind++
+					default:
 						pm.Images = append(pm.Images, provider.Image{Mime: img.Mime, Data: img.Data})
 						if agent && img.Name != "" {
 							names = append(names, "“"+img.Name+"”")
 						}
-					} else {
-						missing++
 					}
 				}
 				if len(names) > 0 {
 					// For an agent, the names the pictures go by (what upload_file takes).
 					pm.Content += "\n[Attached: " + strings.Join(names, ", ") + "]"
 				}
-				switch {
-				case !vision:
-					pm.Content += fmt.Sprintf("\n[The user attached %d image(s); this model cannot see images, so they were not sent.]", n)
-				case missing > 0:
-					pm.Content += fmt.Sprintf("\n[%d image(s) the user attached to this message are no longer sent.]", missing)
+				if blind > 0 {
+					pm.Content += fmt.Sprintf("\n[The user attached %d image(s); this model cannot see images, so they were not sent.]", blind)
+				}
+				if missing > 0 {
+					pm.Content += fmt.Sprintf("\n[%d file(s) the user attached to this message are no longer sent.]", missing)
+				}
+				for _, d := range docs {
+					pm.Content += "\n\n" + d
 				}
 			}
 			out = append(out, pm)

@@ -118,7 +118,11 @@ func (e *Engine) runHosted(ctx context.Context, ses *store.Session, agent string
 		}()
 		var images []link.Image64
 		if ids := ses.Messages[lastUser(ses.Messages)].Images; len(ids) > 0 {
-			images = e.agentImages(ctx, ids, opened.Images, r)
+			var docs []string
+			images, docs = e.agentImages(ctx, ids, opened.Images, r)
+			for _, d := range docs {
+				text += "\n\n" + d
+			}
 		}
 		stop, err = e.Hosted.Prompt(pctx, ses.ID, text, images)
 		pcancel()

@@ -269,7 +269,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	}
 	vision := provider.SeesImages(r.p, r.model)
 	if i := lastUser(r.ses.Messages); i >= 0 && !vision {
-		if m := &r.ses.Messages[i]; len(m.Images) > 0 && m.NoticeText == nil {
+		if m := &r.ses.Messages[i]; len(m.Images) > 0 && m.NoticeText == nil && e.pictures(ctx, m.Images) {
 			m.SetNotice(sayNoVision.With()) // stored with the reply below
 			r.message(i)
 		}

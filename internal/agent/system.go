@@ -91,8 +91,8 @@ func markOf(id string) string {
 }
 
 // fence keeps page text from opening or closing the data block it sits in: "<page", "</page",
-// "<selection", "</selection", "<untrusted" and "</untrusted", in any case, get a backslash
-// after the "<".
+// "<selection", "</selection", "<untrusted", "</untrusted", "<document" and "</document", in
+// any case, get a backslash after the "<".
 func fence(s string) string {
 	var b strings.Builder
 	last := 0
@@ -101,7 +101,7 @@ func fence(s string) string {
 			continue
 		}
 		rest := strings.TrimPrefix(s[i+1:], "/")
-		for _, tag := range [...]string{"page", "selection", "untrusted"} {
+		for _, tag := range [...]string{"page", "selection", "untrusted", "document"} {
 			if len(rest) >= len(tag) && strings.EqualFold(rest[:len(tag)], tag) {
 				b.WriteString(s[last : i+1])
 				b.WriteByte('\\')

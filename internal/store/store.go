@@ -324,11 +324,15 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	return s.kv.Delete(ctx, append(images, sessionKey(id), draftKey(id), queueKey(id))...)
 }
 
-// StoredImage is an image a tool took, or one the user attached (with its file's name).
+// StoredImage is an image a tool took, or one the user attached (with its file's name); or a
+// file the user attached, as its text (Mime is the file's type, not an image's: see
+// agent.IsDocument), with its count of pages and whether its text was cut to fit.
 type StoredImage struct {
-	Mime string `json:"mime"`
-	Data []byte `json:"data"`
-	Name string `json:"name,omitempty"`
+	Mime  string `json:"mime"`
+	Data  []byte `json:"data"`
+	Name  string `json:"name,omitempty"`
+	Pages int    `json:"pages,omitempty"`
+	Cut   bool   `json:"cut,omitempty"`
 }
 
 // SaveImage stores an image under id.

@@ -4,7 +4,7 @@ import { $, el, announce, banner, copyText } from "./dom.js";
 import { call } from "./connection.js";
 import { state, busy } from "./state.js";
 import { render, Stream } from "./markdown.js";
-import { flagNote, storedImage } from "./tools.js";
+import { flagNote, storedAttachment, fileLabel } from "./tools.js";
 import { planCard } from "./cards.js";
 import { runEnded } from "./page.js";
 import { t, say, onLanguage } from "./i18n.js";
@@ -116,14 +116,18 @@ function renderMessage(msg) {
   return n;
 }
 
-// userImages are the images the user attached to a message, read from the core by their ids.
+// userImages are the pictures and files the user attached to a message, read from the core by
+// their ids: a picture shown, a file as a chip with its name and its pages or size.
 function userImages(ids) {
   const box = el("div", { className: "u-images" });
   for (const imageId of ids) {
     const img = el("img", { className: "u-image", alt: t("imageAlt") });
     box.append(img);
-    storedImage(imageId)
-      .then((url) => (img.src = url))
+    storedAttachment(imageId)
+      .then((a) => {
+        if (!a.file) img.src = a.url;
+        else img.replaceWith(el("span", { className: "u-file file-chip", title: a.cut ? t("fileCut", a.name) : a.name, textContent: fileLabel(a) }));
+      })
       .catch(() => img.replaceWith(el("span", { className: "note", textContent: t("imageGone") })));
   }
   return box;

@@ -123,6 +123,24 @@ export async function storedImage(imageId) {
   return URL.createObjectURL(new Blob([bytes], { type: r.mime }));
 }
 
+// storedAttachment is what the user attached to a message, by its id: a picture ({url}) or a
+// file ({file: true, name, pages, size}: its text is the model's, not shown here).
+export async function storedAttachment(imageId) {
+  const r = await call("tool.image", { imageId });
+  if (r.mime.startsWith("image/")) {
+    const bytes = Uint8Array.from(atob(r.data), (c) => c.charCodeAt(0));
+    return { url: URL.createObjectURL(new Blob([bytes], { type: r.mime })) };
+  }
+  return { file: true, name: r.name || "file", pages: r.pages || 0, size: Math.round((r.data.length * 3) / 4), cut: !!r.cut };
+}
+
+// fileLabel is a file attached to a message as its chip says it: its name, and its pages (a
+// PDF) or the size of its text.
+export function fileLabel(f) {
+  const n = f.pages ? tr("filePages", f.pages) : tr("fileKB", Math.max(1, Math.round((f.size || 0) / 1024)));
+  return tr("fileChip", f.name, n);
+}
+
 // flagNote tells the user that page text reads like instructions to the model, and what.
 export function flagNote(flags, subject) {
   const n = el("div", { className: "flag-note", role: "note" },

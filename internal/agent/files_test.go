@@ -1,10 +1,12 @@
 package agent
 
 import (
+	"context"
 	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
@@ -35,4 +37,23 @@ func TestFilesToolOnlyWhereThereAreFiles(t *testing.T) {
 	assert.False(t, slices.Contains(names(offered(true, false)), "upload_file"))
 	assert.True(t, slices.Contains(names(offered(true, true)), "upload_file"))
 	assert.True(t, slices.Contains(names(offered(true, false)), "console_messages"))
+}
+
+// A file the user attached goes to the model as its text, so it is no file upload_file can give
+// a page: a chat that holds only files is offered no upload_file, and asking for one by its name
+// finds nothing; a picture beside it is still found.
+func TestAttachedFilesAreNotFilesToUpload(t *testing.T) {
+	ctx := context.Background()
+	e, _ := hostedEngine(t)
+	png := []byte("\x89PNG\r\n\x1a\n rest of a picture")
+	ids, err := e.SaveImages(ctx, []Attached{{Name: "notes.md", Mime: "text/markdown", Data: []byte("# notes")}, {Name: "me.png", Data: png}})
+	require.NoError(t, err)
+	assert.False(t, pictures(ids[:1]))
+	assert.True(t, pictures(ids))
+	ses := &store.Session{Messages: []store.Message{{Role: "user", Images: ids}}}
+	_, found := e.attached(ses)(ctx, "notes.md")
+	assert.False(t, found, "a file's text was given as the file")
+	f, found := e.attached(ses)(ctx, "me.png")
+	assert.True(t, found)
+	assert.Equal(t, png, f.Data)
 }

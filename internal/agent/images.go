@@ -22,7 +22,7 @@ const (
 )
 
 var (
-	sayTooManyImages = i18n.Sentence{Key: "errTooManyImages", English: "A message can carry at most $1 images; remove some and send again."}
+	sayTooManyImages = i18n.Sentence{Key: "errTooManyImages", English: "A message can carry at most $1 attachments; remove some and send again."}
 	sayImageTooBig   = i18n.Sentence{Key: "errImageTooBig", English: "The image “$1” is larger than $2 MB, even scaled down; attach a smaller one."}
 	sayImageType     = i18n.Sentence{Key: "errImageType", English: "“$1” is not a PNG, JPEG, WebP or GIF image, so it cannot be sent."}
 	sayNoVision      = i18n.Sentence{Key: "noticeNoVision", English: "This model does not see images, so the image was not sent with the message. Choose a model that does and send it again."}
@@ -51,14 +51,14 @@ var (
 // picture.
 func IsDocument(mime string) bool { return mime != "" && !strings.HasPrefix(mime, "image/") }
 
+// fileID marks the id of a file's text (a picture's id has no mark): what an attachment is,
+// known without reading it.
+const fileID = "file-"
+
 // pictures says whether any of the attachments ids is a picture (the others are files' text).
-func (e *Engine) pictures(ctx context.Context, ids []string) bool {
-	got, err := e.Store.Images(ctx, ids...)
-	if err != nil {
-		return true
-	}
-	for _, a := range got {
-		if !IsDocument(a.Mime) {
+func pictures(ids []string) bool {
+	for _, id := range ids {
+		if !strings.HasPrefix(id, fileID) {
 			return true
 		}
 	}
@@ -164,6 +164,9 @@ func (e *Engine) SaveImages(ctx context.Context, imgs []Attached) ([]string, err
 	var ids []string
 	for _, img := range stored {
 		id := NewID()
+		if IsDocument(img.Mime) {
+			id = fileID + id
+		}
 		if err := e.Store.SaveImage(ctx, id, img); err != nil {
 			_ = e.Store.DeleteImages(context.WithoutCancel(ctx), ids...)
 			return nil, err

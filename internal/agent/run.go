@@ -126,7 +126,7 @@ func (e *Engine) attached(ses *store.Session) tool.Files {
 			return tool.File{}, false
 		}
 		for _, id := range ids {
-			if img, ok := imgs[id]; ok && img.Name != "" && img.Name == name {
+			if img, ok := imgs[id]; ok && img.Name != "" && img.Name == name && !IsDocument(img.Mime) { // a file went as its text: not the file
 				return tool.File{Path: name, Name: name, Mime: img.Mime, Data: img.Data}, true
 			}
 		}
@@ -269,7 +269,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	}
 	vision := provider.SeesImages(r.p, r.model)
 	if i := lastUser(r.ses.Messages); i >= 0 && !vision {
-		if m := &r.ses.Messages[i]; len(m.Images) > 0 && m.NoticeText == nil && e.pictures(ctx, m.Images) {
+		if m := &r.ses.Messages[i]; len(m.Images) > 0 && m.NoticeText == nil && pictures(m.Images) {
 			m.SetNotice(sayNoVision.With()) // stored with the reply below
 			r.message(i)
 		}
@@ -280,7 +280,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	req.Temperature = &t
 	if r.ses.Agent {
 		system += "\n\n" + AgentInstructions(vision)
-		req.Tools = offered(vision, len(attachedIDs(r.ses)) > 0)
+		req.Tools = offered(vision, pictures(attachedIDs(r.ses)))
 		if r.planning() {
 			system += "\n\n" + PlanningInstructions
 			req.Tools = planningTools(req.Tools)

@@ -11,6 +11,7 @@ import (
 	_ "image/jpeg"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -62,6 +63,56 @@ func TestImagesGoWithTheMessage(t *testing.T) {
 	Do(t, tab, chromedp.Reload())
 	WaitJS(t, tab, `document.body.dataset.ready === "1"`)
 	WaitJS(t, tab, shown)
+}
+
+// A text file and a PDF chosen with the Attach button go with the message as their text (the
+// PDF's read by pdf.js in the panel, page by page), as the model server receives them; the
+// message shows each as a chip with its pages or size, and still does after a reload. A file
+// that is neither a picture nor text is refused with a sentence and waits for nothing.
+func TestFilesGoWithTheMessage(t *testing.T) {
+	m := testkit.NewModel(t, func(*testkit.Conversation) testkit.Turn { return testkit.Turn{Text: "Two files read."} })
+	tab := browser.Panel(t)
+	Configure(t, tab, "openai", m.URL, "sk-files", "gpt-4o")
+	NewChat(t, tab)
+
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "notes.md")
+	zip := filepath.Join(dir, "archive.zip")
+	if err := os.WriteFile(notes, []byte("# Notes\nNOTES-51d2: call the caterer.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(zip, []byte("PK\x03\x04 not text"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	Do(t, tab, chromedp.SetUploadFiles("#attach-file", []string{zip}))
+	WaitJS(t, tab, `document.getElementById("banner").textContent.includes("archive.zip")`)
+	Do(t, tab, chromedp.SetUploadFiles("#attach-file", []string{notes, filepath.Join(RepoRoot(), "testdata", "attach", "report.pdf")}))
+	chips := `[...document.querySelectorAll("#attachments .a-file .file-chip")].map((c) => c.textContent)`
+	WaitJS(t, tab, chips+`.length === 2 && `+chips+`.every((c) => c.includes("·"))`)
+	if got := JS[[]string](t, tab, chips); !strings.Contains(got[0], "notes.md") || !strings.Contains(got[1], "report.pdf · 2 pages") {
+		t.Errorf("the chips before sending: %q", got)
+	}
+	Do(t, tab, chromedp.SendKeys("#input", "What do these say?"+kb.Enter))
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+
+	convs := m.Conversations()
+	if len(convs) != 1 {
+		t.Fatalf("%d requests", len(convs))
+	}
+	user := convs[0].Messages[len(convs[0].Messages)-1]
+	for _, want := range []string{"What do these say?", "NOTES-51d2", `name="notes.md"`, "[Page 1]", "PDF-33af", "[Page 2]", "PDF-91c0", "(2 pages)"} {
+		if !strings.Contains(user.Text, want) {
+			t.Errorf("the model did not get %q in:\n%s", want, user.Text)
+		}
+	}
+	if user.Images != 0 {
+		t.Errorf("a file went as a picture: %d", user.Images)
+	}
+	shown := `[...document.querySelectorAll('#messages .msg[data-role="user"] .u-file')].map((c) => c.textContent).join(" | ")`
+	WaitJS(t, tab, shown+`.includes("report.pdf · 2 pages") && `+shown+`.includes("notes.md")`)
+	Do(t, tab, chromedp.Reload())
+	WaitJS(t, tab, `document.body.dataset.ready === "1"`)
+	WaitJS(t, tab, shown+`.includes("report.pdf · 2 pages") && `+shown+`.includes("notes.md")`)
 }
 
 // pastePicture pastes a red w×h PNG into the message box, as a user pasting a picture from the

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Re-copies the pinned libraries from npm. The copies are committed, so building Skiff never
 # needs npm or the network; run this only to change a version (edit package.json first).
-#   ui/vendor/         marked (markdown), DOMPurify (sanitizer): loaded by the panel
+#   ui/vendor/         marked (markdown), DOMPurify (sanitizer): loaded by the panel; pdf.js
+#                      (its module and worker): imported by the panel when a PDF is attached
 #   ext/page/vendor/   Readability, Turndown + GFM plugin: injected into the page for page context
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -17,6 +18,9 @@ cp "$m/marked/lib/marked.umd.js" "$here/marked.js"
 cp "$m/marked/LICENSE" "$here/LICENSE-marked"
 cp "$m/dompurify/dist/purify.min.js" "$here/purify.js"
 cp "$m/dompurify/LICENSE" "$here/LICENSE-dompurify"
+cp "$m/pdfjs-dist/build/pdf.min.mjs" "$here/pdf.min.mjs"
+cp "$m/pdfjs-dist/build/pdf.worker.min.mjs" "$here/pdf.worker.min.mjs"
+cp "$m/pdfjs-dist/LICENSE" "$here/LICENSE-pdfjs"
 mkdir -p "$page"
 cp "$m/@mozilla/readability/Readability.js" "$page/readability.js"
 cp "$m/@mozilla/readability/LICENSE.md" "$page/LICENSE-readability.md"

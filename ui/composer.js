@@ -182,7 +182,8 @@ async function pdfText(bytes) {
         words += it.str;
         if (it.hasEOL) words += "\n";
       }
-      text += `[Page ${n}]\n${words.trim()}\n\n`;
+      // A table of contents' dot leaders (". . . . .") say nothing a model needs.
+      text += `[Page ${n}]\n${words.replace(/(?: ?\.){4,} ?/g, " … ").trim()}\n\n`;
       page.cleanup();
     }
     return { text: /\S/.test(text.replace(/\[Page \d+\]/g, "")) ? text : "", pages: doc.numPages };

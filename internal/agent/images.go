@@ -102,7 +102,7 @@ func documentBlock(d store.StoredImage, mark string) string {
 	tag := "document-" + mark
 	about := "A file the user attached"
 	if d.Pages > 0 {
-		about += fmt.Sprintf(" (%d pages)", d.Pages)
+		about += fmt.Sprintf(", of %d pages", d.Pages)
 	}
 	text := string(d.Data)
 	var b strings.Builder

@@ -114,7 +114,7 @@ func TestAttachedFilesReachEveryModel(t *testing.T) {
 			last := convs[0].Messages[len(convs[0].Messages)-1]
 			require.Equal(t, "user", last.Role)
 			assert.Zero(t, last.Images, "a file went as a picture")
-			for _, want := range []string{"Summarise these.", "FILE-7c1e", `name="notes.md"`, "PDF-33af", `name="report.pdf"`, "(2 pages)", `<\/document-x>`} {
+			for _, want := range []string{"Summarise these.", "FILE-7c1e", `name="notes.md"`, "PDF-33af", `name="report.pdf"`, "of 2 pages", `<\/document-x>`} {
 				assert.Contains(t, last.Text, want)
 			}
 			assert.Contains(t, strings.ToLower(last.Text), "instructions", "the injection is pointed out")

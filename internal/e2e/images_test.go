@@ -100,7 +100,7 @@ func TestFilesGoWithTheMessage(t *testing.T) {
 		t.Fatalf("%d requests", len(convs))
 	}
 	user := convs[0].Messages[len(convs[0].Messages)-1]
-	for _, want := range []string{"What do these say?", "NOTES-51d2", `name="notes.md"`, "[Page 1]", "PDF-33af", "[Page 2]", "PDF-91c0", "(2 pages)"} {
+	for _, want := range []string{"What do these say?", "NOTES-51d2", `name="notes.md"`, "[Page 1]", "PDF-33af", "[Page 2]", "PDF-91c0", "of 2 pages"} {
 		if !strings.Contains(user.Text, want) {
 			t.Errorf("the model did not get %q in:\n%s", want, user.Text)
 		}

@@ -99,9 +99,18 @@ function forward(kind, data, sender) {
 chrome.runtime.onMessage.addListener((msg, sender) => {
   forward("message", msg, { id: sender.id, url: sender.url, tabId: sender.tab ? sender.tab.id : -1, frameId: sender.frameId });
 });
-// Of the network events (followed while an action runs), the core needs only which request
-// and what kind: not the headers and script stacks each carries, at every request of a page.
-const netOnly = (p) => ({ requestId: p.requestId, type: p.type });
+// Of the network events (followed while an action runs), the core needs only which request,
+// what kind, where to and how (network_requests says it), and how it ended: not the headers
+// and script stacks each carries, at every request of a page.
+const netOnly = (p) => ({
+  requestId: p.requestId,
+  type: p.type,
+  request: p.request && { url: p.request.url, method: p.request.method },
+  response: p.response && { status: p.response.status },
+  errorText: p.errorText,
+  canceled: p.canceled,
+  blockedReason: p.blockedReason,
+});
 chrome.debugger.onEvent.addListener((source, method, params) =>
   forward("debugger.event", { tabId: source.tabId, method, params: method.startsWith("Network.") && params ? netOnly(params) : params }),
 );

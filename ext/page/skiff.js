@@ -2749,7 +2749,7 @@
       if (!all && !asked && status < 400) continue;
       out.push({ url: e.name, kind: e.initiatorType, status, ms: Math.round(e.duration), size: e.encodedBodySize || 0, at: Math.round(e.startTime) });
     }
-    return { ok: 1, total: entries.length, page: nav ? { url: nav.name, status: nav.responseStatus || 0, ms: Math.round(nav.duration) } : null, requests: out.slice(-300) };
+    return { ok: 1, total: entries.length, origin: Math.round(performance.timeOrigin), page: nav ? { url: nav.name, status: nav.responseStatus || 0, ms: Math.round(nav.duration) } : null, requests: out.slice(-300) };
   }
 
   // ---- files (upload_file) ----

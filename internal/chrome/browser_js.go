@@ -26,13 +26,16 @@ type Browser struct {
 	loads    []tool.Download              // the downloads begun in the last minutes, oldest first
 	console  map[int][]tool.ConsoleEvent  // each tab's console events while Skiff reads them (the latest)
 	commits  map[int]time.Time            // when each tab's main frame last committed a navigation
+	netlog   map[int][]tool.NetRequest    // each tab's requests seen while followed (the latest 200)
+	netOff   map[int]time.Time            // when Skiff last stopped following each tab's requests
 }
 
 var _ tool.Browser = (*Browser)(nil)
 
 // NewBrowser returns a Browser.
 func NewBrowser() *Browser {
-	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, choosers: map[int]tool.Chooser{}, console: map[int][]tool.ConsoleEvent{}, commits: map[int]time.Time{}, requests: map[int]map[string]time.Time{}}
+	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, choosers: map[int]tool.Chooser{}, console: map[int][]tool.ConsoleEvent{}, commits: map[int]time.Time{}, requests: map[int]map[string]time.Time{},
+		netlog: map[int][]tool.NetRequest{}, netOff: map[int]time.Time{}}
 }
 
 func tabs() js.Value { return chromeAPI("tabs") }
@@ -465,6 +468,11 @@ func (b *Browser) Debug(ctx context.Context, tabID int, method string, params an
 	if err := b.attach(ctx, tabID); err != nil {
 		return nil, err
 	}
+	if method == "Network.disable" {
+		b.mu.Lock()
+		b.netOff[tabID] = time.Now() // what is out now ends unseen (NetLog)
+		b.mu.Unlock()
+	}
 	p := js.Undefined()
 	if params != nil {
 		raw, err := json.Marshal(params)
@@ -524,6 +532,23 @@ func (b *Browser) Console(tabID int, t time.Time) []tool.ConsoleEvent {
 		}
 	}
 	return out
+}
+
+func (b *Browser) NetLog(tabID int) ([]tool.NetRequest, time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]tool.NetRequest(nil), b.netlog[tabID]...), b.netOff[tabID]
+}
+
+// netRequest is the request id of tab's log, or nil (b.mu held).
+func (b *Browser) netRequest(tabID int, id string) *tool.NetRequest {
+	l := b.netlog[tabID]
+	for i := len(l) - 1; i >= 0; i-- {
+		if l[i].ID == id {
+			return &l[i]
+		}
+	}
+	return nil
 }
 
 func (b *Browser) RequestsSince(tabID int, t time.Time) int {
@@ -686,6 +711,16 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 				RequestID     string `json:"requestId"`
 				Mode          string `json:"mode"`
 				BackendNodeID int    `json:"backendNodeId"`
+				Request       struct {
+					URL    string `json:"url"`
+					Method string `json:"method"`
+				} `json:"request"`
+				Response struct {
+					Status int `json:"status"`
+				} `json:"response"`
+				ErrorText     string `json:"errorText"`
+				Canceled      bool   `json:"canceled"`
+				BlockedReason string `json:"blockedReason"`
 			} `json:"params"`
 		}
 		if json.Unmarshal(data, &e) != nil {
@@ -711,6 +746,15 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 		case "Page.fileChooserOpened":
 			b.choosers[e.TabID] = tool.Chooser{At: time.Now(), BackendNodeID: e.Params.BackendNodeID, Multiple: e.Params.Mode == "selectMultiple"}
 		case "Network.requestWillBeSent":
+			if q := b.netRequest(e.TabID, e.Params.RequestID); q != nil {
+				q.URL, q.Method = e.Params.Request.URL, e.Params.Request.Method // redirected
+			} else {
+				l := append(b.netlog[e.TabID], tool.NetRequest{ID: e.Params.RequestID, URL: e.Params.Request.URL, Method: e.Params.Request.Method, Type: e.Params.Type, At: time.Now()})
+				if len(l) > 200 {
+					l = l[len(l)-200:]
+				}
+				b.netlog[e.TabID] = l
+			}
 			// Only what a script asks for: a page's beacons, images and event streams are not
 			// what an action waits on, and a redirect sends the same id again.
 			if e.Params.Type == "XHR" || e.Params.Type == "Fetch" {
@@ -729,8 +773,23 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 					m[e.Params.RequestID] = now
 				}
 			}
+		case "Network.responseReceived":
+			if q := b.netRequest(e.TabID, e.Params.RequestID); q != nil {
+				q.Status = e.Params.Response.Status
+			}
 		case "Network.loadingFinished", "Network.loadingFailed":
 			delete(b.requests[e.TabID], e.Params.RequestID)
+			if q := b.netRequest(e.TabID, e.Params.RequestID); q != nil {
+				q.Done = true
+				switch {
+				case e.Params.BlockedReason != "":
+					q.Failed = "blocked (" + e.Params.BlockedReason + ")"
+				case e.Params.Canceled:
+					q.Failed = "canceled"
+				default:
+					q.Failed = e.Params.ErrorText
+				}
+			}
 		}
 		b.mu.Unlock()
 	case "debugger.detach":
@@ -741,6 +800,7 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 			b.mu.Lock()
 			delete(b.attached, e.TabID)
 			delete(b.requests, e.TabID)
+			b.netOff[e.TabID] = time.Now()
 			if d, ok := b.dialogs[e.TabID]; ok {
 				d.Answerable = false
 				b.dialogs[e.TabID] = d
@@ -773,6 +833,8 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 			delete(b.requests, e.TabID)
 			delete(b.console, e.TabID)
 			delete(b.commits, e.TabID)
+			delete(b.netlog, e.TabID)
+			delete(b.netOff, e.TabID)
 			b.mu.Unlock()
 		}
 	case "tab.committed":

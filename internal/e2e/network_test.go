@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -34,6 +35,33 @@ func TestNetworkRequestsSayWhatThePageFetched(t *testing.T) {
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the requests lack %q:\n%s", want, got)
+		}
+	}
+	// What actions sent, the debugger saw go: the method of each, a request no server answered,
+	// one still out when the action ended.
+	snap := text(callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, ""))
+	for i, b := range []string{"Save order", "Sync stock", "Export all"} {
+		ask := "allow_always" // for the first click: the others are allowed by it
+		if i > 0 {
+			ask = ""
+		}
+		m := regexp.MustCompile(`button "` + b + `" \[(e\d+)\]`).FindStringSubmatch(snap)
+		if m == nil {
+			t.Fatalf("no ref for %s in:\n%s", b, snap)
+		}
+		if r := callTool(t, panel, cs, "e2e-agent", "click", map[string]any{"ref": m[1]}, ask); r.IsError {
+			t.Fatalf("click %s: %s", b, text(r))
+		}
+	}
+	got = text(callTool(t, panel, cs, "e2e-agent", "network_requests", map[string]any{}, ""))
+	for _, want := range []string{
+		"- fetch POST " + site.URL + "/submit => [200], ",
+		"- xmlhttprequest " + site.URL + "/submit => [200], ", // before the actions: no method known
+		"- fetch GET http://127.0.0.1:2/stock => failed: net::ERR_",
+		"- fetch GET " + site.URL + "/slow?ms=60000 => no answer while Skiff followed the page's requests (its outcome is not known)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("after the clicks, the requests lack %q:\n%s", want, got)
 		}
 	}
 	got = text(callTool(t, panel, cs, "e2e-agent", "network_requests", map[string]any{"filter": "ORDERS"}, ""))

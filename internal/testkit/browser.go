@@ -193,6 +193,13 @@ func (c *composed) Console(tabID int, t time.Time) []tool.ConsoleEvent {
 	return c.debug.Console(tabID, t)
 }
 
+func (c *composed) NetLog(tabID int) ([]tool.NetRequest, time.Time) {
+	if c.debug == nil {
+		return nil, time.Time{}
+	}
+	return c.debug.NetLog(tabID)
+}
+
 func (c *composed) RequestsSince(tabID int, t time.Time) int {
 	if c.debug == nil {
 		return 0

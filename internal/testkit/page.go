@@ -320,5 +320,6 @@ func (p *Page) Dialog(int) (tool.Dialog, bool)                        { return t
 func (p *Page) AnswerDialog(context.Context, int, bool, string) error { return ErrUnsupported }
 func (p *Page) FileChooser(int, time.Time) (tool.Chooser, bool)       { return tool.Chooser{}, false }
 func (p *Page) RequestsSince(int, time.Time) int                      { return 0 }
+func (p *Page) NetLog(int) ([]tool.NetRequest, time.Time)             { return nil, time.Time{} }
 func (p *Page) Console(int, time.Time) []tool.ConsoleEvent            { return nil }
 func (p *Page) Release(context.Context, int)                          {}

@@ -117,6 +117,10 @@ type Debugger interface {
 	// not ended, while Skiff follows its requests (Network.enable): what an action sent that
 	// the page has not heard back from.
 	RequestsSince(tabID int, t time.Time) int
+	// NetLog lists the requests of the tab the debugger saw while Skiff followed them (during
+	// actions), oldest first, and when it last stopped following them: a request without its
+	// end that began before then had its answer unseen.
+	NetLog(tabID int) ([]NetRequest, time.Time)
 	// Console lists the console events the debugger sent for the tab since t
 	// (Runtime.consoleAPICalled, Runtime.exceptionThrown, Log.entryAdded), as they came.
 	Console(tabID int, t time.Time) []ConsoleEvent
@@ -124,6 +128,17 @@ type Debugger interface {
 	AnswerDialog(ctx context.Context, tabID int, accept bool, promptText string) error
 	// Release gives a tab back: the debugger detaches from it if Skiff attached it.
 	Release(ctx context.Context, tabID int)
+}
+
+// NetRequest is a request the debugger saw a tab's page send (Network.requestWillBeSent), and
+// what came of it: its status, its failure (Chrome's net error, "canceled", or why it was
+// blocked), whether it ended.
+type NetRequest struct {
+	ID, URL, Method, Type string
+	Status                int
+	Failed                string
+	Done                  bool
+	At                    time.Time
 }
 
 // ConsoleEvent is an event of a tab's console as the debugger sent it: its method and its

@@ -384,7 +384,7 @@ func (b *Browser) Capture(ctx context.Context, tabID int, format string, quality
 	}
 	if !t.Active {
 		// Chrome does not draw a background tab: a capture would wait for a frame that never comes.
-		return nil, &tool.Error{Msg: "the tab is in the background, where Chrome does not draw it: switch to it (tab_switch) and take the screenshot again"}
+		return nil, tool.ErrBackgroundShot
 	}
 	if !attached {
 		opt := map[string]any{"format": format}

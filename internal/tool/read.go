@@ -428,6 +428,9 @@ func screenshot(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	}
 	cctx, cancel := context.WithTimeout(ctx, e.timeout())
 	defer cancel()
+	if (in.FullPage || f != nil && f.Element != nil) && !t.Active {
+		return nil, ErrBackgroundShot
+	}
 	var img []byte
 	text := fmt.Sprintf("Screenshot of %q (%s).", oneLine(t.Title), t.URL)
 	switch {
@@ -509,9 +512,6 @@ func (e *Env) shootElement(ctx context.Context, f *Effect, t Tab, format string)
 	if err != nil {
 		return nil, "", err
 	}
-	if !tab.Active {
-		return nil, "", failf("the tab is in the background, where Chrome does not draw it: switch to it (tab_switch) and take the screenshot again")
-	}
 	// The debugger first: the bar Chrome shows while it is attached makes the window shorter.
 	_, derr := e.layout(ctx, tab.ID)
 	var box struct {
@@ -550,9 +550,6 @@ func (e *Env) shootElement(ctx context.Context, f *Effect, t Tab, format string)
 
 // shootPage takes a picture of the whole page, beyond the window.
 func (e *Env) shootPage(ctx context.Context, t Tab, format string) ([]byte, string, error) {
-	if !t.Active {
-		return nil, "", failf("the tab is in the background, where Chrome does not draw it: switch to it (tab_switch) and take the screenshot again")
-	}
 	m, err := e.layout(ctx, t.ID)
 	if errors.Is(err, ErrNoDebugger) {
 		img, err := e.Browser.Capture(ctx, t.ID, format, 70)

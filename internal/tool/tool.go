@@ -117,6 +117,10 @@ func (e *Error) Error() string { return e.Msg }
 
 func failf(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(format, args...)} }
 
+// ErrBackgroundShot: a screenshot of a tab Chrome does not draw would wait for a frame that
+// never comes.
+var ErrBackgroundShot = &Error{Msg: "the tab is in the background, where Chrome does not draw it: switch to it (tab_switch) and take the screenshot again"}
+
 //go:embed schemas.json
 var schemasJSON []byte
 

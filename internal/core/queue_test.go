@@ -101,3 +101,23 @@ func TestStopKeepsTheQueue(t *testing.T) {
 	q, _ = c.Store.Queue(context.Background(), sid)
 	assert.Empty(t, q)
 }
+
+// A message that waits in the queue keeps the file attached to it: it reaches the model with
+// the message when its turn comes.
+func TestAQueuedMessageKeepsItsFile(t *testing.T) {
+	srv, release := testkit.Held(t, "openai/text_usage.sse")
+	c := newCore(t, store.NewMemKV(), "openai", srv.URL)
+	p := &panel{}
+	c.Connect(p)
+	sid := p.callOK(t, c, "chat.send", obj{"text": "one"}).(map[string]any)["sessionId"].(string)
+	r := p.callOK(t, c, "chat.send", obj{"sessionId": sid, "text": "two", "images": []obj{{"name": "plan.txt", "mime": "text/plain", "data": []byte("QUEUED-5e0a: the plan")}}}).(map[string]any)
+	require.Equal(t, true, r["queued"])
+	close(release)
+	waitIdle(t, c, sid, 4)
+	texts := srv.UserTexts(t)
+	require.Len(t, texts, 2)
+	assert.Equal(t, "one", texts[0])
+	assert.Contains(t, texts[1], "two")
+	assert.Contains(t, texts[1], "QUEUED-5e0a: the plan")
+	assert.Contains(t, texts[1], `name="plan.txt"`)
+}

@@ -64,10 +64,23 @@ func TestActionsSayWhatTheyDownloaded(t *testing.T) {
 	if got := click(`button "Download nothing"`); strings.Contains(got, "download") {
 		t.Errorf("a click that downloads nothing: %s", got)
 	}
+	// A download that begins after its click's result came back (the script saves what a slow
+	// server sent) is said by the next action's result, once.
+	if got := click(`button "Export the yearly report"`); strings.Contains(got, "download") {
+		t.Errorf("the report's download was said before it began: %s", got)
+	}
+	Eventually(t, 20e9, func() bool { _, err := os.Stat(saved("report-2026.csv")); return err == nil }, "the late report was not saved")
+	want := " An earlier action downloaded “report-2026.csv” ("
+	if got := click(`button "Download nothing"`); !strings.Contains(got, want) || !strings.Contains(got, "saved as "+saved("report-2026.csv")+".") {
+		t.Errorf("the next action's result: want %q in %s", want, got)
+	}
+	if got := click(`button "Download nothing"`); strings.Contains(got, "download") {
+		t.Errorf("said twice: %s", got)
+	}
 	// An address that is a file: the tab stays on the page.
 	file := site.URL + "/file/statement-07.pdf?kb=3"
 	r := callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": file}, "")
-	want := file + " is a file, not a page: It downloaded “statement-07.pdf” (3.0 KB), saved as " + saved("statement-07.pdf") + ". The tab stays at " + page + "."
+	want = file + " is a file, not a page: It downloaded “statement-07.pdf” (3.0 KB), saved as " + saved("statement-07.pdf") + ". The tab stays at " + page + "."
 	if r.IsError || !strings.Contains(text(r), want) {
 		t.Errorf("navigate to a file: want %q in %s", want, text(r))
 	}

@@ -20,9 +20,12 @@ var DownloadWait = 5 * time.Second
 // under way, waiting on the user, held as harmful, or failed and why. A download names the
 // page that led to it, and those of other sites (another tab's, the user's own) are not said;
 // one with no page behind it (an address typed, or navigate) is. Each is said once per Env.
-func (e *Env) downloaded(ctx context.Context, tab Tab, since time.Time) string {
+// One that began before cut was an earlier action's, set off after its result came back (a
+// script that saves what a slow server sent): it is said as that action's.
+func (e *Env) downloaded(ctx context.Context, tab Tab, since, cut time.Time) string {
 	var out strings.Builder
 	for _, d := range e.Browser.DownloadsSince(since) {
+		earlier := d.At.Before(cut)
 		if d.Referrer != "" && weburl.Origin(d.Referrer) != weburl.Origin(tab.URL) || !e.sayOnce(d.ID) {
 			continue
 		}
@@ -42,9 +45,30 @@ func (e *Env) downloaded(ctx context.Context, tab Tab, since time.Time) string {
 			case <-time.After(100 * time.Millisecond):
 			}
 		}
-		out.WriteString(d.says())
+		said := d.says()
+		switch {
+		case earlier && strings.HasPrefix(said, " Its "):
+			said = " An earlier action's " + said[len(" Its "):]
+		case earlier && strings.HasPrefix(said, " It "):
+			said = " An earlier action " + said[len(" It "):]
+		}
+		out.WriteString(said)
 	}
 	return out.String()
+}
+
+// downloadsFrom is when the downloads an action's result says began: since the previous
+// action's watch, so that one set off after that result came back is said now (two minutes
+// back at most); began is this action's.
+func (e *Env) downloadsFrom(began time.Time) time.Time {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	from := began
+	if !e.lastWatch.IsZero() && e.lastWatch.Before(began) && began.Sub(e.lastWatch) < 2*time.Minute {
+		from = e.lastWatch
+	}
+	e.lastWatch = began
+	return from
 }
 
 // tabDownload watches a tab an action opened (a link to a new tab) until it shows a page (its
@@ -53,7 +77,7 @@ func (e *Env) downloaded(ctx context.Context, tab Tab, since time.Time) string {
 func (e *Env) tabDownload(ctx context.Context, before Tab, opened int, since time.Time) string {
 	for end := time.Now().Add(1500 * time.Millisecond); ; {
 		if len(e.Browser.DownloadsSince(since)) > 0 {
-			return e.downloaded(ctx, before, since)
+			return e.downloaded(ctx, before, since, since)
 		}
 		// (A tab opened at an address reports it, loaded, before anything came.)
 		if e.Browser.CommittedSince(opened, since) || !time.Now().Before(end) {

@@ -801,7 +801,8 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 		}
 	}
 	said := e.heard(ctx, tabID, w)
-	said += e.downloaded(ctx, before, w.began(started))
+	began := w.began(started)
+	said += e.downloaded(ctx, before, e.downloadsFrom(began), began)
 	if _, frag, _ := strings.Cut(t.URL, "#"); t.URL != before.URL && frag != "" {
 		// A link to a part of the same page (a section, a footnote, a view a script draws
 		// for the address): the page did not change.

@@ -244,7 +244,7 @@ func navigate(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	e.started(ctx, t, began)
 	if u != t.URL && e.downloading(ctx, t, began) {
 		// The address is a file the browser downloads: the tab stays where it was.
-		if d := e.downloaded(ctx, Tab{URL: u}, began); d != "" {
+		if d := e.downloaded(ctx, Tab{URL: u}, began, began); d != "" {
 			return &Result{Text: fmt.Sprintf("%s is a file, not a page:%s The tab stays at %s.", u, d, t.URL), Summary: u, URL: t.URL, Untrusted: true}, nil
 		}
 	}

@@ -347,6 +347,8 @@ type Env struct {
 	windowID int
 	used     map[int]bool // tabs this env worked in (their debugger is released at the end)
 	loads    map[int]bool // the downloads its results said
+	// lastWatch is when the last action's watch began (downloadsFrom).
+	lastWatch time.Time
 }
 
 // PageTimeout is how long a page operation may take by default.

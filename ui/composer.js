@@ -148,20 +148,27 @@ async function addFile(file, kind) {
     } else {
       text = await file.text();
       if (text.includes("\u0000")) throw new Error("binary");
+      text = text.slice(0, 1 << 20); // more than the core sends (it cuts, and says so)
     }
     if (!text.trim()) {
       banner(t("errFileEmpty", item.name));
-      images.splice(images.indexOf(item), 1);
+      drop(item);
     } else {
       item.data = base64(new TextEncoder().encode(text));
       delete item.reading;
     }
   } catch {
     banner(t("errFileType", item.name));
-    const i = images.indexOf(item);
-    if (i >= 0) images.splice(i, 1);
+    drop(item);
   }
   drawImages();
+}
+
+// drop takes an attachment out of the box, if it is still there (removed, or sent, while its
+// file was read, it is not).
+function drop(item) {
+  const i = images.indexOf(item);
+  if (i >= 0) images.splice(i, 1);
 }
 
 // pdfText is the text of a PDF, page by page, read by pdf.js (loaded the first time one is
@@ -212,14 +219,14 @@ async function fitted(file) {
 function drawImages() {
   const box = $("attachments");
   box.hidden = images.length === 0;
-  box.replaceChildren(...images.map((img, i) => el("span", { className: img.file ? "a-image a-file" : "a-image" },
+  box.replaceChildren(...images.map((img) => el("span", { className: img.file ? "a-image a-file" : "a-image" },
     img.file
       ? el("span", { className: "file-chip", title: img.name, textContent: img.reading ? t("fileReading", img.name) : fileLabel(img) })
       : el("img", { src: img.url, alt: img.name, title: img.name }),
     el("button", { type: "button", className: "icon small", textContent: "×", title: t("removeImage"), "aria-label": t("removeImage"),
       onclick: () => {
         if (img.url) URL.revokeObjectURL(img.url);
-        images.splice(images.indexOf(img), 1);
+        drop(img);
         drawImages();
         $("input").focus();
       } }))));

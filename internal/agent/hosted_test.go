@@ -23,6 +23,7 @@ type scripted struct {
 	answer string
 	takes  bool           // the agent takes images
 	images []link.Image64 // the images of the last prompt
+	prompt string         // its text
 	// history is what Continue replays; continued the agent session it was asked for.
 	history   []link.AgentEvent
 	continued string
@@ -43,8 +44,8 @@ func (s *scripted) Cancel(context.Context, string) error { return nil }
 func (s *scripted) SetOption(_ context.Context, _, option, value string) ([]link.ConfigOption, error) {
 	return []link.ConfigOption{{ID: option, Current: value}}, nil
 }
-func (s *scripted) Prompt(ctx context.Context, chat, _ string, images []link.Image64) (string, error) {
-	s.images = images
+func (s *scripted) Prompt(ctx context.Context, chat, text string, images []link.Image64) (string, error) {
+	s.images, s.prompt = images, text
 	for _, ev := range s.events {
 		ev.Session = chat
 		s.e.Event(ev)
@@ -175,6 +176,27 @@ func TestHostedAgentGetsImagesWhenItTakesThem(t *testing.T) {
 		require.NotNil(t, user.NoticeText)
 		assert.Equal(t, "noticeAgentNoImages", user.NoticeText.Key)
 	}
+}
+
+// A file the user attaches goes to any agent as its text in the prompt, fenced as data: one that
+// takes no images gets it too, and the message says nothing was left out.
+func TestHostedAgentGetsAttachedFilesAsText(t *testing.T) {
+	ctx := context.Background()
+	e, st := hostedEngine(t)
+	h := &scripted{e: e, takes: false, events: []link.AgentEvent{{Kind: "text", Text: "Read."}}}
+	e.Hosted = h
+	ids, err := e.SaveImages(ctx, []Attached{{Name: "plan.md", Mime: "text/markdown", Data: []byte("HOSTED-2b7d: ship on Friday")}})
+	require.NoError(t, err)
+	var sid string
+	require.NoError(t, e.Send(ctx, Input{Text: "summarise", Images: ids}, func(u Update) { sid = u.SessionID }))
+	assert.Contains(t, h.prompt, "summarise")
+	assert.Contains(t, h.prompt, "HOSTED-2b7d: ship on Friday")
+	assert.Contains(t, h.prompt, `name="plan.md"`)
+	assert.NotContains(t, h.prompt, "<document-file-", "the block's mark is the id's random part")
+	assert.Empty(t, h.images)
+	ses, err := st.Session(ctx, sid)
+	require.NoError(t, err)
+	assert.Nil(t, ses.Messages[0].NoticeText)
 }
 
 // A session of the agent's own, continued in Skiff: its replayed history becomes the new chat's

@@ -220,7 +220,7 @@ func (e *Engine) agentImages(ctx context.Context, ids []string, takes bool, r *h
 		switch {
 		case !ok:
 		case IsDocument(img.Mime):
-			docs = append(docs, documentBlock(img, markOf(id)))
+			docs = append(docs, documentBlock(img, markOf(strings.TrimPrefix(id, fileID)))) // its random part
 		default:
 			out = append(out, link.Image64{Mime: img.Mime, Data: base64.StdEncoding.EncodeToString(img.Data)})
 		}

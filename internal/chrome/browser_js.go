@@ -400,17 +400,7 @@ func (b *Browser) Capture(ctx context.Context, tabID int, format string, quality
 	if format == "jpeg" {
 		params["quality"] = quality
 	}
-	raw, err := b.Debug(ctx, tabID, "Page.captureScreenshot", params)
-	if err != nil {
-		return nil, err
-	}
-	var shot struct {
-		Data string `json:"data"`
-	}
-	if err := json.Unmarshal(raw, &shot); err != nil {
-		return nil, err
-	}
-	return base64.StdEncoding.DecodeString(shot.Data)
+	return tool.DebugShot(ctx, b, tabID, params)
 }
 
 func decodeDataURL(u string) ([]byte, error) {

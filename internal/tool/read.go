@@ -493,7 +493,15 @@ func (e *Env) capture(ctx context.Context, tabID int, m layout, format string, x
 	if format == "jpeg" {
 		params["quality"] = 70
 	}
-	raw, err := e.Browser.Debug(ctx, tabID, "Page.captureScreenshot", params)
+	return DebugShot(ctx, e.Browser, tabID, params)
+}
+
+// DebugShot takes a picture of tab tabID with the debugger's Page.captureScreenshot (params as
+// it takes them: format, quality, clip…) and returns the image's bytes.
+func DebugShot(ctx context.Context, d interface {
+	Debug(ctx context.Context, tabID int, method string, params any) (json.RawMessage, error)
+}, tabID int, params map[string]any) ([]byte, error) {
+	raw, err := d.Debug(ctx, tabID, "Page.captureScreenshot", params)
 	if err != nil {
 		return nil, err
 	}

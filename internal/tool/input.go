@@ -130,19 +130,32 @@ func (e *Env) topPoint(ctx context.Context, tabID, frame int, p point) (point, e
 	return p, nil
 }
 
-// screen is the page's viewport, as Page.getLayoutMetrics (which attaching the debugger
-// before an action asks for anyway) gives it; zero when it could not be read.
-type screen struct {
+// layout is what Page.getLayoutMetrics says of a page (attaching the debugger before an action
+// asks for it anyway), in CSS pixels: its viewport, where it is scrolled to, its content's
+// size (and that size in the screen's pixels, which tells the device pixel ratio); zero when
+// it could not be read.
+type layout struct {
 	View struct {
 		W float64 `json:"clientWidth"`
 		H float64 `json:"clientHeight"`
 	} `json:"cssLayoutViewport"`
+	Visual struct {
+		X float64 `json:"pageX"`
+		Y float64 `json:"pageY"`
+	} `json:"cssVisualViewport"`
+	Content struct {
+		W float64 `json:"width"`
+		H float64 `json:"height"`
+	} `json:"cssContentSize"`
+	Device struct {
+		W float64 `json:"width"`
+	} `json:"contentSize"`
 }
 
 // shows says whether p, a point in the page's viewport, is on screen: an element a frame sees
 // in its own view may be off the page's (the frame only partly on screen). A viewport that
 // could not be read shows every point.
-func (s screen) shows(p point) bool {
+func (s layout) shows(p point) bool {
 	if s.View.W <= 0 || s.View.H <= 0 {
 		return true
 	}
@@ -150,14 +163,14 @@ func (s screen) shows(p point) bool {
 }
 
 // attach attaches the debugger to the tab (if this is its first input) and reads the page's
-// viewport; the error says the debugger is not available.
-func (e *Env) attach(ctx context.Context, tabID int) (screen, error) {
-	var s screen
+// layout; the error says the debugger is not available.
+func (e *Env) attach(ctx context.Context, tabID int) (layout, error) {
+	var m layout
 	raw, err := e.Browser.Debug(ctx, tabID, "Page.getLayoutMetrics", nil)
 	if err == nil {
-		_ = json.Unmarshal(raw, &s)
+		err = json.Unmarshal(raw, &m)
 	}
-	return s, err
+	return m, err
 }
 
 // errDialogOpened says an input event opened a dialog: the event was delivered, and the page

@@ -452,35 +452,6 @@ func screenshot(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 // models read at most (a taller page is cut there, and said to be).
 const maxShot = 8000
 
-// layout is what Page.getLayoutMetrics says of a page, in CSS pixels (its content also in the
-// screen's pixels, which tells the device pixel ratio).
-type layout struct {
-	View struct {
-		W float64 `json:"clientWidth"`
-		H float64 `json:"clientHeight"`
-	} `json:"cssLayoutViewport"`
-	Visual struct {
-		X float64 `json:"pageX"`
-		Y float64 `json:"pageY"`
-	} `json:"cssVisualViewport"`
-	Content struct {
-		W float64 `json:"width"`
-		H float64 `json:"height"`
-	} `json:"cssContentSize"`
-	Device struct {
-		W float64 `json:"width"`
-	} `json:"contentSize"`
-}
-
-func (e *Env) layout(ctx context.Context, tabID int) (layout, error) {
-	var m layout
-	raw, err := e.Browser.Debug(ctx, tabID, "Page.getLayoutMetrics", nil)
-	if err == nil {
-		err = json.Unmarshal(raw, &m)
-	}
-	return m, err
-}
-
 // capture takes a picture of the region of the page given in CSS pixels from its top left
 // (beyond the window when it must), no more than maxShot pixels on its longest side.
 func (e *Env) capture(ctx context.Context, tabID int, m layout, format string, x, y, w, h float64) ([]byte, error) {
@@ -521,7 +492,7 @@ func (e *Env) shootElement(ctx context.Context, f *Effect, t Tab, format string)
 		return nil, "", err
 	}
 	// The debugger first: the bar Chrome shows while it is attached makes the window shorter.
-	_, derr := e.layout(ctx, tab.ID)
+	_, derr := e.attach(ctx, tab.ID)
 	var box struct {
 		What       string
 		X, Y, W, H float64
@@ -540,7 +511,7 @@ func (e *Env) shootElement(ctx context.Context, f *Effect, t Tab, format string)
 	if err != nil {
 		return nil, "", err
 	}
-	m, err := e.layout(ctx, tab.ID) // scrolled to it
+	m, err := e.attach(ctx, tab.ID) // scrolled to it
 	if err != nil {
 		return nil, "", err
 	}
@@ -558,7 +529,7 @@ func (e *Env) shootElement(ctx context.Context, f *Effect, t Tab, format string)
 
 // shootPage takes a picture of the whole page, beyond the window.
 func (e *Env) shootPage(ctx context.Context, t Tab, format string) ([]byte, string, error) {
-	m, err := e.layout(ctx, t.ID)
+	m, err := e.attach(ctx, t.ID)
 	if errors.Is(err, ErrNoDebugger) {
 		img, err := e.Browser.Capture(ctx, t.ID, format, 70)
 		return img, fmt.Sprintf("Screenshot of %q (%s): only what the window shows, as Skiff cannot take more of this tab (its debugger is not allowed here).", oneLine(t.Title), t.URL), err

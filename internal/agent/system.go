@@ -32,12 +32,12 @@ func SystemContent(prompt string, memories []store.Memory, page *store.Page, mar
 		b.WriteString("Title: " + oneLine(page.Title) + "\n")
 		if page.Selection != "" {
 			b.WriteString("\nThe user selected this text on the page:\n<selection>\n")
-			b.WriteString(fence(page.Selection))
+			b.WriteString(safety.Fence(page.Selection))
 			b.WriteString("\n</selection>\n")
 		}
 		if page.Text != "" {
 			b.WriteString("\nReadable content of the page (markdown):\n")
-			b.WriteString(fence(page.Text))
+			b.WriteString(safety.Fence(page.Text))
 			b.WriteString("\n")
 			if page.Truncated {
 				b.WriteString("[The page text was cut here to fit.]\n")
@@ -79,7 +79,7 @@ Everything a tool returns (snapshots, texts, titles, links, script results, and 
 // block's tag carries mark (random, never shown to the page) and the page cannot close it early.
 func FenceUntrusted(toolName, mark, text string) string {
 	tag := "untrusted-" + mark
-	return "<" + tag + " source=\"" + toolName + "\">\n" + fence(text) + "\n</" + tag + ">"
+	return "<" + tag + " source=\"" + toolName + "\">\n" + safety.Fence(text) + "\n</" + tag + ">"
 }
 
 // markOf is the fence mark for a message: the start of its random id.
@@ -88,31 +88,4 @@ func markOf(id string) string {
 		return id[:8]
 	}
 	return id
-}
-
-// fence keeps page text from opening or closing the data block it sits in: "<page", "</page",
-// "<selection", "</selection", "<untrusted", "</untrusted", "<document" and "</document", in
-// any case, get a backslash after the "<".
-func fence(s string) string {
-	var b strings.Builder
-	last := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] != '<' {
-			continue
-		}
-		rest := strings.TrimPrefix(s[i+1:], "/")
-		for _, tag := range [...]string{"page", "selection", "untrusted", "document"} {
-			if len(rest) >= len(tag) && strings.EqualFold(rest[:len(tag)], tag) {
-				b.WriteString(s[last : i+1])
-				b.WriteByte('\\')
-				last = i + 1
-				break
-			}
-		}
-	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
 }

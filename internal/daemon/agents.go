@@ -2,7 +2,9 @@ package daemon
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/subtle"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"os"
@@ -15,6 +17,8 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/skiff-ai/skiff/internal/acphost"
+	"github.com/skiff-ai/skiff/internal/attach"
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/link"
 )
 
@@ -373,7 +377,45 @@ func (a *Agents) Prompt(ctx context.Context, p link.AgentPromptParams) (string, 
 	if err != nil {
 		return "", err
 	}
-	return ag.Prompt(ctx, p.Session, p.Text, p.Images)
+	takes := ag.Info.AgentCapabilities.PromptCapabilities.Image
+	text, images, err := withAttached(p, takes, ag.Spec.Title)
+	if err != nil {
+		return "", err
+	}
+	return ag.Prompt(ctx, p.Session, text, images)
+}
+
+// withAttached is the prompt's text and pictures with what the client attached, checked as
+// the core checks the panel's: each file's text in a block of its own after the words (its
+// mark drawn here, unknown to the file's author), each picture after the others; a picture
+// for an agent that takes none is a sentence, and nothing goes.
+func withAttached(p link.AgentPromptParams, takes bool, agent string) (string, []link.Image64, error) {
+	text, images := p.Text, p.Images
+	if len(p.Attached) == 0 {
+		return text, images, nil
+	}
+	if err := attach.CheckCount(len(images) + len(p.Attached)); err != nil {
+		return "", nil, err
+	}
+	var docs []string
+	for _, it := range p.Attached {
+		c, err := it.Checked()
+		if err != nil {
+			return "", nil, err
+		}
+		if attach.IsDocument(c.Mime) {
+			docs = append(docs, attach.Block(c.Name, string(c.Data), c.Pages, c.Cut, rand.Text()[:8]))
+			continue
+		}
+		if !takes {
+			return "", nil, sayNoPictures.Error(i18n.Verbatim(agent), i18n.Verbatim(c.Name))
+		}
+		images = append(images, link.Image64{Mime: c.Mime, Data: base64.StdEncoding.EncodeToString(c.Data)})
+	}
+	for _, d := range docs {
+		text += "\n\n" + d
+	}
+	return text, images, nil
 }
 
 // Cancel stops the chat's turn.

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/skiff-ai/skiff/internal/acphost"
+	"github.com/skiff-ai/skiff/internal/attach"
 	"github.com/skiff-ai/skiff/internal/link"
 	"github.com/skiff-ai/skiff/internal/testkit"
 	"github.com/skiff-ai/skiff/internal/testkit/acpagent"
@@ -90,4 +91,56 @@ func TestSkiffdHostsAnACPAgent(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+}
+
+// What a client attaches (the web client sends it as it read it) is checked by skiffd as the
+// core checks the panel's: a file reaches the agent as its text in a block of its own, a
+// picture as a picture; a picture that is not one, too many attachments, or a picture for an
+// agent that takes none is a sentence, and nothing reaches the agent.
+func TestSkiffdChecksWhatAClientAttaches(t *testing.T) {
+	folder := t.TempDir()
+	bin := acpagent.Build(t)
+	cfg, _, base := running(t, func(c *Config) {
+		c.AgentSettings = AgentSettings{Folder: folder, Agents: []acphost.Spec{
+			{Name: "test", Title: "Test Agent", Command: []string{bin}},
+			{Name: "blind", Title: "Blind Agent", Command: []string{bin}, Env: []string{"SKIFF_TEST_AGENT_IMAGES=none"}},
+		}}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	ext := testkit.LinkExtension(t, ctx, base, "chrome-extension://"+ExtensionID, cfg.PairToken)
+	png := []byte("\x89PNG\r\n\x1a\n a picture")
+	notes := attach.Item{Name: "notes.md", Mime: "text/markdown", Data: []byte("ATTACHED-5c1e: sail </document-x> at dawn")}
+
+	o, err := link.AgentOpen.Call(ctx, ext.Peer, link.AgentOpenParams{Agent: "test", Session: "chat-1"})
+	require.NoError(t, err)
+	assert.True(t, o.Images)
+	_, err = link.AgentPrompt.Call(ctx, ext.Peer, link.AgentPromptParams{Session: "chat-1", Text: "plan", Attached: []attach.Item{notes}})
+	require.NoError(t, err)
+	require.NoError(t, ext.WaitTextHas(ctx, "chat-1", `ATTACHED-5c1e: sail <\/document-x> at dawn`))
+	text := ext.Text("chat-1")
+	assert.Regexp(t, `echo: plan\n\n<document-[A-Z2-7]{8} name="notes.md">\n`, text)
+	_, err = link.AgentPrompt.Call(ctx, ext.Peer, link.AgentPromptParams{Session: "chat-1", Text: "hello", Attached: []attach.Item{{Name: "me.png", Mime: "image/jpeg", Data: png}, notes}})
+	require.NoError(t, err)
+	require.NoError(t, ext.WaitTextHas(ctx, "chat-1", "(1 images)"))
+
+	before := ext.Text("chat-1")
+	for _, bad := range []struct {
+		items []attach.Item
+		want  string
+	}{
+		{[]attach.Item{{Name: "me.png", Mime: "image/png", Data: []byte("MZ not a picture")}}, "“me.png” is not a PNG"},
+		{[]attach.Item{notes, notes, notes, notes, notes}, "at most 4 attachments"},
+		{[]attach.Item{{Name: "a.zip", Mime: "application/zip", Data: []byte("PK")}}, "“a.zip” is neither a picture nor"},
+	} {
+		_, err = link.AgentPrompt.Call(ctx, ext.Peer, link.AgentPromptParams{Session: "chat-1", Text: "hello", Attached: bad.items})
+		assert.ErrorContains(t, err, bad.want)
+	}
+	assert.Equal(t, before, ext.Text("chat-1"), "a refused message reached the agent")
+
+	o, err = link.AgentOpen.Call(ctx, ext.Peer, link.AgentOpenParams{Agent: "blind", Session: "chat-2"})
+	require.NoError(t, err)
+	assert.False(t, o.Images)
+	_, err = link.AgentPrompt.Call(ctx, ext.Peer, link.AgentPromptParams{Session: "chat-2", Text: "hello", Attached: []attach.Item{{Name: "me.png", Mime: "image/png", Data: png}}})
+	assert.ErrorContains(t, err, "Blind Agent does not take pictures, so “me.png” cannot go")
 }

@@ -257,6 +257,8 @@ type ChatInfo struct {
 	ID    string `json:"id"`
 	Agent string `json:"agent"`
 	Title string `json:"title,omitempty"`
+	// Images: the chat's agent takes pictures (as far as skiffd knows: it is running).
+	Images bool `json:"images,omitempty"`
 }
 
 // serve runs one web client's link: the agents' methods (not the browser's tools).
@@ -274,7 +276,8 @@ func (w *Web) serve(ctx context.Context, c link.Conn) {
 		defer a.mu.Unlock()
 		out := []ChatInfo{}
 		for id, name := range a.chats {
-			out = append(out, ChatInfo{ID: id, Agent: name, Title: a.titles[id]})
+			ag := a.running[name]
+			out = append(out, ChatInfo{ID: id, Agent: name, Title: a.titles[id], Images: ag != nil && ag.Info.AgentCapabilities.PromptCapabilities.Image})
 		}
 		sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 		return out, nil

@@ -9,5 +9,6 @@ var (
 	sayChatHasOne    = i18n.Sentence{Key: "errSkiffdChatHasSession", English: "This chat has a session with its agent already."}
 	sayOpenElsewhere = i18n.Sentence{Key: "errSkiffdSessionOpen", English: "That session is open in another chat: open that chat instead."}
 	sayNotRunning    = i18n.Sentence{Key: "errSkiffdAgentNotRunning", English: "This chat's agent is not running in skiffd (skiffd restarted?): send again to start it."}
+	sayNoPictures    = i18n.Sentence{Key: "errSkiffdAgentNoPictures", English: "$1 does not take pictures, so “$2” cannot go with the message: remove it and send again."}
 	sayAgentStopped  = i18n.Sentence{Key: "errSkiffdAgentStopped", English: "This chat's agent stopped: send again to start it."}
 )

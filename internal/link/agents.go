@@ -1,5 +1,7 @@
 package link
 
+import "github.com/skiff-ai/skiff/internal/attach"
+
 // Methods of ACP chats: the extension asks skiffd to host an agent's session and prompt it;
 // skiffd sends the session's events and the agent's questions back.
 var (
@@ -114,6 +116,10 @@ type AgentPromptParams struct {
 	Session string    `json:"session"`
 	Text    string    `json:"text"`
 	Images  []Image64 `json:"images,omitempty"`
+	// Attached are pictures and files as a client sends them (the web client), which skiffd
+	// checks: a file goes in the prompt as its text; a picture goes only to an agent that
+	// takes pictures. The panel's core sends Images and its files' text, checked already.
+	Attached []attach.Item `json:"attached,omitempty"`
 }
 
 // AgentPromptResult is how the turn ended: end_turn, max_tokens, max_turn_requests, refusal

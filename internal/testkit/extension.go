@@ -96,7 +96,16 @@ func (x *Extension) Text(session string) string {
 
 // WaitText waits until session's text is want (events may trail the prompt's answer).
 func (x *Extension) WaitText(ctx context.Context, session, want string) error {
-	for x.Text(session) != want {
+	return x.waitText(ctx, session, want, func(s string) bool { return s == want })
+}
+
+// WaitTextHas waits until session's text holds part.
+func (x *Extension) WaitTextHas(ctx context.Context, session, part string) error {
+	return x.waitText(ctx, session, "… "+part+" …", func(s string) bool { return strings.Contains(s, part) })
+}
+
+func (x *Extension) waitText(ctx context.Context, session, want string, ok func(string) bool) error {
+	for !ok(x.Text(session)) {
 		select {
 		case <-x.got:
 		case <-ctx.Done():

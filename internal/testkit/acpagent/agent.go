@@ -17,6 +17,8 @@
 //	                 another (a session is kept in the cwd, .skiff-test-agent/, for
 //	                 session/resume, session/load and session/list; SKIFF_TEST_AGENT_REOPEN=load
 //	                 offers load and list, =resume resume and list, =none none of them)
+//
+// It takes pictures in a prompt (hello counts them) unless SKIFF_TEST_AGENT_IMAGES=none.
 package acpagent
 
 import (
@@ -109,7 +111,7 @@ func (a *agent) Initialize(_ context.Context, p acp.InitializeRequest) (acp.Init
 	a.client = p.ClientCapabilities
 	caps := acp.AgentCapabilities{
 		McpCapabilities:    acp.McpCapabilities{Http: true},
-		PromptCapabilities: acp.PromptCapabilities{Image: true},
+		PromptCapabilities: acp.PromptCapabilities{Image: os.Getenv("SKIFF_TEST_AGENT_IMAGES") != "none"},
 	}
 	switch os.Getenv("SKIFF_TEST_AGENT_REOPEN") {
 	case "none":
@@ -264,7 +266,11 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 		}
 	}
 	id := p.SessionId
+	// The command is the first word (files the user attached follow the words, after a blank line).
 	cmd, rest, _ := strings.Cut(strings.TrimSpace(text), " ")
+	if i := strings.IndexAny(cmd, "\n\t"); i >= 0 {
+		cmd, rest = cmd[:i], ""
+	}
 	if cmd != "recall" && s.cwd != "" {
 		if err := os.MkdirAll(filepath.Dir(said(s.cwd, id)), 0o700); err == nil {
 			if f, err := os.OpenFile(said(s.cwd, id), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {

@@ -170,7 +170,7 @@ func (f *Files) List(path string) ([]Entry, error) {
 	if err != nil {
 		return nil, plain(path, err)
 	}
-	var out []Entry
+	out := []Entry{} // an empty folder is an empty list, not null (the clients map over it)
 	for _, it := range items {
 		n := it.Name()
 		if n == ".git" || (!f.dotfiles && strings.HasPrefix(n, ".")) {

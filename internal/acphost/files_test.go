@@ -1,6 +1,7 @@
 package acphost
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -59,6 +60,11 @@ func TestFilesStayInTheirFolder(t *testing.T) {
 	assert.Equal(t, []string{"src", "notes.md"}, names, "folders first; no dot-files, .git, symlinks or device files")
 	_, err = f.List("out")
 	assert.Error(t, err, "a symlinked folder that leaves the root cannot be listed")
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "empty"), 0o755))
+	ls, err = f.List("empty")
+	require.NoError(t, err)
+	b, _ = json.Marshal(ls)
+	assert.Equal(t, "[]", string(b), "an empty folder is a list the clients can map over")
 
 	_, err = OpenFiles("", false)
 	assert.Error(t, err)

@@ -134,13 +134,6 @@ export async function storedAttachment(imageId) {
   return { file: true, name: r.name || "file", pages: r.pages || 0, size: Math.round((r.data.length * 3) / 4), cut: !!r.cut };
 }
 
-// fileLabel is a file attached to a message as its chip says it: its name, and its pages (a
-// PDF) or the size of its text.
-export function fileLabel(f) {
-  const n = f.pages ? tr("filePages", f.pages) : tr("fileKB", Math.max(1, Math.round((f.size || 0) / 1024)));
-  return tr("fileChip", f.name, n);
-}
-
 // flagNote tells the user that page text reads like instructions to the model, and what.
 export function flagNote(flags, subject) {
   const n = el("div", { className: "flag-note", role: "note" },

@@ -247,6 +247,7 @@ func (w *Web) routes(s site) *http.ServeMux {
 		if err != nil {
 			return
 		}
+		ws.SetReadLimit(32 << 20) // a message's attachments: four pictures of 5 MB, in base64
 		w.serve(r.Context(), wslink.Conn(ws))
 	})
 	return mux

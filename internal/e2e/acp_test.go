@@ -3,8 +3,12 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"image"
+	"image/png"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -445,4 +449,81 @@ func pairingCode(t *testing.T, d *skiffd, lan bool) daemon.CodeReply {
 func pairingLink(t *testing.T, d *skiffd) string {
 	t.Helper()
 	return pairingCode(t, d, false).URL
+}
+
+// The web client attaches what the panel does: a picture pasted, a text file and a PDF chosen
+// with Attach (the PDF read by pdf.js in the page); each goes to the agent skiffd hosts (the
+// picture as a picture, the files as their text), and the message shows them. A picture for
+// an agent that takes none is refused at once with a sentence, and its files still go.
+func TestWebClientAttachesPicturesAndFiles(t *testing.T) {
+	cfg, _ := agentConfig(t)
+	test := cfg.AgentSettings.Agents[0]
+	cfg.AgentSettings.Agents = append(cfg.AgentSettings.Agents, acphost.Spec{Name: "blind", Title: "Blind Agent", Command: test.Command, Env: []string{"SKIFF_TEST_AGENT_IMAGES=none"}})
+	d := serveSkiffd(t, cfg)
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "notes.md")
+	if err := os.WriteFile(notes, []byte("# Notes\nNOTES-7e40: call the caterer.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A photo's worth of noise: larger than a WebSocket message is by default (32 KB).
+	noise := image.NewRGBA(image.Rect(0, 0, 256, 256))
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range noise.Pix {
+		noise.Pix[i] = byte(r.Uint32())
+	}
+	var pic bytes.Buffer
+	if err := png.Encode(&pic, noise); err != nil {
+		t.Fatal(err)
+	}
+	photo := filepath.Join(dir, "photo.png")
+	if err := os.WriteFile(photo, pic.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(RepoRoot(), "testdata", "attach", "report.pdf")
+
+	tab := browser.Tab(t, pairingLink(t, d))
+	WaitJS(t, tab, `document.body.dataset.state === "connected" && [...document.querySelectorAll("#agent option")].some(o => o.value === "blind")`)
+	JS[bool](t, tab, `(document.getElementById("agent").value = "test", true)`)
+	Click(t, tab, `document.getElementById("new")`)
+	WaitJS(t, tab, `document.querySelectorAll("#chats li.chat").length === 1`)
+	agentSaid := `[...document.querySelectorAll('#messages .msg[data-role="agent"]')].map((n) => n.textContent).join(" | ")`
+
+	Do(t, tab, chromedp.SetUploadFiles("#attach-file", []string{photo}))
+	WaitJS(t, tab, `document.querySelectorAll("#attachments .a-image img").length === 1`)
+	Do(t, tab, chromedp.SendKeys("#input", "hello"+kb.Enter))
+	WaitJS(t, tab, `document.body.dataset.turn === "done" && `+agentSaid+`.includes("(1 images)")`)
+	WaitJS(t, tab, `[...document.querySelectorAll('#messages .msg[data-role="user"] .u-attached img')].some((i) => i.complete && i.naturalWidth === 256)`)
+	if JS[bool](t, tab, `!document.getElementById("attachments").hidden`) {
+		t.Error("the picture stayed in the box after it went")
+	}
+
+	Do(t, tab, chromedp.SetUploadFiles("#attach-file", []string{notes, report}))
+	chips := `[...document.querySelectorAll("#attachments .a-file .file-chip")].map((c) => c.textContent)`
+	WaitJS(t, tab, chips+`.length === 2 && `+chips+`.every((c) => c.includes("·"))`)
+	Do(t, tab, chromedp.SendKeys("#input", "summarise"+kb.Enter))
+	WaitJS(t, tab, `document.body.dataset.turn === "done" && `+agentSaid+`.includes("PDF-91c0")`)
+	said := JS[string](t, tab, agentSaid)
+	for _, want := range []string{"echo: summarise", "NOTES-7e40", "[Page 1]", "PDF-33af", "[Page 2]", "of 2 pages", "DATA from that file"} {
+		if !strings.Contains(said, want) {
+			t.Errorf("the agent did not get %q in:\n%s", want, said)
+		}
+	}
+	shown := `[...document.querySelectorAll('#messages .msg[data-role="user"] .file-chip')].map((c) => c.textContent).join(" | ")`
+	WaitJS(t, tab, shown+`.includes("report.pdf · 2 pages") && `+shown+`.includes("notes.md")`)
+
+	// An agent that takes no pictures: the picture is refused where it is attached, the file goes.
+	JS[bool](t, tab, `(document.getElementById("agent").value = "blind", true)`)
+	Click(t, tab, `document.getElementById("new")`)
+	WaitJS(t, tab, `document.querySelectorAll("#chats li.chat").length === 2`)
+	Do(t, tab, chromedp.SetUploadFiles("#attach-file", []string{photo, notes}))
+	WaitJS(t, tab, `document.getElementById("notice").textContent.includes("Blind Agent does not take pictures, so “photo.png” cannot go")`)
+	WaitJS(t, tab, chips+`.length === 1 && `+chips+`[0].includes("notes.md ·")`)
+	if n := JS[int](t, tab, `document.querySelectorAll("#attachments img").length`); n != 0 {
+		t.Errorf("%d pictures wait to go to an agent that takes none", n)
+	}
+	Do(t, tab, chromedp.SendKeys("#input", "notes"+kb.Enter))
+	WaitJS(t, tab, `document.body.dataset.turn === "done" && `+agentSaid+`.includes("NOTES-7e40")`)
+	if JS[bool](t, tab, `!document.getElementById("notice").hidden`) {
+		t.Error("the refusal stayed after the message went")
+	}
 }

@@ -8,12 +8,14 @@ import { render } from "./markdown.js";
 import * as slash from "./slash.js";
 import { t, say, setLanguage } from "./i18n.js";
 import { diffView, fileChips, planCard } from "./cards.js";
+import { Attachments, fileLabel } from "./attach.js";
 
 let ws = null;
 let next = 1;
 const pending = new Map();
 let chat = null; // the chat on screen
-const chats = new Map(); // id → { agent, messages: [] }
+const chats = new Map(); // id → { agent, messages: [], images (its agent takes pictures) }
+const titles = new Map(); // agent name → its title
 
 function status(text, state) {
   $("status").textContent = text;
@@ -43,6 +45,7 @@ function connect() {
   ws.onopen = async () => {
     status(t("webConnected"), "connected");
     const agents = await call("agent.list", {});
+    for (const a of agents) titles.set(a.name, a.title);
     $("agent").replaceChildren(...agents.map((a) => el("option", { value: a.name, textContent: a.installed ? a.title : t("webNotInstalled", a.title) })));
     await refreshChats();
     await showFiles("");
@@ -68,13 +71,14 @@ async function refreshChats() {
   $("chats").replaceChildren(...list.map((c) => {
     const li = el("li", { className: "chat" }, el("button", { type: "button", textContent: `${c.title || c.id} · ${c.agent}` }));
     li.dataset.id = c.id;
-    li.querySelector("button").addEventListener("click", () => show(c.id, c.agent));
+    li.querySelector("button").addEventListener("click", () => show(c.id, c.agent, c.images));
     return li;
   }));
 }
 
-function show(id, agent) {
+function show(id, agent, images) {
   if (!chats.has(id)) chats.set(id, { agent, messages: [] });
+  if (images !== undefined) chats.get(id).images = images;
   chat = id;
   draw();
 }
@@ -96,7 +100,12 @@ const toolStatus = { pending: "toolStatus_pending", in_progress: "toolStatus_run
 function node(m) {
   const n = el("div", { className: "msg" });
   n.dataset.role = m.role;
-  if (m.role === "user") n.textContent = m.text;
+  if (m.role === "user") {
+    if (m.attached && m.attached.length) n.append(el("div", { className: "u-attached" }, ...m.attached.map((a) => (a.file
+      ? el("span", { className: "file-chip", title: a.name, textContent: fileLabel(a) })
+      : el("img", { src: a.url, alt: a.name, title: a.name })))));
+    n.append(m.text);
+  }
   else if (m.role === "agent") n.append(render(m.text));
   else if (m.role === "thought") n.append(el("details", { className: "card thought" }, el("summary", { textContent: t("reasoning") }), el("div", { textContent: m.text })));
   else if (m.role === "tool") {
@@ -193,7 +202,7 @@ $("new").addEventListener("click", async () => {
   const agent = $("agent").value;
   show(id, agent);
   try {
-    await call("agent.open", { agent, session: id });
+    cur().images = !!(await call("agent.open", { agent, session: id })).images;
     await refreshChats();
   } catch (e) {
     cur().messages.push({ role: "note", text: e.message });
@@ -230,6 +239,7 @@ async function goOn(agent, s) {
   chats.set(id, { agent, messages: [] });
   try {
     const r = await call("agent.continue", { agent, session: id, agentSession: s.id });
+    chats.get(id).images = !!r.images;
     for (const ev of r.history || []) onEvent({ ...ev, session: id });
     if (!chats.get(id).messages.length) chats.get(id).messages.push({ role: "note", text: t("noticeAgentKeeps") });
     $("kept-list").replaceChildren();
@@ -243,21 +253,40 @@ async function goOn(agent, s) {
 // The agent's slash commands, offered after a "/" (the panel's list).
 slash.attach($("input"), { commands: () => (cur() && cur().commands) || [], label: () => t("webCommands") });
 
+// A sentence for the user about what they attach or send (it goes at their next action).
+function notice(text) {
+  $("notice").textContent = text;
+  $("notice").hidden = !text;
+}
+
+// Pictures, PDFs and text files go with a message (skiffd checks them again); pictures only
+// to an agent that takes them.
+const attached = new Attachments({ box: $("attachments"), input: $("input"), zone: $("composer"), button: $("attach"), picker: $("attach-file"), say: notice,
+  pictures: (name) => (cur() && cur().images === false ? t("errSkiffdAgentNoPictures", titles.get(cur().agent) || cur().agent, name) : "") });
+
 $("composer").addEventListener("submit", async (e) => {
   e.preventDefault();
   const text = $("input").value.trim();
-  if (!text || !chat) return;
+  const sending = attached.items;
+  if ((!text && !sending.length) || !chat) return;
+  if (attached.reading) return notice(t("fileStillReading"));
+  notice("");
+  const c = cur();
+  const files = attached.sendable();
   $("input").value = "";
   slash.close();
-  cur().messages.push({ role: "user", text });
+  c.messages.push({ role: "user", text, attached: sending.map(({ name, url, file, pages, size }) => ({ name, url, file, pages, size })) });
+  attached.take(sending, false); // the message shows its pictures: their previews stay
   draw();
   $("stop").hidden = false;
   document.body.dataset.turn = "running";
   try {
-    const r = await call("agent.prompt", { session: chat, text });
-    if (r.stopReason === "cancelled") cur().messages.push({ role: "note", text: t("stopped") });
+    const r = await call("agent.prompt", files.length ? { session: chat, text, attached: files } : { session: chat, text });
+    if (r.stopReason === "cancelled") c.messages.push({ role: "note", text: t("stopped") });
   } catch (err) {
-    cur().messages.push({ role: "note", text: err.message });
+    c.messages.push({ role: "note", text: err.message });
+    if (!$("input").value) $("input").value = text; // nothing is lost: the words go back in the box,
+    attached.restore(sending); // and what went with them
   }
   $("stop").hidden = true;
   document.body.dataset.turn = "done";

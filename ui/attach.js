@@ -23,11 +23,25 @@ const textKinds = { md: "text/markdown", markdown: "text/markdown", txt: "text/p
   h: "text/plain", cpp: "text/plain", cs: "text/plain", rb: "text/plain", php: "text/plain", sh: "application/x-sh", ini: "text/plain", conf: "text/plain",
   srt: "text/plain", vtt: "text/vtt", tex: "text/plain", rst: "text/plain", org: "text/plain", ics: "text/calendar", vcf: "text/vcard" };
 
-// kindOf is what a file is taken as: "image", "pdf", a text type, or "" (not sendable).
+// Office files read for their text (office.js), by extension.
+const officeKinds = {
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+  odt: "application/vnd.oasis.opendocument.text",
+  ods: "application/vnd.oasis.opendocument.spreadsheet",
+  odp: "application/vnd.oasis.opendocument.presentation",
+};
+
+const extOf = (file) => (file.name.match(/\.([a-z0-9]+)$/i) || [])[1]?.toLowerCase() || "";
+
+// kindOf is what a file is taken as: "image", "pdf", "office", a text type, or "" (not
+// sendable).
 export function kindOf(file) {
   if (kinds.includes(file.type)) return "image";
-  const ext = (file.name.match(/\.([a-z0-9]+)$/i) || [])[1]?.toLowerCase() || "";
+  const ext = extOf(file);
   if (file.type === "application/pdf" || ext === "pdf") return "pdf";
+  if (officeKinds[ext]) return "office";
   if (file.type.startsWith("text/")) return file.type;
   return textKinds[ext] || (["application/json", "application/xml", "application/x-yaml", "application/yaml", "application/javascript", "application/sql"].includes(file.type) ? file.type : "");
 }
@@ -164,13 +178,15 @@ export class Attachments {
     this.draw();
   }
 
-  // addFile reads a file's text (a PDF's with pdf.js) to go with the message.
+  // addFile reads a file's text (a PDF's with pdf.js, an Office file's with office.js) to go
+  // with the message.
   async addFile(file, kind) {
     if (file.size > maxFile) {
       this.say(t("errFileTooBig", file.name, maxFile >> 20));
       return;
     }
-    const item = { name: file.name || "file", mime: kind === "pdf" ? "application/pdf" : kind, size: file.size, file: true, reading: true };
+    const mime = kind === "pdf" ? "application/pdf" : kind === "office" ? officeKinds[extOf(file)] : kind;
+    const item = { name: file.name || "file", mime, size: file.size, file: true, reading: true };
     this.items.push(item);
     this.draw();
     try {
@@ -179,6 +195,9 @@ export class Attachments {
         const r = await pdfText(new Uint8Array(await file.arrayBuffer()));
         text = r.text;
         item.pages = r.pages;
+      } else if (kind === "office") {
+        const { officeText } = await import("./office.js");
+        text = await officeText(new Uint8Array(await file.arrayBuffer()), extOf(file));
       } else {
         text = await file.text();
         if (text.includes("\u0000")) throw new Error("binary");
@@ -192,7 +211,7 @@ export class Attachments {
         delete item.reading;
       }
     } catch {
-      this.say(t("errFileType", item.name));
+      this.say(t(kind === "pdf" || kind === "office" ? "errFileUnreadable" : "errFileType", item.name));
       this.drop(item);
     }
     this.draw();

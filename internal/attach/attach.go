@@ -40,7 +40,7 @@ var (
 	sayTooMany     = i18n.Sentence{Key: "errTooManyImages", English: "A message can carry at most $1 attachments; remove some and send again."}
 	sayImageTooBig = i18n.Sentence{Key: "errImageTooBig", English: "The image “$1” is larger than $2 MB, even scaled down; attach a smaller one."}
 	sayImageType   = i18n.Sentence{Key: "errImageType", English: "“$1” is not a PNG, JPEG, WebP or GIF image, so it cannot be sent."}
-	sayFileType    = i18n.Sentence{Key: "errFileType", English: "“$1” is neither a picture nor a text or PDF file, so it cannot be sent."}
+	sayFileType    = i18n.Sentence{Key: "errFileType", English: "“$1” is not a picture, a PDF, an Office document or a file of text, so it cannot be sent."}
 	sayFileEmpty   = i18n.Sentence{Key: "errFileEmpty", English: "“$1” holds no text Skiff can read (a scanned PDF holds pictures of its pages)."}
 )
 
@@ -51,7 +51,13 @@ func IsDocument(mime string) bool { return mime != "" && !strings.HasPrefix(mime
 func documentKind(mime string) bool {
 	switch mime {
 	case "application/pdf", "application/json", "application/xml", "application/yaml", "application/x-yaml",
-		"application/javascript", "application/x-sh", "application/toml", "application/sql", "application/x-ndjson":
+		"application/javascript", "application/x-sh", "application/toml", "application/sql", "application/x-ndjson",
+		// Office documents (the clients read their text: ui/office.js).
+		"application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+		"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+		"application/vnd.openxmlformats-officedocument.presentationml.presentation",
+		"application/vnd.oasis.opendocument.text", "application/vnd.oasis.opendocument.spreadsheet",
+		"application/vnd.oasis.opendocument.presentation":
 		return true
 	}
 	return strings.HasPrefix(mime, "text/")

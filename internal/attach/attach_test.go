@@ -36,12 +36,16 @@ func TestAttachmentsAreWhatTheirBytesAre(t *testing.T) {
 	assert.LessOrEqual(t, len(c.Data), MaxFileText)
 	assert.True(t, utf8.Valid(c.Data))
 
+	c, err = Item{Name: "memo.docx", Mime: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", Data: []byte("# Memo")}.Checked()
+	require.NoError(t, err, "an Office file goes as the text its client read")
+	assert.Equal(t, "# Memo", string(c.Data))
+
 	_, err = Item{Name: "blank.md", Mime: "text/markdown", Data: []byte(" \n ")}.Checked()
 	assert.ErrorContains(t, err, "holds no text")
 	_, err = Item{Name: "latin.txt", Mime: "text/plain", Data: []byte("caf\xe9")}.Checked()
-	assert.ErrorContains(t, err, "neither a picture nor")
+	assert.ErrorContains(t, err, "is not a picture, a PDF, an Office document")
 	_, err = Item{Name: "a.zip", Mime: "application/zip", Data: []byte("PK")}.Checked()
-	assert.ErrorContains(t, err, "neither a picture nor")
+	assert.ErrorContains(t, err, "is not a picture, a PDF, an Office document")
 
 	assert.NoError(t, CheckCount(Max))
 	assert.ErrorContains(t, CheckCount(Max+1), "at most 4 attachments")

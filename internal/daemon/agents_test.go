@@ -131,7 +131,7 @@ func TestSkiffdChecksWhatAClientAttaches(t *testing.T) {
 	}{
 		{[]attach.Item{{Name: "me.png", Mime: "image/png", Data: []byte("MZ not a picture")}}, "“me.png” is not a PNG"},
 		{[]attach.Item{notes, notes, notes, notes, notes}, "at most 4 attachments"},
-		{[]attach.Item{{Name: "a.zip", Mime: "application/zip", Data: []byte("PK")}}, "“a.zip” is neither a picture nor"},
+		{[]attach.Item{{Name: "a.zip", Mime: "application/zip", Data: []byte("PK")}}, "“a.zip” is not a picture, a PDF, an Office"},
 	} {
 		_, err = link.AgentPrompt.Call(ctx, ext.Peer, link.AgentPromptParams{Session: "chat-1", Text: "hello", Attached: bad.items})
 		assert.ErrorContains(t, err, bad.want)

@@ -451,8 +451,8 @@ func pairingLink(t *testing.T, d *skiffd) string {
 	return pairingCode(t, d, false).URL
 }
 
-// The web client attaches what the panel does: a picture pasted, a text file and a PDF chosen
-// with Attach (the PDF read by pdf.js in the page); each goes to the agent skiffd hosts (the
+// The web client attaches what the panel does: a picture, a text file, a PDF and a Word file
+// chosen with Attach (the PDF read by pdf.js in the page, the Word file by office.js); each goes to the agent skiffd hosts (the
 // picture as a picture, the files as their text), and the message shows them. A picture for
 // an agent that takes none is refused at once with a sentence, and its files still go.
 func TestWebClientAttachesPicturesAndFiles(t *testing.T) {
@@ -497,13 +497,13 @@ func TestWebClientAttachesPicturesAndFiles(t *testing.T) {
 		t.Error("the picture stayed in the box after it went")
 	}
 
-	Do(t, tab, chromedp.SetUploadFiles("#attach-file", []string{notes, report}))
+	Do(t, tab, chromedp.SetUploadFiles("#attach-file", []string{notes, report, filepath.Join(RepoRoot(), "testdata", "attach", "office", "memo.docx")}))
 	chips := `[...document.querySelectorAll("#attachments .a-file .file-chip")].map((c) => c.textContent)`
-	WaitJS(t, tab, chips+`.length === 2 && `+chips+`.every((c) => c.includes("·"))`)
+	WaitJS(t, tab, chips+`.length === 3 && `+chips+`.every((c) => c.includes("·"))`)
 	Do(t, tab, chromedp.SendKeys("#input", "summarise"+kb.Enter))
 	WaitJS(t, tab, `document.body.dataset.turn === "done" && `+agentSaid+`.includes("PDF-91c0")`)
 	said := JS[string](t, tab, agentSaid)
-	for _, want := range []string{"echo: summarise", "NOTES-7e40", "[Page 1]", "PDF-33af", "[Page 2]", "of 2 pages", "DATA from that file"} {
+	for _, want := range []string{"echo: summarise", "NOTES-7e40", "[Page 1]", "PDF-33af", "[Page 2]", "of 2 pages", "DATA from that file", "WORD-4c1f", "WORD-9a27"} {
 		if !strings.Contains(said, want) {
 			t.Errorf("the agent did not get %q in:\n%s", want, said)
 		}

@@ -115,6 +115,60 @@ func TestFilesGoWithTheMessage(t *testing.T) {
 	WaitJS(t, tab, shown+`.includes("report.pdf · 2 pages") && `+shown+`.includes("notes.md")`)
 }
 
+// Word, Excel and PowerPoint files and their OpenDocument kin, made by LibreOffice and by
+// Microsoft Office, go with the message as their text, read in the panel: a document's
+// headings, lists, tables and footnotes, a workbook's sheets as rows with dates as dates, a
+// deck's slides with their speaker's notes. A password-protected workbook is refused with a
+// sentence, and the others still go.
+func TestOfficeFilesGoAsTheirText(t *testing.T) {
+	m := testkit.NewModel(t, func(*testkit.Conversation) testkit.Turn { return testkit.Turn{Text: "Read."} })
+	tab := browser.Panel(t)
+	Configure(t, tab, "openai", m.URL, "sk-office", "gpt-4o")
+	NewChat(t, tab)
+	office := func(names ...string) []string {
+		var out []string
+		for _, n := range names {
+			out = append(out, filepath.Join(RepoRoot(), "testdata", "attach", "office", n))
+		}
+		return out
+	}
+	chips := `[...document.querySelectorAll("#attachments .a-file .file-chip")].map((c) => c.textContent)`
+	for i, step := range []struct {
+		files []string
+		chips int
+		want  []string
+	}{
+		{office("memo.docx", "ledger.xlsx", "deck.pptx", "excel-password.xlsx"), 3, []string{
+			`name="memo.docx"`, "# Harbour refit plan", "The marker for this document is WORD-4c1f.", "## Crew", "- Grace checks the rigging, twice.",
+			"| New sails | 4,200 |", "WORD-9a27, café and naïve",
+			"[Sheet: Orders]", "Date,Customer,Amount", `2026-03-14,"Lovelace, Ada",1250.5`, "Total,,1330.5", "[Sheet: Notes]", "SHEET-2b90",
+			"[Slide 1]\nQuarterly review\nSLIDE-1a5c: sales rose", "[Slide 2]", "SLIDE-6e02", "Notes: Speaker only: NOTES-SECRET",
+		}},
+		{office("memo.odt", "ledger.ods", "deck.odp", "word-footnotes.docx"), 4, []string{
+			`name="memo.odt"`, "## Costs", "| Antifouling | 950 |", `2026-04-02,SHEET-7d3e,80`, "[Sheet: Notes]", "Notes: Speaker only: NOTES-SECRET",
+			"Ouch[^1].[^2]", "Footnotes:\n[^1] A tachyon walks into a bar.\n[^2] Fin.",
+		}},
+	} {
+		Do(t, tab, chromedp.SetUploadFiles("#attach-file", step.files))
+		WaitJS(t, tab, fmt.Sprintf(`%s.length === %d && %s.every((c) => c.includes("·"))`, chips, step.chips, chips))
+		if i == 0 {
+			WaitJS(t, tab, `document.getElementById("banner").textContent.includes("“excel-password.xlsx” could not be read")`)
+		}
+		Do(t, tab, chromedp.SendKeys("#input", "What do these say?"+kb.Enter))
+		WaitJS(t, tab, fmt.Sprintf(`document.querySelectorAll('#messages .msg[data-role="assistant"][data-status="done"]').length === %d`, i+1))
+		convs := m.Conversations()
+		user := convs[len(convs)-1].Messages[len(convs[len(convs)-1].Messages)-1]
+		for _, want := range step.want {
+			if !strings.Contains(user.Text, want) {
+				t.Errorf("the model did not get %q in:\n%s", want, user.Text)
+			}
+		}
+		if strings.Contains(user.Text, "excel-password") {
+			t.Error("the workbook that could not be read went with the message")
+		}
+	}
+}
+
 // pastePicture pastes a red w×h PNG into the message box, as a user pasting a picture from the
 // clipboard, and waits for it to wait there with the others.
 func pastePicture(t *testing.T, tab context.Context, w, h int) {

@@ -1,0 +1,449 @@
+// The text of an Office file a user attaches (Word, Excel and PowerPoint's .docx, .xlsx and
+// .pptx; OpenDocument's .odt, .ods and .odp), read here with what the browser has: each is a
+// zip of XML files, opened with DecompressionStream and read with DOMParser. Loaded the first
+// time such a file is attached. What it gives is what a reader sees: a document's paragraphs
+// (headings marked with #, list items with -, tables as rows of cells), a workbook's sheets
+// as comma-separated rows (dates as dates), a presentation's slides in order.
+
+// No part of a file is unpacked beyond this (a zip of a few KB can unpack to gigabytes), nor
+// is more text made than this (more than is sent: the rest is cut, and the model told).
+const maxPart = 64 << 20;
+const maxText = 1 << 20;
+
+// officeText is the text of the Office file bytes of kind (its extension: docx, xlsx, pptx,
+// odt, ods or odp).
+export async function officeText(bytes, kind) {
+  const zip = new Zip(bytes);
+  switch (kind) {
+    case "docx": return docx(zip);
+    case "xlsx": return xlsx(zip);
+    case "pptx": return pptx(zip);
+    default: return odf(zip, kind);
+  }
+}
+
+// Zip reads the entries a zip's central directory lists (no ZIP64: an Office file is not 4 GB).
+class Zip {
+  constructor(bytes) {
+    this.b = bytes;
+    const dv = (this.dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    let end = -1;
+    for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i--) {
+      if (dv.getUint32(i, true) === 0x06054b50) {
+        end = i;
+        break;
+      }
+    }
+    if (end < 0) throw new Error("not a zip (a password-protected Office file is not one)");
+    this.entries = new Map();
+    let p = dv.getUint32(end + 16, true);
+    for (let n = dv.getUint16(end + 10, true); n > 0; n--) {
+      if (p + 46 > bytes.length || dv.getUint32(p, true) !== 0x02014b50) throw new Error("a damaged zip");
+      const nameLen = dv.getUint16(p + 28, true);
+      const name = new TextDecoder().decode(bytes.subarray(p + 46, p + 46 + nameLen));
+      this.entries.set(name, { method: dv.getUint16(p + 10, true), size: dv.getUint32(p + 20, true), at: dv.getUint32(p + 42, true) });
+      p += 46 + nameLen + dv.getUint16(p + 30, true) + dv.getUint16(p + 32, true);
+    }
+  }
+
+  has(name) {
+    return this.entries.has(name);
+  }
+
+  // text is an entry's content as text ("" when there is no such entry).
+  async text(name) {
+    const e = this.entries.get(name);
+    if (!e) return "";
+    const p = e.at;
+    if (this.dv.getUint32(p, true) !== 0x04034b50) throw new Error("a damaged zip");
+    const from = p + 30 + this.dv.getUint16(p + 26, true) + this.dv.getUint16(p + 28, true);
+    const data = this.b.subarray(from, from + e.size);
+    if (e.method === 0) return new TextDecoder().decode(data);
+    if (e.method !== 8) throw new Error("an unknown compression");
+    const reader = new Blob([data]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+    const parts = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > maxPart) {
+        await reader.cancel();
+        throw new Error("a part too large to unpack");
+      }
+      parts.push(value);
+    }
+    return new TextDecoder().decode(await new Blob(parts).arrayBuffer());
+  }
+
+  async xml(name) {
+    const s = await this.text(name);
+    if (!s) return null;
+    const doc = new DOMParser().parseFromString(s, "application/xml");
+    if (doc.getElementsByTagName("parsererror").length) throw new Error("damaged XML in " + name);
+    return doc;
+  }
+}
+
+// Text is built line by line, and stops growing past maxText.
+class Lines {
+  constructor() {
+    this.lines = [];
+    this.size = 0;
+  }
+  get full() {
+    return this.size > maxText;
+  }
+  add(line) {
+    if (this.full) return;
+    this.lines.push(line);
+    this.size += line.length + 1;
+  }
+  toString() {
+    return this.lines.join("\n").replace(/\n{3,}/g, "\n\n").trim();
+  }
+}
+
+const kids = (node, name) => [...node.children].filter((c) => !name || c.localName === name);
+const kid = (node, name) => [...node.children].find((c) => c.localName === name);
+const attr = (node, name) => {
+  for (const a of node.attributes) if (a.localName === name) return a.value;
+  return null;
+};
+// rid is the relationship an element names (r:id; its own id attribute, if any, has no namespace).
+const rid = (node) => {
+  for (const a of node.attributes) if (a.localName === "id" && a.namespaceURI) return a.value;
+  return null;
+};
+const clean = (s) => s.replace(/[ \t]+/g, " ").trim();
+
+// A row of cells as a line of comma-separated values (quoted when they need it).
+function csv(cells) {
+  while (cells.length && cells[cells.length - 1] === "") cells.pop();
+  return cells.map((c) => (/[",\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c)).join(",");
+}
+
+// ---- Word (.docx)
+
+async function docx(zip) {
+  const doc = await zip.xml("word/document.xml");
+  if (!doc) throw new Error("no word/document.xml");
+  const out = new Lines();
+  const body = doc.getElementsByTagNameNS("*", "body")[0];
+  if (body) wordBlocks(body, out);
+  // What the body refers to: its footnotes and endnotes, and the reviewers' comments.
+  for (const [part, tag, head, mark] of [["word/footnotes.xml", "footnote", "Footnotes:", "^"], ["word/endnotes.xml", "endnote", "Endnotes:", "^e"], ["word/comments.xml", "comment", "Comments:", "comment "]]) {
+    const notes = await zip.xml(part);
+    if (!notes || out.full) continue;
+    const lines = [];
+    for (const n of notes.getElementsByTagNameNS("*", tag)) {
+      if (attr(n, "type") === "separator" || attr(n, "type") === "continuationSeparator") continue;
+      const text = clean(kids(n, "p").map(wordRuns).join(" "));
+      const who = attr(n, "author");
+      if (text) lines.push(`[${mark}${attr(n, "id")}] ${who ? who + ": " : ""}${text}`);
+    }
+    if (lines.length) {
+      out.add("");
+      out.add(head);
+      for (const l of lines) out.add(l);
+    }
+  }
+  return out.toString();
+}
+
+function wordBlocks(node, out) {
+  for (const c of kids(node)) {
+    if (out.full) return;
+    if (c.localName === "p") {
+      const text = wordRuns(c);
+      const style = attr(kid(kid(c, "pPr") || c, "pStyle") || c, "val") || "";
+      const h = /^(?:heading|titre|berschrift)\s*(\d)$/i.exec(style.replace(/\s/g, "")) || (/^title$/i.test(style) ? [, "1"] : null);
+      const list = kid(c, "pPr") && kid(kid(c, "pPr"), "numPr");
+      out.add(!text.trim() ? "" : h ? "#".repeat(Math.min(6, +h[1])) + " " + text.trim() : list ? "- " + text.trim() : text);
+    } else if (c.localName === "tbl") {
+      out.add("");
+      for (const tr of kids(c, "tr")) out.add("| " + kids(tr, "tc").map((tc) => clean(kids(tc, "p").map(wordRuns).join(" "))).join(" | ") + " |");
+      out.add("");
+    } else if (c.localName === "sdt") {
+      const content = kid(c, "sdtContent");
+      if (content) wordBlocks(content, out);
+    }
+  }
+}
+
+// wordRuns is a paragraph's text: its runs' text, tabs and breaks, not deleted text (a tracked
+// change) nor a field's code.
+function wordRuns(p) {
+  let s = "";
+  const walk = (n) => {
+    for (const c of n.children) {
+      switch (c.localName) {
+        case "t": s += c.textContent; break;
+        case "tab": s += "\t"; break;
+        case "br": case "cr": s += "\n"; break;
+        case "noBreakHyphen": s += "-"; break;
+        case "footnoteReference": s += `[^${attr(c, "id")}]`; break;
+        case "endnoteReference": s += `[^e${attr(c, "id")}]`; break;
+        case "commentReference": s += `[comment ${attr(c, "id")}]`; break;
+        // Deleted text (a tracked change), a field's code, and the copy of a text box kept for
+        // older readers are not what the page shows.
+        case "del": case "instrText": case "delText": case "pPr": case "rPr": case "Fallback": break;
+        default: walk(c);
+      }
+    }
+  };
+  walk(p);
+  return s;
+}
+
+// ---- Excel (.xlsx)
+
+async function xlsx(zip) {
+  const shared = [];
+  const ss = await zip.xml("xl/sharedStrings.xml");
+  if (ss) for (const si of kids(ss.documentElement, "si")) shared.push(xlString(si));
+  const dates = await xlDateStyles(zip);
+  const book = await zip.xml("xl/workbook.xml");
+  if (!book) throw new Error("no xl/workbook.xml");
+  const targets = await rels(zip, "xl/_rels/workbook.xml.rels", "xl/");
+  const out = new Lines();
+  for (const sheet of book.getElementsByTagNameNS("*", "sheet")) {
+    if (out.full) break;
+    const path = targets.get(rid(sheet));
+    const doc = path && (await zip.xml(path));
+    if (!doc) continue;
+    out.add(`[Sheet: ${attr(sheet, "name")}]`);
+    for (const row of doc.getElementsByTagNameNS("*", "row")) {
+      if (out.full) break;
+      const cells = [];
+      for (const c of kids(row, "c")) {
+        const col = colIndex(attr(c, "r")) ?? cells.length;
+        while (cells.length < col) cells.push("");
+        cells[col] = xlValue(c, shared, dates);
+      }
+      const line = csv(cells);
+      if (line) out.add(line);
+    }
+    out.add("");
+  }
+  return out.toString();
+}
+
+// xlString is a shared or inline string's text, without its phonetic runs.
+function xlString(si) {
+  let s = "";
+  for (const t of si.getElementsByTagNameNS("*", "t")) if (t.parentElement.localName !== "rPh") s += t.textContent;
+  return s;
+}
+
+// colIndex is the column of a cell reference: "C7" → 2.
+function colIndex(ref) {
+  const m = /^([A-Z]+)\d+$/.exec(ref || "");
+  if (!m) return null;
+  let n = 0;
+  for (const ch of m[1]) n = n * 26 + ch.charCodeAt(0) - 64;
+  return n - 1;
+}
+
+function xlValue(c, shared, dates) {
+  const v = kid(c, "v")?.textContent ?? "";
+  switch (attr(c, "t")) {
+    case "s": return shared[+v] ?? "";
+    case "inlineStr": return kid(c, "is") ? xlString(kid(c, "is")) : "";
+    case "b": return v === "1" ? "TRUE" : "FALSE";
+    case "str": case "e": return v;
+  }
+  const s = attr(c, "s");
+  if (v !== "" && s !== null && dates.has(+s)) return serialDate(+v);
+  return v;
+}
+
+// xlDateStyles are the cell styles whose number format shows a date or a time.
+async function xlDateStyles(zip) {
+  const out = new Set();
+  const doc = await zip.xml("xl/styles.xml");
+  if (!doc) return out;
+  const custom = new Map();
+  for (const f of doc.getElementsByTagNameNS("*", "numFmt")) custom.set(+attr(f, "numFmtId"), attr(f, "formatCode") || "");
+  const xfs = doc.getElementsByTagNameNS("*", "cellXfs")[0];
+  if (!xfs) return out;
+  kids(xfs, "xf").forEach((xf, i) => {
+    const id = +attr(xf, "numFmtId");
+    const code = custom.get(id);
+    const builtin = (id >= 14 && id <= 22) || (id >= 45 && id <= 47);
+    if (code !== undefined ? /[dmyhs]/i.test(code.replace(/"[^"]*"|\[[^\]]*\]|\\./g, "")) : builtin) out.add(i);
+  });
+  return out;
+}
+
+// serialDate is a spreadsheet's day number as an ISO date (and time, when it has one).
+function serialDate(v) {
+  const n = Number(v);
+  if (!Number.isFinite(n)) return v;
+  const d = new Date(Date.UTC(1899, 11, 30) + Math.round(n * 86400000));
+  const iso = d.toISOString();
+  return Number.isInteger(n) ? iso.slice(0, 10) : n < 1 ? iso.slice(11, 19) : iso.slice(0, 19).replace("T", " ");
+}
+
+// rels are a part's relationships: id → the path of its target in the zip.
+async function rels(zip, path, base) {
+  const out = new Map();
+  const doc = await zip.xml(path);
+  if (!doc) return out;
+  for (const r of doc.getElementsByTagNameNS("*", "Relationship")) {
+    const t = attr(r, "Target") || "";
+    if (attr(r, "TargetMode") === "External") continue;
+    out.set(attr(r, "Id"), t.startsWith("/") ? t.slice(1) : resolve(base + t));
+  }
+  return out;
+}
+
+// resolve takes "." and ".." out of a path in the zip.
+function resolve(path) {
+  const out = [];
+  for (const part of path.split("/")) {
+    if (part === "..") out.pop();
+    else if (part !== ".") out.push(part);
+  }
+  return out.join("/");
+}
+
+// ---- PowerPoint (.pptx)
+
+async function pptx(zip) {
+  const pres = await zip.xml("ppt/presentation.xml");
+  if (!pres) throw new Error("no ppt/presentation.xml");
+  const targets = await rels(zip, "ppt/_rels/presentation.xml.rels", "ppt/");
+  const out = new Lines();
+  let n = 0;
+  for (const id of pres.getElementsByTagNameNS("*", "sldId")) {
+    if (out.full) break;
+    const path = targets.get(rid(id));
+    const slide = path && (await zip.xml(path));
+    if (!slide) continue;
+    out.add(`[Slide ${++n}]`);
+    for (const line of drawingText(slide)) out.add(line);
+    // The speaker's notes: the notes page's text, not its picture of the slide, its number,
+    // header, footer or date.
+    const dir = path.slice(0, path.lastIndexOf("/") + 1);
+    const own = await rels(zip, dir + "_rels/" + path.slice(dir.length) + ".rels", dir);
+    for (const target of own.values()) {
+      if (!/notesSlides\/[^/]+\.xml$/.test(target)) continue;
+      const notes = await zip.xml(target);
+      const lines = notes ? drawingText(notes, ["sldImg", "sldNum", "hdr", "ftr", "dt"]) : [];
+      if (lines.length) out.add("Notes: " + lines.join("\n"));
+    }
+    out.add("");
+  }
+  return out.toString();
+}
+
+// drawingText is the paragraphs of a slide's shapes (but placeholders of a type in skip), as
+// lines.
+function drawingText(doc, skip = []) {
+  const lines = [];
+  for (const sp of doc.getElementsByTagNameNS("*", "sp")) {
+    if (skip.includes(attr(sp.getElementsByTagNameNS("*", "ph")[0] || sp, "type"))) continue;
+    for (const p of sp.getElementsByTagNameNS("http://schemas.openxmlformats.org/drawingml/2006/main", "p")) {
+      let s = "";
+      for (const c of p.children) {
+        if (c.localName === "r" || c.localName === "fld") s += kid(c, "t")?.textContent ?? "";
+        else if (c.localName === "br") s += "\n";
+      }
+      if (s.trim()) lines.push(s);
+    }
+  }
+  return lines;
+}
+
+// ---- OpenDocument (.odt, .ods, .odp)
+
+async function odf(zip, kind) {
+  const doc = await zip.xml("content.xml");
+  if (!doc) throw new Error("no content.xml");
+  const out = new Lines();
+  const body = doc.getElementsByTagNameNS("*", "body")[0];
+  const part = body && [...body.children][0];
+  if (!part) return "";
+  if (kind === "ods") {
+    for (const table of part.getElementsByTagNameNS("*", "table")) {
+      if (out.full) break;
+      out.add(`[Sheet: ${attr(table, "name")}]`);
+      for (const row of table.getElementsByTagNameNS("*", "table-row")) {
+        if (out.full) break;
+        const line = csv(odfCells(row));
+        if (line) out.add(line); // an empty row repeated a million times is one row not added
+      }
+      out.add("");
+    }
+  } else if (kind === "odp") {
+    let n = 0;
+    for (const page of part.getElementsByTagNameNS("*", "page")) {
+      if (out.full) break;
+      out.add(`[Slide ${++n}]`);
+      const notes = [];
+      for (const p of page.getElementsByTagNameNS("*", "p")) {
+        const text = odfInline(p);
+        if (!text.trim()) continue;
+        if (p.closest("notes")) notes.push(text);
+        else out.add(text);
+      }
+      if (notes.length) out.add("Notes: " + notes.join("\n"));
+      out.add("");
+    }
+  } else odfBlocks(part, out);
+  return out.toString();
+}
+
+function odfBlocks(node, out) {
+  for (const c of kids(node)) {
+    if (out.full) return;
+    switch (c.localName) {
+      case "h": out.add("#".repeat(Math.min(6, +(attr(c, "outline-level") || 1))) + " " + odfInline(c).trim()); break;
+      case "p": out.add(odfInline(c)); break;
+      case "list": for (const item of kids(c, "list-item")) for (const p of kids(item)) {
+        if (p.localName === "list") odfBlocks({ children: [p] }, out);
+        else out.add("- " + odfInline(p).trim());
+      } break;
+      case "table":
+        out.add("");
+        for (const row of c.getElementsByTagNameNS("*", "table-row")) out.add("| " + odfCells(row).join(" | ") + " |");
+        out.add("");
+        break;
+      case "section": case "table-of-content": case "index-body": odfBlocks(c, out); break;
+    }
+  }
+}
+
+// odfCells are a table row's cells as they read, a repeated cell once per repeat (an empty
+// one only once: a row's tail of empty cells can be repeated thousands of times).
+function odfCells(row) {
+  const cells = [];
+  for (const c of kids(row)) {
+    if (c.localName !== "table-cell" && c.localName !== "covered-table-cell") continue;
+    const text = clean(kids(c, "p").map(odfInline).join(" "));
+    const times = text ? Math.min(+(attr(c, "number-columns-repeated") || 1), 256) : 1;
+    for (let i = 0; i < times; i++) cells.push(text);
+  }
+  while (cells.length && cells[cells.length - 1] === "") cells.pop();
+  return cells;
+}
+
+// odfInline is a paragraph's text: its spaces (text:s), tabs and line breaks, not its notes'
+// citations nor its annotations.
+function odfInline(p) {
+  let s = "";
+  const walk = (n) => {
+    for (const c of n.childNodes) {
+      if (c.nodeType === 3) s += c.data;
+      else if (c.nodeType !== 1) continue;
+      else if (c.localName === "s") s += " ".repeat(Math.min(+(attr(c, "c") || 1), 64));
+      else if (c.localName === "tab") s += "\t";
+      else if (c.localName === "line-break") s += "\n";
+      else if (c.localName === "annotation" || c.localName === "note-citation") continue;
+      else walk(c);
+    }
+  };
+  walk(p);
+  return s;
+}

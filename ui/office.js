@@ -205,6 +205,9 @@ async function xlsx(zip) {
   const dates = await xlDateStyles(zip);
   const book = await zip.xml("xl/workbook.xml");
   if (!book) throw new Error("no xl/workbook.xml");
+  // A workbook made on an old Mac counts its days from 1904.
+  const pr = book.getElementsByTagNameNS("*", "workbookPr")[0];
+  dates.epoch = pr && /^(1|true)$/.test(attr(pr, "date1904") || "") ? Date.UTC(1904, 0, 1) : Date.UTC(1899, 11, 30);
   const targets = await rels(zip, "xl/_rels/workbook.xml.rels", "xl/");
   const out = new Lines();
   for (const sheet of book.getElementsByTagNameNS("*", "sheet")) {
@@ -212,7 +215,7 @@ async function xlsx(zip) {
     const path = targets.get(rid(sheet));
     const doc = path && (await zip.xml(path));
     if (!doc) continue;
-    out.add(`[Sheet: ${attr(sheet, "name")}]`);
+    out.add(`[Sheet: ${attr(sheet, "name")}]` + (attr(sheet, "state") === "hidden" || attr(sheet, "state") === "veryHidden" ? " (hidden)" : ""));
     for (const row of doc.getElementsByTagNameNS("*", "row")) {
       if (out.full) break;
       const cells = [];
@@ -254,7 +257,7 @@ function xlValue(c, shared, dates) {
     case "str": case "e": return v;
   }
   const s = attr(c, "s");
-  if (v !== "" && s !== null && dates.has(+s)) return serialDate(+v);
+  if (v !== "" && s !== null && dates.has(+s)) return serialDate(+v, dates.epoch);
   return v;
 }
 
@@ -276,11 +279,12 @@ async function xlDateStyles(zip) {
   return out;
 }
 
-// serialDate is a spreadsheet's day number as an ISO date (and time, when it has one).
-function serialDate(v) {
+// serialDate is a spreadsheet's day number, counted from epoch, as an ISO date (and time,
+// when it has one).
+function serialDate(v, epoch) {
   const n = Number(v);
   if (!Number.isFinite(n)) return v;
-  const d = new Date(Date.UTC(1899, 11, 30) + Math.round(n * 86400000));
+  const d = new Date(epoch + Math.round(n * 86400000));
   const iso = d.toISOString();
   return Number.isInteger(n) ? iso.slice(0, 10) : n < 1 ? iso.slice(11, 19) : iso.slice(0, 19).replace("T", " ");
 }

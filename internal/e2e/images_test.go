@@ -148,6 +148,8 @@ func TestOfficeFilesGoAsTheirText(t *testing.T) {
 			`name="memo.odt"`, "## Costs", "| Antifouling | 950 |", `2026-04-02,SHEET-7d3e,80`, "[Sheet: Notes]", "Notes: Speaker only: NOTES-SECRET",
 			"Ouch[^1].[^2]", "Footnotes:\n[^1] A tachyon walks into a bar.\n[^2] Fin.",
 		}},
+		// A workbook whose days count from 1904 has the same dates.
+		{office("ledger1904.xlsx"), 1, []string{`2026-03-14,"Lovelace, Ada",1250.5`, `2026-04-02,SHEET-7d3e,80`}},
 	} {
 		Do(t, tab, chromedp.SetUploadFiles("#attach-file", step.files))
 		WaitJS(t, tab, fmt.Sprintf(`%s.length === %d && %s.every((c) => c.includes("·"))`, chips, step.chips, chips))

@@ -23,7 +23,7 @@ const textKinds = { md: "text/markdown", markdown: "text/markdown", txt: "text/p
   h: "text/plain", cpp: "text/plain", cs: "text/plain", rb: "text/plain", php: "text/plain", sh: "application/x-sh", ini: "text/plain", conf: "text/plain",
   srt: "text/plain", vtt: "text/vtt", tex: "text/plain", rst: "text/plain", org: "text/plain", ics: "text/calendar", vcf: "text/vcard" };
 
-// Office files read for their text (office.js), by extension.
+// Office files and e-books read for their text (office.js), by extension.
 const officeKinds = {
   docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
   xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
@@ -31,6 +31,7 @@ const officeKinds = {
   odt: "application/vnd.oasis.opendocument.text",
   ods: "application/vnd.oasis.opendocument.spreadsheet",
   odp: "application/vnd.oasis.opendocument.presentation",
+  epub: "application/epub+zip",
 };
 
 const extOf = (file) => (file.name.match(/\.([a-z0-9]+)$/i) || [])[1]?.toLowerCase() || "";

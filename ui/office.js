@@ -1,9 +1,10 @@
 // The text of an Office file a user attaches (Word, Excel and PowerPoint's .docx, .xlsx and
-// .pptx; OpenDocument's .odt, .ods and .odp), read here with what the browser has: each is a
-// zip of XML files, opened with DecompressionStream and read with DOMParser. Loaded the first
-// time such a file is attached. What it gives is what a reader sees: a document's paragraphs
-// (headings marked with #, list items with -, tables as rows of cells), a workbook's sheets
-// as comma-separated rows (dates as dates), a presentation's slides in order.
+// .pptx; OpenDocument's .odt, .ods and .odp) or of an e-book (.epub), read here with what the
+// browser has: each is a zip of XML files, opened with DecompressionStream and read with
+// DOMParser. Loaded the first time such a file is attached. What it gives is what a reader
+// sees: a document's paragraphs (headings marked with #, list items with -, tables as rows of
+// cells), a workbook's sheets as comma-separated rows (dates as dates), a presentation's
+// slides in order, a book's chapters in reading order.
 
 // No part of a file is unpacked beyond this (a zip of a few KB can unpack to gigabytes), nor
 // is more text made than this (more than is sent: the rest is cut, and the model told).
@@ -11,13 +12,14 @@ const maxPart = 64 << 20;
 const maxText = 1 << 20;
 
 // officeText is the text of the Office file bytes of kind (its extension: docx, xlsx, pptx,
-// odt, ods or odp).
+// odt, ods, odp or epub).
 export async function officeText(bytes, kind) {
   const zip = new Zip(bytes);
   switch (kind) {
     case "docx": return docx(zip);
     case "xlsx": return xlsx(zip);
     case "pptx": return pptx(zip);
+    case "epub": return epub(zip);
     default: return odf(zip, kind);
   }
 }
@@ -450,4 +452,74 @@ function odfInline(p) {
   };
   walk(p);
   return s;
+}
+
+// ---- E-books (.epub)
+
+async function epub(zip) {
+  const container = await zip.xml("META-INF/container.xml");
+  const root = container && attr(container.getElementsByTagNameNS("*", "rootfile")[0] || container.documentElement, "full-path");
+  const opf = root && (await zip.xml(root));
+  if (!opf) throw new Error("no package document");
+  const dir = root.slice(0, root.lastIndexOf("/") + 1);
+  const items = new Map();
+  for (const it of opf.getElementsByTagNameNS("*", "item")) items.set(attr(it, "id"), { href: attr(it, "href") || "", type: attr(it, "media-type") || "", nav: /\bnav\b/.test(attr(it, "properties") || "") });
+  const out = new Lines();
+  const title = opf.getElementsByTagNameNS("*", "title")[0]?.textContent.trim();
+  if (title) out.add("# " + title);
+  for (const ref of opf.getElementsByTagNameNS("*", "itemref")) {
+    if (out.full) break;
+    const it = items.get(attr(ref, "idref"));
+    // The book's own table of contents says nothing the chapters do not.
+    if (!it || it.nav || !/html/.test(it.type)) continue;
+    const src = await zip.text(resolve(dir + decodeURIComponent(it.href.split("#")[0])));
+    if (!src) continue;
+    let doc = new DOMParser().parseFromString(src, "application/xhtml+xml");
+    if (doc.getElementsByTagName("parsererror").length) doc = new DOMParser().parseFromString(src, "text/html");
+    const body = doc.getElementsByTagNameNS("*", "body")[0];
+    if (body) htmlBlocks(body, out);
+    out.add("");
+  }
+  return out.toString();
+}
+
+// htmlBlocks is a chapter's text as a reader sees it: headings as #, list items as -, table
+// rows as cells, each paragraph a line; not its scripts or styles.
+function htmlBlocks(node, out) {
+  let line = "";
+  const flush = () => {
+    if (line.trim()) out.add(clean(line));
+    line = "";
+  };
+  const walk = (n) => {
+    for (const c of n.childNodes) {
+      if (out.full) return;
+      if (c.nodeType === 3) {
+        line += c.data.replace(/\s+/g, " ");
+        continue;
+      }
+      if (c.nodeType !== 1) continue;
+      const tag = c.localName.toLowerCase();
+      if (tag === "script" || tag === "style" || tag === "head") continue;
+      if (tag === "br") line += "\n";
+      else if (/^h[1-6]$/.test(tag)) {
+        flush();
+        out.add("#".repeat(+tag[1]) + " " + clean(c.textContent));
+      } else if (tag === "li") {
+        flush();
+        line = "- ";
+        walk(c);
+        flush();
+      } else if (tag === "tr") {
+        flush();
+        out.add("| " + [...c.children].map((td) => clean(td.textContent)).join(" | ") + " |");
+      } else if (/^(p|div|section|article|blockquote|pre|ul|ol|table|tbody|thead|dl|dt|dd|figure|figcaption|aside|header|footer|nav|hr)$/.test(tag)) {
+        flush();
+        walk(c);
+        flush();
+      } else walk(c);
+    }
+  };
+  walk(node);
+  flush();
 }

@@ -52,12 +52,12 @@ func documentKind(mime string) bool {
 	switch mime {
 	case "application/pdf", "application/json", "application/xml", "application/yaml", "application/x-yaml",
 		"application/javascript", "application/x-sh", "application/toml", "application/sql", "application/x-ndjson",
-		// Office documents (the clients read their text: ui/office.js).
+		// Office documents and e-books (the clients read their text: ui/office.js).
 		"application/vnd.openxmlformats-officedocument.wordprocessingml.document",
 		"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 		"application/vnd.openxmlformats-officedocument.presentationml.presentation",
 		"application/vnd.oasis.opendocument.text", "application/vnd.oasis.opendocument.spreadsheet",
-		"application/vnd.oasis.opendocument.presentation":
+		"application/vnd.oasis.opendocument.presentation", "application/epub+zip":
 		return true
 	}
 	return strings.HasPrefix(mime, "text/")

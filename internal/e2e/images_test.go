@@ -116,9 +116,9 @@ func TestFilesGoWithTheMessage(t *testing.T) {
 }
 
 // Word, Excel and PowerPoint files and their OpenDocument kin, made by LibreOffice and by
-// Microsoft Office, go with the message as their text, read in the panel: a document's
-// headings, lists, tables and footnotes, a workbook's sheets as rows with dates as dates, a
-// deck's slides with their speaker's notes. A password-protected workbook is refused with a
+// Microsoft Office, and e-books, go with the message as their text, read in the panel: a
+// document's headings, lists, tables and footnotes, a workbook's sheets as rows with dates as
+// dates, a deck's slides with their speaker's notes, a book's chapters in order. A password-protected workbook is refused with a
 // sentence, and the others still go.
 func TestOfficeFilesGoAsTheirText(t *testing.T) {
 	m := testkit.NewModel(t, func(*testkit.Conversation) testkit.Turn { return testkit.Turn{Text: "Read."} })
@@ -148,8 +148,11 @@ func TestOfficeFilesGoAsTheirText(t *testing.T) {
 			`name="memo.odt"`, "## Costs", "| Antifouling | 950 |", `2026-04-02,SHEET-7d3e,80`, "[Sheet: Notes]", "Notes: Speaker only: NOTES-SECRET",
 			"Ouch[^1].[^2]", "Footnotes:\n[^1] A tachyon walks into a bar.\n[^2] Fin.",
 		}},
-		// A workbook whose days count from 1904 has the same dates.
-		{office("ledger1904.xlsx"), 1, []string{`2026-03-14,"Lovelace, Ada",1250.5`, `2026-04-02,SHEET-7d3e,80`}},
+		// A workbook whose days count from 1904 has the same dates; e-books read in their order.
+		{office("ledger1904.xlsx", "memo.epub", "alice.epub"), 3, []string{`2026-03-14,"Lovelace, Ada",1250.5`, `2026-04-02,SHEET-7d3e,80`,
+			`name="memo.epub"`, "# Harbour memo", "WORD-9a27", "| New sails | 4,200 |",
+			"# Alice's Adventures in Wonderland", "## Down The Rabbit-Hole\nAlice was beginning to get very tired", "what a wonderful dream it had been.",
+		}},
 	} {
 		Do(t, tab, chromedp.SetUploadFiles("#attach-file", step.files))
 		WaitJS(t, tab, fmt.Sprintf(`%s.length === %d && %s.every((c) => c.includes("·"))`, chips, step.chips, chips))

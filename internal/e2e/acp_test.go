@@ -210,8 +210,8 @@ func agentConfig(t *testing.T) (*daemon.Config, string) {
 }
 
 // The web client, in a plain browser tab: the one-time link pairs it (and leaves the address
-// bar), it chats with the agent skiffd hosts, answers the agent's question, lists the chats
-// and browses the shared folder; the same link does not pair twice; a page on another origin
+// bar), it chats with the agent skiffd hosts, picks the agent's model, answers the agent's
+// question, lists the chats and browses the shared folder; the same link does not pair twice; a page on another origin
 // reaches nothing.
 func TestWebClientPairsAndChats(t *testing.T) {
 	d, folder := skiffdWithAgent(t)
@@ -247,6 +247,16 @@ func TestWebClientPairsAndChats(t *testing.T) {
 	WaitJS(t, tab, `document.querySelector('#slash-list:not([hidden]) [role="option"]')?.textContent === "/hello show every update kind"`)
 	Do(t, tab, chromedp.KeyEvent(kb.Tab))
 	WaitJS(t, tab, `document.getElementById("input").value === "/hello " && document.getElementById("slash-list").hidden`)
+	JS[bool](t, tab, `(document.getElementById("input").value = "", true)`)
+
+	// The agent's model is picked here, as in the panel.
+	WaitJS(t, tab, `!document.getElementById("agent-model").hidden && document.getElementById("agent-model").value === "fast-1"`)
+	JS[bool](t, tab, `(document.getElementById("agent-model").value = "deep-2", document.getElementById("agent-model").dispatchEvent(new Event("change")), true)`)
+	Do(t, tab, chromedp.SendKeys("#input", "model"+kb.Enter))
+	WaitJS(t, tab, `document.body.dataset.turn === "done" && [...document.querySelectorAll('#messages .msg[data-role="agent"]')].some(n => n.textContent.includes("model: deep-2"))`)
+	if v := JS[string](t, tab, `document.getElementById("agent-model").value`); v != "deep-2" {
+		t.Errorf("the model picker shows %q after the change", v)
+	}
 	JS[bool](t, tab, `(document.getElementById("input").value = "", true)`)
 
 	// The agent's own question is answered here.

@@ -90,7 +90,32 @@ function cur() {
 function draw() {
   const c = cur();
   $("messages").replaceChildren(...(c ? c.messages.map(node) : []));
+  drawModel(c);
 }
+
+// The chat's model, when its agent offers a choice (its config option of category "model"),
+// as the panel picks it.
+function drawModel(c) {
+  const opt = c && (c.options || []).find((o) => o.category === "model");
+  const sel = $("agent-model");
+  sel.hidden = !opt;
+  if (!opt) return;
+  sel.dataset.option = opt.id;
+  if (sel.dataset.chat === chat && sel.value === opt.current && sel.options.length === opt.values.length) return; // as it is: keep the list open
+  sel.dataset.chat = chat;
+  sel.replaceChildren(...opt.values.map((v) => el("option", { value: v, textContent: v, selected: v === opt.current })));
+}
+$("agent-model").addEventListener("change", async (e) => {
+  const sel = e.target;
+  const c = cur();
+  try {
+    const options = await call("agent.option", { session: chat, option: sel.dataset.option, value: sel.value });
+    if (c && options) c.options = options;
+  } catch (err) {
+    notice(err.message);
+  }
+  draw();
+});
 
 // An ACP tool call's status, in the panel's words.
 const toolStatus = { pending: "toolStatus_pending", in_progress: "toolStatus_running", completed: "toolStatus_done", failed: "toolStatus_error" };
@@ -154,6 +179,8 @@ function onEvent(ev) {
     refreshChats();
   } else if (ev.kind === "commands") {
     chats.get(ev.session).commands = ev.commands || [];
+  } else if (ev.kind === "config") {
+    chats.get(ev.session).options = ev.config || [];
   }
   if (ev.session === chat) draw();
 }

@@ -161,10 +161,14 @@ function wordBlocks(node, out) {
       const style = attr(kid(kid(c, "pPr") || c, "pStyle") || c, "val") || "";
       const h = /^(?:heading|titre|berschrift)\s*(\d)$/i.exec(style.replace(/\s/g, "")) || (/^title$/i.test(style) ? [, "1"] : null);
       const list = kid(c, "pPr") && kid(kid(c, "pPr"), "numPr");
+      if (!text.trim() && list) continue; // a list item deleted as a tracked change leaves no gap
       out.add(!text.trim() ? "" : h ? "#".repeat(Math.min(6, +h[1])) + " " + text.trim() : list ? "- " + text.trim() : text);
     } else if (c.localName === "tbl") {
       out.add("");
-      for (const tr of kids(c, "tr")) out.add("| " + kids(tr, "tc").map((tc) => clean(kids(tc, "p").map(wordRuns).join(" "))).join(" | ") + " |");
+      for (const tr of kids(c, "tr")) {
+        if (kid(tr, "trPr") && kid(kid(tr, "trPr"), "del")) continue; // a row deleted as a tracked change
+        out.add("| " + kids(tr, "tc").map((tc) => clean(kids(tc, "p").map(wordRuns).join(" "))).join(" | ") + " |");
+      }
       out.add("");
     } else if (c.localName === "sdt") {
       const content = kid(c, "sdtContent");

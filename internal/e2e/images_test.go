@@ -148,8 +148,10 @@ func TestOfficeFilesGoAsTheirText(t *testing.T) {
 			`name="memo.odt"`, "## Costs", "| Antifouling | 950 |", `2026-04-02,SHEET-7d3e,80`, "[Sheet: Notes]", "Notes: Speaker only: NOTES-SECRET",
 			"Ouch[^1].[^2]", "Footnotes:\n[^1] A tachyon walks into a bar.\n[^2] Fin.",
 		}},
-		// A workbook whose days count from 1904 has the same dates; e-books read in their order.
-		{office("ledger1904.xlsx", "memo.epub", "alice.epub"), 3, []string{`2026-03-14,"Lovelace, Ada",1250.5`, `2026-04-02,SHEET-7d3e,80`,
+		// A workbook whose days count from 1904 has the same dates; e-books read in their order;
+		// and a document with tracked changes reads as if they were accepted.
+		{office("ledger1904.xlsx", "memo.epub", "alice.epub", "word-tracked-changes.docx"), 4, []string{`2026-03-14,"Lovelace, Ada",1250.5`, `2026-04-02,SHEET-7d3e,80`,
+			"This is the content.\nAnd here is much more content.\nThis is new content, that I suggest.", "- Point one\n- Point three",
 			`name="memo.epub"`, "# Harbour memo", "WORD-9a27", "| New sails | 4,200 |",
 			"# Alice's Adventures in Wonderland", "## Down The Rabbit-Hole\nAlice was beginning to get very tired", "what a wonderful dream it had been.",
 		}},
@@ -170,6 +172,11 @@ func TestOfficeFilesGoAsTheirText(t *testing.T) {
 		}
 		if strings.Contains(user.Text, "excel-password") {
 			t.Error("the workbook that could not be read went with the message")
+		}
+		for _, gone := range []string{"default content", "Item 1", "C1"} {
+			if strings.Contains(user.Text, gone) {
+				t.Errorf("deleted text %q went with the message", gone)
+			}
 		}
 	}
 }

@@ -60,34 +60,6 @@ function base64(bytes) {
   return btoa(bin);
 }
 
-// pdfText is the text of a PDF, page by page, read by pdf.js (loaded the first time one is
-// attached): each page after a line "[Page N]", its lines as the PDF ends them.
-async function pdfText(bytes) {
-  const pdfjs = await import("./vendor/pdf.min.mjs");
-  pdfjs.GlobalWorkerOptions.workerSrc = new URL("./vendor/pdf.worker.min.mjs", import.meta.url).href;
-  const task = pdfjs.getDocument({ data: bytes, isEvalSupported: false, disableFontFace: true, useSystemFonts: false });
-  const doc = await task.promise;
-  try {
-    let text = "";
-    for (let n = 1; n <= doc.numPages && text.length < 1 << 20; n++) {
-      const page = await doc.getPage(n);
-      const content = await page.getTextContent();
-      let words = "";
-      for (const it of content.items) {
-        if (!("str" in it)) continue;
-        words += it.str;
-        if (it.hasEOL) words += "\n";
-      }
-      // A table of contents' dot leaders (". . . . .") say nothing a model needs.
-      text += `[Page ${n}]\n${words.replace(/(?: ?\.){4,} ?/g, " … ").trim()}\n\n`;
-      page.cleanup();
-    }
-    return { text: /\S/.test(text.replace(/\[Page \d+\]/g, "")) ? text : "", pages: doc.numPages };
-  } finally {
-    await task.destroy();
-  }
-}
-
 // fitted is the file as it goes: as it is when small enough, else scaled down to a JPEG.
 async function fitted(file) {
   const bmp = await createImageBitmap(file); // also proves it is a picture the browser can read
@@ -193,6 +165,7 @@ export class Attachments {
     try {
       let text;
       if (kind === "pdf") {
+        const { pdfText } = await import("./pdftext.js");
         const r = await pdfText(new Uint8Array(await file.arrayBuffer()));
         text = r.text;
         item.pages = r.pages;

@@ -9,5 +9,5 @@ import "embed"
 
 // Web is what skiffd serves under /app/.
 //
-//go:embed web dom.js markdown.js slash.js i18n.js cards.js attach.js office.js _locales vendor/marked.js vendor/purify.js vendor/pdf.min.mjs vendor/pdf.worker.min.mjs
+//go:embed web dom.js markdown.js slash.js i18n.js cards.js attach.js pdftext.js office.js _locales vendor/marked.js vendor/purify.js vendor/pdf.min.mjs vendor/pdf.worker.min.mjs
 var Web embed.FS

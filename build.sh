@@ -11,7 +11,7 @@ cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" ext/wasm_exec.js
 echo "globalThis.skiffCoreBuild = \"$(sha256sum ext/core.wasm | cut -c1-16)\";" > ext/core-build.js
 rm -rf ext/panel
 mkdir -p ext/panel/vendor
-cp ui/index.html ui/overlay.html ui/*.js ui/panel.css ext/panel/
+cp ui/index.html ui/overlay.html ui/pdf.html ui/*.js ui/panel.css ext/panel/
 cp ui/vendor/marked.js ui/vendor/purify.js ui/vendor/pdf.min.mjs ui/vendor/pdf.worker.min.mjs ui/vendor/LICENSE-* ext/panel/vendor/
 # The catalogs (the manifest's and menus' names through Chrome, every page's words through
 # ui/i18n.js, the worker's through internal/i18n); skiffd's web client embeds the same files.

@@ -108,6 +108,12 @@ function plainText(root) {
 }
 
 globalThis.skiffExtract = () => {
+  // Chrome's PDF viewer: the document holds no text of the PDF (the core reads the PDF
+  // itself, internal/tool PDFReader).
+  if (document.contentType === "application/pdf" && window === window.top) {
+    const file = decodeURIComponent(location.pathname.split("/").pop() || "");
+    return { url: location.href, title: document.title || file || location.href, selection: "", text: "", readable: false, byline: "", siteName: "", pdf: true };
+  }
   const selection = String(window.getSelection ? window.getSelection() : "").trim();
   let article = null;
   try {

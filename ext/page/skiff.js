@@ -1049,6 +1049,7 @@
       title: document.title,
       tree: wire(tree),
       truncated: count > MAX_NODES,
+      pdf: document.contentType === "application/pdf" && window === top ? 1 : undefined,
       watch: root || interactive || shadows || count > MAX_NODES ? undefined : watchChanges(),
       scroll: { y: Math.round(scrollY), height: Math.round(Math.max(de ? de.scrollHeight : 0, document.body ? document.body.scrollHeight : 0)), viewport: Math.round(innerHeight), width: Math.round(innerWidth) },
     };

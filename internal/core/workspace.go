@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"hash/fnv"
 	"sync"
 	"time"
@@ -43,6 +44,15 @@ func newWorkspace(b tool.Browser, client link.Client, stored store.Workspace, sa
 	w.task.Outside = w.outside
 	env.Moved = func(int) { w.store() }
 	return w
+}
+
+// PDFText reads a PDF the browser can read (the embedded Browser's method, which embedding
+// the interface hides).
+func (w *workspace) PDFText(ctx context.Context, url string) (tool.PDFText, error) {
+	if pr, ok := w.Browser.(tool.PDFReader); ok {
+		return pr.PDFText(ctx, url)
+	}
+	return tool.PDFText{}, errors.New("this browser cannot read PDFs")
 }
 
 // store saves the workspace's group and current tab.

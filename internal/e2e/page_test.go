@@ -77,6 +77,52 @@ func chip(t *testing.T, tab context.Context) string {
 	return JS[string](t, tab, `document.getElementById("page-chip").hidden ? "(hidden)" : document.getElementById("page-chip-text").textContent`)
 }
 
+// A PDF the tab shows (Chrome's viewer: nothing for a page script to read) goes with the
+// message as its text, read from the document the tab got, with the site's cookies as the
+// tab had them (this one is only for a signed-in browser): the chip counts its words, and
+// the model gets each page.
+func TestAPDFTheTabShowsIsThePage(t *testing.T) {
+	site := testkit.NewSite(t)
+	srv := testkit.OpenAIText(t, "It is a report.", 4, 0)
+	panel := browser.FreshPanel(t)
+	Configure(t, panel, "openai", srv.URL, "sk-pdf", "gpt-test")
+	browser.Tab(t, site.URL+"/login")
+	browser.Tab(t, site.URL+"/private/report.pdf")
+	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "attached" && document.getElementById("page-chip-text").textContent.startsWith("report.pdf · ")`)
+	if s := chip(t, panel); !strings.HasSuffix(s, " · 21 words") {
+		t.Errorf("chip %q", s)
+	}
+	SendMessage(t, panel, "Summarise this report")
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
+	sys := system(srv.Posts(t)[0])
+	for _, want := range []string{"URL: " + site.URL + "/private/report.pdf", "[Page 1]", "PDF-33af", "[Page 2]", "PDF-91c0", "<page-"} {
+		if !strings.Contains(sys, want) {
+			t.Errorf("the model did not get %q in:\n%s", want, sys)
+		}
+	}
+}
+
+// An outside agent reads a PDF a tab shows as a page's text: read_text gives each page (what
+// Playwright MCP's and chrome-devtools-mcp's tools cannot read in Chrome's viewer), at an
+// address that names no file, as arXiv serves its papers; its snapshot says so.
+func TestOutsideAgentReadsAPDF(t *testing.T) {
+	site := testkit.NewSite(t)
+	d, panel := linkedPanel(t)
+	cs := mcpClient(t, d, "e2e-agent")
+	paper := site.URL + "/paper/2401.00001"
+	callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": paper}, "allow_always")
+	got := text(callTool(t, panel, cs, "e2e-agent", "read_text", map[string]any{}, "allow_always"))
+	for _, want := range []string{"2401.00001", "[Page 1]", "PDF-33af", "[Page 2]", "PDF-91c0"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("read_text did not give %q in:\n%s", want, got)
+		}
+	}
+	// Its snapshot says where its text is.
+	if snap := text(callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "")); !strings.Contains(snap, "shows a PDF in Chrome's viewer, which has nothing to act on: read_text gives its text") {
+		t.Errorf("the snapshot of a PDF does not say where its text is:\n%s", snap)
+	}
+}
+
 func TestPageContextFollowsTheTabAndReachesTheModel(t *testing.T) {
 	base := pages(t)
 	srv := testkit.OpenAIText(t, "It is about WebAssembly.", 8, 0)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -109,6 +110,32 @@ func (s *Site) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
 		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
 		_, _ = w.Write(body)
+		return
+	case r.URL.Path == "/login":
+		// Signs the browser in: /private/ serves only to it (a cookie, as sites keep a session).
+		http.SetCookie(w, &http.Cookie{Name: "skiff_session", Value: "signed-in", Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode})
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(`<!doctype html><title>Signed in</title><h1>Signed in</h1>`))
+		return
+	case strings.HasPrefix(r.URL.Path, "/attach/"), strings.HasPrefix(r.URL.Path, "/paper/"), strings.HasPrefix(r.URL.Path, "/private/"):
+		// A file of testdata/attach, as a site serves a document: by its name, or (/paper/)
+		// at an address that names no file, as arXiv serves its PDFs, or (/private/) only to
+		// a browser signed in (/login).
+		name := filepath.Base(r.URL.Path)
+		if strings.HasPrefix(r.URL.Path, "/paper/") {
+			name = "report.pdf"
+		}
+		if c, err := r.Cookie("skiff_session"); strings.HasPrefix(r.URL.Path, "/private/") && (err != nil || c.Value != "signed-in") {
+			http.Error(w, "sign in first", http.StatusForbidden)
+			return
+		}
+		b, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", "attach", name))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", mime.TypeByExtension(filepath.Ext(name)))
+		_, _ = w.Write(b)
 		return
 	case strings.HasPrefix(r.URL.Path, "/injection/"):
 		name := filepath.Base(r.URL.Path)

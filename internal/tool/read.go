@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/weburl"
 )
 
@@ -257,7 +258,26 @@ type Readable struct {
 	SiteName  string `json:"siteName"`
 	// Doc names the document it was read from (a navigation or a reload makes a new one).
 	Doc string `json:"doc"`
+	// PDF: the tab shows a PDF (Chrome's viewer: nothing for the page-side code to read); its
+	// text is read from the document itself (PDFReader) and Pages says how many it has.
+	PDF   bool `json:"pdf,omitempty"`
+	Pages int  `json:"pages,omitempty"`
 }
+
+// PDFReader reads the text of the PDF at an address, as the tab that shows it got it (the
+// extension's offscreen document, with pdf.js): each page after a line "[Page N]".
+type PDFReader interface {
+	PDFText(ctx context.Context, url string) (PDFText, error)
+}
+
+// PDFText is a PDF's text, its count of pages and the title its metadata gives.
+type PDFText struct {
+	Text  string
+	Pages int
+	Title string
+}
+
+var sayPDFUnread = i18n.Sentence{Key: "errPDFUnread", English: "Skiff could not read this PDF ($1)"}
 
 // Doc is the name of the document a tab shows now (see Readable.Doc), and whether it has
 // finished loading.
@@ -277,6 +297,16 @@ func (e *Env) Read(ctx context.Context, tabID int) (*Readable, error) {
 	var r Readable
 	if err := e.call(ctx, tabID, 0, readableFiles, "readable", nil, &r); err != nil {
 		return nil, err
+	}
+	if pr, ok := e.Browser.(PDFReader); ok && r.PDF {
+		p, err := pr.PDFText(ctx, r.URL)
+		if err != nil {
+			return nil, sayPDFUnread.Error(i18n.Verbatim(err.Error()))
+		}
+		r.Text, r.Pages, r.Readable = p.Text, p.Pages, true
+		if p.Title != "" {
+			r.Title = p.Title
+		}
 	}
 	return &r, nil
 }

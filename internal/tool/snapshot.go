@@ -13,6 +13,8 @@ type Snap struct {
 	Title     string `json:"title"`
 	Tree      []Item `json:"tree"`
 	Truncated bool   `json:"truncated"`
+	// PDF: the tab shows a PDF, in Chrome's viewer (nothing in it to act on).
+	PDF int `json:"pdf,omitempty"`
 	// Watch names this reading in the page, which watches for changes after it (Env.Unchanged);
 	// "" when it could not.
 	Watch  string `json:"watch,omitempty"`
@@ -188,6 +190,9 @@ func Format(s *Snap, opt SnapOptions) string {
 	}
 	if s.Truncated {
 		note += "[The page is very large; only its first part was read.]\n"
+	}
+	if s.PDF != 0 {
+		note += "[This tab shows a PDF in Chrome's viewer, which has nothing to act on: read_text gives its text, page by page.]\n"
 	}
 	if strings.TrimSpace(body) == "" {
 		body = "(nothing visible)\n"

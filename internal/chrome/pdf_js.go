@@ -1,0 +1,96 @@
+package chrome
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"syscall/js"
+	"time"
+
+	"github.com/skiff-ai/skiff/internal/tool"
+)
+
+// A service worker cannot run pdf.js (no DOM, no dynamic import): the text of a PDF a tab
+// shows is read in an offscreen document (ext/panel/pdf.html), opened on the first read and
+// closed once it has been idle a while.
+var offscreen struct {
+	mu    sync.Mutex
+	open  bool
+	idle  *time.Timer
+	using int
+}
+
+// offscreenIdle is how long the PDF reader stays open after its last read.
+const offscreenIdle = time.Minute
+
+var _ tool.PDFReader = (*Browser)(nil)
+
+// PDFText reads the text of the PDF at url in the offscreen document.
+func (b *Browser) PDFText(ctx context.Context, url string) (tool.PDFText, error) {
+	if err := openReader(ctx); err != nil {
+		return tool.PDFText{}, err
+	}
+	defer doneReading()
+	msg := js.Global().Get("Object").New()
+	msg.Set("to", "skiff-pdf")
+	msg.Set("url", url)
+	v, err := callAPI(ctx, chromeAPI("runtime"), "sendMessage", msg)
+	if err != nil {
+		return tool.PDFText{}, err
+	}
+	if v.Type() != js.TypeObject {
+		return tool.PDFText{}, errors.New("the PDF reader did not answer")
+	}
+	if e := v.Get("error"); e.Type() == js.TypeString {
+		return tool.PDFText{}, errors.New(e.String())
+	}
+	return tool.PDFText{Text: str(v.Get("text")), Pages: v.Get("pages").Int(), Title: str(v.Get("title"))}, nil
+}
+
+// openReader opens the offscreen document unless it is open, and holds it open.
+func openReader(ctx context.Context) error {
+	offscreen.mu.Lock()
+	defer offscreen.mu.Unlock()
+	offscreen.using++
+	if offscreen.idle != nil {
+		offscreen.idle.Stop()
+		offscreen.idle = nil
+	}
+	if offscreen.open {
+		return nil
+	}
+	o := js.Global().Get("Object").New()
+	o.Set("url", "panel/pdf.html")
+	o.Set("reasons", js.ValueOf([]any{"WORKERS"}))
+	o.Set("justification", "Reads the text of a PDF a tab shows, with pdf.js, for the user's chat.")
+	if _, err := callAPI(ctx, chromeAPI("offscreen"), "createDocument", o); err != nil {
+		// A worker that restarted finds the document it had opened still there.
+		if has, herr := callAPI(ctx, chromeAPI("offscreen"), "hasDocument"); herr != nil || !has.Truthy() {
+			offscreen.using--
+			return err
+		}
+	}
+	offscreen.open = true
+	return nil
+}
+
+// doneReading lets the offscreen document close once no read has used it for offscreenIdle.
+func doneReading() {
+	offscreen.mu.Lock()
+	defer offscreen.mu.Unlock()
+	offscreen.using--
+	if offscreen.using > 0 {
+		return
+	}
+	offscreen.idle = time.AfterFunc(offscreenIdle, func() {
+		offscreen.mu.Lock()
+		defer offscreen.mu.Unlock()
+		if offscreen.using > 0 || !offscreen.open {
+			return
+		}
+		offscreen.open = false
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, _ = callAPI(ctx, chromeAPI("offscreen"), "closeDocument")
+	})
+}

@@ -1,0 +1,38 @@
+// The worker's offscreen document (chrome.offscreen; a service worker cannot run pdf.js): it
+// reads the text of the PDF a tab shows, which the page-side code cannot (Chrome's viewer
+// shows it), for the core to read as the page (internal/chrome, PDFText). It fetches the
+// tab's own address, with the site's cookies as the tab had them, at most maxBytes.
+import { pdfText } from "./pdftext.js";
+
+const maxBytes = 50 << 20;
+
+async function read(url) {
+  if (!/^https?:/i.test(url)) throw new Error("only a PDF on the web can be read here");
+  const r = await fetch(url, { credentials: "include" });
+  if (!r.ok) throw new Error(`the site answered ${r.status}`);
+  if (Number(r.headers.get("content-length")) > maxBytes) throw new Error("the PDF is larger than 50 MB");
+  const reader = r.body.getReader();
+  const parts = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new Error("the PDF is larger than 50 MB");
+    }
+    parts.push(value);
+  }
+  return pdfText(new Uint8Array(await new Blob(parts).arrayBuffer()));
+}
+
+chrome.runtime.onMessage.addListener((msg, sender, reply) => {
+  // Only the worker asks (no tab sent it): a content script cannot have a page fetched.
+  if (!msg || msg.to !== "skiff-pdf" || sender.id !== chrome.runtime.id || sender.tab) return;
+  read(String(msg.url)).then(
+    (r) => reply({ text: r.text, pages: r.pages, title: r.title }),
+    (e) => reply({ error: String((e && e.message) || e) }),
+  );
+  return true; // the answer comes later
+});

@@ -27,10 +27,25 @@ async function read(url) {
   return pdfText(new Uint8Array(await new Blob(parts).arrayBuffer()));
 }
 
+// The last PDFs read in the last minute, or being read, by address: a long PDF the chip's read
+// gave up on (its time ran out) is still read here, and the message's read that follows
+// takes it.
+const recent = new Map();
+function cached(url) {
+  const had = recent.get(url);
+  if (had && Date.now() - had.at < 60000) return had.p;
+  const p = read(url);
+  p.catch(() => recent.delete(url));
+  recent.delete(url);
+  recent.set(url, { p, at: Date.now() });
+  while (recent.size > 3) recent.delete(recent.keys().next().value);
+  return p;
+}
+
 chrome.runtime.onMessage.addListener((msg, sender, reply) => {
   // Only the worker asks (no tab sent it): a content script cannot have a page fetched.
   if (!msg || msg.to !== "skiff-pdf" || sender.id !== chrome.runtime.id || sender.tab) return;
-  read(String(msg.url)).then(
+  cached(String(msg.url)).then(
     (r) => reply({ text: r.text, pages: r.pages, title: r.title }),
     (e) => reply({ error: String((e && e.message) || e) }),
   );

@@ -166,9 +166,22 @@ export class Attachments {
       let text;
       if (kind === "pdf") {
         const { pdfText } = await import("./pdftext.js");
-        const r = await pdfText(new Uint8Array(await file.arrayBuffer()));
+        // A scan has no text: its first pages go as pictures, as many as the message has room
+        // for (this file's place included), when pictures may go.
+        const room = this.pictures(item.name) ? 0 : maxItems - this.items.length + 1;
+        const r = await pdfText(new Uint8Array(await file.arrayBuffer()), room);
         text = r.text;
         item.pages = r.pages;
+        if (!text && r.pictures.length) {
+          const at = this.items.indexOf(item);
+          if (at < 0) return; // removed while it was read
+          const shots = r.pictures.map((blob, i) => ({ name: `${item.name} (page ${i + 1})`, mime: blob.type, blob, url: URL.createObjectURL(blob) }));
+          for (const s of shots) s.data = base64(new Uint8Array(await s.blob.arrayBuffer()));
+          this.items.splice(at, 1, ...shots.map(({ blob, ...s }) => s));
+          this.say(t(r.pictures.length < r.pages ? "fileScannedSome" : "fileScanned", r.pictures.length, item.name, r.pages));
+          this.draw();
+          return;
+        }
       } else if (kind === "office") {
         const { officeText } = await import("./office.js");
         text = await officeText(new Uint8Array(await file.arrayBuffer()), extOf(file));

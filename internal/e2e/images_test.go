@@ -115,6 +115,44 @@ func TestFilesGoWithTheMessage(t *testing.T) {
 	WaitJS(t, tab, shown+`.includes("report.pdf · 2 pages") && `+shown+`.includes("notes.md")`)
 }
 
+// A scanned PDF (pages that are pictures, no text) goes as pictures of its first pages, as
+// many as the message has room for, drawn by pdf.js in the panel: the user is told, and a
+// model that sees images gets them.
+func TestAScannedPDFGoesAsPicturesOfItsPages(t *testing.T) {
+	m := testkit.NewModel(t, func(*testkit.Conversation) testkit.Turn { return testkit.Turn{Text: "A receipt."} })
+	tab := browser.Panel(t)
+	Configure(t, tab, "openai", m.URL, "sk-scan", "gpt-4o")
+	NewChat(t, tab)
+	Do(t, tab, chromedp.SetUploadFiles("#attach-file", []string{filepath.Join(RepoRoot(), "testdata", "attach", "scan-5-pages.pdf")}))
+	WaitJS(t, tab, `[...document.querySelectorAll("#attachments .a-image img")].filter((i) => i.complete && i.naturalWidth > 0).length === 4`)
+	if b := JS[string](t, tab, `document.getElementById("banner").textContent`); !strings.Contains(b, "“scan-5-pages.pdf” holds no text (a scan?): its first 4 pages of 5 go as pictures") {
+		t.Errorf("banner %q", b)
+	}
+	if got := JS[[]string](t, tab, `[...document.querySelectorAll("#attachments img")].map((i) => i.alt + " " + i.naturalWidth + "x" + i.naturalHeight)`); got[0] != "scan-5-pages.pdf (page 1) 1448x2048" || got[3] != "scan-5-pages.pdf (page 4) 1448x2048" {
+		t.Errorf("the pictures: %q", got)
+	}
+	// The page is drawn, not blank: the receipt's dark letters are in its top part.
+	dark := JS[int](t, tab, `(() => {
+		const img = document.querySelector("#attachments img");
+		const c = new OffscreenCanvas(img.naturalWidth, img.naturalHeight / 3);
+		const g = c.getContext("2d");
+		g.drawImage(img, 0, 0);
+		const d = g.getImageData(0, 0, c.width, c.height).data;
+		let n = 0;
+		for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] < 200) n++;
+		return n;
+	})()`)
+	if dark < 2000 {
+		t.Errorf("the first page's picture is blank (%d dark pixels in its top third)", dark)
+	}
+	Do(t, tab, chromedp.SendKeys("#input", "What does it say?"+kb.Enter))
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	convs := m.Conversations()
+	if user := convs[0].Messages[len(convs[0].Messages)-1]; user.Images != 4 {
+		t.Errorf("the model got %d pictures, want 4", user.Images)
+	}
+}
+
 // Word, Excel and PowerPoint files and their OpenDocument kin, made by LibreOffice and by
 // Microsoft Office, and e-books, go with the message as their text, read in the panel: a
 // document's headings, lists, tables and footnotes, a workbook's sheets as rows with dates as

@@ -13,6 +13,8 @@ const maxBytes = 5 << 20;
 const kinds = ["image/png", "image/jpeg", "image/webp", "image/gif"];
 // A file read for its text: no larger than this (the first 256 KB of its text is sent).
 const maxFile = 50 << 20;
+// A file the agent may give a page as it is (upload_file), kept with its text: no larger.
+const maxOriginal = 10 << 20;
 // How many attachments a message carries.
 const maxItems = 4;
 // Files of text a person attaches, by extension when the system gives no type.
@@ -81,14 +83,16 @@ async function fitted(file) {
 // a paste into input or a drop on zone adds files, and box shows them as chips, each with
 // a button that removes it. say shows a sentence to the user; pictures() says whether
 // pictures may go (a reason to refuse them when they may not: a sentence key and its
-// arguments, or "").
+// arguments, or ""); originals: a file goes with its own bytes too (the panel's agent can
+// give it to a page), not only its text.
 export class Attachments {
-  constructor({ box, input, zone, button, picker, say, pictures = () => "" }) {
+  constructor({ box, input, zone, button, picker, say, pictures = () => "", originals = false }) {
     this.items = [];
     this.box = box;
     this.input = input;
     this.say = say;
     this.pictures = pictures;
+    this.originals = originals;
     button.addEventListener("click", () => picker.click());
     picker.addEventListener("change", (e) => {
       this.add([...e.target.files]);
@@ -118,7 +122,7 @@ export class Attachments {
 
   // sendable is what goes with the message, as the core and skiffd take it.
   sendable() {
-    return this.items.map(({ name, mime, data, pages }) => ({ name, mime, data, pages }));
+    return this.items.map(({ name, mime, data, pages, original }) => ({ name, mime, data, pages, original }));
   }
 
   async add(files) {
@@ -164,6 +168,7 @@ export class Attachments {
     this.draw();
     try {
       let text;
+      if (this.originals && file.size <= maxOriginal) item.original = base64(new Uint8Array(await file.arrayBuffer()));
       if (kind === "pdf") {
         const { pdfText } = await import("./pdftext.js");
         // A scan has no text: its first pages go as pictures, as many as the message has room

@@ -72,7 +72,7 @@ export function runParams() {
 }
 
 // What waits to go with the next message (attach.js).
-const attached = new Attachments({ box: $("attachments"), input: $("input"), zone: $("composer"), button: $("attach"), picker: $("attach-file"), say: banner });
+const attached = new Attachments({ box: $("attachments"), input: $("input"), zone: $("composer"), button: $("attach"), picker: $("attach-file"), say: banner, originals: true });
 
 $("composer").addEventListener("submit", async (e) => {
   e.preventDefault();

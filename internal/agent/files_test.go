@@ -57,3 +57,32 @@ func TestAttachedFilesAreNotFilesToUpload(t *testing.T) {
 	assert.True(t, found)
 	assert.Equal(t, png, f.Data)
 }
+
+// A file sent with its own bytes is kept apart from its text: upload_file is offered and finds
+// the file itself under its name (its text goes to the model as before, and is no picture);
+// one too large to keep goes as its text alone; deleting the attachment deletes the file too.
+func TestAFileKeptWithItsTextCanBeUploaded(t *testing.T) {
+	ctx := context.Background()
+	e, st := hostedEngine(t)
+	pdf := []byte("%PDF-1.4 the file itself")
+	ids, err := e.SaveImages(ctx, []Attached{
+		{Name: "cv.pdf", Mime: "application/pdf", Data: []byte("[Page 1]\nAda Lovelace"), Pages: 1, Original: pdf},
+		{Name: "big.pdf", Mime: "application/pdf", Data: []byte("[Page 1]\nlong"), Original: make([]byte, MaxOriginal+1)},
+	})
+	require.NoError(t, err)
+	assert.False(t, pictures(ids))
+	assert.True(t, uploadable(ids[:1]))
+	assert.False(t, uploadable(ids[1:]), "a file too large to keep is its text alone")
+	ses := &store.Session{Messages: []store.Message{{Role: "user", Images: ids}}}
+	f, found := e.attached(ses)(ctx, "cv.pdf")
+	require.True(t, found)
+	assert.Equal(t, pdf, f.Data)
+	assert.Equal(t, "application/pdf", f.Mime)
+	_, found = e.attached(ses)(ctx, "big.pdf")
+	assert.False(t, found)
+
+	require.NoError(t, st.DeleteImages(ctx, ids...))
+	_, kept, err := st.Original(ctx, ids[0])
+	require.NoError(t, err)
+	assert.False(t, kept, "the file outlived its attachment")
+}

@@ -97,6 +97,9 @@ func (e *Engine) history(ctx context.Context, ms []store.Message, vision, agent 
 						missing++
 					case IsDocument(img.Mime):
 						docs = append(docs, documentBlock(img, markOf(m.ID)))
+						if agent && img.Original && img.Name != "" {
+							names = append(names, "“"+img.Name+"”")
+						}
 					case !vision:
 						blind++
 					default:
@@ -107,7 +110,8 @@ func (e *Engine) history(ctx context.Context, ms []store.Message, vision, agent 
 					}
 				}
 				if len(names) > 0 {
-					// For an agent, the names the pictures go by (what upload_file takes).
+					// For an agent, the names the pictures and kept files go by (what
+					// upload_file takes).
 					pm.Content += "\n[Attached: " + strings.Join(names, ", ") + "]"
 				}
 				if blind > 0 {

@@ -17,6 +17,7 @@ const (
 	MaxImages     = attach.Max
 	MaxImageBytes = attach.MaxImageBytes
 	MaxFileText   = attach.MaxFileText
+	MaxOriginal   = attach.MaxOriginal
 )
 
 var sayNoVision = i18n.Sentence{Key: "noticeNoVision", English: "This model does not see images, so the image was not sent with the message. Choose a model that does and send it again."}
@@ -28,18 +29,38 @@ type Attached = attach.Item
 // picture.
 func IsDocument(mime string) bool { return attach.IsDocument(mime) }
 
-// fileID marks the id of a file's text (a picture's id has no mark): what an attachment is,
-// known without reading it.
-const fileID = "file-"
+// fileID marks the id of a file's text (a picture's id has no mark), docID the id of a file
+// kept with its text (upload_file can give it): what an attachment is, known without reading
+// it.
+const (
+	fileID = "file-"
+	docID  = "doc-"
+)
 
 // pictures says whether any of the attachments ids is a picture (the others are files' text).
 func pictures(ids []string) bool {
+	for _, id := range ids {
+		if !strings.HasPrefix(id, fileID) && !strings.HasPrefix(id, docID) {
+			return true
+		}
+	}
+	return false
+}
+
+// uploadable says whether any of the attachments ids is one upload_file can give a page: a
+// picture, or a file kept with its text.
+func uploadable(ids []string) bool {
 	for _, id := range ids {
 		if !strings.HasPrefix(id, fileID) {
 			return true
 		}
 	}
 	return false
+}
+
+// random is an attachment id's random part (a file block's mark).
+func random(id string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(id, fileID), docID)
 }
 
 // documentBlock is a stored file as the model reads it (attach.Block).
@@ -54,24 +75,33 @@ func (e *Engine) SaveImages(ctx context.Context, imgs []Attached) ([]string, err
 		return nil, err
 	}
 	stored := make([]store.StoredImage, len(imgs))
+	originals := make([][]byte, len(imgs))
 	for i, img := range imgs {
 		c, err := img.Checked()
 		if err != nil {
 			return nil, err
 		}
-		stored[i] = store.StoredImage{Mime: c.Mime, Data: c.Data, Name: attachedName(img.Name, i, stored[:i]), Pages: c.Pages, Cut: c.Cut}
+		stored[i] = store.StoredImage{Mime: c.Mime, Data: c.Data, Name: attachedName(img.Name, i, stored[:i]), Pages: c.Pages, Cut: c.Cut, Original: len(c.Original) > 0}
+		originals[i] = c.Original
 	}
 	var ids []string
-	for _, img := range stored {
+	for i, img := range stored {
 		id := NewID()
-		if IsDocument(img.Mime) {
+		switch {
+		case img.Original:
+			id = docID + id
+		case IsDocument(img.Mime):
 			id = fileID + id
 		}
-		if err := e.Store.SaveImage(ctx, id, img); err != nil {
+		ids = append(ids, id)
+		err := e.Store.SaveImage(ctx, id, img)
+		if err == nil && img.Original {
+			err = e.Store.SaveOriginal(ctx, id, originals[i])
+		}
+		if err != nil {
 			_ = e.Store.DeleteImages(context.WithoutCancel(ctx), ids...)
 			return nil, err
 		}
-		ids = append(ids, id)
 	}
 	return ids, nil
 }
@@ -120,7 +150,7 @@ func (e *Engine) agentImages(ctx context.Context, ids []string, takes bool, r *h
 		switch {
 		case !ok:
 		case IsDocument(img.Mime):
-			docs = append(docs, documentBlock(img, markOf(strings.TrimPrefix(id, fileID)))) // its random part
+			docs = append(docs, documentBlock(img, markOf(random(id)))) // its random part
 		default:
 			out = append(out, link.Image64{Mime: img.Mime, Data: base64.StdEncoding.EncodeToString(img.Data)})
 		}

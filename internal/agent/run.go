@@ -113,8 +113,9 @@ func attachedIDs(ses *store.Session) []string {
 	return ids
 }
 
-// attached finds a picture the user attached to the chat by its name (the latest of that
-// name), for upload_file: read from the store only when a call names one.
+// attached finds a picture or a file the user attached to the chat by its name (the latest of
+// that name), for upload_file: read from the store only when a call names one. A file whose
+// text alone was kept is not found (its text is not the file).
 func (e *Engine) attached(ses *store.Session) tool.Files {
 	ids := attachedIDs(ses)
 	return func(ctx context.Context, name string) (tool.File, bool) {
@@ -126,8 +127,18 @@ func (e *Engine) attached(ses *store.Session) tool.Files {
 			return tool.File{}, false
 		}
 		for _, id := range ids {
-			if img, ok := imgs[id]; ok && img.Name != "" && img.Name == name && !IsDocument(img.Mime) { // a file went as its text: not the file
+			img, ok := imgs[id]
+			if !ok || img.Name == "" || img.Name != name {
+				continue
+			}
+			if !IsDocument(img.Mime) {
 				return tool.File{Path: name, Name: name, Mime: img.Mime, Data: img.Data}, true
+			}
+			// A file goes as its text: the page gets the file itself, when it was kept.
+			if img.Original {
+				if data, ok, err := e.Store.Original(ctx, id); err == nil && ok {
+					return tool.File{Path: name, Name: name, Mime: img.Mime, Data: data}, true
+				}
 			}
 		}
 		return tool.File{}, false
@@ -280,7 +291,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	req.Temperature = &t
 	if r.ses.Agent {
 		system += "\n\n" + AgentInstructions(vision)
-		req.Tools = offered(vision, pictures(attachedIDs(r.ses)))
+		req.Tools = offered(vision, uploadable(attachedIDs(r.ses)))
 		if r.planning() {
 			system += "\n\n" + PlanningInstructions
 			req.Tools = planningTools(req.Tools)

@@ -24,6 +24,9 @@ type Item struct {
 	Pages int `json:"pages,omitempty"`
 	// Cut: the file's text was cut to MaxFileText (set by Checked).
 	Cut bool `json:"-"`
+	// Original is a file's own bytes, which the panel sends with its text so that the agent
+	// can give the file itself to a page (upload_file); at most MaxOriginal, else not kept.
+	Original []byte `json:"original,omitempty"`
 }
 
 // What a message may carry: a few attachments; pictures no larger than Anthropic's limit per
@@ -34,6 +37,7 @@ const (
 	Max           = 4
 	MaxImageBytes = 5 << 20
 	MaxFileText   = 256 << 10
+	MaxOriginal   = 10 << 20
 )
 
 var (
@@ -98,6 +102,9 @@ func (it Item) Checked() (Item, error) {
 			return Item{}, sayFileEmpty.Error(i18n.Verbatim(it.Name))
 		}
 		it.Pages = max(it.Pages, 0)
+		if len(it.Original) > MaxOriginal {
+			it.Original = nil // its text still goes; the file itself is not kept for a page
+		}
 		if len(it.Data) > MaxFileText {
 			n := MaxFileText
 			for n > 0 && !utf8.RuneStart(it.Data[n]) {
@@ -114,7 +121,7 @@ func (it Item) Checked() (Item, error) {
 	if len(it.Data) > MaxImageBytes {
 		return Item{}, sayImageTooBig.Error(i18n.Verbatim(it.Name), MaxImageBytes>>20)
 	}
-	it.Mime = mime
+	it.Mime, it.Original = mime, nil // a picture is its own original
 	return it, nil
 }
 

@@ -220,3 +220,57 @@ func TestPanelAgentUploadsAPictureTheUserAttached(t *testing.T) {
 		t.Errorf("the model is not told the picture's name: %q", users)
 	}
 }
+
+// A file the user attached (a PDF: its text goes to the model) is kept as it is too, so the
+// panel's agent can give it to a page ("send my CV with the application"): the page gets the
+// PDF itself, byte for byte, under its name, and the model is told the name it goes by.
+func TestPanelAgentUploadsAFileTheUserAttached(t *testing.T) {
+	site := testkit.NewSite(t)
+	var users []string
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("upload_file", obj{"ref": refIn(t, c, `button "Your CV"`), "files": []string{"report.pdf"}})}
+		},
+	}}
+	var mu sync.Mutex
+	m := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		mu.Lock()
+		for _, msg := range c.Messages {
+			if msg.Role == "user" {
+				users = append(users, msg.Text)
+			}
+		}
+		mu.Unlock()
+		return p.script(c)
+	})
+	panel := agentPanel(t, "openai", m)
+	page := openTab(t, panel, site.Page("upload.html"))
+	for _, kind := range []string{"read:*", "act:*"} {
+		JS[any](t, panel, `skiffTest.call("permission.set", {tool: "`+kind+`", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
+	}
+	pdf := filepath.Join(RepoRoot(), "testdata", "attach", "report.pdf")
+	want, err := os.ReadFile(pdf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	NewChat(t, panel)
+	agentOn(t, panel)
+	WaitJS(t, panel, `(c => c.hidden || c.dataset.state === "attached" || c.dataset.state === "unavailable")(document.getElementById("page-chip"))`)
+	Do(t, panel, chromedp.SetUploadFiles("#attach-file", []string{pdf}))
+	WaitJS(t, panel, `[...document.querySelectorAll("#attachments .a-file .file-chip")].some((c) => c.textContent.includes("report.pdf · 2 pages"))`)
+	Do(t, panel, chromedp.SendKeys("#input", "send my report with the application\r"))
+	untilDone(t, panel, `document.getElementById("stop").hidden && !!document.querySelector('.msg[data-role="user"]')`)
+	if ups := p.results("upload_file"); len(ups) != 1 || ups[0].Error {
+		t.Fatalf("upload_file: %s", p.all())
+	}
+	got := inTab[string](t, panel, page, `document.getElementById("cv-out").textContent`)
+	if w := fmt.Sprintf("Received report.pdf (application/pdf, %d bytes): %s", len(want), strings.SplitN(string(want), "\n", 2)[0]); got != w {
+		t.Errorf("the page received %q, want %q", got, w)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(users) == 0 || !strings.Contains(users[0], "send my report with the application\n[Attached: “report.pdf”]") || !strings.Contains(users[0], "PDF-33af") {
+		t.Errorf("the model is not told the file's name, or not given its text: %q", users)
+	}
+}

@@ -295,14 +295,14 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 				images = append(images, imageKey(m.Tool.Image))
 			}
 			for _, img := range m.Images {
-				images = append(images, imageKey(img))
+				images = append(images, imageKey(img), originalKey(img))
 			}
 		}
 	}
 	if q, err := s.Queue(ctx, id); err == nil {
 		for _, m := range q {
 			for _, img := range m.Images {
-				images = append(images, imageKey(img))
+				images = append(images, imageKey(img), originalKey(img))
 			}
 		}
 	}
@@ -333,6 +333,21 @@ type StoredImage struct {
 	Name  string `json:"name,omitempty"`
 	Pages int    `json:"pages,omitempty"`
 	Cut   bool   `json:"cut,omitempty"`
+	// Original: the file itself is kept too (SaveOriginal), apart, so that reading a chat's
+	// attachments for a model does not read it; upload_file gives it to a page.
+	Original bool `json:"original,omitempty"`
+}
+
+// SaveOriginal stores the file an attachment's text was read from.
+func (s *Store) SaveOriginal(ctx context.Context, id string, data []byte) error {
+	return s.set(ctx, map[string]any{originalKey(id): data})
+}
+
+// Original is the file an attachment's text was read from, if it was kept.
+func (s *Store) Original(ctx context.Context, id string) ([]byte, bool, error) {
+	var b []byte
+	ok, err := s.get(ctx, originalKey(id), &b)
+	return b, ok, err
 }
 
 // SaveImage stores an image under id.
@@ -345,9 +360,9 @@ func (s *Store) DeleteImages(ctx context.Context, ids ...string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	keys := make([]string, len(ids))
-	for i, id := range ids {
-		keys[i] = imageKey(id)
+	keys := make([]string, 0, 2*len(ids))
+	for _, id := range ids {
+		keys = append(keys, imageKey(id), originalKey(id))
 	}
 	return s.kv.Delete(ctx, keys...)
 }
@@ -400,9 +415,10 @@ func (s *Store) SaveMemories(ctx context.Context, ms []Memory) error {
 	return s.set(ctx, map[string]any{"memories": ms})
 }
 
-func sessionKey(id string) string { return "session/" + id }
-func draftKey(id string) string   { return "draft/" + id }
-func imageKey(id string) string   { return "image/" + id }
+func sessionKey(id string) string  { return "session/" + id }
+func draftKey(id string) string    { return "draft/" + id }
+func imageKey(id string) string    { return "image/" + id }
+func originalKey(id string) string { return "original/" + id }
 
 // MemKV is an in-memory KV for tests and native tools. It stores copies.
 type MemKV struct {

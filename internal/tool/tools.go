@@ -239,7 +239,7 @@ type DragInput struct {
 // UploadInput is upload_file's input.
 type UploadInput struct {
 	Target
-	Files []string `json:"files" jsonschema_description:"The files to choose: for an outside agent, absolute paths on the computer skiffd runs on (read there); in Skiff's panel, the names of pictures the user attached to the chat."`
+	Files []string `json:"files" jsonschema_description:"The files to choose: for an outside agent, absolute paths on the computer skiffd runs on (read there); in Skiff's panel, the names of pictures and files the user attached to the chat."`
 	TabID int      `json:"tabId,omitempty" jsonschema_description:"The tab, from tabs_list. The current tab when omitted."`
 }
 

@@ -16,13 +16,13 @@ func chosen(ctx context.Context, paths []string) ([]File, error) {
 		return nil, failf("say which files to choose: files, with their paths")
 	}
 	if find == nil {
-		return nil, failf("no file came with this call: upload_file takes files from an outside agent through skiffd, which reads them on its computer, or, in Skiff's panel, the pictures the user attached to the chat")
+		return nil, failf("no file came with this call: upload_file takes files from an outside agent through skiffd, which reads them on its computer, or, in Skiff's panel, the pictures and files the user attached to the chat")
 	}
 	out := make([]File, 0, len(paths))
 	for _, p := range paths {
 		f, ok := find(ctx, p)
 		if !ok {
-			return nil, failf("the file %q did not come with this call (in Skiff's panel: give the name of a picture the user attached to the chat)", p)
+			return nil, failf("the file %q did not come with this call (in Skiff's panel: give the name of a picture or a file the user attached to the chat)", p)
 		}
 		out = append(out, f)
 	}

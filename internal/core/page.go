@@ -329,6 +329,9 @@ func pageProblem(err error) i18n.Text {
 	case errors.As(err, &te):
 		return i18n.Verbatim(te.Msg)
 	}
+	if ie := (*i18n.Error)(nil); errors.As(err, &ie) {
+		return ie.Text // already a sentence about the page (a PDF Skiff cannot read)
+	}
 	return sayPageFailed.With(err)
 }
 

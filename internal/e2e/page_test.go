@@ -80,7 +80,7 @@ func chip(t *testing.T, tab context.Context) string {
 // A PDF the tab shows (Chrome's viewer: nothing for a page script to read) goes with the
 // message as its text, read from the document the tab got, with the site's cookies as the
 // tab had them (this one is only for a signed-in browser): the chip counts its words, and
-// the model gets each page.
+// the model gets each page. A scanned PDF's chip says how to send its pages.
 func TestAPDFTheTabShowsIsThePage(t *testing.T) {
 	site := testkit.NewSite(t)
 	srv := testkit.OpenAIText(t, "It is a report.", 4, 0)
@@ -99,6 +99,12 @@ func TestAPDFTheTabShowsIsThePage(t *testing.T) {
 		if !strings.Contains(sys, want) {
 			t.Errorf("the model did not get %q in:\n%s", want, sys)
 		}
+	}
+	// A scan holds no text: the chip says what to do instead.
+	browser.Tab(t, site.URL+"/attach/scan-5-pages.pdf")
+	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "unavailable"`)
+	if s := chip(t, panel); s != "This PDF holds no text (a scan?): download it and attach it to a message, and its pages go as pictures." {
+		t.Errorf("chip %q", s)
 	}
 }
 

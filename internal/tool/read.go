@@ -277,7 +277,10 @@ type PDFText struct {
 	Title string
 }
 
-var sayPDFUnread = i18n.Sentence{Key: "errPDFUnread", English: "Skiff could not read this PDF ($1)"}
+var (
+	sayPDFUnread = i18n.Sentence{Key: "errPDFUnread", English: "Skiff could not read this PDF ($1)"}
+	sayPDFNoText = i18n.Sentence{Key: "errPDFNoText", English: "this PDF holds no text (a scan?): download it and attach it to a message, and its pages go as pictures"}
+)
 
 // Doc is the name of the document a tab shows now (see Readable.Doc), and whether it has
 // finished loading.
@@ -302,6 +305,9 @@ func (e *Env) Read(ctx context.Context, tabID int) (*Readable, error) {
 		p, err := pr.PDFText(ctx, r.URL)
 		if err != nil {
 			return nil, sayPDFUnread.Error(i18n.Verbatim(err.Error()))
+		}
+		if p.Text == "" {
+			return nil, sayPDFNoText.Error()
 		}
 		r.Text, r.Pages, r.Readable = p.Text, p.Pages, true
 		if p.Title != "" {

@@ -54,28 +54,38 @@ class Zip {
 
   // text is an entry's content as text ("" when there is no such entry).
   async text(name) {
+    return (await this.prefix(name, maxPart, true)).text;
+  }
+
+  // prefix is an entry's first bytes as text (at most soft bytes, when the entry may be cut
+  // there: whole says whether it was not); hard refuses an entry larger than soft.
+  async prefix(name, soft, hard = false) {
     const e = this.entries.get(name);
-    if (!e) return "";
+    if (!e) return { text: "", whole: true };
     const p = e.at;
     if (this.dv.getUint32(p, true) !== 0x04034b50) throw new Error("a damaged zip");
     const from = p + 30 + this.dv.getUint16(p + 26, true) + this.dv.getUint16(p + 28, true);
     const data = this.b.subarray(from, from + e.size);
-    if (e.method === 0) return new TextDecoder().decode(data);
+    if (e.method === 0) return { text: new TextDecoder().decode(data.subarray(0, soft)), whole: data.length <= soft };
     if (e.method !== 8) throw new Error("an unknown compression");
     const reader = new Blob([data]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
     const parts = [];
     let size = 0;
+    let whole = true;
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       size += value.length;
-      if (size > maxPart) {
-        await reader.cancel();
-        throw new Error("a part too large to unpack");
-      }
       parts.push(value);
+      if (size > soft) {
+        await reader.cancel();
+        if (hard) throw new Error("a part too large to unpack");
+        whole = false;
+        break;
+      }
     }
-    return new TextDecoder().decode(await new Blob(parts).arrayBuffer());
+    // A cut may fall inside a character: the decoder makes it a replacement mark.
+    return { text: new TextDecoder().decode(await new Blob(parts).arrayBuffer()), whole };
   }
 
   async xml(name) {
@@ -205,9 +215,7 @@ function wordRuns(p) {
 // ---- Excel (.xlsx)
 
 async function xlsx(zip) {
-  const shared = [];
-  const ss = await zip.xml("xl/sharedStrings.xml");
-  if (ss) for (const si of kids(ss.documentElement, "si")) shared.push(xlString(si));
+  const shared = sharedStrings(await zip.text("xl/sharedStrings.xml"));
   const dates = await xlDateStyles(zip);
   const book = await zip.xml("xl/workbook.xml");
   if (!book) throw new Error("no xl/workbook.xml");
@@ -219,23 +227,80 @@ async function xlsx(zip) {
   for (const sheet of book.getElementsByTagNameNS("*", "sheet")) {
     if (out.full) break;
     const path = targets.get(rid(sheet));
-    const doc = path && (await zip.xml(path));
-    if (!doc) continue;
+    const part = path && (await sheetXML(zip, path));
+    if (!part) continue;
+    const { doc, whole } = part;
     out.add(`[Sheet: ${attr(sheet, "name")}]` + (attr(sheet, "state") === "hidden" || attr(sheet, "state") === "veryHidden" ? " (hidden)" : ""));
+    let rows = 0;
     for (const row of doc.getElementsByTagNameNS("*", "row")) {
       if (out.full) break;
+      rows++;
       const cells = [];
-      for (const c of kids(row, "c")) {
-        const col = colIndex(attr(c, "r")) ?? cells.length;
+      for (let c = row.firstElementChild; c; c = c.nextElementSibling) {
+        if (c.localName !== "c") continue;
+        const col = colIndex(c.getAttribute("r")) ?? cells.length;
         while (cells.length < col) cells.push("");
         cells[col] = xlValue(c, shared, dates);
       }
       const line = csv(cells);
       if (line) out.add(line);
     }
+    if (!whole && !out.full) out.add(`[The sheet goes on: only its first ${rows} rows were read.]`);
     out.add("");
   }
   return out.toString();
+}
+
+// A sheet is read no further than this much of its XML (about half a megabyte of rows as
+// text, more than a message carries): a sheet of a hundred thousand rows is 30 MB of XML,
+// seconds to parse whole.
+const maxSheetXML = 4 << 20;
+
+// sheetXML is a sheet's document, its rows after the first maxSheetXML bytes left out (whole
+// false): the XML is cut after its last whole row and its sheetData and worksheet closed.
+async function sheetXML(zip, path) {
+  let { text, whole } = await zip.prefix(path, maxSheetXML);
+  if (!text) return null;
+  if (!whole) {
+    const root = /<([\w.-]+:)?worksheet\b/.exec(text);
+    const p = root ? root[1] || "" : "";
+    const end = text.lastIndexOf(`</${p}row>`);
+    const data = text.indexOf(`<${p}sheetData`);
+    if (end < 0 || data < 0) return null;
+    text = text.slice(0, end + `</${p}row>`.length) + `</${p}sheetData></${p}worksheet>`;
+  }
+  const doc = new DOMParser().parseFromString(text, "application/xml");
+  if (doc.getElementsByTagName("parsererror").length) throw new Error("damaged XML in " + path);
+  return { doc, whole };
+}
+
+// sharedStrings are a workbook's shared strings, in order: each <si>'s text runs, without its
+// phonetic ones. Scanned, not parsed: a workbook of a hundred thousand rows has as many
+// strings, and a DOM of them took most of a second to build and walk.
+function sharedStrings(xml) {
+  const out = [];
+  const tag = (name) => `<(?:[\\w.-]+:)?${name}\\b`;
+  const si = new RegExp(`${tag("si")}[^>]*?(?:/>|>([\\s\\S]*?)</(?:[\\w.-]+:)?si>)`, "g");
+  const rph = new RegExp(`${tag("rPh")}[\\s\\S]*?</(?:[\\w.-]+:)?rPh>`, "g");
+  const t = new RegExp(`${tag("t")}[^>]*?(?:/>|>([\\s\\S]*?)</(?:[\\w.-]+:)?t>)`, "g");
+  for (const m of xml.matchAll(si)) {
+    let s = "";
+    for (const r of (m[1] || "").replace(rph, "").matchAll(t)) s += unescapeXML(r[1] || "");
+    out.push(s);
+  }
+  return out;
+}
+
+// unescapeXML is XML text with its entities and character references replaced.
+function unescapeXML(s) {
+  if (!s.includes("&")) return s;
+  return s.replace(/&(#x[0-9a-f]+|#\d+|lt|gt|amp|quot|apos);/gi, (_, e) => {
+    if (e[0] === "#") {
+      const n = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : "";
+    }
+    return { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" }[e.toLowerCase()];
+  });
 }
 
 // xlString is a shared or inline string's text, without its phonetic runs.
@@ -254,15 +319,21 @@ function colIndex(ref) {
   return n - 1;
 }
 
+// (A sheet's cells are its most numerous elements: read with the DOM's own walks, not the
+// helpers above, which copy each element's children.)
 function xlValue(c, shared, dates) {
-  const v = kid(c, "v")?.textContent ?? "";
-  switch (attr(c, "t")) {
+  let v = "", is = null;
+  for (let k = c.firstElementChild; k; k = k.nextElementSibling) {
+    if (k.localName === "v") v = k.textContent;
+    else if (k.localName === "is") is = k;
+  }
+  switch (c.getAttribute("t")) {
     case "s": return shared[+v] ?? "";
-    case "inlineStr": return kid(c, "is") ? xlString(kid(c, "is")) : "";
+    case "inlineStr": return is ? xlString(is) : "";
     case "b": return v === "1" ? "TRUE" : "FALSE";
     case "str": case "e": return v;
   }
-  const s = attr(c, "s");
+  const s = c.getAttribute("s");
   if (v !== "" && s !== null && dates.has(+s)) return serialDate(+v, dates.epoch);
   return v;
 }

@@ -11,6 +11,8 @@ import (
 	_ "image/jpeg"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -217,6 +219,43 @@ func TestOfficeFilesGoAsTheirText(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A long sheet is read only as far as a message carries (its first 4 MB of XML: a sheet of
+// a hundred thousand rows took seconds to parse whole), and the text says where it stops.
+func TestALongSheetIsReadAsFarAsItGoes(t *testing.T) {
+	xlsx, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", "attach", "office", "long.xlsx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := browser.Panel(t)
+	got := JS[string](t, tab, `(async () => {
+		const b = Uint8Array.from(atob(`+jsString(base64.StdEncoding.EncodeToString(xlsx))+`), (c) => c.charCodeAt(0));
+		const { officeText } = await import("./office.js");
+		return officeText(b, "xlsx");
+	})()`)
+	if !strings.HasPrefix(got, "[Sheet: long]\nid,date,customer,amount\n0,2026-01-01,Customer 0,0\n") {
+		t.Errorf("the sheet begins %q", got[:min(len(got), 120)])
+	}
+	m := regexp.MustCompile(`\n(\d+),2026-\d\d-\d\d,Customer \d+,[\d.]+\n\[The sheet goes on: only its first (\d+) rows were read\.\]$`).FindStringSubmatch(got)
+	if m == nil {
+		t.Fatalf("the sheet does not end saying where it stops: %q", got[max(0, len(got)-200):])
+	}
+	if last, rows := m[1], m[2]; strconv.Itoa(mustAtoi(t, last)+2) != rows { // the header is a row, and ids count from 0
+		t.Errorf("the last row read is %s, but the text says %s rows", last, rows)
+	}
+	if strings.Contains(got, "LAST-ROW-9d1c") {
+		t.Error("the sheet was read to its end")
+	}
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // pastePicture pastes a red w×h PNG into the message box, as a user pasting a picture from the

@@ -262,7 +262,7 @@ async function sheetXML(zip, path) {
   let { text, whole } = await zip.prefix(path, maxSheetXML);
   if (!text) return null;
   if (!whole) {
-    const root = /<([\w.-]+:)?worksheet\b/.exec(text);
+    const root = /<([\w.-]+:)?worksheet[\s>]/.exec(text);
     const p = root ? root[1] || "" : "";
     const end = text.lastIndexOf(`</${p}row>`);
     const data = text.indexOf(`<${p}sheetData`);
@@ -440,7 +440,7 @@ function drawingText(doc, skip = []) {
 // ---- OpenDocument (.odt, .ods, .odp)
 
 async function odf(zip, kind) {
-  const doc = await zip.xml("content.xml");
+  const { doc, whole } = kind === "ods" ? await odsContent(zip) : { doc: await zip.xml("content.xml"), whole: true };
   if (!doc) throw new Error("no content.xml");
   const out = new Lines();
   const body = doc.getElementsByTagNameNS("*", "body")[0];
@@ -457,6 +457,7 @@ async function odf(zip, kind) {
       }
       out.add("");
     }
+    if (!whole && !out.full) out.add("[The workbook goes on: only its first rows were read.]");
   } else if (kind === "odp") {
     let n = 0;
     for (const page of part.getElementsByTagNameNS("*", "page")) {
@@ -474,6 +475,23 @@ async function odf(zip, kind) {
     }
   } else odfBlocks(part, out);
   return out.toString();
+}
+
+// odsContent is a workbook's content, read only to its first maxSheetXML bytes, as a sheet
+// of a workbook is (whole false): cut after its last whole row and closed. A workbook whose
+// rows sit deeper (in row groups) than a cut can close is read whole.
+async function odsContent(zip) {
+  let { text, whole } = await zip.prefix("content.xml", maxSheetXML);
+  if (!text) return { doc: null, whole };
+  if (!whole) {
+    const tp = (/<([\w.-]+:)?table-row[\s>]/.exec(text) || [])[1] || "";
+    const op = (/<([\w.-]+:)?document-content\b/.exec(text) || [])[1] || "";
+    const end = text.lastIndexOf(`</${tp}table-row>`);
+    const cut = end < 0 ? "" : text.slice(0, end + `</${tp}table-row>`.length) + `</${tp}table></${op}spreadsheet></${op}body></${op}document-content>`;
+    const doc = cut && new DOMParser().parseFromString(cut, "application/xml");
+    if (doc && !doc.getElementsByTagName("parsererror").length) return { doc, whole };
+  }
+  return { doc: await zip.xml("content.xml"), whole: true };
 }
 
 function odfBlocks(node, out) {

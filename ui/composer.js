@@ -26,27 +26,31 @@ export function showMode(ses) {
   drawAgentModel(ses);
 }
 
-// A chat with an agent skiffd hosts picks the agent's model (its config option of category
-// "model") instead of agent mode, which such an agent always has.
+// A chat with an agent skiffd hosts picks the agent's model and mode (its config options of
+// category "model" and "mode") instead of agent mode, which such an agent always has.
 function drawAgentModel(ses) {
   const hosted = !!(ses && ses.provider && ses.provider.startsWith("acp:"));
-  const opt = hosted && (ses.agentOptions || []).find((o) => o.category === "model");
   $("agent-toggle").hidden = hosted;
   $("plan-toggle").hidden = hosted || !agentMode;
-  const sel = $("agent-model");
-  sel.hidden = !opt;
-  if (!opt) return;
-  sel.dataset.option = opt.id;
-  sel.replaceChildren(...opt.values.map((v) => el("option", { value: v, textContent: v, selected: v === opt.current })));
-}
-$("agent-model").addEventListener("change", async (e) => {
-  const sel = e.target;
-  try {
-    await call("agent.option", { sessionId: state.active.id, option: sel.dataset.option, value: sel.value });
-  } catch (err) {
-    banner(err.message);
+  for (const [category, id] of [["model", "agent-model"], ["mode", "agent-mode"]]) {
+    const opt = hosted && (ses.agentOptions || []).find((o) => o.category === category);
+    const sel = $(id);
+    sel.hidden = !opt;
+    if (!opt) continue;
+    sel.dataset.option = opt.id;
+    sel.replaceChildren(...opt.values.map((v) => el("option", { value: v, textContent: v, selected: v === opt.current })));
   }
-});
+}
+for (const id of ["agent-model", "agent-mode"]) {
+  $(id).addEventListener("change", async (e) => {
+    const sel = e.target;
+    try {
+      await call("agent.option", { sessionId: state.active.id, option: sel.dataset.option, value: sel.value });
+    } catch (err) {
+      banner(err.message);
+    }
+  });
+}
 
 function drawMode() {
   $("agent-toggle").setAttribute("aria-pressed", String(agentMode));

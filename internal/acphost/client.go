@@ -30,7 +30,7 @@ func (c *client) SessionUpdate(_ context.Context, n acp.SessionNotification) err
 		}
 		return nil
 	}
-	a.queue.push(translate(id, n.Update)...)
+	a.queue.push(a.adjust(translate(id, n.Update))...)
 	return nil
 }
 

@@ -92,6 +92,61 @@ type Agent struct {
 	early    map[acp.SessionId][]acp.SessionUpdate
 	asks     map[string]map[*struct{}]context.CancelFunc // open permission asks by Skiff's session
 	queue    *queue
+	// opts are each session's config options as the agent last gave them, modes its legacy
+	// session modes as one more option (nil: none), by Skiff's session.
+	opts  map[string][]ConfigOption
+	modes map[string]*ConfigOption
+}
+
+// ModeOption is the id of the option that stands for an agent's legacy session modes
+// (session/set_mode; Gemini CLI still sends them): the clients show it beside the model, as a
+// config option of category "mode".
+const ModeOption = "skiff-mode"
+
+// withMode is opts and, when the agent has legacy modes and no option of category "mode" of
+// its own, the modes as one more option. Called with a.mu held.
+func (a *Agent) withMode(id string, opts []ConfigOption) []ConfigOption {
+	m := a.modes[id]
+	if m == nil {
+		return opts
+	}
+	for _, o := range opts {
+		if o.Category == "mode" {
+			return opts
+		}
+	}
+	return append(append([]ConfigOption(nil), opts...), *m)
+}
+
+// adjust keeps what events say of a session's options (its config, its current mode) and
+// gives each as the whole list, the legacy modes among them. Called with a.mu held.
+func (a *Agent) adjust(evs []Event) []Event {
+	for i := range evs {
+		ev := &evs[i]
+		switch ev.Kind {
+		case "config":
+			a.opts[ev.Session] = ev.Config
+			ev.Config = a.withMode(ev.Session, ev.Config)
+		case "mode":
+			if m := a.modes[ev.Session]; m != nil {
+				m.Current = ev.Text
+				*ev = Event{Session: ev.Session, Kind: "config", Config: a.withMode(ev.Session, a.opts[ev.Session])}
+			}
+		}
+	}
+	return evs
+}
+
+// legacyModes is an agent's session modes as a ModeOption (nil when it has none).
+func legacyModes(m *acp.SessionModeState) *ConfigOption {
+	if m == nil || len(m.AvailableModes) == 0 {
+		return nil
+	}
+	o := &ConfigOption{ID: ModeOption, Name: "Mode", Category: "mode", Current: string(m.CurrentModeId)}
+	for _, am := range m.AvailableModes {
+		o.Values = append(o.Values, string(am.Id))
+	}
+	return o
 }
 
 // StartTimeout bounds an agent's start (spawn and initialize).
@@ -124,7 +179,7 @@ func (h *Host) Start(ctx context.Context, spec Spec) (*Agent, error) {
 	}
 	a := &Agent{Spec: spec, host: h, cmd: cmd, stderr: &tail{max: 64 << 10}, exited: make(chan struct{}),
 		sessions: map[acp.SessionId]string{}, ids: map[string]acp.SessionId{}, early: map[acp.SessionId][]acp.SessionUpdate{},
-		asks: map[string]map[*struct{}]context.CancelFunc{}}
+		asks: map[string]map[*struct{}]context.CancelFunc{}, opts: map[string][]ConfigOption{}, modes: map[string]*ConfigOption{}}
 	cmd.Stderr = a.stderr
 	if err := cmd.Start(); err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
@@ -364,15 +419,17 @@ func (a *Agent) open(ctx context.Context, id, prev string, keep bool) (string, s
 	a.mu.Lock()
 	a.sessions[sid] = id
 	a.ids[id] = sid
+	if m := legacyModes(modes); m != nil {
+		a.modes[id] = m
+	}
 	for _, u := range a.early[sid] {
-		then = append(then, translate(id, u)...)
+		then = append(then, a.adjust(translate(id, u))...)
 	}
 	delete(a.early, sid)
-	if opts := configOptions(opts); len(opts) > 0 {
-		then = append(then, Event{Session: id, Kind: "config", Config: opts})
-	}
-	if modes != nil {
-		then = append(then, Event{Session: id, Kind: "mode", Text: string(modes.CurrentModeId)})
+	own := configOptions(opts)
+	a.opts[id] = own
+	if all := a.withMode(id, own); len(all) > 0 {
+		then = append(then, Event{Session: id, Kind: "config", Config: all})
 	}
 	if !keep {
 		a.queue.push(then...)
@@ -503,7 +560,7 @@ func (a *Agent) Cancel(ctx context.Context, id string) error {
 }
 
 // SetOption sets one of the session's config options (the model is the one of category
-// "model"); option "mode" sets the legacy session mode some agents still use. It returns the
+// "model"); option ModeOption sets the legacy session mode some agents still use. It returns the
 // options as they are now.
 func (a *Agent) SetOption(ctx context.Context, id, option, value string) ([]ConfigOption, error) {
 	a.mu.Lock()
@@ -512,19 +569,27 @@ func (a *Agent) SetOption(ctx context.Context, id, option, value string) ([]Conf
 	if !ok {
 		return nil, sayNoChatSession.Error(a.Spec.Title)
 	}
-	if option == "mode" {
+	if option == ModeOption {
 		_, err := a.conn.SetSessionMode(ctx, acp.SetSessionModeRequest{SessionId: sid, ModeId: acp.SessionModeId(value)})
 		if err != nil {
 			return nil, a.failed(sayNoMode, err)
 		}
-		return nil, nil
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		if m := a.modes[id]; m != nil {
+			m.Current = value
+		}
+		return a.withMode(id, a.opts[id]), nil
 	}
 	res, err := a.conn.SetSessionConfigOption(ctx, acp.SetSessionConfigOptionRequest{
 		ValueId: &acp.SetSessionConfigOptionValueId{SessionId: sid, ConfigId: acp.SessionConfigId(option), Value: acp.SessionConfigValueId(value)}})
 	if err != nil {
 		return nil, a.failed(sayNoOption, err, option)
 	}
-	return configOptions(res.ConfigOptions), nil
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.opts[id] = configOptions(res.ConfigOptions)
+	return a.withMode(id, a.opts[id]), nil
 }
 
 // tail keeps the last max bytes written to it.

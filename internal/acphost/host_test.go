@@ -378,6 +378,63 @@ func inFolder(ctx context.Context, t *testing.T, folder, reopen string) (*Agent,
 	return a, rec
 }
 
+// An agent's legacy session modes (Gemini CLI still sends them) are one more config option, of
+// category "mode", beside its model: setting it sets the mode (session/set_mode) and says the
+// options as they are now; the agent changing its own mode (current_mode_update) comes as the
+// whole list again.
+func TestLegacyModesAreAnOption(t *testing.T) {
+	t.Setenv("SKIFF_TEST_AGENT_MODES", "legacy")
+	a, rec := start(t, "")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	lastConfig := func() []ConfigOption {
+		var cfg []ConfigOption
+		for cfg == nil {
+			for _, e := range snapshot(rec) {
+				if e.Kind == "config" {
+					cfg = e.Config
+				}
+			}
+			if cfg == nil {
+				select {
+				case <-rec.changed:
+				case <-ctx.Done():
+					t.Fatal("no config options came")
+				}
+			}
+		}
+		return cfg
+	}
+	mode := func(cur string) ConfigOption {
+		return ConfigOption{ID: ModeOption, Name: "Mode", Category: "mode", Current: cur, Values: []string{"default", "plan"}}
+	}
+	model := ConfigOption{ID: "model", Name: "Model", Category: "model", Current: "fast-1", Values: []string{"fast-1", "deep-2"}}
+	require.Equal(t, []ConfigOption{model, mode("default")}, lastConfig())
+	now, err := a.SetOption(ctx, "chat-1", ModeOption, "plan")
+	require.NoError(t, err)
+	assert.Equal(t, []ConfigOption{model, mode("plan")}, now)
+	_, err = a.Prompt(ctx, "chat-1", "mode", nil)
+	require.NoError(t, err)
+	assert.Contains(t, rec.text("text", rec.take()), "mode: plan")
+	// Setting the model keeps the mode where it is.
+	now, err = a.SetOption(ctx, "chat-1", "model", "deep-2")
+	require.NoError(t, err)
+	assert.Equal(t, mode("plan"), now[1])
+	_, err = a.Prompt(ctx, "chat-1", "leave-plan", nil)
+	require.NoError(t, err)
+	var cfg []ConfigOption
+	for _, e := range rec.take() {
+		if e.Kind == "config" {
+			cfg = e.Config
+		}
+	}
+	require.Len(t, cfg, 2, "the agent's own change of mode came as the options")
+	assert.Equal(t, mode("default"), cfg[1])
+	assert.Equal(t, "deep-2", cfg[0].Current)
+	_, err = a.SetOption(ctx, "chat-1", ModeOption, "yolo")
+	assert.Error(t, err)
+}
+
 // A chat whose agent stopped (skiffd restarted, the agent crashed) reopens the agent's own
 // session: through session/resume when the agent offers it, else session/load, whose replay
 // of the history is dropped (the chat has it), else as a new session, which Open says.

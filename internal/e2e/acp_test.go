@@ -96,6 +96,15 @@ func TestChatWithAnACPAgentThroughSkiffd(t *testing.T) {
 	WaitJS(t, panel, `skiffTest.state.active.agentOptions?.[0]?.current === "deep-2"`)
 	Do(t, panel, chromedp.SendKeys("#input", "model"+kb.Enter))
 	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done" && `+lastAssistant+`.textContent.includes("model: deep-2")`)
+	// And its mode (legacy session modes, as Gemini CLI sends them), beside the model; the
+	// agent leaving plan mode by itself moves the picker back.
+	WaitJS(t, panel, `!document.getElementById("agent-mode").hidden && document.getElementById("agent-mode").value === "default"`)
+	JS[bool](t, panel, `(document.getElementById("agent-mode").value = "plan", document.getElementById("agent-mode").dispatchEvent(new Event("change")), true)`)
+	WaitJS(t, panel, `skiffTest.state.active.agentOptions?.find((o) => o.category === "mode")?.current === "plan"`)
+	Do(t, panel, chromedp.SendKeys("#input", "mode"+kb.Enter))
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done" && `+lastAssistant+`.textContent.includes("mode: plan")`)
+	Do(t, panel, chromedp.SendKeys("#input", "leave-plan"+kb.Enter))
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done" && `+lastAssistant+`.textContent.includes("left plan mode") && document.getElementById("agent-mode").value === "default"`)
 
 	// A file write asks in the chat, with its diff; Allow writes it.
 	path := filepath.Join(folder, "plan.md")
@@ -205,12 +214,12 @@ func agentConfig(t *testing.T) (*daemon.Config, string) {
 	}
 	cfg.Port = ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	cfg.AgentSettings = daemon.AgentSettings{Folder: folder, Agents: []acphost.Spec{{Name: "test", Title: "Test Agent", Command: []string{acpagent.Build(t)}}}}
+	cfg.AgentSettings = daemon.AgentSettings{Folder: folder, Agents: []acphost.Spec{{Name: "test", Title: "Test Agent", Command: []string{acpagent.Build(t)}, Env: []string{"SKIFF_TEST_AGENT_MODES=legacy"}}}}
 	return cfg, folder
 }
 
 // The web client, in a plain browser tab: the one-time link pairs it (and leaves the address
-// bar), it chats with the agent skiffd hosts, picks the agent's model, answers the agent's
+// bar), it chats with the agent skiffd hosts, picks the agent's model and mode, answers the agent's
 // question, lists the chats and browses the shared folder; the same link does not pair twice; a page on another origin
 // reaches nothing.
 func TestWebClientPairsAndChats(t *testing.T) {
@@ -257,6 +266,10 @@ func TestWebClientPairsAndChats(t *testing.T) {
 	if v := JS[string](t, tab, `document.getElementById("agent-model").value`); v != "deep-2" {
 		t.Errorf("the model picker shows %q after the change", v)
 	}
+	JS[bool](t, tab, `(document.getElementById("input").value = "", true)`)
+	JS[bool](t, tab, `(document.getElementById("agent-mode").value = "plan", document.getElementById("agent-mode").dispatchEvent(new Event("change")), true)`)
+	Do(t, tab, chromedp.SendKeys("#input", "mode"+kb.Enter))
+	WaitJS(t, tab, `document.body.dataset.turn === "done" && [...document.querySelectorAll('#messages .msg[data-role="agent"]')].some(n => n.textContent.includes("mode: plan"))`)
 	JS[bool](t, tab, `(document.getElementById("input").value = "", true)`)
 
 	// The agent's own question is answered here.

@@ -22,7 +22,7 @@ var (
 	// AgentCancel: extension → skiffd, stop the chat's turn.
 	AgentCancel = Method[AgentSession, struct{}]{"agent.cancel"}
 	// AgentOption: extension → skiffd, set one of a chat's config options (the model is the
-	// one of category "model"; "mode" is the legacy session mode); the options as they are now.
+	// one of category "model"; acphost.ModeOption, of category "mode", the legacy session modes); the options as they are now.
 	AgentOption = Method[AgentOptionParams, []ConfigOption]{"agent.option"}
 	// AgentLog: extension → skiffd, the end of an agent's stderr.
 	AgentLog = Method[AgentName, string]{"agent.log"}

@@ -93,29 +93,33 @@ function draw() {
   drawModel(c);
 }
 
-// The chat's model, when its agent offers a choice (its config option of category "model"),
-// as the panel picks it.
+// The chat's model and mode, when its agent offers a choice (its config options of category
+// "model" and "mode"), as the panel picks them.
 function drawModel(c) {
-  const opt = c && (c.options || []).find((o) => o.category === "model");
-  const sel = $("agent-model");
-  sel.hidden = !opt;
-  if (!opt) return;
-  sel.dataset.option = opt.id;
-  if (sel.dataset.chat === chat && sel.value === opt.current && sel.options.length === opt.values.length) return; // as it is: keep the list open
-  sel.dataset.chat = chat;
-  sel.replaceChildren(...opt.values.map((v) => el("option", { value: v, textContent: v, selected: v === opt.current })));
-}
-$("agent-model").addEventListener("change", async (e) => {
-  const sel = e.target;
-  const c = cur();
-  try {
-    const options = await call("agent.option", { session: chat, option: sel.dataset.option, value: sel.value });
-    if (c && options) c.options = options;
-  } catch (err) {
-    notice(err.message);
+  for (const [category, id] of [["model", "agent-model"], ["mode", "agent-mode"]]) {
+    const opt = c && (c.options || []).find((o) => o.category === category);
+    const sel = $(id);
+    sel.hidden = !opt;
+    if (!opt) continue;
+    sel.dataset.option = opt.id;
+    if (sel.dataset.chat === chat && sel.value === opt.current && sel.options.length === opt.values.length) continue; // as it is: keep the list open
+    sel.dataset.chat = chat;
+    sel.replaceChildren(...opt.values.map((v) => el("option", { value: v, textContent: v, selected: v === opt.current })));
   }
-  draw();
-});
+}
+for (const id of ["agent-model", "agent-mode"]) {
+  $(id).addEventListener("change", async (e) => {
+    const sel = e.target;
+    const c = cur();
+    try {
+      const options = await call("agent.option", { session: chat, option: sel.dataset.option, value: sel.value });
+      if (c && options) c.options = options;
+    } catch (err) {
+      notice(err.message);
+    }
+    draw();
+  });
+}
 
 // An ACP tool call's status, in the panel's words.
 const toolStatus = { pending: "toolStatus_pending", in_progress: "toolStatus_running", completed: "toolStatus_done", failed: "toolStatus_error" };

@@ -11,6 +11,9 @@
 //	write PATH TEXT  a tool call with the diff, then fs/write_text_file
 //	browse TOOL JSON calls Skiff's browser tool TOOL through MCP, replies with its text
 //	model            says the model the session uses (a config option of category model)
+//	mode             says the session's mode (SKIFF_TEST_AGENT_MODES=legacy: "default" or
+//	                 "plan", as legacy session modes)
+//	leave-plan       switches the session's mode to "default" itself (current_mode_update)
 //	slow             streams a chunk, then waits to be cancelled
 //	crash            writes to stderr and exits with status 3
 //	recall           says what the user said earlier in this session, in this process or
@@ -62,7 +65,17 @@ type session struct {
 	mcp    []acp.McpServer
 	cancel context.CancelFunc
 	model  string
+	mode   string
 	cwd    string
+}
+
+// legacyModes are the session modes the agent offers when SKIFF_TEST_AGENT_MODES=legacy (the
+// older way, which Gemini CLI still uses): "default" and "plan".
+func legacyModes() *acp.SessionModeState {
+	if os.Getenv("SKIFF_TEST_AGENT_MODES") != "legacy" {
+		return nil
+	}
+	return &acp.SessionModeState{CurrentModeId: "default", AvailableModes: []acp.SessionMode{{Id: "default", Name: "Default"}, {Id: "plan", Name: "Plan"}}}
 }
 
 // said is where a session's prompts are kept, so another run of the agent can reopen it.
@@ -138,12 +151,12 @@ func (a *agent) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp.Ne
 	a.mu.Lock()
 	a.n++
 	id := acp.SessionId(fmt.Sprintf("s%d-%d", os.Getpid(), a.n))
-	a.sessions[id] = &session{mcp: p.McpServers, model: "fast-1", cwd: p.Cwd}
+	a.sessions[id] = &session{mcp: p.McpServers, model: "fast-1", mode: "default", cwd: p.Cwd}
 	a.mu.Unlock()
 	// Sent before the answer, as real agents do: a client must keep it.
 	_ = a.conn.SessionUpdate(ctx, acp.SessionNotification{SessionId: id, Update: acp.SessionUpdate{AvailableCommandsUpdate: &acp.SessionAvailableCommandsUpdate{
 		SessionUpdate: "available_commands_update", AvailableCommands: []acp.AvailableCommand{{Name: "hello", Description: "show every update kind"}}}}})
-	return acp.NewSessionResponse{SessionId: id, ConfigOptions: models("fast-1")}, nil
+	return acp.NewSessionResponse{SessionId: id, ConfigOptions: models("fast-1"), Modes: legacyModes()}, nil
 }
 
 func (a *agent) Authenticate(context.Context, acp.AuthenticateRequest) (acp.AuthenticateResponse, error) {
@@ -225,7 +238,15 @@ func (a *agent) SetSessionConfigOption(_ context.Context, p acp.SetSessionConfig
 	return acp.SetSessionConfigOptionResponse{ConfigOptions: models(string(v.Value))}, nil
 }
 
-func (a *agent) SetSessionMode(context.Context, acp.SetSessionModeRequest) (acp.SetSessionModeResponse, error) {
+func (a *agent) SetSessionMode(_ context.Context, p acp.SetSessionModeRequest) (acp.SetSessionModeResponse, error) {
+	if p.ModeId != "default" && p.ModeId != "plan" {
+		return acp.SetSessionModeResponse{}, acp.NewInvalidParams("no such mode")
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if s := a.sessions[p.SessionId]; s != nil {
+		s.mode = string(p.ModeId)
+	}
 	return acp.SetSessionModeResponse{}, nil
 }
 
@@ -357,6 +378,15 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 		a.say(ctx, id, acp.UpdateAgentMessageText("you said: "+strings.Join(strings.Split(strings.TrimSpace(string(b)), "\n"), " | ")))
 	case "model":
 		a.say(ctx, id, acp.UpdateAgentMessageText("model: "+s.model))
+	case "mode":
+		a.say(ctx, id, acp.UpdateAgentMessageText("mode: "+s.mode))
+	case "leave-plan":
+		// The agent changes its own mode, as Claude Code leaves plan mode: the client is told.
+		a.mu.Lock()
+		s.mode = "default"
+		a.mu.Unlock()
+		a.say(ctx, id, acp.SessionUpdate{CurrentModeUpdate: &acp.SessionCurrentModeUpdate{SessionUpdate: "current_mode_update", CurrentModeId: "default"}})
+		a.say(ctx, id, acp.UpdateAgentMessageText("left plan mode"))
 	default:
 		a.say(ctx, id, acp.UpdateAgentMessageText("echo: "+text))
 	}

@@ -38,7 +38,7 @@ function drawAgentModel(ses) {
     sel.hidden = !opt;
     if (!opt) continue;
     sel.dataset.option = opt.id;
-    sel.replaceChildren(...opt.values.map((v) => el("option", { value: v, textContent: v, selected: v === opt.current })));
+    sel.replaceChildren(...opt.values.map((v, i) => el("option", { value: v, textContent: (opt.labels && opt.labels[i]) || v, selected: v === opt.current })));
   }
 }
 for (const id of ["agent-model", "agent-mode"]) {

@@ -151,13 +151,13 @@ func configOptions(os []acp.SessionConfigOption) []ConfigOption {
 		}
 		if s.Options.Ungrouped != nil {
 			for _, v := range *s.Options.Ungrouped {
-				c.Values = append(c.Values, string(v.Value))
+				c.Values, c.Labels = append(c.Values, string(v.Value)), append(c.Labels, v.Name)
 			}
 		}
 		if s.Options.Grouped != nil {
 			for _, g := range *s.Options.Grouped {
 				for _, v := range g.Options {
-					c.Values = append(c.Values, string(v.Value))
+					c.Values, c.Labels = append(c.Values, string(v.Value)), append(c.Labels, v.Name)
 				}
 			}
 		}

@@ -144,7 +144,7 @@ func legacyModes(m *acp.SessionModeState) *ConfigOption {
 	}
 	o := &ConfigOption{ID: ModeOption, Name: "Mode", Category: "mode", Current: string(m.CurrentModeId)}
 	for _, am := range m.AvailableModes {
-		o.Values = append(o.Values, string(am.Id))
+		o.Values, o.Labels = append(o.Values, string(am.Id)), append(o.Labels, am.Name)
 	}
 	return o
 }

@@ -351,7 +351,7 @@ func TestModelIsAConfigOption(t *testing.T) {
 			}
 		}
 	}
-	require.Equal(t, []ConfigOption{{ID: "model", Name: "Model", Category: "model", Current: "fast-1", Values: []string{"fast-1", "deep-2"}}}, cfg)
+	require.Equal(t, []ConfigOption{{ID: "model", Name: "Model", Category: "model", Current: "fast-1", Values: []string{"fast-1", "deep-2"}, Labels: []string{"Fast", "Deep"}}}, cfg)
 	now, err := a.SetOption(ctx, "chat-1", "model", "deep-2")
 	require.NoError(t, err)
 	assert.Equal(t, "deep-2", now[0].Current)
@@ -406,9 +406,9 @@ func TestLegacyModesAreAnOption(t *testing.T) {
 		return cfg
 	}
 	mode := func(cur string) ConfigOption {
-		return ConfigOption{ID: ModeOption, Name: "Mode", Category: "mode", Current: cur, Values: []string{"default", "plan"}}
+		return ConfigOption{ID: ModeOption, Name: "Mode", Category: "mode", Current: cur, Values: []string{"default", "plan"}, Labels: []string{"Default", "Plan"}}
 	}
-	model := ConfigOption{ID: "model", Name: "Model", Category: "model", Current: "fast-1", Values: []string{"fast-1", "deep-2"}}
+	model := ConfigOption{ID: "model", Name: "Model", Category: "model", Current: "fast-1", Values: []string{"fast-1", "deep-2"}, Labels: []string{"Fast", "Deep"}}
 	require.Equal(t, []ConfigOption{model, mode("default")}, lastConfig())
 	now, err := a.SetOption(ctx, "chat-1", ModeOption, "plan")
 	require.NoError(t, err)

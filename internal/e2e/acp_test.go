@@ -99,6 +99,10 @@ func TestChatWithAnACPAgentThroughSkiffd(t *testing.T) {
 	// And its mode (legacy session modes, as Gemini CLI sends them), beside the model; the
 	// agent leaving plan mode by itself moves the picker back.
 	WaitJS(t, panel, `!document.getElementById("agent-mode").hidden && document.getElementById("agent-mode").value === "default"`)
+	// Each choice reads as the agent names it.
+	if got := JS[string](t, panel, `[...document.querySelectorAll("#agent-model option, #agent-mode option")].map((o) => o.textContent).join()`); got != "Fast,Deep,Default,Plan" {
+		t.Errorf("the pickers offer %q", got)
+	}
 	JS[bool](t, panel, `(document.getElementById("agent-mode").value = "plan", document.getElementById("agent-mode").dispatchEvent(new Event("change")), true)`)
 	WaitJS(t, panel, `skiffTest.state.active.agentOptions?.find((o) => o.category === "mode")?.current === "plan"`)
 	Do(t, panel, chromedp.SendKeys("#input", "mode"+kb.Enter))

@@ -201,6 +201,9 @@ type ConfigOption struct {
 	Category string   `json:"category,omitempty"`
 	Current  string   `json:"current,omitempty"`
 	Values   []string `json:"values,omitempty"`
+	// Labels are the values' names as the agent gives them, in the same order ("" where it
+	// gives none).
+	Labels []string `json:"labels,omitempty"`
 }
 
 // Usage is the context window's use.

@@ -104,7 +104,7 @@ function drawModel(c) {
     sel.dataset.option = opt.id;
     if (sel.dataset.chat === chat && sel.value === opt.current && sel.options.length === opt.values.length) continue; // as it is: keep the list open
     sel.dataset.chat = chat;
-    sel.replaceChildren(...opt.values.map((v) => el("option", { value: v, textContent: v, selected: v === opt.current })));
+    sel.replaceChildren(...opt.values.map((v, i) => el("option", { value: v, textContent: (opt.labels && opt.labels[i]) || v, selected: v === opt.current })));
   }
 }
 for (const id of ["agent-model", "agent-mode"]) {

@@ -49,6 +49,7 @@ func Serve(ctx context.Context, ln net.Listener, cfg *Config, hub *Hub, lan *LAN
 		sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
 		hub.Drop()
+		web.drop()
 		if lanSrv != nil {
 			_ = lanSrv.Shutdown(sctx)
 		}

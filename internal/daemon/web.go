@@ -234,6 +234,16 @@ func (w *Web) routes(s site) *http.ServeMux {
 			SameSite: http.SameSiteStrictMode, MaxAge: int(CookieTTL.Seconds())})
 		rw.WriteHeader(http.StatusNoContent)
 	})
+	// Whether this browser is paired (the web client asks when its link drops, to know whether
+	// to connect again or to say pair again). It tells nothing to any other page: the answer
+	// has no body and no CORS headers.
+	mux.HandleFunc("GET /app/paired", func(rw http.ResponseWriter, r *http.Request) {
+		if !w.paired(r) {
+			rw.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		rw.WriteHeader(http.StatusNoContent)
+	})
 	mux.HandleFunc("GET /app/ws", func(rw http.ResponseWriter, r *http.Request) {
 		if !s.origin(r.Header.Get("Origin")) {
 			http.Error(rw, "only skiffd's own page may connect", http.StatusForbidden)
@@ -300,6 +310,20 @@ func (w *Web) serve(ctx context.Context, c link.Conn) {
 		a.mu.Unlock()
 	}()
 	_ = peer.Run(ctx, 0)
+}
+
+// drop closes every web client's link (skiffd is stopping): the clients see it at once, and no
+// link outlives the server that served it.
+func (w *Web) drop() {
+	w.mu.Lock()
+	peers := make([]*link.Peer, 0, len(w.peers))
+	for p := range w.peers {
+		peers = append(peers, p)
+	}
+	w.mu.Unlock()
+	for _, p := range peers {
+		p.Close("skiffd is stopping")
+	}
 }
 
 // broadcast sends an event to every web client.

@@ -20,6 +20,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -553,4 +554,44 @@ func TestWebClientAttachesPicturesAndFiles(t *testing.T) {
 	if JS[bool](t, tab, `!document.getElementById("notice").hidden`) {
 		t.Error("the refusal stayed after the message went")
 	}
+}
+
+// The web client's link drops (a phone's Wi-Fi, a laptop that slept: here the socket is closed
+// under it) while skiffd runs on: it says so, connects again by itself, and the chat goes on.
+func TestWebClientConnectsAgain(t *testing.T) {
+	d, _ := skiffdWithAgent(t)
+	tab := browser.Tab(t, "about:blank")
+	// Keep each WebSocket the page opens where the test can close it.
+	Do(t, tab, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `(() => {
+			const WS = window.WebSocket;
+			window.__sockets = [];
+			window.WebSocket = function (...a) { const s = new WS(...a); window.__sockets.push(s); return s; };
+			window.WebSocket.prototype = WS.prototype;
+		})()`})
+		return err
+	}))
+	Do(t, tab, chromedp.Navigate(pairingLink(t, d)))
+	WaitJS(t, tab, `document.body.dataset.state === "connected" && [...document.querySelectorAll("#agent option")].some(o => o.value === "test")`)
+	JS[bool](t, tab, `(document.getElementById("agent").value = "test", true)`)
+	Click(t, tab, `document.getElementById("new")`)
+	WaitJS(t, tab, `document.querySelectorAll("#chats li.chat").length === 1`)
+	JS[bool](t, tab, `(window.__sockets.at(-1).close(), true)`)
+	WaitJS(t, tab, `document.body.dataset.state === "reconnecting"`)
+	WaitJS(t, tab, `document.body.dataset.state === "connected" && window.__sockets.length === 2`)
+	Do(t, tab, chromedp.SendKeys("#input", "hello"+kb.Enter))
+	WaitJS(t, tab, `document.body.dataset.turn === "done" && [...document.querySelectorAll('#messages .msg[data-role="agent"]')].some(n => n.textContent.includes("Hello from the test agent"))`)
+}
+
+// The web client's link drops when skiffd stops: started again, skiffd has forgotten the
+// pairing (it keeps it in memory), and the page says to pair again rather than trying forever.
+func TestWebClientSaysWhenSkiffdForgotIt(t *testing.T) {
+	cfg, _ := agentConfig(t)
+	d := serveSkiffd(t, cfg)
+	tab := browser.Tab(t, pairingLink(t, d))
+	WaitJS(t, tab, `document.body.dataset.state === "connected"`)
+	d.Stop()
+	WaitJS(t, tab, `document.body.dataset.state === "reconnecting" || document.body.dataset.state === "closed"`)
+	serveSkiffd(t, cfg)
+	WaitJS(t, tab, `document.body.dataset.state === "closed" && document.getElementById("status").textContent.includes("skiffd open")`)
 }

@@ -40,9 +40,18 @@ function reply(id, result, error) {
   ws.send(JSON.stringify(error ? { id, error } : { id, result }));
 }
 
+// A link that drops (a phone's Wi-Fi, a laptop that slept) is tried again, sooner first, as
+// long as skiffd still knows this client's pairing; once it does not (skiffd restarted), the
+// page says to pair again.
+let retry = 0;
+let opened = false;
+
 function connect() {
+  opened = false;
   ws = new WebSocket(location.origin.replace(/^http/, "ws") + "/app/ws");
   ws.onopen = async () => {
+    opened = true;
+    retry = 0;
     status(t("webConnected"), "connected");
     const agents = await call("agent.list", {});
     for (const a of agents) titles.set(a.name, a.title);
@@ -59,10 +68,15 @@ function connect() {
     pending.delete(f.id);
     f.error ? p.reject(new Error(say(f.text, f.error))) : p.resolve(f.result); // skiffd's sentences in the user's language
   };
-  ws.onclose = () => {
+  ws.onclose = async () => {
     for (const p of pending.values()) p.reject(new Error(t("webClosed")));
     pending.clear();
-    if (document.body.dataset.state !== "refused") status(t("webNotConnected"), "closed");
+    if (document.body.dataset.state === "refused") return;
+    // Whether skiffd still knows this client (a skiffd that restarted has forgotten it).
+    const known = await fetch("paired", { cache: "no-store" }).then((r) => r.status !== 401, () => true);
+    if (!known || (!opened && retry >= 8)) return status(t("webNotConnected"), "closed");
+    status(t("webReconnecting"), "reconnecting");
+    setTimeout(connect, Math.min(15000, 500 * 2 ** retry++));
   };
 }
 

@@ -6,11 +6,23 @@ import { pdfText } from "./pdftext.js";
 
 const maxBytes = 50 << 20;
 
+// Why a PDF could not be read, as the core words it (internal/chrome): where it is, what the
+// site answered, its size, or pdf.js's own error (a damaged or locked PDF).
+class Unread extends Error {
+  constructor(code, detail = "") {
+    super(code + (detail ? ": " + detail : ""));
+    this.code = code;
+    this.detail = String(detail);
+  }
+}
+
 async function read(url) {
-  if (!/^https?:/i.test(url)) throw new Error("only a PDF on the web can be read here");
-  const r = await fetch(url, { credentials: "include" });
-  if (!r.ok) throw new Error(`the site answered ${r.status}`);
-  if (Number(r.headers.get("content-length")) > maxBytes) throw new Error("the PDF is larger than 50 MB");
+  if (!/^https?:/i.test(url)) throw new Unread("scheme");
+  const r = await fetch(url, { credentials: "include" }).catch((e) => {
+    throw new Unread("network", e.message);
+  });
+  if (!r.ok) throw new Unread("status", r.status);
+  if (Number(r.headers.get("content-length")) > maxBytes) throw new Unread("size");
   const reader = r.body.getReader();
   const parts = [];
   let size = 0;
@@ -20,11 +32,13 @@ async function read(url) {
     size += value.length;
     if (size > maxBytes) {
       await reader.cancel();
-      throw new Error("the PDF is larger than 50 MB");
+      throw new Unread("size");
     }
     parts.push(value);
   }
-  return pdfText(new Uint8Array(await new Blob(parts).arrayBuffer()));
+  return pdfText(new Uint8Array(await new Blob(parts).arrayBuffer())).catch((e) => {
+    throw new Unread("pdf", e.message);
+  });
 }
 
 // The last PDFs read in the last minute, or being read, by address: a long PDF the chip's read
@@ -47,7 +61,7 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
   if (!msg || msg.to !== "skiff-pdf" || sender.id !== chrome.runtime.id || sender.tab) return;
   cached(String(msg.url)).then(
     (r) => reply({ text: r.text, pages: r.pages, title: r.title }),
-    (e) => reply({ error: String((e && e.message) || e) }),
+    (e) => reply({ error: String((e && e.message) || e), code: (e && e.code) || "pdf", detail: (e && e.detail) || "" }),
   );
   return true; // the answer comes later
 });

@@ -7,6 +7,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/tool"
 )
 
@@ -18,6 +19,32 @@ var offscreen struct {
 	open  bool
 	idle  *time.Timer
 	using int
+}
+
+// Why a PDF could not be read (the reader's codes), in the user's words.
+var (
+	sayPDFScheme  = i18n.Sentence{Key: "pdfNotOnTheWeb", English: "it is not on the web (a file on this computer, or one a page made): download it and attach it to a message"}
+	sayPDFStatus  = i18n.Sentence{Key: "pdfSiteAnswered", English: "the site answered $1 when Skiff asked for it again"}
+	sayPDFNetwork = i18n.Sentence{Key: "pdfNoAnswer", English: "the site did not answer when Skiff asked for it again"}
+	sayPDFSize    = i18n.Sentence{Key: "pdfTooLarge", English: "it is larger than 50 MB"}
+	sayPDFBroken  = i18n.Sentence{Key: "pdfBroken", English: "it is damaged, or locked with a password"}
+)
+
+// unread is the reader's failure as a sentence (tool.PDFReader's error; tool words it further).
+func unread(code, detail, english string) error {
+	switch code {
+	case "scheme":
+		return sayPDFScheme.Error()
+	case "status":
+		return sayPDFStatus.Error(i18n.Verbatim(detail))
+	case "network":
+		return sayPDFNetwork.Error()
+	case "size":
+		return sayPDFSize.Error()
+	case "pdf":
+		return sayPDFBroken.Error()
+	}
+	return errors.New(english)
 }
 
 // offscreenIdle is how long the PDF reader stays open after its last read.
@@ -42,7 +69,7 @@ func (b *Browser) PDFText(ctx context.Context, url string) (tool.PDFText, error)
 		return tool.PDFText{}, errors.New("the PDF reader did not answer")
 	}
 	if e := v.Get("error"); e.Type() == js.TypeString {
-		return tool.PDFText{}, errors.New(e.String())
+		return tool.PDFText{}, unread(str(v.Get("code")), str(v.Get("detail")), e.String())
 	}
 	return tool.PDFText{Text: str(v.Get("text")), Pages: v.Get("pages").Int(), Title: str(v.Get("title"))}, nil
 }

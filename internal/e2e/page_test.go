@@ -100,6 +100,12 @@ func TestAPDFTheTabShowsIsThePage(t *testing.T) {
 			t.Errorf("the model did not get %q in:\n%s", want, sys)
 		}
 	}
+	// A PDF at a link that worked once: the chip says why it cannot be read.
+	browser.Tab(t, site.URL+"/once/report.pdf")
+	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "unavailable"`)
+	if s := chip(t, panel); s != "Skiff could not read this PDF (the site answered 410 when Skiff asked for it again)." {
+		t.Errorf("chip %q", s)
+	}
 	// A scan holds no text: the chip says what to do instead.
 	browser.Tab(t, site.URL+"/attach/scan-5-pages.pdf")
 	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "unavailable"`)

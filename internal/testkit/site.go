@@ -26,9 +26,10 @@ type Site struct {
 	Other string
 	Evil  string
 
-	mu    sync.Mutex
-	forms []url.Values
-	evil  []string
+	mu     sync.Mutex
+	forms  []url.Values
+	evil   []string
+	served map[string]bool // the /once/ files given out
 }
 
 // NewSite starts the site, its second origin and the attacker's server; they stop when the
@@ -116,6 +117,27 @@ func (s *Site) serve(w http.ResponseWriter, r *http.Request) {
 		http.SetCookie(w, &http.Cookie{Name: "skiff_session", Value: "signed-in", Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode})
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, _ = w.Write([]byte(`<!doctype html><title>Signed in</title><h1>Signed in</h1>`))
+		return
+	case strings.HasPrefix(r.URL.Path, "/once/"):
+		// A file served once (a link that expires): asked again, it is gone.
+		s.mu.Lock()
+		if s.served == nil {
+			s.served = map[string]bool{}
+		}
+		again := s.served[r.URL.Path]
+		s.served[r.URL.Path] = true
+		s.mu.Unlock()
+		if again {
+			http.Error(w, "this link has expired", http.StatusGone)
+			return
+		}
+		b, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", "attach", filepath.Base(r.URL.Path)))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", mime.TypeByExtension(filepath.Ext(r.URL.Path)))
+		_, _ = w.Write(b)
 		return
 	case strings.HasPrefix(r.URL.Path, "/attach/"), strings.HasPrefix(r.URL.Path, "/paper/"), strings.HasPrefix(r.URL.Path, "/private/"):
 		// A file of testdata/attach, as a site serves a document: by its name, or (/paper/)

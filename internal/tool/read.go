@@ -304,7 +304,11 @@ func (e *Env) Read(ctx context.Context, tabID int) (*Readable, error) {
 	if pr, ok := e.Browser.(PDFReader); ok && r.PDF {
 		p, err := pr.PDFText(ctx, r.URL)
 		if err != nil {
-			return nil, sayPDFUnread.Error(i18n.Verbatim(err.Error()))
+			why := i18n.Verbatim(err.Error())
+			if ie := (*i18n.Error)(nil); errors.As(err, &ie) {
+				why = ie.Text
+			}
+			return nil, sayPDFUnread.Error(why)
 		}
 		if p.Text == "" {
 			return nil, sayPDFNoText.Error()

@@ -3,6 +3,7 @@ package chrome
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"syscall/js"
 	"time"
@@ -62,6 +63,16 @@ func (b *Browser) PDFText(ctx context.Context, url string) (tool.PDFText, error)
 	msg.Set("to", "skiff-pdf")
 	msg.Set("url", url)
 	v, err := callAPI(ctx, chromeAPI("runtime"), "sendMessage", msg)
+	if err != nil && strings.Contains(err.Error(), "Receiving end does not exist") {
+		// The document is gone (closed by the browser): open it again, once.
+		offscreen.mu.Lock()
+		offscreen.open = false
+		offscreen.mu.Unlock()
+		if err = openReader(ctx); err == nil {
+			doneReading()
+			v, err = callAPI(ctx, chromeAPI("runtime"), "sendMessage", msg)
+		}
+	}
 	if err != nil {
 		return tool.PDFText{}, err
 	}

@@ -100,6 +100,11 @@ func TestAPDFTheTabShowsIsThePage(t *testing.T) {
 			t.Errorf("the model did not get %q in:\n%s", want, sys)
 		}
 	}
+	// The reader's document closed under the worker (the browser may close it): it is opened
+	// again, and the next PDF reads.
+	JS[bool](t, panel, `chrome.offscreen.closeDocument().then(() => true)`)
+	browser.Tab(t, site.URL+"/paper/2401.00001")
+	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "attached" && document.getElementById("page-chip-text").textContent.startsWith("2401.00001 · 21 words")`)
 	// A PDF at a link that worked once: the chip says why it cannot be read.
 	browser.Tab(t, site.URL+"/once/report.pdf")
 	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "unavailable"`)

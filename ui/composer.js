@@ -26,23 +26,25 @@ export function showMode(ses) {
   drawAgentModel(ses);
 }
 
+// The agent's pickers, by the category of option each shows.
+const pickers = () => [["model", $("agent-model")], ["mode", $("agent-mode")]];
+
 // A chat with an agent skiffd hosts picks the agent's model and mode (its config options of
 // category "model" and "mode") instead of agent mode, which such an agent always has.
 function drawAgentModel(ses) {
   const hosted = !!(ses && ses.provider && ses.provider.startsWith("acp:"));
   $("agent-toggle").hidden = hosted;
   $("plan-toggle").hidden = hosted || !agentMode;
-  for (const [category, id] of [["model", "agent-model"], ["mode", "agent-mode"]]) {
+  for (const [category, sel] of pickers()) {
     const opt = hosted && (ses.agentOptions || []).find((o) => o.category === category);
-    const sel = $(id);
     sel.hidden = !opt;
     if (!opt) continue;
     sel.dataset.option = opt.id;
     sel.replaceChildren(...opt.values.map((v, i) => el("option", { value: v, textContent: (opt.labels && opt.labels[i]) || v, selected: v === opt.current })));
   }
 }
-for (const id of ["agent-model", "agent-mode"]) {
-  $(id).addEventListener("change", async (e) => {
+for (const [, sel] of pickers()) {
+  sel.addEventListener("change", async (e) => {
     const sel = e.target;
     try {
       await call("agent.option", { sessionId: state.active.id, option: sel.dataset.option, value: sel.value });

@@ -110,9 +110,8 @@ function draw() {
 // The chat's model and mode, when its agent offers a choice (its config options of category
 // "model" and "mode"), as the panel picks them.
 function drawModel(c) {
-  for (const [category, id] of [["model", "agent-model"], ["mode", "agent-mode"]]) {
+  for (const [category, sel] of [["model", $("agent-model")], ["mode", $("agent-mode")]]) {
     const opt = c && (c.options || []).find((o) => o.category === category);
-    const sel = $(id);
     sel.hidden = !opt;
     if (!opt) continue;
     sel.dataset.option = opt.id;
@@ -121,8 +120,8 @@ function drawModel(c) {
     sel.replaceChildren(...opt.values.map((v, i) => el("option", { value: v, textContent: (opt.labels && opt.labels[i]) || v, selected: v === opt.current })));
   }
 }
-for (const id of ["agent-model", "agent-mode"]) {
-  $(id).addEventListener("change", async (e) => {
+for (const sel of [$("agent-model"), $("agent-mode")]) {
+  sel.addEventListener("change", async (e) => {
     const sel = e.target;
     const c = cur();
     try {

@@ -243,7 +243,7 @@ func snapshotTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, err
 	if err != nil {
 		return nil, err
 	}
-	text := Format(s, SnapOptions{MaxTokens: in.MaxTokens, After: in.After})
+	text := Format(s, SnapOptions{MaxTokens: in.MaxTokens, After: in.After, FullText: in.Ref != ""})
 	return (&Result{Text: text, Untrusted: true, URL: s.URL}).Summed(sumSnapshot.With(countInteractive(s.Tree), len(text))), nil
 }
 

@@ -106,7 +106,15 @@ type SnapOptions struct {
 	// After continues a snapshot that was cut: only what comes after the element with this
 	// ref is written.
 	After string
+	// FullText keeps every run of text whole (a part of the page the model asked for by its
+	// ref); else a long one is shortened to SnapshotText, read_text giving it whole.
+	FullText bool
 }
+
+// SnapshotText is how much of a long run of text a page's snapshot shows (about thirty words):
+// a snapshot is for finding what to act on; read_text, or a snapshot of that part, reads it
+// whole.
+const SnapshotText = 160
 
 // DefaultSnapshotTokens is the snapshot budget when the caller gives none.
 const DefaultSnapshotTokens = 6000
@@ -134,8 +142,15 @@ func Format(s *Snap, opt SnapOptions) string {
 	collect(s.Tree, controls)
 	var body string
 	note := ""
-	steps := []writer{{textMax: 0}, {textMax: 160}, {textMax: 60}, {textMax: 60, noText: true}, {textMax: 60, noText: true, controlsOnly: true}}
-	for _, w := range steps {
+	first := SnapshotText
+	if opt.FullText {
+		first = 0
+	}
+	steps := []writer{{textMax: first}, {textMax: 60}, {textMax: 60, noText: true}, {textMax: 60, noText: true, controlsOnly: true}}
+	if first == 0 {
+		steps = append([]writer{{textMax: 0}, {textMax: SnapshotText}}, steps[1:]...)
+	}
+	for i, w := range steps {
 		w.b = &strings.Builder{}
 		tree := s.Tree
 		if w.controlsOnly {
@@ -152,8 +167,10 @@ func Format(s *Snap, opt SnapOptions) string {
 				note = "[Only the controls and the headings around them fit the budget; read_text gives the page's text, or ask for a subtree with ref.]\n"
 			case w.noText:
 				note = "[Texts are left out to fit the budget; read_text gives the page's text, or ask for a subtree with ref.]\n"
-			case w.textMax > 0:
+			case w.textMax > 0 && i > 0:
 				note = "[Long texts are shortened to fit the budget; read_text gives them whole.]\n"
+			case w.clipped:
+				note = "[Long texts are shortened (…); read_text gives them whole, or snapshot with ref= gives one part in full.]\n"
 			}
 			break
 		}
@@ -298,8 +315,18 @@ func countInteractive(items []Item) int {
 type writer struct {
 	b            *strings.Builder
 	textMax      int  // clip each run of text to this many bytes (0: no limit)
+	clipped      bool // a run of text was clipped
 	noText       bool // leave runs of text out
 	controlsOnly bool // the tree is its controls and headings only
+}
+
+// clip shortens s to textMax, and notes it did.
+func (w *writer) clip(s string) string {
+	c := clip(s, w.textMax)
+	if len(c) != len(s) {
+		w.clipped = true
+	}
+	return c
 }
 
 // line writes one line, indented two spaces a level. Nesting is the indent alone: a "- " before
@@ -328,7 +355,7 @@ func (w *writer) items(items []Item, depth int) {
 			return
 		}
 		if only && w.textMax > 0 {
-			s = clip(s, w.textMax)
+			s = w.clip(s)
 		}
 		w.line(depth, s)
 	}
@@ -450,7 +477,7 @@ func (w *writer) run(items []Item) (string, bool) {
 		return "", true
 	}
 	if textOnly && w.textMax > 0 {
-		s = clip(s, w.textMax)
+		s = w.clip(s)
 	}
 	return s, true
 }
@@ -497,7 +524,7 @@ func (w *writer) label(n *Node) string {
 	b.WriteString(role)
 	name := n.Name
 	if w.textMax > 0 && !n.Interactive() {
-		name = clip(name, w.textMax)
+		name = w.clip(name)
 	}
 	colonName := textual[n.Role] && name != ""
 	if name != "" && !colonName {

@@ -47,17 +47,17 @@ func TestFormatBudget(t *testing.T) {
 	require.NoError(t, err)
 	var s Snap
 	require.NoError(t, json.Unmarshal(raw, &s))
-	full := Format(&s, SnapOptions{MaxTokens: 1 << 20})
+	full := Format(&s, SnapOptions{MaxTokens: 1 << 20, FullText: true})
 	refs := len(refsIn(full))
 	for _, tc := range []struct {
 		tokens int
 		note   string
 	}{
 		{1 << 20, ""},
-		{len(full)/4 - 500, "Long texts are shortened"},
+		{len(full)/4 - 500, "Long texts are shortened to fit the budget"},
 		{1500, "Cut at the budget of about 1500 tokens"},
 	} {
-		got := Format(&s, SnapOptions{MaxTokens: tc.tokens})
+		got := Format(&s, SnapOptions{MaxTokens: tc.tokens, FullText: true})
 		assert.LessOrEqual(t, len(got), tc.tokens*4, "budget %d", tc.tokens)
 		if tc.note != "" {
 			assert.Contains(t, got, tc.note)

@@ -27,7 +27,7 @@ var definitions = []Tool{
 		"Reload the page and wait for it to settle."),
 
 	def("snapshot", Read, "read:snapshot", (*SnapshotInput)(nil), snapshotTarget, snapshotTool,
-		"See the page: a compact outline of what is visible on it (headings, text, fields with their values, buttons, links…), frames and shadow DOM included. Elements you can act on carry a ref like [e12]: pass it to click, type, hover, select_option and the others. Refs stay valid while the page lives; take a new snapshot after the page changes. Use interactive=true for the controls only, or ref for one part of the page."),
+		"See the page: a compact outline of what is visible on it (headings, text, fields with their values, buttons, links…), frames and shadow DOM included. Elements you can act on carry a ref like [e12]: pass it to click, type, hover, select_option and the others. Refs stay valid while the page lives; take a new snapshot after the page changes. Long texts are shortened (…): read_text reads the page's text whole, and ref gives one part of the page with its texts in full. Use interactive=true for the controls only."),
 	def("read_text", Read, "read:text", (*ReadTextInput)(nil), readTextTarget, readText,
 		"The page's main text as Markdown (the article, as a reader view finds it), with its title and URL. Best for reading and summarising; use snapshot to act."),
 	def("get_content", Read, "read:content", (*GetContentInput)(nil), contentTarget, getContent,
@@ -136,7 +136,7 @@ type NavigateInput struct {
 // SnapshotInput is snapshot's input.
 type SnapshotInput struct {
 	TabID       int    `json:"tabId,omitempty" jsonschema_description:"The tab, from tabs_list. The current tab when omitted."`
-	Ref         string `json:"ref,omitempty" jsonschema_description:"Only the part of the page inside this element (a ref from an earlier snapshot)."`
+	Ref         string `json:"ref,omitempty" jsonschema_description:"Only the part of the page inside this element (a ref from an earlier snapshot), its texts in full."`
 	Interactive bool   `json:"interactive,omitempty" jsonschema_description:"Only what can be acted on (links, buttons, fields…), with the headings around it."`
 	MaxTokens   int    `json:"maxTokens,omitempty" jsonschema:"minimum=500,maximum=40000" jsonschema_description:"The most tokens the snapshot may take (6000 by default); a longer page is shortened and the result says how to see the rest."`
 	After       string `json:"after,omitempty" jsonschema_description:"Continue a snapshot that was cut: only what comes after the element with this ref (the cut snapshot names it)."`

@@ -166,7 +166,7 @@ func (m *Matcher) read() {
 	if m.text != "" {
 		return
 	}
-	m.text = tool.Format(m.snap, tool.SnapOptions{MaxTokens: 1 << 24})
+	m.text = tool.Format(m.snap, tool.SnapOptions{MaxTokens: 1 << 24, FullText: true})
 	for start := 0; start < len(m.text); {
 		end := strings.IndexByte(m.text[start:], '\n')
 		if end < 0 {

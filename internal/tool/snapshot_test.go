@@ -187,3 +187,21 @@ func TestEveryControlReachableThroughContinuations(t *testing.T) {
 		})
 	}
 }
+
+// A page's snapshot shortens a long run of text and says so once; a part of the page asked for
+// by its ref (FullText) keeps it whole; a control's name is never shortened.
+func TestLongTextsAreShortenedInAPageSnapshot(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "snapshots", "v8-blog.json"))
+	require.NoError(t, err)
+	var s Snap
+	require.NoError(t, json.Unmarshal(raw, &s))
+	long := `without any JavaScript runtime code from Emscripten.`
+	page := Format(&s, SnapOptions{})
+	assert.NotContains(t, page, long)
+	assert.Contains(t, page, `p: When emcc sees we only want Wasm then it makes it "standalone" - a Wasm file that can run by itself as much as possible, without any JavaScript runtime code fro…`)
+	assert.Equal(t, 1, strings.Count(page, "[Long texts are shortened (…)"))
+	part := Format(&s, SnapOptions{FullText: true})
+	assert.Contains(t, part, long)
+	assert.NotContains(t, part, "Long texts are shortened")
+	assert.Equal(t, len(refsIn(part)), len(refsIn(page)), "no control lost")
+}

@@ -64,7 +64,7 @@ How to work:
 - Prefer refs to CSS selectors, and selectors to coordinates.
 - After each action, check what happened (the tool's result says when the page navigated or a dialog opened) before the next one.
 - If a tool fails, read why and try something else; do not repeat the same failing call.
-- Use read_text to read an article; find_text to locate words on a long page.
+- The snapshot shortens long texts (…): use read_text to read a page's text whole (an article, a PDF in the tab), find_text to locate words on a long page.
 - Do only what the user asked. Ask the user before anything irreversible that they did not clearly ask for (buying, sending, deleting, posting).
 `)
 	if vision {

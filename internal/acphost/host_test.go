@@ -330,12 +330,9 @@ func TestTheSDKExampleAgent(t *testing.T) {
 	assert.NotEmpty(t, rec.asked)
 }
 
-// The model is a config option of category model: offered at session/new, changed with
-// set_config_option, and the agent uses it.
-func TestModelIsAConfigOption(t *testing.T) {
-	a, rec := start(t, "")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+// lastConfig waits for the session's config options to come, and gives the latest.
+func lastConfig(ctx context.Context, t *testing.T, rec *recorder) []ConfigOption {
+	t.Helper()
 	var cfg []ConfigOption
 	for cfg == nil {
 		for _, e := range snapshot(rec) {
@@ -351,6 +348,16 @@ func TestModelIsAConfigOption(t *testing.T) {
 			}
 		}
 	}
+	return cfg
+}
+
+// The model is a config option of category model: offered at session/new, changed with
+// set_config_option, and the agent uses it.
+func TestModelIsAConfigOption(t *testing.T) {
+	a, rec := start(t, "")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cfg := lastConfig(ctx, t, rec)
 	require.Equal(t, []ConfigOption{{ID: "model", Name: "Model", Category: "model", Current: "fast-1", Values: []string{"fast-1", "deep-2"}, Labels: []string{"Fast", "Deep"}}}, cfg)
 	now, err := a.SetOption(ctx, "chat-1", "model", "deep-2")
 	require.NoError(t, err)
@@ -387,29 +394,11 @@ func TestLegacyModesAreAnOption(t *testing.T) {
 	a, rec := start(t, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	lastConfig := func() []ConfigOption {
-		var cfg []ConfigOption
-		for cfg == nil {
-			for _, e := range snapshot(rec) {
-				if e.Kind == "config" {
-					cfg = e.Config
-				}
-			}
-			if cfg == nil {
-				select {
-				case <-rec.changed:
-				case <-ctx.Done():
-					t.Fatal("no config options came")
-				}
-			}
-		}
-		return cfg
-	}
 	mode := func(cur string) ConfigOption {
 		return ConfigOption{ID: ModeOption, Name: "Mode", Category: "mode", Current: cur, Values: []string{"default", "plan"}, Labels: []string{"Default", "Plan"}}
 	}
 	model := ConfigOption{ID: "model", Name: "Model", Category: "model", Current: "fast-1", Values: []string{"fast-1", "deep-2"}, Labels: []string{"Fast", "Deep"}}
-	require.Equal(t, []ConfigOption{model, mode("default")}, lastConfig())
+	require.Equal(t, []ConfigOption{model, mode("default")}, lastConfig(ctx, t, rec))
 	now, err := a.SetOption(ctx, "chat-1", ModeOption, "plan")
 	require.NoError(t, err)
 	assert.Equal(t, []ConfigOption{model, mode("plan")}, now)

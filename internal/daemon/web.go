@@ -315,26 +315,25 @@ func (w *Web) serve(ctx context.Context, c link.Conn) {
 // drop closes every web client's link (skiffd is stopping): the clients see it at once, and no
 // link outlives the server that served it.
 func (w *Web) drop() {
-	w.mu.Lock()
-	peers := make([]*link.Peer, 0, len(w.peers))
-	for p := range w.peers {
-		peers = append(peers, p)
-	}
-	w.mu.Unlock()
-	for _, p := range peers {
+	for _, p := range w.clients() {
 		p.Close("skiffd is stopping")
 	}
 }
 
-// broadcast sends an event to every web client.
-func (w *Web) broadcast(e link.AgentEvent) {
+// clients are the web clients' links now.
+func (w *Web) clients() []*link.Peer {
 	w.mu.Lock()
+	defer w.mu.Unlock()
 	peers := make([]*link.Peer, 0, len(w.peers))
 	for p := range w.peers {
 		peers = append(peers, p)
 	}
-	w.mu.Unlock()
-	for _, p := range peers {
+	return peers
+}
+
+// broadcast sends an event to every web client.
+func (w *Web) broadcast(e link.AgentEvent) {
+	for _, p := range w.clients() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		_ = link.AgentEvents.Notify(ctx, p, e)
 		cancel()

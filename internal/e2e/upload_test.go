@@ -163,32 +163,7 @@ func TestOutsideAgentUploadsFilesFromItsComputer(t *testing.T) {
 // it was attached under: the model is told the names, upload_file is offered only to a chat
 // that holds pictures, and it asks as it does for an outside agent.
 func TestPanelAgentUploadsAPictureTheUserAttached(t *testing.T) {
-	site := testkit.NewSite(t)
-	var tools [][]string
-	var users []string
-	p := &plan{steps: []step{
-		calls(call("snapshot", nil)),
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("upload_file", obj{"ref": refIn(t, c, `button "Attach photos"`), "files": []string{"square.png"}})}
-		},
-	}}
-	var mu sync.Mutex
-	m := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
-		mu.Lock()
-		tools = append(tools, c.Tools)
-		for _, msg := range c.Messages {
-			if msg.Role == "user" {
-				users = append(users, msg.Text)
-			}
-		}
-		mu.Unlock()
-		return p.script(c)
-	})
-	panel := agentPanel(t, "openai", m)
-	page := openTab(t, panel, site.Page("upload.html"))
-	for _, kind := range []string{"read:*", "act:*"} {
-		JS[any](t, panel, `skiffTest.call("permission.set", {tool: "`+kind+`", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
-	}
+	p, panel, page, saw := uploadingAgent(t, `button "Attach photos"`, "square.png")
 	png, _ := base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
 	file := filepath.Join(t.TempDir(), "square.png")
 	if err := os.WriteFile(file, png, 0o644); err != nil {
@@ -211,8 +186,7 @@ func TestPanelAgentUploadsAPictureTheUserAttached(t *testing.T) {
 	if got := inTab[string](t, panel, page, `document.getElementById("photos-out").textContent`); !strings.HasPrefix(got, fmt.Sprintf("Received square.png (image/png, %d bytes): ", len(png))) {
 		t.Errorf("the page received %q", got)
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	tools, users := saw()
 	if len(tools) == 0 || !slices.Contains(tools[0], "upload_file") {
 		t.Errorf("upload_file is not offered to a chat with a picture: %v", tools)
 	}
@@ -221,21 +195,25 @@ func TestPanelAgentUploadsAPictureTheUserAttached(t *testing.T) {
 	}
 }
 
-// A file the user attached (a PDF: its text goes to the model) is kept as it is too, so the
-// panel's agent can give it to a page ("send my CV with the application"): the page gets the
-// PDF itself, byte for byte, under its name, and the model is told the name it goes by.
-func TestPanelAgentUploadsAFileTheUserAttached(t *testing.T) {
+// uploadingAgent is the panel's agent on upload.html, allowed to read and act there, with a
+// model that takes a snapshot and then gives the field the line field names (a snapshot line)
+// the attachment called name: the plan, the panel, the page's tab, and what the model was
+// sent (the tools it was offered, the user's messages), each turn.
+func uploadingAgent(t *testing.T, field, name string) (*plan, context.Context, int, func() (tools [][]string, users []string)) {
+	t.Helper()
 	site := testkit.NewSite(t)
+	var tools [][]string
 	var users []string
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
 		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("upload_file", obj{"ref": refIn(t, c, `button "Your CV"`), "files": []string{"report.pdf"}})}
+			return []testkit.Call{call("upload_file", obj{"ref": refIn(t, c, field), "files": []string{name}})}
 		},
 	}}
 	var mu sync.Mutex
 	m := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
 		mu.Lock()
+		tools = append(tools, c.Tools)
 		for _, msg := range c.Messages {
 			if msg.Role == "user" {
 				users = append(users, msg.Text)
@@ -249,6 +227,18 @@ func TestPanelAgentUploadsAFileTheUserAttached(t *testing.T) {
 	for _, kind := range []string{"read:*", "act:*"} {
 		JS[any](t, panel, `skiffTest.call("permission.set", {tool: "`+kind+`", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
 	}
+	return p, panel, page, func() ([][]string, []string) {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([][]string(nil), tools...), append([]string(nil), users...)
+	}
+}
+
+// A file the user attached (a PDF: its text goes to the model) is kept as it is too, so the
+// panel's agent can give it to a page ("send my CV with the application"): the page gets the
+// PDF itself, byte for byte, under its name, and the model is told the name it goes by.
+func TestPanelAgentUploadsAFileTheUserAttached(t *testing.T) {
+	p, panel, page, saw := uploadingAgent(t, `button "Your CV"`, "report.pdf")
 	pdf := filepath.Join(RepoRoot(), "testdata", "attach", "report.pdf")
 	want, err := os.ReadFile(pdf)
 	if err != nil {
@@ -268,9 +258,7 @@ func TestPanelAgentUploadsAFileTheUserAttached(t *testing.T) {
 	if w := fmt.Sprintf("Received report.pdf (application/pdf, %d bytes): %s", len(want), strings.SplitN(string(want), "\n", 2)[0]); got != w {
 		t.Errorf("the page received %q, want %q", got, w)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(users) == 0 || !strings.Contains(users[0], "send my report with the application\n[Attached: “report.pdf”]") || !strings.Contains(users[0], "PDF-33af") {
+	if _, users := saw(); len(users) == 0 || !strings.Contains(users[0], "send my report with the application\n[Attached: “report.pdf”]") || !strings.Contains(users[0], "PDF-33af") {
 		t.Errorf("the model is not told the file's name, or not given its text: %q", users)
 	}
 }

@@ -10,6 +10,7 @@
 //	skiffd install            register skiffd as Chrome's native messaging host
 //	skiffd doctor             check every link of the chain and say what to fix
 //	skiffd open [--lan]       a one-time link to the web client (on the LAN: a QR code)
+//	skiffd unpair             forget every browser and phone paired with the web client
 package main
 
 import (
@@ -49,6 +50,8 @@ const usage = `skiffd lends your browser's tools to MCP clients, through Skiff's
   skiffd agents folder DIR  the one folder agents may read and write ("" for none)
   skiffd open               print (and open) a one-time link to the web client at /app/
   skiffd open --lan         a QR code with a 2-minute one-time link for a phone on the LAN
+  skiffd unpair             forget every browser and phone paired with the web client
+                            (pairings last 30 days, and across restarts)
 
 The configuration lives in $SKIFFD_HOME (default: %s).
 `
@@ -167,6 +170,12 @@ func main() {
 		if p, err := exec.LookPath("xdg-open"); err == nil {
 			_ = exec.Command(p, c.URL).Start()
 		}
+	case "unpair":
+		n, err := unpair(cfg)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("Forgot %d paired %s: each must open a link from `skiffd open` again.\n", n, map[bool]string{true: "browser", false: "browsers"}[n == 1])
 	case "doctor":
 		if !daemon.Doctor(context.Background(), cfg, os.Stdout) {
 			os.Exit(1)
@@ -253,6 +262,22 @@ func openApp(cfg *daemon.Config, lan bool) (daemon.CodeReply, error) {
 		return out, fmt.Errorf("the skiffd on port %d did not give a pairing code (%s)", cfg.Port, resp.Status)
 	}
 	return out, nil
+}
+
+// unpair has the running skiffd forget every browser paired with its web client, and close
+// their links; with none running, the pairings kept on disk are forgotten.
+func unpair(cfg *daemon.Config) (int, error) {
+	req, _ := http.NewRequest("POST", "http://127.0.0.1:"+strconv.Itoa(cfg.Port)+"/app/unpair", nil)
+	resp, err := daemon.BearerClient(cfg.MCPToken).Do(req)
+	if err != nil {
+		return daemon.ForgetPairings(cfg.Dir())
+	}
+	defer resp.Body.Close()
+	var out daemon.UnpairReply
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&out) != nil {
+		return 0, fmt.Errorf("the skiffd on port %d did not forget its pairings (%s)", cfg.Port, resp.Status)
+	}
+	return out.Forgot, nil
 }
 
 // printLANCode shows a LAN pairing link as a QR code for a phone's camera, with what to check

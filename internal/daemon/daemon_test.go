@@ -33,12 +33,20 @@ func running(t *testing.T, setup ...func(*Config)) (*Config, *Hub, string) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	cfg.Port = ln.Addr().(*net.TCPAddr).Port
+	hub, _ := serveOn(t, ln, cfg)
+	return cfg, hub, "http://127.0.0.1:" + strconv.Itoa(cfg.Port)
+}
+
+// serveOn serves cfg's skiffd on ln until the test ends, or until the func it returns stops it
+// (and waits until it has).
+func serveOn(t *testing.T, ln net.Listener, cfg *Config) (*Hub, func()) {
 	hub := NewHub(cfg.PairToken)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); _ = Serve(ctx, ln, cfg, hub, nil) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return cfg, hub, "http://127.0.0.1:" + strconv.Itoa(cfg.Port)
+	stop := func() { cancel(); <-done }
+	t.Cleanup(stop)
+	return hub, stop
 }
 
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`

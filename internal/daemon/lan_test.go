@@ -129,9 +129,17 @@ func TestWebClientOnTheLAN(t *testing.T) {
 	cookies := phone.Jar.Cookies(u)
 	require.Len(t, cookies, 1)
 
+	// A LAN pairing counts on the LAN only: its cookie, taken to this computer's page, is not.
+	req, _ := http.NewRequest("GET", base+"/app/paired", nil)
+	req.AddCookie(cookies[0])
+	r, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	r.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, r.StatusCode, "a LAN pairing on loopback")
+
 	// The pairing's cookie is Secure: read it from the response itself (a jar hides the flags).
 	other, _ := newCode(t, cfg, base, true)
-	req, _ := http.NewRequest("POST", lanBase+"/app/pair", strings.NewReader(`{"code":"`+other.Code+`"}`))
+	req, _ = http.NewRequest("POST", lanBase+"/app/pair", strings.NewReader(`{"code":"`+other.Code+`"}`))
 	req.Header.Set("Origin", self)
 	r, err = phone.Do(req)
 	require.NoError(t, err)

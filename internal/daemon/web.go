@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"io/fs"
+	"log"
 	"net"
 	"net/http"
 	"path"
@@ -38,10 +39,10 @@ type Web struct {
 	agents *Agents
 	lan    *LAN // nil: loopback only
 
-	mu      sync.Mutex
-	codes   map[string]pairCode  // one-time codes, until they expire
-	cookies map[string]time.Time // paired clients, until they expire
-	peers   map[*link.Peer]bool
+	mu       sync.Mutex
+	codes    map[string]pairCode // one-time codes, until they expire
+	pairings map[string]pairing  // paired browsers, by their cookie's hash (pairings.go)
+	peers    map[*link.Peer]bool
 }
 
 type pairCode struct {
@@ -50,7 +51,7 @@ type pairCode struct {
 }
 
 // CodeTTL is how long a pairing code waits to be used on this computer (LANCodeTTL on the
-// LAN); CookieTTL how long a pairing lasts (while skiffd runs: pairings are kept in memory).
+// LAN); CookieTTL how long a pairing lasts (kept on disk: a restarted skiffd knows it).
 const (
 	CodeTTL   = 5 * time.Minute
 	CookieTTL = 30 * 24 * time.Hour
@@ -59,7 +60,11 @@ const (
 const cookieName = "skiff_app"
 
 func newWeb(cfg *Config, agents *Agents, lan *LAN) *Web {
-	w := &Web{cfg: cfg, agents: agents, lan: lan, codes: map[string]pairCode{}, cookies: map[string]time.Time{}, peers: map[*link.Peer]bool{}}
+	w := &Web{cfg: cfg, agents: agents, lan: lan, codes: map[string]pairCode{}, peers: map[*link.Peer]bool{}}
+	var err error
+	if w.pairings, err = loadPairings(cfg.Dir(), time.Now()); err != nil {
+		log.Printf("the web client's pairings could not be read (%v): browsers pair again", err)
+	}
 	agents.web = w
 	return w
 }
@@ -126,19 +131,44 @@ func (w *Web) take(code string, lan bool) bool {
 	return false
 }
 
-func (w *Web) paired(r *http.Request) bool {
+// paired is the hash of the pairing r presents on site s, or "" when it presents none that
+// lasts (a LAN pairing counts on the LAN only, a loopback one on loopback only).
+func (w *Web) paired(r *http.Request, s site) string {
 	c, err := r.Cookie(cookieName)
 	if err != nil {
-		return false
+		return ""
 	}
+	h := cookieHash(c.Value)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for k, t := range w.cookies {
-		if subtle.ConstantTimeCompare([]byte(k), []byte(c.Value)) == 1 {
-			return time.Now().Before(t)
-		}
+	if p, ok := w.pairings[h]; ok && p.LAN == s.lan && time.Now().Before(p.Until) {
+		return h
 	}
-	return false
+	return ""
+}
+
+// pair keeps a new pairing, on disk too (one that cannot be written lasts while skiffd runs).
+func (w *Web) pair(cookie string, lan bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := time.Now()
+	w.pairings[cookieHash(cookie)] = pairing{Hash: cookieHash(cookie), Until: now.Add(CookieTTL), LAN: lan}
+	if err := savePairings(w.cfg.Dir(), w.pairings, now); err != nil {
+		log.Printf("the web client's pairing could not be saved (%v): it lasts until skiffd stops", err)
+	}
+}
+
+// Unpair forgets every paired browser and closes their links; it says how many it forgot.
+func (w *Web) Unpair() (int, error) {
+	w.mu.Lock()
+	n := len(w.pairings)
+	w.pairings = map[string]pairing{}
+	err := savePairings(w.cfg.Dir(), w.pairings, time.Now())
+	w.mu.Unlock()
+	for _, p := range w.clients() {
+		p.Close("this browser is no longer paired with skiffd")
+	}
+	return n, err
 }
 
 // CodeReply is what POST /app/code answers: the code, the link that holds it, and on the LAN
@@ -175,7 +205,22 @@ func (w *Web) Handler(mcpGuard func(http.Handler) http.Handler) http.Handler {
 		rw.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(rw).Encode(out)
 	})))
+	// `skiffd unpair`: every paired browser and phone must pair again.
+	mux.Handle("POST /app/unpair", mcpGuard(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		n, err := w.Unpair()
+		if err != nil {
+			http.Error(rw, "the pairings were forgotten, but their file could not be removed: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+		rw.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(rw).Encode(UnpairReply{Forgot: n})
+	})))
 	return w.front(site{port: w.cfg.Port}, mux)
+}
+
+// UnpairReply is what POST /app/unpair answers: how many pairings were forgotten.
+type UnpairReply struct {
+	Forgot int `json:"forgot"`
 }
 
 // LANHandler serves /app/ on the LAN: the web client only (no codes are made there, no MCP,
@@ -227,9 +272,7 @@ func (w *Web) routes(s site) *http.ServeMux {
 			return
 		}
 		tok := NewToken("")
-		w.mu.Lock()
-		w.cookies[tok] = time.Now().Add(CookieTTL)
-		w.mu.Unlock()
+		w.pair(tok, s.lan)
 		http.SetCookie(rw, &http.Cookie{Name: cookieName, Value: tok, Path: "/app", HttpOnly: true, Secure: s.lan,
 			SameSite: http.SameSiteStrictMode, MaxAge: int(CookieTTL.Seconds())})
 		rw.WriteHeader(http.StatusNoContent)
@@ -238,7 +281,7 @@ func (w *Web) routes(s site) *http.ServeMux {
 	// to connect again or to say pair again). It tells nothing to any other page: the answer
 	// has no body and no CORS headers.
 	mux.HandleFunc("GET /app/paired", func(rw http.ResponseWriter, r *http.Request) {
-		if !w.paired(r) {
+		if w.paired(r, s) == "" {
 			rw.WriteHeader(http.StatusUnauthorized)
 			return
 		}
@@ -249,7 +292,7 @@ func (w *Web) routes(s site) *http.ServeMux {
 			http.Error(rw, "only skiffd's own page may connect", http.StatusForbidden)
 			return
 		}
-		if !w.paired(r) {
+		if w.paired(r, s) == "" {
 			http.Error(rw, "not paired: open the link `skiffd open` prints", http.StatusUnauthorized)
 			return
 		}

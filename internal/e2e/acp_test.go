@@ -583,15 +583,30 @@ func TestWebClientConnectsAgain(t *testing.T) {
 	WaitJS(t, tab, `document.body.dataset.turn === "done" && [...document.querySelectorAll('#messages .msg[data-role="agent"]')].some(n => n.textContent.includes("Hello from the test agent"))`)
 }
 
-// The web client's link drops when skiffd stops: started again, skiffd has forgotten the
-// pairing (it keeps it in memory), and the page says to pair again rather than trying forever.
-func TestWebClientSaysWhenSkiffdForgotIt(t *testing.T) {
+// The web client's pairing outlives skiffd (a laptop that rebooted): while skiffd is stopped the
+// page says so and keeps trying; started again, skiffd still knows the browser, and the page
+// connects by itself and chats. `skiffd unpair` forgets it: the page's link closes, and it says
+// to pair again rather than trying forever.
+func TestWebClientPairingOutlivesSkiffd(t *testing.T) {
 	cfg, _ := agentConfig(t)
 	d := serveSkiffd(t, cfg)
 	tab := browser.Tab(t, pairingLink(t, d))
 	WaitJS(t, tab, `document.body.dataset.state === "connected"`)
 	d.Stop()
-	WaitJS(t, tab, `document.body.dataset.state === "reconnecting" || document.body.dataset.state === "closed"`)
-	serveSkiffd(t, cfg)
+	WaitJS(t, tab, `document.body.dataset.state === "reconnecting" && document.getElementById("status").textContent.includes("skiffd serve")`)
+	d = serveSkiffd(t, cfg)
+	WaitJS(t, tab, `document.body.dataset.state === "connected" && [...document.querySelectorAll("#agent option")].some(o => o.value === "test")`)
+	JS[bool](t, tab, `(document.getElementById("agent").value = "test", true)`)
+	Click(t, tab, `document.getElementById("new")`)
+	WaitJS(t, tab, `document.querySelectorAll("#chats li.chat").length === 1`)
+	Do(t, tab, chromedp.SendKeys("#input", "hello"+kb.Enter))
+	WaitJS(t, tab, `document.body.dataset.turn === "done" && [...document.querySelectorAll('#messages .msg[data-role="agent"]')].some(n => n.textContent.includes("Hello from the test agent"))`)
+
+	req, _ := http.NewRequest("POST", "http://127.0.0.1:"+strconv.Itoa(cfg.Port)+"/app/unpair", nil)
+	r, err := daemon.BearerClient(cfg.MCPToken).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Body.Close()
 	WaitJS(t, tab, `document.body.dataset.state === "closed" && document.getElementById("status").textContent.includes("skiffd open")`)
 }

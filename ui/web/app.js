@@ -40,9 +40,10 @@ function reply(id, result, error) {
   ws.send(JSON.stringify(error ? { id, error } : { id, result }));
 }
 
-// A link that drops (a phone's Wi-Fi, a laptop that slept) is tried again, sooner first, as
-// long as skiffd still knows this client's pairing; once it does not (skiffd restarted), the
-// page says to pair again.
+// A link that drops (a phone's Wi-Fi, a laptop that slept, skiffd restarted) is tried again,
+// sooner first, as long as skiffd still knows this client's pairing (skiffd keeps it on disk)
+// or does not answer at all; once it says it does not (`skiffd unpair`, a pairing that
+// expired), the page says to pair again.
 let retry = 0;
 let opened = false;
 
@@ -72,10 +73,11 @@ function connect() {
     for (const p of pending.values()) p.reject(new Error(t("webClosed")));
     pending.clear();
     if (document.body.dataset.state === "refused") return;
-    // Whether skiffd still knows this client (a skiffd that restarted has forgotten it).
-    const known = await fetch("paired", { cache: "no-store" }).then((r) => r.status !== 401, () => true);
-    if (!known || (!opened && retry >= 8)) return status(t("webNotConnected"), "closed");
-    status(t("webReconnecting"), "reconnecting");
+    // Whether skiffd still knows this client: "no" (unpaired), "yes", or "down" (no answer:
+    // skiffd stopped, or the way to it is; tried for as long as it takes).
+    const known = await fetch("paired", { cache: "no-store" }).then((r) => (r.status === 401 ? "no" : "yes"), () => "down");
+    if (known === "no" || (known === "yes" && !opened && retry >= 8)) return status(t("webNotConnected"), "closed");
+    status(t(known === "down" ? "webSkiffdDown" : "webReconnecting"), "reconnecting");
     setTimeout(connect, Math.min(15000, 500 * 2 ** retry++));
   };
 }

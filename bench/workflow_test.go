@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -47,7 +48,12 @@ func refOf(c *testkit.Conversation, what string) string {
 func BenchmarkWorkflowReplay(b *testing.B) {
 	site := testkit.NewSite(b)
 	page := site.Page("long-form.html")
+	// SKIFF_BENCH_MODEL_MS=N has the scripted model take N ms before it answers each turn (a
+	// model's own time; the measure is with none): what a replay saves a user whose
+	// model is not instant.
+	think, _ := strconv.Atoi(os.Getenv("SKIFF_BENCH_MODEL_MS"))
 	model := testkit.NewModel(b, func(c *testkit.Conversation) testkit.Turn {
+		time.Sleep(time.Duration(think) * time.Millisecond)
 		s := c.Steps()
 		switch {
 		case s == 0:
@@ -167,5 +173,6 @@ func BenchmarkWorkflowReplay(b *testing.B) {
 	b.ReportMetric(pct(replays, .5)/pct(agent, .5), "ratio")
 	b.ReportMetric(float64(calls), "agent-model-calls")
 	b.ReportMetric(float64(replayCalls)/float64(len(replays)), "replay-model-calls")
-	fmt.Printf("10-step task, agent (instant model, %d model calls): %v ms; replay (%d model calls in %d replays): %v ms\n", calls, rounded(agent), replayCalls, len(replays), rounded(replays))
+	b.ReportMetric(float64(think), "model-ms-per-turn")
+	fmt.Printf("10-step task, agent (model taking %d ms a turn, %d model calls): %v ms; replay (%d model calls in %d replays): %v ms\n", think, calls, rounded(agent), replayCalls, len(replays), rounded(replays))
 }

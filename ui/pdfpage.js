@@ -17,6 +17,7 @@ class Unread extends Error {
 }
 
 async function read(url) {
+  if (/^file:/i.test(url)) return local(url);
   if (!/^https?:/i.test(url)) throw new Unread("scheme");
   const r = await fetch(url, { credentials: "include" }).catch((e) => {
     throw new Unread("network", e.message);
@@ -39,6 +40,32 @@ async function read(url) {
   return pdfText(new Uint8Array(await new Blob(parts).arrayBuffer())).catch((e) => {
     throw new Unread("pdf", e.message);
   });
+}
+
+// A PDF on this computer (file:), which fetch does not take: read with XMLHttpRequest, which
+// Chrome allows an extension when the user lets it read files ("Allow access to file URLs",
+// on by default for an unpacked extension). Chrome says no more than that it failed: the
+// worker knows whether it was allowed.
+function local(url) {
+  return new Promise((resolve, reject) => {
+    const x = new XMLHttpRequest();
+    x.open("GET", url);
+    x.responseType = "arraybuffer";
+    x.onprogress = (e) => {
+      if (e.loaded > maxBytes) {
+        x.abort();
+        reject(new Unread("size"));
+      }
+    };
+    x.onload = () => {
+      if (!x.response || x.response.byteLength > maxBytes) return reject(new Unread(x.response ? "size" : "file"));
+      resolve(new Uint8Array(x.response));
+    };
+    x.onerror = () => reject(new Unread("file"));
+    x.send();
+  }).then((b) => pdfText(b).catch((e) => {
+    throw new Unread("pdf", e.message);
+  }));
 }
 
 // The last PDFs read in the last minute, or being read, by address: a long PDF the chip's read

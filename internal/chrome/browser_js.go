@@ -81,6 +81,8 @@ func apiError(err error) error {
 		return fmt.Errorf("%w (%v)", tool.ErrNoFrame, err)
 	case strings.Contains(m, "showing error page"):
 		return fmt.Errorf("%w (%v)", tool.ErrErrorPage, err)
+	case strings.Contains(m, "Cannot access") && strings.Contains(m, `"file:`):
+		return fmt.Errorf("%w (%v)", tool.ErrNoFileAccess, err)
 	case strings.Contains(m, "Cannot access"), strings.Contains(m, "cannot be scripted"), strings.Contains(m, "chrome://"),
 		strings.Contains(m, "chrome-extension://"), strings.Contains(m, "Cannot attach to this target"), strings.Contains(m, "devtools://"):
 		return fmt.Errorf("%w (%v)", tool.ErrRestricted, err)

@@ -29,6 +29,7 @@ var (
 	sayPDFNetwork = i18n.Sentence{Key: "pdfNoAnswer", English: "the site did not answer when Skiff asked for it again"}
 	sayPDFSize    = i18n.Sentence{Key: "pdfTooLarge", English: "it is larger than 50 MB"}
 	sayPDFBroken  = i18n.Sentence{Key: "pdfBroken", English: "it is damaged, or locked with a password"}
+	sayPDFGone    = i18n.Sentence{Key: "pdfFileGone", English: "the file is no longer where the tab opened it: it was moved, renamed or deleted"}
 )
 
 // unread is the reader's failure as a sentence (tool.PDFReader's error; tool words it further).
@@ -44,6 +45,14 @@ func unread(code, detail, english string) error {
 		return sayPDFSize.Error()
 	case "pdf":
 		return sayPDFBroken.Error()
+	case "file":
+		// A file on this computer Chrome would not give: not allowed, or not there.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if allowed, err := callAPI(ctx, chromeAPI("extension"), "isAllowedFileSchemeAccess"); err == nil && !allowed.Truthy() {
+			return tool.ErrNoFileAccess
+		}
+		return sayPDFGone.Error()
 	}
 	return errors.New(english)
 }

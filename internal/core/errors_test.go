@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/testkit"
+	"github.com/skiff-ai/skiff/internal/tool"
 )
 
 // internalLooking is how a Go error reads when it leaks: "pkg: lower-case detail".
@@ -81,4 +83,10 @@ func TestSentence(t *testing.T) {
 	_, err = st.AllSessions(context.Background())
 	msg, _ := Sentence(err)
 	assert.Equal(t, "Part of Skiff's saved data (the chat “Paris”) is damaged and cannot be read.", msg)
+}
+
+// The page chip on a file:// page Skiff may not read says how to allow it.
+func TestAFilePageChipSaysHowToAllowIt(t *testing.T) {
+	assert.Equal(t, sayNoFileAccess.English, pageProblem(fmt.Errorf("%w (Cannot access contents of url \"file:///x.html\")", tool.ErrNoFileAccess)).English())
+	assert.Equal(t, sayRestricted.English, pageProblem(fmt.Errorf("%w (chrome://version)", tool.ErrRestricted)).English())
 }

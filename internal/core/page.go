@@ -42,6 +42,7 @@ type Peek struct {
 var (
 	sayNoPage        = i18n.Sentence{Key: "pageNone", English: "There is no page to attach."}
 	sayRestricted    = i18n.Sentence{Key: "pageRestricted", English: "Skiff can't read this page (browser pages are off limits)"}
+	sayNoFileAccess  = i18n.Sentence{Key: "pageNoFileAccess", English: "Skiff may not read files on this computer: turn on “Allow access to file URLs” in Skiff's details (chrome://extensions), or attach the file to a message"}
 	sayChip          = i18n.Sentence{Key: "pageChipProblem", English: "$1."}
 	sayDialog        = i18n.Sentence{Key: "pageDialog", English: "the page is showing $1 dialog (“$2”); answer it in the tab, then try again"}
 	sayDialogAlert   = i18n.Sentence{Key: "dialogAlert", English: "an alert"}
@@ -318,6 +319,8 @@ func pageProblem(err error) i18n.Text {
 			what = sayDialogLeave.With()
 		}
 		return sayDialog.With(what, clipWords(d.Message, 80))
+	case errors.Is(err, tool.ErrNoFileAccess):
+		return sayNoFileAccess.With()
 	case errors.Is(err, tool.ErrRestricted):
 		return sayRestricted.With()
 	case errors.Is(err, tool.ErrNoTab):

@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/skiff-ai/skiff/internal/daemon"
 	"github.com/skiff-ai/skiff/internal/testkit"
 
 	"github.com/chromedp/chromedp"
@@ -115,6 +116,83 @@ func TestAPDFTheTabShowsIsThePage(t *testing.T) {
 	browser.Tab(t, site.URL+"/attach/scan-5-pages.pdf")
 	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "unavailable"`)
 	if s := chip(t, panel); s != "This PDF holds no text (a scan?): download it and attach it to a message, and its pages go as pictures." {
+		t.Errorf("chip %q", s)
+	}
+}
+
+// A file on this computer the tab shows goes with the message as a page does: an HTML file as
+// its text, a PDF as its pages, read from the file (fetch takes no file: address; Chrome lets
+// an unpacked extension read files unless the user turns it off). A PDF moved away since its
+// tab opened it says so.
+func TestALocalFileIsThePage(t *testing.T) {
+	dir := t.TempDir()
+	pdf, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", "attach", "report.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{"report.pdf": pdf, "notes.html": []byte("<!doctype html><title>Local notes</title><h1>Local notes</h1><p>LOCAL-5d21: the quarterly numbers are in, and they are good.</p>")} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := testkit.OpenAIText(t, "Noted.", 4, 0)
+	panel := browser.FreshPanel(t)
+	Configure(t, panel, "openai", srv.URL, "sk-local", "gpt-test")
+	browser.Tab(t, "file://"+dir+"/notes.html")
+	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "attached" && document.getElementById("page-chip-text").textContent.startsWith("Local notes · ")`)
+	browser.Tab(t, "file://"+dir+"/report.pdf")
+	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "attached" && document.getElementById("page-chip-text").textContent === "report.pdf · 21 words"`)
+	SendMessage(t, panel, "Summarise this report")
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
+	sys := system(srv.Posts(t)[0])
+	for _, want := range []string{"URL: file://" + dir + "/report.pdf", "[Page 1]", "PDF-33af", "[Page 2]", "PDF-91c0"} {
+		if !strings.Contains(sys, want) {
+			t.Errorf("the model did not get %q in:\n%s", want, sys)
+		}
+	}
+	// The file moved away (and the reader, closed, forgot it): reading the tab again says so.
+	JS[bool](t, panel, `chrome.offscreen.closeDocument().then(() => true)`)
+	if err := os.Remove(filepath.Join(dir, "report.pdf")); err != nil {
+		t.Fatal(err)
+	}
+	got := JS[string](t, panel, `skiffTest.call("page.peek", {windowId: 0, fresh: true}).then(p => p.error || "read " + p.words + " words")`)
+	if got != "Skiff could not read this PDF (the file is no longer where the tab opened it: it was moved, renamed or deleted)." {
+		t.Errorf("a PDF moved away: %q", got)
+	}
+}
+
+// Without leave to read files (an extension from the Web Store has none until the user turns
+// on “Allow access to file URLs”), a PDF on this computer says where to turn it on, not that
+// it is damaged or not on the web. In a browser of its own, whose extension is switched off
+// and on again on chrome://extensions, as the toggle does.
+func TestWithoutFileAccessALocalPDFSaysHowToAllowIt(t *testing.T) {
+	dir := t.TempDir()
+	pdf, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", "attach", "report.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "report.pdf"), pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, stop, err := Launch(RepoRoot()+"/ext", t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	ext := b.Tab(t, "chrome://extensions")
+	id := fmt.Sprintf("%q", daemon.ExtensionID)
+	JS[bool](t, ext, `chrome.developerPrivate.updateExtensionConfiguration({extensionId: `+id+`, fileAccess: false}).then(() => true)`)
+	// Chrome reloads the extension for it, and switches off one a command line loaded: on again.
+	WaitJS(t, ext, `chrome.developerPrivate.getExtensionInfo(`+id+`).then(i => !i.disableReasons.reloading && !i.fileAccess.isActive)`)
+	JS[bool](t, ext, `chrome.management.setEnabled(`+id+`, true).then(() => true)`)
+	WaitJS(t, ext, `chrome.developerPrivate.getExtensionInfo(`+id+`).then(i => i.state === "ENABLED")`)
+	panel := b.Panel(t)
+	if JS[bool](t, panel, `chrome.extension.isAllowedFileSchemeAccess()`) {
+		t.Fatal("the extension still has file access")
+	}
+	b.Tab(t, "file://"+dir+"/report.pdf")
+	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "unavailable"`)
+	if s := chip(t, panel); s != "Skiff may not read files on this computer: turn on “Allow access to file URLs” in Skiff's details (chrome://extensions), or attach the file to a message." {
 		t.Errorf("chip %q", s)
 	}
 }

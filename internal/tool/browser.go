@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -308,6 +309,9 @@ var (
 	// ErrRestricted: Chrome does not let extensions script this page (chrome://, the Web
 	// Store, other extensions, file:// without the user's opt-in).
 	ErrRestricted = errors.New("browser: Chrome does not let extensions work on this page")
+	// ErrNoFileAccess: a page on this computer (file://) the user has not let Skiff read (its
+	// "Allow access to file URLs" in chrome://extensions). It is an ErrRestricted.
+	ErrNoFileAccess = fmt.Errorf("%w: files on this computer need the user's leave", ErrRestricted)
 	// ErrErrorPage: the tab shows Chrome's error page (the site could not be reached, the
 	// address does not resolve): Chrome lets no extension script it.
 	ErrErrorPage = errors.New("browser: the tab shows Chrome's error page")

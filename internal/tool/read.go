@@ -303,6 +303,9 @@ func (e *Env) Read(ctx context.Context, tabID int) (*Readable, error) {
 	}
 	if pr, ok := e.Browser.(PDFReader); ok && r.PDF {
 		p, err := pr.PDFText(ctx, r.URL)
+		if errors.Is(err, ErrNoFileAccess) {
+			return nil, err // not the PDF: Skiff may not read files
+		}
 		if err != nil {
 			why := i18n.Verbatim(err.Error())
 			if ie := (*i18n.Error)(nil); errors.As(err, &ie) {

@@ -314,6 +314,8 @@ func explain(ctx context.Context, err error) error {
 	switch {
 	case errors.As(err, &te), errors.As(err, &de):
 		return err
+	case errors.Is(err, ErrNoFileAccess):
+		return failf("the user has not let Skiff read files on this computer (file:// pages): they can turn on “Allow access to file URLs” in Skiff's details at chrome://extensions, or attach the file to a message")
 	case errors.Is(err, ErrRestricted):
 		return failf("Chrome does not let extensions work on this page (browser pages such as chrome://, the Chrome Web Store and other extensions' pages are off limits). Open a web page instead")
 	case errors.Is(err, ErrDetached):

@@ -1,0 +1,20 @@
+package tool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// A page on this computer Chrome keeps from Skiff (the user has not allowed it file access)
+// tells the model what the user can do, not that browser pages are off limits; it is still a
+// restricted page to every check that asks.
+func TestAFilePageSaysHowToAllowIt(t *testing.T) {
+	err := fmt.Errorf("%w (Cannot access contents of url \"file:///home/u/notes.html\")", ErrNoFileAccess)
+	assert.True(t, errors.Is(err, ErrRestricted))
+	assert.Contains(t, explain(context.Background(), err).Error(), "Allow access to file URLs")
+	assert.Contains(t, explain(context.Background(), fmt.Errorf("%w (chrome://version)", ErrRestricted)).Error(), "browser pages such as chrome://")
+}

@@ -16,7 +16,8 @@ class Unread extends Error {
   }
 }
 
-async function read(url) {
+async function read(url, data) {
+  if (data) return fromBase64(data);
   if (/^file:/i.test(url)) return local(url);
   if (!/^https?:/i.test(url)) throw new Unread("scheme");
   const r = await fetch(url, { credentials: "include" }).catch((e) => {
@@ -68,14 +69,24 @@ function local(url) {
   }));
 }
 
+// A PDF its page read for us (an address only it can read: blob:), in base64.
+function fromBase64(data) {
+  const s = atob(data);
+  const b = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
+  return pdfText(b).catch((e) => {
+    throw new Unread("pdf", e.message);
+  });
+}
+
 // The last PDFs read in the last minute, or being read, by address: a long PDF the chip's read
 // gave up on (its time ran out) is still read here, and the message's read that follows
 // takes it.
 const recent = new Map();
-function cached(url) {
+function cached(url, data) {
   const had = recent.get(url);
   if (had && Date.now() - had.at < 60000) return had.p;
-  const p = read(url);
+  const p = read(url, data);
   p.catch(() => recent.delete(url));
   recent.delete(url);
   recent.set(url, { p, at: Date.now() });
@@ -86,7 +97,7 @@ function cached(url) {
 chrome.runtime.onMessage.addListener((msg, sender, reply) => {
   // Only the worker asks (no tab sent it): a content script cannot have a page fetched.
   if (!msg || msg.to !== "skiff-pdf" || sender.id !== chrome.runtime.id || sender.tab) return;
-  cached(String(msg.url)).then(
+  cached(String(msg.url), typeof msg.data === "string" ? msg.data : "").then(
     (r) => reply({ text: r.text, pages: r.pages, title: r.title }),
     (e) => reply({ error: String((e && e.message) || e), code: (e && e.code) || "pdf", detail: (e && e.detail) || "" }),
   );

@@ -111,7 +111,9 @@ globalThis.skiffExtract = () => {
   // Chrome's PDF viewer: the document holds no text of the PDF (the core reads the PDF
   // itself, internal/tool PDFReader).
   if (document.contentType === "application/pdf" && window === window.top) {
-    const file = decodeURIComponent(location.pathname.split("/").pop() || "");
+    // A PDF a site made in memory (blob:) is named by no file: by the site that made it.
+    let file = decodeURIComponent(location.pathname.split("/").pop() || "");
+    if (location.protocol === "blob:") file = new URL(location.pathname).host + " (PDF)";
     return { url: location.href, title: document.title || file || location.href, selection: "", text: "", readable: false, byline: "", siteName: "", pdf: true };
   }
   const selection = String(window.getSelection ? window.getSelection() : "").trim();

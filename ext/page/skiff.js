@@ -2723,6 +2723,23 @@
   // readable is the article as markdown (extract.js, with Readability and Turndown, injected
   // only for this: they are large).
   const readable = () => (globalThis.skiffExtract ? { ...globalThis.skiffExtract(), doc } : "__skiff_missing__");
+  // pdfBytes is the PDF this tab shows at an address only its site's page can read (blob:, made
+  // by the site's script: "View invoice"), in base64, at most max bytes; the worker's reader
+  // cannot fetch such an address. A site that let the address go since has nothing left.
+  const pdfBytes = async ({ max }) => {
+    if (document.contentType !== "application/pdf" || location.protocol !== "blob:") return { ok: 1, why: "scheme" };
+    let b;
+    try {
+      b = await (await fetch(location.href)).arrayBuffer();
+    } catch {
+      return { ok: 1, why: "revoked" };
+    }
+    if (b.byteLength > max) return { ok: 1, why: "size" };
+    const u = new Uint8Array(b);
+    let s = "";
+    for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode.apply(null, u.subarray(i, i + 0x8000));
+    return { ok: 1, data: btoa(s) };
+  };
   const selection = () => ({ ok: 1, selection: String(getSelection ? getSelection() : "").trim().slice(0, 8192) });
 
   // veil takes Skiff's chat on the page (ext/page/overlay.js) out of the picture while the
@@ -2820,7 +2837,7 @@
     fire("drop");
     return { ok: 1, what, accepted: true };
   }
-  const api = { shotBox, pasteText, requests, addedSince, fileField, setFiles, dropFiles, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, armDrag, dragged, domDrag, scrolled, settling, reveal, loadingNow, typedOn, veil, isChecked, readable, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
+  const api = { shotBox, pasteText, requests, addedSince, fileField, setFiles, dropFiles, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, armDrag, dragged, domDrag, scrolled, settling, reveal, loadingNow, typedOn, veil, isChecked, readable, pdfBytes, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

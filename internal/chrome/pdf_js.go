@@ -62,8 +62,9 @@ const offscreenIdle = time.Minute
 
 var _ tool.PDFReader = (*Browser)(nil)
 
-// PDFText reads the text of the PDF at url in the offscreen document.
-func (b *Browser) PDFText(ctx context.Context, url string) (tool.PDFText, error) {
+// PDFText reads the text of the PDF at url (or data, its bytes in base64, when not "") in the
+// offscreen document.
+func (b *Browser) PDFText(ctx context.Context, url, data string) (tool.PDFText, error) {
 	if err := openReader(ctx); err != nil {
 		return tool.PDFText{}, err
 	}
@@ -71,6 +72,9 @@ func (b *Browser) PDFText(ctx context.Context, url string) (tool.PDFText, error)
 	msg := js.Global().Get("Object").New()
 	msg.Set("to", "skiff-pdf")
 	msg.Set("url", url)
+	if data != "" {
+		msg.Set("data", data)
+	}
 	v, err := callAPI(ctx, chromeAPI("runtime"), "sendMessage", msg)
 	if err != nil && strings.Contains(err.Error(), "Receiving end does not exist") {
 		// The document is gone (closed by the browser): open it again, once.

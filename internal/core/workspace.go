@@ -48,9 +48,9 @@ func newWorkspace(b tool.Browser, client link.Client, stored store.Workspace, sa
 
 // PDFText reads a PDF the browser can read (the embedded Browser's method, which embedding
 // the interface hides).
-func (w *workspace) PDFText(ctx context.Context, url string) (tool.PDFText, error) {
+func (w *workspace) PDFText(ctx context.Context, url, data string) (tool.PDFText, error) {
 	if pr, ok := w.Browser.(tool.PDFReader); ok {
-		return pr.PDFText(ctx, url)
+		return pr.PDFText(ctx, url, data)
 	}
 	return tool.PDFText{}, errors.New("this browser cannot read PDFs")
 }

@@ -197,9 +197,44 @@ func TestWithoutFileAccessALocalPDFSaysHowToAllowIt(t *testing.T) {
 	}
 }
 
+// A PDF a site shows from memory ("View invoice": a blob: address, which only the site's own
+// pages can read) goes with the message as its text, read by the page and given to the reader;
+// one whose site let the address go says how to send it instead.
+func TestAPDFASiteMadeIsThePage(t *testing.T) {
+	site := testkit.NewSite(t)
+	srv := testkit.OpenAIText(t, "It is an invoice.", 4, 0)
+	panel := browser.FreshPanel(t)
+	Configure(t, panel, "openai", srv.URL, "sk-blob", "gpt-test")
+	tab := browser.Tab(t, site.Page("invoices.html"))
+	Click(t, tab, `document.getElementById("view")`)
+	host := strings.TrimPrefix(site.URL, "http://")
+	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "attached" && document.getElementById("page-chip-text").textContent === `+jsString(host+" (PDF) · 21 words"))
+	url := JS[string](t, tab, `location.href`)
+	if !strings.HasPrefix(url, "blob:"+site.URL+"/") {
+		t.Fatalf("the tab shows %s", url)
+	}
+	SendMessage(t, panel, "What is this invoice?")
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
+	sys := system(srv.Posts(t)[0])
+	for _, want := range []string{"URL: " + url, "[Page 1]", "PDF-33af", "[Page 2]", "PDF-91c0"} {
+		if !strings.Contains(sys, want) {
+			t.Errorf("the model did not get %q in:\n%s", want, sys)
+		}
+	}
+	// Opened in a new tab, whose address the site lets go once it shows.
+	tab = browser.Tab(t, site.Page("invoices.html"))
+	Click(t, tab, `document.getElementById("open")`)
+	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "attached" && document.getElementById("page-chip-text").textContent.endsWith(" · 21 words")`)
+	// The site lets the address go 1.5 s after it made it; the reader, closed, forgets it.
+	JS[bool](t, panel, `chrome.offscreen.closeDocument().then(() => true)`)
+	want := "Skiff could not read this PDF (the page that made it has let it go: download it from the viewer and attach it to a message)."
+	WaitJS(t, panel, `skiffTest.call("page.peek", {windowId: 0, fresh: true}).then(p => p.error === `+jsString(want)+`)`)
+}
+
 // An outside agent reads a PDF a tab shows as a page's text: read_text gives each page (what
 // Playwright MCP's and chrome-devtools-mcp's tools cannot read in Chrome's viewer), at an
-// address that names no file, as arXiv serves its papers; its snapshot says so.
+// address that names no file, as arXiv serves its papers (its snapshot says so), and one a
+// site shows from memory.
 func TestOutsideAgentReadsAPDF(t *testing.T) {
 	site := testkit.NewSite(t)
 	d, panel := linkedPanel(t)
@@ -215,6 +250,15 @@ func TestOutsideAgentReadsAPDF(t *testing.T) {
 	// Its snapshot says where its text is.
 	if snap := text(callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "")); !strings.Contains(snap, "shows a PDF in Chrome's viewer, which has nothing to act on: read_text gives its text") {
 		t.Errorf("the snapshot of a PDF does not say where its text is:\n%s", snap)
+	}
+	// A PDF a site shows from memory (a blob: address only its pages can read).
+	callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": site.Page("invoices.html")}, "")
+	callTool(t, panel, cs, "e2e-agent", "click", map[string]any{"selector": "#view"}, "allow_always")
+	got = text(callTool(t, panel, cs, "e2e-agent", "read_text", map[string]any{}, ""))
+	for _, want := range []string{"blob:" + site.URL + "/", "[Page 1]", "PDF-33af", "[Page 2]", "PDF-91c0"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("read_text of a blob: PDF did not give %q in:\n%s", want, got)
+		}
 	}
 }
 

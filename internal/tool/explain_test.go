@@ -18,3 +18,12 @@ func TestAFilePageSaysHowToAllowIt(t *testing.T) {
 	assert.Contains(t, explain(context.Background(), err).Error(), "Allow access to file URLs")
 	assert.Contains(t, explain(context.Background(), fmt.Errorf("%w (chrome://version)", ErrRestricted)).Error(), "browser pages such as chrome://")
 }
+
+// A document a web page made (blob:) is that page's origin's, and scripted as it is; one made
+// by no web page is not.
+func TestBlobPagesAreScriptable(t *testing.T) {
+	assert.True(t, Scriptable("blob:https://bank.example/4a1f"))
+	assert.False(t, Scriptable("blob:null/4a1f"))
+	assert.False(t, Scriptable("blob:chrome-extension://abc/x"))
+	assert.False(t, Scriptable("blob:https://chromewebstore.google.com/x"))
+}

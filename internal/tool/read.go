@@ -265,10 +265,15 @@ type Readable struct {
 }
 
 // PDFReader reads the text of the PDF at an address, as the tab that shows it got it (the
-// extension's offscreen document, with pdf.js): each page after a line "[Page N]".
+// extension's offscreen document, with pdf.js): each page after a line "[Page N]". data, when
+// not "", is the PDF itself in base64 (an address only its page can read: blob:).
 type PDFReader interface {
-	PDFText(ctx context.Context, url string) (PDFText, error)
+	PDFText(ctx context.Context, url, data string) (PDFText, error)
 }
+
+// MaxPagePDF is the largest PDF read from its page rather than from its address (blob:): it
+// crosses from the page to the reader as text.
+const MaxPagePDF = 20 << 20
 
 // PDFText is a PDF's text, its count of pages and the title its metadata gives.
 type PDFText struct {
@@ -280,7 +285,31 @@ type PDFText struct {
 var (
 	sayPDFUnread = i18n.Sentence{Key: "errPDFUnread", English: "Skiff could not read this PDF ($1)"}
 	sayPDFNoText = i18n.Sentence{Key: "errPDFNoText", English: "this PDF holds no text (a scan?): download it and attach it to a message, and its pages go as pictures"}
+	sayPDFLetGo  = i18n.Sentence{Key: "pdfLetGo", English: "the page that made it has let it go: download it from the viewer and attach it to a message"}
+	sayPDFBig    = i18n.Sentence{Key: "pdfPageTooLarge", English: "it is larger than 20 MB: download it from the viewer and attach it to a message"}
 )
+
+// pageMadePDF is the PDF a tab shows at an address only its page can read (blob:), in base64,
+// read by the page; "" for any other address.
+func (e *Env) pageMadePDF(ctx context.Context, tabID int, url string) (string, error) {
+	if !strings.HasPrefix(url, "blob:") {
+		return "", nil
+	}
+	var b struct {
+		Data string `json:"data"`
+		Why  string `json:"why"`
+	}
+	if err := e.call(ctx, tabID, 0, pageFiles, "pdfBytes", map[string]int{"max": MaxPagePDF}, &b); err != nil {
+		return "", err
+	}
+	switch b.Why {
+	case "":
+		return b.Data, nil
+	case "size":
+		return "", sayPDFUnread.Error(sayPDFBig.With())
+	}
+	return "", sayPDFUnread.Error(sayPDFLetGo.With())
+}
 
 // Doc is the name of the document a tab shows now (see Readable.Doc), and whether it has
 // finished loading.
@@ -302,7 +331,11 @@ func (e *Env) Read(ctx context.Context, tabID int) (*Readable, error) {
 		return nil, err
 	}
 	if pr, ok := e.Browser.(PDFReader); ok && r.PDF {
-		p, err := pr.PDFText(ctx, r.URL)
+		data, err := e.pageMadePDF(ctx, tabID, r.URL)
+		if err != nil {
+			return nil, err
+		}
+		p, err := pr.PDFText(ctx, r.URL, data)
 		if errors.Is(err, ErrNoFileAccess) {
 			return nil, err // not the PDF: Skiff may not read files
 		}

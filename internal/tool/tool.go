@@ -441,8 +441,12 @@ func (e *Env) Used() []int {
 	return ids
 }
 
-// Scriptable reports whether Chrome lets an extension script a URL.
+// Scriptable reports whether Chrome lets an extension script a URL (a blob: document a web
+// page made is that page's origin's).
 func Scriptable(url string) bool {
+	if rest, ok := strings.CutPrefix(url, "blob:"); ok {
+		return (strings.HasPrefix(rest, "http://") || strings.HasPrefix(rest, "https://")) && Scriptable(rest)
+	}
 	switch {
 	case strings.HasPrefix(url, "http://"), strings.HasPrefix(url, "https://"), strings.HasPrefix(url, "file://"):
 		return !strings.HasPrefix(url, "https://chrome.google.com/webstore") && !strings.HasPrefix(url, "https://chromewebstore.google.com")

@@ -129,8 +129,15 @@ func Web(u string) (Parts, bool) {
 	return p, ok && (p.Scheme == "http" || p.Scheme == "https")
 }
 
-// Origin is scheme://host of an absolute URL, "" when u is not one.
+// Origin is scheme://host of an absolute URL, "" when u is not one. A blob: URL's is the origin
+// of the page that made it (blob:https://site/id is https://site's), as browsers have it.
 func Origin(u string) string {
+	if len(u) > 5 && strings.EqualFold(u[:5], "blob:") {
+		if p, ok := Web(u[5:]); ok {
+			return p.Scheme + "://" + p.Host
+		}
+		return ""
+	}
 	p, ok := Split(u)
 	if !ok {
 		return ""

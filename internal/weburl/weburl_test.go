@@ -91,3 +91,20 @@ func TestLoopback(t *testing.T) {
 	assert.False(t, LoopbackHost("127.0.0.1:80"))
 	assert.True(t, LoopbackHost("::1"))
 }
+
+// A blob: URL's origin is the page's that made it, as the browser has it (the gate asks for
+// that site); one made by no web page has none.
+func TestBlobOrigin(t *testing.T) {
+	for u, want := range map[string]string{
+		"blob:https://bank.example/4a1f-77": "https://bank.example",
+		"BLOB:http://127.0.0.1:8080/x":      "http://127.0.0.1:8080",
+		"blob:null/4a1f":                    "",
+		"blob:chrome-extension://abc/x":     "",
+		"blob:":                             "",
+		"https://bank.example/a":            "https://bank.example",
+	} {
+		if got := Origin(u); got != want {
+			t.Errorf("Origin(%q) = %q, want %q", u, got, want)
+		}
+	}
+}

@@ -2214,14 +2214,94 @@
     }
     return { ok: 1 };
   }
+  // domKey presses a key with DOM events (the debugger cannot press real ones on this tab). A
+  // browser acts on no such event by itself, so what it would have done for the common keys is
+  // done here, unless the page cancelled the keydown; it says what ("" for nothing).
   function domKey({ key, code, modifiers, text }) {
     const el = deepActive() || document.body;
     const init = { key, code, bubbles: true, cancelable: true, composed: true, ctrlKey: !!(modifiers & 2), shiftKey: !!(modifiers & 8), altKey: !!(modifiers & 1), metaKey: !!(modifiers & 4) };
     const go = el.dispatchEvent(new KeyboardEvent("keydown", init));
     if (go && text) el.dispatchEvent(new KeyboardEvent("keypress", init));
+    const did = go ? keyDefault(el, key, !!(modifiers & 6), !!(modifiers & 8), !!(modifiers & 1)) : "cancelled";
     el.dispatchEvent(new KeyboardEvent("keyup", init));
-    if (go && key === "Enter" && el.form && typeof el.form.requestSubmit === "function" && el.localName === "input") el.form.requestSubmit();
-    return { ok: 1 };
+    return { ok: 1, did };
+  }
+  const caretTypes = new Set(["text", "search", "url", "tel", "password"]);
+  // keyDefault does what the browser does for a key pressed in el: Enter sends a field's form,
+  // follows a link, presses a button or starts a line; Space presses a button or ticks a box;
+  // Tab moves the focus; in a field, Control+A selects, Backspace and Delete delete, Home, End
+  // and the side arrows move the caret.
+  function keyDefault(el, key, mod, shift, alt) {
+    const tag = el.localName;
+    const role = el.getAttribute && el.getAttribute("role");
+    const pressable = tag === "button" || tag === "summary" || (tag === "input" && /^(button|submit|reset|checkbox|radio|image)$/.test(el.type)) || /^(button|checkbox|switch|radio|menuitem|tab|option)$/.test(role || "");
+    const text = tag === "textarea" || (tag === "input" && caretTypes.has(el.type));
+    if (key === "Enter" && !mod && !alt) {
+      if (tag === "input" && !pressable && el.form) {
+        el.form.requestSubmit();
+        return "sent its form";
+      }
+      if (tag === "textarea" || el.isContentEditable) return edit(el, "\n") ? "started a new line" : "";
+      if ((tag === "a" && el.href) || (pressable && !/^(checkbox|radio|switch)$/.test(el.type || role))) {
+        el.click();
+        return "pressed it";
+      }
+      return "";
+    }
+    if (key === " " && !mod && !alt && pressable) {
+      el.click();
+      return "pressed it";
+    }
+    if (key === "Tab" && !mod && !alt) {
+      const all = [...document.querySelectorAll("a[href], button, input, select, textarea, summary, [tabindex], [contenteditable=''], [contenteditable=true]")].filter(
+        (x) => x.tabIndex >= 0 && !x.disabled && !(x.localName === "input" && x.type === "hidden") && x.getClientRects().length > 0,
+      );
+      const order = [...all.filter((x) => x.tabIndex > 0).sort((a, b) => a.tabIndex - b.tabIndex), ...all.filter((x) => x.tabIndex === 0)];
+      if (!order.length) return "";
+      const i = order.indexOf(el);
+      const next = order[(i < 0 ? (shift ? order.length - 1 : 0) : i + (shift ? order.length - 1 : 1)) % order.length];
+      next.focus();
+      return "moved the focus";
+    }
+    if (text || el.isContentEditable) {
+      if (mod && key.toLowerCase() === "a") {
+        if (text) el.select();
+        else getSelection().selectAllChildren(el);
+        return "selected its text";
+      }
+      if ((key === "Backspace" || key === "Delete") && !alt) {
+        if (el.isContentEditable) return document.execCommand(key === "Backspace" ? "delete" : "forwardDelete") ? "deleted" : "";
+        let [a, b] = [el.selectionStart, el.selectionEnd];
+        if (a === null) return "";
+        if (a === b) [a, b] = key === "Backspace" ? [Math.max(0, a - 1), a] : [a, Math.min(el.value.length, a + 1)];
+        if (a === b) return "";
+        el.setRangeText("", a, b, "end");
+        el.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: key === "Backspace" ? "deleteContentBackward" : "deleteContentForward" }));
+        return "deleted";
+      }
+      if (text && !mod && /^(Home|End|ArrowLeft|ArrowRight)$/.test(key)) {
+        const [a, b, v] = [el.selectionStart, el.selectionEnd, el.value];
+        if (a === null) return "";
+        const at = {
+          Home: v.lastIndexOf("\n", a - 1) + 1, // the line's start (a field has one line)
+          End: v.indexOf("\n", b) < 0 ? v.length : v.indexOf("\n", b),
+          ArrowLeft: a === b ? Math.max(0, a - 1) : a,
+          ArrowRight: a === b ? Math.min(v.length, b + 1) : b,
+        }[key];
+        el.setSelectionRange(at, at);
+        return "moved the caret";
+      }
+    }
+    return "";
+  }
+  // edit types text at the caret of a field or an editable element, as the browser does.
+  function edit(el, text) {
+    if (el.isContentEditable) return document.execCommand(text === "\n" ? "insertParagraph" : "insertText", false, text);
+    const [a, b] = [el.selectionStart, el.selectionEnd];
+    if (a === null) return false;
+    el.setRangeText(text, a, b, "end");
+    el.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: text === "\n" ? "insertLineBreak" : "insertText", data: text === "\n" ? null : text }));
+    return true;
   }
   // fieldValue reads a field back. A secret is never returned: given expect, it says whether
   // the field holds it.

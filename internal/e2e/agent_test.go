@@ -272,6 +272,78 @@ func TestAgentFillsAForm(t *testing.T) {
 	}
 }
 
+// Without the debugger (DevTools open on the tab, another extension debugging it: here Skiff's
+// own panel holds it, so the worker cannot attach), actions fall back to DOM events: the form
+// still fills and sends, and each result says its input was not real, for the model to know
+// why a site may ignore it.
+func TestAgentFillsAFormWithoutTheDebugger(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("type", obj{"ref": refIn(t, c, `textbox "First name"`), "text": "Ada"}),
+				call("type", obj{"ref": refIn(t, c, `searchbox "Search"`), "text": "lisbon", "submit": true}),
+				call("fill_form", obj{"fields": []obj{
+					{"ref": refIn(t, c, `textbox "Email"`), "value": "ada@example.com"},
+					{"ref": refIn(t, c, `checkbox "Newsletter"`), "value": "false"},
+					{"ref": refIn(t, c, `textbox "Message"`), "value": "Hello\nthere"},
+				}}),
+				call("select_option", obj{"ref": refIn(t, c, `combobox "Country"`), "values": []string{"Portugal"}}),
+				call("click", obj{"ref": refIn(t, c, `radio "Phone"`)}),
+				call("press_key", obj{"key": "End", "ref": refIn(t, c, `textbox "First name"`)}),
+				call("press_key", obj{"key": "Backspace"}),
+				call("press_key", obj{"key": "Tab"}),
+				call("press_key", obj{"key": " ", "ref": refIn(t, c, `checkbox "Newsletter"`)}),
+				call("type", obj{"ref": refIn(t, c, `textbox "Notes"`), "text": " more", "clear": false}),
+			}
+		},
+		clickOn(t, `button "Send"`),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("form.html"))
+	JS[bool](t, panel, fmt.Sprintf(`chrome.debugger.attach({tabId: %d}, "1.3").then(() => true)`, tab))
+	t.Cleanup(func() {
+		_, _ = chromedp.Run(panel, chromedp.Evaluate[any](fmt.Sprintf(`chrome.debugger.detach({tabId: %d}).catch(() => 0)`, tab), chromedp.EvalAwaitPromise))
+	})
+	runAgent(t, panel, "fill the form and send it")
+	forms := site.Forms()
+	if len(forms) != 1 {
+		t.Fatalf("%d forms sent: %s", len(forms), p.all())
+	}
+	want := map[string]string{"first": "Ad", "email": "ada@example.com", "country": "pt", "by": "phone", "message": "Hello\r\nthere", "news": "on"}
+	for k, v := range want {
+		if got := forms[0].Get(k); got != v {
+			t.Errorf("the form sent %s=%q, want %q", k, got, v)
+		}
+	}
+	for _, name := range []string{"type", "click", "press_key"} {
+		for _, r := range p.results(name) {
+			if r.Error || !strings.Contains(r.Text, "with DOM events") {
+				t.Errorf("%s did not say its input was not real: %s", name, r.Text)
+			}
+		}
+	}
+	// A key as DOM events does nothing by itself: Skiff did what the browser does, and says so.
+	keys := p.results("press_key")
+	for i, want := range []string{"moved the caret", "deleted", "moved the focus", "pressed it"} {
+		if i >= len(keys) || !strings.Contains(keys[i].Text, "Skiff did what the browser does for it: "+want) {
+			t.Errorf("press_key %d does not say %q: %s", i, want, p.all())
+		}
+	}
+	if len(keys) > 2 && !strings.Contains(keys[2].Text, "Email") {
+		t.Errorf("Tab from the first name did not say the focus went to the email: %s", keys[2].Text)
+	}
+	for _, name := range []string{"fill_form", "select_option"} {
+		for _, r := range p.results(name) {
+			if r.Error {
+				t.Errorf("%s failed: %s", name, r.Text)
+			}
+		}
+	}
+}
+
 // Frames (same-origin and cross-origin) and shadow DOM (open and closed), over OpenAI's format:
 // the snapshot shows them, refs in frames act there, with trusted input.
 func TestAgentWorksInFramesAndShadowDOM(t *testing.T) {

@@ -632,7 +632,8 @@ func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	}
 	w := e.watching(ctx, tab.ID, frame, true, nil)
 	chooser := e.interceptChoosers(ctx, tab.ID)
-	if err := e.key(ctx, tab.ID, frame, in.Key); err != nil {
+	dom, err := e.keyHow(ctx, tab.ID, frame, in.Key)
+	if err != nil {
 		e.unwatch(tab.ID, w)
 		chooser()
 		return nil, err
@@ -650,7 +651,7 @@ func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	if !after.left {
 		focus = e.focusMoved(ctx, tab.ID, frame, pt.Ref)
 	}
-	text := fmt.Sprintf("Pressed %s%s.", in.Key, where1) + moved + focus + after.said + chooser()
+	text := fmt.Sprintf("Pressed %s%s%s.", in.Key, where1, dom) + moved + focus + after.said + chooser()
 	return &Result{Text: text, Summary: in.Key, URL: tab.URL, Refused: w.refused}, nil
 }
 

@@ -530,9 +530,17 @@ func (e *Env) typeAcross(ctx context.Context, tabID, frame int, rs []rune, max i
 
 // key presses a key or chord ("Enter", "Control+A") in the focused element of the tab.
 func (e *Env) key(ctx context.Context, tabID, frame int, chord string) error {
+	_, err := e.keyHow(ctx, tabID, frame, chord)
+	return err
+}
+
+// keyHow is key, which also says, when the debugger could not press a real key, that it went
+// as DOM events and what Skiff did for it that the browser does for a real one (skiff.js
+// domKey); "" for a real key press.
+func (e *Env) keyHow(ctx context.Context, tabID, frame int, chord string) (string, error) {
 	k, mods, err := parseChord(chord)
 	if err != nil {
-		return err
+		return "", err
 	}
 	down := map[string]any{"type": "keyDown", "key": k.Key, "code": k.Code, "windowsVirtualKeyCode": k.KeyCode, "modifiers": mods}
 	if k.Text != "" {
@@ -545,12 +553,24 @@ func (e *Env) key(ctx context.Context, tabID, frame int, chord string) error {
 		err = e.input(ctx, tabID, "Input.dispatchKeyEvent", map[string]any{"type": "keyUp", "key": k.Key, "code": k.Code, "windowsVirtualKeyCode": k.KeyCode, "modifiers": mods})
 	}
 	if errors.Is(err, errDialogOpened) {
-		return nil
+		return "", nil
 	}
 	if errors.Is(err, ErrNoDebugger) {
-		return e.call(ctx, tabID, frame, pageFiles, "domKey", map[string]any{"key": k.Key, "code": k.Code, "modifiers": mods, "text": k.Text}, nil)
+		var r struct {
+			Did string `json:"did"`
+		}
+		if err := e.call(ctx, tabID, frame, pageFiles, "domKey", map[string]any{"key": k.Key, "code": k.Code, "modifiers": mods, "text": k.Text}, &r); err != nil {
+			return "", err
+		}
+		switch r.Did {
+		case "":
+			return " (with DOM events, as Skiff cannot send real input to this tab: the page's own code heard the key, but the browser does nothing for such a key; look at the page before relying on it)", nil
+		case "cancelled":
+			return " (with DOM events, as Skiff cannot send real input to this tab: the page's own code took the key)", nil
+		}
+		return " (with DOM events, as Skiff cannot send real input to this tab; Skiff did what the browser does for it: " + r.Did + ")", nil
 	}
-	return err
+	return "", err
 }
 
 // knownTabs is the set of tabs open now, for afterAction to tell a tab an action opens (nil

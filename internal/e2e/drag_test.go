@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -150,5 +151,67 @@ func TestActingInFramesBelowTheFold(t *testing.T) {
 	}
 	if out := inTab[string](t, panel, tab, `document.querySelector('iframe[title="Inner"]').contentDocument.getElementById("out").textContent`); out != "clicked inner true" {
 		t.Errorf("the inner button says %q", out)
+	}
+}
+
+// Without the debugger (DevTools open on the tab: here Skiff's own panel holds it), a drag is
+// made of DOM events and checked as a real one is: where the element went, or that nothing
+// moved; hovering still reveals a menu; the console and scripts, which need the debugger, say
+// why they cannot.
+func TestDragAndHoverWithoutTheDebugger(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("drag", obj{"ref": textRef(t, c, "Write the spec"), "to": obj{"ref": textRef(t, c, "Ship 1.0")}}),
+				call("drag", obj{"ref": refIn(t, c, `button "Security review"`), "to": obj{"ref": refIn(t, c, `button "Billing export"`)}}),
+				call("drag", obj{"ref": refIn(t, c, `clickable "report.pdf"`), "to": obj{"ref": refIn(t, c, `region "Drop here to delete"`)}}),
+				call("drag", obj{"ref": refIn(t, c, `button "Move Ulysses"`), "to": obj{"ref": refIn(t, c, `button "Move Dune"`)}}),
+				call("navigate", obj{"url": site.Page("menus.html")}),
+			}
+		},
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{
+				call("hover", obj{"ref": refIn(t, c, `link "Account"`)}),
+				call("console_messages", obj{}),
+				call("run_script", obj{"code": "return document.title"}),
+			}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("drag.html"))
+	for _, kind := range []string{"read:*", "act:*"} {
+		JS[any](t, panel, `skiffTest.call("permission.set", {tool: "`+kind+`", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
+	}
+	JS[bool](t, panel, fmt.Sprintf(`chrome.debugger.attach({tabId: %d}, "1.3").then(() => true)`, tab))
+	t.Cleanup(func() {
+		_, _ = chromedp.Run(panel, chromedp.Evaluate[any](fmt.Sprintf(`chrome.debugger.detach({tabId: %d}).catch(() => 0)`, tab), chromedp.EvalAwaitPromise))
+	})
+	runAgentAsks(t, panel, "sort the board, then open the account menu")
+	drags := p.results("drag")
+	if len(drags) != 4 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	for i, want := range []string{
+		`(with DOM events: Skiff cannot send real input to this tab, and some sites ignore such events). It is now in the part headed “Done”, item 1 of 2`,
+		`(with DOM events: Skiff cannot send real input to this tab, and some sites ignore such events). It is now item 3 of 4 (it was item 1)`,
+		`The element is no longer on the page.`,
+		`It moved with listitem “Move Ulysses Ulysses”, which is now item 1 of 3 (it was item 3)`,
+	} {
+		if !strings.Contains(drags[i].Text, want) {
+			t.Errorf("drag %d: want %q in:\n%s", i, want, drags[i].Text)
+		}
+	}
+	for name, want := range map[string]string{
+		"hover":            `It revealed link “Your orders”`,
+		"console_messages": "The console cannot be read on this tab",
+		"run_script":       "Skiff cannot run scripts in this tab now",
+	} {
+		if r := p.results(name); len(r) != 1 || !strings.Contains(r[0].Text, want) {
+			t.Errorf("%s: want %q in %+v", name, want, r)
+		}
 	}
 }

@@ -1174,11 +1174,12 @@ func (e *Env) drag(ctx context.Context, tabID, frame int, t, onto pageTarget) (d
 		}
 	}
 	if attachErr != nil {
-		// No debugger on this tab: the drag is made of DOM events.
-		var heard struct {
-			Token string `json:"token"`
+		// No debugger on this tab: the drag is made of DOM events, armed as a real one is, so
+		// that where the element went is checked the same way (a page that ignores such events
+		// moves nothing, and the result says so).
+		if err := e.call(ctx, tabID, frame, pageFiles, "armDrag", map[string]any{"target": t, "to": onto, "point": l.Point}, &arm); err != nil {
+			return dragging{What: l.What}, unretry(err)
 		}
-		_ = e.call(ctx, tabID, frame, pageFiles, "noteSaid", map[string]any{"target": onto}, &heard)
 		var ll located
 		if err := e.call(ctx, tabID, frame, pageFiles, "locate", map[string]any{"target": onto, "action": "drop", "from": t}, &ll); err != nil {
 			return dragging{What: l.What}, unretry(err)
@@ -1186,7 +1187,7 @@ func (e *Env) drag(ctx context.Context, tabID, frame int, t, onto pageTarget) (d
 		if err := e.call(ctx, tabID, frame, pageFiles, "domDrag", map[string]any{"target": t, "to": onto, "point": l.Point}, nil); err != nil {
 			return dragging{What: l.What}, err
 		}
-		return dragging{What: l.What, Onto: ll.What, Listen: heard.Token}, nil
+		return dragging{What: l.What, Onto: ll.What, Token: arm.Token, Listen: arm.Listen}, nil
 	}
 	at, err := e.topPoint(ctx, tabID, frame, l.Point)
 	if err != nil {

@@ -325,6 +325,10 @@ func TestAgentFillsAFormWithoutTheDebugger(t *testing.T) {
 			}
 		}
 	}
+	// What a click changed is read as for a real one.
+	if c := p.results("click"); len(c) != 2 || !strings.Contains(c[0].Text, "It is now checked.") || !strings.Contains(c[1].Text, `The page changed to "Thank you"`) {
+		t.Errorf("click: %s", p.all())
+	}
 	// A key as DOM events does nothing by itself: Skiff did what the browser does, and says so.
 	keys := p.results("press_key")
 	for i, want := range []string{"moved the caret", "deleted", "moved the focus", "pressed it"} {

@@ -339,18 +339,30 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 		}
 		return pressed{What: l.What, Trusted: true}, failf("the %s at (%.0f, %.0f) did not reach %s: it went to %s (the page changed under the mouse); look at the page before trying again", action, top.X, top.Y, l.What, on)
 	}
+	// No debugger: DOM events, armed as a real press is, so that what the click changed on
+	// the element (a box it ticked) is read the same way.
 	name := "domClick"
-	var heard struct {
-		Token string `json:"token"`
-	}
 	if count == 0 {
 		name = "domHover"
 	}
-	_ = e.call(ctx, tabID, frame, pageFiles, "noteSaid", map[string]any{"target": t, "reveal": 1}, &heard)
-	if err := e.call(ctx, tabID, frame, pageFiles, name, map[string]any{"target": t, "point": l.Point, "count": count}, nil); err != nil {
-		return pressed{What: l.What, Trusted: false}, err
+	var arm struct {
+		Token  string    `json:"token"`
+		State  *ctlState `json:"state"`
+		Listen string    `json:"listen"`
 	}
-	return pressed{What: l.What, Trusted: false, Listen: heard.Token}, nil
+	if err := e.call(ctx, tabID, frame, pageFiles, "armClick", map[string]any{"target": t, "kind": kind, "was": l.What}, &arm); err != nil {
+		return pressed{What: l.What}, unretry(err)
+	}
+	if err := e.call(ctx, tabID, frame, pageFiles, name, map[string]any{"target": t, "point": l.Point, "count": count}, nil); err != nil {
+		return pressed{What: l.What}, err
+	}
+	var got struct {
+		State *ctlState `json:"state"`
+	}
+	if err := e.call(unpinned(ctx), tabID, frame, pageFiles, "clicked", map[string]string{"token": arm.Token}, &got); err != nil {
+		got.State = nil // the page went on (a link followed): what it says is read there
+	}
+	return pressed{What: l.What, Before: arm.State, After: got.State, Listen: arm.Listen}, nil
 }
 
 // pressed is what mouse did: the element it acted on, whether with trusted input, and the

@@ -120,21 +120,32 @@ func TestAPDFTheTabShowsIsThePage(t *testing.T) {
 	}
 }
 
+// localFiles is a folder on this computer with testdata's report.pdf and the files given (name:
+// text) in it.
+func localFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	pdf, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", "attach", "report.pdf"))
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, "report.pdf"), pdf, 0o644)
+	}
+	for name, text := range files {
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // A file on this computer the tab shows goes with the message as a page does: an HTML file as
 // its text, a PDF as its pages, read from the file (fetch takes no file: address; Chrome lets
 // an unpacked extension read files unless the user turns it off). A PDF moved away since its
 // tab opened it says so.
 func TestALocalFileIsThePage(t *testing.T) {
-	dir := t.TempDir()
-	pdf, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", "attach", "report.pdf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, b := range map[string][]byte{"report.pdf": pdf, "notes.html": []byte("<!doctype html><title>Local notes</title><h1>Local notes</h1><p>LOCAL-5d21: the quarterly numbers are in, and they are good.</p>")} {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := localFiles(t, map[string]string{"notes.html": "<!doctype html><title>Local notes</title><h1>Local notes</h1><p>LOCAL-5d21: the quarterly numbers are in, and they are good.</p>"})
 	srv := testkit.OpenAIText(t, "Noted.", 4, 0)
 	panel := browser.FreshPanel(t)
 	Configure(t, panel, "openai", srv.URL, "sk-local", "gpt-test")
@@ -166,14 +177,7 @@ func TestALocalFileIsThePage(t *testing.T) {
 // it is damaged or not on the web. In a browser of its own, whose extension is switched off
 // and on again on chrome://extensions, as the toggle does.
 func TestWithoutFileAccessALocalPDFSaysHowToAllowIt(t *testing.T) {
-	dir := t.TempDir()
-	pdf, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", "attach", "report.pdf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "report.pdf"), pdf, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := localFiles(t, nil)
 	b, stop, err := Launch(RepoRoot()+"/ext", t.Logf)
 	if err != nil {
 		t.Fatal(err)

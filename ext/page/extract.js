@@ -156,5 +156,38 @@ globalThis.skiffExtract = () => {
     readable,
     byline: (article && article.byline) || "",
     siteName: (article && article.siteName) || "",
+    pdfs: shownPDFs(),
   };
 };
+
+// shownPDFs are the addresses of the PDFs the page shows in a frame, an embed or an object
+// (a course's reading, a form's notice, a journal's viewer), at most two of the largest, each
+// at least 200 by 150 pixels and not hidden: their text is the page's too, and no page script
+// can read it (Chrome's viewer draws it). A PDF is known by its type, its address (.pdf), or
+// the document a frame of this site holds.
+function shownPDFs() {
+  const page = globalThis.skiffPage;
+  const found = [];
+  for (const el of document.querySelectorAll("iframe, embed, object")) {
+    const src = el.localName === "object" ? el.getAttribute("data") : el.getAttribute("src");
+    if (!src) continue;
+    let url;
+    try {
+      url = new URL(src, document.baseURI);
+    } catch {
+      continue;
+    }
+    if (!/^(https?|file):$/.test(url.protocol)) continue;
+    let pdf = (el.getAttribute("type") || "").toLowerCase() === "application/pdf" || /\.pdf$/i.test(url.pathname);
+    if (!pdf && el.localName === "iframe") {
+      try {
+        pdf = el.contentDocument?.contentType === "application/pdf";
+      } catch {}
+    }
+    const r = el.getBoundingClientRect();
+    if (!pdf || r.width < 200 || r.height < 150 || (page && page.hiddenReason(el))) continue;
+    url.hash = "";
+    if (!found.some((f) => f.url === url.href)) found.push({ url: url.href, area: r.width * r.height });
+  }
+  return found.sort((a, b) => b.area - a.area).slice(0, 2).map((f) => f.url);
+}

@@ -140,6 +140,29 @@ func localFiles(t *testing.T, files map[string]string) string {
 	return dir
 }
 
+// A page that shows PDFs in itself (a course's reading in a frame, a paper in an embed) goes
+// with the message with their text after its own; one in a part of the page that is hidden
+// does not.
+func TestPDFsAPageShowsGoWithIt(t *testing.T) {
+	site := testkit.NewSite(t)
+	srv := testkit.OpenAIText(t, "It is a reading list.", 4, 0)
+	panel := browser.FreshPanel(t)
+	Configure(t, panel, "openai", srv.URL, "sk-embed", "gpt-test")
+	browser.Tab(t, site.Page("reading.html"))
+	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "attached" && document.getElementById("page-chip-text").textContent.startsWith("Week 3 reading · ")`)
+	SendMessage(t, panel, "What do I have to read?")
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
+	sys := system(srv.Posts(t)[0])
+	for _, want := range []string{"Read the report below", "[The page shows the PDF report.pdf, 2 pages:]", "[The page shows the PDF 2401.00001, 2 pages:]", "[Page 1]", "PDF-33af", "PDF-91c0"} {
+		if !strings.Contains(sys, want) {
+			t.Errorf("the model did not get %q in:\n%s", want, sys)
+		}
+	}
+	if strings.Contains(sys, "scan-5-pages") {
+		t.Errorf("the hidden PDF went with the page:\n%s", sys)
+	}
+}
+
 // A file on this computer the tab shows goes with the message as a page does: an HTML file as
 // its text, a PDF as its pages, read from the file (fetch takes no file: address; Chrome lets
 // an unpacked extension read files unless the user turns it off). A PDF moved away since its

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 	"sync"
 	"time"
@@ -262,6 +263,9 @@ type Readable struct {
 	// text is read from the document itself (PDFReader) and Pages says how many it has.
 	PDF   bool `json:"pdf,omitempty"`
 	Pages int  `json:"pages,omitempty"`
+	// PDFs are the PDFs the page shows in a frame, an embed or an object (extract.js
+	// shownPDFs): their text is added to the page's, read as a PDF tab's is.
+	PDFs []string `json:"pdfs,omitempty"`
 }
 
 // PDFReader reads the text of the PDF at an address, as the tab that shows it got it (the
@@ -354,7 +358,32 @@ func (e *Env) Read(ctx context.Context, tabID int) (*Readable, error) {
 			r.Title = p.Title
 		}
 	}
+	if pr, ok := e.Browser.(PDFReader); ok && !r.PDF {
+		for _, u := range r.PDFs {
+			r.Text += e.shownPDF(ctx, pr, u, &r.Pages)
+		}
+	}
 	return &r, nil
+}
+
+// shownPDF is the text of a PDF a page shows in a frame, an embed or an object, headed by
+// what it is, to follow the page's own text (or why it could not be read); pages counts its
+// pages.
+func (e *Env) shownPDF(ctx context.Context, pr PDFReader, url string, pages *int) string {
+	name, _, _ := strings.Cut(url, "?")
+	name = path.Base(name) // the file's name (the site's, for an address that names none)
+	p, err := pr.PDFText(ctx, url, "")
+	switch {
+	case err != nil:
+		return fmt.Sprintf("\n\n[The page shows the PDF %s, which Skiff could not read: %s.]", name, strings.TrimSuffix(err.Error(), "."))
+	case p.Text == "":
+		return fmt.Sprintf("\n\n[The page shows the PDF %s, which holds no text (a scan?).]", name)
+	}
+	*pages += p.Pages
+	if p.Title != "" {
+		name = fmt.Sprintf("%s (“%s”)", name, p.Title)
+	}
+	return fmt.Sprintf("\n\n[The page shows the PDF %s, %s:]\n%s", name, plural(p.Pages, "page"), p.Text)
 }
 
 // Selection reads the text the user has selected in a tab.

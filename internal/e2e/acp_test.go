@@ -584,23 +584,30 @@ func TestWebClientConnectsAgain(t *testing.T) {
 }
 
 // The web client's pairing outlives skiffd (a laptop that rebooted): while skiffd is stopped the
-// page says so and keeps trying; started again, skiffd still knows the browser, and the page
-// connects by itself and chats. `skiffd unpair` forgets it: the page's link closes, and it says
+// page says so and keeps trying; started again, skiffd still knows the browser, the page
+// connects by itself, and the chat on screen goes on (skiffd opens it again with its agent). `skiffd unpair` forgets it: the page's link closes, and it says
 // to pair again rather than trying forever.
 func TestWebClientPairingOutlivesSkiffd(t *testing.T) {
 	cfg, _ := agentConfig(t)
 	d := serveSkiffd(t, cfg)
 	tab := browser.Tab(t, pairingLink(t, d))
-	WaitJS(t, tab, `document.body.dataset.state === "connected"`)
-	d.Stop()
-	WaitJS(t, tab, `document.body.dataset.state === "reconnecting" && document.getElementById("status").textContent.includes("skiffd serve")`)
-	d = serveSkiffd(t, cfg)
 	WaitJS(t, tab, `document.body.dataset.state === "connected" && [...document.querySelectorAll("#agent option")].some(o => o.value === "test")`)
 	JS[bool](t, tab, `(document.getElementById("agent").value = "test", true)`)
 	Click(t, tab, `document.getElementById("new")`)
 	WaitJS(t, tab, `document.querySelectorAll("#chats li.chat").length === 1`)
 	Do(t, tab, chromedp.SendKeys("#input", "hello"+kb.Enter))
-	WaitJS(t, tab, `document.body.dataset.turn === "done" && [...document.querySelectorAll('#messages .msg[data-role="agent"]')].some(n => n.textContent.includes("Hello from the test agent"))`)
+	WaitJS(t, tab, `document.body.dataset.turn === "done" && document.querySelectorAll('#messages .msg[data-role="agent"]').length === 1`)
+	d.Stop()
+	WaitJS(t, tab, `document.body.dataset.state === "reconnecting" && document.getElementById("status").textContent.includes("skiffd serve")`)
+	d = serveSkiffd(t, cfg)
+	WaitJS(t, tab, `document.body.dataset.state === "connected"`)
+	// The chat on screen, which the new skiffd does not hold, goes on: opened again first.
+	Do(t, tab, chromedp.SendKeys("#input", "hello again"+kb.Enter))
+	WaitJS(t, tab, `document.body.dataset.turn === "done" && document.querySelectorAll('#messages .msg[data-role="agent"]').length === 2 && document.querySelectorAll("#chats li.chat").length === 1`)
+	// The test agent keeps its sessions: it took this one up (nothing says it forgot).
+	if n := JS[int](t, tab, `document.querySelectorAll('#messages .msg[data-role="note"]').length`); n != 0 {
+		t.Errorf("%d notes after the chat went on: %s", n, JS[string](t, tab, `document.getElementById("messages").textContent`))
+	}
 
 	req, _ := http.NewRequest("POST", "http://127.0.0.1:"+strconv.Itoa(cfg.Port)+"/app/unpair", nil)
 	r, err := daemon.BearerClient(cfg.MCPToken).Do(req)

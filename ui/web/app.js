@@ -14,7 +14,7 @@ let ws = null;
 let next = 1;
 const pending = new Map();
 let chat = null; // the chat on screen
-const chats = new Map(); // id → { agent, messages: [], images (its agent takes pictures) }
+const chats = new Map(); // id → { agent, messages: [], images (its agent takes pictures), agentSession (the agent's id for it) }
 const titles = new Map(); // agent name → its title
 
 function status(text, state) {
@@ -67,7 +67,8 @@ function connect() {
     const p = pending.get(f.id);
     if (!p) return;
     pending.delete(f.id);
-    f.error ? p.reject(new Error(say(f.text, f.error))) : p.resolve(f.result); // skiffd's sentences in the user's language
+    // skiffd's sentences in the user's language, with their key for the code that acts on one
+    f.error ? p.reject(Object.assign(new Error(say(f.text, f.error)), { key: f.text && f.text.key })) : p.resolve(f.result);
   };
   ws.onclose = async () => {
     for (const p of pending.values()) p.reject(new Error(t("webClosed")));
@@ -248,7 +249,8 @@ $("new").addEventListener("click", async () => {
   const agent = $("agent").value;
   show(id, agent);
   try {
-    cur().images = !!(await call("agent.open", { agent, session: id })).images;
+    const o = await call("agent.open", { agent, session: id });
+    Object.assign(cur(), { images: !!o.images, agentSession: o.agentSession || "" });
     await refreshChats();
   } catch (e) {
     cur().messages.push({ role: "note", text: e.message });
@@ -285,7 +287,7 @@ async function goOn(agent, s) {
   chats.set(id, { agent, messages: [] });
   try {
     const r = await call("agent.continue", { agent, session: id, agentSession: s.id });
-    chats.get(id).images = !!r.images;
+    Object.assign(chats.get(id), { images: !!r.images, agentSession: s.id });
     for (const ev of r.history || []) onEvent({ ...ev, session: id });
     if (!chats.get(id).messages.length) chats.get(id).messages.push({ role: "note", text: t("noticeAgentKeeps") });
     $("kept-list").replaceChildren();
@@ -327,7 +329,7 @@ $("composer").addEventListener("submit", async (e) => {
   $("stop").hidden = false;
   document.body.dataset.turn = "running";
   try {
-    const r = await call("agent.prompt", files.length ? { session: chat, text, attached: files } : { session: chat, text });
+    const r = await prompt(c, files.length ? { session: chat, text, attached: files } : { session: chat, text });
     if (r.stopReason === "cancelled") c.messages.push({ role: "note", text: t("stopped") });
   } catch (err) {
     c.messages.push({ role: "note", text: err.message });
@@ -338,6 +340,23 @@ $("composer").addEventListener("submit", async (e) => {
   document.body.dataset.turn = "done";
   draw();
 });
+// prompt sends a message; a chat skiffd no longer holds (it restarted, or the agent stopped)
+// is opened again first, on the agent's session from before when the agent can take it up,
+// and the message goes then (once: a second failure is the user's to read).
+const gone = new Set(["errSkiffdAgentNotRunning", "errSkiffdAgentStopped"]);
+async function prompt(c, params) {
+  try {
+    return await call("agent.prompt", params);
+  } catch (err) {
+    if (!gone.has(err.key) || !c.agent) throw err;
+    const o = await call("agent.open", { agent: c.agent, session: params.session, resume: c.agentSession || "" });
+    if (c.agentSession && o.how === "new") c.messages.push({ role: "note", text: t("noticeAgentForgot") });
+    Object.assign(c, { images: !!o.images, agentSession: o.agentSession || c.agentSession });
+    draw();
+    await refreshChats();
+    return call("agent.prompt", params);
+  }
+}
 $("input").addEventListener("keydown", (e) => {
   if (slash.key(e)) return;
   if (e.key === "Enter" && !e.shiftKey) {

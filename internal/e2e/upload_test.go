@@ -262,3 +262,40 @@ func TestPanelAgentUploadsAFileTheUserAttached(t *testing.T) {
 		t.Errorf("the model is not told the file's name, or not given its text: %q", users)
 	}
 }
+
+// Without the debugger (DevTools open on the tab: here Skiff's own panel takes it), a file
+// field and a zone holding one still take files; a button whose click would ask for a chooser
+// cannot be answered, and the result says why and what to do, not that it takes no files.
+func TestUploadWithoutTheDebugger(t *testing.T) {
+	site := testkit.NewSite(t)
+	d, panel := linkedPanel(t)
+	cs := mcpClient(t, d, "e2e-agent")
+	cv := filepath.Join(t.TempDir(), "cv.txt")
+	if err := os.WriteFile(cv, []byte("Jane Q. Engineer\nCV-7d1f"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	page := site.Page("upload.html")
+	callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": page}, "allow_always")
+	tab := JS[int](t, panel, `chrome.tabs.query({url: `+jsString(page)+`}).then(t => t[0].id)`)
+	// The worker holds the tab's debugger since navigate: the panel takes it over, and the
+	// worker hears that it lost it, as Chrome tells it when DevTools takes a tab.
+	JS[bool](t, panel, fmt.Sprintf(`chrome.debugger.detach({tabId: %d}).catch(() => 0).then(() => chrome.debugger.attach({tabId: %d}, "1.3")).then(() => true)`, tab, tab))
+	browser.WorkerJS(t, fmt.Sprintf(`forward("debugger.detach", {tabId: %d, reason: "replaced_with_devtools"})`, tab))
+	t.Cleanup(func() {
+		_, _ = chromedp.Run(panel, chromedp.Evaluate[any](fmt.Sprintf(`chrome.debugger.detach({tabId: %d}).catch(() => 0)`, tab), chromedp.EvalAwaitPromise))
+	})
+	snap := text(callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "allow_always"))
+	for what, want := range map[string]string{
+		`"Your CV"`:              `Chose cv.txt (24 bytes) in button “Your CV”`,
+		`"Add a cover letter"`:   `Chose cv.txt (24 bytes) in the file field of button “Add a cover letter”`,
+		`button "Attach photos"`: "Skiff can answer that only through the debugger, which this tab does not let it attach (DevTools may be open on it): close DevTools on the tab, or give the file field itself.",
+	} {
+		r := callTool(t, panel, cs, "e2e-agent", "upload_file", map[string]any{"ref": refOf(t, snap, what), "files": []string{cv}}, "allow_once")
+		if !strings.Contains(text(r), want) {
+			t.Errorf("%s: want %q in %s", what, want, text(r))
+		}
+	}
+	if s := inTab[string](t, panel, tab, `document.getElementById("cv-out").textContent`); s != "Received cv.txt (text/plain, 24 bytes): Jane Q. Engineer" {
+		t.Errorf("the page received for the CV: %q", s)
+	}
+}

@@ -170,7 +170,8 @@ func upload(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	var p pressed
 	var c Chooser
 	asked := false
-	if _, err := e.attach(ctx, tab.ID); err == nil {
+	_, noDebugger := e.attach(ctx, tab.ID)
+	if noDebugger == nil {
 		// Only a click with trusted input may ask for a chooser (a script's click has no user
 		// activation); without the debugger, nothing is clicked.
 		since := time.Now()
@@ -183,6 +184,9 @@ func upload(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 		w.token = p.Listen
 		c, asked = e.chooserAfter(ctx, tab.ID, since)
 		stop()
+		if !p.Trusted {
+			noDebugger = ErrNoDebugger // it was clicked with DOM events: no chooser could come
+		}
 	}
 	if asked {
 		text, err := e.chooserFiles(ctx, tab.ID, c, files)
@@ -198,7 +202,7 @@ func upload(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	if p.What != "" {
 		clicked = ", clicking it asked for no file chooser,"
 		if after := strings.TrimSpace(e.afterAction(ctx, tab.ID, tab, w)); after != "" {
-			did = " Skiff clicked it first, as a person would; " + strings.ToLower(after[:1]) + after[1:]
+			did = ". Skiff clicked it first, as a person would; " + strings.ToLower(after[:1]) + after[1:]
 		}
 	} else {
 		e.unwatch(tab.ID, w)
@@ -215,7 +219,12 @@ func upload(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	}
 	if !d.Accepted {
 		e.unwatch(tab.ID, w)
-		return nil, failf("%s takes no files: it is not a file field and holds none%s and it does not take files dropped on it. Give the file field, or the page's own button for choosing files.%s", d.What, clicked, strings.TrimSuffix(did, "."))
+		if noDebugger != nil {
+			// Whether a click on it asks for a chooser cannot be known here: say so, not that
+			// it takes no files.
+			return nil, failf("%s is not a file field, holds none and takes no files dropped on it; if clicking it asks for a file chooser, Skiff can answer that only through the debugger, which this tab does not let it attach (DevTools may be open on it): close DevTools on the tab, or give the file field itself", d.What)
+		}
+		return nil, failf("%s takes no files: it is not a file field and holds none%s and it does not take files dropped on it. Give the file field, or the page's own button for choosing files%s", d.What, clicked, strings.TrimSuffix(did, "."))
 	}
 	text := fmt.Sprintf("Dropped %s on %s%s (the page took the drop).", list, d.What, refNote(f.Element.Ref))
 	return (&Result{Text: text + e.drawnFiles(ctx, tab, w), URL: tab.URL}).on(f.Element, d.What), nil

@@ -217,3 +217,16 @@ func (p *plan) runOn(t *testing.T, site *testkit.Site, page, task string) (conte
 	runAgent(t, panel, task)
 	return panel, tab, m
 }
+
+// takeDebugger makes the debugger unavailable to Skiff's worker on a tab, as DevTools open on
+// it does: the panel (the same extension, another context) takes the tab's debugger, and the
+// worker, if it held it, hears that it lost it, as Chrome tells it when DevTools takes a tab.
+// Its actions there fall back to DOM events until the test ends.
+func takeDebugger(t *testing.T, panel context.Context, tab int) {
+	t.Helper()
+	JS[bool](t, panel, fmt.Sprintf(`chrome.debugger.detach({tabId: %d}).catch(() => 0).then(() => chrome.debugger.attach({tabId: %d}, "1.3")).then(() => true)`, tab, tab))
+	browser.WorkerJS(t, fmt.Sprintf(`forward("debugger.detach", {tabId: %d, reason: "replaced_with_devtools"})`, tab))
+	t.Cleanup(func() {
+		_, _ = chromedp.Run(panel, chromedp.Evaluate[any](fmt.Sprintf(`chrome.debugger.detach({tabId: %d}).catch(() => 0)`, tab), chromedp.EvalAwaitPromise))
+	})
+}

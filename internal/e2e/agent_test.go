@@ -303,10 +303,7 @@ func TestAgentFillsAFormWithoutTheDebugger(t *testing.T) {
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
 	tab := openTab(t, panel, site.Page("form.html"))
-	JS[bool](t, panel, fmt.Sprintf(`chrome.debugger.attach({tabId: %d}, "1.3").then(() => true)`, tab))
-	t.Cleanup(func() {
-		_, _ = chromedp.Run(panel, chromedp.Evaluate[any](fmt.Sprintf(`chrome.debugger.detach({tabId: %d}).catch(() => 0)`, tab), chromedp.EvalAwaitPromise))
-	})
+	takeDebugger(t, panel, tab)
 	runAgent(t, panel, "fill the form and send it")
 	forms := site.Forms()
 	if len(forms) != 1 {

@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -186,10 +185,7 @@ func TestDragAndHoverWithoutTheDebugger(t *testing.T) {
 	for _, kind := range []string{"read:*", "act:*"} {
 		JS[any](t, panel, `skiffTest.call("permission.set", {tool: "`+kind+`", origin: `+jsString(site.URL)+`, decision: "allow_always"})`)
 	}
-	JS[bool](t, panel, fmt.Sprintf(`chrome.debugger.attach({tabId: %d}, "1.3").then(() => true)`, tab))
-	t.Cleanup(func() {
-		_, _ = chromedp.Run(panel, chromedp.Evaluate[any](fmt.Sprintf(`chrome.debugger.detach({tabId: %d}).catch(() => 0)`, tab), chromedp.EvalAwaitPromise))
-	})
+	takeDebugger(t, panel, tab)
 	runAgentAsks(t, panel, "sort the board, then open the account menu")
 	drags := p.results("drag")
 	if len(drags) != 4 {

@@ -277,13 +277,7 @@ func TestUploadWithoutTheDebugger(t *testing.T) {
 	page := site.Page("upload.html")
 	callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": page}, "allow_always")
 	tab := JS[int](t, panel, `chrome.tabs.query({url: `+jsString(page)+`}).then(t => t[0].id)`)
-	// The worker holds the tab's debugger since navigate: the panel takes it over, and the
-	// worker hears that it lost it, as Chrome tells it when DevTools takes a tab.
-	JS[bool](t, panel, fmt.Sprintf(`chrome.debugger.detach({tabId: %d}).catch(() => 0).then(() => chrome.debugger.attach({tabId: %d}, "1.3")).then(() => true)`, tab, tab))
-	browser.WorkerJS(t, fmt.Sprintf(`forward("debugger.detach", {tabId: %d, reason: "replaced_with_devtools"})`, tab))
-	t.Cleanup(func() {
-		_, _ = chromedp.Run(panel, chromedp.Evaluate[any](fmt.Sprintf(`chrome.debugger.detach({tabId: %d}).catch(() => 0)`, tab), chromedp.EvalAwaitPromise))
-	})
+	takeDebugger(t, panel, tab)
 	snap := text(callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "allow_always"))
 	for what, want := range map[string]string{
 		`"Your CV"`:              `Chose cv.txt (24 bytes) in button “Your CV”`,

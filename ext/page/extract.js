@@ -161,7 +161,7 @@ globalThis.skiffExtract = () => {
 };
 
 // shownPDFs are the addresses of the PDFs the page shows in a frame, an embed or an object
-// (a course's reading, a form's notice, a journal's viewer), at most two of the largest, each
+// (a course's reading, a form's notice, a journal's viewer), at most three of the largest, each
 // at least 200 by 150 pixels and not hidden: their text is the page's too, and no page script
 // can read it (Chrome's viewer draws it). A PDF is known by its type, its address (.pdf), or
 // the document a frame of this site holds.
@@ -177,7 +177,9 @@ function shownPDFs() {
     } catch {
       continue;
     }
-    if (!/^(https?|file):$/.test(url.protocol)) continue;
+    // A file of this computer only in a page that is one (the core checks again, and reads
+    // only the page's own site's).
+    if (!/^https?:$/.test(url.protocol) && !(url.protocol === "file:" && location.protocol === "file:")) continue;
     let pdf = (el.getAttribute("type") || "").toLowerCase() === "application/pdf" || /\.pdf$/i.test(url.pathname);
     if (!pdf && el.localName === "iframe") {
       try {
@@ -189,5 +191,5 @@ function shownPDFs() {
     url.hash = "";
     if (!found.some((f) => f.url === url.href)) found.push({ url: url.href, area: r.width * r.height });
   }
-  return found.sort((a, b) => b.area - a.area).slice(0, 2).map((f) => f.url);
+  return found.sort((a, b) => b.area - a.area).slice(0, 3).map((f) => f.url);
 }

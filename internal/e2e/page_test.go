@@ -142,7 +142,8 @@ func localFiles(t *testing.T, files map[string]string) string {
 
 // A page that shows PDFs in itself (a course's reading in a frame, a paper in an embed) goes
 // with the message with their text after its own; one in a part of the page that is hidden
-// does not.
+// does not, and another site's is named but not read (the reader would ask with the user's
+// cookies there).
 func TestPDFsAPageShowsGoWithIt(t *testing.T) {
 	site := testkit.NewSite(t)
 	srv := testkit.OpenAIText(t, "It is a reading list.", 4, 0)
@@ -160,6 +161,10 @@ func TestPDFsAPageShowsGoWithIt(t *testing.T) {
 	}
 	if strings.Contains(sys, "scan-5-pages") {
 		t.Errorf("the hidden PDF went with the page:\n%s", sys)
+	}
+	// Another site's is named, not read (its two pages would make three "[Page 1]").
+	if !strings.Contains(sys, "[The page shows the PDF report.pdf from another site (") || strings.Count(sys, "[Page 1]") != 2 {
+		t.Errorf("another site's PDF was read, or not named:\n%s", sys)
 	}
 }
 

@@ -27,3 +27,23 @@ func TestBlobPagesAreScriptable(t *testing.T) {
 	assert.False(t, Scriptable("blob:chrome-extension://abc/x"))
 	assert.False(t, Scriptable("blob:https://chromewebstore.google.com/x"))
 }
+
+// A PDF a page shows is read as the page's only from the page's own site: another site's
+// would be asked for with the user's cookies there, and a web page's file:// one is a file of
+// this computer.
+func TestOnlyAPagesOwnPDFsAreRead(t *testing.T) {
+	for _, c := range []struct {
+		page, pdf string
+		own       bool
+	}{
+		{"https://uni.example/week3", "https://uni.example/files/report.pdf", true},
+		{"https://uni.example/week3", "https://bank.example/statement.pdf", false},
+		{"https://uni.example/week3", "http://uni.example/files/report.pdf", false},
+		{"https://uni.example/week3", "file:///home/me/taxes.pdf", false},
+		{"file:///home/me/index.html", "file:///home/me/taxes.pdf", true},
+		{"file:///home/me/index.html", "https://uni.example/files/report.pdf", false},
+		{"blob:https://uni.example/4a1f", "https://uni.example/files/report.pdf", true},
+	} {
+		assert.Equal(t, c.own, ownPDF(c.page, c.pdf), "%s showing %s", c.page, c.pdf)
+	}
+}

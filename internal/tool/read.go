@@ -360,18 +360,33 @@ func (e *Env) Read(ctx context.Context, tabID int) (*Readable, error) {
 	}
 	if pr, ok := e.Browser.(PDFReader); ok && !r.PDF {
 		for _, u := range r.PDFs {
-			r.Text += e.shownPDF(ctx, pr, u, &r.Pages)
+			r.Text += e.shownPDF(ctx, pr, r.URL, u, &r.Pages)
 		}
 	}
 	return &r, nil
 }
 
+// ownPDF says whether a PDF a page shows may be read as the page's: one from the page's own
+// site (a file on this computer only for a page that is one too). Another site's is not read:
+// the reader asks with the user's cookies, so a page could otherwise have a document of their
+// bank's put in its text for the model, and a web page a file of this computer.
+func ownPDF(page, pdf string) bool {
+	if strings.HasPrefix(pdf, "file:") {
+		return strings.HasPrefix(page, "file:")
+	}
+	o := weburl.Origin(pdf)
+	return o != "" && o == weburl.Origin(page)
+}
+
 // shownPDF is the text of a PDF a page shows in a frame, an embed or an object, headed by
 // what it is, to follow the page's own text (or why it could not be read); pages counts its
 // pages.
-func (e *Env) shownPDF(ctx context.Context, pr PDFReader, url string, pages *int) string {
+func (e *Env) shownPDF(ctx context.Context, pr PDFReader, page, url string, pages *int) string {
 	name, _, _ := strings.Cut(url, "?")
 	name = path.Base(name) // the file's name (the site's, for an address that names none)
+	if !ownPDF(page, url) {
+		return fmt.Sprintf("\n\n[The page shows the PDF %s from another site (%s), which Skiff does not read as this page's: opened in a tab of its own, it is read.]", name, url)
+	}
 	p, err := pr.PDFText(ctx, url, "")
 	switch {
 	case err != nil:

@@ -16,8 +16,18 @@ class Unread extends Error {
   }
 }
 
+// read is the text of the PDF at url, or of data (its bytes in base64, read by its page).
 async function read(url, data) {
-  if (data) return fromBase64(data);
+  const b = await bytes(url, data);
+  return pdfText(b).catch((e) => {
+    throw new Unread("pdf", e.message);
+  });
+}
+
+// bytes is the PDF itself: data decoded (an address only its page can read: blob:), the file
+// (file:), or what the site answers, at most maxBytes.
+async function bytes(url, data) {
+  if (data) return Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
   if (/^file:/i.test(url)) return local(url);
   if (!/^https?:/i.test(url)) throw new Unread("scheme");
   const r = await fetch(url, { credentials: "include" }).catch((e) => {
@@ -38,9 +48,7 @@ async function read(url, data) {
     }
     parts.push(value);
   }
-  return pdfText(new Uint8Array(await new Blob(parts).arrayBuffer())).catch((e) => {
-    throw new Unread("pdf", e.message);
-  });
+  return new Uint8Array(await new Blob(parts).arrayBuffer());
 }
 
 // A PDF on this computer (file:), which fetch does not take: read with XMLHttpRequest, which
@@ -64,18 +72,6 @@ function local(url) {
     };
     x.onerror = () => reject(new Unread("file"));
     x.send();
-  }).then((b) => pdfText(b).catch((e) => {
-    throw new Unread("pdf", e.message);
-  }));
-}
-
-// A PDF its page read for us (an address only it can read: blob:), in base64.
-function fromBase64(data) {
-  const s = atob(data);
-  const b = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
-  return pdfText(b).catch((e) => {
-    throw new Unread("pdf", e.message);
   });
 }
 

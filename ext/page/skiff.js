@@ -2815,10 +2815,7 @@
       return { ok: 1, why: "revoked" };
     }
     if (b.byteLength > max) return { ok: 1, why: "size" };
-    const u = new Uint8Array(b);
-    let s = "";
-    for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode.apply(null, u.subarray(i, i + 0x8000));
-    return { ok: 1, data: btoa(s) };
+    return { ok: 1, data: base64Of(new Uint8Array(b)) };
   };
   const selection = () => ({ ok: 1, selection: String(getSelection ? getSelection() : "").trim().slice(0, 8192) });
 
@@ -2869,6 +2866,12 @@
     if (!input) return { ok: 1, found: false, what };
     return { ok: 1, found: true, what, field: input === r.el ? what : `the file field of ${what}`, multiple: input.multiple, accept: input.accept || "", disabled: disabled(input) };
   }
+  const base64Of = (u) => {
+    if (u.toBase64) return u.toBase64();
+    let s = "";
+    for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode.apply(null, u.subarray(i, i + 0x8000));
+    return btoa(s);
+  };
   const bytesOf = (b64) => {
     if (Uint8Array.fromBase64) return Uint8Array.fromBase64(b64);
     const s = atob(b64);

@@ -359,9 +359,8 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 	var got struct {
 		State *ctlState `json:"state"`
 	}
-	if err := e.call(unpinned(ctx), tabID, frame, pageFiles, "clicked", map[string]string{"token": arm.Token}, &got); err != nil {
-		got.State = nil // the page went on (a link followed): what it says is read there
-	}
+	// A page that went on (a link followed) has no state to give: what it says is read there.
+	_ = e.call(unpinned(ctx), tabID, frame, pageFiles, "clicked", map[string]string{"token": arm.Token}, &got)
 	return pressed{What: l.What, Before: arm.State, After: got.State, Listen: arm.Listen}, nil
 }
 
@@ -576,11 +575,11 @@ func (e *Env) keyHow(ctx context.Context, tabID, frame int, chord string) (strin
 		}
 		switch r.Did {
 		case "":
-			return " (with DOM events, as Skiff cannot send real input to this tab: the page's own code heard the key, but the browser does nothing for such a key; look at the page before relying on it)", nil
+			return " (" + domInput + "; the page's own code heard the key, but the browser does nothing for such a key: look at the page before relying on it)", nil
 		case "cancelled":
-			return " (with DOM events, as Skiff cannot send real input to this tab: the page's own code took the key)", nil
+			return " (" + domInput + "; the page's own code took the key)", nil
 		}
-		return " (with DOM events, as Skiff cannot send real input to this tab; Skiff did what the browser does for it: " + r.Did + ")", nil
+		return " (" + domInput + "; Skiff did what the browser does for it: " + r.Did + ")", nil
 	}
 	return "", err
 }
@@ -1019,8 +1018,11 @@ func fallbackNote(trusted bool) string {
 	if trusted {
 		return ""
 	}
-	return " (with DOM events: Skiff cannot send real input to this tab, and some sites ignore such events)"
+	return " (" + domInput + ", and some sites ignore such events)"
 }
+
+// domInput is how an action says it went as DOM events, the debugger being unavailable.
+const domInput = "with DOM events: Skiff cannot send real input to this tab"
 
 // sliderState is where a slider a page draws itself stands (skiff.js sliderOf).
 type sliderState struct {

@@ -275,9 +275,9 @@ type PDFReader interface {
 	PDFText(ctx context.Context, url, data string) (PDFText, error)
 }
 
-// MaxPagePDF is the largest PDF read from its page rather than from its address (blob:): it
+// maxPagePDF is the largest PDF read from its page rather than from its address (blob:): it
 // crosses from the page to the reader as text.
-const MaxPagePDF = 20 << 20
+const maxPagePDF = 20 << 20
 
 // PDFText is a PDF's text, its count of pages and the title its metadata gives.
 type PDFText struct {
@@ -303,7 +303,7 @@ func (e *Env) pageMadePDF(ctx context.Context, tabID int, url string) (string, e
 		Data string `json:"data"`
 		Why  string `json:"why"`
 	}
-	if err := e.call(ctx, tabID, 0, pageFiles, "pdfBytes", map[string]int{"max": MaxPagePDF}, &b); err != nil {
+	if err := e.call(ctx, tabID, 0, pageFiles, "pdfBytes", map[string]int{"max": maxPagePDF}, &b); err != nil {
 		return "", err
 	}
 	switch b.Why {
@@ -334,7 +334,14 @@ func (e *Env) Read(ctx context.Context, tabID int) (*Readable, error) {
 	if err := e.call(ctx, tabID, 0, readableFiles, "readable", nil, &r); err != nil {
 		return nil, err
 	}
-	if pr, ok := e.Browser.(PDFReader); ok && r.PDF {
+	pr, ok := e.Browser.(PDFReader)
+	switch {
+	case !ok:
+	case !r.PDF:
+		for _, u := range r.PDFs {
+			r.Text += e.shownPDF(ctx, pr, r.URL, u, &r.Pages)
+		}
+	default:
 		data, err := e.pageMadePDF(ctx, tabID, r.URL)
 		if err != nil {
 			return nil, err
@@ -356,11 +363,6 @@ func (e *Env) Read(ctx context.Context, tabID int) (*Readable, error) {
 		r.Text, r.Pages, r.Readable = p.Text, p.Pages, true
 		if p.Title != "" {
 			r.Title = p.Title
-		}
-	}
-	if pr, ok := e.Browser.(PDFReader); ok && !r.PDF {
-		for _, u := range r.PDFs {
-			r.Text += e.shownPDF(ctx, pr, r.URL, u, &r.Pages)
 		}
 	}
 	return &r, nil

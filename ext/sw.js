@@ -131,6 +131,21 @@ chrome.tabs.onRemoved.addListener((tabId) => started && forward("tab.removed", {
 chrome.downloads.onCreated.addListener((d) => started && forward("download.created", { id: d.id, url: d.finalUrl || d.url, referrer: d.referrer || "" }));
 chrome.webNavigation.onCommitted.addListener((d) => started && forward("tab.committed", { tabId: d.tabId, frameId: d.frameId, url: d.url }));
 
+// Chats started in an incognito window are kept in memory only (session storage, keys
+// "private/…"), and only while an incognito window is open: when the last one closes, a
+// running core stops their runs and drops them, and whatever is left goes (a worker that was
+// not running holds nothing of them, and is not started for it).
+chrome.windows.onRemoved.addListener(() => {
+  (async () => {
+    if ((await chrome.windows.getAll()).some((w) => w.incognito)) return;
+    const left = async () => Object.keys(await chrome.storage.session.get(null)).filter((k) => k.startsWith("private/"));
+    if (!(await left()).length) return;
+    if (started) await (await ready).forgetPrivate();
+    const keys = await left();
+    if (keys.length) await chrome.storage.session.remove(keys);
+  })().catch((e) => console.warn("incognito chats not dropped:", e));
+});
+
 // "Ask Skiff about the selection" (menus are named in the browser's language, from ext/_locales).
 // sidePanel.open needs the user's gesture, so it is the first
 // call in the click handler; the selection waits in session storage (memory only, cleared when

@@ -5,7 +5,7 @@ import { $, el, banner } from "./dom.js";
 import { call } from "./connection.js";
 import { state } from "./state.js";
 import { showSession } from "./chat.js";
-import { attachForSend, afterSend, currentWindow, hasAsk } from "./page.js";
+import { attachForSend, afterSend, currentWindow, hasAsk, privateWindow } from "./page.js";
 import { t, onLanguage } from "./i18n.js";
 import * as slash from "./slash.js";
 import { Attachments } from "./attach.js";
@@ -130,7 +130,7 @@ export const composerHooks = { afterNew: async () => {}, placeholder: "placehold
 
 export async function newChat() {
   try {
-    showSession(await call("session.new"));
+    showSession(await call("session.new", { private: privateWindow() }));
     await composerHooks.afterNew();
   } catch (err) {
     banner(err.message);

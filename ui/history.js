@@ -6,6 +6,7 @@ import { state, providerDef } from "./state.js";
 import { showSession } from "./chat.js";
 import { t, ago } from "./i18n.js";
 import * as agentSessions from "./agentsessions.js";
+import { privateWindow } from "./page.js";
 
 let goToChat = () => {};
 
@@ -17,7 +18,7 @@ export function init(toChat) {
 
 export async function refreshSessions() {
   try {
-    state.sessions = (await call("session.list")) || [];
+    state.sessions = (await call("session.list", { private: privateWindow() })) || [];
     if (state.active) {
       const meta = state.sessions.find((s) => s.id === state.active.id);
       if (meta && state.active.messages.length) $("title").textContent = meta.title;
@@ -159,7 +160,7 @@ $("search").addEventListener("input", () => {
     const seq = ++searchSeq;
     if (!q) return renderSessionList(state.sessions);
     try {
-      const hits = await call("session.search", { query: q });
+      const hits = await call("session.search", { query: q, private: privateWindow() });
       if (seq === searchSeq) renderSessionList(hits);
     } catch (err) {
       $("history-status").textContent = err.message;

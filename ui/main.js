@@ -141,7 +141,7 @@ connection.on("fatal", (m) => banner(m.error));
 connection.onConnect(async () => {
   let st;
   try {
-    st = await connection.call("core.hello");
+    st = await connection.call("core.hello", { private: page.privateWindow() });
   } catch (e) {
     banner(e.message);
     return;
@@ -157,6 +157,7 @@ connection.onConnect(async () => {
   outside.renderBridge(st.bridge);
   outside.renderAsks(st.asks);
   chat.showSession(st.active);
+  $("incognito-note").hidden = !page.privateWindow();
   elsewhere.reset(st.chatAsks);
   if (document.body.dataset.view === "history") history.renderSessionList(state.sessions);
   banner("");

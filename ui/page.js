@@ -9,19 +9,25 @@ import { t, say, onLanguage } from "./i18n.js";
 
 let focusInput = () => {};
 let windowId = 0;
+let incognito = false;
 
 export async function init(toInput) {
   focusInput = toInput;
   // In the side panel, the page that goes with a message is the active tab of the panel's
   // window. Opened as a tab of its own, the panel follows the last focused window instead.
   try {
-    windowId = (await chrome.tabs.getCurrent()) ? 0 : (await chrome.windows.getCurrent()).id;
+    const win = (await chrome.tabs.getCurrent()) ? null : await chrome.windows.getCurrent();
+    windowId = win ? win.id : 0;
+    incognito = !!(win && win.incognito);
   } catch {
     windowId = 0;
   }
 }
 
 export const currentWindow = () => windowId;
+// privateWindow: the panel is in an incognito window. Its chats are private ones, which Skiff
+// keeps in memory only while an incognito window is open; it lists and opens those only.
+export const privateWindow = () => incognito;
 
 // pin keeps the chip on one tab (the overlay's, which is about the page it is on): the active
 // tab and window changes are not followed.

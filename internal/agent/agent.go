@@ -82,8 +82,10 @@ func New(st *store.Store, d provider.Doer) *Engine {
 
 // Errors Send, Edit and Regenerate return when they cannot start.
 var (
-	ErrBusy                = errors.New("agent: a reply is still streaming in this session")
-	ErrEmpty               = errors.New("agent: empty message")
+	ErrBusy  = errors.New("agent: a reply is still streaming in this session")
+	ErrEmpty = errors.New("agent: empty message")
+	// ErrKeptChat: a message about a tab in an incognito window, sent in a chat that is kept.
+	ErrKeptChat            = errors.New("agent: a kept chat does not take an incognito window's page")
 	ErrNothingToEdit       = errors.New("agent: there is no message to edit")
 	ErrNothingToRegenerate = errors.New("agent: nothing to regenerate")
 	ErrNoBrowser           = errors.New("agent: the browser tools are not available here")
@@ -244,8 +246,9 @@ func Span(d time.Duration) string { return permission.Span(d) }
 
 const interruptedResult = "Skiff's worker restarted before this call finished, so its outcome is unknown; check the page before going on."
 
-// NewSession creates and saves an empty session for the current settings.
-func (e *Engine) NewSession(ctx context.Context) (*store.Session, error) {
+// NewSession creates and saves an empty session for the current settings; a private one (a
+// chat in an incognito window, kept in memory only: see store.Private) when private is set.
+func (e *Engine) NewSession(ctx context.Context, private bool) (*store.Session, error) {
 	st, err := e.Store.Settings(ctx)
 	if err != nil {
 		return nil, err
@@ -258,6 +261,9 @@ func (e *Engine) NewSession(ctx context.Context) (*store.Session, error) {
 	now := e.now()
 	ses := &store.Session{Header: store.Header{ID: NewID(), Title: "New chat", Provider: id, Model: model, CreatedAt: now, UpdatedAt: now},
 		Messages: []store.Message{}}
+	if private {
+		ses.ID = store.PrivatePrefix + ses.ID
+	}
 	if err := e.Store.SaveSession(ctx, ses); err != nil {
 		return nil, err
 	}
@@ -279,6 +285,9 @@ type Input struct {
 	// WindowID and TabID are where the tools work first (0: the active tab of the last
 	// focused window).
 	WindowID, TabID int
+	// Private: the message is about a tab in an incognito window. It starts a private chat
+	// (kept in memory only), and a kept chat does not take it.
+	Private bool
 	// Task, when set, is the task the tools work in and whose caller the gate names (a
 	// scheduled run's own tab group); its tabs stay the task's.
 	Task *Task
@@ -308,7 +317,9 @@ func (e *Engine) Send(ctx context.Context, in Input, emit func(Update)) error {
 	var ses *store.Session
 	var err error
 	if in.SessionID == "" {
-		ses, err = e.NewSession(ctx)
+		ses, err = e.NewSession(ctx, in.Private)
+	} else if in.Private && !store.Private(in.SessionID) {
+		return ErrKeptChat
 	} else {
 		ses, err = e.Session(ctx, in.SessionID)
 	}

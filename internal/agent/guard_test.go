@@ -340,7 +340,7 @@ func TestFinishReplayRefusesWhatItCannotFinish(t *testing.T) {
 		{&store.WorkflowRun{ID: w.ID, Version: w.Version, Stop: "Stopped.", StopKind: workflow.StopDenied}, "run the workflow again"},
 		{&store.WorkflowRun{ID: w.ID, Version: w.Version + 1, Stop: "Stopped.", StopKind: workflow.StopMissing}, "changed since this replay"},
 	} {
-		ses, err := h.e.NewSession(ctx)
+		ses, err := h.e.NewSession(ctx, false)
 		require.NoError(t, err)
 		ses.Workflow = c.run
 		require.NoError(t, h.st.SaveSession(ctx, ses))

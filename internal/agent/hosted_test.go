@@ -159,7 +159,7 @@ func TestHostedAgentGetsImagesWhenItTakesThem(t *testing.T) {
 		e, st := hostedEngine(t) // one each: a turn's watcher may still read e.Hosted after it
 		h := &scripted{e: e, takes: takes, events: []link.AgentEvent{{Kind: "text", Text: "Seen."}}}
 		e.Hosted = h
-		ids, err := e.SaveImages(ctx, []Attached{{Name: "a.png", Data: png}})
+		ids, err := e.SaveImages(ctx, []Attached{{Name: "a.png", Data: png}}, false)
 		require.NoError(t, err)
 		var sid string
 		require.NoError(t, e.Send(ctx, Input{Text: "look", Images: ids}, func(u Update) { sid = u.SessionID }))
@@ -185,7 +185,7 @@ func TestHostedAgentGetsAttachedFilesAsText(t *testing.T) {
 	e, st := hostedEngine(t)
 	h := &scripted{e: e, takes: false, events: []link.AgentEvent{{Kind: "text", Text: "Read."}}}
 	e.Hosted = h
-	ids, err := e.SaveImages(ctx, []Attached{{Name: "plan.md", Mime: "text/markdown", Data: []byte("HOSTED-2b7d: ship on Friday")}})
+	ids, err := e.SaveImages(ctx, []Attached{{Name: "plan.md", Mime: "text/markdown", Data: []byte("HOSTED-2b7d: ship on Friday")}}, false)
 	require.NoError(t, err)
 	var sid string
 	require.NoError(t, e.Send(ctx, Input{Text: "summarise", Images: ids}, func(u Update) { sid = u.SessionID }))
@@ -231,7 +231,7 @@ func TestContinueAnAgentsSession(t *testing.T) {
 	assert.Equal(t, "plan the trip", full.Title)
 	assert.Equal(t, store.Commands{{Name: "hello"}}, full.Commands)
 	assert.Len(t, full.AgentOptions, 1)
-	active, err := st.Active(ctx)
+	active, err := st.Active(ctx, false)
 	require.NoError(t, err)
 	assert.Equal(t, ses.ID, active, "the continued chat is the one on screen")
 

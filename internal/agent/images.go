@@ -40,6 +40,7 @@ const (
 // pictures says whether any of the attachments ids is a picture (the others are files' text).
 func pictures(ids []string) bool {
 	for _, id := range ids {
+		id = strings.TrimPrefix(id, store.PrivatePrefix)
 		if !strings.HasPrefix(id, fileID) && !strings.HasPrefix(id, docID) {
 			return true
 		}
@@ -51,7 +52,7 @@ func pictures(ids []string) bool {
 // picture, or a file kept with its text.
 func uploadable(ids []string) bool {
 	for _, id := range ids {
-		if !strings.HasPrefix(id, fileID) {
+		if !strings.HasPrefix(strings.TrimPrefix(id, store.PrivatePrefix), fileID) {
 			return true
 		}
 	}
@@ -60,7 +61,7 @@ func uploadable(ids []string) bool {
 
 // random is an attachment id's random part (a file block's mark).
 func random(id string) string {
-	return strings.TrimPrefix(strings.TrimPrefix(id, fileID), docID)
+	return strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(id, store.PrivatePrefix), fileID), docID)
 }
 
 // documentBlock is a stored file as the model reads it (attach.Block).
@@ -68,9 +69,10 @@ func documentBlock(d store.StoredImage, mark string) string {
 	return attach.Block(d.Name, string(d.Data), d.Pages, d.Cut, mark)
 }
 
-// SaveImages checks the images a user attached and stores them, returning their ids in order.
-// Nothing is stored unless every image is fine.
-func (e *Engine) SaveImages(ctx context.Context, imgs []Attached) ([]string, error) {
+// SaveImages checks the images a user attached and stores them, returning their ids in order
+// (a private chat's are kept in memory: see store.Private). Nothing is stored unless every
+// image is fine.
+func (e *Engine) SaveImages(ctx context.Context, imgs []Attached, private bool) ([]string, error) {
 	if err := attach.CheckCount(len(imgs)); err != nil {
 		return nil, err
 	}
@@ -92,6 +94,9 @@ func (e *Engine) SaveImages(ctx context.Context, imgs []Attached) ([]string, err
 			id = docID + id
 		case IsDocument(img.Mime):
 			id = fileID + id
+		}
+		if private {
+			id = store.PrivatePrefix + id
 		}
 		ids = append(ids, id)
 		err := e.Store.SaveImage(ctx, id, img)

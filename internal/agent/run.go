@@ -564,6 +564,9 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 		msg.Tool.TabID = r.task.Env.TabID()
 		if res.Image != nil {
 			id := NewID()
+			if store.Private(r.ses.ID) {
+				id = store.PrivatePrefix + id
+			}
 			if err := e.Store.SaveImage(context.WithoutCancel(ctx), id, store.StoredImage{Mime: res.Image.Mime, Data: res.Image.Data}); err == nil {
 				msg.Tool.Image = id
 			}

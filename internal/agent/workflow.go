@@ -77,6 +77,8 @@ type WorkflowInput struct {
 	// Repair: the user allows the model to finish a replay that stops because the page
 	// changed (an element not found, another site, a step that failed).
 	Repair bool
+	// Private: the replay runs in an incognito window; its chat is kept in memory only.
+	Private bool
 }
 
 // WorkflowValues are the values a run of w takes: the ones given, and the recorded default of
@@ -112,7 +114,7 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	}
 	in.Values = values
 	secrets, kept := split(w, values)
-	ses, err := e.NewSession(ctx)
+	ses, err := e.NewSession(ctx, in.Private)
 	if err != nil {
 		return nil, err
 	}

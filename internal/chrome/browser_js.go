@@ -42,7 +42,7 @@ func tabs() js.Value { return chromeAPI("tabs") }
 
 func toTab(v js.Value) tool.Tab {
 	t := tool.Tab{ID: v.Get("id").Int(), WindowID: v.Get("windowId").Int(), GroupID: -1, Index: v.Get("index").Int(),
-		Active: v.Get("active").Truthy(), Status: str(v.Get("status"))}
+		Active: v.Get("active").Truthy(), Status: str(v.Get("status")), Incognito: v.Get("incognito").Truthy()}
 	if g := v.Get("groupId"); g.Type() == js.TypeNumber {
 		t.GroupID = g.Int()
 	}

@@ -9,24 +9,32 @@ import (
 	"github.com/skiff-ai/skiff/internal/store"
 )
 
-// Storage is a store.KV over chrome.storage.local. Values are stored as JSON strings.
-type Storage struct{}
+// Storage is a store.KV over chrome.storage.local (or, with Memory, chrome.storage.session:
+// memory, gone when the browser closes). Values are stored as JSON strings.
+type Storage struct{ Memory bool }
 
 var _ store.KV = Storage{}
 
 // CachedStorage is Storage behind a store.Cached that follows chrome.storage.onChanged, so a
 // change made elsewhere (a test clearing the storage, another instance of the worker) is seen.
 // The listener only serves this instance: it need not be registered in the worker's first turn.
+// A private chat's keys (store.MemoryPrefix) are kept in chrome.storage.session.
 func CachedStorage() *store.Cached {
-	c := store.NewCached(Storage{})
+	c := store.NewCached(store.Split{Disk: Storage{}, Memory: Storage{Memory: true}})
 	chromeAPI("storage", "onChanged").Call("addListener", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if len(args) < 2 || args[1].String() != "local" {
+		if len(args) < 2 {
+			return nil
+		}
+		if area := args[1].String(); area != "local" && area != "session" {
 			return nil
 		}
 		changes := args[0]
 		keys := js.Global().Get("Object").Call("keys", changes)
 		for i := range keys.Length() {
 			k := keys.Index(i).String()
+			if store.InMemory(k) != (args[1].String() == "session") {
+				continue // the panel's own keys in chrome.storage.session are not the store's
+			}
 			nv := changes.Get(k).Get("newValue")
 			if nv.Type() == js.TypeString {
 				c.Changed(k, []byte(nv.String()), false)
@@ -41,7 +49,12 @@ func CachedStorage() *store.Cached {
 	return c
 }
 
-func local() js.Value { return chromeAPI("storage", "local") }
+func (s Storage) area() js.Value {
+	if s.Memory {
+		return chromeAPI("storage", "session")
+	}
+	return chromeAPI("storage", "local")
+}
 
 func keysArray(keys []string) js.Value {
 	a := js.Global().Get("Array").New(len(keys))
@@ -51,8 +64,8 @@ func keysArray(keys []string) js.Value {
 	return a
 }
 
-func (Storage) Get(ctx context.Context, keys ...string) (map[string][]byte, error) {
-	v, err := callAPI(ctx, local(), "get", keysArray(keys))
+func (s Storage) Get(ctx context.Context, keys ...string) (map[string][]byte, error) {
+	v, err := callAPI(ctx, s.area(), "get", keysArray(keys))
 	if err != nil {
 		return nil, err
 	}
@@ -65,19 +78,19 @@ func (Storage) Get(ctx context.Context, keys ...string) (map[string][]byte, erro
 	return out, nil
 }
 
-func (Storage) Set(ctx context.Context, items map[string][]byte) error {
+func (s Storage) Set(ctx context.Context, items map[string][]byte) error {
 	o := js.Global().Get("Object").New()
 	for k, v := range items {
 		o.Set(k, string(v))
 	}
-	_, err := callAPI(ctx, local(), "set", o)
+	_, err := callAPI(ctx, s.area(), "set", o)
 	if err != nil && strings.Contains(strings.ToUpper(err.Error()), "QUOTA") {
 		return fmt.Errorf("%v: %w", err, store.ErrQuota)
 	}
 	return err
 }
 
-func (Storage) Delete(ctx context.Context, keys ...string) error {
-	_, err := callAPI(ctx, local(), "remove", keysArray(keys))
+func (s Storage) Delete(ctx context.Context, keys ...string) error {
+	_, err := callAPI(ctx, s.area(), "remove", keysArray(keys))
 	return err
 }

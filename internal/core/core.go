@@ -248,7 +248,26 @@ func public(s store.Settings) PublicSettings {
 // context does. sent is when the request arrived.
 func (c *Core) input(ctx context.Context, p SendParams, sent time.Time) agent.Input {
 	tab := placedIn(ctx, &p.WindowID)
-	return agent.Input{SessionID: p.SessionID, Text: p.Text, Agent: p.Agent, Plan: p.Plan, WindowID: p.WindowID, TabID: tab, Attach: c.attachFor(p.Attach, p.WindowID, tab, sent)}
+	return agent.Input{SessionID: p.SessionID, Text: p.Text, Agent: p.Agent, Plan: p.Plan, WindowID: p.WindowID, TabID: tab, Attach: c.attachFor(p.Attach, p.WindowID, tab, sent),
+		Private: c.incognito(ctx, p.WindowID, tab)}
+}
+
+// incognito reports whether the tab a message is about (tabID, or the active tab of windowID,
+// 0: of the last focused window) is in an incognito window: its chat is a private one, kept
+// in memory only (store.Private). A browser that cannot say is taken as not incognito: the
+// extension is only in incognito windows when the user allows it.
+func (c *Core) incognito(ctx context.Context, windowID, tabID int) bool {
+	if c.Browser == nil {
+		return false
+	}
+	var t tool.Tab
+	var err error
+	if tabID > 0 {
+		t, err = c.Browser.Tab(ctx, tabID)
+	} else {
+		t, err = c.Browser.ActiveTab(ctx, windowID)
+	}
+	return err == nil && t.Incognito
 }
 
 // send sends the user's message, or queues it when a run is going in its chat: it is sent
@@ -258,7 +277,8 @@ func (c *Core) send(ctx context.Context, p SendParams, emit func(agent.Update)) 
 	if strings.TrimSpace(p.Text) == "" && len(p.Images) == 0 {
 		return agent.ErrEmpty
 	}
-	images, err := c.Engine.SaveImages(ctx, p.Images)
+	private := store.Private(p.SessionID) || p.SessionID == "" && c.incognito(ctx, p.WindowID, placedIn(ctx, new(int)))
+	images, err := c.Engine.SaveImages(ctx, p.Images, private)
 	if err != nil {
 		return err
 	}
@@ -325,8 +345,34 @@ func (c *Core) stop(_ context.Context, p SessionRef) (bool, error) {
 	return c.Engine.Stop(p.SessionID), nil
 }
 
-func (c *Core) newSession(ctx context.Context, _ struct{}) (*store.Session, error) {
-	return c.Engine.NewSession(ctx)
+// ForgetPrivate is the last incognito window closing: the private chats' runs stop, and what
+// Skiff kept of those chats is dropped, as Chrome drops those windows' history.
+func (c *Core) ForgetPrivate(ctx context.Context) {
+	running := func() bool {
+		for _, id := range c.Engine.RunningIDs() {
+			if store.Private(id) {
+				c.Engine.Stop(id)
+				return true
+			}
+		}
+		return false
+	}
+	// A stopped run stores its end: it is waited for (a moment), so that nothing is written
+	// after the chats are gone.
+	for end := time.Now().Add(5 * time.Second); running() && time.Now().Before(end); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	_ = c.Store.ForgetPrivate(ctx)
+}
+
+// ListParams is what the panel says of itself when it asks for chats: Private when its window
+// is incognito (it lists and opens the private chats only; the others, the kept ones).
+type ListParams struct {
+	Private bool `json:"private"`
+}
+
+func (c *Core) newSession(ctx context.Context, p ListParams) (*store.Session, error) {
+	return c.Engine.NewSession(ctx, p.Private)
 }
 
 func (c *Core) openSession(ctx context.Context, p SessionRef) (*store.Session, error) {
@@ -337,12 +383,31 @@ func (c *Core) openSession(ctx context.Context, p SessionRef) (*store.Session, e
 	return ses, c.Store.SetActive(ctx, ses.ID)
 }
 
-func (c *Core) listSessions(ctx context.Context, _ struct{}) ([]store.Meta, error) {
-	return c.Store.Sessions(ctx)
+func (c *Core) listSessions(ctx context.Context, p ListParams) ([]store.Meta, error) {
+	return c.sessions(ctx, p.Private)
+}
+
+// sessions lists the private chats, or the kept ones.
+func (c *Core) sessions(ctx context.Context, private bool) ([]store.Meta, error) {
+	all, err := c.Store.Sessions(ctx)
+	out := all[:0]
+	for _, m := range all {
+		if store.Private(m.ID) == private {
+			out = append(out, m)
+		}
+	}
+	return out, err
 }
 
 func (c *Core) search(ctx context.Context, p SearchParams) ([]store.Hit, error) {
-	return c.Store.Search(ctx, p.Query)
+	hits, err := c.Store.Search(ctx, p.Query)
+	out := hits[:0]
+	for _, h := range hits {
+		if store.Private(h.ID) == p.Private {
+			out = append(out, h)
+		}
+	}
+	return out, err
 }
 
 func (c *Core) rename(ctx context.Context, p RenameParams) (*store.Meta, error) {
@@ -362,10 +427,7 @@ func (c *Core) deleteSession(ctx context.Context, p SessionRef) (None, error) {
 	if err := c.Store.DeleteSession(ctx, p.SessionID); err != nil {
 		return nil, err
 	}
-	if active, err := c.Store.Active(ctx); err == nil && active == p.SessionID {
-		return nil, c.Store.SetActive(ctx, "")
-	}
-	return nil, nil
+	return nil, c.Store.ClearActive(ctx, p.SessionID)
 }
 
 func (c *Core) listMemories(ctx context.Context, _ struct{}) ([]store.Memory, error) {
@@ -384,7 +446,7 @@ func (c *Core) deleteMemory(ctx context.Context, p MemoryParams) (None, error) {
 	return nil, c.Store.DeleteMemory(ctx, p.MemoryID)
 }
 
-func (c *Core) hello(ctx context.Context, _ struct{}) (*State, error) {
+func (c *Core) hello(ctx context.Context, p ListParams) (*State, error) {
 	s, err := c.Store.Settings(ctx)
 	if err != nil {
 		return nil, err
@@ -399,11 +461,14 @@ func (c *Core) hello(ctx context.Context, _ struct{}) (*State, error) {
 		return st, nil
 	}
 	st.Link, st.Bridge, st.Asks = c.Link(), c.bridge.Status(), c.gate.Questions()
-	if st.Sessions, err = c.Store.Sessions(ctx); err != nil {
+	if st.Sessions, err = c.sessions(ctx, p.Private); err != nil {
 		return nil, err
 	}
 	st.ChatAsks = []ChatAsk{}
 	for _, id := range c.Engine.RunningIDs() {
+		if store.Private(id) != p.Private {
+			continue // a private chat's asks show in the incognito windows only
+		}
 		ses, err := c.Store.Session(ctx, id) // as the run stored it: an ask is stored before it shows
 		if err != nil {
 			continue
@@ -414,7 +479,7 @@ func (c *Core) hello(ctx context.Context, _ struct{}) (*State, error) {
 			}
 		}
 	}
-	active, err := c.Store.Active(ctx)
+	active, err := c.Store.Active(ctx, p.Private)
 	if err != nil {
 		return nil, err
 	}

@@ -25,6 +25,7 @@ var (
 	sayNewerSchema      = i18n.Sentence{Key: "errNewerSchema", English: "Your chats were saved by a newer version of Skiff. Update Skiff to open them."}
 	sayBusy             = i18n.Sentence{Key: "errBusy", English: "Skiff is still replying in this chat. Wait for the reply or press Stop."}
 	sayEmpty            = i18n.Sentence{Key: "errEmpty", English: "Type a message first."}
+	sayKeptChat         = i18n.Sentence{Key: "errKeptChat", English: "This chat is kept on this computer, so it does not take what is in an incognito window. Start a new chat there: Skiff keeps it only while an incognito window is open."}
 	sayNothingToEdit    = i18n.Sentence{Key: "errNothingToEdit", English: "There is no message to edit in this chat."}
 	sayNothingToRegen   = i18n.Sentence{Key: "errNothingToRegenerate", English: "There is no reply to regenerate in this chat."}
 	sayQueueFull        = i18n.Sentence{Key: "errQueueFull", English: "Twenty messages are already waiting in this chat. Wait for the reply, or remove some from the queue."}
@@ -52,6 +53,7 @@ var (
 	sayBadMessage       = i18n.Sentence{Key: "errBadMessage", English: "Skiff's panel sent a message the core cannot read ($1). Reload the panel."}
 	sayUnknownMethod    = i18n.Sentence{Key: "errUnknownMethod", English: "Skiff's panel asked for “$1”, which this version of the core does not know. Reload the panel."}
 	sayPanelOnly        = i18n.Sentence{Key: "errPanelOnly", English: "This can only be done in Skiff's side panel. Open it from the toolbar's Skiff button."}
+	sayPrivateWorkflow  = i18n.Sentence{Key: "errPrivateWorkflow", English: "A chat in an incognito window is not kept, so it cannot be saved as a workflow. Do the task in a window that is not incognito to save it."}
 	saySaveBusy         = i18n.Sentence{Key: "errSaveBusy", English: "Wait for the run to finish (or stop it) before saving it as a workflow."}
 	sayEditWorkflow     = i18n.Sentence{Key: "errEditWorkflow", English: "This edit cannot be saved: $1."}
 	sayNotWorkflow      = i18n.Sentence{Key: "errNotWorkflow", English: "This file is not a Skiff workflow: $1."}
@@ -72,6 +74,7 @@ var sentences = []struct {
 	{store.ErrNewerSchema, sayNewerSchema},
 	{agent.ErrBusy, sayBusy},
 	{agent.ErrEmpty, sayEmpty},
+	{agent.ErrKeptChat, sayKeptChat},
 	{agent.ErrNothingToEdit, sayNothingToEdit},
 	{agent.ErrNothingToRegenerate, sayNothingToRegen},
 	{agent.ErrQueueFull, sayQueueFull},

@@ -73,7 +73,7 @@ func (a *auditor) Audit(_ context.Context, e permission.Entry) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.queue = append(q.queue, store.AuditEntry{At: e.At, Who: e.Who, Tool: e.Tool, What: e.What, WhatText: e.WhatText, Origin: e.Origin,
-		Decision: e.Decision, DecisionText: e.DecisionText, Result: e.Result, ResultText: e.ResultText, OK: e.OK})
+		Decision: e.Decision, DecisionText: e.DecisionText, Result: e.Result, ResultText: e.ResultText, OK: e.OK, Private: store.Private(e.Chat)})
 	if !q.writing {
 		q.writing = true
 		if q.flush == nil {

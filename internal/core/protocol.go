@@ -175,6 +175,8 @@ type QueueEdit struct {
 // SearchParams is session.search.
 type SearchParams struct {
 	Query string `json:"query"`
+	// Private: the panel's window is incognito (it finds private chats only).
+	Private bool `json:"private"`
 }
 
 // RenameParams is session.rename.

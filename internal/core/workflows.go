@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/skiff-ai/skiff/internal/store"
 	"strings"
 
 	"github.com/skiff-ai/skiff/internal/agent"
@@ -68,6 +69,9 @@ func (c *Core) listWorkflows(ctx context.Context, _ struct{}) ([]workflow.Workfl
 func (c *Core) saveWorkflow(ctx context.Context, p WorkflowSave) (*workflow.Workflow, error) {
 	if c.Engine.Running(p.SessionID) {
 		return nil, problemf(saySaveBusy)
+	}
+	if store.Private(p.SessionID) {
+		return nil, problemf(sayPrivateWorkflow)
 	}
 	return c.Engine.SaveWorkflow(ctx, p.SessionID, p.Name)
 }
@@ -163,7 +167,7 @@ func (c *Core) importWorkflows(ctx context.Context, p WorkflowImport) ([]workflo
 
 func (c *Core) runWorkflow(ctx context.Context, p WorkflowRun, emit func(agent.Update)) error {
 	tab := placedIn(ctx, &p.WindowID)
-	_, err := c.Engine.RunWorkflow(ctx, agent.WorkflowInput{ID: p.ID, Values: p.Values, WindowID: p.WindowID, TabID: tab, Repair: p.Repair}, emit)
+	_, err := c.Engine.RunWorkflow(ctx, agent.WorkflowInput{ID: p.ID, Values: p.Values, WindowID: p.WindowID, TabID: tab, Repair: p.Repair, Private: c.incognito(ctx, p.WindowID, tab)}, emit)
 	return err
 }
 

@@ -87,7 +87,8 @@ type Entry struct {
 	DecisionText *i18n.Text
 	Result       string // what came of it, in a few words
 	ResultText   *i18n.Text
-	OK           bool // it ran and succeeded
+	OK           bool   // it ran and succeeded
+	Chat         string // the chat the call belongs to (Caller.Chat)
 }
 
 // PolicyStore keeps the user's standing decisions.
@@ -333,7 +334,7 @@ func (g *Gate) Record(ctx context.Context, c Call, r Ruling, result i18n.Text, o
 		return
 	}
 	e := Entry{At: g.clock().Now().UnixMilli(), Who: c.Caller.Name, Tool: c.Tool, What: c.What,
-		WhatText: c.WhatText, Origin: c.Origin, Decision: r.How(), Result: result.English(), OK: ok}
+		WhatText: c.WhatText, Origin: c.Origin, Decision: r.How(), Result: result.English(), OK: ok, Chat: c.Caller.Chat}
 	if !r.Said.IsZero() {
 		e.DecisionText = &r.Said // zero: a ruling a test made up
 	}

@@ -194,7 +194,7 @@ func checkSession(s *Session) error {
 func (s *Store) Import(ctx context.Context, ex *Export) (sessions, memories int, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	idx, err := s.Sessions(ctx)
+	idx, err := s.index(ctx, "") // what is imported is kept
 	if err != nil {
 		return 0, 0, err
 	}
@@ -205,6 +205,9 @@ func (s *Store) Import(ctx context.Context, ex *Export) (sessions, memories int,
 	items := map[string]any{}
 	for i := range ex.Sessions {
 		ses := &ex.Sessions[i]
+		// A private chat exported while its window was open is kept once imported: the
+		// user chose to keep it.
+		ses.ID = strings.TrimPrefix(ses.ID, PrivatePrefix)
 		if have[ses.ID] {
 			continue
 		}

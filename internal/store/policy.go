@@ -77,6 +77,8 @@ type AuditEntry struct {
 	DecisionText *i18n.Text `json:"decisionText,omitempty"`
 	ResultText   *i18n.Text `json:"resultText,omitempty"`
 	OK           bool       `json:"ok"`
+	// Private: the call was a private chat's (store.Private), and is kept in memory only.
+	Private bool `json:"private,omitempty"`
 }
 
 // The audit log is kept in chunks of AuditChunk entries (audit/<n>), the last AuditChunks of
@@ -94,6 +96,18 @@ type auditHead struct {
 func (s *Store) Audit(ctx context.Context, e AuditEntry) error {
 	s.auditMu.Lock()
 	defer s.auditMu.Unlock()
+	if e.Private {
+		// A private chat's calls are kept with it, in memory, the last PrivateAudit of them.
+		var log []AuditEntry
+		if _, err := s.get(ctx, privateAudit, &log); err != nil {
+			log = nil
+		}
+		log = append(log, e)
+		if len(log) > PrivateAudit {
+			log = log[len(log)-PrivateAudit:]
+		}
+		return s.set(ctx, map[string]any{privateAudit: log})
+	}
 	var h auditHead
 	if _, err := s.get(ctx, "audit", &h); err != nil {
 		return err
@@ -125,7 +139,7 @@ func (s *Store) AuditLog(ctx context.Context) ([]AuditEntry, error) {
 	for n := max(0, last-AuditChunks+1); n <= last && h.Next > 0; n++ {
 		keys = append(keys, auditKey(n))
 	}
-	got, err := s.kv.Get(ctx, keys...)
+	got, err := s.kv.Get(ctx, append(keys, privateAudit)...)
 	if err != nil {
 		return nil, err
 	}
@@ -138,8 +152,19 @@ func (s *Store) AuditLog(ctx context.Context) ([]AuditEntry, error) {
 			}
 		}
 	}
+	var private []AuditEntry
+	if b, ok := got[privateAudit]; ok && json.Unmarshal(b, &private) == nil && len(private) > 0 {
+		out = append(out, private...)
+		sort.SliceStable(out, func(i, j int) bool { return out[i].At > out[j].At })
+	}
 	return out, nil
 }
+
+// privateAudit keeps the private chats' calls (in memory), the last PrivateAudit of them.
+const (
+	privateAudit = MemoryPrefix + "audit"
+	PrivateAudit = 200
+)
 
 func auditKey(n int) string { return "audit/" + strconv.Itoa(n) }
 

@@ -13,7 +13,7 @@ type Queued struct {
 	Images []string `json:"images,omitempty"`
 }
 
-func queueKey(id string) string { return "queue/" + id }
+func queueKey(id string) string { return keyOf("queue", id) }
 
 // Queue returns the messages waiting in session id, oldest first (none: an empty list).
 func (s *Store) Queue(ctx context.Context, id string) ([]Queued, error) {

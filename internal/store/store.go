@@ -184,11 +184,30 @@ func (s *Store) SaveSettings(ctx context.Context, st Settings) error {
 	return s.set(ctx, map[string]any{"settings": st})
 }
 
-// Sessions returns the index, most recently updated first.
+// Sessions returns the index, kept and private chats, most recently updated first.
 func (s *Store) Sessions(ctx context.Context) ([]Meta, error) {
+	got, err := s.kv.Get(ctx, "sessions", MemoryPrefix+"sessions")
+	if err != nil {
+		return nil, err
+	}
 	var idx []Meta
-	_, err := s.get(ctx, "sessions", &idx)
+	for _, k := range []string{"sessions", MemoryPrefix + "sessions"} {
+		if b, ok := got[k]; ok {
+			var part []Meta
+			if err := json.Unmarshal(b, &part); err != nil {
+				return nil, &CorruptError{What: "the list of chats", Key: k, Err: err}
+			}
+			idx = append(idx, part...)
+		}
+	}
 	sort.SliceStable(idx, func(i, j int) bool { return idx[i].UpdatedAt > idx[j].UpdatedAt })
+	return idx, nil
+}
+
+// index is the index that lists session id (the kept chats', or the private ones').
+func (s *Store) index(ctx context.Context, id string) ([]Meta, error) {
+	var idx []Meta
+	_, err := s.get(ctx, indexKey(id), &idx)
 	return idx, err
 }
 
@@ -261,7 +280,7 @@ func decodeSession(id string, got map[string][]byte) (*Session, error) {
 func (s *Store) SaveSession(ctx context.Context, ses *Session) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	idx, err := s.Sessions(ctx)
+	idx, err := s.index(ctx, ses.ID)
 	if err != nil {
 		return err
 	}
@@ -275,7 +294,7 @@ func (s *Store) SaveSession(ctx context.Context, ses *Session) error {
 	if !found {
 		idx = append(idx, meta)
 	}
-	if err := s.set(ctx, map[string]any{sessionKey(ses.ID): ses, "sessions": idx}); err != nil {
+	if err := s.set(ctx, map[string]any{sessionKey(ses.ID): ses, indexKey(ses.ID): idx}); err != nil {
 		return err
 	}
 	return s.kv.Delete(ctx, draftKey(ses.ID))
@@ -308,7 +327,7 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	idx, err := s.Sessions(ctx)
+	idx, err := s.index(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -318,7 +337,7 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 			out = append(out, m)
 		}
 	}
-	if err := s.set(ctx, map[string]any{"sessions": out}); err != nil {
+	if err := s.set(ctx, map[string]any{indexKey(id): out}); err != nil {
 		return err
 	}
 	return s.kv.Delete(ctx, append(images, sessionKey(id), draftKey(id), queueKey(id))...)
@@ -389,16 +408,39 @@ func (s *Store) Images(ctx context.Context, ids ...string) (map[string]StoredIma
 	return out, nil
 }
 
-// Active returns the id of the session the panel shows, "" if none.
-func (s *Store) Active(ctx context.Context) (string, error) {
+// Active returns the id of the session the panel shows, "" if none: a panel in an incognito
+// window's when private is set (one of the private chats), any other panel's else.
+func (s *Store) Active(ctx context.Context, private bool) (string, error) {
+	key := "active"
+	if private {
+		key = MemoryPrefix + "active"
+	}
 	var id string
-	_, err := s.get(ctx, "active", &id)
+	_, err := s.get(ctx, key, &id)
 	return id, err
 }
 
-// SetActive records the session the panel shows.
+// SetActive records the session the panel shows: a private chat for the panels of incognito
+// windows, a kept one for the others.
 func (s *Store) SetActive(ctx context.Context, id string) error {
-	return s.set(ctx, map[string]any{"active": id})
+	key := "active"
+	if Private(id) {
+		key = MemoryPrefix + "active"
+	}
+	return s.set(ctx, map[string]any{key: id})
+}
+
+// ClearActive forgets the session the panels of its kind show, if it is id.
+func (s *Store) ClearActive(ctx context.Context, id string) error {
+	active, err := s.Active(ctx, Private(id))
+	if err != nil || active != id {
+		return err
+	}
+	key := "active"
+	if Private(id) {
+		key = MemoryPrefix + "active"
+	}
+	return s.set(ctx, map[string]any{key: ""})
 }
 
 // Memories returns the memories, newest first.
@@ -415,10 +457,10 @@ func (s *Store) SaveMemories(ctx context.Context, ms []Memory) error {
 	return s.set(ctx, map[string]any{"memories": ms})
 }
 
-func sessionKey(id string) string  { return "session/" + id }
-func draftKey(id string) string    { return "draft/" + id }
-func imageKey(id string) string    { return "image/" + id }
-func originalKey(id string) string { return "original/" + id }
+func sessionKey(id string) string  { return keyOf("session", id) }
+func draftKey(id string) string    { return keyOf("draft", id) }
+func imageKey(id string) string    { return keyOf("image", id) }
+func originalKey(id string) string { return keyOf("original", id) }
 
 // MemKV is an in-memory KV for tests and native tools. It stores copies.
 type MemKV struct {

@@ -184,6 +184,8 @@ type Tab struct {
 	// Pending is where a navigation that has started but not committed yet goes ("" when
 	// none): the tab still shows, and reports, the page it is leaving.
 	Pending string `json:"pending,omitempty"`
+	// Incognito: the tab is in an incognito window (Skiff keeps nothing of a chat about it).
+	Incognito bool `json:"incognito,omitempty"`
 }
 
 // Frame is a document in a tab.

@@ -1,0 +1,103 @@
+//go:build !js
+
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/skiff-ai/skiff/internal/daemon"
+	"github.com/skiff-ai/skiff/internal/testkit"
+)
+
+// A user who lets Skiff into incognito windows gets chats there that Skiff keeps in memory
+// only, as Chrome keeps those windows' history: an agent run about an incognito page (its
+// message, the page it read, the calls in the audit log) leaves not one byte in the extension's
+// storage on disk, is listed in the incognito panel only, does not go into a kept chat, and is
+// gone once the last incognito window closes. In a browser of its own, whose extension is let
+// into incognito windows on chrome://extensions, as the toggle does.
+func TestIncognitoChatsAreNotKept(t *testing.T) {
+	site := testkit.NewSite(t)
+	const secret = "INCOGNITO-7c1e"
+	model := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		if c.Steps() == 0 && strings.Contains(c.Last().Text, secret) {
+			return testkit.Turn{Calls: []testkit.Call{{Name: "snapshot", Args: map[string]any{}}}}
+		}
+		return testkit.Turn{Text: "Done."}
+	})
+	b, stop, err := Launch(RepoRoot()+"/ext", t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	ext := b.Tab(t, "chrome://extensions")
+	id := fmt.Sprintf("%q", daemon.ExtensionID)
+	JS[bool](t, ext, `chrome.developerPrivate.updateExtensionConfiguration({extensionId: `+id+`, incognitoAccess: true}).then(() => true)`)
+	// Chrome reloads the extension for it, and switches off one a command line loaded: on again.
+	WaitJS(t, ext, `chrome.developerPrivate.getExtensionInfo(`+id+`).then(i => !i.disableReasons.reloading && i.incognitoAccess.isActive)`)
+	JS[bool](t, ext, `chrome.management.setEnabled(`+id+`, true).then(() => true)`)
+	WaitJS(t, ext, `chrome.developerPrivate.getExtensionInfo(`+id+`).then(i => i.state === "ENABLED")`)
+	panel := b.Panel(t)
+	Configure(t, panel, "openai", model.URL, "sk-incognito", "gpt-test")
+	JS[any](t, panel, fmt.Sprintf(`skiffTest.call("permission.set", {tool: "*", origin: %q, decision: "allow_always"})`, site.URL))
+
+	// A kept chat, from the panel's own window.
+	kept := JS[string](t, panel, `(async () => (await skiffTest.call("chat.send", {text: "A kept question", windowId: (await chrome.windows.getCurrent()).id})).sessionId)()`)
+	WaitJS(t, panel, `chrome.storage.local.get("session/`+kept+`").then(v => JSON.parse(v["session/`+kept+`"] || "{}").messages?.at(-1)?.content === "Done.")`)
+
+	win := JS[float64](t, panel, fmt.Sprintf(`chrome.windows.create({incognito: true, url: %q}).then(w => w.id)`, site.Page("counter.html")))
+	WaitJS(t, panel, fmt.Sprintf(`chrome.tabs.query({windowId: %v}).then(ts => ts.length === 1 && ts[0].incognito && ts[0].status === "complete")`, win))
+
+	// The incognito page does not go into the kept chat.
+	got := JS[string](t, panel, fmt.Sprintf(`skiffTest.call("chat.send", {sessionId: %q, text: "And this page?", windowId: %v}).then(() => "sent", e => e.message)`, kept, win))
+	if got != "This chat is kept on this computer, so it does not take what is in an incognito window. Start a new chat there: Skiff keeps it only while an incognito window is open." {
+		t.Errorf("a kept chat took an incognito page: %q", got)
+	}
+
+	// An agent run about the incognito page, in a chat of its own.
+	priv := JS[string](t, panel, fmt.Sprintf(`skiffTest.call("chat.send", {text: "What is on this page? %s", agent: true, windowId: %v}).then(r => r.sessionId)`, secret, win))
+	if !strings.HasPrefix(priv, "private-") {
+		t.Fatalf("the chat about an incognito page is %q", priv)
+	}
+	WaitJS(t, panel, `chrome.storage.session.get("private/session/`+priv+`").then(v => JSON.parse(v["private/session/`+priv+`"] || "{}").messages?.at(-1)?.content === "Done.")`)
+	read := JS[string](t, panel, `chrome.storage.session.get("private/session/`+priv+`").then(v => v["private/session/`+priv+`"])`)
+	if !strings.Contains(read, "snapshot") || !strings.Contains(read, "Counters") {
+		t.Errorf("the private chat does not hold its run: %s", read)
+	}
+	audit := JS[string](t, panel, `skiffTest.call("permission.list").then(r => JSON.stringify(r.audit))`)
+	if !strings.Contains(audit, "snapshot") {
+		t.Errorf("the audit log does not show the private chat's call while its window is open: %s", audit)
+	}
+	// Not one byte of it on disk.
+	// (The site is in the policies: the user allowed it by name, from a window that is not incognito.)
+	disk := JS[string](t, panel, `chrome.storage.local.get(null).then(v => { delete v.policies; return JSON.stringify(v); })`)
+	for _, leak := range []string{secret, site.URL, strings.TrimPrefix(site.URL, "http://"), "private-", "Counters"} {
+		if strings.Contains(disk, leak) {
+			t.Errorf("the storage on disk holds %q", leak)
+		}
+	}
+	// Listed in the incognito panel only.
+	if l := JS[string](t, panel, `skiffTest.call("session.list", {private: false}).then(l => l.map(m => m.id).join(" "))`); l != kept {
+		t.Errorf("a panel of a window that is not incognito lists %q", l)
+	}
+	if l := JS[string](t, panel, `skiffTest.call("session.list", {private: true}).then(l => l.map(m => m.id).join(" "))`); l != priv {
+		t.Errorf("an incognito panel lists %q", l)
+	}
+	if h := JS[string](t, panel, `skiffTest.call("session.search", {query: "`+secret+`", private: false}).then(l => JSON.stringify(l))`); h != "[]" {
+		t.Errorf("a search in a kept panel finds the private chat: %s", h)
+	}
+
+	// The last incognito window closes: nothing of the chat is left.
+	JS[bool](t, panel, fmt.Sprintf(`chrome.windows.remove(%v).then(() => true)`, win))
+	WaitJS(t, panel, `chrome.storage.session.get(null).then(v => !Object.keys(v).some(k => k.startsWith("private/")))`)
+	if l := JS[string](t, panel, `skiffTest.call("session.list", {private: true}).then(l => JSON.stringify(l))`); l != "[]" {
+		t.Errorf("after the incognito window closed, the private chats are %s", l)
+	}
+	if audit := JS[string](t, panel, `skiffTest.call("permission.list").then(r => JSON.stringify(r.audit))`); strings.Contains(audit, site.URL) {
+		t.Errorf("after the incognito window closed, the audit log holds its call: %s", audit)
+	}
+	if l := JS[string](t, panel, `skiffTest.call("session.list", {private: false}).then(l => l.map(m => m.id).join(" "))`); l != kept {
+		t.Errorf("the kept chats are %q", l)
+	}
+}

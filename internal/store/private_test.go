@@ -1,0 +1,95 @@
+package store
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A private chat (one started in an incognito window) and everything of it, its images, its
+// queue, its draft, its calls in the audit log, the incognito panels' choice of chat, are kept
+// in memory only: not one byte of them reaches the disk's storage, and ForgetPrivate (the last
+// incognito window closing) leaves nothing of them. The kept chats beside them are untouched.
+func TestPrivateChatsNeverReachTheDisk(t *testing.T) {
+	disk, memory := NewMemKV(), NewMemKV()
+	s, err := Open(ctx, Split{Disk: disk, Memory: memory})
+	require.NoError(t, err)
+
+	kept := &Session{Header: Header{ID: "k1", Title: "Kept chat", UpdatedAt: 1}, Messages: []Message{{ID: "m1", Role: "user", Content: "about a kept page"}}}
+	require.NoError(t, s.SaveSession(ctx, kept))
+	require.NoError(t, s.SetActive(ctx, "k1"))
+
+	const secret = "incognito-secret-4411"
+	id := PrivatePrefix + "p1"
+	img := PrivatePrefix + "img1"
+	require.NoError(t, s.SaveImage(ctx, img, StoredImage{Mime: "image/png", Data: []byte(secret)}))
+	require.NoError(t, s.SaveOriginal(ctx, img, []byte(secret)))
+	priv := &Session{Header: Header{ID: id, Title: "Chat about " + secret, UpdatedAt: 2}, Messages: []Message{{ID: "m2", Role: "user", Content: secret, Images: []string{img}}}}
+	require.NoError(t, s.SaveSession(ctx, priv))
+	require.NoError(t, s.SaveDraft(ctx, id, &Message{ID: "m3", Role: "assistant", Content: secret}))
+	require.NoError(t, s.SetQueue(ctx, id, []Queued{{ID: "q1", Text: secret}}))
+	require.NoError(t, s.SetActive(ctx, id))
+	require.NoError(t, s.Audit(ctx, AuditEntry{At: 3, Tool: "click", What: "click " + secret, Origin: "https://" + secret, Private: true}))
+	require.NoError(t, s.Audit(ctx, AuditEntry{At: 4, Tool: "navigate", What: "go to a kept page"}))
+
+	for k, v := range disk.m {
+		assert.NotContains(t, k+string(v), secret, "on disk: %s", k)
+		assert.NotContains(t, k, PrivatePrefix, "on disk: %s", k)
+	}
+	for k := range memory.m {
+		assert.True(t, InMemory(k), "in memory: %s", k)
+	}
+
+	// Read back as one store: both chats listed, each panel's choice its own.
+	idx, err := s.Sessions(ctx)
+	require.NoError(t, err)
+	require.Len(t, idx, 2)
+	assert.Equal(t, id, idx[0].ID)
+	got, err := s.Session(ctx, id)
+	require.NoError(t, err)
+	assert.Equal(t, secret, got.Messages[0].Content)
+	imgs, err := s.Images(ctx, img)
+	require.NoError(t, err)
+	assert.Equal(t, secret, string(imgs[img].Data))
+	a, _ := s.Active(ctx, false)
+	assert.Equal(t, "k1", a)
+	a, _ = s.Active(ctx, true)
+	assert.Equal(t, id, a)
+	log, err := s.AuditLog(ctx)
+	require.NoError(t, err)
+	require.Len(t, log, 2)
+	assert.Equal(t, "navigate", log[0].Tool)
+	assert.True(t, log[1].Private)
+
+	require.NoError(t, s.ForgetPrivate(ctx))
+	assert.Empty(t, memory.m, "left in memory")
+	idx, err = s.Sessions(ctx)
+	require.NoError(t, err)
+	require.Len(t, idx, 1)
+	assert.Equal(t, "k1", idx[0].ID)
+	log, _ = s.AuditLog(ctx)
+	assert.Len(t, log, 1)
+	a, _ = s.Active(ctx, false)
+	assert.Equal(t, "k1", a)
+
+	// A private chat exported while its window was open and imported is kept: the user chose.
+	ex, err := ParseExport(mustExport(t, []Session{*priv}))
+	require.NoError(t, err)
+	n, _, err := s.Import(ctx, ex)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	for k := range disk.m {
+		assert.False(t, strings.HasPrefix(k, MemoryPrefix), k)
+	}
+	_, err = s.Session(ctx, "p1")
+	assert.NoError(t, err)
+	assert.Empty(t, memory.m)
+}
+
+func mustExport(t *testing.T, ses []Session) []byte {
+	b, err := ExportJSON(ses, nil, 5)
+	require.NoError(t, err)
+	return b
+}

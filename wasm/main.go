@@ -15,6 +15,9 @@
 //	    settings ask for it (a no-op when it is up).
 //	skiffCore.due()
 //	    The schedule alarm fired: run the scheduled runs whose time has come.
+//	skiffCore.forgetPrivate() -> Promise
+//	    The last incognito window closed: stop the private chats' runs and drop what was kept
+//	    of them (store.Private); resolves once done.
 //
 // When the core is ready it calls globalThis.__skiffReady(skiffCore) (ext/sw.js also calls it
 // with null and a message when core.wasm cannot load). Data a newer Skiff saved does not stop
@@ -77,6 +80,19 @@ func main() {
 	api.Set("due", js.FuncOf(func(js.Value, []js.Value) any {
 		go c.Due(ctx)
 		return nil
+	}))
+	api.Set("forgetPrivate", js.FuncOf(func(js.Value, []js.Value) any {
+		var run js.Func
+		run = js.FuncOf(func(_ js.Value, args []js.Value) any {
+			resolve := args[0]
+			run.Release()
+			go func() {
+				c.ForgetPrivate(ctx)
+				resolve.Invoke()
+			}()
+			return nil
+		})
+		return js.Global().Get("Promise").New(run)
 	}))
 	js.Global().Set("skiffCore", api)
 	go c.Start(ctx)

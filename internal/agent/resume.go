@@ -75,7 +75,9 @@ func (e *Engine) Resume(ctx context.Context, sessionID, messageID string, emit f
 	defer finish()
 
 	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st}
-	r.task = NewTask(PanelCaller(ses.ID), tool.NewEnv(e.Browser, msg.Tool.TabID, 0))
+	env := tool.NewEnv(e.Browser, msg.Tool.TabID, 0)
+	env.Incognito = store.Private(ses.ID)
+	r.task = NewTask(PanelCaller(ses.ID), env)
 	defer r.release(ctx)
 	// What the cut-off run knew: the page the user attached, the origins calls were allowed
 	// on, the elements the user let it act on.

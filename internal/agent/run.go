@@ -176,7 +176,9 @@ func PanelCaller(sessionID string) permission.Caller {
 // begin gives the run its task, for caller, starting on tab tabID of window windowID (0: the
 // active one): the site the task starts on counts as one it works on. The caller defers release.
 func (r *runner) begin(ctx context.Context, caller permission.Caller, tabID, windowID int) {
-	r.task = NewTask(caller, tool.NewEnv(r.e.Browser, tabID, windowID))
+	env := tool.NewEnv(r.e.Browser, tabID, windowID)
+	env.Incognito = store.Private(caller.Chat) // only a private chat's run uses incognito windows
+	r.task = NewTask(caller, env)
 	if t, err := r.task.Env.Current(ctx); err == nil {
 		r.task.allowed(origin(t.URL), "")
 	}

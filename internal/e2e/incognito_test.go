@@ -5,7 +5,9 @@ package e2e
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/skiff-ai/skiff/internal/daemon"
 	"github.com/skiff-ai/skiff/internal/testkit"
@@ -20,9 +22,20 @@ import (
 func TestIncognitoChatsAreNotKept(t *testing.T) {
 	site := testkit.NewSite(t)
 	const secret = "INCOGNITO-7c1e"
+	var incognitoTab atomic.Int64
 	model := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
 		if c.Steps() == 0 && strings.Contains(c.Last().Text, secret) {
 			return testkit.Turn{Calls: []testkit.Call{{Name: "snapshot", Args: map[string]any{}}}}
+		}
+		// A kept chat's run looks for the incognito tab (a model told by a page, or guessing).
+		if c.Steps() == 0 && strings.Contains(c.Last().Text, "Which tabs") {
+			return testkit.Turn{Calls: []testkit.Call{{Name: "tabs_list", Args: map[string]any{}}}}
+		}
+		if c.Steps() == 1 && c.Last().Name == "tabs_list" {
+			return testkit.Turn{Calls: []testkit.Call{{Name: "snapshot", Args: map[string]any{"tabId": incognitoTab.Load()}}}}
+		}
+		if c.Steps() == 2 && c.Last().Name == "snapshot" {
+			return testkit.Turn{Calls: []testkit.Call{{Name: "tab_switch", Args: map[string]any{"tabId": incognitoTab.Load()}}}}
 		}
 		return testkit.Turn{Text: "Done."}
 	})
@@ -48,6 +61,25 @@ func TestIncognitoChatsAreNotKept(t *testing.T) {
 
 	win := JS[float64](t, panel, fmt.Sprintf(`chrome.windows.create({incognito: true, url: %q}).then(w => w.id)`, site.Page("counter.html")))
 	WaitJS(t, panel, fmt.Sprintf(`chrome.tabs.query({windowId: %v}).then(ts => ts.length === 1 && ts[0].incognito && ts[0].status === "complete")`, win))
+	incognitoTab.Store(int64(JS[float64](t, panel, fmt.Sprintf(`chrome.tabs.query({windowId: %v}).then(ts => ts[0].id)`, win))))
+
+	// A kept chat's agent does not see the incognito window: not in tabs_list, and a call that
+	// names its tab is refused.
+	JS[string](t, panel, `(async () => (await skiffTest.call("chat.send", {sessionId: "`+kept+`", text: "Which tabs are open?", agent: true, windowId: (await chrome.windows.getCurrent()).id})).sessionId)()`)
+	// (Listing the tabs asks: Allow once, as the user.)
+	Eventually(t, 60*time.Second, func() bool {
+		if JS[bool](t, panel, `!!document.querySelector(".allow-once:not([disabled])")`) {
+			Click(t, panel, `document.querySelector(".allow-once:not([disabled])")`)
+		}
+		return JS[bool](t, panel, `chrome.storage.local.get("session/`+kept+`").then(v => { const m = JSON.parse(v["session/`+kept+`"] || "{}").messages || []; return m.length > 4 && m.at(-1).content === "Done."; })`)
+	}, "the kept chat's run did not end")
+	tools := JS[string](t, panel, `skiffTest.call("session.open", {sessionId: "`+kept+`"}).then(s => s.messages.filter(m => m.tool).map(m => m.tool.name + ": " + m.content).join("\n"))`)
+	if !strings.Contains(tools, "tabs_list: ") || strings.Contains(tools, site.URL) || strings.Contains(tools, "Counters") {
+		t.Errorf("a kept chat saw the incognito tab:\n%s", tools)
+	}
+	if n := strings.Count(tools, "That tab is in an incognito window"); n != 2 {
+		t.Errorf("a kept chat's snapshot and tab_switch of the incognito tab were not refused (%d refusals):\n%s", n, tools)
+	}
 
 	// The incognito page does not go into the kept chat.
 	got := JS[string](t, panel, fmt.Sprintf(`skiffTest.call("chat.send", {sessionId: %q, text: "And this page?", windowId: %v}).then(() => "sent", e => e.message)`, kept, win))

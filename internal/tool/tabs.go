@@ -17,9 +17,15 @@ func tabsList(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			w = t.WindowID
 		}
 	}
-	ts, err := e.Browser.Tabs(ctx, w)
+	all, err := e.Browser.Tabs(ctx, w)
 	if err != nil {
 		return nil, err
+	}
+	ts := all[:0]
+	for _, t := range all {
+		if !t.Incognito || e.Incognito {
+			ts = append(ts, t)
+		}
 	}
 	cur := e.TabID()
 	var b strings.Builder
@@ -146,6 +152,9 @@ func tabSwitch(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error)
 	if in.TabID <= 0 {
 		return nil, failf("say which tab: its id from tabs_list")
 	}
+	if err := e.mine(ctx, in.TabID); err != nil {
+		return nil, err
+	}
 	if err := e.Browser.ActivateTab(ctx, in.TabID); err != nil {
 		return nil, err
 	}
@@ -167,6 +176,9 @@ func tabClose(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			return nil, err
 		}
 		ids = []int{t.ID}
+	}
+	if err := e.mine(ctx, ids...); err != nil {
+		return nil, err
 	}
 	for _, id := range ids {
 		e.Browser.Release(ctx, id)
@@ -197,6 +209,9 @@ func tabGroup(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	if len(in.TabIDs) == 0 {
 		return nil, failf("say which tabs to group: tabIds from tabs_list")
 	}
+	if err := e.mine(ctx, in.TabIDs...); err != nil {
+		return nil, err
+	}
 	gid := -1
 	if in.GroupID != nil {
 		gid = *in.GroupID
@@ -219,6 +234,9 @@ func tabUngroup(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	in := arg.(*TabIDsInput)
 	if len(in.TabIDs) == 0 {
 		return nil, failf("say which tabs to ungroup: tabIds from tabs_list")
+	}
+	if err := e.mine(ctx, in.TabIDs...); err != nil {
+		return nil, err
 	}
 	if err := e.Browser.Ungroup(ctx, in.TabIDs); err != nil {
 		return nil, err

@@ -343,6 +343,10 @@ type Env struct {
 	// Moved, when set, is told the env's new current tab each time it changes (an outside
 	// client's workspace stores it, to carry on in the same tab after a worker restart).
 	Moved func(tabID int)
+	// Incognito: the env may use tabs in incognito windows (a private chat's run, which Skiff
+	// keeps in memory only: store.Private). Without it such a tab is not there: a chat kept
+	// on this computer, or an outside agent, never lists, reads or acts on one.
+	Incognito bool
 
 	mu       sync.Mutex
 	tabID    int
@@ -388,9 +392,34 @@ func (e *Env) timeout() time.Duration {
 	return PageTimeout
 }
 
+// ErrIncognito: a tab in an incognito window, for an env that may not use one (Env.Incognito).
+var ErrIncognito = &Error{Msg: "that tab is in an incognito window, which Skiff keeps out of the chats it keeps on this computer and away from outside agents: the user can ask about it in the Skiff panel of that window"}
+
+// mine refuses the tabs among ids the env may not use.
+func (e *Env) mine(ctx context.Context, ids ...int) error {
+	if e.Incognito {
+		return nil
+	}
+	for _, id := range ids {
+		if t, err := e.Browser.Tab(ctx, id); err == nil && t.Incognito {
+			return ErrIncognito
+		}
+	}
+	return nil
+}
+
 // tab resolves the tab a call targets: the one asked for, else the current one, else the
-// active tab of the env's window (which becomes current).
+// active tab of the env's window (which becomes current). A tab in an incognito window is
+// refused unless the env may use one.
 func (e *Env) tab(ctx context.Context, asked int) (Tab, error) {
+	t, err := e.resolve(ctx, asked)
+	if err == nil && t.Incognito && !e.Incognito {
+		return Tab{}, ErrIncognito
+	}
+	return t, err
+}
+
+func (e *Env) resolve(ctx context.Context, asked int) (Tab, error) {
 	if asked > 0 {
 		t, err := e.Browser.Tab(ctx, asked)
 		if err != nil {

@@ -1,0 +1,69 @@
+package tool
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// twoWindows is a browser with a tab in a normal window and one in an incognito window, the
+// last focused.
+type twoWindows struct{ Browser }
+
+func (twoWindows) Tabs(context.Context, int) ([]Tab, error) {
+	return []Tab{
+		{ID: 1, WindowID: 10, URL: "https://kept.example/", Title: "Kept", Active: true},
+		{ID: 2, WindowID: 20, URL: "https://secret.example/", Title: "Secret", Active: true, Incognito: true},
+	}, nil
+}
+
+func (b twoWindows) Tab(ctx context.Context, id int) (Tab, error) {
+	ts, _ := b.Tabs(ctx, 0)
+	for _, t := range ts {
+		if t.ID == id {
+			return t, nil
+		}
+	}
+	return Tab{}, ErrNoTab
+}
+
+func (b twoWindows) ActiveTab(ctx context.Context, w int) (Tab, error) {
+	if w == 10 {
+		return b.Tab(ctx, 1)
+	}
+	return b.Tab(ctx, 2)
+}
+
+// A run whose chat is kept on this computer, or an outside agent, has no incognito tab: it is
+// not listed, a call naming it is refused, and the tab in front being incognito is refused too;
+// a private chat's run has them all.
+func TestIncognitoTabsAreOnlyForPrivateChats(t *testing.T) {
+	ctx := context.Background()
+	kept := NewEnv(twoWindows{}, 0, 0)
+	r, err := tabsList(ctx, kept, &TabsListInput{}, nil)
+	require.NoError(t, err)
+	assert.Contains(t, r.Text, "kept.example")
+	assert.NotContains(t, r.Text, "secret")
+	_, err = kept.tab(ctx, 2)
+	assert.ErrorIs(t, err, ErrIncognito)
+	_, err = kept.tab(ctx, 0) // the last focused window is the incognito one
+	assert.ErrorIs(t, err, ErrIncognito)
+	assert.ErrorIs(t, kept.mine(ctx, 1, 2), ErrIncognito)
+	_, err = tabSwitch(ctx, kept, &TabInput{TabID: 2}, nil)
+	assert.ErrorIs(t, err, ErrIncognito)
+	got, err := NewEnv(twoWindows{}, 0, 10).tab(ctx, 0)
+	require.NoError(t, err)
+	assert.Equal(t, 1, got.ID)
+
+	private := NewEnv(twoWindows{}, 0, 0)
+	private.Incognito = true
+	r, err = tabsList(ctx, private, &TabsListInput{}, nil)
+	require.NoError(t, err)
+	assert.Contains(t, r.Text, "secret.example")
+	got, err = private.tab(ctx, 0)
+	require.NoError(t, err)
+	assert.Equal(t, 2, got.ID)
+	assert.NoError(t, private.mine(ctx, 2))
+}

@@ -27,6 +27,9 @@ func TestIncognitoChatsAreNotKept(t *testing.T) {
 		if c.Steps() == 0 && strings.Contains(c.Last().Text, secret) {
 			return testkit.Turn{Calls: []testkit.Call{{Name: "snapshot", Args: map[string]any{}}}}
 		}
+		if c.Steps() == 1 && c.Last().Name == "snapshot" && strings.Contains(c.Last().Text, "Counters") {
+			return testkit.Turn{Calls: []testkit.Call{{Name: "history_search", Args: map[string]any{"text": secret}}}}
+		}
 		// A kept chat's run looks for the incognito tab (a model told by a page, or guessing).
 		if c.Steps() == 0 && strings.Contains(c.Last().Text, "Which tabs") {
 			return testkit.Turn{Calls: []testkit.Call{{Name: "tabs_list", Args: map[string]any{}}}}
@@ -92,7 +95,17 @@ func TestIncognitoChatsAreNotKept(t *testing.T) {
 	if !strings.HasPrefix(priv, "private-") {
 		t.Fatalf("the chat about an incognito page is %q", priv)
 	}
-	WaitJS(t, panel, `chrome.storage.session.get("private/session/`+priv+`").then(v => JSON.parse(v["private/session/`+priv+`"] || "{}").messages?.at(-1)?.content === "Done.")`)
+	// Searching the history asks: the user answers Always, which lasts as long as the
+	// incognito windows.
+	Eventually(t, 60*time.Second, func() bool {
+		if JS[bool](t, panel, `!!document.querySelector(".allow-always:not([disabled])")`) {
+			Click(t, panel, `document.querySelector(".allow-always:not([disabled])")`)
+		}
+		return JS[bool](t, panel, `chrome.storage.session.get("private/session/`+priv+`").then(v => JSON.parse(v["private/session/`+priv+`"] || "{}").messages?.at(-1)?.content === "Done.")`)
+	}, "the private chat's run did not end")
+	if p := JS[string](t, panel, `chrome.storage.session.get("private/policies").then(v => v["private/policies"] || "")`); !strings.Contains(p, `"private":true`) {
+		t.Errorf("the Always answered in the private chat is not kept in memory: %q\n%s", p, JS[string](t, panel, `chrome.storage.session.get(null).then(v => JSON.stringify(v))`))
+	}
 	read := JS[string](t, panel, `chrome.storage.session.get("private/session/`+priv+`").then(v => v["private/session/`+priv+`"])`)
 	if !strings.Contains(read, "snapshot") || !strings.Contains(read, "Counters") {
 		t.Errorf("the private chat does not hold its run: %s", read)
@@ -131,5 +144,8 @@ func TestIncognitoChatsAreNotKept(t *testing.T) {
 	}
 	if l := JS[string](t, panel, `skiffTest.call("session.list", {private: false}).then(l => l.map(m => m.id).join(" "))`); l != kept {
 		t.Errorf("the kept chats are %q", l)
+	}
+	if p := JS[string](t, panel, `skiffTest.call("permission.list").then(r => JSON.stringify(r.policies))`); strings.Contains(p, "private") || !strings.Contains(p, site.URL) {
+		t.Errorf("after the incognito window closed, the policies are %s", p)
 	}
 }

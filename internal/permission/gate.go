@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -306,7 +307,8 @@ func Span(d time.Duration) string {
 func (g *Gate) apply(ctx context.Context, c Call, d Decision) Ruling {
 	said := map[Decision]i18n.Sentence{AllowOnce: sayYouOnce, AllowAlways: sayYouAlways, DenyOnce: sayYouDenied, DenyAlways: sayYouNever}[d].With()
 	if d == AllowAlways || d == DenyAlways {
-		p := Policy{Tool: Scope(c.Request), Origin: c.Origin, Decision: d, UpdatedAt: g.clock().Now().UnixMilli()}
+		p := Policy{Tool: Scope(c.Request), Origin: c.Origin, Decision: d, UpdatedAt: g.clock().Now().UnixMilli(),
+			Private: strings.HasPrefix(c.Caller.Chat, PrivatePrefix)}
 		if p.Origin == "" {
 			p.Origin = "*"
 		}

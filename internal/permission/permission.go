@@ -46,7 +46,13 @@ type Policy struct {
 	Origin    string   `json:"origin"` // pattern: "https://a.com", "*.a.com", "https://*.a.com", "https://*", "*"
 	Decision  Decision `json:"decision"`
 	UpdatedAt int64    `json:"updatedAt"` // unix ms
+	// Private: the user decided it in a chat of an incognito window; it is kept in memory, and
+	// only until the last incognito window closes (as Chrome keeps what is set there).
+	Private bool `json:"private,omitempty"`
 }
+
+// PrivatePrefix begins the id of a chat started in an incognito window (store.Private).
+const PrivatePrefix = "private-"
 
 // Request is a tool call as the gate weighs it.
 type Request struct {

@@ -56,15 +56,15 @@ func TestPrecedence(t *testing.T) {
 		winner   int // index of the deciding policy, -1 for the default
 	}{
 		{"no policy: acting asks", nil, Ask, -1},
-		{"one allow", []Policy{{"act:click", "https://shop.example.com", AllowAlways, 1}}, Allow, 0},
-		{"exact origin beats domain", []Policy{{"act:*", "*.example.com", DenyAlways, 5}, {"act:click", "https://shop.example.com", AllowAlways, 1}}, Allow, 1},
-		{"domain beats scheme", []Policy{{"act:click", "https://*", AllowAlways, 9}, {"act:*", "*.example.com", DenyAlways, 1}}, Deny, 1},
-		{"scheme+domain beats domain", []Policy{{"*", "*.example.com", AllowAlways, 9}, {"*", "https://*.example.com", DenyAlways, 1}}, Deny, 1},
-		{"origin counts before tool", []Policy{{"act:click", "*", AllowAlways, 9}, {"*", "https://shop.example.com", DenyAlways, 1}}, Deny, 1},
-		{"same origin: exact tool beats class", []Policy{{"act:*", "https://shop.example.com", DenyAlways, 9}, {"click", "https://shop.example.com", AllowAlways, 1}}, Allow, 1},
-		{"tie: the latest wins", []Policy{{"act:click", "https://shop.example.com", DenyAlways, 1}, {"act:click", "https://shop.example.com", AllowAlways, 2}}, Allow, 1},
-		{"tie the other way", []Policy{{"act:click", "https://shop.example.com", AllowAlways, 3}, {"act:click", "https://shop.example.com", DenyAlways, 2}}, Allow, 0},
-		{"other tools and sites do not match", []Policy{{"act:type", "https://shop.example.com", AllowAlways, 1}, {"act:click", "https://other.com", AllowAlways, 1}}, Ask, -1},
+		{"one allow", []Policy{{"act:click", "https://shop.example.com", AllowAlways, 1, false}}, Allow, 0},
+		{"exact origin beats domain", []Policy{{"act:*", "*.example.com", DenyAlways, 5, false}, {"act:click", "https://shop.example.com", AllowAlways, 1, false}}, Allow, 1},
+		{"domain beats scheme", []Policy{{"act:click", "https://*", AllowAlways, 9, false}, {"act:*", "*.example.com", DenyAlways, 1, false}}, Deny, 1},
+		{"scheme+domain beats domain", []Policy{{"*", "*.example.com", AllowAlways, 9, false}, {"*", "https://*.example.com", DenyAlways, 1, false}}, Deny, 1},
+		{"origin counts before tool", []Policy{{"act:click", "*", AllowAlways, 9, false}, {"*", "https://shop.example.com", DenyAlways, 1, false}}, Deny, 1},
+		{"same origin: exact tool beats class", []Policy{{"act:*", "https://shop.example.com", DenyAlways, 9, false}, {"click", "https://shop.example.com", AllowAlways, 1, false}}, Allow, 1},
+		{"tie: the latest wins", []Policy{{"act:click", "https://shop.example.com", DenyAlways, 1, false}, {"act:click", "https://shop.example.com", AllowAlways, 2, false}}, Allow, 1},
+		{"tie the other way", []Policy{{"act:click", "https://shop.example.com", AllowAlways, 3, false}, {"act:click", "https://shop.example.com", DenyAlways, 2, false}}, Allow, 0},
+		{"other tools and sites do not match", []Policy{{"act:type", "https://shop.example.com", AllowAlways, 1, false}, {"act:click", "https://other.com", AllowAlways, 1, false}}, Ask, -1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -110,7 +110,7 @@ func TestDefaults(t *testing.T) {
 	}
 	// Always-policies: destructive and scripts run when the user chose always for the site; a
 	// password field still asks; a new origin asks unless the policy names the site.
-	always := []Policy{{"destructive:close", site, AllowAlways, 1}, {"script:run", site, AllowAlways, 1}, {"act:type", site, AllowAlways, 1}, {"act:click", "*", AllowAlways, 1}}
+	always := []Policy{{"destructive:close", site, AllowAlways, 1, false}, {"script:run", site, AllowAlways, 1, false}, {"act:type", site, AllowAlways, 1, false}, {"act:click", "*", AllowAlways, 1, false}}
 	assert.Equal(t, Allow, Evaluate(always, Request{Tool: "tab_close", Risk: "destructive", Permission: "destructive:close", Origin: site}).Verdict)
 	assert.Equal(t, Allow, Evaluate(always, Request{Tool: "run_script", Risk: "script", Permission: "script:run", Origin: site}).Verdict)
 	assert.Equal(t, Ask, Evaluate(always, Request{Tool: "type", Risk: "act", Permission: "act:type", Origin: site, Sensitive: true}).Verdict)
@@ -122,14 +122,14 @@ func TestDefaults(t *testing.T) {
 	assert.Equal(t, Ask, out.Verdict)
 	assert.Equal(t, "it opens tel:+331234 outside the browser, which always asks", out.Reason)
 	// So do files leaving the computer.
-	out = Evaluate(append(always, Policy{"*", "*", AllowAlways, 2}), Request{Tool: "upload_file", Risk: "act", Permission: "act:upload", Origin: site, Files: "cv.pdf (12.0 KB)"})
+	out = Evaluate(append(always, Policy{"*", "*", AllowAlways, 2, false}), Request{Tool: "upload_file", Risk: "act", Permission: "act:upload", Origin: site, Files: "cv.pdf (12.0 KB)"})
 	assert.Equal(t, Ask, out.Verdict)
 	assert.Equal(t, "it sends cv.pdf (12.0 KB) from this computer to the site, which always asks", out.Reason)
 	// A client's call that reaches outside its own tab group asks, whatever the policies say.
 	assert.Equal(t, Ask, Evaluate(always, Request{Tool: "click", Risk: "act", Permission: "act:click", Origin: site, Outside: "cursor"}).Verdict)
 	assert.Equal(t, Ask, Evaluate(nil, Request{Tool: "snapshot", Risk: "read", Permission: "read:snapshot", Origin: site, Consented: true, Outside: "cursor"}).Verdict)
 	// Never beats the defaults, and beats a password field's ask.
-	never := []Policy{{"read:*", site, DenyAlways, 1}, {"act:type", site, DenyAlways, 1}}
+	never := []Policy{{"read:*", site, DenyAlways, 1, false}, {"act:type", site, DenyAlways, 1, false}}
 	assert.Equal(t, Deny, Evaluate(never, Request{Tool: "snapshot", Risk: "read", Permission: "read:snapshot", Origin: site, Consented: true}).Verdict)
 	assert.Equal(t, Deny, Evaluate(never, Request{Tool: "type", Risk: "act", Permission: "act:type", Origin: site, Sensitive: true}).Verdict)
 }

@@ -11,13 +11,29 @@ import (
 	"github.com/skiff-ai/skiff/internal/permission"
 )
 
-// Policies returns the user's permission policies, newest first.
+// Policies returns the user's permission policies, newest first: the kept ones and those
+// decided in incognito windows (kept in memory: Policy.Private).
 func (s *Store) Policies(ctx context.Context) ([]permission.Policy, error) {
+	got, err := s.kv.Get(ctx, "policies", privatePolicies)
+	if err != nil {
+		return nil, err
+	}
 	var ps []permission.Policy
-	_, err := s.get(ctx, "policies", &ps)
+	for _, k := range []string{"policies", privatePolicies} {
+		if b, ok := got[k]; ok {
+			var part []permission.Policy
+			if err := json.Unmarshal(b, &part); err != nil {
+				return nil, &CorruptError{What: "the permissions", Key: k, Err: err}
+			}
+			ps = append(ps, part...)
+		}
+	}
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].UpdatedAt > ps[j].UpdatedAt })
-	return ps, err
+	return ps, nil
 }
+
+// privatePolicies keeps the policies decided in incognito windows, in memory.
+const privatePolicies = MemoryPrefix + "policies"
 
 // SetPolicy adds a policy, replacing one with the same tool and origin patterns.
 func (s *Store) SetPolicy(ctx context.Context, p permission.Policy) error {
@@ -37,7 +53,26 @@ func (s *Store) SetPolicy(ctx context.Context, p permission.Policy) error {
 			out = append(out, q)
 		}
 	}
-	return s.set(ctx, map[string]any{"policies": out})
+	return s.setPolicies(ctx, out)
+}
+
+// setPolicies writes the policies, each where it is kept.
+func (s *Store) setPolicies(ctx context.Context, ps []permission.Policy) error {
+	kept, private := []permission.Policy{}, []permission.Policy{}
+	for _, p := range ps {
+		if p.Private {
+			private = append(private, p)
+		} else {
+			kept = append(kept, p)
+		}
+	}
+	if len(private) == 0 {
+		if err := s.set(ctx, map[string]any{"policies": kept}); err != nil {
+			return err
+		}
+		return s.kv.Delete(ctx, privatePolicies)
+	}
+	return s.set(ctx, map[string]any{"policies": kept, privatePolicies: private})
 }
 
 // RevokePolicy removes the policy with these patterns. Reset (no patterns) removes all.
@@ -57,7 +92,7 @@ func (s *Store) RevokePolicy(ctx context.Context, tool, origin string) error {
 	if tool != "" && len(out) == len(ps) {
 		return ErrNoPolicy
 	}
-	return s.set(ctx, map[string]any{"policies": out})
+	return s.setPolicies(ctx, out)
 }
 
 // AuditEntry is one tool call the gate decided: what was asked, by whom, how it was decided,

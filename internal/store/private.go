@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"errors"
+
+	"github.com/skiff-ai/skiff/internal/permission"
 	"strings"
 )
 
@@ -13,7 +15,7 @@ import (
 // with MemoryPrefix, which the extension's KV keeps in chrome.storage.session (memory, gone
 // when the browser closes) and Split keeps apart from the rest.
 const (
-	PrivatePrefix = "private-"
+	PrivatePrefix = permission.PrivatePrefix
 	MemoryPrefix  = "private/"
 )
 
@@ -124,5 +126,5 @@ func (s *Store) ForgetPrivate(ctx context.Context) error {
 			return err
 		}
 	}
-	return s.kv.Delete(ctx, MemoryPrefix+"sessions", MemoryPrefix+"active", privateAudit)
+	return s.kv.Delete(ctx, MemoryPrefix+"sessions", MemoryPrefix+"active", privateAudit, privatePolicies)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -33,6 +34,12 @@ func TestPrivateChatsNeverReachTheDisk(t *testing.T) {
 	require.NoError(t, s.SetActive(ctx, id))
 	require.NoError(t, s.Audit(ctx, AuditEntry{At: 3, Tool: "click", What: "click " + secret, Origin: "https://" + secret, Private: true}))
 	require.NoError(t, s.Audit(ctx, AuditEntry{At: 4, Tool: "navigate", What: "go to a kept page"}))
+	require.NoError(t, s.SetPolicy(ctx, permission.Policy{Tool: "act:click", Origin: "https://" + secret + ".example", Decision: permission.AllowAlways, UpdatedAt: 5, Private: true}))
+	require.NoError(t, s.SetPolicy(ctx, permission.Policy{Tool: "act:click", Origin: "https://kept.example", Decision: permission.AllowAlways, UpdatedAt: 6}))
+	ps, err := s.Policies(ctx)
+	require.NoError(t, err)
+	require.Len(t, ps, 2)
+	assert.True(t, ps[1].Private)
 
 	for k, v := range disk.m {
 		assert.NotContains(t, k+string(v), secret, "on disk: %s", k)
@@ -73,6 +80,9 @@ func TestPrivateChatsNeverReachTheDisk(t *testing.T) {
 	assert.Len(t, log, 1)
 	a, _ = s.Active(ctx, false)
 	assert.Equal(t, "k1", a)
+	ps, _ = s.Policies(ctx)
+	require.Len(t, ps, 1)
+	assert.Equal(t, "https://kept.example", ps[0].Origin)
 
 	// A private chat exported while its window was open and imported is kept: the user chose.
 	ex, err := ParseExport(mustExport(t, []Session{*priv}))

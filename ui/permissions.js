@@ -50,7 +50,7 @@ function render({ policies, audit }) {
     li.append(
       el("span", { className: "badge", textContent: decisionWords(p.decision) }),
       el("span", { className: "p-text", textContent: t("scopeOn", scope(p.tool), site(p.origin)) }),
-      el("span", { className: "note", textContent: ago(p.updatedAt) }),
+      el("span", { className: "note", textContent: p.private ? t("policyIncognito", ago(p.updatedAt)) : ago(p.updatedAt) }),
       el("button", { type: "button", className: "p-revoke", textContent: t("revoke"), "aria-label": t("revokeName", decisionWords(p.decision), t("scopeOn", scope(p.tool), site(p.origin))) }));
     li.querySelector(".badge").dataset.decision = p.decision;
     return li;

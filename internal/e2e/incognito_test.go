@@ -103,6 +103,9 @@ func TestIncognitoChatsAreNotKept(t *testing.T) {
 		}
 		return JS[bool](t, panel, `chrome.storage.session.get("private/session/`+priv+`").then(v => JSON.parse(v["private/session/`+priv+`"] || "{}").messages?.at(-1)?.content === "Done.")`)
 	}, "the private chat's run did not end")
+	// The permissions view says how long it lasts.
+	Click(t, panel, `document.getElementById("permissions-toggle")`)
+	WaitJS(t, panel, `document.getElementById("policy-list").textContent.includes("in an incognito window: until the last one closes")`)
 	if p := JS[string](t, panel, `chrome.storage.session.get("private/policies").then(v => v["private/policies"] || "")`); !strings.Contains(p, `"private":true`) {
 		t.Errorf("the Always answered in the private chat is not kept in memory: %q\n%s", p, JS[string](t, panel, `chrome.storage.session.get(null).then(v => JSON.stringify(v))`))
 	}

@@ -6,12 +6,15 @@ import { $, el, keyed } from "./dom.js";
 import { state } from "./state.js";
 import { askBox } from "./tools.js";
 import { t } from "./i18n.js";
+import { privateWindow } from "./page.js";
 
 const waiting = new Map(); // message id -> { sessionId, msg }
 const titles = new Map(); // session id -> title, as the core last said
 
 // message follows a tool message the core pushed for any chat.
 export function message(sessionId, msg) {
+  // A chat of an incognito window (a private one) asks in the incognito windows' panels only.
+  if (sessionId.startsWith("private-") !== privateWindow()) return;
   if (msg.role === "tool" && msg.status === "asking") waiting.set(msg.id, { sessionId, msg });
   else waiting.delete(msg.id);
   draw();

@@ -95,14 +95,16 @@ func TestIncognitoChatsAreNotKept(t *testing.T) {
 	if !strings.HasPrefix(priv, "private-") {
 		t.Fatalf("the chat about an incognito page is %q", priv)
 	}
-	// Searching the history asks: the user answers Always, which lasts as long as the
-	// incognito windows.
-	Eventually(t, 60*time.Second, func() bool {
-		if JS[bool](t, panel, `!!document.querySelector(".allow-always:not([disabled])")`) {
-			Click(t, panel, `document.querySelector(".allow-always:not([disabled])")`)
-		}
-		return JS[bool](t, panel, `chrome.storage.session.get("private/session/`+priv+`").then(v => JSON.parse(v["private/session/`+priv+`"] || "{}").messages?.at(-1)?.content === "Done.")`)
-	}, "the private chat's run did not end")
+	// Searching the history asks, in the incognito window's panel only (this one's window is
+	// not incognito): the user answers Always there, which lasts as long as the incognito
+	// windows.
+	privSes := `chrome.storage.session.get("private/session/` + priv + `").then(v => JSON.parse(v["private/session/` + priv + `"] || "{}"))`
+	WaitJS(t, panel, privSes+`.then(s => s.messages?.some(m => m.status === "asking"))`)
+	if JS[bool](t, panel, `!document.getElementById("chat-asks").hidden`) {
+		t.Errorf("a panel of a window that is not incognito shows the private chat's ask: %s", JS[string](t, panel, `document.getElementById("chat-asks").textContent`))
+	}
+	JS[any](t, panel, privSes+`.then(s => skiffTest.call("tool.decide", {sessionId: s.id, messageId: s.messages.find(m => m.status === "asking").id, decision: "allow_always"}))`)
+	WaitJS(t, panel, privSes+`.then(s => s.messages?.at(-1)?.content === "Done.")`)
 	// The permissions view says how long it lasts.
 	Click(t, panel, `document.getElementById("permissions-toggle")`)
 	WaitJS(t, panel, `document.getElementById("policy-list").textContent.includes("in an incognito window: until the last one closes")`)

@@ -372,6 +372,9 @@ type ListParams struct {
 }
 
 func (c *Core) newSession(ctx context.Context, p ListParams) (*store.Session, error) {
+	if tab := placedIn(ctx, new(int)); tab > 0 {
+		p.Private = c.incognito(ctx, 0, tab) // the chat on a page is about its own tab
+	}
 	return c.Engine.NewSession(ctx, p.Private)
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/skiff-ai/skiff/internal/daemon"
 	"github.com/skiff-ai/skiff/internal/testkit"
 )
@@ -65,6 +66,20 @@ func TestIncognitoChatsAreNotKept(t *testing.T) {
 	win := JS[float64](t, panel, fmt.Sprintf(`chrome.windows.create({incognito: true, url: %q}).then(w => w.id)`, site.Page("counter.html")))
 	WaitJS(t, panel, fmt.Sprintf(`chrome.tabs.query({windowId: %v}).then(ts => ts.length === 1 && ts[0].incognito && ts[0].status === "complete")`, win))
 	incognitoTab.Store(int64(JS[float64](t, panel, fmt.Sprintf(`chrome.tabs.query({windowId: %v}).then(ts => ts[0].id)`, win))))
+
+	// The chat on the page, opened in the incognito tab: its new chat and its message are a
+	// private chat's.
+	b.WorkerJS(t, fmt.Sprintf(`chrome.tabs.get(%d).then((tab) => skiffToggleOverlay(tab))`, incognitoTab.Load()))
+	ov, _ := b.Frame(t, "/panel/overlay.html")
+	WaitJS(t, ov, `document.body.dataset.ready === "1"`)
+	Click(t, ov, `document.getElementById("new")`)
+	WaitJS(t, ov, `!!document.querySelector("#messages") && document.activeElement === document.getElementById("input")`)
+	Do(t, ov, chromedp.SendKeys("#input", "Hello from the page\r"))
+	WaitJS(t, ov, `[...document.querySelectorAll('#messages .msg[data-role="assistant"]')].at(-1)?.dataset.status === "done"`)
+	onPage := JS[string](t, ov, `skiffTest.state.active.id`)
+	if !strings.HasPrefix(onPage, "private-") {
+		t.Errorf("the chat on an incognito page is %q", onPage)
+	}
 
 	// A kept chat's agent does not see the incognito window: not in tabs_list, and a call that
 	// names its tab is refused.
@@ -131,7 +146,7 @@ func TestIncognitoChatsAreNotKept(t *testing.T) {
 	if l := JS[string](t, panel, `skiffTest.call("session.list", {private: false}).then(l => l.map(m => m.id).join(" "))`); l != kept {
 		t.Errorf("a panel of a window that is not incognito lists %q", l)
 	}
-	if l := JS[string](t, panel, `skiffTest.call("session.list", {private: true}).then(l => l.map(m => m.id).join(" "))`); l != priv {
+	if l := JS[string](t, panel, `skiffTest.call("session.list", {private: true}).then(l => l.map(m => m.id).join(" "))`); l != priv+" "+onPage {
 		t.Errorf("an incognito panel lists %q", l)
 	}
 	if h := JS[string](t, panel, `skiffTest.call("session.search", {query: "`+secret+`", private: false}).then(l => JSON.stringify(l))`); h != "[]" {

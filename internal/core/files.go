@@ -17,7 +17,8 @@ type File struct {
 }
 
 // export makes a backup of every session and memory ("json"), or one session for reading
-// ("markdown").
+// ("markdown"). A backup holds the kept chats only: an incognito window's chats (store.Private)
+// are not kept anywhere, a backup file included; one of them can be exported on its own.
 func (c *Core) export(ctx context.Context, req ExportParams) (*File, error) {
 	day := c.Engine.Now().UTC().Format("2006-01-02")
 	switch req.Format {
@@ -32,6 +33,13 @@ func (c *Core) export(ctx context.Context, req ExportParams) (*File, error) {
 		if err != nil {
 			return nil, err
 		}
+		kept := all[:0]
+		for _, s := range all {
+			if !store.Private(s.ID) {
+				kept = append(kept, s)
+			}
+		}
+		all = kept
 		mems, err := c.Store.Memories(ctx)
 		if err != nil {
 			return nil, err

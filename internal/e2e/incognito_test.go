@@ -153,6 +153,10 @@ func TestIncognitoChatsAreNotKept(t *testing.T) {
 		t.Errorf("a search in a kept panel finds the private chat: %s", h)
 	}
 
+	if backup := JS[string](t, panel, `skiffTest.call("session.export", {format: "json"}).then(f => f.text)`); strings.Contains(backup, secret) || !strings.Contains(backup, kept) {
+		t.Errorf("a backup holds the private chat, or not the kept one")
+	}
+
 	// The last incognito window closes: nothing of the chat is left.
 	JS[bool](t, panel, fmt.Sprintf(`chrome.windows.remove(%v).then(() => true)`, win))
 	WaitJS(t, panel, `chrome.storage.session.get(null).then(v => !Object.keys(v).some(k => k.startsWith("private/")))`)

@@ -21,6 +21,7 @@ var (
 	sayNoWorkflow       = i18n.Sentence{Key: "errNoWorkflow", English: "This workflow no longer exists; it may have been deleted in another window."}
 	sayNoSchedule       = i18n.Sentence{Key: "errNoSchedule", English: "This schedule no longer exists; it may have been deleted in another window."}
 	sayNoMemory         = i18n.Sentence{Key: "errNoMemory", English: "This memory no longer exists; it may have been deleted in another window."}
+	sayMemoryFull       = i18n.Sentence{Key: "errMemoryFull", English: "Skiff keeps the chats of incognito windows in memory, and that memory is full (10 MB). Delete some of them in History, or close the incognito windows, which drops them all."}
 	sayStorageFull      = i18n.Sentence{Key: "errStorageFull", English: "Skiff's storage is full. Delete old chats in History (export them first if you want to keep them) and try again."}
 	sayNewerSchema      = i18n.Sentence{Key: "errNewerSchema", English: "Your chats were saved by a newer version of Skiff. Update Skiff to open them."}
 	sayBusy             = i18n.Sentence{Key: "errBusy", English: "Skiff is still replying in this chat. Wait for the reply or press Stop."}
@@ -70,6 +71,7 @@ var sentences = []struct {
 	{store.ErrNoWorkflow, sayNoWorkflow},
 	{store.ErrNoSchedule, sayNoSchedule},
 	{store.ErrNoMemory, sayNoMemory},
+	{store.ErrMemoryFull, sayMemoryFull}, // before ErrQuota, which it is too
 	{store.ErrQuota, sayStorageFull},
 	{store.ErrNewerSchema, sayNewerSchema},
 	{agent.ErrBusy, sayBusy},

@@ -65,6 +65,7 @@ func TestSentence(t *testing.T) {
 	}{
 		{&store.FieldError{Field: "temperature", Message: "must be between 0 and 2"}, "must be between 0 and 2", "temperature"},
 		{errors.Join(errors.New("set session/x"), store.ErrQuota), "Skiff's storage is full. Delete old chats in History (export them first if you want to keep them) and try again.", ""},
+		{store.ErrMemoryFull, "Skiff keeps the chats of incognito windows in memory, and that memory is full (10 MB). Delete some of them in History, or close the incognito windows, which drops them all.", ""},
 		{&store.CorruptError{What: "the settings", Key: "settings", Err: errors.New("bad")}, "Part of Skiff's saved data (the settings) is damaged and cannot be read.", ""},
 		{context.DeadlineExceeded, "That took too long, so Skiff stopped waiting.", ""},
 		{errors.New("something odd"), "Skiff could not do that: something odd.", ""},

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/skiff-ai/skiff/internal/permission"
 	"strings"
@@ -38,6 +39,10 @@ func indexKey(id string) string {
 	}
 	return "sessions"
 }
+
+// ErrMemoryFull: the memory that keeps the private chats is full (chrome.storage.session holds
+// 10 MB). It is an ErrQuota too.
+var ErrMemoryFull = fmt.Errorf("store: the memory for incognito chats is full: %w", ErrQuota)
 
 // InMemory reports whether key is one Skiff keeps in memory only.
 func InMemory(key string) bool { return strings.HasPrefix(key, MemoryPrefix) }
@@ -92,6 +97,9 @@ func (s Split) Set(ctx context.Context, items map[string][]byte) error {
 	}
 	if len(memory) > 0 {
 		if err := s.Memory.Set(ctx, memory); err != nil {
+			if errors.Is(err, ErrQuota) {
+				return ErrMemoryFull
+			}
 			return err
 		}
 	}

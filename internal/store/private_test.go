@@ -98,6 +98,19 @@ func TestPrivateChatsNeverReachTheDisk(t *testing.T) {
 	assert.Empty(t, memory.m)
 }
 
+// The memory that keeps the private chats filling up is said as such, not as the disk's storage.
+func TestAFullMemoryIsSaidAsSuch(t *testing.T) {
+	disk, memory := NewMemKV(), NewMemKV()
+	memory.Limit = 100
+	s, err := Open(ctx, Split{Disk: disk, Memory: memory})
+	require.NoError(t, err)
+	big := &Session{Header: Header{ID: PrivatePrefix + "p1", Title: strings.Repeat("x", 200)}}
+	err = s.SaveSession(ctx, big)
+	assert.ErrorIs(t, err, ErrMemoryFull)
+	assert.ErrorIs(t, err, ErrQuota)
+	require.NoError(t, s.SaveSession(ctx, &Session{Header: Header{ID: "k1", Title: strings.Repeat("x", 200)}}))
+}
+
 func mustExport(t *testing.T, ses []Session) []byte {
 	b, err := ExportJSON(ses, nil, 5)
 	require.NoError(t, err)

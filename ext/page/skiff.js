@@ -80,6 +80,7 @@
   let regions = new Map(); // element -> where its content can be seen (clipping), see outer
   let covers = null; // opaque positioned elements that may hide what is under them
   let editors = null; // box -> field of the code editors on the page (editorField)
+  let standIns = null; // drawn control -> the hidden <select> it stands for (selectFor)
   const colors = new Map();
   // fresh forgets what was computed of the page's styles and layout (each read starts anew).
   function fresh() {
@@ -89,6 +90,7 @@
     regions = new Map();
     covers = null;
     editors = null;
+    standIns = null;
   }
   function style(el) {
     let s = styles.get(el);
@@ -408,6 +410,22 @@
     }
     return editors.size ? editors.get(el) || null : null;
   }
+  // selectFor is the <select> a page hid and draws el in place of (Chosen, nice-select, and
+  // the like, which put their control right after the select they hide, with no role of their
+  // own): el is that drop-down, named by the select's label, offering the select's options.
+  function selectFor(el) {
+    if (!standIns) {
+      standIns = new Map();
+      for (const s of document.querySelectorAll("select")) {
+        const d = s.nextElementSibling;
+        if (!d || s.disabled || !hiddenReason(s) || !/^(div|span|a)$/.test(d.localName) || d.hasAttribute("role") || (d.localName === "a" && d.hasAttribute("href"))) continue;
+        const r = d.getBoundingClientRect();
+        if (r.width < 30 || r.height < 10 || r.height > 150 || unseen(d) || d.querySelector("select, textarea, button, a[href], [role=button], [role=combobox], [role=listbox]")) continue;
+        standIns.set(d, s);
+      }
+    }
+    return standIns.size ? standIns.get(el) || null : null;
+  }
   // What an editor draws around its text: gutters, line numbers, cursors, scrollbars (a class
   // that ends with one of these words: "CodeMirror-linenumber", "line-numbers", "ace_gutter").
   const editorChrome = /(^|[-_])(gutters?|gutter-wrapper|gutter-cell|linenumbers?|line-numbers|margin|minimap|[vh]?scrollbar|cursors?|cursor-layer|cursors-layer|measure)$/i;
@@ -516,6 +534,7 @@
       return landmarks[tag];
     }
     if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) return "textbox";
+    if (selectFor(el)) return "combobox";
     return "";
   }
 
@@ -652,6 +671,8 @@
     }
     const aria = el.getAttribute("aria-label");
     if (aria && aria.trim()) return clean(aria);
+    const sf = selectFor(el);
+    if (sf) return nameOf(sf, "combobox");
     const ef = editorField(el);
     if (ef) {
       // Its field's name, or that of the textarea it took the place of (CodeMirror's
@@ -1004,6 +1025,15 @@
       } else if (editorField(el)) {
         node.value = clean(editorText(el, editorField(el)), 200);
         kids = [];
+      } else if (selectFor(el)) {
+        // A drop-down a library draws for a select it hid (Chosen): what the select holds,
+        // and the select's options, which a list opened shows only in part.
+        const s = selectFor(el);
+        const opts = [...s.options];
+        node.value = clean(opts.filter((o) => o.selected && o.value !== "").map((o) => o.label).join(", "), 120) || clean(textOf(kids), 120);
+        node.options = opts.filter((o) => o.label.trim()).slice(0, 30).map((o) => clean(o.label, 60));
+        if (opts.length > 30) node.more = opts.length - 30;
+        if (!hasRef(kids)) kids = [];
       } else if (role === "combobox" && node.name && !hasRef(kids)) {
         // A drop-down drawn as a button (Radix, shadcn/ui) shows its choice as its words: that
         // is its value, what its name (its label) does not say.
@@ -1989,13 +2019,20 @@
   function domClick({ target, point, count }) {
     const r = resolve(target);
     if (r.error) return r;
-    const el = r.el;
     const p = point || r.point;
+    // The events go where a person's press would: to the innermost element at the point,
+    // when it is part of the target (a drop-down whose list opens from a click on the list of
+    // choices inside it, as Chosen's does), and the press focuses what it lands on.
+    const hit = p ? deepFromPoint(p.x, p.y) : null;
+    const el = hit && hit !== r.el && contains(r.el, hit) ? hit : r.el;
+    const focusable = (x) => x.matches && x.matches("input, textarea, select, button, a[href], [tabindex], [contenteditable]:not([contenteditable=false])");
+    let f = el;
+    while (f && f !== r.el && !focusable(f)) f = parentOf(f);
     for (const t of ["pointerover", "pointerenter", "mouseover", "mouseenter", "pointermove", "mousemove"]) mouse(el, t, p);
     for (let i = 1; i <= (count || 1); i++) {
       mouse(el, "pointerdown", p, { detail: i });
       mouse(el, "mousedown", p, { detail: i });
-      if (el.focus) el.focus({ preventScroll: true });
+      if (f && f.focus) f.focus({ preventScroll: true });
       mouse(el, "pointerup", p, { detail: i });
       mouse(el, "mouseup", p, { detail: i });
       mouse(el, "click", p, { detail: i });
@@ -2405,6 +2442,25 @@
         options.push({ ref: refOf(o), name: nameOf(o, "option"), selected: o.getAttribute("aria-selected") === "true" ? 1 : 0, disabled: disabled(o) ? 1 : 0 });
       }
     }
+    // A drop-down drawn for a hidden select (selectFor) names no list: its options are what it
+    // shows inside it whose words are an option of the select (the last element in the page's
+    // order that says them: the innermost, and the list's rather than the choice shown above
+    // it), chosen and disabled as the select's. Closed, it shows one at most (its choice).
+    const sf = selectFor(el);
+    if (sf && !options.length) {
+      const opts = [...sf.options].filter((o) => o.label.trim());
+      const found = new Map();
+      for (const x of deepAll(el, "*")) {
+        if (unseen(x)) continue;
+        const words = clean(visibleText(x, 200), 200);
+        const o = opts.find((o) => clean(o.label, 200) === words);
+        if (o) found.set(o, x);
+      }
+      for (const o of found.size > 1 ? opts : []) {
+        const x = found.get(o);
+        if (x && options.length < 300) options.push({ ref: refOf(x), name: clean(o.label, 120), selected: o.selected ? 1 : 0, disabled: o.disabled || (o.parentElement && o.parentElement.disabled) ? 1 : 0 });
+      }
+    }
     const field = el.localName === "input" || el.localName === "textarea" || el.isContentEditable;
     let shows = el.localName === "input" || el.localName === "textarea" ? el.value : roleOf(el) === "listbox" ? "" : visibleText(el, 120);
     // A search field inside the box that shows the choice (Tom Select draws the chosen item
@@ -2420,7 +2476,9 @@
     // draws one inside the control for a multiple choice): where a person types to find an
     // option that is not showing, or that comes after a request.
     const a = deepActive();
-    const search = a && a !== el && (a.localName === "input" || a.localName === "textarea" || a.isContentEditable) && !a.readOnly && !/^(checkbox|radio|button|submit|reset|range|color|file|hidden)$/.test(a.type || "") && !unseen(a) ? refOf(a) : "";
+    // (A drop-down drawn for a hidden select keeps its search field when it closes: closed, it
+    // is opened as a person opens it, by a click, its field does not search until it is.)
+    const search = a && a !== el && (a.localName === "input" || a.localName === "textarea" || a.isContentEditable) && !a.readOnly && !/^(checkbox|radio|button|submit|reset|range|color|file|hidden)$/.test(a.type || "") && !unseen(a) && !(sf && !options.length) ? refOf(a) : "";
     // A field with a datalist suggests through the browser, not the page: nothing to wait for.
     return { ok: 1, what: describe(el), editable: field && !el.readOnly ? 1 : 0, datalist: el.localName === "input" && el.list ? 1 : 0, collapsed: el.getAttribute("aria-expanded") === "false" ? 1 : 0, shows: clean(shows, 120), search, searchInside: search && contains(el, a) ? 1 : 0, options, drawing };
   }

@@ -172,6 +172,18 @@ func (s *Site) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		_, _ = w.Write(b)
 		return
+	case strings.HasPrefix(r.URL.Path, "/site/vendor/"):
+		// Real libraries a page is built with (testdata/site/vendor, each as its project
+		// ships it), to see Skiff on what they draw rather than on an imitation.
+		name := filepath.Base(r.URL.Path)
+		b, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", "site", "vendor", name))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", mime.TypeByExtension(filepath.Ext(name)))
+		_, _ = w.Write(b)
+		return
 	case strings.HasPrefix(r.URL.Path, "/site/"):
 		name := filepath.Base(r.URL.Path)
 		b, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", "site", name))

@@ -1,0 +1,93 @@
+//go:build !js
+
+package e2e
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/skiff-ai/skiff/internal/testkit"
+)
+
+// Drop-downs drawn by Chosen (the real library, testdata/site/vendor): it hides each native
+// select and draws a control of its own right after it, with no ARIA at all, whose list opens
+// on a mousedown and takes a choice on a mouseup. The snapshot shows each as the drop-down it
+// is (named by the select's label, with its value and its options), select_option chooses in
+// it as a person does (one choice, a choice in a group, several in a multiple choice, a
+// disabled one refused), and the form sends what was chosen: with the debugger, and with DOM
+// events when DevTools holds it.
+func TestChosenDropDowns(t *testing.T) {
+	for _, debugger := range []bool{true, false} {
+		name := "debugger"
+		if !debugger {
+			name = "DOM events"
+		}
+		t.Run(name, func(t *testing.T) {
+			site := testkit.NewSite(t)
+			p := &plan{steps: []step{
+				calls(call("snapshot", nil)),
+				func(c *testkit.Conversation) []testkit.Call {
+					return []testkit.Call{
+						call("select_option", obj{"ref": refIn(t, c, `combobox "Country"`), "values": []string{"France"}}),
+						call("select_option", obj{"ref": refIn(t, c, `combobox "Carrier"`), "values": []string{"UPS Standard"}}),
+						call("select_option", obj{"ref": refIn(t, c, `combobox "Extras"`), "values": []string{"Gift wrap", "SMS updates"}}),
+						call("select_option", obj{"ref": refIn(t, c, `combobox "Country"`), "values": []string{"Sweden"}}),
+						call("select_option", obj{"ref": refIn(t, c, `combobox "Country"`), "values": []string{"Portugal"}}),
+						call("snapshot", nil),
+					}
+				},
+				clickOn(t, `button "Ship it"`),
+			}}
+			m := testkit.NewModel(t, p.script)
+			panel := agentPanel(t, "openai", m)
+			tab := openTab(t, panel, site.Page("chosen.html"))
+			allowSite(t, panel, site.URL)
+			if !debugger {
+				takeDebugger(t, panel, tab)
+			}
+			runAgent(t, panel, "ship it to Portugal by UPS, gift wrapped, with SMS updates")
+			snaps := p.results("snapshot")
+			if len(snaps) != 2 {
+				t.Fatalf("%d snapshots: %s", len(snaps), p.all())
+			}
+			for _, want := range []string{
+				`combobox "Country" [e1] value="Choose a country…" options="Germany","France","Italy","Portugal","Spain","Sweden"`,
+				`combobox "Carrier" [e2] value="Post" options="Post","DHL Express","UPS Standard"`,
+				`combobox "Extras" [e3] options="Gift wrap","Insurance","SMS updates"`,
+			} {
+				if !strings.Contains(snaps[0].Text, want) {
+					t.Errorf("the snapshot has no %q:\n%s", want, snaps[0].Text)
+				}
+			}
+			for _, want := range []string{`combobox "Country" [e1] value="Portugal"`, `combobox "Carrier" [e2] value="UPS Standard"`, `combobox "Extras" [e3] value="Gift wrap, SMS updates"`} {
+				if !strings.Contains(snaps[1].Text, want) {
+					t.Errorf("after choosing, the snapshot has no %q:\n%s", want, snaps[1].Text)
+				}
+			}
+			chose := p.results("select_option")
+			want := []string{
+				`Chose "France" in combobox “Country”. It shows "France".`,
+				`Chose "UPS Standard" in combobox “Carrier”. It shows "UPS Standard".`,
+				`Chose "Gift wrap", "SMS updates" in combobox “Extras”. It shows "Gift wrap SMS updates".`,
+				`Option "Sweden" of combobox “Country” is disabled.`,
+				`Chose "Portugal" in combobox “Country”. It shows "Portugal".`,
+			}
+			if len(chose) != len(want) {
+				t.Fatalf("%d select_option results: %s", len(chose), p.all())
+			}
+			for i, w := range want {
+				if !strings.Contains(chose[i].Text, w) || chose[i].Error != (i == 3) {
+					t.Errorf("select_option %d: want %q in %s", i+1, w, chose[i].Text)
+				}
+			}
+			forms := site.Forms()
+			if len(forms) != 1 {
+				t.Fatalf("%d forms sent: %s", len(forms), p.all())
+			}
+			if f := forms[0]; f.Get("country") != "PT" || f.Get("carrier") != "ups" || !slices.Equal(f["extras"], []string{"gift", "sms"}) {
+				t.Errorf("the form sent %v", f)
+			}
+		})
+	}
+}

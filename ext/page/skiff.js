@@ -2463,6 +2463,9 @@
     }
     const field = el.localName === "input" || el.localName === "textarea" || el.isContentEditable;
     let shows = el.localName === "input" || el.localName === "textarea" ? el.value : roleOf(el) === "listbox" ? "" : visibleText(el, 120);
+    // A drop-down drawn for a hidden select shows what the select holds (its list may still be
+    // fading out around it): what the form sends.
+    if (sf) shows = [...sf.options].filter((o) => o.selected && o.value !== "").map((o) => o.label).join(", ") || shows;
     // A search field inside the box that shows the choice (Tom Select draws the chosen item
     // beside its emptied field; react-select in a box around the field's own): the choice is
     // what the nearest box around it that holds no other control shows.

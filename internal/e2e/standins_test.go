@@ -10,14 +10,15 @@ import (
 	"github.com/skiff-ai/skiff/internal/testkit"
 )
 
-// Drop-downs drawn by Chosen (the real library, testdata/site/vendor): it hides each native
-// select and draws a control of its own right after it, with no ARIA at all, whose list opens
-// on a mousedown and takes a choice on a mouseup. The snapshot shows each as the drop-down it
+// Drop-downs drawn for selects a library hides, by the real libraries (testdata/site/vendor):
+// Chosen draws a control of its own right after each select, with no ARIA at all, whose list
+// opens on a mousedown and takes a choice on a mouseup; jQuery Nice Select draws a div that
+// takes the focus, whose list opens and takes a choice on clicks. The snapshot shows each as the drop-down it
 // is (named by the select's label, with its value and its options), select_option chooses in
 // it as a person does (one choice, a choice in a group, several in a multiple choice, a
 // disabled one refused), and the form sends what was chosen: with the debugger, and with DOM
 // events when DevTools holds it.
-func TestChosenDropDowns(t *testing.T) {
+func TestDropDownsDrawnForHiddenSelects(t *testing.T) {
 	for _, debugger := range []bool{true, false} {
 		name := "debugger"
 		if !debugger {
@@ -34,6 +35,7 @@ func TestChosenDropDowns(t *testing.T) {
 						call("select_option", obj{"ref": refIn(t, c, `combobox "Extras"`), "values": []string{"Gift wrap", "SMS updates"}}),
 						call("select_option", obj{"ref": refIn(t, c, `combobox "Country"`), "values": []string{"Sweden"}}),
 						call("select_option", obj{"ref": refIn(t, c, `combobox "Country"`), "values": []string{"Portugal"}}),
+						call("select_option", obj{"ref": refIn(t, c, `combobox "Speed"`), "values": []string{"Overnight"}}),
 						call("snapshot", nil),
 					}
 				},
@@ -41,12 +43,12 @@ func TestChosenDropDowns(t *testing.T) {
 			}}
 			m := testkit.NewModel(t, p.script)
 			panel := agentPanel(t, "openai", m)
-			tab := openTab(t, panel, site.Page("chosen.html"))
+			tab := openTab(t, panel, site.Page("stand-ins.html"))
 			allowSite(t, panel, site.URL)
 			if !debugger {
 				takeDebugger(t, panel, tab)
 			}
-			runAgent(t, panel, "ship it to Portugal by UPS, gift wrapped, with SMS updates")
+			runAgent(t, panel, "ship it to Portugal by UPS overnight, gift wrapped, with SMS updates")
 			snaps := p.results("snapshot")
 			if len(snaps) != 2 {
 				t.Fatalf("%d snapshots: %s", len(snaps), p.all())
@@ -55,12 +57,13 @@ func TestChosenDropDowns(t *testing.T) {
 				`combobox "Country" [e1] value="Choose a country…" options="Germany","France","Italy","Portugal","Spain","Sweden"`,
 				`combobox "Carrier" [e2] value="Post" options="Post","DHL Express","UPS Standard"`,
 				`combobox "Extras" [e3] options="Gift wrap","Insurance","SMS updates"`,
+				`combobox "Speed" [e5] value="Standard" options="Standard","Express","Overnight"`,
 			} {
 				if !strings.Contains(snaps[0].Text, want) {
 					t.Errorf("the snapshot has no %q:\n%s", want, snaps[0].Text)
 				}
 			}
-			for _, want := range []string{`combobox "Country" [e1] value="Portugal"`, `combobox "Carrier" [e2] value="UPS Standard"`, `combobox "Extras" [e3] value="Gift wrap, SMS updates"`} {
+			for _, want := range []string{`combobox "Country" [e1] value="Portugal"`, `combobox "Carrier" [e2] value="UPS Standard"`, `combobox "Extras" [e3] value="Gift wrap, SMS updates"`, `combobox "Speed" [e5] value="Overnight"`} {
 				if !strings.Contains(snaps[1].Text, want) {
 					t.Errorf("after choosing, the snapshot has no %q:\n%s", want, snaps[1].Text)
 				}
@@ -69,9 +72,10 @@ func TestChosenDropDowns(t *testing.T) {
 			want := []string{
 				`Chose "France" in combobox “Country”. It shows "France".`,
 				`Chose "UPS Standard" in combobox “Carrier”. It shows "UPS Standard".`,
-				`Chose "Gift wrap", "SMS updates" in combobox “Extras”. It shows "Gift wrap SMS updates".`,
+				`Chose "Gift wrap", "SMS updates" in combobox “Extras”. It shows "Gift wrap, SMS updates".`,
 				`Option "Sweden" of combobox “Country” is disabled.`,
 				`Chose "Portugal" in combobox “Country”. It shows "Portugal".`,
+				`Chose "Overnight" in combobox “Speed”. It shows "Overnight".`,
 			}
 			if len(chose) != len(want) {
 				t.Fatalf("%d select_option results: %s", len(chose), p.all())
@@ -85,7 +89,7 @@ func TestChosenDropDowns(t *testing.T) {
 			if len(forms) != 1 {
 				t.Fatalf("%d forms sent: %s", len(forms), p.all())
 			}
-			if f := forms[0]; f.Get("country") != "PT" || f.Get("carrier") != "ups" || !slices.Equal(f["extras"], []string{"gift", "sms"}) {
+			if f := forms[0]; f.Get("country") != "PT" || f.Get("carrier") != "ups" || f.Get("speed") != "night" || !slices.Equal(f["extras"], []string{"gift", "sms"}) {
 				t.Errorf("the form sent %v", f)
 			}
 		})

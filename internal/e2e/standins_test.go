@@ -36,6 +36,7 @@ func TestDropDownsDrawnForHiddenSelects(t *testing.T) {
 						call("select_option", obj{"ref": refIn(t, c, `combobox "Country"`), "values": []string{"Sweden"}}),
 						call("select_option", obj{"ref": refIn(t, c, `combobox "Country"`), "values": []string{"Portugal"}}),
 						call("select_option", obj{"ref": refIn(t, c, `combobox "Speed"`), "values": []string{"Overnight"}}),
+						call("fill_form", obj{"fields": []any{obj{"ref": refIn(t, c, `combobox "Carrier"`), "value": "DHL Express"}}}),
 						call("snapshot", nil),
 					}
 				},
@@ -63,7 +64,7 @@ func TestDropDownsDrawnForHiddenSelects(t *testing.T) {
 					t.Errorf("the snapshot has no %q:\n%s", want, snaps[0].Text)
 				}
 			}
-			for _, want := range []string{`combobox "Country" [e1] value="Portugal"`, `combobox "Carrier" [e2] value="UPS Standard"`, `combobox "Extras" [e3] value="Gift wrap, SMS updates"`, `combobox "Speed" [e5] value="Overnight"`} {
+			for _, want := range []string{`combobox "Country" [e1] value="Portugal"`, `combobox "Carrier" [e2] value="DHL Express"`, `combobox "Extras" [e3] value="Gift wrap, SMS updates"`, `combobox "Speed" [e5] value="Overnight"`} {
 				if !strings.Contains(snaps[1].Text, want) {
 					t.Errorf("after choosing, the snapshot has no %q:\n%s", want, snaps[1].Text)
 				}
@@ -85,11 +86,14 @@ func TestDropDownsDrawnForHiddenSelects(t *testing.T) {
 					t.Errorf("select_option %d: want %q in %s", i+1, w, chose[i].Text)
 				}
 			}
+			if f := p.results("fill_form"); len(f) != 1 || f[0].Error || !strings.Contains(f[0].Text, `Chose "DHL Express" in combobox “Carrier”. It shows "DHL Express"`) {
+				t.Errorf("fill_form: %s", p.all())
+			}
 			forms := site.Forms()
 			if len(forms) != 1 {
 				t.Fatalf("%d forms sent: %s", len(forms), p.all())
 			}
-			if f := forms[0]; f.Get("country") != "PT" || f.Get("carrier") != "ups" || f.Get("speed") != "night" || !slices.Equal(f["extras"], []string{"gift", "sms"}) {
+			if f := forms[0]; f.Get("country") != "PT" || f.Get("carrier") != "dhl" || f.Get("speed") != "night" || !slices.Equal(f["extras"], []string{"gift", "sms"}) {
 				t.Errorf("the form sent %v", f)
 			}
 		})

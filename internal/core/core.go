@@ -260,13 +260,7 @@ func (c *Core) incognito(ctx context.Context, windowID, tabID int) bool {
 	if c.Browser == nil {
 		return false
 	}
-	var t tool.Tab
-	var err error
-	if tabID > 0 {
-		t, err = c.Browser.Tab(ctx, tabID)
-	} else {
-		t, err = c.Browser.ActiveTab(ctx, windowID)
-	}
+	t, err := c.tabAt(ctx, windowID, tabID)
 	return err == nil && t.Incognito
 }
 

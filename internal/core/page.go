@@ -203,6 +203,14 @@ func (c *Core) current(ctx context.Context, t tool.Tab) (*tool.Readable, error) 
 	return r, nil
 }
 
+// tabAt is tab tabID, or (0) the active tab of window windowID (0: of the last focused one).
+func (c *Core) tabAt(ctx context.Context, windowID, tabID int) (tool.Tab, error) {
+	if tabID > 0 {
+		return c.Browser.Tab(ctx, tabID)
+	}
+	return c.Browser.ActiveTab(ctx, windowID)
+}
+
 // SettleAtSend bounds the wait for a tab that is loading when the user sends: the message goes
 // with the page it is loading, once loaded.
 var SettleAtSend = 3 * time.Second
@@ -211,13 +219,7 @@ var SettleAtSend = 3 * time.Second
 // one), or tabID for the overlay's chat, after the navigation it may be in the middle of has
 // loaded (or SettleAtSend passed).
 func (c *Core) inFront(ctx context.Context, windowID, tabID int) (tool.Tab, error) {
-	var t tool.Tab
-	var err error
-	if tabID > 0 {
-		t, err = c.Browser.Tab(ctx, tabID)
-	} else {
-		t, err = c.Browser.ActiveTab(ctx, windowID)
-	}
+	t, err := c.tabAt(ctx, windowID, tabID)
 	if err != nil {
 		return t, err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/skiff-ai/skiff/internal/daemon"
 	"github.com/skiff-ai/skiff/internal/testkit"
 )
 
@@ -229,4 +230,24 @@ func takeDebugger(t *testing.T, panel context.Context, tab int) {
 	t.Cleanup(func() {
 		_, _ = chromedp.Run(panel, chromedp.Evaluate[any](fmt.Sprintf(`chrome.debugger.detach({tabId: %d}).catch(() => 0)`, tab), chromedp.EvalAwaitPromise))
 	})
+}
+
+// launchWithAccess starts a browser of its own (closed when the test ends) whose extension has
+// the access chrome://extensions toggles ("fileAccess", "incognitoAccess") turned to on, as
+// the user's toggle does it.
+func launchWithAccess(t *testing.T, access string, on bool) *Browser {
+	t.Helper()
+	b, stop, err := Launch(RepoRoot()+"/ext", t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	ext := b.Tab(t, "chrome://extensions")
+	id := fmt.Sprintf("%q", daemon.ExtensionID)
+	JS[bool](t, ext, fmt.Sprintf(`chrome.developerPrivate.updateExtensionConfiguration({extensionId: %s, %s: %v}).then(() => true)`, id, access, on))
+	// Chrome reloads the extension for it, and switches off one a command line loaded: on again.
+	WaitJS(t, ext, fmt.Sprintf(`chrome.developerPrivate.getExtensionInfo(%s).then(i => !i.disableReasons.reloading && i.%s.isActive === %v)`, id, access, on))
+	JS[bool](t, ext, `chrome.management.setEnabled(`+id+`, true).then(() => true)`)
+	WaitJS(t, ext, `chrome.developerPrivate.getExtensionInfo(`+id+`).then(i => i.state === "ENABLED")`)
+	return b
 }

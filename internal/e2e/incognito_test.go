@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/skiff-ai/skiff/internal/daemon"
 	"github.com/skiff-ai/skiff/internal/testkit"
 )
 
@@ -43,18 +42,7 @@ func TestIncognitoChatsAreNotKept(t *testing.T) {
 		}
 		return testkit.Turn{Text: "Done."}
 	})
-	b, stop, err := Launch(RepoRoot()+"/ext", t.Logf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	ext := b.Tab(t, "chrome://extensions")
-	id := fmt.Sprintf("%q", daemon.ExtensionID)
-	JS[bool](t, ext, `chrome.developerPrivate.updateExtensionConfiguration({extensionId: `+id+`, incognitoAccess: true}).then(() => true)`)
-	// Chrome reloads the extension for it, and switches off one a command line loaded: on again.
-	WaitJS(t, ext, `chrome.developerPrivate.getExtensionInfo(`+id+`).then(i => !i.disableReasons.reloading && i.incognitoAccess.isActive)`)
-	JS[bool](t, ext, `chrome.management.setEnabled(`+id+`, true).then(() => true)`)
-	WaitJS(t, ext, `chrome.developerPrivate.getExtensionInfo(`+id+`).then(i => i.state === "ENABLED")`)
+	b := launchWithAccess(t, "incognitoAccess", true)
 	panel := b.Panel(t)
 	Configure(t, panel, "openai", model.URL, "sk-incognito", "gpt-test")
 	JS[any](t, panel, fmt.Sprintf(`skiffTest.call("permission.set", {tool: "*", origin: %q, decision: "allow_always"})`, site.URL))

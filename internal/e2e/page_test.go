@@ -16,7 +16,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/skiff-ai/skiff/internal/daemon"
 	"github.com/skiff-ai/skiff/internal/testkit"
 
 	"github.com/chromedp/chromedp"
@@ -206,18 +205,7 @@ func TestALocalFileIsThePage(t *testing.T) {
 // and on again on chrome://extensions, as the toggle does.
 func TestWithoutFileAccessALocalPDFSaysHowToAllowIt(t *testing.T) {
 	dir := localFiles(t, nil)
-	b, stop, err := Launch(RepoRoot()+"/ext", t.Logf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	ext := b.Tab(t, "chrome://extensions")
-	id := fmt.Sprintf("%q", daemon.ExtensionID)
-	JS[bool](t, ext, `chrome.developerPrivate.updateExtensionConfiguration({extensionId: `+id+`, fileAccess: false}).then(() => true)`)
-	// Chrome reloads the extension for it, and switches off one a command line loaded: on again.
-	WaitJS(t, ext, `chrome.developerPrivate.getExtensionInfo(`+id+`).then(i => !i.disableReasons.reloading && !i.fileAccess.isActive)`)
-	JS[bool](t, ext, `chrome.management.setEnabled(`+id+`, true).then(() => true)`)
-	WaitJS(t, ext, `chrome.developerPrivate.getExtensionInfo(`+id+`).then(i => i.state === "ENABLED")`)
+	b := launchWithAccess(t, "fileAccess", false)
 	panel := b.Panel(t)
 	if JS[bool](t, panel, `chrome.extension.isAllowedFileSchemeAccess()`) {
 		t.Fatal("the extension still has file access")

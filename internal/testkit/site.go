@@ -131,13 +131,7 @@ func (s *Site) serve(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "this link has expired", http.StatusGone)
 			return
 		}
-		b, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", "attach", filepath.Base(r.URL.Path)))
-		if err != nil {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", mime.TypeByExtension(filepath.Ext(r.URL.Path)))
-		_, _ = w.Write(b)
+		serveFile(w, r, "attach", filepath.Base(r.URL.Path))
 		return
 	case strings.HasPrefix(r.URL.Path, "/attach/"), strings.HasPrefix(r.URL.Path, "/paper/"), strings.HasPrefix(r.URL.Path, "/private/"):
 		// A file of testdata/attach, as a site serves a document: by its name, or (/paper/)
@@ -151,13 +145,7 @@ func (s *Site) serve(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "sign in first", http.StatusForbidden)
 			return
 		}
-		b, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", "attach", name))
-		if err != nil {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", mime.TypeByExtension(filepath.Ext(name)))
-		_, _ = w.Write(b)
+		serveFile(w, r, "attach", name)
 		return
 	case strings.HasPrefix(r.URL.Path, "/injection/"):
 		name := filepath.Base(r.URL.Path)
@@ -175,14 +163,7 @@ func (s *Site) serve(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(r.URL.Path, "/site/vendor/"):
 		// Real libraries a page is built with (testdata/site/vendor, each as its project
 		// ships it), to see Skiff on what they draw rather than on an imitation.
-		name := filepath.Base(r.URL.Path)
-		b, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", "site", "vendor", name))
-		if err != nil {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", mime.TypeByExtension(filepath.Ext(name)))
-		_, _ = w.Write(b)
+		serveFile(w, r, filepath.Join("site", "vendor"), filepath.Base(r.URL.Path))
 		return
 	case strings.HasPrefix(r.URL.Path, "/site/"):
 		name := filepath.Base(r.URL.Path)
@@ -198,6 +179,17 @@ func (s *Site) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.Error(w, html.EscapeString(r.URL.Path)+" is not on this site", http.StatusNotFound)
+}
+
+// serveFile answers with testdata/<dir>/<name>, typed by its extension.
+func serveFile(w http.ResponseWriter, r *http.Request, dir, name string) {
+	b, err := os.ReadFile(filepath.Join(RepoRoot(), "testdata", dir, name))
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", mime.TypeByExtension(filepath.Ext(name)))
+	_, _ = w.Write(b)
 }
 
 // Pages serves the real pages of Mozilla Readability's test suite, testdata/pages and

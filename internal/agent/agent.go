@@ -73,7 +73,10 @@ type Engine struct {
 }
 
 // claim is one run's hold on its session.
-type claim struct{ cancel context.CancelFunc }
+type claim struct {
+	cancel context.CancelFunc
+	ended  chan struct{} // closed when the run lets go of its session
+}
 
 // New returns an engine with the default flush interval.
 func New(st *store.Store, d provider.Doer) *Engine {
@@ -415,7 +418,7 @@ func (e *Engine) Stop(id string) bool {
 // is what Stop cancels, and done ends the run (it may be called more than once).
 func (e *Engine) take(ctx context.Context, id string) (context.Context, func(), error) {
 	ctx, cancel := context.WithCancel(ctx)
-	c := &claim{cancel}
+	c := &claim{cancel: cancel, ended: make(chan struct{})}
 	if !e.claim(id, c) {
 		cancel()
 		return nil, nil, ErrBusy
@@ -445,8 +448,30 @@ func (e *Engine) release(id string, c *claim) {
 	e.mu.Lock()
 	if e.running[id] == c {
 		delete(e.running, id)
+		close(c.ended)
 	}
 	e.mu.Unlock()
+}
+
+// StopAll stops the runs of the sessions keep picks and returns once each has let go of its
+// session (its end stored), or ctx is done.
+func (e *Engine) StopAll(ctx context.Context, keep func(id string) bool) {
+	e.mu.Lock()
+	var ended []chan struct{}
+	for id, c := range e.running {
+		if keep(id) {
+			c.cancel()
+			ended = append(ended, c.ended)
+		}
+	}
+	e.mu.Unlock()
+	for _, ch := range ended {
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 func errorInfo(p provider.Provider, err error) *store.ErrorInfo {

@@ -248,8 +248,7 @@ func public(s store.Settings) PublicSettings {
 // context does. sent is when the request arrived.
 func (c *Core) input(ctx context.Context, p SendParams, sent time.Time) agent.Input {
 	tab := placedIn(ctx, &p.WindowID)
-	return agent.Input{SessionID: p.SessionID, Text: p.Text, Agent: p.Agent, Plan: p.Plan, WindowID: p.WindowID, TabID: tab, Attach: c.attachFor(p.Attach, p.WindowID, tab, sent),
-		Private: c.incognito(ctx, p.WindowID, tab)}
+	return agent.Input{SessionID: p.SessionID, Text: p.Text, Agent: p.Agent, Plan: p.Plan, WindowID: p.WindowID, TabID: tab, Attach: c.attachFor(p.Attach, p.WindowID, tab, sent)}
 }
 
 // incognito reports whether the tab a message is about (tabID, or the active tab of windowID,
@@ -271,8 +270,10 @@ func (c *Core) send(ctx context.Context, p SendParams, emit func(agent.Update)) 
 	if strings.TrimSpace(p.Text) == "" && len(p.Images) == 0 {
 		return agent.ErrEmpty
 	}
-	private := store.Private(p.SessionID) || p.SessionID == "" && c.incognito(ctx, p.WindowID, placedIn(ctx, new(int)))
-	images, err := c.Engine.SaveImages(ctx, p.Images, private)
+	// The page it is about is in an incognito window: a new chat is a private one, a kept one
+	// does not take it (asked once, before anything is stored).
+	incognito := c.incognito(ctx, p.WindowID, placedIn(ctx, new(int)))
+	images, err := c.Engine.SaveImages(ctx, p.Images, store.Private(p.SessionID) || incognito)
 	if err != nil {
 		return err
 	}
@@ -295,7 +296,7 @@ func (c *Core) send(ctx context.Context, p SendParams, emit func(agent.Update)) 
 			}
 		}
 		in := c.input(ctx, p, sent)
-		in.Images = images
+		in.Images, in.Private = images, incognito
 		err := c.Engine.Send(ctx, in, func(u agent.Update) {
 			stored = true // the message is stored before the first update
 			emit(u)
@@ -342,20 +343,11 @@ func (c *Core) stop(_ context.Context, p SessionRef) (bool, error) {
 // ForgetPrivate is the last incognito window closing: the private chats' runs stop, and what
 // Skiff kept of those chats is dropped, as Chrome drops those windows' history.
 func (c *Core) ForgetPrivate(ctx context.Context) {
-	running := func() bool {
-		for _, id := range c.Engine.RunningIDs() {
-			if store.Private(id) {
-				c.Engine.Stop(id)
-				return true
-			}
-		}
-		return false
-	}
-	// A stopped run stores its end: it is waited for (a moment), so that nothing is written
-	// after the chats are gone.
-	for end := time.Now().Add(5 * time.Second); running() && time.Now().Before(end); {
-		time.Sleep(20 * time.Millisecond)
-	}
+	// A stopped run stores its end: it is waited for (5 s at most), so that nothing is
+	// written after the chats are gone.
+	wait, cancel := context.WithTimeout(ctx, 5*time.Second)
+	c.Engine.StopAll(wait, store.Private)
+	cancel()
 	_ = c.Store.ForgetPrivate(ctx)
 }
 

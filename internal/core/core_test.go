@@ -262,3 +262,36 @@ func TestModelsFallBackToCatalogue(t *testing.T) {
 	assert.NotEmpty(t, r["models"])
 	assert.Contains(t, r["error"], "Groq")
 }
+
+// The last incognito window closing stops the private chats' runs, waits for each to store its
+// end, and only then drops what was kept of them: nothing of a private chat is written after,
+// and a kept chat's run goes on.
+func TestForgetPrivateStopsItsRunsFirst(t *testing.T) {
+	srv := testkit.Replay(t, "openai/text_usage.sse", 20*time.Millisecond)
+	kv := store.NewMemKV()
+	c := newCore(t, kv, "openai", srv.URL)
+	p := &panel{}
+	c.Connect(p)
+	ctx := context.Background()
+	priv, err := c.Engine.NewSession(ctx, true)
+	require.NoError(t, err)
+	p.call(t, c, "chat.send", obj{"sessionId": priv.ID, "text": "weather?"})
+	kept := p.call(t, c, "chat.send", obj{"text": "weather here?"})["result"].(map[string]any)["sessionId"].(string)
+	for len(p.find("chat.delta")) < 5 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	require.True(t, c.Engine.Running(priv.ID))
+	c.ForgetPrivate(ctx)
+	assert.False(t, c.Engine.Running(priv.ID), "the private run still goes on")
+	// (Had it not waited, the run's end would be stored once it let go: waited for here.)
+	require.Eventually(t, func() bool { return !c.Engine.Running(priv.ID) }, 10*time.Second, 5*time.Millisecond)
+	got, _ := kv.Get(ctx, "private/sessions", "private/session/"+priv.ID, "private/draft/"+priv.ID, "private/active")
+	assert.Empty(t, got, "left of the private chat")
+	_, err = c.Store.Session(ctx, priv.ID)
+	assert.ErrorIs(t, err, store.ErrNotFound)
+	assert.True(t, c.Engine.Running(kept), "the kept chat's run was stopped too")
+	require.Eventually(t, func() bool { return !c.Engine.Running(kept) }, 10*time.Second, 5*time.Millisecond)
+	ses, err := c.Store.Session(ctx, kept)
+	require.NoError(t, err)
+	assert.Equal(t, "", ses.Messages[1].Status, "the kept chat's reply")
+}

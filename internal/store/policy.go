@@ -14,26 +14,16 @@ import (
 // Policies returns the user's permission policies, newest first: the kept ones and those
 // decided in incognito windows (kept in memory: Policy.Private).
 func (s *Store) Policies(ctx context.Context) ([]permission.Policy, error) {
-	got, err := s.kv.Get(ctx, "policies", privatePolicies)
-	if err != nil {
-		return nil, err
-	}
 	var ps []permission.Policy
-	for _, k := range []string{"policies", privatePolicies} {
-		if b, ok := got[k]; ok {
-			var part []permission.Policy
-			if err := json.Unmarshal(b, &part); err != nil {
-				return nil, &CorruptError{What: "the permissions", Key: k, Err: err}
-			}
-			ps = append(ps, part...)
-		}
-	}
+	err := s.bothLists(ctx, "policies", "the permissions", func(b []byte) error {
+		var part []permission.Policy
+		err := json.Unmarshal(b, &part)
+		ps = append(ps, part...)
+		return err
+	})
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].UpdatedAt > ps[j].UpdatedAt })
-	return ps, nil
+	return ps, err
 }
-
-// privatePolicies keeps the policies decided in incognito windows, in memory.
-const privatePolicies = MemoryPrefix + "policies"
 
 // SetPolicy adds a policy, replacing one with the same tool and origin patterns.
 func (s *Store) SetPolicy(ctx context.Context, p permission.Policy) error {
@@ -70,9 +60,9 @@ func (s *Store) setPolicies(ctx context.Context, ps []permission.Policy) error {
 		if err := s.set(ctx, map[string]any{"policies": kept}); err != nil {
 			return err
 		}
-		return s.kv.Delete(ctx, privatePolicies)
+		return s.kv.Delete(ctx, twin("policies", true))
 	}
-	return s.set(ctx, map[string]any{"policies": kept, privatePolicies: private})
+	return s.set(ctx, map[string]any{"policies": kept, twin("policies", true): private})
 }
 
 // RevokePolicy removes the policy with these patterns. Reset (no patterns) removes all.
@@ -134,14 +124,14 @@ func (s *Store) Audit(ctx context.Context, e AuditEntry) error {
 	if e.Private {
 		// A private chat's calls are kept with it, in memory, the last PrivateAudit of them.
 		var log []AuditEntry
-		if _, err := s.get(ctx, privateAudit, &log); err != nil {
+		if _, err := s.get(ctx, twin("audit", true), &log); err != nil {
 			log = nil
 		}
 		log = append(log, e)
 		if len(log) > PrivateAudit {
 			log = log[len(log)-PrivateAudit:]
 		}
-		return s.set(ctx, map[string]any{privateAudit: log})
+		return s.set(ctx, map[string]any{twin("audit", true): log})
 	}
 	var h auditHead
 	if _, err := s.get(ctx, "audit", &h); err != nil {
@@ -174,7 +164,7 @@ func (s *Store) AuditLog(ctx context.Context) ([]AuditEntry, error) {
 	for n := max(0, last-AuditChunks+1); n <= last && h.Next > 0; n++ {
 		keys = append(keys, auditKey(n))
 	}
-	got, err := s.kv.Get(ctx, append(keys, privateAudit)...)
+	got, err := s.kv.Get(ctx, append(keys, twin("audit", true))...)
 	if err != nil {
 		return nil, err
 	}
@@ -188,18 +178,16 @@ func (s *Store) AuditLog(ctx context.Context) ([]AuditEntry, error) {
 		}
 	}
 	var private []AuditEntry
-	if b, ok := got[privateAudit]; ok && json.Unmarshal(b, &private) == nil && len(private) > 0 {
+	if b, ok := got[twin("audit", true)]; ok && json.Unmarshal(b, &private) == nil && len(private) > 0 {
 		out = append(out, private...)
 		sort.SliceStable(out, func(i, j int) bool { return out[i].At > out[j].At })
 	}
 	return out, nil
 }
 
-// privateAudit keeps the private chats' calls (in memory), the last PrivateAudit of them.
-const (
-	privateAudit = MemoryPrefix + "audit"
-	PrivateAudit = 200
-)
+// PrivateAudit is how many of the private chats' calls are kept (in memory, at the audit log's
+// twin).
+const PrivateAudit = 200
 
 func auditKey(n int) string { return "audit/" + strconv.Itoa(n) }
 

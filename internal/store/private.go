@@ -32,12 +32,33 @@ func keyOf(kind, id string) string {
 	return kind + "/" + id
 }
 
-// indexKey is the key of the index that lists session id.
-func indexKey(id string) string {
-	if Private(id) {
-		return MemoryPrefix + "sessions"
+// twin is key, or (private) its twin in memory, which holds the private chats' part of what
+// key holds: the index of chats, the incognito panels' choice, the policies decided there.
+func twin(key string, private bool) string {
+	if private {
+		return MemoryPrefix + key
 	}
-	return "sessions"
+	return key
+}
+
+// indexKey is the key of the index that lists session id.
+func indexKey(id string) string { return twin("sessions", Private(id)) }
+
+// bothLists reads the list kept at key and its twin in memory, in one read, and gives add
+// each one's JSON, which add decodes and appends to its list.
+func (s *Store) bothLists(ctx context.Context, key, what string, add func([]byte) error) error {
+	got, err := s.kv.Get(ctx, key, twin(key, true))
+	if err != nil {
+		return err
+	}
+	for _, k := range []string{key, twin(key, true)} {
+		if b, ok := got[k]; ok {
+			if err := add(b); err != nil {
+				return &CorruptError{What: what, Key: k, Err: err}
+			}
+		}
+	}
+	return nil
 }
 
 // ErrMemoryFull: the memory that keeps the private chats is full (chrome.storage.session holds
@@ -134,5 +155,5 @@ func (s *Store) ForgetPrivate(ctx context.Context) error {
 			return err
 		}
 	}
-	return s.kv.Delete(ctx, MemoryPrefix+"sessions", MemoryPrefix+"active", privateAudit, privatePolicies)
+	return s.kv.Delete(ctx, twin("sessions", true), twin("active", true), twin("audit", true), twin("policies", true))
 }

@@ -186,22 +186,15 @@ func (s *Store) SaveSettings(ctx context.Context, st Settings) error {
 
 // Sessions returns the index, kept and private chats, most recently updated first.
 func (s *Store) Sessions(ctx context.Context) ([]Meta, error) {
-	got, err := s.kv.Get(ctx, "sessions", MemoryPrefix+"sessions")
-	if err != nil {
-		return nil, err
-	}
 	var idx []Meta
-	for _, k := range []string{"sessions", MemoryPrefix + "sessions"} {
-		if b, ok := got[k]; ok {
-			var part []Meta
-			if err := json.Unmarshal(b, &part); err != nil {
-				return nil, &CorruptError{What: "the list of chats", Key: k, Err: err}
-			}
-			idx = append(idx, part...)
-		}
-	}
+	err := s.bothLists(ctx, "sessions", "the list of chats", func(b []byte) error {
+		var part []Meta
+		err := json.Unmarshal(b, &part)
+		idx = append(idx, part...)
+		return err
+	})
 	sort.SliceStable(idx, func(i, j int) bool { return idx[i].UpdatedAt > idx[j].UpdatedAt })
-	return idx, nil
+	return idx, err
 }
 
 // index is the index that lists session id (the kept chats', or the private ones').
@@ -411,23 +404,15 @@ func (s *Store) Images(ctx context.Context, ids ...string) (map[string]StoredIma
 // Active returns the id of the session the panel shows, "" if none: a panel in an incognito
 // window's when private is set (one of the private chats), any other panel's else.
 func (s *Store) Active(ctx context.Context, private bool) (string, error) {
-	key := "active"
-	if private {
-		key = MemoryPrefix + "active"
-	}
 	var id string
-	_, err := s.get(ctx, key, &id)
+	_, err := s.get(ctx, twin("active", private), &id)
 	return id, err
 }
 
 // SetActive records the session the panel shows: a private chat for the panels of incognito
 // windows, a kept one for the others.
 func (s *Store) SetActive(ctx context.Context, id string) error {
-	key := "active"
-	if Private(id) {
-		key = MemoryPrefix + "active"
-	}
-	return s.set(ctx, map[string]any{key: id})
+	return s.set(ctx, map[string]any{twin("active", Private(id)): id})
 }
 
 // ClearActive forgets the session the panels of its kind show, if it is id.
@@ -436,11 +421,7 @@ func (s *Store) ClearActive(ctx context.Context, id string) error {
 	if err != nil || active != id {
 		return err
 	}
-	key := "active"
-	if Private(id) {
-		key = MemoryPrefix + "active"
-	}
-	return s.set(ctx, map[string]any{key: ""})
+	return s.set(ctx, map[string]any{twin("active", Private(id)): ""})
 }
 
 // Memories returns the memories, newest first.

@@ -4,6 +4,12 @@
 import { $, el, download } from "./dom.js";
 import { call } from "./connection.js";
 import { t, say, ago } from "./i18n.js";
+import { privateWindow } from "./page.js";
+
+// An incognito window's panel sees, sets and clears the decisions and calls of its private
+// chats beside the kept ones; any other panel sees only the kept ones (the core keeps them
+// apart, as Chrome keeps incognito site settings to incognito windows).
+const seen = () => ({ private: privateWindow() });
 
 // Decisions, scopes and actions in words (catalog keys decision_*, scope_*, action_*).
 const decisionWords = (d) => (d === "allow_always" || d === "deny_always" ? t("decision_" + d) : d);
@@ -34,7 +40,7 @@ export async function openPermissions() {
 
 async function load(r) {
   try {
-    render(r || (await call("permission.list")));
+    render(r || (await call("permission.list", seen())));
   } catch (e) {
     $("permissions-status").textContent = e.message;
   }
@@ -47,6 +53,7 @@ function render({ policies, audit }) {
     li.dataset.tool = p.tool;
     li.dataset.origin = p.origin;
     li.dataset.decision = p.decision;
+    if (p.private) li.dataset.private = "1";
     li.append(
       el("span", { className: "badge", textContent: decisionWords(p.decision) }),
       el("span", { className: "p-text", textContent: t("scopeOn", scope(p.tool), site(p.origin)) }),
@@ -77,7 +84,7 @@ $("policy-list").addEventListener("click", async (e) => {
   const li = e.target.closest(".policy");
   if (!b || !li) return;
   try {
-    await load(await call("permission.revoke", { tool: li.dataset.tool, origin: li.dataset.origin }));
+    await load(await call("permission.revoke", { tool: li.dataset.tool, origin: li.dataset.origin, private: li.dataset.private === "1" }));
     $("permissions-status").textContent = t("revoked");
   } catch (x) {
     $("permissions-status").textContent = x.message;
@@ -98,7 +105,7 @@ $("policy-reset").addEventListener("click", async () => {
   delete b.dataset.confirm;
   b.textContent = t("resetAll");
   try {
-    await load(await call("permission.reset"));
+    await load(await call("permission.reset", seen()));
     $("permissions-status").textContent = t("resetDone");
   } catch (x) {
     $("permissions-status").textContent = x.message;
@@ -110,7 +117,7 @@ $("policy-form").addEventListener("submit", async (e) => {
   const err = document.querySelector('.field-error[data-for="policy"]');
   err.textContent = "";
   try {
-    await load(await call("permission.set", { tool: $("policy-tool").value, origin: $("policy-origin").value, decision: $("policy-decision").value }));
+    await load(await call("permission.set", { tool: $("policy-tool").value, origin: $("policy-origin").value, decision: $("policy-decision").value, ...seen() }));
     $("policy-origin").value = "";
   } catch (x) {
     err.textContent = x.message;
@@ -120,7 +127,7 @@ $("policy-form").addEventListener("submit", async (e) => {
 
 $("audit-export").addEventListener("click", async () => {
   try {
-    download(await call("audit.export"));
+    download(await call("audit.export", seen()));
   } catch (x) {
     $("permissions-status").textContent = x.message;
   }

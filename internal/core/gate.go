@@ -124,7 +124,7 @@ func (c *Core) writeAudits(flush <-chan struct{}) {
 }
 
 // auditLog is the audit log with every entry queued so far written.
-func (c *Core) auditLog(ctx context.Context) ([]store.AuditEntry, error) {
+func (c *Core) auditLog(ctx context.Context, private bool) ([]store.AuditEntry, error) {
 	q := &c.audits
 	q.mu.Lock()
 	if q.writing {
@@ -143,7 +143,7 @@ func (c *Core) auditLog(ctx context.Context) ([]store.AuditEntry, error) {
 	} else {
 		q.mu.Unlock()
 	}
-	return c.Store.AuditLog(ctx)
+	return c.Store.AuditLog(ctx, private)
 }
 
 // clock is the engine's clock (tests set it).
@@ -234,56 +234,62 @@ type Permissions struct {
 	Audit    []store.AuditEntry  `json:"audit"`
 }
 
-func (c *Core) permissions(ctx context.Context, _ struct{}) (*Permissions, error) {
+// Seen is whose view of the permissions a panel asks for: an incognito window's (Private),
+// which holds the decisions and calls of the private chats too, or another's, which does not.
+type Seen struct {
+	Private bool `json:"private,omitempty"`
+}
+
+func (c *Core) permissions(ctx context.Context, p Seen) (*Permissions, error) {
 	ps, err := c.Store.Policies(ctx)
 	if err != nil {
 		return nil, err
 	}
-	log, err := c.auditLog(ctx)
+	log, err := c.auditLog(ctx, p.Private)
 	if err != nil {
 		return nil, err
 	}
-	if ps == nil {
-		ps = []permission.Policy{}
-	}
-	return &Permissions{Policies: ps, Audit: log}, nil
+	return &Permissions{Policies: permission.Visible(ps, p.Private), Audit: log}, nil
 }
 
 // PolicyParams names a policy by its patterns (permission.revoke), or is a new one
-// (permission.set). permission.reset takes none.
+// (permission.set), from an incognito window's panel when Private (a policy set there lasts
+// as long as the incognito windows, and one revoked there may be theirs). permission.reset
+// takes Private only.
 type PolicyParams struct {
 	Tool     string              `json:"tool"`
 	Origin   string              `json:"origin"`
 	Decision permission.Decision `json:"decision"`
+	Seen
 }
 
 func (c *Core) revoke(ctx context.Context, p PolicyParams) (*Permissions, error) {
 	if strings.TrimSpace(p.Tool) == "" {
 		return nil, problemf(sayRevokeWhich)
 	}
-	if err := c.Store.RevokePolicy(ctx, p.Tool, p.Origin); err != nil {
+	if err := c.Store.RevokePolicy(ctx, p.Tool, p.Origin, p.Private); err != nil {
 		return nil, err
 	}
-	return c.permissions(ctx, struct{}{})
+	return c.permissions(ctx, p.Seen)
 }
 
-func (c *Core) resetPolicies(ctx context.Context, _ struct{}) (*Permissions, error) {
-	if err := c.Store.RevokePolicy(ctx, "", ""); err != nil {
+func (c *Core) resetPolicies(ctx context.Context, p Seen) (*Permissions, error) {
+	if err := c.Store.RevokePolicy(ctx, "", "", p.Private); err != nil {
 		return nil, err
 	}
-	return c.permissions(ctx, struct{}{})
+	return c.permissions(ctx, p)
 }
 
 func (c *Core) setPolicy(ctx context.Context, p PolicyParams) (*Permissions, error) {
-	err := c.Store.SetPolicy(ctx, permission.Policy{Tool: p.Tool, Origin: p.Origin, Decision: p.Decision, UpdatedAt: c.Engine.Now().UnixMilli()})
+	err := c.Store.SetPolicy(ctx, permission.Policy{Tool: p.Tool, Origin: p.Origin, Decision: p.Decision, UpdatedAt: c.Engine.Now().UnixMilli(), Private: p.Private})
 	if err != nil {
 		return nil, &store.FieldError{Field: "policy", Message: strings.TrimPrefix(err.Error(), "permission: ")}
 	}
-	return c.permissions(ctx, struct{}{})
+	return c.permissions(ctx, p.Seen)
 }
 
-func (c *Core) exportAudit(ctx context.Context, _ struct{}) (*File, error) {
-	log, err := c.auditLog(ctx)
+func (c *Core) exportAudit(ctx context.Context, p Seen) (*File, error) {
+	log, err := c.auditLog(ctx, p.Private)
 	if err != nil {
 		return nil, err
 	}

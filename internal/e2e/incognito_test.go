@@ -37,6 +37,10 @@ func TestIncognitoChatsAreNotKept(t *testing.T) {
 		if c.Steps() == 1 && c.Last().Name == "tabs_list" {
 			return testkit.Turn{Calls: []testkit.Call{{Name: "snapshot", Args: map[string]any{"tabId": incognitoTab.Load()}}}}
 		}
+		// A kept chat asks for what a private chat was allowed Always.
+		if c.Steps() == 0 && strings.Contains(c.Last().Text, "Search my history") {
+			return testkit.Turn{Calls: []testkit.Call{{Name: "history_search", Args: map[string]any{"text": "kept"}}}}
+		}
 		if c.Steps() == 2 && c.Last().Name == "snapshot" {
 			return testkit.Turn{Calls: []testkit.Call{{Name: "tab_switch", Args: map[string]any{"tabId": incognitoTab.Load()}}}}
 		}
@@ -108,19 +112,37 @@ func TestIncognitoChatsAreNotKept(t *testing.T) {
 	}
 	JS[any](t, panel, privSes+`.then(s => skiffTest.call("tool.decide", {sessionId: s.id, messageId: s.messages.find(m => m.status === "asking").id, decision: "allow_always"}))`)
 	WaitJS(t, panel, privSes+`.then(s => s.messages?.at(-1)?.content === "Done.")`)
-	// The permissions view says how long it lasts.
-	Click(t, panel, `document.getElementById("permissions-toggle")`)
-	WaitJS(t, panel, `document.getElementById("policy-list").textContent.includes("in an incognito window: until the last one closes")`)
 	if p := JS[string](t, panel, `chrome.storage.session.get("private/policies").then(v => v["private/policies"] || "")`); !strings.Contains(p, `"private":true`) {
 		t.Errorf("the Always answered in the private chat is not kept in memory: %q\n%s", p, JS[string](t, panel, `chrome.storage.session.get(null).then(v => JSON.stringify(v))`))
 	}
+	// It stays in incognito windows: this panel's permissions view does not show it, an
+	// incognito panel's does, and a kept chat making the same call is still asked.
+	Click(t, panel, `document.getElementById("permissions-toggle")`)
+	WaitJS(t, panel, `document.getElementById("policy-list").textContent.includes(`+jsString(site.URL)+`)`)
+	if l := JS[string](t, panel, `document.getElementById("policy-list").textContent + "\n" + document.getElementById("audit-list").textContent`); strings.Contains(strings.Split(l, "\n")[0], "incognito") || strings.Contains(l, secret) {
+		t.Errorf("a panel of a window that is not incognito shows the incognito window's decision or calls:\n%s", l)
+	}
+	if p := JS[string](t, panel, `skiffTest.call("permission.list", {private: true}).then(r => JSON.stringify(r.policies))`); !strings.Contains(p, `"private":true`) {
+		t.Errorf("an incognito panel's permissions do not show the Always answered there: %s", p)
+	}
+	JS[string](t, panel, `(async () => (await skiffTest.call("chat.send", {sessionId: "`+kept+`", text: "Search my history", agent: true, windowId: (await chrome.windows.getCurrent()).id})).sessionId)()`)
+	keptSes := `chrome.storage.local.get("session/` + kept + `").then(v => JSON.parse(v["session/` + kept + `"] || "{}"))`
+	WaitJS(t, panel, keptSes+`.then(s => s.messages?.at(-1)?.status === "asking" && s.messages.at(-1).tool?.name === "history_search")`)
+	JS[any](t, panel, keptSes+`.then(s => skiffTest.call("tool.decide", {sessionId: s.id, messageId: s.messages.at(-1).id, decision: "deny_once"}))`)
+	WaitJS(t, panel, keptSes+`.then(s => s.messages?.at(-1)?.content === "Done.")`)
 	read := JS[string](t, panel, `chrome.storage.session.get("private/session/`+priv+`").then(v => v["private/session/`+priv+`"])`)
 	if !strings.Contains(read, "snapshot") || !strings.Contains(read, "Counters") {
 		t.Errorf("the private chat does not hold its run: %s", read)
 	}
-	audit := JS[string](t, panel, `skiffTest.call("permission.list").then(r => JSON.stringify(r.audit))`)
+	audit := JS[string](t, panel, `skiffTest.call("permission.list", {private: true}).then(r => JSON.stringify(r.audit.filter(a => a.private)))`)
 	if !strings.Contains(audit, "snapshot") {
-		t.Errorf("the audit log does not show the private chat's call while its window is open: %s", audit)
+		t.Errorf("an incognito panel's audit log does not show the private chat's call while its window is open: %s", audit)
+	}
+	if audit := JS[string](t, panel, `skiffTest.call("permission.list").then(r => JSON.stringify(r.audit))`); strings.Contains(audit, `"private":true`) {
+		t.Errorf("the audit log of a panel outside incognito windows shows the private chat's calls: %s", audit)
+	}
+	if f := JS[string](t, panel, `skiffTest.call("audit.export").then(f => f.text)`); strings.Contains(f, `"private": true`) || strings.Contains(f, secret) {
+		t.Errorf("the audit log exported outside incognito windows holds the private chat's calls")
 	}
 	// Not one byte of it on disk.
 	// (The site is in the policies: the user allowed it by name, from a window that is not incognito.)

@@ -191,7 +191,7 @@ func (g *Gate) Decide(ctx context.Context, c Call, askedAt time.Time, asking fun
 	if answered {
 		return g.apply(ctx, c, d), nil
 	}
-	out := Evaluate(policies, c.Request)
+	out := Evaluate(Visible(policies, strings.HasPrefix(c.Caller.Chat, PrivatePrefix)), c.Request)
 	switch out.Verdict {
 	case Allow:
 		return Ruled(true, sayAllowedBy.With(out.Why), ""), nil

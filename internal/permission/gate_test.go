@@ -301,3 +301,43 @@ func TestReadOnly(t *testing.T) {
 	assert.Equal(t, "decNoOneToAsk", r.Said.Key)
 	assert.NotEmpty(t, r.Why)
 }
+
+// An Always answered in a private chat (an incognito window's) holds for private chats only:
+// the same call from a kept chat or an outside agent still asks, as Chrome keeps what is
+// decided in incognito windows to them.
+func TestAnIncognitoAlwaysStaysThere(t *testing.T) {
+	g, ps, _, _ := newGate()
+	ctx := context.Background()
+	private := click("a", "https://shop.example")
+	askedFirst := make(chan struct{}, 1)
+	private.Caller = Caller{Kind: KindPanel, Name: "the model in the panel", Chat: PrivatePrefix + "s1"}
+	done := make(chan Ruling, 1)
+	go func() {
+		r, err := g.Decide(ctx, private, time.Time{}, func(i18n.Text) { askedFirst <- struct{}{} })
+		assert.NoError(t, err)
+		done <- r
+	}()
+	<-askedFirst
+	assert.True(t, g.Answer("a", AllowAlways))
+	require.True(t, (<-done).Allow)
+	require.Len(t, ps.ps, 1)
+	assert.True(t, ps.ps[0].Private)
+
+	private.ID = "b"
+	r, err := g.Decide(ctx, private, time.Time{}, func(i18n.Text) { t.Error("a private chat asked again") })
+	require.NoError(t, err)
+	assert.True(t, r.Allow)
+
+	for _, who := range []Caller{{Kind: KindPanel, Name: "the model in the panel", Chat: "s2"}, {Kind: KindClient, Name: "Claude Code"}} {
+		c := click("c-"+who.Name, "https://shop.example")
+		c.Caller = who
+		asked := make(chan struct{}, 1)
+		cctx, cancel := context.WithCancel(ctx)
+		go func() {
+			<-asked
+			cancel()
+		}()
+		_, err := g.Decide(cctx, c, time.Time{}, func(i18n.Text) { asked <- struct{}{} })
+		assert.ErrorIs(t, err, context.Canceled, "%s was allowed by the incognito window's Always", who.Name)
+	}
+}

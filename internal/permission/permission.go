@@ -54,6 +54,24 @@ type Policy struct {
 // PrivatePrefix begins the id of a chat started in an incognito window (store.Private).
 const PrivatePrefix = "private-"
 
+// Visible is the policies that hold for a caller: all of them in a private chat (or an
+// incognito window's panel), and the kept ones only anywhere else. What the user decides in
+// an incognito window stays there, as Chrome's own site settings do: an Always answered in a
+// private chat does not let a kept chat's agent or an outside agent do the same, and is not
+// shown outside incognito windows.
+func Visible(ps []Policy, private bool) []Policy {
+	if private {
+		return ps
+	}
+	out := make([]Policy, 0, len(ps))
+	for _, p := range ps {
+		if !p.Private {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // Request is a tool call as the gate weighs it.
 type Request struct {
 	Tool       string // the tool's name: "click"

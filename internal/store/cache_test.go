@@ -189,7 +189,7 @@ func TestCachedUnderTheStore(t *testing.T) {
 	wg.Wait()
 	plain, err := Open(ctx, kv)
 	require.NoError(t, err)
-	log, err := plain.AuditLog(ctx)
+	log, err := plain.AuditLog(ctx, false)
 	require.NoError(t, err)
 	assert.Len(t, log, 40)
 	for i := range 40 {

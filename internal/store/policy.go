@@ -39,7 +39,9 @@ func (s *Store) SetPolicy(ctx context.Context, p permission.Policy) error {
 	}
 	out := []permission.Policy{p}
 	for _, q := range ps {
-		if q.Tool != p.Tool || q.Origin != p.Origin {
+		// An incognito window's decision sits beside a kept one for the same patterns (which
+		// holds again once the window closes), and never replaces it.
+		if q.Tool != p.Tool || q.Origin != p.Origin || q.Private != p.Private {
 			out = append(out, q)
 		}
 	}
@@ -65,8 +67,10 @@ func (s *Store) setPolicies(ctx context.Context, ps []permission.Policy) error {
 	return s.set(ctx, map[string]any{"policies": kept, twin("policies", true): private})
 }
 
-// RevokePolicy removes the policy with these patterns. Reset (no patterns) removes all.
-func (s *Store) RevokePolicy(ctx context.Context, tool, origin string) error {
+// RevokePolicy removes the policy with these patterns, the incognito windows' one when private.
+// Reset (no patterns) removes every kept policy, and the incognito windows' ones too when
+// private (an incognito window's panel lists both; another lists only the kept ones).
+func (s *Store) RevokePolicy(ctx context.Context, tool, origin string, private bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ps, err := s.Policies(ctx)
@@ -75,7 +79,11 @@ func (s *Store) RevokePolicy(ctx context.Context, tool, origin string) error {
 	}
 	out := []permission.Policy{}
 	for _, q := range ps {
-		if tool != "" && (q.Tool != tool || q.Origin != origin) {
+		gone := q.Tool == tool && q.Origin == origin && q.Private == private
+		if tool == "" {
+			gone = !q.Private || private
+		}
+		if !gone {
 			out = append(out, q)
 		}
 	}
@@ -153,8 +161,9 @@ func (s *Store) Audit(ctx context.Context, e AuditEntry) error {
 	return nil
 }
 
-// AuditLog returns the kept audit entries, newest first.
-func (s *Store) AuditLog(ctx context.Context) ([]AuditEntry, error) {
+// AuditLog returns the kept audit entries, newest first, and with private the calls of the
+// private chats too (for an incognito window's panel).
+func (s *Store) AuditLog(ctx context.Context, private bool) ([]AuditEntry, error) {
 	var h auditHead
 	if _, err := s.get(ctx, "audit", &h); err != nil {
 		return nil, err
@@ -164,22 +173,25 @@ func (s *Store) AuditLog(ctx context.Context) ([]AuditEntry, error) {
 	for n := max(0, last-AuditChunks+1); n <= last && h.Next > 0; n++ {
 		keys = append(keys, auditKey(n))
 	}
-	got, err := s.kv.Get(ctx, append(keys, twin("audit", true))...)
+	if private {
+		keys = append(keys, twin("audit", true))
+	}
+	got, err := s.kv.Get(ctx, keys...)
 	if err != nil {
 		return nil, err
 	}
 	out := []AuditEntry{}
 	for i := len(keys) - 1; i >= 0; i-- {
 		var chunk []AuditEntry
-		if b, ok := got[keys[i]]; ok && json.Unmarshal(b, &chunk) == nil {
+		if b, ok := got[keys[i]]; ok && keys[i] != twin("audit", true) && json.Unmarshal(b, &chunk) == nil {
 			for j := len(chunk) - 1; j >= 0; j-- {
 				out = append(out, chunk[j])
 			}
 		}
 	}
-	var private []AuditEntry
-	if b, ok := got[twin("audit", true)]; ok && json.Unmarshal(b, &private) == nil && len(private) > 0 {
-		out = append(out, private...)
+	var theirs []AuditEntry
+	if b, ok := got[twin("audit", true)]; ok && json.Unmarshal(b, &theirs) == nil && len(theirs) > 0 {
+		out = append(out, theirs...)
 		sort.SliceStable(out, func(i, j int) bool { return out[i].At > out[j].At })
 	}
 	return out, nil

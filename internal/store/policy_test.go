@@ -24,9 +24,9 @@ func TestPolicies(t *testing.T) {
 	assert.Equal(t, permission.Policy{Tool: "act:click", Origin: "https://a.com", Decision: permission.DenyAlways, UpdatedAt: 3}, ps[0])
 	assert.Equal(t, "read:*", ps[1].Tool)
 	assert.ErrorIs(t, st.SetPolicy(ctx, permission.Policy{Tool: "act:click", Origin: "a.com", Decision: permission.AllowAlways}), permission.ErrPattern)
-	require.NoError(t, st.RevokePolicy(ctx, "act:click", "https://a.com"))
-	assert.ErrorIs(t, st.RevokePolicy(ctx, "act:click", "https://a.com"), ErrNoPolicy)
-	require.NoError(t, st.RevokePolicy(ctx, "", ""))
+	require.NoError(t, st.RevokePolicy(ctx, "act:click", "https://a.com", false))
+	assert.ErrorIs(t, st.RevokePolicy(ctx, "act:click", "https://a.com", false), ErrNoPolicy)
+	require.NoError(t, st.RevokePolicy(ctx, "", "", false))
 	ps, _ = st.Policies(ctx)
 	assert.Empty(t, ps)
 }
@@ -43,7 +43,7 @@ func TestAuditIsBoundedAndCheap(t *testing.T) {
 		require.NoError(t, st.Audit(ctx, AuditEntry{At: int64(i), Tool: "click", What: fmt.Sprintf("call %d", i), OK: true}))
 		assert.Less(t, kv.Writes-before, 12_000, "one append writes one chunk")
 	}
-	log, err := st.AuditLog(ctx)
+	log, err := st.AuditLog(ctx, false)
 	require.NoError(t, err)
 	assert.LessOrEqual(t, len(log), AuditChunk*AuditChunks)
 	assert.GreaterOrEqual(t, len(log), AuditChunk*(AuditChunks-1))

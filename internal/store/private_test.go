@@ -64,11 +64,15 @@ func TestPrivateChatsNeverReachTheDisk(t *testing.T) {
 	assert.Equal(t, "k1", a)
 	a, _ = s.Active(ctx, true)
 	assert.Equal(t, id, a)
-	log, err := s.AuditLog(ctx)
+	log, err := s.AuditLog(ctx, true)
 	require.NoError(t, err)
 	require.Len(t, log, 2)
 	assert.Equal(t, "navigate", log[0].Tool)
 	assert.True(t, log[1].Private)
+	log, err = s.AuditLog(ctx, false)
+	require.NoError(t, err)
+	require.Len(t, log, 1, "a panel outside incognito windows sees the kept calls only")
+	assert.Equal(t, "navigate", log[0].Tool)
 
 	require.NoError(t, s.ForgetPrivate(ctx))
 	assert.Empty(t, memory.m, "left in memory")
@@ -76,7 +80,7 @@ func TestPrivateChatsNeverReachTheDisk(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, idx, 1)
 	assert.Equal(t, "k1", idx[0].ID)
-	log, _ = s.AuditLog(ctx)
+	log, _ = s.AuditLog(ctx, true)
 	assert.Len(t, log, 1)
 	a, _ = s.Active(ctx, false)
 	assert.Equal(t, "k1", a)
@@ -115,4 +119,39 @@ func mustExport(t *testing.T, ses []Session) []byte {
 	b, err := ExportJSON(ses, nil, 5)
 	require.NoError(t, err)
 	return b
+}
+
+// A decision taken in an incognito window sits beside a kept one for the same patterns, and
+// never replaces it: when the window closes, the kept one holds as before. A panel outside
+// incognito windows revokes and resets the kept ones only.
+func TestAnIncognitoDecisionLeavesTheKeptOne(t *testing.T) {
+	disk, memory := NewMemKV(), NewMemKV()
+	s, err := Open(ctx, Split{Disk: disk, Memory: memory})
+	require.NoError(t, err)
+	const site = "https://bank.example"
+	require.NoError(t, s.SetPolicy(ctx, permission.Policy{Tool: "act:*", Origin: site, Decision: permission.DenyAlways, UpdatedAt: 1}))
+	require.NoError(t, s.SetPolicy(ctx, permission.Policy{Tool: "act:*", Origin: site, Decision: permission.AllowAlways, UpdatedAt: 2, Private: true}))
+	ps, err := s.Policies(ctx)
+	require.NoError(t, err)
+	require.Len(t, ps, 2, "the incognito Always replaced the kept Never")
+	assert.Equal(t, []permission.Policy{{Tool: "act:*", Origin: site, Decision: permission.DenyAlways, UpdatedAt: 1}}, permission.Visible(ps, false))
+
+	// Revoked from a panel outside incognito windows: the kept one goes, the other stays.
+	require.NoError(t, s.RevokePolicy(ctx, "act:*", site, false))
+	ps, _ = s.Policies(ctx)
+	require.Len(t, ps, 1)
+	assert.True(t, ps[0].Private)
+	assert.ErrorIs(t, s.RevokePolicy(ctx, "act:*", site, false), ErrNoPolicy)
+
+	// Reset there leaves the incognito windows' decisions; reset in one of them takes all.
+	require.NoError(t, s.SetPolicy(ctx, permission.Policy{Tool: "*", Origin: "*", Decision: permission.AllowAlways, UpdatedAt: 3}))
+	require.NoError(t, s.RevokePolicy(ctx, "", "", false))
+	ps, _ = s.Policies(ctx)
+	require.Len(t, ps, 1)
+	assert.True(t, ps[0].Private)
+	require.NoError(t, s.SetPolicy(ctx, permission.Policy{Tool: "*", Origin: "*", Decision: permission.AllowAlways, UpdatedAt: 4}))
+	require.NoError(t, s.RevokePolicy(ctx, "", "", true))
+	ps, _ = s.Policies(ctx)
+	assert.Empty(t, ps)
+	assert.Empty(t, memory.m)
 }

@@ -24,7 +24,7 @@ func TestPageRole(t *testing.T) {
 		assert.Equal(t, want != "", ok, path)
 	}
 	for name := range overlayMay {
-		_, ok := methods[name]
+		_, ok := methodFor(name)
 		assert.True(t, ok, "overlayMay names %q, which is not a method", name)
 	}
 }

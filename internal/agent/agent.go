@@ -317,6 +317,12 @@ func (e *Engine) Send(ctx context.Context, in Input, emit func(Update)) error {
 	if strings.TrimSpace(in.Text) == "" && len(in.Images) == 0 {
 		return ErrEmpty
 	}
+	if in.Private || store.Private(in.SessionID) {
+		// Refused before the message is stored: nothing of it goes to an agent's own records.
+		if st, err := e.Store.Settings(ctx); err == nil && strings.HasPrefix(st.Provider, HostedPrefix) {
+			return ErrHostedPrivate
+		}
+	}
 	var ses *store.Session
 	var err error
 	if in.SessionID == "" {

@@ -39,6 +39,11 @@ type Hosted interface {
 // HostedPrefix marks a provider setting that names an agent skiffd hosts: "acp:gemini".
 const HostedPrefix = "acp:"
 
+// ErrHostedPrivate: a private chat (an incognito window's) with an agent skiffd hosts. Such an
+// agent keeps its own record of each session on disk (Claude Code, Gemini CLI…), where Skiff
+// cannot drop it when the incognito windows close.
+var ErrHostedPrivate = errors.New("agent: an agent skiffd hosts does not take an incognito window's chat")
+
 // ErrNoHost: a chat with an agent while no skiffd is linked.
 var ErrNoHost = errors.New("this chat's agent runs in skiffd, which is not linked: turn the link on in Settings › Outside agents")
 
@@ -63,6 +68,9 @@ type hostedRun struct {
 func (e *Engine) runHosted(ctx context.Context, ses *store.Session, agent string, read func(context.Context) (*store.Page, error), emit func(Update)) (store.Message, error) {
 	if e.Hosted == nil {
 		return store.Message{}, ErrNoHost
+	}
+	if store.Private(ses.ID) {
+		return store.Message{}, ErrHostedPrivate // (a provider chosen after the chat started)
 	}
 	ses.Provider, ses.Model, ses.Agent = HostedPrefix+agent, "", false
 	ses.UpdatedAt = e.now()

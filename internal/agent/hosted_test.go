@@ -249,3 +249,39 @@ func TestContinueAnAgentsSession(t *testing.T) {
 	require.Len(t, ses.Messages, 1)
 	assert.Equal(t, "noticeAgentKeeps", ses.Messages[0].NoticeText.Key)
 }
+
+// An agent skiffd hosts keeps its own record of each session on disk, where Skiff cannot drop
+// it when the incognito windows close: a private chat's message is refused before it is
+// stored or sent, and a private chat whose provider became such an agent afterwards is
+// refused when it runs again. A kept chat still goes to the agent.
+func TestHostedAgentsDoNotTakePrivateChats(t *testing.T) {
+	ctx := context.Background()
+	e, st := hostedEngine(t)
+	h := &scripted{e: e, events: []link.AgentEvent{{Kind: "text", Text: "Hello"}}}
+	e.Hosted = h
+	noop := func(Update) {}
+
+	assert.ErrorIs(t, e.Send(ctx, Input{Text: "about an incognito page", Private: true}, noop), ErrHostedPrivate)
+	idx, err := st.Sessions(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, idx, "the refused message was stored")
+	assert.Empty(t, h.prompt, "the agent got the message")
+
+	// A private chat that began with a model, then the agent chosen in Settings.
+	priv := &store.Session{Header: store.Header{ID: store.PrivatePrefix + "p1", Title: "private", UpdatedAt: 1},
+		Messages: []store.Message{{ID: "u1", Role: "user", Content: "private words"}, {ID: "a1", Role: "assistant", Content: "a model's reply"}}}
+	require.NoError(t, st.SaveSession(ctx, priv))
+	assert.ErrorIs(t, e.Send(ctx, Input{SessionID: priv.ID, Text: "and now?"}, noop), ErrHostedPrivate)
+	assert.ErrorIs(t, e.Regenerate(ctx, Input{SessionID: priv.ID}, noop), ErrHostedPrivate)
+	assert.Empty(t, h.prompt, "the agent got a private chat's words")
+	got, err := st.Session(ctx, priv.ID)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(got.Messages), 2)
+	assert.Equal(t, "a model's reply", got.Messages[1].Content, "the refusal cost the chat its reply")
+	for _, m := range got.Messages {
+		t.Logf("%s %s %q", m.Role, m.Status, m.Content)
+	}
+
+	require.NoError(t, e.Send(ctx, Input{Text: "a kept question"}, noop))
+	assert.Equal(t, "a kept question", h.prompt)
+}

@@ -27,6 +27,7 @@ var (
 	sayBusy             = i18n.Sentence{Key: "errBusy", English: "Skiff is still replying in this chat. Wait for the reply or press Stop."}
 	sayEmpty            = i18n.Sentence{Key: "errEmpty", English: "Type a message first."}
 	sayKeptChat         = i18n.Sentence{Key: "errKeptChat", English: "This chat is kept on this computer, so it does not take what is in an incognito window. Start a new chat there: Skiff keeps it only while an incognito window is open."}
+	sayHostedPrivate    = i18n.Sentence{Key: "errHostedPrivate", English: "Agents that skiffd runs keep their own record of each chat on disk, so Skiff does not send them what is in an incognito window. Choose a model in Settings for chats here."}
 	sayNothingToEdit    = i18n.Sentence{Key: "errNothingToEdit", English: "There is no message to edit in this chat."}
 	sayNothingToRegen   = i18n.Sentence{Key: "errNothingToRegenerate", English: "There is no reply to regenerate in this chat."}
 	sayQueueFull        = i18n.Sentence{Key: "errQueueFull", English: "Twenty messages are already waiting in this chat. Wait for the reply, or remove some from the queue."}
@@ -77,6 +78,7 @@ var sentences = []struct {
 	{agent.ErrBusy, sayBusy},
 	{agent.ErrEmpty, sayEmpty},
 	{agent.ErrKeptChat, sayKeptChat},
+	{agent.ErrHostedPrivate, sayHostedPrivate},
 	{agent.ErrNothingToEdit, sayNothingToEdit},
 	{agent.ErrNothingToRegenerate, sayNothingToRegen},
 	{agent.ErrQueueFull, sayQueueFull},

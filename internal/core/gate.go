@@ -249,7 +249,11 @@ func (c *Core) permissions(ctx context.Context, p Seen) (*Permissions, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Permissions{Policies: permission.Visible(ps, p.Private), Audit: log}, nil
+	ps = permission.Visible(ps, p.Private)
+	if ps == nil {
+		ps = []permission.Policy{} // the panel reads a list
+	}
+	return &Permissions{Policies: ps, Audit: log}, nil
 }
 
 // PolicyParams names a policy by its patterns (permission.revoke), or is a new one

@@ -81,3 +81,21 @@ func TestOverlayMayOnlyChat(t *testing.T) {
 	assert.Empty(t, over.find(UpdateAsks), "a question was pushed to the overlay")
 	assert.Equal(t, 1, c.panels(), "the overlay counts as a panel that can answer")
 }
+
+// Each panel's permissions view reads a list, in an incognito window's panel too, with no
+// policy at all; an Always set there is that window's, and the other panels do not see it.
+func TestPermissionsAsEachWindowSeesThem(t *testing.T) {
+	c := newCore(t, store.NewMemKV(), "openai", "http://127.0.0.1:1")
+	p := &panel{}
+	c.Connect(p)
+	for _, private := range []bool{false, true} {
+		r := p.callOK(t, c, "permission.list", obj{"private": private}).(map[string]any)
+		assert.Equal(t, []any{}, r["policies"], "private %v", private)
+	}
+	p.callOK(t, c, "permission.set", obj{"tool": "act:*", "origin": "https://shop.example", "decision": "allow_always", "private": true})
+	kept := p.callOK(t, c, "permission.list", nil).(map[string]any)
+	assert.Equal(t, []any{}, kept["policies"])
+	seen := p.callOK(t, c, "permission.list", obj{"private": true}).(map[string]any)
+	require.Len(t, seen["policies"], 1)
+	assert.Equal(t, true, seen["policies"].([]any)[0].(map[string]any)["private"])
+}

@@ -21,6 +21,10 @@ type Caller struct {
 	Chat string `json:"chat,omitempty"` // the chat the call belongs to ("" when none shows it)
 }
 
+// Private says the call comes from a private chat (an incognito window's): what the user
+// decides for it is private too, and it is weighed with the private decisions.
+func (c Caller) Private() bool { return strings.HasPrefix(c.Chat, PrivatePrefix) }
+
 // Kinds of callers.
 const (
 	KindPanel    = "panel"    // the model of a chat in Skiff's panel
@@ -191,7 +195,7 @@ func (g *Gate) Decide(ctx context.Context, c Call, askedAt time.Time, asking fun
 	if answered {
 		return g.apply(ctx, c, d), nil
 	}
-	out := Evaluate(Visible(policies, strings.HasPrefix(c.Caller.Chat, PrivatePrefix)), c.Request)
+	out := Evaluate(Visible(policies, c.Caller.Private()), c.Request)
 	switch out.Verdict {
 	case Allow:
 		return Ruled(true, sayAllowedBy.With(out.Why), ""), nil
@@ -308,7 +312,7 @@ func (g *Gate) apply(ctx context.Context, c Call, d Decision) Ruling {
 	said := map[Decision]i18n.Sentence{AllowOnce: sayYouOnce, AllowAlways: sayYouAlways, DenyOnce: sayYouDenied, DenyAlways: sayYouNever}[d].With()
 	if d == AllowAlways || d == DenyAlways {
 		p := Policy{Tool: Scope(c.Request), Origin: c.Origin, Decision: d, UpdatedAt: g.clock().Now().UnixMilli(),
-			Private: strings.HasPrefix(c.Caller.Chat, PrivatePrefix)}
+			Private: c.Caller.Private()}
 		if p.Origin == "" {
 			p.Origin = "*"
 		}

@@ -348,3 +348,28 @@ func TestCutStreamInAnAgentRunKeepsItsText(t *testing.T) {
 		t.Errorf("the cut reply's text is gone: %s", msgs)
 	}
 }
+
+// A gateway or server that ignores stream:true and answers each turn with the whole reply as
+// one JSON body: an agent run on it calls its tool and ends with the reply shown, in each wire
+// format, as it would on a stream.
+func TestAWholeReplyIsReadAsAStream(t *testing.T) {
+	site := testkit.NewSite(t)
+	for _, id := range []string{"openai", "anthropic", "google"} {
+		m := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+			if c.Steps() == 0 {
+				return testkit.Turn{Calls: []testkit.Call{{Name: "snapshot", Args: map[string]any{}}}, Whole: true}
+			}
+			return testkit.Turn{Text: "The page shows a shop with a Buy button.", Whole: true}
+		})
+		panel := agentPanel(t, id, m)
+		openTab(t, panel, site.Page("overlay.html"))
+		cards := runAgent(t, panel, "what is on the page?")
+		if len(cards) != 1 || cards[0].Tool != "snapshot" || cards[0].Status != "done" {
+			t.Errorf("%s: the call in the whole reply did not run: %+v", id, cards)
+		}
+		WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
+		if got := JS[string](t, panel, lastAssistant+`.querySelector(".content").textContent`); !strings.Contains(got, "a shop with a Buy button") {
+			t.Errorf("%s: the reply shown is %q", id, got)
+		}
+	}
+}

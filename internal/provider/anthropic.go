@@ -120,6 +120,17 @@ type anEvent struct {
 	Message struct {
 		Usage anUsage `json:"usage"`
 	} `json:"message"`
+	// Content and StopReason are a whole message's (type "message"): the reply of a
+	// provider that answered stream:true with one JSON body.
+	Content []struct {
+		Type     string          `json:"type"`
+		ID       string          `json:"id"`
+		Name     string          `json:"name"`
+		Text     string          `json:"text"`
+		Thinking string          `json:"thinking"`
+		Input    json.RawMessage `json:"input"`
+	} `json:"content"`
+	StopReason   string `json:"stop_reason"`
 	ContentBlock struct {
 		Type string `json:"type"`
 		ID   string `json:"id"`
@@ -223,6 +234,27 @@ func (d *anthropicDecoder) event(ev sse.Event, emit func(Event)) bool {
 		}
 		d.sawUsage = d.usage.mergeAnthropic(e.Usage) || d.sawUsage
 	case "message_stop":
+		d.done = true
+		return true
+	case "message": // the whole reply at once
+		for _, b := range e.Content {
+			switch b.Type {
+			case "text":
+				if b.Text != "" {
+					emit(Event{Kind: EventText, Text: b.Text})
+				}
+			case "thinking":
+				if b.Thinking != "" {
+					emit(Event{Kind: EventReasoning, Text: b.Thinking})
+				}
+			case "tool_use", "server_tool_use":
+				t := &anTool0{id: b.ID, name: b.Name, stopped: true}
+				t.json.Write(b.Input)
+				d.emitTool(t, emit)
+			}
+		}
+		d.stopReason = e.StopReason
+		d.sawUsage = d.usage.mergeAnthropic(e.Usage) || d.sawUsage
 		d.done = true
 		return true
 	case "error":

@@ -218,14 +218,22 @@ func ResponseError(p Provider, status int, header map[string]string, body []byte
 	if !parseErrorBody(e, body) {
 		switch {
 		case looksLikeHTML(body):
-			e.Kind = KindBadResponse
-			e.Message = fmt.Sprintf("it returned an HTML page instead of JSON (%s); check the base URL", htmlTitle(body))
-			if status == 404 {
-				e.Kind = KindNotFound
-			}
-			if p.Local && status == 403 {
+			// A proxy's, a CDN's or a captive portal's page: its status says what happened.
+			e.Message = fmt.Sprintf("It answered with a web page instead of JSON (%s)", htmlTitle(body))
+			switch {
+			case p.Local && status == 403:
 				e.Kind = KindOrigin
+			case status == 404:
+				e.Kind = KindNotFound
+			case status == 429:
+				e.Kind = KindRateLimit
+			case status >= 500:
+				e.Kind = KindServer
+			default:
+				e.Kind = KindBadResponse
+				e.Message += "; check the base URL"
 			}
+			e.RetryAfter = retryAfter(header)
 			return e
 		default:
 			e.Message = snippet(body)
@@ -237,9 +245,13 @@ func ResponseError(p Provider, status int, header map[string]string, body []byte
 }
 
 func classify(p Provider, status int, e *Error) ErrorKind {
+	if n, err := strconv.Atoi(e.Code); err == nil && n >= 400 && n < 600 && status < 400 {
+		status = n // an error in a 200 body (or stream) that carries its HTTP status as its code
+	}
 	text := strings.ToLower(e.Type + " " + e.Code + " " + e.Message)
 	switch {
-	case strings.Contains(text, "insufficient_quota") || strings.Contains(text, "billing") || strings.Contains(text, "credit balance"):
+	case strings.Contains(text, "insufficient_quota") || strings.Contains(text, "billing") || strings.Contains(text, "credit balance") ||
+		strings.Contains(text, "insufficient balance") || strings.Contains(text, "insufficient credits") || status == 402:
 		return KindQuota
 	case strings.Contains(text, "context_length") || strings.Contains(text, "context length") ||
 		strings.Contains(text, "prompt is too long") || strings.Contains(text, "maximum context") ||
@@ -250,6 +262,8 @@ func classify(p Provider, status int, e *Error) ErrorKind {
 	case strings.Contains(text, "api key not valid") || strings.Contains(text, "api_key_invalid") ||
 		strings.Contains(text, "invalid_api_key") || strings.Contains(text, "authentication_error"):
 		return KindAuth
+	case strings.Contains(text, "rate_limit") || strings.Contains(text, "rate limit"):
+		return KindRateLimit
 	}
 	switch {
 	case status == 401:
@@ -298,11 +312,8 @@ func streamError(p Provider, data []byte) *Error {
 		return e
 	}
 	switch k := classify(p, 0, e); k {
-	case KindQuota, KindContextLength, KindOverloaded, KindAuth:
+	case KindQuota, KindContextLength, KindOverloaded, KindAuth, KindRateLimit, KindServer:
 		e.Kind = k
-	}
-	if strings.Contains(strings.ToLower(e.Type+e.Code), "rate_limit") {
-		e.Kind = KindRateLimit
 	}
 	return e
 }

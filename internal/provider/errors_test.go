@@ -61,9 +61,14 @@ func TestResponseError(t *testing.T) {
 			kind: KindRateLimit, typ: "RESOURCE_EXHAUSTED", retry: 34400 * time.Millisecond, says: "retry in 34s"},
 		{name: "openrouter 429 numeric code", provider: "openrouter", status: 429, body: "openrouter/error_429.json",
 			kind: KindRateLimit, code: "429", msg: "limited to 1 requests per minute"},
-		{name: "html error page", provider: "openai", status: 502,
+		{name: "a proxy's 502 page", provider: "openai", status: 502,
 			body: "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>",
-			kind: KindBadResponse, says: "HTML page instead of JSON (page title: 502 Bad Gateway)"},
+			kind: KindServer, says: "server error; retry shortly (HTTP 502). It answered with a web page instead of JSON (page title: 502 Bad Gateway)"},
+		{name: "a CDN's 429 page", provider: "openrouter", status: 429, header: map[string]string{"retry-after": "30"},
+			body: "<!DOCTYPE html><html><head><title>Just a moment...</title></head></html>",
+			kind: KindRateLimit, retry: 30 * time.Second, says: "rate limited; retry in 30s"},
+		{name: "a sign-in page at 403", provider: "openai", status: 403,
+			body: "<html><head><title>Access denied</title></head></html>", kind: KindBadResponse, says: "(page title: Access denied); check the base URL"},
 		{name: "html 404 from a wrong base URL", provider: "custom", status: 404,
 			body: "<html><head><title>Not Found</title></head></html>", kind: KindNotFound},
 		{name: "plain text 500", provider: "mistral", status: 500, body: "upstream connect error", kind: KindServer, msg: "upstream connect error"},
@@ -73,7 +78,10 @@ func TestResponseError(t *testing.T) {
 			kind: KindNotFound, msg: `model "llama9" not found`},
 		{name: "deepseek 402", provider: "deepseek", status: 402,
 			body: `{"error":{"message":"Insufficient Balance","type":"unknown_error","param":null,"code":"invalid_request_error"}}`,
-			kind: KindBadRequest, msg: "Insufficient Balance"},
+			kind: KindQuota, msg: "Insufficient Balance", says: "quota exhausted"},
+		{name: "openrouter 402 credits", provider: "openrouter", status: 402,
+			body: `{"error":{"message":"This request requires more credits, or fewer max_tokens.","code":402}}`,
+			kind: KindQuota, code: "402"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -144,20 +144,11 @@ func openaiBody(p Provider, r Request) oaBody {
 // RawMessage so that null reads as "absent".
 type oaChunk struct {
 	Choices []struct {
-		Delta struct {
-			Content          json.RawMessage `json:"content"` // string, null, or (Mistral) an array of parts
-			ReasoningContent *string         `json:"reasoning_content"`
-			Reasoning        *string         `json:"reasoning"`
-			ToolCalls        []struct {
-				Index    *int   `json:"index"`
-				ID       string `json:"id"`
-				Function struct {
-					Name      string `json:"name"`
-					Arguments string `json:"arguments"`
-				} `json:"function"`
-			} `json:"tool_calls"`
-		} `json:"delta"`
-		FinishReason *string `json:"finish_reason"`
+		Delta oaDelta `json:"delta"`
+		// Message is the whole reply of a provider that answered stream:true with one
+		// chat.completion: it is read as one delta.
+		Message      *oaDelta `json:"message"`
+		FinishReason *string  `json:"finish_reason"`
 	} `json:"choices"`
 	Usage *struct {
 		PromptTokens        int `json:"prompt_tokens"`
@@ -171,6 +162,21 @@ type oaChunk struct {
 		} `json:"completion_tokens_details"`
 	} `json:"usage"`
 	Error json.RawMessage `json:"error"`
+}
+
+// oaDelta is what one chunk adds to the reply.
+type oaDelta struct {
+	Content          json.RawMessage `json:"content"` // string, null, or (Mistral) an array of parts
+	ReasoningContent *string         `json:"reasoning_content"`
+	Reasoning        *string         `json:"reasoning"`
+	ToolCalls        []struct {
+		Index    *int   `json:"index"`
+		ID       string `json:"id"`
+		Function struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"function"`
+	} `json:"tool_calls"`
 }
 
 // mistralPart is one element of Mistral's array-valued delta.content.
@@ -224,6 +230,9 @@ func (d *openaiDecoder) event(ev sse.Event, emit func(Event)) bool {
 	}
 	for _, ch := range c.Choices {
 		dl := ch.Delta
+		if ch.Message != nil {
+			dl = *ch.Message
+		}
 		switch {
 		case dl.ReasoningContent != nil && *dl.ReasoningContent != "":
 			emit(Event{Kind: EventReasoning, Text: *dl.ReasoningContent})

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -178,21 +179,21 @@ func (p Provider) Stream(ctx context.Context, d Doer, key string, r Request) ite
 			fail(ResponseError(p, resp.Status, resp.Header, body))
 			return
 		}
-		ct := strings.ToLower(resp.Header["content-type"])
-		if strings.Contains(ct, "text/html") || strings.Contains(ct, "application/json") {
-			// A 200 that is not a stream: a captive portal, a proxy's page, or an API that ignored stream:true.
-			body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-			e := ResponseError(p, resp.Status, resp.Header, body)
-			if e.Kind == KindBadResponse && e.Message == "" {
-				e.Message = "expected an event stream, got " + ct
+		// What the body begins with decides how it is read, whatever its Content-Type says: a
+		// stream begins with a field or a comment; JSON is a whole reply from an API that ignored
+		// stream:true, or an error; '<' is a captive portal's or a proxy's page.
+		c, body := peek(alive{resp.Body, func() { dog.Reset(time.Duration(wait.Load())) }})
+		if c == '{' || c == '[' || c == '<' {
+			whole, _ := io.ReadAll(io.LimitReader(body, maxWholeReply))
+			if silent() || ctx.Err() != nil {
+				return
 			}
-			if e.Message == "" || e.Kind == KindBadRequest {
-				e.Kind = KindBadResponse
+			var e *Error
+			if body, e = p.whole(resp.Status, resp.Header, whole); e != nil {
+				fail(e)
+				return
 			}
-			fail(e)
-			return
 		}
-		body := alive{resp.Body, func() { dog.Reset(time.Duration(wait.Load())) }}
 		for ev := range p.Decode(body) {
 			if ctx.Err() != nil { // canceled: the caller asked to stop, nothing more to report
 				silent()
@@ -208,6 +209,73 @@ func (p Provider) Stream(ctx context.Context, d Doer, key string, r Request) ite
 			}
 		}
 	}
+}
+
+// maxWholeReply bounds a reply that came as one JSON body.
+const maxWholeReply = 4 << 20
+
+// peek reads r up to its first byte that is not white space or a byte order mark. It returns
+// that byte (0 when the body ends or fails before one) and the whole body, those bytes included.
+func peek(r io.Reader) (byte, io.Reader) {
+	var head []byte
+	buf := make([]byte, 512)
+	for len(head) < 4096 {
+		n, err := r.Read(buf)
+		head = append(head, buf[:n]...)
+		for _, c := range buf[:n] {
+			switch c {
+			case ' ', '\t', '\r', '\n', 0xEF, 0xBB, 0xBF:
+			default:
+				return c, io.MultiReader(bytes.NewReader(head), r)
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	return 0, io.MultiReader(bytes.NewReader(head), r)
+}
+
+// whole reads a 200 answer that is not an event stream. A whole reply in p's format becomes the
+// stream it stands for (one event; Google: one per element of its array), so that it is decoded
+// as one. An error envelope or a web page is the error it says, and anything else a response
+// Skiff could not read.
+func (p Provider) whole(status int, header map[string]string, body []byte) (io.Reader, *Error) {
+	body = bytes.TrimSpace(bytes.TrimPrefix(body, []byte("\ufeff")))
+	if looksLikeHTML(body) || parseErrorBody(&Error{}, body) {
+		return nil, ResponseError(p, status, header, body)
+	}
+	parts := []json.RawMessage{body}
+	if p.Format == FormatGoogle && body[0] == '[' && json.Unmarshal(body, &parts) != nil {
+		parts = nil
+	}
+	var shape struct {
+		Type       string            `json:"type"`
+		Choices    []json.RawMessage `json:"choices"`
+		Candidates []json.RawMessage `json:"candidates"`
+	}
+	known := len(parts) > 0 && json.Unmarshal(parts[0], &shape) == nil
+	switch p.Format {
+	case FormatAnthropic:
+		known = known && shape.Type == "message"
+	case FormatGoogle:
+		known = known && len(shape.Candidates) > 0
+	default:
+		known = known && len(shape.Choices) > 0
+	}
+	var stream bytes.Buffer
+	for _, part := range parts {
+		stream.WriteString("data: ")
+		known = known && json.Compact(&stream, part) == nil
+		stream.WriteString("\n\n")
+	}
+	if !known {
+		return nil, badData(p, "It did not answer with an event stream", body)
+	}
+	if p.Format != FormatAnthropic && p.Format != FormatGoogle {
+		stream.WriteString("data: [DONE]\n\n") // a whole chat.completion: nothing was cut
+	}
+	return &stream, nil
 }
 
 // alive is a response body whose reads that bring bytes tell the watchdog so.

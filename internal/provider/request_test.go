@@ -197,13 +197,6 @@ func TestStreamFailures(t *testing.T) {
 		assert.Equal(t, KindBadResponse, r.ErrKind)
 		assert.Contains(t, r.ErrMsg, "Sign in to Wi-Fi")
 	})
-	t.Run("200 with JSON instead of a stream", func(t *testing.T) {
-		r := streamOnce(t, mustLookup("custom"), func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = io.WriteString(w, `{"id":"x","choices":[{"message":{"content":"hi"}}]}`)
-		})
-		assert.Equal(t, KindBadResponse, r.ErrKind)
-	})
 	t.Run("connection cut mid-stream", func(t *testing.T) {
 		data := readRecorded(t, "openai/text_usage.sse")
 		r := streamOnce(t, mustLookup("openai"), func(w http.ResponseWriter, _ *http.Request) {
@@ -249,6 +242,76 @@ func TestStreamFailures(t *testing.T) {
 		}
 		assert.Equal(t, []EventKind{EventText}, kinds)
 	})
+}
+
+// TestWholeReplies: an API that answers stream:true with the whole reply as one JSON body (a
+// proxy, a gateway, a server that does not stream) is read as that reply, in each wire format
+// and whatever Content-Type it claims; an error body is the error it says; anything else is a
+// response Skiff could not read, never a reply cut short.
+func TestWholeReplies(t *testing.T) {
+	tests := []struct {
+		name, provider, ct, body string
+		text, reasoning, finish  string
+		calls                    []string // name and arguments
+		usage                    *Usage
+		kind                     ErrorKind
+		msg                      string
+	}{
+		{name: "openai text", provider: "openai", ct: "application/json",
+			body: `{"id":"chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT","object":"chat.completion","created":1741569952,"model":"gpt-4.1-2025-04-14","choices":[{"index":0,"message":{"role":"assistant","content":"Hello! How can I assist you today?","refusal":null,"annotations":[]},"logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":19,"completion_tokens":10,"total_tokens":29,"prompt_tokens_details":{"cached_tokens":0,"audio_tokens":0},"completion_tokens_details":{"reasoning_tokens":0,"audio_tokens":0,"accepted_prediction_tokens":0,"rejected_prediction_tokens":0}},"service_tier":"default"}`,
+			text: "Hello! How can I assist you today?", finish: "stop", usage: &Usage{Input: 19, Output: 10, Total: 29}},
+		{name: "openai tool calls, sent as text/plain", provider: "openai", ct: "text/plain; charset=utf-8",
+			body:   "\n" + `{"id":"chatcmpl-abc123","object":"chat.completion","created":1699896916,"model":"gpt-4o-mini","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_abc123","type":"function","function":{"name":"get_current_weather","arguments":"{\"location\": \"Boston, MA\"}"}},{"id":"call_def456","type":"function","function":{"name":"get_time","arguments":"{}"}}]},"logprobs":null,"finish_reason":"tool_calls"}]}`,
+			finish: "tool_calls", calls: []string{`get_current_weather {"location":"Boston, MA"}`, `get_time {}`}},
+		{name: "deepseek reasoning, no finish reason", provider: "deepseek", ct: "application/json",
+			body:      `{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","reasoning_content":"9.11 < 9.8","content":"9.8 is larger."}}]}`,
+			reasoning: "9.11 < 9.8", text: "9.8 is larger.", finish: "stop"},
+		{name: "anthropic text and tool use", provider: "anthropic", ct: "application/json",
+			body:      `{"id":"msg_01Aq9w938a90dw8q","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"thinking","thinking":"The user wants the weather.","signature":"EqQB"},{"type":"text","text":"I'll check the weather."},{"type":"tool_use","id":"toolu_01A09q90qw90lq917835lq9","name":"get_weather","input":{"location":"San Francisco, CA"}}],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":472,"output_tokens":91}}`,
+			reasoning: "The user wants the weather.", text: "I'll check the weather.", finish: "tool_calls",
+			calls: []string{`get_weather {"location":"San Francisco, CA"}`}, usage: &Usage{Input: 472, Output: 91, Total: 563}},
+		{name: "google array of responses", provider: "google", ct: "application/json; charset=UTF-8",
+			body: `[{"candidates":[{"content":{"parts":[{"text":"Hello"}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":4,"candidatesTokenCount":1,"totalTokenCount":5},"modelVersion":"gemini-2.5-flash"},
+{"candidates":[{"content":{"parts":[{"text":" there"}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":4,"candidatesTokenCount":2,"totalTokenCount":6},"modelVersion":"gemini-2.5-flash"}]`,
+			text: "Hello there", finish: "stop", usage: &Usage{Input: 4, Output: 2, Total: 6}},
+		{name: "google one response with a call", provider: "google", ct: "application/json",
+			body:   `{"candidates":[{"content":{"parts":[{"functionCall":{"name":"find_theaters","args":{"location":"Mountain View, CA"}}}],"role":"model"},"finishReason":"STOP","index":0}]}`,
+			finish: "tool_calls", calls: []string{`find_theaters {"location":"Mountain View, CA"}`}},
+		{name: "an error body at 200", provider: "openai", ct: "application/json",
+			body: `{"error":{"message":"Rate limit reached for requests","type":"requests","param":null,"code":"rate_limit_exceeded"}}`,
+			kind: KindRateLimit, msg: "Rate limit reached"},
+		{name: "an error body with its status as code", provider: "openrouter", ct: "application/json",
+			body: `{"error":{"code":502,"message":"Provider returned error","metadata":{"provider_name":"X"}}}`,
+			kind: KindServer, msg: "Provider returned error"},
+		{name: "JSON of no known shape", provider: "openai", ct: "application/json",
+			body: `{"id":"x","object":"response","output":[]}`, kind: KindBadResponse, msg: "did not answer with an event stream"},
+		{name: "Ollama's native lines", provider: "ollama", ct: "application/x-ndjson",
+			body: "{\"model\":\"m\",\"message\":{\"role\":\"assistant\",\"content\":\"Hi\"},\"done\":false}\n{\"done\":true}\n",
+			kind: KindBadResponse, msg: "did not answer with an event stream"},
+		{name: "a captive portal", provider: "custom", ct: "text/html",
+			body: "<html><head><title>Sign in to Wi-Fi</title></head></html>", kind: KindBadResponse, msg: "Sign in to Wi-Fi"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := streamOnce(t, mustLookup(tc.provider), func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", tc.ct)
+				_, _ = io.WriteString(w, tc.body)
+			})
+			assert.Equal(t, tc.kind, r.ErrKind, r.ErrMsg)
+			assert.Contains(t, r.ErrMsg, tc.msg)
+			assert.Equal(t, tc.text, r.Text)
+			assert.Equal(t, tc.reasoning, r.Reasoning)
+			assert.Equal(t, tc.finish, r.Finish)
+			var calls []string
+			for _, c := range r.Calls {
+				calls = append(calls, c.Name+" "+string(c.Args))
+			}
+			assert.Equal(t, tc.calls, calls)
+			if tc.usage != nil {
+				assert.Equal(t, tc.usage, r.Usage)
+			}
+		})
+	}
 }
 
 func TestListModels(t *testing.T) {

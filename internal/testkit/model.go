@@ -59,12 +59,14 @@ type Call struct {
 
 // Turn is what the model says next: text, tool calls, or both. Delay pauses before each chunk.
 // CutAfter, when set, drops the connection after that many events, as a network that fails
-// mid-reply does (no finish marker, the response not ended).
+// mid-reply does (no finish marker, the response not ended). Whole answers with the turn as one
+// JSON body, the non-streamed reply of the format, as a gateway that ignores stream:true does.
 type Turn struct {
 	Text     string
 	Calls    []Call
 	Delay    time.Duration
 	CutAfter int
+	Whole    bool
 }
 
 // Last returns the last message of the conversation.
@@ -119,6 +121,11 @@ func NewModel(t testing.TB, script func(c *Conversation) Turn) *Model {
 		m.convs = append(m.convs, c)
 		m.mu.Unlock()
 		turn := m.Script(c)
+		if turn.Whole {
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(WholeTurn(c.Format, turn))
+			return
+		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		StreamTurn(w, r, c.Format, turn)
 	})
@@ -503,6 +510,51 @@ func StreamTurn(w http.ResponseWriter, r *http.Request, format string, turn Turn
 		_, _ = io.WriteString(w, "data: [DONE]\n\n")
 		w.(http.Flusher).Flush()
 	}
+}
+
+// WholeTurn is turn as format's non-streamed reply: a chat.completion, a Message, or the JSON
+// array of GenerateContentResponse that streamGenerateContent gives without alt=sse.
+func WholeTurn(format string, turn Turn) any {
+	switch format {
+	case "anthropic":
+		content := []any{}
+		if turn.Text != "" {
+			content = append(content, map[string]any{"type": "text", "text": turn.Text})
+		}
+		stop := "end_turn"
+		for i, c := range turn.Calls {
+			stop = "tool_use"
+			content = append(content, map[string]any{"type": "tool_use", "id": callID(c, i, "toolu_skiff"), "name": c.Name, "input": json.RawMessage(argsJSON(c))})
+		}
+		return map[string]any{"id": "msg_skiff", "type": "message", "role": "assistant", "model": "claude-test", "content": content,
+			"stop_reason": stop, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 100, "output_tokens": 20}}
+	case "google":
+		var parts []any
+		if turn.Text != "" {
+			parts = append(parts, map[string]any{"text": turn.Text})
+		}
+		for _, c := range turn.Calls {
+			parts = append(parts, map[string]any{"functionCall": map[string]any{"name": c.Name, "args": json.RawMessage(argsJSON(c))}})
+		}
+		return []any{map[string]any{"candidates": []any{map[string]any{"content": map[string]any{"parts": parts, "role": "model"}, "finishReason": "STOP", "index": 0}},
+			"usageMetadata": map[string]any{"promptTokenCount": 100, "candidatesTokenCount": 20, "totalTokenCount": 120}, "modelVersion": "gemini-test"}}
+	}
+	msg := map[string]any{"role": "assistant", "content": nil, "refusal": nil}
+	if turn.Text != "" {
+		msg["content"] = turn.Text
+	}
+	finish := "stop"
+	var calls []any
+	for i, c := range turn.Calls {
+		finish = "tool_calls"
+		calls = append(calls, map[string]any{"id": callID(c, i, "call_skiff"), "type": "function", "function": map[string]any{"name": c.Name, "arguments": argsJSON(c)}})
+	}
+	if calls != nil {
+		msg["tool_calls"] = calls
+	}
+	return map[string]any{"id": "chatcmpl-skiff", "object": "chat.completion", "created": 1727346178, "model": "gpt-test",
+		"choices": []any{map[string]any{"index": 0, "message": msg, "logprobs": nil, "finish_reason": finish}},
+		"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}}
 }
 
 // pieces cuts s into n parts or fewer, at byte positions (as the real streams cut JSON).

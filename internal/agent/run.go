@@ -166,6 +166,8 @@ type runner struct {
 	// instead of three. A worker stopped in between leaves the step that was going as
 	// "running", which a restart reads as cut (Engine.Session), never as one to run again.
 	replaying bool
+	// blind: the model refused the pictures it was sent, so none go in the rest of the run.
+	blind bool
 }
 
 // PanelCaller is the model of a chat in the panel, as the gate and the audit log name it.
@@ -280,28 +282,9 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 		page = r.ses.Messages[i].Page // only the latest user message's page goes with the request
 		mark = markOf(r.ses.Messages[i].ID)
 	}
-	vision := provider.SeesImages(r.p, r.model)
-	if i := lastUser(r.ses.Messages); i >= 0 && !vision {
-		if m := &r.ses.Messages[i]; len(m.Images) > 0 && m.NoticeText == nil && pictures(m.Images) {
-			m.SetNotice(sayNoVision.With()) // stored with the reply below
-			r.message(i)
-		}
-	}
 	system := SystemContent(r.st.SystemPrompt, mems, page, mark)
-	req := provider.Request{Model: r.model, MaxTokens: r.st.MaxTokens}
-	t := r.st.Temperature
-	req.Temperature = &t
-	if r.ses.Agent {
-		system += "\n\n" + AgentInstructions(vision)
-		req.Tools = offered(vision, uploadable(attachedIDs(r.ses)))
-		if r.planning() {
-			system += "\n\n" + PlanningInstructions
-			req.Tools = planningTools(req.Tools)
-		}
-	}
-	req.System = system
-	msgs, err := e.history(ctx, r.ses.Messages, vision, r.ses.Agent)
-	req.Messages = msgs
+	vision := provider.SeesImages(r.p, r.model) && !r.blind
+	req, err := r.request(ctx, system, vision, r.ses.Messages)
 
 	r.ses.Messages = append(r.ses.Messages, store.Message{ID: NewID(), Role: "assistant", CreatedAt: e.now(),
 		Status: store.StatusStreaming, Provider: r.p.ID, Model: r.model})
@@ -329,30 +312,43 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 		drafts.put(*msg)
 	}
 	var calls []provider.ToolCall
-	for ev := range r.p.Stream(sctx, e.Doer, r.key, req) {
-		switch ev.Kind {
-		case provider.EventText:
-			content.WriteString(ev.Text)
-			if r.st.Streaming {
-				r.emit(Update{Type: UpdateDelta, SessionID: r.ses.ID, MessageID: msg.ID, Text: ev.Text})
+	for {
+		for ev := range r.p.Stream(sctx, e.Doer, r.key, req) {
+			switch ev.Kind {
+			case provider.EventText:
+				content.WriteString(ev.Text)
+				if r.st.Streaming {
+					r.emit(Update{Type: UpdateDelta, SessionID: r.ses.ID, MessageID: msg.ID, Text: ev.Text})
+				}
+			case provider.EventReasoning:
+				reasoning.WriteString(ev.Text)
+				if r.st.Streaming {
+					r.emit(Update{Type: UpdateDelta, SessionID: r.ses.ID, MessageID: msg.ID, Reasoning: ev.Text})
+				}
+			case provider.EventToolCall:
+				calls = append(calls, *ev.ToolCall)
+			case provider.EventUsage:
+				msg.Usage = ev.Usage
+			case provider.EventFinish:
+				msg.Status, msg.Finish = "", ev.Finish.Reason
+			case provider.EventError:
+				msg.Status, msg.Error = store.StatusError, errorInfo(r.p, ev.Err)
 			}
-		case provider.EventReasoning:
-			reasoning.WriteString(ev.Text)
-			if r.st.Streaming {
-				r.emit(Update{Type: UpdateDelta, SessionID: r.ses.ID, MessageID: msg.ID, Reasoning: ev.Text})
+			if msg.Status == store.StatusStreaming && e.Now().Sub(lastFlush) >= e.FlushEvery {
+				flush()
 			}
-		case provider.EventToolCall:
-			calls = append(calls, *ev.ToolCall)
-		case provider.EventUsage:
-			msg.Usage = ev.Usage
-		case provider.EventFinish:
-			msg.Status, msg.Finish = "", ev.Finish.Reason
-		case provider.EventError:
-			msg.Status, msg.Error = store.StatusError, errorInfo(r.p, ev.Err)
 		}
-		if msg.Status == store.StatusStreaming && e.Now().Sub(lastFlush) >= e.FlushEvery {
-			flush()
+		if !vision || msg.Error == nil || msg.Error.Kind != string(provider.KindNoImages) || content.Len() > 0 || reasoning.Len() > 0 || len(calls) > 0 {
+			break
 		}
+		// The model cannot read pictures after all (its name made it seem it could): the turn
+		// goes again without them, and the rest of the run too.
+		vision, r.blind = false, true
+		again, err := r.request(ctx, system, false, r.ses.Messages[:i])
+		if err != nil {
+			break
+		}
+		req, msg.Status, msg.Error = again, store.StatusStreaming, nil
 	}
 	// The last draft written (or given up) before the reply is saved whole: a draft written
 	// after it would bring back a streaming copy of it.
@@ -379,6 +375,33 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	}
 	r.message(i)
 	return i, calls
+}
+
+// request is the model's request for the turn after history: the system prompt and its agent
+// instructions, the tools, and the history, with its pictures when vision. A model that does
+// not see gets none, and the user message whose pictures are left out says so.
+func (r *runner) request(ctx context.Context, system string, vision bool, history []store.Message) (provider.Request, error) {
+	if i := lastUser(history); i >= 0 && !vision {
+		if m := &history[i]; len(m.Images) > 0 && m.NoticeText == nil && pictures(m.Images) {
+			m.SetNotice(sayNoVision.With()) // stored with the reply
+			r.message(i)
+		}
+	}
+	req := provider.Request{Model: r.model, MaxTokens: r.st.MaxTokens}
+	t := r.st.Temperature
+	req.Temperature = &t
+	if r.ses.Agent {
+		system += "\n\n" + AgentInstructions(vision)
+		req.Tools = offered(vision, uploadable(attachedIDs(r.ses)))
+		if r.planning() {
+			system += "\n\n" + PlanningInstructions
+			req.Tools = planningTools(req.Tools)
+		}
+	}
+	req.System = system
+	msgs, err := r.e.history(ctx, history, vision, r.ses.Agent)
+	req.Messages = msgs
+	return req, err
 }
 
 // uniqueIDs gives every call an id no other call of the session has: a tool result is found

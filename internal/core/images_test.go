@@ -171,3 +171,38 @@ func TestAttachedFilesReachEveryModel(t *testing.T) {
 	assert.NotContains(t, text, "END-OF-FILE")
 	assert.Contains(t, text, "[The file's text was cut here to fit.]")
 }
+
+// A model whose name says it sees, on a server that refuses pictures (a gateway, a text-only
+// build): the turn goes again without them, the reply comes, and the user's message says its
+// picture was left out; the rest of the run sends none.
+func TestAModelThatRefusesPicturesGetsTheMessageWithoutThem(t *testing.T) {
+	refusal := `{"error":{"message":"Invalid content type. image_url is only supported by certain models.","type":"invalid_request_error","param":"messages.[1].content.[1].type","code":null}}`
+	model := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		for _, m := range c.Messages {
+			if m.Images > 0 {
+				return testkit.Turn{Status: 400, Body: refusal}
+			}
+		}
+		return testkit.Turn{Text: "I cannot see pictures, but I can read the page."}
+	})
+	c := newCore(t, store.NewMemKV(), "custom", model.URL)
+	s, _ := c.Store.Settings(context.Background())
+	s.Models["custom"] = "gpt-4o-mini-gateway"
+	require.NoError(t, c.Store.SaveSettings(context.Background(), s))
+	p := &panel{}
+	c.Connect(p)
+	res := p.callOK(t, c, "chat.send", obj{"text": "What is this?", "images": []obj{{"name": "square.png", "mime": "image/png", "data": pngBytes}}})
+	done := p.waitFor(t, "chat.done")
+	msg := done["message"].(map[string]any)
+	require.Nil(t, msg["error"], "the refusal ended the turn: %v", msg["error"])
+	assert.Equal(t, "I cannot see pictures, but I can read the page.", msg["content"])
+	convs := model.Conversations()
+	require.Len(t, convs, 2, "one request with the picture, one without")
+	assert.Zero(t, convs[1].Messages[len(convs[1].Messages)-1].Images)
+
+	ses, err := c.Store.Session(context.Background(), res.(map[string]any)["sessionId"].(string))
+	require.NoError(t, err)
+	require.NotNil(t, ses.Messages[0].NoticeText)
+	assert.Equal(t, "noticeNoVision", ses.Messages[0].NoticeText.Key)
+	require.Len(t, ses.Messages, 2, "the refused turn left a message behind")
+}

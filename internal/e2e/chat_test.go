@@ -373,3 +373,21 @@ func TestAWholeReplyIsReadAsAStream(t *testing.T) {
 		}
 	}
 }
+
+// An agent run on a model that cannot use tools (a local model Ollama runs without them) says
+// so, and what to do, not "the request was rejected"; the user's message stays.
+func TestAModelWithoutToolsSaysSoInAgentMode(t *testing.T) {
+	m := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		return testkit.Turn{Status: 400, Body: `{"error":{"message":"registry.ollama.ai/library/gemma3:4b does not support tools","type":"api_error","param":null,"code":null}}`}
+	})
+	panel := agentPanel(t, "openai", m)
+	runAgent(t, panel, "what is on the page?")
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "error"`)
+	ms := messages(t, panel)
+	if ms[0].Content != "what is on the page?" {
+		t.Fatalf("the user's message is gone: %+v", ms)
+	}
+	if !strings.Contains(ms[1].Notice, "this model cannot use tools, which agent mode needs; pick a model that can, or turn agent mode off") {
+		t.Fatalf("notice %q", ms[1].Notice)
+	}
+}

@@ -30,6 +30,8 @@ const (
 	KindTruncated     ErrorKind = "truncated"      // the stream ended before the model finished
 	KindStream        ErrorKind = "stream"         // an error event in the middle of a stream
 	KindSilent        ErrorKind = "silent"         // nothing came for too long (FirstWait, SilenceWait)
+	KindNoTools       ErrorKind = "no_tools"       // the model cannot call tools (an agent run offered them)
+	KindNoImages      ErrorKind = "no_images"      // the model cannot read pictures
 )
 
 // Error is a provider failure the agent can inspect and the user can read.
@@ -77,6 +79,8 @@ var (
 	sayTruncated     = i18n.Sentence{Key: "errProviderTruncated", English: "$1: the reply stopped before the model finished; the partial text is kept$2"}
 	sayStream        = i18n.Sentence{Key: "errProviderStream", English: "$1: the provider reported an error mid-reply$2"}
 	saySilent        = i18n.Sentence{Key: "errProviderSilent", English: "$1: nothing came for $3, so Skiff stopped waiting; what arrived is kept$2"}
+	sayNoTools       = i18n.Sentence{Key: "errProviderNoTools", English: "$1: this model cannot use tools, which agent mode needs; pick a model that can, or turn agent mode off$2"}
+	sayNoImages      = i18n.Sentence{Key: "errProviderNoImages", English: "$1: this model cannot read pictures; send the message without them, or pick a model that can$2"}
 	sayFailed        = i18n.Sentence{Key: "errProviderFailed", English: "$1: request failed$2"}
 )
 
@@ -111,6 +115,10 @@ func summary(kind ErrorKind) i18n.Sentence {
 		return sayStream
 	case KindSilent:
 		return saySilent
+	case KindNoTools:
+		return sayNoTools
+	case KindNoImages:
+		return sayNoImages
 	}
 	return sayFailed
 }
@@ -264,6 +272,10 @@ func classify(p Provider, status int, e *Error) ErrorKind {
 		return KindAuth
 	case strings.Contains(text, "rate_limit") || strings.Contains(text, "rate limit"):
 		return KindRateLimit
+	case hasAny(text, noTools):
+		return KindNoTools
+	case hasAny(text, noImages):
+		return KindNoImages
 	}
 	switch {
 	case status == 401:
@@ -286,6 +298,26 @@ func classify(p Provider, status int, e *Error) ErrorKind {
 		return KindBadRequest
 	}
 	return KindBadResponse
+}
+
+// What servers say when the model cannot take the tools or the pictures it was sent: Ollama
+// ("registry.ollama.ai/library/gemma3:4b does not support tools"), OpenRouter at 404 ("No
+// endpoints found that support tool use", "... image input"), llama.cpp started without
+// --jinja, Mistral, OpenAI's older models.
+var (
+	noTools = []string{"does not support tool", "support tool use", "tools param requires --jinja", "function calling is not",
+		"tool calling is not supported", "tool use is not supported", "tools are not supported", "does not support function calling"}
+	noImages = []string{"does not support image", "support image input", "image_url is only supported", "image input is not supported",
+		"images are not supported", "vision is not supported", "unknown variant `image_url`"}
+)
+
+func hasAny(s string, parts []string) bool {
+	for _, p := range parts {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // retryAfter reads Retry-After (seconds or an HTTP date is not needed: providers send seconds)

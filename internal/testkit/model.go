@@ -61,12 +61,15 @@ type Call struct {
 // CutAfter, when set, drops the connection after that many events, as a network that fails
 // mid-reply does (no finish marker, the response not ended). Whole answers with the turn as one
 // JSON body, the non-streamed reply of the format, as a gateway that ignores stream:true does.
+// Status, when set, refuses the request: that HTTP status with Body, as a server's error.
 type Turn struct {
 	Text     string
 	Calls    []Call
 	Delay    time.Duration
 	CutAfter int
 	Whole    bool
+	Status   int
+	Body     string
 }
 
 // Last returns the last message of the conversation.
@@ -121,6 +124,12 @@ func NewModel(t testing.TB, script func(c *Conversation) Turn) *Model {
 		m.convs = append(m.convs, c)
 		m.mu.Unlock()
 		turn := m.Script(c)
+		if turn.Status != 0 {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(turn.Status)
+			_, _ = io.WriteString(w, turn.Body)
+			return
+		}
 		if turn.Whole {
 			w.Header().Set("Content-Type", "application/json")
 			_ = json.NewEncoder(w).Encode(WholeTurn(c.Format, turn))

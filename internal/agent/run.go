@@ -312,7 +312,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 		drafts.put(*msg)
 	}
 	var calls []provider.ToolCall
-	for {
+	for attempt := 0; ; attempt++ {
 		for ev := range r.p.Stream(sctx, e.Doer, r.key, req) {
 			switch ev.Kind {
 			case provider.EventText:
@@ -338,17 +338,28 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 				flush()
 			}
 		}
-		if !vision || msg.Error == nil || msg.Error.Kind != string(provider.KindNoImages) || content.Len() > 0 || reasoning.Len() > 0 || len(calls) > 0 {
+		if msg.Error == nil || content.Len() > 0 || reasoning.Len() > 0 || len(calls) > 0 {
+			break // it answered, or failed after the reply began: what came is kept
+		}
+		if vision && msg.Error.Kind == string(provider.KindNoImages) {
+			// The model cannot read pictures after all (its name made it seem it could): the
+			// turn goes again without them, and the rest of the run too.
+			vision, r.blind = false, true
+			again, err := r.request(ctx, system, false, r.ses.Messages[:i])
+			if err != nil {
+				break
+			}
+			req, msg.Status, msg.Error = again, store.StatusStreaming, nil
+			continue
+		}
+		// A provider busy for a moment (overloaded, a 5xx, a short rate limit) is asked again
+		// after a pause, before anything is said: a run left alone, a scheduled one, does not
+		// end on a passing 529.
+		wait, ok := retryWait(msg.Error, attempt)
+		if !ok || !pause(sctx, wait) {
 			break
 		}
-		// The model cannot read pictures after all (its name made it seem it could): the turn
-		// goes again without them, and the rest of the run too.
-		vision, r.blind = false, true
-		again, err := r.request(ctx, system, false, r.ses.Messages[:i])
-		if err != nil {
-			break
-		}
-		req, msg.Status, msg.Error = again, store.StatusStreaming, nil
+		msg.Status, msg.Error = store.StatusStreaming, nil
 	}
 	// The last draft written (or given up) before the reply is saved whole: a draft written
 	// after it would bring back a streaming copy of it.
@@ -375,6 +386,43 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	}
 	r.message(i)
 	return i, calls
+}
+
+// RetryWaits are the pauses before asking a provider again after a passing failure, one per
+// retry; MaxRetryAfter is the longest wait a provider may ask for that is waited out.
+var (
+	RetryWaits    = []time.Duration{time.Second, 4 * time.Second}
+	MaxRetryAfter = 20 * time.Second
+)
+
+// retryWait says whether a turn that failed with info before anything came is asked again
+// (the attempt-th time), and after how long.
+func retryWait(info *store.ErrorInfo, attempt int) (time.Duration, bool) {
+	if attempt >= len(RetryWaits) {
+		return 0, false
+	}
+	switch provider.ErrorKind(info.Kind) {
+	case provider.KindOverloaded, provider.KindServer:
+	case provider.KindRateLimit:
+		if after := time.Duration(info.RetryAfterMs) * time.Millisecond; after > 0 {
+			return after, after <= MaxRetryAfter
+		}
+	default:
+		return 0, false
+	}
+	return RetryWaits[attempt], true
+}
+
+// pause waits d, and reports false when ctx ends first.
+func pause(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // request is the model's request for the turn after history: the system prompt and its agent

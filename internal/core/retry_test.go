@@ -1,0 +1,80 @@
+package core
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skiff-ai/skiff/internal/agent"
+	"github.com/skiff-ai/skiff/internal/store"
+	"github.com/skiff-ai/skiff/internal/testkit"
+)
+
+// A provider busy for a moment (Anthropic's 529, a proxy's 503 page) is asked again after a
+// pause before anything is said, and the reply comes; one that stays busy ends the turn with
+// its error after the retries; one that asks for a long wait (Gemini's RetryInfo of 34 s) is
+// not waited out; Stop during a pause stops at once.
+func TestPassingFailuresAreAskedAgain(t *testing.T) {
+	waits := agent.RetryWaits
+	agent.RetryWaits = []time.Duration{50 * time.Millisecond, 100 * time.Millisecond}
+	t.Cleanup(func() { agent.RetryWaits = waits })
+	overloaded := testkit.Turn{Status: 529, Body: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`}
+	page := testkit.Turn{Status: 503, Body: "<html><head><title>503 Service Temporarily Unavailable</title></head><body>nginx</body></html>"}
+
+	send := func(t *testing.T, id string, script func(n int) testkit.Turn) (map[string]any, int, *panel, *Core) {
+		t.Helper()
+		n := 0
+		model := testkit.NewModel(t, func(*testkit.Conversation) testkit.Turn { n++; return script(n) })
+		c := newCore(t, store.NewMemKV(), id, model.URL)
+		p := &panel{}
+		c.Connect(p)
+		p.callOK(t, c, "chat.send", obj{"text": "hello"})
+		done := p.waitFor(t, "chat.done")
+		return done["message"].(map[string]any), len(model.Conversations()), p, c
+	}
+
+	t.Run("busy twice, then the reply", func(t *testing.T) {
+		msg, asked, _, _ := send(t, "anthropic", func(n int) testkit.Turn {
+			return []testkit.Turn{overloaded, page, {Text: "Hello!"}}[n-1]
+		})
+		assert.Nil(t, msg["error"])
+		assert.Equal(t, "Hello!", msg["content"])
+		assert.Equal(t, 3, asked)
+	})
+	t.Run("busy every time", func(t *testing.T) {
+		msg, asked, _, _ := send(t, "anthropic", func(int) testkit.Turn { return overloaded })
+		require.NotNil(t, msg["error"])
+		assert.Equal(t, "overloaded", msg["error"].(map[string]any)["kind"])
+		assert.Equal(t, 1+len(agent.RetryWaits), asked)
+	})
+	t.Run("a wait too long to wait out", func(t *testing.T) {
+		long := testkit.Turn{Status: 429, Body: string(testkit.Recorded(t, "gemini/error_429_resource_exhausted.json"))}
+		msg, asked, _, _ := send(t, "google", func(int) testkit.Turn { return long })
+		require.NotNil(t, msg["error"])
+		assert.Equal(t, "rate_limit", msg["error"].(map[string]any)["kind"])
+		assert.Equal(t, 1, asked)
+	})
+	t.Run("a refusal is not asked again", func(t *testing.T) {
+		_, asked, _, _ := send(t, "openai", func(int) testkit.Turn {
+			return testkit.Turn{Status: 400, Body: `{"error":{"message":"bad","type":"invalid_request_error"}}`}
+		})
+		assert.Equal(t, 1, asked)
+	})
+	t.Run("stop during a pause", func(t *testing.T) {
+		agent.RetryWaits = []time.Duration{time.Minute}
+		n := 0
+		model := testkit.NewModel(t, func(*testkit.Conversation) testkit.Turn { n++; return overloaded })
+		c := newCore(t, store.NewMemKV(), "anthropic", model.URL)
+		p := &panel{}
+		c.Connect(p)
+		res := p.callOK(t, c, "chat.send", obj{"text": "hello"}).(map[string]any)
+		require.Eventually(t, func() bool { return len(model.Conversations()) == 1 }, 10*time.Second, 10*time.Millisecond)
+		start := time.Now()
+		p.callOK(t, c, "chat.stop", obj{"sessionId": res["sessionId"]})
+		p.waitFor(t, "chat.done")
+		assert.Less(t, time.Since(start), 30*time.Second, "Stop waited for the pause")
+		assert.Equal(t, 1, len(model.Conversations()))
+	})
+}

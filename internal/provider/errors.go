@@ -50,15 +50,6 @@ type Error struct {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Retryable reports whether the same request may succeed later.
-func (e *Error) Retryable() bool {
-	switch e.Kind {
-	case KindRateLimit, KindOverloaded, KindServer, KindNetwork, KindTruncated, KindSilent:
-		return true
-	}
-	return false
-}
-
 func (e *Error) Error() string { return e.Text().English() }
 
 // The summaries of a provider failure, one per kind: $1 is the provider, $2 what follows the

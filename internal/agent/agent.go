@@ -67,6 +67,9 @@ type Engine struct {
 	claims  uint64                // how many runs ever started: Session's repair checks none did
 	hosted  map[string]*hostedRun // hosted chats' turns, by session id
 	edits   map[string]store.Plan // plans the user edited as they approved them, by message id
+	// ownTemperature holds the models (provider id, NUL, model) that refused the temperature
+	// they were sent: they get none for as long as the worker runs.
+	ownTemperature sync.Map
 	// qmu orders the queues' changes with the end of runs: a message is queued only while a
 	// run is going, and a run ends only when its queue is empty (see dequeue).
 	qmu sync.Mutex

@@ -352,6 +352,13 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 			req, msg.Status, msg.Error = again, store.StatusStreaming, nil
 			continue
 		}
+		if req.Temperature != nil && msg.Error.Kind == string(provider.KindBadRequest) && strings.Contains(strings.ToLower(msg.Error.Message), "temperature") {
+			// A model that takes only its own temperature (a reasoning model under a name
+			// Skiff does not know): the turn goes again without one, and so do later ones.
+			r.e.ownTemperature.Store(r.p.ID+"\x00"+r.model, true)
+			req.Temperature, msg.Status, msg.Error = nil, store.StatusStreaming, nil
+			continue
+		}
 		// A provider busy for a moment (overloaded, a 5xx, a short rate limit) is asked again
 		// after a pause, before anything is said: a run left alone, a scheduled one, does not
 		// end on a passing 529.
@@ -436,8 +443,10 @@ func (r *runner) request(ctx context.Context, system string, vision bool, histor
 		}
 	}
 	req := provider.Request{Model: r.model, MaxTokens: r.st.MaxTokens}
-	t := r.st.Temperature
-	req.Temperature = &t
+	if _, own := r.e.ownTemperature.Load(r.p.ID + "\x00" + r.model); !own {
+		t := r.st.Temperature
+		req.Temperature = &t
+	}
 	if r.ses.Agent {
 		system += "\n\n" + AgentInstructions(vision)
 		req.Tools = offered(vision, uploadable(attachedIDs(r.ses)))

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -77,4 +78,42 @@ func TestPassingFailuresAreAskedAgain(t *testing.T) {
 		assert.Less(t, time.Since(start), 30*time.Second, "Stop waited for the pause")
 		assert.Equal(t, 1, len(model.Conversations()))
 	})
+}
+
+// A model that takes only its own temperature: OpenAI's reasoning models get none (gpt-5.4 is
+// the default model, and refused every request that set one); a model under a name Skiff does
+// not know that refuses it is asked again without one, and is not sent one again.
+func TestAModelThatRefusesATemperatureGetsNone(t *testing.T) {
+	refusal := `{"error":{"message":"Unsupported value: 'temperature' does not support 0.7 with this model. Only the default (1) value is supported.","type":"invalid_request_error","param":"temperature","code":"unsupported_value"}}`
+	model := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		if _, set := c.Raw["temperature"]; set {
+			return testkit.Turn{Status: 400, Body: refusal}
+		}
+		return testkit.Turn{Text: "Done."}
+	})
+	for _, tc := range []struct {
+		provider, model string
+		asked           int // requests for two messages
+	}{
+		{"openai", "gpt-5.4", 2},
+		{"openrouter", "openai/gpt-5.4-nano", 2},
+		{"custom", "house-reasoner", 3},
+	} {
+		t.Run(tc.model, func(t *testing.T) {
+			before := len(model.Conversations())
+			c := newCore(t, store.NewMemKV(), tc.provider, model.URL)
+			s, _ := c.Store.Settings(context.Background())
+			s.Models[tc.provider] = tc.model
+			require.NoError(t, c.Store.SaveSettings(context.Background(), s))
+			p := &panel{}
+			c.Connect(p)
+			res := p.callOK(t, c, "chat.send", obj{"text": "one"}).(map[string]any)
+			done := p.waitFor(t, "chat.done")
+			assert.Equal(t, "Done.", done["message"].(map[string]any)["content"], done)
+			p.callOK(t, c, "chat.send", obj{"text": "two", "sessionId": res["sessionId"]}) // callOK forgets what came before
+			done = p.waitFor(t, "chat.done")
+			assert.Equal(t, "Done.", done["message"].(map[string]any)["content"], done)
+			assert.Equal(t, tc.asked, len(model.Conversations())-before)
+		})
+	}
 }

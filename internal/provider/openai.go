@@ -58,8 +58,23 @@ func dataURL(img Image) string {
 	return "data:" + img.Mime + ";base64," + base64.StdEncoding.EncodeToString(img.Data)
 }
 
+// fixedTemperature: OpenAI's reasoning models (o1, o3, o4-mini, the GPT-5 family, gpt-5.4 the
+// default among them) take only their own temperature and refuse a request that sets another
+// ("Unsupported value: 'temperature' does not support 0.7 with this model"), under their name
+// or a gateway's ("openai/gpt-5.4-nano").
+func fixedTemperature(model string) bool {
+	m := toLower(model)
+	if i := strings.LastIndexByte(m, '/'); i >= 0 {
+		m = m[i+1:]
+	}
+	return strings.HasPrefix(m, "gpt-5") || strings.HasPrefix(m, "o1") || strings.HasPrefix(m, "o3") || strings.HasPrefix(m, "o4")
+}
+
 func openaiBody(p Provider, r Request) oaBody {
 	b := oaBody{Model: r.Model, Stream: true, Temperature: r.Temperature}
+	if fixedTemperature(r.Model) {
+		b.Temperature = nil
+	}
 	if p.usageOption {
 		b.StreamOptions = map[string]any{"include_usage": true}
 	}

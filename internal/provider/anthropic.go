@@ -70,7 +70,7 @@ func anthropicBody(r Request) anBody {
 				if tc.Incomplete || !json.Valid(in) {
 					in = json.RawMessage("{}")
 				}
-				blocks = append(blocks, anBlock{Type: "tool_use", ID: tc.ID, Name: tc.Name, Input: in})
+				blocks = append(blocks, anBlock{Type: "tool_use", ID: wireID(FormatAnthropic, tc.ID), Name: tc.Name, Input: in})
 			}
 		case "tool":
 			var content any = m.Content
@@ -81,7 +81,7 @@ func anthropicBody(r Request) anBody {
 				}
 				content = parts
 			}
-			blocks = append(blocks, anBlock{Type: "tool_result", ToolUseID: m.ToolCallID, Content: content, IsError: m.IsError})
+			blocks = append(blocks, anBlock{Type: "tool_result", ToolUseID: wireID(FormatAnthropic, m.ToolCallID), Content: content, IsError: m.IsError})
 		default:
 			// The images first, then the words about them (as Anthropic advises).
 			for _, img := range m.Images {

@@ -1,6 +1,9 @@
 package provider
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"hash/fnv"
+)
 
 // EventKind says which field of an Event is set.
 type EventKind int
@@ -112,4 +115,31 @@ func isBlank(s string) bool {
 		}
 	}
 	return true
+}
+
+// wireID is a tool call's id as a wire format takes it, the same for the call and its result.
+// A chat keeps the ids its models gave, and a chat may change models: Mistral's API (and the
+// local servers that run Mistral's templates) refuses any id that is not 9 letters or digits
+// ("Tool call id was call_0fypS1hVX but must be a-z, A-Z, 0-9, with a length of 9"), and
+// Anthropic's one with other characters than letters, digits, _ and - (Kimi's
+// "functions.get_weather:0"). Such an id is replaced by 9 letters and digits drawn from it.
+func wireID(f Format, id string) string {
+	ok := id != ""
+	for i := 0; i < len(id) && ok; i++ {
+		c := id[i]
+		ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || f == FormatAnthropic && (c == '_' || c == '-')
+	}
+	if ok && (f == FormatAnthropic || len(id) == 9) {
+		return id
+	}
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	n := h.Sum64()
+	const digits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	b := make([]byte, 9)
+	for i := range b {
+		b[i] = digits[n%62]
+		n /= 62
+	}
+	return string(b)
 }

@@ -105,9 +105,10 @@ func openaiBody(p Provider, r Request) oaBody {
 			if m.IsError {
 				content = "Error: " + content // the format has no error flag: say it in words
 			}
-			b.Messages = append(b.Messages, oaMessage{Role: "tool", Content: content, ToolCallID: m.ToolCallID})
+			id := wireID(FormatOpenAI, m.ToolCallID)
+			b.Messages = append(b.Messages, oaMessage{Role: "tool", Content: content, ToolCallID: id})
 			for _, img := range m.Images {
-				images = append(images, oaPart{Type: "text", Text: "The image from " + m.ToolName + " (" + m.ToolCallID + "):"})
+				images = append(images, oaPart{Type: "text", Text: "The image from " + m.ToolName + " (" + id + "):"})
 				p := oaPart{Type: "image_url"}
 				p.ImageURL = &struct {
 					URL string `json:"url"`
@@ -118,7 +119,7 @@ func openaiBody(p Provider, r Request) oaBody {
 			om := oaMessage{Role: "assistant", Content: m.Content}
 			for _, tc := range m.ToolCalls {
 				var c oaToolCall
-				c.ID, c.Type = tc.ID, "function"
+				c.ID, c.Type = wireID(FormatOpenAI, tc.ID), "function"
 				c.Function.Name, c.Function.Arguments = tc.Name, string(tc.Args)
 				om.ToolCalls = append(om.ToolCalls, c)
 			}

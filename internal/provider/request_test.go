@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -452,4 +453,70 @@ func TestStreamGivesUpOnASilentProvider(t *testing.T) {
 		assert.Empty(t, r.ErrKind)
 		assert.NotEmpty(t, r.Text)
 	})
+}
+
+// A chat keeps the tool call ids its models gave, and may go on with another model: every
+// format gets ids it takes (Mistral: 9 letters or digits; Anthropic: letters, digits, _ and -),
+// the same for a call and its result, and different ids stay different.
+func TestToolCallIDsFitTheFormatTheyGoTo(t *testing.T) {
+	ids := []string{"call_PTLP8xhu3uwZk4l3nlnrrJha", "functions.get_weather:0", "toolu_01A09q90qw90lq917835lq9", "abcDEF123", "call_1", "call_2", ""}
+	var msgs []Message
+	for _, id := range ids {
+		msgs = append(msgs,
+			Message{Role: "assistant", ToolCalls: []ToolCall{{ID: id, Name: "snapshot", Args: json.RawMessage(`{}`)}}},
+			Message{Role: "tool", ToolCallID: id, ToolName: "snapshot", Content: "ok"})
+	}
+	mistral := regexp.MustCompile(`^[a-zA-Z0-9]{9}$`)
+	anthropic := regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+	for _, id := range []string{"mistral", "anthropic"} {
+		req, err := mustLookup(id).NewRequest("k", Request{Model: "m", Messages: msgs})
+		require.NoError(t, err)
+		var body struct {
+			Messages []struct {
+				ToolCallID string `json:"tool_call_id"`
+				ToolCalls  []struct {
+					ID string `json:"id"`
+				} `json:"tool_calls"`
+				Content json.RawMessage `json:"content"`
+			} `json:"messages"`
+		}
+		require.NoError(t, json.Unmarshal(req.Body, &body))
+		var calls, results []string
+		for _, m := range body.Messages {
+			for _, c := range m.ToolCalls {
+				calls = append(calls, c.ID)
+			}
+			if m.ToolCallID != "" {
+				results = append(results, m.ToolCallID)
+			}
+			var blocks []struct {
+				Type      string `json:"type"`
+				ID        string `json:"id"`
+				ToolUseID string `json:"tool_use_id"`
+			}
+			if json.Unmarshal(m.Content, &blocks) == nil {
+				for _, b := range blocks {
+					switch b.Type {
+					case "tool_use":
+						calls = append(calls, b.ID)
+					case "tool_result":
+						results = append(results, b.ToolUseID)
+					}
+				}
+			}
+		}
+		require.Len(t, calls, len(ids), id)
+		assert.Equal(t, calls, results, "%s: a result does not answer its call", id)
+		seen := map[string]bool{}
+		for i, c := range calls {
+			if id == "mistral" {
+				assert.Regexp(t, mistral, c)
+			} else {
+				assert.Regexp(t, anthropic, c)
+			}
+			assert.False(t, seen[c], "%s: %q and another id became %q", id, ids[i], c)
+			seen[c] = true
+		}
+		assert.Equal(t, "abcDEF123", calls[3], "an id that fits is kept")
+	}
 }

@@ -122,6 +122,24 @@ func googleBody(r Request) gBody {
 		parts := b.Contents[i].Parts
 		sort.SliceStable(parts, func(x, y int) bool { return partRank(parts[x]) < partRank(parts[y]) })
 	}
+	// Gemini 3 refuses a history whose step's first function call has no thought signature
+	// ("Function call is missing a thought_signature in functionCall parts"): a call another
+	// model made, or a workflow's step, has none. Google's documented stand-in takes its place.
+	if signsCalls(r.Model) {
+		for i := range b.Contents {
+			if b.Contents[i].Role != "model" {
+				continue
+			}
+			for j := range b.Contents[i].Parts {
+				if pt := &b.Contents[i].Parts[j]; pt.FunctionCall != nil {
+					if pt.ThoughtSignature == "" {
+						pt.ThoughtSignature = "skip_thought_signature_validator"
+					}
+					break // only a step's first call carries one
+				}
+			}
+		}
+	}
 	if len(r.Tools) > 0 {
 		b.Tools = make([]struct {
 			FunctionDeclarations []gDecl `json:"functionDeclarations"`
@@ -131,6 +149,12 @@ func googleBody(r Request) gBody {
 		}
 	}
 	return b
+}
+
+// signsCalls: Gemini 3 and later check the thought signatures of the calls sent back to them.
+func signsCalls(model string) bool {
+	m := strings.TrimPrefix(toLower(model), "models/")
+	return strings.HasPrefix(m, "gemini-") && len(m) > 7 && m[7] >= '3' && m[7] <= '9'
 }
 
 func partRank(p gPart) int {

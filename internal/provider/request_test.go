@@ -520,3 +520,42 @@ func TestToolCallIDsFitTheFormatTheyGoTo(t *testing.T) {
 		assert.Equal(t, "abcDEF123", calls[3], "an id that fits is kept")
 	}
 }
+
+// Gemini 3 refuses a step whose first function call has no thought signature: a call another
+// model made, or a workflow's step, gets Google's stand-in; a real one is kept, the calls after
+// a step's first go as they are, and Gemini 2.5 gets none.
+func TestGemini3GetsASignatureOnEachStepsFirstCall(t *testing.T) {
+	msgs := []Message{
+		{Role: "user", Content: "book it"},
+		{Role: "assistant", ToolCalls: []ToolCall{{ID: "a", Name: "snapshot", Args: json.RawMessage(`{}`), Signature: "real=="}}},
+		{Role: "tool", ToolCallID: "a", ToolName: "snapshot", Content: "ok"},
+		{Role: "assistant", ToolCalls: []ToolCall{{ID: "b", Name: "type", Args: json.RawMessage(`{}`)}, {ID: "c", Name: "click", Args: json.RawMessage(`{}`)}}},
+		{Role: "tool", ToolCallID: "b", ToolName: "type", Content: "ok"},
+		{Role: "tool", ToolCallID: "c", ToolName: "click", Content: "ok"},
+	}
+	signatures := func(model string) []string {
+		req, err := mustLookup("google").NewRequest("k", Request{Model: model, Messages: msgs})
+		require.NoError(t, err)
+		var body struct {
+			Contents []struct {
+				Parts []struct {
+					FunctionCall     any    `json:"functionCall"`
+					ThoughtSignature string `json:"thoughtSignature"`
+				} `json:"parts"`
+			} `json:"contents"`
+		}
+		require.NoError(t, json.Unmarshal(req.Body, &body))
+		var out []string
+		for _, c := range body.Contents {
+			for _, p := range c.Parts {
+				if p.FunctionCall != nil {
+					out = append(out, p.ThoughtSignature)
+				}
+			}
+		}
+		return out
+	}
+	assert.Equal(t, []string{"real==", "skip_thought_signature_validator", ""}, signatures("gemini-3-pro-preview"))
+	assert.Equal(t, []string{"real==", "skip_thought_signature_validator", ""}, signatures("models/gemini-3.1-flash"))
+	assert.Equal(t, []string{"real==", "", ""}, signatures("gemini-2.5-flash"))
+}

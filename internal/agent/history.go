@@ -152,7 +152,20 @@ func (e *Engine) history(ctx context.Context, ms []store.Message, vision, agent 
 			}
 		}
 	}
-	return out, nil
+	// A reply that failed (or was stopped before a word) leaves two user messages in a row:
+	// they go as one, since the chat templates of some local models (Gemma's, Mistral's, run by
+	// llama.cpp or LM Studio) refuse roles that do not alternate.
+	merged := out[:0]
+	for _, m := range out {
+		if n := len(merged); n > 0 && m.Role == "user" && merged[n-1].Role == "user" {
+			prev := &merged[n-1]
+			prev.Content += "\n\n" + m.Content
+			prev.Images = append(prev.Images, m.Images...)
+			continue
+		}
+		merged = append(merged, m)
+	}
+	return merged, nil
 }
 
 // toolContent is what the model reads of a tool's result: whatever a tool that ran returned

@@ -117,3 +117,34 @@ func TestAModelThatRefusesATemperatureGetsNone(t *testing.T) {
 		})
 	}
 }
+
+// A reply that failed leaves the user's words without an answer: the next message goes with
+// them as one user turn, since some local models' templates (Gemma's: "Conversation roles must
+// alternate user/assistant/user/assistant") refuse two in a row.
+func TestAFailedReplyLeavesRolesThatAlternate(t *testing.T) {
+	asked := 0
+	model := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		if asked++; asked == 1 {
+			return testkit.Turn{Status: 400, Body: `{"error":{"message":"bad","type":"invalid_request_error"}}`}
+		}
+		return testkit.Turn{Text: "Both, then."}
+	})
+	c := newCore(t, store.NewMemKV(), "lmstudio", model.URL)
+	s, _ := c.Store.Settings(context.Background())
+	s.Models["lmstudio"] = "gemma-3-12b-it"
+	require.NoError(t, c.Store.SaveSettings(context.Background(), s))
+	p := &panel{}
+	c.Connect(p)
+	res := p.callOK(t, c, "chat.send", obj{"text": "one"}).(map[string]any)
+	require.NotNil(t, p.waitFor(t, "chat.done")["message"].(map[string]any)["error"])
+	p.callOK(t, c, "chat.send", obj{"text": "two", "sessionId": res["sessionId"]})
+	done := p.waitFor(t, "chat.done")
+	assert.Equal(t, "Both, then.", done["message"].(map[string]any)["content"], done)
+	convs := model.Conversations()
+	require.Len(t, convs, 2)
+	msgs := convs[1].Messages
+	require.Len(t, msgs, 1, "%+v", msgs)
+	assert.Equal(t, "user", msgs[0].Role)
+	assert.Contains(t, msgs[0].Text, "one")
+	assert.Contains(t, msgs[0].Text, "two")
+}

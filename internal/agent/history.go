@@ -130,7 +130,7 @@ func (e *Engine) history(ctx context.Context, ms []store.Message, vision, agent 
 		case m.Content == "" && len(m.ToolCalls) == 0:
 			continue
 		default:
-			out = append(out, provider.Message{Role: "assistant", Content: m.Content, ToolCalls: m.ToolCalls})
+			out = append(out, provider.Message{Role: "assistant", Content: m.Content, ToolCalls: m.ToolCalls, Reasoning: m.Reasoning})
 			for _, c := range m.ToolCalls {
 				r := results[c.ID]
 				if r == nil {

@@ -148,3 +148,29 @@ func TestAFailedReplyLeavesRolesThatAlternate(t *testing.T) {
 	assert.Contains(t, msgs[0].Text, "one")
 	assert.Contains(t, msgs[0].Text, "two")
 }
+
+// DeepSeek's thinking mode refuses a history whose assistant turns lack their reasoning
+// ("Missing `reasoning_content` field in the assistant message at message index 2"): each goes
+// back with what it thought, as the recorded reply streamed it.
+func TestDeepSeekGetsItsReasoningBack(t *testing.T) {
+	srv := testkit.Replay(t, "deepseek/reasoning.sse", 0)
+	c := newCore(t, store.NewMemKV(), "deepseek", srv.URL)
+	p := &panel{}
+	c.Connect(p)
+	res := p.callOK(t, c, "chat.send", obj{"text": "one"}).(map[string]any)
+	first := p.waitFor(t, "chat.done")["message"].(map[string]any)
+	thought, _ := first["reasoning"].(string)
+	require.NotEmpty(t, thought, "the recorded reply's reasoning was not kept: %v", first)
+	p.callOK(t, c, "chat.send", obj{"text": "two", "sessionId": res["sessionId"]})
+	p.waitFor(t, "chat.done")
+	posts := srv.Posts(t)
+	require.Len(t, posts, 2)
+	msgs := posts[1]["messages"].([]any)
+	var back []any
+	for _, m := range msgs {
+		if m := m.(map[string]any); m["role"] == "assistant" {
+			back = append(back, m["reasoning_content"])
+		}
+	}
+	assert.Equal(t, []any{thought}, back)
+}

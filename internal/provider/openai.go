@@ -14,6 +14,8 @@ type oaMessage struct {
 	Content    any          `json:"content"` // a string, parts ([]oaPart), or null`
 	ToolCalls  []oaToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string       `json:"tool_call_id,omitempty"`
+	// ReasoningContent is an assistant turn's thinking, for DeepSeek (sendsReasoning).
+	ReasoningContent *string `json:"reasoning_content,omitempty"`
 }
 
 type oaToolCall struct {
@@ -117,6 +119,9 @@ func openaiBody(p Provider, r Request) oaBody {
 			}
 		case "assistant":
 			om := oaMessage{Role: "assistant", Content: m.Content}
+			if p.sendsReasoning {
+				om.ReasoningContent = &m.Reasoning
+			}
 			for _, tc := range m.ToolCalls {
 				var c oaToolCall
 				c.ID, c.Type = wireID(FormatOpenAI, tc.ID), "function"

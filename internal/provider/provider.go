@@ -49,6 +49,10 @@ type Provider struct {
 	usageOption bool
 	// maxCompletionTokens: OpenAI's reasoning models reject max_tokens.
 	maxCompletionTokens bool
+	// sendsReasoning: every assistant turn goes back with its reasoning_content (DeepSeek's
+	// thinking mode refuses a tool call's turn without it: "Missing `reasoning_content` field
+	// in the assistant message at message index 2").
+	sendsReasoning bool
 	// KeyURL is where a user gets a key.
 	KeyURL string `json:"keyURL,omitempty"`
 }
@@ -74,7 +78,7 @@ var registry = []Provider{
 	{ID: "mistral", Name: "Mistral", BaseURL: "https://api.mistral.ai/v1", Format: FormatOpenAI, NeedsKey: true,
 		KeyURL: "https://console.mistral.ai/api-keys",
 		Models: []Model{{"mistral-small-latest", "Mistral Small", 128000}, {"mistral-large-latest", "Mistral Large", 128000}, {"magistral-medium-latest", "Magistral Medium", 40000}}},
-	{ID: "deepseek", Name: "DeepSeek", BaseURL: "https://api.deepseek.com", Format: FormatOpenAI, NeedsKey: true, usageOption: true,
+	{ID: "deepseek", Name: "DeepSeek", BaseURL: "https://api.deepseek.com", Format: FormatOpenAI, NeedsKey: true, usageOption: true, sendsReasoning: true,
 		KeyURL: "https://platform.deepseek.com/api_keys",
 		Models: []Model{{"deepseek-chat", "DeepSeek Chat", 128000}, {"deepseek-reasoner", "DeepSeek Reasoner", 128000}}},
 	{ID: "xai", Name: "xAI", BaseURL: "https://api.x.ai/v1", Format: FormatOpenAI, NeedsKey: true, usageOption: true,

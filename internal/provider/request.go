@@ -21,6 +21,9 @@ type Message struct {
 	Content string `json:"content"`
 	// ToolCalls are the calls an assistant turn made.
 	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
+	// Reasoning is what an assistant turn thought before it answered; it goes back only to
+	// the providers that ask for it (DeepSeek's thinking mode).
+	Reasoning string `json:"reasoning,omitempty"`
 	// ToolCallID and ToolName identify the call a "tool" turn answers.
 	ToolCallID string `json:"toolCallId,omitempty"`
 	ToolName   string `json:"toolName,omitempty"`

@@ -60,11 +60,11 @@ func dataURL(img Image) string {
 	return "data:" + img.Mime + ";base64," + base64.StdEncoding.EncodeToString(img.Data)
 }
 
-// fixedTemperature: OpenAI's reasoning models (o1, o3, o4-mini, the GPT-5 family, gpt-5.4 the
-// default among them) take only their own temperature and refuse a request that sets another
-// ("Unsupported value: 'temperature' does not support 0.7 with this model"), under their name
-// or a gateway's ("openai/gpt-5.4-nano").
-func fixedTemperature(model string) bool {
+// openaiReasoning: OpenAI's reasoning models (o1, o3, o4-mini, the GPT-5 family, gpt-5.4 the
+// default among them), under their name or a gateway's ("openai/gpt-5.4-nano") or on another
+// host (Azure, a proxy), take only their own temperature ("Unsupported value: 'temperature'
+// does not support 0.7 with this model") and max_completion_tokens, not max_tokens.
+func openaiReasoning(model string) bool {
 	m := toLower(model)
 	if i := strings.LastIndexByte(m, '/'); i >= 0 {
 		m = m[i+1:]
@@ -74,13 +74,14 @@ func fixedTemperature(model string) bool {
 
 func openaiBody(p Provider, r Request) oaBody {
 	b := oaBody{Model: r.Model, Stream: true, Temperature: r.Temperature}
-	if fixedTemperature(r.Model) {
+	reasoning := openaiReasoning(r.Model)
+	if reasoning {
 		b.Temperature = nil
 	}
 	if p.usageOption {
 		b.StreamOptions = map[string]any{"include_usage": true}
 	}
-	if p.maxCompletionTokens {
+	if p.maxCompletionTokens || reasoning {
 		b.MaxCompletionTokens = r.MaxTokens
 	} else {
 		b.MaxTokens = r.MaxTokens

@@ -559,3 +559,33 @@ func TestGemini3GetsASignatureOnEachStepsFirstCall(t *testing.T) {
 	assert.Equal(t, []string{"real==", "skip_thought_signature_validator", ""}, signatures("models/gemini-3.1-flash"))
 	assert.Equal(t, []string{"real==", "", ""}, signatures("gemini-2.5-flash"))
 }
+
+// OpenAI's reasoning models, on any host, get max_completion_tokens and no temperature; other
+// models on an OpenAI-compatible host keep both as set.
+func TestReasoningModelsGetTheirOwnParameters(t *testing.T) {
+	for _, tc := range []struct {
+		provider, model string
+		reasoning       bool
+	}{
+		{"custom", "gpt-5.4-mini", true}, // an Azure deployment, a proxy
+		{"custom", "o4-mini", true},
+		{"openrouter", "openai/gpt-5.4-nano", true},
+		{"custom", "llama-3.3-70b", false},
+		{"groq", "openai/gpt-oss-120b", false},
+	} {
+		p := mustLookup(tc.provider)
+		if p.BaseURL == "" {
+			p.BaseURL = "https://my-gateway.example/v1"
+		}
+		req, err := p.NewRequest("k", Request{Model: tc.model, MaxTokens: 4096, Temperature: temp(0.7)})
+		require.NoError(t, err)
+		var body map[string]any
+		require.NoError(t, json.Unmarshal(req.Body, &body))
+		_, hasTemp := body["temperature"]
+		_, hasMax := body["max_tokens"]
+		_, hasMaxCompletion := body["max_completion_tokens"]
+		assert.Equal(t, !tc.reasoning, hasTemp, tc.model)
+		assert.Equal(t, !tc.reasoning, hasMax, tc.model)
+		assert.Equal(t, tc.reasoning, hasMaxCompletion, tc.model)
+	}
+}

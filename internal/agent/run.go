@@ -312,6 +312,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 		drafts.put(*msg)
 	}
 	var calls []provider.ToolCall
+	finishRaw := ""
 	for attempt := 0; ; attempt++ {
 		for ev := range r.p.Stream(sctx, e.Doer, r.key, req) {
 			switch ev.Kind {
@@ -330,7 +331,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 			case provider.EventUsage:
 				msg.Usage = ev.Usage
 			case provider.EventFinish:
-				msg.Status, msg.Finish = "", ev.Finish.Reason
+				msg.Status, msg.Finish, finishRaw = "", ev.Finish.Reason, ev.Finish.Raw
 			case provider.EventError:
 				msg.Status, msg.Error = store.StatusError, errorInfo(r.p, ev.Err)
 			}
@@ -338,7 +339,13 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 				flush()
 			}
 		}
-		if msg.Error == nil || content.Len() > 0 || reasoning.Len() > 0 || len(calls) > 0 {
+		nothing := content.Len() == 0 && reasoning.Len() == 0 && len(calls) == 0
+		if nothing && msg.Error == nil && attempt == 0 && strings.EqualFold(finishRaw, "MALFORMED_FUNCTION_CALL") {
+			// Gemini wrote a call it could not read itself and ended with nothing: once more.
+			msg.Status, msg.Finish, finishRaw = store.StatusStreaming, "", ""
+			continue
+		}
+		if msg.Error == nil || !nothing {
 			break // it answered, or failed after the reply began: what came is kept
 		}
 		if vision && msg.Error.Kind == string(provider.KindNoImages) {
@@ -382,6 +389,22 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 		msg.Status = store.StatusStopped
 	case msg.Status == store.StatusStreaming:
 		msg.Status, msg.Error = store.StatusError, store.Failure(string(provider.KindTruncated), sayNoFinish.With())
+	case msg.Status == "" && msg.NoticeText == nil:
+		// A reply that ended for another reason than its end says why, or it would read as
+		// whole (cut at the length limit) or as nothing at all (a safety filter).
+		switch msg.Finish {
+		case "", "stop", "tool_calls":
+		case "length":
+			if r.st.MaxTokens > 0 {
+				msg.SetNotice(sayLength.With(r.st.MaxTokens))
+			} else {
+				msg.SetNotice(sayModelLength.With())
+			}
+		case "content_filter":
+			msg.SetNotice(sayFiltered.With(finishRaw))
+		default:
+			msg.SetNotice(sayOddFinish.With(finishRaw))
+		}
 	}
 	if err := r.save(ctx); err != nil {
 		msg.Status = store.StatusError

@@ -16,5 +16,9 @@ var (
 	sayPlanWhat     = i18n.Sentence{Key: "whatPlan", One: "carry out a plan of $1 step on $2 ($3)", English: "carry out a plan of $1 steps on $2 ($3)"}
 	sayMovedOn      = i18n.Sentence{Key: "decMovedOn", English: "denied: the user sent a new message instead"}
 	sayApproved     = i18n.Sentence{Key: "resApproved", English: "approved"}
+	sayLength       = i18n.Sentence{Key: "noticeLength", English: "The reply reached the length limit ($1 tokens, set in Settings) and stops here. Raise the limit, or ask the model to go on."}
+	sayModelLength  = i18n.Sentence{Key: "noticeModelLength", English: "The reply reached the model's length limit and stops here. Ask the model to go on."}
+	sayFiltered     = i18n.Sentence{Key: "noticeFiltered", English: "The provider stopped this reply under its content rules ($1). Rephrase the message, or try another model."}
+	sayOddFinish    = i18n.Sentence{Key: "noticeOddFinish", English: "The model stopped without finishing its reply ($1)."}
 	sayNoFinish     = i18n.Sentence{Key: "errNoFinish", English: "The reply ended before the model finished; the partial text is kept."}
 )

@@ -2,6 +2,8 @@ package core
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"testing"
 	"time"
 
@@ -173,4 +175,63 @@ func TestDeepSeekGetsItsReasoningBack(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []any{thought}, back)
+}
+
+// A reply that ended for another reason than its end says why: cut at the length limit
+// (OpenAI's recorded finish_reason "length"), stopped by a safety filter with nothing said
+// (Gemini's SAFETY), or a reason Skiff does not know. Gemini's MALFORMED_FUNCTION_CALL with
+// nothing said is asked once more.
+func TestARepliesEndSaysWhyItEnded(t *testing.T) {
+	notice := func(done map[string]any) (string, []any) {
+		text, _ := done["message"].(map[string]any)["noticeText"].(map[string]any)
+		if text == nil {
+			return "", nil
+		}
+		args, _ := text["args"].([]any)
+		return text["key"].(string), args
+	}
+	send := func(t *testing.T, id, url string) map[string]any {
+		c := newCore(t, store.NewMemKV(), id, url)
+		p := &panel{}
+		c.Connect(p)
+		p.callOK(t, c, "chat.send", obj{"text": "write a long story"})
+		return p.waitFor(t, "chat.done")
+	}
+	gemini := func(chunks ...string) func(w http.ResponseWriter, r *http.Request) {
+		n := 0
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = io.WriteString(w, "data: "+chunks[min(n, len(chunks)-1)]+"\r\n\r\n")
+			n++
+		}
+	}
+
+	t.Run("length", func(t *testing.T) {
+		done := send(t, "openai", testkit.Replay(t, "openai/finish_length.sse", 0).URL)
+		key, args := notice(done)
+		assert.Equal(t, "noticeLength", key)
+		assert.Equal(t, []any{float64(4096)}, args)
+		assert.NotEmpty(t, done["message"].(map[string]any)["content"], "the text that came is kept")
+	})
+	t.Run("safety", func(t *testing.T) {
+		srv := testkit.Serve(t, gemini(`{"candidates":[{"finishReason":"SAFETY","index":0,"safetyRatings":[{"category":"HARM_CATEGORY_DANGEROUS_CONTENT","probability":"HIGH","blocked":true}]}],"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8},"modelVersion":"gemini-2.5-flash"}`))
+		key, args := notice(send(t, "google", srv.URL))
+		assert.Equal(t, "noticeFiltered", key)
+		assert.Equal(t, []any{"SAFETY"}, args)
+	})
+	t.Run("malformed call, then the reply", func(t *testing.T) {
+		srv := testkit.Serve(t, gemini(
+			`{"candidates":[{"content":{},"finishReason":"MALFORMED_FUNCTION_CALL","finishMessage":"Malformed function call: print(default_api.snapshot())","index":0}],"modelVersion":"gemini-2.5-flash"}`,
+			`{"candidates":[{"content":{"parts":[{"text":"Once upon a time."}],"role":"model"},"finishReason":"STOP","index":0}],"modelVersion":"gemini-2.5-flash"}`))
+		done := send(t, "google", srv.URL)
+		assert.Equal(t, "Once upon a time.", done["message"].(map[string]any)["content"])
+		key, _ := notice(done)
+		assert.Empty(t, key)
+	})
+	t.Run("malformed call twice", func(t *testing.T) {
+		srv := testkit.Serve(t, gemini(`{"candidates":[{"content":{},"finishReason":"MALFORMED_FUNCTION_CALL","index":0}],"modelVersion":"gemini-2.5-flash"}`))
+		key, args := notice(send(t, "google", srv.URL))
+		assert.Equal(t, "noticeOddFinish", key)
+		assert.Equal(t, []any{"MALFORMED_FUNCTION_CALL"}, args)
+	})
 }

@@ -147,6 +147,8 @@ globalThis.skiffExtract = () => {
     readable = true;
   } else if (document.body) {
     text = plainText(visibleClone().body);
+  } else if (document.documentElement) {
+    text = plainText(document.documentElement.cloneNode(true)); // an SVG or XML document: no body
   }
   return {
     url: location.href,
@@ -157,6 +159,8 @@ globalThis.skiffExtract = () => {
     byline: (article && article.byline) || "",
     siteName: (article && article.siteName) || "",
     pdfs: shownPDFs(),
+    contentType: document.contentType,
+    frames: document.querySelectorAll("iframe, frame").length,
   };
 };
 

@@ -7,6 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -678,4 +681,63 @@ func TestTheChipReadsThePageOnceTheRunEnds(t *testing.T) {
 	openTab(t, panel, site.Page("form.html"))
 	runAgent(t, panel, "go to the long page")
 	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "attached" && /^Long page · [\d,]+ words/.test(document.getElementById("page-chip-text").textContent)`)
+}
+
+// Documents that are not web pages, as a user opens them and an outside agent reads them: JSON
+// and plain text (Chrome shows them in a <pre>), an SVG drawing (a document with no body), a
+// picture, a frameset, and a CSV file (which Chrome downloads). read_text gives what each
+// holds, or says what it is when it holds no text; navigate says the file was downloaded.
+func TestDocumentsThatAreNotPagesSayWhatTheyHold(t *testing.T) {
+	mux := http.NewServeMux()
+	serve := func(path, ct, body string) {
+		mux.HandleFunc(path, func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", ct)
+			_, _ = io.WriteString(w, body)
+		})
+	}
+	serve("/data.json", "application/json", `{"name":"Skiff","stars":1234,"tags":["browser","agent"]}`)
+	serve("/notes.txt", "text/plain; charset=utf-8", "Line one of the notes.\nLine two: the secret is 42.\n")
+	serve("/pic.svg", "image/svg+xml", `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><text x="10" y="50">Hello SVG</text></svg>`)
+	serve("/pic.png", "image/png", string(testkit.PNG))
+	serve("/frames.html", "text/html", `<html><frameset cols="50%,50%"><frame src="/notes.txt"><frame src="/data.json"></frameset></html>`)
+	serve("/table.csv", "text/csv", "a,b\n1,2\n")
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+
+	d, panel := linkedPanel(t)
+	cs := mcpClient(t, d, "reader")
+	asked := false
+	call := func(name string, args map[string]any) string {
+		decision := ""
+		if !asked {
+			decision = "allow_always"
+		}
+		r := callTool(t, panel, cs, "reader", name, args, decision)
+		if r.IsError {
+			t.Fatalf("%s %v: %s", name, args, text(r))
+		}
+		return text(r)
+	}
+	call("navigate", map[string]any{"url": srv.URL + "/data.json"})
+	if got := call("read_text", map[string]any{}); !strings.Contains(got, `"stars":1234`) {
+		t.Errorf("JSON: %s", got)
+	}
+	asked = true
+	for _, tc := range []struct{ path, want string }{
+		{"/notes.txt", "the secret is 42"},
+		{"/pic.svg", "Hello SVG"},
+		{"/pic.png", "shows a picture (image/png), not a page with text: take a screenshot"},
+		{"/frames.html", "it shows other pages in frames. A snapshot reads what they show."},
+	} {
+		call("navigate", map[string]any{"url": srv.URL + tc.path})
+		if got := call("read_text", map[string]any{}); !strings.Contains(got, tc.want) {
+			t.Errorf("%s: %s", tc.path, got)
+		}
+	}
+	if got := call("snapshot", map[string]any{}); !strings.Contains(got, "the secret is 42") || !strings.Contains(got, `"stars":1234`) {
+		t.Errorf("the frameset's snapshot: %s", got)
+	}
+	if got := call("navigate", map[string]any{"url": srv.URL + "/table.csv"}); !strings.Contains(got, "is a file, not a page") {
+		t.Errorf("CSV: %s", got)
+	}
 }

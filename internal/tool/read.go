@@ -266,6 +266,26 @@ type Readable struct {
 	// PDFs are the PDFs the page shows in a frame, an embed or an object (extract.js
 	// shownPDFs): their text is added to the page's, read as a PDF tab's is.
 	PDFs []string `json:"pdfs,omitempty"`
+	// ContentType is the document's type (text/html, image/png...), and Frames how many
+	// frames it holds: they say what a page without text is.
+	ContentType string `json:"contentType,omitempty"`
+	Frames      int    `json:"frames,omitempty"`
+}
+
+// Empty says, for a page that has no text to read, what it is instead and how to see it, or
+// "" when it has text.
+func (r *Readable) Empty() string {
+	switch kind, _, _ := strings.Cut(r.ContentType, "/"); {
+	case strings.TrimSpace(r.Text) != "":
+		return ""
+	case kind == "image":
+		return "(This tab shows a picture (" + r.ContentType + "), not a page with text: take a screenshot to see it.)"
+	case kind == "video" || kind == "audio":
+		return "(This tab plays a " + kind + " file (" + r.ContentType + "), which has no text.)"
+	case r.Frames > 0:
+		return "(The page has no text of its own: it shows other pages in frames. A snapshot reads what they show.)"
+	}
+	return "(The page has no visible text.)"
 }
 
 // PDFReader reads the text of the PDF at an address, as the tab that shows it got it (the
@@ -433,6 +453,7 @@ func readText(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	}
 	b.WriteString("\n")
 	b.WriteString(clip(r.Text, max))
+	b.WriteString(r.Empty())
 	if len(r.Text) > max {
 		fmt.Fprintf(&b, "\n[Cut at %d of %d characters; ask again with a larger maxChars.]", max, len(r.Text))
 	}

@@ -330,3 +330,24 @@ func TestDecodeRecordedCutOff(t *testing.T) {
 		})
 	}
 }
+
+// Arguments a model encoded once more (a JSON string holding the object, as some Llama and
+// Qwen builds on vLLM and Groq send) or sent as null are read as the object they mean; other
+// text is kept as it came, and a broken one marked incomplete.
+func TestToolArgumentsAsModelsSendThem(t *testing.T) {
+	for _, tc := range []struct{ args, want string }{
+		{`"{\"ref\": \"e12\"}"`, `{"ref":"e12"}`},
+		{`null`, `{}`},
+		{``, `{}`},
+		{`{"ref":"e12"}`, `{"ref":"e12"}`},
+		{`"just text"`, `"just text"`},
+	} {
+		quoted, _ := json.Marshal(tc.args)
+		stream := `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"click","arguments":` + string(quoted) + `}}]}}]}` + "\n\n" +
+			`data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n"
+		r := fold(t, collect(mustLookup("openai"), strings.NewReader(stream)))
+		require.Len(t, r.Calls, 1, tc.args)
+		assert.Equal(t, tc.want, string(r.Calls[0].Args), tc.args)
+		assert.False(t, r.Calls[0].Incomplete, tc.args)
+	}
+}

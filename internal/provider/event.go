@@ -3,6 +3,7 @@ package provider
 import (
 	"encoding/json"
 	"hash/fnv"
+	"strings"
 )
 
 // EventKind says which field of an Event is set.
@@ -96,12 +97,20 @@ func toLower(s string) string {
 
 // objectArgs turns accumulated argument text into the JSON object to hand to a tool:
 // empty text means no arguments ({}); anything else must be valid JSON.
+// Some models (and the servers that run them) encode the object once more, as a JSON string
+// that holds it, or send null for no arguments: both are taken for what they mean.
 func objectArgs(s string) (json.RawMessage, bool) {
-	if len(s) == 0 || isBlank(s) {
+	if len(s) == 0 || isBlank(s) || s == "null" {
 		return json.RawMessage("{}"), true
 	}
 	if !json.Valid([]byte(s)) {
 		return json.RawMessage(s), false
+	}
+	var inner string
+	if s[0] == '"' && json.Unmarshal([]byte(s), &inner) == nil {
+		if t := strings.TrimSpace(inner); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
+			return json.RawMessage(t), true
+		}
 	}
 	return json.RawMessage(s), true
 }

@@ -71,7 +71,7 @@ type gDecl struct {
 func googleBody(r Request) gBody {
 	var b gBody
 	b.GenerationConfig.Temperature = r.Temperature
-	b.GenerationConfig.MaxOutputTokens = r.MaxTokens
+	b.GenerationConfig.MaxOutputTokens = withThinking(r.MaxTokens, thinks(r.Model), 65536)
 	if r.System != "" {
 		b.SystemInstruction = &gContent{Parts: []gPart{{Text: r.System}}}
 	}
@@ -149,6 +149,12 @@ func googleBody(r Request) gBody {
 		}
 	}
 	return b
+}
+
+// thinks: Gemini 2.5 and later think before they answer, and count it in maxOutputTokens.
+func thinks(model string) bool {
+	m := strings.TrimPrefix(toLower(model), "models/")
+	return strings.HasPrefix(m, "gemini-2.5") || signsCalls(m)
 }
 
 // signsCalls: Gemini 3 and later check the thought signatures of the calls sent back to them.

@@ -82,7 +82,7 @@ func openaiBody(p Provider, r Request) oaBody {
 		b.StreamOptions = map[string]any{"include_usage": true}
 	}
 	if p.maxCompletionTokens || reasoning {
-		b.MaxCompletionTokens = r.MaxTokens
+		b.MaxCompletionTokens = withThinking(r.MaxTokens, reasoning, 100000)
 	} else {
 		b.MaxTokens = r.MaxTokens
 	}

@@ -59,6 +59,20 @@ type Request struct {
 // DefaultMaxTokens is sent to Anthropic, which requires max_tokens, when the user set none.
 const DefaultMaxTokens = 4096
 
+// ThinkingRoom is added to the reply's limit for the models that count what they think in it
+// (Gemini 2.5 and 3, OpenAI's reasoning models): with Settings' 4096 tokens, Gemini 3 thinking
+// "high" or o3 thinking "medium" often spent them all before a word of the reply.
+const ThinkingRoom = 8192
+
+// withThinking is limit with ThinkingRoom added when thinks, up to most (the models' own
+// largest), and 0 (the provider's own) as is.
+func withThinking(limit int, thinks bool, most int) int {
+	if limit > 0 && thinks {
+		return max(limit, min(limit+ThinkingRoom, most))
+	}
+	return limit
+}
+
 // HTTPRequest is what a Doer sends. Header keys are as sent.
 type HTTPRequest struct {
 	Method string

@@ -589,3 +589,33 @@ func TestReasoningModelsGetTheirOwnParameters(t *testing.T) {
 		assert.Equal(t, tc.reasoning, hasMaxCompletion, tc.model)
 	}
 }
+
+// The models that count their thinking in the reply's limit get room for it beyond the limit
+// set (up to their own largest); the others get the limit as set.
+func TestThinkingModelsGetRoomToThink(t *testing.T) {
+	limit := func(provider, model string, maxTokens int) float64 {
+		p := mustLookup(provider)
+		req, err := p.NewRequest("k", Request{Model: model, MaxTokens: maxTokens})
+		require.NoError(t, err)
+		var body map[string]any
+		require.NoError(t, json.Unmarshal(req.Body, &body))
+		if gc, ok := body["generationConfig"].(map[string]any); ok {
+			v, _ := gc["maxOutputTokens"].(float64)
+			return v
+		}
+		for _, k := range []string{"max_completion_tokens", "max_tokens"} {
+			if v, ok := body[k].(float64); ok {
+				return v
+			}
+		}
+		return 0
+	}
+	assert.Equal(t, float64(4096+ThinkingRoom), limit("google", "gemini-3-pro-preview", 4096))
+	assert.Equal(t, float64(4096+ThinkingRoom), limit("google", "gemini-2.5-flash", 4096))
+	assert.Equal(t, float64(65536), limit("google", "gemini-2.5-pro", 60000))
+	assert.Equal(t, float64(4096), limit("google", "gemini-2.0-flash", 4096))
+	assert.Equal(t, float64(4096+ThinkingRoom), limit("openai", "o4-mini", 4096))
+	assert.Equal(t, float64(4096), limit("openai", "gpt-4.1", 4096))
+	assert.Equal(t, float64(4096), limit("anthropic", "claude-sonnet-4-5-20250929", 4096))
+	assert.Equal(t, float64(0), limit("google", "gemini-3-pro-preview", 0))
+}

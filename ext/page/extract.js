@@ -161,8 +161,28 @@ globalThis.skiffExtract = () => {
     pdfs: shownPDFs(),
     contentType: document.contentType,
     frames: document.querySelectorAll("iframe, frame").length,
+    shownFrames: shownFrames(),
   };
 };
+
+// shownFrames are the addresses of the frames a person sees on the page (a frameset's, an
+// iframe that shows a document), at least 100 by 60 pixels and not hidden: when the page has
+// little text of its own, theirs is read too (Env.Read). A hidden frame is never read.
+function shownFrames() {
+  const page = globalThis.skiffPage;
+  const out = [];
+  for (const el of document.querySelectorAll("iframe, frame")) {
+    const r = el.getBoundingClientRect();
+    if (r.width < 100 || r.height < 60 || (page && page.hiddenReason(el))) continue;
+    let url = "";
+    try {
+      url = el.contentDocument?.URL || "";
+    } catch {}
+    if (!url && el.src) url = el.src;
+    if (url && !out.includes(url)) out.push(url);
+  }
+  return out;
+}
 
 // shownPDFs are the addresses of the PDFs the page shows in a frame, an embed or an object
 // (a course's reading, a form's notice, a journal's viewer), at most three of the largest, each

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -270,6 +271,40 @@ type Readable struct {
 	// frames it holds: they say what a page without text is.
 	ContentType string `json:"contentType,omitempty"`
 	Frames      int    `json:"frames,omitempty"`
+	// ShownFrames are the addresses of the frames a person sees on the page (extract.js).
+	ShownFrames []string `json:"shownFrames,omitempty"`
+}
+
+// framedBelow: a page with less text of its own than this, and frames a person sees, is read
+// with its frames' text (a frameset, a document shown in an iframe); maxFramesRead bounds them.
+const (
+	framedBelow   = 200
+	maxFramesRead = 4
+)
+
+// framesText is the text of the frames of tab that r names as shown, each after a line with
+// its address, read as each frame reads itself (its own hidden text left out).
+func (e *Env) framesText(ctx context.Context, tabID int, r *Readable) string {
+	all, err := e.Browser.Frames(ctx, tabID)
+	if err != nil {
+		return ""
+	}
+	frames := live(all)
+	can := scriptable(frames)
+	var b strings.Builder
+	n := 0
+	for _, f := range frames {
+		if f.ParentID != 0 || !can[f.ID] || !slices.Contains(r.ShownFrames, f.URL) || n == maxFramesRead {
+			continue
+		}
+		var fr Readable
+		if e.call(ctx, tabID, f.ID, readableFiles, "readable", nil, &fr) != nil || strings.TrimSpace(fr.Text) == "" {
+			continue
+		}
+		fmt.Fprintf(&b, "\n\n[Frame: %s]\n%s", f.URL, fr.Text)
+		n++
+	}
+	return b.String()
 }
 
 // Empty says, for a page that has no text to read, what it is instead and how to see it, or
@@ -353,6 +388,9 @@ func (e *Env) Read(ctx context.Context, tabID int) (*Readable, error) {
 	var r Readable
 	if err := e.call(ctx, tabID, 0, readableFiles, "readable", nil, &r); err != nil {
 		return nil, err
+	}
+	if !r.PDF && len(r.ShownFrames) > 0 && len(strings.TrimSpace(r.Text)) < framedBelow {
+		r.Text = strings.TrimSpace(r.Text + e.framesText(ctx, tabID, &r))
 	}
 	pr, ok := e.Browser.(PDFReader)
 	switch {

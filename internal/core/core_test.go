@@ -115,6 +115,15 @@ func newCore(t *testing.T, kv store.KV, providerID, baseURL string) *Core {
 	return c
 }
 
+// chooseModel sets the model c uses with its provider, as the user picks it in Settings.
+func chooseModel(t *testing.T, c *Core, providerID, model string) {
+	t.Helper()
+	s, err := c.Store.Settings(context.Background())
+	require.NoError(t, err)
+	s.Models[providerID] = model
+	require.NoError(t, c.Store.SaveSettings(context.Background(), s))
+}
+
 func TestSendStreamsAndStores(t *testing.T) {
 	srv := testkit.Replay(t, "anthropic/text.sse", 0)
 	kv := store.NewMemKV()

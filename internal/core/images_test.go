@@ -186,9 +186,7 @@ func TestAModelThatRefusesPicturesGetsTheMessageWithoutThem(t *testing.T) {
 		return testkit.Turn{Text: "I cannot see pictures, but I can read the page."}
 	})
 	c := newCore(t, store.NewMemKV(), "custom", model.URL)
-	s, _ := c.Store.Settings(context.Background())
-	s.Models["custom"] = "gpt-4o-mini-gateway"
-	require.NoError(t, c.Store.SaveSettings(context.Background(), s))
+	chooseModel(t, c, "custom", "gpt-4o-mini-gateway")
 	p := &panel{}
 	c.Connect(p)
 	res := p.callOK(t, c, "chat.send", obj{"text": "What is this?", "images": []obj{{"name": "square.png", "mime": "image/png", "data": pngBytes}}})

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"testing"
@@ -104,9 +103,7 @@ func TestAModelThatRefusesATemperatureGetsNone(t *testing.T) {
 		t.Run(tc.model, func(t *testing.T) {
 			before := len(model.Conversations())
 			c := newCore(t, store.NewMemKV(), tc.provider, model.URL)
-			s, _ := c.Store.Settings(context.Background())
-			s.Models[tc.provider] = tc.model
-			require.NoError(t, c.Store.SaveSettings(context.Background(), s))
+			chooseModel(t, c, tc.provider, tc.model)
 			p := &panel{}
 			c.Connect(p)
 			res := p.callOK(t, c, "chat.send", obj{"text": "one"}).(map[string]any)
@@ -132,9 +129,7 @@ func TestAFailedReplyLeavesRolesThatAlternate(t *testing.T) {
 		return testkit.Turn{Text: "Both, then."}
 	})
 	c := newCore(t, store.NewMemKV(), "lmstudio", model.URL)
-	s, _ := c.Store.Settings(context.Background())
-	s.Models["lmstudio"] = "gemma-3-12b-it"
-	require.NoError(t, c.Store.SaveSettings(context.Background(), s))
+	chooseModel(t, c, "lmstudio", "gemma-3-12b-it")
 	p := &panel{}
 	c.Connect(p)
 	res := p.callOK(t, c, "chat.send", obj{"text": "one"}).(map[string]any)

@@ -400,6 +400,8 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 			} else {
 				msg.SetNotice(sayModelLength.With())
 			}
+		case "context_full":
+			msg.SetNotice(sayContextFull.With())
 		case "content_filter":
 			msg.SetNotice(sayFiltered.With(finishRaw))
 		default:

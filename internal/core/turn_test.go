@@ -208,6 +208,34 @@ func TestARepliesEndSaysWhyItEnded(t *testing.T) {
 		assert.Equal(t, []any{float64(4096)}, args)
 		assert.NotEmpty(t, done["message"].(map[string]any)["content"], "the text that came is kept")
 	})
+	t.Run("context window full", func(t *testing.T) {
+		srv := testkit.Serve(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = io.WriteString(w, `event: message_start
+data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"claude-sonnet-4-5","stop_reason":null,"usage":{"input_tokens":199000,"output_tokens":1}}}
+
+event: content_block_start
+data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}
+
+event: content_block_delta
+data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"The story begins"}}
+
+event: content_block_stop
+data: {"type":"content_block_stop","index":0}
+
+event: message_delta
+data: {"type":"message_delta","delta":{"stop_reason":"model_context_window_exceeded","stop_sequence":null},"usage":{"output_tokens":1000}}
+
+event: message_stop
+data: {"type":"message_stop"}
+
+`)
+		})
+		done := send(t, "anthropic", srv.URL)
+		key, _ := notice(done)
+		assert.Equal(t, "noticeContextFull", key)
+		assert.Equal(t, "The story begins", done["message"].(map[string]any)["content"])
+	})
 	t.Run("safety", func(t *testing.T) {
 		srv := testkit.Serve(t, gemini(`{"candidates":[{"finishReason":"SAFETY","index":0,"safetyRatings":[{"category":"HARM_CATEGORY_DANGEROUS_CONTENT","probability":"HIGH","blocked":true}]}],"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8},"modelVersion":"gemini-2.5-flash"}`))
 		key, args := notice(send(t, "google", srv.URL))

@@ -351,3 +351,18 @@ func TestToolArgumentsAsModelsSendThem(t *testing.T) {
 		assert.False(t, r.Calls[0].Incomplete, tc.args)
 	}
 }
+
+// Each format's reasons for ending a reply, as the user is told them.
+func TestFinishReasons(t *testing.T) {
+	for raw, want := range map[string]string{
+		"stop": "stop", "end_turn": "stop", "STOP": "stop", "pause_turn": "stop",
+		"length": "length", "max_tokens": "length", "MAX_TOKENS": "length",
+		"model_context_window_exceeded": "context_full",
+		"tool_calls":                    "tool_calls", "tool_use": "tool_calls",
+		"content_filter": "content_filter", "refusal": "content_filter", "SAFETY": "content_filter", "IMAGE_SAFETY": "content_filter",
+		"MALFORMED_FUNCTION_CALL": "malformed_function_call",
+	} {
+		assert.Equal(t, want, normalizeFinish(raw).Reason, raw)
+		assert.Equal(t, raw, normalizeFinish(raw).Raw)
+	}
+}

@@ -37,8 +37,8 @@ type Event struct {
 
 // Finish is why the model stopped, normalized across formats, with the provider's own word.
 type Finish struct {
-	// Reason is one of "stop", "length", "tool_calls", "content_filter", or the provider's
-	// value lowercased when it maps to none of these.
+	// Reason is one of "stop", "length", "context_full", "tool_calls", "content_filter", or the
+	// provider's value lowercased when it maps to none of these.
 	Reason string `json:"reason"`
 	// Raw is the provider's value (end_turn, STOP, max_tokens...).
 	Raw string `json:"raw,omitempty"`
@@ -75,9 +75,11 @@ func normalizeFinish(raw string) Finish {
 		f.Reason = "stop"
 	case "length", "max_tokens", "MAX_TOKENS", "model_length":
 		f.Reason = "length"
+	case "model_context_window_exceeded": // Anthropic: the conversation filled the window
+		f.Reason = "context_full"
 	case "tool_calls", "tool_use", "function_call":
 		f.Reason = "tool_calls"
-	case "content_filter", "refusal", "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII":
+	case "content_filter", "refusal", "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY":
 		f.Reason = "content_filter"
 	default:
 		f.Reason = toLower(raw)

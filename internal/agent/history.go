@@ -24,7 +24,12 @@ const (
 // stopped are sent as far as they got; empty ones are left out, since providers reject empty
 // turns. Every tool call gets a result, even one a restart cut off, because providers reject
 // a call without its result. Tool results that hold page text are fenced as data.
-func (e *Engine) history(ctx context.Context, ms []store.Message, vision, agent bool) ([]provider.Message, error) {
+// tight keeps one page read and one picture, for a model whose window the usual did not fit.
+func (e *Engine) history(ctx context.Context, ms []store.Message, vision, agent, tight bool) ([]provider.Message, error) {
+	keepReads, keepImages := keepReads, keepImages
+	if tight {
+		keepReads, keepImages = 1, 1
+	}
 	results := map[string]*store.Message{}
 	imageFrom, readFrom := -1, -1
 	images, reads := 0, 0

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/permission"
@@ -284,7 +285,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	}
 	system := SystemContent(r.st.SystemPrompt, mems, page, mark)
 	vision := provider.SeesImages(r.p, r.model) && !r.blind
-	req, err := r.request(ctx, system, vision, r.ses.Messages)
+	req, err := r.request(ctx, system, vision, r.ses.Messages, false)
 
 	r.ses.Messages = append(r.ses.Messages, store.Message{ID: NewID(), Role: "assistant", CreatedAt: e.now(),
 		Status: store.StatusStreaming, Provider: r.p.ID, Model: r.model})
@@ -313,6 +314,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	}
 	var calls []provider.ToolCall
 	finishRaw := ""
+	fitted := false
 	for attempt := 0; ; attempt++ {
 		for ev := range r.p.Stream(sctx, e.Doer, r.key, req) {
 			switch ev.Kind {
@@ -352,11 +354,26 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 			// The model cannot read pictures after all (its name made it seem it could): the
 			// turn goes again without them, and the rest of the run too.
 			vision, r.blind = false, true
-			again, err := r.request(ctx, system, false, r.ses.Messages[:i])
+			again, err := r.request(ctx, system, false, r.ses.Messages[:i], fitted)
 			if err != nil {
 				break
 			}
 			req, msg.Status, msg.Error = again, store.StatusStreaming, nil
+			continue
+		}
+		if msg.Error.Kind == string(provider.KindContextLength) && !fitted {
+			// The conversation does not fit the model's window (a small local model, a long
+			// run of page reads): once more with the latest turn only, one page read, one
+			// picture and a shorter page; the reply says what was left out.
+			fitted = true
+			from := max(lastUser(r.ses.Messages[:i]), 0)
+			short := SystemContent(r.st.SystemPrompt, mems, fitPage(page), mark)
+			again, err := r.request(ctx, short, vision, r.ses.Messages[from:i], true)
+			if err != nil {
+				break
+			}
+			req, msg.Status, msg.Error = again, store.StatusStreaming, nil
+			msg.SetNotice(sayFitted.With())
 			continue
 		}
 		if req.Temperature != nil && msg.Error.Kind == string(provider.KindBadRequest) && strings.Contains(strings.ToLower(msg.Error.Message), "temperature") {
@@ -457,10 +474,27 @@ func pause(ctx context.Context, d time.Duration) bool {
 	}
 }
 
+// fitPage is page with its text cut to fitPageText characters, for a model whose window the
+// whole page did not fit (nil stays nil).
+func fitPage(page *store.Page) *store.Page {
+	if page == nil || len(page.Text) <= fitPageText {
+		return page
+	}
+	p := *page
+	cut := fitPageText
+	for cut > 0 && !utf8.RuneStart(p.Text[cut]) {
+		cut--
+	}
+	p.Text, p.Truncated = p.Text[:cut], true
+	return &p
+}
+
+const fitPageText = 6000
+
 // request is the model's request for the turn after history: the system prompt and its agent
 // instructions, the tools, and the history, with its pictures when vision. A model that does
 // not see gets none, and the user message whose pictures are left out says so.
-func (r *runner) request(ctx context.Context, system string, vision bool, history []store.Message) (provider.Request, error) {
+func (r *runner) request(ctx context.Context, system string, vision bool, history []store.Message, tight bool) (provider.Request, error) {
 	if i := lastUser(history); i >= 0 && !vision {
 		if m := &history[i]; len(m.Images) > 0 && m.NoticeText == nil && pictures(m.Images) {
 			m.SetNotice(sayNoVision.With()) // stored with the reply
@@ -481,7 +515,7 @@ func (r *runner) request(ctx context.Context, system string, vision bool, histor
 		}
 	}
 	req.System = system
-	msgs, err := r.e.history(ctx, history, vision, r.ses.Agent)
+	msgs, err := r.e.history(ctx, history, vision, r.ses.Agent, tight)
 	req.Messages = msgs
 	return req, err
 }

@@ -258,3 +258,30 @@ data: {"type":"message_stop"}
 		assert.Equal(t, []any{"MALFORMED_FUNCTION_CALL"}, args)
 	})
 }
+
+// A conversation that no longer fits the model's window (a small local model) is asked again
+// once with the latest message only, and the reply says so, instead of ending in an error.
+func TestAConversationTooLongForTheModelIsFitted(t *testing.T) {
+	tooLong := `{"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 9120 tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`
+	model := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		if len(c.Messages) > 2 {
+			return testkit.Turn{Status: 400, Body: tooLong}
+		}
+		return testkit.Turn{Text: "Noted."}
+	})
+	c := newCore(t, store.NewMemKV(), "openai", model.URL)
+	p := &panel{}
+	c.Connect(p)
+	sid := p.callOK(t, c, "chat.send", obj{"text": "first"}).(map[string]any)["sessionId"]
+	p.waitFor(t, "chat.done")
+	p.callOK(t, c, "chat.send", obj{"text": "second", "sessionId": sid})
+	done := p.waitFor(t, "chat.done")["message"].(map[string]any)
+	assert.Nil(t, done["error"])
+	assert.Equal(t, "Noted.", done["content"])
+	key, _ := done["noticeText"].(map[string]any)["key"].(string)
+	assert.Equal(t, "noticeFitted", key)
+	convs := model.Conversations()
+	require.Len(t, convs, 3)
+	require.Len(t, convs[2].Messages, 1)
+	assert.Contains(t, convs[2].Messages[0].Text, "second")
+}

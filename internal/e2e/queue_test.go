@@ -66,7 +66,9 @@ func TestQueueThroughThePanel(t *testing.T) {
 	if !slices.Equal(users, []string{"one", "two", "three, edited"}) {
 		t.Errorf("the chat: %v", users)
 	}
-	if got := srv.UserTexts(t); !slices.Equal(got, []string{"one", "two", "three, edited"}) {
-		t.Errorf("the model got: %v", got)
+	// "one" got no reply (the worker died before a word): it goes with "two" as one user turn,
+	// since some models refuse two in a row.
+	if got := srv.UserTexts(t); !slices.Equal(got, []string{"one", "one\n\ntwo", "three, edited"}) {
+		t.Errorf("the model got: %q", got)
 	}
 }

@@ -2,6 +2,8 @@ package tool
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -66,4 +68,28 @@ func TestIncognitoTabsAreOnlyForPrivateChats(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, got.ID)
 	assert.NoError(t, private.mine(ctx, 2))
+}
+
+// replaced is a tab whose top document is being replaced as it is first asked (a navigation
+// committing): Chrome answers "Frame with ID 0 was removed" that once.
+type replaced struct {
+	twoWindows
+	asked int
+}
+
+func (b *replaced) Script(_ context.Context, s Script) ([]FrameResult, error) {
+	b.asked++
+	if b.asked == 1 {
+		return nil, fmt.Errorf("%w (executeScript: Frame with ID 0 was removed.)", ErrNoFrame)
+	}
+	return []FrameResult{{FrameID: 0, Result: json.RawMessage(`{"url":"https://kept.example/","title":"Kept","text":"The page, read.","readable":true}`)}}, nil
+}
+
+// A page asked while its document was being replaced is asked again a moment later, and read.
+func TestATabWhoseDocumentWasReplacedIsAskedAgain(t *testing.T) {
+	b := &replaced{}
+	r, err := NewEnv(b, 0, 0).Read(context.Background(), 1)
+	require.NoError(t, err)
+	assert.Equal(t, "The page, read.", r.Text)
+	assert.Equal(t, 2, b.asked)
 }

@@ -70,8 +70,26 @@ const dialogGrace = 600 * time.Millisecond
 func (e *Env) call(ctx context.Context, tabID, frameID int, files []string, name string, args, out any) error {
 	ctx, cancel := context.WithTimeout(ctx, e.timeout())
 	defer cancel()
-	return e.callNoTimeout(ctx, tabID, frameID, files, name, args, out)
+	for try := 1; ; try++ {
+		err := e.callNoTimeout(ctx, tabID, frameID, files, name, args, out)
+		// The tab's document was being replaced as it was asked (a navigation committing, a
+		// PDF's viewer taking the tab on a busy machine): the new one answers a moment later.
+		if frameID != 0 || !errors.Is(err, ErrNoFrame) || try == topReplacedTries {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(topReplacedWait):
+		}
+	}
 }
+
+// topReplacedTries and topReplacedWait bound the asks of a tab whose document was replaced.
+const (
+	topReplacedTries = 3
+	topReplacedWait  = 250 * time.Millisecond
+)
 
 func (e *Env) callNoTimeout(ctx context.Context, tabID, frameID int, files []string, name string, args, out any) error {
 	type answer struct {

@@ -26,9 +26,9 @@ const (
 // a call without its result. Tool results that hold page text are fenced as data.
 // tight keeps one page read and one picture, for a model whose window the usual did not fit.
 func (e *Engine) history(ctx context.Context, ms []store.Message, vision, agent, tight bool) ([]provider.Message, error) {
-	keepReads, keepImages := keepReads, keepImages
+	maxReads, maxImages := keepReads, keepImages
 	if tight {
-		keepReads, keepImages = 1, 1
+		maxReads, maxImages = 1, 1
 	}
 	results := map[string]*store.Message{}
 	imageFrom, readFrom := -1, -1
@@ -39,16 +39,16 @@ func (e *Engine) history(ctx context.Context, ms []store.Message, vision, agent,
 			continue
 		}
 		results[m.Tool.CallID] = m
-		if m.Tool.Image != "" && images < keepImages {
+		if m.Tool.Image != "" && images < maxImages {
 			images++
 			imageFrom = i
 		}
-		if len(m.Content) > bulky && reads < keepReads {
+		if len(m.Content) > bulky && reads < maxReads {
 			reads++
 			readFrom = i
 		}
 	}
-	if reads < keepReads {
+	if reads < maxReads {
 		readFrom = 0
 	}
 	// The images the user attached go again with the most recent messages that carry some.

@@ -78,9 +78,37 @@ func (w Words) T(key string, args ...any) string {
 		s = replaceFold(s, "$"+name+"$", p.Content)
 	}
 	for i := len(args); i >= 1; i-- { // $10 before $1
-		s = strings.ReplaceAll(s, "$"+strconv.Itoa(i), arg(args[i-1]))
+		s = strings.ReplaceAll(s, "$"+strconv.Itoa(i), w.arg(args[i-1]))
 	}
 	return s
+}
+
+// Say is t in w's language, the texts inside it too; a text no catalog has reads as its English.
+func (w Words) Say(t Text) string {
+	_, known := w.entry(t.Key)
+	_, plural := w.entry(t.Key + "_other")
+	if t.Key == "" || !known && !plural {
+		if t.english != "" {
+			return t.english
+		}
+		return t.En
+	}
+	return w.T(t.Key, t.Args...)
+}
+
+// arg is how an argument reads in w's language: a text inside a text is said too.
+func (w Words) arg(a any) string {
+	switch v := a.(type) {
+	case Text:
+		return w.Say(v)
+	case List:
+		parts := make([]string, len(v))
+		for i, x := range v {
+			parts[i] = w.arg(x)
+		}
+		return strings.Join(parts, "; ")
+	}
+	return arg(a)
 }
 
 // replaceFold replaces old (ASCII) in s whatever its case: Chrome's placeholder names are.

@@ -2,6 +2,8 @@ package i18n
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -75,4 +77,35 @@ func TestVerbatimIsNoTextInJSON(t *testing.T) {
 	b, err = json.Marshal(s)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"key": "outer", "args": ["no"]}`, string(b))
+}
+
+// An error written for the user keeps its sentence inside another (a workflow's check inside
+// "Nothing was imported"), and wrapped it still does; any other error is its words.
+func TestAnErrorThatIsASentenceStaysOne(t *testing.T) {
+	outer := Sentence{Key: "outer", English: "Nothing was imported: $1."}
+	inner := Sentence{Key: "inner", English: "step $1 has no target"}
+	txt := outer.With(fmt.Errorf("workflow: %w", inner.Error(3)))
+	assert.Equal(t, "Nothing was imported: step 3 has no target.", txt.English())
+	require.IsType(t, Text{}, txt.Args[0])
+	assert.Equal(t, "inner", txt.Args[0].(Text).Key)
+	assert.Equal(t, []any{3}, txt.Args[0].(Text).Args)
+	plain := outer.With(errors.New("disk full"))
+	assert.Equal(t, "disk full", plain.Args[0])
+}
+
+// A text is said in the language of the words, with the texts inside it; one no catalog has
+// reads as its English.
+func TestATextIsSaidInTheLanguageOfTheWords(t *testing.T) {
+	en, fr := words(t, "en"), words(t, "fr")
+	title := Sentence{Key: "notifyRunDone", English: "$1: done"}
+	inner := Sentence{Key: "notifyAskTitle", English: "Skiff needs your OK"}
+	txt := title.With(inner.With())
+	assert.Equal(t, "Skiff a besoin de votre accord : terminé", fr.Say(txt))
+	assert.Equal(t, "Skiff needs your OK: done", en.Say(txt))
+	assert.Equal(t, "as it came", fr.Say(Verbatim("as it came")))
+	unknown := Sentence{Key: "noSuchKeyAnywhere", English: "only in English"}.With()
+	assert.Equal(t, "only in English", fr.Say(unknown))
+	var back Text
+	require.NoError(t, json.Unmarshal([]byte(`{"key":"noSuchKeyAnywhere","en":"stored English"}`), &back))
+	assert.Equal(t, "stored English", fr.Say(back))
 }

@@ -2,6 +2,7 @@ package i18n
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -50,7 +51,14 @@ func (s Sentence) With(args ...any) Text {
 				}
 			}
 		case error:
-			args[i] = v.Error()
+			// An error already written for the user goes in as its sentence, so it reads in
+			// the user's language inside this one too.
+			var ie *Error
+			if errors.As(v, &ie) {
+				args[i] = nested(ie.Text)
+			} else {
+				args[i] = v.Error()
+			}
 		default:
 			args[i] = fmt.Sprint(v)
 		}

@@ -101,7 +101,11 @@ function renderMessage(msg) {
   if (msg.reasoning) n.append(reasoningBox(msg.reasoning));
   const content = el("div", { className: "content" });
   n.append(content);
-  if (msg.role === "user") {
+  if (msg.contentText) {
+    // Words Skiff wrote itself (a workflow's replay), in the user's language: plain text.
+    content.textContent = shownContent(msg);
+    if (msg.images && msg.images.length) n.insertBefore(userImages(msg.images), content);
+  } else if (msg.role === "user") {
     content.textContent = msg.content;
     if (msg.images && msg.images.length) n.insertBefore(userImages(msg.images), content);
   } else if (msg.status === "streaming") {
@@ -152,6 +156,12 @@ function drawActions() {
     if (msg.role === "user" && i === lastUser) actions.append(el("button", { type: "button", className: "edit", textContent: t("edit"), "aria-label": t("editResend") }));
     if (actions.childElementCount) n.append(actions);
   });
+}
+
+// shownContent is a message's text as the user reads it: a sentence Skiff wrote in their
+// language, else the text as it came.
+function shownContent(msg) {
+  return say(msg.contentText, msg.content || "");
 }
 
 function typing() {
@@ -257,7 +267,7 @@ $("messages").addEventListener("click", async (e) => {
   if (b.classList.contains("copy-code")) {
     copyText(b.closest(".code").querySelector("pre").textContent, b);
   } else if (b.classList.contains("copy-msg")) {
-    copyText(activeMessage(n.dataset.id).content, b);
+    copyText(shownContent(activeMessage(n.dataset.id)), b);
   } else if (b.classList.contains("regenerate")) {
     try {
       await call("chat.regenerate", hooks.runParams());

@@ -4,7 +4,7 @@
 // last went; paused, resumed, deleted; made from a workflow's row or from a prompt.
 import { $, el, keyed } from "./dom.js";
 import { call, on } from "./connection.js";
-import { t, when, onLanguage } from "./i18n.js";
+import { t, say, when, onLanguage } from "./i18n.js";
 
 let list = [];
 
@@ -58,7 +58,7 @@ function draw() {
     else if (s.nextAt) about += " · " + t("scNext", when(s.nextAt));
     li.querySelector(".sc-when").textContent = about;
     const last = li.querySelector(".sc-last");
-    last.textContent = s.last ? t("scLast", when(s.last.at)) + " — " + s.last.outcome : "";
+    last.textContent = s.last ? t("scLast", when(s.last.at)) + " — " + say(s.last.outcomeText, s.last.outcome) : "";
     last.dataset.ok = s.last && s.last.ok ? "1" : "";
     li.querySelector(".sc-pause").textContent = s.paused ? t("scResume") : t("scPause");
     li.querySelector(".sc-chat").hidden = !(s.last && s.last.chat);

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
@@ -53,7 +54,7 @@ func (e *Engine) SaveWorkflow(ctx context.Context, sessionID, name string) (*wor
 	}
 	w, err := workflow.Record(name, recordedCalls(ses.Messages))
 	if err != nil {
-		return nil, &store.FieldError{Field: "workflow", Message: "This chat cannot be saved as a workflow: " + err.Error() + "."}
+		return nil, store.FieldSays("workflow", sayNotAWorkflow.With(err))
 	}
 	w.ID, w.From = NewID(), sessionID
 	w.CreatedAt, w.UpdatedAt = e.now(), e.now()
@@ -87,10 +88,10 @@ type WorkflowInput struct {
 func WorkflowValues(w *workflow.Workflow, given map[string]string) (map[string]string, error) {
 	values, err := w.WithDefaults(given)
 	if err != nil {
-		return nil, &store.FieldError{Field: "values", Message: sentenceOf(err)}
+		return nil, store.FieldSays("values", sayValuesBad.With(err))
 	}
 	if miss := w.Missing(values); len(miss) > 0 {
-		return nil, &store.FieldError{Field: miss[0], Message: fmt.Sprintf("The workflow “%s” needs a value for “%s”.", w.Name, miss[0])}
+		return nil, store.FieldSays(miss[0], sayNeedsValue.With(w.Name, miss[0]))
 	}
 	return values, nil
 }
@@ -128,11 +129,12 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 		}
 		lines = append(lines, fmt.Sprintf("%s: %s", or(p.Label, p.Name), v))
 	}
-	text := fmt.Sprintf("Run the workflow “%s” (%d steps).", w.Name, len(w.Steps))
+	given := ""
 	if len(lines) > 0 {
-		text += "\n" + strings.Join(lines, "\n")
+		given = "\n" + strings.Join(lines, "\n")
 	}
-	ses.Messages = append(ses.Messages, store.Message{ID: NewID(), Role: "user", Content: text, CreatedAt: e.now()})
+	ask := sayRunWorkflow.With(len(w.Steps), w.Name, given)
+	ses.Messages = append(ses.Messages, store.Message{ID: NewID(), Role: "user", Content: ask.English(), ContentText: &ask, CreatedAt: e.now()})
 	ctx, finish, err := e.take(ctx, ses.ID)
 	if err != nil {
 		return nil, err
@@ -174,10 +176,13 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 			m := ses.Messages[len(ses.Messages)-1]
 			switch {
 			case m.Status == "" && !m.Tool.IsError && m.Tool.Refused != "":
-				return workflow.Outcome{Kind: workflow.StopFailed, Text: "the page did not take it: " + m.Tool.Refused}
+				says := sayPageRefused.With(strings.TrimSuffix(m.Tool.Refused, "."))
+				return workflow.Outcome{Kind: workflow.StopFailed, Text: says.English(), Says: says}
 			case m.Status == "" && !m.Tool.IsError:
 				ses.Workflow.Next = k + 1
 				return workflow.Outcome{OK: true}
+			case m.Status == store.StatusDenied && m.Tool.DecisionText != nil:
+				return workflow.Outcome{Kind: workflow.StopDenied, Text: m.Content, Says: *m.Tool.DecisionText}
 			case m.Status == store.StatusDenied:
 				return workflow.Outcome{Kind: workflow.StopDenied, Text: m.Content}
 			case m.Status == store.StatusStopped:
@@ -189,12 +194,17 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	end := store.Message{ID: NewID(), Role: "assistant", CreatedAt: e.now()}
 	if stop == nil {
 		ses.Workflow.Done = true
-		end.Content = fmt.Sprintf("The workflow “%s” ran all %d steps.", w.Name, len(w.Steps))
+		said := sayRanAll.With(len(w.Steps), w.Name)
+		end.Content, end.ContentText = said.English(), &said
 	} else {
-		what := w.Steps[stop.Step].What
+		why := stop.Says
+		if why.IsZero() { // words as they came: the sentence ends them
+			why = i18n.Verbatim(strings.TrimSuffix(or(why.English(), stop.Reason), "."))
+		}
+		said := sayStoppedAt.With(stop.Step+1, len(w.Steps), workflow.Says(w.Steps[stop.Step]), why)
 		ses.Workflow.StopKind, ses.Workflow.Reason = stop.Kind, stop.Reason
-		ses.Workflow.Stop = fmt.Sprintf("Stopped at step %d of %d (%s): %s.", stop.Step+1, len(w.Steps), what, strings.TrimSuffix(stop.Reason, "."))
-		end.Content = ses.Workflow.Stop
+		ses.Workflow.Stop = said.English()
+		end.Content, end.ContentText = said.English(), &said
 		if stop.Kind == workflow.StopStopped {
 			end.Status = store.StatusStopped
 		}
@@ -255,27 +265,27 @@ func (e *Engine) FinishReplay(ctx context.Context, in FinishInput, emit func(Upd
 		return err
 	}
 	wf := ses.Workflow
-	refuse := func(msg string) error { return &store.FieldError{Field: "workflow", Message: msg} }
+	refuse := func(s i18n.Sentence, args ...any) error { return store.FieldSays("workflow", s.With(args...)) }
 	switch {
 	case wf == nil:
-		return refuse("This chat is not a workflow's replay.")
+		return refuse(sayNotAReplay)
 	case wf.Done:
-		return refuse("The replay ran to its end: nothing is left to finish.")
+		return refuse(sayReplayDone)
 	case wf.RepairMsg != "":
-		return refuse("The model has already taken this replay over.")
+		return refuse(sayReplayTaken)
 	case wf.Stop == "":
-		return refuse("The replay is still going.")
+		return refuse(sayReplayGoing)
 	case wf.StopKind == "":
-		return refuse("The replay was cut when Skiff's worker stopped, and a step may have run: run the workflow again.")
+		return refuse(sayReplayCut)
 	case !repairable(wf.StopKind):
-		return refuse("The replay stopped because of an answer or a stop, not because the page changed: run the workflow again.")
+		return refuse(sayReplayAnswered)
 	}
 	w, err := e.Store.Workflow(ctx, wf.ID)
 	if err != nil {
 		return err
 	}
 	if w.Version != wf.Version {
-		return refuse(fmt.Sprintf("The workflow “%s” changed since this replay (it is at version %d): run it again.", w.Name, w.Version))
+		return refuse(sayWorkflowChanged, w.Name, w.Version)
 	}
 	given := map[string]string{}
 	for k, v := range wf.Values {
@@ -349,7 +359,7 @@ func (e *Engine) repair(ctx context.Context, ses *store.Session, w *workflow.Wor
 func (e *Engine) saveRepaired(ctx context.Context, ses *store.Session, name string) (*workflow.Workflow, error) {
 	wf := ses.Workflow
 	if wf.RepairMsg == "" {
-		return nil, &store.FieldError{Field: "workflow", Message: fmt.Sprintf("This chat replays the workflow “%s”: there is nothing new in it to save.", wf.Name)}
+		return nil, store.FieldSays("workflow", sayNothingNew.With(wf.Name))
 	}
 	base, err := e.Store.Workflow(ctx, wf.ID)
 	if err != nil {
@@ -357,11 +367,11 @@ func (e *Engine) saveRepaired(ctx context.Context, ses *store.Session, name stri
 	}
 	at := slices.IndexFunc(ses.Messages, func(m store.Message) bool { return m.ID == wf.RepairMsg })
 	if at < 0 {
-		return nil, &store.FieldError{Field: "workflow", Message: "This chat no longer holds the model's part of the run."}
+		return nil, store.FieldSays("workflow", sayModelPartGone.With())
 	}
 	w, err := workflow.Extend(base, wf.RepairFrom, recordedCalls(ses.Messages[at:]))
 	if err != nil {
-		return nil, &store.FieldError{Field: "workflow", Message: "The repaired run cannot be saved as a workflow: " + err.Error() + "."}
+		return nil, store.FieldSays("workflow", sayRepairNotAWorkflow.With(err))
 	}
 	if n := strings.TrimSpace(name); n != "" {
 		w.Name = n
@@ -372,3 +382,25 @@ func (e *Engine) saveRepaired(ctx context.Context, ses *store.Session, name stri
 	}
 	return w, nil
 }
+
+// What a workflow's replay says to the user, and why one cannot be saved or finished (their
+// French is in ui/_locales).
+var (
+	sayRunWorkflow        = i18n.Sentence{Key: "wfRunMsg", English: "Run the workflow “$2” ($1 steps).$3", One: "Run the workflow “$2” (1 step).$3"}
+	sayRanAll             = i18n.Sentence{Key: "wfRanAll", English: "The workflow “$2” ran all $1 steps.", One: "The workflow “$2” ran its step."}
+	sayStoppedAt          = i18n.Sentence{Key: "wfStoppedAt", English: "Stopped at step $1 of $2 ($3): $4."}
+	sayPageRefused        = i18n.Sentence{Key: "wfStopRefused", English: "the page did not take it: $1"}
+	sayNotAWorkflow       = i18n.Sentence{Key: "wfErrNotAWorkflow", English: "This chat cannot be saved as a workflow: $1."}
+	sayRepairNotAWorkflow = i18n.Sentence{Key: "wfErrRepairNotAWorkflow", English: "The repaired run cannot be saved as a workflow: $1."}
+	sayValuesBad          = i18n.Sentence{Key: "wfErrValues", English: "These values do not fit: $1."}
+	sayNeedsValue         = i18n.Sentence{Key: "wfErrNeedsValue", English: "The workflow “$1” needs a value for “$2”."}
+	sayNotAReplay         = i18n.Sentence{Key: "wfErrNotAReplay", English: "This chat is not a workflow's replay."}
+	sayReplayDone         = i18n.Sentence{Key: "wfErrReplayDone", English: "The replay ran to its end: nothing is left to finish."}
+	sayReplayTaken        = i18n.Sentence{Key: "wfErrReplayTaken", English: "The model has already taken this replay over."}
+	sayReplayGoing        = i18n.Sentence{Key: "wfErrReplayGoing", English: "The replay is still going."}
+	sayReplayCut          = i18n.Sentence{Key: "wfErrReplayCut", English: "The replay was cut when Skiff's worker stopped, and a step may have run: run the workflow again."}
+	sayReplayAnswered     = i18n.Sentence{Key: "wfErrReplayAnswered", English: "The replay stopped because of an answer or a stop, not because the page changed: run the workflow again."}
+	sayWorkflowChanged    = i18n.Sentence{Key: "wfErrChanged", English: "The workflow “$1” changed since this replay (it is at version $2): run it again."}
+	sayNothingNew         = i18n.Sentence{Key: "wfErrNothingNew", English: "This chat replays the workflow “$1”: there is nothing new in it to save."}
+	sayModelPartGone      = i18n.Sentence{Key: "wfErrModelPartGone", English: "This chat no longer holds the model's part of the run."}
+)

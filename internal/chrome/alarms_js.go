@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/core"
+	"github.com/skiff-ai/skiff/internal/i18n"
 )
 
 // Alarms implements core.Alarms with chrome.alarms (which wakes a stopped worker: sw.js calls
@@ -83,7 +84,7 @@ func keepAwake(stop chan struct{}) {
 	}
 }
 
-func (*Alarms) Ran(ctx context.Context, chat, title, message string, ok bool, lang string) {
+func (*Alarms) Ran(ctx context.Context, chat, title string, outcome i18n.Text, ok bool, lang string) {
 	n := chromeAPI("notifications")
 	if n.IsUndefined() {
 		return
@@ -95,6 +96,7 @@ func (*Alarms) Ran(ctx context.Context, chat, title, message string, ok bool, la
 	if !ok {
 		head = w.T("notifyRunStopped", title)
 	}
+	message := w.Say(outcome)
 	if len([]rune(message)) > 250 {
 		message = string([]rune(message)[:250]) + "…"
 	}

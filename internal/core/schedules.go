@@ -2,11 +2,11 @@ package core
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/agent"
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/link"
 	"github.com/skiff-ai/skiff/internal/schedule"
 	"github.com/skiff-ai/skiff/internal/store"
@@ -27,7 +27,7 @@ type Alarms interface {
 	Busy(on bool)
 	// Ran tells the user how a run went; chat is the chat it left; lang is the language
 	// setting.
-	Ran(ctx context.Context, chat, title, message string, ok bool, lang string)
+	Ran(ctx context.Context, chat, title string, outcome i18n.Text, ok bool, lang string)
 }
 
 // RunTimeout bounds a scheduled run, its waits for answers included.
@@ -63,7 +63,7 @@ func (c *Core) saveSchedule(ctx context.Context, p ScheduleSave) (*schedule.Sche
 		}
 		for _, prm := range w.Params {
 			if prm.Secret {
-				return nil, &store.FieldError{Field: "schedule", Message: fmt.Sprintf("“%s” types a password or card number (%s), which Skiff never stores, so it cannot run on a schedule.", w.Name, prm.Label)}
+				return nil, store.FieldSays("schedule", sayScheduleSecret.With(w.Name, prm.Label))
 			}
 		}
 		values, err := agent.WorkflowValues(w, sc.Values)
@@ -91,7 +91,7 @@ func (c *Core) saveSchedule(ctx context.Context, p ScheduleSave) (*schedule.Sche
 		sc.CreatedAt, sc.Last, sc.Running, sc.RunningChat = old.CreatedAt, old.Last, old.Running, old.RunningChat
 	}
 	if sc.Repeat.Every == schedule.Once && sc.Repeat.At <= now.UnixMilli() && (old == nil || old.Repeat != sc.Repeat) {
-		return nil, &store.FieldError{Field: "schedule", Message: "That time has passed: choose a time to come."}
+		return nil, store.FieldSays("schedule", sayTimePassed.With())
 	}
 	sc.NextAt = 0
 	if n := sc.Repeat.Next(now); !n.IsZero() {
@@ -139,10 +139,11 @@ func (c *Core) Due(ctx context.Context) {
 			for i := range list {
 				sc := &list[i]
 				if sc.Running != 0 && sc.Running < c.bootAt {
-					sc.Last = &schedule.Last{At: sc.Running, Chat: sc.RunningChat, Outcome: "The run was cut when Skiff's worker stopped; it was not started again. Its chat shows how far it got."}
+					said := sayRunCut
 					if sc.RunningChat == "" {
-						sc.Last.Outcome = "The run was cut when Skiff's worker stopped, before it began; it was not started again."
+						said = sayRunCutAtStart
 					}
+					sc.Last = schedule.Ended(sc.Running, sc.RunningChat, false, said.With())
 					sc.Running, sc.RunningChat, changed = 0, "", true
 					cut = append(cut, *sc)
 				}
@@ -160,7 +161,7 @@ func (c *Core) Due(ctx context.Context) {
 		if err == nil && c.Alarms != nil {
 			// The user hears of a cut run as of one that ended: it did not do what it was for.
 			for _, sc := range cut {
-				c.Alarms.Ran(context.WithoutCancel(ctx), sc.Last.Chat, "⏰ "+sc.Name, sc.Last.Outcome, false, c.language(ctx))
+				c.Alarms.Ran(context.WithoutCancel(ctx), sc.Last.Chat, "⏰ "+sc.Name, *sc.Last.OutcomeText, false, c.language(ctx))
 			}
 		}
 		if err != nil || len(list) == 0 {
@@ -204,7 +205,7 @@ func (c *Core) runSchedule(ctx context.Context, sc schedule.Schedule) {
 		for i := range list {
 			if list[i].ID == sc.ID {
 				list[i].Running, list[i].RunningChat = 0, ""
-				list[i].Last = &schedule.Last{At: c.Engine.Now().UnixMilli(), Chat: chat, OK: ok, Outcome: outcome}
+				list[i].Last = schedule.Ended(c.Engine.Now().UnixMilli(), chat, ok, outcome)
 				return true
 			}
 		}
@@ -232,9 +233,9 @@ func (c *Core) runningChat(ctx context.Context, sc schedule.Schedule, chat strin
 
 // runScheduled is the run itself, in the workspace ws: the workflow's replay, or the prompt as
 // an agent run. It returns the chat it left, whether it finished, and its outcome in a sentence.
-func (c *Core) runScheduled(ctx context.Context, sc schedule.Schedule, ws *workspace) (chat string, ok bool, outcome string) {
+func (c *Core) runScheduled(ctx context.Context, sc schedule.Schedule, ws *workspace) (chat string, ok bool, outcome i18n.Text) {
 	if c.Browser == nil {
-		return "", false, "Skiff has no browser to run in."
+		return "", false, sayNoBrowserToRun.With()
 	}
 	emit := func(u agent.Update) {
 		if chat == "" && u.SessionID != "" {
@@ -243,16 +244,20 @@ func (c *Core) runScheduled(ctx context.Context, sc schedule.Schedule, ws *works
 		}
 		c.broadcast(u)
 	}
-	failed := func(err error) (string, bool, string) {
-		msg, _ := Sentence(err)
-		return chat, false, msg
+	failed := func(err error) (string, bool, i18n.Text) {
+		said, _ := Say(err)
+		return chat, false, said
 	}
 	if sc.Workflow != "" {
 		ses, err := c.Engine.RunWorkflow(ctx, agent.WorkflowInput{ID: sc.Workflow, Values: sc.Values, Task: ws.task}, emit)
 		if err != nil {
 			return failed(err)
 		}
-		return chat, ses.Workflow.Done, ses.Messages[len(ses.Messages)-1].Content
+		end := ses.Messages[len(ses.Messages)-1]
+		if end.ContentText != nil {
+			return chat, ses.Workflow.Done, *end.ContentText
+		}
+		return chat, ses.Workflow.Done, i18n.Verbatim(end.Content)
 	}
 	on := true
 	if err := c.Engine.Send(ctx, agent.Input{Text: sc.Prompt, Agent: &on, Task: ws.task}, emit); err != nil {
@@ -260,23 +265,38 @@ func (c *Core) runScheduled(ctx context.Context, sc schedule.Schedule, ws *works
 	}
 	ses, err := c.Store.Session(ctx, chat)
 	if err != nil || len(ses.Messages) == 0 {
-		return chat, false, "The run left no chat."
+		return chat, false, sayRunNoChat.With()
 	}
 	last := ses.Messages[len(ses.Messages)-1]
 	switch {
+	case last.Error != nil && last.Error.Text != nil:
+		return chat, false, last.Error.Text.Read(last.Error.Message)
 	case last.Error != nil:
-		return chat, false, last.Error.Message
+		return chat, false, i18n.Verbatim(last.Error.Message)
 	case last.Status == store.StatusStopped:
-		return chat, false, "The run was stopped."
+		return chat, false, sayRunStopped.With()
 	case last.Status != "":
-		return chat, false, "The run ended: " + last.Status + "."
+		return chat, false, sayRunEnded.With(last.Status)
 	}
 	text := strings.TrimSpace(last.Content)
 	if r := []rune(text); len(r) > 300 {
 		text = string(r[:300]) + "…"
 	}
 	if text == "" {
-		text = "The run finished."
+		return chat, true, sayRunFinished.With()
 	}
-	return chat, true, text
+	return chat, true, i18n.Verbatim(text) // the model's last words, as it wrote them
 }
+
+// How a scheduled run went, and why one cannot be saved (their French is in ui/_locales).
+var (
+	sayScheduleSecret = i18n.Sentence{Key: "scErrSecret", English: "“$1” types a password or card number ($2), which Skiff never stores, so it cannot run on a schedule."}
+	sayTimePassed     = i18n.Sentence{Key: "scErrPassed", English: "That time has passed: choose a time to come."}
+	sayRunCut         = i18n.Sentence{Key: "scRunCut", English: "The run was cut when Skiff's worker stopped; it was not started again. Its chat shows how far it got."}
+	sayRunCutAtStart  = i18n.Sentence{Key: "scRunCutAtStart", English: "The run was cut when Skiff's worker stopped, before it began; it was not started again."}
+	sayNoBrowserToRun = i18n.Sentence{Key: "scRunNoBrowser", English: "Skiff has no browser to run in."}
+	sayRunNoChat      = i18n.Sentence{Key: "scRunNoChat", English: "The run left no chat."}
+	sayRunStopped     = i18n.Sentence{Key: "scRunStopped", English: "The run was stopped."}
+	sayRunEnded       = i18n.Sentence{Key: "scRunEnded", English: "The run ended: $1."}
+	sayRunFinished    = i18n.Sentence{Key: "scRunFinished", English: "The run finished."}
+)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/schedule"
 	"github.com/skiff-ai/skiff/internal/store"
 )
@@ -30,9 +31,10 @@ func (k *countingKV) Set(ctx context.Context, items map[string][]byte) error {
 }
 
 type alarms struct {
-	mu  sync.Mutex
-	set []int64
-	ran []string // "chat|title|ok|message" of each run the user was told of
+	mu   sync.Mutex
+	set  []int64
+	ran  []string    // "chat|title|ok|message" of each run the user was told of
+	said []i18n.Text // their outcomes, as the notification words them
 }
 
 func (a *alarms) Set(_ context.Context, at int64) {
@@ -41,9 +43,10 @@ func (a *alarms) Set(_ context.Context, at int64) {
 	a.mu.Unlock()
 }
 func (a *alarms) Busy(bool) {}
-func (a *alarms) Ran(_ context.Context, chat, title, message string, ok bool, _ string) {
+func (a *alarms) Ran(_ context.Context, chat, title string, outcome i18n.Text, ok bool, _ string) {
 	a.mu.Lock()
-	a.ran = append(a.ran, fmt.Sprintf("%s|%s|%v|%s", chat, title, ok, message))
+	a.ran = append(a.ran, fmt.Sprintf("%s|%s|%v|%s", chat, title, ok, outcome.English()))
+	a.said = append(a.said, outcome)
 	a.mu.Unlock()
 }
 
@@ -80,6 +83,14 @@ func TestSchedulesSetTheAlarmAndSurviveAStoppedWorker(t *testing.T) {
 	_, err = c.saveSchedule(ctx, ScheduleSave{schedule.Schedule{Name: "News", Prompt: "Summarise the news", Repeat: schedule.Repeat{Every: schedule.Once, At: now.Add(-time.Minute).UnixMilli()}}})
 	msg, _ = Sentence(err)
 	assert.Equal(t, "That time has passed: choose a time to come.", msg)
+
+	// A schedule the store refuses says why in the user's language, inside the store's sentence.
+	_, err = c.saveSchedule(ctx, ScheduleSave{schedule.Schedule{Name: "News", Prompt: "Summarise the news", Repeat: schedule.Repeat{Every: schedule.Daily, Time: "8h"}}})
+	said, field := Say(err)
+	assert.Equal(t, "schedule", field)
+	assert.Equal(t, "This schedule cannot be saved: “8h” is not a time of day like 08:00.", said.English())
+	frw := i18n.Words{Lang: "fr", Catalog: catalogs(t)["fr"], English: catalogs(t)["en"]}
+	assert.Equal(t, "Cette planification ne peut pas être enregistrée : « 8h » n’est pas une heure comme 08:00.", frw.Say(said))
 
 	sc, err := c.saveSchedule(ctx, ScheduleSave{schedule.Schedule{Name: " News ", Prompt: "Summarise the news", Repeat: schedule.Repeat{Every: schedule.Weekdays, Time: "08:00"}}})
 	require.NoError(t, err)
@@ -124,6 +135,11 @@ func TestSchedulesSetTheAlarmAndSurviveAStoppedWorker(t *testing.T) {
 	assert.NotContains(t, string(b), "chat", "nothing ran")
 	assert.Equal(t, []string{"|⏰ News|false|The run was cut when Skiff's worker stopped, before it began; it was not started again."}, a.ran,
 		"the user is told of a cut run as of one that ended")
+	fr := i18n.Words{Lang: "fr", Catalog: catalogs(t)["fr"], English: catalogs(t)["en"]}
+	assert.Equal(t, "L’exécution a été coupée quand le service de Skiff s’est arrêté, avant de commencer ; elle n’a pas été relancée.", fr.Say(a.said[0]),
+		"in the user's language")
+	require.NotNil(t, list[0].Last.OutcomeText)
+	assert.Equal(t, "scRunCutAtStart", list[0].Last.OutcomeText.Key, "the list shows it in the user's language too")
 
 	// Cut once it had its chat: the outcome leads there.
 	_, err = c.Store.UpdateSchedules(ctx, func(l []schedule.Schedule) bool {

@@ -166,6 +166,17 @@ func TestWorkflowRecordAndReplayWithoutAModel(t *testing.T) {
 	if n := len(site.Forms()); n != 2 {
 		t.Errorf("%d forms sent after the page changed", n)
 	}
+	// A French user reads the replay's own words in French (the page's and the values as they
+	// are): the chat is drawn again in the language chosen.
+	setLanguage(t, panel, "fr")
+	t.Cleanup(func() { setLanguage(t, panel, "en") })
+	WaitJS(t, panel, lastAssistant+`.textContent.startsWith("Arrêté")`)
+	if got, want := lastReply(t, panel), "Arrêté à l’étape 3 sur 3 (cliquer sur bouton “Book a table”) : la page n’a pas de bouton “Book a table” ; elle a bouton “Reserve now”."; !strings.Contains(got, want) {
+		t.Errorf("the stop in French: %q, want %q", got, want)
+	}
+	if got := JS[string](t, panel, `document.querySelector('#messages .msg[data-role="user"] .content').textContent`); !strings.HasPrefix(got, "Lancer le workflow « Book a table » (3 étapes).\nRestaurant: Luigi") {
+		t.Errorf("the replay's first message in French: %q", got)
+	}
 }
 
 // An outside agent lists the user's workflows and runs one through skiffd: the replay works in
@@ -358,6 +369,9 @@ func TestScheduledWorkflowRunsWithThePanelClosedAndWaitsOnAsks(t *testing.T) {
 	if got := JS[string](t, panel, `document.querySelector("#schedule-list .sc-last").textContent`); !strings.Contains(got, "ran all 3 steps") {
 		t.Errorf("the schedule's last run: %q", got)
 	}
+	setLanguage(t, panel, "fr")
+	WaitJS(t, panel, `document.querySelector("#schedule-list .sc-last").textContent.includes("Le workflow « Reserve a table » a fait ses 3 étapes.")`)
+	setLanguage(t, panel, "en")
 	// Its chat is there, with every step.
 	Click(t, panel, `document.querySelector("#schedule-list .sc-chat")`)
 	WaitJS(t, panel, `document.body.dataset.view === "chat" && skiffTest.state.active && skiffTest.state.active.title === "▶ Reserve a table"`)

@@ -5,10 +5,11 @@
 package schedule
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/skiff-ai/skiff/internal/i18n"
 )
 
 // How often a schedule runs.
@@ -48,7 +49,14 @@ type Last struct {
 	At      int64  `json:"at"`
 	Chat    string `json:"chat,omitempty"` // the chat the run left
 	OK      bool   `json:"ok"`
-	Outcome string `json:"outcome"`
+	Outcome string `json:"outcome"` // in English
+	// OutcomeText is Outcome as the panel shows it, in the user's language.
+	OutcomeText *i18n.Text `json:"outcomeText,omitempty"`
+}
+
+// Ended is how a run went: at, in chat, ok or not, said as outcome.
+func Ended(at int64, chat string, ok bool, outcome i18n.Text) *Last {
+	return &Last{At: at, Chat: chat, OK: ok, Outcome: outcome.English(), OutcomeText: &outcome}
 }
 
 // Repeat is when a schedule runs: Every is Once (at At, a unix ms time), Hourly (at the minute
@@ -58,6 +66,15 @@ type Repeat struct {
 	Time  string `json:"time,omitempty"`
 	At    int64  `json:"at,omitempty"`
 }
+
+// What is wrong with a schedule, in words for the user (their French is in ui/_locales).
+var (
+	sayNotClock         = i18n.Sentence{Key: "scNotClock", English: "“$1” is not a time of day like 08:00"}
+	sayOnceNeedsAt      = i18n.Sentence{Key: "scOnceNeedsAt", English: "a run once needs its date and time"}
+	sayNotEvery         = i18n.Sentence{Key: "scNotEvery", English: "“$1” is not how often a schedule runs (once, hourly, daily or weekdays)"}
+	sayNeedsName        = i18n.Sentence{Key: "scNeedsName", English: "a schedule needs a name"}
+	sayWorkflowOrPrompt = i18n.Sentence{Key: "scWorkflowOrPrompt", English: "a schedule runs either a workflow or a prompt"}
+)
 
 // clock reads "HH:MM".
 func clock(s string) (h, m int, err error) {
@@ -69,7 +86,7 @@ func clock(s string) (h, m int, err error) {
 		m, err = strconv.Atoi(ms)
 	}
 	if !ok || err != nil || h < 0 || h > 23 || m < 0 || m > 59 || len(ms) != 2 {
-		return 0, 0, fmt.Errorf("“%s” is not a time of day like 08:00", s)
+		return 0, 0, sayNotClock.Error(s)
 	}
 	return h, m, nil
 }
@@ -79,14 +96,14 @@ func (r Repeat) Check() error {
 	switch r.Every {
 	case Once:
 		if r.At <= 0 {
-			return fmt.Errorf("a run once needs its date and time")
+			return sayOnceNeedsAt.Error()
 		}
 		return nil
 	case Hourly, Daily, Weekdays:
 		_, _, err := clock(r.Time)
 		return err
 	}
-	return fmt.Errorf("“%s” is not how often a schedule runs (once, hourly, daily or weekdays)", r.Every)
+	return sayNotEvery.Error(r.Every)
 }
 
 // Next is the first time r runs strictly after t, in t's location; the zero time when it
@@ -136,10 +153,10 @@ func (r Repeat) Next(t time.Time) time.Time {
 // Check reports what is wrong with s before it is saved.
 func (s *Schedule) Check() error {
 	if strings.TrimSpace(s.Name) == "" {
-		return fmt.Errorf("a schedule needs a name")
+		return sayNeedsName.Error()
 	}
 	if (s.Workflow == "") == (strings.TrimSpace(s.Prompt) == "") {
-		return fmt.Errorf("a schedule runs either a workflow or a prompt")
+		return sayWorkflowOrPrompt.Error()
 	}
 	return s.Repeat.Check()
 }

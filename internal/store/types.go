@@ -65,6 +65,10 @@ type Message struct {
 	// NoticeText is Notice as a catalog key and its arguments, which the panel renders in the
 	// user's language (Notice is its English, for an export or an older panel).
 	NoticeText *i18n.Text `json:"noticeText,omitempty"`
+	// ContentText is Content as the panel shows it in the user's language, for a message Skiff
+	// wrote itself (a workflow's replay says how it went); Content stays its English, which a
+	// model and an export read.
+	ContentText *i18n.Text `json:"contentText,omitempty"`
 
 	// Tool is set on a tool message: the call it answers and what came of it.
 	Tool *ToolRun `json:"tool,omitempty"`
@@ -429,7 +433,11 @@ type FieldError struct {
 
 // fieldError is field's error, sentence s with its arguments.
 func fieldError(field string, s i18n.Sentence, args ...any) *FieldError {
-	t := s.With(args...)
+	return FieldSays(field, s.With(args...))
+}
+
+// FieldSays is field's error said as t.
+func FieldSays(field string, t i18n.Text) *FieldError {
 	return &FieldError{Field: field, Message: t.English(), Text: &t}
 }
 

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/tool"
 )
 
@@ -42,10 +43,12 @@ func flatten(s *tool.Snap) []candidate {
 // norm is a name as matching compares it: its words, one space apart, in lower case.
 func norm(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 
-// Miss is a target that is not on the page, with why in words.
+// Miss is a target that is not on the page, with why in words (Says: for the user, in their
+// language).
 type Miss struct {
 	Target Target
 	Why    string
+	Says   i18n.Text
 }
 
 func (m *Miss) Error() string { return m.Why }
@@ -198,23 +201,30 @@ func (m *Matcher) headingBefore(at int) string {
 // of its name (it became a link).
 func miss(t Target, sameRole, sameName []candidate) *Miss {
 	why := fmt.Sprintf("the page has no %s", t.Words())
+	says := sayNoTarget.With(t.Says())
 	if t.Frame != "" {
 		why += " in its frame from " + t.Frame
+		says = sayNoTargetFrame.With(t.Says(), t.Frame)
 	}
-	var alt []string
+	var alt []Target
 	for _, c := range sameName {
-		alt = append(alt, Target{Role: c.n.Role, Name: c.n.Said()}.Words())
+		alt = append(alt, Target{Role: c.n.Role, Name: c.n.Said()})
 	}
 	if len(sameRole) > 0 && len(sameRole) <= 6 {
 		for _, c := range sameRole {
-			alt = append(alt, Target{Role: c.n.Role, Name: c.n.Said()}.Words())
+			alt = append(alt, Target{Role: c.n.Role, Name: c.n.Said()})
 		}
 	}
 	if len(alt) > 3 {
 		alt = alt[:3]
 	}
 	if len(alt) > 0 {
-		why += "; it has " + strings.Join(alt, ", ")
+		words, shown := make([]string, len(alt)), make(i18n.List, len(alt))
+		for i, a := range alt {
+			words[i], shown[i] = a.Words(), a.Says()
+		}
+		why += "; it has " + strings.Join(words, ", ")
+		says = sayItHas.With(says, shown)
 	}
-	return &Miss{Target: t, Why: why}
+	return &Miss{Target: t, Why: why, Says: says}
 }

@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -49,15 +48,15 @@ func Record(name string, calls []Call) (*Workflow, error) {
 		}
 		s, err := r.step(c)
 		if err != nil {
-			return nil, fmt.Errorf("step %d (%s): %w", len(w.Steps)+1, c.Tool, err)
+			return nil, sayRecordStep.Error(len(w.Steps)+1, c.Tool, err)
 		}
 		w.Steps = append(w.Steps, s)
 	}
 	if len(w.Steps) == 0 {
-		return nil, fmt.Errorf("the run did nothing a workflow can repeat: it only read pages")
+		return nil, sayOnlyRead.Error()
 	}
 	if len(w.Steps) > MaxSteps {
-		return nil, fmt.Errorf("the run has %d steps; a workflow keeps at most %d", len(w.Steps), MaxSteps)
+		return nil, sayRunTooLong.Error(len(w.Steps), MaxSteps)
 	}
 	return w, nil
 }
@@ -67,7 +66,7 @@ func Record(name string, calls []Call) (*Workflow, error) {
 // on without them, and send a form that lacks its file.
 func repeatable(c Call) error {
 	if c.Tool == "upload_file" {
-		return fmt.Errorf("the run gave a page files, which a workflow cannot do again (files are never stored); do the task without that step to save it")
+		return sayFiles.Error()
 	}
 	return nil
 }
@@ -78,7 +77,7 @@ func repeatable(c Call) error {
 // placeholder of base ("{{restaurant}}", as it is told to) stays that parameter.
 func Extend(base *Workflow, upto int, calls []Call) (*Workflow, error) {
 	if upto < 0 || upto > len(base.Steps) {
-		return nil, fmt.Errorf("the workflow has no step %d", upto+1)
+		return nil, sayNoStep.Error(upto + 1)
 	}
 	w := &Workflow{ID: base.ID, Name: base.Name, Version: base.Version + 1, From: base.From, CreatedAt: base.CreatedAt}
 	w.Steps = append(w.Steps, base.Steps[:upto]...)
@@ -104,15 +103,15 @@ func Extend(base *Workflow, upto int, calls []Call) (*Workflow, error) {
 		}
 		s, err := r.step(c)
 		if err != nil {
-			return nil, fmt.Errorf("step %d (%s): %w", len(w.Steps)+1, c.Tool, err)
+			return nil, sayRecordStep.Error(len(w.Steps)+1, c.Tool, err)
 		}
 		w.Steps = append(w.Steps, s)
 	}
 	if len(w.Steps) == upto {
-		return nil, fmt.Errorf("the model's part did nothing a workflow can repeat")
+		return nil, sayModelOnlyRead.Error()
 	}
 	if len(w.Steps) > MaxSteps {
-		return nil, fmt.Errorf("the run has %d steps; a workflow keeps at most %d", len(w.Steps), MaxSteps)
+		return nil, sayRunTooLong.Error(len(w.Steps), MaxSteps)
 	}
 	return w, w.Check()
 }
@@ -133,7 +132,7 @@ var ids = []string{"tabId", "tabIds", "groupId"}
 func (r *recorder) step(c Call) (Step, error) {
 	var args map[string]any
 	if err := json.Unmarshal(c.Args, &args); err != nil || args == nil {
-		return Step{}, fmt.Errorf("its arguments are not a JSON object")
+		return Step{}, sayCallArgs.Error()
 	}
 	for _, k := range ids {
 		delete(args, k)
@@ -166,7 +165,7 @@ func (r *recorder) step(c Call) (Step, error) {
 		return "@" + strconv.Itoa(len(s.Targets)), true
 	})
 	if bad != "" {
-		return Step{}, fmt.Errorf("Skiff did not record what the element [%s] was", bad)
+		return Step{}, sayUnrecorded.Error(bad)
 	}
 	// The values it typed become parameters, named after their fields.
 	target := func(i int) Target {

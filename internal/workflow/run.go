@@ -3,11 +3,13 @@ package workflow
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/tool"
 )
 
@@ -21,11 +23,31 @@ const (
 	StopStopped = "stopped" // the user stopped the run
 )
 
-// Stop is where and why a replay stopped: at step Step (0-based), for Reason, in words.
+// Stop is where and why a replay stopped: at step Step (0-based), for Reason, in words (the
+// model's, which a repair reads), and Says, the same for the user in their language.
 type Stop struct {
 	Step   int
 	Kind   string
 	Reason string
+	Says   i18n.Text
+}
+
+// stopped is a stop for reason, said to the user as says.
+func stopped(k int, kind string, says i18n.Text) *Stop {
+	return &Stop{Step: k, Kind: kind, Reason: says.English(), Says: says}
+}
+
+// saysErr is err for the user: its sentence when it has one, else its words.
+func saysErr(err error) i18n.Text {
+	var ie *i18n.Error
+	if errors.As(err, &ie) {
+		return ie.Text
+	}
+	var m *Miss
+	if errors.As(err, &m) && !m.Says.IsZero() {
+		return m.Says
+	}
+	return i18n.Verbatim(err.Error())
 }
 
 func (s *Stop) Error() string { return fmt.Sprintf("Step %d: %s", s.Step+1, s.Reason) }
@@ -35,6 +57,8 @@ type Outcome struct {
 	OK   bool
 	Kind string // when not OK: StopFailed, StopDenied or StopStopped
 	Text string // why, in words
+	// Says is Text for the user, in their language (zero: Text as it is).
+	Says i18n.Text
 }
 
 // Runner replays a workflow. It has no way of its own to act on a page: Call is the one guarded
@@ -75,7 +99,7 @@ func (w *Workflow) Missing(values map[string]string) []string {
 func (r *Runner) Run(ctx context.Context, from int) *Stop {
 	w := r.Workflow
 	if miss := w.Missing(r.Values); len(miss) > 0 {
-		return &Stop{Step: from, Kind: StopValues, Reason: fmt.Sprintf("no value was given for %s", miss[0])}
+		return stopped(from, StopValues, sayNoValueFor.With(miss[0]))
 	}
 	shownValues := map[string]string{}
 	for _, p := range w.Params {
@@ -86,12 +110,12 @@ func (r *Runner) Run(ctx context.Context, from int) *Stop {
 	}
 	for k := from; k < len(w.Steps); k++ {
 		if ctx.Err() != nil {
-			return &Stop{Step: k, Kind: StopStopped, Reason: "the run was stopped before this step"}
+			return stopped(k, StopStopped, sayStoppedBefore.With())
 		}
 		s := w.Steps[k]
 		args, err := Fill(s.Args, r.Values)
 		if err != nil {
-			return &Stop{Step: k, Kind: StopValues, Reason: err.Error()}
+			return stopped(k, StopValues, saysErr(err))
 		}
 		shown, _ := Fill(s.Args, shownValues)
 		if len(s.Targets) > 0 {
@@ -107,7 +131,11 @@ func (r *Runner) Run(ctx context.Context, from int) *Stop {
 			if kind == "" {
 				kind = StopFailed
 			}
-			return &Stop{Step: k, Kind: kind, Reason: o.Text}
+			says := o.Says
+			if says.IsZero() {
+				says = i18n.Verbatim(o.Text)
+			}
+			return &Stop{Step: k, Kind: kind, Reason: o.Text, Says: says}
 		}
 	}
 	return nil
@@ -122,14 +150,14 @@ func (r *Runner) place(ctx context.Context, k int, s Step) ([]string, *Stop) {
 	deadline := time.Now().Add(wait)
 	for {
 		refs, why, kind := r.try(ctx, s)
-		if why == "" {
+		if why == nil {
 			return refs, nil
 		}
 		if ctx.Err() != nil {
-			return nil, &Stop{Step: k, Kind: StopStopped, Reason: "the run was stopped before this step"}
+			return nil, stopped(k, StopStopped, sayStoppedBefore.With())
 		}
 		if time.Now().After(deadline) {
-			return nil, &Stop{Step: k, Kind: kind, Reason: why}
+			return nil, &Stop{Step: k, Kind: kind, Reason: why.Error(), Says: saysErr(why)}
 		}
 		select {
 		case <-ctx.Done():
@@ -139,26 +167,37 @@ func (r *Runner) place(ctx context.Context, k int, s Step) ([]string, *Stop) {
 }
 
 // try reads the page once and finds the step's elements on it, or says why it cannot.
-func (r *Runner) try(ctx context.Context, s Step) (refs []string, why, kind string) {
+func (r *Runner) try(ctx context.Context, s Step) (refs []string, why error, kind string) {
 	rctx, cancel := context.WithTimeout(ctx, tool.PageTimeout)
 	snap, err := r.Read(rctx)
 	cancel()
 	if err != nil {
-		return nil, "the page could not be read: " + err.Error(), StopMoved
+		return nil, sayUnreadable.Error(err), StopMoved
 	}
 	now := site(snap.URL)
 	if s.Origin != "" && now != s.Origin {
-		return nil, fmt.Sprintf("it was recorded on %s, and the tab shows %s", s.Origin, now), StopMoved
+		return nil, sayElsewhere.Error(s.Origin, now), StopMoved
 	}
 	for _, t := range s.Targets {
 		ref, err := Match(snap, t, now)
 		if err != nil {
-			return nil, err.Error(), StopMissing
+			return nil, err, StopMissing
 		}
 		refs = append(refs, ref)
 	}
-	return refs, "", ""
+	return refs, nil, ""
 }
+
+// Why a replay stopped, for the user (their French is in ui/_locales).
+var (
+	sayNoValueFor    = i18n.Sentence{Key: "wfStopNoValue", English: "no value was given for $1"}
+	sayStoppedBefore = i18n.Sentence{Key: "wfStopStopped", English: "the run was stopped before this step"}
+	sayUnreadable    = i18n.Sentence{Key: "wfStopUnreadable", English: "the page could not be read: $1"}
+	sayElsewhere     = i18n.Sentence{Key: "wfStopElsewhere", English: "it was recorded on $1, and the tab shows $2"}
+	sayNoTarget      = i18n.Sentence{Key: "wfStopNoTarget", English: "the page has no $1"}
+	sayNoTargetFrame = i18n.Sentence{Key: "wfStopNoTargetFrame", English: "the page has no $1 in its frame from $2"}
+	sayItHas         = i18n.Sentence{Key: "wfStopItHas", English: "$1; it has $2"}
+)
 
 // withRefs puts the refs found on the page where the recorder left their places ("@1" is the
 // first target's).
@@ -200,9 +239,9 @@ func (w *Workflow) WithDefaults(values map[string]string) (map[string]string, er
 				names = append(names, p.Name)
 			}
 			if len(names) == 0 {
-				return nil, fmt.Errorf("the workflow “%s” takes no values, and “%s” was given", w.Name, k)
+				return nil, sayTakesNoValues.Error(w.Name, k)
 			}
-			return nil, fmt.Errorf("the workflow “%s” has no parameter “%s” (it takes %s)", w.Name, k, strings.Join(names, ", "))
+			return nil, sayNoSuchParam.Error(w.Name, k, strings.Join(names, ", "))
 		}
 	}
 	return out, nil

@@ -9,7 +9,6 @@ package workflow
 
 import (
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -87,6 +86,11 @@ func (t Target) Words() string {
 	return kind + " “" + t.Name + "”"
 }
 
+// Says is the target as the user reads it, in their language: button “Send”.
+func (t Target) Says() i18n.Text {
+	return (&tool.Element{Role: t.Role, Tag: t.Tag, Field: t.Field, Name: t.Name}).Says()
+}
+
 // acting lists the tools a workflow keeps: what changes the page or where the run is. Reads
 // served the model that chose the steps; a replay does not need them.
 var acting = map[string]bool{"navigate": true, "tab_open": true, "back": true, "forward": true, "reload": true,
@@ -133,7 +137,7 @@ func paramOK(name string) bool {
 func Fill(args json.RawMessage, values map[string]string) (json.RawMessage, error) {
 	var v any
 	if err := json.Unmarshal(args, &v); err != nil {
-		return nil, fmt.Errorf("the step's arguments are not JSON: %w", err)
+		return nil, sayArgsNotJSON.Error()
 	}
 	var missing string
 	v = mapStrings(v, func(s string) string {
@@ -146,7 +150,7 @@ func Fill(args json.RawMessage, values map[string]string) (json.RawMessage, erro
 		})
 	})
 	if missing != "" {
-		return nil, fmt.Errorf("no value was given for {{%s}}", missing)
+		return nil, sayNoValue.Error(missing)
 	}
 	return json.Marshal(v)
 }
@@ -243,46 +247,46 @@ func site(u string) string {
 // named as the steps name them, targets with a role.
 func (w *Workflow) Check() error {
 	if strings.TrimSpace(w.Name) == "" {
-		return fmt.Errorf("the workflow has no name")
+		return sayNoName.Error()
 	}
 	if len(w.Steps) == 0 {
-		return fmt.Errorf("the workflow %q has no steps", w.Name)
+		return sayNoSteps.Error(w.Name)
 	}
 	if len(w.Steps) > MaxSteps {
-		return fmt.Errorf("the workflow %q has %d steps; at most %d are kept", w.Name, len(w.Steps), MaxSteps)
+		return sayTooManySteps.Error(w.Name, len(w.Steps), MaxSteps)
 	}
 	named := map[string]bool{}
 	for _, p := range w.Params {
 		if !paramOK(p.Name) {
-			return fmt.Errorf("the parameter name %q is not one of lower-case letters, digits and _", p.Name)
+			return sayBadParamName.Error(p.Name)
 		}
 		if named[p.Name] {
-			return fmt.Errorf("the parameter %q is named twice", p.Name)
+			return sayParamTwice.Error(p.Name)
 		}
 		if p.Secret && p.Default != "" {
-			return fmt.Errorf("the secret parameter %q has a stored value; secrets are asked for at each run", p.Name)
+			return saySecretStored.Error(p.Name)
 		}
 		named[p.Name] = true
 	}
 	for i, s := range w.Steps {
 		if !acting[s.Tool] {
-			return fmt.Errorf("step %d uses %q, which a workflow cannot replay", i+1, s.Tool)
+			return sayNotReplayable.Error(i+1, s.Tool)
 		}
 		if _, ok := tool.Lookup(s.Tool); !ok {
-			return fmt.Errorf("step %d uses %q, which Skiff does not have", i+1, s.Tool)
+			return sayUnknownTool.Error(i+1, s.Tool)
 		}
 		var m map[string]any
 		if err := json.Unmarshal(s.Args, &m); err != nil || m == nil {
-			return fmt.Errorf("step %d's arguments are not a JSON object", i+1)
+			return sayStepArgs.Error(i + 1)
 		}
 		for _, p := range s.Params() {
 			if !named[p] {
-				return fmt.Errorf("step %d uses {{%s}}, which is not a parameter", i+1, p)
+				return sayNotParam.Error(i+1, p)
 			}
 		}
 		for _, t := range s.Targets {
 			if t.Role == "" && t.Tag == "" {
-				return fmt.Errorf("step %d has a target with neither a role nor a tag", i+1)
+				return sayTargetBare.Error(i + 1)
 			}
 		}
 		var bad string
@@ -294,7 +298,7 @@ func (w *Workflow) Check() error {
 			return at, true
 		})
 		if bad != "" {
-			return fmt.Errorf("step %d names the element %q, which is not one of its targets", i+1, bad)
+			return sayNotTarget.Error(i+1, bad)
 		}
 	}
 	return nil
@@ -340,3 +344,32 @@ func (w *Workflow) Schema() map[string]any {
 	}
 	return map[string]any{"type": "object", "properties": props, "required": required, "additionalProperties": false}
 }
+
+// What is wrong with a workflow, or with a run saved as one, in words for the user (inside
+// "This workflow cannot be saved: …"; their French is in ui/_locales).
+var (
+	sayArgsNotJSON   = i18n.Sentence{Key: "wfErrArgsNotJSON", English: "the step's arguments are not JSON"}
+	sayNoValue       = i18n.Sentence{Key: "wfErrNoValue", English: "no value was given for {{$1}}"}
+	sayNoName        = i18n.Sentence{Key: "wfErrNoName", English: "the workflow has no name"}
+	sayNoSteps       = i18n.Sentence{Key: "wfErrNoSteps", English: "the workflow “$1” has no steps"}
+	sayTooManySteps  = i18n.Sentence{Key: "wfErrTooManySteps", English: "the workflow “$1” has $2 steps; at most $3 are kept"}
+	sayBadParamName  = i18n.Sentence{Key: "wfErrParamName", English: "the parameter name “$1” is not one of lower-case letters, digits and _"}
+	sayParamTwice    = i18n.Sentence{Key: "wfErrParamTwice", English: "the parameter “$1” is named twice"}
+	saySecretStored  = i18n.Sentence{Key: "wfErrSecretStored", English: "the secret parameter “$1” has a stored value; secrets are asked for at each run"}
+	sayNotReplayable = i18n.Sentence{Key: "wfErrNotReplayable", English: "step $1 uses “$2”, which a workflow cannot replay"}
+	sayUnknownTool   = i18n.Sentence{Key: "wfErrUnknownTool", English: "step $1 uses “$2”, which Skiff does not have"}
+	sayStepArgs      = i18n.Sentence{Key: "wfErrStepArgs", English: "step $1's arguments are not a JSON object"}
+	sayNotParam      = i18n.Sentence{Key: "wfErrNotParam", English: "step $1 uses {{$2}}, which is not a parameter"}
+	sayTargetBare    = i18n.Sentence{Key: "wfErrTargetBare", English: "step $1 has a target with neither a role nor a tag"}
+	sayNotTarget     = i18n.Sentence{Key: "wfErrNotTarget", English: "step $1 names the element “$2”, which is not one of its targets"}
+	sayTakesNoValues = i18n.Sentence{Key: "wfErrTakesNoValues", English: "the workflow “$1” takes no values, and “$2” was given"}
+	sayNoSuchParam   = i18n.Sentence{Key: "wfErrNoSuchParam", English: "the workflow “$1” has no parameter “$2” (it takes $3)"}
+	sayRecordStep    = i18n.Sentence{Key: "wfErrRecordStep", English: "step $1 ($2): $3"}
+	sayOnlyRead      = i18n.Sentence{Key: "wfErrOnlyRead", English: "the run did nothing a workflow can repeat: it only read pages"}
+	sayRunTooLong    = i18n.Sentence{Key: "wfErrRunTooLong", English: "the run has $1 steps; a workflow keeps at most $2"}
+	sayFiles         = i18n.Sentence{Key: "wfErrFiles", English: "the run gave a page files, which a workflow cannot do again (files are never stored); do the task without that step to save it"}
+	sayNoStep        = i18n.Sentence{Key: "wfErrNoStep", English: "the workflow has no step $1"}
+	sayModelOnlyRead = i18n.Sentence{Key: "wfErrModelOnlyRead", English: "the model's part did nothing a workflow can repeat"}
+	sayCallArgs      = i18n.Sentence{Key: "wfErrCallArgs", English: "its arguments are not a JSON object"}
+	sayUnrecorded    = i18n.Sentence{Key: "wfErrUnrecorded", English: "Skiff did not record what the element [$1] was"}
+)

@@ -45,7 +45,9 @@ const HostedPrefix = "acp:"
 var ErrHostedPrivate = errors.New("agent: an agent skiffd hosts does not take an incognito window's chat")
 
 // ErrNoHost: a chat with an agent while no skiffd is linked.
-var ErrNoHost = errors.New("this chat's agent runs in skiffd, which is not linked: turn the link on in Settings › Outside agents")
+var ErrNoHost = sayNoHost.Error()
+
+var sayNoHost = i18n.Sentence{Key: "errNoHost", English: "This chat's agent runs in skiffd, which is not linked: turn the link on in Settings › Outside agents."}
 
 // hostedRun is a hosted chat's turn in progress: the events of its session go to it.
 type hostedRun struct {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/skiff-ai/skiff/internal/agent"
 	"github.com/skiff-ai/skiff/internal/i18n"
+	"github.com/skiff-ai/skiff/internal/link"
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
 )
@@ -38,6 +39,10 @@ var (
 	sayCancelled        = i18n.Sentence{Key: "errCancelled", English: "That was cancelled."}
 	sayCorrupt          = i18n.Sentence{Key: "errCorrupt", English: "Part of Skiff's saved data ($1) is damaged and cannot be read."}
 	sayCouldNot         = i18n.Sentence{Key: "errCouldNot", English: "Skiff could not do that: $1."}
+	sayNoPolicy         = i18n.Sentence{Key: "errNoPolicy", English: "This permission is no longer there; it may have been revoked in another window."}
+	sayNoBrowserTools   = i18n.Sentence{Key: "errNoBrowserTools", English: "Skiff cannot reach the browser's tabs from here."}
+	sayLinkClosed       = i18n.Sentence{Key: "errLinkClosed", English: "The link to skiffd closed before it answered; try again when it is back."}
+	sayTurnLinkDropped  = i18n.Sentence{Key: "errLinkDropped", English: "The link to skiffd dropped during the agent's turn; send again when it is back."}
 	sayImport           = i18n.Sentence{Key: "errImport", English: "This file cannot be imported: $1"}
 	sayRenameBusy       = i18n.Sentence{Key: "errRenameBusy", English: "Wait for the reply to finish (or stop it) before renaming this chat."}
 	sayNoSettings       = i18n.Sentence{Key: "errNoSettings", English: "Skiff's panel sent no settings to save. Reload the panel."}
@@ -72,6 +77,10 @@ var sentences = []struct {
 	{store.ErrNoWorkflow, sayNoWorkflow},
 	{store.ErrNoSchedule, sayNoSchedule},
 	{store.ErrNoMemory, sayNoMemory},
+	{store.ErrNoPolicy, sayNoPolicy},
+	{agent.ErrNoBrowser, sayNoBrowserTools},
+	{agent.ErrNotAsking, sayAskGoneRun},
+	{link.ErrClosed, sayLinkClosed},
 	{store.ErrMemoryFull, sayMemoryFull}, // before ErrQuota, which it is too
 	{store.ErrQuota, sayStorageFull},
 	{store.ErrNewerSchema, sayNewerSchema},

@@ -458,7 +458,7 @@ func (h hosted) Prompt(ctx context.Context, chat, text string, images []link.Ima
 	}
 	r, err := link.AgentPrompt.Call(ctx, p, link.AgentPromptParams{Session: chat, Text: text, Images: images})
 	if errors.Is(err, link.ErrClosed) {
-		return "", errors.New("the link to skiffd dropped during the agent's turn; send again when it is back")
+		return "", problemf(sayTurnLinkDropped)
 	}
 	return r.StopReason, err
 }

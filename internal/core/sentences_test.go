@@ -16,7 +16,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skiff-ai/skiff/internal/agent"
 	"github.com/skiff-ai/skiff/internal/i18n"
+	"github.com/skiff-ai/skiff/internal/link"
+	"github.com/skiff-ai/skiff/internal/store"
 )
 
 // sourceSentences are the i18n.Sentence literals in Skiff's Go code, read from the source.
@@ -125,5 +128,61 @@ func TestEverySentenceIsInTheCatalogs(t *testing.T) {
 		}
 		fr := i18n.Words{Lang: "fr", Catalog: cs["fr"], English: cs["en"]}
 		assert.NotEqual(t, fmt.Sprint(s.With(3).English()), fr.T(s.Key, 3), "%s is translated", s.Key)
+	}
+}
+
+// Every error the layers below the core keep as a named value reaches the user as a sentence of
+// its own, never as "Skiff could not do that: agent: …" (an internal string in English). The
+// names are read from the source, so a new one fails here until it is said.
+func TestEveryNamedErrorIsASentence(t *testing.T) {
+	known := map[string]error{
+		"agent.ErrNotAsking": agent.ErrNotAsking, "agent.ErrHostedPrivate": agent.ErrHostedPrivate, "agent.ErrNoHost": agent.ErrNoHost,
+		"agent.ErrQueueFull": agent.ErrQueueFull, "agent.ErrNotQueued": agent.ErrNotQueued, "agent.ErrQueueRunning": agent.ErrQueueRunning,
+		"agent.ErrNothingQueued": agent.ErrNothingQueued, "agent.ErrBusy": agent.ErrBusy, "agent.ErrEmpty": agent.ErrEmpty,
+		"agent.ErrKeptChat": agent.ErrKeptChat, "agent.ErrNothingToEdit": agent.ErrNothingToEdit,
+		"agent.ErrNothingToRegenerate": agent.ErrNothingToRegenerate, "agent.ErrNoBrowser": agent.ErrNoBrowser,
+		"link.ErrClosed": link.ErrClosed, "store.ErrNoMemory": store.ErrNoMemory, "store.ErrNoPolicy": store.ErrNoPolicy,
+		"store.ErrQuota": store.ErrQuota, "store.ErrNotFound": store.ErrNotFound, "store.ErrNewerSchema": store.ErrNewerSchema,
+		"store.ErrNoWorkflow": store.ErrNoWorkflow, "store.ErrNoSchedule": store.ErrNoSchedule, "store.ErrMemoryFull": store.ErrMemoryFull,
+	}
+	// Said where they are met, with what only that place knows.
+	elsewhere := map[string]string{
+		"agent.ErrAskExpired":   "decide says how long the ask waited",
+		"permission.ErrPattern": "a policy's check wraps it in a field error",
+	}
+	for _, pkg := range []string{"agent", "store", "link", "permission", "workflow", "schedule"} {
+		dir := filepath.Join("..", pkg)
+		entries, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		for _, e := range entries {
+			if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, e.Name()), nil, 0)
+			require.NoError(t, err)
+			for _, d := range f.Decls {
+				g, ok := d.(*ast.GenDecl)
+				if !ok || g.Tok != token.VAR {
+					continue
+				}
+				for _, s := range g.Specs {
+					for _, n := range s.(*ast.ValueSpec).Names {
+						if !strings.HasPrefix(n.Name, "Err") {
+							continue
+						}
+						name := pkg + "." + n.Name
+						if _, ok := elsewhere[name]; ok {
+							continue
+						}
+						err, ok := known[name]
+						if !assert.True(t, ok, "%s is not in this test: say it (core.sentences) and add it", name) {
+							continue
+						}
+						said, _ := Say(err)
+						assert.NotEqual(t, sayCouldNot.Key, said.Key, "%s reaches the user as %q", name, said.English())
+					}
+				}
+			}
+		}
 	}
 }

@@ -287,7 +287,7 @@ func (c *Core) resetPolicies(ctx context.Context, p Seen) (*Permissions, error) 
 func (c *Core) setPolicy(ctx context.Context, p PolicyParams) (*Permissions, error) {
 	err := c.Store.SetPolicy(ctx, permission.Policy{Tool: p.Tool, Origin: p.Origin, Decision: p.Decision, UpdatedAt: c.Engine.Now().UnixMilli(), Private: p.Private})
 	if err != nil {
-		return nil, &store.FieldError{Field: "policy", Message: strings.TrimPrefix(err.Error(), "permission: ")}
+		return nil, store.FieldErr("policy", err)
 	}
 	return c.permissions(ctx, p.Seen)
 }

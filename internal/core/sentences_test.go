@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -19,6 +20,7 @@ import (
 	"github.com/skiff-ai/skiff/internal/agent"
 	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/link"
+	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/store"
 )
 
@@ -185,4 +187,29 @@ func TestEveryNamedErrorIsASentence(t *testing.T) {
 			}
 		}
 	}
+}
+
+// What Settings refuses reads in the user's language too: a rule's pattern, a base URL, the
+// base URL a provider needs.
+func TestSettingsRefusalsAreSentences(t *testing.T) {
+	ctx := context.Background()
+	c := New(ctx, store.NewMemKV(), nil, nil, nil)
+	fr := i18n.Words{Lang: "fr", Catalog: catalogs(t)["fr"], English: catalogs(t)["en"]}
+	_, err := c.setPolicy(ctx, PolicyParams{Tool: "act:click", Origin: "example.com", Decision: permission.AllowAlways})
+	said, field := Say(err)
+	assert.Equal(t, "policy", field)
+	assert.Equal(t, "“example.com” does not name its scheme (an exact origin does: https://example.com)", said.English())
+	assert.Equal(t, "« example.com » ne nomme pas son schéma (une origine exacte le fait : https://example.com)", fr.Say(said))
+
+	st := store.DefaultSettings()
+	st.BaseURLs = map[string]string{"openai": "ftp://x"}
+	said, field = Say(st.Validate())
+	assert.Equal(t, "baseURL.openai", field)
+	assert.Equal(t, "l’URL de base doit commencer par http:// ou https:// et nommer un hôte ; reçu « ftp://x »", fr.Say(said))
+
+	st = store.DefaultSettings()
+	st.Provider = "custom"
+	_, _, _, err = st.Resolve()
+	said, _ = Say(err)
+	assert.True(t, strings.HasSuffix(fr.Say(said), " a besoin d’une URL de base (par exemple http://localhost:8080/v1)"), fr.Say(said))
 }

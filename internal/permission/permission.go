@@ -12,7 +12,6 @@ package permission
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/skiff-ai/skiff/internal/i18n"
@@ -373,6 +372,27 @@ func isClass(c string) bool {
 // ErrPattern is returned by Normalize for a pattern it cannot read.
 var ErrPattern = errors.New("permission: not a pattern")
 
+// patternError is a pattern Normalize cannot read, said for the user; it is ErrPattern.
+type patternError struct{ said *i18n.Error }
+
+func badPattern(s i18n.Sentence, args ...any) error {
+	return &patternError{said: &i18n.Error{Text: s.With(args...)}}
+}
+
+func (e *patternError) Error() string        { return e.said.Error() }
+func (e *patternError) Is(target error) bool { return target == ErrPattern }
+func (e *patternError) Unwrap() error        { return e.said }
+
+// Why a policy's pattern cannot be read (their French is in ui/_locales).
+var (
+	sayEmptyTool      = i18n.Sentence{Key: "polEmptyTool", English: "the tool pattern is empty"}
+	sayToolPattern    = i18n.Sentence{Key: "polToolPattern", English: "“$1” is not a tool pattern (use a tool's name, class:action or class:*, with class one of $2)"}
+	sayEmptyOrigin    = i18n.Sentence{Key: "polEmptyOrigin", English: "the site pattern is empty"}
+	sayOriginPattern  = i18n.Sentence{Key: "polOriginPattern", English: "“$1” is not a site pattern (use *, https://*, *.example.com, https://*.example.com or an origin)"}
+	sayOriginScheme   = i18n.Sentence{Key: "polOriginScheme", English: "“$1” does not name its scheme (an exact origin does: https://$2)"}
+	sayPolicyDecision = i18n.Sentence{Key: "polDecision", English: "a policy is allow_always or deny_always, not “$1”"}
+)
+
 // Normalize checks a policy's patterns and writes them the one way: seed 001's namespaces as
 // classes and actions, origins lowercased without a trailing slash.
 func Normalize(p Policy) (Policy, error) {
@@ -381,14 +401,14 @@ func Normalize(p Policy) (Policy, error) {
 		t = s
 	}
 	if t == "" {
-		return p, fmt.Errorf("%w: an empty tool pattern", ErrPattern)
+		return p, badPattern(sayEmptyTool)
 	}
 	if class, action, ok := strings.Cut(t, ":"); ok && (!isClass(class) || action == "") {
-		return p, fmt.Errorf("%w: %q (use a tool's name, class:action or class:*, with class one of %s)", ErrPattern, t, strings.Join(classes, ", "))
+		return p, badPattern(sayToolPattern, t, strings.Join(classes, ", "))
 	}
 	o := strings.ToLower(strings.TrimRight(strings.TrimSpace(p.Origin), "/"))
 	if o == "" {
-		return p, fmt.Errorf("%w: an empty origin pattern", ErrPattern)
+		return p, badPattern(sayEmptyOrigin)
 	}
 	if o != "*" {
 		_, host, hasScheme := strings.Cut(o, "://")
@@ -396,14 +416,14 @@ func Normalize(p Policy) (Policy, error) {
 			host = o
 		}
 		if host == "" || strings.ContainsAny(host, "/?# ") || strings.Count(host, "*") > 1 || strings.Contains(host, "*") && host != "*" && !strings.HasPrefix(host, "*.") {
-			return p, fmt.Errorf("%w: %q (use *, https://*, *.example.com, https://*.example.com or an origin)", ErrPattern, p.Origin)
+			return p, badPattern(sayOriginPattern, p.Origin)
 		}
 		if !hasScheme && host != "*" && !strings.HasPrefix(host, "*.") {
-			return p, fmt.Errorf("%w: %q (an exact origin names its scheme: https://%s)", ErrPattern, p.Origin, host)
+			return p, badPattern(sayOriginScheme, p.Origin, host)
 		}
 	}
 	if !p.Decision.Valid() || p.Decision == AllowOnce || p.Decision == DenyOnce {
-		return p, fmt.Errorf("%w: a policy is allow_always or deny_always, not %q", ErrPattern, p.Decision)
+		return p, badPattern(sayPolicyDecision, string(p.Decision))
 	}
 	p.Tool, p.Origin = t, o
 	return p, nil

@@ -6,9 +6,9 @@
 package provider
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/weburl"
 )
 
@@ -117,7 +117,7 @@ func (p Provider) WithBaseURL(base string) (Provider, error) {
 	base = strings.TrimSpace(base)
 	if base == "" {
 		if p.BaseURL == "" {
-			return p, fmt.Errorf("%s needs a base URL (for example http://localhost:8080/v1)", p.Name)
+			return p, sayNeedsBaseURL.Error(p.Name)
 		}
 		return p, nil
 	}
@@ -132,13 +132,20 @@ func (p Provider) WithBaseURL(base string) (Provider, error) {
 func CheckBaseURL(s string) error {
 	u, ok := weburl.Web(s)
 	if !ok {
-		return fmt.Errorf("base URL must start with http:// or https:// and name a host, got %q", s)
+		return sayBaseURLWeb.Error(s)
 	}
 	if u.HasQueryOrFragment() {
-		return fmt.Errorf("base URL must not have a query or fragment: %q", s)
+		return sayBaseURLQuery.Error(s)
 	}
 	return nil
 }
+
+// What is wrong with a base URL, for the settings form (their French is in ui/_locales).
+var (
+	sayNeedsBaseURL = i18n.Sentence{Key: "fieldNeedsBaseURL", English: "$1 needs a base URL (for example http://localhost:8080/v1)"}
+	sayBaseURLWeb   = i18n.Sentence{Key: "fieldBaseURLWeb", English: "base URL must start with http:// or https:// and name a host, got “$1”"}
+	sayBaseURLQuery = i18n.Sentence{Key: "fieldBaseURLQuery", English: "base URL must not have a query or fragment: “$1”"}
+)
 
 // Host returns the host:port of the provider's base URL ("" when unset).
 func (p Provider) Host() string {

@@ -436,6 +436,15 @@ func fieldError(field string, s i18n.Sentence, args ...any) *FieldError {
 	return FieldSays(field, s.With(args...))
 }
 
+// FieldErr is field's error err, said as its sentence when it is one.
+func FieldErr(field string, err error) *FieldError {
+	var ie *i18n.Error
+	if errors.As(err, &ie) {
+		return FieldSays(field, ie.Text)
+	}
+	return &FieldError{Field: field, Message: err.Error()}
+}
+
 // FieldSays is field's error said as t.
 func FieldSays(field string, t i18n.Text) *FieldError {
 	return &FieldError{Field: field, Message: t.English(), Text: &t}
@@ -524,7 +533,7 @@ func (s Settings) Validate() error {
 			continue
 		}
 		if err := provider.CheckBaseURL(u); err != nil {
-			return &FieldError{Field: "baseURL." + id, Message: err.Error()}
+			return FieldErr("baseURL."+id, err)
 		}
 	}
 	return nil
@@ -538,7 +547,7 @@ func (s Settings) Resolve() (p provider.Provider, key, model string, err error) 
 		return p, "", "", fieldError("provider", sayNoProvider, s.Provider)
 	}
 	if p, err = p.WithBaseURL(s.BaseURLs[p.ID]); err != nil {
-		return p, "", "", &FieldError{Field: "baseURL." + p.ID, Message: err.Error()}
+		return p, "", "", FieldErr("baseURL."+p.ID, err)
 	}
 	model = s.Models[p.ID]
 	if model == "" && len(p.Models) > 0 {

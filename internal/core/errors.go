@@ -119,7 +119,10 @@ func Say(err error) (text i18n.Text, field string) {
 	}
 	var imp *store.ImportError
 	if errors.As(err, &imp) {
-		return sayImport.With(imp.Reason), ""
+		if imp.Text.IsZero() {
+			return sayImport.With(imp.Reason), ""
+		}
+		return sayImport.With(imp.Text), ""
 	}
 	var ce *store.CorruptError
 	if errors.As(err, &ce) {

@@ -213,3 +213,12 @@ func TestSettingsRefusalsAreSentences(t *testing.T) {
 	said, _ = Say(err)
 	assert.True(t, strings.HasSuffix(fr.Say(said), " a besoin d’une URL de base (par exemple http://localhost:8080/v1)"), fr.Say(said))
 }
+
+// A backup refused on import says why in the user's language, down to the message at fault.
+func TestImportRefusalsAreSentences(t *testing.T) {
+	_, err := store.ParseExport([]byte(`{"format": "skiff.sessions", "version": 1, "sessions": [{"id": "a", "title": "t", "messages": [{"id": "m1", "role": "robot", "content": "x"}]}]}`))
+	said, _ := Say(err)
+	assert.Equal(t, "This file cannot be imported: session 1: message 1: role “robot” is not user, assistant or tool", said.English())
+	fr := i18n.Words{Lang: "fr", Catalog: catalogs(t)["fr"], English: catalogs(t)["en"]}
+	assert.Equal(t, "Ce fichier ne peut pas être importé : discussion 1 : message 1 : le rôle « robot » n’est ni user, ni assistant, ni tool", fr.Say(said))
+}

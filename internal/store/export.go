@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/skiff-ai/skiff/internal/i18n"
 )
 
 // ExportFormat marks a Skiff backup file; ExportVersion is its layout.
@@ -73,19 +76,46 @@ func ExportMarkdown(ses *Session) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// ImportError says why an import file was refused. Nothing was written.
-type ImportError struct{ Reason string }
+// ImportError says why an import file was refused. Nothing was written. Reason is in English,
+// Text the same for the user in their language.
+type ImportError struct {
+	Reason string
+	Text   i18n.Text
+}
 
 func (e *ImportError) Error() string { return "This file cannot be imported: " + e.Reason }
 
-func refuse(format string, a ...any) error { return &ImportError{fmt.Sprintf(format, a...)} }
+func refuse(s i18n.Sentence, a ...any) error {
+	t := s.With(a...)
+	return &ImportError{Reason: t.English(), Text: t}
+}
+
+// Why a file cannot be imported (their French is in ui/_locales).
+var (
+	sayImpTooBig     = i18n.Sentence{Key: "impTooBig", English: "it is $1 MB; the limit is $2 MB"}
+	sayImpNotJSON    = i18n.Sentence{Key: "impNotJSON", English: "it is not valid JSON ($1)"}
+	sayImpNotExport  = i18n.Sentence{Key: "impNotExport", English: "it is not a Skiff export (no \"format\": “$1”)"}
+	sayImpVersion    = i18n.Sentence{Key: "impVersion", English: "it has version $1; this Skiff reads version $2"}
+	sayImpLayout     = i18n.Sentence{Key: "impLayout", English: "it does not match the export layout ($1)"}
+	sayImpSession    = i18n.Sentence{Key: "impSession", English: "session $1: $2"}
+	sayImpTwice      = i18n.Sentence{Key: "impTwice", English: "session $1: id “$2” appears twice"}
+	sayImpMemoryID   = i18n.Sentence{Key: "impMemoryID", English: "memory $1: bad id"}
+	sayImpMemory     = i18n.Sentence{Key: "impMemory", English: "memory $1: $2"}
+	sayImpMemorySrc  = i18n.Sentence{Key: "impMemorySource", English: "memory $1: unknown source “$2”"}
+	sayImpBadID      = i18n.Sentence{Key: "impBadID", English: "bad id “$1” (letters, digits, - and _, at most 64)"}
+	sayImpTitleLong  = i18n.Sentence{Key: "impTitleLong", English: "title longer than $1 bytes"}
+	sayImpMessageID  = i18n.Sentence{Key: "impMessageID", English: "message $1: bad id"}
+	sayImpToolNoCall = i18n.Sentence{Key: "impToolNoCall", English: "message $1: a tool result without its call"}
+	sayImpRole       = i18n.Sentence{Key: "impRole", English: "message $1: role “$2” is not user, assistant or tool"}
+	sayImpStatus     = i18n.Sentence{Key: "impStatus", English: "message $1: unknown status “$2”"}
+)
 
 // ParseExport reads and checks a backup file completely before anything is written: a file
 // that is not a Skiff export, from a newer Skiff, or with any malformed session is refused
 // whole, with the reason.
 func ParseExport(data []byte) (*Export, error) {
 	if len(data) > MaxImport {
-		return nil, refuse("it is %d MB; the limit is %d MB", len(data)>>20, MaxImport>>20)
+		return nil, refuse(sayImpTooBig, len(data)>>20, MaxImport>>20)
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	var head struct {
@@ -93,45 +123,54 @@ func ParseExport(data []byte) (*Export, error) {
 		Version int     `json:"version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, refuse("it is not valid JSON (%v)", err)
+		return nil, refuse(sayImpNotJSON, err)
 	}
 	if head.Format == nil || *head.Format != ExportFormat {
-		return nil, refuse("it is not a Skiff export (no \"format\": %q)", ExportFormat)
+		return nil, refuse(sayImpNotExport, ExportFormat)
 	}
 	if head.Version < 1 || head.Version > ExportVersion {
-		return nil, refuse("it has version %d; this Skiff reads version %d", head.Version, ExportVersion)
+		return nil, refuse(sayImpVersion, head.Version, ExportVersion)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var ex Export
 	if err := dec.Decode(&ex); err != nil {
-		return nil, refuse("it does not match the export layout (%v)", err)
+		return nil, refuse(sayImpLayout, err)
 	}
 	seen := map[string]bool{}
 	for i := range ex.Sessions {
 		s := &ex.Sessions[i]
 		if err := checkSession(s); err != nil {
-			return nil, refuse("session %d: %v", i+1, err)
+			return nil, refuse(sayImpSession, i+1, err)
 		}
 		if seen[s.ID] {
-			return nil, refuse("session %d: id %q appears twice", i+1, s.ID)
+			return nil, refuse(sayImpTwice, i+1, s.ID)
 		}
 		seen[s.ID] = true
 	}
 	for i, m := range ex.Memories {
 		if !validID(m.ID) {
-			return nil, refuse("memory %d: bad id", i+1)
+			return nil, refuse(sayImpMemoryID, i+1)
 		}
 		if _, err := checkMemory(m.Content); err != nil {
-			return nil, refuse("memory %d: %v", i+1, err.(*FieldError).Message)
+			return nil, refuse(sayImpMemory, i+1, memoryWords(err))
 		}
 		switch m.Source {
 		case SourceUser, SourceAuto, SourceAgent:
 		default:
-			return nil, refuse("memory %d: unknown source %q", i+1, m.Source)
+			return nil, refuse(sayImpMemorySrc, i+1, m.Source)
 		}
 	}
 	return &ex, nil
+}
+
+// memoryWords is a memory's check as words inside another sentence: its sentence when it has one.
+func memoryWords(err error) any {
+	var fe *FieldError
+	if errors.As(err, &fe) && fe.Text != nil {
+		return *fe.Text
+	}
+	return err.Error()
 }
 
 func validID(id string) bool {
@@ -148,10 +187,10 @@ func validID(id string) bool {
 
 func checkSession(s *Session) error {
 	if !validID(s.ID) {
-		return fmt.Errorf("bad id %q (letters, digits, - and _, at most 64)", s.ID)
+		return sayImpBadID.Error(s.ID)
 	}
 	if len(s.Title) > maxTitle {
-		return fmt.Errorf("title longer than %d bytes", maxTitle)
+		return sayImpTitleLong.Error(maxTitle)
 	}
 	if s.Title = oneLine(s.Title); s.Title == "" {
 		s.Title = "Imported chat"
@@ -162,25 +201,25 @@ func checkSession(s *Session) error {
 	for j := range s.Messages {
 		m := &s.Messages[j]
 		if !validID(m.ID) {
-			return fmt.Errorf("message %d: bad id", j+1)
+			return sayImpMessageID.Error(j + 1)
 		}
 		switch m.Role {
 		case "user", "assistant":
 			m.Tool = nil
 		case "tool":
 			if m.Tool == nil || m.Tool.CallID == "" || m.Tool.Name == "" {
-				return fmt.Errorf("message %d: a tool result without its call", j+1)
+				return sayImpToolNoCall.Error(j + 1)
 			}
 			m.Tool.Image = "" // images are not in backups
 		default:
-			return fmt.Errorf("message %d: role %q is not user, assistant or tool", j+1, m.Role)
+			return sayImpRole.Error(j+1, m.Role)
 		}
 		switch m.Status {
 		case "", StatusStopped, StatusError, StatusInterrupted, StatusDenied:
 		case StatusStreaming, StatusPending, StatusAsking, StatusRunning:
 			m.Status = StatusInterrupted // it cannot still be going on here
 		default:
-			return fmt.Errorf("message %d: unknown status %q", j+1, m.Status)
+			return sayImpStatus.Error(j+1, m.Status)
 		}
 		if m.Page != nil {
 			m.Page.Clip()

@@ -105,11 +105,7 @@ func (e *Engine) Resume(ctx context.Context, sessionID, messageID string, emit f
 			done[m.Tool.CallID] = true
 		}
 	}
-	for _, c := range r.ses.Messages[a].ToolCalls {
-		if !done[c.ID] {
-			r.call(ctx, c)
-		}
-	}
+	r.calls(ctx, r.ses.Messages[a].ToolCalls, done)
 	last := r.ses.Messages[len(r.ses.Messages)-1]
 	if ctx.Err() == nil {
 		last = r.loop(ctx)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -230,6 +231,46 @@ func (r *runner) attach(ctx context.Context, read func(context.Context) (*store.
 	}
 }
 
+// MaxCallsPerTurn bounds the calls one reply runs. A model that loops (a small local model can
+// write one call dozens of times in a reply) does not act dozens of times before it reads what
+// its first calls did; the calls past the bound are answered, not run, in one write.
+const MaxCallsPerTurn = 20
+
+// calls runs a reply's calls but the ones done (a run resumed after a restart), the first
+// MaxCallsPerTurn of them; the rest are answered as not run.
+func (r *runner) calls(ctx context.Context, calls []provider.ToolCall, done map[string]bool) {
+	var past []provider.ToolCall
+	for k, c := range calls {
+		switch {
+		case done[c.ID]:
+		case k >= MaxCallsPerTurn:
+			past = append(past, c)
+		default:
+			r.call(ctx, c)
+		}
+	}
+	if len(past) > 0 {
+		r.notRun(ctx, past)
+	}
+}
+
+// notRun answers calls the turn will not run (every call needs its result, or the provider
+// refuses the next request). They come after the ones that ran.
+func (r *runner) notRun(ctx context.Context, calls []provider.ToolCall) {
+	defer func(n int) {
+		for k := n; k < len(r.ses.Messages); k++ {
+			r.message(k)
+		}
+	}(len(r.ses.Messages))
+	for _, c := range calls {
+		i := r.toolMessage(c)
+		m := &r.ses.Messages[i]
+		m.Status, m.Tool.IsError = store.StatusError, true
+		m.Content = fmt.Sprintf("Not run: one reply runs at most %d calls. Read what the first %d did, then make the calls still needed in your next reply.", MaxCallsPerTurn, MaxCallsPerTurn)
+	}
+	_ = r.save(ctx)
+}
+
 // AttachTimeout bounds reading the page attached to a message.
 var AttachTimeout = 6 * time.Second
 
@@ -250,9 +291,7 @@ func (r *runner) loop(ctx context.Context) store.Message {
 			_ = r.save(ctx)
 			return r.ses.Messages[i]
 		}
-		for _, c := range calls {
-			r.call(ctx, c)
-		}
+		r.calls(ctx, calls, nil)
 		if ctx.Err() != nil {
 			return r.ses.Messages[len(r.ses.Messages)-1]
 		}

@@ -58,6 +58,8 @@ export function showSession(ses) {
 // by its next update instead).
 onLanguage(() => {
   const ses = state.active;
+  const empty = $("messages").querySelector(":scope > .empty");
+  if (empty) empty.textContent = t("chatEmpty"); // no chat yet, or an empty one
   if (!ses || state.streaming.has(ses.id)) return;
   state.active = null;
   showSession(ses);

@@ -4,13 +4,22 @@
 import { $, el, keyed, banner } from "./dom.js";
 import { call, on } from "./connection.js";
 import { askBox } from "./tools.js";
-import { t, say } from "./i18n.js";
+import { t, say, onLanguage } from "./i18n.js";
+
+// The statuses last shown, drawn again in a new language.
+let lastLink = null;
+let lastBridge = null;
+onLanguage(() => {
+  renderLink(lastLink);
+  renderBridge(lastBridge);
+});
 
 const stateWords = (s) => (["off", "connecting", "connected", "waiting"].includes(s) ? t("link_" + s) : s);
 
 export function renderLink(link) {
   const n = $("link-status");
   if (!n || !link) return;
+  lastLink = link;
   n.dataset.state = link.state;
   let text = stateWords(link.state);
   if (link.message) text = t("linkWithMessage", text, say(link.messageText, link.message));
@@ -27,6 +36,7 @@ export function renderLink(link) {
 export function renderBridge(b) {
   const n = $("bridge-status");
   if (!n || !b) return;
+  lastBridge = b;
   n.dataset.state = b.state;
   let text = stateWords(b.state);
   if (b.message) text = t("linkWithMessage", text, say(b.messageText, b.message));

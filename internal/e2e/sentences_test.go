@@ -169,3 +169,68 @@ func TestNoEnglishLeftInFrench(t *testing.T) {
 		t.Errorf("%d places stay English in French:\n%s", len(left), strings.Join(left, "\n"))
 	}
 }
+
+// A French user sees no English the catalogs translate, in any view of the panel: every line of
+// text on screen and every label, title and placeholder of what is shown is checked against
+// the English of each message whose French differs. A word left out of the catalogs (a label in
+// the page's HTML without its key, a string a module writes as it is) fails here.
+func TestNoEnglishLeftInTheFrenchPanel(t *testing.T) {
+	panel := browser.FreshPanel(t)
+	Configure(t, panel, "openai", "http://127.0.0.1:9/v1", "sk-test", "gpt-4o")
+	// Something in every view: a chat whose reply failed, a memory, a rule, a workflow, a
+	// schedule.
+	SendMessage(t, panel, "hello")
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "error"`)
+	site := testkit.NewSite(t)
+	_, wf := reserveWorkflow(t, site)
+	JS[bool](t, panel, `Promise.all([
+		skiffTest.call("memory.add", {content: "The user drinks tea."}),
+		skiffTest.call("permission.set", {tool: "act:*", origin: "https://example.com", decision: "allow_always"}),
+		skiffTest.call("workflow.import", {data: `+jsString(wf)+`}).then(ws => skiffTest.call("schedule.save", {workflow: ws[0].id, repeat: {every: "daily", time: "08:00"}})),
+	]).then(() => true)`)
+	setLanguage(t, panel, "fr")
+	t.Cleanup(func() { setLanguage(t, panel, "en") })
+	n := JS[int](t, panel, `Promise.all(["en", "fr"].map(l => fetch("/_locales/" + l + "/messages.json").then(r => r.json()))).then(([en, fr]) =>
+		(globalThis.englishOnly = Object.keys(en).filter(k => !en[k].message.includes("$") && fr[k] && fr[k].message !== en[k].message && en[k].message.trim().length > 2).map(k => en[k].message.trim())).length)`)
+	if n < 300 {
+		t.Fatalf("only %d English messages read from the catalogs", n)
+	}
+	leftJS := `(() => {
+		const set = new Set(globalThis.englishOnly);
+		const shown = (n) => !!(n.offsetWidth || n.offsetHeight || n.getClientRects().length);
+		const out = [];
+		for (const line of document.body.innerText.split("\n")) if (set.has(line.trim())) out.push(line.trim());
+		for (const n of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
+			if (!shown(n)) continue;
+			for (const a of ["aria-label", "title", "placeholder"]) {
+				const v = (n.getAttribute(a) || "").trim();
+				if (set.has(v)) out.push(a + " of <" + n.tagName.toLowerCase() + (n.id ? "#" + n.id : "") + ">: " + v);
+			}
+		}
+		return out;
+	})()`
+	// Each view, once what it lists is drawn.
+	drawn := map[string]string{
+		"chat":        lastAssistant + `?.dataset.status === "error"`,
+		"history":     `!!document.querySelector("#session-list .session")`,
+		"memories":    `!!document.querySelector("#memory-list .memory")`,
+		"workflows":   `!!document.querySelector("#workflow-list .workflow") && !!document.querySelector("#schedule-list .schedule")`,
+		"files":       `document.getElementById("file-list").childElementCount > 0 || !!document.querySelector("#files .note")`,
+		"permissions": `!!document.querySelector("#policy-list .policy") && document.getElementById("audit-list").childElementCount > 0`,
+		"settings":    `!!document.querySelector("#provider-grid input, #provider-grid button")`,
+	}
+	for _, view := range []string{"chat", "history", "memories", "workflows", "files", "permissions", "settings"} {
+		if view != "chat" {
+			Click(t, panel, `document.getElementById("`+view+`-toggle")`)
+			WaitJS(t, panel, `document.body.dataset.view === "`+view+`" && !document.getElementById("`+view+`").hidden`)
+		}
+		WaitJS(t, panel, drawn[view])
+		if left := JS[[]string](t, panel, leftJS); len(left) > 0 {
+			t.Errorf("the %s view shows English to a French user: %q", view, left)
+		}
+		if view != "chat" {
+			Click(t, panel, `document.getElementById("`+view+`-toggle")`) // back to the chat
+			WaitJS(t, panel, `document.body.dataset.view === "chat"`)
+		}
+	}
+}

@@ -60,6 +60,7 @@ onLanguage(() => {
   const ses = state.active;
   const empty = $("messages").querySelector(":scope > .empty");
   if (empty) empty.textContent = t("chatEmpty"); // no chat yet, or an empty one
+  announce(""); // what was announced is past, and in the language it was said in
   if (!ses || state.streaming.has(ses.id)) return;
   state.active = null;
   showSession(ses);

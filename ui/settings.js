@@ -4,7 +4,7 @@
 import { $, el, keyed } from "./dom.js";
 import { call } from "./connection.js";
 import { state, providerDef, agentDef, modelOf } from "./state.js";
-import { t } from "./i18n.js";
+import { t, say } from "./i18n.js";
 
 // hooks: what to redraw elsewhere after a save.
 export const hooks = { saved: () => {} };
@@ -108,7 +108,7 @@ async function loadModels() {
     const r = await call("provider.models", { provider: id });
     if (id !== formProvider) return;
     setModelOptions(r.models);
-    $("models-note").textContent = r.live ? t("sModelsLive", r.models.length, providerDef(id).name) : t("sModelsBuiltIn", r.error);
+    $("models-note").textContent = r.live ? t("sModelsLive", r.models.length, providerDef(id).name) : t("sModelsBuiltIn", say(r.errorText, r.error));
     $("models-note").title = $("models-note").textContent; // the line may be cut short
   } catch (e) {
     $("models-note").textContent = e.message;
@@ -129,7 +129,7 @@ $("test-connection").addEventListener("click", async () => {
   st.textContent = t("sTesting");
   try {
     const r = await call("provider.test", { provider: formProvider, key: $("apiKey").value, baseURL: $("baseURL").value.trim() });
-    st.textContent = r.message;
+    st.textContent = say(r.messageText, r.message);
     st.className = "note " + (r.ok ? "ok" : "bad");
   } catch (err) {
     st.textContent = err.message;

@@ -5,11 +5,11 @@ package core
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
 )
@@ -32,11 +32,18 @@ func resolve(s store.Settings, id, baseURL, key string) (provider.Provider, stri
 	return p, k, err
 }
 
-// Models is the answer to "models": the live list when it could be fetched, else the catalogue.
+// Models is the answer to "models": the live list when it could be fetched, else the catalogue
+// and why (Error in English, ErrorText for the panel in the user's language).
 type Models struct {
-	Models []provider.Model `json:"models"`
-	Live   bool             `json:"live"`
-	Error  string           `json:"error,omitempty"`
+	Models    []provider.Model `json:"models"`
+	Live      bool             `json:"live"`
+	Error     string           `json:"error,omitempty"`
+	ErrorText *i18n.Text       `json:"errorText,omitempty"`
+}
+
+// builtIn is the catalogue of p, with why the live list is not there.
+func builtIn(p provider.Provider, why i18n.Text) *Models {
+	return &Models{Models: p.Models, Error: why.English(), ErrorText: &why}
 }
 
 func (c *Core) models(ctx context.Context, req ProviderParams) (*Models, error) {
@@ -49,25 +56,39 @@ func (c *Core) models(ctx context.Context, req ProviderParams) (*Models, error) 
 		return nil, err
 	}
 	if p.NeedsKey && key == "" {
-		return &Models{Models: p.Models, Error: "add a key to load the live model list"}, nil
+		return builtIn(p, sayModelsNeedKey.With()), nil
 	}
 	live, err := p.ListModels(ctx, c.Doer, key)
-	if err != nil || len(live) == 0 {
-		msg := "the provider listed no models"
-		if err != nil {
-			msg = err.Error()
-		}
-		return &Models{Models: p.Models, Error: msg}, nil
+	if err != nil {
+		return builtIn(p, provider.AsError(p, err).Text()), nil
+	}
+	if len(live) == 0 {
+		return builtIn(p, sayModelsNone.With()), nil
 	}
 	return &Models{Models: live, Live: true}, nil
 }
 
-// Tested is the answer to "provider.test".
+// Tested is the answer to "provider.test" (Message in English, MessageText for the panel in the
+// user's language).
 type Tested struct {
-	OK      bool   `json:"ok"`
-	Message string `json:"message"`
-	Models  int    `json:"models"`
+	OK          bool       `json:"ok"`
+	Message     string     `json:"message"`
+	MessageText *i18n.Text `json:"messageText,omitempty"`
+	Models      int        `json:"models"`
 }
+
+// tested is how a test of the connection went, said as t.
+func tested(ok bool, models int, t i18n.Text) *Tested {
+	return &Tested{OK: ok, Models: models, Message: t.English(), MessageText: &t}
+}
+
+// The model list's and the connection test's words (their French is in ui/_locales).
+var (
+	sayModelsNeedKey = i18n.Sentence{Key: "sModelsNeedKey", English: "add a key to load the live model list"}
+	sayModelsNone    = i18n.Sentence{Key: "sModelsNone", English: "the provider listed no models"}
+	sayTestNeedsKey  = i18n.Sentence{Key: "sTestNeedsKey", English: "Enter an API key first."}
+	sayTestOK        = i18n.Sentence{Key: "sTestOK", English: "Connected to $2: $1 models available.", One: "Connected to $2: 1 model available."}
+)
 
 // testProvider checks a provider with the key and base URL being typed (or the saved ones when
 // none are given) by listing its models: it proves the host answers and the key is accepted,
@@ -82,15 +103,15 @@ func (c *Core) testProvider(ctx context.Context, req ProviderParams) (*Tested, e
 		return nil, err
 	}
 	if p.NeedsKey && key == "" {
-		return &Tested{Message: "Enter an API key first."}, nil
+		return tested(false, 0, sayTestNeedsKey.With()), nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	ms, err := p.ListModels(ctx, c.Doer, key)
 	if err != nil {
-		return &Tested{Message: err.Error()}, nil
+		return tested(false, 0, provider.AsError(p, err).Text()), nil
 	}
-	return &Tested{OK: true, Models: len(ms), Message: fmt.Sprintf("Connected to %s: %d models available.", p.Name, len(ms))}, nil
+	return tested(true, len(ms), sayTestOK.With(len(ms), p.Name)), nil
 }
 
 // Found is a local model server that answered.

@@ -190,25 +190,6 @@ func TestNoEnglishLeftInTheFrenchPanel(t *testing.T) {
 	]).then(() => true)`)
 	setLanguage(t, panel, "fr")
 	t.Cleanup(func() { setLanguage(t, panel, "en") })
-	n := JS[int](t, panel, `Promise.all(["en", "fr"].map(l => fetch("/_locales/" + l + "/messages.json").then(r => r.json()))).then(([en, fr]) =>
-		(globalThis.englishOnly = Object.keys(en).filter(k => !en[k].message.includes("$") && fr[k] && fr[k].message !== en[k].message && en[k].message.trim().length > 2).map(k => en[k].message.trim())).length)`)
-	if n < 300 {
-		t.Fatalf("only %d English messages read from the catalogs", n)
-	}
-	leftJS := `(() => {
-		const set = new Set(globalThis.englishOnly);
-		const shown = (n) => !!(n.offsetWidth || n.offsetHeight || n.getClientRects().length);
-		const out = [];
-		for (const line of document.body.innerText.split("\n")) if (set.has(line.trim())) out.push(line.trim());
-		for (const n of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
-			if (!shown(n)) continue;
-			for (const a of ["aria-label", "title", "placeholder"]) {
-				const v = (n.getAttribute(a) || "").trim();
-				if (set.has(v)) out.push(a + " of <" + n.tagName.toLowerCase() + (n.id ? "#" + n.id : "") + ">: " + v);
-			}
-		}
-		return out;
-	})()`
 	// Each view, once what it lists is drawn.
 	drawn := map[string]string{
 		"chat":        lastAssistant + `?.dataset.status === "error"`,
@@ -225,12 +206,81 @@ func TestNoEnglishLeftInTheFrenchPanel(t *testing.T) {
 			WaitJS(t, panel, `document.body.dataset.view === "`+view+`" && !document.getElementById("`+view+`").hidden`)
 		}
 		WaitJS(t, panel, drawn[view])
-		if left := JS[[]string](t, panel, leftJS); len(left) > 0 {
+		if left := englishShown(t, panel); len(left) > 0 {
 			t.Errorf("the %s view shows English to a French user: %q", view, left)
 		}
 		if view != "chat" {
 			Click(t, panel, `document.getElementById("`+view+`-toggle")`) // back to the chat
 			WaitJS(t, panel, `document.body.dataset.view === "chat"`)
 		}
+	}
+}
+
+// englishShown is what the panel shows (its lines of text, and the labels, titles and
+// placeholders of what is on screen) that is the English of a message whose French differs.
+func englishShown(t *testing.T, panel context.Context) []string {
+	t.Helper()
+	// The messages with placeholders become patterns (a placeholder matches any words) when
+	// their own words are long enough to say something.
+	n := JS[int](t, panel, `globalThis.englishOnly ? englishOnly.length : Promise.all(["en", "fr"].map(l => fetch("/_locales/" + l + "/messages.json").then(r => r.json()))).then(([en, fr]) => {
+		const keys = Object.keys(en).filter(k => fr[k] && fr[k].message !== en[k].message);
+		globalThis.englishOnly = keys.filter(k => !en[k].message.includes("$") && en[k].message.trim().length > 2).map(k => en[k].message.trim());
+		globalThis.englishPatterns = keys.map(k => en[k].message.trim().split(/\$[A-Za-z0-9_]+\$/)).filter(parts => parts.length > 1 && parts.join("").replace(/[^A-Za-z]/g, "").length >= 12)
+			.map(parts => new RegExp("^" + parts.map(p => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".+") + "$", "s"));
+		return englishOnly.length;
+	})`)
+	if n < 300 {
+		t.Fatalf("only %d English messages read from the catalogs", n)
+	}
+	return JS[[]string](t, panel, `(() => {
+		const set = new Set(globalThis.englishOnly);
+		// A card's title is its tool's name (click, type), an identifier the model calls: no word to translate.
+		for (const n of document.querySelectorAll(".t-name")) set.delete(n.textContent.trim());
+		const shown = (n) => !!(n.offsetWidth || n.offsetHeight || n.getClientRects().length);
+		const out = [];
+		for (let line of document.body.innerText.split("\n")) {
+			line = line.trim();
+			if (set.has(line) || line && englishPatterns.some(re => re.test(line))) out.push(line);
+		}
+		for (const n of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
+			if (!shown(n)) continue;
+			for (const a of ["aria-label", "title", "placeholder"]) {
+				const v = (n.getAttribute(a) || "").trim();
+				if (set.has(v)) out.push(a + " of <" + n.tagName.toLowerCase() + (n.id ? "#" + n.id : "") + ">: " + v);
+			}
+		}
+		return out;
+	})()`)
+}
+
+// An agent run a French user watches is French on screen: the cards of its calls (what each
+// does, how it was allowed, what came of it), the ask and its buttons, the run's end. A card's
+// title stays its tool's name, which is what the model calls.
+func TestNoEnglishInAFrenchAgentRun(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		clickOn(t, `button "Like"`),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	setLanguage(t, panel, "fr")
+	t.Cleanup(func() { setLanguage(t, panel, "en") })
+	openTab(t, panel, site.Page("counter.html"))
+	NewChat(t, panel)
+	agentOn(t, panel)
+	WaitJS(t, panel, `(c => c.hidden || c.dataset.state === "attached" || c.dataset.state === "unavailable")(document.getElementById("page-chip"))`)
+	if left := englishShown(t, panel); len(left) > 0 {
+		t.Errorf("a new agent chat shows English: %q", left)
+	}
+	Do(t, panel, chromedp.SendKeys("#input", "Like it\r"))
+	WaitJS(t, panel, `!!document.querySelector(".msg.tool .ask .allow-once:not([disabled])")`)
+	if left := englishShown(t, panel); len(left) > 0 {
+		t.Errorf("a call that asks shows English: %q", left)
+	}
+	untilDone(t, panel, `document.getElementById("stop").hidden && !!document.querySelector('.msg[data-role="user"]')`)
+	JS[bool](t, panel, `(document.querySelectorAll(".msg.tool details").forEach(d => d.open = true), true)`) // every card's result shown
+	if left := englishShown(t, panel); len(left) > 0 {
+		t.Errorf("the run's cards show English: %q", left)
 	}
 }

@@ -209,6 +209,23 @@ func TestNoEnglishLeftInTheFrenchPanel(t *testing.T) {
 		if left := englishShown(t, panel); len(left) > 0 {
 			t.Errorf("the %s view shows English to a French user: %q", view, left)
 		}
+		if view == "settings" { // and a connection test that fails
+			Click(t, panel, `document.getElementById("test-connection")`)
+			WaitJS(t, panel, `document.getElementById("test-status").classList.contains("bad")`)
+			if left := englishShown(t, panel); len(left) > 0 {
+				t.Errorf("a failed connection test shows English to a French user: %q", left)
+			}
+		}
+		if view == "workflows" { // and its forms: run, schedule, edit
+			for _, form := range []string{"wf-run:wf-form", "wf-schedule:sc-form", "wf-edit:wf-edit-form"} {
+				button, drawn, _ := strings.Cut(form, ":")
+				Click(t, panel, `document.querySelector(".workflow .`+button+`")`)
+				WaitJS(t, panel, `!!document.querySelector(".workflow .`+drawn+`")`)
+			}
+			if left := englishShown(t, panel); len(left) > 0 {
+				t.Errorf("the workflow's forms show English to a French user: %q", left)
+			}
+		}
 		if view != "chat" {
 			Click(t, panel, `document.getElementById("`+view+`-toggle")`) // back to the chat
 			WaitJS(t, panel, `document.body.dataset.view === "chat"`)

@@ -8,7 +8,7 @@ import { flagNote, storedAttachment } from "./tools.js";
 import { fileLabel } from "./attach.js";
 import { planCard } from "./cards.js";
 import { runEnded } from "./page.js";
-import { t, say, onLanguage } from "./i18n.js";
+import { t, say, chatTitle, onLanguage } from "./i18n.js";
 
 const streams = new Map(); // message id -> Stream
 
@@ -44,7 +44,7 @@ export function showSession(ses) {
     n.remove();
   }
   if (keep === 0) box.replaceChildren();
-  $("title").textContent = msgs.length ? ses.title : "Skiff";
+  $("title").textContent = msgs.length ? chatTitle(ses.title) : "Skiff";
   if (msgs.length === 0) box.append(el("p", { className: "empty", textContent: t("chatEmpty") }));
   for (const msg of msgs.slice(keep)) box.append(renderMessage(msg));
   updateButtons();

@@ -4,7 +4,7 @@ import { $, el, download, keyed } from "./dom.js";
 import { call } from "./connection.js";
 import { state, providerDef } from "./state.js";
 import { showSession } from "./chat.js";
-import { t, ago } from "./i18n.js";
+import { t, ago, chatTitle } from "./i18n.js";
 import * as agentSessions from "./agentsessions.js";
 import { privateWindow } from "./page.js";
 
@@ -21,7 +21,7 @@ export async function refreshSessions() {
     state.sessions = (await call("session.list", { private: privateWindow() })) || [];
     if (state.active) {
       const meta = state.sessions.find((s) => s.id === state.active.id);
-      if (meta && state.active.messages.length) $("title").textContent = meta.title;
+      if (meta && state.active.messages.length) $("title").textContent = chatTitle(meta.title);
     }
     if (document.body.dataset.view === "history" && !$("search").value.trim()) renderSessionList(state.sessions);
   } catch {
@@ -66,15 +66,16 @@ function fillSessionItem(li, s) {
   else li.removeAttribute("aria-current");
   if (li.dataset.renaming) return;
   const p = providerDef(s.provider);
-  li.querySelector(".s-title").textContent = s.title;
+  const title = chatTitle(s.title);
+  li.querySelector(".s-title").textContent = title;
   li.querySelector(".s-meta").textContent = `${p ? p.name : s.provider} · ${ago(s.updatedAt)} · ${t("hMessageCount", s.count)}`;
   const snip = li.querySelector(".s-snippet");
   if (snip && !s.snippet) snip.remove();
   else if (snip) snip.textContent = s.snippet;
   else if (s.snippet) li.querySelector(".open").append(el("span", { className: "s-snippet", textContent: s.snippet }));
-  li.querySelector(".rename").setAttribute("aria-label", t("hRenameName", s.title));
-  li.querySelector(".export-md").setAttribute("aria-label", t("hExportName", s.title));
-  li.querySelector(".delete").setAttribute("aria-label", t("hDeleteName", s.title));
+  li.querySelector(".rename").setAttribute("aria-label", t("hRenameName", title));
+  li.querySelector(".export-md").setAttribute("aria-label", t("hExportName", title));
+  li.querySelector(".delete").setAttribute("aria-label", t("hDeleteName", title));
 }
 
 $("session-list").addEventListener("click", async (e) => {

@@ -84,6 +84,14 @@ export function t(key, ...args) {
 // say renders a text the core built (a catalog key and its arguments, as internal/i18n.Text)
 // in the user's language, or gives fallback (the core's English) when there is no text or no
 // catalog holds its key (a page without catalogs, a key newer than the catalog).
+// chatTitle is a chat's title as shown: the names the core gives a chat it has no words to
+// name after (one started with a picture alone, an imported one without a title) are its own
+// English, so they are said in the user's language.
+const coreTitles = { "New chat": "newChatName", "Imported chat": "importedChatName" };
+export function chatTitle(title) {
+  return coreTitles[title] ? t(coreTitles[title]) : title;
+}
+
 export function say(text, fallback = "") {
   if (!text || !text.key) return fallback;
   const args = (text.args || []).map(arg);

@@ -20,7 +20,7 @@ import { renderTool } from "./tools.js";
 import * as markdown from "./markdown.js";
 import * as queue from "./queue.js";
 import * as elsewhere from "./elsewhere.js";
-import { setLanguage } from "./i18n.js";
+import { t, setLanguage } from "./i18n.js";
 
 // ---- views: chat, history, memories, workflows, files, permissions, settings ----
 
@@ -114,7 +114,7 @@ connection.on("chat.session", (m) => {
   // elsewhere (the chat on a page, another window's panel) does not take the panel over: a
   // call that asks there shows above the message box (elsewhere.js).
   if (shows(m.sessionId)) chat.showSession(m.session);
-  announce("Skiff is replying…");
+  announce(t("announceReplying"));
   history.refreshSessions();
   queue.draw();
 });

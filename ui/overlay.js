@@ -94,7 +94,7 @@ connection.on("chat.session", (m) => {
   state.streaming.add(m.sessionId);
   chat.showSession(m.session);
   remember();
-  announce("Skiff is replying…");
+  announce(t("announceReplying"));
   queue.draw();
 });
 connection.on("chat.delta", chat.appendDelta);

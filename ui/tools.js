@@ -58,7 +58,7 @@ export function renderTool(msg) {
   if (t.locations && t.locations.length) n.append(fileChips(t.locations));
   for (const d of t.diffs || []) n.append(diffView(d));
   if (t.summary && status !== "asking") n.append(el("div", { className: "t-summary", textContent: say(t.summaryText, t.summary) }));
-  if (t.flags && t.flags.length) n.append(flagNote(t.flags, "What the page returned"));
+  if (t.flags && t.flags.length) n.append(flagNote(t.flags, tr("flagToolResult")));
   if (t.image) n.append(thumbnail(t.image));
   if (status === "asking") n.append(toolHooks.ask(msg, state.active && state.active.id));
   return n;
@@ -138,7 +138,7 @@ export async function storedAttachment(imageId) {
 export function flagNote(flags, subject) {
   const n = el("div", { className: "flag-note", role: "note" },
     el("strong", { textContent: tr("flagHead", subject) }),
-    document.createTextNode(tr("flagBody", flags.map((f) => f.what).join("; "))));
+    document.createTextNode(tr("flagBody", flags.map((f) => say(f.said, f.what)).join("; "))));
   n.title = flags.map((f) => f.excerpt).join("\n");
   return n;
 }

@@ -177,23 +177,26 @@ func TestNoEnglishLeftInFrench(t *testing.T) {
 func TestNoEnglishLeftInTheFrenchPanel(t *testing.T) {
 	panel := browser.FreshPanel(t)
 	Configure(t, panel, "openai", "http://127.0.0.1:9/v1", "sk-test", "gpt-4o")
-	// Something in every view: a chat whose reply failed, a memory, a rule, a workflow, a
-	// schedule.
+	// Something in every view: a chat whose reply failed, one imported without a title, a
+	// memory, a rule, a workflow, a schedule.
 	SendMessage(t, panel, "hello")
 	WaitJS(t, panel, lastAssistant+`?.dataset.status === "error"`)
 	site := testkit.NewSite(t)
 	_, wf := reserveWorkflow(t, site)
 	JS[bool](t, panel, `Promise.all([
 		skiffTest.call("memory.add", {content: "The user drinks tea."}),
+		skiffTest.call("session.import", {data: JSON.stringify({format: "skiff.sessions", version: 1, sessions: [{id: "untitled1", title: "", messages: [{id: "m1", role: "user", content: "hi"}]}]})}),
 		skiffTest.call("permission.set", {tool: "act:*", origin: "https://example.com", decision: "allow_always"}),
 		skiffTest.call("workflow.import", {data: `+jsString(wf)+`}).then(ws => skiffTest.call("schedule.save", {workflow: ws[0].id, repeat: {every: "daily", time: "08:00"}})),
 	]).then(() => true)`)
+	Do(t, panel, chromedp.Reload()) // as a panel opened afterwards: it lists the imported chat
+	WaitJS(t, panel, `document.body.dataset.ready === "1"`)
 	setLanguage(t, panel, "fr")
 	t.Cleanup(func() { setLanguage(t, panel, "en") })
 	// Each view, once what it lists is drawn.
 	drawn := map[string]string{
 		"chat":        lastAssistant + `?.dataset.status === "error"`,
-		"history":     `!!document.querySelector("#session-list .session")`,
+		"history":     `document.querySelectorAll("#session-list .session").length === 2`,
 		"memories":    `!!document.querySelector("#memory-list .memory")`,
 		"workflows":   `!!document.querySelector("#workflow-list .workflow") && !!document.querySelector("#schedule-list .schedule")`,
 		"files":       `document.getElementById("file-list").childElementCount > 0 || !!document.querySelector("#files .note")`,
@@ -277,20 +280,20 @@ func TestNoEnglishInAFrenchAgentRun(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
-		clickOn(t, `button "Like"`),
+		clickOn(t, `button "Helpful"`),
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
 	setLanguage(t, panel, "fr")
 	t.Cleanup(func() { setLanguage(t, panel, "en") })
-	openTab(t, panel, site.Page("counter.html"))
+	openTab(t, panel, site.Page("review.html"))
 	NewChat(t, panel)
 	agentOn(t, panel)
 	WaitJS(t, panel, `(c => c.hidden || c.dataset.state === "attached" || c.dataset.state === "unavailable")(document.getElementById("page-chip"))`)
 	if left := englishShown(t, panel); len(left) > 0 {
 		t.Errorf("a new agent chat shows English: %q", left)
 	}
-	Do(t, panel, chromedp.SendKeys("#input", "Like it\r"))
+	Do(t, panel, chromedp.SendKeys("#input", "Say it helped\r"))
 	WaitJS(t, panel, `!!document.querySelector(".msg.tool .ask .allow-once:not([disabled])")`)
 	if left := englishShown(t, panel); len(left) > 0 {
 		t.Errorf("a call that asks shows English: %q", left)
@@ -299,5 +302,9 @@ func TestNoEnglishInAFrenchAgentRun(t *testing.T) {
 	JS[bool](t, panel, `(document.querySelectorAll(".msg.tool details").forEach(d => d.open = true), true)`) // every card's result shown
 	if left := englishShown(t, panel); len(left) > 0 {
 		t.Errorf("the run's cards show English: %q", left)
+	}
+	// The reader comment that speaks to the AI is flagged on the card that read it, in French.
+	if got := JS[string](t, panel, `[...document.querySelectorAll(".msg.tool .flag-note")].map(n => n.textContent).join(" | ")`); !strings.Contains(got, "contient du texte qui ressemble à des instructions pour l’IA") || !strings.Contains(got, "demande d’ignorer des instructions") {
+		t.Errorf("the warning on what the page said: %q", got)
 	}
 }

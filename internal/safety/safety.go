@@ -8,13 +8,29 @@ package safety
 import (
 	"strings"
 	"sync"
+
+	"github.com/skiff-ai/skiff/internal/i18n"
 )
 
 // A rule is one way pages talk to models: the patterns, and what it is in words.
 type rule struct {
 	any  []pattern
-	what string
+	what i18n.Sentence
 }
+
+// What each rule finds, in words (for the model's notice in English, for the user in their
+// language: their French is in ui/_locales).
+var (
+	sayIgnore   = i18n.Sentence{Key: "flagIgnore", English: "asks to ignore instructions"}
+	sayNew      = i18n.Sentence{Key: "flagNew", English: "announces new instructions"}
+	sayRole     = i18n.Sentence{Key: "flagRole", English: "tries to change the model's role"}
+	sayAddress  = i18n.Sentence{Key: "flagAddress", English: "addresses the AI"}
+	sayImitates = i18n.Sentence{Key: "flagImitates", English: "imitates a system or assistant message"}
+	sayKeep     = i18n.Sentence{Key: "flagKeep", English: "asks to keep something from the user"}
+	sayConsent  = i18n.Sentence{Key: "flagConsent", English: "asks to act without the user's consent"}
+	saySend     = i18n.Sentence{Key: "flagSend", English: "asks to send data away"}
+	sayOpen     = i18n.Sentence{Key: "flagOpen", English: "tells the model to open an address"}
+)
 
 // Words that name a model, singular and plural.
 const models = "ai ais a.i. assistant assistants agent agents model models llm llms language_model language_models bot bots chatbot chatbots claude gpt chatgpt gpt-4 gpt4 gemini copilot"
@@ -24,45 +40,45 @@ const models = "ai ais a.i. assistant assistants agent agents model models llm l
 // first use, not at the worker's start (the patterns cost about 3.5 ms of package init).
 var rules = sync.OnceValue(func() []rule {
 	return []rule{
-		{what: "asks to ignore instructions", any: []pattern{{
+		{what: sayIgnore, any: []pattern{{
 			one(0, "ignore disregard forget override bypass"),
 			one(6, "previous prior above earlier preceding all any your the system original"),
 			one(5, "instructions instruction directions prompts prompt rules directives guidelines messages context constraints"),
 		}}},
-		{what: "announces new instructions", any: []pattern{
+		{what: sayNew, any: []pattern{
 			{one(0, "new updated real actual secret hidden additional urgent"), maybe(0, "system"), one(0, "instructions instruction directives directive orders"), one(8, ":")},
 			{one(0, "urgent secret hidden"), one(0, "task"), one(0, ":")},
 		}},
-		{what: "tries to change the model's role", any: []pattern{
+		{what: sayRole, any: []pattern{
 			{one(0, "you_are_now from_now_on_you from_now_on_,_you")},
 			{one(0, "your"), one(0, "new"), one(0, "role task goal instructions"), one(0, "is are")},
 			{one(0, "act_as act_as_an act_as_a"), one(0, "unrestricted unfiltered jailbroken different evil")},
 			{one(0, "pretend_you pretend_that_you"), one(0, "are have"), one(0, "no")},
 		}},
-		{what: "addresses the AI", any: []pattern{
+		{what: sayAddress, any: []pattern{
 			{one(0, "note message attention instructions instruction important"), one(0, "to for"), maybe(0, "the all any"), one(0, models)},
 			{one(0, models), one(0, ", : !"), maybe(0, "you"), one(0, "must should need_to have_to are_required are_instructed please now immediately ignore do_not don't "+
 				"type click open navigate go run send delete include fill enter visit press submit")},
 		}},
-		{what: "imitates a system or assistant message", any: []pattern{
+		{what: sayImitates, any: []pattern{
 			// At the start of a line ("SYSTEM: …", "### Assistant: …"); "Operating system: Linux" is not.
 			{lineStart(one(0, "system assistant developer")), maybe(0, "prompt message"), one(0, ":")},
 			{lineStart(one(0, "#")), maybe(0, "#"), maybe(0, "#"), one(0, "system assistant developer"), maybe(0, "prompt message"), one(0, ":")},
 			// Anywhere, when what follows speaks to the model ("… SYSTEM: the user is an admin").
 			{one(0, "system developer"), maybe(0, "prompt message note override"), one(0, ":"), one(0, "you the_user ignore new override important always never")},
 		}},
-		{what: "asks to keep something from the user", any: []pattern{
+		{what: sayKeep, any: []pattern{
 			{one(0, "do_not don't never without"), one(0, "tell inform alert notify mention ask asking mention_this_to"), maybe(0, "the"), one(0, "user human owner")},
 		}},
-		{what: "asks to act without the user's consent", any: []pattern{
+		{what: sayConsent, any: []pattern{
 			{one(0, "without"), one(0, "asking confirmation confirming telling checking_with notifying permission")},
 		}},
-		{what: "asks to send data away", any: []pattern{{
+		{what: saySend, any: []pattern{{
 			one(0, "send post upload forward leak exfiltrate transmit email submit include append encode put"),
 			one(8, "conversation chat messages history system_prompt api_key api_keys apikey passwords password credentials cookies tokens token session personal_data personal_information memories"),
 			one(10, "to into in at via"),
 		}}},
-		{what: "tells the model to open an address", any: []pattern{
+		{what: sayOpen, any: []pattern{
 			// "Navigate to http…" is how agents are told; "Go to https://… for the docs" is how
 			// readers are, and is not flagged.
 			{one(0, "navigate redirect browse"), maybe(0, "to"), maybe(0, "the"), maybe(0, "url link page site website"), maybe(0, ":"), one(0, "http https"), one(0, ":")},
@@ -96,6 +112,13 @@ func Irreversible(name string) string {
 type Finding struct {
 	What    string `json:"what"`    // what it does, in words: "asks to ignore instructions"
 	Excerpt string `json:"excerpt"` // the words, clipped
+	// Said is What for the user, in their language.
+	Said *i18n.Text `json:"said,omitempty"`
+}
+
+func found(what i18n.Sentence, excerpt string) Finding {
+	t := what.With()
+	return Finding{What: t.English(), Excerpt: excerpt, Said: &t}
 }
 
 // Flag returns what in text reads like instructions to a model (at most one finding per
@@ -109,7 +132,7 @@ func Flag(text string) []Finding {
 	for _, r := range rules() {
 		for _, p := range r.any {
 			if from, to, ok := p.find(toks); ok {
-				out = append(out, Finding{What: r.what, Excerpt: excerpt(text, from, to)})
+				out = append(out, found(r.what, excerpt(text, from, to)))
 				break
 			}
 		}
@@ -117,13 +140,12 @@ func Flag(text string) []Finding {
 	low := strings.ToLower(text)
 	for _, t := range chatTokens {
 		if i := strings.Index(low, t); i >= 0 {
-			const what = "imitates a system or assistant message"
 			for _, f := range out {
-				if f.What == what {
+				if f.What == sayImitates.English {
 					return out
 				}
 			}
-			return append(out, Finding{What: what, Excerpt: excerpt(text, i, i+len(t))})
+			return append(out, found(sayImitates, excerpt(text, i, i+len(t))))
 		}
 	}
 	return out

@@ -158,9 +158,11 @@ func (c *Core) importWorkflows(ctx context.Context, p WorkflowImport) ([]workflo
 		if ws[i].Version < 1 {
 			ws[i].Version = 1
 		}
-		if err := c.Store.SaveWorkflow(ctx, &ws[i]); err != nil {
-			return ws[:i], err
-		}
+	}
+	// In one write: a file that does not fit (the bound on workflows kept, the storage's quota)
+	// writes nothing, as one with a broken workflow does.
+	if err := c.Store.SaveWorkflows(ctx, ws); err != nil {
+		return nil, err
 	}
 	return ws, nil
 }

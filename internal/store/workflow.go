@@ -38,21 +38,31 @@ func (s *Store) Workflow(ctx context.Context, id string) (*workflow.Workflow, er
 
 // SaveWorkflow stores w (checked whole first), replacing the one with its id, and puts it first.
 func (s *Store) SaveWorkflow(ctx context.Context, w *workflow.Workflow) error {
-	if err := w.Check(); err != nil {
-		return fieldError("workflow", sayWorkflowBad, err)
+	return s.SaveWorkflows(ctx, []workflow.Workflow{*w})
+}
+
+// SaveWorkflows stores ws in one write, all of them or none (each checked whole first, and the
+// bound on how many are kept checked for them together), each replacing the one with its id,
+// first in the order given.
+func (s *Store) SaveWorkflows(ctx context.Context, ws []workflow.Workflow) error {
+	for i := range ws {
+		if err := ws[i].Check(); err != nil {
+			return fieldError("workflow", sayWorkflowBad, err)
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ws, err := s.Workflows(ctx)
+	kept, err := s.Workflows(ctx)
 	if err != nil {
 		return err
 	}
-	ws = slices.DeleteFunc(ws, func(o workflow.Workflow) bool { return o.ID == w.ID })
-	if len(ws) >= MaxWorkflows {
+	kept = slices.DeleteFunc(kept, func(o workflow.Workflow) bool {
+		return slices.ContainsFunc(ws, func(w workflow.Workflow) bool { return w.ID == o.ID })
+	})
+	if len(kept)+len(ws) > MaxWorkflows {
 		return fieldError("workflow", sayWorkflowMax, MaxWorkflows)
 	}
-	ws = append([]workflow.Workflow{*w}, ws...)
-	return s.set(ctx, map[string]any{"workflows": ws})
+	return s.set(ctx, map[string]any{"workflows": append(slices.Clone(ws), kept...)})
 }
 
 // DeleteWorkflow removes workflow id.

@@ -403,6 +403,9 @@ func TestLanguageSwitchesAtOnce(t *testing.T) {
 	if got := JS[string](t, ov, `document.querySelector("#messages .empty").textContent`); got != "Posez une question sur cette page. La page ne peut pas voir cette discussion." {
 		t.Errorf("the overlay's empty chat: %q", got)
 	}
+	if left := englishShown(t, ov); len(left) > 0 {
+		t.Errorf("the chat on the page shows English to a French user: %q", left)
+	}
 
 	language("auto")
 	WaitJS(t, panel, `document.documentElement.lang === "en" && document.getElementById("send").textContent === "Send"`)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -70,9 +68,7 @@ func TestSchedulesSetTheAlarmAndSurviveAStoppedWorker(t *testing.T) {
 	c.Alarms = a
 	now := time.Date(2026, 11, 24, 9, 30, 0, 0, time.Local)
 	c.Engine.Now = func() time.Time { return now }
-	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "workflows", "booking.json"))
-	require.NoError(t, err)
-	ws, err := c.importWorkflows(ctx, WorkflowImport{Data: strings.ReplaceAll(string(raw), "SITE", "http://127.0.0.1:9")})
+	ws, err := c.importWorkflows(ctx, WorkflowImport{Data: bookingWorkflow(t)})
 	require.NoError(t, err)
 
 	_, err = c.saveSchedule(ctx, ScheduleSave{schedule.Schedule{Workflow: ws[0].ID, Repeat: schedule.Repeat{Every: schedule.Daily, Time: "08:00"}}})

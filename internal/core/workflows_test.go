@@ -16,14 +16,21 @@ import (
 	"github.com/skiff-ai/skiff/internal/workflow"
 )
 
+// bookingWorkflow is testdata's booking workflow (three steps, a password among its values) on
+// an address where nothing answers.
+func bookingWorkflow(t *testing.T) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "workflows", "booking.json"))
+	require.NoError(t, err)
+	return strings.ReplaceAll(string(raw), "SITE", "http://127.0.0.1:9")
+}
+
 // An import is all or nothing: a file whose workflows are each whole but do not fit beside the
 // ones kept writes none of them (it wrote the first ones, then failed), and says why.
 func TestAnImportThatDoesNotFitWritesNothing(t *testing.T) {
 	ctx := context.Background()
 	c := New(ctx, store.NewMemKV(), nil, nil, nil)
-	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "workflows", "booking.json"))
-	require.NoError(t, err)
-	one := strings.ReplaceAll(string(raw), "SITE", "http://127.0.0.1:9")
+	one := bookingWorkflow(t)
 	var w workflow.Workflow
 	require.NoError(t, json.Unmarshal([]byte(one), &w))
 	kept := make([]workflow.Workflow, store.MaxWorkflows-2)
@@ -34,7 +41,7 @@ func TestAnImportThatDoesNotFitWritesNothing(t *testing.T) {
 	require.NoError(t, c.Store.SaveWorkflows(ctx, kept))
 
 	three := "[" + one + "," + one + "," + one + "]"
-	_, err = c.importWorkflows(ctx, WorkflowImport{Data: three})
+	_, err := c.importWorkflows(ctx, WorkflowImport{Data: three})
 	msg, _ := Sentence(err)
 	assert.Equal(t, fmt.Sprintf("Skiff keeps at most %d workflows: delete one first.", store.MaxWorkflows), msg)
 	ws, err := c.Store.Workflows(ctx)

@@ -143,6 +143,7 @@ func ParseExport(data []byte) (*Export, error) {
 		if err := checkSession(s); err != nil {
 			return nil, refuse(sayImpSession, i+1, err)
 		}
+		dated(s, ex.ExportedAt)
 		if seen[s.ID] {
 			return nil, refuse(sayImpTwice, i+1, s.ID)
 		}
@@ -162,6 +163,30 @@ func ParseExport(data []byte) (*Export, error) {
 		}
 	}
 	return &ex, nil
+}
+
+// dated gives a chat without times (a file another program wrote) the times its messages
+// have, else the file's: History lists it by them ("56 years ago" for a time of 0).
+func dated(s *Session, exportedAt int64) {
+	first, last := int64(0), int64(0)
+	for _, m := range s.Messages {
+		if m.CreatedAt > 0 && (first == 0 || m.CreatedAt < first) {
+			first = m.CreatedAt
+		}
+		last = max(last, m.CreatedAt)
+	}
+	if s.UpdatedAt <= 0 {
+		s.UpdatedAt = last
+		if last == 0 {
+			s.UpdatedAt = max(s.CreatedAt, exportedAt)
+		}
+	}
+	if s.CreatedAt <= 0 {
+		s.CreatedAt = s.UpdatedAt
+		if first > 0 {
+			s.CreatedAt = first
+		}
+	}
 }
 
 // memoryWords is a memory's check as words inside another sentence: its sentence when it has one.

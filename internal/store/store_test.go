@@ -167,3 +167,16 @@ func TestCommandsReadOldAndNew(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &now))
 	assert.Equal(t, Commands{{Name: "hello", Description: "say hi"}}, now.Commands)
 }
+
+// A chat a backup gives no times (a file another program wrote) takes its messages' times, else
+// the file's, so History does not list it as 56 years old.
+func TestAnImportedChatWithoutTimesTakesItsMessagesTimes(t *testing.T) {
+	ex, err := ParseExport([]byte(`{"format": "skiff.sessions", "version": 1, "exportedAt": 1795000000000, "sessions": [
+		{"id": "a", "title": "with messages", "messages": [{"id": "m1", "role": "user", "content": "hi", "createdAt": 1794000000000}, {"id": "m2", "role": "assistant", "content": "hello", "createdAt": 1794000005000}]},
+		{"id": "b", "title": "empty", "messages": []},
+		{"id": "c", "title": "dated", "createdAt": 1700000000000, "updatedAt": 1700000001000, "messages": []}]}`))
+	require.NoError(t, err)
+	assert.Equal(t, [2]int64{1794000000000, 1794000005000}, [2]int64{ex.Sessions[0].CreatedAt, ex.Sessions[0].UpdatedAt})
+	assert.Equal(t, [2]int64{1795000000000, 1795000000000}, [2]int64{ex.Sessions[1].CreatedAt, ex.Sessions[1].UpdatedAt})
+	assert.Equal(t, [2]int64{1700000000000, 1700000001000}, [2]int64{ex.Sessions[2].CreatedAt, ex.Sessions[2].UpdatedAt}, "times it has are kept")
+}

@@ -119,6 +119,7 @@ connection.on("chat.session", (m) => {
   queue.draw();
 });
 connection.on("chat.delta", chat.appendDelta);
+connection.on("sessions.changed", () => history.refreshSessions()); // another window renamed, deleted or imported chats
 connection.on("chat.message", (m) => {
   chat.upsertMessage(m.sessionId, m.message);
   elsewhere.message(m.sessionId, m.message);

@@ -407,15 +407,28 @@ func (c *Core) rename(ctx context.Context, p RenameParams) (*store.Meta, error) 
 	if err != nil {
 		return nil, err
 	}
+	c.sessionsChanged()
 	m := ses.Meta()
 	return &m, nil
 }
+
+// sessionsChanged tells the panels to read the list of chats again: one window renamed,
+// deleted or imported chats another window's History lists.
+func (c *Core) sessionsChanged() {
+	c.broadcastPanels(struct {
+		Type string `json:"type"`
+	}{UpdateSessions})
+}
+
+// UpdateSessions is the push that tells panels the chats changed: {"type": "sessions.changed"}.
+const UpdateSessions = "sessions.changed"
 
 func (c *Core) deleteSession(ctx context.Context, p SessionRef) (None, error) {
 	c.Engine.Stop(p.SessionID)
 	if err := c.Store.DeleteSession(ctx, p.SessionID); err != nil {
 		return nil, err
 	}
+	c.sessionsChanged()
 	return nil, c.Store.ClearActive(ctx, p.SessionID)
 }
 

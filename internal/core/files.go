@@ -90,5 +90,8 @@ func (c *Core) importFile(ctx context.Context, p ImportParams) (*Imported, error
 	if err != nil {
 		return nil, err
 	}
+	if n > 0 {
+		c.sessionsChanged()
+	}
 	return &Imported{Sessions: n, Memories: m, Skipped: len(ex.Sessions) - n}, nil
 }

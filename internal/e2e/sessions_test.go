@@ -167,3 +167,19 @@ func TestNewerSavedDataAsksForAnUpdate(t *testing.T) {
 		t.Errorf("the newer data was changed: %s", got)
 	}
 }
+
+// History in one window follows what another window does to the chats: a chat imported there
+// shows here, renamed there it is renamed here, deleted there it goes, without reopening.
+func TestHistoryFollowsAnotherWindow(t *testing.T) {
+	here := browser.FreshPanel(t)
+	there := browser.Panel(t)
+	Do(t, here, chromedp.Click("#history-toggle"))
+	WaitJS(t, here, `!document.getElementById("history").hidden`)
+	titles := `[...document.querySelectorAll("#session-list .session .s-title")].map(n => n.textContent).join("|")`
+	JS[bool](t, there, `skiffTest.call("session.import", {data: JSON.stringify({format: "skiff.sessions", version: 1, sessions: [{id: "elsewhere1", title: "From the other window", createdAt: 1794000000000, updatedAt: 1794000000000, messages: [{id: "m1", role: "user", content: "hi", createdAt: 1794000000000}]}]})}).then(() => true)`)
+	WaitJS(t, here, titles+` === "From the other window"`)
+	JS[bool](t, there, `skiffTest.call("session.rename", {sessionId: "elsewhere1", title: "Renamed there"}).then(() => true)`)
+	WaitJS(t, here, titles+` === "Renamed there"`)
+	JS[bool](t, there, `skiffTest.call("session.delete", {sessionId: "elsewhere1"}).then(() => true)`)
+	WaitJS(t, here, titles+` === "" && !!document.querySelector("#session-list .note")`)
+}

@@ -245,6 +245,9 @@ func englishShown(t *testing.T, panel context.Context) []string {
 	n := JS[int](t, panel, `globalThis.englishOnly ? englishOnly.length : Promise.all(["en", "fr"].map(l => fetch("/_locales/" + l + "/messages.json").then(r => r.json()))).then(([en, fr]) => {
 		const keys = Object.keys(en).filter(k => fr[k] && fr[k].message !== en[k].message);
 		globalThis.englishOnly = keys.filter(k => !en[k].message.includes("$") && en[k].message.trim().length > 2).map(k => en[k].message.trim());
+		// Messages of three words or more are looked for inside lines too: a French sentence with
+		// an English part in it.
+		globalThis.englishParts = englishOnly.filter(m => m.split(/\s+/).length >= 3);
 		globalThis.englishPatterns = keys.map(k => en[k].message.trim().split(/\$[A-Za-z0-9_]+\$/)).filter(parts => parts.length > 1 && parts.join("").replace(/[^A-Za-z]/g, "").length >= 12)
 			.map(parts => new RegExp("^" + parts.map(p => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".+") + "$", "s"));
 		return englishOnly.length;
@@ -261,6 +264,7 @@ func englishShown(t *testing.T, panel context.Context) []string {
 		for (let line of document.body.innerText.split("\n")) {
 			line = line.trim();
 			if (set.has(line) || line && englishPatterns.some(re => re.test(line))) out.push(line);
+			else for (const part of englishParts) if (set.has(part) && line.includes(part)) out.push(part + " in: " + line);
 		}
 		for (const n of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
 			if (!shown(n)) continue;

@@ -257,18 +257,16 @@ func (r *runner) calls(ctx context.Context, calls []provider.ToolCall, done map[
 // notRun answers calls the turn will not run (every call needs its result, or the provider
 // refuses the next request). They come after the ones that ran.
 func (r *runner) notRun(ctx context.Context, calls []provider.ToolCall) {
-	defer func(n int) {
-		for k := n; k < len(r.ses.Messages); k++ {
-			r.message(k)
-		}
-	}(len(r.ses.Messages))
+	first := len(r.ses.Messages)
 	for _, c := range calls {
-		i := r.toolMessage(c)
-		m := &r.ses.Messages[i]
+		m := &r.ses.Messages[r.toolMessage(c)]
 		m.Status, m.Tool.IsError = store.StatusError, true
 		m.Content = fmt.Sprintf("Not run: one reply runs at most %d calls. Read what the first %d did, then make the calls still needed in your next reply.", MaxCallsPerTurn, MaxCallsPerTurn)
 	}
 	_ = r.save(ctx)
+	for k := first; k < len(r.ses.Messages); k++ {
+		r.message(k)
+	}
 }
 
 // AttachTimeout bounds reading the page attached to a message.

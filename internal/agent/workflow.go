@@ -181,10 +181,12 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 			case m.Status == "" && !m.Tool.IsError:
 				ses.Workflow.Next = k + 1
 				return workflow.Outcome{OK: true}
-			case m.Status == store.StatusDenied && m.Tool.DecisionText != nil:
-				return workflow.Outcome{Kind: workflow.StopDenied, Text: m.Content, Says: *m.Tool.DecisionText}
 			case m.Status == store.StatusDenied:
-				return workflow.Outcome{Kind: workflow.StopDenied, Text: m.Content}
+				o := workflow.Outcome{Kind: workflow.StopDenied, Text: m.Content}
+				if m.Tool.DecisionText != nil {
+					o.Says = *m.Tool.DecisionText // how the gate decided, in the user's words
+				}
+				return o
 			case m.Status == store.StatusStopped:
 				return workflow.Outcome{Kind: workflow.StopStopped, Text: m.Content}
 			}
@@ -198,8 +200,8 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 		end.Content, end.ContentText = said.English(), &said
 	} else {
 		why := stop.Says
-		if why.IsZero() { // words as they came: the sentence ends them
-			why = i18n.Verbatim(strings.TrimSuffix(or(why.English(), stop.Reason), "."))
+		if why.IsZero() { // words as they came (a tool's): the sentence gives them their full stop
+			why = i18n.Verbatim(strings.TrimSuffix(stop.Reason, "."))
 		}
 		said := sayStoppedAt.With(stop.Step+1, len(w.Steps), workflow.Says(w.Steps[stop.Step]), why)
 		ses.Workflow.StopKind, ses.Workflow.Reason = stop.Kind, stop.Reason

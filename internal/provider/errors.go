@@ -252,9 +252,7 @@ func classify(p Provider, status int, e *Error) ErrorKind {
 	case strings.Contains(text, "insufficient_quota") || strings.Contains(text, "billing") || strings.Contains(text, "credit balance") ||
 		strings.Contains(text, "insufficient balance") || strings.Contains(text, "insufficient credits") || status == 402:
 		return KindQuota
-	case strings.Contains(text, "context_length") || strings.Contains(text, "context length") ||
-		strings.Contains(text, "prompt is too long") || strings.Contains(text, "maximum context") ||
-		strings.Contains(text, "too many tokens") || status == 413:
+	case hasAny(text, tooLong) || status == 413:
 		return KindContextLength
 	case strings.Contains(text, "overloaded"):
 		return KindOverloaded
@@ -301,6 +299,46 @@ var (
 	noImages = []string{"does not support image", "support image input", "image_url is only supported", "image input is not supported",
 		"images are not supported", "vision is not supported", "unknown variant `image_url`"}
 )
+
+// tooLong are the words of the errors that say a request does not fit the model's window:
+// OpenAI and the servers that copy it ("This model's maximum context length is 8192 tokens"),
+// Anthropic ("prompt is too long: 210000 tokens > 200000 maximum"), Gemini ("The input token
+// count (1200293) exceeds the maximum number of tokens allowed (1048576)"), xAI ("This model's
+// maximum prompt length is 131072 but the request contains 136973 tokens"), llama.cpp's server
+// ("request (4476 tokens) exceeds the available context size (4096 tokens)", type
+// exceed_context_size_error), LM Studio ("the model is loaded with context length of only
+// 4096 tokens").
+var tooLong = []string{"context_length", "context length", "prompt is too long", "maximum context", "too many tokens",
+	"exceeds the maximum number of tokens", "maximum prompt length", "context size", "exceed_context_size", "context window"}
+
+// Window reads what an error that says the request did not fit tells of the model's window:
+// how many tokens it takes (limit) and how many the request had (used), or zeros when it does
+// not say both. The messages put them in different orders, and some add more numbers (the
+// completion's share, an HTTP status), so it takes the largest number as what was used and
+// the largest below it as the limit.
+func (e *Error) Window() (limit, used int) {
+	if e == nil || e.Kind != KindContextLength {
+		return 0, 0
+	}
+	var nums []int
+	for _, f := range strings.FieldsFunc(e.Message, func(r rune) bool { return (r < '0' || r > '9') && r != ',' }) {
+		if n, err := strconv.Atoi(strings.Trim(strings.ReplaceAll(f, ",", ""), ",")); err == nil && n >= 256 {
+			nums = append(nums, n)
+		}
+	}
+	for _, n := range nums {
+		used = max(used, n)
+	}
+	for _, n := range nums {
+		if n < used {
+			limit = max(limit, n)
+		}
+	}
+	if limit == 0 {
+		return 0, 0
+	}
+	return limit, used
+}
 
 func hasAny(s string, parts []string) bool {
 	for _, p := range parts {

@@ -21,6 +21,7 @@ func TestResponseError(t *testing.T) {
 		msg      string // substring of Message
 		retry    time.Duration
 		says     string // substring of Error()
+		window   [2]int // for a context error: the limit and the count its message gives
 	}{
 		{name: "openai 401", provider: "openai", status: 401, body: "openai/error_401_invalid_api_key.json",
 			kind: KindAuth, typ: "invalid_request_error", code: "invalid_api_key", msg: "Incorrect API key provided",
@@ -36,6 +37,23 @@ func TestResponseError(t *testing.T) {
 		{name: "openai context length", provider: "openai", status: 400,
 			body: `{"error":{"message":"This model's maximum context length is 128000 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`,
 			kind: KindContextLength, code: "context_length_exceeded"},
+		{name: "openai context length with counts", provider: "openai", status: 400,
+			body:   `{"error":{"message":"This model's maximum context length is 4097 tokens. However, you requested 4203 tokens (3703 in the messages, 500 in the completion). Please reduce the length of the messages or completion.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`,
+			kind:   KindContextLength, window: [2]int{4097, 4203}},
+		// The error texts below are quoted from public reports (google-gemini/gemini-cli#6678,
+		// cline/cline#3120), and llama.cpp's server's exceed_context_size_error.
+		{name: "gemini input token count", provider: "google", status: 400,
+			body:   `{"error":{"code":400,"message":"The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).","status":"INVALID_ARGUMENT"}}`,
+			kind:   KindContextLength, window: [2]int{1048576, 1200293}, says: "the conversation is too long for this model"},
+		{name: "xai maximum prompt length", provider: "xai", status: 400,
+			body:   `{"code":"Client specified an invalid argument","error":"This model's maximum prompt length is 131072 but the request contains 136973 tokens."}`,
+			kind:   KindContextLength, window: [2]int{131072, 136973}},
+		{name: "llama.cpp context size", provider: "custom", status: 400,
+			body:   `{"error":{"code":400,"message":"request (4476 tokens) exceeds the available context size (4096 tokens)","type":"exceed_context_size_error","n_prompt_tokens":4476,"n_ctx":4096}}`,
+			kind:   KindContextLength, window: [2]int{4096, 4476}},
+		{name: "llama.cpp context size without counts", provider: "custom", status: 400,
+			body: `{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}}`,
+			kind: KindContextLength},
 		{name: "anthropic 401", provider: "anthropic", status: 401, body: "anthropic/error_401_authentication_error.json",
 			kind: KindAuth, typ: "authentication_error", msg: "invalid x-api-key"},
 		{name: "anthropic 400", provider: "anthropic", status: 400, body: "anthropic/error_400_invalid_request_error.json",
@@ -47,7 +65,7 @@ func TestResponseError(t *testing.T) {
 			body: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, kind: KindOverloaded},
 		{name: "anthropic prompt too long", provider: "anthropic", status: 400,
 			body: `{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}`,
-			kind: KindContextLength},
+			kind: KindContextLength, window: [2]int{200000, 210000}},
 		{name: "gemini 403 no key", provider: "google", status: 403, body: "gemini/error_403_permission_denied.json",
 			kind: KindAuth, typ: "PERMISSION_DENIED", code: "403"},
 		{name: "gemini 400 bad key", provider: "google", status: 400,
@@ -119,6 +137,8 @@ func TestResponseError(t *testing.T) {
 			assert.Contains(t, e.Message, tc.msg)
 			assert.Equal(t, tc.retry, e.RetryAfter)
 			assert.Contains(t, e.Error(), tc.says)
+			limit, used := e.Window()
+			assert.Equal(t, tc.window, [2]int{limit, used}, "the window its message gives")
 		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -351,7 +352,8 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	}
 	var calls []provider.ToolCall
 	finishRaw := ""
-	fitted := false
+	fits, tight := 0, false
+	limit, used := 0, 0 // the window and the request's count, as a context error gives them
 	for attempt := 0; ; attempt++ {
 		for ev := range r.p.Stream(sctx, e.Doer, r.key, req) {
 			switch ev.Kind {
@@ -373,6 +375,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 				msg.Status, msg.Finish, finishRaw = "", ev.Finish.Reason, ev.Finish.Raw
 			case provider.EventError:
 				msg.Status, msg.Error = store.StatusError, errorInfo(r.p, ev.Err)
+				limit, used = provider.AsError(r.p, ev.Err).Window()
 			}
 			if msg.Status == store.StatusStreaming && e.Now().Sub(lastFlush) >= e.FlushEvery {
 				flush()
@@ -391,26 +394,32 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 			// The model cannot read pictures after all (its name made it seem it could): the
 			// turn goes again without them, and the rest of the run too.
 			vision, r.blind = false, true
-			again, err := r.request(ctx, system, false, r.ses.Messages[:i], fitted)
+			again, err := r.request(ctx, system, false, r.ses.Messages[:i], tight)
 			if err != nil {
 				break
 			}
 			req, msg.Status, msg.Error = again, store.StatusStreaming, nil
 			continue
 		}
-		if msg.Error.Kind == string(provider.KindContextLength) && !fitted {
+		if msg.Error.Kind == string(provider.KindContextLength) && fits < maxFits && !tight {
 			// The conversation does not fit the model's window (a small local model, a long
-			// run of page reads): once more with the latest turn only, one page read, one
-			// picture and a shorter page; the reply says what was left out.
-			fitted = true
-			from := max(lastUser(r.ses.Messages[:i]), 0)
+			// chat, a long run of page reads): again with its latest turns, as many as the
+			// window the error tells of takes (half as much when it tells nothing), and, when
+			// even the latest turn alone is too long, with that turn only, one page read, one
+			// picture and a shorter page. The reply says what was left out.
+			fits++
+			budget := requestSize(req) / 2
+			if limit > 0 {
+				budget = int(float64(requestSize(req)) * float64(limit) / float64(used) * 0.9)
+			}
 			short := SystemContent(r.st.SystemPrompt, mems, fitPage(page), mark)
-			again, err := r.request(ctx, short, vision, r.ses.Messages[from:i], true)
+			again, says, cut, err := r.fit(ctx, system, short, vision, r.ses.Messages[:i], budget, fits == maxFits)
 			if err != nil {
 				break
 			}
+			tight = cut
 			req, msg.Status, msg.Error = again, store.StatusStreaming, nil
-			msg.SetNotice(sayFitted.With())
+			msg.SetNotice(says)
 			continue
 		}
 		if req.Temperature != nil && msg.Error.Kind == string(provider.KindBadRequest) && strings.Contains(strings.ToLower(msg.Error.Message), "temperature") {
@@ -423,11 +432,24 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 		// A provider busy for a moment (overloaded, a 5xx, a short rate limit) is asked again
 		// after a pause, before anything is said: a run left alone, a scheduled one, does not
 		// end on a passing 529.
+		// The pause shows under the reply, and goes when it is over.
 		wait, ok := retryWait(msg.Error, attempt)
-		if !ok || !pause(sctx, wait) {
+		if !ok {
 			break
 		}
+		failed, notice, noticeText := msg.Error, msg.Notice, msg.NoticeText
 		msg.Status, msg.Error = store.StatusStreaming, nil
+		msg.SetNotice(sayRetrying.With(r.p.Name, int(math.Ceil(wait.Seconds()))))
+		r.message(i)
+		waited := pause(sctx, wait)
+		msg.Notice, msg.NoticeText = notice, noticeText
+		if !waited {
+			if ctx.Err() == nil {
+				msg.Status, msg.Error = store.StatusError, failed
+			}
+			break // stopped by the user: the reply is stopped
+		}
+		r.message(i)
 	}
 	// The last draft written (or given up) before the reply is saved whole: a draft written
 	// after it would bring back a streaming copy of it.
@@ -509,6 +531,68 @@ func pause(ctx context.Context, d time.Duration) bool {
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// maxFits is how many times a turn is fitted to a model's window before its error stands.
+const maxFits = 3
+
+// imageSize is what a picture counts for in requestSize: about a thousand tokens.
+const imageSize = 4000
+
+// requestSize is how much of a model's window req takes, in bytes of what it counts tokens
+// of: the system prompt, the tools, the messages' text and calls, and their pictures.
+func requestSize(req provider.Request) int {
+	n := len(req.System)
+	for _, t := range req.Tools {
+		n += len(t.Name) + len(t.Description) + len(t.Schema)
+	}
+	for _, m := range req.Messages {
+		n += len(m.Content) + len(m.Reasoning) + len(m.Images)*imageSize
+		for _, c := range m.ToolCalls {
+			n += len(c.Name) + len(c.Args)
+		}
+	}
+	return n
+}
+
+// fit is the request for the turn after history that is no larger than budget (requestSize):
+// its latest turns, from the earliest user message whose request is small enough, and the
+// notice that says how many messages the model did not get. When even the latest turn alone
+// is too large, or when last, it is that turn alone, tight (one page read, one picture), with
+// the system prompt short (its page cut), and tight is true.
+func (r *runner) fit(ctx context.Context, system, short string, vision bool, history []store.Message, budget int, last bool) (req provider.Request, says i18n.Text, tight bool, err error) {
+	var users []int
+	for j, m := range history {
+		if m.Role == "user" && j > 0 {
+			users = append(users, j)
+		}
+	}
+	// The requests grow as the cut moves back: the earliest that fits is found by halves.
+	best := -1
+	for lo, hi := 0, len(users); !last && lo < hi; {
+		mid := (lo + hi) / 2
+		try, err := r.request(ctx, system, vision, history[users[mid]:], false)
+		if err != nil {
+			return try, i18n.Text{}, false, err
+		}
+		if requestSize(try) <= budget {
+			best, req, hi = mid, try, mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	if best >= 0 {
+		left := 0
+		for _, m := range history[:users[best]] {
+			if m.Role == "user" || m.Role == "assistant" {
+				left++
+			}
+		}
+		return req, sayFittedSome.With(left), false, nil
+	}
+	from := max(lastUser(history), 0)
+	req, err = r.request(ctx, short, vision, history[from:], true)
+	return req, sayFitted.With(), true, err
 }
 
 // fitPage is page with its text cut to fitPageText characters, for a model whose window the

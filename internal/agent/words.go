@@ -19,6 +19,8 @@ var (
 	sayLength       = i18n.Sentence{Key: "noticeLength", English: "The reply reached the length limit ($1 tokens, set in Settings) and stops here. Raise the limit, or ask the model to go on."}
 	sayModelLength  = i18n.Sentence{Key: "noticeModelLength", English: "The reply reached the model's length limit and stops here. Ask the model to go on."}
 	sayFitted       = i18n.Sentence{Key: "noticeFitted", English: "The conversation did not fit in the model's context window, so it got only your last message and the latest page read."}
+	sayFittedSome   = i18n.Sentence{Key: "noticeFittedSome", One: "The conversation did not fit in the model's context window, so it did not get the earliest message.", English: "The conversation did not fit in the model's context window, so it did not get the $1 earliest messages."}
+	sayRetrying     = i18n.Sentence{Key: "noticeRetrying", English: "$1 is busy; Skiff asks again in $2 s…"}
 	sayContextFull  = i18n.Sentence{Key: "noticeContextFull", English: "The conversation filled the model's context window, so the reply stops here. Start a new chat, or pick a model with a larger context."}
 	sayFiltered     = i18n.Sentence{Key: "noticeFiltered", English: "The provider stopped this reply under its content rules ($1). Rephrase the message, or try another model."}
 	sayOddFinish    = i18n.Sentence{Key: "noticeOddFinish", English: "The model stopped without finishing its reply ($1)."}

@@ -1,8 +1,12 @@
 package core
 
 import (
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,12 +42,32 @@ func TestPassingFailuresAreAskedAgain(t *testing.T) {
 	}
 
 	t.Run("busy twice, then the reply", func(t *testing.T) {
-		msg, asked, _, _ := send(t, "anthropic", func(n int) testkit.Turn {
+		msg, asked, p, _ := send(t, "anthropic", func(n int) testkit.Turn {
 			return []testkit.Turn{overloaded, page, {Text: "Hello!"}}[n-1]
 		})
 		assert.Nil(t, msg["error"])
 		assert.Equal(t, "Hello!", msg["content"])
+		assert.Nil(t, msg["noticeText"], "the pause's notice is gone once the reply comes")
 		assert.Equal(t, 3, asked)
+		// Each pause shows under the reply while it lasts, and goes when the reply is asked
+		// again: the reply is not silent for the seconds it waits.
+		var shown []string
+		for _, m := range p.find("chat.message") {
+			reply := m["message"].(map[string]any)
+			if reply["role"] != "assistant" {
+				continue
+			}
+			text, _ := reply["noticeText"].(map[string]any)
+			switch {
+			case text == nil:
+				shown = append(shown, "-")
+			default:
+				shown = append(shown, fmt.Sprint(text["key"], text["args"]))
+				assert.Equal(t, "streaming", reply["status"])
+				assert.Contains(t, reply["notice"], "Anthropic is busy; Skiff asks again in 1 s")
+			}
+		}
+		assert.Equal(t, []string{"-", "noticeRetrying[Anthropic 1]", "-", "noticeRetrying[Anthropic 1]", "-"}, slices.Compact(shown))
 	})
 	t.Run("busy every time", func(t *testing.T) {
 		msg, asked, _, _ := send(t, "anthropic", func(int) testkit.Turn { return overloaded })
@@ -76,8 +100,11 @@ func TestPassingFailuresAreAskedAgain(t *testing.T) {
 		start := time.Now()
 		p.callOK(t, c, "chat.stop", obj{"sessionId": res["sessionId"]})
 		p.waitFor(t, "chat.done")
+		done := p.waitFor(t, "chat.done")["message"].(map[string]any)
 		assert.Less(t, time.Since(start), 30*time.Second, "Stop waited for the pause")
 		assert.Equal(t, 1, len(model.Conversations()))
+		assert.Equal(t, "stopped", done["status"])
+		assert.Nil(t, done["noticeText"], "the pause's notice goes with it")
 	})
 }
 
@@ -284,4 +311,67 @@ func TestAConversationTooLongForTheModelIsFitted(t *testing.T) {
 	require.Len(t, convs, 3)
 	require.Len(t, convs[2].Messages, 1)
 	assert.Contains(t, convs[2].Messages[0].Text, "second")
+}
+
+// A long chat that outgrows a small model's window goes on with as many of its latest messages
+// as the window takes, learned from the error's own figures, not with the last message alone;
+// the reply says how many earlier messages the model did not get.
+func TestALongChatKeepsAllItsLatestTurnsThatFit(t *testing.T) {
+	// The server counts a token for every 4 bytes of the request, as llama.cpp's server
+	// refuses what its window does not take, with OpenAI's words and figures.
+	const window = 2500
+	tokens := func(c *testkit.Conversation) int {
+		b, _ := json.Marshal(c.Raw)
+		return len(b) / 4
+	}
+	pad := strings.Repeat("words of the chat ", 30) // 540 bytes a message
+	model := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		if n := tokens(c); n > window {
+			return testkit.Turn{Status: 400, Body: fmt.Sprintf(`{"error":{"message":"This model's maximum context length is %d tokens. However, your messages resulted in %d tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`, window, n)}
+		}
+		return testkit.Turn{Text: "Reply to " + c.Last().Text[:7] + ". " + pad}
+	})
+	c := newCore(t, store.NewMemKV(), "openai", model.URL)
+	p := &panel{}
+	c.Connect(p)
+	var sid any
+	var dones []map[string]any // each turn's chat.done (a call forgets what came before it)
+	const sent = 12
+	for k := range sent {
+		params := obj{"text": fmt.Sprintf("msg %03d %s", k, pad)}
+		if sid != nil {
+			params["sessionId"] = sid
+		}
+		sid = p.callOK(t, c, "chat.send", params).(map[string]any)["sessionId"]
+		dones = append(dones, p.waitFor(t, "chat.done"))
+	}
+	for k, done := range dones {
+		m := done["message"].(map[string]any)
+		require.Nil(t, m["error"], "reply %d", k)
+		assert.Equal(t, fmt.Sprintf("Reply to msg %03d. ", k)+pad, m["content"])
+	}
+	// The last request the model took: the latest messages, in order, up to the new one.
+	convs := model.Conversations()
+	got := convs[len(convs)-1]
+	require.LessOrEqual(t, tokens(got), window)
+	require.Greater(t, len(got.Messages), 4, "more than the last message goes: %d", len(got.Messages))
+	require.Less(t, len(got.Messages), 2*sent-1)
+	t.Logf("%d requests; the last took %d messages, %d tokens of %d", len(convs), len(got.Messages), tokens(got), window)
+	first := sent - (len(got.Messages)+1)/2
+	for j, m := range got.Messages {
+		k := first + j/2
+		if j%2 == 0 {
+			assert.Equal(t, "user", m.Role)
+			assert.True(t, strings.HasPrefix(m.Text, fmt.Sprintf("msg %03d ", k)), "message %d: %.20q", j, m.Text)
+		} else {
+			assert.Equal(t, "assistant", m.Role)
+			assert.True(t, strings.HasPrefix(m.Text, fmt.Sprintf("Reply to msg %03d.", k)), "message %d: %.20q", j, m.Text)
+		}
+	}
+	// It is most of what fits: one more turn would not.
+	assert.Greater(t, tokens(got)+(2*len(pad)+100)/4, window*8/10, "the cut kept too little: %d tokens", tokens(got))
+	last := dones[sent-1]["message"].(map[string]any)
+	text := last["noticeText"].(map[string]any)
+	assert.Equal(t, "noticeFittedSome", text["key"])
+	assert.Equal(t, []any{float64(2*sent - 1 - len(got.Messages))}, text["args"])
 }

@@ -275,6 +275,52 @@ func TestUnauthorizedShowsClearError(t *testing.T) {
 	}
 }
 
+// A provider that is busy for a moment (a 429 that says when to come back) is waited for, and
+// the wait shows under the reply while it lasts, in words, then goes when the reply comes.
+func TestAProvidersPauseShowsUnderTheReply(t *testing.T) {
+	limited := testkit.Recorded(t, "anthropic/error_429_rate_limit_error.json")
+	text := testkit.Recorded(t, "anthropic/text.sse")
+	asked := 0
+	srv := testkit.Serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			http.NotFound(w, r) // the model list Settings asks for
+			return
+		}
+		if asked++; asked == 1 {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Retry-After", "2")
+			w.WriteHeader(429)
+			_, _ = w.Write(limited)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = w.Write(text)
+	})
+	tab := browser.Panel(t)
+	Configure(t, tab, "anthropic", srv.URL, "sk-ant-test", "claude-sonnet-4-5-20250929")
+	// Every notice the reply shows, as it shows it: the pause is seen whatever the machine's pace.
+	JS[any](t, tab, `(() => {
+		window.seenNotices = [];
+		new MutationObserver(() => {
+			for (const n of document.querySelectorAll("#messages .msg[data-role=assistant] .notice")) {
+				const seen = n.closest(".msg").dataset.status + ": " + n.textContent;
+				if (!seenNotices.includes(seen)) seenNotices.push(seen);
+			}
+		}).observe(document.getElementById("messages"), {subtree: true, childList: true, characterData: true});
+		return true;
+	})()`)
+	SendMessage(t, tab, "hi")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	seen := JS[[]string](t, tab, `seenNotices`)
+	if len(seen) != 1 || seen[0] != "streaming: Anthropic is busy; Skiff asks again in 2 s…" {
+		t.Fatalf("notices shown under the reply: %q", seen)
+	}
+	ms := messages(t, tab)
+	if ms[1].Notice != "" || ms[1].Content == "" {
+		t.Fatalf("the reply: %+v", ms[1])
+	}
+}
+
 // Ollama rejects the extension's origin unless OLLAMA_ORIGINS is set; Skiff's
 // declarativeNetRequest rule drops Origin on its own requests to the local server.
 func TestOllamaWithoutOllamaOrigins(t *testing.T) {

@@ -354,8 +354,14 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	finishRaw := ""
 	fits, tight := 0, false
 	limit, used := 0, 0 // the window and the request's count, as a context error gives them
+	// A reply that goes on far past the length limit (a server that ignores max_tokens, a
+	// small model looping) is cut there: a scheduled run has no one to press Stop.
+	runaway, most := false, RunawayBytes(r.st.MaxTokens)
 	for attempt := 0; ; attempt++ {
 		for ev := range r.p.Stream(sctx, e.Doer, r.key, req) {
+			if runaway {
+				continue // what comes after the cut, until the stream closes
+			}
 			switch ev.Kind {
 			case provider.EventText:
 				content.WriteString(ev.Text)
@@ -376,6 +382,10 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 			case provider.EventError:
 				msg.Status, msg.Error = store.StatusError, errorInfo(r.p, ev.Err)
 				limit, used = provider.AsError(r.p, ev.Err).Window()
+			}
+			if content.Len()+reasoning.Len() > most {
+				runaway = true
+				stop()
 			}
 			if msg.Status == store.StatusStreaming && e.Now().Sub(lastFlush) >= e.FlushEvery {
 				flush()
@@ -461,6 +471,10 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	case storeErr != nil:
 		msg.Status = store.StatusError
 		msg.Error = store.Failure("storage", sayCouldNotSave.With(storeErr))
+	case runaway && ctx.Err() == nil:
+		// Its calls are not run: a reply that ran away is not one to act on.
+		msg.Status, msg.Error, msg.Finish, msg.ToolCalls, calls = "", nil, "length", nil, nil
+		msg.SetNotice(sayRunaway.With(r.st.MaxTokens))
 	case msg.Status == store.StatusStreaming && ctx.Err() != nil:
 		msg.Status = store.StatusStopped
 	case msg.Status == store.StatusStreaming:
@@ -531,6 +545,13 @@ func pause(ctx context.Context, d time.Duration) bool {
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// RunawayBytes is how long a reply may grow, text and thinking, under a length limit of
+// maxTokens: 16 bytes a token, past what any model writes in its limit and the thinking room
+// some are given on top of it.
+func RunawayBytes(maxTokens int) int {
+	return 16 * (max(maxTokens, provider.DefaultMaxTokens) + provider.ThinkingRoom)
 }
 
 // maxFits is how many times a turn is fitted to a model's window before its error stands.

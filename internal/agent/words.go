@@ -17,6 +17,7 @@ var (
 	sayMovedOn      = i18n.Sentence{Key: "decMovedOn", English: "denied: the user sent a new message instead"}
 	sayApproved     = i18n.Sentence{Key: "resApproved", English: "approved"}
 	sayLength       = i18n.Sentence{Key: "noticeLength", English: "The reply reached the length limit ($1 tokens, set in Settings) and stops here. Raise the limit, or ask the model to go on."}
+	sayRunaway      = i18n.Sentence{Key: "noticeRunaway", English: "The reply went on far past the length limit ($1 tokens, set in Settings), so Skiff stopped it here."}
 	sayModelLength  = i18n.Sentence{Key: "noticeModelLength", English: "The reply reached the model's length limit and stops here. Ask the model to go on."}
 	sayFitted       = i18n.Sentence{Key: "noticeFitted", English: "The conversation did not fit in the model's context window, so it got only your last message and the latest page read."}
 	sayFittedSome   = i18n.Sentence{Key: "noticeFittedSome", One: "The conversation did not fit in the model's context window, so it did not get the earliest message.", English: "The conversation did not fit in the model's context window, so it did not get the $1 earliest messages."}

@@ -375,3 +375,51 @@ func TestALongChatKeepsAllItsLatestTurnsThatFit(t *testing.T) {
 	assert.Equal(t, "noticeFittedSome", text["key"])
 	assert.Equal(t, []any{float64(2*sent - 1 - len(got.Messages))}, text["args"])
 }
+
+// A reply that never ends (a server that ignores max_tokens, a small model looping) is cut
+// far past the length limit, says so, and lets go of the connection: a scheduled run has no
+// one to press Stop.
+func TestAReplyThatNeverEndsIsCut(t *testing.T) {
+	gone := make(chan int, 1) // the bytes the server wrote before the client left
+	srv := testkit.Serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		n := 0
+		for i := 0; n < 64<<20; i++ { // a bound, so a client that never leaves fails the test
+			k, err := fmt.Fprintf(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"again and again %d \"}}]}\n\n", i)
+			n += k
+			if i%100 == 0 {
+				w.(http.Flusher).Flush()
+			}
+			if err != nil || r.Context().Err() != nil {
+				gone <- n
+				return
+			}
+		}
+		_, _ = io.WriteString(w, "data: [DONE]\n\n")
+	})
+	c := newCore(t, store.NewMemKV(), "openai", srv.URL)
+	p := &panel{}
+	c.Connect(p)
+	p.callOK(t, c, "chat.send", obj{"text": "count forever"})
+	done := p.waitFor(t, "chat.done")["message"].(map[string]any)
+	assert.Nil(t, done["error"])
+	assert.Nil(t, done["status"], "a reply cut where it ran away is whole, not failed")
+	content := done["content"].(string)
+	most := agent.RunawayBytes(4096)
+	assert.Greater(t, len(content), most)
+	assert.Less(t, len(content), most+100, "it was cut as soon as it passed the bound")
+	assert.True(t, strings.HasPrefix(content, "again and again 0 again and again 1 "))
+	text := done["noticeText"].(map[string]any)
+	assert.Equal(t, "noticeRunaway", text["key"])
+	assert.Equal(t, []any{float64(4096)}, text["args"])
+	select {
+	case n := <-gone:
+		t.Logf("the server wrote %d bytes before Skiff let go", n)
+	case <-time.After(10 * time.Second):
+		t.Fatal("Skiff did not let go of the connection")
+	}
+}

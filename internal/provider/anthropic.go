@@ -221,6 +221,10 @@ func (d *anthropicDecoder) event(ev sse.Event, emit func(Event)) bool {
 		case "input_json_delta":
 			if t := d.tools[e.Index]; t != nil {
 				t.json.WriteString(e.Delta.PartialJSON)
+				if t.json.Len() > MaxCallArgs {
+					emit(Event{Kind: EventError, Err: tooLongCall(d.p, t.name)})
+					return true
+				}
 			}
 		}
 	case "content_block_stop":

@@ -352,6 +352,37 @@ func TestToolArgumentsAsModelsSendThem(t *testing.T) {
 	}
 }
 
+// A call whose arguments stream on past MaxCallArgs (a server that ignores max_tokens, a model
+// looping inside a call) ends the reply with an error that says so, in both formats that
+// stream arguments in pieces, and the call is not given to run.
+func TestACallThatNeverEndsIsNotRead(t *testing.T) {
+	piece, _ := json.Marshal(strings.Repeat("x", 4000))
+	pieces := MaxCallArgs/4000 + 2
+	var openai, anthropic strings.Builder
+	openai.WriteString(`data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"type","arguments":""}}]}}]}` + "\n\n")
+	anthropic.WriteString("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"role\":\"assistant\",\"content\":[]}}\n\n")
+	anthropic.WriteString("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"type\",\"input\":{}}}\n\n")
+	for range pieces {
+		quoted, _ := json.Marshal(string(piece))
+		openai.WriteString(`data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":` + string(quoted) + `}}]}}]}` + "\n\n")
+		anthropic.WriteString(`event: content_block_delta` + "\n" + `data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":` + string(quoted) + `}}` + "\n\n")
+	}
+	openai.WriteString(`data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n")
+	anthropic.WriteString("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
+	for id, stream := range map[string]string{"openai": openai.String(), "anthropic": anthropic.String()} {
+		evs := collect(mustLookup(id), strings.NewReader(stream))
+		require.NotEmpty(t, evs, id)
+		for _, ev := range evs {
+			assert.NotEqual(t, EventToolCall, ev.Kind, "%s: the call was given to run", id)
+		}
+		last := evs[len(evs)-1]
+		require.Equal(t, EventError, last.Kind, id)
+		pe := AsError(mustLookup(id), last.Err)
+		assert.Equal(t, KindBadResponse, pe.Kind, id)
+		assert.Contains(t, pe.Error(), "the model wrote a call to type longer than 1 MB; Skiff stopped reading it", id)
+	}
+}
+
 // Each format's reasons for ending a reply, as the user is told them.
 func TestFinishReasons(t *testing.T) {
 	for raw, want := range map[string]string{

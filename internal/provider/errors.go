@@ -384,6 +384,16 @@ func badData(p Provider, what string, data []byte) *Error {
 		Message: fmt.Sprintf("%s: %s", what, snippet(data))}
 }
 
+// MaxCallArgs bounds the arguments of one tool call as they stream in (a server that ignores
+// max_tokens, a model that loops inside a call), as sse.MaxEventSize bounds one event.
+const MaxCallArgs = 1 << 20
+
+// tooLongCall is the error of a call whose arguments passed MaxCallArgs.
+func tooLongCall(p Provider, name string) *Error {
+	return &Error{Provider: p.Name, Kind: KindBadResponse, Status: 200,
+		Message: fmt.Sprintf("the model wrote a call to %s longer than %d MB; Skiff stopped reading it", name, MaxCallArgs>>20)}
+}
+
 func truncated(p Provider) *Error {
 	return &Error{Provider: p.Name, Kind: KindTruncated, Status: 200}
 }

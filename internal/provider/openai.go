@@ -289,6 +289,10 @@ func (d *openaiDecoder) event(ev sse.Event, emit func(Event)) bool {
 				pc.name = tc.Function.Name
 			}
 			pc.args.WriteString(tc.Function.Arguments)
+			if pc.args.Len() > MaxCallArgs {
+				emit(Event{Kind: EventError, Err: tooLongCall(d.p, pc.name)})
+				return true
+			}
 		}
 		if ch.FinishReason != nil && *ch.FinishReason != "" {
 			d.finish = *ch.FinishReason

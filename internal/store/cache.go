@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"hash/maphash"
 	"sync"
 )
 
@@ -22,6 +23,11 @@ type Cached struct {
 
 	mu   sync.Mutex
 	vals map[string][]byte
+	// sums are a hash of what the storage holds at each key the cache knows, its bytes kept
+	// or not (too large, or dropped when the cache filled): a write of the same bytes again
+	// (a long chat's earlier parts, at each save) is skipped all the same.
+	sums map[string]uint64
+	seed maphash.Seed
 	miss map[string]bool // known absent
 	gen  map[string]uint64
 	size int
@@ -33,7 +39,8 @@ const MaxCached = 4 << 20
 
 // NewCached wraps kv.
 func NewCached(kv KV) *Cached {
-	return &Cached{kv: kv, MaxValue: 128 << 10, vals: map[string][]byte{}, miss: map[string]bool{}, gen: map[string]uint64{}}
+	return &Cached{kv: kv, MaxValue: 128 << 10, vals: map[string][]byte{}, sums: map[string]uint64{}, seed: maphash.MakeSeed(),
+		miss: map[string]bool{}, gen: map[string]uint64{}}
 }
 
 var _ KV = (*Cached)(nil)
@@ -87,7 +94,7 @@ func (c *Cached) Set(ctx context.Context, items map[string][]byte) error {
 	// browser, and every instance's change event after it.
 	changed := make(map[string][]byte, len(items))
 	for k, v := range items {
-		if old, ok := c.vals[k]; !ok || !bytes.Equal(old, v) {
+		if !c.holds(k, v) {
 			changed[k] = v
 		}
 	}
@@ -146,13 +153,22 @@ func (c *Cached) Delete(ctx context.Context, keys ...string) error {
 func (c *Cached) Changed(key string, value []byte, removed bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if v, ok := c.vals[key]; ok && !removed && bytes.Equal(v, value) {
+	if !removed && c.holds(key, value) {
 		return
 	}
 	if removed && c.miss[key] {
 		return
 	}
 	c.forget(key)
+}
+
+// holds says whether the storage is known to hold v at k; c.mu is held.
+func (c *Cached) holds(k string, v []byte) bool {
+	if old, ok := c.vals[k]; ok {
+		return bytes.Equal(old, v)
+	}
+	sum, ok := c.sums[k]
+	return ok && sum == maphash.Bytes(c.seed, v)
 }
 
 // forget drops key and moves its generation; c.mu is held.
@@ -162,6 +178,7 @@ func (c *Cached) forget(k string) {
 		c.size -= len(v)
 		delete(c.vals, k)
 	}
+	delete(c.sums, k)
 	delete(c.miss, k)
 }
 
@@ -172,6 +189,7 @@ func (c *Cached) keep(k string, v []byte) {
 		delete(c.vals, k)
 	}
 	delete(c.miss, k)
+	c.sums[k] = maphash.Bytes(c.seed, v)
 	if len(v) > c.MaxValue {
 		return
 	}

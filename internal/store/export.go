@@ -275,7 +275,9 @@ func (s *Store) Import(ctx context.Context, ex *Export) (sessions, memories int,
 		if have[ses.ID] {
 			continue
 		}
-		items[sessionKey(ses.ID)] = ses
+		if err := sessionItems(ses, items); err != nil {
+			return 0, 0, err
+		}
 		idx = append(idx, ses.Meta())
 		sessions++
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -19,11 +20,25 @@ func TestSchema(t *testing.T) {
 	_, err := Open(ctx, kv)
 	require.NoError(t, err)
 	got, _ := kv.Get(ctx, "schema")
-	assert.Equal(t, "1", string(got["schema"]))
+	assert.Equal(t, fmt.Sprint(SchemaVersion), string(got["schema"]))
 
-	require.NoError(t, kv.Set(ctx, map[string][]byte{"schema": []byte("2")}))
+	require.NoError(t, kv.Set(ctx, map[string][]byte{"schema": []byte(fmt.Sprint(SchemaVersion + 1))}))
 	_, err = Open(ctx, kv)
 	assert.ErrorContains(t, err, "newer Skiff")
+
+	// Version 1's data (a chat's messages all in session/<id>) is read as it is, and stamped
+	// with this version, whose chats an older Skiff must not half read.
+	old := NewMemKV()
+	require.NoError(t, old.Set(ctx, map[string][]byte{"schema": []byte("1"), "sessions": []byte(`[{"id":"a","title":"Old"}]`),
+		"session/a": []byte(`{"id":"a","title":"Old","messages":[{"id":"m1","role":"user","content":"hello"},{"id":"m2","role":"assistant","content":"hi"}]}`)}))
+	s, err := Open(ctx, old)
+	require.NoError(t, err)
+	got, _ = old.Get(ctx, "schema")
+	assert.Equal(t, fmt.Sprint(SchemaVersion), string(got["schema"]))
+	ses, err := s.Session(ctx, "a")
+	require.NoError(t, err)
+	require.Len(t, ses.Messages, 2)
+	assert.Equal(t, "hi", ses.Messages[1].Content)
 }
 
 // OpenNow does not wait for the check, and what it returns reads and writes only once the check
@@ -42,10 +57,10 @@ func TestOpenNowChecksBeforeAnyUse(t *testing.T) {
 	close(kv.release)
 	require.NoError(t, s.SaveSettings(ctx, DefaultSettings()))
 	got, _ = kv.MemKV.Get(ctx, "schema")
-	assert.Equal(t, "1", string(got["schema"]))
+	assert.Equal(t, fmt.Sprint(SchemaVersion), string(got["schema"]))
 
 	newer := NewMemKV()
-	require.NoError(t, newer.Set(ctx, map[string][]byte{"schema": []byte("2"), "settings": []byte(`{"provider":"x"}`)}))
+	require.NoError(t, newer.Set(ctx, map[string][]byte{"schema": []byte(fmt.Sprint(SchemaVersion + 1)), "settings": []byte(`{"provider":"x"}`)}))
 	s = OpenNow(ctx, newer)
 	_, err := s.Settings(ctx)
 	assert.ErrorIs(t, err, ErrNewerSchema)

@@ -258,7 +258,7 @@ func checkSession(s *Session) error {
 func (s *Store) Import(ctx context.Context, ex *Export) (sessions, memories int, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	idx, err := s.index(ctx, "") // what is imported is kept
+	idx, had, err := s.readIndex(ctx, "sessions") // what is imported is kept
 	if err != nil {
 		return 0, 0, err
 	}
@@ -303,7 +303,7 @@ func (s *Store) Import(ctx context.Context, ex *Export) (sessions, memories int,
 	if sessions == 0 && memories == 0 {
 		return 0, 0, nil
 	}
-	items["sessions"] = idx
+	indexItems("sessions", idx, had, items) // an import only adds: no part goes
 	return sessions, memories, s.set(ctx, items)
 }
 

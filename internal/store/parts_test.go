@@ -101,3 +101,57 @@ func TestAChatLargerThanTheCacheStillWritesItsLastParts(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, got.Messages, 150)
 }
+
+// The list of chats is kept in parts too: with hundreds of chats, saving one rewrites the
+// part that lists it, not the whole list. The list reads back whole and in order of use after
+// saves and deletions, a deletion leaves no part behind, and a list written as one array (by
+// schema 1) is read.
+func TestTheListOfManyChatsIsWrittenInParts(t *testing.T) {
+	kv := NewMemKV()
+	s, err := Open(ctx, NewCached(kv))
+	require.NoError(t, err)
+	const chats = 300
+	for k := range chats {
+		ses := &Session{Header: Header{ID: fmt.Sprintf("c%03d", k), Title: fmt.Sprintf("Chat number %d about something", k), UpdatedAt: int64(k)}}
+		ses.Messages = []Message{{ID: "m", Role: "user", Content: "hi"}}
+		require.NoError(t, s.SaveSession(ctx, ses))
+	}
+	// A chat in the middle of the list goes on: each save writes its chat and one part.
+	ses, err := s.Session(ctx, "c150")
+	require.NoError(t, err)
+	for k := range 5 {
+		ses.Messages = append(ses.Messages, Message{ID: fmt.Sprint(k), Role: "assistant", Content: "ok"})
+		ses.UpdatedAt = int64(1000 + k)
+		before := kv.Writes
+		require.NoError(t, s.SaveSession(ctx, ses))
+		assert.Less(t, kv.Writes-before, 15_000, "a save with %d chats", chats)
+	}
+	list, err := s.Sessions(ctx)
+	require.NoError(t, err)
+	require.Len(t, list, chats)
+	assert.Equal(t, "c150", list[0].ID)
+	assert.Equal(t, 6, list[0].Count)
+	assert.Equal(t, "c299", list[1].ID)
+
+	// Deleting all but a few leaves no part of the longer list.
+	for k := range chats - 3 {
+		require.NoError(t, s.DeleteSession(ctx, fmt.Sprintf("c%03d", k)))
+	}
+	list, err = s.Sessions(ctx)
+	require.NoError(t, err)
+	require.Len(t, list, 3)
+	for k := range kv.m {
+		assert.False(t, strings.HasPrefix(k, "sessions/"), "part %s of the longer list was left", k)
+	}
+
+	// Schema 1's list, one array.
+	old := NewMemKV()
+	require.NoError(t, old.Set(ctx, map[string][]byte{"schema": []byte("1"), "sessions": []byte(`[{"id":"a","title":"Old","updatedAt":5,"count":1}]`),
+		"session/a": []byte(`{"id":"a","title":"Old","messages":[{"id":"m1","role":"user","content":"hello"}]}`)}))
+	s, err = Open(ctx, old)
+	require.NoError(t, err)
+	list, err = s.Sessions(ctx)
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	assert.Equal(t, "Old", list[0].Title)
+}

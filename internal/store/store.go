@@ -6,7 +6,9 @@
 //
 //	schema              version of this layout (SchemaVersion)
 //	settings            Settings
-//	sessions            []Meta, the index: small, rewritten when a session is saved
+//	sessions            the index: the last entries ([]Meta), and how many parts hold the
+//	                    others (sessions/<k>, indexPart entries each), so a save rewrites
+//	                    the part that lists its chat, not the list of every chat
 //	session/<id>        Session with its last messages, and how many parts hold the others
 //	part/<id>/<k>       part k of session <id>'s earlier messages (see partSize)
 //	draft/<id>          the assistant message being streamed into session <id>
@@ -192,22 +194,99 @@ func (s *Store) SaveSettings(ctx context.Context, st Settings) error {
 
 // Sessions returns the index, kept and private chats, most recently updated first.
 func (s *Store) Sessions(ctx context.Context) ([]Meta, error) {
-	var idx []Meta
-	err := s.bothLists(ctx, "sessions", "the list of chats", func(b []byte) error {
-		var part []Meta
-		err := json.Unmarshal(b, &part)
-		idx = append(idx, part...)
-		return err
-	})
+	idx, _, err := s.readIndex(ctx, "sessions")
+	if err != nil {
+		return nil, err
+	}
+	private, _, err := s.readIndex(ctx, twin("sessions", true))
+	idx = append(idx, private...)
 	sort.SliceStable(idx, func(i, j int) bool { return idx[i].UpdatedAt > idx[j].UpdatedAt })
 	return idx, err
 }
 
 // index is the index that lists session id (the kept chats', or the private ones').
 func (s *Store) index(ctx context.Context, id string) ([]Meta, error) {
-	var idx []Meta
-	_, err := s.get(ctx, indexKey(id), &idx)
+	idx, _, err := s.readIndex(ctx, indexKey(id))
 	return idx, err
+}
+
+// indexPart is how many entries of the index a part holds: about 10 KB. A chat keeps its
+// place in the index (new ones are added at its end), so saving a chat rewrites the part
+// that lists it, whatever the number of chats.
+const indexPart = 64
+
+// storedIndex is the index as its key holds it: its last entries, and how many parts of
+// indexPart entries hold the ones before (an index written by schema 1 is a plain list).
+type storedIndex struct {
+	Parts int    `json:"parts"`
+	List  []Meta `json:"list"`
+}
+
+func indexPartKey(key string, k int) string { return key + "/" + strconv.Itoa(k) }
+
+// readIndex reads the index kept at key (kept chats', or its twin's), and how many parts it
+// has in storage.
+func (s *Store) readIndex(ctx context.Context, key string) ([]Meta, int, error) {
+	got, err := s.kv.Get(ctx, key)
+	if err != nil {
+		return nil, 0, err
+	}
+	b, ok := got[key]
+	if !ok {
+		return nil, 0, nil
+	}
+	corrupt := func(k string, err error) error { return &CorruptError{What: "the list of chats", Key: k, Err: err} }
+	var head storedIndex
+	if len(b) > 0 && b[0] == '[' {
+		err = json.Unmarshal(b, &head.List)
+	} else {
+		err = json.Unmarshal(b, &head)
+	}
+	if err != nil {
+		return nil, 0, corrupt(key, err)
+	}
+	if head.Parts == 0 {
+		return head.List, 0, nil
+	}
+	keys := make([]string, head.Parts)
+	for k := range keys {
+		keys[k] = indexPartKey(key, k)
+	}
+	parts, err := s.kv.Get(ctx, keys...)
+	if err != nil {
+		return nil, 0, err
+	}
+	var idx []Meta
+	for _, k := range keys {
+		var part []Meta
+		pb, ok := parts[k]
+		if !ok {
+			return nil, 0, corrupt(k, errors.New("a part of the list is missing"))
+		}
+		if err := json.Unmarshal(pb, &part); err != nil {
+			return nil, 0, corrupt(k, err)
+		}
+		idx = append(idx, part...)
+	}
+	return append(idx, head.List...), head.Parts, nil
+}
+
+// indexItems adds to items the index idx kept at key, in parts, and returns the keys of the
+// parts of the index as it was (had parts) that it no longer has.
+func indexItems(key string, idx []Meta, had int, items map[string]any) (gone []string) {
+	n := len(idx) / indexPart
+	for k := range n {
+		items[indexPartKey(key, k)] = idx[k*indexPart : (k+1)*indexPart]
+	}
+	list := idx[n*indexPart:]
+	if list == nil {
+		list = []Meta{}
+	}
+	items[key] = storedIndex{Parts: n, List: list}
+	for k := n; k < had; k++ {
+		gone = append(gone, indexPartKey(key, k))
+	}
+	return gone
 }
 
 // Session returns a session with its messages. A draft left by a worker that died mid-stream
@@ -370,7 +449,7 @@ func decodeSession(id string, got map[string][]byte) (*Session, error) {
 func (s *Store) SaveSession(ctx context.Context, ses *Session) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	idx, err := s.index(ctx, ses.ID)
+	idx, had, err := s.readIndex(ctx, indexKey(ses.ID))
 	if err != nil {
 		return err
 	}
@@ -389,14 +468,15 @@ func (s *Store) SaveSession(ctx context.Context, ses *Session) error {
 	if err != nil {
 		return err
 	}
-	items := map[string]any{indexKey(ses.ID): idx}
+	items := map[string]any{}
+	gone := indexItems(indexKey(ses.ID), idx, had, items)
 	if err := sessionItems(ses, items); err != nil {
 		return err
 	}
 	if err := s.set(ctx, items); err != nil {
 		return err
 	}
-	gone := []string{draftKey(ses.ID)}
+	gone = append(gone, draftKey(ses.ID))
 	for k := range was {
 		if _, kept := items[partKey(ses.ID, k)]; !kept {
 			gone = append(gone, partKey(ses.ID, k))
@@ -447,7 +527,7 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	idx, err := s.index(ctx, id)
+	idx, had, err := s.readIndex(ctx, indexKey(id))
 	if err != nil {
 		return err
 	}
@@ -457,7 +537,9 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 			out = append(out, m)
 		}
 	}
-	if err := s.set(ctx, map[string]any{indexKey(id): out}); err != nil {
+	items := map[string]any{}
+	images = append(images, indexItems(indexKey(id), out, had, items)...)
+	if err := s.set(ctx, items); err != nil {
 		return err
 	}
 	parts, err := s.partsOf(ctx, id)

@@ -441,8 +441,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 		}
 		// A provider busy for a moment (overloaded, a 5xx, a short rate limit) is asked again
 		// after a pause, before anything is said: a run left alone, a scheduled one, does not
-		// end on a passing 529.
-		// The pause shows under the reply, and goes when it is over.
+		// end on a passing 529. The pause shows under the reply while it lasts.
 		wait, ok := retryWait(msg.Error, attempt)
 		if !ok {
 			break

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -280,13 +281,13 @@ func TestUnauthorizedShowsClearError(t *testing.T) {
 func TestAProvidersPauseShowsUnderTheReply(t *testing.T) {
 	limited := testkit.Recorded(t, "anthropic/error_429_rate_limit_error.json")
 	text := testkit.Recorded(t, "anthropic/text.sse")
-	asked := 0
+	var asked atomic.Int32 // each request is served on its own goroutine
 	srv := testkit.Serve(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			http.NotFound(w, r) // the model list Settings asks for
 			return
 		}
-		if asked++; asked == 1 {
+		if asked.Add(1) == 1 {
 			w.Header().Set("Content-Type", "application/json")
 			w.Header().Set("Retry-After", "2")
 			w.WriteHeader(429)

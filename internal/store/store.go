@@ -345,13 +345,8 @@ func sessionItems(ses *Session, items map[string]any) error {
 func (s *Store) getParts(ctx context.Context, got map[string][]byte, ids ...string) error {
 	var keys []string
 	for _, id := range ids {
-		var head struct {
-			Parts int `json:"parts"`
-		}
-		if b, ok := got[sessionKey(id)]; ok && json.Unmarshal(b, &head) == nil {
-			for k := range head.Parts {
-				keys = append(keys, partKey(id, k))
-			}
+		for k := range headParts(got[sessionKey(id)]) {
+			keys = append(keys, partKey(id, k))
 		}
 	}
 	if len(keys) == 0 {
@@ -491,13 +486,19 @@ func (s *Store) partsOf(ctx context.Context, id string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	return headParts(got[sessionKey(id)]), nil
+}
+
+// headParts is how many parts a stored session head b says it has: none when there is no
+// head, or it cannot be read (decodeSession says so; there are no parts to find or drop).
+func headParts(b []byte) int {
 	var head struct {
 		Parts int `json:"parts"`
 	}
-	if b, ok := got[sessionKey(id)]; ok {
-		_ = json.Unmarshal(b, &head) // a damaged head has no parts to drop
+	if b == nil || json.Unmarshal(b, &head) != nil {
+		return 0
 	}
-	return head.Parts, nil
+	return head.Parts
 }
 
 // SaveDraft writes the message being streamed into session id, and nothing else.

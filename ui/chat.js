@@ -9,6 +9,7 @@ import { fileLabel } from "./attach.js";
 import { planCard } from "./cards.js";
 import { runEnded } from "./page.js";
 import { t, say, chatTitle, onLanguage } from "./i18n.js";
+import { canSpeak, speak, speakingId, spokenText, stopSpeaking, replyLanguage } from "./speech.js";
 
 const streams = new Map(); // message id -> Stream
 
@@ -39,8 +40,10 @@ export function showSession(ses) {
   if (prev && nodes.length === prev.length) {
     while (keep < prev.length && keep < msgs.length && sameMessage(prev[keep], msgs[keep])) keep++;
   }
+  if (!prev) stopSpeaking(); // another chat: what was read aloud is not on screen now
   for (const n of nodes.slice(keep)) {
     dropStream(n.dataset.id);
+    if (n.dataset.id === speakingId()) stopSpeaking(); // a regenerate replaces it
     n.remove();
   }
   if (keep === 0) box.replaceChildren();
@@ -141,8 +144,9 @@ function userImages(ids) {
   return box;
 }
 
-// drawActions puts the message buttons where they belong now: Copy on replies, Regenerate on the
-// last reply, Edit on the last user message, none while a reply streams. It touches only the
+// drawActions puts the message buttons where they belong now: Copy and Read aloud (Stop reading,
+// while it is read) on replies, Regenerate on the last reply, Edit on the last user message, none
+// while a reply streams. It touches only the
 // buttons, never the messages' content.
 function drawActions() {
   const msgs = state.active ? state.active.messages : [];
@@ -155,6 +159,10 @@ function drawActions() {
     if (isBusy || !msg || msg.id !== n.dataset.id || n.querySelector(".edit-box")) return;
     const actions = el("div", { className: "m-actions" });
     if (msg.role === "assistant" && msg.content) actions.append(el("button", { type: "button", className: "copy-msg", textContent: t("copy"), "aria-label": t("copyReply") }));
+    if (msg.role === "assistant" && msg.content && canSpeak()) {
+      const reading = speakingId() === msg.id;
+      actions.append(el("button", { type: "button", className: "speak-msg", textContent: t(reading ? "stopReading" : "readAloud"), "aria-label": t(reading ? "stopReading" : "readAloudReply"), "aria-pressed": String(reading) }));
+    }
     if (msg.role === "assistant" && i === lastReply && lastReply > lastUser) actions.append(el("button", { type: "button", className: "regenerate", textContent: t("regenerate") }));
     if (msg.role === "user" && i === lastUser) actions.append(el("button", { type: "button", className: "edit", textContent: t("edit"), "aria-label": t("editResend") }));
     if (actions.childElementCount) n.append(actions);
@@ -271,6 +279,8 @@ $("messages").addEventListener("click", async (e) => {
     copyText(b.closest(".code").querySelector("pre").textContent, b);
   } else if (b.classList.contains("copy-msg")) {
     copyText(shownContent(activeMessage(n.dataset.id)), b);
+  } else if (b.classList.contains("speak-msg")) {
+    readAloud(n);
   } else if (b.classList.contains("regenerate")) {
     try {
       await call("chat.regenerate", hooks.runParams());
@@ -281,6 +291,25 @@ $("messages").addEventListener("click", async (e) => {
     startEdit(n);
   }
 });
+
+// readAloud reads message node n's reply aloud, or stops it when it is the one being read.
+async function readAloud(n) {
+  const id = n.dataset.id;
+  if (speakingId() === id) {
+    stopSpeaking();
+    return;
+  }
+  const text = spokenText(n.querySelector(":scope > .content"));
+  const lang = await replyLanguage(text);
+  speak(id, text, lang, (err) => {
+    drawActions();
+    if (!err) return;
+    // What the browser says when the system has no voice for it (Linux without a speech
+    // service, a language no voice speaks), else its reason as it gives it.
+    banner(/^(synthesis-failed|synthesis-unavailable|voice-unavailable|language-unavailable)$/.test(err) ? t("speechNoVoice") : t("speechFailed", err));
+  });
+  drawActions();
+}
 
 function startEdit(n) {
   const msg = activeMessage(n.dataset.id);

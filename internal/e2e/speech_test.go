@@ -1,0 +1,108 @@
+//go:build !js
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/skiff-ai/skiff/internal/testkit"
+)
+
+// spokenReply is a reply with what a listener hears (paragraphs, a list, a table) and what
+// they should not (a code block), and a paragraph longer than one utterance.
+const spokenReply = "# Two ways\n\nWasm runs in the browser. It also runs outside it.\n\n" +
+	"- Wasmtime\n- Wasmer\n\n```sh\nwasmtime hello.wasm --invoke main\n```\n\n| Runtime | JS |\n|---|---|\n| Browser | yes |\n\n" +
+	"A long paragraph goes on, with one clause after another, so that it is longer than what the browser's voices read in one utterance before some of them stop, which is about fifteen seconds of speech; it is cut at its sentences. And it ends here."
+
+// replyToRead opens a chat whose reply is spokenReply.
+func replyToRead(t *testing.T) context.Context {
+	m := testkit.NewModel(t, func(*testkit.Conversation) testkit.Turn { return testkit.Turn{Text: spokenReply} })
+	tab := browser.Panel(t)
+	Configure(t, tab, "openai", m.URL, "sk-test", "gpt-test")
+	SendMessage(t, tab, "Where does wasm run?")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done" && `+lastAssistant+`.querySelector(".speak-msg")`)
+	return tab
+}
+
+// A reply is read aloud by the browser's voice as its parts a listener follows (no code, no
+// buttons, a long paragraph in short utterances, in the reply's language), the button says
+// Stop reading while it reads and Read aloud again when it ends or is stopped. The browser's
+// speechSynthesis is watched here (it has no voice in headless Chromium): what reaches it is
+// what the panel asked it to say.
+func TestARepliesIsReadAloudAndStops(t *testing.T) {
+	tab := replyToRead(t)
+	JS[bool](t, tab, `(() => {
+		window.said = []; window.cancels = 0;
+		speechSynthesis.speak = (u) => said.push(u);
+		speechSynthesis.cancel = () => { cancels++; for (const u of said.splice(0)) u.onerror && u.onerror({error: "interrupted"}); };
+		return true;
+	})()`)
+	speakBtn := `#messages .msg[data-role="assistant"] .speak-msg`
+	Do(t, tab, chromedp.Click(speakBtn))
+	WaitJS(t, tab, `said.length > 0 && document.querySelector('`+speakBtn+`').textContent === "Stop reading"`)
+	parts := JS[[]string](t, tab, `said.map(u => u.text)`)
+	all := strings.Join(parts, "|")
+	for _, want := range []string{"Two ways", "Wasm runs in the browser. It also runs outside it.", "Wasmtime", "Wasmer", "Runtime, JS", "Browser, yes", "And it ends here."} {
+		if !strings.Contains(all, want) {
+			t.Errorf("%q is not read: %q", want, parts)
+		}
+	}
+	if strings.Contains(all, "wasmtime hello.wasm") || strings.Contains(all, "Copy") {
+		t.Errorf("code or a button is read: %q", parts)
+	}
+	if langs := JS[[]string](t, tab, `[...new Set(said.map(u => u.lang))]`); len(langs) != 1 || langs[0] != "en" {
+		t.Errorf("the voice's language: %q (the reply is English)", langs)
+	}
+	for _, p := range parts {
+		if len(p) > 220 {
+			t.Errorf("an utterance of %d characters: %q", len(p), p)
+		}
+	}
+	if got := JS[string](t, tab, `document.querySelector('`+speakBtn+`').getAttribute("aria-pressed")`); got != "true" {
+		t.Errorf("aria-pressed while reading: %q", got)
+	}
+	// The voice reads the last part to its end: the button is Read aloud again.
+	JS[bool](t, tab, `(said.at(-1).onend(), true)`)
+	WaitJS(t, tab, `document.querySelector('`+speakBtn+`').textContent === "Read aloud"`)
+
+	// Read again, then stopped from its button: the browser is told to stop.
+	Do(t, tab, chromedp.Click(speakBtn))
+	WaitJS(t, tab, `document.querySelector('`+speakBtn+`').textContent === "Stop reading"`)
+	before := JS[int](t, tab, `cancels`)
+	Do(t, tab, chromedp.Click(speakBtn))
+	WaitJS(t, tab, `document.querySelector('`+speakBtn+`').textContent === "Read aloud"`)
+	if JS[int](t, tab, `cancels`) <= before {
+		t.Error("Stop reading did not stop the browser's voice")
+	}
+	if b := JS[string](t, tab, `document.getElementById("banner").textContent`); b != "" {
+		t.Errorf("banner after a stop: %q", b)
+	}
+
+	// Another chat on screen: what was read is stopped.
+	Do(t, tab, chromedp.Click(speakBtn))
+	WaitJS(t, tab, `document.querySelector('`+speakBtn+`').textContent === "Stop reading"`)
+	before = JS[int](t, tab, `cancels`)
+	NewChat(t, tab)
+	WaitJS(t, tab, fmt.Sprintf(`cancels > %d`, before))
+}
+
+// Where the browser has no voice (headless Chromium, a Linux without a speech service), the
+// user is told so in a sentence, and the reply's button is Read aloud again.
+func TestAReplyWithoutAVoiceSaysSo(t *testing.T) {
+	tab := replyToRead(t)
+	if JS[int](t, tab, `speechSynthesis.getVoices().length`) > 0 {
+		t.Skip("this browser has voices: it reads the reply")
+	}
+	speakBtn := `#messages .msg[data-role="assistant"] .speak-msg`
+	Do(t, tab, chromedp.Click(speakBtn))
+	WaitJS(t, tab, `document.getElementById("banner").textContent.includes("this computer has no voice it can use")`)
+	WaitJS(t, tab, `document.querySelector('`+speakBtn+`').textContent === "Read aloud"`)
+	if n := len(messages(t, tab)); n != 2 {
+		t.Errorf("the chat has %d messages after a failed reading", n)
+	}
+}

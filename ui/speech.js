@@ -1,0 +1,124 @@
+// Read aloud: a reply spoken by the browser's own voices (speechSynthesis). It needs no
+// permission, and nothing is sent anywhere by Skiff: the voice is the system's.
+
+// Chrome's voices stop partway through an utterance that runs longer than about 15 s on some
+// systems: a reply is spoken as a queue of short utterances, a paragraph or a few sentences
+// each.
+const maxChunk = 220;
+
+let current = null; // what is being read: {id, done}
+
+export const canSpeak = () => "speechSynthesis" in globalThis && "SpeechSynthesisUtterance" in globalThis;
+
+// speakingId is the id of the message being read, if one is.
+export const speakingId = () => (current ? current.id : "");
+
+// spokenText is what a reply says to a listener: its paragraphs, headings, list items and
+// table rows, in order, without its code (read symbol by symbol, it says nothing) or its buttons.
+export function spokenText(content) {
+  const blocks = "p, li, h1, h2, h3, h4, h5, h6, blockquote, tr, dt, dd";
+  const skip = "pre, .code, button, details, .notice, .m-actions, .typing";
+  const out = [];
+  let block, cell, line = "";
+  const walker = document.createTreeWalker(content, NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => (n.parentElement && n.parentElement.closest(skip) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  for (let n; (n = walker.nextNode()); ) {
+    if (!n.data.trim()) {
+      line += " "; // between two words set apart (or the layout's own)
+      continue;
+    }
+    const b = n.parentElement.closest(blocks) || content;
+    const c = n.parentElement.closest("td, th");
+    if (b !== block) {
+      out.push(line);
+      line = "";
+      block = b;
+    } else if (c !== cell && line.trim()) {
+      line = line.trimEnd() + ", "; // a table's row is read as one line, its cells apart
+    }
+    cell = c;
+    line += n.data;
+  }
+  out.push(line);
+  return out.map((s) => s.replace(/\s+/g, " ").trim()).filter(Boolean).join("\n");
+}
+
+// chunks cuts text into the utterances it is read as: each paragraph (a line) on its own,
+// and a long one at its sentences, then at its commas or spaces, none over max characters.
+export function chunks(text, max = maxChunk) {
+  const out = [];
+  const sentences = typeof Intl !== "undefined" && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: "sentence" }) : null;
+  for (const para of text.split("\n")) {
+    const parts = sentences ? [...sentences.segment(para)].map((s) => s.segment) : para.split(/(?<=[.!?])\s+/);
+    let cur = "";
+    for (let s of parts) {
+      while (s.length > max) {
+        // A sentence longer than an utterance: cut at its last comma (or space) that fits.
+        let at = Math.max(s.lastIndexOf(", ", max), s.lastIndexOf("; ", max));
+        if (at < max / 3) at = s.lastIndexOf(" ", max);
+        if (at < max / 3) at = max;
+        if (cur.trim()) out.push(cur.trim());
+        out.push(s.slice(0, at + 1).trim());
+        cur = "";
+        s = s.slice(at + 1);
+      }
+      if ((cur + s).length > max && cur.trim()) {
+        out.push(cur.trim());
+        cur = "";
+      }
+      cur += s;
+    }
+    if (cur.trim()) out.push(cur.trim());
+  }
+  return out;
+}
+
+// speak reads text aloud as message id, after whatever was being read is stopped. done(err)
+// is called once, when the last part was read (err empty), when it was stopped (empty), or
+// when the browser could not read it (err: its SpeechSynthesisErrorEvent.error, such as
+// "synthesis-failed" where the system has no voice). lang, when known, picks the voice.
+export function speak(id, text, lang, done) {
+  stopSpeaking();
+  const parts = chunks(text);
+  const mine = { id, done };
+  current = mine;
+  const end = (err) => {
+    if (current !== mine) return; // stopped, or replaced: its done was called then
+    current = null;
+    speechSynthesis.cancel();
+    done(err || "");
+  };
+  if (!parts.length) return end("");
+  parts.forEach((p, i) => {
+    const u = new SpeechSynthesisUtterance(p);
+    if (lang) u.lang = lang;
+    u.onerror = (e) => end(e.error === "interrupted" || e.error === "canceled" ? "" : e.error || "failed");
+    if (i === parts.length - 1) u.onend = () => end("");
+    speechSynthesis.speak(u);
+  });
+}
+
+// stopSpeaking stops what is being read, if anything is.
+export function stopSpeaking() {
+  if (!current) return;
+  const c = current;
+  current = null;
+  speechSynthesis.cancel();
+  c.done("");
+}
+
+// replyLanguage is the language text is written in, as Chrome tells it (the extension's
+// chrome.i18n.detectLanguage), so that a French reply gets a French voice whatever the
+// panel's language; "" when Chrome is not sure or cannot say (the web client).
+export async function replyLanguage(text) {
+  const detect = globalThis.chrome && chrome.i18n && chrome.i18n.detectLanguage;
+  if (!detect) return "";
+  try {
+    const r = await chrome.i18n.detectLanguage(text.slice(0, 2000));
+    const best = r && r.isReliable && r.languages && r.languages[0];
+    return best && best.language !== "und" ? best.language : "";
+  } catch {
+    return "";
+  }
+}

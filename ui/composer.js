@@ -9,8 +9,15 @@ import { attachForSend, afterSend, currentWindow, hasAsk, privateWindow } from "
 import { t, onLanguage } from "./i18n.js";
 import * as slash from "./slash.js";
 import { Attachments } from "./attach.js";
+import { promptsOf, asCommands } from "./prompts.js";
 
-slash.attach($("input"), { commands: () => state.active && state.active.commands, label: () => t("slashCommands") });
+// After a "/": the commands of the agent the chat is with (a hosted agent's), then the saved
+// prompts, whose text takes the box.
+const agentCommands = () => (state.active && state.active.commands) || [];
+slash.attach($("input"), {
+  commands: () => [...agentCommands(), ...asCommands(promptsOf(state.settings))],
+  label: () => t(!agentCommands().length ? "slashPrompts" : promptsOf(state.settings).length ? "slashBoth" : "slashCommands"),
+});
 
 // The chat's mode: in agent mode the model may use the browser tools. Each chat keeps its own;
 // a new chat starts as a plain chat (acting on the browser is something to turn on, not to

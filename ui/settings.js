@@ -5,6 +5,7 @@ import { $, el, keyed } from "./dom.js";
 import { call } from "./connection.js";
 import { state, providerDef, agentDef, modelOf } from "./state.js";
 import { t, say } from "./i18n.js";
+import { promptsOf } from "./prompts.js";
 
 // hooks: what to redraw elsewhere after a save.
 export const hooks = { saved: () => {} };
@@ -76,6 +77,7 @@ function renderSettings(id) {
   $("memoryCount").value = s.memoryCount;
   $("maxSteps").value = s.maxSteps;
   $("askSeconds").value = s.askSeconds || 120;
+  drawPrompts(s);
   const d = s.daemon || {};
   $("daemonEnabled").checked = !!d.enabled;
   $("daemonPort").value = d.port || "";
@@ -157,6 +159,8 @@ $("settings").addEventListener("submit", async (e) => {
   s.memoryCount = $("memoryCount").value === "" ? NaN : Number($("memoryCount").value);
   s.maxSteps = $("maxSteps").value === "" ? NaN : Number($("maxSteps").value);
   s.askSeconds = $("askSeconds").value === "" ? NaN : Number($("askSeconds").value);
+  const saved = readPrompts(state.settings);
+  if (saved) s.prompts = saved;
   delete s.hasDaemonToken;
   delete s.hasBridgeToken;
   s.bridge = { enabled: $("bridgeEnabled").checked, url: $("bridgeURL").value.trim() };
@@ -204,4 +208,53 @@ $("agent-log").addEventListener("click", async () => {
   }
   out.hidden = false;
   out.scrollTop = out.scrollHeight; // the end is what happened last
+});
+
+// ---- saved prompts (prompts.js): one row each, a name, its text and Delete ----
+
+// edited says whether the user changed the list in Settings since it was drawn: an untouched
+// list of the panel's own is not saved (it keeps following the language).
+let edited = false;
+
+// drawPrompts draws the prompts of settings s in Settings, one row each.
+function drawPrompts(s) {
+  edited = false;
+  $("prompt-list").replaceChildren(...promptsOf(s).map(promptRow));
+}
+
+function promptRow(p) {
+  const name = el("input", { className: "prompt-name", value: p.name, maxLength: 32, spellcheck: false, autocomplete: "off", "aria-label": t("sPromptName") });
+  const text = el("textarea", { className: "prompt-text", value: p.text, rows: 2, "aria-label": t("sPromptText") });
+  const del = el("button", { type: "button", className: "prompt-delete", textContent: t("hDelete") });
+  const label = () => del.setAttribute("aria-label", t("sPromptDelete", name.value));
+  label();
+  name.addEventListener("input", label);
+  return el("div", { className: "prompt-row" }, name, text, del);
+}
+
+// readPrompts is the list as Settings shows it now, or undefined when it was not edited and the
+// settings had none of the user's (the panel's own stay the panel's).
+function readPrompts(s) {
+  if (!edited && !(s && Array.isArray(s.prompts))) return undefined;
+  return [...document.querySelectorAll("#prompt-list .prompt-row")].map((r) => ({
+    name: r.querySelector(".prompt-name").value.trim().replace(/^\//, ""),
+    text: r.querySelector(".prompt-text").value,
+  }));
+}
+
+$("prompt-list").addEventListener("input", () => (edited = true));
+$("prompt-list").addEventListener("click", (e) => {
+  const b = e.target.closest(".prompt-delete");
+  if (!b) return;
+  edited = true;
+  const r = b.closest(".prompt-row");
+  (r.nextElementSibling || r.previousElementSibling)?.querySelector(".prompt-name").focus();
+  r.remove();
+  if (!$("prompt-list").childElementCount) $("add-prompt").focus();
+});
+$("add-prompt").addEventListener("click", () => {
+  edited = true;
+  const r = promptRow({ name: "", text: "" });
+  $("prompt-list").append(r);
+  r.querySelector(".prompt-name").focus();
 });

@@ -3,7 +3,8 @@
 // lists those that match what follows; arrows move, Tab or Enter puts the command in the box
 // (Enter on a command already typed in full sends it), Escape or a click elsewhere closes the
 // list. A listbox the message box controls, so a screen reader follows the choice. The panel,
-// the overlay and skiffd's web client share it: each says where its chat's commands are.
+// the overlay and skiffd's web client share it: each says where its chat's commands are. A
+// command with a text (a saved prompt, prompts.js) puts that text in the box when chosen.
 import { el } from "./dom.js";
 
 let list = null; // <ul role="listbox">, made on first use above the composer
@@ -56,8 +57,10 @@ export function close() {
   input.removeAttribute("aria-activedescendant");
 }
 
+// choose puts command i in the box: a saved prompt's text (it has one), else "/name ".
 function choose(i) {
-  input.value = "/" + shown[i].name + " ";
+  const c = shown[i];
+  input.value = c.text !== undefined ? c.text : "/" + c.name + " ";
   close();
   input.focus();
 }
@@ -76,7 +79,7 @@ export function key(e) {
       choose(pick);
       break;
     case "Enter":
-      if (e.shiftKey || input.value === "/" + shown[pick].name) {
+      if (e.shiftKey || (input.value === "/" + shown[pick].name && shown[pick].text === undefined)) {
         close();
         return false; // a command typed in full: Enter sends it
       }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -168,6 +169,51 @@ func TestSettingsValidate(t *testing.T) {
 	s.Provider = "custom"
 	_, _, _, err := s.Resolve()
 	assert.ErrorContains(t, err, "needs a base URL")
+}
+
+// Saved prompts: one word each (it is typed after a "/"), in any script, unique case aside,
+// with text, not too many or too long; never saved (nil) and none (empty) stay apart through
+// storage, so the panel offers its own only to whoever never saved theirs.
+func TestSavedPromptsAreChecked(t *testing.T) {
+	s := DefaultSettings()
+	s.Prompts = []Prompt{{Name: "summarize", Text: "Summarize the page."}, {Name: "résumer", Text: "Résume la page."}, {Name: "bug_report-2", Text: "Write it up."}}
+	require.NoError(t, s.Validate())
+	bad := []struct {
+		prompts []Prompt
+		says    string
+	}{
+		{[]Prompt{{Name: "two words", Text: "x"}}, "“two words” is not"},
+		{[]Prompt{{Name: "", Text: "x"}}, "“” is not"},
+		{[]Prompt{{Name: "/slash", Text: "x"}}, "“/slash” is not"},
+		{[]Prompt{{Name: strings.Repeat("a", 33), Text: "x"}}, "at most 32 characters"},
+		{[]Prompt{{Name: "Same", Text: "x"}, {Name: "same", Text: "y"}}, "two prompts are named “same”"},
+		{[]Prompt{{Name: "empty", Text: " \n "}}, "the prompt “empty” has no text"},
+		{[]Prompt{{Name: "long", Text: strings.Repeat("é", MaxPromptText+1)}}, "the prompt “long” is longer than 8000 characters"},
+		{slices.Repeat([]Prompt{{Name: "a", Text: "x"}}, MaxPrompts+1), "at most 50 prompts"},
+	}
+	for _, tc := range bad {
+		s.Prompts = tc.prompts
+		var fe *FieldError
+		require.True(t, errors.As(s.Validate(), &fe), tc.says)
+		assert.Equal(t, "prompts", fe.Field)
+		assert.Contains(t, fe.Message, tc.says)
+	}
+	for _, tc := range []struct {
+		prompts []Prompt
+		json    string
+	}{{nil, ""}, {[]Prompt{}, `"prompts":[]`}} {
+		s.Prompts = tc.prompts
+		b, err := json.Marshal(s)
+		require.NoError(t, err)
+		if tc.json == "" {
+			assert.NotContains(t, string(b), `"prompts"`)
+		} else {
+			assert.Contains(t, string(b), tc.json)
+		}
+		var back Settings
+		require.NoError(t, json.Unmarshal(b, &back))
+		assert.Equal(t, tc.prompts == nil, back.Prompts == nil)
+	}
 }
 
 // A chat stored when slash commands were kept as bare names reads as commands without

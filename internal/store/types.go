@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/skiff-ai/skiff/internal/i18n"
@@ -333,7 +334,23 @@ type Settings struct {
 	// Language is the panel's: "en", "fr", or "auto" ("" too) for the browser's. What the
 	// model reads stays English.
 	Language string `json:"language,omitempty"`
+	// Prompts are the user's saved prompts, offered after a "/" in the message box. nil (never
+	// saved) gives the panel's own, in the user's language; an empty list is none.
+	Prompts []Prompt `json:"prompts,omitzero"`
 }
+
+// Prompt is a saved prompt: typing "/" and its name in the message box puts its text there.
+type Prompt struct {
+	Name string `json:"name"`
+	Text string `json:"text"`
+}
+
+// Limits of the saved prompts.
+const (
+	MaxPrompts    = 50
+	MaxPromptName = 32
+	MaxPromptText = 8000
+)
 
 // Languages are the user's languages Skiff speaks (ui/_locales).
 var Languages = i18n.Languages
@@ -470,6 +487,11 @@ var (
 	sayWorkflowBad = i18n.Sentence{Key: "fieldWorkflowBad", English: "This workflow cannot be saved: $1."}
 	sayBridgeURL   = i18n.Sentence{Key: "fieldBridgeURL", English: "the agent's address, as http://host:port"}
 	sayWorkflowMax = i18n.Sentence{Key: "fieldWorkflowMax", English: "Skiff keeps at most $1 workflows: delete one first."}
+	sayPromptMax   = i18n.Sentence{Key: "fieldPromptMax", English: "Skiff keeps at most $1 prompts: delete one first"}
+	sayPromptName  = i18n.Sentence{Key: "fieldPromptName", English: "a prompt's name is one word of letters, digits, - or _, at most $1 characters: “$2” is not"}
+	sayPromptTwice = i18n.Sentence{Key: "fieldPromptTwice", English: "two prompts are named “$1”"}
+	sayPromptEmpty = i18n.Sentence{Key: "fieldPromptEmpty", English: "the prompt “$1” has no text"}
+	sayPromptLong  = i18n.Sentence{Key: "fieldPromptLong", English: "the prompt “$1” is longer than $2 characters"}
 )
 
 // SetNotice sets the message's notice: its text, and its English.
@@ -520,6 +542,9 @@ func (s Settings) Validate() error {
 	if s.Language != "" && s.Language != "auto" && !slices.Contains(Languages, s.Language) {
 		return fieldError("language", sayLanguage, s.Language)
 	}
+	if err := checkPrompts(s.Prompts); err != nil {
+		return err
+	}
 	if s.Daemon.Port != 0 && (s.Daemon.Port < 1024 || s.Daemon.Port > 65535) {
 		return fieldError("daemonPort", sayPort)
 	}
@@ -537,6 +562,46 @@ func (s Settings) Validate() error {
 		}
 	}
 	return nil
+}
+
+// checkPrompts says what is wrong with the saved prompts, as the field "prompts": too many, a
+// name that is not one word (it is typed after a "/"), two of one name (case aside), a prompt
+// without text or too long.
+func checkPrompts(ps []Prompt) error {
+	if len(ps) > MaxPrompts {
+		return fieldError("prompts", sayPromptMax, MaxPrompts)
+	}
+	seen := map[string]bool{}
+	for _, p := range ps {
+		if !promptName(p.Name) {
+			return fieldError("prompts", sayPromptName, MaxPromptName, p.Name)
+		}
+		if k := strings.ToLower(p.Name); seen[k] {
+			return fieldError("prompts", sayPromptTwice, p.Name)
+		} else {
+			seen[k] = true
+		}
+		if strings.TrimSpace(p.Text) == "" {
+			return fieldError("prompts", sayPromptEmpty, p.Name)
+		}
+		if utf8.RuneCountInString(p.Text) > MaxPromptText {
+			return fieldError("prompts", sayPromptLong, p.Name, MaxPromptText)
+		}
+	}
+	return nil
+}
+
+// promptName says whether name is a prompt's name: 1 to MaxPromptName letters (any script),
+// digits, - or _.
+func promptName(name string) bool {
+	n := 0
+	for _, r := range name {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_' {
+			return false
+		}
+		n++
+	}
+	return n > 0 && n <= MaxPromptName
 }
 
 // Resolve returns the provider the settings point at, with its base URL override applied,

@@ -183,7 +183,7 @@ func TestSavedPromptsAreChecked(t *testing.T) {
 		says    string
 	}{
 		{[]Prompt{{Name: "two words", Text: "x"}}, "“two words” is not"},
-		{[]Prompt{{Name: "", Text: "x"}}, "“” is not"},
+		{[]Prompt{{Name: "", Text: "x"}}, "a prompt has no name"},
 		{[]Prompt{{Name: "/slash", Text: "x"}}, "“/slash” is not"},
 		{[]Prompt{{Name: strings.Repeat("a", 33), Text: "x"}}, "at most 32 characters"},
 		{[]Prompt{{Name: "Same", Text: "x"}, {Name: "same", Text: "y"}}, "two prompts are named “same”"},

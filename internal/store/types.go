@@ -488,6 +488,7 @@ var (
 	sayBridgeURL   = i18n.Sentence{Key: "fieldBridgeURL", English: "the agent's address, as http://host:port"}
 	sayWorkflowMax = i18n.Sentence{Key: "fieldWorkflowMax", English: "Skiff keeps at most $1 workflows: delete one first."}
 	sayPromptMax   = i18n.Sentence{Key: "fieldPromptMax", English: "Skiff keeps at most $1 prompts: delete one first"}
+	sayPromptNone  = i18n.Sentence{Key: "fieldPromptNone", English: "a prompt has no name: give it one word, typed after a “/”"}
 	sayPromptName  = i18n.Sentence{Key: "fieldPromptName", English: "a prompt's name is one word of letters, digits, - or _, at most $1 characters: “$2” is not"}
 	sayPromptTwice = i18n.Sentence{Key: "fieldPromptTwice", English: "two prompts are named “$1”"}
 	sayPromptEmpty = i18n.Sentence{Key: "fieldPromptEmpty", English: "the prompt “$1” has no text"}
@@ -573,6 +574,9 @@ func checkPrompts(ps []Prompt) error {
 	}
 	seen := map[string]bool{}
 	for _, p := range ps {
+		if p.Name == "" {
+			return fieldError("prompts", sayPromptNone)
+		}
 		if !promptName(p.Name) {
 			return fieldError("prompts", sayPromptName, MaxPromptName, p.Name)
 		}

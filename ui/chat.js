@@ -146,8 +146,7 @@ function userImages(ids) {
 
 // drawActions puts the message buttons where they belong now: Copy and Read aloud (Stop reading,
 // while it is read) on replies, Regenerate on the last reply, Edit on the last user message, none
-// while a reply streams. It touches only the
-// buttons, never the messages' content.
+// while a reply streams. It touches only the buttons, never the messages' content.
 function drawActions() {
   const msgs = state.active ? state.active.messages : [];
   const lastUser = lastIndex(msgs, "user");

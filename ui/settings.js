@@ -24,6 +24,7 @@ let formProvider = null; // the provider the settings form shows
 
 export function openSettings() {
   $("settings-status").textContent = "";
+  edited = false; // what was left unsaved when Settings closed is gone
   renderSettings(state.settings.provider);
   const checked = document.querySelector('#provider-grid input:checked');
   (checked || $("model")).focus();
@@ -182,6 +183,7 @@ $("settings").addEventListener("submit", async (e) => {
   if ($("bridgeToken").value.trim()) params.bridgeToken = $("bridgeToken").value.trim();
   try {
     state.settings = await call("settings.save", params);
+    edited = false; // saved: the list is drawn again as the core keeps it
     await hooks.saved(); // a new language first: what follows is drawn in it
     $("settings-status").textContent = t("sSaved");
     renderBadge();
@@ -216,9 +218,10 @@ $("agent-log").addEventListener("click", async () => {
 // list of the panel's own is not saved (it keeps following the language).
 let edited = false;
 
-// drawPrompts draws the prompts of settings s in Settings, one row each.
+// drawPrompts draws the prompts of settings s in Settings, one row each, unless the user is
+// editing them (the form is drawn again when another provider is picked).
 function drawPrompts(s) {
-  edited = false;
+  if (edited) return;
   $("prompt-list").replaceChildren(...promptsOf(s).map(promptRow));
 }
 

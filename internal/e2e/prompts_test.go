@@ -52,6 +52,14 @@ func TestSavedPromptsFillTheMessageBox(t *testing.T) {
 	const bug = "Write a bug report for what I describe: steps, what I expected, what happened."
 	Do(t, tab, chromedp.SendKeys("#prompt-list .prompt-row:last-child .prompt-name", "bug"))
 	Do(t, tab, chromedp.SendKeys("#prompt-list .prompt-row:last-child .prompt-text", bug))
+	// Another provider looked at before saving: the form is drawn again, the edits stay.
+	Do(t, tab, chromedp.Click(`#provider-grid label:has(input[value="anthropic"])`))
+	WaitJS(t, tab, `document.querySelector('#provider-grid input[value="anthropic"]').checked`)
+	Do(t, tab, chromedp.Click(`#provider-grid label:has(input[value="openai"])`))
+	WaitJS(t, tab, `document.querySelector('#provider-grid input[value="openai"]').checked`)
+	if got := JS[string](t, tab, `[...document.querySelectorAll("#prompt-list .prompt-name")].map(n => n.value).join(" ")`); got != "summarize explain bug" {
+		t.Errorf("the prompts being edited, after another provider was looked at: %q", got)
+	}
 	Do(t, tab, chromedp.Click("#save"))
 	WaitJS(t, tab, `document.getElementById("settings-status").textContent === "Saved."`)
 	if got := storedPrompts(t, tab); got != "summarize explain bug" {

@@ -580,11 +580,11 @@ func checkPrompts(ps []Prompt) error {
 		if !promptName(p.Name) {
 			return fieldError("prompts", sayPromptName, MaxPromptName, p.Name)
 		}
-		if k := strings.ToLower(p.Name); seen[k] {
+		k := strings.ToLower(p.Name)
+		if seen[k] {
 			return fieldError("prompts", sayPromptTwice, p.Name)
-		} else {
-			seen[k] = true
 		}
+		seen[k] = true
 		if strings.TrimSpace(p.Text) == "" {
 			return fieldError("prompts", sayPromptEmpty, p.Name)
 		}

@@ -34,7 +34,7 @@ func replyToRead(t *testing.T) context.Context {
 // Stop reading while it reads and Read aloud again when it ends or is stopped. The browser's
 // speechSynthesis is watched here (it has no voice in headless Chromium): what reaches it is
 // what the panel asked it to say.
-func TestARepliesIsReadAloudAndStops(t *testing.T) {
+func TestAReplyIsReadAloudAndStops(t *testing.T) {
 	tab := replyToRead(t)
 	JS[bool](t, tab, `(() => {
 		window.said = []; window.cancels = 0;

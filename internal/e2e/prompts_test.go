@@ -16,7 +16,7 @@ import (
 // Saved prompts as a user meets them: a "/" in the message box lists the panel's own (the user
 // never saved any), Tab puts the chosen one's text in the box to edit, and it goes to the model
 // as typed; in Settings the user adds one, deletes one and saves, and "/name" with Enter puts the
-// new one's text in the box without sending it; a name of two words is refused beside the list,
+// new one's text in the box without sending it; a name of two words is refused under the list,
 // and nothing is saved.
 func TestSavedPromptsFillTheMessageBox(t *testing.T) {
 	m := testkit.NewModel(t, func(*testkit.Conversation) testkit.Turn { return testkit.Turn{Text: "Done."} })

@@ -5,18 +5,20 @@ import { $, el, banner } from "./dom.js";
 import { call } from "./connection.js";
 import { state } from "./state.js";
 import { showSession } from "./chat.js";
-import { attachForSend, afterSend, currentWindow, hasAsk, privateWindow } from "./page.js";
+import { attachForSend, afterSend, currentWindow, hasAsk, privateWindow, pageInFront } from "./page.js";
 import { t, onLanguage } from "./i18n.js";
 import * as slash from "./slash.js";
 import { Attachments } from "./attach.js";
-import { promptsOf, asCommands } from "./prompts.js";
+import { promptsOf, asCommands, fill, valuesNow } from "./prompts.js";
 
 // After a "/": the commands of the agent the chat is with (a hosted agent's), then the saved
-// prompts, whose text takes the box.
+// prompts, whose text takes the box: {{date}}, {{time}} and {{language}} filled in, and the
+// page in front's {{url}} and {{title}}.
 const agentCommands = () => (state.active && state.active.commands) || [];
 slash.attach($("input"), {
   commands: () => [...agentCommands(), ...asCommands(promptsOf(state.settings))],
   label: () => t(!agentCommands().length ? "slashPrompts" : promptsOf(state.settings).length ? "slashBoth" : "slashCommands"),
+  fill: async (text) => fill(text, valuesNow(document.documentElement.lang || "en", await pageInFront())),
 });
 
 // The chat's mode: in agent mode the model may use the browser tools. Each chat keeps its own;

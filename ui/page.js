@@ -135,6 +135,22 @@ export function attachForSend() {
   return { tabId: p.tabId || 0, url: p.url || "", removed: page.removed };
 }
 
+// pageInFront is the address and title of the page in front of the user now (the tab the chip
+// follows: the window's active tab, or the overlay's), for a prompt's {{url}} and {{title}}; null
+// when there is none Skiff may name (Skiff's own page, a window without tabs).
+export async function pageInFront() {
+  let tab = null;
+  try {
+    if (pinned) tab = await chrome.tabs.get(pinned);
+    else [tab] = await chrome.tabs.query(windowId ? { active: true, windowId } : { active: true, lastFocusedWindow: true });
+  } catch {
+    return null;
+  }
+  const url = tab && (tab.url || tab.pendingUrl);
+  if (!url || url.startsWith(location.origin)) return null;
+  return { url, title: tab.title || url };
+}
+
 export function afterSend() {
   page.removed = false;
   page.ask = null;

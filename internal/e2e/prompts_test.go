@@ -4,8 +4,10 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -101,6 +103,55 @@ func TestSavedPromptsFillTheMessageBox(t *testing.T) {
 	}
 }
 
+// A saved prompt's placeholders as a user meets them: the ones the panel knows are filled in
+// when the prompt is chosen (the date, the page in front's title and address), the others are
+// left in the box with the first one selected; typing replaces it, Tab goes to the next one and
+// Shift+Tab back, and once none is left Tab leaves the box as it always does.
+func TestAPromptsPlaceholdersAreFilledOrLeftToType(t *testing.T) {
+	site := testkit.NewSite(t)
+	m := testkit.NewModel(t, func(*testkit.Conversation) testkit.Turn { return testkit.Turn{Text: "Done."} })
+	tab := browser.FreshPanel(t)
+	Configure(t, tab, "openai", m.URL, "sk-test", "gpt-test")
+	const text = "On {{date}}, about “{{ Title }}” ({{url}}): write to {{person}} that {{what to say}}."
+	JS[bool](t, tab, `skiffTest.call("core.hello").then(st => skiffTest.call("settings.save", {settings: {...st.settings, prompts: [{name: "write", text: `+jsString(text)+`}]}, keys: {}})).then(() => true)`)
+	Do(t, tab, chromedp.Reload())
+	WaitJS(t, tab, `document.body.dataset.ready === "1"`)
+	page := site.Page("form.html")
+	openTab(t, tab, page)
+	NewChat(t, tab)
+
+	selected := `(() => { const n = document.getElementById("input"); return n.value.slice(n.selectionStart, n.selectionEnd) })()`
+	Do(t, tab, chromedp.SendKeys("#input", "/wr"))
+	WaitJS(t, tab, `!document.getElementById("slash-list").hidden`)
+	Do(t, tab, chromedp.KeyEvent(kb.Tab))
+	filled := fmt.Sprintf("On %s, about “Contact form” (%s): write to {{person}} that {{what to say}}.", time.Now().Format("January 2, 2006"), page)
+	WaitJS(t, tab, `document.getElementById("input").value === `+jsString(filled))
+	if got := JS[string](t, tab, selected); got != "{{person}}" {
+		t.Fatalf("selected after the prompt was chosen: %q", got)
+	}
+	Do(t, tab, chromedp.KeyEvent(kb.Tab))
+	WaitJS(t, tab, selected+` === "{{what to say}}"`)
+	Do(t, tab, chromedp.KeyEvent(kb.Shift+kb.Tab))
+	WaitJS(t, tab, selected+` === "{{person}}"`)
+	Do(t, tab, chromedp.SendKeys("#input", "Ada"))
+	Do(t, tab, chromedp.KeyEvent(kb.Tab))
+	WaitJS(t, tab, selected+` === "{{what to say}}"`)
+	Do(t, tab, chromedp.SendKeys("#input", "the form works"))
+	// None left: Tab leaves the message box.
+	Do(t, tab, chromedp.KeyEvent(kb.Tab))
+	WaitJS(t, tab, `document.activeElement !== document.getElementById("input")`)
+	want := strings.NewReplacer("{{person}}", "Ada", "{{what to say}}", "the form works").Replace(filled)
+	if got := JS[string](t, tab, `document.getElementById("input").value`); got != want {
+		t.Fatalf("the box holds %q, want %q", got, want)
+	}
+	Do(t, tab, chromedp.SendKeys("#input", kb.Enter))
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	convs := m.Conversations()
+	if got := convs[len(convs)-1].Last().Text; !strings.Contains(got, want) {
+		t.Errorf("the model got %q", got)
+	}
+}
+
 // storedPrompts are the names of the prompts the core keeps, as it gives them to the panel.
 func storedPrompts(t *testing.T, tab context.Context) string {
 	t.Helper()
@@ -121,6 +172,12 @@ func TestThePanelsOwnPromptsSpeakTheUsersLanguage(t *testing.T) {
 	}
 	Do(t, tab, chromedp.KeyEvent(kb.Tab))
 	WaitJS(t, tab, `document.getElementById("input").value === "Résume cette page en cinq points, le plus important d’abord."`)
+	// The language a text is translated into is the user's ({{language}}).
+	JS[bool](t, tab, `(document.getElementById("input").value = "", true)`)
+	Do(t, tab, chromedp.SendKeys("#input", "/trad"))
+	WaitJS(t, tab, `!document.getElementById("slash-list").hidden`)
+	Do(t, tab, chromedp.KeyEvent(kb.Tab))
+	WaitJS(t, tab, `document.getElementById("input").value === "Traduis le texte sélectionné en français, en gardant son sens et son ton."`)
 	if got := storedPrompts(t, tab); got != "" {
 		t.Errorf("the panel's own prompts were stored: %q", got)
 	}

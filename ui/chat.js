@@ -154,6 +154,7 @@ function drawActions() {
   const isBusy = busy();
   $("messages").querySelectorAll(":scope > .msg").forEach((n, i) => {
     n.querySelector(":scope > .m-actions")?.remove();
+    n.querySelector(":scope > .m-info")?.remove();
     const msg = msgs[i];
     if (isBusy || !msg || msg.id !== n.dataset.id || n.querySelector(".edit-box")) return;
     const actions = el("div", { className: "m-actions" });
@@ -164,8 +165,43 @@ function drawActions() {
     }
     if (msg.role === "assistant" && i === lastReply && lastReply > lastUser) actions.append(el("button", { type: "button", className: "regenerate", textContent: t("regenerate") }));
     if (msg.role === "user" && i === lastUser) actions.append(el("button", { type: "button", className: "edit", textContent: t("edit"), "aria-label": t("editResend") }));
+    const info = msg.role === "assistant" && msg.status !== "streaming" ? details(msg) : "";
+    if (info) {
+      const open = detailsOpen.has(msg.id);
+      actions.append(el("button", { type: "button", className: "info-msg", textContent: t("replyDetails"), "aria-label": t("replyDetailsOf"), "aria-expanded": String(open), "aria-controls": "info-" + msg.id }));
+    }
     if (actions.childElementCount) n.append(actions);
+    if (info && detailsOpen.has(msg.id)) n.append(el("div", { className: "m-info", id: "info-" + msg.id, textContent: info }));
   });
+}
+
+// The replies whose details the user opened (this page's, not stored).
+const detailsOpen = new Set();
+
+// details is what a reply's Details show: its model, the tokens the provider counted, how long
+// it took to begin and to end, and how fast it was written; "" when none of it is known.
+function details(msg) {
+  const lang = document.documentElement.lang || "en";
+  const num = (x) => new Intl.NumberFormat(lang).format(x);
+  const secs = (ms) => new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: ms < 1000 ? 2 : 1 }).format(ms / 1000);
+  const u = msg.usage;
+  const parts = [];
+  if (u) {
+    let tokens = t("infoTokens", num(u.input || 0), num(u.output || 0));
+    if (u.reasoning) tokens += ", " + t("infoThinking", num(u.reasoning));
+    if (u.cacheRead) tokens += ", " + t("infoCached", num(u.cacheRead));
+    parts.push(tokens);
+  }
+  if (msg.firstMs && msg.doneMs) parts.push(t("infoTiming", secs(msg.firstMs), secs(msg.doneMs)));
+  else if (msg.doneMs) parts.push(t("infoDone", secs(msg.doneMs)));
+  // What the model wrote, thoughts included (some providers count them apart from the output):
+  // all it counted but the request.
+  const wrote = u ? (u.total > (u.input || 0) ? u.total - (u.input || 0) : u.output || 0) : 0;
+  const writing = msg.doneMs - msg.firstMs;
+  if (wrote > 0 && msg.firstMs && writing >= 100) parts.push(t("infoSpeed", num(Math.round((wrote * 1000) / writing))));
+  if (!parts.length) return "";
+  if (msg.model) parts.unshift(msg.model);
+  return parts.join(" · ");
 }
 
 // shownContent is a message's text as the user reads it: a sentence Skiff wrote in their
@@ -280,6 +316,11 @@ $("messages").addEventListener("click", async (e) => {
     copyText(shownContent(activeMessage(n.dataset.id)), b);
   } else if (b.classList.contains("speak-msg")) {
     readAloud(n);
+  } else if (b.classList.contains("info-msg")) {
+    const id = n.dataset.id;
+    if (!detailsOpen.delete(id)) detailsOpen.add(id);
+    drawActions();
+    n.querySelector(".info-msg")?.focus();
   } else if (b.classList.contains("regenerate")) {
     try {
       await call("chat.regenerate", hooks.runParams());

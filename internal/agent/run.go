@@ -362,6 +362,9 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 			if runaway {
 				continue // what comes after the cut, until the stream closes
 			}
+			if msg.FirstMs == 0 && (ev.Kind == provider.EventText || ev.Kind == provider.EventReasoning || ev.Kind == provider.EventToolCall) {
+				msg.FirstMs = max(1, e.now()-msg.CreatedAt)
+			}
 			switch ev.Kind {
 			case provider.EventText:
 				content.WriteString(ev.Text)
@@ -464,6 +467,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	// after it would bring back a streaming copy of it.
 	storeErr := drafts.close()
 	msg.Content, msg.Reasoning = content.String(), reasoning.String()
+	msg.DoneMs = max(1, e.now()-msg.CreatedAt)
 	msg.ToolCalls = r.uniqueIDs(calls)
 	calls = msg.ToolCalls
 	switch {

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -86,6 +87,7 @@ func TestChatStreamsFromEachWireFormat(t *testing.T) {
 	tests := []struct {
 		provider, file, model, want string
 		check                       func(t *testing.T, s *testkit.Server)
+		tokens                      string // the reply's Details, as the provider counted
 	}{
 		{"openai", "openai/text_usage.sse", "gpt-4o",
 			"I'm unable to provide real-time weather updates. To get the current weather in San Francisco, I recommend checking a reliable weather website or a weather app.",
@@ -97,7 +99,7 @@ func TestChatStreamsFromEachWireFormat(t *testing.T) {
 				if !strings.Contains(body, `"stream":true`) || !strings.Contains(body, `"model":"gpt-4o"`) {
 					t.Errorf("body %s", body)
 				}
-			}},
+			}, "tokens: 14 in, 30 out"},
 		{"anthropic", "anthropic/text.sse", "claude-sonnet-4-20250514",
 			"Olá! (That's \"hi\" in Portuguese)\n\nYou could also say \"Oi!\" which is a more casual way to say hi in Portuguese.",
 			func(t *testing.T, s *testkit.Server) {
@@ -106,7 +108,7 @@ func TestChatStreamsFromEachWireFormat(t *testing.T) {
 					r.Header.Get("Anthropic-Dangerous-Direct-Browser-Access") != "true" || r.Header.Get("Anthropic-Version") != "2023-06-01" {
 					t.Errorf("request %s %v", r.URL.Path, r.Header)
 				}
-			}},
+			}, "tokens: 16 in, 38 out"},
 		{"google", "gemini/text.sse", "gemini-2.0-flash",
 			"The capital of France is Paris.\n",
 			func(t *testing.T, s *testkit.Server) {
@@ -115,7 +117,7 @@ func TestChatStreamsFromEachWireFormat(t *testing.T) {
 					r.Header.Get("X-Goog-Api-Key") != "sk-google-test" {
 					t.Errorf("request %s %v", r.URL, r.Header)
 				}
-			}},
+			}, "tokens: 13 in, 8 out"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.provider, func(t *testing.T) {
@@ -129,6 +131,16 @@ func TestChatStreamsFromEachWireFormat(t *testing.T) {
 				t.Fatalf("on screen: %+v", ms)
 			}
 			tc.check(t, srv)
+			// Details: the model, the tokens the provider counted, and the reply's timing.
+			Click(t, tab, lastAssistant+`.querySelector(".info-msg")`)
+			WaitJS(t, tab, lastAssistant+`.querySelector(".m-info") !== null`)
+			info := JS[string](t, tab, lastAssistant+`.querySelector(".m-info").textContent`)
+			if !regexp.MustCompile(`^` + regexp.QuoteMeta(tc.model+" · "+tc.tokens) + ` · first text after \d+\.\d+ s, done after \d+\.\d+ s( · \d+ tokens/s)?$`).MatchString(info) {
+				t.Errorf("the reply's details: %q", info)
+			}
+			if got := JS[string](t, tab, lastAssistant+`.querySelector(".info-msg").getAttribute("aria-expanded")`); got != "true" {
+				t.Errorf("Details is aria-expanded=%q when open", got)
+			}
 			// The key was sent to its provider and nowhere else: not to the panel.
 			if JS[bool](t, tab, `JSON.stringify(document.body.innerHTML).includes("sk-`+tc.provider+`-test")`) {
 				t.Error("the API key is in the panel's DOM")

@@ -193,9 +193,12 @@ func TestNoEnglishLeftInTheFrenchPanel(t *testing.T) {
 	WaitJS(t, panel, `document.body.dataset.ready === "1"`)
 	setLanguage(t, panel, "fr")
 	t.Cleanup(func() { setLanguage(t, panel, "en") })
+	// The failed reply's details open (how long it took).
+	WaitJS(t, panel, lastAssistant+`?.querySelector(".info-msg") !== null`)
+	Click(t, panel, lastAssistant+`.querySelector(".info-msg")`)
 	// Each view, once what it lists is drawn.
 	drawn := map[string]string{
-		"chat":        lastAssistant + `?.dataset.status === "error"`,
+		"chat":        lastAssistant + `?.dataset.status === "error" && !!` + lastAssistant + `.querySelector(".m-info")`,
 		"history":     `document.querySelectorAll("#session-list .session").length === 2`,
 		"memories":    `!!document.querySelector("#memory-list .memory")`,
 		"workflows":   `!!document.querySelector("#workflow-list .workflow") && !!document.querySelector("#schedule-list .schedule")`,

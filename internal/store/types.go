@@ -44,16 +44,20 @@ func Live(status string) bool {
 // Message is one message of a session: the user's, the model's (with the tool calls it
 // made), or a tool's result ("tool").
 type Message struct {
-	ID        string              `json:"id"`
-	Role      string              `json:"role"` // "user", "assistant" or "tool"
-	Content   string              `json:"content"`
-	Reasoning string              `json:"reasoning,omitempty"`
-	CreatedAt int64               `json:"createdAt"` // unix ms
-	Status    string              `json:"status,omitempty"`
-	Error     *ErrorInfo          `json:"error,omitempty"`
-	Provider  string              `json:"provider,omitempty"`
-	Model     string              `json:"model,omitempty"`
-	Usage     *provider.Usage     `json:"usage,omitempty"`
+	ID        string          `json:"id"`
+	Role      string          `json:"role"` // "user", "assistant" or "tool"
+	Content   string          `json:"content"`
+	Reasoning string          `json:"reasoning,omitempty"`
+	CreatedAt int64           `json:"createdAt"` // unix ms
+	Status    string          `json:"status,omitempty"`
+	Error     *ErrorInfo      `json:"error,omitempty"`
+	Provider  string          `json:"provider,omitempty"`
+	Model     string          `json:"model,omitempty"`
+	Usage     *provider.Usage `json:"usage,omitempty"`
+	// FirstMs and DoneMs are a reply's timing, in ms from CreatedAt (its request): when its
+	// first text (or thought, or call) came, and when it ended. Zero: not known.
+	FirstMs   int64               `json:"firstMs,omitempty"`
+	DoneMs    int64               `json:"doneMs,omitempty"`
 	Finish    string              `json:"finish,omitempty"`
 	ToolCalls []provider.ToolCall `json:"toolCalls,omitempty"`
 	// Page is the page context the user attached to this message: sent to the model as data.

@@ -20,6 +20,7 @@ import { renderTool } from "./tools.js";
 import * as markdown from "./markdown.js";
 import * as queue from "./queue.js";
 import * as elsewhere from "./elsewhere.js";
+import { initModelMenu } from "./modelmenu.js";
 import { t, setLanguage } from "./i18n.js";
 
 // ---- views: chat, history, memories, workflows, files, permissions, settings ----
@@ -64,7 +65,7 @@ async function startNewChat() {
 }
 
 for (const [view, id] of Object.entries(toggles)) $(id).addEventListener("click", () => setView(view));
-$("model-badge").addEventListener("click", () => setView("settings"));
+initModelMenu(() => setView("settings"), () => settings.renderBadge());
 $("new").addEventListener("click", startNewChat);
 
 document.addEventListener("keydown", (e) => {

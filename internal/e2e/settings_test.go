@@ -12,6 +12,7 @@ import (
 	"github.com/skiff-ai/skiff/internal/testkit"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 func TestMemoriesAreEditableAndReachTheModel(t *testing.T) {
@@ -207,4 +208,64 @@ func TestFirstRunOffersLocalModels(t *testing.T) {
 	if c := messages(t, tab)[1].Content; c != "Olá!" {
 		t.Fatalf("reply %q", c)
 	}
+}
+
+// The model badge opens the model menu: the provider in use's models (its live list), then the
+// other providers set up with the model each keeps. Typing filters, Enter chooses, and the next
+// message goes to the model chosen, at the other provider too; Escape closes, and "All
+// settings…" opens Settings.
+func TestTheModelMenuChangesTheModel(t *testing.T) {
+	groq := modelServer(t, "sk-groq")
+	anthropic := testkit.Replay(t, "anthropic/text.sse", 0)
+	tab := browser.FreshPanel(t)
+	Configure(t, tab, "anthropic", anthropic.URL, "sk-anthropic", "claude-sonnet-4-20250514")
+	Configure(t, tab, "groq", groq.URL, "sk-groq", "live-alpha")
+	WaitJS(t, tab, `document.getElementById("model-badge").textContent === "Groq · live-alpha"`)
+
+	offered := `[...document.querySelectorAll("#model-options li")].map(li => (li.getAttribute("role") === "option" ? "" : "#") + li.textContent + (li.getAttribute("aria-selected") === "true" ? "*" : "")).join("|")`
+	Click(t, tab, `document.getElementById("model-badge")`)
+	WaitJS(t, tab, `!document.getElementById("model-menu").hidden && document.activeElement.id === "model-find"`)
+	WaitJS(t, tab, offered+` === "#Groq|live-alpha*|live-beta|#Other providers|Anthropic · claude-sonnet-4-20250514"`)
+	if got := JS[string](t, tab, `document.getElementById("model-badge").getAttribute("aria-expanded")`); got != "true" {
+		t.Errorf("the badge is aria-expanded=%q with its menu open", got)
+	}
+	Do(t, tab, chromedp.SendKeys("#model-find", "beta"))
+	WaitJS(t, tab, offered+` === "#Groq|live-beta"`)
+	Do(t, tab, chromedp.KeyEvent(kb.Enter))
+	WaitJS(t, tab, `document.getElementById("model-badge").textContent === "Groq · live-beta" && document.getElementById("model-menu").hidden && document.activeElement.id === "input"`)
+	if got := JS[string](t, tab, `skiffTest.call("core.hello").then(st => st.settings.provider + " " + st.settings.models.groq)`); got != "groq live-beta" {
+		t.Errorf("stored: %q", got)
+	}
+	SendMessage(t, tab, "hello")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	if _, body := groq.Last(); !strings.Contains(body, `"model":"live-beta"`) {
+		t.Errorf("the message went to Groq as %s", body)
+	}
+
+	// The other provider, by the arrows.
+	Click(t, tab, `document.getElementById("model-badge")`)
+	WaitJS(t, tab, offered+` === "#Groq|live-alpha|live-beta*|#Other providers|Anthropic · claude-sonnet-4-20250514"`)
+	Do(t, tab, chromedp.KeyEvent(kb.ArrowDown))
+	WaitJS(t, tab, `document.getElementById("model-find").getAttribute("aria-activedescendant") === "mo-2"`)
+	Do(t, tab, chromedp.KeyEvent(kb.Enter))
+	WaitJS(t, tab, `document.getElementById("model-badge").textContent === "Anthropic · claude-sonnet-4-20250514"`)
+	Do(t, tab, chromedp.SendKeys("#input", "and now?"+kb.Enter))
+	WaitJS(t, tab, `document.querySelectorAll('#messages .msg[data-role="assistant"]').length === 2 && `+lastAssistant+`.dataset.status === "done"`)
+	if got := JS[string](t, tab, lastAssistant+`.querySelector(".content, .m-body, .markdown")?.textContent || `+lastAssistant+`.textContent`); !strings.Contains(got, "Olá!") {
+		t.Errorf("the second reply: %q", got)
+	}
+	if n := len(anthropic.Posts(t)); n != 1 {
+		t.Errorf("Anthropic got %d messages", n)
+	}
+
+	// Escape closes it, back on the badge; All settings opens Settings.
+	Click(t, tab, `document.getElementById("model-badge")`)
+	WaitJS(t, tab, `!document.getElementById("model-menu").hidden && document.activeElement.id === "model-find"`)
+	Do(t, tab, chromedp.KeyEvent(kb.Escape))
+	WaitJS(t, tab, `document.getElementById("model-menu").hidden && document.activeElement.id === "model-badge"`)
+	Click(t, tab, `document.getElementById("model-badge")`)
+	WaitJS(t, tab, `!document.getElementById("model-menu").hidden`)
+	Click(t, tab, `document.getElementById("model-settings")`)
+	WaitJS(t, tab, `document.body.dataset.view === "settings" && document.getElementById("model-menu").hidden`)
+	Do(t, tab, chromedp.Click("#settings-toggle"))
 }

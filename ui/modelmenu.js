@@ -1,0 +1,169 @@
+// The model menu: the model badge opens a short list to change the model without going through
+// Settings. It lists the chosen provider's models (the catalogue's at once, the provider's live
+// list when it comes), then the other providers already set up (a key saved, a base URL, a
+// local one used before) with the model each keeps, and a way to all of Settings. Typing
+// filters it; the arrows move, Enter chooses, Escape closes. Choosing saves the settings as
+// Settings does: the next message goes to that model.
+import { $, el, announce } from "./dom.js";
+import { call } from "./connection.js";
+import { state, providerDef } from "./state.js";
+import { t, say } from "./i18n.js";
+
+let options = []; // what the list offers now: {provider, model, name}
+let pick = 0; // the option the arrows are on
+let openSettings = () => {};
+let saved = () => {};
+const live = new Map(); // provider id → its live model list, once fetched (this page's life)
+
+// initModelMenu wires the badge and its menu. settings opens Settings; afterSave redraws what
+// shows the model.
+export function initModelMenu(settings, afterSave) {
+  openSettings = settings;
+  saved = afterSave;
+  const badge = $("model-badge");
+  const menu = $("model-menu");
+  badge.addEventListener("click", () => (menu.hidden ? open() : close(true)));
+  $("model-find").addEventListener("input", () => {
+    pick = 0;
+    draw();
+  });
+  $("model-find").addEventListener("keydown", key);
+  $("model-options").addEventListener("mousedown", (e) => e.preventDefault()); // the box keeps the focus
+  $("model-options").addEventListener("click", (e) => {
+    const li = e.target.closest("li[role=option]");
+    if (li) choose(Number(li.dataset.i));
+  });
+  $("model-settings").addEventListener("click", () => {
+    close(false);
+    openSettings();
+  });
+  // A press anywhere else, or the focus leaving the menu, closes it.
+  document.addEventListener("mousedown", (e) => {
+    if (!menu.hidden && !menu.contains(e.target) && !badge.contains(e.target)) close(false);
+  });
+  menu.addEventListener("focusout", (e) => {
+    if (!menu.hidden && e.relatedTarget && !menu.contains(e.relatedTarget) && e.relatedTarget !== badge) close(false);
+  });
+}
+
+function open() {
+  if (!state.settings) return;
+  $("model-menu").hidden = false;
+  $("model-badge").setAttribute("aria-expanded", "true");
+  $("model-find").value = "";
+  $("model-note").textContent = "";
+  pick = -1; // on the model in use, once drawn
+  draw();
+  $("model-find").focus();
+  const id = state.settings.provider;
+  if (!providerDef(id) || providerDef(id).agent || live.has(id)) return;
+  $("model-note").textContent = t("sLoadingModels");
+  call("provider.models", { provider: id }).then((r) => {
+    if (r.live) live.set(id, r.models);
+    if ($("model-menu").hidden || state.settings.provider !== id) return;
+    $("model-note").textContent = r.live ? "" : t("sModelsBuiltIn", say(r.errorText, r.error));
+    draw();
+  }, (e) => {
+    if (!$("model-menu").hidden) $("model-note").textContent = e.message;
+  });
+}
+
+function close(toBadge) {
+  if ($("model-menu").hidden) return;
+  $("model-menu").hidden = true;
+  $("model-badge").setAttribute("aria-expanded", "false");
+  if (toBadge) $("model-badge").focus();
+}
+
+// offered is every choice, before the filter: the provider in use's models, then each other
+// provider set up, with the model it keeps.
+function offered() {
+  const s = state.settings;
+  const cur = providerDef(s.provider);
+  const out = [];
+  if (cur && !cur.agent) {
+    const models = live.get(cur.id) || cur.models;
+    const keep = s.models[cur.id];
+    if (keep && !models.some((m) => m.id === keep)) out.push({ provider: cur.id, model: keep, name: keep, group: cur.name });
+    for (const m of models) out.push({ provider: cur.id, model: m.id, name: m.name || m.id, group: cur.name });
+  }
+  for (const p of state.providers) {
+    if (p.id === s.provider || p.agent) continue;
+    const model = s.models[p.id] || (p.models[0] ? p.models[0].id : "");
+    const setUp = s.hasKey[p.id] || s.baseURLs[p.id] || (p.local && s.models[p.id]);
+    if (setUp && model) out.push({ provider: p.id, model, name: p.name + " · " + model, group: t("mmOthers") });
+  }
+  return out;
+}
+
+function draw() {
+  const s = state.settings;
+  const q = $("model-find").value.trim().toLowerCase();
+  options = offered().filter((o) => !q || o.name.toLowerCase().includes(q) || o.model.toLowerCase().includes(q));
+  const inUse = (o) => o.provider === s.provider && o.model === s.models[s.provider];
+  if (pick < 0) pick = Math.max(0, options.findIndex(inUse));
+  pick = Math.min(pick, options.length - 1);
+  const items = [];
+  let group = null;
+  options.forEach((o, i) => {
+    if (o.group !== group) {
+      group = o.group;
+      items.push(el("li", { role: "presentation", className: "mm-group", textContent: group }));
+    }
+    const li = el("li", { id: "mo-" + i, role: "option", "aria-selected": String(inUse(o)), className: i === pick ? "active" : "" },
+      el("span", { textContent: o.name }));
+    li.dataset.i = String(i);
+    items.push(li);
+  });
+  if (!options.length) items.push(el("li", { role: "presentation", className: "mm-none", textContent: t("mmNone") }));
+  $("model-options").replaceChildren(...items);
+  const find = $("model-find");
+  if (options.length) {
+    find.setAttribute("aria-activedescendant", "mo-" + pick);
+    $("mo-" + pick).scrollIntoView({ block: "nearest" });
+  } else find.removeAttribute("aria-activedescendant");
+}
+
+function key(e) {
+  if (e.isComposing) return;
+  switch (e.key) {
+    case "ArrowDown":
+    case "ArrowUp":
+      if (!options.length) return;
+      pick = (pick + (e.key === "ArrowDown" ? 1 : options.length - 1)) % options.length;
+      draw();
+      break;
+    case "Enter":
+      if (options.length) choose(pick);
+      break;
+    case "Escape":
+      close(true);
+      break;
+    default:
+      return;
+  }
+  e.preventDefault();
+  e.stopPropagation();
+}
+
+// choose saves option i as the provider and model in use.
+async function choose(i) {
+  const o = options[i];
+  if (!o) return;
+  const s = structuredClone(state.settings);
+  delete s.hasKey;
+  delete s.hasDaemonToken;
+  delete s.hasBridgeToken;
+  s.provider = o.provider;
+  s.models[o.provider] = o.model;
+  try {
+    state.settings = await call("settings.save", { settings: s, keys: {} });
+  } catch (e) {
+    $("model-note").textContent = e.message;
+    return;
+  }
+  close(false);
+  saved();
+  announce(t("mmNowUsing", providerDef(o.provider).name, o.model));
+  $("input").focus();
+}

@@ -7,6 +7,7 @@ import { showSession } from "./chat.js";
 import { t, ago, chatTitle } from "./i18n.js";
 import * as agentSessions from "./agentsessions.js";
 import { privateWindow } from "./page.js";
+import { openFind } from "./find.js";
 
 let goToChat = () => {};
 
@@ -85,8 +86,11 @@ $("session-list").addEventListener("click", async (e) => {
   const id = li.dataset.id;
   try {
     if (b.classList.contains("open")) {
+      const q = $("search").value.trim();
       showSession(await call("session.open", { sessionId: id }));
       goToChat();
+      // Opened from a search: the chat shows where it matched.
+      if (q) openFind(q);
     } else if (b.classList.contains("rename")) {
       startRename(li);
     } else if (b.classList.contains("export-md")) {

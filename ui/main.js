@@ -21,6 +21,7 @@ import * as markdown from "./markdown.js";
 import * as queue from "./queue.js";
 import * as elsewhere from "./elsewhere.js";
 import { initModelMenu } from "./modelmenu.js";
+import { openFind, chatShown } from "./find.js";
 import { t, setLanguage } from "./i18n.js";
 
 // ---- views: chat, history, memories, workflows, files, permissions, settings ----
@@ -81,6 +82,11 @@ document.addEventListener("keydown", (e) => {
   } else if (e.altKey && !e.ctrlKey && !e.metaKey && (e.key === "a" || e.key === "A")) {
     e.preventDefault();
     toggleAgent();
+  } else if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && (e.key === "f" || e.key === "F") && state.active && state.active.messages.length) {
+    // Find in this chat (the side panel has no find bar; Chrome's would search the tab).
+    e.preventDefault();
+    toChat();
+    openFind();
   }
 });
 
@@ -91,6 +97,7 @@ const pageReady = page.init(() => {
   $("input").focus();
 });
 chat.hooks.afterShow = () => {
+  chatShown();
   welcome.maybeWelcome();
   elsewhere.draw();
   workflows.drawFinish();

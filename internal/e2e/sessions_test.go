@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/skiff-ai/skiff/internal/testkit"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 type listed struct{ Title, Meta, Snippet string }
@@ -182,4 +184,72 @@ func TestHistoryFollowsAnotherWindow(t *testing.T) {
 	WaitJS(t, here, titles+` === "Renamed there"`)
 	JS[bool](t, there, `skiffTest.call("session.delete", {sessionId: "elsewhere1"}).then(() => true)`)
 	WaitJS(t, here, titles+` === "" && !!document.querySelector("#session-list .note")`)
+}
+
+// Find in the chat, as a user meets it: a History search for a word opens the chat it matched
+// with the find bar holding the word, every match marked and the first in view; Enter goes to
+// the next, Shift+Enter and ↑ back (round the ends); Escape closes it and clears the marks;
+// Ctrl+F opens it again; another chat closes it.
+func TestFindInTheChat(t *testing.T) {
+	tab := browser.FreshPanel(t)
+	var msgs []string
+	for i := range 40 {
+		role, text := "user", fmt.Sprintf("Question %d about the harbour.", i)
+		if i%2 == 1 {
+			role, text = "assistant", fmt.Sprintf("Answer %d: the boats wait in the harbour.\n\n- one\n- two", i)
+		}
+		switch i {
+		case 3:
+			text = "The **tide** turns at noon."
+		case 20:
+			text = "When is the Tide highest?"
+		case 37:
+			text = "A spring tide, then a neap TIDE."
+		}
+		msgs = append(msgs, fmt.Sprintf(`{id: "m%d", role: %q, content: %s, createdAt: %d}`, i, role, jsString(text), 1794000000000+i*1000))
+	}
+	JS[bool](t, tab, `skiffTest.call("session.import", {data: JSON.stringify({format: "skiff.sessions", version: 1, sessions: [
+		{id: "harbour1", title: "The harbour", createdAt: 1794000000000, updatedAt: 1794000040000, messages: [`+strings.Join(msgs, ", ")+`]},
+		{id: "other1", title: "Something else", createdAt: 1793000000000, updatedAt: 1793000000000, messages: [{id: "o1", role: "user", content: "no match here", createdAt: 1793000000000}]}]})}).then(() => true)`)
+	Do(t, tab, chromedp.Reload())
+	WaitJS(t, tab, `document.body.dataset.ready === "1"`)
+
+	Do(t, tab, chromedp.Click("#history-toggle"))
+	Do(t, tab, chromedp.SendKeys("#search", "tide"))
+	WaitJS(t, tab, `document.querySelectorAll("#session-list .session").length === 1 && document.querySelector("#session-list .session").dataset.id === "harbour1"`)
+	Click(t, tab, `document.querySelector("#session-list .session .open")`)
+	const state = `[document.getElementById("find-bar").hidden, document.getElementById("find-input").value, document.getElementById("find-count").textContent, CSS.highlights.get("skiff-find")?.size ?? 0, [...(CSS.highlights.get("skiff-find-current") || [])].map(r => r.toString()).join()].join("|")`
+	WaitJS(t, tab, state+` === "false|tide|1 of 4|4|tide"`)
+	// The match is in view in the chat's scroller, the end of the chat is not.
+	inView := `(() => { const r = [...CSS.highlights.get("skiff-find-current")][0].getBoundingClientRect(), v = document.getElementById("chat").getBoundingClientRect(); return r.top >= v.top && r.bottom <= v.bottom })()`
+	WaitJS(t, tab, inView)
+	if JS[bool](t, tab, `(() => { const r = document.querySelector('#messages .msg:last-child').getBoundingClientRect(), v = document.getElementById("chat").getBoundingClientRect(); return r.top < v.bottom })()`) {
+		t.Error("the chat was left at its end, not at the first match")
+	}
+	if got := JS[string](t, tab, `document.activeElement.id`); got != "find-input" {
+		t.Errorf("the focus is on %q", got)
+	}
+	Do(t, tab, chromedp.KeyEvent(kb.Enter))
+	WaitJS(t, tab, state+` === "false|tide|2 of 4|4|Tide" && `+inView)
+	Do(t, tab, chromedp.KeyEvent(kb.Enter))
+	Do(t, tab, chromedp.KeyEvent(kb.Enter))
+	WaitJS(t, tab, state+` === "false|tide|4 of 4|4|TIDE"`)
+	Do(t, tab, chromedp.KeyEvent(kb.Enter))
+	WaitJS(t, tab, state+` === "false|tide|1 of 4|4|tide"`)
+	Do(t, tab, chromedp.KeyEvent(kb.ArrowUp))
+	WaitJS(t, tab, state+` === "false|tide|4 of 4|4|TIDE" && `+inView)
+	Do(t, tab, chromedp.KeyEvent(kb.Escape))
+	WaitJS(t, tab, state+` === "true|tide||0|" && document.activeElement.id === "input" && document.body.dataset.view === "chat"`)
+
+	// Ctrl+F: the bar again, with what it held, all of it selected to type over.
+	Do(t, tab, chromedp.KeyEvent("f", chromedp.KeyModifiers(kb.ModifierCtrl)))
+	WaitJS(t, tab, state+` === "false|tide|1 of 4|4|tide" && document.activeElement.id === "find-input"`)
+	Do(t, tab, chromedp.SendKeys("#find-input", "boats"))
+	WaitJS(t, tab, `document.getElementById("find-count").textContent === "1 of 18"`)
+	Do(t, tab, chromedp.SendKeys("#find-input", "x"))
+	WaitJS(t, tab, `document.getElementById("find-count").textContent === "No match" && (CSS.highlights.get("skiff-find")?.size ?? 0) === 0`)
+
+	// Another chat closes it.
+	NewChat(t, tab)
+	WaitJS(t, tab, `document.getElementById("find-bar").hidden && (CSS.highlights.get("skiff-find")?.size ?? 0) === 0`)
 }

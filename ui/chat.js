@@ -165,7 +165,7 @@ function drawActions() {
     }
     if (msg.role === "assistant" && i === lastReply && lastReply > lastUser) actions.append(el("button", { type: "button", className: "regenerate", textContent: t("regenerate") }));
     if (msg.role === "user" && i === lastUser) actions.append(el("button", { type: "button", className: "edit", textContent: t("edit"), "aria-label": t("editResend") }));
-    const info = msg.role === "assistant" && msg.status !== "streaming" ? details(msg) : "";
+    const info = msg.role === "assistant" && msg.status !== "streaming" ? details(msg, runOf(msgs, i)) : "";
     if (info) {
       const open = detailsOpen.has(msg.id);
       actions.append(el("button", { type: "button", className: "info-msg", textContent: t("replyDetails"), "aria-label": t("replyDetailsOf"), "aria-expanded": String(open), "aria-controls": "info-" + msg.id }));
@@ -178,9 +178,18 @@ function drawActions() {
 // The replies whose details the user opened (this page's, not stored).
 const detailsOpen = new Set();
 
+// runOf is the model's replies of the run message i ends (since the user's message before it),
+// when it made more than one: an agent run's turns, each with its own usage.
+function runOf(msgs, i) {
+  const turns = [];
+  for (let j = i; j >= 0 && msgs[j].role !== "user"; j--) if (msgs[j].role === "assistant") turns.push(msgs[j]);
+  return turns.length > 1 ? turns : [];
+}
+
 // details is what a reply's Details show: its model, the tokens the provider counted, how long
-// it took to begin and to end, and how fast it was written; "" when none of it is known.
-function details(msg) {
+// it took to begin and to end, and how fast it was written, then, after an agent run's last
+// reply, what the whole run counted; "" when none of it is known.
+function details(msg, run = []) {
   const lang = document.documentElement.lang || "en";
   const num = (x) => new Intl.NumberFormat(lang).format(x);
   const secs = (ms) => new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: ms < 1000 ? 2 : 1 }).format(ms / 1000);
@@ -201,6 +210,11 @@ function details(msg) {
   if (wrote > 0 && msg.firstMs && writing >= 100) parts.push(t("infoSpeed", num(Math.round((wrote * 1000) / writing))));
   if (!parts.length) return "";
   if (msg.model) parts.unshift(msg.model);
+  const counted = run.filter((m) => m.usage);
+  if (counted.length) {
+    const sum = (k) => counted.reduce((n, m) => n + (m.usage[k] || 0), 0);
+    return parts.join(" · ") + "\n" + t("infoRun", run.length, num(sum("input")), num(sum("output")));
+  }
   return parts.join(" · ");
 }
 

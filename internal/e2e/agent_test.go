@@ -246,6 +246,13 @@ func TestAgentFillsAForm(t *testing.T) {
 	panel := agentPanel(t, "anthropic", m)
 	tab := openTab(t, panel, site.Page("form.html"))
 	runAgent(t, panel, "fill the form")
+	// The last reply's Details count the whole run: four model calls, each counting 100 tokens
+	// in and 20 out (the scripted model's usage).
+	Click(t, panel, lastAssistant+`.querySelector(".info-msg")`)
+	WaitJS(t, panel, lastAssistant+`.querySelector(".m-info") !== null`)
+	if got := JS[string](t, panel, lastAssistant+`.querySelector(".m-info").textContent.split("\n")[1]`); got != "the whole run: 4 model calls, tokens: 400 in, 80 out" {
+		t.Errorf("the run's details: %q", got)
+	}
 	state := inTab[map[string]any](t, panel, tab, `(() => { const f = document.forms[0]; return {first: f.first.value, email: f.email.value, country: f.country.value, news: f.news.checked, by: f.by.value, message: f.message.value, typed: document.getElementById("typed").textContent, notes: document.getElementById("editor").textContent} })()`)
 	want := map[string]any{"first": "", "email": "ada@example.com", "country": "Spain", "news": false, "by": "phone", "message": "Hello\nthere",
 		"typed": "searched: lisbon trusted=true", "notes": "Some notes more"}

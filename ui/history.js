@@ -1,5 +1,6 @@
-// History: every chat with its provider and age, search over titles and messages, rename in
-// place, delete (asks twice), export one as Markdown or all as JSON, import a backup.
+// History: every chat with its provider and age, search over titles and messages, pin (a pinned
+// chat comes first), rename in place, delete (asks twice), export one as Markdown or all as
+// JSON, import a backup.
 import { $, el, download, keyed } from "./dom.js";
 import { call } from "./connection.js";
 import { state, providerDef } from "./state.js";
@@ -55,6 +56,7 @@ function sessionItem(s) {
   li.append(
     el("button", { type: "button", className: "open" }, el("span", { className: "s-title" }), el("span", { className: "s-meta" })),
     el("div", { className: "actions" },
+      el("button", { type: "button", className: "pin" }),
       el("button", { type: "button", className: "rename", textContent: t("hRename") }),
       el("button", { type: "button", className: "export-md", textContent: t("hExport") }),
       el("button", { type: "button", className: "delete danger", textContent: t("hDelete") })));
@@ -69,7 +71,12 @@ function fillSessionItem(li, s) {
   const p = providerDef(s.provider);
   const title = chatTitle(s.title);
   li.querySelector(".s-title").textContent = title;
-  li.querySelector(".s-meta").textContent = `${p ? p.name : s.provider} · ${ago(s.updatedAt)} · ${t("hMessageCount", s.count)}`;
+  li.querySelector(".s-meta").textContent = `${s.pinned ? t("hPinned") + " · " : ""}${p ? p.name : s.provider} · ${ago(s.updatedAt)} · ${t("hMessageCount", s.count)}`;
+  li.classList.toggle("pinned", !!s.pinned);
+  const pin = li.querySelector(".pin");
+  pin.textContent = t(s.pinned ? "hUnpin" : "hPin");
+  pin.setAttribute("aria-pressed", String(!!s.pinned));
+  pin.setAttribute("aria-label", t("hPinName", title));
   const snip = li.querySelector(".s-snippet");
   if (snip && !s.snippet) snip.remove();
   else if (snip) snip.textContent = s.snippet;
@@ -91,6 +98,10 @@ $("session-list").addEventListener("click", async (e) => {
       goToChat();
       // Opened from a search: the chat shows where it matched.
       if (q) openFind(q);
+    } else if (b.classList.contains("pin")) {
+      await call("session.pin", { sessionId: id, pinned: b.getAttribute("aria-pressed") !== "true" });
+      await redrawList();
+      $("session-list").querySelector(`.session[data-id="${CSS.escape(id)}"] .pin`)?.focus();
     } else if (b.classList.contains("rename")) {
       startRename(li);
     } else if (b.classList.contains("export-md")) {
@@ -160,18 +171,25 @@ let searchTimer = 0;
 let searchSeq = 0;
 $("search").addEventListener("input", () => {
   clearTimeout(searchTimer);
-  searchTimer = setTimeout(async () => {
-    const q = $("search").value.trim();
-    const seq = ++searchSeq;
-    if (!q) return renderSessionList(state.sessions);
-    try {
-      const hits = await call("session.search", { query: q, private: privateWindow() });
-      if (seq === searchSeq) renderSessionList(hits);
-    } catch (err) {
-      $("history-status").textContent = err.message;
-    }
-  }, 120);
+  searchTimer = setTimeout(redrawList, 120);
 });
+
+// redrawList lists the chats again, or what the search finds.
+async function redrawList() {
+  const q = $("search").value.trim();
+  const seq = ++searchSeq;
+  if (!q) {
+    await refreshSessions();
+    if (seq === searchSeq) renderSessionList(state.sessions);
+    return;
+  }
+  try {
+    const hits = await call("session.search", { query: q, private: privateWindow() });
+    if (seq === searchSeq) renderSessionList(hits);
+  } catch (err) {
+    $("history-status").textContent = err.message;
+  }
+}
 
 $("export-json").addEventListener("click", async () => {
   try {

@@ -412,8 +412,17 @@ func (c *Core) rename(ctx context.Context, p RenameParams) (*store.Meta, error) 
 	return &m, nil
 }
 
+// pin pins or unpins a chat; every panel's History shows it.
+func (c *Core) pin(ctx context.Context, p PinParams) (None, error) {
+	if err := c.Store.Pin(ctx, p.SessionID, p.Pinned); err != nil {
+		return nil, err
+	}
+	c.sessionsChanged()
+	return nil, nil
+}
+
 // sessionsChanged tells the panels to read the list of chats again: one window renamed,
-// deleted or imported chats another window's History lists.
+// pinned, deleted or imported chats another window's History lists.
 func (c *Core) sessionsChanged() {
 	c.broadcastPanels(struct {
 		Type string `json:"type"`

@@ -149,6 +149,16 @@ func TestSessionsRenameSearchDelete(t *testing.T) {
 	r := p.call(t, c, "session.rename", obj{"sessionId": sid, "title": "   "})
 	assert.Equal(t, "title", r["error"].(map[string]any)["field"])
 
+	// Pinned, the older chat is listed first, every panel told; a chat that is not there says so.
+	p.reset()
+	p.callOK(t, c, "session.pin", obj{"sessionId": sid, "pinned": true})
+	p.waitFor(t, "sessions.changed")
+	first := p.callOK(t, c, "session.list", nil).([]any)[0].(map[string]any)
+	assert.Equal(t, sid, first["id"])
+	assert.Equal(t, true, first["pinned"])
+	r = p.call(t, c, "session.pin", obj{"sessionId": "nope", "pinned": true})
+	assert.Contains(t, r["error"].(map[string]any)["message"], "chat")
+
 	p.callOK(t, c, "session.open", obj{"sessionId": sid})
 	p.callOK(t, c, "session.delete", obj{"sessionId": sid})
 	st := p.callOK(t, c, "core.hello", nil).(map[string]any)

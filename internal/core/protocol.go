@@ -53,6 +53,8 @@ func methodFor(name string) (method, bool) {
 		return handle((*Core).search), true
 	case "session.rename":
 		return handle((*Core).rename), true
+	case "session.pin":
+		return handle((*Core).pin), true
 	case "session.delete":
 		return handle((*Core).deleteSession), true
 	case "session.export":
@@ -233,6 +235,12 @@ type SearchParams struct {
 type RenameParams struct {
 	SessionID string `json:"sessionId"`
 	Title     string `json:"title"`
+}
+
+// PinParams is session.pin: a chat pinned (first in History) or not.
+type PinParams struct {
+	SessionID string `json:"sessionId"`
+	Pinned    bool   `json:"pinned"`
 }
 
 // ExportParams is session.export: "json" (everything, as a backup) or "markdown" (one chat).

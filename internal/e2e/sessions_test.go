@@ -58,6 +58,24 @@ func TestHistoryRenameSearchDeleteExportImport(t *testing.T) {
 		t.Fatalf("list %+v", got)
 	}
 
+	// Pinned, the older chat comes first, and stays first across a reopened panel; unpinned,
+	// it goes back to its place.
+	pin := `document.querySelector('#session-list .session:nth-child(2) .pin')`
+	Click(t, tab, pin)
+	WaitJS(t, tab, `document.querySelector("#session-list .session").classList.contains("pinned")`)
+	got = historyList(t, tab)
+	if got[0].Title != "Tell me about lighthouses" || got[0].Meta != "Pinned · OpenAI · now · 2 messages" || got[1].Meta != "OpenAI · now · 2 messages" {
+		t.Fatalf("list after a pin %+v", got)
+	}
+	if s := JS[string](t, tab, `[document.activeElement.textContent, document.activeElement.getAttribute("aria-pressed"), document.activeElement.getAttribute("aria-label")].join("|")`); s != "Unpin|true|Pin “Tell me about lighthouses” at the top" {
+		t.Errorf("the focus after a pin: %q", s)
+	}
+	again := browser.Panel(t)
+	Do(t, again, chromedp.Click("#history-toggle"))
+	WaitJS(t, again, `document.querySelector("#session-list .session .s-title")?.textContent === "Tell me about lighthouses"`)
+	Click(t, tab, `document.querySelector('#session-list .session:first-child .pin')`)
+	WaitJS(t, tab, `!document.querySelector("#session-list .session.pinned") && document.querySelector("#session-list .session .s-title").textContent === "Recipe for pancakes"`)
+
 	// Search matches message text, shows where, and says when nothing matches.
 	Do(t, tab, chromedp.SendKeys("#search", "rotating BEAM"))
 	WaitJS(t, tab, `document.querySelectorAll("#session-list .session").length === 2 && document.querySelector("#session-list .s-snippet")`)

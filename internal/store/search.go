@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -44,6 +45,11 @@ func (s *Store) Search(ctx context.Context, query string) ([]Hit, error) {
 		}
 		hits = append(hits, h)
 	}
+	pinned, _ := s.pins(ctx)
+	for i := range hits {
+		hits[i].Pinned = pinned[hits[i].ID]
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Pinned && !hits[j].Pinned })
 	return hits, nil
 }
 

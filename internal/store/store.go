@@ -201,6 +201,9 @@ func (s *Store) Sessions(ctx context.Context) ([]Meta, error) {
 	private, _, err := s.readIndex(ctx, twin("sessions", true))
 	idx = append(idx, private...)
 	sort.SliceStable(idx, func(i, j int) bool { return idx[i].UpdatedAt > idx[j].UpdatedAt })
+	// Pins that cannot be read leave the chats in their order: a pin is not worth a History.
+	pinned, _ := s.pins(ctx)
+	pinFirst(idx, pinned)
 	return idx, err
 }
 
@@ -549,6 +552,9 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	}
 	for k := range parts {
 		images = append(images, partKey(id, k))
+	}
+	if err := s.setPin(ctx, id, false); err != nil {
+		return err
 	}
 	return s.kv.Delete(ctx, append(images, sessionKey(id), draftKey(id), queueKey(id))...)
 }

@@ -265,6 +265,9 @@ type WorkflowRun struct {
 type Meta struct {
 	Header
 	Count int `json:"count"`
+	// Pinned: the user pinned the chat (its place in History is first). Not stored with the
+	// chat: Sessions and Search set it from the pins.
+	Pinned bool `json:"pinned,omitempty"`
 }
 
 // Meta returns the index entry for s.

@@ -1,6 +1,6 @@
 // Find in the chat: Ctrl+F (⌘F) in the panel, or a chat opened from a History search, shows a
-// bar above the messages that marks every match of what it holds in the chat on screen, case
-// aside, and goes from one to the next (Enter, ↓) and back (Shift+Enter, ↑); Escape closes it.
+// bar above the messages that marks every match of what it holds (each of its words) in the
+// chat on screen, case aside, and goes from one to the next (Enter, ↓) and back (Shift+Enter, ↑); Escape closes it.
 // A side panel has no find bar of its own: Chrome's searches the tab. The matches are marked
 // with the CSS Custom Highlight API, so the messages' nodes are never changed.
 import { $ } from "./dom.js";
@@ -60,15 +60,25 @@ function search(go) {
       return NodeFilter.FILTER_ACCEPT;
     },
   });
+  // Several words are found each, as History's search finds the chats that hold them all.
+  const words = [...new Set(q.split(/\s+/))];
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const text = n.data.toLocaleLowerCase();
     // A lower-cased text of another length (a few letters of some scripts) cannot map back.
     if (text.length !== n.data.length) continue;
-    for (let i = text.indexOf(q); i >= 0; i = text.indexOf(q, i + q.length)) {
+    const found = [];
+    for (const w of words) {
+      for (let i = text.indexOf(w); i >= 0; i = text.indexOf(w, i + w.length)) found.push([i, i + w.length]);
+    }
+    found.sort((a, b) => a[0] - b[0]);
+    let end = 0;
+    for (const [from, to] of found) {
+      if (from < end) continue; // inside a match already marked
       const r = new Range();
-      r.setStart(n, i);
-      r.setEnd(n, i + q.length);
+      r.setStart(n, from);
+      r.setEnd(n, to);
       ranges.push(r);
+      end = to;
     }
   }
   if (hasHighlights && ranges.length) CSS.highlights.set("skiff-find", new Highlight(...ranges));

@@ -266,6 +266,9 @@ func TestFindInTheChat(t *testing.T) {
 	WaitJS(t, tab, `document.getElementById("find-count").textContent === "1 of 18"`)
 	Do(t, tab, chromedp.SendKeys("#find-input", "x"))
 	WaitJS(t, tab, `document.getElementById("find-count").textContent === "No match" && (CSS.highlights.get("skiff-find")?.size ?? 0) === 0`)
+	// Two words: each is found, as History's search finds a chat that holds both.
+	TypeInto(t, tab, "#find-input", "noon neap")
+	WaitJS(t, tab, `document.getElementById("find-count").textContent === "1 of 2"`)
 
 	// Another chat closes it.
 	NewChat(t, tab)

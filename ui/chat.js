@@ -361,7 +361,7 @@ async function readAloud(n) {
     // What the browser says when the system has no voice for it (Linux without a speech
     // service, a language no voice speaks), else its reason as it gives it.
     banner(/^(synthesis-failed|synthesis-unavailable|voice-unavailable|language-unavailable)$/.test(err) ? t("speechNoVoice") : t("speechFailed", err));
-  });
+  }, (state.settings && state.settings.speech) || {});
   drawActions();
 }
 

@@ -6,6 +6,7 @@ import { call } from "./connection.js";
 import { state, providerDef, agentDef, modelOf } from "./state.js";
 import { t, say } from "./i18n.js";
 import { promptsOf } from "./prompts.js";
+import { canSpeak, voices } from "./speech.js";
 
 // hooks: what to redraw elsewhere after a save.
 export const hooks = { saved: () => {} };
@@ -79,6 +80,7 @@ function renderSettings(id) {
   $("maxSteps").value = s.maxSteps;
   $("askSeconds").value = s.askSeconds || 120;
   drawPrompts(s);
+  drawSpeech(s);
   const d = s.daemon || {};
   $("daemonEnabled").checked = !!d.enabled;
   $("daemonPort").value = d.port || "";
@@ -162,6 +164,7 @@ $("settings").addEventListener("submit", async (e) => {
   s.askSeconds = $("askSeconds").value === "" ? NaN : Number($("askSeconds").value);
   const saved = readPrompts(state.settings);
   if (saved) s.prompts = saved;
+  s.speech = { voice: $("speechVoice").value, rate: Number($("speechRate").value) };
   delete s.hasDaemonToken;
   delete s.hasBridgeToken;
   s.bridge = { enabled: $("bridgeEnabled").checked, url: $("bridgeURL").value.trim() };
@@ -261,3 +264,36 @@ $("add-prompt").addEventListener("click", () => {
   $("prompt-list").append(r);
   r.querySelector(".prompt-name").focus();
 });
+
+// The speeds Read aloud offers, as times the voice's own (0: its own).
+const rates = [0.75, 0, 1.25, 1.5, 1.75, 2];
+
+// drawSpeech fills Read aloud's lists: Automatic and the system's voices (by language, then
+// name), the voice saved even when this computer lacks it (said below), and the speeds.
+function drawSpeech(s) {
+  $("speech").hidden = !canSpeak();
+  if (!canSpeak()) return;
+  const sp = s.speech || {};
+  const lang = document.documentElement.lang || "en";
+  const list = [...voices()].sort((a, b) => a.lang.localeCompare(b.lang) || a.name.localeCompare(b.name));
+  const opts = [el("option", { value: "", textContent: t("sSpeechAuto") })];
+  for (const v of list) opts.push(el("option", { value: v.voiceURI, textContent: `${v.name} (${v.lang})` }));
+  const gone = sp.voice && !list.some((v) => v.voiceURI === sp.voice);
+  if (gone) opts.push(el("option", { value: sp.voice, textContent: sp.voice }));
+  $("speechVoice").replaceChildren(...opts);
+  $("speechVoice").value = sp.voice || "";
+  $("speech-note").textContent = gone ? t("sSpeechGone", sp.voice) : list.length ? "" : t("sSpeechNoVoices");
+  const num = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
+  $("speechRate").replaceChildren(...rates.map((r) => el("option", { value: String(r), textContent: r ? num.format(r) + "×" : t("sSpeechNormal") })));
+  $("speechRate").value = String(rates.includes(sp.rate || 0) ? sp.rate || 0 : 0);
+}
+
+// Chrome lists its voices a moment after a page asks (and again when they change).
+if (canSpeak()) {
+  speechSynthesis.addEventListener("voiceschanged", () => {
+    if (document.body.dataset.view === "settings" && state.settings) {
+      const keep = { voice: $("speechVoice").value, rate: Number($("speechRate").value) };
+      drawSpeech({ speech: keep });
+    }
+  });
+}

@@ -1,5 +1,6 @@
 // Read aloud: a reply spoken by the browser's own voices (speechSynthesis). It needs no
-// permission, and nothing is sent anywhere by Skiff: the voice is the system's.
+// permission, and nothing is sent anywhere by Skiff: the voice is the system's. Settings may
+// name a voice and a speed.
 
 // Chrome's voices stop partway through an utterance that runs longer than about 15 s on some
 // systems: a reply is spoken as a queue of short utterances, a paragraph or a few sentences
@@ -78,8 +79,14 @@ export function chunks(text, max = maxChunk) {
 // is called once, when the last part was read (err empty), when it was stopped (empty), or
 // when the browser could not read it (err: its SpeechSynthesisErrorEvent.error, such as
 // "synthesis-failed" where the system has no voice). lang, when known, picks the voice.
-export function speak(id, text, lang, done) {
+// voices is the system's voices Chrome offers (none on a Linux without a speech service).
+export const voices = () => (canSpeak() ? speechSynthesis.getVoices() : []);
+
+// speak reads text aloud as message id's, in language lang, with how (Settings' speech: a
+// voice by its voiceURI, a rate), and calls done once it is over ("" or what went wrong).
+export function speak(id, text, lang, done, how = {}) {
   stopSpeaking();
+  const voice = how.voice ? voices().find((v) => v.voiceURI === how.voice) : null;
   const parts = chunks(text);
   const mine = { id, done };
   current = mine;
@@ -92,7 +99,11 @@ export function speak(id, text, lang, done) {
   if (!parts.length) return end("");
   parts.forEach((p, i) => {
     const u = new SpeechSynthesisUtterance(p);
-    if (lang) u.lang = lang;
+    if (voice) {
+      u.voice = voice; // the user's choice, whatever the reply's language
+      u.lang = voice.lang;
+    } else if (lang) u.lang = lang;
+    if (how.rate) u.rate = how.rate;
     u.onerror = (e) => end(e.error === "interrupted" || e.error === "canceled" ? "" : e.error || "failed");
     if (i === parts.length - 1) u.onend = () => end("");
     speechSynthesis.speak(u);

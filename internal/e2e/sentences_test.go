@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/skiff-ai/skiff/internal/testkit"
 )
@@ -214,6 +215,20 @@ func TestNoEnglishLeftInTheFrenchPanel(t *testing.T) {
 		WaitJS(t, panel, drawn[view])
 		if left := englishShown(t, panel); len(left) > 0 {
 			t.Errorf("the %s view shows English to a French user: %q", view, left)
+		}
+		if view == "chat" { // and its find bar and model menu, open
+			Do(t, panel, chromedp.KeyEvent("f", chromedp.KeyModifiers(kb.ModifierCtrl)))
+			WaitJS(t, panel, `!document.getElementById("find-bar").hidden`)
+			Do(t, panel, chromedp.SendKeys("#find-input", "zzz"))
+			WaitJS(t, panel, `document.getElementById("find-count").textContent !== ""`)
+			Click(t, panel, `document.getElementById("model-badge")`)
+			WaitJS(t, panel, `!document.getElementById("model-menu").hidden && document.querySelectorAll("#model-options li").length > 0`)
+			if left := englishShown(t, panel); len(left) > 0 {
+				t.Errorf("the find bar or the model menu shows English to a French user: %q", left)
+			}
+			Do(t, panel, chromedp.KeyEvent(kb.Escape))
+			WaitJS(t, panel, `document.getElementById("model-menu").hidden`)
+			Click(t, panel, `document.getElementById("find-close")`)
 		}
 		if view == "settings" { // and a connection test that fails
 			Click(t, panel, `document.getElementById("test-connection")`)

@@ -106,3 +106,55 @@ func TestAReplyWithoutAVoiceSaysSo(t *testing.T) {
 		t.Errorf("the chat has %d messages after a failed reading", n)
 	}
 }
+
+// Settings › Read aloud: the speed chosen reaches every utterance; a voice saved on another
+// computer (or removed since) is kept, said to be missing, and the reply's language picks the
+// voice meanwhile. Headless Chromium has no voice, which the form says.
+func TestReadAloudTakesTheSpeedAndVoiceChosen(t *testing.T) {
+	tab := replyToRead(t)
+	defer JS[bool](t, tab, `skiffTest.call("core.hello").then(st => skiffTest.call("settings.save", {settings: {...st.settings, speech: {}}, keys: {}})).then(() => true)`)
+	Do(t, tab, chromedp.Click("#settings-toggle"))
+	WaitJS(t, tab, `document.querySelectorAll("#speechRate option").length === 6`)
+	if got := JS[string](t, tab, `[...document.querySelectorAll("#speechRate option")].map(o => o.textContent).join(" ")`); got != "0.75× Normal 1.25× 1.5× 1.75× 2×" {
+		t.Errorf("the speeds offered: %q", got)
+	}
+	if JS[int](t, tab, `speechSynthesis.getVoices().length`) == 0 {
+		if got := JS[string](t, tab, `document.getElementById("speech-note").textContent`); !strings.HasPrefix(got, "This computer offers Chrome no voice") {
+			t.Errorf("the note without voices: %q", got)
+		}
+	}
+	Do(t, tab, chromedp.SetValue("#speechRate", "1.5"))
+	Do(t, tab, chromedp.Click("#save"))
+	WaitJS(t, tab, `document.getElementById("settings-status").textContent === "Saved."`)
+	Do(t, tab, chromedp.Click("#settings-toggle"))
+	JS[bool](t, tab, `(() => { window.said = []; speechSynthesis.speak = (u) => said.push(u); speechSynthesis.cancel = () => {}; return true })()`)
+	speakBtn := `#messages .msg[data-role="assistant"] .speak-msg`
+	Do(t, tab, chromedp.Click(speakBtn))
+	WaitJS(t, tab, `said.length > 3`)
+	if rates := JS[[]float64](t, tab, `[...new Set(said.map(u => u.rate))]`); len(rates) != 1 || rates[0] != 1.5 {
+		t.Errorf("the utterances' rates: %v", rates)
+	}
+	JS[bool](t, tab, `(said.at(-1).onend(), true)`)
+	WaitJS(t, tab, `document.querySelector('`+speakBtn+`').textContent === "Read aloud"`)
+
+	// A voice this computer does not have: kept in the form, said to be missing; the reply's
+	// language chooses meanwhile.
+	JS[bool](t, tab, `skiffTest.call("core.hello").then(st => skiffTest.call("settings.save", {settings: {...st.settings, speech: {voice: "Missing Voice", rate: 1.5}}, keys: {}})).then(s => (skiffTest.state.settings = s, true))`)
+	Do(t, tab, chromedp.Click("#settings-toggle"))
+	WaitJS(t, tab, `document.getElementById("speechVoice").value === "Missing Voice"`)
+	if got := JS[string](t, tab, `document.getElementById("speech-note").textContent`); got != "The voice chosen before, Missing Voice, is not on this computer: the automatic one reads." {
+		t.Errorf("the note on a missing voice: %q", got)
+	}
+	Do(t, tab, chromedp.Click("#save"))
+	WaitJS(t, tab, `document.getElementById("settings-status").textContent === "Saved."`)
+	if got := JS[string](t, tab, `skiffTest.call("core.hello").then(st => st.settings.speech.voice + " " + st.settings.speech.rate)`); got != "Missing Voice 1.5" {
+		t.Errorf("saving the form again stored %q", got)
+	}
+	Do(t, tab, chromedp.Click("#settings-toggle"))
+	JS[bool](t, tab, `(said.length = 0, true)`)
+	Do(t, tab, chromedp.Click(speakBtn))
+	WaitJS(t, tab, `said.length > 3`)
+	if got := JS[string](t, tab, `[...new Set(said.map(u => (u.voice ? u.voice.name : "none") + " " + u.lang))].join()`); got != "none en" {
+		t.Errorf("with a missing voice, the utterances have %q", got)
+	}
+}

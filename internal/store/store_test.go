@@ -165,6 +165,20 @@ func TestSettingsValidate(t *testing.T) {
 	s.Language = "de"
 	require.True(t, errors.As(s.Validate(), &fe))
 	assert.Equal(t, "language", fe.Field)
+	// Read aloud's speed: the voice's own (0), or 0.5 to 2 times it; a voice's name is short.
+	s = DefaultSettings()
+	for _, r := range []float64{0, 0.5, 1.25, 2} {
+		s.Speech = Speech{Voice: "Google français", Rate: r}
+		require.NoError(t, s.Validate(), r)
+	}
+	for _, r := range []float64{0.4, 2.5, -1} {
+		s.Speech.Rate = r
+		require.True(t, errors.As(s.Validate(), &fe), r)
+		assert.Equal(t, "speechRate", fe.Field)
+	}
+	s.Speech = Speech{Voice: strings.Repeat("v", MaxVoice+1)}
+	require.True(t, errors.As(s.Validate(), &fe))
+	assert.Equal(t, "speechVoice", fe.Field)
 	s = DefaultSettings()
 	s.Provider = "custom"
 	_, _, _, err := s.Resolve()

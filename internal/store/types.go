@@ -344,7 +344,19 @@ type Settings struct {
 	// Prompts are the user's saved prompts, offered after a "/" in the message box. nil (never
 	// saved) gives the panel's own, in the user's language; an empty list is none.
 	Prompts []Prompt `json:"prompts,omitzero"`
+	// Speech is how Read aloud reads a reply.
+	Speech Speech `json:"speech,omitzero"`
 }
+
+// Speech is how Read aloud reads: Voice is a voice's voiceURI as the browser names it ("": the
+// browser's voice for the reply's language), Rate its speed (0: the voice's own, else 0.5–2).
+type Speech struct {
+	Voice string  `json:"voice,omitempty"`
+	Rate  float64 `json:"rate,omitempty"`
+}
+
+// MaxVoice bounds Speech.Voice (a voiceURI is a name, not a document).
+const MaxVoice = 200
 
 // Prompt is a saved prompt: typing "/" and its name in the message box puts its text there.
 type Prompt struct {
@@ -485,6 +497,8 @@ var (
 	sayAskSeconds  = i18n.Sentence{Key: "fieldAskSeconds", English: "must be between 5 and 3600 seconds"}
 	sayLanguage    = i18n.Sentence{Key: "fieldLanguage", English: "Skiff does not speak “$1”; choose English or French"}
 	sayPort        = i18n.Sentence{Key: "fieldPort", English: "must be a port between 1024 and 65535"}
+	saySpeechRate  = i18n.Sentence{Key: "fieldSpeechRate", English: "the reading speed is between 0.5 and 2 times the voice's own"}
+	saySpeechVoice = i18n.Sentence{Key: "fieldSpeechVoice", English: "a voice's name is at most $1 characters"}
 	sayTitleEmpty  = i18n.Sentence{Key: "fieldTitleEmpty", English: "a title cannot be empty"}
 	sayTitleLong   = i18n.Sentence{Key: "fieldTitleLong", English: "a title is at most 500 characters"}
 	sayMemoryEmpty = i18n.Sentence{Key: "fieldMemoryEmpty", English: "a memory cannot be empty"}
@@ -552,6 +566,12 @@ func (s Settings) Validate() error {
 	}
 	if err := checkPrompts(s.Prompts); err != nil {
 		return err
+	}
+	if r := s.Speech.Rate; r != 0 && (r < 0.5 || r > 2) {
+		return fieldError("speechRate", saySpeechRate)
+	}
+	if len(s.Speech.Voice) > MaxVoice {
+		return fieldError("speechVoice", saySpeechVoice, MaxVoice)
 	}
 	if s.Daemon.Port != 0 && (s.Daemon.Port < 1024 || s.Daemon.Port > 65535) {
 		return fieldError("daemonPort", sayPort)

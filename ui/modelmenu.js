@@ -1,12 +1,13 @@
 // The model menu: the model badge opens a short list to change the model without going through
 // Settings. It lists the chosen provider's models (the catalogue's at once, the provider's live
 // list when it comes), then the other providers already set up (a key saved, a base URL, a
-// local one used before) with the model each keeps, and a way to all of Settings. Typing
+// local one used before) with the model each keeps, the agents skiffd hosts, and a way to all
+// of Settings. Typing
 // filters it; the arrows move, Enter chooses, Escape closes. Choosing saves the settings as
 // Settings does: the next message goes to that model.
 import { $, el, announce } from "./dom.js";
 import { call } from "./connection.js";
-import { state, providerDef } from "./state.js";
+import { state, providerDef, agentDef } from "./state.js";
 import { t, say } from "./i18n.js";
 
 let options = []; // what the list offers now: {provider, model, name}
@@ -55,6 +56,11 @@ function open() {
   pick = -1; // on the model in use, once drawn
   draw();
   $("model-find").focus();
+  // The agents skiffd hosts join the list once it says which (none when it is not linked).
+  call("agents.list").then((list) => {
+    state.agents = list.map(agentDef);
+    if (!$("model-menu").hidden) draw();
+  }, () => {});
   const id = state.settings.provider;
   if (!providerDef(id) || providerDef(id).agent || live.has(id)) return;
   $("model-note").textContent = t("sLoadingModels");
@@ -93,6 +99,9 @@ function offered() {
     const setUp = s.hasKey[p.id] || s.baseURLs[p.id] || (p.local && s.models[p.id]);
     if (setUp && model) out.push({ provider: p.id, model, name: p.name + " · " + model, group: t("mmOthers") });
   }
+  for (const a of state.agents) {
+    if (a.installed || a.id === s.provider) out.push({ provider: a.id, model: "", name: a.name, group: t("mmAgents") });
+  }
   return out;
 }
 
@@ -100,7 +109,7 @@ function draw() {
   const s = state.settings;
   const q = $("model-find").value.trim().toLowerCase();
   options = offered().filter((o) => !q || o.name.toLowerCase().includes(q) || o.model.toLowerCase().includes(q));
-  const inUse = (o) => o.provider === s.provider && o.model === s.models[s.provider];
+  const inUse = (o) => o.provider === s.provider && (!o.model || o.model === s.models[s.provider]);
   if (pick < 0) pick = Math.max(0, options.findIndex(inUse));
   pick = Math.min(pick, options.length - 1);
   const items = [];
@@ -155,7 +164,7 @@ async function choose(i) {
   delete s.hasDaemonToken;
   delete s.hasBridgeToken;
   s.provider = o.provider;
-  s.models[o.provider] = o.model;
+  if (o.model) s.models[o.provider] = o.model; // an agent has its own
   try {
     state.settings = await call("settings.save", { settings: s, keys: {} });
   } catch (e) {
@@ -164,6 +173,6 @@ async function choose(i) {
   }
   close(false);
   saved();
-  announce(t("mmNowUsing", providerDef(o.provider).name, o.model));
+  announce(o.model ? t("mmNowUsing", providerDef(o.provider).name, o.model) : t("mmNowUsingAgent", o.name));
   $("input").focus();
 }

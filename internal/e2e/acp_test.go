@@ -48,15 +48,17 @@ func TestChatWithAnACPAgentThroughSkiffd(t *testing.T) {
 			t.Logf("stored: %s", JS[string](t, panel, `skiffTest.call("session.open", {sessionId: skiffTest.state.active.id}).then(s => JSON.stringify(s.messages.map(m => [m.role, m.status, m.content, m.error, m.tool && m.tool.name])), e => "error: " + e.message)`))
 		}
 	})
-	// The provider grid lists skiffd's agents; picking one makes it the chat's backend.
+	// The provider grid lists skiffd's agents, and so does the model menu; picking one there
+	// makes it the chat's backend.
 	Do(t, panel, chromedp.Click("#settings-toggle"))
 	WaitJS(t, panel, `document.querySelector('#provider-grid input[value="acp:test"]')`)
-	Do(t, panel, chromedp.Click(`#provider-grid label:has(input[value="acp:test"])`))
-	WaitJS(t, panel, `document.querySelector('#provider-grid input[value="acp:test"]').checked`)
-	Do(t, panel, chromedp.Click("#save"))
-	WaitJS(t, panel, `document.getElementById("settings-status").textContent === "Saved."`)
 	Do(t, panel, chromedp.Click("#settings-toggle"))
-	WaitJS(t, panel, `document.getElementById("model-badge").textContent === "Test Agent (via skiffd)"`)
+	Click(t, panel, `document.getElementById("model-badge")`)
+	WaitJS(t, panel, `[...document.querySelectorAll("#model-options li")].some(li => li.textContent === "Agents (via skiffd)")`)
+	Do(t, panel, chromedp.SendKeys("#model-find", "test agent"))
+	WaitJS(t, panel, `[...document.querySelectorAll('#model-options li[role="option"]')].map(li => li.textContent).join("|") === "Test Agent (via skiffd)"`)
+	Do(t, panel, chromedp.KeyEvent(kb.Enter))
+	WaitJS(t, panel, `document.getElementById("model-badge").textContent === "Test Agent (via skiffd)" && skiffTest.state.settings.provider === "acp:test"`)
 
 	SendMessage(t, panel, "hello")
 	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done" && `+lastAssistant+`.textContent.includes("Hello from the test agent")`)

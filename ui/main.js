@@ -66,7 +66,11 @@ async function startNewChat() {
 }
 
 for (const [view, id] of Object.entries(toggles)) $(id).addEventListener("click", () => setView(view));
-initModelMenu(() => setView("settings"), () => settings.renderBadge());
+initModelMenu(() => setView("settings"), () => {
+  settings.renderBadge();
+  // Settings open behind the menu show the choice (a Save there would undo it otherwise).
+  if (document.body.dataset.view === "settings") settings.openSettings();
+});
 $("new").addEventListener("click", startNewChat);
 
 document.addEventListener("keydown", (e) => {

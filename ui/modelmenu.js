@@ -12,6 +12,7 @@ import { t, say } from "./i18n.js";
 
 let options = []; // what the list offers now: {provider, model, name}
 let pick = 0; // the option the arrows are on
+let moved = false; // the user moved or filtered since the menu opened
 let openSettings = () => {};
 let saved = () => {};
 const live = new Map(); // provider id → its live model list, once fetched (this page's life)
@@ -26,6 +27,7 @@ export function initModelMenu(settings, afterSave) {
   badge.addEventListener("click", () => (menu.hidden ? open() : close(true)));
   $("model-find").addEventListener("input", () => {
     pick = 0;
+    moved = true;
     draw();
   });
   $("model-find").addEventListener("keydown", key);
@@ -54,12 +56,15 @@ function open() {
   $("model-find").value = "";
   $("model-note").textContent = "";
   pick = -1; // on the model in use, once drawn
+  moved = false;
   draw();
   $("model-find").focus();
   // The agents skiffd hosts join the list once it says which (none when it is not linked).
   call("agents.list").then((list) => {
     state.agents = list.map(agentDef);
-    if (!$("model-menu").hidden) draw();
+    if ($("model-menu").hidden) return;
+    if (!moved) pick = -1;
+    draw();
   }, () => {});
   const id = state.settings.provider;
   if (!providerDef(id) || providerDef(id).agent || live.has(id)) return;
@@ -68,6 +73,7 @@ function open() {
     if (r.live) live.set(id, r.models);
     if ($("model-menu").hidden || state.settings.provider !== id) return;
     $("model-note").textContent = r.live ? "" : t("sModelsBuiltIn", say(r.errorText, r.error));
+    if (!moved) pick = -1; // still on the model in use, wherever the live list puts it
     draw();
   }, (e) => {
     if (!$("model-menu").hidden) $("model-note").textContent = e.message;
@@ -139,6 +145,7 @@ function key(e) {
     case "ArrowDown":
     case "ArrowUp":
       if (!options.length) return;
+      moved = true;
       pick = (pick + (e.key === "ArrowDown" ? 1 : options.length - 1)) % options.length;
       draw();
       break;

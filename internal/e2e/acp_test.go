@@ -251,6 +251,13 @@ func TestWebClientPairsAndChats(t *testing.T) {
 	Do(t, tab, chromedp.SendKeys("#input", "hello"+kb.Enter))
 	WaitJS(t, tab, `document.body.dataset.turn === "done" && [...document.querySelectorAll('#messages .msg[data-role="agent"]')].some(n => n.textContent.includes("Hello from the test agent"))`)
 	WaitJS(t, tab, `document.querySelector("#chats li.chat")?.textContent.includes("Greetings")`)
+	// Read aloud, as in the panel: what reaches the browser's voice is the reply.
+	JS[bool](t, tab, `(() => { window.said = []; speechSynthesis.speak = (u) => said.push(u); speechSynthesis.cancel = () => { for (const u of said.splice(0)) u.onerror && u.onerror({error: "interrupted"}); }; return true })()`)
+	reply := `[...document.querySelectorAll('#messages .msg[data-role="agent"]')].find(n => n.textContent.includes("Hello from the test agent"))`
+	Click(t, tab, reply+`.querySelector(".speak-msg")`)
+	WaitJS(t, tab, `said.map(u => u.text).join(" ").includes("Hello from the test agent") && `+reply+`.querySelector(".speak-msg").textContent === "Stop reading"`)
+	Click(t, tab, reply+`.querySelector(".speak-msg")`)
+	WaitJS(t, tab, reply+`.querySelector(".speak-msg").textContent === "Read aloud"`)
 	// With the panel's cards: the plan with each entry's status, the tool call with its status
 	// in words and its file, the thought folded.
 	WaitJS(t, tab, `document.querySelector('#messages .plan-card li[data-status="in_progress"]')?.textContent.includes("Answer")`)

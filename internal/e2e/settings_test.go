@@ -267,5 +267,11 @@ func TestTheModelMenuChangesTheModel(t *testing.T) {
 	WaitJS(t, tab, `!document.getElementById("model-menu").hidden`)
 	Click(t, tab, `document.getElementById("model-settings")`)
 	WaitJS(t, tab, `document.body.dataset.view === "settings" && document.getElementById("model-menu").hidden`)
+	// A choice made with Settings open shows there: a Save of the form cannot undo it.
+	Click(t, tab, `document.getElementById("model-badge")`)
+	Do(t, tab, chromedp.SendKeys("#model-find", "groq"))
+	WaitJS(t, tab, offered+` === "#Other providers|Groq · live-beta"`)
+	Do(t, tab, chromedp.KeyEvent(kb.Enter))
+	WaitJS(t, tab, `document.getElementById("model-badge").textContent === "Groq · live-beta" && document.querySelector('#provider-grid input[value="groq"]').checked && document.getElementById("model").value === "live-beta"`)
 	Do(t, tab, chromedp.Click("#settings-toggle"))
 }

@@ -9,6 +9,7 @@ import * as slash from "./slash.js";
 import { t, say, setLanguage } from "./i18n.js";
 import { diffView, fileChips, planCard } from "./cards.js";
 import { Attachments, fileLabel } from "./attach.js";
+import { canSpeak, speak, speakingId, spokenText, stopSpeaking } from "./speech.js";
 
 let ws = null;
 let next = 1;
@@ -96,6 +97,7 @@ async function refreshChats() {
 function show(id, agent, images) {
   if (!chats.has(id)) chats.set(id, { agent, messages: [] });
   if (images !== undefined) chats.get(id).images = images;
+  if (chat !== id) stopSpeaking(); // what was read is not on screen now
   chat = id;
   draw();
 }
@@ -151,7 +153,15 @@ function node(m) {
       : el("img", { src: a.url, alt: a.name, title: a.name })))));
     n.append(m.text);
   }
-  else if (m.role === "agent") n.append(render(m.text));
+  else if (m.role === "agent") {
+    n.append(el("div", { className: "content" }, render(m.text)));
+    n.dataset.id = m.id;
+    if (canSpeak()) {
+      // Read aloud, as in the panel: the browser's voice, nothing sent anywhere.
+      const reading = speakingId() === m.id;
+      n.append(el("div", { className: "m-actions" }, el("button", { type: "button", className: "speak-msg", textContent: t(reading ? "stopReading" : "readAloud"), "aria-label": t(reading ? "stopReading" : "readAloudReply"), "aria-pressed": String(reading) })));
+    }
+  }
   else if (m.role === "thought") n.append(el("details", { className: "card thought" }, el("summary", { textContent: t("reasoning") }), el("div", { textContent: m.text })));
   else if (m.role === "tool") {
     n.dataset.status = m.status || "pending";
@@ -171,6 +181,22 @@ function node(m) {
   return n;
 }
 
+$("messages").addEventListener("click", (e) => {
+  const b = e.target.closest(".speak-msg");
+  if (!b) return;
+  const n = b.closest(".msg");
+  if (speakingId() === n.dataset.id) {
+    stopSpeaking();
+    return;
+  }
+  speak(n.dataset.id, spokenText(n.querySelector(".content")), document.documentElement.lang, (err) => {
+    draw();
+    if (err) notice(/^(synthesis-failed|synthesis-unavailable|voice-unavailable|language-unavailable)$/.test(err) ? t("speechNoVoice") : t("speechFailed", err));
+  });
+  draw();
+});
+
+let replies = 0; // the agent's replies so far, which name them (Read aloud follows one)
 function onEvent(ev) {
   if (!chats.has(ev.session)) chats.set(ev.session, { agent: "", messages: [] });
   const ms = chats.get(ev.session).messages;
@@ -183,7 +209,7 @@ function onEvent(ev) {
     else ms.push({ role: "thought", text: ev.text });
   } else if (ev.kind === "text") {
     if (last && last.role === "agent") last.text += ev.text;
-    else ms.push({ role: "agent", text: ev.text });
+    else ms.push({ role: "agent", text: ev.text, id: "r" + ++replies });
   } else if (ev.kind === "tool") {
     const t = ev.tool;
     const old = ms.find((m) => m.role === "tool" && m.id === t.id);

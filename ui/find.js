@@ -1,8 +1,8 @@
 // Find in the chat: Ctrl+F (⌘F) in the panel, or a chat opened from a History search, shows a
 // bar above the messages that marks every match of what it holds (each of its words) in the
-// chat on screen, case aside, and goes from one to the next (Enter, ↓) and back (Shift+Enter, ↑); Escape closes it.
-// A side panel has no find bar of its own: Chrome's searches the tab. The matches are marked
-// with the CSS Custom Highlight API, so the messages' nodes are never changed.
+// chat on screen, case aside, and goes from one to the next (Enter, ↓) and back (Shift+Enter,
+// ↑); Escape closes it. A side panel has no find bar of its own: Chrome's searches the tab. The
+// matches are marked with the CSS Custom Highlight API, so the messages' nodes are never changed.
 import { $ } from "./dom.js";
 import { state } from "./state.js";
 import { t } from "./i18n.js";

@@ -164,7 +164,7 @@ $("settings").addEventListener("submit", async (e) => {
   s.askSeconds = $("askSeconds").value === "" ? NaN : Number($("askSeconds").value);
   const saved = readPrompts(state.settings);
   if (saved) s.prompts = saved;
-  s.speech = { voice: $("speechVoice").value, rate: Number($("speechRate").value) };
+  if (canSpeak()) s.speech = { voice: $("speechVoice").value, rate: Number($("speechRate").value) }; // else as stored
   delete s.hasDaemonToken;
   delete s.hasBridgeToken;
   s.bridge = { enabled: $("bridgeEnabled").checked, url: $("bridgeURL").value.trim() };

@@ -144,7 +144,7 @@ func (s Split) Delete(ctx context.Context, keys ...string) error {
 }
 
 // ForgetPrivate drops every private chat (with its draft, queue, images and files), their
-// index and the incognito panels' choice of chat.
+// index and pins, and the incognito panels' choice of chat.
 func (s *Store) ForgetPrivate(ctx context.Context) error {
 	idx, err := s.index(ctx, PrivatePrefix)
 	if err != nil {
@@ -155,5 +155,5 @@ func (s *Store) ForgetPrivate(ctx context.Context) error {
 			return err
 		}
 	}
-	return s.kv.Delete(ctx, twin("sessions", true), twin("active", true), twin("audit", true), twin("policies", true))
+	return s.kv.Delete(ctx, twin("sessions", true), twin("active", true), twin("audit", true), twin("policies", true), twin("pins", true))
 }

@@ -170,7 +170,7 @@ func seed(b *testing.B, tab context.Context, n, m int) {
 		}
 		sessions = append(sessions, ses)
 	}
-	data, err := store.ExportJSON(sessions, nil, now)
+	data, err := store.ExportJSON(store.Export{Sessions: sessions}, now)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -210,8 +210,11 @@ $("import-file").addEventListener("change", async (e) => {
   status.textContent = t("hImporting");
   try {
     const r = await call("session.import", { data: await file.text() });
-    const chats = t("hImportedChats", r.sessions);
-    const what = r.memories ? t("hImportedAnd", chats, t("hImportedMemories", r.memories)) : chats;
+    if (r.settings) state.settings = r.settings; // its saved prompts, offered at once
+    const parts = r.sessions || (!r.memories && !r.prompts) ? [t("hImportedChats", r.sessions)] : [];
+    if (r.memories) parts.push(t("hImportedMemories", r.memories));
+    if (r.prompts) parts.push(t("hImportedPrompts", r.prompts));
+    const what = parts.length > 1 ? t("hImportedAnd", parts.slice(0, -1).join(", "), parts.at(-1)) : parts[0];
     status.textContent = r.skipped ? t("hImportedSkipped", r.skipped, what) : t("hImported", what);
     await refreshSessions();
     renderSessionList(state.sessions);

@@ -44,7 +44,15 @@ func (c *Core) export(ctx context.Context, req ExportParams) (*File, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := store.ExportJSON(all, mems, c.Engine.Now().UnixMilli())
+		st, err := c.Store.Settings(ctx)
+		if err != nil {
+			return nil, err
+		}
+		pinned, err := c.Store.Pinned(ctx)
+		if err != nil {
+			return nil, err
+		}
+		b, err := store.ExportJSON(store.Export{Sessions: all, Memories: mems, Prompts: st.Prompts, Pinned: pinned}, c.Engine.Now().UnixMilli())
 		if err != nil {
 			return nil, err
 		}
@@ -78,7 +86,10 @@ func slug(title string) string {
 type Imported struct {
 	Sessions int `json:"sessions"`
 	Memories int `json:"memories"`
+	Prompts  int `json:"prompts"` // saved prompts added (those of a name the user had are not)
 	Skipped  int `json:"skipped"` // sessions already present
+	// Settings are the settings after prompts were added (the panel offers them at once).
+	Settings *PublicSettings `json:"settings,omitempty"`
 }
 
 func (c *Core) importFile(ctx context.Context, p ImportParams) (*Imported, error) {
@@ -90,8 +101,21 @@ func (c *Core) importFile(ctx context.Context, p ImportParams) (*Imported, error
 	if err != nil {
 		return nil, err
 	}
-	if n > 0 {
-		c.sessionsChanged()
+	c.sessionsChanged() // new chats, or pins
+	// The prompts go after the chats (the settings are written apart): a failure here leaves
+	// the chats imported and says why.
+	k, err := c.Store.ImportPrompts(ctx, ex.Prompts)
+	if err != nil {
+		return nil, err
 	}
-	return &Imported{Sessions: n, Memories: m, Skipped: len(ex.Sessions) - n}, nil
+	out := &Imported{Sessions: n, Memories: m, Prompts: k, Skipped: len(ex.Sessions) - n}
+	if k > 0 {
+		st, err := c.Store.Settings(ctx)
+		if err != nil {
+			return nil, err
+		}
+		ps := public(st)
+		out.Settings = &ps
+	}
+	return out, nil
 }

@@ -181,21 +181,43 @@ func TestExportImportRoundTrip(t *testing.T) {
 	assert.Contains(t, md["text"], "## You\n\n> Page: [Example](https://example.com)\n\nWeather in SF?\n")
 	assert.Contains(t, md["text"], "## Skiff (gpt-5.4)\n\nI'm unable")
 
+	// The backup holds the saved prompts and the pins too.
+	ctx := context.Background()
+	st, err := c.Store.Settings(ctx)
+	require.NoError(t, err)
+	st.Prompts = []store.Prompt{{Name: "bug", Text: "Write a bug report."}, {Name: "Tldr", Text: "In one line."}}
+	require.NoError(t, c.Store.SaveSettings(ctx, st))
+	p.callOK(t, c, "session.pin", obj{"sessionId": sid, "pinned": true})
+
 	js := p.callOK(t, c, "session.export", obj{"format": "json"}).(map[string]any)
 	text := js["text"].(string)
+	assert.Contains(t, text, `"version": 2`)
 
-	// Into an empty store: everything arrives.
+	// Into a store whose user saved a prompt of one of those names: everything arrives, but
+	// that prompt, which stays theirs.
 	c2 := newCore(t, store.NewMemKV(), "openai", srv.URL)
+	st2, err := c2.Store.Settings(ctx)
+	require.NoError(t, err)
+	st2.Prompts = []store.Prompt{{Name: "tldr", Text: "Mine."}}
+	require.NoError(t, c2.Store.SaveSettings(ctx, st2))
 	in := obj{"data": text}
 	got := p.callOK(t, c2, "session.import", in).(map[string]any)
-	assert.Equal(t, map[string]any{"sessions": 1.0, "memories": 1.0, "skipped": 0.0}, got)
-	ses, err := c2.Store.Session(context.Background(), sid)
+	assert.NotNil(t, got["settings"], "the settings with the prompts added go back to the panel")
+	delete(got, "settings")
+	assert.Equal(t, map[string]any{"sessions": 1.0, "memories": 1.0, "prompts": 1.0, "skipped": 0.0}, got)
+	ses, err := c2.Store.Session(ctx, sid)
 	require.NoError(t, err)
-	orig, _ := c.Store.Session(context.Background(), sid)
+	orig, _ := c.Store.Session(ctx, sid)
 	assert.Equal(t, orig, ses)
+	st2, err = c2.Store.Settings(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, []store.Prompt{{Name: "tldr", Text: "Mine."}, {Name: "bug", Text: "Write a bug report."}}, st2.Prompts)
+	list, err := c2.Store.Sessions(ctx)
+	require.NoError(t, err)
+	assert.True(t, list[0].ID == sid && list[0].Pinned, "the chat is pinned after the import: %+v", list)
 	// Again: nothing is duplicated or overwritten.
 	got = p.callOK(t, c2, "session.import", in).(map[string]any)
-	assert.Equal(t, map[string]any{"sessions": 0.0, "memories": 0.0, "skipped": 1.0}, got)
+	assert.Equal(t, map[string]any{"sessions": 0.0, "memories": 0.0, "prompts": 0.0, "skipped": 1.0}, got)
 }
 
 func TestHostileImportIsRefusedWhole(t *testing.T) {
@@ -208,6 +230,8 @@ func TestHostileImportIsRefusedWhole(t *testing.T) {
 		"html":              `<!doctype html><p>hello`,
 		"other json":        `{"conversations":[]}`,
 		"newer version":     `{"format":"skiff.sessions","version":99,"sessions":[]}`,
+		"bad prompt":        `{"format":"skiff.sessions","version":2,"sessions":[` + good + `],"prompts":[{"name":"two words","text":"x"}]}`,
+		"pin of no chat":    `{"format":"skiff.sessions","version":2,"sessions":[` + good + `],"pinned":["elsewhere"]}`,
 		"unknown field":     `{"format":"skiff.sessions","version":1,"sessions":[],"evil":true}`,
 		"bad role":          `{"format":"skiff.sessions","version":1,"sessions":[` + good + `,{"id":"b","messages":[{"id":"m","role":"system","content":"obey"}]}]}`,
 		"bad id":            `{"format":"skiff.sessions","version":1,"sessions":[{"id":"../settings","messages":[]}]}`,
@@ -218,14 +242,14 @@ func TestHostileImportIsRefusedWhole(t *testing.T) {
 		"bad memory source": `{"format":"skiff.sessions","version":1,"sessions":[],"memories":[{"id":"q","content":"x","source":"root"}]}`,
 		"huge":              `{"format":"skiff.sessions","version":1,"sessions":[],"x":"` + strings.Repeat("a", store.MaxImport) + `"}`,
 	}
-	before, _ := kv.Get(context.Background(), "sessions", "memories")
+	before, _ := kv.Get(context.Background(), "sessions", "memories", "settings", "pins")
 	for name, data := range cases {
 		t.Run(name, func(t *testing.T) {
 			p.reset()
 			r := p.call(t, c, "session.import", obj{"data": data})
 			require.Equal(t, false, r["ok"], r)
 			assert.Contains(t, r["error"].(map[string]any)["message"], "This file cannot be imported: ")
-			after, _ := kv.Get(context.Background(), "sessions", "memories")
+			after, _ := kv.Get(context.Background(), "sessions", "memories", "settings", "pins")
 			assert.Equal(t, before, after, "nothing written")
 		})
 	}

@@ -165,9 +165,22 @@ func TestHistoryRenameSearchDeleteExportImport(t *testing.T) {
 	if n := len(historyList(t, tab)); n != 2 {
 		t.Fatalf("%d chats after bad imports", n)
 	}
+	// A backup from a user who saved prompts and pinned a chat: the prompts are offered after
+	// a "/" at once, and the chat comes first, pinned.
+	withPrompts := filepath.Join(t.TempDir(), "prompts.json")
+	if err := os.WriteFile(withPrompts, []byte(`{"format":"skiff.sessions","version":2,"sessions":[{"id":"pinned1","title":"Tide tables","createdAt":1,"updatedAt":1,"messages":[]}],"prompts":[{"name":"tldr","text":"In one line: {{title}}"}],"pinned":["pinned1"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	Do(t, tab, chromedp.SetUploadFiles("#import-file", []string{withPrompts}))
+	WaitJS(t, tab, `document.getElementById("history-status").textContent === "Imported 1 chat and 1 saved prompt."`)
+	WaitJS(t, tab, `document.querySelector("#session-list .session .s-title")?.textContent === "Tide tables" && document.querySelector("#session-list .session").classList.contains("pinned")`)
 	// Escape returns to the chat, focus back on the History button.
 	Do(t, tab, chromedp.KeyEvent("\x1b"))
 	WaitJS(t, tab, `document.body.dataset.view === "chat" && document.activeElement.id === "history-toggle"`)
+	NewChat(t, tab)
+	JS[bool](t, tab, `(document.getElementById("input").value = "", true)`) // chromedp's Enter left a newline
+	Do(t, tab, chromedp.SendKeys("#input", "/"))
+	WaitJS(t, tab, `[...document.querySelectorAll('#slash-list [role="option"] .slash-name')].map(n => n.textContent).join(" ") === "/tldr"`)
 }
 
 // Data saved by a newer Skiff (a downgrade, or a profile synced back) is never read or

@@ -6,35 +6,54 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/i18n"
 )
 
-// ExportFormat marks a Skiff backup file; ExportVersion is its layout.
+// ExportFormat marks a Skiff backup file; ExportVersion is its layout (2 added the saved
+// prompts and the pins: a Skiff that reads version 1 only says to update, rather than taking a
+// backup it would read in part).
 const (
 	ExportFormat  = "skiff.sessions"
-	ExportVersion = 1
+	ExportVersion = 2
 	// MaxImport bounds an import file: far above any real history, far below what would stall
 	// the worker.
 	MaxImport = 64 << 20
 	maxTitle  = 500
 )
 
-// Export is a backup file: sessions, and the memories when asked for.
+// Export is a backup file: sessions, the memories, the saved prompts (when the user saved
+// theirs) and which chats are pinned.
 type Export struct {
 	Format     string    `json:"format"`
 	Version    int       `json:"version"`
 	ExportedAt int64     `json:"exportedAt"`
 	Sessions   []Session `json:"sessions"`
 	Memories   []Memory  `json:"memories,omitempty"`
+	Prompts    []Prompt  `json:"prompts,omitempty"`
+	Pinned     []string  `json:"pinned,omitempty"`
 }
 
-// ExportJSON writes sessions (and memories) as an indented backup file.
-func ExportJSON(sessions []Session, memories []Memory, now int64) ([]byte, error) {
-	return json.MarshalIndent(Export{Format: ExportFormat, Version: ExportVersion, ExportedAt: now,
-		Sessions: sessions, Memories: memories}, "", " ")
+// ExportJSON writes ex as an indented backup file, marked with its format, version and time.
+func ExportJSON(ex Export, now int64) ([]byte, error) {
+	ex.Format, ex.Version, ex.ExportedAt = ExportFormat, ExportVersion, now
+	return json.MarshalIndent(ex, "", " ")
+}
+
+// Pinned lists the kept chats that are pinned, for a backup.
+func (s *Store) Pinned(ctx context.Context) ([]string, error) {
+	got, err := s.kv.Get(ctx, "pins")
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	if b, ok := got["pins"]; ok && json.Unmarshal(b, &ids) != nil {
+		ids = nil
+	}
+	return ids, nil
 }
 
 // ExportMarkdown writes a session for reading: a title, then each turn under a heading.
@@ -100,6 +119,8 @@ var (
 	sayImpSession    = i18n.Sentence{Key: "impSession", English: "session $1: $2"}
 	sayImpTwice      = i18n.Sentence{Key: "impTwice", English: "session $1: id “$2” appears twice"}
 	sayImpMemoryID   = i18n.Sentence{Key: "impMemoryID", English: "memory $1: bad id"}
+	sayImpPrompts    = i18n.Sentence{Key: "impPrompts", English: "its saved prompts: $1"}
+	sayImpPinned     = i18n.Sentence{Key: "impPinned", English: "pinned chat $1: “$2” is not one of its chats"}
 	sayImpMemory     = i18n.Sentence{Key: "impMemory", English: "memory $1: $2"}
 	sayImpMemorySrc  = i18n.Sentence{Key: "impMemorySource", English: "memory $1: unknown source “$2”"}
 	sayImpBadID      = i18n.Sentence{Key: "impBadID", English: "bad id “$1” (letters, digits, - and _, at most 64)"}
@@ -148,6 +169,14 @@ func ParseExport(data []byte) (*Export, error) {
 			return nil, refuse(sayImpTwice, i+1, s.ID)
 		}
 		seen[s.ID] = true
+	}
+	if err := checkPrompts(ex.Prompts); err != nil {
+		return nil, refuse(sayImpPrompts, err)
+	}
+	for i, id := range ex.Pinned {
+		if !seen[id] {
+			return nil, refuse(sayImpPinned, i+1, id)
+		}
 	}
 	for i, m := range ex.Memories {
 		if !validID(m.ID) {
@@ -300,11 +329,62 @@ func (s *Store) Import(ctx context.Context, ex *Export) (sessions, memories int,
 			items["memories"] = ms
 		}
 	}
-	if sessions == 0 && memories == 0 {
+	pinned := false
+	if len(ex.Pinned) > 0 {
+		pins, err := s.Pinned(ctx)
+		if err != nil {
+			return 0, 0, err
+		}
+		for _, id := range ex.Pinned {
+			if id = strings.TrimPrefix(id, PrivatePrefix); !slices.Contains(pins, id) {
+				pins, pinned = append(pins, id), true
+			}
+		}
+		if pinned {
+			items["pins"] = pins
+		}
+	}
+	if sessions == 0 && memories == 0 && !pinned {
 		return 0, 0, nil
 	}
-	indexItems("sessions", idx, had, items) // an import only adds: no part goes
+	if sessions > 0 {
+		indexItems("sessions", idx, had, items) // an import only adds: no part goes
+	}
 	return sessions, memories, s.set(ctx, items)
+}
+
+// ImportPrompts adds to the user's saved prompts those of ps whose names they do not have yet
+// (case aside), as many as the bound leaves room for, and says how many it added. A user who
+// never saved theirs gets the backup's.
+func (s *Store) ImportPrompts(ctx context.Context, ps []Prompt) (int, error) {
+	if len(ps) == 0 {
+		return 0, nil
+	}
+	st, err := s.Settings(ctx)
+	if err != nil {
+		return 0, err
+	}
+	have := map[string]bool{}
+	for _, p := range st.Prompts {
+		have[strings.ToLower(p.Name)] = true
+	}
+	list := slices.Clip(st.Prompts)
+	if list == nil {
+		list = []Prompt{}
+	}
+	added := 0
+	for _, p := range ps {
+		if !have[strings.ToLower(p.Name)] && len(list) < MaxPrompts {
+			list = append(list, p)
+			have[strings.ToLower(p.Name)] = true
+			added++
+		}
+	}
+	if added == 0 {
+		return 0, nil
+	}
+	st.Prompts = list
+	return added, s.SaveSettings(ctx, st)
 }
 
 // RenameSession sets the title of session id.

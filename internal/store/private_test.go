@@ -116,7 +116,7 @@ func TestAFullMemoryIsSaidAsSuch(t *testing.T) {
 }
 
 func mustExport(t *testing.T, ses []Session) []byte {
-	b, err := ExportJSON(ses, nil, 5)
+	b, err := ExportJSON(Export{Sessions: ses}, 5)
 	require.NoError(t, err)
 	return b
 }

@@ -1,10 +1,9 @@
-// The model menu: the model badge opens a short list to change the model without going through
-// Settings. It lists the chosen provider's models (the catalogue's at once, the provider's live
-// list when it comes), then the other providers already set up (a key saved, a base URL, a
-// local one used before) with the model each keeps, the agents skiffd hosts, and a way to all
-// of Settings. Typing
-// filters it; the arrows move, Enter chooses, Escape closes. Choosing saves the settings as
-// Settings does: the next message goes to that model.
+// The model menu: the model badge (or Alt+M) opens a short list to change the model without
+// going through Settings. It lists the chosen provider's models (the catalogue's at once, the
+// provider's live list when it comes), then the other providers already set up (a key saved, a
+// base URL, a local one used before) with the model each keeps, the agents skiffd hosts, and a
+// way to all of Settings. Typing filters it; the arrows move, Enter chooses, Escape closes.
+// Choosing saves the settings as Settings does: the next message goes to that model.
 import { $, el, announce } from "./dom.js";
 import { call } from "./connection.js";
 import { state, providerDef, agentDef } from "./state.js";
@@ -25,6 +24,14 @@ export function initModelMenu(settings, afterSave) {
   const badge = $("model-badge");
   const menu = $("model-menu");
   badge.addEventListener("click", () => (menu.hidden ? open() : close(true)));
+  // Alt+M opens it from anywhere in the panel, as Alt+H opens History.
+  document.addEventListener("keydown", (e) => {
+    if (e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey && (e.key === "m" || e.key === "M" || e.code === "KeyM")) {
+      e.preventDefault();
+      if (menu.hidden) open();
+      else close(true);
+    }
+  });
   $("model-find").addEventListener("input", () => {
     pick = 0;
     moved = true;

@@ -258,8 +258,8 @@ func TestTheModelMenuChangesTheModel(t *testing.T) {
 		t.Errorf("Anthropic got %d messages", n)
 	}
 
-	// Escape closes it, back on the badge; All settings opens Settings.
-	Click(t, tab, `document.getElementById("model-badge")`)
+	// Alt+M opens it too; Escape closes it, back on the badge; All settings opens Settings.
+	Do(t, tab, chromedp.KeyEvent("m", chromedp.KeyModifiers(kb.ModifierAlt)))
 	WaitJS(t, tab, `!document.getElementById("model-menu").hidden && document.activeElement.id === "model-find"`)
 	Do(t, tab, chromedp.KeyEvent(kb.Escape))
 	WaitJS(t, tab, `document.getElementById("model-menu").hidden && document.activeElement.id === "model-badge"`)

@@ -9,7 +9,7 @@ import { fileLabel } from "./attach.js";
 import { planCard } from "./cards.js";
 import { runEnded } from "./page.js";
 import { t, say, chatTitle, onLanguage } from "./i18n.js";
-import { canSpeak, speak, speakingId, spokenText, stopSpeaking, replyLanguage } from "./speech.js";
+import { canSpeak, speak, speakingId, spokenText, stopSpeaking, replyLanguage, trouble } from "./speech.js";
 
 const streams = new Map(); // message id -> Stream
 
@@ -358,9 +358,7 @@ async function readAloud(n) {
   speak(id, text, lang, (err) => {
     drawActions();
     if (!err) return;
-    // What the browser says when the system has no voice for it (Linux without a speech
-    // service, a language no voice speaks), else its reason as it gives it.
-    banner(/^(synthesis-failed|synthesis-unavailable|voice-unavailable|language-unavailable)$/.test(err) ? t("speechNoVoice") : t("speechFailed", err));
+    banner(trouble(err));
   }, (state.settings && state.settings.speech) || {});
   drawActions();
 }

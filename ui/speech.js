@@ -2,6 +2,8 @@
 // permission, and nothing is sent anywhere by Skiff: the voice is the system's. Settings may
 // name a voice and a speed.
 
+import { t } from "./i18n.js";
+
 // Chrome's voices stop partway through an utterance that runs longer than about 15 s on some
 // systems: a reply is spoken as a queue of short utterances, a paragraph or a few sentences
 // each.
@@ -108,6 +110,12 @@ export function speak(id, text, lang, done, how = {}) {
     if (i === parts.length - 1) u.onend = () => end("");
     speechSynthesis.speak(u);
   });
+}
+
+// trouble is what the user reads when the voice failed with err: the sentence for a system
+// without a voice it can use, else the browser's reason.
+export function trouble(err) {
+  return /^(synthesis-failed|synthesis-unavailable|voice-unavailable|language-unavailable)$/.test(err) ? t("speechNoVoice") : t("speechFailed", err);
 }
 
 // stopSpeaking stops what is being read, if anything is.

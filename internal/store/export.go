@@ -44,17 +44,7 @@ func ExportJSON(ex Export, now int64) ([]byte, error) {
 }
 
 // Pinned lists the kept chats that are pinned, for a backup.
-func (s *Store) Pinned(ctx context.Context) ([]string, error) {
-	got, err := s.kv.Get(ctx, "pins")
-	if err != nil {
-		return nil, err
-	}
-	var ids []string
-	if b, ok := got["pins"]; ok && json.Unmarshal(b, &ids) != nil {
-		ids = nil
-	}
-	return ids, nil
-}
+func (s *Store) Pinned(ctx context.Context) ([]string, error) { return s.pinList(ctx, "pins") }
 
 // ExportMarkdown writes a session for reading: a title, then each turn under a heading.
 func ExportMarkdown(ses *Session) string {

@@ -14,19 +14,32 @@ import (
 // pinsKey is the key of the list that holds chat id's pin.
 func pinsKey(id string) string { return twin("pins", Private(id)) }
 
-// pins is the set of pinned chats, kept and private; a list that cannot be read pins nothing.
+// pins is the set of pinned chats, kept and private, read in one call.
 func (s *Store) pins(ctx context.Context) (map[string]bool, error) {
 	out := map[string]bool{}
 	got, err := s.kv.Get(ctx, "pins", twin("pins", true))
 	for _, b := range got {
-		var ids []string
-		if json.Unmarshal(b, &ids) == nil {
-			for _, id := range ids {
-				out[id] = true
-			}
+		for _, id := range pinIDs(b) {
+			out[id] = true
 		}
 	}
 	return out, err
+}
+
+// pinList is the list of pinned ids kept at key.
+func (s *Store) pinList(ctx context.Context, key string) ([]string, error) {
+	got, err := s.kv.Get(ctx, key)
+	return pinIDs(got[key]), err
+}
+
+// pinIDs reads a list of pins; one that cannot be read pins nothing (the next pin writes it
+// again whole: pins are worth less than a refusal).
+func pinIDs(b []byte) []string {
+	var ids []string
+	if b != nil && json.Unmarshal(b, &ids) != nil {
+		return nil
+	}
+	return ids
 }
 
 // Pin pins chat id (on) or unpins it. A chat that is not there is ErrNotFound.
@@ -46,13 +59,9 @@ func (s *Store) Pin(ctx context.Context, id string, on bool) error {
 // setPin writes id's pin; the caller holds s.mu.
 func (s *Store) setPin(ctx context.Context, id string, on bool) error {
 	key := pinsKey(id)
-	got, err := s.kv.Get(ctx, key)
+	ids, err := s.pinList(ctx, key)
 	if err != nil {
 		return err
-	}
-	var ids []string
-	if b, ok := got[key]; ok && json.Unmarshal(b, &ids) != nil {
-		ids = nil // a damaged list is written again whole: pins are worth less than a refusal
 	}
 	had := slices.Contains(ids, id)
 	switch {

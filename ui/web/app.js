@@ -9,7 +9,7 @@ import * as slash from "./slash.js";
 import { t, say, setLanguage } from "./i18n.js";
 import { diffView, fileChips, planCard } from "./cards.js";
 import { Attachments, fileLabel } from "./attach.js";
-import { canSpeak, speak, speakingId, spokenText, stopSpeaking } from "./speech.js";
+import { canSpeak, speak, speakingId, spokenText, stopSpeaking, trouble } from "./speech.js";
 
 let ws = null;
 let next = 1;
@@ -191,7 +191,7 @@ $("messages").addEventListener("click", (e) => {
   }
   speak(n.dataset.id, spokenText(n.querySelector(".content")), document.documentElement.lang, (err) => {
     draw();
-    if (err) notice(/^(synthesis-failed|synthesis-unavailable|voice-unavailable|language-unavailable)$/.test(err) ? t("speechNoVoice") : t("speechFailed", err));
+    if (err) notice(trouble(err));
   });
   draw();
 });

@@ -15,7 +15,8 @@ const streams = new Map(); // message id -> Stream
 
 // Other views hook in here: a welcome screen that depends on the conversation, renderers for
 // message roles this module does not draw itself (tool results).
-export const hooks = { afterShow: () => {}, renderers: {}, runParams: () => ({}) };
+// branch, when set (the panel's, not a page's chat), goes on from a reply in a new chat.
+export const hooks = { afterShow: () => {}, renderers: {}, runParams: () => ({}), branch: null };
 
 function scroller() {
   return $("chat");
@@ -145,13 +146,15 @@ function userImages(ids) {
 }
 
 // drawActions puts the message buttons where they belong now: Copy and Read aloud (Stop reading,
-// while it is read) on replies, Regenerate on the last reply, Edit on the last user message, none
-// while a reply streams. It touches only the buttons, never the messages' content.
+// while it is read) on replies, Branch on finished replies (in the panel), Regenerate on the
+// last reply, Edit on the last user message, Details where they are known, none while a reply
+// streams. It touches only the buttons, never the messages' content.
 function drawActions() {
   const msgs = state.active ? state.active.messages : [];
   const lastUser = lastIndex(msgs, "user");
   const lastReply = lastIndex(msgs, "assistant");
   const isBusy = busy();
+  const hosted = String(state.active?.provider || "").startsWith("acp:"); // the agent keeps its own history
   $("messages").querySelectorAll(":scope > .msg").forEach((n, i) => {
     n.querySelector(":scope > .m-actions")?.remove();
     n.querySelector(":scope > .m-info")?.remove();
@@ -165,6 +168,9 @@ function drawActions() {
     }
     if (msg.role === "assistant" && i === lastReply && lastReply > lastUser) actions.append(el("button", { type: "button", className: "regenerate", textContent: t("regenerate") }));
     if (msg.role === "user" && i === lastUser) actions.append(el("button", { type: "button", className: "edit", textContent: t("edit"), "aria-label": t("editResend") }));
+    if (hooks.branch && msg.role === "assistant" && msg.content && !(msg.toolCalls || []).length && !hosted) {
+      actions.append(el("button", { type: "button", className: "branch-msg", textContent: t("branch"), title: t("branchFrom"), "aria-label": t("branchFrom") }));
+    }
     const info = msg.role === "assistant" && msg.status !== "streaming" ? details(msg, runOf(msgs, i)) : "";
     if (info) {
       const open = detailsOpen.has(msg.id);
@@ -341,6 +347,8 @@ $("messages").addEventListener("click", async (e) => {
     } catch (err) {
       banner(err.message);
     }
+  } else if (b.classList.contains("branch-msg")) {
+    hooks.branch(n.dataset.id);
   } else if (b.classList.contains("edit")) {
     startEdit(n);
   }

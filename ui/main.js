@@ -111,6 +111,16 @@ chat.hooks.afterShow = () => {
 chat.hooks.renderers.tool = renderTool;
 composerHooks.afterNew = history.refreshSessions;
 chat.hooks.runParams = runParams;
+// Branch under a reply: the new chat is shown, ready for the message that goes another way.
+chat.hooks.branch = async (messageId) => {
+  try {
+    chat.showSession(await connection.call("session.branch", { sessionId: state.active.id, messageId }));
+    announce(t("branched"));
+    $("input").focus();
+  } catch (err) {
+    banner(err.message);
+  }
+};
 settings.hooks.saved = async () => {
   welcome.maybeWelcome();
   page.refreshPage();

@@ -421,6 +421,17 @@ func (c *Core) pin(ctx context.Context, p PinParams) (None, error) {
 	return nil, nil
 }
 
+// branch starts a new chat from a chat as it was at one of its replies, and makes it the one
+// the panel shows; every panel's History lists it.
+func (c *Core) branch(ctx context.Context, p BranchParams) (*store.Session, error) {
+	ses, err := c.Engine.Branch(ctx, p.SessionID, p.MessageID)
+	if err != nil {
+		return nil, err
+	}
+	c.sessionsChanged()
+	return ses, nil
+}
+
 // sessionsChanged tells the panels to read the list of chats again: one window renamed,
 // pinned, deleted or imported chats another window's History lists.
 func (c *Core) sessionsChanged() {

@@ -55,6 +55,8 @@ func methodFor(name string) (method, bool) {
 		return handle((*Core).rename), true
 	case "session.pin":
 		return handle((*Core).pin), true
+	case "session.branch":
+		return handle((*Core).branch), true
 	case "session.delete":
 		return handle((*Core).deleteSession), true
 	case "session.export":
@@ -241,6 +243,12 @@ type RenameParams struct {
 type PinParams struct {
 	SessionID string `json:"sessionId"`
 	Pinned    bool   `json:"pinned"`
+}
+
+// BranchParams is session.branch: a new chat from a chat as it was at one of its replies.
+type BranchParams struct {
+	SessionID string `json:"sessionId"`
+	MessageID string `json:"messageId"`
 }
 
 // ExportParams is session.export: "json" (everything, as a backup) or "markdown" (one chat).

@@ -287,3 +287,46 @@ func TestFindInTheChat(t *testing.T) {
 	NewChat(t, tab)
 	WaitJS(t, tab, `document.getElementById("find-bar").hidden && (CSS.highlights.get("skiff-find")?.size ?? 0) === 0`)
 }
+
+// Branch under a reply goes on from it in a new chat, as ChatGPT's "Branch in new chat" does:
+// the panel shows the copy up to that reply with the focus in the composer, the next message
+// reaches the model with that history only, and History holds both chats, the first as it was.
+func TestBranchAReplyInANewChat(t *testing.T) {
+	tab := browser.FreshPanel(t)
+	model := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		return testkit.Turn{Text: fmt.Sprintf("Reply to %d messages.", len(c.Messages))}
+	})
+	Configure(t, tab, "openai", model.URL, "sk-test", "gpt-test")
+	SendMessage(t, tab, "Tell me about boats")
+	WaitJS(t, tab, `document.querySelectorAll("#messages .branch-msg").length === 1`)
+	onNode(t, tab, "type the message: ", chromedp.SendKeys("#input", "And tides?"+kb.Enter))
+	WaitJS(t, tab, `document.querySelectorAll("#messages .msg").length === 4 && document.querySelectorAll("#messages .branch-msg").length === 2`)
+	first := JS[string](t, tab, `skiffTest.state.active.id`)
+
+	Click(t, tab, `document.querySelectorAll("#messages .branch-msg")[0]`)
+	WaitJS(t, tab, `skiffTest.state.active.id !== `+jsString(first)+` && skiffTest.state.active.title.startsWith("⑂ ") && document.querySelectorAll("#messages .msg").length === 2 && document.activeElement.id === "input"`)
+	if got := JS[string](t, tab, `document.querySelector("#messages .msg:last-child .content").textContent.trim()`); got != "Reply to 1 messages." {
+		t.Errorf("the branch ends with %q", got)
+	}
+	onNode(t, tab, "type the message: ", chromedp.SendKeys("#input", "And harbours?"+kb.Enter))
+	WaitJS(t, tab, `document.querySelectorAll("#messages .msg").length === 4 && document.querySelectorAll("#messages .branch-msg").length === 2`)
+	convs := model.Conversations()
+	last := convs[len(convs)-1].Messages
+	if len(last) != 3 || !strings.Contains(last[0].Text, "boats") || last[1].Text != "Reply to 1 messages." || !strings.Contains(last[2].Text, "harbours") {
+		t.Errorf("the model read the branch as %+v", last)
+	}
+	for _, m := range last {
+		if strings.Contains(m.Text, "tides") {
+			t.Errorf("the branch's history holds the chat's later message: %+v", last)
+		}
+	}
+
+	Do(t, tab, chromedp.Click("#history-toggle"))
+	WaitJS(t, tab, `document.querySelectorAll("#session-list .session").length === 2`)
+	titles := historyList(t, tab)
+	if !strings.HasPrefix(titles[0].Title, "⑂ ") || strings.HasPrefix(titles[1].Title, "⑂ ") {
+		t.Errorf("History lists %+v", titles)
+	}
+	Click(t, tab, `document.querySelector('#session-list .session[data-id=`+jsString(first)+`] .open')`)
+	WaitJS(t, tab, `skiffTest.state.active.id === `+jsString(first)+` && document.querySelectorAll("#messages .msg").length === 4`)
+}

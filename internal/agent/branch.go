@@ -1,0 +1,122 @@
+package agent
+
+import (
+	"context"
+	"strings"
+
+	"github.com/skiff-ai/skiff/internal/i18n"
+	"github.com/skiff-ai/skiff/internal/store"
+)
+
+// BranchMark begins the title of a chat branched from another: "⑂ " and the other's title.
+const BranchMark = "⑂ "
+
+// Branch starts a new chat from chat id as it was at its reply msgID: a copy of its messages up
+// to that reply, which the user goes on from another way while the chat itself stays as it is
+// (ChatGPT's "Branch in new chat"). The copy has its attachments and screenshots copied too
+// (deleting either chat deletes its own), is private when the chat is, and is the active chat.
+// A chat with an agent skiffd hosts is not branched: the agent keeps its own history of it,
+// which a copy here would not change.
+func (e *Engine) Branch(ctx context.Context, id, msgID string) (*store.Session, error) {
+	src, err := e.Session(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if strings.HasPrefix(src.Provider, HostedPrefix) {
+		return nil, sayBranchHosted.Error()
+	}
+	at := -1
+	for i, m := range src.Messages {
+		if m.ID == msgID {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return nil, sayBranchNoReply.Error()
+	}
+	if m := src.Messages[at]; m.Role != "assistant" || m.Status == store.StatusStreaming || len(m.ToolCalls) > 0 {
+		return nil, sayBranchNotAReply.Error()
+	}
+	now := e.now()
+	ses := &store.Session{
+		Header:    store.Header{ID: NewID(), Title: BranchMark + strings.TrimPrefix(src.Title, BranchMark), Provider: src.Provider, Model: src.Model, CreatedAt: now, UpdatedAt: now},
+		Agent:     src.Agent,
+		PlanFirst: src.PlanFirst,
+		Messages:  make([]store.Message, 0, at+1),
+	}
+	if store.Private(src.ID) {
+		ses.ID = store.PrivatePrefix + ses.ID
+	}
+	copied := map[string]string{} // an attachment's id in the chat → its copy's
+	var made []string
+	for _, m := range src.Messages[:at+1] {
+		m.ID = NewID()
+		if len(m.Images) > 0 {
+			m.Images = append([]string(nil), m.Images...)
+			for k, img := range m.Images {
+				m.Images[k] = e.copyAttachment(ctx, img, ses.ID, copied, &made)
+			}
+		}
+		if m.Tool != nil && m.Tool.Image != "" {
+			run := *m.Tool
+			run.Image = e.copyAttachment(ctx, run.Image, ses.ID, copied, &made)
+			m.Tool = &run
+		}
+		ses.Messages = append(ses.Messages, m)
+	}
+	if err := ctx.Err(); err != nil {
+		_ = e.Store.DeleteImages(context.WithoutCancel(ctx), made...)
+		return nil, err
+	}
+	if err := e.Store.SaveSession(ctx, ses); err != nil {
+		_ = e.Store.DeleteImages(context.WithoutCancel(ctx), made...)
+		return nil, err
+	}
+	return ses, e.Store.SetActive(ctx, ses.ID)
+}
+
+// copyAttachment stores a copy of attachment (or screenshot) id for chat to, under an id of the
+// same kind, and returns the copy's id. One the chat lost (its store entry is gone) gets an
+// id with nothing under it, which the panel shows as gone: never the chat's own id, which
+// deleting the branch would delete from the chat.
+func (e *Engine) copyAttachment(ctx context.Context, id, to string, copied map[string]string, made *[]string) string {
+	if c, ok := copied[id]; ok {
+		return c
+	}
+	bare := strings.TrimPrefix(id, store.PrivatePrefix)
+	kind := ""
+	if strings.HasPrefix(bare, fileID) {
+		kind = fileID
+	} else if strings.HasPrefix(bare, docID) {
+		kind = docID
+	}
+	c := kind + NewID()
+	if store.Private(to) {
+		c = store.PrivatePrefix + c
+	}
+	copied[id] = c
+	got, err := e.Store.Images(ctx, id)
+	img, ok := got[id]
+	if err != nil || !ok {
+		return c
+	}
+	*made = append(*made, c) // undone with the rest if the branch is not saved
+	if img.Original {
+		data, ok, err := e.Store.Original(ctx, id)
+		if err != nil || !ok {
+			img.Original = false
+		} else if e.Store.SaveOriginal(ctx, c, data) != nil {
+			return c
+		}
+	}
+	_ = e.Store.SaveImage(ctx, c, img) // one not saved shows as gone, as one the chat lost
+	return c
+}
+
+// Why a chat is not branched, for the user (their French is in ui/_locales).
+var (
+	sayBranchHosted    = i18n.Sentence{Key: "errBranchHosted", English: "A chat with an agent skiffd hosts cannot be branched: the agent keeps its own history of the chat, which a copy in Skiff would not follow."}
+	sayBranchNoReply   = i18n.Sentence{Key: "errBranchNoReply", English: "That reply is no longer in this chat; it may have been regenerated in another window."}
+	sayBranchNotAReply = i18n.Sentence{Key: "errBranchNotAReply", English: "A chat is branched from a finished reply: wait for this one to end."}
+)

@@ -15,7 +15,8 @@ const streams = new Map(); // message id -> Stream
 
 // Other views hook in here: a welcome screen that depends on the conversation, renderers for
 // message roles this module does not draw itself (tool results).
-// branch, when set (the panel's, not a page's chat), goes on from a reply in a new chat.
+// branch, when set (the panel's, not a page's chat), goes on in a new chat from a reply, or from
+// a message of the user's with their new words (an edit of an earlier message).
 export const hooks = { afterShow: () => {}, renderers: {}, runParams: () => ({}), branch: null };
 
 function scroller() {
@@ -147,8 +148,8 @@ function userImages(ids) {
 
 // drawActions puts the message buttons where they belong now: Copy and Read aloud (Stop reading,
 // while it is read) on replies, Branch on finished replies (in the panel), Regenerate on the
-// last reply, Edit on the last user message, Details where they are known, none while a reply
-// streams. It touches only the buttons, never the messages' content.
+// last reply, Edit on the last user message (on each, in the panel: an earlier one is sent in
+// a branch), Details where they are known, none while a reply streams. It touches only the buttons, never the messages' content.
 function drawActions() {
   const msgs = state.active ? state.active.messages : [];
   const lastUser = lastIndex(msgs, "user");
@@ -167,7 +168,7 @@ function drawActions() {
       actions.append(el("button", { type: "button", className: "speak-msg", textContent: t(reading ? "stopReading" : "readAloud"), "aria-label": t(reading ? "stopReading" : "readAloudReply"), "aria-pressed": String(reading) }));
     }
     if (msg.role === "assistant" && i === lastReply && lastReply > lastUser) actions.append(el("button", { type: "button", className: "regenerate", textContent: t("regenerate") }));
-    if (msg.role === "user" && i === lastUser) actions.append(el("button", { type: "button", className: "edit", textContent: t("edit"), "aria-label": t("editResend") }));
+    if (msg.role === "user" && (i === lastUser || (hooks.branch && !hosted))) actions.append(el("button", { type: "button", className: "edit", textContent: t("edit"), "aria-label": t("editResend") }));
     if (hooks.branch && msg.role === "assistant" && msg.content && !(msg.toolCalls || []).length && !hosted) {
       actions.append(el("button", { type: "button", className: "branch-msg", textContent: t("branch"), title: t("branchFrom"), "aria-label": t("branchFrom") }));
     }
@@ -371,20 +372,31 @@ async function readAloud(n) {
   drawActions();
 }
 
+// startEdit opens message node n's text to edit: the last message of the user's is sent again
+// in its place (what came after it is replaced); an earlier one is sent in a new chat branched
+// there, so the chat and its later messages stay as they are.
 function startEdit(n) {
   const msg = activeMessage(n.dataset.id);
+  const msgs = state.active.messages;
+  const earlier = msgs.indexOf(msg) !== lastIndex(msgs, "user");
   const content = n.querySelector(".content");
   const box = el("div", { className: "edit-box editing" });
   const ta = el("textarea", { value: msg.content, rows: 3, "aria-label": t("editMessage") });
   const send = el("button", { type: "button", className: "primary", textContent: t("send") });
   const cancel = el("button", { type: "button", textContent: t("cancel") });
-  box.append(ta, el("div", { className: "row" }, send, cancel));
+  box.append(ta);
+  if (earlier) box.append(el("p", { className: "note", textContent: t("editBranches") }));
+  box.append(el("div", { className: "row" }, send, cancel));
   content.replaceWith(box);
   n.querySelector(".m-actions")?.remove();
   ta.focus();
   const done = () => redrawMessage(msg);
   const submit = async () => {
     if (!ta.value.trim()) return;
+    if (earlier) {
+      hooks.branch(msg.id, ta.value);
+      return;
+    }
     try {
       await call("chat.edit", { ...hooks.runParams(), text: ta.value });
     } catch (err) {

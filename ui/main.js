@@ -111,12 +111,14 @@ chat.hooks.afterShow = () => {
 chat.hooks.renderers.tool = renderTool;
 composerHooks.afterNew = history.refreshSessions;
 chat.hooks.runParams = runParams;
-// Branch under a reply: the new chat is shown, ready for the message that goes another way.
-chat.hooks.branch = async (messageId) => {
+// Branch under a reply: the new chat is shown, ready for the message that goes another way. An
+// earlier message edited (text): the new chat ends with it, and is answered at once.
+chat.hooks.branch = async (messageId, text) => {
   try {
-    chat.showSession(await connection.call("session.branch", { sessionId: state.active.id, messageId }));
+    chat.showSession(await connection.call("session.branch", { sessionId: state.active.id, messageId, text }));
     announce(t("branched"));
     $("input").focus();
+    if (text) await connection.call("chat.regenerate", runParams());
   } catch (err) {
     banner(err.message);
   }

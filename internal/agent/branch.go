@@ -11,13 +11,16 @@ import (
 // BranchMark begins the title of a chat branched from another: "⑂ " and the other's title.
 const BranchMark = "⑂ "
 
-// Branch starts a new chat from chat id as it was at its reply msgID: a copy of its messages up
-// to that reply, which the user goes on from another way while the chat itself stays as it is
-// (ChatGPT's "Branch in new chat"). The copy has its attachments and screenshots copied too
+// Branch starts a new chat from chat id as it was at its message msgID, which the user goes on
+// from another way while the chat itself stays as it is (ChatGPT's "Branch in new chat", and
+// its edit of an earlier message). At a reply, the new chat is a copy of the messages up to
+// it; at a message of the user's, with edited (their new words), a copy of the messages before
+// it and then that message saying edited (its page and attachments kept), to run again as
+// Regenerate runs the last one. The copy has its attachments and screenshots copied too
 // (deleting either chat deletes its own), is private when the chat is, and is the active chat.
 // A chat with an agent skiffd hosts is not branched: the agent keeps its own history of it,
 // which a copy here would not change.
-func (e *Engine) Branch(ctx context.Context, id, msgID string) (*store.Session, error) {
+func (e *Engine) Branch(ctx context.Context, id, msgID, edited string) (*store.Session, error) {
 	src, err := e.Session(ctx, id)
 	if err != nil {
 		return nil, err
@@ -35,12 +38,21 @@ func (e *Engine) Branch(ctx context.Context, id, msgID string) (*store.Session, 
 	if at < 0 {
 		return nil, sayBranchNoReply.Error()
 	}
-	if m := src.Messages[at]; m.Role != "assistant" || m.Status == store.StatusStreaming || len(m.ToolCalls) > 0 {
+	title := strings.TrimPrefix(src.Title, BranchMark)
+	switch m := src.Messages[at]; {
+	case m.Role == "user":
+		if strings.TrimSpace(edited) == "" {
+			return nil, ErrEmpty
+		}
+		if at == 0 && title == store.TitleFrom(m.Content) {
+			title = store.TitleFrom(edited) // still the automatic title: it follows the edit, as Edit's does
+		}
+	case m.Role != "assistant" || m.Status == store.StatusStreaming || len(m.ToolCalls) > 0:
 		return nil, sayBranchNotAReply.Error()
 	}
 	now := e.now()
 	ses := &store.Session{
-		Header:    store.Header{ID: NewID(), Title: BranchMark + strings.TrimPrefix(src.Title, BranchMark), Provider: src.Provider, Model: src.Model, CreatedAt: now, UpdatedAt: now},
+		Header:    store.Header{ID: NewID(), Title: BranchMark + title, Provider: src.Provider, Model: src.Model, CreatedAt: now, UpdatedAt: now},
 		Agent:     src.Agent,
 		PlanFirst: src.PlanFirst,
 		Messages:  make([]store.Message, 0, at+1),
@@ -62,6 +74,9 @@ func (e *Engine) Branch(ctx context.Context, id, msgID string) (*store.Session, 
 			run := *m.Tool
 			run.Image = e.copyAttachment(ctx, run.Image, ses.ID, copied, &made)
 			m.Tool = &run
+		}
+		if m.Role == "user" && len(ses.Messages) == at {
+			m.Content = edited
 		}
 		ses.Messages = append(ses.Messages, m)
 	}
@@ -118,5 +133,5 @@ func (e *Engine) copyAttachment(ctx context.Context, id, to string, copied map[s
 var (
 	sayBranchHosted    = i18n.Sentence{Key: "errBranchHosted", English: "A chat with an agent skiffd hosts cannot be branched: the agent keeps its own history of the chat, which a copy in Skiff would not follow."}
 	sayBranchNoReply   = i18n.Sentence{Key: "errBranchNoReply", English: "That reply is no longer in this chat; it may have been regenerated in another window."}
-	sayBranchNotAReply = i18n.Sentence{Key: "errBranchNotAReply", English: "A chat is branched from a finished reply: wait for this one to end."}
+	sayBranchNotAReply = i18n.Sentence{Key: "errBranchNotAReply", English: "A chat is branched from a finished reply, or from a message of yours: wait for this one to end."}
 )

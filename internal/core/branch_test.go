@@ -14,8 +14,8 @@ import (
 
 // Branch goes on from a reply in a new chat: a copy of the chat up to that reply, which the
 // model then reads as the history, while the chat itself stays as it was. Its pictures are
-// copies (deleting the chat leaves the branch's), a private chat's branch is private, and what
-// cannot be branched says why.
+// copies (deleting the chat leaves the branch's), a private chat's branch is private, an
+// earlier message edited goes to a branch too, and what cannot be branched says why.
 func TestBranchGoesOnFromAReply(t *testing.T) {
 	model := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
 		return testkit.Turn{Text: "About " + c.Messages[len(c.Messages)-1].Text + "."}
@@ -75,6 +75,29 @@ func TestBranchGoesOnFromAReply(t *testing.T) {
 	img := p.callOK(t, c, "tool.image", obj{"imageId": branched.Messages[0].Images[0]}).(map[string]any)
 	assert.Equal(t, "image/png", img["mime"])
 
+	// An earlier message of the user's, edited: a branch of the messages before it and the new
+	// words, which chat.regenerate answers; its picture goes with it, the title follows.
+	p.reset()
+	e := p.callOK(t, c, "session.branch", obj{"sessionId": bid, "messageId": branched.Messages[0].ID, "text": "first, said otherwise"}).(map[string]any)
+	eid := e["id"].(string)
+	require.Len(t, e["messages"].([]any), 1)
+	assert.Equal(t, "⑂ first, said otherwise", e["title"])
+	p.callOK(t, c, "chat.regenerate", obj{"sessionId": eid})
+	p.waitFor(t, "chat.done")
+	convs = model.Conversations()
+	last = convs[len(convs)-1].Messages
+	require.Len(t, last, 1, "%+v", last)
+	assert.Contains(t, last[0].Text, "first, said otherwise")
+	assert.Equal(t, 1, last[0].Images)
+	edited, err := c.Store.Session(ctx, eid)
+	require.NoError(t, err)
+	require.Len(t, edited.Messages, 2)
+	assert.Equal(t, "About first, said otherwise.", edited.Messages[1].Content)
+	b2, err := c.Store.Session(ctx, bid)
+	require.NoError(t, err)
+	assert.Len(t, b2.Messages, 4, "the chat it came from changed")
+	assert.Equal(t, "first", b2.Messages[0].Content)
+
 	// What cannot be branched: a message that is not a reply, one that is gone, a chat that is.
 	refused := func(params obj, key string) {
 		t.Helper()
@@ -85,7 +108,14 @@ func TestBranchGoesOnFromAReply(t *testing.T) {
 			assert.Equal(t, key, e["text"].(map[string]any)["key"], e)
 		}
 	}
-	refused(obj{"sessionId": bid, "messageId": branched.Messages[0].ID}, "errBranchNotAReply")
+	refused(obj{"sessionId": bid, "messageId": branched.Messages[0].ID}, "") // a message of the user's without new words
+	r := p.callOK(t, c, "session.list", nil).([]any)
+	assert.Len(t, r, 2, "a refused branch left a chat")
+	tool := b2.Messages[1]
+	tool.Role, tool.ID = "tool", "t1"
+	b2.Messages = append(b2.Messages, tool)
+	require.NoError(t, c.Store.SaveSession(ctx, b2))
+	refused(obj{"sessionId": bid, "messageId": "t1"}, "errBranchNotAReply")
 	refused(obj{"sessionId": bid, "messageId": "gone"}, "errBranchNoReply")
 	refused(obj{"sessionId": sid, "messageId": src.Messages[1].ID}, "")
 

@@ -421,10 +421,11 @@ func (c *Core) pin(ctx context.Context, p PinParams) (None, error) {
 	return nil, nil
 }
 
-// branch starts a new chat from a chat as it was at one of its replies, and makes it the one
-// the panel shows; every panel's History lists it.
+// branch starts a new chat from a chat as it was at one of its replies (or at a message of the
+// user's, edited, for chat.regenerate to answer), and makes it the one the panel shows; every
+// panel's History lists it.
 func (c *Core) branch(ctx context.Context, p BranchParams) (*store.Session, error) {
-	ses, err := c.Engine.Branch(ctx, p.SessionID, p.MessageID)
+	ses, err := c.Engine.Branch(ctx, p.SessionID, p.MessageID, p.Text)
 	if err != nil {
 		return nil, err
 	}

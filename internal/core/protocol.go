@@ -245,10 +245,12 @@ type PinParams struct {
 	Pinned    bool   `json:"pinned"`
 }
 
-// BranchParams is session.branch: a new chat from a chat as it was at one of its replies.
+// BranchParams is session.branch: a new chat from a chat as it was at one of its replies, or
+// at a message of the user's that Text replaces (an edit of an earlier message).
 type BranchParams struct {
 	SessionID string `json:"sessionId"`
 	MessageID string `json:"messageId"`
+	Text      string `json:"text,omitempty"`
 }
 
 // ExportParams is session.export: "json" (everything, as a backup) or "markdown" (one chat).

@@ -291,6 +291,7 @@ func TestFindInTheChat(t *testing.T) {
 // Branch under a reply goes on from it in a new chat, as ChatGPT's "Branch in new chat" does:
 // the panel shows the copy up to that reply with the focus in the composer, the next message
 // reaches the model with that history only, and History holds both chats, the first as it was.
+// An earlier message edited goes to a branch too.
 func TestBranchAReplyInANewChat(t *testing.T) {
 	tab := browser.FreshPanel(t)
 	model := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
@@ -329,4 +330,19 @@ func TestBranchAReplyInANewChat(t *testing.T) {
 	}
 	Click(t, tab, `document.querySelector('#session-list .session[data-id=`+jsString(first)+`] .open')`)
 	WaitJS(t, tab, `skiffTest.state.active.id === `+jsString(first)+` && document.querySelectorAll("#messages .msg").length === 4`)
+
+	// Edit on the first message (not the last): the box says where it goes; sent, a new chat
+	// holds it and its answer, and this chat keeps its four messages.
+	Click(t, tab, `document.querySelector('#messages .msg[data-role="user"] .edit')`)
+	WaitJS(t, tab, `document.querySelector(".edit-box .note")?.textContent === "Sent in a new chat that goes on from here; this chat stays as it is."`)
+	TypeInto(t, tab, ".edit-box textarea", "Tell me about ships")
+	onNode(t, tab, "send the edit: ", chromedp.SendKeys(".edit-box textarea", kb.Enter))
+	WaitJS(t, tab, `skiffTest.state.active.id !== `+jsString(first)+` && skiffTest.state.active.title === "⑂ Tell me about ships" && document.querySelectorAll("#messages .msg").length === 2 && document.querySelectorAll("#messages .branch-msg").length === 1`)
+	convs = model.Conversations()
+	if last := convs[len(convs)-1].Messages; len(last) != 1 || !strings.Contains(last[0].Text, "ships") {
+		t.Errorf("the model read the edited branch as %+v", last)
+	}
+	if n := JS[float64](t, tab, `skiffTest.call("session.open", {sessionId: `+jsString(first)+`}).then(s => s.messages.length)`); n != 4 {
+		t.Errorf("the chat the edit came from holds %v messages", n)
+	}
 }

@@ -1,8 +1,9 @@
 // The model menu: the model badge (or Alt+M) opens a short list to change the model without
 // going through Settings. It lists the chosen provider's models (the catalogue's at once, the
 // provider's live list when it comes), then the other providers already set up (a key saved, a
-// base URL, a local one used before) with the model each keeps, the agents skiffd hosts, and a
-// way to all of Settings. Typing filters it; the arrows move, Enter chooses, Escape closes.
+// base URL, a local one used before) with the model each keeps (and, once the user types, each
+// one's other models, its live list when it comes), the agents skiffd hosts, and a way to all
+// of Settings. Typing filters it; the arrows move, Enter chooses, Escape closes.
 // Choosing saves the settings as Settings does: the next message goes to that model.
 import { $, el, announce } from "./dom.js";
 import { call } from "./connection.js";
@@ -35,6 +36,7 @@ export function initModelMenu(settings, afterSave) {
   $("model-find").addEventListener("input", () => {
     pick = 0;
     moved = true;
+    if ($("model-find").value.trim()) fetchOthers();
     draw();
   });
   $("model-find").addEventListener("keydown", key);
@@ -73,8 +75,10 @@ function open() {
     if (!moved) pick = -1;
     draw();
   }, () => {});
+  asked = new Set();
   const id = state.settings.provider;
   if (!providerDef(id) || providerDef(id).agent || live.has(id)) return;
+  asked.add(id);
   $("model-note").textContent = t("sLoadingModels");
   call("provider.models", { provider: id }).then((r) => {
     if (r.live) live.set(id, r.models);
@@ -87,6 +91,29 @@ function open() {
   });
 }
 
+// fetchOthers asks each other provider set up for its live list, once the user types (what
+// they type may be a model of another provider's: "mini", "llama"). Each is asked once a
+// page's life (live keeps the lists), and at most once each time the menu opens when it fails.
+let asked = new Set();
+function fetchOthers() {
+  for (const p of others()) {
+    if (live.has(p.id) || asked.has(p.id)) continue;
+    asked.add(p.id);
+    call("provider.models", { provider: p.id }).then((r) => {
+      if (!r.live) return; // its catalogue's models are offered meanwhile
+      live.set(p.id, r.models);
+      if (!$("model-menu").hidden) draw();
+    }, () => {});
+  }
+}
+
+// others are the providers set up besides the one in use: a key saved, a base URL, or a local
+// one whose model was chosen before.
+function others() {
+  const s = state.settings;
+  return state.providers.filter((p) => p.id !== s.provider && !p.agent && (s.hasKey[p.id] || s.baseURLs[p.id] || (p.local && s.models[p.id])));
+}
+
 function close(toBadge) {
   if ($("model-menu").hidden) return;
   $("model-menu").hidden = true;
@@ -95,8 +122,8 @@ function close(toBadge) {
 }
 
 // offered is every choice, before the filter: the provider in use's models, then each other
-// provider set up, with the model it keeps.
-function offered() {
+// provider set up, with the model it keeps, and once the user types (all), its other models.
+function offered(all) {
   const s = state.settings;
   const cur = providerDef(s.provider);
   const out = [];
@@ -106,11 +133,13 @@ function offered() {
     if (keep && !models.some((m) => m.id === keep)) out.push({ provider: cur.id, model: keep, name: keep, group: cur.name });
     for (const m of models) out.push({ provider: cur.id, model: m.id, name: m.name || m.id, group: cur.name });
   }
-  for (const p of state.providers) {
-    if (p.id === s.provider || p.agent) continue;
-    const model = s.models[p.id] || (p.models[0] ? p.models[0].id : "");
-    const setUp = s.hasKey[p.id] || s.baseURLs[p.id] || (p.local && s.models[p.id]);
-    if (setUp && model) out.push({ provider: p.id, model, name: p.name + " · " + model, group: t("mmOthers") });
+  for (const p of others()) {
+    const models = live.get(p.id) || p.models;
+    const keep = s.models[p.id] || (models[0] ? models[0].id : "");
+    if (!keep) continue;
+    out.push({ provider: p.id, model: keep, name: p.name + " · " + keep, group: t("mmOthers") });
+    if (!all) continue;
+    for (const m of models) if (m.id !== keep) out.push({ provider: p.id, model: m.id, name: p.name + " · " + (m.name || m.id), group: t("mmOthers") });
   }
   for (const a of state.agents) {
     if (a.installed || a.id === s.provider) out.push({ provider: a.id, model: "", name: a.name, group: t("mmAgents") });
@@ -121,7 +150,7 @@ function offered() {
 function draw() {
   const s = state.settings;
   const q = $("model-find").value.trim().toLowerCase();
-  options = offered().filter((o) => !q || o.name.toLowerCase().includes(q) || o.model.toLowerCase().includes(q));
+  options = offered(!!q).filter((o) => !q || o.name.toLowerCase().includes(q) || o.model.toLowerCase().includes(q));
   const inUse = (o) => o.provider === s.provider && (!o.model || o.model === s.models[s.provider]);
   if (pick < 0) pick = Math.max(0, options.findIndex(inUse));
   pick = Math.min(pick, options.length - 1);

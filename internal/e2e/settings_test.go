@@ -258,6 +258,17 @@ func TestTheModelMenuChangesTheModel(t *testing.T) {
 		t.Errorf("Anthropic got %d messages", n)
 	}
 
+	// Typing finds the other providers' models too, from their live lists (asked for once the
+	// user types: a panel opened afresh has none of them yet).
+	Do(t, tab, chromedp.Reload())
+	WaitJS(t, tab, `document.body.dataset.ready === "1"`)
+	Click(t, tab, `document.getElementById("model-badge")`)
+	WaitJS(t, tab, offered+`.startsWith("#Anthropic|") && `+offered+`.endsWith("|#Other providers|Groq · live-beta")`)
+	Do(t, tab, chromedp.SendKeys("#model-find", "alpha"))
+	WaitJS(t, tab, offered+` === "#Other providers|Groq · live-alpha"`)
+	Do(t, tab, chromedp.KeyEvent(kb.Escape))
+	WaitJS(t, tab, `document.getElementById("model-menu").hidden`)
+
 	// Alt+M opens it too; Escape closes it, back on the badge; All settings opens Settings.
 	Do(t, tab, chromedp.KeyEvent("m", chromedp.KeyModifiers(kb.ModifierAlt)))
 	WaitJS(t, tab, `!document.getElementById("model-menu").hidden && document.activeElement.id === "model-find"`)
@@ -270,7 +281,7 @@ func TestTheModelMenuChangesTheModel(t *testing.T) {
 	// A choice made with Settings open shows there: a Save of the form cannot undo it.
 	Click(t, tab, `document.getElementById("model-badge")`)
 	Do(t, tab, chromedp.SendKeys("#model-find", "groq"))
-	WaitJS(t, tab, offered+` === "#Other providers|Groq · live-beta"`)
+	WaitJS(t, tab, offered+` === "#Other providers|Groq · live-beta|Groq · live-alpha"`)
 	Do(t, tab, chromedp.KeyEvent(kb.Enter))
 	WaitJS(t, tab, `document.getElementById("model-badge").textContent === "Groq · live-beta" && document.querySelector('#provider-grid input[value="groq"]').checked && document.getElementById("model").value === "live-beta"`)
 	Do(t, tab, chromedp.Click("#settings-toggle"))

@@ -147,8 +147,8 @@ function userImages(ids) {
 }
 
 // drawActions puts the message buttons where they belong now: Copy and Read aloud (Stop reading,
-// while it is read) on replies, Branch on finished replies (in the panel), Regenerate on the
-// last reply, Edit on the last user message (on each, in the panel: an earlier one is sent in
+// while it is read) on replies, Branch on finished replies (in the panel), Continue on a last
+// reply that was cut off, Regenerate on the last reply, Edit on the last user message (on each, in the panel: an earlier one is sent in
 // a branch), Details where they are known, none while a reply streams. It touches only the buttons, never the messages' content.
 function drawActions() {
   const msgs = state.active ? state.active.messages : [];
@@ -167,6 +167,7 @@ function drawActions() {
       const reading = speakingId() === msg.id;
       actions.append(el("button", { type: "button", className: "speak-msg", textContent: t(reading ? "stopReading" : "readAloud"), "aria-label": t(reading ? "stopReading" : "readAloudReply"), "aria-pressed": String(reading) }));
     }
+    if (i === msgs.length - 1 && !hosted && cut(msg)) actions.append(el("button", { type: "button", className: "continue-msg", textContent: t("continueReply"), "aria-label": t("continueReplyOf") }));
     if (msg.role === "assistant" && i === lastReply && lastReply > lastUser) actions.append(el("button", { type: "button", className: "regenerate", textContent: t("regenerate") }));
     if (msg.role === "user" && (i === lastUser || (hooks.branch && !hosted))) actions.append(el("button", { type: "button", className: "edit", textContent: t("edit"), "aria-label": t("editResend") }));
     if (hooks.branch && msg.role === "assistant" && msg.content && !(msg.toolCalls || []).length && !hosted) {
@@ -180,6 +181,13 @@ function drawActions() {
     if (actions.childElementCount) n.append(actions);
     if (info && detailsOpen.has(msg.id)) n.append(el("div", { className: "m-info", id: "info-" + msg.id, textContent: info }));
   });
+}
+
+// cut says whether a reply was cut off with words to go on from (the core's Continuable): stopped,
+// failed or interrupted midway, or ended at the length limit.
+function cut(msg) {
+  if (msg.role !== "assistant" || !(msg.content || "").trim() || (msg.toolCalls || []).length || msg.contentText) return false;
+  return ["stopped", "error", "interrupted"].includes(msg.status) || (!msg.status && msg.finish === "length");
 }
 
 // The replies whose details the user opened (this page's, not stored).
@@ -345,6 +353,12 @@ $("messages").addEventListener("click", async (e) => {
   } else if (b.classList.contains("regenerate")) {
     try {
       await call("chat.regenerate", hooks.runParams());
+    } catch (err) {
+      banner(err.message);
+    }
+  } else if (b.classList.contains("continue-msg")) {
+    try {
+      await call("chat.continue", hooks.runParams());
     } catch (err) {
       banner(err.message);
     }

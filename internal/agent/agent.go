@@ -94,6 +94,7 @@ var (
 	ErrKeptChat            = errors.New("agent: a kept chat does not take an incognito window's page")
 	ErrNothingToEdit       = errors.New("agent: there is no message to edit")
 	ErrNothingToRegenerate = errors.New("agent: nothing to regenerate")
+	ErrNothingToContinue   = errors.New("agent: the last reply was not cut")
 	ErrNoBrowser           = errors.New("agent: the browser tools are not available here")
 )
 
@@ -302,6 +303,8 @@ type Input struct {
 	// ones the run keeps secret (see guarded.Secrets).
 	Values  map[string]string
 	Secrets []string
+	// resume: the run goes on with the chat's last reply, which was cut (Continue).
+	resume bool
 }
 
 // Attach is the page context of a message: Page when the panel already holds it (a selection
@@ -401,6 +404,53 @@ func (e *Engine) Regenerate(ctx context.Context, in Input, emit func(Update)) er
 	ses.Messages = ses.Messages[:last+1]
 	return e.run(ctx, ses, in, nil, emit)
 }
+
+// Continue goes on with the chat's last reply where it was cut (the length limit, Stop, a
+// stream that broke, a worker that died): the model reads the chat with that reply last and is
+// asked to go on from its last word, and what it writes is added to the same reply, as
+// ChatGPT's "Continue generating" does. A reply that ended whole, made calls, or has no text is
+// not continued; nor is a chat with an agent skiffd hosts (the agent keeps its own).
+func (e *Engine) Continue(ctx context.Context, in Input, emit func(Update)) error {
+	ses, err := e.Session(ctx, in.SessionID)
+	if err != nil {
+		return err
+	}
+	if !Continuable(ses) {
+		return ErrNothingToContinue
+	}
+	st, err := e.Store.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	if strings.HasPrefix(st.Provider, HostedPrefix) {
+		return sayContinueHosted.Error()
+	}
+	in.resume = true
+	return e.run(ctx, ses, in, nil, emit)
+}
+
+// Continuable says whether a chat's last message is a reply that was cut, with words to go on
+// from: stopped, failed or interrupted midway, or ended at the length limit.
+func Continuable(ses *store.Session) bool {
+	if len(ses.Messages) == 0 {
+		return false
+	}
+	m := ses.Messages[len(ses.Messages)-1]
+	if m.Role != "assistant" || strings.TrimSpace(m.Content) == "" || len(m.ToolCalls) > 0 || m.ContentText != nil {
+		return false
+	}
+	switch m.Status {
+	case store.StatusStopped, store.StatusError, store.StatusInterrupted:
+		return true
+	case "":
+		return m.Finish == "length"
+	}
+	return false
+}
+
+// continueInstruction asks the model to go on with its cut reply (not stored: the reply it
+// writes is added to the one it continues).
+const continueInstruction = "Your last reply above was cut off before its end. Continue it from exactly where it stops, mid-sentence or mid-word if so: write only what comes next, without repeating any of it and without a preamble."
 
 func lastUser(ms []store.Message) int {
 	for i := len(ms) - 1; i >= 0; i-- {

@@ -83,7 +83,7 @@ func (e *Engine) runOne(ctx context.Context, ses *store.Session, in Input, read 
 		return store.Message{}, err
 	}
 	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
-	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st, values: in.Values, secrets: in.Secrets}
+	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st, values: in.Values, secrets: in.Secrets, resume: in.resume}
 	if read != nil {
 		r.attach(ctx, read)
 	}
@@ -171,6 +171,9 @@ type runner struct {
 	replaying bool
 	// blind: the model refused the pictures it was sent, so none go in the rest of the run.
 	blind bool
+	// resume: the run's first turn goes on with the chat's last reply, which was cut (Continue),
+	// instead of writing a new one.
+	resume bool
 }
 
 // PanelCaller is the model of a chat in the panel, as the gate and the audit log name it.
@@ -323,12 +326,28 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	}
 	system := SystemContent(r.st.SystemPrompt, mems, page, mark)
 	vision := provider.SeesImages(r.p, r.model) && !r.blind
-	req, err := r.request(ctx, system, vision, r.ses.Messages, false)
-
-	r.ses.Messages = append(r.ses.Messages, store.Message{ID: NewID(), Role: "assistant", CreatedAt: e.now(),
-		Status: store.StatusStreaming, Provider: r.p.ID, Model: r.model})
+	resumed := r.resume
+	r.resume = false
+	var req provider.Request
+	var err error
+	var base, baseReasoning string // a resumed reply's text before it goes on
+	var before *provider.Usage     // and the tokens it had cost
+	if resumed {
+		// The model reads the chat with its cut reply last and is asked to go on with it; what
+		// it writes is added to that reply, which reads whole once it ends.
+		ask := append(slices.Clone(r.ses.Messages), store.Message{Role: "user", Content: continueInstruction})
+		req, err = r.request(ctx, system, vision, ask, false)
+	} else {
+		req, err = r.request(ctx, system, vision, r.ses.Messages, false)
+		r.ses.Messages = append(r.ses.Messages, store.Message{ID: NewID(), Role: "assistant"})
+	}
 	i := len(r.ses.Messages) - 1
 	msg := &r.ses.Messages[i]
+	if resumed {
+		base, baseReasoning, before = msg.Content, msg.Reasoning, msg.Usage
+		*msg = store.Message{ID: msg.ID, Role: "assistant", Content: base, Reasoning: baseReasoning}
+	}
+	msg.CreatedAt, msg.Status, msg.Provider, msg.Model = e.now(), store.StatusStreaming, r.p.ID, r.model
 	if err != nil {
 		msg.Status, msg.Error = store.StatusError, store.Failure("storage", sayCouldNotRead.With(err))
 		_ = r.save(ctx)
@@ -341,6 +360,8 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	r.message(i)
 
 	var content, reasoning strings.Builder
+	content.WriteString(base)
+	reasoning.WriteString(baseReasoning)
 	lastFlush := e.Now()
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -386,7 +407,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 				msg.Status, msg.Error = store.StatusError, errorInfo(r.p, ev.Err)
 				limit, used = provider.AsError(r.p, ev.Err).Window()
 			}
-			if content.Len()+reasoning.Len() > most {
+			if content.Len()+reasoning.Len()-len(base)-len(baseReasoning) > most {
 				runaway = true
 				stop()
 			}
@@ -394,7 +415,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 				flush()
 			}
 		}
-		nothing := content.Len() == 0 && reasoning.Len() == 0 && len(calls) == 0
+		nothing := content.Len() == len(base) && reasoning.Len() == len(baseReasoning) && len(calls) == 0
 		if nothing && msg.Error == nil && attempt == 0 && strings.EqualFold(finishRaw, "MALFORMED_FUNCTION_CALL") {
 			// Gemini wrote a call it could not read itself and ended with nothing: once more.
 			msg.Status, msg.Finish, finishRaw = store.StatusStreaming, "", ""
@@ -403,7 +424,9 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 		if msg.Error == nil || !nothing {
 			break // it answered, or failed after the reply began: what came is kept
 		}
-		if vision && msg.Error.Kind == string(provider.KindNoImages) {
+		// A resumed reply is not sent again without pictures nor fitted: both rebuild the
+		// request from the chat, without the reply it goes on with.
+		if vision && !resumed && msg.Error.Kind == string(provider.KindNoImages) {
 			// The model cannot read pictures after all (its name made it seem it could): the
 			// turn goes again without them, and the rest of the run too.
 			vision, r.blind = false, true
@@ -414,7 +437,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 			req, msg.Status, msg.Error = again, store.StatusStreaming, nil
 			continue
 		}
-		if msg.Error.Kind == string(provider.KindContextLength) && fits < maxFits && !tight {
+		if msg.Error.Kind == string(provider.KindContextLength) && fits < maxFits && !tight && !resumed {
 			// The conversation does not fit the model's window (a small local model, a long
 			// chat, a long run of page reads): again with its latest turns, as many as the
 			// window the error tells of takes (half as much when it tells nothing), and, when
@@ -468,6 +491,18 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	storeErr := drafts.close()
 	msg.Content, msg.Reasoning = content.String(), reasoning.String()
 	msg.DoneMs = max(1, e.now()-msg.CreatedAt)
+	if before != nil { // the reply's tokens, both parts together
+		u := *before
+		if msg.Usage != nil {
+			u.Input += msg.Usage.Input
+			u.Output += msg.Usage.Output
+			u.Reasoning += msg.Usage.Reasoning
+			u.CacheRead += msg.Usage.CacheRead
+			u.CacheWrite += msg.Usage.CacheWrite
+			u.Total += msg.Usage.Total
+		}
+		msg.Usage = &u
+	}
 	msg.ToolCalls = r.uniqueIDs(calls)
 	calls = msg.ToolCalls
 	switch {

@@ -336,6 +336,11 @@ func (c *Core) regenerate(ctx context.Context, p SendParams, emit func(agent.Upd
 	return c.Engine.Regenerate(ctx, c.input(ctx, p, time.Now()), emit)
 }
 
+// continueReply goes on with the chat's last reply where it was cut.
+func (c *Core) continueReply(ctx context.Context, p SendParams, emit func(agent.Update)) error {
+	return c.Engine.Continue(ctx, c.input(ctx, p, time.Now()), emit)
+}
+
 func (c *Core) stop(_ context.Context, p SessionRef) (bool, error) {
 	return c.Engine.Stop(p.SessionID), nil
 }

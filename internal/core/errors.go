@@ -17,55 +17,56 @@ func problemf(s i18n.Sentence, args ...any) error { return s.Error(args...) }
 
 // The core's own sentences for the user (their French is in ui/_locales).
 var (
-	sayMemoryAdded      = i18n.Sentence{Key: "resMemoryAdded", English: "added"}
-	sayNoChat           = i18n.Sentence{Key: "errNoChat", English: "This chat no longer exists; it may have been deleted in another window."}
-	sayNoWorkflow       = i18n.Sentence{Key: "errNoWorkflow", English: "This workflow no longer exists; it may have been deleted in another window."}
-	sayNoSchedule       = i18n.Sentence{Key: "errNoSchedule", English: "This schedule no longer exists; it may have been deleted in another window."}
-	sayNoMemory         = i18n.Sentence{Key: "errNoMemory", English: "This memory no longer exists; it may have been deleted in another window."}
-	sayMemoryFull       = i18n.Sentence{Key: "errMemoryFull", English: "Skiff keeps the chats of incognito windows in memory, and that memory is full (10 MB). Delete some of them in History, or close the incognito windows, which drops them all."}
-	sayStorageFull      = i18n.Sentence{Key: "errStorageFull", English: "Skiff's storage is full. Delete old chats in History (export them first if you want to keep them) and try again."}
-	sayNewerSchema      = i18n.Sentence{Key: "errNewerSchema", English: "Your chats were saved by a newer version of Skiff. Update Skiff to open them."}
-	sayBusy             = i18n.Sentence{Key: "errBusy", English: "Skiff is still replying in this chat. Wait for the reply or press Stop."}
-	sayEmpty            = i18n.Sentence{Key: "errEmpty", English: "Type a message first."}
-	sayKeptChat         = i18n.Sentence{Key: "errKeptChat", English: "This chat is kept on this computer, so it does not take what is in an incognito window. Start a new chat there: Skiff keeps it only while an incognito window is open."}
-	sayHostedPrivate    = i18n.Sentence{Key: "errHostedPrivate", English: "Agents that skiffd runs keep their own record of each chat on disk, so Skiff does not send them what is in an incognito window. Choose a model in Settings for chats here."}
-	sayNothingToEdit    = i18n.Sentence{Key: "errNothingToEdit", English: "There is no message to edit in this chat."}
-	sayNothingToRegen   = i18n.Sentence{Key: "errNothingToRegenerate", English: "There is no reply to regenerate in this chat."}
-	sayQueueFull        = i18n.Sentence{Key: "errQueueFull", English: "Twenty messages are already waiting in this chat. Wait for the reply, or remove some from the queue."}
-	sayNotQueued        = i18n.Sentence{Key: "errNotQueued", English: "That message is no longer waiting: it has been sent or removed."}
-	sayQueueRunning     = i18n.Sentence{Key: "errQueueRunning", English: "Skiff is still replying in this chat; the waiting messages are sent when it finishes."}
-	sayNothingQueued    = i18n.Sentence{Key: "errNothingQueued", English: "No message is waiting in this chat."}
-	sayTooLong          = i18n.Sentence{Key: "errTooLong", English: "That took too long, so Skiff stopped waiting."}
-	sayCancelled        = i18n.Sentence{Key: "errCancelled", English: "That was cancelled."}
-	sayCorrupt          = i18n.Sentence{Key: "errCorrupt", English: "Part of Skiff's saved data ($1) is damaged and cannot be read."}
-	sayCouldNot         = i18n.Sentence{Key: "errCouldNot", English: "Skiff could not do that: $1."}
-	sayNoPolicy         = i18n.Sentence{Key: "errNoPolicy", English: "This permission is no longer there; it may have been revoked in another window."}
-	sayNoBrowserTools   = i18n.Sentence{Key: "errNoBrowserTools", English: "Skiff cannot reach the browser's tabs from here."}
-	sayLinkClosed       = i18n.Sentence{Key: "errLinkClosed", English: "The link to skiffd closed before it answered; try again when it is back."}
-	sayTurnLinkDropped  = i18n.Sentence{Key: "errLinkDropped", English: "The link to skiffd dropped during the agent's turn; send again when it is back."}
-	sayImport           = i18n.Sentence{Key: "errImport", English: "This file cannot be imported: $1"}
-	sayRenameBusy       = i18n.Sentence{Key: "errRenameBusy", English: "Wait for the reply to finish (or stop it) before renaming this chat."}
-	sayNoSettings       = i18n.Sentence{Key: "errNoSettings", English: "Skiff's panel sent no settings to save. Reload the panel."}
-	sayExportFormat     = i18n.Sentence{Key: "errExportFormat", English: "Skiff cannot export as “$1”; choose JSON or Markdown."}
-	sayUnknownAnswer    = i18n.Sentence{Key: "errUnknownAnswer", English: "Skiff's panel sent an answer the core does not know (“$1”). Reload the panel."}
-	sayAskGoneClient    = i18n.Sentence{Key: "errAskGoneClient", English: "This request is no longer waiting for an answer (it timed out, or its client went away)."}
-	sayAskGoneRun       = i18n.Sentence{Key: "errAskGoneRun", English: "This request is no longer waiting for an answer (it timed out, or the run was stopped)."}
-	sayAskTimedOut      = i18n.Sentence{Key: "errAskTimedOut", English: "This request waited longer than $1 for an answer, so it was denied."}
-	sayNoScreenshot     = i18n.Sentence{Key: "errNoScreenshot", English: "This screenshot is no longer stored."}
-	sayRevokeWhich      = i18n.Sentence{Key: "errRevokeWhich", English: "Say which permission to revoke."}
-	sayAgentsUnlinked   = i18n.Sentence{Key: "errAgentsUnlinked", English: "Agents run in skiffd, which is not linked: turn the link on in Settings › Outside agents."}
-	sayAgentLog         = i18n.Sentence{Key: "errAgentLog", English: "skiffd did not give the agent's log: $1."}
-	sayFilesUnlinked    = i18n.Sentence{Key: "errFilesUnlinked", English: "The files agents share are in skiffd, which is not linked: turn the link on in Settings › Outside agents."}
-	sayBadRequest       = i18n.Sentence{Key: "errBadRequest", English: "Skiff's panel sent a request the core cannot read ($1). Reload the panel."}
-	sayBadMessage       = i18n.Sentence{Key: "errBadMessage", English: "Skiff's panel sent a message the core cannot read ($1). Reload the panel."}
-	sayUnknownMethod    = i18n.Sentence{Key: "errUnknownMethod", English: "Skiff's panel asked for “$1”, which this version of the core does not know. Reload the panel."}
-	sayPanelOnly        = i18n.Sentence{Key: "errPanelOnly", English: "This can only be done in Skiff's side panel. Open it from the toolbar's Skiff button."}
-	sayPrivateWorkflow  = i18n.Sentence{Key: "errPrivateWorkflow", English: "A chat in an incognito window is not kept, so it cannot be saved as a workflow. Do the task in a window that is not incognito to save it."}
-	saySaveBusy         = i18n.Sentence{Key: "errSaveBusy", English: "Wait for the run to finish (or stop it) before saving it as a workflow."}
-	sayEditWorkflow     = i18n.Sentence{Key: "errEditWorkflow", English: "This edit cannot be saved: $1."}
-	sayNotWorkflow      = i18n.Sentence{Key: "errNotWorkflow", English: "This file is not a Skiff workflow: $1."}
-	sayNoWorkflowInFile = i18n.Sentence{Key: "errNoWorkflowInFile", English: "This file holds no workflow."}
-	sayImportWorkflow   = i18n.Sentence{Key: "errImportWorkflow", English: "Nothing was imported: workflow $1: $2."}
+	sayMemoryAdded       = i18n.Sentence{Key: "resMemoryAdded", English: "added"}
+	sayNoChat            = i18n.Sentence{Key: "errNoChat", English: "This chat no longer exists; it may have been deleted in another window."}
+	sayNoWorkflow        = i18n.Sentence{Key: "errNoWorkflow", English: "This workflow no longer exists; it may have been deleted in another window."}
+	sayNoSchedule        = i18n.Sentence{Key: "errNoSchedule", English: "This schedule no longer exists; it may have been deleted in another window."}
+	sayNoMemory          = i18n.Sentence{Key: "errNoMemory", English: "This memory no longer exists; it may have been deleted in another window."}
+	sayMemoryFull        = i18n.Sentence{Key: "errMemoryFull", English: "Skiff keeps the chats of incognito windows in memory, and that memory is full (10 MB). Delete some of them in History, or close the incognito windows, which drops them all."}
+	sayStorageFull       = i18n.Sentence{Key: "errStorageFull", English: "Skiff's storage is full. Delete old chats in History (export them first if you want to keep them) and try again."}
+	sayNewerSchema       = i18n.Sentence{Key: "errNewerSchema", English: "Your chats were saved by a newer version of Skiff. Update Skiff to open them."}
+	sayBusy              = i18n.Sentence{Key: "errBusy", English: "Skiff is still replying in this chat. Wait for the reply or press Stop."}
+	sayEmpty             = i18n.Sentence{Key: "errEmpty", English: "Type a message first."}
+	sayKeptChat          = i18n.Sentence{Key: "errKeptChat", English: "This chat is kept on this computer, so it does not take what is in an incognito window. Start a new chat there: Skiff keeps it only while an incognito window is open."}
+	sayHostedPrivate     = i18n.Sentence{Key: "errHostedPrivate", English: "Agents that skiffd runs keep their own record of each chat on disk, so Skiff does not send them what is in an incognito window. Choose a model in Settings for chats here."}
+	sayNothingToEdit     = i18n.Sentence{Key: "errNothingToEdit", English: "There is no message to edit in this chat."}
+	sayNothingToRegen    = i18n.Sentence{Key: "errNothingToRegenerate", English: "There is no reply to regenerate in this chat."}
+	sayNothingToContinue = i18n.Sentence{Key: "errNothingToContinue", English: "The last reply of this chat was not cut off, so there is nothing to continue."}
+	sayQueueFull         = i18n.Sentence{Key: "errQueueFull", English: "Twenty messages are already waiting in this chat. Wait for the reply, or remove some from the queue."}
+	sayNotQueued         = i18n.Sentence{Key: "errNotQueued", English: "That message is no longer waiting: it has been sent or removed."}
+	sayQueueRunning      = i18n.Sentence{Key: "errQueueRunning", English: "Skiff is still replying in this chat; the waiting messages are sent when it finishes."}
+	sayNothingQueued     = i18n.Sentence{Key: "errNothingQueued", English: "No message is waiting in this chat."}
+	sayTooLong           = i18n.Sentence{Key: "errTooLong", English: "That took too long, so Skiff stopped waiting."}
+	sayCancelled         = i18n.Sentence{Key: "errCancelled", English: "That was cancelled."}
+	sayCorrupt           = i18n.Sentence{Key: "errCorrupt", English: "Part of Skiff's saved data ($1) is damaged and cannot be read."}
+	sayCouldNot          = i18n.Sentence{Key: "errCouldNot", English: "Skiff could not do that: $1."}
+	sayNoPolicy          = i18n.Sentence{Key: "errNoPolicy", English: "This permission is no longer there; it may have been revoked in another window."}
+	sayNoBrowserTools    = i18n.Sentence{Key: "errNoBrowserTools", English: "Skiff cannot reach the browser's tabs from here."}
+	sayLinkClosed        = i18n.Sentence{Key: "errLinkClosed", English: "The link to skiffd closed before it answered; try again when it is back."}
+	sayTurnLinkDropped   = i18n.Sentence{Key: "errLinkDropped", English: "The link to skiffd dropped during the agent's turn; send again when it is back."}
+	sayImport            = i18n.Sentence{Key: "errImport", English: "This file cannot be imported: $1"}
+	sayRenameBusy        = i18n.Sentence{Key: "errRenameBusy", English: "Wait for the reply to finish (or stop it) before renaming this chat."}
+	sayNoSettings        = i18n.Sentence{Key: "errNoSettings", English: "Skiff's panel sent no settings to save. Reload the panel."}
+	sayExportFormat      = i18n.Sentence{Key: "errExportFormat", English: "Skiff cannot export as “$1”; choose JSON or Markdown."}
+	sayUnknownAnswer     = i18n.Sentence{Key: "errUnknownAnswer", English: "Skiff's panel sent an answer the core does not know (“$1”). Reload the panel."}
+	sayAskGoneClient     = i18n.Sentence{Key: "errAskGoneClient", English: "This request is no longer waiting for an answer (it timed out, or its client went away)."}
+	sayAskGoneRun        = i18n.Sentence{Key: "errAskGoneRun", English: "This request is no longer waiting for an answer (it timed out, or the run was stopped)."}
+	sayAskTimedOut       = i18n.Sentence{Key: "errAskTimedOut", English: "This request waited longer than $1 for an answer, so it was denied."}
+	sayNoScreenshot      = i18n.Sentence{Key: "errNoScreenshot", English: "This screenshot is no longer stored."}
+	sayRevokeWhich       = i18n.Sentence{Key: "errRevokeWhich", English: "Say which permission to revoke."}
+	sayAgentsUnlinked    = i18n.Sentence{Key: "errAgentsUnlinked", English: "Agents run in skiffd, which is not linked: turn the link on in Settings › Outside agents."}
+	sayAgentLog          = i18n.Sentence{Key: "errAgentLog", English: "skiffd did not give the agent's log: $1."}
+	sayFilesUnlinked     = i18n.Sentence{Key: "errFilesUnlinked", English: "The files agents share are in skiffd, which is not linked: turn the link on in Settings › Outside agents."}
+	sayBadRequest        = i18n.Sentence{Key: "errBadRequest", English: "Skiff's panel sent a request the core cannot read ($1). Reload the panel."}
+	sayBadMessage        = i18n.Sentence{Key: "errBadMessage", English: "Skiff's panel sent a message the core cannot read ($1). Reload the panel."}
+	sayUnknownMethod     = i18n.Sentence{Key: "errUnknownMethod", English: "Skiff's panel asked for “$1”, which this version of the core does not know. Reload the panel."}
+	sayPanelOnly         = i18n.Sentence{Key: "errPanelOnly", English: "This can only be done in Skiff's side panel. Open it from the toolbar's Skiff button."}
+	sayPrivateWorkflow   = i18n.Sentence{Key: "errPrivateWorkflow", English: "A chat in an incognito window is not kept, so it cannot be saved as a workflow. Do the task in a window that is not incognito to save it."}
+	saySaveBusy          = i18n.Sentence{Key: "errSaveBusy", English: "Wait for the run to finish (or stop it) before saving it as a workflow."}
+	sayEditWorkflow      = i18n.Sentence{Key: "errEditWorkflow", English: "This edit cannot be saved: $1."}
+	sayNotWorkflow       = i18n.Sentence{Key: "errNotWorkflow", English: "This file is not a Skiff workflow: $1."}
+	sayNoWorkflowInFile  = i18n.Sentence{Key: "errNoWorkflowInFile", English: "This file holds no workflow."}
+	sayImportWorkflow    = i18n.Sentence{Key: "errImportWorkflow", English: "Nothing was imported: workflow $1: $2."}
 )
 
 // sentences are the errors of the layers below, as the user reads them.
@@ -90,6 +91,7 @@ var sentences = []struct {
 	{agent.ErrHostedPrivate, sayHostedPrivate},
 	{agent.ErrNothingToEdit, sayNothingToEdit},
 	{agent.ErrNothingToRegenerate, sayNothingToRegen},
+	{agent.ErrNothingToContinue, sayNothingToContinue},
 	{agent.ErrQueueFull, sayQueueFull},
 	{agent.ErrNotQueued, sayNotQueued},
 	{agent.ErrQueueRunning, sayQueueRunning},

@@ -35,6 +35,8 @@ func methodFor(name string) (method, bool) {
 		return stream((*Core).edit), true
 	case "chat.regenerate":
 		return stream((*Core).regenerate), true
+	case "chat.continue":
+		return stream((*Core).continueReply), true
 	case "chat.stop":
 		return handle((*Core).stop), true
 	case "queue.list":
@@ -149,7 +151,7 @@ func methodFor(name string) (method, bool) {
 // history, memories, files, the link) belongs to the side panel alone.
 var overlayMay = map[string]bool{
 	"core.ping": true, "core.hello": true,
-	"chat.send": true, "chat.edit": true, "chat.regenerate": true, "chat.stop": true,
+	"chat.send": true, "chat.edit": true, "chat.regenerate": true, "chat.continue": true, "chat.stop": true,
 	"queue.list": true, "queue.edit": true, "queue.send": true,
 	"session.new": true, "session.open": true,
 	"page.peek": true, "tool.image": true, "agent.option": true,
@@ -197,8 +199,8 @@ type SessionRef struct {
 }
 
 // SendParams is chat.send (text as a user message in a session, "" starting a new one, with
-// the page the user attached), chat.edit (text replacing the last user message) and
-// chat.regenerate (no text). Agent switches the chat between chat and agent mode; WindowID is
+// the page the user attached), chat.edit (text replacing the last user message),
+// chat.regenerate and chat.continue (no text). Agent switches the chat between chat and agent mode; WindowID is
 // the panel's window, where the tools start.
 type SendParams struct {
 	SessionID string        `json:"sessionId"`
@@ -211,7 +213,7 @@ type SendParams struct {
 	WindowID int              `json:"windowId"`
 }
 
-// Started answers chat.send, chat.edit and chat.regenerate once the user's message is stored;
+// Started answers chat.send, chat.edit, chat.regenerate and chat.continue once the user's message is stored;
 // the reply follows as chat.* pushes.
 type Started struct {
 	SessionID string `json:"sessionId"`

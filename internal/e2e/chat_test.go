@@ -22,6 +22,7 @@ import (
 	"github.com/skiff-ai/skiff/internal/testkit"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 var browser *Browser
@@ -449,4 +450,41 @@ func TestAModelWithoutToolsSaysSoInAgentMode(t *testing.T) {
 	if !strings.Contains(ms[1].Notice, "this model cannot use tools, which agent mode needs; pick a model that can, or turn agent mode off") {
 		t.Fatalf("notice %q", ms[1].Notice)
 	}
+}
+
+// Continue under a reply cut off by Stop, or at the length limit, goes on with it: the button
+// is offered under that reply only, the model's next words are added to the same reply, which
+// then reads whole, and the button is gone.
+func TestContinueACutReply(t *testing.T) {
+	tab := browser.FreshPanel(t)
+	model := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		switch last := c.Last().Text; {
+		case strings.Contains(last, "cut off"):
+			return testkit.Turn{Text: " and the boats come home."}
+		case strings.Contains(last, "tide"):
+			return testkit.Turn{Text: "The tide turns", Length: true}
+		}
+		return testkit.Turn{Text: "One two three four five six seven eight nine ten eleven twelve", Delay: 400 * time.Millisecond}
+	})
+	Configure(t, tab, "openai", model.URL, "sk-test", "gpt-test")
+	SendMessage(t, tab, "Count slowly.")
+	WaitJS(t, tab, lastAssistant+`?.querySelector(".content").textContent.length > 3`)
+	Do(t, tab, chromedp.Click("#stop"))
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "stopped" && document.querySelectorAll("#messages .continue-msg").length === 1`)
+	content := lastAssistant + `.querySelector(".content").textContent.trim()`
+	partial := JS[string](t, tab, content)
+	Click(t, tab, lastAssistant+`.querySelector(".continue-msg")`)
+	WaitJS(t, tab, lastAssistant+`.dataset.status === "done" && `+content+` === `+jsString(partial+" and the boats come home.")+` && !document.querySelector("#messages .continue-msg")`)
+	if n := JS[float64](t, tab, `document.querySelectorAll("#messages .msg").length`); n != 2 {
+		t.Errorf("%v messages after Continue: it added a reply instead of going on with it", n)
+	}
+
+	// At the length limit too: its notice says so, Continue goes on, the notice is gone.
+	onNode(t, tab, "type the message: ", chromedp.SendKeys("#input", "When does the tide turn?"+kb.Enter))
+	WaitJS(t, tab, `document.querySelectorAll("#messages .msg").length === 4 && `+lastAssistant+`.dataset.status === "done" && !!`+lastAssistant+`.querySelector(".continue-msg") && !!`+lastAssistant+`.querySelector(".notice")`)
+	if JS[float64](t, tab, `document.querySelectorAll("#messages .continue-msg").length`) != 1 {
+		t.Error("Continue is offered under more than the last reply")
+	}
+	Click(t, tab, lastAssistant+`.querySelector(".continue-msg")`)
+	WaitJS(t, tab, lastAssistant+`.dataset.status === "done" && `+content+` === "The tide turns and the boats come home." && !`+lastAssistant+`.querySelector(".notice") && !document.querySelector("#messages .continue-msg")`)
 }

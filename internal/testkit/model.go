@@ -70,6 +70,9 @@ type Turn struct {
 	Whole    bool
 	Status   int
 	Body     string
+	// Length ends the reply as one cut at the length limit (max_tokens), in each format's
+	// words: finish_reason "length", stop_reason "max_tokens", finishReason "MAX_TOKENS".
+	Length bool
 }
 
 // Last returns the last message of the conversation.
@@ -627,6 +630,9 @@ func streamOpenAI(send func(string, any) bool, turn Turn) {
 	if len(turn.Calls) > 0 {
 		finish = "tool_calls"
 	}
+	if turn.Length {
+		finish = "length"
+	}
 	if !send("", chunk(map[string]any{}, finish)) {
 		return
 	}
@@ -662,6 +668,9 @@ func streamAnthropic(send func(string, any) bool, turn Turn) {
 	if len(turn.Calls) > 0 {
 		stop = "tool_use"
 	}
+	if turn.Length {
+		stop = "max_tokens"
+	}
 	ok = ok && send("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 20}})
 	_ = ok && send("message_stop", map[string]any{"type": "message_stop"})
 }
@@ -684,6 +693,9 @@ func streamGoogle(send func(string, any) bool, turn Turn) {
 		finish := ""
 		if last {
 			finish = "STOP"
+			if turn.Length {
+				finish = "MAX_TOKENS"
+			}
 		}
 		if p == "" && !last {
 			continue

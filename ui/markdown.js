@@ -12,6 +12,87 @@ const { marked, DOMPurify } = globalThis;
 
 marked.use({ gfm: true, breaks: false, async: false });
 
+// ---- math ----
+// Models write math as TeX: $…$ or \(…\) in a line, $$…$$ or \[…\] set apart (the last two
+// also inside a paragraph, as they often come). marked hands the TeX through as the text of a
+// span (class math) or a paragraph (class math-block), the only classes the sanitizer keeps
+// besides a code block's language; KaTeX then draws each in the sanitized fragment, with trust
+// off (no \href, \url, \includegraphics, \htmlClass…: nothing that links, loads or styles) and
+// its sizes and macro expansion bounded. A dollar amount is not math: an opening $ is followed
+// by a character that is not a space, a closing one follows one and is not followed by a
+// digit ("$5 and $10" stays text), as Pandoc reads it, and a code span's backtick is not in
+// it ("$10 or `$HOME`" stays text and code).
+const escapeHTML = (s) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+marked.use({
+  extensions: [
+    {
+      name: "mathBlock",
+      level: "block",
+      start(src) {
+        const m = /(^|\n) {0,3}(\$\$|\\\[)/.exec(src);
+        return m ? m.index + m[1].length : undefined;
+      },
+      tokenizer(src) {
+        const m = /^ {0,3}(\$\$|\\\[)([\s\S]+?)(\$\$|\\\])[ \t]*(?:\n+|$)/.exec(src);
+        if (m && (m[1] === "$$") === (m[3] === "$$") && m[2].trim()) return { type: "mathBlock", raw: m[0], tex: m[2].trim() };
+      },
+      renderer: (tok) => `<p class="math-block">${escapeHTML(tok.tex)}</p>\n`,
+    },
+    {
+      name: "math",
+      level: "inline",
+      start(src) {
+        const i = src.search(/\$|\\[([]/);
+        return i < 0 ? undefined : i;
+      },
+      tokenizer(src) {
+        let m = /^(?:\$\$([\s\S]+?)\$\$|\\\[([\s\S]+?)\\\])/.exec(src);
+        if (m && (m[1] || m[2]).trim()) return { type: "math", raw: m[0], tex: (m[1] || m[2]).trim(), display: true };
+        m = /^(?:\\\(([\s\S]+?)\\\)|\$(?=[^\s$`])([^$\n`]*?[^\s\\$`])\$(?!\d))/.exec(src);
+        if (m && (m[1] || m[2]).trim()) return { type: "math", raw: m[0], tex: (m[1] || m[2]).trim(), display: false };
+      },
+      renderer: (tok) => (tok.display ? `<span class="math-block">${escapeHTML(tok.tex)}</span>` : `<span class="math">${escapeHTML(tok.tex)}</span>`),
+    },
+  ],
+});
+
+let katexLoad = null; // KaTeX, once asked for: it is loaded the first time a reply holds math
+function loadKatex() {
+  if (!katexLoad) {
+    const css = document.createElement("link");
+    css.rel = "stylesheet";
+    css.href = new URL("./vendor/katex/katex.min.css", import.meta.url).href;
+    document.head.append(css);
+    katexLoad = import(new URL("./vendor/katex/katex.min.js", import.meta.url).href).then(() => globalThis.katex);
+    katexLoad.catch(() => {}); // the TeX stays as it was written
+  }
+  return katexLoad;
+}
+
+const katexOptions = { throwOnError: false, trust: false, strict: "ignore", maxSize: 20, maxExpand: 300, output: "htmlAndMathml" };
+
+// drawMath draws the math in root with KaTeX: at once when it is loaded, else once it is (the
+// TeX shows meanwhile, and a block the stream replaced meanwhile is left alone).
+function drawMath(root) {
+  const maths = [...root.querySelectorAll(".math, .math-block")];
+  if (!maths.length) return;
+  const draw = (katex) => {
+    for (const el of maths) {
+      if (el.dataset.drawn) continue;
+      const tex = el.textContent;
+      try {
+        katex.render(tex, el, { ...katexOptions, displayMode: el.classList.contains("math-block") });
+        el.dataset.drawn = "1";
+        el.title = tex; // the TeX, for who wants it (Copy copies the reply as written)
+      } catch {
+        el.textContent = tex;
+      }
+    }
+  };
+  if (globalThis.katex) draw(globalThis.katex);
+  else loadKatex().then(draw, () => {});
+}
+
 const SAFE_HREF = /^(https?:|mailto:)/i;
 const purifyConfig = {
   RETURN_DOM_FRAGMENT: true,
@@ -44,10 +125,13 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
       node.removeAttribute("href"); // relative, javascript:, data:, anything else
     }
   }
-  // Class names only for code languages; nothing else can style itself into the panel's UI.
+  // Class names only for code languages and math; nothing else can style itself into the
+  // panel's UI.
   if (node.hasAttribute && node.hasAttribute("class")) {
-    const lang = node.nodeName === "CODE" && /^language-[\w+#.-]{1,30}$/.test(node.getAttribute("class"));
-    if (!lang) node.removeAttribute("class");
+    const cls = node.getAttribute("class");
+    const lang = node.nodeName === "CODE" && /^language-[\w+#.-]{1,30}$/.test(cls);
+    const math = (node.nodeName === "SPAN" && (cls === "math" || cls === "math-block")) || (node.nodeName === "P" && cls === "math-block");
+    if (!lang && !math) node.removeAttribute("class");
   }
 });
 
@@ -108,6 +192,7 @@ export function render(text) {
   }
   imagesToLinks(frag);
   decorateCode(frag);
+  drawMath(frag);
   return frag;
 }
 

@@ -20,7 +20,8 @@ export const speakingId = () => (current ? current.id : "");
 // table rows, in order, without its code (read symbol by symbol, it says nothing) or its buttons.
 export function spokenText(content) {
   const blocks = "p, li, h1, h2, h3, h4, h5, h6, blockquote, tr, dt, dd";
-  const skip = "pre, .code, button, details, .notice, .m-actions, .typing";
+  // Math is read from KaTeX's MathML (its symbols), not from its drawing nor its TeX source.
+  const skip = "pre, .code, button, details, .notice, .m-actions, .typing, .katex-html, annotation";
   const out = [];
   let block, cell, line = "";
   const walker = document.createTreeWalker(content, NodeFilter.SHOW_TEXT, {

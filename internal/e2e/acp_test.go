@@ -251,6 +251,11 @@ func TestWebClientPairsAndChats(t *testing.T) {
 	Do(t, tab, chromedp.SendKeys("#input", "hello"+kb.Enter))
 	WaitJS(t, tab, `document.body.dataset.turn === "done" && [...document.querySelectorAll('#messages .msg[data-role="agent"]')].some(n => n.textContent.includes("Hello from the test agent"))`)
 	WaitJS(t, tab, `document.querySelector("#chats li.chat")?.textContent.includes("Greetings")`)
+	// Math as in the panel: skiffd serves KaTeX and its fonts with the renderer.
+	JS[bool](t, tab, `import(new URL("markdown.js", location.href)).then((m) => { const d = document.createElement("div"); d.id = "math-check"; d.append(m.render("$x^2$")); document.getElementById("messages").append(d); return true })`)
+	WaitJS(t, tab, `!!document.querySelector("#math-check .math[data-drawn] .katex")`)
+	WaitJS(t, tab, `document.fonts.ready.then(() => [...document.fonts].some(f => f.family.replace(/"/g, "") === "KaTeX_Main" && f.status === "loaded"))`)
+	JS[bool](t, tab, `(document.getElementById("math-check").remove(), true)`)
 	// Read aloud, as in the panel: what reaches the browser's voice is the reply.
 	JS[bool](t, tab, `(() => { window.said = []; speechSynthesis.speak = (u) => said.push(u); speechSynthesis.cancel = () => { for (const u of said.splice(0)) u.onerror && u.onerror({error: "interrupted"}); }; return true })()`)
 	reply := `[...document.querySelectorAll('#messages .msg[data-role="agent"]')].find(n => n.textContent.includes("Hello from the test agent"))`

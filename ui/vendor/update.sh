@@ -2,7 +2,8 @@
 # Re-copies the pinned libraries from npm. The copies are committed, so building Skiff never
 # needs npm or the network; run this only to change a version (edit package.json first).
 #   ui/vendor/         marked (markdown), DOMPurify (sanitizer): loaded by the panel; pdf.js
-#                      (its module and worker): imported by the panel when a PDF is attached
+#                      (its module and worker): imported by the panel when a PDF is attached;
+#                      KaTeX (ui/vendor/katex): imported by markdown.js when a reply holds math
 #   ext/page/vendor/   Readability, Turndown + GFM plugin: injected into the page for page context
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -21,6 +22,13 @@ cp "$m/dompurify/LICENSE" "$here/LICENSE-dompurify"
 cp "$m/pdfjs-dist/build/pdf.min.mjs" "$here/pdf.min.mjs"
 cp "$m/pdfjs-dist/build/pdf.worker.min.mjs" "$here/pdf.worker.min.mjs"
 cp "$m/pdfjs-dist/LICENSE" "$here/LICENSE-pdfjs"
+# KaTeX: its UMD build (it sets self.katex when markdown.js imports it), its stylesheet, and
+# the woff2 fonts the stylesheet names first (Chrome never asks for the woff or ttf after them).
+rm -rf "$here/katex"
+mkdir -p "$here/katex/fonts"
+cp "$m/katex/dist/katex.min.js" "$m/katex/dist/katex.min.css" "$here/katex/"
+cp "$m/katex/dist/fonts/"*.woff2 "$here/katex/fonts/"
+cp "$m/katex/LICENSE" "$here/LICENSE-katex"
 mkdir -p "$page"
 cp "$m/@mozilla/readability/Readability.js" "$page/readability.js"
 cp "$m/@mozilla/readability/LICENSE.md" "$page/LICENSE-readability.md"

@@ -13,7 +13,7 @@ rm -rf ext/panel
 mkdir -p ext/panel/vendor
 cp ui/index.html ui/overlay.html ui/pdf.html ui/*.js ui/panel.css ext/panel/
 cp ui/vendor/marked.js ui/vendor/purify.js ui/vendor/pdf.min.mjs ui/vendor/pdf.worker.min.mjs ui/vendor/LICENSE-* ext/panel/vendor/
-cp -r ui/vendor/katex ext/panel/vendor/katex
+cp -r ui/vendor/katex ui/vendor/highlight ext/panel/vendor/
 # The catalogs (the manifest's and menus' names through Chrome, every page's words through
 # ui/i18n.js, the worker's through internal/i18n); skiffd's web client embeds the same files.
 rm -rf ext/_locales

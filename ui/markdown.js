@@ -125,13 +125,14 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
       node.removeAttribute("href"); // relative, javascript:, data:, anything else
     }
   }
-  // Class names only for code languages and math; nothing else can style itself into the
-  // panel's UI.
+  // Class names only for code languages, math and code colours; nothing else can style itself
+  // into the panel's UI.
   if (node.hasAttribute && node.hasAttribute("class")) {
     const cls = node.getAttribute("class");
     const lang = node.nodeName === "CODE" && /^language-[\w+#.-]{1,30}$/.test(cls);
     const math = (node.nodeName === "SPAN" && (cls === "math" || cls === "math-block")) || (node.nodeName === "P" && cls === "math-block");
-    if (!lang && !math) node.removeAttribute("class");
+    const colour = node.nodeName === "SPAN" && cls.split(" ").every((c) => /^(hljs-[a-z0-9_-]{1,30}|[a-z]{1,20}_{1,3})$/.test(c));
+    if (!lang && !math && !colour) node.removeAttribute("class");
   }
 });
 
@@ -175,10 +176,59 @@ function decorateCode(root) {
   }
 }
 
-// render returns a sanitized fragment for text. Markup the sanitizer cannot make a fragment
-// of (a reply that opens with <frameset> parses as a document without a body) is shown as
-// plain text.
-export function render(text) {
+// ---- code colours ----
+// A code block that names its language is coloured by highlight.js (vendored, loaded the first
+// time a reply holds one). Its output is HTML made from the block's text (escaped by it), and
+// it goes through the sanitizer like everything else, which keeps its classes (hljs-…) on
+// spans only. The block a reply is still writing is coloured once it is done, not at every
+// render of the stream.
+let hljs = null;
+let hljsLoad = null;
+function loadHighlight() {
+  if (!hljsLoad) {
+    for (const [file, media] of [["github.min.css", "(prefers-color-scheme: light)"], ["github-dark.min.css", "(prefers-color-scheme: dark)"]]) {
+      const css = document.createElement("link");
+      css.rel = "stylesheet";
+      css.media = media;
+      css.href = new URL("./vendor/highlight/" + file, import.meta.url).href;
+      document.head.append(css);
+    }
+    hljsLoad = import(new URL("./vendor/highlight/highlight.min.js", import.meta.url).href).then((m) => (hljs = m.default));
+    hljsLoad.catch(() => {}); // the code stays as it was, uncoloured
+  }
+  return hljsLoad;
+}
+
+const MAX_COLOURED = 20000; // characters: a longer block stays plain (colouring it would stall the panel)
+
+function colourCode(root) {
+  const codes = [...root.querySelectorAll("pre > code[class^='language-']")].filter((c) => c.textContent.length <= MAX_COLOURED);
+  if (!codes.length) return;
+  const paint = () => {
+    for (const code of codes) {
+      const lang = code.getAttribute("class").slice("language-".length);
+      if (code.dataset.coloured || !hljs.getLanguage(lang)) continue;
+      let html;
+      try {
+        html = hljs.highlight(code.textContent, { language: lang, ignoreIllegals: true }).value;
+      } catch {
+        continue;
+      }
+      const frag = DOMPurify.sanitize(html);
+      if (!frag || frag.textContent !== code.textContent) continue; // never other text than the block's
+      code.replaceChildren(frag);
+      code.dataset.coloured = "1";
+    }
+  };
+  if (hljs) paint();
+  else loadHighlight().then(paint, () => {});
+}
+
+// render returns a sanitized fragment for text (live: the block a stream is still writing,
+// whose code is coloured once it is done). Markup the sanitizer cannot make a fragment of (a
+// reply that opens with <frameset> parses as a document without a body) is shown as plain
+// text.
+export function render(text, live = false) {
   let frag = null;
   try {
     frag = DOMPurify.sanitize(marked.parse(text));
@@ -193,6 +243,7 @@ export function render(text) {
   imagesToLinks(frag);
   decorateCode(frag);
   drawMath(frag);
+  if (!live) colourCode(frag);
   return frag;
 }
 
@@ -279,7 +330,7 @@ export class Stream {
       this.done.append(chunk);
       this.committed += cut;
     }
-    this.live.replaceChildren(render(this.text.slice(this.committed)));
+    this.live.replaceChildren(render(this.text.slice(this.committed), true));
     if (this.onFlush) this.onFlush();
   }
   // cancel drops a render still waiting for its turn (the message was redrawn or removed).

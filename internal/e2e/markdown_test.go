@@ -356,3 +356,43 @@ func TestMathIsDrawn(t *testing.T) {
 	// KaTeX's fonts come from the extension (the panel's CSP allows nothing else).
 	WaitJS(t, tab, `document.fonts.ready.then(() => [...document.fonts].some(f => f.family.replace(/"/g, "") === "KaTeX_Main" && f.status === "loaded"))`)
 }
+
+// A code block that names its language is coloured with highlight.js once the reply has it
+// whole: its text is unchanged (Copy copies it as written), a language highlight.js does not
+// know stays plain, markup in code stays text, and classes only colour: a reply's own span
+// with a class that is not a colour's loses it.
+func TestCodeIsColoured(t *testing.T) {
+	reply := "```go\nfunc main() { return \"<img src=x onerror=window.__xss=1>\" }\n```\n\n" +
+		"```python\ndef f(x):\n    return x * 2  # twice\n```\n\n" +
+		"```klingon\nQapla' batlh\n```\n\n" +
+		"Inline `if x` and <span class=\"hljs-keyword msg\">not a keyword</span>."
+	tab := browser.FreshPanel(t)
+	srv := testkit.OpenAIText(t, reply, 13, 5*time.Millisecond)
+	Configure(t, tab, "openai", srv.URL, "sk-code", "gpt-test")
+	SendMessage(t, tab, "some code")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	c := lastAssistant + `.querySelector(".content")`
+	WaitJS(t, tab, c+`.querySelectorAll("pre code[data-coloured]").length === 2`)
+	got := JS[map[string]any](t, tab, `(() => { const c = `+c+`; const code = (l) => c.querySelector("pre code.language-" + l); return {
+		goKeyword: [...code("go").querySelectorAll("span.hljs-keyword")].map(s => s.textContent).join(" "),
+		goString: code("go").querySelector("span.hljs-string")?.textContent,
+		goText: code("go").textContent,
+		pyComment: code("python").querySelector("span.hljs-comment")?.textContent,
+		plain: code("klingon").children.length,
+		inline: c.querySelector("p code").children.length,
+		span: c.querySelector("p span")?.getAttribute("class") ?? "none",
+		img: c.querySelectorAll("img").length,
+		coloured: getComputedStyle(code("go").querySelector("span.hljs-keyword")).color !== getComputedStyle(code("go")).color,
+	} })()`)
+	want := map[string]any{"goKeyword": "func return", "goString": `"<img src=x onerror=window.__xss=1>"`,
+		"goText": "func main() { return \"<img src=x onerror=window.__xss=1>\" }\n", "pyComment": "# twice",
+		"plain": float64(0), "inline": float64(0), "span": "none", "img": float64(0), "coloured": true}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %#v, want %#v", k, got[k], v)
+		}
+	}
+	if bad := JS[[]string](t, tab, unsafeJS+`(document.getElementById("messages"))`); len(bad) > 0 {
+		t.Errorf("code rendered unsafely: %v", bad)
+	}
+}

@@ -3,7 +3,8 @@
 # needs npm or the network; run this only to change a version (edit package.json first).
 #   ui/vendor/         marked (markdown), DOMPurify (sanitizer): loaded by the panel; pdf.js
 #                      (its module and worker): imported by the panel when a PDF is attached;
-#                      KaTeX (ui/vendor/katex): imported by markdown.js when a reply holds math
+#                      KaTeX (ui/vendor/katex): imported by markdown.js when a reply holds math;
+#                      highlight.js (ui/vendor/highlight): when a reply holds a code block
 #   ext/page/vendor/   Readability, Turndown + GFM plugin: injected into the page for page context
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -29,6 +30,13 @@ mkdir -p "$here/katex/fonts"
 cp "$m/katex/dist/katex.min.js" "$m/katex/dist/katex.min.css" "$here/katex/"
 cp "$m/katex/dist/fonts/"*.woff2 "$here/katex/fonts/"
 cp "$m/katex/LICENSE" "$here/LICENSE-katex"
+# highlight.js: its ES build with the common languages (markdown.js imports it when a reply
+# holds a code block), and GitHub's light and dark colours.
+rm -rf "$here/highlight"
+mkdir -p "$here/highlight"
+cp "$m/@highlightjs/cdn-assets/es/highlight.min.js" "$here/highlight/"
+cp "$m/@highlightjs/cdn-assets/styles/github.min.css" "$m/@highlightjs/cdn-assets/styles/github-dark.min.css" "$here/highlight/"
+cp "$m/@highlightjs/cdn-assets/LICENSE" "$here/LICENSE-highlightjs"
 mkdir -p "$page"
 cp "$m/@mozilla/readability/Readability.js" "$page/readability.js"
 cp "$m/@mozilla/readability/LICENSE.md" "$page/LICENSE-readability.md"

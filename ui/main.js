@@ -22,7 +22,7 @@ import * as queue from "./queue.js";
 import * as elsewhere from "./elsewhere.js";
 import { initModelMenu } from "./modelmenu.js";
 import { openFind, chatShown } from "./find.js";
-import { t, setLanguage } from "./i18n.js";
+import { t, setLanguage, chatTitle } from "./i18n.js";
 
 // ---- views: chat, history, memories, workflows, files, permissions, settings ----
 
@@ -102,6 +102,7 @@ const pageReady = page.init(() => {
 });
 chat.hooks.afterShow = () => {
   chatShown();
+  drawBranchOf();
   welcome.maybeWelcome();
   elsewhere.draw();
   workflows.drawFinish();
@@ -111,6 +112,20 @@ chat.hooks.afterShow = () => {
 chat.hooks.renderers.tool = renderTool;
 composerHooks.afterNew = history.refreshSessions;
 chat.hooks.runParams = runParams;
+// A branch says, above its messages, which chat it came from, with a way back to it.
+function drawBranchOf() {
+  const b = state.active && state.active.branchOf;
+  $("branch-of").hidden = !b;
+  if (b) $("branch-of-text").textContent = t("branchOf", chatTitle(b.title));
+}
+$("branch-of-open").addEventListener("click", async () => {
+  try {
+    chat.showSession(await connection.call("session.open", { sessionId: state.active.branchOf.id }));
+  } catch (err) {
+    banner(err.message);
+  }
+});
+
 // Branch under a reply: the new chat is shown, ready for the message that goes another way. An
 // earlier message edited (text): the new chat ends with it, and is answered at once.
 chat.hooks.branch = async (messageId, text) => {

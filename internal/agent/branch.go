@@ -55,6 +55,7 @@ func (e *Engine) Branch(ctx context.Context, id, msgID, edited string) (*store.S
 		Header:    store.Header{ID: NewID(), Title: BranchMark + title, Provider: src.Provider, Model: src.Model, CreatedAt: now, UpdatedAt: now},
 		Agent:     src.Agent,
 		PlanFirst: src.PlanFirst,
+		BranchOf:  &store.BranchOf{ID: src.ID, Title: src.Title},
 		Messages:  make([]store.Message, 0, at+1),
 	}
 	if store.Private(src.ID) {

@@ -39,6 +39,7 @@ func TestBranchGoesOnFromAReply(t *testing.T) {
 	bid := b["id"].(string)
 	assert.NotEqual(t, sid, bid)
 	assert.Equal(t, "⑂ "+src.Title, b["title"])
+	assert.Equal(t, map[string]any{"id": sid, "title": src.Title}, b["branchOf"], "the branch names the chat it came from")
 	msgs := b["messages"].([]any)
 	require.Len(t, msgs, 2, "the branch holds the chat up to the reply")
 	assert.Equal(t, "About first.", msgs[1].(map[string]any)["content"])

@@ -27,6 +27,7 @@ const shotAnswer = "Here is what the page says about **WebAssembly outside the w
 	"2. It runs in runtimes such as Wasmtime and Wasmer.\n\n" +
 	"| Runtime | Needs JS |\n|---|---|\n| Browser | yes |\n| Wasmtime | no |\n\n" +
 	"```sh\nemcc -O3 hello.c -o hello.wasm\nwasmtime hello.wasm\n```\n\n" +
+	"A module of $n$ functions compiles in $O(n)$ time.\n\n" +
 	"More in the [V8 blog](https://v8.dev/blog/emscripten-standalone-wasm).\n"
 
 // TestScreenshots drives the real panel through each view and saves what it shows. It runs only

@@ -309,6 +309,9 @@ func TestBranchAReplyInANewChat(t *testing.T) {
 	if got := JS[string](t, tab, `document.querySelector("#messages .msg:last-child .content").textContent.trim()`); got != "Reply to 1 messages." {
 		t.Errorf("the branch ends with %q", got)
 	}
+	if got := JS[string](t, tab, `document.getElementById("branch-of").hidden ? "hidden" : document.getElementById("branch-of-text").textContent`); got != "Branched from “Tell me about boats”." {
+		t.Errorf("above the branch: %q", got)
+	}
 	onNode(t, tab, "type the message: ", chromedp.SendKeys("#input", "And harbours?"+kb.Enter))
 	WaitJS(t, tab, `document.querySelectorAll("#messages .msg").length === 4 && document.querySelectorAll("#messages .branch-msg").length === 2`)
 	convs := model.Conversations()
@@ -322,6 +325,9 @@ func TestBranchAReplyInANewChat(t *testing.T) {
 		}
 	}
 
+	// Back to the chat it came from, as it was, by the line above the branch.
+	Click(t, tab, `document.getElementById("branch-of-open")`)
+	WaitJS(t, tab, `skiffTest.state.active.id === `+jsString(first)+` && document.querySelectorAll("#messages .msg").length === 4 && document.getElementById("branch-of").hidden`)
 	Do(t, tab, chromedp.Click("#history-toggle"))
 	WaitJS(t, tab, `document.querySelectorAll("#session-list .session").length === 2`)
 	titles := historyList(t, tab)

@@ -242,6 +242,11 @@ func checkSession(s *Session) error {
 	if s.Messages == nil {
 		s.Messages = []Message{}
 	}
+	if b := s.BranchOf; b != nil && (!validID(b.ID) || len(b.Title) > maxTitle) {
+		s.BranchOf = nil // where it came from is a note: a bad one is dropped, not the chat
+	} else if b != nil {
+		b.Title = oneLine(b.Title)
+	}
 	for j := range s.Messages {
 		m := &s.Messages[j]
 		if !validID(m.ID) {

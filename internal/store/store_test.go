@@ -255,3 +255,15 @@ func TestAnImportedChatWithoutTimesTakesItsMessagesTimes(t *testing.T) {
 	assert.Equal(t, [2]int64{1795000000000, 1795000000000}, [2]int64{ex.Sessions[1].CreatedAt, ex.Sessions[1].UpdatedAt})
 	assert.Equal(t, [2]int64{1700000000000, 1700000001000}, [2]int64{ex.Sessions[2].CreatedAt, ex.Sessions[2].UpdatedAt}, "times it has are kept")
 }
+
+// A branch's note of where it came from is kept through a backup, on one line; a bad one (an
+// id that is not one, a title too long) is dropped, not the chat.
+func TestImportKeepsOrDropsWhereABranchCameFrom(t *testing.T) {
+	ex, err := ParseExport([]byte(`{"format": "skiff.sessions", "version": 2, "exportedAt": 1795000000000, "sessions": [
+		{"id": "b1", "title": "⑂ Boats", "createdAt": 1, "updatedAt": 2, "messages": [], "branchOf": {"id": "s1", "title": "Boats\nand tides"}},
+		{"id": "b2", "title": "⑂ Bad", "createdAt": 1, "updatedAt": 2, "messages": [], "branchOf": {"id": "../../x", "title": "x"}}]}`))
+	require.NoError(t, err)
+	require.Len(t, ex.Sessions, 2)
+	assert.Equal(t, &BranchOf{ID: "s1", Title: "Boats and tides"}, ex.Sessions[0].BranchOf)
+	assert.Nil(t, ex.Sessions[1].BranchOf)
+}

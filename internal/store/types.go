@@ -228,6 +228,14 @@ type Session struct {
 	// the current run's plan once the user approved it.
 	PlanFirst bool  `json:"planFirst,omitempty"`
 	Plan      *Plan `json:"plan,omitempty"`
+	// BranchOf is the chat this one was branched from (Branch), as it was named then.
+	BranchOf *BranchOf `json:"branchOf,omitempty"`
+}
+
+// BranchOf names the chat a branch came from: its id (which may be gone since) and its title.
+type BranchOf struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
 }
 
 // Plan is a run's plan as the user approved it (and may have edited it): its steps, the sites

@@ -147,9 +147,10 @@ function userImages(ids) {
 }
 
 // drawActions puts the message buttons where they belong now: Copy and Read aloud (Stop reading,
-// while it is read) on replies, Branch on finished replies (in the panel), Continue on a last
-// reply that was cut off, Regenerate on the last reply, Edit on the last user message (on each, in the panel: an earlier one is sent in
-// a branch), Details where they are known, none while a reply streams. It touches only the buttons, never the messages' content.
+// while it is read) on replies, Continue on a last reply that was cut off, Regenerate on the
+// last reply, Edit on the last user message (on each, in the panel: an earlier one is sent in a
+// branch), Branch on finished replies (in the panel), Details where they are known, none while a
+// reply streams. It touches only the buttons, never the messages' content.
 function drawActions() {
   const msgs = state.active ? state.active.messages : [];
   const lastUser = lastIndex(msgs, "user");

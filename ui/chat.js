@@ -147,7 +147,8 @@ function userImages(ids) {
 }
 
 // drawActions puts the message buttons where they belong now: Copy and Read aloud (Stop reading,
-// while it is read) on replies, Continue on a last reply that was cut off, Regenerate on the
+// while it is read) on replies, the versions of a regenerated last reply, Continue on a last
+// reply that was cut off, Regenerate on the
 // last reply, Edit on the last user message (on each, in the panel: an earlier one is sent in a
 // branch), Branch on finished replies (in the panel), Details where they are known, none while a
 // reply streams. It touches only the buttons, never the messages' content.
@@ -168,6 +169,7 @@ function drawActions() {
       const reading = speakingId() === msg.id;
       actions.append(el("button", { type: "button", className: "speak-msg", textContent: t(reading ? "stopReading" : "readAloud"), "aria-label": t(reading ? "stopReading" : "readAloudReply"), "aria-pressed": String(reading) }));
     }
+    if (i === msgs.length - 1 && msg.role === "assistant" && (msg.versions || []).length) actions.append(versionSwitch(msg));
     if (i === msgs.length - 1 && !hosted && cut(msg)) actions.append(el("button", { type: "button", className: "continue-msg", textContent: t("continueReply"), "aria-label": t("continueReplyOf") }));
     if (msg.role === "assistant" && i === lastReply && lastReply > lastUser) actions.append(el("button", { type: "button", className: "regenerate", textContent: t("regenerate") }));
     if (msg.role === "user" && (i === lastUser || (hooks.branch && !hosted))) actions.append(el("button", { type: "button", className: "edit", textContent: t("edit"), "aria-label": t("editResend") }));
@@ -182,6 +184,19 @@ function drawActions() {
     if (actions.childElementCount) n.append(actions);
     if (info && detailsOpen.has(msg.id)) n.append(el("div", { className: "m-info", id: "info-" + msg.id, textContent: info }));
   });
+}
+
+// versionSwitch goes from one version of a regenerated reply to another: ‹ 2 / 3 ›.
+function versionSwitch(msg) {
+  const n = msg.versions.length + 1;
+  const at = Math.min(Math.max(msg.version || 0, 0), n - 1);
+  const go = (k, label, text) => {
+    const b = el("button", { type: "button", className: "version-go", textContent: text, "aria-label": label, disabled: k < 0 || k >= n });
+    b.dataset.version = String(k);
+    return b;
+  };
+  return el("span", { className: "versions", role: "group", "aria-label": t("versionOf", at + 1, n) },
+    go(at - 1, t("versionEarlier"), "‹"), el("span", { className: "version-at", textContent: `${at + 1} / ${n}` }), go(at + 1, t("versionLater"), "›"));
 }
 
 // cut says whether a reply was cut off with words to go on from (the core's Continuable): stopped,
@@ -354,6 +369,13 @@ $("messages").addEventListener("click", async (e) => {
   } else if (b.classList.contains("regenerate")) {
     try {
       await call("chat.regenerate", hooks.runParams());
+    } catch (err) {
+      banner(err.message);
+    }
+  } else if (b.classList.contains("version-go")) {
+    try {
+      await call("chat.version", { sessionId: state.active.id, messageId: n.dataset.id, version: Number(b.dataset.version) });
+      messageNode(n.dataset.id)?.querySelector(`.version-go[aria-label="${b.getAttribute("aria-label")}"]`)?.focus();
     } catch (err) {
       banner(err.message);
     }

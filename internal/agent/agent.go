@@ -305,6 +305,8 @@ type Input struct {
 	Secrets []string
 	// resume: the run goes on with the chat's last reply, which was cut (Continue).
 	resume bool
+	// versions are the reply's versions a Regenerate keeps, oldest first: the new one joins them.
+	versions []store.Message
 }
 
 // Attach is the page context of a message: Page when the panel already holds it (a selection
@@ -401,8 +403,63 @@ func (e *Engine) Regenerate(ctx context.Context, in Input, emit func(Update)) er
 	if last < 0 {
 		return ErrNothingToRegenerate
 	}
+	// A chat's reply that had words is kept as a version of the new one (an agent's run, made
+	// of calls and their results, is replaced whole).
+	if tail := ses.Messages[last+1:]; !ses.Agent && len(tail) == 1 && tail[0].Role == "assistant" && len(tail[0].ToolCalls) == 0 && strings.TrimSpace(tail[0].Content) != "" {
+		in.versions = allVersions(tail[0])
+		if n := len(in.versions); n >= MaxVersions {
+			in.versions = in.versions[n-MaxVersions+1:]
+		}
+	}
 	ses.Messages = ses.Messages[:last+1]
 	return e.run(ctx, ses, in, nil, emit)
+}
+
+// MaxVersions is how many versions of a reply are kept, the one shown among them.
+const MaxVersions = 10
+
+// allVersions is every version of reply m, oldest first, m among them where it stands (each
+// without versions of its own).
+func allVersions(m store.Message) []store.Message {
+	shown := m
+	shown.Versions, shown.Version = nil, 0
+	at := min(max(m.Version, 0), len(m.Versions))
+	out := make([]store.Message, 0, len(m.Versions)+1)
+	out = append(out, m.Versions[:at]...)
+	out = append(out, shown)
+	return append(out, m.Versions[at:]...)
+}
+
+// ShowVersion makes version k (0: the oldest) of the chat's last reply the one shown and the
+// one the model reads from then on, and returns the reply as it is now. Only the last message
+// of a chat that is not running: a version of an earlier reply would change what later
+// replies answered.
+func (e *Engine) ShowVersion(ctx context.Context, id, msgID string, k int) (*store.Message, error) {
+	if e.Running(id) {
+		return nil, ErrBusy
+	}
+	ses, err := e.Session(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	n := len(ses.Messages)
+	if n == 0 || ses.Messages[n-1].ID != msgID || len(ses.Messages[n-1].Versions) == 0 {
+		return nil, sayNoVersions.Error()
+	}
+	m := &ses.Messages[n-1]
+	all := allVersions(*m)
+	if k < 0 || k >= len(all) {
+		return nil, sayNoVersions.Error()
+	}
+	shown := all[k]
+	shown.ID = m.ID // the same reply, another version of it
+	shown.Versions = append(all[:k:k], all[k+1:]...)
+	shown.Version = k
+	*m = shown
+	if err := e.Store.SaveSession(ctx, ses); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // Continue goes on with the chat's last reply where it was cut (the length limit, Stop, a

@@ -134,6 +134,7 @@ func (e *Engine) copyAttachment(ctx context.Context, id, to string, copied map[s
 var (
 	sayBranchHosted    = i18n.Sentence{Key: "errBranchHosted", English: "A chat with an agent skiffd hosts cannot be branched: the agent keeps its own history of the chat, which a copy in Skiff would not follow."}
 	sayBranchNoReply   = i18n.Sentence{Key: "errBranchNoReply", English: "That reply is no longer in this chat; it may have been regenerated in another window."}
+	sayNoVersions      = i18n.Sentence{Key: "errNoVersions", English: "Only the last reply's versions can be shown, once it has more than one: this one has none, or the chat went on since."}
 	sayContinueHosted  = i18n.Sentence{Key: "errContinueHosted", English: "A reply of an agent skiffd hosts cannot be continued from Skiff: ask the agent to go on."}
 	sayBranchNotAReply = i18n.Sentence{Key: "errBranchNotAReply", English: "A chat is branched from a finished reply, or from a message of yours: wait for this one to end."}
 )

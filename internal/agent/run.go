@@ -83,7 +83,7 @@ func (e *Engine) runOne(ctx context.Context, ses *store.Session, in Input, read 
 		return store.Message{}, err
 	}
 	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
-	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st, values: in.Values, secrets: in.Secrets, resume: in.resume}
+	r := &runner{e: e, ses: ses, emit: emit, p: p, key: key, model: model, st: st, values: in.Values, secrets: in.Secrets, resume: in.resume, versions: in.versions}
 	if read != nil {
 		r.attach(ctx, read)
 	}
@@ -174,6 +174,8 @@ type runner struct {
 	// resume: the run's first turn goes on with the chat's last reply, which was cut (Continue),
 	// instead of writing a new one.
 	resume bool
+	// versions: the run's first reply is a new version of a reply, and these the ones before it.
+	versions []store.Message
 }
 
 // PanelCaller is the model of a chat in the panel, as the gate and the audit log name it.
@@ -345,9 +347,12 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	msg := &r.ses.Messages[i]
 	if resumed {
 		base, baseReasoning, before = msg.Content, msg.Reasoning, msg.Usage
-		*msg = store.Message{ID: msg.ID, Role: "assistant", Content: base, Reasoning: baseReasoning}
+		*msg = store.Message{ID: msg.ID, Role: "assistant", Content: base, Reasoning: baseReasoning, Versions: msg.Versions, Version: msg.Version}
 	}
 	msg.CreatedAt, msg.Status, msg.Provider, msg.Model = e.now(), store.StatusStreaming, r.p.ID, r.model
+	if len(r.versions) > 0 && !resumed {
+		msg.Versions, msg.Version, r.versions = r.versions, len(r.versions), nil
+	}
 	if err != nil {
 		msg.Status, msg.Error = store.StatusError, store.Failure("storage", sayCouldNotRead.With(err))
 		_ = r.save(ctx)

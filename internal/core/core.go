@@ -336,6 +336,16 @@ func (c *Core) regenerate(ctx context.Context, p SendParams, emit func(agent.Upd
 	return c.Engine.Regenerate(ctx, c.input(ctx, p, time.Now()), emit)
 }
 
+// showVersion shows another version of a chat's last reply, in every panel.
+func (c *Core) showVersion(ctx context.Context, p VersionParams) (*store.Message, error) {
+	m, err := c.Engine.ShowVersion(ctx, p.SessionID, p.MessageID, p.Version)
+	if err != nil {
+		return nil, err
+	}
+	c.broadcast(agent.Update{Type: agent.UpdateMessage, SessionID: p.SessionID, MessageID: m.ID, Message: m})
+	return m, nil
+}
+
 // continueReply goes on with the chat's last reply where it was cut.
 func (c *Core) continueReply(ctx context.Context, p SendParams, emit func(agent.Update)) error {
 	return c.Engine.Continue(ctx, c.input(ctx, p, time.Now()), emit)

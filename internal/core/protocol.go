@@ -37,6 +37,8 @@ func methodFor(name string) (method, bool) {
 		return stream((*Core).regenerate), true
 	case "chat.continue":
 		return stream((*Core).continueReply), true
+	case "chat.version":
+		return handle((*Core).showVersion), true
 	case "chat.stop":
 		return handle((*Core).stop), true
 	case "queue.list":
@@ -151,7 +153,7 @@ func methodFor(name string) (method, bool) {
 // history, memories, files, the link) belongs to the side panel alone.
 var overlayMay = map[string]bool{
 	"core.ping": true, "core.hello": true,
-	"chat.send": true, "chat.edit": true, "chat.regenerate": true, "chat.continue": true, "chat.stop": true,
+	"chat.send": true, "chat.edit": true, "chat.regenerate": true, "chat.continue": true, "chat.version": true, "chat.stop": true,
 	"queue.list": true, "queue.edit": true, "queue.send": true,
 	"session.new": true, "session.open": true,
 	"page.peek": true, "tool.image": true, "agent.option": true,
@@ -245,6 +247,13 @@ type RenameParams struct {
 type PinParams struct {
 	SessionID string `json:"sessionId"`
 	Pinned    bool   `json:"pinned"`
+}
+
+// VersionParams is chat.version: which version of a chat's last reply to show (0: the oldest).
+type VersionParams struct {
+	SessionID string `json:"sessionId"`
+	MessageID string `json:"messageId"`
+	Version   int    `json:"version"`
 }
 
 // BranchParams is session.branch: a new chat from a chat as it was at one of its replies, or

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/skiff-ai/skiff/internal/testkit"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 func TestTypingRegenerateAndEdit(t *testing.T) {
@@ -61,4 +63,36 @@ func TestTypingRegenerateAndEdit(t *testing.T) {
 	WaitJS(t, tab, `document.activeElement.matches(".edit-box textarea")`)
 	Do(t, tab, chromedp.KeyEvent("\x1b"))
 	WaitJS(t, tab, `!document.querySelector(".edit-box") && document.querySelector('.msg[data-role="user"] .content').textContent === "second try"`)
+}
+
+// Regenerate keeps the reply it replaces: under the new one, ‹ 2 / 2 › goes back to the first
+// (the buttons say which way, the count which one), and the next message goes to the model with
+// the version shown.
+func TestRegeneratedRepliesKeepTheirVersions(t *testing.T) {
+	n := 0
+	model := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		n++
+		return testkit.Turn{Text: fmt.Sprintf("Answer %d.", n)}
+	})
+	tab := browser.FreshPanel(t)
+	Configure(t, tab, "openai", model.URL, "sk-test", "gpt-test")
+	SendMessage(t, tab, "Name a boat.")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done" && !document.querySelector("#messages .versions")`)
+	Click(t, tab, lastAssistant+`.querySelector(".regenerate")`)
+	shown := lastAssistant + `.querySelector(".content").textContent.trim() + " " + ` + lastAssistant + `.querySelector(".version-at")?.textContent`
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done" && `+shown+` === "Answer 2. 2 / 2"`)
+	if got := JS[string](t, tab, lastAssistant+`.querySelector(".versions").getAttribute("aria-label") + "|" + [...`+lastAssistant+`.querySelectorAll(".version-go")].map(b => b.getAttribute("aria-label") + (b.disabled ? " (off)" : "")).join("|")`); got != "Version 2 of 2|Earlier version|Later version (off)" {
+		t.Errorf("the switch reads %q", got)
+	}
+	Click(t, tab, lastAssistant+`.querySelector('.version-go[aria-label="Earlier version"]')`)
+	WaitJS(t, tab, shown+` === "Answer 1. 1 / 2"`)
+	onNode(t, tab, "type the message: ", chromedp.SendKeys("#input", "Another?"+kb.Enter))
+	WaitJS(t, tab, `document.querySelectorAll("#messages .msg").length === 4 && `+lastAssistant+`.dataset.status === "done"`)
+	convs := model.Conversations()
+	if last := convs[len(convs)-1].Messages; len(last) != 3 || last[1].Text != "Answer 1." {
+		t.Errorf("the model read %+v", last)
+	}
+	if JS[bool](t, tab, `!!document.querySelector("#messages .versions")`) {
+		t.Error("an earlier reply still offers its versions")
+	}
 }

@@ -273,9 +273,24 @@ func checkSession(s *Session) error {
 		if m.Page != nil {
 			m.Page.Clip()
 		}
+		// A reply's versions: whole replies of their own, a few; others are dropped, not the chat.
+		if len(m.Versions) > 0 && (m.Role != "assistant" || len(m.Versions) >= maxVersions) {
+			m.Versions = nil
+		}
+		for k := range m.Versions {
+			v := &m.Versions[k]
+			v.Role, v.Tool, v.Versions, v.Version, v.ToolCalls, v.Images, v.Page = "assistant", nil, nil, 0, nil, nil, nil
+			if v.Status != "" && v.Status != StatusStopped && v.Status != StatusError {
+				v.Status = StatusInterrupted
+			}
+		}
+		m.Version = min(max(m.Version, 0), len(m.Versions))
 	}
 	return nil
 }
+
+// maxVersions bounds the versions of a reply a backup may hold (the agent keeps 10).
+const maxVersions = 10
 
 // Import writes the sessions and memories of ex that are not already stored (matched by id),
 // in one write, and returns how many of each it added. It never overwrites.

@@ -75,6 +75,12 @@ type Message struct {
 	// model and an export read.
 	ContentText *i18n.Text `json:"contentText,omitempty"`
 
+	// Versions are a reply's other versions, oldest first, and Version is where this one stands
+	// among them all (0: the first): Regenerate keeps the reply it replaces, and the user may go
+	// back to one (each is a whole reply, its own Versions empty).
+	Versions []Message `json:"versions,omitempty"`
+	Version  int       `json:"version,omitempty"`
+
 	// Tool is set on a tool message: the call it answers and what came of it.
 	Tool *ToolRun `json:"tool,omitempty"`
 	// Plan is a hosted agent's plan (the latest: each update replaces it).

@@ -8,8 +8,8 @@ import (
 	"github.com/skiff-ai/skiff/internal/store"
 )
 
-// BranchMark begins the title of a chat branched from another: "⑂ " and the other's title.
-const BranchMark = "⑂ "
+// BranchMark begins the title of a chat branched from another: "↳ " and the other's title.
+const BranchMark = "↳ "
 
 // Branch starts a new chat from chat id as it was at its message msgID, which the user goes on
 // from another way while the chat itself stays as it is (ChatGPT's "Branch in new chat", and

@@ -305,11 +305,11 @@ func TestBranchAReplyInANewChat(t *testing.T) {
 	first := JS[string](t, tab, `skiffTest.state.active.id`)
 
 	Click(t, tab, `document.querySelectorAll("#messages .branch-msg")[0]`)
-	WaitJS(t, tab, `skiffTest.state.active.id !== `+jsString(first)+` && skiffTest.state.active.title.startsWith("⑂ ") && document.querySelectorAll("#messages .msg").length === 2 && document.activeElement.id === "input"`)
+	WaitJS(t, tab, `skiffTest.state.active.id !== `+jsString(first)+` && skiffTest.state.active.title.startsWith("↳ ") && document.querySelectorAll("#messages .msg").length === 2 && document.activeElement.id === "input"`)
 	if got := JS[string](t, tab, `document.querySelector("#messages .msg:last-child .content").textContent.trim()`); got != "Reply to 1 messages." {
 		t.Errorf("the branch ends with %q", got)
 	}
-	if got := JS[string](t, tab, `document.getElementById("branch-of").hidden ? "hidden" : document.getElementById("branch-of-text").textContent`); got != "Branched from “Tell me about boats”." {
+	if got := JS[string](t, tab, `document.getElementById("branch-of").hidden ? "hidden" : document.getElementById("branch-of-text").textContent`); got != "Branched from “Tell me about boats”" {
 		t.Errorf("above the branch: %q", got)
 	}
 	onNode(t, tab, "type the message: ", chromedp.SendKeys("#input", "And harbours?"+kb.Enter))
@@ -331,7 +331,7 @@ func TestBranchAReplyInANewChat(t *testing.T) {
 	Do(t, tab, chromedp.Click("#history-toggle"))
 	WaitJS(t, tab, `document.querySelectorAll("#session-list .session").length === 2`)
 	titles := historyList(t, tab)
-	if !strings.HasPrefix(titles[0].Title, "⑂ ") || strings.HasPrefix(titles[1].Title, "⑂ ") {
+	if !strings.HasPrefix(titles[0].Title, "↳ ") || strings.HasPrefix(titles[1].Title, "↳ ") {
 		t.Errorf("History lists %+v", titles)
 	}
 	Click(t, tab, `document.querySelector('#session-list .session[data-id=`+jsString(first)+`] .open')`)
@@ -343,7 +343,7 @@ func TestBranchAReplyInANewChat(t *testing.T) {
 	WaitJS(t, tab, `document.querySelector(".edit-box .note")?.textContent === "Sent in a new chat that goes on from here; this chat stays as it is."`)
 	TypeInto(t, tab, ".edit-box textarea", "Tell me about ships")
 	onNode(t, tab, "send the edit: ", chromedp.SendKeys(".edit-box textarea", kb.Enter))
-	WaitJS(t, tab, `skiffTest.state.active.id !== `+jsString(first)+` && skiffTest.state.active.title === "⑂ Tell me about ships" && document.querySelectorAll("#messages .msg").length === 2 && document.querySelectorAll("#messages .branch-msg").length === 1`)
+	WaitJS(t, tab, `skiffTest.state.active.id !== `+jsString(first)+` && skiffTest.state.active.title === "↳ Tell me about ships" && document.querySelectorAll("#messages .msg").length === 2 && document.querySelectorAll("#messages .branch-msg").length === 1`)
 	convs = model.Conversations()
 	if last := convs[len(convs)-1].Messages; len(last) != 1 || !strings.Contains(last[0].Text, "ships") {
 		t.Errorf("the model read the edited branch as %+v", last)

@@ -260,8 +260,8 @@ func TestAnImportedChatWithoutTimesTakesItsMessagesTimes(t *testing.T) {
 // id that is not one, a title too long) is dropped, not the chat.
 func TestImportKeepsOrDropsWhereABranchCameFrom(t *testing.T) {
 	ex, err := ParseExport([]byte(`{"format": "skiff.sessions", "version": 2, "exportedAt": 1795000000000, "sessions": [
-		{"id": "b1", "title": "⑂ Boats", "createdAt": 1, "updatedAt": 2, "messages": [], "branchOf": {"id": "s1", "title": "Boats\nand tides"}},
-		{"id": "b2", "title": "⑂ Bad", "createdAt": 1, "updatedAt": 2, "messages": [], "branchOf": {"id": "../../x", "title": "x"}}]}`))
+		{"id": "b1", "title": "↳ Boats", "createdAt": 1, "updatedAt": 2, "messages": [], "branchOf": {"id": "s1", "title": "Boats\nand tides"}},
+		{"id": "b2", "title": "↳ Bad", "createdAt": 1, "updatedAt": 2, "messages": [], "branchOf": {"id": "../../x", "title": "x"}}]}`))
 	require.NoError(t, err)
 	require.Len(t, ex.Sessions, 2)
 	assert.Equal(t, &BranchOf{ID: "s1", Title: "Boats and tides"}, ex.Sessions[0].BranchOf)

@@ -79,6 +79,58 @@ type Engine struct {
 type claim struct {
 	cancel context.CancelFunc
 	ended  chan struct{} // closed when the run lets go of its session
+	// over: the run stored its end and said so (chat.done); it lets go of the session in a
+	// moment, unless a queued message starts it again. Guarded by Engine.mu.
+	over bool
+}
+
+// LetGoWait bounds how long a call waits for a run that is over to let go of its chat.
+var LetGoWait = 2 * time.Second
+
+// marking passes a run's updates on, noting first when one says the run is over (chat.done),
+// or that it goes on after all (a queued message's chat.session): a panel that acts on a chat
+// as soon as its reply is done (Regenerate, a rename) finds the run over, and waits the moment
+// it takes to let go instead of being told a reply is still streaming.
+func (e *Engine) marking(id string, emit func(Update)) func(Update) {
+	return func(u Update) {
+		if u.Type == UpdateDone || u.Type == UpdateSession {
+			e.mu.Lock()
+			if c := e.running[id]; c != nil {
+				c.over = u.Type == UpdateDone
+			}
+			e.mu.Unlock()
+		}
+		emit(u)
+	}
+}
+
+// letGo waits, when the run holding chat id is over, for it to let go (LetGoWait at most),
+// and says whether no run holds the chat now.
+func (e *Engine) letGo(ctx context.Context, id string) bool {
+	e.mu.Lock()
+	c := e.running[id]
+	over := c != nil && c.over
+	e.mu.Unlock()
+	if c == nil {
+		return true
+	}
+	if !over {
+		return false
+	}
+	t := time.NewTimer(LetGoWait)
+	defer t.Stop()
+	select {
+	case <-c.ended:
+		return !e.Running(id)
+	case <-ctx.Done():
+	case <-t.C:
+	}
+	return false
+}
+
+// Busy says whether a run holds chat id, waiting a moment for one that is over to let go.
+func (e *Engine) Busy(ctx context.Context, id string) bool {
+	return !e.letGo(ctx, id)
 }
 
 // New returns an engine with the default flush interval.
@@ -435,7 +487,7 @@ func allVersions(m store.Message) []store.Message {
 // of a chat that is not running: a version of an earlier reply would change what later
 // replies answered.
 func (e *Engine) ShowVersion(ctx context.Context, id, msgID string, k int) (*store.Message, error) {
-	if e.Running(id) {
+	if e.Busy(ctx, id) {
 		return nil, ErrBusy
 	}
 	ses, err := e.Session(ctx, id)
@@ -535,7 +587,7 @@ func (e *Engine) Stop(id string) bool {
 func (e *Engine) take(ctx context.Context, id string) (context.Context, func(), error) {
 	ctx, cancel := context.WithCancel(ctx)
 	c := &claim{cancel: cancel, ended: make(chan struct{})}
-	if !e.claim(id, c) {
+	if !e.claim(id, c) && !(e.letGo(ctx, id) && e.claim(id, c)) {
 		cancel()
 		return nil, nil, ErrBusy
 	}

@@ -38,6 +38,7 @@ func (e *Engine) run(ctx context.Context, ses *store.Session, in Input, read fun
 // drive runs session ses, which the caller holds until finish, then what waits in its queue.
 func (e *Engine) drive(ctx context.Context, finish func(), ses *store.Session, in Input, read func(context.Context) (*store.Page, error), emit func(Update)) error {
 	defer finish()
+	emit = e.marking(ses.ID, emit)
 	for {
 		last, err := e.runOne(ctx, ses, in, read, emit)
 		if err != nil || ctx.Err() != nil || last.Status != "" {

@@ -415,7 +415,7 @@ func (c *Core) search(ctx context.Context, p SearchParams) ([]store.Hit, error) 
 }
 
 func (c *Core) rename(ctx context.Context, p RenameParams) (*store.Meta, error) {
-	if c.Engine.Running(p.SessionID) {
+	if c.Engine.Busy(ctx, p.SessionID) {
 		return nil, problemf(sayRenameBusy)
 	}
 	ses, err := c.Store.RenameSession(ctx, p.SessionID, p.Title)

@@ -67,7 +67,7 @@ func (c *Core) listWorkflows(ctx context.Context, _ struct{}) ([]workflow.Workfl
 }
 
 func (c *Core) saveWorkflow(ctx context.Context, p WorkflowSave) (*workflow.Workflow, error) {
-	if c.Engine.Running(p.SessionID) {
+	if c.Engine.Busy(ctx, p.SessionID) {
 		return nil, problemf(saySaveBusy)
 	}
 	if store.Private(p.SessionID) {

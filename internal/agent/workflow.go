@@ -140,6 +140,7 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 		return nil, err
 	}
 	defer finish()
+	emit = e.marking(ses.ID, emit) // its end said, a save of the chat waits for it to let go
 	if err := e.Store.SaveSession(ctx, ses); err != nil {
 		return nil, err
 	}

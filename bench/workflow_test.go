@@ -119,17 +119,8 @@ func BenchmarkWorkflowReplay(b *testing.B) {
 	if forms(1) != 1 {
 		b.Fatalf("the agent's run sent %d forms: %s", forms(1), e2e.JS[string](b, tab, fmt.Sprintf(`skiffTest.call("session.open", {sessionId: %q}).then(s => s.messages.map(m => m.role + ": " + (m.tool ? m.tool.name + " " + JSON.stringify(m.tool.args) + " " : "") + (m.status || "") + " " + String(m.content).slice(0, 200)).join("\n"))`, chat)))
 	}
-	// The run's end is stored a moment before the run lets go of its chat: saving waits for it.
-	id := e2e.JS[string](b, tab, fmt.Sprintf(`(async () => {
-		for (let i = 0; ; i++) {
-			try {
-				return (await skiffTest.call("workflow.save", {sessionId: %q, name: "Delivery address"})).id;
-			} catch (e) {
-				if (i > 100 || !/Wait for the run/.test(e.message)) throw e;
-				await new Promise((r) => setTimeout(r, 20));
-			}
-		}
-	})()`, chat))
+	// The run's end is stored a moment before the run lets go of its chat: the save waits for it.
+	id := e2e.JS[string](b, tab, fmt.Sprintf(`skiffTest.call("workflow.save", {sessionId: %q, name: "Delivery address"}).then((w) => w.id)`, chat))
 	replay := func(k int) float64 {
 		values := []string{}
 		for _, f := range formFields {

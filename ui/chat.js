@@ -2,7 +2,7 @@
 // through a Markdown Stream; the finished reply is rendered once, whole.
 import { $, el, announce, banner, copyText } from "./dom.js";
 import { call } from "./connection.js";
-import { state, busy } from "./state.js";
+import { state, busy, hostedChat } from "./state.js";
 import { render, Stream } from "./markdown.js";
 import { flagNote, storedAttachment } from "./tools.js";
 import { fileLabel } from "./attach.js";
@@ -157,7 +157,7 @@ function drawActions() {
   const lastUser = lastIndex(msgs, "user");
   const lastReply = lastIndex(msgs, "assistant");
   const isBusy = busy();
-  const hosted = String(state.active?.provider || "").startsWith("acp:"); // the agent keeps its own history
+  const hosted = hostedChat(state.active);
   $("messages").querySelectorAll(":scope > .msg").forEach((n, i) => {
     n.querySelector(":scope > .m-actions")?.remove();
     n.querySelector(":scope > .m-info")?.remove();

@@ -3,7 +3,7 @@
 // (queue.js shows it). A message that cannot be sent stays in the box.
 import { $, el, banner } from "./dom.js";
 import { call } from "./connection.js";
-import { state } from "./state.js";
+import { state, hostedChat } from "./state.js";
 import { showSession } from "./chat.js";
 import { attachForSend, afterSend, currentWindow, hasAsk, privateWindow, pageInFront } from "./page.js";
 import { t, onLanguage } from "./i18n.js";
@@ -41,7 +41,7 @@ const pickers = () => [["model", $("agent-model")], ["mode", $("agent-mode")]];
 // A chat with an agent skiffd hosts picks the agent's model and mode (its config options of
 // category "model" and "mode") instead of agent mode, which such an agent always has.
 function drawAgentModel(ses) {
-  const hosted = !!(ses && ses.provider && ses.provider.startsWith("acp:"));
+  const hosted = hostedChat(ses);
   $("agent-toggle").hidden = hosted;
   $("plan-toggle").hidden = hosted || !agentMode;
   for (const [category, sel] of pickers()) {

@@ -16,6 +16,10 @@ export const providerDef = (id) =>
   state.providers.find((p) => p.id === id) || state.agents.find((p) => p.id === id) ||
   (id && id.startsWith("acp:") ? agentDef({ name: id.slice(4), title: id.slice(4), installed: true }) : undefined);
 
+// hostedChat says whether chat ses is with an agent skiffd hosts (which keeps its own history
+// of it: it is not branched, continued or edited from Skiff).
+export const hostedChat = (ses) => !!(ses && ses.provider && ses.provider.startsWith("acp:"));
+
 export function agentDef(a) {
   return { id: "acp:" + a.name, name: `${a.title} (via skiffd)`, models: [], needsKey: false, local: true, agent: true, installed: a.installed, command: a.command };
 }

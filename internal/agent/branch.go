@@ -61,19 +61,39 @@ func (e *Engine) Branch(ctx context.Context, id, msgID, edited string) (*store.S
 	if store.Private(src.ID) {
 		ses.ID = store.PrivatePrefix + ses.ID
 	}
+	// The chat's attachments and screenshots, read in one call, each copied once.
+	var ids []string
+	for _, m := range src.Messages[:at+1] {
+		ids = append(ids, m.Images...)
+		if m.Tool != nil && m.Tool.Image != "" {
+			ids = append(ids, m.Tool.Image)
+		}
+	}
+	stored, err := e.Store.Images(ctx, ids...)
+	if err != nil {
+		return nil, err
+	}
 	copied := map[string]string{} // an attachment's id in the chat → its copy's
 	var made []string
+	copyOf := func(id string) string {
+		c, ok := copied[id]
+		if !ok {
+			c = e.copyAttachment(ctx, id, stored[id], ses.ID, &made)
+			copied[id] = c
+		}
+		return c
+	}
 	for _, m := range src.Messages[:at+1] {
 		m.ID = NewID()
 		if len(m.Images) > 0 {
 			m.Images = append([]string(nil), m.Images...)
 			for k, img := range m.Images {
-				m.Images[k] = e.copyAttachment(ctx, img, ses.ID, copied, &made)
+				m.Images[k] = copyOf(img)
 			}
 		}
 		if m.Tool != nil && m.Tool.Image != "" {
 			run := *m.Tool
-			run.Image = e.copyAttachment(ctx, run.Image, ses.ID, copied, &made)
+			run.Image = copyOf(run.Image)
 			m.Tool = &run
 		}
 		if m.Role == "user" && len(ses.Messages) == at {
@@ -92,14 +112,11 @@ func (e *Engine) Branch(ctx context.Context, id, msgID, edited string) (*store.S
 	return ses, e.Store.SetActive(ctx, ses.ID)
 }
 
-// copyAttachment stores a copy of attachment (or screenshot) id for chat to, under an id of the
-// same kind, and returns the copy's id. One the chat lost (its store entry is gone) gets an
-// id with nothing under it, which the panel shows as gone: never the chat's own id, which
-// deleting the branch would delete from the chat.
-func (e *Engine) copyAttachment(ctx context.Context, id, to string, copied map[string]string, made *[]string) string {
-	if c, ok := copied[id]; ok {
-		return c
-	}
+// copyAttachment stores img, attachment (or screenshot) id of a chat, as a copy for chat to,
+// under an id of the same kind, and returns the copy's id. One the chat lost (img.Data empty:
+// its entry is gone) gets an id with nothing under it, which the panel shows as gone: never
+// the chat's own id, which deleting the branch would delete from the chat.
+func (e *Engine) copyAttachment(ctx context.Context, id string, img store.StoredImage, to string, made *[]string) string {
 	bare := strings.TrimPrefix(id, store.PrivatePrefix)
 	kind := ""
 	if strings.HasPrefix(bare, fileID) {
@@ -111,10 +128,7 @@ func (e *Engine) copyAttachment(ctx context.Context, id, to string, copied map[s
 	if store.Private(to) {
 		c = store.PrivatePrefix + c
 	}
-	copied[id] = c
-	got, err := e.Store.Images(ctx, id)
-	img, ok := got[id]
-	if err != nil || !ok {
+	if img.Mime == "" && len(img.Data) == 0 {
 		return c
 	}
 	*made = append(*made, c) // undone with the rest if the branch is not saved
@@ -130,7 +144,7 @@ func (e *Engine) copyAttachment(ctx context.Context, id, to string, copied map[s
 	return c
 }
 
-// Why a chat is not branched (or a reply continued), for the user (their French is in ui/_locales).
+// Why a chat is not branched, a reply continued or its versions shown, for the user (their French is in ui/_locales).
 var (
 	sayBranchHosted    = i18n.Sentence{Key: "errBranchHosted", English: "A chat with an agent skiffd hosts cannot be branched: the agent keeps its own history of the chat, which a copy in Skiff would not follow."}
 	sayBranchNoReply   = i18n.Sentence{Key: "errBranchNoReply", English: "That reply is no longer in this chat; it may have been regenerated in another window."}

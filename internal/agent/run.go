@@ -500,12 +500,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	if before != nil { // the reply's tokens, both parts together
 		u := *before
 		if msg.Usage != nil {
-			u.Input += msg.Usage.Input
-			u.Output += msg.Usage.Output
-			u.Reasoning += msg.Usage.Reasoning
-			u.CacheRead += msg.Usage.CacheRead
-			u.CacheWrite += msg.Usage.CacheWrite
-			u.Total += msg.Usage.Total
+			u = u.Plus(*msg.Usage)
 		}
 		msg.Usage = &u
 	}

@@ -64,6 +64,10 @@ func TestChatWithAnACPAgentThroughSkiffd(t *testing.T) {
 	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done" && `+lastAssistant+`.textContent.includes("Hello from the test agent")`)
 	WaitJS(t, panel, `document.querySelector('#messages .plan-card li[data-status="in_progress"]')?.textContent.includes("Answer")`)
 	WaitJS(t, panel, `document.querySelector('#messages .msg.tool[data-tool="agent_read"] .file-chip')?.textContent === "notes.md"`)
+	// The agent keeps its own history of the chat: nothing offers to branch it or go on from Skiff.
+	if got := JS[int](t, panel, `document.querySelectorAll("#messages .branch-msg, #messages .continue-msg").length`); got != 0 {
+		t.Errorf("a hosted agent's chat offers %d Branch or Continue buttons", got)
+	}
 	if title := JS[string](t, panel, `skiffTest.state.active.title`); title != "Greetings" {
 		t.Errorf("the agent's session title did not reach the chat: %q", title)
 	}

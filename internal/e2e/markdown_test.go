@@ -318,6 +318,28 @@ func TestExfiltrationCorpusLoadsNothing(t *testing.T) {
 	Eventually(t, 5*time.Second, func() bool { return len(site.EvilHits()) >= seen+3 }, "the counting server saw nothing from raw markup on a page without the CSP")
 }
 
+// streamedReply has a fresh panel's model stream reply in n pieces and returns the panel once
+// the reply is done.
+func streamedReply(t *testing.T, reply string, n int) context.Context {
+	t.Helper()
+	tab := browser.FreshPanel(t)
+	srv := testkit.OpenAIText(t, reply, n, 5*time.Millisecond)
+	Configure(t, tab, "openai", srv.URL, "sk-test", "gpt-test")
+	SendMessage(t, tab, "show me")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	return tab
+}
+
+// sameFields reports each field of want that got does not hold.
+func sameFields(t *testing.T, got, want map[string]any) {
+	t.Helper()
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %#v, want %#v", k, got[k], v)
+		}
+	}
+}
+
 // Math in a reply is drawn with KaTeX, in the panel as the model streams it: TeX between $…$,
 // \(…\), $$…$$ and \[…\] (set apart, or inside a paragraph as models write it: the paragraph
 // is cut there, the formula set apart between its two halves), with KaTeX's
@@ -329,11 +351,7 @@ func TestMathIsDrawn(t *testing.T) {
 		"The sum\n\\[\n\\sum_{k=1}^{n} k = \\frac{n(n+1)}{2}\n\\]\nwhere n counts.\n\n" +
 		"It costs $5 and $10 today. Code: `$HOME` and `$x$`.\n\n" +
 		"Broken: $\\frac{1}{$ stays readable."
-	tab := browser.FreshPanel(t)
-	srv := testkit.OpenAIText(t, reply, 9, 5*time.Millisecond)
-	Configure(t, tab, "openai", srv.URL, "sk-math", "gpt-test")
-	SendMessage(t, tab, "some math")
-	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	tab := streamedReply(t, reply, 9)
 	c := lastAssistant + `.querySelector(".content")`
 	WaitJS(t, tab, c+`.querySelectorAll(".math[data-drawn] .katex").length === 2 && `+c+`.querySelectorAll(".math-block[data-drawn] .katex-display").length === 2 && `+c+`.querySelectorAll(".math[data-drawn] .katex-error").length === 1`)
 	got := JS[map[string]any](t, tab, `(() => { const c = `+c+`; return {
@@ -345,11 +363,7 @@ func TestMathIsDrawn(t *testing.T) {
 		mathml: c.querySelector(".math .katex-mathml annotation").textContent,
 	} })()`)
 	want := map[string]any{"prices": true, "code": "$HOME|$x$", "where": "p", "inPara": true, "tex": "E = mc^2", "mathml": "E = mc^2"}
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("%s: %v, want %v", k, got[k], v)
-		}
-	}
+	sameFields(t, got, want)
 	if bad := JS[[]string](t, tab, unsafeJS+`(document.getElementById("messages"))`); len(bad) > 0 {
 		t.Errorf("math rendered unsafely: %v", bad)
 	}
@@ -366,11 +380,7 @@ func TestCodeIsColoured(t *testing.T) {
 		"```python\ndef f(x):\n    return x * 2  # twice\n```\n\n" +
 		"```klingon\nQapla' batlh\n```\n\n" +
 		"Inline `if x` and <span class=\"hljs-keyword msg\">not a keyword</span>."
-	tab := browser.FreshPanel(t)
-	srv := testkit.OpenAIText(t, reply, 13, 5*time.Millisecond)
-	Configure(t, tab, "openai", srv.URL, "sk-code", "gpt-test")
-	SendMessage(t, tab, "some code")
-	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	tab := streamedReply(t, reply, 13)
 	c := lastAssistant + `.querySelector(".content")`
 	WaitJS(t, tab, c+`.querySelectorAll("pre code[data-coloured]").length === 2`)
 	got := JS[map[string]any](t, tab, `(() => { const c = `+c+`; const code = (l) => c.querySelector("pre code.language-" + l); return {
@@ -387,11 +397,7 @@ func TestCodeIsColoured(t *testing.T) {
 	want := map[string]any{"goKeyword": "func return", "goString": `"<img src=x onerror=window.__xss=1>"`,
 		"goText": "func main() { return \"<img src=x onerror=window.__xss=1>\" }\n", "pyComment": "# twice",
 		"plain": float64(0), "inline": float64(0), "span": "none", "img": float64(0), "coloured": true}
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("%s: %#v, want %#v", k, got[k], v)
-		}
-	}
+	sameFields(t, got, want)
 	if bad := JS[[]string](t, tab, unsafeJS+`(document.getElementById("messages"))`); len(bad) > 0 {
 		t.Errorf("code rendered unsafely: %v", bad)
 	}

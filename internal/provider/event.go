@@ -68,6 +68,12 @@ type Usage struct {
 	Total      int `json:"total"`
 }
 
+// Plus is u and v counted together (two requests' tokens).
+func (u Usage) Plus(v Usage) Usage {
+	return Usage{Input: u.Input + v.Input, Output: u.Output + v.Output, Reasoning: u.Reasoning + v.Reasoning,
+		CacheRead: u.CacheRead + v.CacheRead, CacheWrite: u.CacheWrite + v.CacheWrite, Total: u.Total + v.Total}
+}
+
 func normalizeFinish(raw string) Finish {
 	f := Finish{Raw: raw}
 	switch raw {

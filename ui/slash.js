@@ -33,7 +33,9 @@ export function attach(box, source) {
     if (!input.value) blanks = false; // sent, or cleared
     update();
   });
-  box.addEventListener("blur", () => setTimeout(close, 150)); // after a click on an option
+  // Leaving the box closes the list: a moment later (after a click on an option), and only
+  // if the focus did not come back in between (typing at once after a click elsewhere).
+  box.addEventListener("blur", () => setTimeout(() => document.activeElement !== input && close(), 150));
   list.addEventListener("mousedown", (e) => e.preventDefault()); // the box keeps the focus
 }
 

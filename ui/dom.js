@@ -78,7 +78,14 @@ export async function copyText(text, button) {
     document.execCommand("copy");
     ta.remove();
   }
-  const was = button.textContent;
+  // The label says so for a moment. A second copy meanwhile starts the moment again: the label
+  // it goes back to is the first one, not "Copied".
+  if (!button.dataset.label) button.dataset.label = button.textContent;
   button.textContent = t("copied");
-  setTimeout(() => (button.textContent = was), 1500);
+  clearTimeout(copiedTimers.get(button));
+  copiedTimers.set(button, setTimeout(() => {
+    button.textContent = button.dataset.label;
+    delete button.dataset.label;
+  }, 1500));
 }
+const copiedTimers = new WeakMap();

@@ -58,6 +58,12 @@ func TestMarkdownStreamsAndRenders(t *testing.T) {
 	if clip := JS[string](t, tab, `navigator.clipboard.readText()`); clip != "func main() {\n\tprintln(\"hi\")\n}\n" {
 		t.Fatalf("clipboard %q", clip)
 	}
+	// Copied twice in a row: the label goes back to Copy, not to "Copied" (a timer of each
+	// copy's, the one waited on here set after both).
+	if got := JS[string](t, tab, `import(new URL("dom.js", location.href)).then(async (m) => { const b = `+lastAssistant+`.querySelector(".copy-code");
+		await m.copyText("one", b); await m.copyText("two", b); await new Promise((r) => setTimeout(r, 1600)); return b.textContent })`); got != "Copy" {
+		t.Errorf("after two copies the button says %q", got)
+	}
 }
 
 // Each payload tries to run script (setting window.__xss) or to load something, written as

@@ -73,6 +73,10 @@ type Turn struct {
 	// Length ends the reply as one cut at the length limit (max_tokens), in each format's
 	// words: finish_reason "length", stop_reason "max_tokens", finishReason "MAX_TOKENS".
 	Length bool
+	// Hold, when set, stops the reply after the first piece of its text (a third; Gemini's
+	// stream, a half) until it is closed (or the client goes away): a test acts while the reply
+	// is surely being written.
+	Hold <-chan struct{}
 }
 
 // Last returns the last message of the conversation.
@@ -493,7 +497,19 @@ func parseGoogle(c *Conversation, body []byte, path string) error {
 // StreamTurn writes turn as format's event stream.
 func StreamTurn(w http.ResponseWriter, r *http.Request, format string, turn Turn) {
 	sent := 0
+	// The events each format sends up to its first piece of text.
+	upToText := map[string]int{"anthropic": 4, "google": 1}[format]
+	if upToText == 0 {
+		upToText = 2
+	}
 	send := func(event string, v any) bool {
+		if turn.Hold != nil && sent == upToText {
+			select {
+			case <-turn.Hold:
+			case <-r.Context().Done():
+				return false
+			}
+		}
 		if turn.CutAfter > 0 && sent == turn.CutAfter {
 			Pause(r, 300*time.Millisecond) // the first words arrive, then
 			panic(http.ErrAbortHandler)    // the connection drops: the client reads an error

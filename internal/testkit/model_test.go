@@ -3,10 +3,13 @@ package testkit
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -177,5 +180,66 @@ func TestParseAnthropicStringsOrBlocks(t *testing.T) {
 		assert.Equal(t, "be brief", c.System, name)
 		require.Len(t, c.Messages, 1, name)
 		assert.Equal(t, "hi", c.Messages[0].Text, name)
+	}
+}
+
+// holdWriter is a ResponseWriter that a test reads while the handler still writes.
+type holdWriter struct {
+	mu      sync.Mutex
+	body    bytes.Buffer
+	header  http.Header
+	flushed chan struct{}
+}
+
+func (w *holdWriter) Header() http.Header { return w.header }
+func (w *holdWriter) WriteHeader(int)     {}
+func (w *holdWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.body.Write(b)
+}
+func (w *holdWriter) Flush() {
+	select {
+	case w.flushed <- struct{}{}:
+	default:
+	}
+}
+func (w *holdWriter) has(s string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return strings.Contains(w.body.String(), s)
+}
+
+// A held turn stops after the first piece of its text, in each format, until it is let go.
+func TestAHeldTurnWaitsAfterItsFirstText(t *testing.T) {
+	for _, format := range []string{"openai", "anthropic", "google"} {
+		t.Run(format, func(t *testing.T) {
+			const text = "one two three four five six"
+			n := map[string]int{"google": 2}[format] // the pieces each format's stream cuts text in
+			if n == 0 {
+				n = 3
+			}
+			ps := pieces(text, n)
+			quoted := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+			hold, done := make(chan struct{}), make(chan struct{})
+			w := &holdWriter{header: http.Header{}, flushed: make(chan struct{}, 1)}
+			go func() {
+				defer close(done)
+				StreamTurn(w, httptest.NewRequest("POST", "/", nil), format, Turn{Text: text, Hold: hold})
+			}()
+			for end := time.After(10 * time.Second); !w.has(quoted(ps[0])); {
+				select {
+				case <-w.flushed:
+				case <-end:
+					t.Fatal("the first piece of text never came")
+				}
+			}
+			assert.False(t, w.has(quoted(ps[1])), "the second piece came before the turn was let go")
+			close(hold)
+			<-done
+			for _, p := range ps[1:] {
+				assert.True(t, w.has(quoted(p)), "%q did not come after", p)
+			}
+		})
 	}
 }

@@ -9,7 +9,7 @@ import { fileLabel } from "./attach.js";
 import { planCard } from "./cards.js";
 import { runEnded } from "./page.js";
 import { t, say, chatTitle, onLanguage } from "./i18n.js";
-import { canSpeak, speak, speakingId, spokenText, stopSpeaking, replyLanguage, trouble } from "./speech.js";
+import { canSpeak, speak, reader, speakingId, spokenText, stopSpeaking, replyLanguage, trouble } from "./speech.js";
 
 const streams = new Map(); // message id -> Stream
 
@@ -42,7 +42,11 @@ export function showSession(ses) {
   if (prev && nodes.length === prev.length) {
     while (keep < prev.length && keep < msgs.length && sameMessage(prev[keep], msgs[keep])) keep++;
   }
-  if (!prev) stopSpeaking(); // another chat: what was read aloud is not on screen now
+  if (!prev) {
+    stopSpeaking(); // another chat: what was read aloud is not on screen now
+    hearing.clear();
+    heard.clear();
+  }
   for (const n of nodes.slice(keep)) {
     dropStream(n.dataset.id);
     if (n.dataset.id === speakingId()) stopSpeaking(); // a regenerate replaces it
@@ -117,7 +121,7 @@ function renderMessage(msg) {
     content.textContent = msg.content;
     if (msg.images && msg.images.length) n.insertBefore(userImages(msg.images), content);
   } else if (msg.status === "streaming") {
-    if (msg.content) streams.set(msg.id, new Stream(content, msg.content, followEnd));
+    if (msg.content) streamInto(msg.id, content, msg.content);
     else content.append(typing());
   } else {
     content.append(render(msg.content || ""));
@@ -282,6 +286,87 @@ function activeMessage(id) {
   return state.active ? state.active.messages.find((x) => x.id === id) : null;
 }
 
+// streamInto starts message id's Stream in its content node el, from text.
+function streamInto(id, el, text) {
+  const s = new Stream(el, "", null);
+  s.heard = 0; // its finished parts read aloud as it came (or passed over)
+  s.seen = 0; // the lines they held
+  s.onFlush = () => {
+    followEnd();
+    hear(id, s);
+  };
+  streams.set(id, s);
+  if (text) {
+    s.text = text; // drawn at once, as a Stream made with it is
+    s.flush();
+  }
+  return s;
+}
+
+// Read as it comes (Settings' Read aloud): a reply in the chat this panel last sent a message in
+// is read while it streams, each paragraph once it is finished, and the rest when it ends. The
+// Stop button, or Stop reading, ends it.
+const hearing = new Map(); // message id -> {r: its reader, once it has words; lines: lines given to it}
+const heard = new Set(); // the replies read so: a reply is not read by itself twice
+const speechSettings = () => (state.settings && state.settings.speech) || {};
+const readsAsItComes = () => !!(speechSettings().auto && canSpeak() && state.active && state.active.id === state.readHere);
+
+function readerFor(id) {
+  return reader(id, (err) => {
+    drawActions();
+    if (err) banner(trouble(err));
+  }, speechSettings(), replyLanguage);
+}
+
+// hear gives the reader the lines of stream s's parts finished since it last looked.
+function hear(id, s) {
+  let h = hearing.get(id);
+  if (!h) {
+    if (!readsAsItComes() || heard.has(id)) return;
+    h = { r: null, lines: 0 };
+    hearing.set(id, h);
+    heard.add(id);
+  }
+  const parts = s.done.children;
+  for (; s.heard < parts.length; s.heard++) {
+    const lines = spokenLines(parts[s.heard]);
+    const fresh = lines.slice(Math.max(0, h.lines - s.seen)); // a stream drawn again starts over
+    s.seen += lines.length;
+    if (!fresh.length) continue;
+    if (!h.r) h.r = readerFor(id);
+    if (!h.r.reading()) return; // stopped: the rest of this reply is not read
+    h.r.add(fresh.join("\n"));
+    h.lines += fresh.length;
+  }
+}
+
+const spokenLines = (node) => spokenText(node).split("\n").filter(Boolean);
+
+// heardAll reads what is left of finished reply msg (all of it when it did not stream), or
+// stops it when the user stopped the reply.
+function heardAll(msg) {
+  let h = hearing.get(msg.id);
+  hearing.delete(msg.id);
+  if (msg.status === "stopped") {
+    if (speakingId() === msg.id) stopSpeaking();
+    return;
+  }
+  if (!h) {
+    if (msg.role !== "assistant" || !msg.content || !readsAsItComes() || heard.has(msg.id)) return;
+    h = { r: null, lines: 0 };
+    heard.add(msg.id);
+  }
+  if (h.r && !h.r.reading()) return;
+  const n = messageNode(msg.id);
+  const rest = n ? spokenLines(n.querySelector(":scope > .content")).slice(h.lines) : [];
+  if (!h.r) {
+    if (!rest.length) return;
+    h.r = readerFor(msg.id);
+  }
+  h.r.add(rest.join("\n"));
+  h.r.finish();
+}
+
 // followEnd keeps the newest text in view unless the user scrolled up to read; it runs once per
 // rendered frame, not per delta (reading scrollHeight forces a layout).
 function followEnd() {
@@ -298,11 +383,7 @@ export function appendDelta(m) {
   if (m.text && s) return s.append(m.text); // the common case: no DOM lookups per delta
   const n = messageNode(m.messageId);
   if (!n) return;
-  if (m.text) {
-    s = new Stream(n.querySelector(".content"), "", followEnd);
-    streams.set(m.messageId, s);
-    s.append(m.text);
-  }
+  if (m.text) streamInto(m.messageId, n.querySelector(".content"), "").append(m.text);
   if (m.reasoning) {
     let r = n.querySelector(".reasoning");
     if (!r) {
@@ -337,6 +418,8 @@ export function finishMessage(m) {
     const i = state.active.messages.findIndex((x) => x.id === m.messageId);
     if (i >= 0) state.active.messages[i] = m.message;
     redrawMessage(m.message); // the finished reply is rendered once, whole
+    heardAll(m.message);
+    drawActions();
   }
   const status = m.message.status;
   announce(status === "error" ? t("announceFailed", say(m.message.error.text, m.message.error.message)) : status === "stopped" ? t("announceStopped") : t("announceFinished"));
@@ -368,6 +451,7 @@ $("messages").addEventListener("click", async (e) => {
     n.querySelector(".info-msg")?.focus();
   } else if (b.classList.contains("regenerate")) {
     try {
+      state.readHere = state.active.id;
       await call("chat.regenerate", hooks.runParams());
     } catch (err) {
       banner(err.message);
@@ -381,6 +465,7 @@ $("messages").addEventListener("click", async (e) => {
     }
   } else if (b.classList.contains("continue-msg")) {
     try {
+      state.readHere = state.active.id;
       await call("chat.continue", hooks.runParams());
     } catch (err) {
       banner(err.message);
@@ -435,6 +520,7 @@ function startEdit(n) {
       return;
     }
     try {
+      state.readHere = state.active.id;
       await call("chat.edit", { ...hooks.runParams(), text: ta.value });
     } catch (err) {
       banner(err.message);

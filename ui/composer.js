@@ -3,7 +3,7 @@
 // (queue.js shows it). A message that cannot be sent stays in the box.
 import { $, el, banner } from "./dom.js";
 import { call } from "./connection.js";
-import { state, hostedChat } from "./state.js";
+import { state, hostedChat, NEW_CHAT } from "./state.js";
 import { showSession } from "./chat.js";
 import { attachForSend, afterSend, currentWindow, hasAsk, privateWindow, pageInFront } from "./page.js";
 import { t, onLanguage } from "./i18n.js";
@@ -106,6 +106,7 @@ $("composer").addEventListener("submit", async (e) => {
     // The chat this starts is this page's to show: its first chat.session (which may come
     // before or after the answer) is taken while starting holds.
     if (!params.sessionId) state.starting = true;
+    state.readHere = params.sessionId || NEW_CHAT; // its replies are read as they come, if asked
     let r;
     try {
       r = await call("chat.send", params);
@@ -113,6 +114,7 @@ $("composer").addEventListener("submit", async (e) => {
       state.starting = false;
       throw err;
     }
+    if (r && r.sessionId) state.readHere = r.sessionId;
     attached.take(sending); // sent (or queued) with the message
     if (r && r.queued) return; // it waits above the box (queue.js); the page stays for the next message
     afterSend();

@@ -133,7 +133,10 @@ chat.hooks.branch = async (messageId, text) => {
     chat.showSession(await connection.call("session.branch", { sessionId: state.active.id, messageId, text }));
     announce(t("branched"));
     $("input").focus();
-    if (text) await connection.call("chat.regenerate", runParams());
+    if (text) {
+      state.readHere = state.active.id;
+      await connection.call("chat.regenerate", runParams());
+    }
   } catch (err) {
     banner(err.message);
   }

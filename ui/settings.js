@@ -164,7 +164,7 @@ $("settings").addEventListener("submit", async (e) => {
   s.askSeconds = $("askSeconds").value === "" ? NaN : Number($("askSeconds").value);
   const saved = readPrompts(state.settings);
   if (saved) s.prompts = saved;
-  if (canSpeak()) s.speech = { voice: $("speechVoice").value, rate: Number($("speechRate").value) }; // else as stored
+  if (canSpeak()) s.speech = { voice: $("speechVoice").value, rate: Number($("speechRate").value), auto: $("speechAsItComes").checked }; // else as stored
   delete s.hasDaemonToken;
   delete s.hasBridgeToken;
   s.bridge = { enabled: $("bridgeEnabled").checked, url: $("bridgeURL").value.trim() };
@@ -286,13 +286,14 @@ function drawSpeech(s) {
   const num = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
   $("speechRate").replaceChildren(...rates.map((r) => el("option", { value: String(r), textContent: r ? num.format(r) + "×" : t("sSpeechNormal") })));
   $("speechRate").value = String(rates.includes(sp.rate || 0) ? sp.rate || 0 : 0);
+  $("speechAsItComes").checked = !!sp.auto;
 }
 
 // Chrome lists its voices a moment after a page asks (and again when they change).
 if (canSpeak()) {
   speechSynthesis.addEventListener("voiceschanged", () => {
     if (document.body.dataset.view === "settings" && state.settings) {
-      const keep = { voice: $("speechVoice").value, rate: Number($("speechRate").value) };
+      const keep = { voice: $("speechVoice").value, rate: Number($("speechRate").value), auto: $("speechAsItComes").checked };
       drawSpeech({ speech: keep });
     }
   });

@@ -88,29 +88,72 @@ export const voices = () => (canSpeak() ? speechSynthesis.getVoices() : []);
 // speak reads text aloud as message id's, in language lang, with how (Settings' speech: a
 // voice by its voiceURI, a rate), and calls done once it is over ("" or what went wrong).
 export function speak(id, text, lang, done, how = {}) {
+  const r = reader(id, done, how, async () => lang);
+  r.add(text);
+  r.finish();
+}
+
+// reader reads message id's reply aloud as it arrives: add(text) queues its next lines (in
+// order, each cut as speak cuts a reply), finish() says no more will come, and done is called
+// once, as speak's, when the last queued line was read after finish, or when it was stopped or
+// failed. lang(text) gives the language of each text added (a promise: the voice waits for
+// it), "" when it cannot tell (a short line): then the language of the text before goes on.
+// Whatever was being read before is stopped.
+export function reader(id, done, how = {}, lang = async () => "") {
   stopSpeaking();
   const voice = how.voice ? voices().find((v) => v.voiceURI === how.voice) : null;
-  const parts = chunks(text);
   const mine = { id, done };
   current = mine;
+  let last = null; // the last utterance given to the browser,
+  let lastOver = true; // and whether it was read (or none was given yet)
+  let finished = false;
+  const held = []; // every utterance, until the end: Chrome forgets the end of one it collected
+  let known = ""; // the language of the text read last, as far as it could be told
   const end = (err) => {
     if (current !== mine) return; // stopped, or replaced: its done was called then
     current = null;
+    held.length = 0;
     speechSynthesis.cancel();
     done(err || "");
   };
-  if (!parts.length) return end("");
-  parts.forEach((p, i) => {
-    const u = new SpeechSynthesisUtterance(p);
-    if (voice) {
-      u.voice = voice; // the user's choice, whatever the reply's language
-      u.lang = voice.lang;
-    } else if (lang) u.lang = lang;
-    if (how.rate) u.rate = how.rate;
-    u.onerror = (e) => end(e.error === "interrupted" || e.error === "canceled" ? "" : e.error || "failed");
-    if (i === parts.length - 1) u.onend = () => end("");
-    speechSynthesis.speak(u);
-  });
+  const say = (parts, language) => {
+    if (current !== mine) return;
+    for (const p of parts) {
+      const u = new SpeechSynthesisUtterance(p);
+      if (voice) {
+        u.voice = voice; // the user's choice, whatever the reply's language
+        u.lang = voice.lang;
+      } else if (language) u.lang = language;
+      if (how.rate) u.rate = how.rate;
+      u.onerror = (e) => end(e.error === "interrupted" || e.error === "canceled" ? "" : e.error || "failed");
+      u.onend = () => {
+        if (u !== last) return;
+        lastOver = true;
+        if (finished) end("");
+      };
+      last = u;
+      lastOver = false;
+      held.push(u);
+      speechSynthesis.speak(u);
+    }
+  };
+  let after = Promise.resolve(); // each text waits for the one before: the order is kept
+  return {
+    add(text) {
+      const parts = chunks(text);
+      if (current !== mine || !parts.length) return;
+      const language = lang(text).catch(() => "");
+      after = after.then(() => language).then((l) => say(parts, (known = l || known)));
+    },
+    finish() {
+      after = after.then(() => {
+        finished = true;
+        if (lastOver) end("");
+      });
+    },
+    // reading says whether it is still this reader that reads.
+    reading: () => current === mine,
+  };
 }
 
 // trouble is what the user reads when the voice failed with err: the sentence for a system

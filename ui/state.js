@@ -7,7 +7,11 @@ export const state = {
   active: null, // the session on screen, with its messages
   streaming: new Set(), // ids of sessions with a reply in flight
   starting: false, // a message was sent with no chat on screen; the chat it starts is not shown yet
+  // The chat whose replies this page reads aloud as they come (Settings' Read aloud): the one it
+  // last sent a message in (NEW_CHAT: the one its message is starting).
+  readHere: "",
 };
+export const NEW_CHAT = "(new)";
 
 // Agents skiffd hosts are providers too ("acp:NAME"): the grid lists those skiffd reports.
 state.agents = [];
@@ -42,6 +46,7 @@ export function shows(id) {
   if (state.starting) {
     // A message sent with no chat on screen, or a workflow run started here: its new chat.
     state.starting = false;
+    if (state.readHere === NEW_CHAT) state.readHere = id;
     return true;
   }
   return !!(state.active && state.active.id === id);

@@ -158,3 +158,81 @@ func TestReadAloudTakesTheSpeedAndVoiceChosen(t *testing.T) {
 		t.Errorf("with a missing voice, the utterances have %q", got)
 	}
 }
+
+// Settings › Read aloud › Read replies aloud as they come: a reply to a message sent from the
+// panel is read while it streams, each paragraph once it is finished, and what is left when it
+// ends, each line once and in order; the reply's button says Stop reading meanwhile. Stop
+// ends the reading with the reply. With the box unticked nothing is read by itself.
+func TestRepliesAreReadAsTheyCome(t *testing.T) {
+	const first, second, third = "Wasm runs in the browser.", "It also runs on servers, where a runtime such as Wasmtime loads it.", "That is all."
+	holds := map[string]chan struct{}{"two": make(chan struct{}), "three": make(chan struct{})}
+	m := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		return testkit.Turn{Text: first + "\n\n" + second + "\n\n" + third, Hold: holds[strings.TrimSpace(c.Last().Text)]}
+	})
+	released := map[string]bool{}
+	release := func(k string) {
+		if !released[k] {
+			released[k] = true
+			close(holds[k])
+		}
+	}
+	t.Cleanup(func() { release("two"); release("three") }) // a failed test lets its replies end
+	tab := browser.Panel(t)
+	defer JS[bool](t, tab, `skiffTest.call("core.hello").then(st => skiffTest.call("settings.save", {settings: {...st.settings, speech: {}}, keys: {}})).then(() => true)`)
+	Configure(t, tab, "openai", m.URL, "sk-test", "gpt-test")
+	stub := `(() => {
+		window.said = []; window.queue = []; window.cancels = 0;
+		speechSynthesis.speak = (u) => { said.push(u.text); queue.push(u); };
+		speechSynthesis.cancel = () => { cancels++; for (const u of queue.splice(0)) u.onerror && u.onerror({error: "interrupted"}); };
+		return true;
+	})()`
+	JS[bool](t, tab, stub)
+	SendMessage(t, tab, "one")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	if said := JS[[]string](t, tab, `said`); len(said) != 0 {
+		t.Errorf("read by itself with the box unticked: %q", said)
+	}
+
+	Do(t, tab, chromedp.Click("#settings-toggle"))
+	WaitJS(t, tab, `!document.getElementById("speech").hidden`)
+	Do(t, tab, chromedp.Click("#speechAsItComes"))
+	Do(t, tab, chromedp.Click("#save"))
+	WaitJS(t, tab, `document.getElementById("settings-status").textContent === "Saved."`)
+	Do(t, tab, chromedp.Click("#settings-toggle"))
+
+	// The first paragraph is read while the reply is still being written.
+	SendMessage(t, tab, "two")
+	WaitJS(t, tab, `said.length === 1`)
+	if got := JS[[]string](t, tab, `said`); got[0] != first {
+		t.Errorf("read first: %q", got)
+	}
+	if s := JS[string](t, tab, lastAssistant+`.dataset.status`); s != "streaming" {
+		t.Errorf("the reply is %q while its first paragraph is read", s)
+	}
+	release("two")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done" && said.length === 3`)
+	if got := JS[[]string](t, tab, `said`); strings.Join(got, "|") != first+"|"+second+"|"+third {
+		t.Errorf("read: %q", got)
+	}
+	if got := JS[string](t, tab, `queue.at(-1).lang`); got != "en" {
+		t.Errorf("the voice's language: %q", got)
+	}
+	WaitJS(t, tab, lastAssistant+`.querySelector(".speak-msg")?.textContent === "Stop reading"`)
+	JS[bool](t, tab, `(queue.splice(0).forEach((u) => u.onend()), true)`)
+	WaitJS(t, tab, lastAssistant+`.querySelector(".speak-msg")?.textContent === "Read aloud"`)
+
+	// Stopped while it is written: the reading stops with it, and nothing more is read.
+	JS[bool](t, tab, stub)
+	SendMessage(t, tab, "three")
+	WaitJS(t, tab, `said.length === 1`)
+	before := JS[int](t, tab, `cancels`)
+	Do(t, tab, chromedp.Click("#stop"))
+	WaitJS(t, tab, fmt.Sprintf(`%s?.dataset.status === "stopped" && cancels > %d`, lastAssistant, before))
+	release("three")
+	if got := JS[[]string](t, tab, `said`); len(got) != 1 {
+		t.Errorf("read after Stop: %q", got)
+	}
+	if b := JS[string](t, tab, `document.getElementById("banner").textContent`); b != "" {
+		t.Errorf("banner: %q", b)
+	}
+}

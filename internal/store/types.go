@@ -364,9 +364,11 @@ type Settings struct {
 
 // Speech is how Read aloud reads: Voice is a voice's voiceURI as the browser names it ("": the
 // browser's voice for the reply's language), Rate its speed (0: the voice's own, else 0.5–2).
+// Auto reads the replies to what the user sends aloud as they come.
 type Speech struct {
 	Voice string  `json:"voice,omitempty"`
 	Rate  float64 `json:"rate,omitempty"`
+	Auto  bool    `json:"auto,omitempty"`
 }
 
 // MaxVoice bounds Speech.Voice (a voiceURI is a name, not a document).

@@ -184,6 +184,8 @@ type oaChunk struct {
 		} `json:"completion_tokens_details"`
 	} `json:"usage"`
 	Error json.RawMessage `json:"error"`
+	// Object is "error" in vLLM's in-band error ({"object":"error","message":…}).
+	Object string `json:"object"`
 }
 
 // oaDelta is what one chunk adds to the reply.
@@ -246,7 +248,7 @@ func (d *openaiDecoder) event(ev sse.Event, emit func(Event)) bool {
 		emit(Event{Kind: EventError, Err: badData(d.p, "unreadable stream chunk", []byte(data))})
 		return true
 	}
-	if len(c.Error) > 0 && string(c.Error) != "null" { // OpenRouter: in-band error in a 200 stream
+	if len(c.Error) > 0 && string(c.Error) != "null" || c.Object == "error" { // OpenRouter, vLLM: in-band error in a 200 stream
 		emit(Event{Kind: EventError, Err: streamError(d.p, []byte(data))})
 		return true
 	}
@@ -344,6 +346,10 @@ func (d *openaiDecoder) content(raw json.RawMessage, emit func(Event)) {
 func (d *openaiDecoder) end(emit func(Event)) {
 	if d.finish == "" && !d.done {
 		emit(Event{Kind: EventError, Err: truncated(d.p)})
+		return
+	}
+	if d.finish == "error" { // OpenRouter's end of a reply that failed, when it sends no error with it
+		emit(Event{Kind: EventError, Err: &Error{Provider: d.p.Name, Kind: KindStream, Status: 200, Message: "the provider ended the reply with an error"}})
 		return
 	}
 	for i, pc := range d.calls {

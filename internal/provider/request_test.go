@@ -211,6 +211,32 @@ func TestStreamFailures(t *testing.T) {
 		assert.True(t, strings.HasPrefix("I'm unable to provide real-time weather updates.", r.Text[:min(len(r.Text), 10)]))
 		assert.NotEmpty(t, r.Text, "partial text is kept")
 	})
+	// An error that comes inside a 200 stream after some text: the text is kept and the reply
+	// fails in words, never ends as if whole. OpenRouter's documented shape (an error beside a
+	// finish_reason "error"), vLLM's ({"object":"error"}), and OpenRouter's finish alone.
+	for _, tc := range []struct {
+		name, provider, chunk string
+		kind                  ErrorKind
+		msg                   string
+	}{
+		{"openrouter", "openrouter", `{"id":"cmpl-abc123","object":"chat.completion.chunk","created":1234567890,"model":"gpt-3.5-turbo","provider":"openai","error":{"code":"server_error","message":"Provider disconnected unexpectedly"},"choices":[{"index":0,"delta":{"content":""},"finish_reason":"error"}]}`,
+			KindStream, "Provider disconnected unexpectedly"},
+		{"vllm", "custom", `{"object":"error","message":"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.","type":"BadRequestError","param":null,"code":400}`,
+			KindContextLength, "maximum context length is 4096"},
+		{"a finish of error alone", "openrouter", `{"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"error"}]}`,
+			KindStream, "ended the reply with an error"},
+	} {
+		t.Run("in-band error: "+tc.name, func(t *testing.T) {
+			r := streamOnce(t, mustLookup(tc.provider), func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				_, _ = io.WriteString(w, "data: {\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"The first words\"}}]}\n\ndata: "+tc.chunk+"\n\ndata: [DONE]\n\n")
+			})
+			assert.Equal(t, tc.kind, r.ErrKind)
+			assert.Contains(t, r.ErrMsg, tc.msg)
+			assert.Equal(t, "The first words", r.Text)
+			assert.Empty(t, r.Finish)
+		})
+	}
 	t.Run("nothing listening", func(t *testing.T) {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		require.NoError(t, err)

@@ -523,6 +523,9 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 		// whole (cut at the length limit) or as nothing at all (a safety filter).
 		switch msg.Finish {
 		case "", "stop", "tool_calls":
+			if strings.TrimSpace(msg.Content) == "" && len(msg.ToolCalls) == 0 {
+				msg.SetNotice(sayEmptyReply.With()) // a bubble with nothing in it says nothing
+			}
 		case "length":
 			if r.st.MaxTokens > 0 {
 				msg.SetNotice(sayLength.With(r.st.MaxTokens))

@@ -278,6 +278,14 @@ data: {"type":"message_stop"}
 		key, _ := notice(done)
 		assert.Empty(t, key)
 	})
+	t.Run("nothing written", func(t *testing.T) {
+		srv := testkit.Serve(t, gemini(`{"candidates":[{"content":{"role":"model"},"finishReason":"STOP","index":0}],"modelVersion":"gemini-2.5-flash"}`))
+		key, _ := notice(send(t, "google", srv.URL))
+		assert.Equal(t, "noticeEmptyReply", key)
+		m := testkit.NewModel(t, func(*testkit.Conversation) testkit.Turn { return testkit.Turn{Text: "  \n"} })
+		key, _ = notice(send(t, "openai", m.URL))
+		assert.Equal(t, "noticeEmptyReply", key)
+	})
 	t.Run("malformed call twice", func(t *testing.T) {
 		srv := testkit.Serve(t, gemini(`{"candidates":[{"content":{},"finishReason":"MALFORMED_FUNCTION_CALL","index":0}],"modelVersion":"gemini-2.5-flash"}`))
 		key, args := notice(send(t, "google", srv.URL))

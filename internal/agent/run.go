@@ -367,6 +367,16 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 
 	var content, reasoning strings.Builder
 	content.WriteString(base)
+	var join *joiner // a continued reply: its start is held while it may repeat the reply's end
+	if resumed {
+		join = newJoiner(base)
+	}
+	text := func(t string) {
+		content.WriteString(t)
+		if r.st.Streaming && t != "" {
+			r.emit(Update{Type: UpdateDelta, SessionID: r.ses.ID, MessageID: msg.ID, Text: t})
+		}
+	}
 	reasoning.WriteString(baseReasoning)
 	lastFlush := e.Now()
 	sctx, stop := context.WithCancel(ctx)
@@ -394,9 +404,10 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 			}
 			switch ev.Kind {
 			case provider.EventText:
-				content.WriteString(ev.Text)
-				if r.st.Streaming {
-					r.emit(Update{Type: UpdateDelta, SessionID: r.ses.ID, MessageID: msg.ID, Text: ev.Text})
+				if join != nil {
+					text(join.add(ev.Text))
+				} else {
+					text(ev.Text)
 				}
 			case provider.EventReasoning:
 				reasoning.WriteString(ev.Text)
@@ -420,6 +431,9 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 			if msg.Status == store.StatusStreaming && e.Now().Sub(lastFlush) >= e.FlushEvery {
 				flush()
 			}
+		}
+		if join != nil {
+			text(join.end()) // what was held: the reply ended, or failed after it began
 		}
 		nothing := content.Len() == len(base) && reasoning.Len() == len(baseReasoning) && len(calls) == 0
 		if nothing && msg.Error == nil && attempt == 0 && strings.EqualFold(finishRaw, "MALFORMED_FUNCTION_CALL") {

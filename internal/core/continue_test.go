@@ -25,6 +25,11 @@ func TestContinueGoesOnWithACutReply(t *testing.T) {
 			model := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
 				last := c.Last().Text
 				switch {
+				case strings.Contains(last, "cut off") && strings.Contains(c.Messages[len(c.Messages)-2].Text, "fox"):
+					// A model that writes the end of the cut reply again first.
+					return testkit.Turn{Text: "lived by the river bank and fished every day."}
+				case strings.Contains(last, "fox"):
+					return testkit.Turn{Text: "Once upon a time a fox lived by the river bank", Length: true}
 				case strings.Contains(last, "cut off"):
 					return testkit.Turn{Text: " comes in twice a day."}
 				case strings.Contains(last, "tide"):
@@ -82,6 +87,21 @@ func TestContinueGoesOnWithACutReply(t *testing.T) {
 			assert.Equal(t, partial+" comes in twice a day.", done["content"])
 			assert.Nil(t, done["status"])
 			assert.Nil(t, done["error"])
+
+			// A model that starts by writing the reply's end again: the reply reads once, on
+			// screen as it comes too.
+			p.reset()
+			p.callOK(t, c, "chat.send", obj{"sessionId": sid, "text": "Tell me about the fox."})
+			p.waitFor(t, "chat.done")
+			p.reset()
+			p.callOK(t, c, "chat.continue", obj{"sessionId": sid})
+			done = p.waitFor(t, "chat.done")["message"].(map[string]any)
+			assert.Equal(t, "Once upon a time a fox lived by the river bank and fished every day.", done["content"])
+			var deltas strings.Builder
+			for _, d := range p.find("chat.delta") {
+				deltas.WriteString(d["text"].(string))
+			}
+			assert.Equal(t, " and fished every day.", deltas.String())
 		})
 	}
 }

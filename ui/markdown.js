@@ -248,10 +248,12 @@ export function render(text, live = false) {
 }
 
 // safeBreak returns the length of the longest prefix of text that ends just after a blank
-// line outside any fenced code block: blocks before it are complete and will not change as
-// more text arrives. 0 when there is none.
+// line outside any fenced code block and any block of math ($$ … $$, \[ … \], which may hold
+// blank lines): blocks before it are complete and will not change as more text arrives. 0 when
+// there is none.
 export function safeBreak(text) {
   let fence = null; // the opening fence run ("```", "~~~~"…) while inside a code block
+  let math = null; // the closing delimiter ($$ or \]) while inside a block of math
   let cut = 0;
   let pos = 0;
   while (pos < text.length) {
@@ -259,10 +261,16 @@ export function safeBreak(text) {
     if (nl < 0) break; // the last line is still being written
     const line = text.slice(pos, nl);
     const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    const m = /^ {0,3}(\$\$|\\\[)/.exec(line);
     if (fence) {
       if (f && f[1][0] === fence[0] && f[1].length >= fence.length && line.trim() === f[1]) fence = null;
+    } else if (math) {
+      if (line.includes(math)) math = null;
     } else if (f) {
       fence = f[1];
+    } else if (m) {
+      const close = m[1] === "$$" ? "$$" : "\\]";
+      if (!line.slice(m[0].length).includes(close)) math = close; // else opened and closed on its line
     } else if (line.trim() === "" && pos > 0) {
       cut = nl + 1;
     }

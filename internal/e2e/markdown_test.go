@@ -375,6 +375,20 @@ func TestMathIsDrawn(t *testing.T) {
 	}
 	// KaTeX's fonts come from the extension (the panel's CSP allows nothing else).
 	WaitJS(t, tab, `document.fonts.ready.then(() => [...document.fonts].some(f => f.family.replace(/"/g, "") === "KaTeX_Main" && f.status === "loaded"))`)
+
+	// While a reply streams it is cut at blank lines into finished blocks, never inside a
+	// block of math (which may hold a blank line) any more than inside code: what comes after
+	// the cut is all that is drawn again.
+	after := JS[[]string](t, tab, `import(new URL("markdown.js", location.href)).then((m) => [
+		"$$\na = 1\n\nb = 2\n$$\n\nafter",
+		"\\[\na\n\nb\n\\]\n\nafter",
+		"$$x$$\n\nafter",
+		"`+"```"+`\n$$\n\n`+"```"+`\n\nafter",
+		"$$\na\n\nstill open",
+	].map((s) => s.slice(m.safeBreak(s))))`)
+	if want := []string{"after", "after", "after", "after", "$$\na\n\nstill open"}; strings.Join(after, "|") != strings.Join(want, "|") {
+		t.Errorf("what is left after the cut: %q, want %q", after, want)
+	}
 }
 
 // A code block that names its language is coloured with highlight.js once the reply has it

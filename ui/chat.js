@@ -311,11 +311,13 @@ const heard = new Set(); // the replies read so: a reply is not read by itself t
 const speechSettings = () => (state.settings && state.settings.speech) || {};
 const readsAsItComes = () => !!(speechSettings().auto && canSpeak() && state.active && state.active.id === state.readHere);
 
+// readerFor reads reply id as it comes, after the run's reply read before it, if it is still
+// being read.
 function readerFor(id) {
   return reader(id, (err) => {
     drawActions();
     if (err) banner(trouble(err));
-  }, speechSettings(), replyLanguage);
+  }, speechSettings(), replyLanguage, true);
 }
 
 // hear gives the reader the lines of stream s's parts finished since it last looked.

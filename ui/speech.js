@@ -98,26 +98,33 @@ export function speak(id, text, lang, done, how = {}) {
 // once, as speak's, when the last queued line was read after finish, or when it was stopped or
 // failed. lang(text) gives the language of each text added (a promise: the voice waits for
 // it), "" when it cannot tell (a short line): then the language of the text before goes on.
-// Whatever was being read before is stopped.
-export function reader(id, done, how = {}, lang = async () => "") {
-  stopSpeaking();
+// Whatever was being read before is stopped; with queue, it is read to its end first (the
+// replies of one run, read as they come, one after the other), and its reader is done.
+export function reader(id, done, how = {}, lang = async () => "", queue = false) {
+  if (queue && current) {
+    const before = current;
+    current = null; // what it still has to say is said, but ends nothing now
+    before.done("");
+  } else stopSpeaking();
   const voice = how.voice ? voices().find((v) => v.voiceURI === how.voice) : null;
-  const mine = { id, done };
+  const mine = { id, done, stopped: false };
   current = mine;
+  voicing.add(mine);
   let last = null; // the last utterance given to the browser,
   let lastOver = true; // and whether it was read (or none was given yet)
   let finished = false;
   const held = []; // every utterance, until the end: Chrome forgets the end of one it collected
   let known = ""; // the language of the text read last, as far as it could be told
   const end = (err) => {
-    if (current !== mine) return; // stopped, or replaced: its done was called then
-    current = null;
     held.length = 0;
+    voicing.delete(mine);
+    if (current !== mine) return; // stopped, or followed by another: its done was called then
+    current = null;
     speechSynthesis.cancel();
     done(err || "");
   };
   const say = (parts, language) => {
-    if (current !== mine) return;
+    if (mine.stopped) return;
     for (const p of parts) {
       const u = new SpeechSynthesisUtterance(p);
       if (voice) {
@@ -137,16 +144,16 @@ export function reader(id, done, how = {}, lang = async () => "") {
       speechSynthesis.speak(u);
     }
   };
-  let after = Promise.resolve(); // each text waits for the one before: the order is kept
   return {
     add(text) {
       const parts = chunks(text);
-      if (current !== mine || !parts.length) return;
+      if (mine.stopped || !parts.length) return;
       const language = lang(text).catch(() => "");
-      after = after.then(() => language).then((l) => say(parts, (known = l || known)));
+      // One line for every reader: what each adds goes to the browser in the order added.
+      said = said.then(() => language).then((l) => say(parts, (known = l || known)));
     },
     finish() {
-      after = after.then(() => {
+      said = said.then(() => {
         finished = true;
         if (lastOver) end("");
       });
@@ -155,6 +162,8 @@ export function reader(id, done, how = {}, lang = async () => "") {
     reading: () => current === mine,
   };
 }
+let said = Promise.resolve(); // the readers' texts, each given to the browser after the one before
+const voicing = new Set(); // the readers not yet over: the one current, and those it followed
 
 // trouble is what the user reads when the voice failed with err: the sentence for a system
 // without a voice it can use, else the browser's reason.
@@ -164,6 +173,8 @@ export function trouble(err) {
 
 // stopSpeaking stops what is being read, if anything is.
 export function stopSpeaking() {
+  for (const r of voicing) r.stopped = true; // and what those before it still had to say
+  voicing.clear();
   if (!current) return;
   const c = current;
   current = null;

@@ -235,4 +235,24 @@ func TestRepliesAreReadAsTheyCome(t *testing.T) {
 	if b := JS[string](t, tab, `document.getElementById("banner").textContent`); b != "" {
 		t.Errorf("banner: %q", b)
 	}
+
+	// The replies of one agent run are read one after the other: a reply read as it comes
+	// does not cut off the one before it (which ends nothing any more), and Stop reading stops
+	// both.
+	got := JS[string](t, tab, `import(new URL("speech.js", location.href)).then(async (m) => {
+		said.length = 0; const c0 = cancels; const ends = [];
+		const en = async () => "en";
+		const a = m.reader("a", (e) => ends.push("a" + e), {}, en);
+		a.add("One.");
+		const b = m.reader("b", (e) => ends.push("b" + e), {}, en, true);
+		a.add("Two."); a.finish(); b.add("Three.");
+		await new Promise((r) => setTimeout(r, 0));
+		const first = said.join(" ") + " / cancels " + (cancels - c0) + " / " + ends.join();
+		m.stopSpeaking(); a.add("Four."); b.add("Five.");
+		await new Promise((r) => setTimeout(r, 0));
+		return first + " // " + said.join(" ") + " / cancels " + (cancels - c0) + " / " + ends.join();
+	})`)
+	if want := "One. Two. Three. / cancels 0 / a // One. Two. Three. / cancels 1 / a,b"; got != want {
+		t.Errorf("two replies read as they come: %q, want %q", got, want)
+	}
 }

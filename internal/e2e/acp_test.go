@@ -635,3 +635,55 @@ func TestWebClientPairingOutlivesSkiffd(t *testing.T) {
 	r.Body.Close()
 	WaitJS(t, tab, `document.body.dataset.state === "closed" && document.getElementById("status").textContent.includes("skiffd open")`)
 }
+
+// The web client reads the agent's replies aloud as they come when its box is ticked (kept in
+// the browser): the first paragraph while the agent is still writing, the rest when the turn
+// ends, each once and in order; Stop ends the reading with the turn.
+func TestWebClientReadsRepliesAsTheyCome(t *testing.T) {
+	d, folder := skiffdWithAgent(t)
+	tab := browser.Tab(t, pairingLink(t, d))
+	WaitJS(t, tab, `document.body.dataset.state === "connected"`)
+	WaitJS(t, tab, `[...document.querySelectorAll("#agent option")].some(o => o.value === "test")`)
+	stub := `(() => {
+		window.said = []; window.queue = []; window.cancels = 0;
+		speechSynthesis.speak = (u) => { said.push(u.text); queue.push(u); };
+		speechSynthesis.cancel = () => { cancels++; for (const u of queue.splice(0)) u.onerror && u.onerror({error: "interrupted"}); };
+		return true;
+	})()`
+	JS[bool](t, tab, stub)
+	WaitJS(t, tab, `!document.getElementById("read-row").hidden`)
+	Click(t, tab, `document.getElementById("read-as-they-come")`)
+	WaitJS(t, tab, `localStorage.getItem("skiff-read-as-they-come") === "1"`)
+	JS[bool](t, tab, `(document.getElementById("agent").value = "test", true)`)
+	Click(t, tab, `document.getElementById("new")`)
+	WaitJS(t, tab, `document.querySelectorAll("#chats li.chat").length === 1`)
+
+	goOn := filepath.Join(folder, "go-on")
+	Do(t, tab, chromedp.SendKeys("#input", "story"+kb.Enter))
+	WaitJS(t, tab, `said.length === 1`)
+	if got := JS[string](t, tab, `said[0] + " / " + document.body.dataset.turn`); got != "The fox lives by the river. / running" {
+		t.Errorf("read first: %q", got)
+	}
+	if err := os.WriteFile(goOn, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	WaitJS(t, tab, `document.body.dataset.turn === "done" && said.length === 3`)
+	if got := JS[string](t, tab, `said.join("|")`); got != "The fox lives by the river.|It fishes at dawn.|That is all." {
+		t.Errorf("read: %q", got)
+	}
+	JS[bool](t, tab, `(queue.splice(0).forEach((u) => u.onend()), true)`)
+
+	// Stopped while the agent writes: nothing more is read.
+	if err := os.Remove(goOn); err != nil {
+		t.Fatal(err)
+	}
+	JS[bool](t, tab, stub)
+	JS[bool](t, tab, `(document.getElementById("input").value = "", true)`) // chromedp's Enter left a newline
+	Do(t, tab, chromedp.SendKeys("#input", "story"+kb.Enter))
+	WaitJS(t, tab, `said.length === 1 && !document.getElementById("stop").hidden`)
+	Click(t, tab, `document.getElementById("stop")`)
+	WaitJS(t, tab, `document.body.dataset.turn === "done" && cancels > 0`)
+	if got := JS[[]string](t, tab, `said`); len(got) != 1 {
+		t.Errorf("read after Stop: %q", got)
+	}
+}

@@ -4,12 +4,12 @@
 // that the server checks (exact origin, the cookie pairing gave). The first credential is the
 // one-time code in the URL fragment (never sent in a URL), exchanged once for that cookie.
 import { $, el } from "./dom.js";
-import { render } from "./markdown.js";
+import { render, safeBreak } from "./markdown.js";
 import * as slash from "./slash.js";
 import { t, say, setLanguage } from "./i18n.js";
 import { diffView, fileChips, planCard } from "./cards.js";
 import { Attachments, fileLabel } from "./attach.js";
-import { canSpeak, speak, speakingId, spokenText, stopSpeaking, trouble } from "./speech.js";
+import { canSpeak, speak, reader, speakingId, spokenText, stopSpeaking, trouble } from "./speech.js";
 
 let ws = null;
 let next = 1;
@@ -196,6 +196,47 @@ $("messages").addEventListener("click", (e) => {
   draw();
 });
 
+// Read replies aloud as they come (the box under the chats, kept in this browser): the
+// replies to what is sent here are read while they stream, each paragraph once it is finished,
+// the rest when the turn ends, one reply after the other; Stop ends it with the turn.
+const readKey = "skiff-read-as-they-come";
+$("read-row").hidden = !canSpeak();
+$("read-as-they-come").checked = localStorage.getItem(readKey) === "1";
+$("read-as-they-come").addEventListener("change", (e) => localStorage.setItem(readKey, e.target.checked ? "1" : "0"));
+let readHere = ""; // the chat a message was last sent in
+const hearing = new Map(); // reply id -> {cut: the text read so far, lines, r: its reader, over}
+
+// hear reads what agent reply m finished since it last looked: its paragraphs before the last
+// blank line, or (last) all it has left.
+function hear(m, last) {
+  let h = hearing.get(m.id);
+  if (!h) {
+    if (!canSpeak() || !$("read-as-they-come").checked) return;
+    h = { cut: 0, r: null, over: false };
+    hearing.set(m.id, h);
+  }
+  if (h.over) return;
+  const cut = last ? m.text.length : h.cut + safeBreak(m.text.slice(h.cut));
+  if (cut > h.cut) {
+    const box = el("div");
+    box.append(render(m.text.slice(h.cut, cut)));
+    h.cut = cut;
+    const text = spokenText(box);
+    if (h.r && !h.r.reading()) h.over = true; // stopped: the rest is not read
+    else if (text) {
+      if (!h.r) h.r = reader(m.id, (err) => {
+        draw();
+        if (err) notice(trouble(err));
+      }, {}, async () => document.documentElement.lang, true);
+      h.r.add(text);
+    }
+  }
+  if (last && !h.over) {
+    h.over = true;
+    if (h.r) h.r.finish();
+  }
+}
+
 let replies = 0; // the agent's replies so far, which name them (Read aloud follows one)
 function onEvent(ev) {
   if (!chats.has(ev.session)) chats.set(ev.session, { agent: "", messages: [] });
@@ -209,7 +250,11 @@ function onEvent(ev) {
     else ms.push({ role: "thought", text: ev.text });
   } else if (ev.kind === "text") {
     if (last && last.role === "agent") last.text += ev.text;
-    else ms.push({ role: "agent", text: ev.text, id: "r" + ++replies });
+    else {
+      for (const m of ms) if (hearing.has(m.id)) hear(m, true); // the one before is whole
+      ms.push({ role: "agent", text: ev.text, id: "r" + ++replies });
+    }
+    if (ev.session === readHere) hear(ms[ms.length - 1], false);
   } else if (ev.kind === "tool") {
     const t = ev.tool;
     const old = ms.find((m) => m.role === "tool" && m.id === t.id);
@@ -354,14 +399,23 @@ $("composer").addEventListener("submit", async (e) => {
   draw();
   $("stop").hidden = false;
   document.body.dataset.turn = "running";
+  readHere = chat;
+  const from = c.messages.length;
+  let cancelled = false;
   try {
     const r = await prompt(c, files.length ? { session: chat, text, attached: files } : { session: chat, text });
-    if (r.stopReason === "cancelled") c.messages.push({ role: "note", text: t("stopped") });
+    cancelled = r.stopReason === "cancelled";
+    if (cancelled) c.messages.push({ role: "note", text: t("stopped") });
   } catch (err) {
     c.messages.push({ role: "note", text: err.message });
     if (!$("input").value) $("input").value = text; // nothing is lost: the words go back in the box,
     attached.restore(sending); // and what went with them
   }
+  // The turn's replies, read as they came: the rest of each is read, or nothing more after Stop.
+  const turn = c.messages.slice(from);
+  if (cancelled && turn.some((m) => hearing.has(m.id))) stopSpeaking();
+  if (!cancelled) for (const m of turn) if (m.role === "agent") hear(m, true);
+  for (const m of turn) if (hearing.has(m.id)) hearing.get(m.id).over = true;
   $("stop").hidden = true;
   document.body.dataset.turn = "done";
   draw();

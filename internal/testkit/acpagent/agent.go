@@ -15,6 +15,8 @@
 //	                 "plan", as legacy session modes)
 //	leave-plan       switches the session's mode to "default" itself (current_mode_update)
 //	slow             streams a chunk, then waits to be cancelled
+//	story            streams a paragraph and the start of another, waits for a file "go-on"
+//	                 in the session's folder (or to be cancelled), then streams the rest
 //	crash            writes to stderr and exits with status 3
 //	recall           says what the user said earlier in this session, in this process or
 //	                 another (a session is kept in the cwd, .skiff-test-agent/, for
@@ -366,6 +368,22 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 		} else {
 			a.say(ctx, id, acp.UpdateAgentMessageText("browser: "+out))
 		}
+	case "story":
+		a.say(ctx, id, acp.UpdateAgentMessageText("The fox lives by the river.\n\nIt fishes"))
+		for ctx.Err() == nil {
+			if _, err := os.Stat(filepath.Join(s.cwd, "go-on")); err == nil {
+				break
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+		if ctx.Err() != nil {
+			end.StopReason = acp.StopReasonCancelled
+			break
+		}
+		a.say(ctx, id, acp.UpdateAgentMessageText(" at dawn.\n\nThat is all."))
 	case "slow":
 		a.say(ctx, id, acp.UpdateAgentMessageText("Working"))
 		<-ctx.Done()

@@ -342,6 +342,12 @@ function hear(id, s) {
   }
 }
 
+// stopHearing stops the reading of a reply read as it came (Stop pressed: the run and what it
+// says end together, a reply finished before the Stop too).
+export function stopHearing() {
+  if (heard.has(speakingId())) stopSpeaking();
+}
+
 const spokenLines = (node) => spokenText(node).split("\n").filter(Boolean);
 
 // heardAll reads what is left of finished reply msg (all of it when it did not stream), or

@@ -4,7 +4,7 @@
 import { $, el, banner } from "./dom.js";
 import { call } from "./connection.js";
 import { state, hostedChat, NEW_CHAT } from "./state.js";
-import { showSession } from "./chat.js";
+import { showSession, stopHearing } from "./chat.js";
 import { attachForSend, afterSend, currentWindow, hasAsk, privateWindow, pageInFront } from "./page.js";
 import { t, onLanguage } from "./i18n.js";
 import * as slash from "./slash.js";
@@ -133,7 +133,11 @@ $("input").addEventListener("keydown", (e) => {
   }
 });
 
-$("stop").addEventListener("click", () => state.active && call("chat.stop", { sessionId: state.active.id }));
+$("stop").addEventListener("click", () => {
+  if (!state.active) return;
+  stopHearing();
+  call("chat.stop", { sessionId: state.active.id });
+});
 
 // What the page holding the composer does after a new chat is made (the panel lists it).
 // placeholder: the message box's key in chat mode.

@@ -430,6 +430,41 @@ func TestAgentWorksInFramesAndShadowDOM(t *testing.T) {
 	}
 }
 
+// A card form in a frame from another site, inside the shop's own checkout frame (as payment
+// providers embed theirs): the snapshot reads both frames, and type and click reach the form
+// two frames down.
+func TestAFormInAFrameInAFrame(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `textbox "Card holder"`), "text": "Ada"})}
+		},
+		clickOn(t, `button "Pay"`),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, site.Page("nested-frames.html"))
+	runAgent(t, panel, "pay in the nested frame")
+	snaps := p.results("snapshot")
+	if len(snaps) != 1 {
+		t.Fatalf("snapshots: %s", p.all())
+	}
+	for _, want := range []string{`iframe "Checkout"`, "Your basket: one sail.", `iframe "Card" [f`, `textbox "Card holder" [f`, `button "Pay" [f`} {
+		if !strings.Contains(snaps[0].Text, want) {
+			t.Errorf("the snapshot lacks %q:\n%s", want, snaps[0].Text)
+		}
+	}
+	for _, r := range append(p.results("type"), p.results("click")...) {
+		if r.Error {
+			t.Errorf("%s failed: %s", r.Name, r.Text)
+		}
+	}
+	if c := p.results("click"); len(c) != 1 || !strings.Contains(c[0].Text, "paid by Ada") {
+		t.Errorf("the click two frames down: %s", p.all())
+	}
+}
+
 // A ref in a frame the page has since removed says the frame is gone, in words the model can
 // act on (not Chrome's "No frame with id …").
 func TestARefInAFrameThatWentAwaySaysSo(t *testing.T) {

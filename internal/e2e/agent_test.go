@@ -465,6 +465,47 @@ func TestAFormInAFrameInAFrame(t *testing.T) {
 	}
 }
 
+// Frames with no address of their own, as rich-text editors and widgets make them (a srcdoc, an
+// about:blank the page writes into), and two frames of the same address: each is read, each
+// ref reaches its own frame.
+func TestFramesWrittenByThePageAndTwins(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		clickOn(t, `button "Srcdoc button"`),
+		clickOn(t, `button "Blank button"`),
+		func(c *testkit.Conversation) []testkit.Call {
+			// The second twin's button: the last "Inner button" in the snapshot.
+			refs := regexp.MustCompile(`button "Inner button" \[(f\d+e\d+)\]`).FindAllStringSubmatch(c.Messages[2].Text, -1)
+			if len(refs) != 2 {
+				t.Errorf("the twins' buttons: %q", refs)
+				return nil
+			}
+			return []testkit.Call{call("click", obj{"ref": refs[1][1]})}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("written-frames.html"))
+	runAgent(t, panel, "click them")
+	snaps := p.results("snapshot")
+	if len(snaps) != 1 {
+		t.Fatalf("snapshots: %s", p.all())
+	}
+	for _, want := range []string{"In srcdoc.", `button "Srcdoc button" [f`, "Written by the page.", `button "Blank button" [f`, `iframe "Twin two"`} {
+		if !strings.Contains(snaps[0].Text, want) {
+			t.Errorf("the snapshot lacks %q:\n%s", want, snaps[0].Text)
+		}
+	}
+	c := p.results("click")
+	if len(c) != 3 || !strings.Contains(c[0].Text, "done A") || !strings.Contains(c[1].Text, "done B") || c[2].Error {
+		t.Fatalf("the clicks: %s", p.all())
+	}
+	if got := inTab[string](t, panel, tab, `[...document.querySelectorAll("iframe[src]")].map(f => f.contentDocument.getElementById("out").textContent).join("|")`); got != "|clicked inner true" {
+		t.Errorf("the twins' frames say %q (the second was clicked)", got)
+	}
+}
+
 // A ref in a frame the page has since removed says the frame is gone, in words the model can
 // act on (not Chrome's "No frame with id …").
 func TestARefInAFrameThatWentAwaySaysSo(t *testing.T) {

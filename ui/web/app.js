@@ -204,7 +204,7 @@ $("read-row").hidden = !canSpeak();
 $("read-as-they-come").checked = localStorage.getItem(readKey) === "1";
 $("read-as-they-come").addEventListener("change", (e) => localStorage.setItem(readKey, e.target.checked ? "1" : "0"));
 let readHere = ""; // the chat a message was last sent in
-const hearing = new Map(); // reply id -> {cut: the text read so far, lines, r: its reader, over}
+const hearing = new Map(); // reply id -> {cut: how much of its text was read, r: its reader, over}
 
 // hear reads what agent reply m finished since it last looked: its paragraphs before the last
 // blank line, or (last) all it has left.

@@ -149,14 +149,15 @@ export function reader(id, done, how = {}, lang = async () => "", queue = false)
       const parts = chunks(text);
       if (mine.stopped || !parts.length) return;
       const language = lang(text).catch(() => "");
-      // One line for every reader: what each adds goes to the browser in the order added.
-      said = said.then(() => language).then((l) => say(parts, (known = l || known)));
+      // One line for every reader: what each adds goes to the browser in the order added. A
+      // text the browser refused ends this reader, not the line.
+      said = said.then(() => language).then((l) => say(parts, (known = l || known))).catch(() => end("failed"));
     },
     finish() {
       said = said.then(() => {
         finished = true;
         if (lastOver) end("");
-      });
+      }).catch(() => end("failed"));
     },
     // reading says whether it is still this reader that reads.
     reading: () => current === mine,

@@ -250,9 +250,19 @@ func TestRepliesAreReadAsTheyCome(t *testing.T) {
 		const first = said.join(" ") + " / cancels " + (cancels - c0) + " / " + ends.join();
 		m.stopSpeaking(); a.add("Four."); b.add("Five.");
 		await new Promise((r) => setTimeout(r, 0));
-		return first + " // " + said.join(" ") + " / cancels " + (cancels - c0) + " / " + ends.join();
+		const second = said.join(" ") + " / cancels " + (cancels - c0) + " / " + ends.join();
+		// A text the browser refuses ends its reader, in words; the next reader still reads.
+		const speak = speechSynthesis.speak;
+		speechSynthesis.speak = () => { throw new Error("refused"); };
+		const c = m.reader("c", (e) => ends.push("c:" + e), {}, en);
+		c.add("Six."); c.finish();
+		await new Promise((r) => setTimeout(r, 0));
+		speechSynthesis.speak = speak;
+		m.reader("d", () => {}, {}, en).add("Seven.");
+		await new Promise((r) => setTimeout(r, 0));
+		return first + " // " + second + " // " + said.at(-1) + " / " + ends.join();
 	})`)
-	if want := "One. Two. Three. / cancels 0 / a // One. Two. Three. / cancels 1 / a,b"; got != want {
+	if want := "One. Two. Three. / cancels 0 / a // One. Two. Three. / cancels 1 / a,b // Seven. / a,b,c:failed"; got != want {
 		t.Errorf("two replies read as they come: %q, want %q", got, want)
 	}
 }

@@ -644,13 +644,7 @@ func TestWebClientReadsRepliesAsTheyCome(t *testing.T) {
 	tab := browser.Tab(t, pairingLink(t, d))
 	WaitJS(t, tab, `document.body.dataset.state === "connected"`)
 	WaitJS(t, tab, `[...document.querySelectorAll("#agent option")].some(o => o.value === "test")`)
-	stub := `(() => {
-		window.said = []; window.queue = []; window.cancels = 0;
-		speechSynthesis.speak = (u) => { said.push(u.text); queue.push(u); };
-		speechSynthesis.cancel = () => { cancels++; for (const u of queue.splice(0)) u.onerror && u.onerror({error: "interrupted"}); };
-		return true;
-	})()`
-	JS[bool](t, tab, stub)
+	JS[bool](t, tab, speechWatched)
 	WaitJS(t, tab, `!document.getElementById("read-row").hidden`)
 	Click(t, tab, `document.getElementById("read-as-they-come")`)
 	WaitJS(t, tab, `localStorage.getItem("skiff-read-as-they-come") === "1"`)
@@ -677,7 +671,7 @@ func TestWebClientReadsRepliesAsTheyCome(t *testing.T) {
 	if err := os.Remove(goOn); err != nil {
 		t.Fatal(err)
 	}
-	JS[bool](t, tab, stub)
+	JS[bool](t, tab, speechWatched)
 	JS[bool](t, tab, `(document.getElementById("input").value = "", true)`) // chromedp's Enter left a newline
 	Do(t, tab, chromedp.SendKeys("#input", "story"+kb.Enter))
 	WaitJS(t, tab, `said.length === 1 && !document.getElementById("stop").hidden`)

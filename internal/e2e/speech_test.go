@@ -19,6 +19,16 @@ const spokenReply = "# Two ways\n\nWasm runs in the browser. It also runs outsid
 	"- Wasmtime\n- Wasmer\n\n```sh\nwasmtime hello.wasm --invoke main\n```\n\n| Runtime | JS |\n|---|---|\n| Browser | yes |\n\n" +
 	"A long paragraph goes on, with one clause after another, so that it is longer than what the browser's voices read in one utterance before some of them stop, which is about fifteen seconds of speech; it is cut at its sentences. And it ends here."
 
+// speechWatched replaces the browser's voice with a record of it (headless Chromium has none):
+// said are the texts given to it, queue the utterances not yet over, cancels how often it was
+// told to stop (each stop ends the queued utterances as the browser does, "interrupted").
+const speechWatched = `(() => {
+	window.said = []; window.queue = []; window.cancels = 0;
+	speechSynthesis.speak = (u) => { said.push(u.text); queue.push(u); };
+	speechSynthesis.cancel = () => { cancels++; for (const u of queue.splice(0)) u.onerror && u.onerror({error: "interrupted"}); };
+	return true;
+})()`
+
 // replyToRead opens a chat whose reply is spokenReply.
 func replyToRead(t *testing.T) context.Context {
 	m := testkit.NewModel(t, func(*testkit.Conversation) testkit.Turn { return testkit.Turn{Text: spokenReply} })
@@ -180,13 +190,7 @@ func TestRepliesAreReadAsTheyCome(t *testing.T) {
 	tab := browser.Panel(t)
 	defer JS[bool](t, tab, `skiffTest.call("core.hello").then(st => skiffTest.call("settings.save", {settings: {...st.settings, speech: {}}, keys: {}})).then(() => true)`)
 	Configure(t, tab, "openai", m.URL, "sk-test", "gpt-test")
-	stub := `(() => {
-		window.said = []; window.queue = []; window.cancels = 0;
-		speechSynthesis.speak = (u) => { said.push(u.text); queue.push(u); };
-		speechSynthesis.cancel = () => { cancels++; for (const u of queue.splice(0)) u.onerror && u.onerror({error: "interrupted"}); };
-		return true;
-	})()`
-	JS[bool](t, tab, stub)
+	JS[bool](t, tab, speechWatched)
 	SendMessage(t, tab, "one")
 	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
 	if said := JS[[]string](t, tab, `said`); len(said) != 0 {
@@ -222,7 +226,7 @@ func TestRepliesAreReadAsTheyCome(t *testing.T) {
 	WaitJS(t, tab, lastAssistant+`.querySelector(".speak-msg")?.textContent === "Read aloud"`)
 
 	// Stopped while it is written: the reading stops with it, and nothing more is read.
-	JS[bool](t, tab, stub)
+	JS[bool](t, tab, speechWatched)
 	SendMessage(t, tab, "three")
 	WaitJS(t, tab, `said.length === 1`)
 	before := JS[int](t, tab, `cancels`)

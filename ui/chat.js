@@ -343,8 +343,10 @@ function hear(id, s) {
 }
 
 // stopHearing stops the reading of a reply read as it came (Stop pressed: the run and what it
-// says end together, a reply finished before the Stop too).
+// says end together, a reply finished before the Stop too), and what the run writes until it
+// has stopped is not read either: a part finished after the press would start it again.
 export function stopHearing() {
+  state.readHere = null; // until the next message sent
   if (heard.has(speakingId())) stopSpeaking();
 }
 

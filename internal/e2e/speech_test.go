@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/skiff-ai/skiff/internal/testkit"
 )
@@ -175,9 +176,13 @@ func TestReadAloudTakesTheSpeedAndVoiceChosen(t *testing.T) {
 // ends the reading with the reply. With the box unticked nothing is read by itself.
 func TestRepliesAreReadAsTheyCome(t *testing.T) {
 	const first, second, third = "Wasm runs in the browser.", "It also runs on servers, where a runtime such as Wasmtime loads it.", "That is all."
-	holds := map[string]chan struct{}{"two": make(chan struct{}), "three": make(chan struct{})}
+	holds := map[string]chan struct{}{"two": make(chan struct{}), "three": make(chan struct{}), "five": make(chan struct{})}
 	m := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
-		return testkit.Turn{Text: first + "\n\n" + second + "\n\n" + third, Hold: holds[strings.TrimSpace(c.Last().Text)]}
+		said := strings.TrimSpace(c.Last().Text)
+		if said == "five" { // one paragraph, held before its end
+			return testkit.Turn{Text: "Wasm runs in the browser, and it also runs on servers where a runtime loads it.", Hold: holds[said]}
+		}
+		return testkit.Turn{Text: first + "\n\n" + second + "\n\n" + third, Hold: holds[said]}
 	})
 	released := map[string]bool{}
 	release := func(k string) {
@@ -186,9 +191,9 @@ func TestRepliesAreReadAsTheyCome(t *testing.T) {
 			close(holds[k])
 		}
 	}
-	t.Cleanup(func() { release("two"); release("three") }) // a failed test lets its replies end
+	t.Cleanup(func() { release("two"); release("three"); release("five") }) // a failed test lets its replies end
 	tab := browser.Panel(t)
-	defer JS[bool](t, tab, `skiffTest.call("core.hello").then(st => skiffTest.call("settings.save", {settings: {...st.settings, speech: {}}, keys: {}})).then(() => true)`)
+	defer JS[bool](t, tab, `skiffTest.call("core.hello").then(st => skiffTest.call("settings.save", {settings: {...st.settings, speech: {}, streaming: true}, keys: {}})).then(() => true)`)
 	Configure(t, tab, "openai", m.URL, "sk-test", "gpt-test")
 	JS[bool](t, tab, speechWatched)
 	SendMessage(t, tab, "one")
@@ -239,6 +244,33 @@ func TestRepliesAreReadAsTheyCome(t *testing.T) {
 	if b := JS[string](t, tab, `document.getElementById("banner").textContent`); b != "" {
 		t.Errorf("banner: %q", b)
 	}
+
+	// A reply still being read when the next one is written, whose first paragraph is not
+	// finished yet: Stop stops the reading of the one before too.
+	JS[bool](t, tab, speechWatched)
+	SendMessage(t, tab, "four")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done" && said.length === 3`)
+	Do(t, tab, chromedp.SendKeys("#input", "five"+kb.Enter)) // in the same chat
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "streaming" && `+lastAssistant+`.textContent.includes("Wasm runs")`)
+	before = JS[int](t, tab, `cancels`)
+	Do(t, tab, chromedp.Click("#stop"))
+	WaitJS(t, tab, fmt.Sprintf(`%s?.dataset.status === "stopped" && cancels > %d`, lastAssistant, before))
+	WaitJS(t, tab, `[...document.querySelectorAll(".speak-msg")].every((b) => b.textContent === "Read aloud")`)
+	release("five")
+	if got := JS[[]string](t, tab, `said`); len(got) != 3 {
+		t.Errorf("read after Stop: %q", got)
+	}
+
+	// With streaming off, a reply is read whole when it ends.
+	JS[bool](t, tab, `skiffTest.call("core.hello").then(st => skiffTest.call("settings.save", {settings: {...st.settings, streaming: false}, keys: {}})).then(() => true)`)
+	JS[bool](t, tab, speechWatched)
+	SendMessage(t, tab, "six")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done" && said.length > 0`)
+	if got := JS[[]string](t, tab, `said`); strings.Join(strings.Fields(strings.Join(got, " ")), " ") != first+" "+second+" "+third {
+		t.Errorf("a reply that did not stream was read as %q", got)
+	}
+	JS[bool](t, tab, `(queue.splice(0).forEach((u) => u.onend()), true)`)
+	WaitJS(t, tab, lastAssistant+`.querySelector(".speak-msg")?.textContent === "Read aloud"`)
 
 	// The replies of one agent run are read one after the other: a reply read as it comes
 	// does not cut off the one before it (which ends nothing any more), and Stop reading stops

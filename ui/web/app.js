@@ -444,7 +444,13 @@ $("input").addEventListener("keydown", (e) => {
     $("composer").requestSubmit();
   }
 });
-$("stop").addEventListener("click", () => call("agent.cancel", { session: chat }));
+$("stop").addEventListener("click", () => {
+  // The reading stops with the press, not when the agent has stopped (which can take it a
+  // while), and what the turn writes until then is not read.
+  if (readHere === chat) readHere = "";
+  if (hearing.has(speakingId())) stopSpeaking();
+  call("agent.cancel", { session: chat });
+});
 
 // The browser's language (the web client has no settings of its own), before anything is drawn.
 await setLanguage("auto");

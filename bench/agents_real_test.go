@@ -204,14 +204,17 @@ func runRealAgent(b *testing.B, node, script string, ra realAgent) {
 		mu.Lock()
 		promptAt = time.Now()
 		mu.Unlock()
-		stop, err := a.Prompt(ctx, "bench", "Say hello.", nil)
+		turn, err := a.Prompt(ctx, "bench", "Say hello.", nil)
 		if err != nil {
 			b.Fatal(err, a.Log())
 		}
 		select {
 		case <-got:
 		default:
-			b.Fatalf("no text from %s (stop %s): %s", ra.name, stop, a.Log())
+			b.Fatalf("no text from %s (stop %s): %s", ra.name, turn.StopReason, a.Log())
+		}
+		if len(starts) == 1 { // what the agent told of its turn, which the reply's Details show
+			b.Logf("%s: its turn's model %q, tokens %+v", ra.name, turn.Model, turn.Usage)
 		}
 		mu.Lock()
 		search := len(starts) == 1 && offered["tool_search"] && !offersSkiff(offered)

@@ -242,15 +242,43 @@ function details(msg, run = []) {
   // all it counted but the request.
   const wrote = u ? (u.total > (u.input || 0) ? u.total - (u.input || 0) : u.output || 0) : 0;
   const writing = msg.doneMs - msg.firstMs;
-  if (wrote > 0 && msg.firstMs && writing >= 100) parts.push(t("infoSpeed", num(Math.round((wrote * 1000) / writing))));
-  if (!parts.length) return "";
+  // (A hosted agent's turn is timed whole, its tools' work in it: no writing speed.)
+  const hosted = (msg.provider || "").startsWith("acp:");
+  if (wrote > 0 && msg.firstMs && writing >= 100 && !hosted) parts.push(t("infoSpeed", num(Math.round((wrote * 1000) / writing))));
+  const chat = hosted ? chatCounts(msg, num) : "";
+  if (!parts.length) return chat;
   if (msg.model) parts.unshift(msg.model);
-  const counted = run.filter((m) => m.usage);
+  if (chat) return parts.join(" · ") + "\n" + chat;
+  const counted = hosted ? [] : run.filter((m) => m.usage); // (an agent's own calls are not Skiff's to count)
   if (counted.length) {
     const sum = (k) => counted.reduce((n, m) => n + (m.usage[k] || 0), 0);
     return parts.join(" · ") + "\n" + t("infoRun", run.length, num(sum("input")), num(sum("output")));
   }
   return parts.join(" · ");
+}
+
+// chatCounts is what a hosted agent said of its chat, under the chat's last reply: how full its
+// context window is and what the chat has cost so far ("" when it said neither).
+function chatCounts(msg, num) {
+  const ses = state.active;
+  const msgs = ses ? ses.messages : [];
+  if (!msgs.length || msgs[lastIndex(msgs, "assistant")] !== msg) return "";
+  const lines = [];
+  if (ses.contextSize > 0) {
+    const pct = new Intl.NumberFormat(document.documentElement.lang || "en", { style: "percent", maximumFractionDigits: 0 });
+    lines.push(t("infoContext", num(ses.contextUsed || 0), num(ses.contextSize), pct.format((ses.contextUsed || 0) / ses.contextSize)));
+  }
+  if (ses.cost && ses.cost.currency) {
+    const c = ses.cost;
+    let money;
+    try {
+      money = new Intl.NumberFormat(document.documentElement.lang || "en", { style: "currency", currency: c.currency, maximumFractionDigits: c.amount < 1 ? 4 : 2 }).format(c.amount);
+    } catch {
+      money = num(c.amount) + " " + c.currency; // a code Intl does not know
+    }
+    lines.push(t("infoCost", money));
+  }
+  return lines.join("\n");
 }
 
 // shownContent is a message's text as the user reads it: a sentence Skiff wrote in their

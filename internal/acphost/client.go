@@ -79,7 +79,11 @@ func translate(id string, u acp.SessionUpdate) []Event {
 	case u.SessionInfoUpdate != nil && u.SessionInfoUpdate.Title != nil:
 		return []Event{{Session: id, Kind: "info", Text: *u.SessionInfoUpdate.Title}}
 	case u.UsageUpdate != nil:
-		return []Event{{Session: id, Kind: "usage", Usage: &Usage{Used: u.UsageUpdate.Used, Size: u.UsageUpdate.Size}}}
+		use := &Usage{Used: u.UsageUpdate.Used, Size: u.UsageUpdate.Size}
+		if c := u.UsageUpdate.Cost; c != nil && c.Currency != "" && c.Amount >= 0 {
+			use.Cost = &Cost{Amount: c.Amount, Currency: strings.ToUpper(c.Currency)}
+		}
+		return []Event{{Session: id, Kind: "usage", Usage: use}}
 	}
 	return nil
 }

@@ -15,6 +15,9 @@ type (
 	Command      = link.Command
 	ConfigOption = link.ConfigOption
 	Usage        = link.Usage
+	Turn         = link.AgentPromptResult
+	TurnUsage    = link.TurnUsage
+	Cost         = link.Cost
 	Diff         = link.Diff
 	Question     = link.AgentQuestion
 	Image        = link.Image64

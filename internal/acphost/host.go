@@ -9,6 +9,7 @@ package acphost
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -523,12 +524,12 @@ func (a *Agent) authenticate(ctx context.Context) error {
 // Prompt sends the user's text (and images, when the agent takes them) and waits for the
 // turn to end; its updates come as Events meanwhile. The stop reason is end_turn, max_tokens,
 // max_turn_requests, refusal or cancelled.
-func (a *Agent) Prompt(ctx context.Context, id, text string, images []Image) (string, error) {
+func (a *Agent) Prompt(ctx context.Context, id, text string, images []Image) (Turn, error) {
 	a.mu.Lock()
 	sid, ok := a.ids[id]
 	a.mu.Unlock()
 	if !ok {
-		return "", sayNoChatSession.Error(a.Spec.Title)
+		return Turn{}, sayNoChatSession.Error(a.Spec.Title)
 	}
 	blocks := []acp.ContentBlock{acp.TextBlock(text)}
 	if a.Info.AgentCapabilities.PromptCapabilities.Image {
@@ -538,10 +539,55 @@ func (a *Agent) Prompt(ctx context.Context, id, text string, images []Image) (st
 	}
 	res, err := a.conn.Prompt(ctx, acp.PromptRequest{SessionId: sid, Prompt: blocks})
 	if err != nil {
-		return "", a.failed(sayTurnFailed, err)
+		return Turn{}, a.failed(sayTurnFailed, err)
 	}
 	a.queue.flush()
-	return string(res.StopReason), nil
+	return turnOf(res), nil
+}
+
+// turnOf is how a turn ended, with its tokens and model when the agent tells them: in the
+// response's usage (unstable in ACP; Claude's agent sends it), else in _meta.quota, which
+// Gemini CLI and Claude's agent both send: {"token_count": {"input_tokens", "output_tokens"},
+// "model_usage": [{"model", "token_count"}]}.
+func turnOf(res acp.PromptResponse) Turn {
+	t := Turn{StopReason: string(res.StopReason)}
+	var q struct {
+		Quota struct {
+			Tokens *quotaTokens `json:"token_count"`
+			Models []struct {
+				Model  string      `json:"model"`
+				Tokens quotaTokens `json:"token_count"`
+			} `json:"model_usage"`
+		} `json:"quota"`
+	}
+	if raw, err := json.Marshal(res.Meta); err == nil {
+		_ = json.Unmarshal(raw, &q) // an agent's own shape that is not this one tells nothing
+	}
+	if u := res.Usage; u != nil && u.InputTokens+u.OutputTokens > 0 {
+		t.Usage = &TurnUsage{Input: u.InputTokens, Output: u.OutputTokens, Total: u.TotalTokens,
+			Thought: deref(u.ThoughtTokens), CacheRead: deref(u.CachedReadTokens), CacheWrite: deref(u.CachedWriteTokens)}
+	} else if c := q.Quota.Tokens; c != nil && c.In+c.Out > 0 {
+		t.Usage = &TurnUsage{Input: c.In, Output: c.Out, Total: c.In + c.Out}
+	}
+	most := 0
+	for _, m := range q.Quota.Models {
+		if n := m.Tokens.In + m.Tokens.Out; m.Model != "" && n > most {
+			t.Model, most = m.Model, n
+		}
+	}
+	return t
+}
+
+type quotaTokens struct {
+	In  int `json:"input_tokens"`
+	Out int `json:"output_tokens"`
+}
+
+func deref(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // Cancel stops the session's turn: every open permission ask is answered "cancelled" first,

@@ -93,9 +93,11 @@ func TestEveryUpdateKindArrives(t *testing.T) {
 	a, rec := start(t, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	stop, err := a.Prompt(ctx, "chat-1", "hello", []Image{{Mime: "image/png", Data: "iVBORw0KGgo="}})
+	turn, err := a.Prompt(ctx, "chat-1", "hello", []Image{{Mime: "image/png", Data: "iVBORw0KGgo="}})
 	require.NoError(t, err)
-	assert.Equal(t, "end_turn", stop)
+	// The usage wins over _meta.quota's count; the model is the one that counted most.
+	assert.Equal(t, Turn{StopReason: "end_turn", Model: "claude-test-model",
+		Usage: &TurnUsage{Input: 1150, Output: 42, CacheRead: 800, Total: 1992}}, turn)
 	es := rec.take()
 	var kinds []string
 	for _, e := range es {
@@ -107,13 +109,19 @@ func TestEveryUpdateKindArrives(t *testing.T) {
 	assert.Equal(t, []PlanItem{{Content: "Read the notes", Status: "completed", Priority: "high"}, {Content: "Answer", Status: "in_progress", Priority: "medium"}}, es[3].Plan)
 	assert.Equal(t, &ToolCard{ID: "t1", Title: "Reading notes.md", Kind: "read", Status: "pending", Locations: []string{"notes.md"}}, es[4].Tool)
 	assert.Equal(t, &ToolCard{ID: "t1", Update: true, Status: "completed", Preview: "one\ntwo"}, es[5].Tool)
-	assert.Equal(t, &Usage{Used: 1200, Size: 200000}, es[6].Usage)
+	assert.Equal(t, &Usage{Used: 1200, Size: 200000, Cost: &Cost{Amount: 0.0123, Currency: "USD"}}, es[6].Usage)
 	assert.Equal(t, "Greetings", es[7].Text)
 
-	// The session lives on after the unknown kind.
-	_, err = a.Prompt(ctx, "chat-1", "ping", nil)
+	// The session lives on after the unknown kind. A turn that says nothing of its tokens has
+	// none; one with _meta.quota alone (Gemini CLI's) has those.
+	turn, err = a.Prompt(ctx, "chat-1", "ping", nil)
 	require.NoError(t, err)
+	assert.Equal(t, Turn{StopReason: "end_turn"}, turn)
 	assert.Equal(t, "echo: ping", rec.text("text", rec.take()))
+	turn, err = a.Prompt(ctx, "chat-1", "counted", nil)
+	require.NoError(t, err)
+	assert.Equal(t, Turn{StopReason: "end_turn", Model: "gemini-test-model", Usage: &TurnUsage{Input: 300, Output: 20, Total: 320}}, turn)
+	rec.take()
 }
 
 // The agent's permission requests get Skiff's four answers mapped onto its options ("always"
@@ -144,9 +152,9 @@ func TestPermissionRequests(t *testing.T) {
 	rec.mu.Unlock()
 	done := make(chan string, 1)
 	go func() {
-		stop, err := a.Prompt(ctx, "chat-1", "ask execute", nil)
+		turn, err := a.Prompt(ctx, "chat-1", "ask execute", nil)
 		assert.NoError(t, err)
-		done <- stop
+		done <- turn.StopReason
 	}()
 	for {
 		<-rec.changed
@@ -169,8 +177,8 @@ func TestCancelMidPrompt(t *testing.T) {
 	defer cancel()
 	done := make(chan string, 1)
 	go func() {
-		stop, _ := a.Prompt(ctx, "chat-1", "slow", nil)
-		done <- stop
+		turn, _ := a.Prompt(ctx, "chat-1", "slow", nil)
+		done <- turn.StopReason
 	}()
 	for rec.text("text", snapshot(rec)) != "Working" {
 		<-rec.changed
@@ -315,9 +323,9 @@ func TestTheSDKExampleAgent(t *testing.T) {
 	require.NoError(t, err)
 	defer a.Close()
 	require.NoError(t, a.NewSession(ctx, "c"))
-	stop, err := a.Prompt(ctx, "c", "hi", nil)
+	turn, err := a.Prompt(ctx, "c", "hi", nil)
 	require.NoError(t, err)
-	assert.Equal(t, string(acp.StopReasonEndTurn), stop)
+	assert.Equal(t, string(acp.StopReasonEndTurn), turn.StopReason)
 	es := rec.take()
 	assert.Contains(t, rec.text("text", es), "ACP Go Example Agent")
 	tools := 0

@@ -11,6 +11,7 @@ import (
 	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/link"
 	"github.com/skiff-ai/skiff/internal/permission"
+	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
 )
 
@@ -22,8 +23,9 @@ type Hosted interface {
 	// Open opens the chat's session with agent; resume is the agent's session id the chat
 	// had before ("" for none).
 	Open(ctx context.Context, agent, chat, resume string) (link.AgentOpened, error)
-	// Prompt sends the user's message, with its images when the agent takes them.
-	Prompt(ctx context.Context, chat, text string, images []link.Image64) (stopReason string, err error)
+	// Prompt sends the user's message, with its images when the agent takes them, and says
+	// how the turn ended (with its tokens and model, when the agent tells them).
+	Prompt(ctx context.Context, chat, text string, images []link.Image64) (link.AgentPromptResult, error)
 	Cancel(ctx context.Context, chat string) error
 	// SetOption sets a chat's config option (the model is the one of category "model") and
 	// returns the options as they are now.
@@ -57,6 +59,8 @@ type hostedRun struct {
 	emit  func(Update)
 	agent string
 	text  int // the assistant message text and thoughts go to (-1: none yet)
+	// first is when the turn's first text, thought or card came (unix ms; 0: none yet).
+	first int64
 	tools map[string]int
 	plan  int
 	// replay: the run is the history of a session continued from the agent (ContinueHosted),
@@ -109,7 +113,7 @@ func (e *Engine) runHosted(ctx context.Context, ses *store.Session, agent string
 		r.save()
 		r.mu.Unlock()
 	}
-	stop := ""
+	stop, turn, start := "", link.AgentPromptResult{}, e.now()
 	if err == nil {
 		// The prompt carries the page the user attached, as data.
 		text := ses.Messages[lastUser(ses.Messages)].Content
@@ -134,7 +138,8 @@ func (e *Engine) runHosted(ctx context.Context, ses *store.Session, agent string
 				text += "\n\n" + d
 			}
 		}
-		stop, err = e.Hosted.Prompt(pctx, ses.ID, text, images)
+		turn, err = e.Hosted.Prompt(pctx, ses.ID, text, images)
+		stop = turn.StopReason
 		pcancel()
 	}
 	r.mu.Lock()
@@ -165,6 +170,9 @@ func (e *Engine) runHosted(ctx context.Context, ses *store.Session, agent string
 			t.Status = store.StatusStopped
 		}
 	}
+	if a := r.lastReply(); a >= 0 {
+		r.counted(&ses.Messages[a], turn, start)
+	}
 	r.save()
 	last := ses.Messages[i]
 	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: last.ID, Message: &last})
@@ -191,6 +199,31 @@ func sentenceOf(err error) string {
 		s += "."
 	}
 	return s
+}
+
+// lastReply is the turn's last reply of the agent's (-1: it wrote none).
+func (r *hostedRun) lastReply() int {
+	for i := len(r.ses.Messages) - 1; i >= 0 && r.ses.Messages[i].Role != "user"; i-- {
+		if r.ses.Messages[i].Role == "assistant" {
+			return i
+		}
+	}
+	return -1
+}
+
+// counted gives reply m, the turn's last, what the turn counted, for its Details: the tokens
+// and the model the agent says it used, when it says, and the turn's timing from the prompt
+// (the turn's request): its first text, thought or card, and its end.
+func (r *hostedRun) counted(m *store.Message, turn link.AgentPromptResult, start int64) {
+	if u := turn.Usage; u != nil {
+		m.Usage = &provider.Usage{Input: u.Input, Output: u.Output, Reasoning: u.Thought,
+			CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Total: u.Total}
+	}
+	m.Model = turn.Model
+	if r.first > 0 {
+		m.FirstMs = max(1, r.first-start)
+	}
+	m.DoneMs = max(1, r.e.now()-start)
 }
 
 // assistant is the message the agent's text goes to, added when there is none after the last
@@ -233,6 +266,9 @@ func (r *hostedRun) event(ev link.AgentEvent) {
 	defer r.mu.Unlock()
 	if ev.Kind != "user" {
 		r.user = -1
+	}
+	if r.first == 0 && (ev.Kind == "text" || ev.Kind == "thought" || ev.Kind == "tool") {
+		r.first = r.e.now()
 	}
 	switch ev.Kind {
 	case "user": // only a replay carries the user's words: in a live turn Skiff sent them
@@ -326,10 +362,12 @@ func (r *hostedRun) event(ev link.AgentEvent) {
 			r.save()
 			r.emit(Update{Type: UpdateSession, SessionID: r.ses.ID, Session: r.ses})
 		}
-	case "usage":
-		i := r.assistant()
-		r.ses.Messages[i].Usage = nil // the context window, not a reply's tokens: shown on the session
+	case "usage": // the context window, and the cost so far: the chat's, not a reply's
 		r.ses.ContextUsed, r.ses.ContextSize = ev.Usage.Used, ev.Usage.Size
+		if ev.Usage.Cost != nil {
+			r.ses.Cost = ev.Usage.Cost
+		}
+		r.emit(Update{Type: UpdateSession, SessionID: r.ses.ID, Session: r.ses})
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/skiff-ai/skiff/internal/link"
 	"github.com/skiff-ai/skiff/internal/permission"
+	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/testkit"
 )
@@ -27,6 +28,7 @@ type scripted struct {
 	// history is what Continue replays; continued the agent session it was asked for.
 	history   []link.AgentEvent
 	continued string
+	turn      link.AgentPromptResult // how its turns end (end_turn when empty)
 }
 
 func (s *scripted) Sessions(context.Context, string) (link.AgentSessionList, error) {
@@ -44,7 +46,7 @@ func (s *scripted) Cancel(context.Context, string) error { return nil }
 func (s *scripted) SetOption(_ context.Context, _, option, value string) ([]link.ConfigOption, error) {
 	return []link.ConfigOption{{ID: option, Current: value}}, nil
 }
-func (s *scripted) Prompt(ctx context.Context, chat, text string, images []link.Image64) (string, error) {
+func (s *scripted) Prompt(ctx context.Context, chat, text string, images []link.Image64) (link.AgentPromptResult, error) {
 	s.images, s.prompt = images, text
 	for _, ev := range s.events {
 		ev.Session = chat
@@ -55,11 +57,15 @@ func (s *scripted) Prompt(ctx context.Context, chat, text string, images []link.
 		q.Session = chat
 		a, err := s.e.AskHosted(ctx, q)
 		if err != nil {
-			return "", err
+			return link.AgentPromptResult{}, err
 		}
 		s.answer = a
 	}
-	return "end_turn", nil
+	t := s.turn
+	if t.StopReason == "" {
+		t.StopReason = "end_turn"
+	}
+	return t, nil
 }
 
 // hostedEngine is an engine whose chats go to the hosted agent "test".
@@ -89,12 +95,13 @@ func TestHostedTurnBecomesTheChat(t *testing.T) {
 		{Kind: "plan", Plan: []link.PlanItem{{Content: "Answer", Status: "in_progress"}}},
 		{Kind: "tool", Tool: &link.ToolCard{ID: "t1", Title: "Reading notes.md", Kind: "read", Status: "pending", Locations: []string{"notes.md"}}},
 		{Kind: "tool", Tool: &link.ToolCard{ID: "t1", Update: true, Status: "completed", Preview: "one\ntwo"}},
-		{Kind: "usage", Usage: &link.Usage{Used: 1200, Size: 200000}},
+		{Kind: "usage", Usage: &link.Usage{Used: 1200, Size: 200000, Cost: &link.Cost{Amount: 0.0123, Currency: "USD"}}},
 		{Kind: "info", Text: "Greetings"},
 		{Kind: "text", Text: "Hello"},
 		{Kind: "text", Text: " there."},
 	}, ask: &link.AgentQuestion{Agent: "Test Agent", Title: "create plan.md", Kind: "write", Risk: "act",
-		Diff: &link.Diff{Path: "plan.md", Unified: "+x", Added: 1}}}
+		Diff: &link.Diff{Path: "plan.md", Unified: "+x", Added: 1}},
+		turn: link.AgentPromptResult{Model: "claude-test-model", Usage: &link.TurnUsage{Input: 1150, Output: 42, CacheRead: 800, Total: 1992}}}
 	e.Hosted = h
 	answered := make(chan struct{})
 	go func() {
@@ -148,6 +155,16 @@ func TestHostedTurnBecomesTheChat(t *testing.T) {
 	assert.Equal(t, store.Commands{{Name: "hello"}}, full.Commands)
 	assert.Equal(t, "acp:test", full.Provider)
 	assert.Equal(t, UpdateDone, updates[len(updates)-1].Type)
+	// What the turn counted goes with its last reply (its Details), the context window and
+	// the cost so far with the chat.
+	reply := full.Messages[4]
+	assert.Equal(t, &provider.Usage{Input: 1150, Output: 42, CacheRead: 800, Total: 1992}, reply.Usage)
+	assert.Equal(t, "claude-test-model", reply.Model)
+	assert.Positive(t, reply.FirstMs)
+	assert.GreaterOrEqual(t, reply.DoneMs, reply.FirstMs)
+	assert.Equal(t, 1200, full.ContextUsed)
+	assert.Equal(t, 200000, full.ContextSize)
+	assert.Equal(t, &link.Cost{Amount: 0.0123, Currency: "USD"}, full.Cost)
 }
 
 // The images of the user's message go to an agent that takes images; one that does not gets

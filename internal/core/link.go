@@ -451,16 +451,16 @@ func (h hosted) Open(ctx context.Context, name, chat, resume string) (link.Agent
 	return link.AgentOpen.Call(ctx, p, link.AgentOpenParams{Agent: name, Session: chat, Resume: resume})
 }
 
-func (h hosted) Prompt(ctx context.Context, chat, text string, images []link.Image64) (string, error) {
+func (h hosted) Prompt(ctx context.Context, chat, text string, images []link.Image64) (link.AgentPromptResult, error) {
 	p, err := h.peer()
 	if err != nil {
-		return "", err
+		return link.AgentPromptResult{}, err
 	}
 	r, err := link.AgentPrompt.Call(ctx, p, link.AgentPromptParams{Session: chat, Text: text, Images: images})
 	if errors.Is(err, link.ErrClosed) {
-		return "", problemf(sayTurnLinkDropped)
+		return link.AgentPromptResult{}, problemf(sayTurnLinkDropped)
 	}
-	return r.StopReason, err
+	return r, err
 }
 
 func (h hosted) Cancel(ctx context.Context, chat string) error {

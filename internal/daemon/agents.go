@@ -100,8 +100,7 @@ func (a *Agents) Handle(hs link.Handlers, opened func(session string)) {
 		return c, err
 	})
 	link.AgentPrompt.Handle(hs, func(ctx context.Context, p link.AgentPromptParams) (link.AgentPromptResult, error) {
-		stop, err := a.Prompt(ctx, p)
-		return link.AgentPromptResult{StopReason: stop}, err
+		return a.Prompt(ctx, p)
 	})
 	link.AgentCancel.Handle(hs, func(ctx context.Context, p link.AgentSession) (struct{}, error) {
 		return struct{}{}, a.Cancel(ctx, p.Session)
@@ -372,15 +371,15 @@ func (a *Agents) chat(id string) (*acphost.Agent, error) {
 }
 
 // Prompt sends the user's message to the chat's agent and waits for the turn's end.
-func (a *Agents) Prompt(ctx context.Context, p link.AgentPromptParams) (string, error) {
+func (a *Agents) Prompt(ctx context.Context, p link.AgentPromptParams) (link.AgentPromptResult, error) {
 	ag, err := a.chat(p.Session)
 	if err != nil {
-		return "", err
+		return link.AgentPromptResult{}, err
 	}
 	takes := ag.Info.AgentCapabilities.PromptCapabilities.Image
 	text, images, err := withAttached(p, takes, ag.Spec.Title)
 	if err != nil {
-		return "", err
+		return link.AgentPromptResult{}, err
 	}
 	return ag.Prompt(ctx, p.Session, text, images)
 }

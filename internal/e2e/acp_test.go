@@ -71,6 +71,20 @@ func TestChatWithAnACPAgentThroughSkiffd(t *testing.T) {
 	if title := JS[string](t, panel, `skiffTest.state.active.title`); title != "Greetings" {
 		t.Errorf("the agent's session title did not reach the chat: %q", title)
 	}
+	// Details under the reply: the model and tokens the agent said the turn used, its timing,
+	// and the chat's context window and cost so far (the shapes Claude's agent sends).
+	Click(t, panel, lastAssistant+`.querySelector(".info-msg")`)
+	WaitJS(t, panel, lastAssistant+`.querySelector(".m-info")`)
+	info := JS[string](t, panel, lastAssistant+`.querySelector(".m-info").textContent`)
+	for _, want := range []string{"claude-test-model · tokens: 1,150 in, 42 out, 800 cached · first text after ", ", done after ",
+		"\nthe agent's context window: 1,200 of 200,000 tokens used (1%)\nthis chat has cost $0.0123 so far, as the agent counts it"} {
+		if !strings.Contains(info, want) {
+			t.Errorf("the reply's Details say %q, without %q", info, want)
+		}
+	}
+	if strings.Contains(info, "tokens/s") || strings.Contains(info, "model calls") {
+		t.Errorf("a hosted turn's Details give a writing speed or count its cards as model calls: %q", info)
+	}
 	// The agent's slash commands are offered after a "/" in the message box: Tab completes
 	// the chosen one, Escape closes the list and leaves the text.
 	WaitJS(t, panel, `skiffTest.state.active.commands?.[0]?.name === "hello"`)

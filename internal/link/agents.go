@@ -123,9 +123,23 @@ type AgentPromptParams struct {
 }
 
 // AgentPromptResult is how the turn ended: end_turn, max_tokens, max_turn_requests, refusal
-// or cancelled.
+// or cancelled; with what it cost and the model it ran on, when the agent says.
 type AgentPromptResult struct {
 	StopReason string `json:"stopReason"`
+	// Usage is the tokens the turn's model calls counted (nil when the agent says nothing).
+	Usage *TurnUsage `json:"usage,omitempty"`
+	// Model is the model that did most of the turn, as the agent names it.
+	Model string `json:"model,omitempty"`
+}
+
+// TurnUsage is the tokens a turn counted.
+type TurnUsage struct {
+	Input      int `json:"input"`
+	Output     int `json:"output"`
+	Thought    int `json:"thought,omitempty"`
+	CacheRead  int `json:"cacheRead,omitempty"`
+	CacheWrite int `json:"cacheWrite,omitempty"`
+	Total      int `json:"total,omitempty"`
 }
 
 // Image64 is an image as base64 text.
@@ -206,10 +220,18 @@ type ConfigOption struct {
 	Labels []string `json:"labels,omitempty"`
 }
 
-// Usage is the context window's use.
+// Usage is the context window's use, and what the agent's session has cost so far when it
+// says (Claude's agent does, in US dollars).
 type Usage struct {
-	Used int `json:"used"`
-	Size int `json:"size"`
+	Used int   `json:"used"`
+	Size int   `json:"size"`
+	Cost *Cost `json:"cost,omitempty"`
+}
+
+// Cost is an amount of money in an ISO 4217 currency.
+type Cost struct {
+	Amount   float64 `json:"amount"`
+	Currency string  `json:"currency"`
 }
 
 // Diff is a change to one file as a unified diff, with its counts.

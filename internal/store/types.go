@@ -224,6 +224,8 @@ type Session struct {
 	AgentOptions []link.ConfigOption `json:"agentOptions,omitempty"`
 	ContextUsed  int                 `json:"contextUsed,omitempty"`
 	ContextSize  int                 `json:"contextSize,omitempty"`
+	// Cost is what the hosted agent's session has cost so far, as the agent counts it.
+	Cost *link.Cost `json:"cost,omitempty"`
 	// AgentSession is a hosted agent's own id for this chat's session: skiffd resumes it
 	// (session/resume or session/load) when the chat goes on after skiffd or the agent
 	// restarted. The chat's history is Skiff's, here; the agent keeps its own.

@@ -313,13 +313,22 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 			acp.WithStartStatus(acp.ToolCallStatusPending), acp.WithStartLocations([]acp.ToolCallLocation{{Path: "notes.md"}})))
 		a.say(ctx, id, acp.UpdateToolCall("t1", acp.WithUpdateStatus(acp.ToolCallStatusCompleted),
 			acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock("one\ntwo"))})))
-		a.say(ctx, id, acp.SessionUpdate{UsageUpdate: &acp.SessionUsageUpdate{SessionUpdate: "usage_update", Used: 1200, Size: 200000}})
+		// Claude's agent (claude-agent-acp 0.101.0) tells the context window and the session's
+		// cost so far, and ends the turn with its usage and _meta.quota beside it.
+		a.say(ctx, id, acp.SessionUpdate{UsageUpdate: &acp.SessionUsageUpdate{SessionUpdate: "usage_update", Used: 1200, Size: 200000,
+			Cost: &acp.Cost{Amount: 0.0123, Currency: "USD"}}})
 		a.say(ctx, id, acp.SessionUpdate{SessionInfoUpdate: &acp.SessionSessionInfoUpdate{SessionUpdate: "session_info_update", Title: acp.Ptr("Greetings")}})
 		raw, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "session/update", "params": map[string]any{
 			"sessionId": id, "update": map[string]any{"sessionUpdate": "hologram_update", "beam": 3}}})
 		_, _ = a.out.Write(append(raw, '\n'))
 		a.say(ctx, id, acp.UpdateAgentMessageText("Hello"))
 		a.say(ctx, id, acp.UpdateAgentMessageText(fmt.Sprintf(" from the test agent (%d images).", images)))
+		end.Usage = &acp.Usage{InputTokens: 1150, OutputTokens: 42, CachedReadTokens: acp.Ptr(800), CachedWriteTokens: acp.Ptr(0), TotalTokens: 1992}
+		end.Meta = quota("claude-test-model", 1150, 42)
+	case "counted":
+		// Gemini CLI (0.61.0) ends a turn with _meta.quota only.
+		a.say(ctx, id, acp.UpdateAgentMessageText("counted"))
+		end.Meta = quota("gemini-test-model", 300, 20)
 	case "ask":
 		kind := acp.ToolKind(rest)
 		// The client must answer every ask, "cancelled" when the turn is: wait for that answer
@@ -409,6 +418,14 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 		a.say(ctx, id, acp.UpdateAgentMessageText("echo: "+text))
 	}
 	return end, nil
+}
+
+// quota is a turn's _meta.quota as Gemini CLI and Claude's agent send it.
+func quota(model string, in, out int) map[string]any {
+	count := map[string]any{"input_tokens": in, "output_tokens": out}
+	return map[string]any{"quota": map[string]any{"token_count": count,
+		"model_usage": []any{map[string]any{"model": "small-helper", "token_count": map[string]any{"input_tokens": 10, "output_tokens": 1}},
+			map[string]any{"model": model, "token_count": count}}}}
 }
 
 // browse calls a tool of the first MCP server session/new gave (HTTP with its headers).

@@ -9,6 +9,7 @@ import { fileLabel } from "./attach.js";
 import { planCard } from "./cards.js";
 import { runEnded } from "./page.js";
 import { t, say, chatTitle, onLanguage } from "./i18n.js";
+import { details } from "./details.js";
 import { canSpeak, speak, reader, speakingId, spokenText, stopSpeaking, replyLanguage, trouble } from "./speech.js";
 
 const streams = new Map(); // message id -> Stream
@@ -180,7 +181,8 @@ function drawActions() {
     if (hooks.branch && msg.role === "assistant" && msg.content && !(msg.toolCalls || []).length && !hosted) {
       actions.append(el("button", { type: "button", className: "branch-msg", textContent: t("branch"), title: t("branchFrom"), "aria-label": t("branchFrom") }));
     }
-    const info = msg.role === "assistant" && msg.status !== "streaming" ? details(msg, runOf(msgs, i)) : "";
+    // A hosted agent's counts of the chat go under its last reply.
+    const info = msg.role === "assistant" && msg.status !== "streaming" ? details(msg, runOf(msgs, i), hosted && i === lastReply ? state.active : null) : "";
     if (info) {
       const open = detailsOpen.has(msg.id);
       actions.append(el("button", { type: "button", className: "info-msg", textContent: t("replyDetails"), "aria-label": t("replyDetailsOf"), "aria-expanded": String(open), "aria-controls": "info-" + msg.id }));
@@ -219,66 +221,6 @@ function runOf(msgs, i) {
   const turns = [];
   for (let j = i; j >= 0 && msgs[j].role !== "user"; j--) if (msgs[j].role === "assistant") turns.push(msgs[j]);
   return turns.length > 1 ? turns : [];
-}
-
-// details is what a reply's Details show: its model, the tokens the provider counted, how long
-// it took to begin and to end, and how fast it was written, then, after an agent run's last
-// reply, what the whole run counted; "" when none of it is known.
-function details(msg, run = []) {
-  const lang = document.documentElement.lang || "en";
-  const num = (x) => new Intl.NumberFormat(lang).format(x);
-  const secs = (ms) => new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: ms < 1000 ? 2 : 1 }).format(ms / 1000);
-  const u = msg.usage;
-  const parts = [];
-  if (u) {
-    let tokens = t("infoTokens", num(u.input || 0), num(u.output || 0));
-    if (u.reasoning) tokens += ", " + t("infoThinking", num(u.reasoning));
-    if (u.cacheRead) tokens += ", " + t("infoCached", num(u.cacheRead));
-    parts.push(tokens);
-  }
-  if (msg.firstMs && msg.doneMs) parts.push(t("infoTiming", secs(msg.firstMs), secs(msg.doneMs)));
-  else if (msg.doneMs) parts.push(t("infoDone", secs(msg.doneMs)));
-  // What the model wrote, thoughts included (some providers count them apart from the output):
-  // all it counted but the request.
-  const wrote = u ? (u.total > (u.input || 0) ? u.total - (u.input || 0) : u.output || 0) : 0;
-  const writing = msg.doneMs - msg.firstMs;
-  // (A hosted agent's turn is timed whole, its tools' work in it: no writing speed.)
-  const hosted = (msg.provider || "").startsWith("acp:");
-  if (wrote > 0 && msg.firstMs && writing >= 100 && !hosted) parts.push(t("infoSpeed", num(Math.round((wrote * 1000) / writing))));
-  const chat = hosted ? chatCounts(msg, num) : "";
-  if (!parts.length) return chat;
-  if (msg.model) parts.unshift(msg.model);
-  if (chat) return parts.join(" · ") + "\n" + chat;
-  const counted = hosted ? [] : run.filter((m) => m.usage); // (an agent's own calls are not Skiff's to count)
-  if (counted.length) {
-    const sum = (k) => counted.reduce((n, m) => n + (m.usage[k] || 0), 0);
-    return parts.join(" · ") + "\n" + t("infoRun", run.length, num(sum("input")), num(sum("output")));
-  }
-  return parts.join(" · ");
-}
-
-// chatCounts is what a hosted agent said of its chat, under the chat's last reply: how full its
-// context window is and what the chat has cost so far ("" when it said neither).
-function chatCounts(msg, num) {
-  const ses = state.active;
-  const msgs = ses ? ses.messages : [];
-  if (!msgs.length || msgs[lastIndex(msgs, "assistant")] !== msg) return "";
-  const lines = [];
-  if (ses.contextSize > 0) {
-    const pct = new Intl.NumberFormat(document.documentElement.lang || "en", { style: "percent", maximumFractionDigits: 0 });
-    lines.push(t("infoContext", num(ses.contextUsed || 0), num(ses.contextSize), pct.format((ses.contextUsed || 0) / ses.contextSize)));
-  }
-  if (ses.cost && ses.cost.currency) {
-    const c = ses.cost;
-    let money;
-    try {
-      money = new Intl.NumberFormat(document.documentElement.lang || "en", { style: "currency", currency: c.currency, maximumFractionDigits: c.amount < 1 ? 4 : 2 }).format(c.amount);
-    } catch {
-      money = num(c.amount) + " " + c.currency; // a code Intl does not know
-    }
-    lines.push(t("infoCost", money));
-  }
-  return lines.join("\n");
 }
 
 // shownContent is a message's text as the user reads it: a sentence Skiff wrote in their

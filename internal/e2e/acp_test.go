@@ -281,6 +281,18 @@ func TestWebClientPairsAndChats(t *testing.T) {
 	WaitJS(t, tab, `said.map(u => u.text).join(" ").includes("Hello from the test agent") && `+reply+`.querySelector(".speak-msg").textContent === "Stop reading"`)
 	Click(t, tab, reply+`.querySelector(".speak-msg")`)
 	WaitJS(t, tab, reply+`.querySelector(".speak-msg").textContent === "Read aloud"`)
+	// Details, as in the panel: what the agent said the turn used, and of the chat.
+	Click(t, tab, reply+`.querySelector(".info-msg")`)
+	WaitJS(t, tab, reply+`.querySelector(".m-info")`)
+	info := JS[string](t, tab, reply+`.querySelector(".m-info").textContent`)
+	for _, want := range []string{"claude-test-model · tokens: 1,150 in, 42 out, 800 cached · first text after ",
+		"\nthe agent's context window: 1,200 of 200,000 tokens used (1%)\nthis chat has cost $0.0123 so far, as the agent counts it"} {
+		if !strings.Contains(info, want) {
+			t.Errorf("the web client's Details say %q, without %q", info, want)
+		}
+	}
+	Click(t, tab, reply+`.querySelector(".info-msg")`)
+	WaitJS(t, tab, `!`+reply+`.querySelector(".m-info")`)
 	// With the panel's cards: the plan with each entry's status, the tool call with its status
 	// in words and its file, the thought folded.
 	WaitJS(t, tab, `document.querySelector('#messages .plan-card li[data-status="in_progress"]')?.textContent.includes("Answer")`)

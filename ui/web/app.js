@@ -9,6 +9,7 @@ import * as slash from "./slash.js";
 import { t, say, setLanguage } from "./i18n.js";
 import { diffView, fileChips, planCard } from "./cards.js";
 import { Attachments, fileLabel } from "./attach.js";
+import { details } from "./details.js";
 import { canSpeak, speak, reader, speakingId, spokenText, stopSpeaking, trouble } from "./speech.js";
 
 let ws = null;
@@ -108,7 +109,8 @@ function cur() {
 
 function draw() {
   const c = cur();
-  $("messages").replaceChildren(...(c ? c.messages.map(node) : []));
+  const last = c ? c.messages.findLast((m) => m.role === "agent") : null;
+  $("messages").replaceChildren(...(c ? c.messages.map((m) => node(m, m === last ? c : null)) : []));
   drawModel(c);
 }
 
@@ -142,9 +144,13 @@ for (const sel of [$("agent-model"), $("agent-mode")]) {
 // An ACP tool call's status, in the panel's words.
 const toolStatus = { pending: "toolStatus_pending", in_progress: "toolStatus_running", completed: "toolStatus_done", failed: "toolStatus_error" };
 
+// The replies whose Details are open (this page's).
+const detailsOpen = new Set();
+
 // node draws one message with the panel's cards: a tool call with its kind, status, files, a
-// preview and its diffs; the plan; a file the agent wrote as a diff; thoughts folded.
-function node(m) {
+// preview and its diffs; the plan; a file the agent wrote as a diff; thoughts folded. A reply
+// has Read aloud and its Details (with what the agent said of chat c, for the chat's last).
+function node(m, c) {
   const n = el("div", { className: "msg" });
   n.dataset.role = m.role;
   if (m.role === "user") {
@@ -156,11 +162,17 @@ function node(m) {
   else if (m.role === "agent") {
     n.append(el("div", { className: "content" }, render(m.text)));
     n.dataset.id = m.id;
+    const actions = el("div", { className: "m-actions" });
     if (canSpeak()) {
       // Read aloud, as in the panel: the browser's voice, nothing sent anywhere.
       const reading = speakingId() === m.id;
-      n.append(el("div", { className: "m-actions" }, el("button", { type: "button", className: "speak-msg", textContent: t(reading ? "stopReading" : "readAloud"), "aria-label": t(reading ? "stopReading" : "readAloudReply"), "aria-pressed": String(reading) })));
+      actions.append(el("button", { type: "button", className: "speak-msg", textContent: t(reading ? "stopReading" : "readAloud"), "aria-label": t(reading ? "stopReading" : "readAloudReply"), "aria-pressed": String(reading) }));
     }
+    const info = m.over ? details(m, [], c) : "";
+    const open = info && detailsOpen.has(m.id);
+    if (info) actions.append(el("button", { type: "button", className: "info-msg", textContent: t("replyDetails"), "aria-label": t("replyDetailsOf"), "aria-expanded": String(open), "aria-controls": "info-" + m.id }));
+    if (actions.childElementCount) n.append(actions);
+    if (open) n.append(el("div", { className: "m-info", id: "info-" + m.id, textContent: info }));
   }
   else if (m.role === "thought") n.append(el("details", { className: "card thought" }, el("summary", { textContent: t("reasoning") }), el("div", { textContent: m.text })));
   else if (m.role === "tool") {
@@ -182,6 +194,13 @@ function node(m) {
 }
 
 $("messages").addEventListener("click", (e) => {
+  const d = e.target.closest(".info-msg");
+  if (d) {
+    const id = d.closest(".msg").dataset.id;
+    if (!detailsOpen.delete(id)) detailsOpen.add(id);
+    draw();
+    return;
+  }
   const b = e.target.closest(".speak-msg");
   if (!b) return;
   const n = b.closest(".msg");
@@ -272,6 +291,15 @@ function onEvent(ev) {
     chats.get(ev.session).commands = ev.commands || [];
   } else if (ev.kind === "config") {
     chats.get(ev.session).options = ev.config || [];
+  } else if (ev.kind === "usage" && ev.usage) { // the chat's context window, and its cost so far
+    const c = chats.get(ev.session);
+    c.contextUsed = ev.usage.used;
+    c.contextSize = ev.usage.size;
+    if (ev.usage.cost) c.cost = ev.usage.cost;
+  }
+  if ((ev.kind === "text" || ev.kind === "thought" || ev.kind === "tool") && turns.has(ev.session)) {
+    const turn = turns.get(ev.session);
+    turn.first ||= performance.now();
   }
   if (ev.session === chat) draw();
 }
@@ -401,10 +429,14 @@ $("composer").addEventListener("submit", async (e) => {
   document.body.dataset.turn = "running";
   readHere = chat;
   const from = c.messages.length;
+  const timed = { start: performance.now(), first: 0 };
+  const sid = chat; // (the user may open another chat meanwhile)
+  turns.set(sid, timed);
   let cancelled = false;
   try {
     const r = await prompt(c, files.length ? { session: chat, text, attached: files } : { session: chat, text });
     cancelled = r.stopReason === "cancelled";
+    counted(c.messages.slice(from).findLast((m) => m.role === "agent"), r, timed);
     if (cancelled) c.messages.push({ role: "note", text: t("stopped") });
   } catch (err) {
     c.messages.push({ role: "note", text: err.message });
@@ -416,10 +448,29 @@ $("composer").addEventListener("submit", async (e) => {
   if (cancelled && turn.some((m) => hearing.has(m.id))) stopSpeaking();
   if (!cancelled) for (const m of turn) if (m.role === "agent") hear(m, true);
   for (const m of turn) if (hearing.has(m.id)) hearing.get(m.id).over = true;
+  for (const m of turn) if (m.role === "agent") m.over = true; // its Details can show
+  if (turns.get(sid) === timed) turns.delete(sid);
   $("stop").hidden = true;
   document.body.dataset.turn = "done";
   draw();
 });
+// The turns under way, by chat: when each was sent and when its first text, thought or card
+// came (performance.now()), for its last reply's Details.
+const turns = new Map();
+
+// counted gives reply m, a turn's last, what the agent said the turn used (its tokens and
+// model, in r, the prompt's result) and the turn's timing, as the panel's core does.
+function counted(m, r, timed) {
+  if (!m) return;
+  const u = r.usage;
+  if (u) m.usage = { input: u.input, output: u.output, reasoning: u.thought, cacheRead: u.cacheRead, total: u.total };
+  m.model = r.model || "";
+  m.provider = "acp:";
+  const now = performance.now();
+  if (timed.first) m.firstMs = Math.max(1, Math.round(timed.first - timed.start));
+  m.doneMs = Math.max(1, Math.round(now - timed.start));
+}
+
 // prompt sends a message; a chat skiffd no longer holds (it restarted, or the agent stopped)
 // is opened again first, on the agent's session from before when the agent can take it up,
 // and the message goes then (once: a second failure is the user's to read).

@@ -296,6 +296,17 @@ func (l *linker) session(ctx context.Context, url, token string, where i18n.Text
 	link.AgentAsk.Handle(hs, func(ctx context.Context, q link.AgentQuestion) (string, error) {
 		return l.c.Engine.AskHosted(ctx, q)
 	})
+	link.SavedPrompts.Handle(hs, func(ctx context.Context, _ struct{}) (link.PromptList, error) {
+		s, err := l.c.Store.Settings(ctx)
+		if err != nil {
+			return link.PromptList{}, err
+		}
+		out := link.PromptList{Saved: s.Prompts != nil, Prompts: []link.Prompt{}}
+		for _, p := range s.Prompts {
+			out.Prompts = append(out.Prompts, link.Prompt(p))
+		}
+		return out, nil
+	})
 	peer := link.NewPeer(sock, hs)
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()

@@ -325,6 +325,17 @@ func (w *Web) serve(ctx context.Context, c link.Conn) {
 		a.askers[session] = peer
 		a.mu.Unlock()
 	})
+	// The user's saved prompts, from the browser (none while it is not linked: the client
+	// offers its own).
+	link.SavedPrompts.Handle(hs, func(ctx context.Context, _ struct{}) (link.PromptList, error) {
+		l := a.hub.link(ctx, 0)
+		if l == nil {
+			return link.PromptList{Prompts: []link.Prompt{}}, nil
+		}
+		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		return link.SavedPrompts.Call(pctx, l.peer, struct{}{})
+	})
 	link.Method[struct{}, []ChatInfo]{Name: "chats.list"}.Handle(hs, func(context.Context, struct{}) ([]ChatInfo, error) {
 		a.mu.Lock()
 		defer a.mu.Unlock()

@@ -707,3 +707,41 @@ func TestWebClientReadsRepliesAsTheyCome(t *testing.T) {
 		t.Errorf("read after Stop: %q", got)
 	}
 }
+
+// The web client offers the user's saved prompts after a "/", as the panel does: the panel's
+// own while skiffd has no browser linked (or the user saved none), then the ones saved in the
+// panel, with the date filled in and the first placeholder left selected to type over.
+func TestWebClientOffersTheSavedPrompts(t *testing.T) {
+	d, _ := skiffdWithAgent(t)
+	tab := browser.Tab(t, pairingLink(t, d))
+	WaitJS(t, tab, `document.body.dataset.state === "connected"`)
+	WaitJS(t, tab, `[...document.querySelectorAll("#agent option")].some(o => o.value === "test")`)
+	JS[bool](t, tab, `(document.getElementById("agent").value = "test", true)`)
+	Click(t, tab, `document.getElementById("new")`)
+	WaitJS(t, tab, `document.querySelectorAll("#chats li.chat").length === 1`)
+	options := `[...document.querySelectorAll('#slash-list:not([hidden]) [role="option"]')].map(o => o.dataset.name).join()`
+	Do(t, tab, chromedp.SendKeys("#input", "/"))
+	WaitJS(t, tab, options+` === "hello,summarize,explain,translate"`)
+	JS[bool](t, tab, `(document.getElementById("input").value = "", document.getElementById("input").blur(), true)`)
+
+	// (Linked first: the Settings form linkPanel saves holds the prompts of before.)
+	panel := browser.Panel(t)
+	linkPanel(t, panel, d)
+	const text = "Say hello to {{who}} on {{date}}."
+	JS[bool](t, panel, `skiffTest.call("core.hello").then(st => skiffTest.call("settings.save", {settings: {...st.settings, prompts: [{name: "greet", text: `+jsString(text)+`}]}, keys: {}})).then(() => true)`)
+	t.Cleanup(func() {
+		JS[bool](t, panel, `skiffTest.call("core.hello").then(st => skiffTest.call("settings.save", {settings: {...st.settings, prompts: null}, keys: {}})).then(() => true)`)
+	})
+	// The box asks again each time it is used: the prompts saved meanwhile are offered.
+	Eventually(t, 20*time.Second, func() bool {
+		JS[bool](t, tab, `(document.getElementById("input").blur(), document.getElementById("input").focus(), true)`)
+		JS[bool](t, tab, `(document.getElementById("input").value = "", true)`)
+		Do(t, tab, chromedp.SendKeys("#input", "/"))
+		return JS[string](t, tab, options) == "hello,greet"
+	}, "the web client did not offer the panel's saved prompt")
+	Do(t, tab, chromedp.SendKeys("#input", "gr"+kb.Tab))
+	WaitJS(t, tab, `document.getElementById("input").value.startsWith("Say hello to {{who}} on ") && !document.getElementById("input").value.includes("{{date}}")`)
+	if sel := JS[string](t, tab, `(() => { const b = document.getElementById("input"); return b.value.slice(b.selectionStart, b.selectionEnd) })()`); sel != "{{who}}" {
+		t.Errorf("selected after choosing the prompt: %q", sel)
+	}
+}

@@ -34,6 +34,9 @@ var (
 	// AgentAsk: skiffd → extension, a question for the user in the agent's chat; the answer
 	// is an answer kind (allow_once, allow_always, reject_once, reject_always).
 	AgentAsk = Method[AgentQuestion, string]{"agent.ask"}
+	// SavedPrompts (skiffd → extension) are the user's saved prompts, which skiffd's web
+	// client offers after a "/" as the panel does.
+	SavedPrompts = Method[struct{}, PromptList]{"prompts.list"}
 )
 
 // AgentInfo is an agent skiffd can host.
@@ -253,4 +256,17 @@ type AgentQuestion struct {
 	Risk    string   `json:"risk"`    // read, act or destructive
 	Answers []string `json:"answers"` // the answer kinds offered
 	Diff    *Diff    `json:"diff,omitempty"`
+}
+
+// PromptList is the user's saved prompts; Saved is false when they never saved any (the
+// client then offers the panel's own, in its language).
+type PromptList struct {
+	Saved   bool     `json:"saved"`
+	Prompts []Prompt `json:"prompts"`
+}
+
+// Prompt is a saved prompt: a one-word name and the text it puts in the message box.
+type Prompt struct {
+	Name string `json:"name"`
+	Text string `json:"text"`
 }

@@ -6,6 +6,7 @@
 import { $, el } from "./dom.js";
 import { render, safeBreak } from "./markdown.js";
 import * as slash from "./slash.js";
+import { promptsOf, asCommands, fill, valuesNow } from "./prompts.js";
 import { t, say, setLanguage } from "./i18n.js";
 import { diffView, fileChips, planCard } from "./cards.js";
 import { Attachments, fileLabel } from "./attach.js";
@@ -60,6 +61,7 @@ function connect() {
     for (const a of agents) titles.set(a.name, a.title);
     $("agent").replaceChildren(...agents.map((a) => el("option", { value: a.name, textContent: a.installed ? a.title : t("webNotInstalled", a.title) })));
     await refreshChats();
+    await refreshPrompts();
     await showFiles("");
   };
   ws.onmessage = (e) => {
@@ -398,7 +400,29 @@ async function goOn(agent, s) {
 }
 
 // The agent's slash commands, offered after a "/" (the panel's list).
-slash.attach($("input"), { commands: () => (cur() && cur().commands) || [], label: () => t("webCommands") });
+// After a "/": the commands of the chat's agent, then the user's saved prompts (the panel's,
+// from the browser skiffd is linked with; the panel's own in this language when they saved none
+// or it is not linked), whose text takes the box with {{date}}, {{time}} and {{language}}
+// filled in (a web client has no page in front: {{url}} and {{title}} stay to be typed over).
+let prompts = null; // as settings give them: {prompts} once the user saved theirs
+async function refreshPrompts() {
+  try {
+    const r = await call("prompts.list", {});
+    prompts = r.saved ? { prompts: r.prompts } : null;
+  } catch {
+    prompts = null; // an older skiffd: the panel's own
+  }
+}
+const agentCommands = () => (cur() && cur().commands) || [];
+slash.attach($("input"), {
+  commands: () => [...agentCommands(), ...asCommands(promptsOf(prompts))],
+  label: () => t(!agentCommands().length ? "slashPrompts" : promptsOf(prompts).length ? "slashBoth" : "slashCommands"),
+  fill: async (text) => fill(text, valuesNow(document.documentElement.lang || "en", null)),
+});
+// Prompts saved in the panel meanwhile are offered from the next time the box is used.
+$("input").addEventListener("focus", () => {
+  if (opened) refreshPrompts();
+});
 
 // A sentence for the user about what they attach or send (it goes at their next action).
 function notice(text) {

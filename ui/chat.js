@@ -181,8 +181,7 @@ function drawActions() {
     if (hooks.branch && msg.role === "assistant" && msg.content && !(msg.toolCalls || []).length && !hosted) {
       actions.append(el("button", { type: "button", className: "branch-msg", textContent: t("branch"), title: t("branchFrom"), "aria-label": t("branchFrom") }));
     }
-    // A hosted agent's counts of the chat go under its last reply.
-    const info = msg.role === "assistant" && msg.status !== "streaming" ? details(msg, runOf(msgs, i), hosted && i === lastReply ? state.active : null) : "";
+    const info = msg.role === "assistant" && msg.status !== "streaming" ? details(msg, runOf(msgs, i)) : "";
     if (info) {
       const open = detailsOpen.has(msg.id);
       actions.append(el("button", { type: "button", className: "info-msg", textContent: t("replyDetails"), "aria-label": t("replyDetailsOf"), "aria-expanded": String(open), "aria-controls": "info-" + msg.id }));

@@ -7,9 +7,9 @@ import { t } from "./i18n.js";
 // details is what reply msg's Details show: its model, the tokens the provider (or the hosted
 // agent) counted, how long it took to begin and to end, and how fast it was written; then, after
 // an agent run's last reply, what the whole run counted (run: the model's replies of the run,
-// when more than one); and, for a hosted agent's chat, what it said of the chat (chat:
-// {contextUsed, contextSize, cost}, given for the chat's last reply). "" when none is known.
-export function details(msg, run = [], chat = null) {
+// when more than one); and, after a hosted agent's turn, what the agent told of the chat then
+// (msg.agentUse: its context window, its cost so far). "" when none is known.
+export function details(msg, run = []) {
   const lang = document.documentElement.lang || "en";
   const num = (x) => new Intl.NumberFormat(lang).format(x);
   const secs = (ms) => new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: ms < 1000 ? 2 : 1 }).format(ms / 1000);
@@ -31,7 +31,7 @@ export function details(msg, run = [], chat = null) {
   // model calls are not Skiff's to count.
   const hosted = (msg.provider || "").startsWith("acp:");
   if (wrote > 0 && msg.firstMs && writing >= 100 && !hosted) parts.push(t("infoSpeed", num(Math.round((wrote * 1000) / writing))));
-  const said = chat ? chatCounts(chat, num, lang) : "";
+  const said = msg.agentUse ? chatCounts(msg.agentUse, num, lang) : "";
   if (!parts.length) return said;
   if (msg.model) parts.unshift(msg.model);
   const lines = [parts.join(" · ")];
@@ -44,15 +44,15 @@ export function details(msg, run = [], chat = null) {
   return lines.join("\n");
 }
 
-// chatCounts is what a hosted agent said of its chat: how full its context window is and what
-// the chat has cost so far ("" when it said neither).
-function chatCounts(chat, num, lang) {
+// chatCounts is what a hosted agent said of its chat (use: {used, size, cost}): how full its
+// context window is and what the chat has cost so far ("" when it said neither).
+function chatCounts(use, num, lang) {
   const lines = [];
-  if (chat.contextSize > 0) {
+  if (use.size > 0) {
     const pct = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 });
-    lines.push(t("infoContext", num(chat.contextUsed || 0), num(chat.contextSize), pct.format((chat.contextUsed || 0) / chat.contextSize)));
+    lines.push(t("infoContext", num(use.used || 0), num(use.size), pct.format((use.used || 0) / use.size)));
   }
-  const c = chat.cost;
+  const c = use.cost;
   if (c && c.currency) {
     let money;
     try {

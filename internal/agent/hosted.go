@@ -61,6 +61,8 @@ type hostedRun struct {
 	text  int // the assistant message text and thoughts go to (-1: none yet)
 	// first is when the turn's first text, thought or card came (unix ms; 0: none yet).
 	first int64
+	// use is the context window and cost the agent last told of in the turn (nil: none).
+	use   *link.Usage
 	tools map[string]int
 	plan  int
 	// replay: the run is the history of a session continued from the agent (ContinueHosted),
@@ -212,14 +214,16 @@ func (r *hostedRun) lastReply() int {
 }
 
 // counted gives reply m, the turn's last, what the turn counted, for its Details: the tokens
-// and the model the agent says it used, when it says, and the turn's timing from the prompt
-// (the turn's request): its first text, thought or card, and its end.
+// and the model the agent says it used, when it says, the context window and cost it last told
+// of, and the turn's timing from the prompt (the turn's request): its first text, thought or
+// card, and its end.
 func (r *hostedRun) counted(m *store.Message, turn link.AgentPromptResult, start int64) {
 	if u := turn.Usage; u != nil {
 		m.Usage = &provider.Usage{Input: u.Input, Output: u.Output, Reasoning: u.Thought,
 			CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Total: u.Total}
 	}
 	m.Model = turn.Model
+	m.AgentUse = r.use
 	if r.first > 0 {
 		m.FirstMs = max(1, r.first-start)
 	}
@@ -362,12 +366,13 @@ func (r *hostedRun) event(ev link.AgentEvent) {
 			r.save()
 			r.emit(Update{Type: UpdateSession, SessionID: r.ses.ID, Session: r.ses})
 		}
-	case "usage": // the context window, and the cost so far: the chat's, not a reply's
+	case "usage": // the context window, and the cost so far: told with the turn's last reply
 		r.ses.ContextUsed, r.ses.ContextSize = ev.Usage.Used, ev.Usage.Size
-		if ev.Usage.Cost != nil {
-			r.ses.Cost = ev.Usage.Cost
+		use := *ev.Usage
+		if use.Cost == nil && r.use != nil {
+			use.Cost = r.use.Cost // (told once, it stays what was spent)
 		}
-		r.emit(Update{Type: UpdateSession, SessionID: r.ses.ID, Session: r.ses})
+		r.use = &use
 	}
 }
 

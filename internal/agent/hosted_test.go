@@ -155,8 +155,8 @@ func TestHostedTurnBecomesTheChat(t *testing.T) {
 	assert.Equal(t, store.Commands{{Name: "hello"}}, full.Commands)
 	assert.Equal(t, "acp:test", full.Provider)
 	assert.Equal(t, UpdateDone, updates[len(updates)-1].Type)
-	// What the turn counted goes with its last reply (its Details), the context window and
-	// the cost so far with the chat.
+	// What the turn counted goes with its last reply (its Details), with the context window
+	// and the cost so far the agent told of.
 	reply := full.Messages[4]
 	assert.Equal(t, &provider.Usage{Input: 1150, Output: 42, CacheRead: 800, Total: 1992}, reply.Usage)
 	assert.Equal(t, "claude-test-model", reply.Model)
@@ -164,7 +164,7 @@ func TestHostedTurnBecomesTheChat(t *testing.T) {
 	assert.GreaterOrEqual(t, reply.DoneMs, reply.FirstMs)
 	assert.Equal(t, 1200, full.ContextUsed)
 	assert.Equal(t, 200000, full.ContextSize)
-	assert.Equal(t, &link.Cost{Amount: 0.0123, Currency: "USD"}, full.Cost)
+	assert.Equal(t, &link.Usage{Used: 1200, Size: 200000, Cost: &link.Cost{Amount: 0.0123, Currency: "USD"}}, reply.AgentUse)
 }
 
 // The images of the user's message go to an agent that takes images; one that does not gets

@@ -56,8 +56,11 @@ type Message struct {
 	Usage     *provider.Usage `json:"usage,omitempty"`
 	// FirstMs and DoneMs are a reply's timing, in ms from CreatedAt (its request): when its
 	// first text (or thought, or call) came, and when it ended. Zero: not known.
-	FirstMs   int64               `json:"firstMs,omitempty"`
-	DoneMs    int64               `json:"doneMs,omitempty"`
+	FirstMs int64 `json:"firstMs,omitempty"`
+	DoneMs  int64 `json:"doneMs,omitempty"`
+	// AgentUse is, on a hosted agent's turn's last reply, the context window and the cost so
+	// far that the agent last told of in the turn.
+	AgentUse  *link.Usage         `json:"agentUse,omitempty"`
 	Finish    string              `json:"finish,omitempty"`
 	ToolCalls []provider.ToolCall `json:"toolCalls,omitempty"`
 	// Page is the page context the user attached to this message: sent to the model as data.
@@ -224,8 +227,6 @@ type Session struct {
 	AgentOptions []link.ConfigOption `json:"agentOptions,omitempty"`
 	ContextUsed  int                 `json:"contextUsed,omitempty"`
 	ContextSize  int                 `json:"contextSize,omitempty"`
-	// Cost is what the hosted agent's session has cost so far, as the agent counts it.
-	Cost *link.Cost `json:"cost,omitempty"`
 	// AgentSession is a hosted agent's own id for this chat's session: skiffd resumes it
 	// (session/resume or session/load) when the chat goes on after skiffd or the agent
 	// restarted. The chat's history is Skiff's, here; the agent keeps its own.

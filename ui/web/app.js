@@ -111,8 +111,7 @@ function cur() {
 
 function draw() {
   const c = cur();
-  const last = c ? c.messages.findLast((m) => m.role === "agent") : null;
-  $("messages").replaceChildren(...(c ? c.messages.map((m) => node(m, m === last ? c : null)) : []));
+  $("messages").replaceChildren(...(c ? c.messages.map(node) : []));
   drawModel(c);
 }
 
@@ -151,8 +150,8 @@ const detailsOpen = new Set();
 
 // node draws one message with the panel's cards: a tool call with its kind, status, files, a
 // preview and its diffs; the plan; a file the agent wrote as a diff; thoughts folded. A reply
-// has Read aloud and its Details (with what the agent said of chat c, for the chat's last).
-function node(m, c) {
+// has Read aloud and its Details.
+function node(m) {
   const n = el("div", { className: "msg" });
   n.dataset.role = m.role;
   if (m.role === "user") {
@@ -170,7 +169,7 @@ function node(m, c) {
       const reading = speakingId() === m.id;
       actions.append(el("button", { type: "button", className: "speak-msg", textContent: t(reading ? "stopReading" : "readAloud"), "aria-label": t(reading ? "stopReading" : "readAloudReply"), "aria-pressed": String(reading) }));
     }
-    const info = m.over ? details(m, [], c) : "";
+    const info = m.over ? details(m) : "";
     const open = info && detailsOpen.has(m.id);
     if (info) actions.append(el("button", { type: "button", className: "info-msg", textContent: t("replyDetails"), "aria-label": t("replyDetailsOf"), "aria-expanded": String(open), "aria-controls": "info-" + m.id }));
     if (actions.childElementCount) n.append(actions);
@@ -293,16 +292,11 @@ function onEvent(ev) {
     chats.get(ev.session).commands = ev.commands || [];
   } else if (ev.kind === "config") {
     chats.get(ev.session).options = ev.config || [];
-  } else if (ev.kind === "usage" && ev.usage) { // the chat's context window, and its cost so far
-    const c = chats.get(ev.session);
-    c.contextUsed = ev.usage.used;
-    c.contextSize = ev.usage.size;
-    if (ev.usage.cost) c.cost = ev.usage.cost;
   }
-  if ((ev.kind === "text" || ev.kind === "thought" || ev.kind === "tool") && turns.has(ev.session)) {
-    const turn = turns.get(ev.session);
-    turn.first ||= performance.now();
-  }
+  const turn = turns.get(ev.session);
+  if (turn && (ev.kind === "text" || ev.kind === "thought" || ev.kind === "tool")) turn.first ||= performance.now();
+  // The chat's context window and its cost so far, told with the turn's last reply.
+  if (turn && ev.kind === "usage" && ev.usage) turn.use = { ...ev.usage, cost: ev.usage.cost || (turn.use && turn.use.cost) };
   if (ev.session === chat) draw();
 }
 
@@ -453,7 +447,7 @@ $("composer").addEventListener("submit", async (e) => {
   document.body.dataset.turn = "running";
   readHere = chat;
   const from = c.messages.length;
-  const timed = { start: performance.now(), first: 0 };
+  const timed = { start: performance.now(), first: 0, use: null };
   const sid = chat; // (the user may open another chat meanwhile)
   turns.set(sid, timed);
   let cancelled = false;
@@ -479,7 +473,8 @@ $("composer").addEventListener("submit", async (e) => {
   draw();
 });
 // The turns under way, by chat: when each was sent and when its first text, thought or card
-// came (performance.now()), for its last reply's Details.
+// came (performance.now()), and the context window and cost the agent last told of, for its
+// last reply's Details.
 const turns = new Map();
 
 // counted gives reply m, a turn's last, what the agent said the turn used (its tokens and
@@ -490,6 +485,7 @@ function counted(m, r, timed) {
   if (u) m.usage = { input: u.input, output: u.output, reasoning: u.thought, cacheRead: u.cacheRead, total: u.total };
   m.model = r.model || "";
   m.provider = "acp:";
+  if (timed.use) m.agentUse = timed.use;
   const now = performance.now();
   if (timed.first) m.firstMs = Math.max(1, Math.round(timed.first - timed.start));
   m.doneMs = Math.max(1, Math.round(now - timed.start));

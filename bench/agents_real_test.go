@@ -169,8 +169,14 @@ func runRealAgent(b *testing.B, node, script string, ra realAgent) {
 		var once sync.Once
 		got := make(chan struct{})
 		var promptAt time.Time
+		var told *acphost.Usage // the context window and cost it last told of
 		h := &acphost.Host{
 			Emit: func(e acphost.Event) {
+				if e.Kind == "usage" && e.Usage != nil {
+					mu.Lock()
+					told = e.Usage
+					mu.Unlock()
+				}
 				if e.Kind == "text" && strings.TrimSpace(e.Text) != "" {
 					once.Do(func() {
 						mu.Lock()
@@ -214,7 +220,12 @@ func runRealAgent(b *testing.B, node, script string, ra realAgent) {
 			b.Fatalf("no text from %s (stop %s): %s", ra.name, turn.StopReason, a.Log())
 		}
 		if len(starts) == 1 { // what the agent told of its turn, which the reply's Details show
+			mu.Lock()
 			b.Logf("%s: its turn's model %q, tokens %+v", ra.name, turn.Model, turn.Usage)
+			if told != nil {
+				b.Logf("%s: its context window %d of %d tokens, cost %+v", ra.name, told.Used, told.Size, told.Cost)
+			}
+			mu.Unlock()
 		}
 		mu.Lock()
 		search := len(starts) == 1 && offered["tool_search"] && !offersSkiff(offered)

@@ -223,11 +223,31 @@ func (r *hostedRun) counted(m *store.Message, turn link.AgentPromptResult, start
 			CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Total: u.Total}
 	}
 	m.Model = turn.Model
+	if m.Model == "" { // (Claude's agent names none with a model server of its own) the one picked
+		m.Model = modelPicked(r.ses.AgentOptions)
+	}
 	m.AgentUse = r.use
 	if r.first > 0 {
 		m.FirstMs = max(1, r.first-start)
 	}
 	m.DoneMs = max(1, r.e.now()-start)
+}
+
+// modelPicked is the model an agent's chat is on, as its model picker names it ("" when it
+// offers none).
+func modelPicked(opts []link.ConfigOption) string {
+	for _, o := range opts {
+		if o.Category != "model" || o.Current == "" {
+			continue
+		}
+		for i, v := range o.Values {
+			if v == o.Current && i < len(o.Labels) && o.Labels[i] != "" {
+				return o.Labels[i]
+			}
+		}
+		return o.Current
+	}
+	return ""
 }
 
 // assistant is the message the agent's text goes to, added when there is none after the last

@@ -167,6 +167,27 @@ func TestHostedTurnBecomesTheChat(t *testing.T) {
 	assert.Equal(t, &link.Usage{Used: 1200, Size: 200000, Cost: &link.Cost{Amount: 0.0123, Currency: "USD"}}, reply.AgentUse)
 }
 
+// A turn whose agent names no model (Claude's agent, with a model server of its own) gives its
+// reply the model the chat's picker shows; a usage update without a cost keeps the one told
+// before it.
+func TestHostedReplyNamesThePickedModel(t *testing.T) {
+	ctx := context.Background()
+	e, st := hostedEngine(t)
+	e.Hosted = &scripted{e: e, events: []link.AgentEvent{
+		{Kind: "config", Config: []link.ConfigOption{{ID: "model", Category: "model", Current: "deep-2", Values: []string{"fast-1", "deep-2"}, Labels: []string{"Fast", "Deep thinker"}}}},
+		{Kind: "usage", Usage: &link.Usage{Used: 10, Size: 100, Cost: &link.Cost{Amount: 2, Currency: "EUR"}}},
+		{Kind: "text", Text: "Done."},
+		{Kind: "usage", Usage: &link.Usage{Used: 20, Size: 100}},
+	}, turn: link.AgentPromptResult{Usage: &link.TurnUsage{Input: 5, Output: 1}}}
+	var sid string
+	require.NoError(t, e.Send(ctx, Input{Text: "go"}, func(u Update) { sid = u.SessionID }))
+	ses, err := st.Session(ctx, sid)
+	require.NoError(t, err)
+	reply := ses.Messages[len(ses.Messages)-1]
+	assert.Equal(t, "Deep thinker", reply.Model)
+	assert.Equal(t, &link.Usage{Used: 20, Size: 100, Cost: &link.Cost{Amount: 2, Currency: "EUR"}}, reply.AgentUse)
+}
+
 // The images of the user's message go to an agent that takes images; one that does not gets
 // none, and the message says they were not sent.
 func TestHostedAgentGetsImagesWhenItTakesThem(t *testing.T) {

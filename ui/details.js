@@ -20,6 +20,7 @@ export function details(msg, run = []) {
     if (u.reasoning) tokens += ", " + t("infoThinking", num(u.reasoning));
     if (u.cacheRead) tokens += ", " + t("infoCached", num(u.cacheRead));
     parts.push(tokens);
+    if (u.cost > 0) parts.push(t("infoSpent", money(u.cost, "USD", lang)));
   }
   if (msg.firstMs && msg.doneMs) parts.push(t("infoTiming", secs(msg.firstMs), secs(msg.doneMs)));
   else if (msg.doneMs) parts.push(t("infoDone", secs(msg.doneMs)));
@@ -38,7 +39,9 @@ export function details(msg, run = []) {
   const counted = hosted ? [] : run.filter((m) => m.usage);
   if (counted.length) {
     const sum = (k) => counted.reduce((n, m) => n + (m.usage[k] || 0), 0);
-    lines.push(t("infoRun", run.length, num(sum("input")), num(sum("output"))));
+    let all = t("infoRun", run.length, num(sum("input")), num(sum("output")));
+    if (sum("cost") > 0) all += ", " + t("infoSpent", money(sum("cost"), "USD", lang));
+    lines.push(all);
   }
   if (said) lines.push(said);
   return lines.join("\n");
@@ -53,14 +56,17 @@ function chatCounts(use, num, lang) {
     lines.push(t("infoContext", num(use.used || 0), num(use.size), pct.format((use.used || 0) / use.size)));
   }
   const c = use.cost;
-  if (c && c.currency) {
-    let money;
-    try {
-      money = new Intl.NumberFormat(lang, { style: "currency", currency: c.currency, maximumFractionDigits: c.amount < 1 ? 4 : 2 }).format(c.amount);
-    } catch {
-      money = num(c.amount) + " " + c.currency; // a code Intl does not know
-    }
-    lines.push(t("infoCost", money));
-  }
+  if (c && c.currency) lines.push(t("infoCost", money(c.amount, c.currency, lang)));
   return lines.join("\n");
+}
+
+// money is amount of currency (an ISO 4217 code) as lang writes it: a cent's fractions in three
+// significant digits (a request often costs less than a cent), more in cents.
+function money(amount, currency, lang) {
+  const how = amount < 1 ? { maximumSignificantDigits: 3 } : { maximumFractionDigits: 2 };
+  try {
+    return new Intl.NumberFormat(lang, { style: "currency", currency, ...how }).format(amount);
+  } catch {
+    return new Intl.NumberFormat(lang, how).format(amount) + " " + currency; // a code Intl does not know
+  }
 }

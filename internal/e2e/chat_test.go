@@ -119,6 +119,13 @@ func TestChatStreamsFromEachWireFormat(t *testing.T) {
 					t.Errorf("request %s %v", r.URL, r.Header)
 				}
 			}, "tokens: 13 in, 8 out"},
+		// OpenRouter says what it billed, in dollars.
+		{"openrouter", "openrouter/text_keepalive_usage.sse", "openai/gpt-4o-mini", "Hello!",
+			func(t *testing.T, s *testkit.Server) {
+				if r, _ := s.Last(); r.URL.Path != "/chat/completions" || r.Header.Get("Authorization") != "Bearer sk-openrouter-test" {
+					t.Errorf("request %s %v", r.URL.Path, r.Header)
+				}
+			}, "tokens: 254 in, 5 out · cost $0.000837"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.provider, func(t *testing.T) {

@@ -208,18 +208,18 @@ var recorded = []struct {
 		Usage:  &Usage{Input: 14, Output: 30, Total: 44},
 		Finish: "stop", RawFinish: "stop"}},
 	{"openrouter/text_keepalive_usage.sse", "openrouter", result{
-		Text: "Hello!", Usage: &Usage{Input: 254, Output: 5, Total: 259}, Finish: "stop", RawFinish: "stop"}},
+		Text: "Hello!", Usage: &Usage{Input: 254, Output: 5, Total: 259, Cost: 0.000837}, Finish: "stop", RawFinish: "stop"}},
 	{"openrouter/tool_call_keepalive.sse", "openrouter", result{
 		Calls:  []ToolCall{call("call_PwnQR6IkH2UiHQ4qel3LGcri", "weather", `{"location":"Florence, Italy"}`)},
-		Usage:  &Usage{Input: 63, Output: 20, Total: 83},
+		Usage:  &Usage{Input: 63, Output: 20, Total: 83, Cost: 3.76e-05},
 		Finish: "tool_calls", RawFinish: "tool_calls"}},
 	{"openrouter/midstream_error.sse", "openrouter", result{
 		Reasoning: "We need to respond to a greeting. The user", ErrKind: KindStream, ErrCode: "400", ErrMsg: "Token limit reached"}},
 	{"xai/text.sse", "xai", result{
-		Text: "Olá!", Usage: &Usage{Input: 165, Output: 2, Reasoning: 129, CacheRead: 164, Total: 296}, Finish: "stop", RawFinish: "stop"}},
+		Text: "Olá!", Usage: &Usage{Input: 165, Output: 2, Reasoning: 129, CacheRead: 164, Total: 296, Cost: 739000 / 1e10}, Finish: "stop", RawFinish: "stop"}},
 	{"xai/tool_call.sse", "xai", result{
 		Calls:  []ToolCall{call("call_51851897", "weather", `{"location":"Florence, Italy"}`)},
-		Usage:  &Usage{Input: 361, Output: 26, Reasoning: 235, CacheRead: 360, Total: 622},
+		Usage:  &Usage{Input: 361, Output: 26, Reasoning: 235, CacheRead: 360, Total: 622, Cost: 1487000 / 1e10},
 		Finish: "tool_calls", RawFinish: "tool_calls"}},
 }
 

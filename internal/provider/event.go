@@ -66,12 +66,16 @@ type Usage struct {
 	CacheRead  int `json:"cacheRead,omitempty"`
 	CacheWrite int `json:"cacheWrite,omitempty"`
 	Total      int `json:"total"`
+	// Cost is what the provider says it billed, in US dollars (OpenRouter's usage.cost, xAI's
+	// cost_in_usd_ticks); 0 when it says nothing.
+	Cost float64 `json:"cost,omitempty"`
 }
 
 // Plus is u and v counted together (two requests' tokens).
 func (u Usage) Plus(v Usage) Usage {
 	return Usage{Input: u.Input + v.Input, Output: u.Output + v.Output, Reasoning: u.Reasoning + v.Reasoning,
-		CacheRead: u.CacheRead + v.CacheRead, CacheWrite: u.CacheWrite + v.CacheWrite, Total: u.Total + v.Total}
+		CacheRead: u.CacheRead + v.CacheRead, CacheWrite: u.CacheWrite + v.CacheWrite, Total: u.Total + v.Total,
+		Cost: u.Cost + v.Cost}
 }
 
 func normalizeFinish(raw string) Finish {

@@ -182,6 +182,9 @@ type oaChunk struct {
 		CompletionTokensDetails *struct {
 			ReasoningTokens int `json:"reasoning_tokens"`
 		} `json:"completion_tokens_details"`
+		// What the request was billed: OpenRouter's in dollars, xAI's in ticks (10^10 a dollar).
+		Cost      float64 `json:"cost"`
+		CostTicks int64   `json:"cost_in_usd_ticks"`
 	} `json:"usage"`
 	Error json.RawMessage `json:"error"`
 	// Object is "error" in vLLM's in-band error ({"object":"error","message":…}).
@@ -307,6 +310,11 @@ func (d *openaiDecoder) event(ev sse.Event, emit func(Event)) bool {
 		}
 		if u.CompletionTokensDetails != nil {
 			d.usage.Reasoning = u.CompletionTokensDetails.ReasoningTokens
+		}
+		if u.Cost > 0 {
+			d.usage.Cost = u.Cost
+		} else if u.CostTicks > 0 {
+			d.usage.Cost = float64(u.CostTicks) / 1e10
 		}
 	}
 	return false

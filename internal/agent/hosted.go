@@ -203,14 +203,21 @@ func sentenceOf(err error) string {
 	return s
 }
 
-// lastReply is the turn's last reply of the agent's (-1: it wrote none).
+// lastReply is the turn's last reply of the agent's with words in it, else its last message of
+// the agent's (a thought, a plan), -1 when it has none.
 func (r *hostedRun) lastReply() int {
+	last := -1
 	for i := len(r.ses.Messages) - 1; i >= 0 && r.ses.Messages[i].Role != "user"; i-- {
-		if r.ses.Messages[i].Role == "assistant" {
-			return i
+		if m := r.ses.Messages[i]; m.Role == "assistant" {
+			if m.Content != "" {
+				return i
+			}
+			if last < 0 {
+				last = i
+			}
 		}
 	}
-	return -1
+	return last
 }
 
 // counted gives reply m, the turn's last, what the turn counted, for its Details: the tokens

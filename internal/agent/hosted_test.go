@@ -178,12 +178,14 @@ func TestHostedReplyNamesThePickedModel(t *testing.T) {
 		{Kind: "usage", Usage: &link.Usage{Used: 10, Size: 100, Cost: &link.Cost{Amount: 2, Currency: "EUR"}}},
 		{Kind: "text", Text: "Done."},
 		{Kind: "usage", Usage: &link.Usage{Used: 20, Size: 100}},
+		{Kind: "plan", Plan: []link.PlanItem{{Content: "Done", Status: "completed"}}}, // after its words
 	}, turn: link.AgentPromptResult{Usage: &link.TurnUsage{Input: 5, Output: 1}}}
 	var sid string
 	require.NoError(t, e.Send(ctx, Input{Text: "go"}, func(u Update) { sid = u.SessionID }))
 	ses, err := st.Session(ctx, sid)
 	require.NoError(t, err)
-	reply := ses.Messages[len(ses.Messages)-1]
+	reply := ses.Messages[len(ses.Messages)-2]
+	require.Equal(t, "Done.", reply.Content)
 	assert.Equal(t, "Deep thinker", reply.Model)
 	assert.Equal(t, &link.Usage{Used: 20, Size: 100, Cost: &link.Cost{Amount: 2, Currency: "EUR"}}, reply.AgentUse)
 }

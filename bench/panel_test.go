@@ -82,7 +82,25 @@ func taskMs(b *testing.B, tab context.Context) float64 {
 // alone: incremental (flushing after every event, no frame coalescing) and naive (re-rendering
 // the whole text after every event) against one render.
 func BenchmarkRender50KB(b *testing.B) {
-	text := longAnswer(50 << 10)
+	renderBench(b, "render 50KB", longAnswer(50<<10), true)
+}
+
+// BenchmarkRenderBigTable: as BenchmarkRender50KB, for an answer that is one block the renderer
+// draws again as it grows (a 1,500-row table, about 100 KB, no blank line in it): the block being
+// written is drawn again at each render, so the cost of each grows with it.
+func BenchmarkRenderBigTable(b *testing.B) {
+	var t strings.Builder
+	t.WriteString("| # | country | capital | population | area |\n|---|---|---|---:|---:|\n")
+	for i := 0; i < 1500; i++ {
+		fmt.Fprintf(&t, "| %d | Country %d | City %d | %d | %d |\n", i, i, i*7, i*104729%9999991, i*7919%99991)
+	}
+	renderBench(b, "render big table", t.String(), false)
+}
+
+// renderBench measures the panel's main-thread time for answer text streamed and shown once
+// (see BenchmarkRender50KB), and with alone the renderer alone (flushing after every event,
+// which for one growing block costs minutes).
+func renderBench(b *testing.B, name, text string, alone bool) {
 	srv := httptest.NewServer(sseText(text, 20, time.Millisecond))
 	defer srv.Close()
 	br, stop, err := e2e.Launch(filepath.Join(e2e.RepoRoot(), "ext"), func(string, ...any) {})
@@ -112,8 +130,18 @@ func BenchmarkRender50KB(b *testing.B) {
 	}
 	got := e2e.JS[int](b, tab, `document.querySelector('#messages .msg[data-role="assistant"]:last-of-type .content').textContent.length`)
 
+	b.ReportMetric(float64(len(text)), "answer-bytes")
+	b.ReportMetric(pct(streamed, .5), "streamed-ms")
+	b.ReportMetric(pct(once, .5), "once-ms")
+	b.ReportMetric(pct(streamed, .5)/pct(once, .5), "ratio")
+	fmt.Printf("%s: panel main thread, streamed %v ms, once %v ms (text shown: %d chars)\n", name, rounded(streamed), rounded(once), got)
+	for range b.N {
+	}
+	if !alone {
+		return
+	}
 	// The renderer alone, in the page, on the same events.
-	alone := e2e.JS[[]float64](b, tab, fmt.Sprintf(`(() => {
+	times := e2e.JS[[]float64](b, tab, fmt.Sprintf(`(() => {
 		const text = %s, size = 20, chunks = [];
 		for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
 		const box = document.createElement("div"); document.body.append(box);
@@ -133,16 +161,9 @@ func BenchmarkRender50KB(b *testing.B) {
 		box.remove();
 		return [incremental, naive, one];
 	})()`, jsonString(text)))
-	for range b.N {
-	}
-	b.ReportMetric(float64(len(text)), "answer-bytes")
-	b.ReportMetric(pct(streamed, .5), "streamed-ms")
-	b.ReportMetric(pct(once, .5), "once-ms")
-	b.ReportMetric(pct(streamed, .5)/pct(once, .5), "ratio")
-	b.ReportMetric(alone[0]/alone[2], "render-incremental-ratio")
-	b.ReportMetric(alone[1]/alone[2], "render-naive-ratio")
-	fmt.Printf("render 50KB: panel main thread, streamed %v ms, once %v ms (text shown: %d chars)\n", rounded(streamed), rounded(once), got)
-	fmt.Printf("renderer alone: incremental %.1f ms, naive %.1f ms, once %.1f ms\n", alone[0], alone[1], alone[2])
+	b.ReportMetric(times[0]/times[2], "render-incremental-ratio")
+	b.ReportMetric(times[1]/times[2], "render-naive-ratio")
+	fmt.Printf("renderer alone: incremental %.1f ms, naive %.1f ms, once %.1f ms\n", times[0], times[1], times[2])
 }
 
 func jsonString(s string) string {

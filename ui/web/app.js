@@ -393,7 +393,6 @@ async function goOn(agent, s) {
   }
 }
 
-// The agent's slash commands, offered after a "/" (the panel's list).
 // After a "/": the commands of the chat's agent, then the user's saved prompts (the panel's,
 // from the browser skiffd is linked with; the panel's own in this language when they saved none
 // or it is not linked), whose text takes the box with {{date}}, {{time}} and {{language}}
@@ -454,7 +453,7 @@ $("composer").addEventListener("submit", async (e) => {
   try {
     const r = await prompt(c, files.length ? { session: chat, text, attached: files } : { session: chat, text });
     cancelled = r.stopReason === "cancelled";
-    counted(c.messages.slice(from).findLast((m) => m.role === "agent"), r, timed);
+    counted(c.messages.slice(from).findLast((m) => m.role === "agent"), r, timed, c);
     if (cancelled) c.messages.push({ role: "note", text: t("stopped") });
   } catch (err) {
     c.messages.push({ role: "note", text: err.message });
@@ -477,13 +476,16 @@ $("composer").addEventListener("submit", async (e) => {
 // last reply's Details.
 const turns = new Map();
 
-// counted gives reply m, a turn's last, what the agent said the turn used (its tokens and
-// model, in r, the prompt's result) and the turn's timing, as the panel's core does.
-function counted(m, r, timed) {
+// counted gives reply m, a turn's last in chat c, what the agent said the turn used (its tokens
+// and model, in r, the prompt's result; else the model c's picker is on) and the turn's timing,
+// as the panel's core does.
+function counted(m, r, timed, c) {
   if (!m) return;
   const u = r.usage;
   if (u) m.usage = { input: u.input, output: u.output, reasoning: u.thought, cacheRead: u.cacheRead, total: u.total };
-  m.model = r.model || "";
+  const picker = (c.options || []).find((o) => o.category === "model" && o.current);
+  const i = picker ? (picker.values || []).indexOf(picker.current) : -1;
+  m.model = r.model || (picker ? (picker.labels && picker.labels[i]) || picker.current : "");
   m.provider = "acp:";
   if (timed.use) m.agentUse = timed.use;
   const now = performance.now();

@@ -428,6 +428,7 @@ $("messages").addEventListener("click", async (e) => {
     if (!detailsOpen.delete(id)) detailsOpen.add(id);
     drawActions();
     n.querySelector(".info-msg")?.focus();
+    n.querySelector(":scope > .m-info")?.scrollIntoView({ block: "nearest" }); // (under the last reply, below the fold)
   } else if (b.classList.contains("regenerate")) {
     try {
       state.readHere = state.active.id;

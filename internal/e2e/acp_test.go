@@ -75,6 +75,8 @@ func TestChatWithAnACPAgentThroughSkiffd(t *testing.T) {
 	// and the chat's context window and cost so far (the shapes Claude's agent sends).
 	Click(t, panel, lastAssistant+`.querySelector(".info-msg")`)
 	WaitJS(t, panel, lastAssistant+`.querySelector(".m-info")`)
+	// Opened under the last reply, they are scrolled into sight.
+	WaitJS(t, panel, `(() => { const i = `+lastAssistant+`.querySelector(".m-info"), r = i.getBoundingClientRect(); return i.contains(document.elementFromPoint(r.left + 10, r.bottom - 4)) })()`)
 	info := JS[string](t, panel, lastAssistant+`.querySelector(".m-info").textContent`)
 	for _, want := range []string{"claude-test-model · tokens: 1,150 in, 42 out, 800 cached · first text after ", ", done after ",
 		"\nthe agent's context window: 1,200 of 200,000 tokens used (1%)\nthis chat has cost $0.0123 so far, as the agent counts it"} {

@@ -200,6 +200,9 @@ $("messages").addEventListener("click", (e) => {
     const id = d.closest(".msg").dataset.id;
     if (!detailsOpen.delete(id)) detailsOpen.add(id);
     draw();
+    const n = $("messages").querySelector(`.msg[data-id="${CSS.escape(id)}"]`);
+    n?.querySelector(".info-msg")?.focus();
+    n?.querySelector(".m-info")?.scrollIntoView({ block: "nearest" }); // (under the last reply, below the fold)
     return;
   }
   const b = e.target.closest(".speak-msg");

@@ -394,7 +394,6 @@ func (r *hostedRun) event(ev link.AgentEvent) {
 			r.emit(Update{Type: UpdateSession, SessionID: r.ses.ID, Session: r.ses})
 		}
 	case "usage": // the context window, and the cost so far: told with the turn's last reply
-		r.ses.ContextUsed, r.ses.ContextSize = ev.Usage.Used, ev.Usage.Size
 		use := *ev.Usage
 		if use.Cost == nil && r.use != nil {
 			use.Cost = r.use.Cost // (told once, it stays what was spent)

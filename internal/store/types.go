@@ -221,12 +221,10 @@ type Session struct {
 	Agent    bool      `json:"agent,omitempty"`
 	Messages []Message `json:"messages"`
 	// Commands are the slash commands a hosted agent offers in this chat (the composer offers
-	// them after a "/"); ContextUsed and ContextSize its context window.
+	// them after a "/").
 	Commands Commands `json:"commands,omitempty"`
 	// AgentOptions are a hosted agent's config options for this chat (its model picker).
 	AgentOptions []link.ConfigOption `json:"agentOptions,omitempty"`
-	ContextUsed  int                 `json:"contextUsed,omitempty"`
-	ContextSize  int                 `json:"contextSize,omitempty"`
 	// AgentSession is a hosted agent's own id for this chat's session: skiffd resumes it
 	// (session/resume or session/load) when the chat goes on after skiffd or the agent
 	// restarted. The chat's history is Skiff's, here; the agent keeps its own.

@@ -83,7 +83,8 @@ type Agent struct {
 	host    *Host
 	cmd     *exec.Cmd
 	conn    *acp.ClientSideConnection
-	stderr  *tail
+	stderr  *tail // the agent's own stderr
+	notes   *tail // what the ACP SDK logs of the connection (kept apart: not the agent's words)
 	exited  chan struct{}
 	waitErr error
 
@@ -170,19 +171,29 @@ func (h *Host) Start(ctx context.Context, spec Spec) (*Agent, error) {
 	if h.Files != nil {
 		cmd.Dir = h.Files.Dir()
 	}
-	in, err := cmd.StdinPipe()
+	// Pipes of our own, not cmd's: Wait closes the pipes it made as soon as the process exits,
+	// which loses what the agent wrote last and is still unread.
+	inR, in, err := os.Pipe()
 	if err != nil {
-		return nil, err
+		return nil, sayCouldNotStart.Error(title, reason(err))
 	}
-	out, err := cmd.StdoutPipe()
+	out, outW, err := os.Pipe()
 	if err != nil {
-		return nil, err
+		inR.Close()
+		in.Close()
+		return nil, sayCouldNotStart.Error(title, reason(err))
 	}
-	a := &Agent{Spec: spec, host: h, cmd: cmd, stderr: &tail{max: 64 << 10}, exited: make(chan struct{}),
+	cmd.Stdin, cmd.Stdout = inR, outW
+	a := &Agent{Spec: spec, host: h, cmd: cmd, stderr: &tail{max: 64 << 10}, notes: &tail{max: 16 << 10}, exited: make(chan struct{}),
 		sessions: map[acp.SessionId]string{}, ids: map[string]acp.SessionId{}, early: map[acp.SessionId][]acp.SessionUpdate{},
 		asks: map[string]map[*struct{}]context.CancelFunc{}, opts: map[string][]ConfigOption{}, modes: map[string]*ConfigOption{}}
 	cmd.Stderr = a.stderr
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	inR.Close() // the agent's ends are the agent's now
+	outW.Close()
+	if err != nil {
+		in.Close()
+		out.Close()
 		if errors.Is(err, exec.ErrNotFound) {
 			return nil, sayNotInstalled.Error(title, spec.Command[0])
 		}
@@ -193,12 +204,20 @@ func (h *Host) Start(ctx context.Context, spec Spec) (*Agent, error) {
 		emit = func(Event) {}
 	}
 	a.queue = newQueue(emit)
+	a.conn = acp.NewClientSideConnection(&client{a}, in, out)
+	a.conn.SetLogger(slog.New(slog.NewTextHandler(a.notes, nil)))
 	go func() {
 		a.waitErr = cmd.Wait()
+		// The agent's last words are read to the end of its output, unless something it
+		// started still holds the pipe open.
+		select {
+		case <-a.conn.Done():
+		case <-time.After(time.Second):
+		}
+		in.Close()
+		out.Close()
 		close(a.exited)
 	}()
-	a.conn = acp.NewClientSideConnection(&client{a}, in, out)
-	a.conn.SetLogger(slog.New(slog.NewTextHandler(a.stderr, nil))) // the SDK's notes go to the agent's log
 	ictx, cancel := context.WithTimeout(ctx, StartTimeout)
 	defer cancel()
 	info, err := a.conn.Initialize(ictx, acp.InitializeRequest{
@@ -274,19 +293,29 @@ func reason(err error) any {
 	return strings.TrimSuffix(strings.TrimSpace(msg), ".")
 }
 
+// logTail is the end of the agent's stderr that fits in a status line: its last lines, up
+// to 400 bytes (a crash's reason is seldom in its very last line alone).
 func (a *Agent) logTail() string {
 	s := strings.TrimSpace(a.stderr.String())
-	if s == "" {
-		return ""
-	}
-	if i := strings.LastIndexByte(s[:max(0, len(s)-1)], '\n'); len(s) > 400 && i >= 0 {
-		s = s[max(i+1, len(s)-400):]
+	if len(s) > 400 {
+		cut := s[len(s)-400:]
+		if i := strings.IndexByte(cut, '\n'); i >= 0 && i < len(cut)-1 {
+			cut = cut[i+1:]
+		}
+		s = cut
 	}
 	return s
 }
 
-// Log is the end of the agent's stderr (the last 64 KB).
-func (a *Agent) Log() string { return a.stderr.String() }
+// Log is the end of the agent's stderr (the last 64 KB), then what Skiff noted of the
+// connection, if anything.
+func (a *Agent) Log() string {
+	log := a.stderr.String()
+	if notes := a.notes.String(); notes != "" {
+		log += "\n--- Skiff's notes on the connection ---\n" + notes
+	}
+	return log
+}
 
 // Done is closed when the agent's process exited.
 func (a *Agent) Done() <-chan struct{} { return a.exited }

@@ -262,7 +262,7 @@ func TestFilesThroughTheAgent(t *testing.T) {
 // An agent that crashes mid-turn is a clear message naming it, its exit and its log, never
 // a hang; one that is not installed says so at start.
 func TestCrashAndMissingAgent(t *testing.T) {
-	a, _ := start(t, "")
+	a, rec := start(t, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	_, err := a.Prompt(ctx, "chat-1", "crash", nil)
@@ -275,6 +275,17 @@ func TestCrashAndMissingAgent(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the crashed agent's process was not reaped")
 	}
+	// What it wrote before it died arrives whole; the status line is its own words, not the
+	// SDK's notes on the closed connection (those are in its log, after its own).
+	for !strings.HasSuffix(rec.text("text", snapshot(rec)), "...") {
+		select {
+		case <-rec.changed:
+		case <-ctx.Done():
+			t.Fatalf("the agent's last words were lost: %d bytes arrived", len(rec.text("text", snapshot(rec))))
+		}
+	}
+	assert.Len(t, rec.text("text", snapshot(rec)), len("Going down")+48<<10)
+	assert.NotContains(t, err.Error(), "level=")
 
 	h := &Host{}
 	_, err = h.Start(ctx, Spec{Name: "nope", Title: "Nope CLI", Command: []string{"skiff-no-such-agent", "--acp"}})

@@ -47,9 +47,11 @@ import (
 // Main runs the agent on stdin and stdout until stdin closes.
 func Main() {
 	out := &lockedWriter{w: os.Stdout}
-	a := &agent{out: out, sessions: map[acp.SessionId]*session{}}
-	a.conn = acp.NewAgentSideConnection(a, out, os.Stdin)
-	<-a.conn.Done()
+	a := &agent{out: out, sessions: map[acp.SessionId]*session{}, ready: make(chan struct{})}
+	conn := acp.NewAgentSideConnection(a, out, os.Stdin)
+	a.conn = conn
+	close(a.ready)
+	<-conn.Done()
 }
 
 type lockedWriter struct {
@@ -114,12 +116,22 @@ func models(current string) []acp.SessionConfigOption {
 }
 
 type agent struct {
+	// conn is set once ready is closed: the connection reads and hands requests to the
+	// agent's methods as soon as it exists, before NewAgentSideConnection has returned it
+	// (on a busy machine a session/new came first, and its update went to a nil conn).
 	conn     *acp.AgentSideConnection
+	ready    chan struct{}
 	out      *lockedWriter
 	mu       sync.Mutex
 	sessions map[acp.SessionId]*session
 	n        int
 	client   acp.ClientCapabilities
+}
+
+// peer is the connection to the client, once there is one.
+func (a *agent) peer() *acp.AgentSideConnection {
+	<-a.ready
+	return a.conn
 }
 
 func (a *agent) Initialize(_ context.Context, p acp.InitializeRequest) (acp.InitializeResponse, error) {
@@ -156,7 +168,7 @@ func (a *agent) NewSession(ctx context.Context, p acp.NewSessionRequest) (acp.Ne
 	a.sessions[id] = &session{mcp: p.McpServers, model: "fast-1", mode: "default", cwd: p.Cwd}
 	a.mu.Unlock()
 	// Sent before the answer, as real agents do: a client must keep it.
-	_ = a.conn.SessionUpdate(ctx, acp.SessionNotification{SessionId: id, Update: acp.SessionUpdate{AvailableCommandsUpdate: &acp.SessionAvailableCommandsUpdate{
+	_ = a.peer().SessionUpdate(ctx, acp.SessionNotification{SessionId: id, Update: acp.SessionUpdate{AvailableCommandsUpdate: &acp.SessionAvailableCommandsUpdate{
 		SessionUpdate: "available_commands_update", AvailableCommands: []acp.AvailableCommand{{Name: "hello", Description: "show every update kind"}}}}})
 	return acp.NewSessionResponse{SessionId: id, ConfigOptions: models("fast-1"), Modes: legacyModes()}, nil
 }
@@ -263,7 +275,7 @@ func (a *agent) Cancel(_ context.Context, p acp.CancelNotification) error {
 }
 
 func (a *agent) say(ctx context.Context, id acp.SessionId, u acp.SessionUpdate) {
-	_ = a.conn.SessionUpdate(ctx, acp.SessionNotification{SessionId: id, Update: u})
+	_ = a.peer().SessionUpdate(ctx, acp.SessionNotification{SessionId: id, Update: u})
 }
 
 func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptResponse, error) {
@@ -333,7 +345,7 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 		kind := acp.ToolKind(rest)
 		// The client must answer every ask, "cancelled" when the turn is: wait for that answer
 		// rather than the turn's context.
-		r, err := a.conn.RequestPermission(context.Background(), acp.RequestPermissionRequest{SessionId: id,
+		r, err := a.peer().RequestPermission(context.Background(), acp.RequestPermissionRequest{SessionId: id,
 			ToolCall: acp.ToolCallUpdate{ToolCallId: "p1", Title: acp.Ptr("Do a " + rest), Kind: &kind},
 			Options: []acp.PermissionOption{
 				{OptionId: "yes", Name: "Allow", Kind: acp.PermissionOptionKindAllowOnce},
@@ -350,7 +362,7 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 			a.say(ctx, id, acp.UpdateAgentMessageText("chose "+string(r.Outcome.Selected.OptionId)))
 		}
 	case "read":
-		r, err := a.conn.ReadTextFile(ctx, acp.ReadTextFileRequest{SessionId: id, Path: rest})
+		r, err := a.peer().ReadTextFile(ctx, acp.ReadTextFileRequest{SessionId: id, Path: rest})
 		if err != nil {
 			a.say(ctx, id, acp.UpdateAgentMessageText("error: "+err.Error()))
 		} else {
@@ -360,7 +372,7 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 		path, content, _ := strings.Cut(rest, " ")
 		a.say(ctx, id, acp.StartToolCall("w1", "Writing "+path, acp.WithStartKind(acp.ToolKindEdit),
 			acp.WithStartContent([]acp.ToolCallContent{acp.ToolDiffContent(path, content)}), acp.WithStartLocations([]acp.ToolCallLocation{{Path: path}})))
-		_, err := a.conn.WriteTextFile(ctx, acp.WriteTextFileRequest{SessionId: id, Path: path, Content: content})
+		_, err := a.peer().WriteTextFile(ctx, acp.WriteTextFileRequest{SessionId: id, Path: path, Content: content})
 		status := acp.ToolCallStatusCompleted
 		if err != nil {
 			status = acp.ToolCallStatusFailed

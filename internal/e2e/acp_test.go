@@ -317,6 +317,14 @@ func TestWebClientPairsAndChats(t *testing.T) {
 	if v := JS[string](t, tab, `document.getElementById("agent-model").value`); v != "deep-2" {
 		t.Errorf("the model picker shows %q after the change", v)
 	}
+	// This agent names no model in the turn's answer: the reply's Details name the one the
+	// picker is on, as the panel's do.
+	modelReply := `[...document.querySelectorAll('#messages .msg[data-role="agent"]')].find(n => n.textContent.includes("model: deep-2"))`
+	Click(t, tab, modelReply+`.querySelector(".info-msg")`)
+	WaitJS(t, tab, modelReply+`.querySelector(".m-info")`)
+	if info := JS[string](t, tab, modelReply+`.querySelector(".m-info").textContent`); !strings.HasPrefix(info, "Deep · first text after ") {
+		t.Errorf("the Details of a reply whose agent named no model: %q", info)
+	}
 	JS[bool](t, tab, `(document.getElementById("input").value = "", true)`)
 	JS[bool](t, tab, `(document.getElementById("agent-mode").value = "plan", document.getElementById("agent-mode").dispatchEvent(new Event("change")), true)`)
 	Do(t, tab, chromedp.SendKeys("#input", "mode"+kb.Enter))

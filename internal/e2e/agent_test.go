@@ -215,6 +215,36 @@ func TestAgentReadsPagesAndManagesTabs(t *testing.T) {
 	}
 }
 
+// An agent run over a provider that bills each call (OpenRouter's usage.cost): each reply's
+// Details say what its call cost, and the last one's what the whole run cost, summed.
+func TestAnAgentRunSaysWhatItCost(t *testing.T) {
+	site := testkit.NewSite(t)
+	costs := []float64{0.00042, 0.0011, 0.00025}
+	m := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		s := c.Steps()
+		turn := testkit.Turn{Cost: costs[min(s, len(costs)-1)]}
+		if s < 2 {
+			turn.Calls = []testkit.Call{call("snapshot", nil)}
+		} else {
+			turn.Text = "Done."
+		}
+		return turn
+	})
+	panel := browser.FreshPanel(t)
+	Configure(t, panel, "openrouter", m.URL, "sk-or-test", "openai/gpt-4o-mini")
+	openTab(t, panel, site.Page("form.html"))
+	allowSite(t, panel, site.URL)
+	runAgent(t, panel, "look at the form")
+	Click(t, panel, lastAssistant+`.querySelector(".info-msg")`)
+	WaitJS(t, panel, lastAssistant+`.querySelector(".m-info") !== null`)
+	info := JS[string](t, panel, lastAssistant+`.querySelector(".m-info").textContent`)
+	for _, want := range []string{"tokens: 100 in, 20 out · cost $0.00025", "\nthe whole run: 3 model calls, tokens: 300 in, 60 out, cost $0.00177"} {
+		if !strings.Contains(info, want) {
+			t.Errorf("the run's Details say %q, without %q", info, want)
+		}
+	}
+}
+
 // Acting on a form, over Anthropic's wire format: type replaces, submit presses Enter as a
 // person does (and what the field says of a value it refuses comes back), fill_form sets every
 // kind of field, select_option, press_key, hover.

@@ -77,6 +77,9 @@ type Turn struct {
 	// stream, a half) until it is closed (or the client goes away): a test acts while the reply
 	// is surely being written.
 	Hold <-chan struct{}
+	// Cost is what the provider bills for the turn, in US dollars, as OpenRouter says it in
+	// the OpenAI format's usage (the other formats carry none).
+	Cost float64
 }
 
 // Last returns the last message of the conversation.
@@ -582,7 +585,17 @@ func WholeTurn(format string, turn Turn) any {
 	}
 	return map[string]any{"id": "chatcmpl-skiff", "object": "chat.completion", "created": 1727346178, "model": "gpt-test",
 		"choices": []any{map[string]any{"index": 0, "message": msg, "logprobs": nil, "finish_reason": finish}},
-		"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}}
+		"usage":   openAIUsage(turn)}
+}
+
+// openAIUsage is what the OpenAI format counts of a turn: 100 tokens in, 20 out, and, when the
+// turn has a cost, what OpenRouter adds to it (usage.cost, in US dollars).
+func openAIUsage(turn Turn) map[string]any {
+	u := map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
+	if turn.Cost > 0 {
+		u["cost"] = turn.Cost
+	}
+	return u
 }
 
 // pieces cuts s into n parts or fewer, at byte positions (as the real streams cut JSON).
@@ -653,7 +666,7 @@ func streamOpenAI(send func(string, any) bool, turn Turn) {
 		return
 	}
 	send("", map[string]any{"id": "chatcmpl-skiff", "object": "chat.completion.chunk", "created": 1727346178, "model": "gpt-test", "choices": []any{},
-		"usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}})
+		"usage": openAIUsage(turn)})
 }
 
 func streamAnthropic(send func(string, any) bool, turn Turn) {

@@ -188,6 +188,9 @@ func (h *Host) Start(ctx context.Context, spec Spec) (*Agent, error) {
 		sessions: map[acp.SessionId]string{}, ids: map[string]acp.SessionId{}, early: map[acp.SessionId][]acp.SessionUpdate{},
 		asks: map[string]map[*struct{}]context.CancelFunc{}, opts: map[string][]ConfigOption{}, modes: map[string]*ConfigOption{}}
 	cmd.Stderr = a.stderr
+	// Wait waits for stderr's end too, which a child the agent left running may hold open
+	// forever: a moment, then the agent is gone all the same.
+	cmd.WaitDelay = time.Second
 	err = cmd.Start()
 	inR.Close() // the agent's ends are the agent's now
 	outW.Close()
@@ -204,8 +207,12 @@ func (h *Host) Start(ctx context.Context, spec Spec) (*Agent, error) {
 		emit = func(Event) {}
 	}
 	a.queue = newQueue(emit)
-	a.conn = acp.NewClientSideConnection(&client{a}, in, out)
+	// The connection reads at once, and may log (a closed pipe) before SetLogger: it reads
+	// once the logger is set.
+	set := make(chan struct{})
+	a.conn = acp.NewClientSideConnection(&client{a}, in, gated{out, set})
 	a.conn.SetLogger(slog.New(slog.NewTextHandler(a.notes, nil)))
+	close(set)
 	go func() {
 		a.waitErr = cmd.Wait()
 		// The agent's last words are read to the end of its output, unless something it
@@ -229,8 +236,18 @@ func (h *Host) Start(ctx context.Context, spec Spec) (*Agent, error) {
 		},
 	})
 	if err != nil {
+		// Said before Close, which ends the agent: a crash is told by its exit and its log, an
+		// agent that never answered by its silence, not by the signal that ended it.
+		ferr := a.failed(sayDidNotStart, err)
+		select {
+		case <-a.exited:
+		default:
+			if ictx.Err() != nil && ctx.Err() == nil {
+				ferr = sayNoAnswer.Error(title, int(StartTimeout/time.Second))
+			}
+		}
 		a.Close()
-		return nil, a.failed(sayDidNotStart, err)
+		return nil, ferr
 	}
 	if info.ProtocolVersion != acp.ProtocolVersionNumber {
 		a.Close()
@@ -665,6 +682,17 @@ func (a *Agent) SetOption(ctx context.Context, id, option, value string) ([]Conf
 	defer a.mu.Unlock()
 	a.opts[id] = configOptions(res.ConfigOptions)
 	return a.withMode(id, a.opts[id]), nil
+}
+
+// gated reads r once open is closed.
+type gated struct {
+	r    io.Reader
+	open <-chan struct{}
+}
+
+func (g gated) Read(p []byte) (int, error) {
+	<-g.open
+	return g.r.Read(p)
 }
 
 // tail keeps the last max bytes written to it.

@@ -296,6 +296,31 @@ func TestCrashAndMissingAgent(t *testing.T) {
 	assert.Equal(t, "errAgentNotInstalled", ie.Text.Key)
 }
 
+// A command that is not an ACP agent (the CLI itself rather than its ACP adapter) is a clear
+// message at start, never a hang: one that prints its usage and exits says so with its words;
+// one that leaves a child holding its output still ends the start once it exited; one that
+// talks but not ACP's JSON stops at the start's limit.
+func TestAProgramThatIsNotAnAgent(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	h := &Host{}
+	_, err := h.Start(ctx, Spec{Name: "cli", Title: "Some CLI", Command: []string{"sh", "-c", "echo 'usage: some-cli [options] <prompt>' >&2; exit 1"}})
+	require.Error(t, err)
+	assert.Equal(t, "Some CLI stopped (exit status 1). The end of its log: usage: some-cli [options] <prompt>", err.Error())
+
+	_, err = h.Start(ctx, Spec{Name: "cli", Title: "Some CLI", Command: []string{"sh", "-c", "sleep 300 & echo 'no ACP here' >&2; exit 2"}})
+	require.Error(t, err)
+	assert.Equal(t, "Some CLI stopped (exit status 2). The end of its log: no ACP here", err.Error())
+	require.NoError(t, ctx.Err(), "the start waited on the child that holds the pipe")
+
+	defer func(d time.Duration) { StartTimeout = d }(StartTimeout)
+	StartTimeout = 2 * time.Second
+	_, err = h.Start(ctx, Spec{Name: "cli", Title: "Some CLI", Command: []string{"sh", "-c", "echo 'Welcome! Type a question.'; exec sleep 300"}})
+	require.Error(t, err)
+	assert.Equal(t, "Some CLI did not answer Skiff's first message within 2 s: is its command one that speaks ACP (an agent's ACP adapter, not the program itself)?", err.Error())
+	require.NoError(t, ctx.Err())
+}
+
 // Close kills the agent's whole process group: a child the agent started goes with it, even
 // one that outlives the agent (it ignores SIGTERM).
 func TestCloseKillsTheProcessGroup(t *testing.T) {

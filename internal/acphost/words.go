@@ -9,6 +9,7 @@ var (
 	sayNotInstalled  = i18n.Sentence{Key: "errAgentNotInstalled", English: "$1 is not installed: $2 was not found on PATH."}
 	sayCouldNotStart = i18n.Sentence{Key: "errAgentCouldNotStart", English: "$1 could not start: $2."}
 	sayDidNotStart   = i18n.Sentence{Key: "errAgentDidNotStart", English: "$1 did not start: $2."}
+	sayNoAnswer      = i18n.Sentence{Key: "errAgentNoAnswer", English: "$1 did not answer Skiff's first message within $2 s: is its command one that speaks ACP (an agent's ACP adapter, not the program itself)?"}
 	sayACPVersion    = i18n.Sentence{Key: "errAgentACPVersion", English: "$1 speaks ACP version $2; Skiff speaks version $3."}
 	sayStopped       = i18n.Sentence{Key: "errAgentStopped", English: "$1 stopped ($2)."}
 	sayStoppedLog    = i18n.Sentence{Key: "errAgentStoppedLog", English: "$1 stopped ($2). The end of its log: $3"}

@@ -275,13 +275,21 @@ func childEnv(env, extra []string) []string {
 // failed words an error of the agent's with s (its arguments: the agent's title, extra, then
 // the reason): a crash names its exit and the end of its log instead.
 func (a *Agent) failed(s i18n.Sentence, err error, extra ...any) error {
+	// An agent whose output ended has most often exited, or is about to (its output is read
+	// to its end before its exit is told): it is given longer to say how.
+	wait := 200 * time.Millisecond
+	select {
+	case <-a.conn.Done():
+		wait = 2 * time.Second
+	default:
+	}
 	select {
 	case <-a.exited:
 		if tail := a.logTail(); tail != "" {
 			return sayStoppedLog.Error(a.Spec.Title, fmt.Sprint(a.waitErr), tail)
 		}
 		return sayStopped.Error(a.Spec.Title, fmt.Sprint(a.waitErr))
-	case <-time.After(200 * time.Millisecond):
+	case <-time.After(wait):
 	}
 	select {
 	case <-a.conn.Done():

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	acp "github.com/coder/acp-go-sdk"
 
@@ -326,6 +327,9 @@ func (a *Agent) logTail() string {
 		cut := s[len(s)-400:]
 		if i := strings.IndexByte(cut, '\n'); i >= 0 && i < len(cut)-1 {
 			cut = cut[i+1:]
+		}
+		for len(cut) > 0 && !utf8.RuneStart(cut[0]) { // a line longer than that: from a whole character
+			cut = cut[1:]
 		}
 		s = cut
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/stretchr/testify/assert"
@@ -578,4 +579,19 @@ func TestListAndContinueAnAgentsSessions(t *testing.T) {
 	assert.ErrorIs(t, err, ErrNoList)
 	_, _, err = d.Continue(ctx, "chat-x", ids[0])
 	assert.ErrorContains(t, err, "neither session/load nor session/resume")
+}
+
+// The end of an agent's log in a status line is its last whole lines that fit in 400 bytes,
+// from a whole character when one line is longer than that.
+func TestLogTail(t *testing.T) {
+	tailOf := func(log string) string {
+		a := &Agent{stderr: &tail{max: 64 << 10}}
+		a.stderr.Write([]byte(log))
+		return a.logTail()
+	}
+	got := tailOf(strings.Repeat("starting up\n", 50) + "Error: no API key\n    at main (cli.js:12:5)\n")
+	assert.True(t, strings.HasPrefix(got, "starting up\n") && strings.HasSuffix(got, "\nError: no API key\n    at main (cli.js:12:5)") && len(got) <= 400, "%q", got)
+	long := tailOf(strings.Repeat("é", 300))
+	assert.True(t, utf8.ValidString(long), "%q", long)
+	assert.Equal(t, strings.Repeat("é", 200), long)
 }

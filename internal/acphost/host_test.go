@@ -266,7 +266,7 @@ func TestCrashAndMissingAgent(t *testing.T) {
 	a, rec := start(t, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	_, err := a.Prompt(ctx, "chat-1", "crash", nil)
+	_, err := a.Prompt(ctx, "chat-1", "crash loud", nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "Test Agent stopped")
 	assert.Contains(t, err.Error(), "exit status 3")

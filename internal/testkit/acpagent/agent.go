@@ -410,8 +410,13 @@ func (a *agent) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespon
 		<-ctx.Done()
 		end.StopReason = acp.StopReasonCancelled
 	case "crash":
-		// Last words first, long enough to be still in the pipe when the process is gone.
-		a.say(ctx, id, acp.UpdateAgentMessageText("Going down"+strings.Repeat(".", 48<<10)))
+		// Last words first ("crash loud": long enough to be still in the pipe when the
+		// process is gone).
+		words := "Going down."
+		if rest == "loud" {
+			words = "Going down" + strings.Repeat(".", 48<<10)
+		}
+		a.say(ctx, id, acp.UpdateAgentMessageText(words))
 		fmt.Fprintln(os.Stderr, "test agent: crashing on purpose")
 		os.Exit(3)
 	case "recall":

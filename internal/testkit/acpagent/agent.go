@@ -125,7 +125,6 @@ type agent struct {
 	mu       sync.Mutex
 	sessions map[acp.SessionId]*session
 	n        int
-	client   acp.ClientCapabilities
 }
 
 // peer is the connection to the client, once there is one.
@@ -134,8 +133,7 @@ func (a *agent) peer() *acp.AgentSideConnection {
 	return a.conn
 }
 
-func (a *agent) Initialize(_ context.Context, p acp.InitializeRequest) (acp.InitializeResponse, error) {
-	a.client = p.ClientCapabilities
+func (a *agent) Initialize(context.Context, acp.InitializeRequest) (acp.InitializeResponse, error) {
 	caps := acp.AgentCapabilities{
 		McpCapabilities:    acp.McpCapabilities{Http: true},
 		PromptCapabilities: acp.PromptCapabilities{Image: os.Getenv("SKIFF_TEST_AGENT_IMAGES") != "none"},

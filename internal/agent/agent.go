@@ -436,6 +436,11 @@ func (e *Engine) Edit(ctx context.Context, in Input, emit func(Update)) error {
 	if last < 0 {
 		return ErrNothingToEdit
 	}
+	finish, err := e.dropping(ctx, ses.ID, imagesOf(ses.Messages[last+1:]))
+	if err != nil {
+		return err
+	}
+	defer finish()
 	ses.Messages = ses.Messages[:last+1]
 	if last == 0 && ses.Title == store.TitleFrom(ses.Messages[0].Content) {
 		ses.Title = store.TitleFrom(in.Text) // still the automatic title: follow the edit, not a rename
@@ -463,6 +468,11 @@ func (e *Engine) Regenerate(ctx context.Context, in Input, emit func(Update)) er
 			in.versions = in.versions[n-MaxVersions+1:]
 		}
 	}
+	finish, err := e.dropping(ctx, ses.ID, imagesOf(ses.Messages[last+1:]))
+	if err != nil {
+		return err
+	}
+	defer finish()
 	ses.Messages = ses.Messages[:last+1]
 	return e.run(ctx, ses, in, nil, emit)
 }

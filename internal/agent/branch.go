@@ -62,38 +62,43 @@ func (e *Engine) Branch(ctx context.Context, id, msgID, edited string) (*store.S
 		ses.ID = store.PrivatePrefix + ses.ID
 	}
 	// The chat's attachments and screenshots, read in one call, each copied once.
-	var ids []string
-	for _, m := range src.Messages[:at+1] {
-		ids = append(ids, m.Images...)
-		if m.Tool != nil && m.Tool.Image != "" {
-			ids = append(ids, m.Tool.Image)
-		}
-	}
+	ids := imagesOf(src.Messages[:at+1])
 	stored, err := e.Store.Images(ctx, ids...)
 	if err != nil {
 		return nil, err
 	}
+	// Each attachment gets its copy's id first, so that what is about to be copied is written
+	// before the first copy: a worker stopped before the branch is saved leaves copies the
+	// next one deletes (store.Pending), not copies no chat holds.
 	copied := map[string]string{} // an attachment's id in the chat → its copy's
-	var made []string
-	copyOf := func(id string) string {
-		c, ok := copied[id]
-		if !ok {
-			c = e.copyAttachment(ctx, id, stored[id], ses.ID, &made)
-			copied[id] = c
+	var copies []string
+	for _, id := range ids {
+		if _, ok := copied[id]; !ok {
+			copied[id] = copyID(id, ses.ID)
+			copies = append(copies, copied[id])
 		}
-		return c
+	}
+	done := func() {}
+	if len(copies) > 0 {
+		if done, err = e.Store.Begin(ctx, store.Pending{Session: ses.ID, Images: copies}); err != nil {
+			return nil, err
+		}
+	}
+	defer done()
+	for _, id := range ids {
+		e.copyAttachment(ctx, id, stored[id], copied[id])
 	}
 	for _, m := range src.Messages[:at+1] {
 		m.ID = NewID()
 		if len(m.Images) > 0 {
 			m.Images = append([]string(nil), m.Images...)
 			for k, img := range m.Images {
-				m.Images[k] = copyOf(img)
+				m.Images[k] = copied[img]
 			}
 		}
 		if m.Tool != nil && m.Tool.Image != "" {
 			run := *m.Tool
-			run.Image = copyOf(run.Image)
+			run.Image = copied[run.Image]
 			m.Tool = &run
 		}
 		if m.Role == "user" && len(ses.Messages) == at {
@@ -102,21 +107,20 @@ func (e *Engine) Branch(ctx context.Context, id, msgID, edited string) (*store.S
 		ses.Messages = append(ses.Messages, m)
 	}
 	if err := ctx.Err(); err != nil {
-		_ = e.Store.DeleteImages(context.WithoutCancel(ctx), made...)
+		_ = e.Store.DeleteImages(context.WithoutCancel(ctx), copies...)
 		return nil, err
 	}
 	if err := e.Store.SaveSession(ctx, ses); err != nil {
-		_ = e.Store.DeleteImages(context.WithoutCancel(ctx), made...)
+		_ = e.Store.DeleteImages(context.WithoutCancel(ctx), copies...)
 		return nil, err
 	}
 	return ses, e.Store.SetActive(ctx, ses.ID)
 }
 
-// copyAttachment stores img, attachment (or screenshot) id of a chat, as a copy for chat to,
-// under an id of the same kind, and returns the copy's id. One the chat lost (img.Data empty:
-// its entry is gone) gets an id with nothing under it, which the panel shows as gone: never
-// the chat's own id, which deleting the branch would delete from the chat.
-func (e *Engine) copyAttachment(ctx context.Context, id string, img store.StoredImage, to string, made *[]string) string {
+// copyID is the id of the copy, for chat to, of attachment (or screenshot) id: a new id of
+// the same kind, private when the chat is. Never the chat's own id, which deleting the branch
+// would delete from the chat.
+func copyID(id, to string) string {
 	bare := strings.TrimPrefix(id, store.PrivatePrefix)
 	kind := ""
 	if strings.HasPrefix(bare, fileID) {
@@ -128,20 +132,25 @@ func (e *Engine) copyAttachment(ctx context.Context, id string, img store.Stored
 	if store.Private(to) {
 		c = store.PrivatePrefix + c
 	}
+	return c
+}
+
+// copyAttachment stores img, attachment (or screenshot) id of a chat, under c, its copy's id.
+// One the chat lost (img.Data empty: its entry is gone) is not stored: the panel shows the
+// copy as gone too.
+func (e *Engine) copyAttachment(ctx context.Context, id string, img store.StoredImage, c string) {
 	if img.Mime == "" && len(img.Data) == 0 {
-		return c
+		return
 	}
-	*made = append(*made, c) // undone with the rest if the branch is not saved
 	if img.Original {
 		data, ok, err := e.Store.Original(ctx, id)
 		if err != nil || !ok {
 			img.Original = false
 		} else if e.Store.SaveOriginal(ctx, c, data) != nil {
-			return c
+			return
 		}
 	}
 	_ = e.Store.SaveImage(ctx, c, img) // one not saved shows as gone, as one the chat lost
-	return c
 }
 
 // Why a chat is not branched, a reply continued or its versions shown, for the user (their French is in ui/_locales).

@@ -46,7 +46,7 @@ func TestAttachedFilesAreNotFilesToUpload(t *testing.T) {
 	ctx := context.Background()
 	e, _ := hostedEngine(t)
 	png := []byte("\x89PNG\r\n\x1a\n rest of a picture")
-	ids, err := e.SaveImages(ctx, []Attached{{Name: "notes.md", Mime: "text/markdown", Data: []byte("# notes")}, {Name: "me.png", Data: png}}, false)
+	ids, _, err := e.SaveImages(ctx, []Attached{{Name: "notes.md", Mime: "text/markdown", Data: []byte("# notes")}, {Name: "me.png", Data: png}}, false, "")
 	require.NoError(t, err)
 	assert.False(t, pictures(ids[:1]))
 	assert.True(t, pictures(ids))
@@ -65,10 +65,10 @@ func TestAFileKeptWithItsTextCanBeUploaded(t *testing.T) {
 	ctx := context.Background()
 	e, st := hostedEngine(t)
 	pdf := []byte("%PDF-1.4 the file itself")
-	ids, err := e.SaveImages(ctx, []Attached{
+	ids, _, err := e.SaveImages(ctx, []Attached{
 		{Name: "cv.pdf", Mime: "application/pdf", Data: []byte("[Page 1]\nAda Lovelace"), Pages: 1, Original: pdf},
 		{Name: "big.pdf", Mime: "application/pdf", Data: []byte("[Page 1]\nlong"), Original: make([]byte, MaxOriginal+1)},
-	}, false)
+	}, false, "")
 	require.NoError(t, err)
 	assert.False(t, pictures(ids))
 	assert.True(t, uploadable(ids[:1]))

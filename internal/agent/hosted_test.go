@@ -197,7 +197,7 @@ func TestHostedAgentGetsImagesWhenItTakesThem(t *testing.T) {
 		e, st := hostedEngine(t) // one each: a turn's watcher may still read e.Hosted after it
 		h := &scripted{e: e, takes: takes, events: []link.AgentEvent{{Kind: "text", Text: "Seen."}}}
 		e.Hosted = h
-		ids, err := e.SaveImages(ctx, []Attached{{Name: "a.png", Data: png}}, false)
+		ids, _, err := e.SaveImages(ctx, []Attached{{Name: "a.png", Data: png}}, false, "")
 		require.NoError(t, err)
 		var sid string
 		require.NoError(t, e.Send(ctx, Input{Text: "look", Images: ids}, func(u Update) { sid = u.SessionID }))
@@ -223,7 +223,7 @@ func TestHostedAgentGetsAttachedFilesAsText(t *testing.T) {
 	e, st := hostedEngine(t)
 	h := &scripted{e: e, takes: false, events: []link.AgentEvent{{Kind: "text", Text: "Read."}}}
 	e.Hosted = h
-	ids, err := e.SaveImages(ctx, []Attached{{Name: "plan.md", Mime: "text/markdown", Data: []byte("HOSTED-2b7d: ship on Friday")}}, false)
+	ids, _, err := e.SaveImages(ctx, []Attached{{Name: "plan.md", Mime: "text/markdown", Data: []byte("HOSTED-2b7d: ship on Friday")}}, false, "")
 	require.NoError(t, err)
 	var sid string
 	require.NoError(t, e.Send(ctx, Input{Text: "summarise", Images: ids}, func(u Update) { sid = u.SessionID }))

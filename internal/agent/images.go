@@ -69,25 +69,27 @@ func documentBlock(d store.StoredImage, mark string) string {
 	return attach.Block(d.Name, string(d.Data), d.Pages, d.Cut, mark)
 }
 
-// SaveImages checks the images a user attached and stores them, returning their ids in order
-// (a private chat's are kept in memory: see store.Private). Nothing is stored unless every
-// image is fine.
-func (e *Engine) SaveImages(ctx context.Context, imgs []Attached, private bool) ([]string, error) {
+// SaveImages checks the images a user attached to a message of chat session ("": a chat not
+// made yet) and stores them, returning their ids in order (a private chat's are kept in
+// memory: see store.Private). Nothing is stored unless every image is fine. The caller calls
+// kept once the message that holds them is stored (or they were deleted): until then, a
+// stopped worker leaves them to the next one to delete (store.Pending).
+func (e *Engine) SaveImages(ctx context.Context, imgs []Attached, private bool, session string) (ids []string, kept func(), err error) {
+	kept = func() {}
 	if err := attach.CheckCount(len(imgs)); err != nil {
-		return nil, err
+		return nil, kept, err
 	}
 	stored := make([]store.StoredImage, len(imgs))
 	originals := make([][]byte, len(imgs))
 	for i, img := range imgs {
 		c, err := img.Checked()
 		if err != nil {
-			return nil, err
+			return nil, kept, err
 		}
 		stored[i] = store.StoredImage{Mime: c.Mime, Data: c.Data, Name: attachedName(img.Name, i, stored[:i]), Pages: c.Pages, Cut: c.Cut, Original: len(c.Original) > 0}
 		originals[i] = c.Original
 	}
-	var ids []string
-	for i, img := range stored {
+	for _, img := range stored {
 		id := NewID()
 		switch {
 		case img.Original:
@@ -99,16 +101,55 @@ func (e *Engine) SaveImages(ctx context.Context, imgs []Attached, private bool) 
 			id = store.PrivatePrefix + id
 		}
 		ids = append(ids, id)
-		err := e.Store.SaveImage(ctx, id, img)
+	}
+	if len(ids) == 0 {
+		return nil, kept, nil
+	}
+	if kept, err = e.Store.Begin(ctx, store.Pending{Session: session, Images: ids}); err != nil {
+		return nil, func() {}, err
+	}
+	for i, img := range stored {
+		err := e.Store.SaveImage(ctx, ids[i], img)
 		if err == nil && img.Original {
-			err = e.Store.SaveOriginal(ctx, id, originals[i])
+			err = e.Store.SaveOriginal(ctx, ids[i], originals[i])
 		}
 		if err != nil {
 			_ = e.Store.DeleteImages(context.WithoutCancel(ctx), ids...)
-			return nil, err
+			kept()
+			return nil, func() {}, err
 		}
 	}
-	return ids, nil
+	return ids, kept, nil
+}
+
+// dropping notes that a change to chat session is about to drop the messages that hold the
+// images (or files, screenshots) ids, and returns what the caller defers: once the change is
+// stored, it deletes those the chat no longer holds. Until then a stopped worker leaves them
+// to the next one (store.Pending); a change that was not stored deletes nothing.
+func (e *Engine) dropping(ctx context.Context, session string, ids []string) (finish func(), err error) {
+	if len(ids) == 0 {
+		return func() {}, nil
+	}
+	done, err := e.Store.Begin(ctx, store.Pending{Session: session, Images: ids})
+	if err != nil {
+		return nil, err
+	}
+	return func() {
+		_ = e.Store.DeleteUnheld(context.WithoutCancel(ctx), session, ids...)
+		done()
+	}, nil
+}
+
+// imagesOf is every image, file and screenshot messages hold.
+func imagesOf(ms []store.Message) []string {
+	var ids []string
+	for _, m := range ms {
+		ids = append(ids, m.Images...)
+		if m.Tool != nil && m.Tool.Image != "" {
+			ids = append(ids, m.Tool.Image)
+		}
+	}
+	return ids
 }
 
 // attachedName is the name a picture is attached under (the model gives it to upload_file):

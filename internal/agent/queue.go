@@ -60,11 +60,12 @@ func (e *Engine) EditQueued(ctx context.Context, id, msgID, text string) ([]stor
 	} else {
 		q[i].Text = text
 	}
-	if err := e.Store.SetQueue(ctx, id, q); err != nil {
+	finish, err := e.dropping(ctx, id, dropped)
+	if err != nil {
 		return q, err
 	}
-	_ = e.Store.DeleteImages(ctx, dropped...) // one left behind costs room, not the chat
-	return q, nil
+	defer finish()
+	return q, e.Store.SetQueue(ctx, id, q)
 }
 
 func indexQueued(q []store.Queued, id string) int {

@@ -177,6 +177,9 @@ type runner struct {
 	resume bool
 	// versions: the run's first reply is a new version of a reply, and these the ones before it.
 	versions []store.Message
+	// unsaved drop the notes (store.Pending) of screenshots stored before the message that holds
+	// them: once a save holds it, a stopped worker no longer leaves a screenshot no chat holds.
+	unsaved []func()
 }
 
 // PanelCaller is the model of a chat in the panel, as the gate and the audit log name it.
@@ -205,7 +208,14 @@ func (r *runner) release(ctx context.Context) {
 // save writes the session; a failure is reported on the message it concerns.
 func (r *runner) save(ctx context.Context) error {
 	r.ses.UpdatedAt = r.e.now()
-	return r.e.Store.SaveSession(context.WithoutCancel(ctx), r.ses)
+	if err := r.e.Store.SaveSession(context.WithoutCancel(ctx), r.ses); err != nil {
+		return err
+	}
+	for _, done := range r.unsaved {
+		done()
+	}
+	r.unsaved = nil
+	return nil
 }
 
 func (r *runner) message(i int) {
@@ -906,8 +916,15 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 			if store.Private(r.ses.ID) {
 				id = store.PrivatePrefix + id
 			}
-			if err := e.Store.SaveImage(context.WithoutCancel(ctx), id, store.StoredImage{Mime: res.Image.Mime, Data: res.Image.Data}); err == nil {
-				msg.Tool.Image = id
+			sctx := context.WithoutCancel(ctx)
+			if done, err := e.Store.Begin(sctx, store.Pending{Session: r.ses.ID, Images: []string{id}}); err == nil {
+				if err := e.Store.SaveImage(sctx, id, store.StoredImage{Mime: res.Image.Mime, Data: res.Image.Data}); err == nil {
+					msg.Tool.Image = id
+					r.unsaved = append(r.unsaved, done)
+				} else {
+					_ = e.Store.DeleteImages(sctx, id)
+					done()
+				}
 			}
 		}
 		r.finish(ctx, i, "", res.Text, false)

@@ -125,6 +125,9 @@ func (c *Core) Start(ctx context.Context) {
 		return
 	}
 	c.applyRules(ctx, s)
+	// A change a stopped worker cut half-way (a chat half deleted, attachments stored for a
+	// message that never was) is finished or undone.
+	_, _ = c.Store.Recover(ctx)
 	// Outside calls that were asking when the worker stopped: shown again until skiffd sends
 	// them again (they take the answer given meanwhile) or they time out.
 	if qs, err := c.Store.Questions(ctx); err == nil && len(qs) > 0 {
@@ -273,7 +276,7 @@ func (c *Core) send(ctx context.Context, p SendParams, emit func(agent.Update)) 
 	// The page it is about is in an incognito window: a new chat is a private one, a kept one
 	// does not take it (asked once, before anything is stored).
 	incognito := c.incognito(ctx, p.WindowID, placedIn(ctx, new(int)))
-	images, err := c.Engine.SaveImages(ctx, p.Images, store.Private(p.SessionID) || incognito)
+	images, kept, err := c.Engine.SaveImages(ctx, p.Images, store.Private(p.SessionID) || incognito, p.SessionID)
 	if err != nil {
 		return err
 	}
@@ -282,6 +285,7 @@ func (c *Core) send(ctx context.Context, p SendParams, emit func(agent.Update)) 
 		if !stored {
 			_ = c.Store.DeleteImages(context.WithoutCancel(ctx), images...)
 		}
+		kept()
 	}()
 	for try := 0; ; try++ {
 		if p.SessionID != "" {

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skiff-ai/skiff/internal/agent"
 	"github.com/skiff-ai/skiff/internal/store"
 )
 
@@ -315,4 +316,39 @@ func TestProviderTestAndDetect(t *testing.T) {
 	f := found[0].(map[string]any)
 	assert.Equal(t, "ollama", f["provider"])
 	assert.Equal(t, "llama3.2:latest", f["models"].([]any)[0].(map[string]any)["id"])
+}
+
+// A worker that starts finishes what a stopped one left half-done: a chat whose delete was cut
+// after the chat left the list, and a picture stored for a message the worker never stored
+// (it stopped between the two). Nothing of either stays in the storage.
+func TestAStartingWorkerFinishesWhatAStoppedOneLeft(t *testing.T) {
+	srv := testkit.Replay(t, "openai/text_usage.sse", 0)
+	disk := store.NewMemKV()
+	c := newCore(t, disk, "openai", srv.URL)
+	p := &panel{}
+	c.Connect(p)
+	sid := p.callOK(t, c, "chat.send", obj{"text": "What is in this picture?", "images": []obj{{"name": "square.png", "mime": "image/png", "data": pngBytes}}}).(map[string]any)["sessionId"].(string)
+	p.waitFor(t, "chat.done")
+
+	// The delete stops after its first writes (its note of what it removes, the list without
+	// the chat): the chat's messages and picture are still stored.
+	cut := &testkit.StoppingKV{Disk: disk, Left: 2}
+	dying, err := store.Open(context.Background(), cut)
+	require.NoError(t, err)
+	require.Error(t, dying.DeleteSession(context.Background(), sid))
+	// A send's pictures, stored before its message, when the worker stops in between.
+	cut = &testkit.StoppingKV{Disk: disk, Left: 3}
+	dying, err = store.Open(context.Background(), cut)
+	require.NoError(t, err)
+	left := New(context.Background(), cut, testkit.Doer{}, nil, nil)
+	_, _, err = left.Engine.SaveImages(context.Background(), []agent.Attached{{Name: "b.png", Data: pngBytes}}, false, "")
+	require.NoError(t, err)
+	require.NotEmpty(t, testkit.Unheld(t, disk), "the stops left something behind")
+
+	next := New(context.Background(), disk, testkit.Doer{}, nil, nil)
+	next.Start(context.Background())
+	assert.Empty(t, testkit.Unheld(t, disk), "left behind after the next start")
+	for _, k := range disk.Keys() {
+		assert.NotContains(t, k, sid)
+	}
 }

@@ -71,6 +71,10 @@ type Store struct {
 	// auditMu guards the audit log's: its writes (one after each call, of a chunk of up to
 	// AuditChunk entries) never hold up a chat's.
 	auditMu sync.Mutex
+	// pendingMu guards the list of changes under way (Pending), and boot names this Store's
+	// start in them.
+	pendingMu sync.Mutex
+	boot      string
 }
 
 // Open checks the schema version and returns a Store. A fresh KV is stamped with
@@ -89,13 +93,13 @@ func Open(ctx context.Context, kv KV) (*Store, error) {
 			return nil, fmt.Errorf("%w (schema %d, this one reads %d)", ErrNewerSchema, v, SchemaVersion)
 		}
 		if v == SchemaVersion {
-			return &Store{kv: kv}, nil
+			return &Store{kv: kv, boot: newBoot()}, nil
 		}
 	}
 	if err := kv.Set(ctx, map[string][]byte{"schema": []byte(fmt.Sprint(SchemaVersion))}); err != nil {
 		return nil, err
 	}
-	return &Store{kv: kv}, nil
+	return &Store{kv: kv, boot: newBoot()}, nil
 }
 
 // OpenNow returns a Store at once and checks the schema version meanwhile, as Open does: every
@@ -109,7 +113,7 @@ func OpenNow(ctx context.Context, kv KV) *Store {
 		defer close(g.done)
 		_, g.err = Open(ctx, kv)
 	}()
-	return &Store{kv: g}
+	return &Store{kv: g, boot: newBoot()}
 }
 
 // gatedKV is a KV whose every use waits for the schema check, and fails as it did.
@@ -509,26 +513,49 @@ func (s *Store) SaveDraft(ctx context.Context, id string, m *Message) error {
 	return s.set(ctx, map[string]any{draftKey(id): m})
 }
 
-// DeleteSession removes a session, its draft, its queue, its images and its index entry.
+// DeleteSession removes a session, its draft, its queue, its images and its index entry. What
+// it will remove is written first (Pending): a worker stopped half-way leaves the rest to the
+// next one (Recover), never the chat's words on disk with no chat to show them.
 func (s *Store) DeleteSession(ctx context.Context, id string) error {
-	var images []string
+	var keys []string
 	if ses, err := s.Session(ctx, id); err == nil {
 		for _, m := range ses.Messages {
 			if m.Tool != nil && m.Tool.Image != "" {
-				images = append(images, imageKey(m.Tool.Image))
+				keys = append(keys, imageKey(m.Tool.Image))
 			}
 			for _, img := range m.Images {
-				images = append(images, imageKey(img), originalKey(img))
+				keys = append(keys, imageKey(img), originalKey(img))
 			}
 		}
 	}
 	if q, err := s.Queue(ctx, id); err == nil {
 		for _, m := range q {
 			for _, img := range m.Images {
-				images = append(images, imageKey(img), originalKey(img))
+				keys = append(keys, imageKey(img), originalKey(img))
 			}
 		}
 	}
+	parts, err := s.partsOf(ctx, id)
+	if err != nil {
+		return err
+	}
+	for k := range parts {
+		keys = append(keys, partKey(id, k))
+	}
+	done, err := s.Begin(ctx, Pending{Delete: true, Session: id, Keys: keys})
+	if err != nil {
+		return err
+	}
+	if err := s.deleteSession(ctx, id, keys); err != nil {
+		return err // left to Recover
+	}
+	done()
+	return nil
+}
+
+// deleteSession removes session id's index entry and pin, then keys and its head, draft and
+// queue: DeleteSession's writes, which Recover runs again for one cut half-way.
+func (s *Store) deleteSession(ctx context.Context, id string, keys []string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	idx, had, err := s.readIndex(ctx, indexKey(id))
@@ -542,21 +569,14 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 		}
 	}
 	items := map[string]any{}
-	images = append(images, indexItems(indexKey(id), out, had, items)...)
+	gone := indexItems(indexKey(id), out, had, items)
 	if err := s.set(ctx, items); err != nil {
 		return err
-	}
-	parts, err := s.partsOf(ctx, id)
-	if err != nil {
-		return err
-	}
-	for k := range parts {
-		images = append(images, partKey(id, k))
 	}
 	if err := s.setPin(ctx, id, false); err != nil {
 		return err
 	}
-	return s.kv.Delete(ctx, append(images, sessionKey(id), draftKey(id), queueKey(id))...)
+	return s.kv.Delete(ctx, append(append(gone, keys...), sessionKey(id), draftKey(id), queueKey(id))...)
 }
 
 // StoredImage is an image a tool took, or one the user attached (with its file's name); or a
@@ -722,6 +742,13 @@ func (k *MemKV) Delete(_ context.Context, keys ...string) error {
 		delete(k.m, key)
 	}
 	return nil
+}
+
+// Keys lists every key k holds, sorted: what a test reads to find what was left behind.
+func (k *MemKV) Keys() []string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return keysOf(k.m)
 }
 
 func keysOf(m map[string][]byte) []string {

@@ -1,0 +1,181 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strconv"
+	"sync/atomic"
+	"time"
+)
+
+// A change of several writes (deleting a chat, storing a message's attachments before the
+// message, copying a chat's attachments for a branch) can be cut between two of them: Chrome
+// stops a worker when it likes, and a user can close the browser. What such a cut leaves must
+// not outlive it: a deleted chat's words on disk, or copies no chat holds, which nothing shows
+// and nothing would ever remove (the extension's storage is unlimited). So each such change
+// first writes what it is about to do (Pending), and drops it once done; Recover, when the
+// next worker starts, finishes or undoes what a stopped one left.
+//
+// Pending is one such change, as it is written before its first write.
+type Pending struct {
+	ID string `json:"id"`
+	// Boot names the worker that wrote it: Recover leaves the changes of its own worker alone
+	// (they are under way, not cut).
+	Boot string `json:"boot"`
+	// Delete: chat Session is being deleted, and Keys are its keys to remove (its head and
+	// parts, draft, queue, images and files). Recover deletes it all.
+	Delete bool     `json:"delete,omitempty"`
+	Keys   []string `json:"keys,omitempty"`
+	// Images (ids) were written for chat Session ("": a chat not made yet): Recover keeps each
+	// one a message or queued message of that chat (of any chat, for "") holds, and deletes
+	// the others.
+	Images  []string `json:"images,omitempty"`
+	Session string   `json:"session,omitempty"`
+}
+
+// pendingKey holds the changes under way: a private chat's in memory, with the chat.
+func pendingKey(private bool) string { return twin("pending", private) }
+
+var boots atomic.Int64
+
+// newBoot names a Store: a worker's start.
+func newBoot() string {
+	return strconv.FormatInt(time.Now().UnixNano(), 36) + "." + strconv.FormatInt(boots.Add(1), 36)
+}
+
+func (p *Pending) private() bool {
+	return Private(p.Session) || len(p.Images) > 0 && Private(p.Images[0])
+}
+
+// Begin writes p (its ID and Boot set here) before the change it names starts, and returns
+// the function that drops it once the change is done (its error is not the change's: a
+// leftover entry is only finished again, harmlessly, by the next worker).
+func (s *Store) Begin(ctx context.Context, p Pending) (done func(), err error) {
+	p.ID, p.Boot = newBoot(), s.boot
+	key := pendingKey(p.private())
+	if err := s.updatePending(ctx, key, func(l []Pending) []Pending { return append(l, p) }); err != nil {
+		return nil, err
+	}
+	return func() {
+		_ = s.updatePending(context.WithoutCancel(ctx), key, func(l []Pending) []Pending {
+			return slices.DeleteFunc(l, func(q Pending) bool { return q.ID == p.ID })
+		})
+	}, nil
+}
+
+func (s *Store) updatePending(ctx context.Context, key string, f func([]Pending) []Pending) error {
+	s.pendingMu.Lock()
+	defer s.pendingMu.Unlock()
+	var l []Pending
+	if _, err := s.get(ctx, key, &l); err != nil {
+		return err
+	}
+	l = f(l)
+	if len(l) == 0 {
+		return s.kv.Delete(ctx, key)
+	}
+	return s.set(ctx, map[string]any{key: l})
+}
+
+// Recover finishes or undoes the changes a stopped worker left under way (Pending), and says
+// how many. A change it cannot finish now (the storage failing) stays for the next start.
+func (s *Store) Recover(ctx context.Context) (int, error) {
+	got, err := s.kv.Get(ctx, pendingKey(false), pendingKey(true)) // one read at each start
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, private := range []bool{false, true} {
+		key := pendingKey(private)
+		b, ok := got[key]
+		if !ok {
+			continue
+		}
+		var l []Pending
+		if err := json.Unmarshal(b, &l); err != nil {
+			return n, &CorruptError{What: "the list of changes under way", Key: key, Err: err}
+		}
+		for _, p := range l {
+			if p.Boot == s.boot {
+				continue
+			}
+			if err := s.recover(ctx, p); err != nil {
+				return n, err
+			}
+			if err := s.updatePending(ctx, key, func(l []Pending) []Pending {
+				return slices.DeleteFunc(l, func(q Pending) bool { return q.ID == p.ID })
+			}); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+func (s *Store) recover(ctx context.Context, p Pending) error {
+	if p.Delete {
+		return s.deleteSession(ctx, p.Session, p.Keys)
+	}
+	return s.DeleteUnheld(ctx, p.Session, p.Images...)
+}
+
+// DeleteUnheld deletes the images (and files) ids that no message or queued message of chat
+// session holds (of any chat, for ""): those stored for a message that was never stored, or
+// that were held by messages a change dropped. A chat it cannot read deletes nothing.
+func (s *Store) DeleteUnheld(ctx context.Context, session string, ids ...string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	held := map[string]bool{}
+	hold := func(ses *Session, q []Queued) {
+		for _, m := range ses.Messages {
+			for _, id := range m.Images {
+				held[id] = true
+			}
+			if m.Tool != nil && m.Tool.Image != "" {
+				held[m.Tool.Image] = true
+			}
+		}
+		for _, m := range q {
+			for _, id := range m.Images {
+				held[id] = true
+			}
+		}
+	}
+	var chats []string
+	if session != "" {
+		chats = []string{session}
+	} else {
+		idx, err := s.Sessions(ctx)
+		if err != nil {
+			return err
+		}
+		for _, m := range idx {
+			chats = append(chats, m.ID)
+		}
+	}
+	for _, id := range chats {
+		ses, err := s.Session(ctx, id)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err // unreadable: nothing is deleted on a guess
+		}
+		q, err := s.Queue(ctx, id)
+		if err != nil {
+			return err
+		}
+		hold(ses, q)
+	}
+	var gone []string
+	for _, id := range ids {
+		if !held[id] {
+			gone = append(gone, id)
+		}
+	}
+	return s.DeleteImages(ctx, gone...)
+}

@@ -1,0 +1,63 @@
+package store_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skiff-ai/skiff/internal/store"
+	"github.com/skiff-ai/skiff/internal/testkit"
+)
+
+// A chat being deleted when the worker stops, at any of the delete's writes: the next worker
+// finishes it. Nothing of the chat stays on disk (its words in its parts, its pictures and
+// files, its queue, its pin), and the other chat is as it was.
+func TestADeleteCutByAStoppedWorkerIsFinished(t *testing.T) {
+	ctx := context.Background()
+	for _, private := range []bool{false, true} {
+		id, img, doc, queued := "gone", "img1", "doc-1", "img2"
+		if private {
+			id, img, doc, queued = store.PrivatePrefix+id, store.PrivatePrefix+img, store.PrivatePrefix+doc, store.PrivatePrefix+queued
+		}
+		start := func(s *store.Store) {
+			long := strings.Repeat("secret words ", 6000) // several parts
+			require.NoError(t, s.SaveSession(ctx, &store.Session{Header: store.Header{ID: "kept", Title: "kept"}, Messages: []store.Message{{ID: "k", Role: "user", Content: "hello"}}}))
+			require.NoError(t, s.SaveSession(ctx, &store.Session{Header: store.Header{ID: id, Title: "gone"}, Messages: []store.Message{
+				{ID: "1", Role: "user", Content: long, Images: []string{img, doc}},
+				{ID: "2", Role: "assistant", Content: long},
+				{ID: "3", Role: "user", Content: long},
+			}}))
+			require.NoError(t, s.SaveImage(ctx, img, store.StoredImage{Mime: "image/png", Data: []byte("png")}))
+			require.NoError(t, s.SaveImage(ctx, doc, store.StoredImage{Mime: "application/pdf", Data: []byte("text"), Original: true}))
+			require.NoError(t, s.SaveOriginal(ctx, doc, []byte("%PDF")))
+			require.NoError(t, s.SaveImage(ctx, queued, store.StoredImage{Mime: "image/png", Data: []byte("png2")}))
+			require.NoError(t, s.SetQueue(ctx, id, []store.Queued{{ID: "q", Text: "next", Images: []string{queued}}}))
+			require.NoError(t, s.SaveDraft(ctx, id, &store.Message{ID: "4", Role: "assistant", Content: "draft"}))
+			require.NoError(t, s.Pin(ctx, id, true))
+		}
+		stops := testkit.EveryStop(t, start, func(s *store.Store) error { return s.DeleteSession(ctx, id) }, func(t *testing.T, kv *store.MemKV, stopped bool) {
+			assert.Empty(t, testkit.Unheld(t, kv), "left behind")
+			s, err := store.Open(ctx, kv)
+			require.NoError(t, err)
+			idx, err := s.Sessions(ctx)
+			require.NoError(t, err)
+			kept, err := s.Session(ctx, "kept")
+			require.NoError(t, err)
+			assert.Equal(t, "hello", kept.Messages[0].Content)
+			if len(idx) == 2 {
+				return // stopped before the delete began: the chat is whole (Unheld checked its parts)
+			}
+			require.Len(t, idx, 1)
+			for _, k := range kv.Keys() {
+				assert.NotContains(t, k, "gone", "a key of the deleted chat")
+				b, _ := kv.Get(ctx, k)
+				assert.NotContains(t, string(b[k]), "secret words", "%s holds the deleted chat's words", k)
+				assert.NotContains(t, string(b[k]), id, "%s names the deleted chat", k)
+			}
+		})
+		assert.Greater(t, stops, 3)
+	}
+}

@@ -84,7 +84,6 @@ func (e *Engine) Branch(ctx context.Context, id, msgID, edited string) (*store.S
 			return nil, err
 		}
 	}
-	defer done()
 	for _, id := range ids {
 		e.copyAttachment(ctx, id, stored[id], copied[id])
 	}
@@ -106,14 +105,18 @@ func (e *Engine) Branch(ctx context.Context, id, msgID, edited string) (*store.S
 		}
 		ses.Messages = append(ses.Messages, m)
 	}
-	if err := ctx.Err(); err != nil {
-		_ = e.Store.DeleteImages(context.WithoutCancel(ctx), copies...)
+	err = ctx.Err()
+	if err == nil {
+		err = e.Store.SaveSession(ctx, ses)
+	}
+	if err != nil {
+		// The copies go; one that cannot be deleted now is left to the note.
+		if e.Store.DeleteImages(context.WithoutCancel(ctx), copies...) == nil {
+			done()
+		}
 		return nil, err
 	}
-	if err := e.Store.SaveSession(ctx, ses); err != nil {
-		_ = e.Store.DeleteImages(context.WithoutCancel(ctx), copies...)
-		return nil, err
-	}
+	done()
 	return ses, e.Store.SetActive(ctx, ses.ID)
 }
 

@@ -114,8 +114,9 @@ func (e *Engine) SaveImages(ctx context.Context, imgs []Attached, private bool, 
 			err = e.Store.SaveOriginal(ctx, ids[i], originals[i])
 		}
 		if err != nil {
-			_ = e.Store.DeleteImages(context.WithoutCancel(ctx), ids...)
-			kept()
+			if e.Store.DeleteImages(context.WithoutCancel(ctx), ids...) == nil {
+				kept() // else left to the note
+			}
 			return nil, func() {}, err
 		}
 	}
@@ -135,8 +136,9 @@ func (e *Engine) dropping(ctx context.Context, session string, ids []string) (fi
 		return nil, err
 	}
 	return func() {
-		_ = e.Store.DeleteUnheld(context.WithoutCancel(ctx), session, ids...)
-		done()
+		if e.Store.DeleteUnheld(context.WithoutCancel(ctx), session, ids...) == nil {
+			done() // else left to the note
+		}
 	}, nil
 }
 

@@ -921,9 +921,8 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 				if err := e.Store.SaveImage(sctx, id, store.StoredImage{Mime: res.Image.Mime, Data: res.Image.Data}); err == nil {
 					msg.Tool.Image = id
 					r.unsaved = append(r.unsaved, done)
-				} else {
-					_ = e.Store.DeleteImages(sctx, id)
-					done()
+				} else if e.Store.DeleteImages(sctx, id) == nil {
+					done() // else left to the note
 				}
 			}
 		}

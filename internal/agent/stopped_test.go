@@ -4,13 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/testkit"
+	"github.com/skiff-ai/skiff/internal/tool"
 )
 
 // heldExist fails when a listed chat holds an image or file that is not stored.
@@ -100,6 +103,36 @@ func TestAttachmentsOutliveNoChangeAStoppedWorkerCut(t *testing.T) {
 			return err
 		}, clean)
 	})
+	t.Run("an agent run's screenshot", func(t *testing.T) {
+		page := accountPage()
+		model := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+			if c.Steps() == 0 {
+				return testkit.Turn{Calls: []testkit.Call{{Name: "screenshot", Args: map[string]any{}}}}
+			}
+			return testkit.Turn{Text: "Done."}
+		})
+		shots := 0
+		testkit.EveryStop(t, func(s *store.Store) {
+			st, err := s.Settings(ctx)
+			require.NoError(t, err)
+			st.Provider, st.BaseURLs["openai"], st.APIKeys["openai"], st.Models["openai"] = "openai", model.URL, "sk-test", "gpt-test"
+			require.NoError(t, s.SaveSettings(ctx, st))
+			for _, p := range actingAllowed(site) {
+				require.NoError(t, s.SetPolicy(ctx, p))
+			}
+		}, func(s *store.Store) error {
+			e := New(s, testkit.Doer{})
+			e.Browser = testkit.Browser(page, camera(func() { shots++ }))
+			g := &permission.Gate{Policies: s, Timeout: func(context.Context) time.Duration { return 5 * time.Second }}
+			g.Asker = &user{gate: g, answer: allow}
+			e.Gate = g
+			task := NewTask(PanelCaller(""), tool.NewEnv(e.Browser, 1, 0))
+			task.allowed(origin(page.URL), tool.Read)
+			on := true
+			return e.Send(ctx, Input{Text: "look at the page", Agent: &on, Task: task}, noop)
+		}, clean)
+		assert.Positive(t, shots, "no screenshot was taken")
+	})
 	t.Run("attachments of a message never stored", func(t *testing.T) {
 		for _, session := range []string{"c", ""} {
 			testkit.EveryStop(t, chat, func(s *store.Store) error {
@@ -108,4 +141,12 @@ func TestAttachmentsOutliveNoChangeAStoppedWorkerCut(t *testing.T) {
 			}, clean)
 		}
 	})
+}
+
+// camera is a tool.Capturer whose every screenshot is the same small PNG; took counts them.
+type camera func()
+
+func (c camera) Capture(context.Context, int, string, int) ([]byte, error) {
+	c()
+	return []byte("\x89PNG\r\n\x1a\n a screenshot"), nil
 }

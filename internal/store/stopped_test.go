@@ -54,10 +54,34 @@ func TestADeleteCutByAStoppedWorkerIsFinished(t *testing.T) {
 			for _, k := range kv.Keys() {
 				assert.NotContains(t, k, "gone", "a key of the deleted chat")
 				b, _ := kv.Get(ctx, k)
-				assert.NotContains(t, string(b[k]), "secret words", "%s holds the deleted chat's words", k)
-				assert.NotContains(t, string(b[k]), id, "%s names the deleted chat", k)
+				assert.False(t, strings.Contains(string(b[k]), "secret words"), "%s holds the deleted chat's words", k)
+				assert.False(t, strings.Contains(string(b[k]), id), "%s names the deleted chat", k)
 			}
 		})
 		assert.Greater(t, stops, 3)
+	}
+}
+
+// A save that made a long chat shorter, cut before it dropped the parts it no longer needs,
+// leaves them past what the chat's head counts: deleting the chat deletes them too.
+func TestADeletedChatTakesThePartsACutSaveLeft(t *testing.T) {
+	ctx := context.Background()
+	disk := store.NewMemKV()
+	s, err := store.Open(ctx, disk)
+	require.NoError(t, err)
+	long := strings.Repeat("secret words ", 6000)
+	ses := &store.Session{Header: store.Header{ID: "c", Title: "c"}, Messages: []store.Message{
+		{ID: "1", Role: "user", Content: long}, {ID: "2", Role: "assistant", Content: long}, {ID: "3", Role: "user", Content: long},
+	}}
+	require.NoError(t, s.SaveSession(ctx, ses))
+	ses.Messages = ses.Messages[:1]
+	cut, err := store.Open(ctx, &testkit.StoppingKV{Disk: disk, Left: 1})
+	require.NoError(t, err)
+	require.Error(t, cut.SaveSession(ctx, ses))
+	require.Contains(t, disk.Keys(), "part/c/1", "the cut save left no part behind: nothing to test")
+	require.NoError(t, s.DeleteSession(ctx, "c"))
+	for _, k := range disk.Keys() {
+		b, _ := disk.Get(ctx, k)
+		assert.False(t, strings.Contains(string(b[k]), "secret words"), "%s holds the deleted chat's words", k)
 	}
 }

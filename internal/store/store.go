@@ -542,6 +542,21 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	for k := range parts {
 		keys = append(keys, partKey(id, k))
 	}
+	// And those past what the head counts: a save that made the chat shorter and was cut
+	// before it dropped the parts it no longer needs left them.
+	past := make([]string, 0, 64)
+	for k := parts; k < parts+64; k++ {
+		past = append(past, partKey(id, k))
+	}
+	left, err := s.kv.Get(ctx, past...)
+	if err != nil {
+		return err
+	}
+	for _, k := range past {
+		if _, ok := left[k]; ok {
+			keys = append(keys, k)
+		}
+	}
 	done, err := s.Begin(ctx, Pending{Delete: true, Session: id, Keys: keys})
 	if err != nil {
 		return err

@@ -84,6 +84,7 @@ type Agent struct {
 	host    *Host
 	cmd     *exec.Cmd
 	conn    *acp.ClientSideConnection
+	input   *input
 	stderr  *tail // the agent's own stderr
 	notes   *tail // what the ACP SDK logs of the connection (kept apart: not the agent's words)
 	exited  chan struct{}
@@ -211,7 +212,8 @@ func (h *Host) Start(ctx context.Context, spec Spec) (*Agent, error) {
 	// The connection reads at once, and may log (a closed pipe) before SetLogger: it reads
 	// once the logger is set.
 	set := make(chan struct{})
-	a.conn = acp.NewClientSideConnection(&client{a}, in, gated{out, set})
+	a.input = &input{w: in, gone: make(chan struct{})}
+	a.conn = acp.NewClientSideConnection(&client{a}, a.input, gated{out, set})
 	a.conn.SetLogger(slog.New(slog.NewTextHandler(a.notes, nil)))
 	close(set)
 	go func() {
@@ -276,12 +278,16 @@ func childEnv(env, extra []string) []string {
 // failed words an error of the agent's with s (its arguments: the agent's title, extra, then
 // the reason): a crash names its exit and the end of its log instead.
 func (a *Agent) failed(s i18n.Sentence, err error, extra ...any) error {
-	// An agent whose output ended has most often exited, or is about to (its output is read
-	// to its end before its exit is told): it is given longer to say how.
+	// An agent whose output ended, or that closed its input, has most often exited, or is
+	// about to: it is given longer to say how. Its exit is told once its output is read to the
+	// end, and a child it left holding its output or its log makes that up to two seconds
+	// (WaitDelay, then the read's own wait), more on a busy machine.
 	wait := 200 * time.Millisecond
 	select {
 	case <-a.conn.Done():
-		wait = 2 * time.Second
+		wait = 5 * time.Second
+	case <-a.inputGone():
+		wait = 5 * time.Second
 	default:
 	}
 	select {
@@ -694,6 +700,30 @@ func (a *Agent) SetOption(ctx context.Context, id, option, value string) ([]Conf
 	defer a.mu.Unlock()
 	a.opts[id] = configOptions(res.ConfigOptions)
 	return a.withMode(id, a.opts[id]), nil
+}
+
+// inputGone is closed once a write to the agent failed (never, before it started).
+func (a *Agent) inputGone() <-chan struct{} {
+	if a.input == nil {
+		return nil
+	}
+	return a.input.gone
+}
+
+// input is an agent's input: a write that fails (the agent closed it, most often as it
+// exited) closes gone.
+type input struct {
+	w    io.Writer
+	once sync.Once
+	gone chan struct{}
+}
+
+func (i *input) Write(p []byte) (int, error) {
+	n, err := i.w.Write(p)
+	if err != nil {
+		i.once.Do(func() { close(i.gone) })
+	}
+	return n, err
 }
 
 // gated reads r once open is closed.

@@ -14,7 +14,11 @@ var (
 	buildErr  error
 )
 
-// Build compiles the test agent once per test process and returns its path.
+// Build compiles the test agent once per test process and returns its path. When the tests
+// run with the race detector, so does the agent, and its first race stops it (exit status 66,
+// the race report on its stderr, which the host shows as the end of its log): a race in the
+// agent fails the test that drove it, as one in the tests does (a race in the agent's start
+// once crashed it one time in fifteen on a busy machine, found by building it so by hand).
 func Build(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -24,9 +28,20 @@ func Build(t testing.TB) string {
 			return
 		}
 		built = filepath.Join(dir, "skiff-test-agent")
-		out, err := exec.Command("go", "build", "-o", built, "github.com/skiff-ai/skiff/internal/testkit/acpagent/cmd/skiff-test-agent").CombinedOutput()
+		args := []string{"build", "-o", built}
+		if raceOn {
+			args = append(args, "-race")
+		}
+		out, err := exec.Command("go", append(args, "github.com/skiff-ai/skiff/internal/testkit/acpagent/cmd/skiff-test-agent")...).CombinedOutput()
 		if err != nil {
 			buildErr = &buildError{err, string(out)}
+			return
+		}
+		if raceOn {
+			// The race detector reads its options from the environment only.
+			bin := built
+			built = filepath.Join(dir, "skiff-test-agent-race")
+			buildErr = os.WriteFile(built, []byte("#!/bin/sh\nGORACE='halt_on_error=1 exitcode=66' exec '"+bin+"' \"$@\"\n"), 0o755)
 		}
 	})
 	if buildErr != nil {

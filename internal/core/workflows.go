@@ -9,6 +9,7 @@ import (
 
 	"github.com/skiff-ai/skiff/internal/agent"
 	"github.com/skiff-ai/skiff/internal/link"
+	"github.com/skiff-ai/skiff/internal/schedule"
 	"github.com/skiff-ai/skiff/internal/workflow"
 )
 
@@ -124,8 +125,19 @@ func unworded(w *workflow.Workflow) {
 	}
 }
 
+// deleteWorkflow deletes a workflow and the schedules that run it: left, they would wake the
+// browser at each of their times to say the workflow is gone.
 func (c *Core) deleteWorkflow(ctx context.Context, p WorkflowRef) (struct{}, error) {
-	return struct{}{}, c.Store.DeleteWorkflow(ctx, p.ID)
+	if err := c.Store.DeleteWorkflow(ctx, p.ID); err != nil {
+		return struct{}{}, err
+	}
+	list, n, err := c.Store.DeleteSchedules(ctx, func(sc schedule.Schedule) bool { return sc.Workflow == p.ID })
+	if err != nil || n == 0 {
+		return struct{}{}, err
+	}
+	c.setAlarm(ctx, list)
+	c.schedulesChanged()
+	return struct{}{}, nil
 }
 
 // importWorkflows reads an exported file (one workflow or a list) and saves them, only if every

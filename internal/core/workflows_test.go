@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skiff-ai/skiff/internal/schedule"
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/workflow"
 )
@@ -57,4 +58,34 @@ func TestAnImportThatDoesNotFitWritesNothing(t *testing.T) {
 	assert.Equal(t, store.MaxWorkflows, len(ws))
 	assert.Equal(t, got[0].ID, ws[0].ID, "the file's workflows first, in its order")
 	assert.Equal(t, got[1].ID, ws[1].ID)
+}
+
+// Deleting a workflow deletes the schedules that run it (left, they would wake the browser at
+// each of their times to say the workflow is gone), and leaves the others; the alarm follows,
+// and the panels are told.
+func TestDeletingAWorkflowTakesItsSchedules(t *testing.T) {
+	ctx := context.Background()
+	c := New(ctx, store.NewMemKV(), nil, nil, nil)
+	a := &alarms{}
+	c.Alarms = a
+	p := &panel{}
+	c.Connect(p)
+	ws, err := c.importWorkflows(ctx, WorkflowImport{Data: `{"name": "Open the site", "version": 1, "steps": [{"tool": "navigate", "args": {"url": "http://127.0.0.1:9/"}, "url": "http://127.0.0.1:9/", "origin": "http://127.0.0.1:9", "what": "open http://127.0.0.1:9/"}]}`})
+	require.NoError(t, err)
+	daily := schedule.Repeat{Every: schedule.Daily, Time: "08:00"}
+	_, err = c.saveSchedule(ctx, ScheduleSave{schedule.Schedule{Workflow: ws[0].ID, Repeat: daily}})
+	require.NoError(t, err)
+	_, err = c.saveSchedule(ctx, ScheduleSave{schedule.Schedule{Workflow: ws[0].ID, Repeat: schedule.Repeat{Every: schedule.Hourly, Time: "00:15"}}})
+	require.NoError(t, err)
+	news, err := c.saveSchedule(ctx, ScheduleSave{schedule.Schedule{Name: "News", Prompt: "Summarise the news", Repeat: daily}})
+	require.NoError(t, err)
+
+	p.reset()
+	p.callOK(t, c, "workflow.delete", obj{"id": ws[0].ID})
+	p.waitFor(t, UpdateSchedules)
+	left, err := c.Store.Schedules(ctx)
+	require.NoError(t, err)
+	require.Len(t, left, 1)
+	assert.Equal(t, news.ID, left[0].ID)
+	assert.Equal(t, news.NextAt, a.last(), "the alarm is at the schedule left")
 }

@@ -54,16 +54,26 @@ func (s *Store) UpdateSchedules(ctx context.Context, f func([]schedule.Schedule)
 
 // DeleteSchedule removes schedule id.
 func (s *Store) DeleteSchedule(ctx context.Context, id string) error {
+	_, n, err := s.DeleteSchedules(ctx, func(o schedule.Schedule) bool { return o.ID == id })
+	if err == nil && n == 0 {
+		return ErrNoSchedule
+	}
+	return err
+}
+
+// DeleteSchedules removes the schedules match picks, in one write (none when it picks none),
+// and returns the list left and how many went.
+func (s *Store) DeleteSchedules(ctx context.Context, match func(schedule.Schedule) bool) ([]schedule.Schedule, int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	list, err := s.Schedules(ctx)
 	if err != nil {
-		return err
+		return nil, 0, err
 	}
 	n := len(list)
-	list = slices.DeleteFunc(list, func(o schedule.Schedule) bool { return o.ID == id })
+	list = slices.DeleteFunc(list, match)
 	if len(list) == n {
-		return ErrNoSchedule
+		return list, 0, nil
 	}
-	return s.set(ctx, map[string]any{"schedules": list})
+	return list, n - len(list), s.set(ctx, map[string]any{"schedules": list})
 }

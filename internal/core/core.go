@@ -464,7 +464,11 @@ func (c *Core) sessionsChanged() {
 const UpdateSessions = "sessions.changed"
 
 func (c *Core) deleteSession(ctx context.Context, p SessionRef) (None, error) {
-	c.Engine.Stop(p.SessionID)
+	// A run going in the chat is stopped and stores its end first (5 s at most, as
+	// ForgetPrivate waits): a save after the delete would put the chat back in History.
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	c.Engine.StopAll(sctx, func(id string) bool { return id == p.SessionID })
+	cancel()
 	if err := c.Store.DeleteSession(ctx, p.SessionID); err != nil {
 		return nil, err
 	}

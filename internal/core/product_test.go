@@ -352,3 +352,28 @@ func TestAStartingWorkerFinishesWhatAStoppedOneLeft(t *testing.T) {
 		assert.NotContains(t, k, sid)
 	}
 }
+
+// A chat deleted while its reply streams stays deleted: the run it stops stores its end before
+// the chat goes, not after (the run's last save put the chat back in History, with its words).
+func TestAChatDeletedWhileItRepliesStaysDeleted(t *testing.T) {
+	srv := testkit.Replay(t, "openai/text_usage.sse", 20*time.Millisecond)
+	disk := store.NewMemKV()
+	c := newCore(t, disk, "openai", srv.URL)
+	p := &panel{}
+	c.Connect(p)
+	sid := p.callOK(t, c, "chat.send", obj{"text": "weather?"}).(map[string]any)["sessionId"].(string)
+	for len(p.find("chat.delta")) < 3 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	p.callOK(t, c, "session.delete", obj{"sessionId": sid})
+	p.waitFor(t, "chat.done")
+	require.Eventually(t, func() bool { return !c.Engine.Running(sid) }, 5*time.Second, 5*time.Millisecond)
+	list := p.callOK(t, c, "session.list", nil).([]any)
+	for _, m := range list {
+		assert.NotEqual(t, sid, m.(map[string]any)["id"], "the deleted chat is listed again")
+	}
+	assert.Empty(t, testkit.Unheld(t, disk))
+	for _, k := range disk.Keys() {
+		assert.NotContains(t, k, sid)
+	}
+}

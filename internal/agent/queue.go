@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/skiff-ai/skiff/internal/store"
@@ -85,16 +86,37 @@ func (e *Engine) dequeue(ctx context.Context, ses *store.Session, finish func(),
 	e.qmu.Lock()
 	defer e.qmu.Unlock()
 	q, err := e.Store.Queue(ctx, ses.ID)
-	if err != nil || len(q) == 0 {
+	if err != nil {
 		finish()
 		return "", false
 	}
-	ses.Messages = append(ses.Messages, store.Message{ID: NewID(), Role: "user", Content: q[0].Text, CreatedAt: e.now(), Images: q[0].Images})
-	ses.UpdatedAt = e.now()
-	if err := e.Store.SaveSession(ctx, ses); err != nil {
-		ses.Messages = ses.Messages[:len(ses.Messages)-1]
+	// The message keeps its id in the chat: one a stopped worker stored and did not take off
+	// the queue is in the chat already. Answered, it only leaves the queue; the last one, with
+	// no reply yet, is run without being stored twice.
+	at := func(id string) int {
+		return slices.IndexFunc(ses.Messages, func(m store.Message) bool { return m.ID == id })
+	}
+	sent := 0
+	for sent < len(q) && at(q[sent].ID) >= 0 && at(q[sent].ID) < len(ses.Messages)-1 {
+		sent++
+	}
+	if sent == len(q) {
+		if sent > 0 {
+			_ = e.Store.SetQueue(ctx, ses.ID, nil)
+			emit(Update{Type: UpdateQueue, SessionID: ses.ID, Queue: []store.Queued{}})
+		}
 		finish()
 		return "", false
+	}
+	q = q[sent:]
+	if at(q[0].ID) < 0 {
+		ses.Messages = append(ses.Messages, store.Message{ID: q[0].ID, Role: "user", Content: q[0].Text, CreatedAt: e.now(), Images: q[0].Images})
+		ses.UpdatedAt = e.now()
+		if err := e.Store.SaveSession(ctx, ses); err != nil {
+			ses.Messages = ses.Messages[:len(ses.Messages)-1]
+			finish()
+			return "", false
+		}
 	}
 	emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses})
 	if err := e.Store.SetQueue(ctx, ses.ID, q[1:]); err != nil {

@@ -150,3 +150,57 @@ func (c camera) Capture(context.Context, int, string, int) ([]byte, error) {
 	c()
 	return []byte("\x89PNG\r\n\x1a\n a screenshot"), nil
 }
+
+// A queued message sent when the worker stops at any of the send's writes is in the chat
+// once, whatever the user does next (the send again, from the queue still listing it), and
+// answered once sent again (a stop in the reply itself leaves it as any cut run).
+func TestAQueuedMessageIsSentOnceWhereverTheWorkerStopped(t *testing.T) {
+	ctx := context.Background()
+	model := testkit.NewModel(t, func(*testkit.Conversation) testkit.Turn { return testkit.Turn{Text: "Answered."} })
+	start := func(s *store.Store) {
+		st, err := s.Settings(ctx)
+		require.NoError(t, err)
+		st.Provider, st.BaseURLs["openai"], st.APIKeys["openai"], st.Models["openai"] = "openai", model.URL, "sk-test", "gpt-test"
+		require.NoError(t, s.SaveSettings(ctx, st))
+		require.NoError(t, s.SaveSession(ctx, &store.Session{Header: store.Header{ID: "c", Title: "c", Provider: "openai"}, Messages: []store.Message{
+			{ID: "1", Role: "user", Content: "first"}, {ID: "2", Role: "assistant", Content: "One."},
+		}}))
+		require.NoError(t, s.SetQueue(ctx, "c", []store.Queued{{ID: "q1", Text: "then this"}}))
+	}
+	n := testkit.EveryStop(t, start, func(s *store.Store) error {
+		return New(s, testkit.Doer{}).SendQueued(ctx, Input{SessionID: "c"}, func(Update) {})
+	}, func(t *testing.T, kv *store.MemKV, stopped bool) {
+		s, err := store.Open(ctx, kv)
+		require.NoError(t, err)
+		e := New(s, testkit.Doer{})
+		again := false
+		if q, _ := s.Queue(ctx, "c"); len(q) > 0 {
+			again = true
+			// The next worker's panel still lists it: the user sends it again.
+			err := e.SendQueued(ctx, Input{SessionID: "c"}, func(Update) {})
+			if err != nil {
+				require.ErrorIs(t, err, ErrNothingQueued)
+			}
+		}
+		ses, err := s.Session(ctx, "c")
+		require.NoError(t, err)
+		var said []string
+		for _, m := range ses.Messages {
+			said = append(said, m.Role+": "+m.Content)
+		}
+		times := 0
+		for _, x := range said {
+			if x == "user: then this" {
+				times++
+			}
+		}
+		assert.Equal(t, 1, times, "the queued message, in %q", said)
+		if again || !stopped {
+			assert.Equal(t, "assistant: Answered.", said[len(said)-1], "%q", said)
+		} // else the worker stopped in the reply, as any run can be cut: Regenerate answers it
+		q, err := s.Queue(ctx, "c")
+		require.NoError(t, err)
+		assert.Empty(t, q)
+	})
+	assert.Greater(t, n, 2)
+}

@@ -69,7 +69,10 @@ func (s *Store) updatePending(ctx context.Context, key string, f func([]Pending)
 	s.pendingMu.Lock()
 	defer s.pendingMu.Unlock()
 	var l []Pending
-	if _, err := s.get(ctx, key, &l); err != nil {
+	var ce *CorruptError
+	if _, err := s.get(ctx, key, &l); errors.As(err, &ce) {
+		l = nil // a list that cannot be read is written again: it never stops a delete or a send
+	} else if err != nil {
 		return err
 	}
 	l = f(l)
@@ -94,8 +97,13 @@ func (s *Store) Recover(ctx context.Context) (int, error) {
 			continue
 		}
 		var l []Pending
-		if err := json.Unmarshal(b, &l); err != nil {
-			return n, &CorruptError{What: "the list of changes under way", Key: key, Err: err}
+		if json.Unmarshal(b, &l) != nil {
+			// Unreadable: what it named cannot be finished; it goes, so that it is not read at
+			// every start.
+			if err := s.kv.Delete(ctx, key); err != nil {
+				return n, err
+			}
+			continue
 		}
 		for _, p := range l {
 			if p.Boot == s.boot {

@@ -85,3 +85,23 @@ func TestADeletedChatTakesThePartsACutSaveLeft(t *testing.T) {
 		assert.False(t, strings.Contains(string(b[k]), "secret words"), "%s holds the deleted chat's words", k)
 	}
 }
+
+// A list of changes under way that cannot be read never stops a delete: it is written again,
+// and a start drops it.
+func TestAnUnreadableListOfChangesStopsNothing(t *testing.T) {
+	ctx := context.Background()
+	disk := store.NewMemKV()
+	s, err := store.Open(ctx, disk)
+	require.NoError(t, err)
+	require.NoError(t, s.SaveSession(ctx, &store.Session{Header: store.Header{ID: "c", Title: "c"}}))
+	require.NoError(t, disk.Set(ctx, map[string][]byte{"pending": []byte("{not json")}))
+	require.NoError(t, s.DeleteSession(ctx, "c"))
+	assert.Empty(t, testkit.Unheld(t, disk))
+
+	require.NoError(t, disk.Set(ctx, map[string][]byte{"pending": []byte("[1, 2")}))
+	next, err := store.Open(ctx, disk)
+	require.NoError(t, err)
+	_, err = next.Recover(ctx)
+	require.NoError(t, err)
+	assert.NotContains(t, disk.Keys(), "pending")
+}

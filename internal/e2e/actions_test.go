@@ -63,6 +63,7 @@ func TestTypingRegenerateAndEdit(t *testing.T) {
 	WaitJS(t, tab, `document.activeElement.matches(".edit-box textarea")`)
 	Do(t, tab, chromedp.KeyEvent("\x1b"))
 	WaitJS(t, tab, `!document.querySelector(".edit-box") && document.querySelector('.msg[data-role="user"] .content').textContent === "second try"`)
+	NothingLeftBehind(t, tab)
 }
 
 // Regenerate keeps the reply it replaces: under the new one, ‹ 2 / 2 › goes back to the first

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/testkit"
 
 	cdpruntime "github.com/chromedp/cdproto/runtime"
@@ -487,6 +488,31 @@ func SendMessage(t testing.TB, tab context.Context, text string) {
 	NewChat(t, tab)
 	onNode(t, tab, "type the message: ", chromedp.SendKeys("#input", text+kb.Enter))
 	WaitJS(t, tab, `document.querySelector('.msg[data-role="user"]')`)
+}
+
+// NothingLeftBehind fails when the extension's storage holds what no chat holds: a deleted
+// chat's parts, a picture or file no message holds, a change left under way (testkit.Unheld
+// over what chrome.storage holds now, disk and the private chats' memory). A test that began
+// with FreshPanel calls it once nothing runs.
+func NothingLeftBehind(t testing.TB, tab context.Context) {
+	t.Helper()
+	all := JS[map[string]string](t, tab, `Promise.all([chrome.storage.local.get(null), chrome.storage.session.get(null)]).then(([disk, memory]) => {
+		const out = {};
+		for (const [k, v] of Object.entries(disk)) if (typeof v === "string") out[k] = v;
+		for (const [k, v] of Object.entries(memory)) if (k.startsWith("private/") && typeof v === "string") out[k] = v;
+		return out;
+	})`)
+	kv := store.NewMemKV()
+	items := map[string][]byte{}
+	for k, v := range all {
+		items[k] = []byte(v)
+	}
+	if err := kv.Set(context.Background(), items); err != nil {
+		t.Fatal(err)
+	}
+	if left := testkit.Unheld(t, kv); len(left) > 0 {
+		t.Errorf("e2e: the storage holds what no chat holds: %v", left)
+	}
 }
 
 // FreshPanel opens the panel on empty storage, as on a new install (the extension's worker

@@ -135,6 +135,7 @@ func TestHistoryRenameSearchDeleteExportImport(t *testing.T) {
 	}
 	Click(t, tab, item("Recipe for pancakes")+`.querySelector(".delete")`)
 	WaitJS(t, tab, `document.querySelectorAll("#session-list .session").length === 1`)
+	NothingLeftBehind(t, tab) // nothing of the deleted chat
 
 	// Import the backup: the deleted chat comes back, the other is not duplicated.
 	Do(t, tab, chromedp.SetUploadFiles("#import-file", []string{filepath.Join(dir, name)}))
@@ -181,6 +182,7 @@ func TestHistoryRenameSearchDeleteExportImport(t *testing.T) {
 	JS[bool](t, tab, `(document.getElementById("input").value = "", true)`) // chromedp's Enter left a newline
 	Do(t, tab, chromedp.SendKeys("#input", "/"))
 	WaitJS(t, tab, `[...document.querySelectorAll('#slash-list [role="option"] .slash-name')].map(n => n.textContent).join(" ") === "/tldr"`)
+	NothingLeftBehind(t, tab)
 }
 
 // Data saved by a newer Skiff (a downgrade, or a profile synced back) is never read or
@@ -351,4 +353,5 @@ func TestBranchAReplyInANewChat(t *testing.T) {
 	if n := JS[float64](t, tab, `skiffTest.call("session.open", {sessionId: `+jsString(first)+`}).then(s => s.messages.length)`); n != 4 {
 		t.Errorf("the chat the edit came from holds %v messages", n)
 	}
+	NothingLeftBehind(t, tab)
 }

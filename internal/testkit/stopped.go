@@ -93,7 +93,7 @@ func EveryStop(t *testing.T, start func(*store.Store), change func(*store.Store)
 // Unheld lists the keys in kv that no listed chat holds: a chat's head, parts, draft or queue
 // when the chat is not in the list, an image or file no message or queued message holds, and
 // a change left under way (store.Pending).
-func Unheld(t *testing.T, kv *store.MemKV) []string {
+func Unheld(t testing.TB, kv *store.MemKV) []string {
 	t.Helper()
 	ctx := context.Background()
 	s, err := store.Open(ctx, kv)

@@ -213,6 +213,16 @@ func TestAgentReadsPagesAndManagesTabs(t *testing.T) {
 	if g := JS[int](t, panel, `chrome.tabGroups.query({title: "Research"}).then(gs => gs.length)`); g != 0 {
 		t.Errorf("the group is still there after ungroup")
 	}
+	// The screenshot is the chat's, with no note of it left; deleted, the chat takes it along.
+	NothingLeftBehind(t, panel)
+	if n := JS[int](t, panel, `chrome.storage.local.get(null).then(a => Object.keys(a).filter(k => k.startsWith("image/")).length)`); n != 1 {
+		t.Errorf("%d pictures stored after a run that took one screenshot", n)
+	}
+	JS[bool](t, panel, `skiffTest.call("session.delete", {sessionId: skiffTest.state.active.id}).then(() => true)`)
+	NothingLeftBehind(t, panel)
+	if n := JS[int](t, panel, `chrome.storage.local.get(null).then(a => Object.keys(a).filter(k => k.startsWith("image/")).length)`); n != 0 {
+		t.Errorf("%d pictures stored after the chat was deleted", n)
+	}
 }
 
 // An agent run over a provider that bills each call (OpenRouter's usage.cost): each reply's

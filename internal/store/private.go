@@ -155,5 +155,5 @@ func (s *Store) ForgetPrivate(ctx context.Context) error {
 			return err
 		}
 	}
-	return s.kv.Delete(ctx, twin("sessions", true), twin("active", true), twin("audit", true), twin("policies", true), twin("pins", true))
+	return s.kv.Delete(ctx, twin("sessions", true), twin("active", true), twin("audit", true), twin("policies", true), twin("pins", true), pendingKey(true))
 }

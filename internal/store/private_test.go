@@ -74,6 +74,10 @@ func TestPrivateChatsNeverReachTheDisk(t *testing.T) {
 	require.Len(t, log, 1, "a panel outside incognito windows sees the kept calls only")
 	assert.Equal(t, "navigate", log[0].Tool)
 
+	// A change under way in the private chat (a screenshot stored before its message) has
+	// its note in memory, which goes too.
+	_, err = s.Begin(ctx, Pending{Session: id, Images: []string{PrivatePrefix + "shot"}})
+	require.NoError(t, err)
 	require.NoError(t, s.ForgetPrivate(ctx))
 	assert.Empty(t, memory.m, "left in memory")
 	idx, err = s.Sessions(ctx)

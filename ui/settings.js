@@ -207,7 +207,8 @@ $("agent-log").addEventListener("click", async () => {
   const out = $("agent-log-text");
   try {
     const r = await call("agents.log", { agent: formProvider });
-    out.textContent = r.log.trim() || t("sAgentLogEmpty");
+    const notes = (r.notes || "").trim();
+    out.textContent = (r.log.trim() + (notes ? "\n" + t("sAgentLogNotes") + "\n" + notes : "")).trim() || t("sAgentLogEmpty");
   } catch (e) {
     out.textContent = e.message;
   }

@@ -342,14 +342,10 @@ func (a *Agent) logTail() string {
 	return s
 }
 
-// Log is the end of the agent's stderr (the last 64 KB), then what Skiff noted of the
-// connection, if anything.
-func (a *Agent) Log() string {
-	log := a.stderr.String()
-	if notes := a.notes.String(); notes != "" {
-		log += "\n--- Skiff's notes on the connection ---\n" + notes
-	}
-	return log
+// Log is the end of the agent's stderr (the last 64 KB), and what Skiff noted of the
+// connection (the ACP library's notes: a line that was not JSON, a closed pipe), apart.
+func (a *Agent) Log() (own, notes string) {
+	return a.stderr.String(), a.notes.String()
 }
 
 // Done is closed when the agent's process exited.

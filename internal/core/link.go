@@ -542,9 +542,11 @@ type AgentLogParams struct {
 }
 
 // AgentLog is the end of an agent's own output (its stderr), as skiffd keeps it: what to read
-// when it misbehaves or stopped. Empty when it has not run since skiffd started.
+// when it misbehaves or stopped. Empty when it has not run since skiffd started. Notes are
+// skiffd's notes on the connection, which the panel shows under a heading of its own.
 type AgentLog struct {
-	Log string `json:"log"`
+	Log   string `json:"log"`
+	Notes string `json:"notes,omitempty"`
 }
 
 func (c *Core) agentLog(ctx context.Context, p AgentLogParams) (AgentLog, error) {
@@ -558,7 +560,8 @@ func (c *Core) agentLog(ctx context.Context, p AgentLogParams) (AgentLog, error)
 	if err != nil {
 		return AgentLog{}, problemf(sayAgentLog, strings.TrimSuffix(err.Error(), "."))
 	}
-	return AgentLog{Log: log}, nil
+	own, notes, _ := strings.Cut(log, "\n"+link.NotesHeading+"\n")
+	return AgentLog{Log: own, Notes: notes}, nil
 }
 
 // AgentSessions is an agent's own sessions as the panel lists them: Listed is false when the

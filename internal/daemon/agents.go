@@ -119,7 +119,11 @@ func (a *Agents) Handle(hs link.Handlers, opened func(session string)) {
 		if ag == nil {
 			return "", nil
 		}
-		return ag.Log(), nil
+		own, notes := ag.Log()
+		if notes != "" {
+			own += "\n" + link.NotesHeading + "\n" + notes
+		}
+		return own, nil
 	})
 	link.AgentFiles.Handle(hs, func(_ context.Context, p link.FilePath) ([]link.FileEntry, error) {
 		f, err := a.folder()

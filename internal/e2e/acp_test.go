@@ -207,6 +207,12 @@ func TestChatWithAnACPAgentThroughSkiffd(t *testing.T) {
 	WaitJS(t, panel, `!document.getElementById("agent-log-row").hidden`)
 	Click(t, panel, `document.getElementById("agent-log")`)
 	WaitJS(t, panel, `!document.getElementById("agent-log-text").hidden && document.getElementById("agent-log-text").textContent.includes("test agent: crashing on purpose")`)
+	// Under the agent's own words, what skiffd noted of the connection, under a heading in
+	// the panel's language.
+	setLanguage(t, panel, "fr")
+	Click(t, panel, `document.getElementById("agent-log")`)
+	WaitJS(t, panel, `(() => { const s = document.getElementById("agent-log-text").textContent; return s.indexOf("test agent: crashing on purpose") >= 0 && s.indexOf("test agent: crashing on purpose") < s.indexOf("--- Notes de Skiff sur la connexion ---") && !s.includes("Skiff's notes"); })()`)
+	setLanguage(t, panel, "en")
 	Do(t, panel, chromedp.Click("#settings-toggle"))
 
 	// The chat goes on after the crash: skiffd starts the agent again, and it resumes the

@@ -24,7 +24,8 @@ var (
 	// AgentOption: extension → skiffd, set one of a chat's config options (the model is the
 	// one of category "model"; acphost.ModeOption, of category "mode", the legacy session modes); the options as they are now.
 	AgentOption = Method[AgentOptionParams, []ConfigOption]{"agent.option"}
-	// AgentLog: extension → skiffd, the end of an agent's stderr.
+	// AgentLog: extension → skiffd, the end of an agent's stderr, then, after a line that is
+	// NotesHeading, skiffd's notes on the connection.
 	AgentLog = Method[AgentName, string]{"agent.log"}
 	// AgentFiles and AgentFile: extension → skiffd, the shared folder's listing and a file.
 	AgentFiles = Method[FilePath, []FileEntry]{"agent.files"}
@@ -270,3 +271,7 @@ type Prompt struct {
 	Name string `json:"name"`
 	Text string `json:"text"`
 }
+
+// NotesHeading is the line of an agent's log (AgentLog) between its own words and skiffd's
+// notes on the connection: the panel shows a heading of its catalogs in its place.
+const NotesHeading = "--- Skiff's notes on the connection ---"

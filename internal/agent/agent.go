@@ -436,7 +436,7 @@ func (e *Engine) Edit(ctx context.Context, in Input, emit func(Update)) error {
 	if last < 0 {
 		return ErrNothingToEdit
 	}
-	finish, err := e.dropping(ctx, ses.ID, imagesOf(ses.Messages[last+1:]))
+	finish, err := e.dropping(ctx, ses.ID, store.ImagesOf(ses.Messages[last+1:]))
 	if err != nil {
 		return err
 	}
@@ -468,7 +468,7 @@ func (e *Engine) Regenerate(ctx context.Context, in Input, emit func(Update)) er
 			in.versions = in.versions[n-MaxVersions+1:]
 		}
 	}
-	finish, err := e.dropping(ctx, ses.ID, imagesOf(ses.Messages[last+1:]))
+	finish, err := e.dropping(ctx, ses.ID, store.ImagesOf(ses.Messages[last+1:]))
 	if err != nil {
 		return err
 	}

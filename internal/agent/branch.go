@@ -62,7 +62,7 @@ func (e *Engine) Branch(ctx context.Context, id, msgID, edited string) (*store.S
 		ses.ID = store.PrivatePrefix + ses.ID
 	}
 	// The chat's attachments and screenshots, read in one call, each copied once.
-	ids := imagesOf(src.Messages[:at+1])
+	ids := store.ImagesOf(src.Messages[:at+1])
 	stored, err := e.Store.Images(ctx, ids...)
 	if err != nil {
 		return nil, err

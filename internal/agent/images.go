@@ -142,18 +142,6 @@ func (e *Engine) dropping(ctx context.Context, session string, ids []string) (fi
 	}, nil
 }
 
-// imagesOf is every image, file and screenshot messages hold.
-func imagesOf(ms []store.Message) []string {
-	var ids []string
-	for _, m := range ms {
-		ids = append(ids, m.Images...)
-		if m.Tool != nil && m.Tool.Image != "" {
-			ids = append(ids, m.Tool.Image)
-		}
-	}
-	return ids
-}
-
 // attachedName is the name a picture is attached under (the model gives it to upload_file):
 // its file's, without folders, else "image N"; one a picture before it in the message has
 // gets " (2)", " (3)"… before its extension.

@@ -29,10 +29,7 @@ func TestAReplyRunsAtMostSoManyCalls(t *testing.T) {
 		}
 		return testkit.Turn{Calls: calls}
 	})
-	s, err := h.st.Settings(ctx)
-	require.NoError(t, err)
-	s.Provider, s.BaseURLs["openai"], s.APIKeys["openai"], s.Models["openai"] = "openai", model.URL, "sk-test", "gpt-test"
-	require.NoError(t, h.st.SaveSettings(ctx, s))
+	useModel(t, h.st, model)
 	on := true
 	var sid string
 	require.NoError(t, h.e.Send(ctx, Input{Text: "press Save", Agent: &on, Task: h.task}, func(u Update) { sid = u.SessionID }))

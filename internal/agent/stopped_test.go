@@ -27,7 +27,7 @@ func heldExist(t *testing.T, kv *store.MemKV) {
 	for _, m := range idx {
 		ses, err := s.Session(ctx, m.ID)
 		require.NoError(t, err)
-		ids := imagesOf(ses.Messages)
+		ids := store.ImagesOf(ses.Messages)
 		got, err := s.Images(ctx, ids...)
 		require.NoError(t, err)
 		for _, id := range ids {
@@ -52,10 +52,7 @@ func TestAttachmentsOutliveNoChangeAStoppedWorkerCut(t *testing.T) {
 	// A chat whose first message holds a picture and a file, and whose agent run took a
 	// screenshot.
 	chat := func(s *store.Store) {
-		st, err := s.Settings(ctx)
-		require.NoError(t, err)
-		st.Provider, st.BaseURLs["openai"], st.APIKeys["openai"], st.Models["openai"] = "openai", model.URL, "sk-test", "gpt-test"
-		require.NoError(t, s.SaveSettings(ctx, st))
+		useModel(t, s, model)
 		require.NoError(t, s.SaveImage(ctx, "pic", picture))
 		require.NoError(t, s.SaveImage(ctx, docID+"cv", store.StoredImage{Mime: "application/pdf", Data: []byte("[Page 1]\nAda"), Original: true}))
 		require.NoError(t, s.SaveOriginal(ctx, docID+"cv", []byte("%PDF-1.4")))
@@ -113,10 +110,7 @@ func TestAttachmentsOutliveNoChangeAStoppedWorkerCut(t *testing.T) {
 		})
 		shots := 0
 		testkit.EveryStop(t, func(s *store.Store) {
-			st, err := s.Settings(ctx)
-			require.NoError(t, err)
-			st.Provider, st.BaseURLs["openai"], st.APIKeys["openai"], st.Models["openai"] = "openai", model.URL, "sk-test", "gpt-test"
-			require.NoError(t, s.SaveSettings(ctx, st))
+			useModel(t, s, model)
 			for _, p := range actingAllowed(site) {
 				require.NoError(t, s.SetPolicy(ctx, p))
 			}
@@ -158,10 +152,7 @@ func TestAQueuedMessageIsSentOnceWhereverTheWorkerStopped(t *testing.T) {
 	ctx := context.Background()
 	model := testkit.NewModel(t, func(*testkit.Conversation) testkit.Turn { return testkit.Turn{Text: "Answered."} })
 	start := func(s *store.Store) {
-		st, err := s.Settings(ctx)
-		require.NoError(t, err)
-		st.Provider, st.BaseURLs["openai"], st.APIKeys["openai"], st.Models["openai"] = "openai", model.URL, "sk-test", "gpt-test"
-		require.NoError(t, s.SaveSettings(ctx, st))
+		useModel(t, s, model)
 		require.NoError(t, s.SaveSession(ctx, &store.Session{Header: store.Header{ID: "c", Title: "c", Provider: "openai"}, Messages: []store.Message{
 			{ID: "1", Role: "user", Content: "first"}, {ID: "2", Role: "assistant", Content: "One."},
 		}}))
@@ -203,4 +194,14 @@ func TestAQueuedMessageIsSentOnceWhereverTheWorkerStopped(t *testing.T) {
 		assert.Empty(t, q)
 	})
 	assert.Greater(t, n, 2)
+}
+
+// useModel points the store's settings at the scripted model, over OpenAI's wire format.
+func useModel(t *testing.T, s *store.Store, m *testkit.Model) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := s.Settings(ctx)
+	require.NoError(t, err)
+	st.Provider, st.BaseURLs["openai"], st.APIKeys["openai"], st.Models["openai"] = "openai", m.URL, "sk-test", "gpt-test"
+	require.NoError(t, s.SaveSettings(ctx, st))
 }

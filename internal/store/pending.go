@@ -130,6 +130,18 @@ func (s *Store) recover(ctx context.Context, p Pending) error {
 	return s.DeleteUnheld(ctx, p.Session, p.Images...)
 }
 
+// ImagesOf is every picture, file and screenshot messages hold.
+func ImagesOf(ms []Message) []string {
+	var ids []string
+	for _, m := range ms {
+		ids = append(ids, m.Images...)
+		if m.Tool != nil && m.Tool.Image != "" {
+			ids = append(ids, m.Tool.Image)
+		}
+	}
+	return ids
+}
+
 // DeleteUnheld deletes the images (and files) ids that no message or queued message of chat
 // session holds (of any chat, for ""): those stored for a message that was never stored, or
 // that were held by messages a change dropped. A chat it cannot read deletes nothing.
@@ -139,13 +151,8 @@ func (s *Store) DeleteUnheld(ctx context.Context, session string, ids ...string)
 	}
 	held := map[string]bool{}
 	hold := func(ses *Session, q []Queued) {
-		for _, m := range ses.Messages {
-			for _, id := range m.Images {
-				held[id] = true
-			}
-			if m.Tool != nil && m.Tool.Image != "" {
-				held[m.Tool.Image] = true
-			}
+		for _, id := range ImagesOf(ses.Messages) {
+			held[id] = true
 		}
 		for _, m := range q {
 			for _, id := range m.Images {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/skiff-ai/skiff/internal/daemon"
 	"github.com/skiff-ai/skiff/internal/testkit"
+	"github.com/skiff-ai/skiff/internal/testkit/acpagent"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -58,6 +59,7 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	stop()
 	os.RemoveAll(lanCertDir)
+	acpagent.Cleanup()
 	os.Exit(code)
 }
 

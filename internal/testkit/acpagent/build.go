@@ -10,6 +10,7 @@ import (
 
 var (
 	buildOnce sync.Once
+	builtDir  string
 	built     string
 	buildErr  error
 )
@@ -27,6 +28,7 @@ func Build(t testing.TB) string {
 			buildErr = err
 			return
 		}
+		builtDir = dir
 		built = filepath.Join(dir, "skiff-test-agent")
 		args := []string{"build", "-o", built}
 		if raceOn {
@@ -48,6 +50,14 @@ func Build(t testing.TB) string {
 		t.Fatal(buildErr)
 	}
 	return built
+}
+
+// Cleanup removes what Build made: a package whose tests build the agent calls it from its
+// TestMain once they ran, so that each run does not leave a binary in the temporary folder.
+func Cleanup() {
+	if builtDir != "" {
+		os.RemoveAll(builtDir)
+	}
 }
 
 type buildError struct {

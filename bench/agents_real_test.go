@@ -204,7 +204,7 @@ func runRealAgent(b *testing.B, node, script string, ra realAgent) {
 			b.Fatal(err)
 		}
 		if err := a.NewSession(ctx, "bench"); err != nil {
-			b.Fatal(err, a.Log())
+			b.Fatal(err, logOf(a))
 		}
 		starts = append(starts, ms(time.Since(t0)))
 		mu.Lock()
@@ -212,12 +212,12 @@ func runRealAgent(b *testing.B, node, script string, ra realAgent) {
 		mu.Unlock()
 		turn, err := a.Prompt(ctx, "bench", "Say hello.", nil)
 		if err != nil {
-			b.Fatal(err, a.Log())
+			b.Fatal(err, logOf(a))
 		}
 		select {
 		case <-got:
 		default:
-			b.Fatalf("no text from %s (stop %s): %s", ra.name, turn.StopReason, a.Log())
+			b.Fatalf("no text from %s (stop %s): %s", ra.name, turn.StopReason, logOf(a))
 		}
 		if len(starts) == 1 { // what the agent told of its turn, which the reply's Details show
 			mu.Lock()
@@ -232,11 +232,11 @@ func runRealAgent(b *testing.B, node, script string, ra realAgent) {
 		mu.Unlock()
 		if search { // once, after the timed prompt
 			if _, err := a.Prompt(ctx, "bench", searchPrompt, nil); err != nil {
-				b.Fatal(err, a.Log())
+				b.Fatal(err, logOf(a))
 			}
 		}
 		if os.Getenv("SKIFF_BENCH_DEBUG") != "" { // what the agent wrote on stderr
-			b.Log(a.Log())
+			b.Log(logOf(a))
 		}
 		a.Close()
 		cancel()
@@ -331,4 +331,11 @@ func offersSkiff(offered map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// logOf is what an agent wrote to its stderr, then what the ACP library noted of the
+// connection.
+func logOf(a *acphost.Agent) string {
+	own, notes := a.Log()
+	return own + "\n" + notes
 }

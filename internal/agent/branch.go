@@ -78,9 +78,9 @@ func (e *Engine) Branch(ctx context.Context, id, msgID, edited string) (*store.S
 			copies = append(copies, copied[id])
 		}
 	}
-	done := func() {}
+	var change *store.Change // none without copies
 	if len(copies) > 0 {
-		if done, err = e.Store.Begin(ctx, store.Pending{Session: ses.ID, Images: copies}); err != nil {
+		if change, err = e.Store.Begin(ctx, store.Pending{Session: ses.ID, Images: copies}); err != nil {
 			return nil, err
 		}
 	}
@@ -110,13 +110,10 @@ func (e *Engine) Branch(ctx context.Context, id, msgID, edited string) (*store.S
 		err = e.Store.SaveSession(ctx, ses)
 	}
 	if err != nil {
-		// The copies go; one that cannot be deleted now is left to the note.
-		if e.Store.DeleteImages(context.WithoutCancel(ctx), copies...) == nil {
-			done()
-		}
+		change.Abandon() // the copies go
 		return nil, err
 	}
-	done()
+	change.Done()
 	return ses, e.Store.SetActive(ctx, ses.ID)
 }
 

@@ -105,8 +105,9 @@ func (e *Engine) SaveImages(ctx context.Context, imgs []Attached, private bool, 
 	if len(ids) == 0 {
 		return nil, kept, nil
 	}
-	if kept, err = e.Store.Begin(ctx, store.Pending{Session: session, Images: ids}); err != nil {
-		return nil, func() {}, err
+	change, err := e.Store.Begin(ctx, store.Pending{Session: session, Images: ids})
+	if err != nil {
+		return nil, kept, err
 	}
 	for i, img := range stored {
 		err := e.Store.SaveImage(ctx, ids[i], img)
@@ -114,13 +115,11 @@ func (e *Engine) SaveImages(ctx context.Context, imgs []Attached, private bool, 
 			err = e.Store.SaveOriginal(ctx, ids[i], originals[i])
 		}
 		if err != nil {
-			if e.Store.DeleteImages(context.WithoutCancel(ctx), ids...) == nil {
-				kept() // else left to the note
-			}
-			return nil, func() {}, err
+			change.Abandon()
+			return nil, kept, err
 		}
 	}
-	return ids, kept, nil
+	return ids, change.Done, nil
 }
 
 // dropping notes that a change to chat session is about to drop the messages that hold the
@@ -131,15 +130,11 @@ func (e *Engine) dropping(ctx context.Context, session string, ids []string) (fi
 	if len(ids) == 0 {
 		return func() {}, nil
 	}
-	done, err := e.Store.Begin(ctx, store.Pending{Session: session, Images: ids})
+	change, err := e.Store.Begin(ctx, store.Pending{Session: session, Images: ids})
 	if err != nil {
 		return nil, err
 	}
-	return func() {
-		if e.Store.DeleteUnheld(context.WithoutCancel(ctx), session, ids...) == nil {
-			done() // else left to the note
-		}
-	}, nil
+	return change.Settle, nil
 }
 
 // attachedName is the name a picture is attached under (the model gives it to upload_file):

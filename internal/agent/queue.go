@@ -96,9 +96,11 @@ func (e *Engine) dequeue(ctx context.Context, ses *store.Session, finish func(),
 	at := func(id string) int {
 		return slices.IndexFunc(ses.Messages, func(m store.Message) bool { return m.ID == id })
 	}
-	sent := 0
-	for sent < len(q) && at(q[sent].ID) >= 0 && at(q[sent].ID) < len(ses.Messages)-1 {
-		sent++
+	sent := 0 // answered already
+	for ; sent < len(q); sent++ {
+		if i := at(q[sent].ID); i < 0 || i == len(ses.Messages)-1 {
+			break
+		}
 	}
 	if sent == len(q) {
 		if sent > 0 {

@@ -917,12 +917,12 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 				id = store.PrivatePrefix + id
 			}
 			sctx := context.WithoutCancel(ctx)
-			if done, err := e.Store.Begin(sctx, store.Pending{Session: r.ses.ID, Images: []string{id}}); err == nil {
+			if c, err := e.Store.Begin(sctx, store.Pending{Session: r.ses.ID, Images: []string{id}}); err == nil {
 				if err := e.Store.SaveImage(sctx, id, store.StoredImage{Mime: res.Image.Mime, Data: res.Image.Data}); err == nil {
 					msg.Tool.Image = id
-					r.unsaved = append(r.unsaved, done)
-				} else if e.Store.DeleteImages(sctx, id) == nil {
-					done() // else left to the note
+					r.unsaved = append(r.unsaved, c.Done)
+				} else {
+					c.Abandon()
 				}
 			}
 		}

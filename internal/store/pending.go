@@ -49,20 +49,58 @@ func (p *Pending) private() bool {
 	return Private(p.Session) || len(p.Images) > 0 && Private(p.Images[0])
 }
 
-// Begin writes p (its ID and Boot set here) before the change it names starts, and returns
-// the function that drops it once the change is done (its error is not the change's: a
-// leftover entry is only finished again, harmlessly, by the next worker).
-func (s *Store) Begin(ctx context.Context, p Pending) (done func(), err error) {
+// Change is a change under way, as Begin noted it. Its methods do nothing on a nil Change (a
+// change with nothing to note).
+type Change struct {
+	s   *Store
+	ctx context.Context
+	key string
+	p   Pending
+}
+
+// Begin writes p (its ID and Boot set here) before the change it names starts.
+func (s *Store) Begin(ctx context.Context, p Pending) (*Change, error) {
 	p.ID, p.Boot = newBoot(), s.boot
-	key := pendingKey(p.private())
-	if err := s.updatePending(ctx, key, func(l []Pending) []Pending { return append(l, p) }); err != nil {
+	c := &Change{s: s, ctx: context.WithoutCancel(ctx), key: pendingKey(p.private()), p: p}
+	if err := s.updatePending(ctx, c.key, func(l []Pending) []Pending { return append(l, p) }); err != nil {
 		return nil, err
 	}
-	return func() {
-		_ = s.updatePending(context.WithoutCancel(ctx), key, func(l []Pending) []Pending {
-			return slices.DeleteFunc(l, func(q Pending) bool { return q.ID == p.ID })
-		})
-	}, nil
+	return c, nil
+}
+
+// Done drops the note once the change is done (a note left behind is only finished again,
+// harmlessly, by the next worker).
+func (c *Change) Done() {
+	if c == nil {
+		return
+	}
+	_ = c.s.updatePending(c.ctx, c.key, func(l []Pending) []Pending {
+		return slices.DeleteFunc(l, func(q Pending) bool { return q.ID == c.p.ID })
+	})
+}
+
+// Settle ends a change as Recover would: a delete is finished, and of the pictures and files
+// it named, those its chat no longer holds are deleted (a change that dropped the messages
+// holding them, once stored); then the note goes. What cannot be done now keeps its note.
+func (c *Change) Settle() {
+	if c == nil {
+		return
+	}
+	if c.s.recover(c.ctx, c.p) == nil {
+		c.Done()
+	}
+}
+
+// Abandon undoes a change that failed before the message holding its pictures and files was
+// stored: they are deleted, then the note goes. What cannot be deleted now keeps its note, for
+// the next worker.
+func (c *Change) Abandon() {
+	if c == nil {
+		return
+	}
+	if c.s.DeleteImages(c.ctx, c.p.Images...) == nil {
+		c.Done()
+	}
 }
 
 func (s *Store) updatePending(ctx context.Context, key string, f func([]Pending) []Pending) error {
@@ -127,7 +165,7 @@ func (s *Store) recover(ctx context.Context, p Pending) error {
 	if p.Delete {
 		return s.deleteSession(ctx, p.Session, p.Keys)
 	}
-	return s.DeleteUnheld(ctx, p.Session, p.Images...)
+	return s.deleteUnheld(ctx, p.Session, p.Images...)
 }
 
 // ImagesOf is every picture, file and screenshot messages hold.
@@ -142,10 +180,10 @@ func ImagesOf(ms []Message) []string {
 	return ids
 }
 
-// DeleteUnheld deletes the images (and files) ids that no message or queued message of chat
+// deleteUnheld deletes the images (and files) ids that no message or queued message of chat
 // session holds (of any chat, for ""): those stored for a message that was never stored, or
 // that were held by messages a change dropped. A chat it cannot read deletes nothing.
-func (s *Store) DeleteUnheld(ctx context.Context, session string, ids ...string) error {
+func (s *Store) deleteUnheld(ctx context.Context, session string, ids ...string) error {
 	if len(ids) == 0 {
 		return nil
 	}

@@ -105,3 +105,38 @@ func TestAnUnreadableListOfChangesStopsNothing(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, disk.Keys(), "pending")
 }
+
+// A change ends three ways, each leaving no note: Done keeps what it stored, Abandon deletes
+// it (the message that was to hold it was not stored), Settle deletes what its chat does not
+// hold.
+func TestAChangeEndsWithoutItsNote(t *testing.T) {
+	ctx := context.Background()
+	disk := store.NewMemKV()
+	s, err := store.Open(ctx, disk)
+	require.NoError(t, err)
+	pic := store.StoredImage{Mime: "image/png", Data: []byte("png")}
+	require.NoError(t, s.SaveSession(ctx, &store.Session{Header: store.Header{ID: "c", Title: "c"}, Messages: []store.Message{{ID: "1", Role: "user", Content: "look", Images: []string{"held"}}}}))
+	for _, id := range []string{"held", "gone", "kept", "abandoned"} {
+		require.NoError(t, s.SaveImage(ctx, id, pic))
+	}
+	has := func(id string) bool { got, _ := s.Images(ctx, id); _, ok := got[id]; return ok }
+
+	c, err := s.Begin(ctx, store.Pending{Session: "c", Images: []string{"kept"}})
+	require.NoError(t, err)
+	c.Done()
+	assert.True(t, has("kept"))
+	c, err = s.Begin(ctx, store.Pending{Session: "c", Images: []string{"abandoned"}})
+	require.NoError(t, err)
+	c.Abandon()
+	assert.False(t, has("abandoned"))
+	c, err = s.Begin(ctx, store.Pending{Session: "c", Images: []string{"held", "gone"}})
+	require.NoError(t, err)
+	c.Settle()
+	assert.True(t, has("held"), "the chat holds it")
+	assert.False(t, has("gone"))
+	assert.NotContains(t, disk.Keys(), "pending")
+	var none *store.Change // a change with nothing to note
+	none.Done()
+	none.Abandon()
+	none.Settle()
+}

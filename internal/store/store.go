@@ -557,14 +557,14 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 			keys = append(keys, k)
 		}
 	}
-	done, err := s.Begin(ctx, Pending{Delete: true, Session: id, Keys: keys})
+	c, err := s.Begin(ctx, Pending{Delete: true, Session: id, Keys: keys})
 	if err != nil {
 		return err
 	}
 	if err := s.deleteSession(ctx, id, keys); err != nil {
 		return err // left to Recover
 	}
-	done()
+	c.Done()
 	return nil
 }
 

@@ -52,12 +52,20 @@ func Build(t testing.TB) string {
 	return built
 }
 
-// Cleanup removes what Build made: a package whose tests build the agent calls it from its
-// TestMain once they ran, so that each run does not leave a binary in the temporary folder.
+// Cleanup removes what Build made, so that a run of the tests does not leave a binary in the
+// temporary folder.
 func Cleanup() {
 	if builtDir != "" {
 		os.RemoveAll(builtDir)
 	}
+}
+
+// RunTests is the TestMain of a package whose tests build the agent: it runs them, then
+// removes the agent (Cleanup).
+func RunTests(m *testing.M) {
+	code := m.Run()
+	Cleanup()
+	os.Exit(code)
 }
 
 type buildError struct {

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/skiff-ai/skiff/internal/permission"
 	"strings"
@@ -63,7 +62,13 @@ func (s *Store) bothLists(ctx context.Context, key, what string, add func([]byte
 
 // ErrMemoryFull: the memory that keeps the private chats is full (chrome.storage.session holds
 // 10 MB). It is an ErrQuota too.
-var ErrMemoryFull = fmt.Errorf("store: the memory for incognito chats is full: %w", ErrQuota)
+// (Not fmt.Errorf: a package variable's value is computed at every worker start.)
+var ErrMemoryFull error = memoryFull("store: the memory for incognito chats is full: " + ErrQuota.Error())
+
+type memoryFull string
+
+func (e memoryFull) Error() string { return string(e) }
+func (memoryFull) Unwrap() error   { return ErrQuota }
 
 // InMemory reports whether key is one Skiff keeps in memory only.
 func InMemory(key string) bool { return strings.HasPrefix(key, MemoryPrefix) }

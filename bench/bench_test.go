@@ -66,7 +66,15 @@ func wake(b *testing.B, dir, page string, n int, panel bool) []float64 {
 	defer stop()
 	tab := br.Tab(b, br.URL(page))
 	if panel {
+		e2e.WaitJS(b, tab, `document.body.dataset.ready === "1"`)
 		e2e.JS[bool](b, tab, `(skiffTest.disconnect(), true)`)
+		// The panel keeps the core compiled once the core answered it (ui/connection.js
+		// holdCore): wait for it, or the first wakes would be timed without it. A build from
+		// before it (SKIFF_BASELINE_EXT) has no heldCore.
+		e2e.WaitJS(b, tab, `!skiffTest.heldCore || skiffTest.heldCore() !== null`)
+		if !e2e.JS[bool](b, tab, `!skiffTest.heldCore || skiffTest.heldCore().then((m) => m instanceof WebAssembly.Module)`) {
+			b.Fatal("the panel did not keep the core compiled")
+		}
 	}
 	var ms []float64
 	for i := 0; i < n+1; i++ {

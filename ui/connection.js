@@ -67,6 +67,32 @@ function receive(raw) {
   if (fn) fn(m);
 }
 
+// holdCore compiles core.wasm in the panel and keeps the result while the panel is open; the
+// panel never runs it. V8 keeps one compiled copy of a module per process and gives it to
+// every context that compiles the same bytes, and the worker runs in the panel's process: a
+// worker Chrome stopped (after 30 s idle; the panel's port wakes the next one at once) then
+// starts on core.wasm's code ready-made, with each function the workers before it compiled,
+// instead of decoding 8 MB and compiling every function again on its first call (make bench:
+// BenchmarkWake). Called once the core has answered, when the running worker's copy makes
+// this compile a lookup. While a worker runs, the copy is shared; while none does, it costs
+// the extension's process the module's bytes and code.
+let held = null;
+export function holdCore() {
+  held ||= fetch("../core.wasm")
+    .then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(r.statusText))))
+    .then((bytes) => WebAssembly.compile(bytes))
+    .catch((e) => {
+      console.warn("core.wasm is not kept compiled in the panel:", e);
+      return null;
+    });
+}
+
+// heldCore is the panel's compiled core (a Promise of a WebAssembly.Module), or null before
+// holdCore ran.
+export function heldCore() {
+  return held;
+}
+
 // disconnect drops the port without reconnecting (benchmarks measure a worker with no panel).
 export function disconnect() {
   if (!port) return;

@@ -207,7 +207,10 @@ connection.onConnect(async () => {
   page.refreshPage();
   page.takeAsk();
   await takeHandoff();
-  if (!document.body.dataset.ready) performance.mark("skiff-ready");
+  if (!document.body.dataset.ready) {
+    performance.mark("skiff-ready");
+    setTimeout(connection.holdCore, 0); // after this frame: the next worker wakes on its code
+  }
   document.body.dataset.ready = "1";
   // How many times the panel drew the core's state: tests that restart the worker wait for it.
   document.body.dataset.connections = String(+(document.body.dataset.connections || 0) + 1);
@@ -235,6 +238,6 @@ chrome.storage.session.onChanged.addListener((changes) => {
 });
 
 // The one test hook: what end-to-end tests and benchmarks may reach, and nothing else.
-globalThis.skiffTest = { call: connection.call, disconnect: connection.disconnect, state, markdown };
+globalThis.skiffTest = { call: connection.call, disconnect: connection.disconnect, heldCore: connection.heldCore, state, markdown };
 
 pageReady.then(() => connection.start());

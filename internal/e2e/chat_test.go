@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -269,6 +270,24 @@ func TestADamagedCachedCoreStillWakes(t *testing.T) {
 	file, err := os.Stat(filepath.Join(RepoRoot(), "ext", "core.wasm"))
 	if err != nil || int64(size) != file.Size() {
 		t.Fatalf("cached copy is %v bytes, core.wasm %v (%v)", size, file.Size(), err)
+	}
+}
+
+// The panel keeps the core compiled (ui/connection.js holdCore), so that a worker woken while
+// it is open finds core.wasm's code in the process (make bench: BenchmarkWake). It holds Go's
+// module, and a worker woken meanwhile answers.
+func TestThePanelKeepsTheCoreCompiled(t *testing.T) {
+	tab := browser.Panel(t)
+	WaitJS(t, tab, `skiffTest.heldCore() !== null`)
+	exports := JS[string](t, tab, `skiffTest.heldCore().then((m) => m ? WebAssembly.Module.exports(m).map((e) => e.name).join(" ") : "")`)
+	for _, want := range []string{"run", "resume"} {
+		if !slices.Contains(strings.Fields(exports), want) {
+			t.Fatalf("the panel holds no Go module (exports %q)", exports)
+		}
+	}
+	browser.RestartWorker(t, tab)
+	if got := JS[string](t, tab, `skiffTest.call("core.ping", {})`); got != "pong" {
+		t.Fatalf("ping after a wake: %q", got)
 	}
 }
 

@@ -142,7 +142,10 @@ connection.onConnect(async () => {
   }
   banner("");
   const chip = page.refreshPage();
-  if (!document.body.dataset.ready) performance.mark("skiff-ready");
+  if (!document.body.dataset.ready) {
+    performance.mark("skiff-ready");
+    setTimeout(connection.holdCore, 0); // as the panel does: a worker woken meanwhile starts on its code
+  }
   document.body.dataset.ready = "1";
   $("input").focus();
   // Once the page chip is drawn too, the overlay is still until the user or a chat moves it: it
@@ -152,7 +155,7 @@ connection.onConnect(async () => {
   chip.finally(() => parent.postMessage({ skiff: "settled" }, "*"));
 });
 
-globalThis.skiffTest = { call: connection.call, state };
+globalThis.skiffTest = { call: connection.call, heldCore: connection.heldCore, state };
 
 // The chip's window does not matter here (the core reads this overlay's own tab): connect at once.
 page.init(() => $("input").focus());

@@ -274,20 +274,30 @@ func TestADamagedCachedCoreStillWakes(t *testing.T) {
 }
 
 // The panel keeps the core compiled (ui/connection.js holdCore), so that a worker woken while
-// it is open finds core.wasm's code in the process (make bench: BenchmarkWake). It holds Go's
-// module, and a worker woken meanwhile answers.
+// it is open finds core.wasm's code in the process (make bench: BenchmarkWake); so does the
+// chat on a page. Each holds Go's module, and a worker woken meanwhile answers.
 func TestThePanelKeepsTheCoreCompiled(t *testing.T) {
 	tab := browser.Panel(t)
-	WaitJS(t, tab, `skiffTest.heldCore() !== null`)
-	exports := JS[string](t, tab, `skiffTest.heldCore().then((m) => m ? WebAssembly.Module.exports(m).map((e) => e.name).join(" ") : "")`)
-	for _, want := range []string{"run", "resume"} {
-		if !slices.Contains(strings.Fields(exports), want) {
-			t.Fatalf("the panel holds no Go module (exports %q)", exports)
-		}
-	}
+	holdsTheCore(t, tab)
 	browser.RestartWorker(t, tab)
 	if got := JS[string](t, tab, `skiffTest.call("core.ping", {})`); got != "pong" {
 		t.Fatalf("ping after a wake: %q", got)
+	}
+	site := testkit.NewSite(t)
+	url := site.Page("counter.html")
+	page := browser.Tab(t, url)
+	WaitJS(t, page, `document.readyState === "complete"`)
+	holdsTheCore(t, openOverlay(t, page, url))
+}
+
+func holdsTheCore(t *testing.T, ctx context.Context) {
+	t.Helper()
+	WaitJS(t, ctx, `skiffTest.heldCore() !== null`)
+	exports := JS[string](t, ctx, `skiffTest.heldCore().then((m) => m ? WebAssembly.Module.exports(m).map((e) => e.name).join(" ") : "")`)
+	for _, want := range []string{"run", "resume"} {
+		if !slices.Contains(strings.Fields(exports), want) {
+			t.Fatalf("%s holds no Go module (exports %q)", JS[string](t, ctx, `location.pathname`), exports)
+		}
 	}
 }
 

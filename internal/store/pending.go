@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -33,6 +34,10 @@ type Pending struct {
 	// the others.
 	Images  []string `json:"images,omitempty"`
 	Session string   `json:"session,omitempty"`
+	// Trim: a write is making the list whose head is at this key shorter (chat Session's
+	// messages, or the list of chats), and Keys are the parts past its new end. Recover
+	// deletes each one the stored head does not count (a head not written yet counts them).
+	Trim string `json:"trim,omitempty"`
 }
 
 // pendingKey holds the changes under way: a private chat's in memory, with the chat.
@@ -162,10 +167,56 @@ func (s *Store) Recover(ctx context.Context) (int, error) {
 }
 
 func (s *Store) recover(ctx context.Context, p Pending) error {
-	if p.Delete {
+	switch {
+	case p.Delete:
 		return s.deleteSession(ctx, p.Session, p.Keys)
+	case p.Trim != "":
+		s.mu.Lock() // a save of the same list meanwhile may write those parts again
+		defer s.mu.Unlock()
+		return s.dropUncounted(ctx, p.Trim, p.Keys)
 	}
 	return s.deleteUnheld(ctx, p.Session, p.Images...)
+}
+
+// trimmed writes items, which make the list whose head is at key shorter (chat id's messages,
+// or the list of chats), then deletes drop, the parts past its new end, with more (keys the
+// write no longer needs). A worker stopped between the two would leave the parts on disk
+// for good, with the words they hold: they are noted first (Pending.Trim). The caller holds
+// s.mu.
+func (s *Store) trimmed(ctx context.Context, id, key string, items map[string]any, drop []string, more ...string) error {
+	var c *Change
+	if len(drop) > 0 {
+		var err error
+		if c, err = s.Begin(ctx, Pending{Trim: key, Session: id, Keys: drop}); err != nil {
+			return err
+		}
+	}
+	if err := s.set(ctx, items); err != nil {
+		c.Done() // nothing written: the head still counts every part
+		return err
+	}
+	if err := s.kv.Delete(ctx, slices.Concat(drop, more)...); err != nil {
+		return err // the note stays, for the next worker
+	}
+	c.Done()
+	return nil
+}
+
+// dropUncounted deletes those of keys, parts of the list whose head is at key, that the
+// stored head does not count. The caller holds s.mu.
+func (s *Store) dropUncounted(ctx context.Context, key string, keys []string) error {
+	got, err := s.kv.Get(ctx, key)
+	if err != nil {
+		return err
+	}
+	n := headParts(got[key])
+	var gone []string
+	for _, k := range keys {
+		if i, err := strconv.Atoi(k[strings.LastIndexByte(k, '/')+1:]); err == nil && i >= n {
+			gone = append(gone, k)
+		}
+	}
+	return s.kv.Delete(ctx, gone...)
 }
 
 // ImagesOf is every picture, file and screenshot messages hold.

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -139,4 +140,69 @@ func TestAChangeEndsWithoutItsNote(t *testing.T) {
 	none.Done()
 	none.Abandon()
 	none.Settle()
+}
+
+// A save that makes a long chat shorter (an Edit or a Regenerate early in it), cut by a
+// stopped worker at any of its writes: the chat reads as it was or as it is now, and no part
+// it no longer counts stays on disk with the dropped messages' words.
+func TestASaveThatShortensAChatLeavesNoPartBehind(t *testing.T) {
+	ctx := context.Background()
+	for _, private := range []bool{false, true} {
+		id := "c"
+		if private {
+			id = store.PrivatePrefix + id
+		}
+		kept, cut := strings.Repeat("kept words ", 6000), strings.Repeat("cut words ", 6000)
+		ses := func(n int) *store.Session {
+			all := []store.Message{{ID: "1", Role: "user", Content: kept}, {ID: "2", Role: "assistant", Content: cut}, {ID: "3", Role: "user", Content: cut}}
+			return &store.Session{Header: store.Header{ID: id, Title: "c"}, Messages: all[:n]}
+		}
+		start := func(s *store.Store) { require.NoError(t, s.SaveSession(ctx, ses(3))) }
+		stops := testkit.EveryStop(t, start, func(s *store.Store) error { return s.SaveSession(ctx, ses(1)) }, func(t *testing.T, kv *store.MemKV, stopped bool) {
+			assert.Empty(t, testkit.Unheld(t, kv), "left behind")
+			s, err := store.Open(ctx, kv)
+			require.NoError(t, err)
+			got, err := s.Session(ctx, id)
+			require.NoError(t, err)
+			if len(got.Messages) == 3 {
+				require.True(t, stopped)
+				return // stopped before the new head was written: the chat is as it was
+			}
+			require.Len(t, got.Messages, 1)
+			assert.Equal(t, kept, got.Messages[0].Content)
+			for _, k := range kv.Keys() {
+				b, _ := kv.Get(ctx, k)
+				assert.False(t, strings.Contains(string(b[k]), "cut words"), "%s holds a dropped message's words", k)
+			}
+		})
+		assert.Greater(t, stops, 2)
+	}
+}
+
+// Deleting a chat from a list of chats long enough to be kept in parts, cut at any of its
+// writes: no part of the list past what its head counts stays, with the deleted chat's title.
+func TestADeleteThatShortensTheListLeavesNoPartBehind(t *testing.T) {
+	ctx := context.Background()
+	start := func(s *store.Store) {
+		for i := range 63 {
+			require.NoError(t, s.SaveSession(ctx, &store.Session{Header: store.Header{ID: fmt.Sprintf("c%02d", i), Title: fmt.Sprintf("chat %d", i)}}))
+		}
+		require.NoError(t, s.SaveSession(ctx, &store.Session{Header: store.Header{ID: "gone", Title: "a secret title"}}))
+	}
+	stops := testkit.EveryStop(t, start, func(s *store.Store) error { return s.DeleteSession(ctx, "gone") }, func(t *testing.T, kv *store.MemKV, stopped bool) {
+		assert.Empty(t, testkit.Unheld(t, kv), "left behind")
+		s, err := store.Open(ctx, kv)
+		require.NoError(t, err)
+		idx, err := s.Sessions(ctx)
+		require.NoError(t, err)
+		if len(idx) == 64 {
+			return // stopped before the delete began
+		}
+		require.Len(t, idx, 63)
+		for _, k := range kv.Keys() {
+			b, _ := kv.Get(ctx, k)
+			assert.False(t, strings.Contains(string(b[k]), "a secret title"), "%s holds the deleted chat's title", k)
+		}
+	})
+	assert.Greater(t, stops, 2)
 }

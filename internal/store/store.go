@@ -24,6 +24,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -475,16 +476,13 @@ func (s *Store) SaveSession(ctx context.Context, ses *Session) error {
 	if err := sessionItems(ses, items); err != nil {
 		return err
 	}
-	if err := s.set(ctx, items); err != nil {
-		return err
-	}
-	gone = append(gone, draftKey(ses.ID))
+	var drop []string
 	for k := range was {
 		if _, kept := items[partKey(ses.ID, k)]; !kept {
-			gone = append(gone, partKey(ses.ID, k))
+			drop = append(drop, partKey(ses.ID, k))
 		}
 	}
-	return s.kv.Delete(ctx, gone...)
+	return s.trimmed(ctx, ses.ID, sessionKey(ses.ID), items, drop, append(gone, draftKey(ses.ID))...)
 }
 
 // partsOf is how many parts session id's stored head says it has (0: none stored).
@@ -583,15 +581,12 @@ func (s *Store) deleteSession(ctx context.Context, id string, keys []string) err
 			out = append(out, m)
 		}
 	}
-	items := map[string]any{}
-	gone := indexItems(indexKey(id), out, had, items)
-	if err := s.set(ctx, items); err != nil {
-		return err
-	}
 	if err := s.setPin(ctx, id, false); err != nil {
 		return err
 	}
-	return s.kv.Delete(ctx, append(append(gone, keys...), sessionKey(id), draftKey(id), queueKey(id))...)
+	items := map[string]any{}
+	gone := indexItems(indexKey(id), out, had, items)
+	return s.trimmed(ctx, id, indexKey(id), items, gone, slices.Concat(keys, []string{sessionKey(id), draftKey(id), queueKey(id)})...)
 }
 
 // StoredImage is an image a tool took, or one the user attached (with its file's name); or a

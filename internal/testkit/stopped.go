@@ -2,7 +2,9 @@ package testkit
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -91,8 +93,9 @@ func EveryStop(t *testing.T, start func(*store.Store), change func(*store.Store)
 }
 
 // Unheld lists the keys in kv that no listed chat holds: a chat's head, parts, draft or queue
-// when the chat is not in the list, an image or file no message or queued message holds, and
-// a change left under way (store.Pending).
+// when the chat is not in the list, a part of a chat or of the list of chats past what its
+// head counts, an image or file no message or queued message holds, and a change left under
+// way (store.Pending).
 func Unheld(t testing.TB, kv *store.MemKV) []string {
 	t.Helper()
 	ctx := context.Background()
@@ -129,8 +132,23 @@ func Unheld(t testing.TB, kv *store.MemKV) []string {
 			}
 		}
 	}
+	// counted says whether the head at key counts part n (a chat's head, or the list of
+	// chats': each says how many parts hold what comes before it).
+	counted := func(key, n string) bool {
+		got, _ := kv.Get(ctx, key)
+		var head struct {
+			Parts int `json:"parts"`
+		}
+		k, err := strconv.Atoi(n)
+		return err == nil && json.Unmarshal(got[key], &head) == nil && k < head.Parts
+	}
 	var out []string
 	for _, k := range kv.Keys() {
+		private := strings.HasPrefix(k, store.MemoryPrefix)
+		prefix := ""
+		if private {
+			prefix = store.MemoryPrefix
+		}
 		bare := strings.TrimPrefix(k, store.MemoryPrefix)
 		kind, id, _ := strings.Cut(bare, "/")
 		switch kind {
@@ -139,7 +157,12 @@ func Unheld(t testing.TB, kv *store.MemKV) []string {
 				out = append(out, k)
 			}
 		case "part":
-			if id, _, _ = strings.Cut(id, "/"); !listed[id] {
+			id, n, _ := strings.Cut(id, "/")
+			if !listed[id] || !counted(prefix+"session/"+id, n) {
+				out = append(out, k)
+			}
+		case "sessions":
+			if id != "" && !counted(prefix+"sessions", id) {
 				out = append(out, k)
 			}
 		case "image", "original":

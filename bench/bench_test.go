@@ -85,7 +85,7 @@ func newWaker(b *testing.B, dir, page string, from wakeFrom) *waker {
 	if err != nil {
 		b.Fatal(err)
 	}
-	w := &waker{br: br, stop: stop, tab: br.Tab(b, br.URL(page))}
+	w := &waker{br: br, stop: stop, tab: br.TabWithin(b, br.URL(page), 30*time.Minute)} // the browsers take turns for the whole run
 	if from == fromPanelUnheld {
 		// The panel is Skiff's own, but its page cannot compile: its hold fails (and says so
 		// in its console), and nothing in the process keeps the core's code.

@@ -71,8 +71,8 @@ function receive(raw) {
 // panel never runs it. V8 keeps one compiled copy of a module per process and gives it to
 // every context that compiles the same bytes, and the worker runs in the panel's process: a
 // worker Chrome stopped (after 30 s idle; the panel's port wakes the next one at once) then
-// starts on core.wasm's code ready-made, with each function the workers before it compiled,
-// instead of decoding 8 MB and compiling every function again on its first call (make bench:
+// starts on core.wasm's code ready-made, with each function the workers before it compiled
+// and optimized, instead of compiling every function again on its first call (make bench:
 // BenchmarkWake). Called once the core has answered, when the running worker's copy makes
 // this compile a lookup. While a worker runs, the copy is shared; while none does, it costs
 // the extension's process the module's bytes and code.

@@ -319,7 +319,7 @@ var (
 	// ErrNoFileAccess: a page on this computer (file://) the user has not let Skiff read (its
 	// "Allow access to file URLs" in chrome://extensions). It is an ErrRestricted.
 	// (Not fmt.Errorf: a package variable's value is computed as every worker starts, and
-	// fmt's first use there cost 5-8 ms of each wake.)
+	// fmt's first use there cost 3-8 ms of each wake.)
 	ErrNoFileAccess error = restricted("browser: Chrome does not let extensions work on this page: files on this computer need the user's leave")
 	// ErrErrorPage: the tab shows Chrome's error page (the site could not be reached, the
 	// address does not resolve): Chrome lets no extension script it.

@@ -56,6 +56,7 @@ export function call(type, params = {}) {
 function receive(raw) {
   const m = JSON.parse(raw);
   if (m.type === "reply") {
+    if (!held) setTimeout(holdCore, 0); // the core has answered: the page keeps its code
     const p = pending.get(m.id);
     if (!p) return;
     pending.delete(m.id);
@@ -73,11 +74,12 @@ function receive(raw) {
 // worker Chrome stopped (after 30 s idle; the panel's port wakes the next one at once) then
 // starts on core.wasm's code ready-made, with each function the workers before it compiled
 // and optimized, instead of compiling every function again on its first call (make bench:
-// BenchmarkWake). Called once the core has answered, when the running worker's copy makes
-// this compile a lookup. While a worker runs, the copy is shared; while none does, it costs
+// BenchmarkWake). It runs once the core has answered (receive), when the running worker's
+// copy makes this compile a lookup; so does every page that talks to the core through this
+// module (the panel, and the chat on a page). While a worker runs, the copy is shared; while none does, it costs
 // the extension's process the module's bytes and code.
 let held = null;
-export function holdCore() {
+function holdCore() {
   held ||= fetch("../core.wasm")
     .then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(r.statusText))))
     .then((bytes) => WebAssembly.compile(bytes))

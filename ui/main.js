@@ -207,10 +207,7 @@ connection.onConnect(async () => {
   page.refreshPage();
   page.takeAsk();
   await takeHandoff();
-  if (!document.body.dataset.ready) {
-    performance.mark("skiff-ready");
-    setTimeout(connection.holdCore, 0); // after this frame: the next worker wakes on its code
-  }
+  if (!document.body.dataset.ready) performance.mark("skiff-ready");
   document.body.dataset.ready = "1";
   // How many times the panel drew the core's state: tests that restart the worker wait for it.
   document.body.dataset.connections = String(+(document.body.dataset.connections || 0) + 1);

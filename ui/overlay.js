@@ -142,10 +142,7 @@ connection.onConnect(async () => {
   }
   banner("");
   const chip = page.refreshPage();
-  if (!document.body.dataset.ready) {
-    performance.mark("skiff-ready");
-    setTimeout(connection.holdCore, 0); // as the panel does: a worker woken meanwhile starts on its code
-  }
+  if (!document.body.dataset.ready) performance.mark("skiff-ready");
   document.body.dataset.ready = "1";
   $("input").focus();
   // Once the page chip is drawn too, the overlay is still until the user or a chat moves it: it

@@ -14,7 +14,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -322,10 +321,44 @@ func (b *Browser) Panel(t testing.TB) context.Context {
 	return ctx
 }
 
-// Frame attaches to the frame whose address ends with suffix (an extension page framed in a
-// tab: the overlay), once it appears, skipping the frames in skip. DevTools lists the frames
-// of the tabs it opened (Tab). The context detaches when the test ends.
-func (b *Browser) Frame(t testing.TB, suffix string, skip ...target.ID) (context.Context, target.ID) {
+// Overlay opens Skiff's chat on the page in tab as the shortcut does (the worker's
+// skiffToggleOverlay on the tab that tabExpr, a promise evaluated in the worker, gives; DevTools
+// cannot press an extension's command), and returns a context on the overlay's frame once it
+// has drawn itself. The context detaches when the test ends.
+//
+// Looking inside the frame while it still loads or draws trips a data race in chromedp: its
+// attach walks the frame's document while its event loop applies the frame's changes to the
+// same map, and a DOMContentLoaded during the attach sends it a new document. So the overlay is
+// attached only once it has said, to its page, that it is settled (ui/overlay.js posts
+// "settled" to its parent, once: an overlay hidden and shown again keeps its frame, which is
+// still settled). This is the one way into its frame.
+func (b *Browser) Overlay(t testing.TB, tab context.Context, tabExpr string) context.Context {
+	t.Helper()
+	JS[bool](t, tab, `(window.__skiffSettled ??= new Promise(ok => addEventListener("message", e => e.data && e.data.skiff === "settled" && ok(true))), true)`)
+	b.WorkerJS(t, `Promise.resolve(`+tabExpr+`).then((tab) => skiffToggleOverlay(tab))`)
+	JS[bool](t, tab, `window.__skiffSettled`)
+	ctx := b.attach(t, "iframe", "/panel/overlay.html")
+	if err := chromedp.Listen(ctx, func(ev any) { logEvent(t, "overlay ", ev) }); err != nil {
+		t.Fatalf("e2e: listen: %v", err)
+	}
+	WaitJS(t, ctx, `document.body.dataset.ready === "1"`)
+	return ctx
+}
+
+// Page attaches to the tab already open at url: one that DevTools did not open, as a window
+// the extension created. The context detaches when the test ends.
+func (b *Browser) Page(t testing.TB, url string) context.Context {
+	t.Helper()
+	ctx := b.attach(t, "page", url)
+	if err := chromedp.Listen(ctx, func(ev any) { logEvent(t, "", ev) }); err != nil {
+		t.Fatalf("e2e: listen: %v", err)
+	}
+	return ctx
+}
+
+// attach finds the target of kind typ whose address ends with suffix, once it appears, and
+// returns a context on it that detaches when the test ends and gives up after 3 minutes.
+func (b *Browser) attach(t testing.TB, typ, suffix string) context.Context {
 	t.Helper()
 	var id target.ID
 	Eventually(t, 30*time.Second, func() bool {
@@ -334,18 +367,18 @@ func (b *Browser) Frame(t testing.TB, suffix string, skip ...target.ID) (context
 			return false
 		}
 		for _, in := range infos {
-			if in.Type == "iframe" && strings.HasSuffix(in.URL, suffix) && !slices.Contains(skip, in.TargetID) {
+			if in.Type == typ && strings.HasSuffix(in.URL, suffix) {
 				id = in.TargetID
 				return true
 			}
 		}
 		return false
-	}, "no frame "+suffix+" appeared")
+	}, "no "+typ+" "+suffix+" appeared")
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
 	t.Cleanup(cancel)
 	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
 	t.Cleanup(cancelT)
-	return ctx, id
+	return ctx
 }
 
 // Eventually polls cond until it holds or d passes.

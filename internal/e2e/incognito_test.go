@@ -61,9 +61,7 @@ func TestIncognitoChatsAreNotKept(t *testing.T) {
 
 	// The chat on the page, opened in the incognito tab: its new chat and its message are a
 	// private chat's.
-	b.WorkerJS(t, fmt.Sprintf(`chrome.tabs.get(%d).then((tab) => skiffToggleOverlay(tab))`, incognitoTab.Load()))
-	ov, _ := b.Frame(t, "/panel/overlay.html")
-	WaitJS(t, ov, `document.body.dataset.ready === "1"`)
+	ov := b.Overlay(t, b.Page(t, site.Page("counter.html")), fmt.Sprintf(`chrome.tabs.get(%d)`, incognitoTab.Load()))
 	Click(t, ov, `document.getElementById("new")`)
 	WaitJS(t, ov, `!!document.querySelector("#messages") && document.activeElement === document.getElementById("input")`)
 	Do(t, ov, chromedp.SendKeys("#input", "Hello from the page\r"))

@@ -18,24 +18,11 @@ import (
 	"github.com/skiff-ai/skiff/internal/testkit"
 )
 
-// openOverlay opens Skiff's chat on the page at pageURL (in a tab opened with Browser.Tab: DevTools
-// lists the frames of the tabs it opened), as the shortcut does (the worker's
-// toggleOverlay; DevTools cannot press an extension's command), and returns a context on the
-// overlay's frame once it has drawn itself.
+// openOverlay opens Skiff's chat on the page at pageURL, in a tab opened with Browser.Tab
+// (DevTools lists the frames of the tabs it opened): see Browser.Overlay.
 func openOverlay(t *testing.T, tab context.Context, pageURL string) context.Context {
 	t.Helper()
-	// Looking inside the frame while it still draws trips a data race in chromedp (its attach
-	// walks the document while its event loop applies the frame's changes to the same map), so
-	// the test waits, in the page, for the overlay to say it is settled, and only then attaches.
-	JS[bool](t, tab, `(window.__skiffSettled ??= new Promise(ok => addEventListener("message", e => e.data && e.data.skiff === "settled" && ok(true))), true)`)
-	browser.WorkerJS(t, `chrome.tabs.query({url: `+jsString(pageURL)+`}).then(([tab]) => skiffToggleOverlay(tab))`)
-	JS[bool](t, tab, `window.__skiffSettled`)
-	ctx, _ := browser.Frame(t, "/panel/overlay.html")
-	if err := chromedp.Listen(ctx, func(ev any) { logEvent(t, "overlay ", ev) }); err != nil {
-		t.Fatalf("e2e: listen: %v", err)
-	}
-	WaitJS(t, ctx, `document.body.dataset.ready === "1"`)
-	return ctx
+	return browser.Overlay(t, tab, `chrome.tabs.query({url: `+jsString(pageURL)+`}).then(([tab]) => tab)`)
 }
 
 // atOverlay is where, in the page's viewport, the element sel of the overlay's frame is: the

@@ -16,7 +16,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/performance"
-	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/skiff-ai/skiff/internal/e2e"
@@ -319,25 +318,15 @@ func BenchmarkOverlayOpen(b *testing.B) {
 	}
 	panelFirst = panelFirst[1:]
 	var overlay, overlayFirst []float64
-	var seen []target.ID
 	for i := range 8 {
 		url := fmt.Sprintf("%s/?%d", site.URL, i)
 		tab := br.Tab(b, url)
 		e2e.WaitJS(b, tab, `document.readyState === "complete"`)
-		// Attaching to the frame while it still draws can stall chromedp (see the e2e tests'
-		// openOverlay): the page waits for the overlay to say it is settled first. The times
-		// are the overlay's own marks, so the wait adds nothing to them.
-		e2e.JS[bool](b, tab, `(window.__skiffSettled = new Promise(ok => addEventListener("message", e => e.data && e.data.skiff === "settled" && ok(true))), true)`)
+		// The times are the overlay's own marks from the moment the worker opens it, so the
+		// wait for the frame to settle (Browser.Overlay) adds nothing to them.
 		q, _ := json.Marshal(url)
-		t0 := e2e.WorkerValue[float64](b, br, `chrome.tabs.query({url: `+string(q)+`}).then(([tab]) => {
-			const t = performance.timeOrigin + performance.now();
-			skiffToggleOverlay(tab);
-			return t;
-		})`)
-		e2e.JS[bool](b, tab, `window.__skiffSettled`)
-		ov, id := br.Frame(b, "/panel/overlay.html", seen...)
-		seen = append(seen, id)
-		e2e.WaitJS(b, ov, `document.body.dataset.ready === "1"`)
+		ov := br.Overlay(b, tab, `chrome.tabs.query({url: `+string(q)+`}).then(([tab]) => (globalThis.__benchOpened = performance.timeOrigin + performance.now(), tab))`)
+		t0 := e2e.WorkerValue[float64](b, br, `globalThis.__benchOpened`)
 		t1 := e2e.JS[float64](b, ov, `performance.timeOrigin + performance.getEntriesByName("skiff-ready")[0].startTime`)
 		overlay = append(overlay, t1-t0)
 		overlayFirst = append(overlayFirst, e2e.JS[float64](b, ov, firstTokenJS))

@@ -323,8 +323,8 @@ func (b *Browser) Panel(t testing.TB) context.Context {
 
 // Overlay opens Skiff's chat on the page in tab as the shortcut does (the worker's
 // skiffToggleOverlay on the tab that tabExpr, a promise evaluated in the worker, gives; DevTools
-// cannot press an extension's command), and returns a context on the overlay's frame once it
-// has drawn itself. The context detaches when the test ends.
+// cannot press an extension's command), and returns a context on the overlay's frame in that
+// tab once it has drawn itself. The context detaches when the test ends.
 //
 // Looking inside the frame while it still loads or draws trips a data race in chromedp: its
 // attach walks the frame's document while its event loop applies the frame's changes to the
@@ -337,7 +337,10 @@ func (b *Browser) Overlay(t testing.TB, tab context.Context, tabExpr string) con
 	JS[bool](t, tab, `(window.__skiffSettled ??= new Promise(ok => addEventListener("message", e => e.data && e.data.skiff === "settled" && ok(true))), true)`)
 	b.WorkerJS(t, `Promise.resolve(`+tabExpr+`).then((tab) => skiffToggleOverlay(tab))`)
 	JS[bool](t, tab, `window.__skiffSettled`)
-	ctx := b.attach(t, "iframe", "/panel/overlay.html")
+	page := chromedp.FromContext(tab).Target.TargetID
+	ctx := b.attach(t, func(in *target.Info) bool {
+		return in.Type == "iframe" && in.ParentID == page && strings.HasSuffix(in.URL, "/panel/overlay.html")
+	}, "the overlay's frame")
 	if err := chromedp.Listen(ctx, func(ev any) { logEvent(t, "overlay ", ev) }); err != nil {
 		t.Fatalf("e2e: listen: %v", err)
 	}
@@ -349,16 +352,16 @@ func (b *Browser) Overlay(t testing.TB, tab context.Context, tabExpr string) con
 // the extension created. The context detaches when the test ends.
 func (b *Browser) Page(t testing.TB, url string) context.Context {
 	t.Helper()
-	ctx := b.attach(t, "page", url)
+	ctx := b.attach(t, func(in *target.Info) bool { return in.Type == "page" && in.URL == url }, "a tab at "+url)
 	if err := chromedp.Listen(ctx, func(ev any) { logEvent(t, "", ev) }); err != nil {
 		t.Fatalf("e2e: listen: %v", err)
 	}
 	return ctx
 }
 
-// attach finds the target of kind typ whose address ends with suffix, once it appears, and
-// returns a context on it that detaches when the test ends and gives up after 3 minutes.
-func (b *Browser) attach(t testing.TB, typ, suffix string) context.Context {
+// attach finds the target that is (what), once it appears, and returns a context on it that
+// detaches when the test ends and gives up after 3 minutes.
+func (b *Browser) attach(t testing.TB, is func(*target.Info) bool, what string) context.Context {
 	t.Helper()
 	var id target.ID
 	Eventually(t, 30*time.Second, func() bool {
@@ -367,13 +370,13 @@ func (b *Browser) attach(t testing.TB, typ, suffix string) context.Context {
 			return false
 		}
 		for _, in := range infos {
-			if in.Type == typ && strings.HasSuffix(in.URL, suffix) {
+			if is(in) {
 				id = in.TargetID
 				return true
 			}
 		}
 		return false
-	}, "no "+typ+" "+suffix+" appeared")
+	}, "no "+what+" appeared")
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
 	t.Cleanup(cancel)
 	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)

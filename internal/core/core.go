@@ -362,8 +362,8 @@ func (c *Core) stop(_ context.Context, p SessionRef) (bool, error) {
 // ForgetPrivate is the last incognito window closing: the private chats' runs stop, and what
 // Skiff kept of those chats is dropped, as Chrome drops those windows' history.
 func (c *Core) ForgetPrivate(ctx context.Context) {
-	// A stopped run stores its end: it is waited for (5 s at most), so that nothing is
-	// written after the chats are gone.
+	// A stopped run stores its end: it is waited for (5 s at most), so that what it stored
+	// goes with the chats; the store refuses the saves of one that holds on longer.
 	wait, cancel := context.WithTimeout(ctx, 5*time.Second)
 	c.Engine.StopAll(wait, store.Private)
 	cancel()
@@ -465,7 +465,9 @@ const UpdateSessions = "sessions.changed"
 
 func (c *Core) deleteSession(ctx context.Context, p SessionRef) (None, error) {
 	// A run going in the chat is stopped and stores its end first (5 s at most, as
-	// ForgetPrivate waits): a save after the delete would put the chat back in History.
+	// ForgetPrivate waits), so that what it stored goes with the chat. A run that holds on
+	// longer cannot put the chat back in History: the store refuses its saves once the chat
+	// is deleted.
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	c.Engine.StopAll(sctx, func(id string) bool { return id == p.SessionID })
 	cancel()

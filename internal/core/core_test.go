@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
 )
 
@@ -106,7 +107,13 @@ func (p *panel) call(t *testing.T, c *Core, typ string, params any) map[string]a
 
 func newCore(t *testing.T, kv store.KV, providerID, baseURL string) *Core {
 	t.Helper()
-	c := New(context.Background(), kv, testkit.Doer{}, nil, nil)
+	return newCoreWith(t, kv, testkit.Doer{}, providerID, baseURL)
+}
+
+// newCoreWith is newCore whose requests to the provider go through d.
+func newCoreWith(t *testing.T, kv store.KV, d provider.Doer, providerID, baseURL string) *Core {
+	t.Helper()
+	c := New(context.Background(), kv, d, nil, nil)
 	s, _ := c.Store.Settings(context.Background())
 	s.Provider = providerID
 	s.BaseURLs[providerID] = baseURL

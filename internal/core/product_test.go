@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/skiff-ai/skiff/internal/agent"
+	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
 )
 
@@ -351,6 +352,61 @@ func TestAStartingWorkerFinishesWhatAStoppedOneLeft(t *testing.T) {
 	for _, k := range disk.Keys() {
 		assert.NotContains(t, k, sid)
 	}
+}
+
+// A chat deleted while a run holds on past the delete's wait (a hosted agent slow to stop, a
+// call with a longer bound of its own) stays deleted: the run's end, stored after the delete,
+// does not put the chat back in History.
+func TestAChatDeletedWhileItsRunHoldsOnStaysDeleted(t *testing.T) {
+	srv := testkit.Replay(t, "openai/text_usage.sse", 20*time.Millisecond)
+	release := make(chan struct{})
+	disk := store.NewMemKV()
+	c := newCoreWith(t, disk, deafDoer{release}, "openai", srv.URL)
+	p := &panel{}
+	c.Connect(p)
+	sid := p.callOK(t, c, "chat.send", obj{"text": "weather?"}).(map[string]any)["sessionId"].(string)
+	for len(p.find("chat.delta")) < 3 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	p.callOK(t, c, "session.delete", obj{"sessionId": sid})
+	require.True(t, c.Engine.Running(sid), "the run did not hold on past the delete")
+	close(release)
+	p.waitFor(t, "chat.done")
+	require.Eventually(t, func() bool { return !c.Engine.Running(sid) }, 10*time.Second, 5*time.Millisecond)
+	for _, m := range p.callOK(t, c, "session.list", nil).([]any) {
+		assert.NotEqual(t, sid, m.(map[string]any)["id"], "the deleted chat is listed again")
+	}
+	assert.Empty(t, testkit.Unheld(t, disk))
+	for _, k := range disk.Keys() {
+		assert.NotContains(t, k, sid)
+	}
+}
+
+// deafDoer is a provider whose reply does not hear its run stop: once the request's context
+// ends, its stream holds on until release is closed.
+type deafDoer struct{ release chan struct{} }
+
+func (d deafDoer) Do(ctx context.Context, r *provider.HTTPRequest) (*provider.HTTPResponse, error) {
+	res, err := testkit.Doer{}.Do(context.WithoutCancel(ctx), r)
+	if err != nil {
+		return nil, err
+	}
+	res.Body = deafBody{res.Body, ctx, d.release}
+	return res, nil
+}
+
+type deafBody struct {
+	io.ReadCloser
+	ctx     context.Context
+	release chan struct{}
+}
+
+func (b deafBody) Read(p []byte) (int, error) {
+	if b.ctx.Err() != nil {
+		<-b.release
+		return 0, b.ctx.Err()
+	}
+	return b.ReadCloser.Read(p)
 }
 
 // A chat deleted while its reply streams stays deleted: the run it stops stores its end before

@@ -314,6 +314,7 @@ func (s *Store) Import(ctx context.Context, ex *Export) (sessions, memories int,
 		if have[ses.ID] {
 			continue
 		}
+		delete(s.deleted, ses.ID) // deleted before, and brought back by the user
 		if err := sessionItems(ses, items); err != nil {
 			return 0, 0, err
 		}

@@ -76,6 +76,11 @@ type Store struct {
 	// start in them.
 	pendingMu sync.Mutex
 	boot      string
+	// deleted holds the chats deleted in this worker's life (guarded by mu). A run the delete
+	// stopped may store its end only after the delete (a hosted agent slow to stop, a call
+	// into a page that outlives the delete's wait): SaveSession refuses it, so the chat does
+	// not come back. Import, which adds a chat under its id on purpose, takes the id off.
+	deleted map[string]bool
 }
 
 // Open checks the schema version and returns a Store. A fresh KV is stamped with
@@ -452,6 +457,9 @@ func decodeSession(id string, got map[string][]byte) (*Session, error) {
 func (s *Store) SaveSession(ctx context.Context, ses *Session) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.deleted[ses.ID] {
+		return ErrNotFound
+	}
 	idx, had, err := s.readIndex(ctx, indexKey(ses.ID))
 	if err != nil {
 		return err
@@ -586,7 +594,14 @@ func (s *Store) deleteSession(ctx context.Context, id string, keys []string) err
 	}
 	items := map[string]any{}
 	gone := indexItems(indexKey(id), out, had, items)
-	return s.trimmed(ctx, id, indexKey(id), items, gone, slices.Concat(keys, []string{sessionKey(id), draftKey(id), queueKey(id)})...)
+	if err := s.trimmed(ctx, id, indexKey(id), items, gone, slices.Concat(keys, []string{sessionKey(id), draftKey(id), queueKey(id)})...); err != nil {
+		return err
+	}
+	if s.deleted == nil {
+		s.deleted = map[string]bool{}
+	}
+	s.deleted[id] = true
+	return nil
 }
 
 // StoredImage is an image a tool took, or one the user attached (with its file's name); or a

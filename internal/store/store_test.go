@@ -267,3 +267,27 @@ func TestImportKeepsOrDropsWhereABranchCameFrom(t *testing.T) {
 	assert.Equal(t, &BranchOf{ID: "s1", Title: "Boats and tides"}, ex.Sessions[0].BranchOf)
 	assert.Nil(t, ex.Sessions[1].BranchOf)
 }
+
+// A chat deleted is not written again by what still holds it (a run that stored its end after
+// the delete): until the user brings it back from a backup, which they can continue as ever.
+func TestADeletedChatIsNotSavedAgainUntilImported(t *testing.T) {
+	ctx := context.Background()
+	st, err := Open(ctx, NewMemKV())
+	require.NoError(t, err)
+	ses := &Session{Header: Header{ID: "s1", Title: "Boats", CreatedAt: 1, UpdatedAt: 1}, Messages: []Message{{ID: "m1", Role: "user", Content: "tides?", CreatedAt: 1}}}
+	require.NoError(t, st.SaveSession(ctx, ses))
+	require.NoError(t, st.DeleteSession(ctx, "s1"))
+	ses.Messages = append(ses.Messages, Message{ID: "m2", Role: "assistant", Content: "Stopped.", CreatedAt: 2})
+	require.ErrorIs(t, st.SaveSession(ctx, ses), ErrNotFound)
+	list, err := st.Sessions(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, list)
+
+	_, _, err = st.Import(ctx, &Export{Sessions: []Session{*ses}})
+	require.NoError(t, err)
+	ses.Messages = append(ses.Messages, Message{ID: "m3", Role: "user", Content: "and now?", CreatedAt: 3})
+	require.NoError(t, st.SaveSession(ctx, ses))
+	got, err := st.Session(ctx, "s1")
+	require.NoError(t, err)
+	assert.Len(t, got.Messages, 3)
+}

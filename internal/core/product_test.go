@@ -354,34 +354,6 @@ func TestAStartingWorkerFinishesWhatAStoppedOneLeft(t *testing.T) {
 	}
 }
 
-// A chat deleted while a run holds on past the delete's wait (a hosted agent slow to stop, a
-// call with a longer bound of its own) stays deleted: the run's end, stored after the delete,
-// does not put the chat back in History.
-func TestAChatDeletedWhileItsRunHoldsOnStaysDeleted(t *testing.T) {
-	srv := testkit.Replay(t, "openai/text_usage.sse", 20*time.Millisecond)
-	release := make(chan struct{})
-	disk := store.NewMemKV()
-	c := newCoreWith(t, disk, deafDoer{release}, "openai", srv.URL)
-	p := &panel{}
-	c.Connect(p)
-	sid := p.callOK(t, c, "chat.send", obj{"text": "weather?"}).(map[string]any)["sessionId"].(string)
-	for len(p.find("chat.delta")) < 3 {
-		time.Sleep(5 * time.Millisecond)
-	}
-	p.callOK(t, c, "session.delete", obj{"sessionId": sid})
-	require.True(t, c.Engine.Running(sid), "the run did not hold on past the delete")
-	close(release)
-	p.waitFor(t, "chat.done")
-	require.Eventually(t, func() bool { return !c.Engine.Running(sid) }, 10*time.Second, 5*time.Millisecond)
-	for _, m := range p.callOK(t, c, "session.list", nil).([]any) {
-		assert.NotEqual(t, sid, m.(map[string]any)["id"], "the deleted chat is listed again")
-	}
-	assert.Empty(t, testkit.Unheld(t, disk))
-	for _, k := range disk.Keys() {
-		assert.NotContains(t, k, sid)
-	}
-}
-
 // deafDoer is a provider whose reply does not hear its run stop: once the request's context
 // ends, its stream holds on until release is closed, then goes on with the rest of the reply.
 type deafDoer struct{ release chan struct{} }
@@ -408,27 +380,41 @@ func (b deafBody) Read(p []byte) (int, error) {
 	return b.ReadCloser.Read(p)
 }
 
-// A chat deleted while its reply streams stays deleted: the run it stops stores its end before
-// the chat goes, not after (the run's last save put the chat back in History, with its words).
+// A chat deleted while its reply streams stays deleted. The run the delete stops stores its end
+// before the chat goes, not after (the run's last save put the chat back in History, with its
+// words); and a run that holds on past the delete's wait (a hosted agent slow to stop, a call
+// with a longer bound of its own) cannot put it back when it ends.
 func TestAChatDeletedWhileItRepliesStaysDeleted(t *testing.T) {
-	srv := testkit.Replay(t, "openai/text_usage.sse", 20*time.Millisecond)
-	disk := store.NewMemKV()
-	c := newCore(t, disk, "openai", srv.URL)
-	p := &panel{}
-	c.Connect(p)
-	sid := p.callOK(t, c, "chat.send", obj{"text": "weather?"}).(map[string]any)["sessionId"].(string)
-	for len(p.find("chat.delta")) < 3 {
-		time.Sleep(5 * time.Millisecond)
-	}
-	p.callOK(t, c, "session.delete", obj{"sessionId": sid})
-	p.waitFor(t, "chat.done")
-	require.Eventually(t, func() bool { return !c.Engine.Running(sid) }, 5*time.Second, 5*time.Millisecond)
-	list := p.callOK(t, c, "session.list", nil).([]any)
-	for _, m := range list {
-		assert.NotEqual(t, sid, m.(map[string]any)["id"], "the deleted chat is listed again")
-	}
-	assert.Empty(t, testkit.Unheld(t, disk))
-	for _, k := range disk.Keys() {
-		assert.NotContains(t, k, sid)
+	for _, holdsOn := range []bool{false, true} {
+		t.Run(map[bool]string{false: "the run stops", true: "the run holds on"}[holdsOn], func(t *testing.T) {
+			srv := testkit.Replay(t, "openai/text_usage.sse", 20*time.Millisecond)
+			release := make(chan struct{})
+			var d provider.Doer = testkit.Doer{}
+			if holdsOn {
+				d = deafDoer{release}
+			}
+			disk := store.NewMemKV()
+			c := newCoreWith(t, disk, d, "openai", srv.URL)
+			p := &panel{}
+			c.Connect(p)
+			sid := p.callOK(t, c, "chat.send", obj{"text": "weather?"}).(map[string]any)["sessionId"].(string)
+			for len(p.find("chat.delta")) < 3 {
+				time.Sleep(5 * time.Millisecond)
+			}
+			p.callOK(t, c, "session.delete", obj{"sessionId": sid})
+			if holdsOn {
+				require.True(t, c.Engine.Running(sid), "the run did not hold on past the delete")
+				close(release)
+			}
+			p.waitFor(t, "chat.done")
+			require.Eventually(t, func() bool { return !c.Engine.Running(sid) }, 10*time.Second, 5*time.Millisecond)
+			for _, m := range p.callOK(t, c, "session.list", nil).([]any) {
+				assert.NotEqual(t, sid, m.(map[string]any)["id"], "the deleted chat is listed again")
+			}
+			assert.Empty(t, testkit.Unheld(t, disk))
+			for _, k := range disk.Keys() {
+				assert.NotContains(t, k, sid)
+			}
+		})
 	}
 }

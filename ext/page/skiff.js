@@ -1788,7 +1788,7 @@
   // busyNow says how the page shows it is still working on the action noted by token ("" when
   // it does not): what it sends may be out of Skiff's sight (a cross-site frame's request, a
   // socket), while what it shows is not.
-  function busyNow({ token }) {
+  async function busyNow({ token }) {
     const l = noting.get(token);
     if (!l) return { ok: 1 };
     covers = null; // asked again every 100 ms while the page changes (shownSpinner)
@@ -1809,7 +1809,19 @@
       if (!l.spinning.has(a) && t && t.nodeType === 1 && !(l.watched[0] && t.contains(l.watched[0])) && spinner(a, t) && shownSpinner(t)) return { ok: 1, busy: "it shows a spinner" };
     }
     if (placeholders([...endless()].filter((a) => !l.spinning.has(a)))) return { ok: 1, busy: "it shows placeholders where its content will be" };
-    return { ok: 1, moving: moving(l) ? 1 : 0 };
+    // A transition that has run its time is over for getAnimations at once, but its end event
+    // is sent at the next frame, and a page may start the next part then (Bootstrap shows its
+    // dialog once its backdrop has faded in). So when the last look saw motion and this one
+    // sees none, it looks again after the page's next frames: on a busy machine the gap
+    // between the two is long enough to read the page with the dialog not there yet.
+    let now = moving(l);
+    if (!now && l.moved) {
+      await frame();
+      await frame();
+      now = moving(l);
+    }
+    l.moved = now;
+    return { ok: 1, moving: now ? 1 : 0 };
   }
   // moving says whether something the action set moving still moves: a transition or an
   // animation that started since, ends within two seconds, and is not the pressed element's

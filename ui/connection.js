@@ -56,7 +56,7 @@ export function call(type, params = {}) {
 function receive(raw) {
   const m = JSON.parse(raw);
   if (m.type === "reply") {
-    if (!held) setTimeout(holdCore, 0); // the core has answered: the page keeps its code
+    holdCore(); // the core has answered: the page keeps its code
     const p = pending.get(m.id);
     if (!p) return;
     pending.delete(m.id);
@@ -74,13 +74,15 @@ function receive(raw) {
 // worker Chrome stopped (after 30 s idle; the panel's port wakes the next one at once) then
 // starts on core.wasm's code ready-made, with each function the workers before it compiled
 // and optimized, instead of compiling every function again on its first call (make bench:
-// BenchmarkWake). It runs once the core has answered (receive), when the running worker's
-// copy makes this compile a lookup; so does every page that talks to the core through this
-// module (the panel, and the chat on a page). While a worker runs, the copy is shared; while none does, it costs
-// the extension's process the module's bytes and code.
+// BenchmarkWake). It runs once, after the core's first answer (receive), when the running
+// worker's copy makes this compile a lookup, and in a task of its own, after the answer's.
+// Every page that talks to the core through this module holds it (the panel, and the chat on a
+// page). While a worker runs, the copy is shared; while none does, it costs the extension's
+// process the module's bytes and code.
 let held = null;
 function holdCore() {
-  held ||= fetch("../core.wasm")
+  held ||= new Promise((next) => setTimeout(next, 0))
+    .then(() => fetch("../core.wasm"))
     .then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(r.statusText))))
     .then((bytes) => WebAssembly.compile(bytes))
     .catch((e) => {

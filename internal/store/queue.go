@@ -24,8 +24,14 @@ func (s *Store) Queue(ctx context.Context, id string) ([]Queued, error) {
 	return q, nil
 }
 
-// SetQueue stores the messages waiting in session id (none: the key is removed).
+// SetQueue stores the messages waiting in session id (none: the key is removed). A deleted
+// chat's is refused (ErrNotFound): a second window that still shows it cannot queue into it.
 func (s *Store) SetQueue(ctx context.Context, id string, q []Queued) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.deleted[id] {
+		return ErrNotFound
+	}
 	if len(q) == 0 {
 		return s.kv.Delete(ctx, queueKey(id))
 	}

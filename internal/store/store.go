@@ -78,8 +78,9 @@ type Store struct {
 	boot      string
 	// deleted holds the chats deleted in this worker's life (guarded by mu). A run the delete
 	// stopped may store its end only after the delete (a hosted agent slow to stop, a call
-	// into a page that outlives the delete's wait): SaveSession refuses it, so the chat does
-	// not come back. Import, which adds a chat under its id on purpose, takes the id off.
+	// into a page that outlives the delete's wait): SaveSession, SaveDraft and SetQueue
+	// refuse it, so the chat and its words do not come back. Import, which adds a chat under
+	// its id on purpose, takes the id off.
 	deleted map[string]bool
 }
 
@@ -514,8 +515,15 @@ func headParts(b []byte) int {
 	return head.Parts
 }
 
-// SaveDraft writes the message being streamed into session id, and nothing else.
+// SaveDraft writes the message being streamed into session id, and nothing else. A deleted
+// chat's is refused (ErrNotFound), as its save is: a reply that streams on past the delete
+// does not put its words back on disk.
 func (s *Store) SaveDraft(ctx context.Context, id string, m *Message) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.deleted[id] {
+		return ErrNotFound
+	}
 	return s.set(ctx, map[string]any{draftKey(id): m})
 }
 

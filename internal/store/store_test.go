@@ -268,8 +268,9 @@ func TestImportKeepsOrDropsWhereABranchCameFrom(t *testing.T) {
 	assert.Nil(t, ex.Sessions[1].BranchOf)
 }
 
-// A chat deleted is not written again by what still holds it (a run that stored its end after
-// the delete): until the user brings it back from a backup, which they can continue as ever.
+// A chat deleted is not written again by what still holds it (a run that stores its end, or
+// streams a draft, after the delete; a second window that queues a message into it): until
+// the user brings it back from a backup, which they can continue as ever.
 func TestADeletedChatIsNotSavedAgainUntilImported(t *testing.T) {
 	ctx := context.Background()
 	st, err := Open(ctx, NewMemKV())
@@ -279,14 +280,20 @@ func TestADeletedChatIsNotSavedAgainUntilImported(t *testing.T) {
 	require.NoError(t, st.DeleteSession(ctx, "s1"))
 	ses.Messages = append(ses.Messages, Message{ID: "m2", Role: "assistant", Content: "Stopped.", CreatedAt: 2})
 	require.ErrorIs(t, st.SaveSession(ctx, ses), ErrNotFound)
+	require.ErrorIs(t, st.SaveDraft(ctx, "s1", &ses.Messages[1]), ErrNotFound)
+	require.ErrorIs(t, st.SetQueue(ctx, "s1", []Queued{{ID: "q1", Text: "and the moon?"}}), ErrNotFound)
 	list, err := st.Sessions(ctx)
 	require.NoError(t, err)
 	assert.Empty(t, list)
+	for _, k := range st.kv.(*MemKV).Keys() {
+		assert.NotContains(t, k, "s1", "the deleted chat left a key")
+	}
 
 	_, _, err = st.Import(ctx, &Export{Sessions: []Session{*ses}})
 	require.NoError(t, err)
 	ses.Messages = append(ses.Messages, Message{ID: "m3", Role: "user", Content: "and now?", CreatedAt: 3})
 	require.NoError(t, st.SaveSession(ctx, ses))
+	require.NoError(t, st.SetQueue(ctx, "s1", []Queued{{ID: "q1", Text: "and the moon?"}}))
 	got, err := st.Session(ctx, "s1")
 	require.NoError(t, err)
 	assert.Len(t, got.Messages, 3)

@@ -810,7 +810,7 @@ func (r *runner) callWith(ctx context.Context, c provider.ToolCall, run json.Raw
 	}
 	if !r.replaying {
 		if err := r.save(ctx); err != nil {
-			r.finish(ctx, i, store.StatusError, "Skiff could not save this call: "+err.Error(), true)
+			r.finish(ctx, i, store.StatusError, "Skiff could not save this call: "+i18n.Said(err).English(), true)
 			return
 		}
 	}
@@ -828,7 +828,7 @@ func (r *runner) finish(ctx context.Context, i int, status, content string, isEr
 	}
 	if err := r.save(ctx); err != nil {
 		msg.Status, msg.Tool.IsError = store.StatusError, true
-		msg.Content = "Skiff could not save this result: " + err.Error()
+		msg.Content = "Skiff could not save this result: " + i18n.Said(err).English()
 	}
 	r.message(i)
 }

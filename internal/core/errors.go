@@ -18,13 +18,6 @@ func problemf(s i18n.Sentence, args ...any) error { return s.Error(args...) }
 // The core's own sentences for the user (their French is in ui/_locales).
 var (
 	sayMemoryAdded       = i18n.Sentence{Key: "resMemoryAdded", English: "added"}
-	sayNoChat            = i18n.Sentence{Key: "errNoChat", English: "This chat no longer exists; it may have been deleted in another window."}
-	sayNoWorkflow        = i18n.Sentence{Key: "errNoWorkflow", English: "This workflow no longer exists; it may have been deleted in another window."}
-	sayNoSchedule        = i18n.Sentence{Key: "errNoSchedule", English: "This schedule no longer exists; it may have been deleted in another window."}
-	sayNoMemory          = i18n.Sentence{Key: "errNoMemory", English: "This memory no longer exists; it may have been deleted in another window."}
-	sayMemoryFull        = i18n.Sentence{Key: "errMemoryFull", English: "Skiff keeps the chats of incognito windows in memory, and that memory is full (10 MB). Delete some of them in History, or close the incognito windows, which drops them all."}
-	sayStorageFull       = i18n.Sentence{Key: "errStorageFull", English: "Skiff's storage is full. Delete old chats in History (export them first if you want to keep them) and try again."}
-	sayNewerSchema       = i18n.Sentence{Key: "errNewerSchema", English: "Your chats were saved by a newer version of Skiff. Update Skiff to open them."}
 	sayBusy              = i18n.Sentence{Key: "errBusy", English: "Skiff is still replying in this chat. Wait for the reply or press Stop."}
 	sayEmpty             = i18n.Sentence{Key: "errEmpty", English: "Type a message first."}
 	sayKeptChat          = i18n.Sentence{Key: "errKeptChat", English: "This chat is kept on this computer, so it does not take what is in an incognito window. Start a new chat there: Skiff keeps it only while an incognito window is open."}
@@ -40,7 +33,6 @@ var (
 	sayCancelled         = i18n.Sentence{Key: "errCancelled", English: "That was cancelled."}
 	sayCorrupt           = i18n.Sentence{Key: "errCorrupt", English: "Part of Skiff's saved data ($1) is damaged and cannot be read."}
 	sayCouldNot          = i18n.Sentence{Key: "errCouldNot", English: "Skiff could not do that: $1."}
-	sayNoPolicy          = i18n.Sentence{Key: "errNoPolicy", English: "This permission is no longer there; it may have been revoked in another window."}
 	sayNoBrowserTools    = i18n.Sentence{Key: "errNoBrowserTools", English: "Skiff cannot reach the browser's tabs from here."}
 	sayLinkClosed        = i18n.Sentence{Key: "errLinkClosed", English: "The link to skiffd closed before it answered; try again when it is back."}
 	sayTurnLinkDropped   = i18n.Sentence{Key: "errLinkDropped", English: "The link to skiffd dropped during the agent's turn; send again when it is back."}
@@ -74,17 +66,9 @@ var sentences = []struct {
 	err error
 	say i18n.Sentence
 }{
-	{store.ErrNotFound, sayNoChat},
-	{store.ErrNoWorkflow, sayNoWorkflow},
-	{store.ErrNoSchedule, sayNoSchedule},
-	{store.ErrNoMemory, sayNoMemory},
-	{store.ErrNoPolicy, sayNoPolicy},
 	{agent.ErrNoBrowser, sayNoBrowserTools},
 	{agent.ErrNotAsking, sayAskGoneRun},
 	{link.ErrClosed, sayLinkClosed},
-	{store.ErrMemoryFull, sayMemoryFull}, // before ErrQuota, which it is too
-	{store.ErrQuota, sayStorageFull},
-	{store.ErrNewerSchema, sayNewerSchema},
 	{agent.ErrBusy, sayBusy},
 	{agent.ErrEmpty, sayEmpty},
 	{agent.ErrKeptChat, sayKeptChat},

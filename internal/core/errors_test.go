@@ -91,3 +91,28 @@ func TestAFilePageChipSaysHowToAllowIt(t *testing.T) {
 	assert.Equal(t, sayNoFileAccess.English, pageProblem(fmt.Errorf("%w (Cannot access contents of url \"file:///x.html\")", tool.ErrNoFileAccess)).English())
 	assert.Equal(t, sayRestricted.English, pageProblem(fmt.Errorf("%w (chrome://version)", tool.ErrRestricted)).English())
 }
+
+// Storage that fills up while a reply streams stops the reply, and the reply says why as a
+// sentence (in the user's language), never as the store's own words.
+func TestAFullStorageIsSaidOnTheReply(t *testing.T) {
+	srv := testkit.Replay(t, "openai/text_usage.sse", 30*time.Millisecond)
+	disk := store.NewMemKV()
+	c := newCore(t, disk, "openai", srv.URL)
+	p := &panel{}
+	c.Connect(p)
+	p.callOK(t, c, "chat.send", obj{"text": "weather?"})
+	for len(p.find("chat.delta")) < 2 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	disk.SetLimit(1)
+	msg := p.waitFor(t, "chat.done")["message"].(map[string]any)
+	assert.Equal(t, "error", msg["status"])
+	e := msg["error"].(map[string]any)
+	assert.Equal(t, "storage", e["kind"])
+	assert.Equal(t, "Could not save the reply: Skiff's storage is full. Delete old chats in History (export them first if you want to keep them) and try again.", e["message"])
+	assert.NotRegexp(t, internalLooking, e["message"])
+	text := e["text"].(map[string]any)
+	assert.Equal(t, "errSaveReply", text["key"])
+	assert.Equal(t, "errStorageFull", text["args"].([]any)[0].(map[string]any)["key"], "the storage's sentence goes in as a sentence, for the panel to say in French")
+	assert.NotEmpty(t, msg["content"], "the words that came are still shown")
+}

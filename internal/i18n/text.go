@@ -157,3 +157,13 @@ func count(a any) int64 {
 type Error struct{ Text Text }
 
 func (e *Error) Error() string { return e.Text.English() }
+
+// Said is err as the user reads it: the sentence it carries, however it was wrapped, or else
+// its words as they are.
+func Said(err error) Text {
+	var ie *Error
+	if errors.As(err, &ie) {
+		return ie.Text
+	}
+	return Verbatim(err.Error())
+}

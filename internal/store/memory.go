@@ -2,16 +2,9 @@ package store
 
 import (
 	"context"
-	"errors"
 	"sort"
 	"strings"
 )
-
-// ErrNoMemory is returned for a memory id that does not exist.
-var ErrNoMemory = errors.New("store: no such memory")
-
-// ErrNoPolicy is returned when revoking a policy that does not exist.
-var ErrNoPolicy = errors.New("store: no such policy")
 
 func checkMemory(content string) (string, error) {
 	content = strings.TrimSpace(content)

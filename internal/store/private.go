@@ -60,16 +60,6 @@ func (s *Store) bothLists(ctx context.Context, key, what string, add func([]byte
 	return nil
 }
 
-// ErrMemoryFull: the memory that keeps the private chats is full (chrome.storage.session holds
-// 10 MB). It is an ErrQuota too.
-// (Not fmt.Errorf: a package variable's value is computed at every worker start.)
-var ErrMemoryFull error = memoryFull("store: the memory for incognito chats is full: " + ErrQuota.Error())
-
-type memoryFull string
-
-func (e memoryFull) Error() string { return string(e) }
-func (memoryFull) Unwrap() error   { return ErrQuota }
-
 // InMemory reports whether key is one Skiff keeps in memory only.
 func InMemory(key string) bool { return strings.HasPrefix(key, MemoryPrefix) }
 

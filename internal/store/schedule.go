@@ -2,14 +2,10 @@ package store
 
 import (
 	"context"
-	"errors"
 	"slices"
 
 	"github.com/skiff-ai/skiff/internal/schedule"
 )
-
-// ErrNoSchedule is returned for a schedule id that does not exist.
-var ErrNoSchedule = errors.New("store: no such schedule")
 
 // Schedules returns the scheduled runs, in the order they were made.
 func (s *Store) Schedules(ctx context.Context) ([]schedule.Schedule, error) {

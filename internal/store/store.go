@@ -45,15 +45,6 @@ type KV interface {
 	Delete(ctx context.Context, keys ...string) error
 }
 
-// ErrQuota is wrapped by KV implementations when storage is full.
-var ErrQuota = errors.New("store: storage quota exceeded")
-
-// ErrNotFound is returned for a session id that does not exist.
-var ErrNotFound = errors.New("store: no such session")
-
-// ErrNewerSchema is returned by Open for data written by a newer Skiff.
-var ErrNewerSchema = errors.New("store: data was written by a newer Skiff")
-
 // CorruptError is a stored value that cannot be decoded.
 type CorruptError struct {
 	What string // what it holds, for the user: "the settings", "the chat “Paris”"
@@ -775,6 +766,13 @@ func (k *MemKV) Delete(_ context.Context, keys ...string) error {
 		delete(k.m, key)
 	}
 	return nil
+}
+
+// SetLimit sets Limit while others may be writing (a test that fills the storage mid-run).
+func (k *MemKV) SetLimit(n int) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.Limit = n
 }
 
 // Keys lists every key k holds, sorted: what a test reads to find what was left behind.

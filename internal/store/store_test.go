@@ -25,7 +25,7 @@ func TestSchema(t *testing.T) {
 
 	require.NoError(t, kv.Set(ctx, map[string][]byte{"schema": []byte(fmt.Sprint(SchemaVersion + 1))}))
 	_, err = Open(ctx, kv)
-	assert.ErrorContains(t, err, "newer Skiff")
+	assert.ErrorIs(t, err, ErrNewerSchema)
 
 	// Version 1's data (a chat's messages all in session/<id>) is read as it is, and stamped
 	// with this version, whose chats an older Skiff must not half read.

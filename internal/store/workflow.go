@@ -2,14 +2,10 @@ package store
 
 import (
 	"context"
-	"errors"
 	"slices"
 
 	"github.com/skiff-ai/skiff/internal/workflow"
 )
-
-// ErrNoWorkflow is returned for a workflow id that does not exist.
-var ErrNoWorkflow = errors.New("store: no such workflow")
 
 // MaxWorkflows bounds how many workflows are kept; saving one more than that is refused (the
 // user deletes one first: a workflow is work, never dropped behind their back).

@@ -569,6 +569,19 @@ func Continuable(ses *store.Session) bool {
 
 // continueInstruction asks the model to go on with its cut reply (not stored: the reply it
 // writes is added to the one it continues).
+// MaxBadCalls is how many times a turn is asked again after its model wrote a tool call the
+// provider could not read (provider.FinishBadCall) and nothing else.
+const MaxBadCalls = 2
+
+// badCallHint is what the model is told when it is asked again after such a call; said is what
+// the provider said of it (the call as the model wrote it).
+func badCallHint(said string) string {
+	if said = strings.TrimSpace(said); said != "" {
+		said = " (" + clipText(said, 300) + ")"
+	}
+	return "Your last reply tried to call a tool, but the call could not be read" + said + ". Call tools only through the function-calling interface, with the arguments as a JSON object that matches the tool's parameters; never write a call as code or as text."
+}
+
 const continueInstruction = "Your last reply above was cut off before its end. Continue it from exactly where it stops, mid-sentence or mid-word if so: write only what comes next, without repeating any of it and without a preamble."
 
 func lastUser(ms []store.Message) int {

@@ -398,7 +398,8 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 		drafts.put(*msg)
 	}
 	var calls []provider.ToolCall
-	finishRaw := ""
+	finishRaw, finishSaid := "", "" // the provider's word for the finish, and what it said of it
+	badCalls, hint := 0, ""         // asked again after a call the provider could not read, and what it was told
 	fits, tight := 0, false
 	limit, used := 0, 0 // the window and the request's count, as a context error gives them
 	// A reply that goes on far past the length limit (a server that ignores max_tokens, a
@@ -429,7 +430,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 			case provider.EventUsage:
 				msg.Usage = ev.Usage
 			case provider.EventFinish:
-				msg.Status, msg.Finish, finishRaw = "", ev.Finish.Reason, ev.Finish.Raw
+				msg.Status, msg.Finish, finishRaw, finishSaid = "", ev.Finish.Reason, ev.Finish.Raw, ev.Finish.Message
 			case provider.EventError:
 				msg.Status, msg.Error = store.StatusError, errorInfo(r.p, ev.Err)
 				limit, used = provider.AsError(r.p, ev.Err).Window()
@@ -446,9 +447,16 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 			text(join.end()) // what was held: the reply ended, or failed after it began
 		}
 		nothing := content.Len() == len(base) && reasoning.Len() == len(baseReasoning) && len(calls) == 0
-		if nothing && msg.Error == nil && attempt == 0 && strings.EqualFold(finishRaw, "MALFORMED_FUNCTION_CALL") {
-			// Gemini wrote a call it could not read itself and ended with nothing: once more.
-			msg.Status, msg.Finish, finishRaw = store.StatusStreaming, "", ""
+		wrote := content.Len() != len(base) || len(calls) > 0 // what it thought alone is no reply
+		if !wrote && msg.Error == nil && msg.Finish == provider.FinishBadCall && badCalls < MaxBadCalls {
+			// The model wrote a call its provider could not read and dropped (Gemini's
+			// MALFORMED_FUNCTION_CALL, often a call written as Python), and nothing else: asked
+			// again, told what went wrong, as Gemini CLI does.
+			badCalls++
+			req.System = strings.TrimSuffix(req.System, hint)
+			hint = "\n\n" + badCallHint(finishSaid)
+			req.System += hint
+			msg.Status, msg.Finish, finishRaw, finishSaid = store.StatusStreaming, "", "", ""
 			continue
 		}
 		if msg.Error == nil || !nothing {
@@ -560,6 +568,8 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 			msg.SetNotice(sayContextFull.With())
 		case "content_filter":
 			msg.SetNotice(sayFiltered.With(finishRaw))
+		case provider.FinishBadCall:
+			msg.SetNotice(sayBadCall.With(r.p.Name, finishRaw))
 		default:
 			msg.SetNotice(sayOddFinish.With(finishRaw))
 		}

@@ -25,6 +25,7 @@ var (
 	sayContextFull  = i18n.Sentence{Key: "noticeContextFull", English: "The conversation filled the model's context window, so the reply stops here. Start a new chat, or pick a model with a larger context."}
 	sayFiltered     = i18n.Sentence{Key: "noticeFiltered", English: "The provider stopped this reply under its content rules ($1). Rephrase the message, or try another model."}
 	sayOddFinish    = i18n.Sentence{Key: "noticeOddFinish", English: "The model stopped without finishing its reply ($1)."}
+	sayBadCall      = i18n.Sentence{Key: "noticeBadCall", English: "The model tried to call a tool, but $1 could not read the call ($2). Regenerate the reply, or try another model."}
 	sayEmptyReply   = i18n.Sentence{Key: "noticeEmptyReply", English: "The model ended its reply without writing anything. Regenerate it, or try another model."}
 	sayNoFinish     = i18n.Sentence{Key: "errNoFinish", English: "The reply ended before the model finished; the partial text is kept."}
 )

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -201,8 +203,9 @@ func TestDeepSeekGetsItsReasoningBack(t *testing.T) {
 
 // A reply that ended for another reason than its end says why: cut at the length limit
 // (OpenAI's recorded finish_reason "length"), stopped by a safety filter with nothing said
-// (Gemini's SAFETY), or a reason Skiff does not know. Gemini's MALFORMED_FUNCTION_CALL with
-// nothing said is asked once more.
+// (Gemini's SAFETY), or a reason Skiff does not know. A tool call the provider could not read
+// (Gemini's MALFORMED_FUNCTION_CALL), with nothing said but thoughts, is asked again twice,
+// with what the provider said of the call, and then said as such.
 func TestARepliesEndSaysWhyItEnded(t *testing.T) {
 	notice := func(done map[string]any) (string, []any) {
 		text, _ := done["message"].(map[string]any)["noticeText"].(map[string]any)
@@ -219,13 +222,26 @@ func TestARepliesEndSaysWhyItEnded(t *testing.T) {
 		p.callOK(t, c, "chat.send", obj{"text": "write a long story"})
 		return p.waitFor(t, "chat.done")
 	}
+	var asked []string // the bodies of the requests the server below answered
+	var mu sync.Mutex
 	gemini := func(chunks ...string) func(w http.ResponseWriter, r *http.Request) {
-		n := 0
+		mu.Lock()
+		asked = nil
+		mu.Unlock()
 		return func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			mu.Lock()
+			asked = append(asked, string(body))
+			n := len(asked) - 1
+			mu.Unlock()
 			w.Header().Set("Content-Type", "text/event-stream")
 			_, _ = io.WriteString(w, "data: "+chunks[min(n, len(chunks)-1)]+"\r\n\r\n")
-			n++
 		}
+	}
+	requests := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(asked)
 	}
 
 	t.Run("length", func(t *testing.T) {
@@ -277,6 +293,34 @@ data: {"type":"message_stop"}
 		assert.Equal(t, "Once upon a time.", done["message"].(map[string]any)["content"])
 		key, _ := notice(done)
 		assert.Empty(t, key)
+		bodies := requests()
+		require.Len(t, bodies, 2)
+		assert.NotContains(t, bodies[0], "could not be read")
+		assert.Contains(t, bodies[1], "Your last reply tried to call a tool, but the call could not be read (Malformed function call: print(default_api.snapshot()))", "the model is told what went wrong")
+	})
+	t.Run("thoughts, then a malformed call, then the reply", func(t *testing.T) {
+		srv := testkit.Serve(t, gemini(
+			`{"candidates":[{"content":{"parts":[{"text":"I should read the page first.","thought":true}],"role":"model"},"finishReason":"MALFORMED_FUNCTION_CALL","index":0}],"modelVersion":"gemini-2.5-flash"}`,
+			`{"candidates":[{"content":{"parts":[{"text":"Once upon a time."}],"role":"model"},"finishReason":"STOP","index":0}],"modelVersion":"gemini-2.5-flash"}`))
+		done := send(t, "google", srv.URL)
+		assert.Equal(t, "Once upon a time.", done["message"].(map[string]any)["content"])
+		key, _ := notice(done)
+		assert.Empty(t, key)
+		assert.Len(t, requests(), 2)
+	})
+	t.Run("a call through Gemini's OpenAI-compatible endpoint", func(t *testing.T) {
+		var n atomic.Int32
+		srv := testkit.Serve(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			if n.Add(1) == 1 {
+				_, _ = io.WriteString(w, "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"},\"finish_reason\":\"function_call_filter: MALFORMED_FUNCTION_CALL\",\"index\":0}],\"model\":\"gemini-2.5-flash\",\"object\":\"chat.completion.chunk\"}\n\ndata: [DONE]\n\n")
+				return
+			}
+			_, _ = io.WriteString(w, "data: {\"choices\":[{\"delta\":{\"content\":\"Once upon a time.\",\"role\":\"assistant\"},\"finish_reason\":\"stop\",\"index\":0}],\"model\":\"gemini-2.5-flash\",\"object\":\"chat.completion.chunk\"}\n\ndata: [DONE]\n\n")
+		})
+		done := send(t, "openai", srv.URL)
+		assert.Equal(t, "Once upon a time.", done["message"].(map[string]any)["content"])
+		assert.Equal(t, int32(2), n.Load())
 	})
 	t.Run("nothing written", func(t *testing.T) {
 		srv := testkit.Serve(t, gemini(`{"candidates":[{"content":{"role":"model"},"finishReason":"STOP","index":0}],"modelVersion":"gemini-2.5-flash"}`))
@@ -286,11 +330,14 @@ data: {"type":"message_stop"}
 		key, _ = notice(send(t, "openai", m.URL))
 		assert.Equal(t, "noticeEmptyReply", key)
 	})
-	t.Run("malformed call twice", func(t *testing.T) {
-		srv := testkit.Serve(t, gemini(`{"candidates":[{"content":{},"finishReason":"MALFORMED_FUNCTION_CALL","index":0}],"modelVersion":"gemini-2.5-flash"}`))
+	t.Run("a call never read", func(t *testing.T) {
+		srv := testkit.Serve(t, gemini(`{"candidates":[{"content":{},"finishReason":"UNEXPECTED_TOOL_CALL","index":0}],"modelVersion":"gemini-2.5-flash"}`))
 		key, args := notice(send(t, "google", srv.URL))
-		assert.Equal(t, "noticeOddFinish", key)
-		assert.Equal(t, []any{"MALFORMED_FUNCTION_CALL"}, args)
+		assert.Equal(t, "noticeBadCall", key)
+		assert.Equal(t, []any{"Google Gemini", "UNEXPECTED_TOOL_CALL"}, args)
+		bodies := requests()
+		require.Len(t, bodies, 1+agent.MaxBadCalls)
+		assert.Equal(t, 1, strings.Count(bodies[2], "could not be read"), "the hint is given once, not once per try")
 	})
 }
 

@@ -391,7 +391,8 @@ func TestFinishReasons(t *testing.T) {
 		"model_context_window_exceeded": "context_full",
 		"tool_calls":                    "tool_calls", "tool_use": "tool_calls",
 		"content_filter": "content_filter", "refusal": "content_filter", "SAFETY": "content_filter", "IMAGE_SAFETY": "content_filter",
-		"MALFORMED_FUNCTION_CALL": "malformed_function_call",
+		"MALFORMED_FUNCTION_CALL": FinishBadCall, "UNEXPECTED_TOOL_CALL": FinishBadCall,
+		"function_call_filter: MALFORMED_FUNCTION_CALL": FinishBadCall, "MALFORMED_RESPONSE": "malformed_response",
 	} {
 		assert.Equal(t, want, normalizeFinish(raw).Reason, raw)
 		assert.Equal(t, raw, normalizeFinish(raw).Raw)

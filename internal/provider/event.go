@@ -37,12 +37,21 @@ type Event struct {
 
 // Finish is why the model stopped, normalized across formats, with the provider's own word.
 type Finish struct {
-	// Reason is one of "stop", "length", "context_full", "tool_calls", "content_filter", or the
-	// provider's value lowercased when it maps to none of these.
+	// Reason is one of "stop", "length", "context_full", "tool_calls", "content_filter",
+	// FinishBadCall, or the provider's value lowercased when it maps to none of these.
 	Reason string `json:"reason"`
 	// Raw is the provider's value (end_turn, STOP, max_tokens...).
 	Raw string `json:"raw,omitempty"`
+	// Message is what the provider said of it, when it says more than its word (Gemini's
+	// finishMessage: "Malformed function call: print(default_api.snapshot())").
+	Message string `json:"message,omitempty"`
 }
+
+// FinishBadCall: the model wrote a tool call its provider could not read, and the provider
+// dropped it (Gemini's MALFORMED_FUNCTION_CALL, also through its OpenAI-compatible endpoint as
+// "function_call_filter: MALFORMED_FUNCTION_CALL", and UNEXPECTED_TOOL_CALL: a call to a tool
+// it was not given). Asking again usually works.
+const FinishBadCall = "bad_call"
 
 // ToolCall is a complete tool call.
 type ToolCall struct {
@@ -91,6 +100,8 @@ func normalizeFinish(raw string) Finish {
 		f.Reason = "tool_calls"
 	case "content_filter", "refusal", "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY":
 		f.Reason = "content_filter"
+	case "MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "function_call_filter: MALFORMED_FUNCTION_CALL":
+		f.Reason = FinishBadCall
 	default:
 		f.Reason = toLower(raw)
 	}

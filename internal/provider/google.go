@@ -175,8 +175,9 @@ func partRank(p gPart) int {
 
 type gChunk struct {
 	Candidates []struct {
-		Content      gContent `json:"content"`
-		FinishReason string   `json:"finishReason"`
+		Content       gContent `json:"content"`
+		FinishReason  string   `json:"finishReason"`
+		FinishMessage string   `json:"finishMessage"`
 	} `json:"candidates"`
 	UsageMetadata *struct {
 		PromptTokenCount        *int `json:"promptTokenCount"`
@@ -202,7 +203,9 @@ type googleDecoder struct {
 	n       int // calls emitted, for synthesized ids
 	pending *gStreaming
 	finish  string
-	usage   *Usage
+	// finishMessage is what the candidate said of its finish (finishMessage).
+	finishMessage string
+	usage         *Usage
 }
 
 func (d *googleDecoder) event(ev sse.Event, emit func(Event)) bool {
@@ -234,7 +237,7 @@ func (d *googleDecoder) event(ev sse.Event, emit func(Event)) bool {
 			}
 		}
 		if cand.FinishReason != "" {
-			d.finish = cand.FinishReason
+			d.finish, d.finishMessage = cand.FinishReason, cand.FinishMessage
 		}
 	}
 	if u := c.UsageMetadata; u != nil && u.PromptTokenCount != nil {
@@ -303,6 +306,7 @@ func (d *googleDecoder) end(emit func(Event)) {
 		emit(Event{Kind: EventUsage, Usage: d.usage})
 	}
 	f := normalizeFinish(d.finish)
+	f.Message = d.finishMessage
 	if d.n > 0 && f.Reason == "stop" {
 		f.Reason = "tool_calls"
 	}

@@ -399,7 +399,9 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	}
 	var calls []provider.ToolCall
 	finishRaw, finishSaid := "", "" // the provider's word for the finish, and what it said of it
-	badCalls, hint := 0, ""         // asked again after a call the provider could not read, and what it was told
+	// How often the turn was asked again after a call the provider could not read, and what
+	// the model was told then.
+	badCalls, hint := 0, ""
 	fits, tight := 0, false
 	limit, used := 0, 0 // the window and the request's count, as a context error gives them
 	// A reply that goes on far past the length limit (a server that ignores max_tokens, a

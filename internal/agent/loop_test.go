@@ -68,3 +68,48 @@ func TestAReplyRunsAtMostSoManyCalls(t *testing.T) {
 	assert.Equal(t, n, results, "the model got a result for every call it made")
 	assert.Equal(t, "Done.", ses.Messages[len(ses.Messages)-1].Content)
 }
+
+// A local model whose server does not read its calls writes them as its text (the JSON of the
+// call, finish "stop", as Ollama sends qwen2.5-coder's): they are run as calls, through the
+// gate as any other, and the reply does not show them as words. Words that only mention a
+// call stay words.
+func TestCallsALocalModelWritesAsTextAreRun(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, accountPage(), actingAllowed(site), deny)
+	model := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		switch c.Steps() {
+		case 0:
+			return testkit.Turn{Text: "{\n  \"name\": \"click\",\n  \"arguments\": {\n    \"ref\": \"e2\"\n  }\n}"}
+		case 1:
+			return testkit.Turn{Text: "<tool_call>\n{\"name\": \"click\", \"arguments\": {\"ref\": \"e3\"}}\n</tool_call>"}
+		}
+		return testkit.Turn{Text: `Saved. To delete the account I would call {"name": "click", "arguments": {"ref": "e3"}}.`}
+	})
+	useModel(t, h.st, model)
+	on := true
+	var sid string
+	require.NoError(t, h.e.Send(ctx, Input{Text: "press Save, then delete my account", Agent: &on, Task: h.task}, func(u Update) { sid = u.SessionID }))
+
+	clicks := 0
+	for _, c := range h.page.Calls() {
+		if c == "clicked" {
+			clicks++
+		}
+	}
+	assert.Equal(t, 1, clicks, "Save was clicked; the delete asked and was denied: %v", h.page.Calls())
+	assert.Len(t, h.user.asked, 1, "the destructive click written as text asked as any other")
+	ses, err := h.st.Session(ctx, sid)
+	require.NoError(t, err)
+	var roles []string
+	for _, m := range ses.Messages {
+		roles = append(roles, m.Role)
+		if m.Role == "assistant" && len(m.ToolCalls) > 0 {
+			assert.Empty(t, m.Content, "the call's JSON is not shown as the reply")
+			assert.Equal(t, "tool_calls", m.Finish)
+		}
+	}
+	assert.Equal(t, []string{"user", "assistant", "tool", "assistant", "tool", "assistant"}, roles)
+	last := ses.Messages[len(ses.Messages)-1]
+	assert.Contains(t, last.Content, `{"name": "click"`, "a reply that mentions a call is words")
+	assert.Equal(t, store.StatusDenied, ses.Messages[4].Status)
+}

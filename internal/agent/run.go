@@ -530,6 +530,13 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	// after it would bring back a streaming copy of it.
 	storeErr := drafts.close()
 	msg.Content, msg.Reasoning = content.String(), reasoning.String()
+	if len(calls) == 0 && msg.Status == "" && (msg.Finish == "stop" || msg.Finish == "") && !runaway && len(req.Tools) > 0 {
+		// A local model whose server did not read its calls sends them as its text (the JSON
+		// of a call, and finish "stop"): they are the calls it made, not a reply to show.
+		if written, ok := provider.CallsInText(strings.TrimPrefix(msg.Content, base), req.Tools); ok {
+			calls, msg.Content, msg.Finish = written, base, "tool_calls"
+		}
+	}
 	msg.DoneMs = max(1, e.now()-msg.CreatedAt)
 	if before != nil { // the reply's tokens, both parts together
 		u := *before

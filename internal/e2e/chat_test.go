@@ -490,6 +490,36 @@ func TestAModelWithoutToolsSaysSoInAgentMode(t *testing.T) {
 	}
 }
 
+// A local model whose server sends its calls as its text (Ollama with qwen2.5-coder: the JSON
+// of the call, finish "stop"): the panel shows the call's card, not the JSON, and the run goes
+// on with what the call read.
+func TestCallsALocalModelWritesAsTextRunInThePanel(t *testing.T) {
+	site := testkit.NewSite(t)
+	m := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		if c.Steps() == 0 {
+			return testkit.Turn{Text: "{\n  \"name\": \"snapshot\",\n  \"arguments\": {}\n}"}
+		}
+		return testkit.Turn{Text: "It is a review form."}
+	})
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, site.Page("review.html"))
+	cards := runAgent(t, panel, "what is on the page?")
+	if len(cards) != 1 || cards[0].Tool != "snapshot" || cards[0].Status != "done" {
+		t.Fatalf("cards: %+v", cards)
+	}
+	for _, msg := range messages(t, panel) {
+		if strings.Contains(msg.Content, `"name"`) {
+			t.Errorf("the call's JSON is shown as words: %+v", msg)
+		}
+	}
+	if got := JS[string](t, panel, lastAssistant+`.querySelector(".content").textContent.trim()`); got != "It is a review form." {
+		t.Errorf("the last reply: %q", got)
+	}
+	if convs := m.Conversations(); len(convs) != 2 || !strings.Contains(convs[1].Last().Text, "Helpful") {
+		t.Errorf("the model did not get the snapshot: %+v", convs)
+	}
+}
+
 // Continue under a reply cut off by Stop, or at the length limit, goes on with it: the button
 // is offered under that reply only, the model's next words are added to the same reply, which
 // then reads whole, and the button is gone.

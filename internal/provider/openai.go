@@ -227,6 +227,7 @@ type openaiDecoder struct {
 	finish string
 	usage  *Usage
 	done   bool // [DONE] seen
+	think  thinkTags
 }
 
 func newOpenAIDecoder(p Provider) *openaiDecoder {
@@ -327,7 +328,7 @@ func (d *openaiDecoder) content(raw json.RawMessage, emit func(Event)) {
 	if raw[0] == '"' {
 		var s string
 		if json.Unmarshal(raw, &s) == nil && s != "" {
-			emit(Event{Kind: EventText, Text: s})
+			d.think.add(s, emit)
 		}
 		return
 	}
@@ -352,6 +353,7 @@ func (d *openaiDecoder) content(raw json.RawMessage, emit func(Event)) {
 }
 
 func (d *openaiDecoder) end(emit func(Event)) {
+	d.think.end(emit)
 	if d.finish == "" && !d.done {
 		emit(Event{Kind: EventError, Err: truncated(d.p)})
 		return

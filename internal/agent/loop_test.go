@@ -113,3 +113,34 @@ func TestCallsALocalModelWritesAsTextAreRun(t *testing.T) {
 	assert.Contains(t, last.Content, `{"name": "click"`, "a reply that mentions a call is words")
 	assert.Equal(t, store.StatusDenied, ses.Messages[4].Status)
 }
+
+// A model stuck on a call that fails the same way each time is stopped after MaxSameFailures
+// steps, not at the step limit, and says so; calls that fail in other ways, or that work, go on.
+func TestARunStuckOnOneFailingCallStops(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, accountPage(), actingAllowed(site), allow)
+	model := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		switch c.Steps() {
+		case 0: // two calls that fail, each its own way
+			return testkit.Turn{Calls: []testkit.Call{{Name: "type", Args: map[string]any{"ref": "e1"}}}}
+		case 1:
+			return testkit.Turn{Calls: []testkit.Call{{Name: "click", Args: map[string]any{"ref": "e2", "button": "sideways"}}}}
+		case 2: // one that works
+			return testkit.Turn{Calls: []testkit.Call{{Name: "click", Args: map[string]any{"ref": "e2"}}}}
+		}
+		return testkit.Turn{Calls: []testkit.Call{{Name: "type", Args: map[string]any{"ref": "e1"}}}}
+	})
+	useModel(t, h.st, model)
+	on := true
+	var sid string
+	require.NoError(t, h.e.Send(ctx, Input{Text: "press Save", Agent: &on, Task: h.task}, func(u Update) { sid = u.SessionID }))
+
+	assert.Len(t, model.Conversations(), 3+MaxSameFailures, "the model was asked again after its run was stuck")
+	ses, err := h.st.Session(ctx, sid)
+	require.NoError(t, err)
+	last := ses.Messages[len(ses.Messages)-1]
+	assert.Equal(t, store.StatusStopped, last.Status)
+	require.NotNil(t, last.NoticeText)
+	assert.Equal(t, "noticeLooping", last.NoticeText.Key)
+	assert.Contains(t, last.Notice, "made the same calls 3 times in a row")
+}

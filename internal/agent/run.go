@@ -295,6 +295,7 @@ func (r *runner) loop(ctx context.Context) store.Message {
 	if steps <= 0 {
 		steps = store.DefaultMaxSteps
 	}
+	last, same := "", 0 // the calls of the last step, when all failed, and the steps in a row that made them
 	for step := 1; ; step++ {
 		i, calls := r.turn(ctx)
 		if len(calls) == 0 || r.ses.Messages[i].Status != "" {
@@ -310,15 +311,51 @@ func (r *runner) loop(ctx context.Context) store.Message {
 		if ctx.Err() != nil {
 			return r.ses.Messages[len(r.ses.Messages)-1]
 		}
-		if step >= steps {
+		if sig := r.failedCalls(i); sig != "" && sig == last {
+			same++
+		} else {
+			last, same = sig, 1
+		}
+		if same >= MaxSameFailures || step >= steps {
 			m := store.Message{ID: NewID(), Role: "assistant", CreatedAt: r.e.now(), Provider: r.p.ID, Model: r.model,
 				Status: store.StatusStopped}
-			m.SetNotice(sayStepLimit.With(steps))
+			if same >= MaxSameFailures {
+				// A small model stuck on one call that fails the same way: another step would
+				// make it again, and spend the rest of the limit on it.
+				m.SetNotice(sayLooping.With(same))
+			} else {
+				m.SetNotice(sayStepLimit.With(steps))
+			}
 			r.ses.Messages = append(r.ses.Messages, m)
 			_ = r.save(ctx)
 			return m
 		}
 	}
+}
+
+// MaxSameFailures is how many steps in a row may make the same calls and fail the same way
+// before the run stops.
+const MaxSameFailures = 3
+
+// failedCalls is what the calls of the turn at message i were, and what each answered, when
+// every one of them failed; "" when one did not.
+func (r *runner) failedCalls(i int) string {
+	var b strings.Builder
+	results := 0
+	for _, m := range r.ses.Messages[i+1:] {
+		if m.Role != "tool" || m.Tool == nil {
+			continue
+		}
+		if !m.Tool.IsError {
+			return ""
+		}
+		results++
+		b.WriteString(m.Tool.Name + "\x00" + string(m.Tool.Args) + "\x00" + m.Content + "\x00")
+	}
+	if results == 0 {
+		return ""
+	}
+	return b.String()
 }
 
 // turn streams one model reply into a new assistant message and returns its index and the

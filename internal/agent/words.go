@@ -6,6 +6,7 @@ import "github.com/skiff-ai/skiff/internal/i18n"
 var (
 	sayNotAttached  = i18n.Sentence{Key: "noticeNotAttached", English: "The page was not attached: $1."}
 	sayNotAgent     = i18n.Sentence{Key: "noticeNotAgent", English: "The model asked to use tools, but this chat is not in agent mode: turn on Agent to let it."}
+	sayLooping      = i18n.Sentence{Key: "noticeLooping", English: "The model made the same calls $1 times in a row and they failed the same way each time, so Skiff stopped the run. Send a message to help it on, or try another model."}
 	sayStepLimit    = i18n.Sentence{Key: "noticeStepLimit", One: "Stopped after $1 step, the limit set in Settings. Send a message to let it go on.", English: "Stopped after $1 steps, the limit set in Settings. Send a message to let it go on."}
 	sayAgentLimit   = i18n.Sentence{Key: "noticeAgentLimit", English: "The agent stopped at its limit ($1). Send a message to let it go on."}
 	sayAgentForgot  = i18n.Sentence{Key: "noticeAgentForgot", English: "The agent could not reopen this chat's session, so it started a new one: it does not remember the earlier messages."}

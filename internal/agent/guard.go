@@ -109,6 +109,9 @@ func (e *Engine) gate() Gate {
 func (e *Engine) guard(ctx context.Context, task *Task, g guarded, w watch) outcome {
 	t, ok := tool.Lookup(g.Name)
 	if !ok {
+		if meant := tool.Meant(g.Name); meant != "" {
+			return outcome{Status: store.StatusError, IsError: true, Text: fmt.Sprintf("There is no tool %q: the tool for that is %q. Call it by that name.", g.Name, meant)}
+		}
 		return outcome{Status: store.StatusError, IsError: true, Text: fmt.Sprintf("There is no tool %q. Use one of the tools you were given.", g.Name)}
 	}
 	steps, within, err := tool.Expand(t, g.Args)

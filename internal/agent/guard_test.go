@@ -349,3 +349,14 @@ func TestFinishReplayRefusesWhatItCannotFinish(t *testing.T) {
 		assert.Contains(t, err.Error(), c.want)
 	}
 }
+
+// A call by a name the model brought from elsewhere is not run, and says the name to use.
+func TestACallByAnotherToolsNameSaysTheName(t *testing.T) {
+	h := newHarness(t, accountPage(), actingAllowed(site), allow)
+	o := h.call("browser_click", map[string]any{"ref": "e2"})
+	assert.True(t, o.IsError)
+	assert.Equal(t, `There is no tool "browser_click": the tool for that is "click". Call it by that name.`, o.Text)
+	o = h.call("fly", map[string]any{})
+	assert.Equal(t, `There is no tool "fly". Use one of the tools you were given.`, o.Text)
+	assert.Empty(t, h.page.Calls(), "nothing reached the page")
+}

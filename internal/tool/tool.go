@@ -178,6 +178,32 @@ func Lookup(name string) (Tool, bool) {
 	return registry[i], true
 }
 
+// Meant is the tool a model most likely meant by a name Skiff has no tool of: the same name
+// under a prefix a model brings from elsewhere (Gemini's "default_api.click", an MCP client's
+// "mcp__skiff__click", Playwright MCP's "browser_click"), or Playwright MCP's name of the same
+// tool ("browser_take_screenshot"). "" when none.
+func Meant(name string) string {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if i := strings.LastIndexAny(n, ".:"); i >= 0 {
+		n = n[i+1:]
+	}
+	if i := strings.LastIndex(n, "__"); i >= 0 {
+		n = n[i+2:]
+	}
+	n = strings.TrimPrefix(n, "browser_")
+	if p, ok := playwrightNames[n]; ok {
+		n = p
+	}
+	if _, ok := Lookup(n); ok && n != name {
+		return n
+	}
+	return ""
+}
+
+// playwrightNames are Playwright MCP's names (without "browser_") of tools Skiff names otherwise.
+var playwrightNames = map[string]string{"take_screenshot": "screenshot", "navigate_back": "back", "file_upload": "upload_file",
+	"handle_dialog": "dialog", "evaluate": "run_script", "tabs": "tabs_list", "close": "tab_close"}
+
 // Call is a call of a tool, checked against the tool's schema and resolved: Effect says what
 // it will act on, and Run acts on exactly that.
 type Call struct {

@@ -110,3 +110,14 @@ func TestPerformsAndIrreversible(t *testing.T) {
 	frame := Effect{URL: "https://a.example/", Element: &Element{Origin: "https://b.example"}}
 	assert.Equal(t, "https://b.example", frame.Origin())
 }
+
+// A name a model brings from elsewhere points to Skiff's tool of that name.
+func TestMeantToolNames(t *testing.T) {
+	for name, want := range map[string]string{
+		"default_api.click": "click", "mcp__skiff__navigate": "navigate", "browser_snapshot": "snapshot",
+		"browser_take_screenshot": "screenshot", "browser_navigate_back": "back", "functions.type": "type",
+		"Browser_Click": "click", "click": "", "browser_fly": "", "delete_everything": "",
+	} {
+		assert.Equal(t, want, Meant(name), name)
+	}
+}

@@ -2,7 +2,11 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
+	"io"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -143,4 +147,48 @@ func TestARunStuckOnOneFailingCallStops(t *testing.T) {
 	require.NotNil(t, last.NoticeText)
 	assert.Equal(t, "noticeLooping", last.NoticeText.Key)
 	assert.Contains(t, last.Notice, "made the same calls 3 times in a row")
+}
+
+// A call whose arguments are not JSON is stored and answered: cut off by the length limit, the
+// model is told to make it shorter; written wrong (a small model's Python dict), to write JSON,
+// not to make it shorter. Either way nothing reaches the page and the run goes on.
+func TestArgumentsThatAreNotJSONAreSaidSo(t *testing.T) {
+	for _, tt := range []struct{ name, args, finish, want string }{
+		{"cut off", `{"ref": "e`, "length", "The call's arguments were cut off (the reply hit its token limit). Make the call again, shorter."},
+		{"written wrong", `{'ref': 'e2'}`, "tool_calls", `The call's arguments are not valid JSON ({'ref': 'e2'}). Make the call again, with its arguments as one JSON object that matches the tool's parameters (double quotes around names and strings).`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			h := newHarness(t, accountPage(), actingAllowed(site), allow)
+			args, _ := json.Marshal(tt.args)
+			var n atomic.Int32
+			srv := testkit.Serve(t, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				if n.Add(1) == 1 {
+					_, _ = io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"click","arguments":`+string(args)+`}}]},"finish_reason":null}]}`+"\n\n"+
+						`data: {"choices":[{"index":0,"delta":{},"finish_reason":"`+tt.finish+`"}]}`+"\n\ndata: [DONE]\n\n")
+					return
+				}
+				_, _ = io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"Done."},"finish_reason":"stop"}]}`+"\n\ndata: [DONE]\n\n")
+			})
+			st, err := h.st.Settings(ctx)
+			require.NoError(t, err)
+			st.Provider, st.BaseURLs["openai"], st.APIKeys["openai"], st.Models["openai"] = "openai", srv.URL, "sk-test", "gpt-test"
+			require.NoError(t, h.st.SaveSettings(ctx, st))
+			on := true
+			var sid string
+			require.NoError(t, h.e.Send(ctx, Input{Text: "press Save", Agent: &on, Task: h.task}, func(u Update) { sid = u.SessionID }))
+			ses, err := h.st.Session(ctx, sid)
+			require.NoError(t, err)
+			require.Len(t, ses.Messages, 4, "the reply with the call was not stored: %+v", ses.Messages)
+			assert.Nil(t, ses.Messages[1].Error)
+			require.Len(t, ses.Messages[1].ToolCalls, 1)
+			assert.True(t, ses.Messages[1].ToolCalls[0].Incomplete)
+			assert.Equal(t, tt.want, ses.Messages[2].Content)
+			assert.Equal(t, "Done.", ses.Messages[3].Content)
+			assert.Empty(t, h.page.Calls(), "nothing reached the page")
+			_, body := srv.Last()
+			assert.Contains(t, body, `"arguments":"{}"`, "the call goes back to the model with empty arguments")
+		})
+	}
 }

@@ -849,6 +849,19 @@ func (r *runner) toolMessage(c provider.ToolCall) int {
 	return len(r.ses.Messages) - 1
 }
 
+// finishOf is why the reply that made call id ended (its Finish).
+func (r *runner) finishOf(id string) string {
+	for k := len(r.ses.Messages) - 1; k >= 0; k-- {
+		m := r.ses.Messages[k]
+		for _, c := range m.ToolCalls {
+			if m.Role == "assistant" && c.ID == id {
+				return m.Finish
+			}
+		}
+	}
+	return ""
+}
+
 // typing are the tools whose arguments carry values a person types.
 var typing = map[string]bool{"type": true, "fill_form": true, "select_option": true, "dialog": true}
 
@@ -861,7 +874,11 @@ func (r *runner) callWith(ctx context.Context, c provider.ToolCall, run json.Raw
 		return
 	}
 	if c.Incomplete {
-		r.finish(ctx, i, store.StatusError, "The call's arguments were cut off (the reply hit its token limit). Make the call again, shorter.", true)
+		if r.finishOf(c.ID) == "length" {
+			r.finish(ctx, i, store.StatusError, "The call's arguments were cut off (the reply hit its token limit). Make the call again, shorter.", true)
+		} else {
+			r.finish(ctx, i, store.StatusError, "The call's arguments are not valid JSON ("+clipText(string(c.Args), 200)+"). Make the call again, with its arguments as one JSON object that matches the tool's parameters (double quotes around names and strings).", true)
+		}
 		return
 	}
 	if !r.replaying {

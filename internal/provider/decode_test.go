@@ -341,6 +341,8 @@ func TestToolArgumentsAsModelsSendThem(t *testing.T) {
 		{``, `{}`},
 		{`{"ref":"e12"}`, `{"ref":"e12"}`},
 		{`"just text"`, `"just text"`},
+		{`{"ref": "e12"}}`, `{"ref":"e12"}`},
+		{"{\"ref\": \"e12\"}\n}\n", `{"ref":"e12"}`},
 	} {
 		quoted, _ := json.Marshal(tc.args)
 		stream := `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"click","arguments":` + string(quoted) + `}}]}}]}` + "\n\n" +

@@ -66,6 +66,17 @@ type ToolCall struct {
 	Signature string `json:"signature,omitempty"`
 }
 
+// MarshalJSON writes Args as a string of their text when they are not JSON (a call cut off, or
+// written wrong: Incomplete), so that a reply holding such a call is still stored and shown;
+// a request sends such a call's arguments as {} in every format.
+func (c ToolCall) MarshalJSON() ([]byte, error) {
+	type plain ToolCall // without this method
+	if len(c.Args) > 0 && !json.Valid(c.Args) {
+		c.Args, _ = json.Marshal(string(c.Args))
+	}
+	return json.Marshal(plain(c))
+}
+
 // Usage is token accounting for one response. Totals are taken as the provider reports them
 // (xAI's total includes reasoning tokens); Total is computed only when the provider gives none.
 type Usage struct {
@@ -127,6 +138,15 @@ func objectArgs(s string) (json.RawMessage, bool) {
 		return json.RawMessage("{}"), true
 	}
 	if !json.Valid([]byte(s)) {
+		// A whole object with a closing brace too many after it (small local models write
+		// {"ref": "e2"}}): the object is the arguments.
+		if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
+			d := json.NewDecoder(strings.NewReader(t))
+			var first json.RawMessage
+			if d.Decode(&first) == nil && strings.Trim(t[d.InputOffset():], "}] \t\r\n") == "" {
+				return first, true
+			}
+		}
 		return json.RawMessage(s), false
 	}
 	var inner string

@@ -5,20 +5,23 @@ import "strings"
 // Continue's join. A model told to write only what comes next after a cut reply often starts
 // by writing the reply's last words again: those are left out, so the reply reads once. The
 // start of what comes is held back until it is clear whether it repeats the end (a repeat is
-// at least minOverlap bytes, at most maxOverlap), then given on as it comes.
+// at least minOverlap bytes, at most maxOverlap), then given on as it comes. One that starts
+// the whole reply over, word for word, is held while it writes it again, and only what it adds
+// past the cut goes on.
 const (
 	minOverlap = 16
 	maxOverlap = 400
 )
 
 type joiner struct {
-	tail    string // the end of the reply gone on from
+	whole   string // the reply gone on from
+	tail    string // its end
 	pending string // what came and is held back
 	done    bool   // decided: what comes goes on as it is
 }
 
 func newJoiner(base string) *joiner {
-	return &joiner{tail: base[max(0, len(base)-maxOverlap):]}
+	return &joiner{whole: strings.TrimLeft(base, " \t\n"), tail: base[max(0, len(base)-maxOverlap):]}
 }
 
 // add takes text as it comes and returns what goes on the reply now ("" while it is held).
@@ -46,6 +49,19 @@ func (j *joiner) decide(last bool) string {
 	p := strings.TrimLeft(j.pending, " \t\n")
 	if p == "" && !last {
 		return ""
+	}
+	if len(j.whole) > len(j.tail) {
+		// The reply again from its start (a shorter one is all its own end, below).
+		switch {
+		case strings.HasPrefix(p, j.whole):
+			j.done = true
+			return p[len(j.whole):]
+		case strings.HasPrefix(j.whole, p) && !last:
+			return ""
+		case strings.HasPrefix(j.whole, p) && len(p) >= minOverlap:
+			j.done = true // it ended before the cut: it added nothing
+			return ""
+		}
 	}
 	full := ""
 	for at := 0; at+minOverlap <= len(j.tail); at++ {

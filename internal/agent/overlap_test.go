@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -34,8 +36,28 @@ func TestAContinuedReplyDoesNotRepeatItsEnd(t *testing.T) {
 			assert.Equal(t, tc.want, got)
 		})
 	}
+	// A model that writes a long reply over from its start, word for word, adds only what
+	// comes past the cut; one that starts it over in other words is kept as it wrote it.
+	var b strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&b, "On day %d the fox crept along the hedge and watched the hens. ", i+1)
+	}
+	long := b.String() + "Then it jumped"
+	j := newJoiner(long)
+	got := ""
+	for i := 0; i < len(long); i += 37 {
+		got += j.add(long[i:min(len(long), i+37)])
+	}
+	assert.Empty(t, got, "held while it writes the reply again")
+	got += j.add(" over the lazy dog.")
+	assert.Equal(t, " over the lazy dog.", got+j.end())
+	j = newJoiner(long)
+	assert.Equal(t, "", j.add(long[:300])+j.end(), "it wrote the reply again and stopped short of the cut")
+	j = newJoiner(long)
+	assert.Equal(t, "On day 1 the fox ran", j.add("On day 1 the fox ran"))
+
 	// Given on as it comes once it is clear: the first piece that cannot repeat the end.
-	j := newJoiner(base)
+	j = newJoiner(base)
 	assert.Equal(t, " into", j.add(" into"))
 	assert.Equal(t, " the", j.add(" the"))
 }

@@ -85,7 +85,7 @@ func TestCallsALocalModelWritesAsTextAreRun(t *testing.T) {
 		case 0:
 			return testkit.Turn{Text: "{\n  \"name\": \"click\",\n  \"arguments\": {\n    \"ref\": \"e2\"\n  }\n}"}
 		case 1:
-			return testkit.Turn{Text: "<tool_call>\n{\"name\": \"click\", \"arguments\": {\"ref\": \"e3\"}}\n</tool_call>"}
+			return testkit.Turn{Text: "Saved. Now the account.\n<tool_call>\n{\"name\": \"click\", \"arguments\": {\"ref\": \"e3\"}}\n</tool_call>"}
 		}
 		return testkit.Turn{Text: `Saved. To delete the account I would call {"name": "click", "arguments": {"ref": "e3"}}.`}
 	})
@@ -104,14 +104,15 @@ func TestCallsALocalModelWritesAsTextAreRun(t *testing.T) {
 	assert.Len(t, h.user.asked, 1, "the destructive click written as text asked as any other")
 	ses, err := h.st.Session(ctx, sid)
 	require.NoError(t, err)
-	var roles []string
+	var roles, said []string
 	for _, m := range ses.Messages {
 		roles = append(roles, m.Role)
 		if m.Role == "assistant" && len(m.ToolCalls) > 0 {
-			assert.Empty(t, m.Content, "the call's JSON is not shown as the reply")
+			said = append(said, m.Content)
 			assert.Equal(t, "tool_calls", m.Finish)
 		}
 	}
+	assert.Equal(t, []string{"", "Saved. Now the account."}, said, "the calls' JSON is not shown as the reply; the words before a tagged call are")
 	assert.Equal(t, []string{"user", "assistant", "tool", "assistant", "tool", "assistant"}, roles)
 	last := ses.Messages[len(ses.Messages)-1]
 	assert.Contains(t, last.Content, `{"name": "click"`, "a reply that mentions a call is words")

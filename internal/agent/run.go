@@ -295,7 +295,8 @@ func (r *runner) loop(ctx context.Context) store.Message {
 	if steps <= 0 {
 		steps = store.DefaultMaxSteps
 	}
-	last, same := "", 0 // the calls of the last step, when all failed, and the steps in a row that made them
+	// The calls of the last step, when they all failed, and how many steps in a row made them.
+	last, same := "", 0
 	for step := 1; ; step++ {
 		i, calls := r.turn(ctx)
 		if len(calls) == 0 || r.ses.Messages[i].Status != "" {
@@ -489,8 +490,8 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 		wrote := content.Len() != len(base) || len(calls) > 0 // what it thought alone is no reply
 		if !wrote && msg.Error == nil && msg.Finish == provider.FinishBadCall && badCalls < MaxBadCalls {
 			// The model wrote a call its provider could not read and dropped (Gemini's
-			// MALFORMED_FUNCTION_CALL, often a call written as Python), and nothing else: asked
-			// again, told what went wrong, as Gemini CLI does.
+			// MALFORMED_FUNCTION_CALL, often a call written as Python), and nothing else: it is
+			// asked again (as Gemini CLI does), and told what went wrong.
 			badCalls++
 			req.System = strings.TrimSuffix(req.System, hint)
 			hint = "\n\n" + badCallHint(finishSaid)
@@ -567,11 +568,12 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	// after it would bring back a streaming copy of it.
 	storeErr := drafts.close()
 	msg.Content, msg.Reasoning = content.String(), reasoning.String()
-	if len(calls) == 0 && msg.Status == "" && (msg.Finish == "stop" || msg.Finish == "") && !runaway && len(req.Tools) > 0 {
+	ended := msg.Status == "" && (msg.Finish == "stop" || msg.Finish == "") && !runaway
+	if ended && len(calls) == 0 && len(req.Tools) > 0 {
 		// A local model whose server did not read its calls sends them as its text (the JSON
 		// of a call, and finish "stop"): they are the calls it made, not a reply to show.
-		if written, ok := provider.CallsInText(strings.TrimPrefix(msg.Content, base), req.Tools); ok {
-			calls, msg.Content, msg.Finish = written, base, "tool_calls"
+		if written, words, ok := provider.CallsInText(strings.TrimPrefix(msg.Content, base), req.Tools); ok {
+			calls, msg.Content, msg.Finish = written, base+words, "tool_calls"
 		}
 	}
 	msg.DoneMs = max(1, e.now()-msg.CreatedAt)

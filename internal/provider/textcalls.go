@@ -15,23 +15,27 @@ import (
 // call is {"name": …, "arguments": {…}} (Qwen, Hermes), {"name": …, "parameters": {…}}
 // (Llama 3.1), or {"type": "function", "function": {…}}, its arguments an object or one
 // encoded as a string; calls may be in a ```json fence, in <tool_call> tags, one after the
-// other or in a list. Each must name one of tools. Anything else in the reply, a call that
-// does not parse, or a tool not offered, and the reply is no calls (ok false): words are never
-// run as a guess.
-func CallsInText(text string, tools []Tool) (calls []ToolCall, ok bool) {
+// other or in a list. Each must name one of tools. Words may come before calls in <tool_call>
+// tags (Hermes' templates write them so), and are the reply's words; anything else in the
+// reply, a call that does not parse, or a tool not offered, and the reply is no calls (ok
+// false): words are never run as a guess.
+func CallsInText(text string, tools []Tool) (calls []ToolCall, words string, ok bool) {
 	offered := map[string]bool{}
 	for _, t := range tools {
 		offered[t.Name] = true
 	}
 	s := strings.TrimSpace(text)
 	if s == "" || len(offered) == 0 {
-		return nil, false
+		return nil, "", false
+	}
+	if i := strings.Index(s, "<tool_call>"); i > 0 {
+		words, s = strings.TrimSpace(s[:i]), s[i:]
 	}
 	if body, found := strings.CutPrefix(s, "```"); found {
 		// One fence around it all, tagged json or not.
 		body, found = strings.CutSuffix(body, "```")
 		if !found {
-			return nil, false
+			return nil, "", false
 		}
 		if nl := strings.IndexByte(body, '\n'); nl >= 0 && !strings.ContainsAny(body[:nl], "{[") {
 			body = body[nl+1:]
@@ -43,11 +47,11 @@ func CallsInText(text string, tools []Tool) (calls []ToolCall, ok bool) {
 		for s != "" {
 			rest, found := strings.CutPrefix(s, "<tool_call>")
 			if !found {
-				return nil, false
+				return nil, "", false
 			}
 			call, after, found := strings.Cut(rest, "</tool_call>")
 			if !found {
-				return nil, false
+				return nil, "", false
 			}
 			inner.WriteString(call)
 			inner.WriteByte('\n')
@@ -61,21 +65,21 @@ func CallsInText(text string, tools []Tool) (calls []ToolCall, ok bool) {
 		var v any
 		if err := dec.Decode(&v); err != nil {
 			if errors.Is(err, io.EOF) && len(calls) > 0 {
-				return calls, true
+				return calls, words, true
 			}
-			return nil, false
+			return nil, "", false
 		}
 		list, isList := v.([]any)
 		if !isList {
 			list = []any{v}
 		}
 		if len(list) == 0 {
-			return nil, false
+			return nil, "", false
 		}
 		for _, item := range list {
 			c, ok := textCall(item, offered)
 			if !ok {
-				return nil, false
+				return nil, "", false
 			}
 			c.ID = "call_text_" + strconv.Itoa(len(calls))
 			calls = append(calls, c)

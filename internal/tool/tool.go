@@ -201,8 +201,10 @@ func Meant(name string) string {
 }
 
 // playwrightNames are Playwright MCP's names (without "browser_") of tools Skiff names otherwise.
-var playwrightNames = map[string]string{"take_screenshot": "screenshot", "navigate_back": "back", "file_upload": "upload_file",
-	"handle_dialog": "dialog", "evaluate": "run_script", "tabs": "tabs_list", "close": "tab_close"}
+var playwrightNames = map[string]string{
+	"take_screenshot": "screenshot", "navigate_back": "back", "file_upload": "upload_file",
+	"handle_dialog": "dialog", "evaluate": "run_script", "tabs": "tabs_list", "close": "tab_close",
+}
 
 // Call is a call of a tool, checked against the tool's schema and resolved: Effect says what
 // it will act on, and Run acts on exactly that.

@@ -66,10 +66,7 @@ func anthropicBody(r Request) anBody {
 				blocks = append(blocks, anBlock{Type: "text", Text: m.Content})
 			}
 			for _, tc := range m.ToolCalls {
-				in := tc.Args
-				if tc.Incomplete || !json.Valid(in) {
-					in = json.RawMessage("{}")
-				}
+				in := sentArgs(tc)
 				blocks = append(blocks, anBlock{Type: "tool_use", ID: wireID(FormatAnthropic, tc.ID), Name: tc.Name, Input: in})
 			}
 		case "tool":

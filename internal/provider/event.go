@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"encoding/json"
 	"hash/fnv"
 	"strings"
@@ -75,6 +76,17 @@ func (c ToolCall) MarshalJSON() ([]byte, error) {
 		c.Args, _ = json.Marshal(string(c.Args))
 	}
 	return json.Marshal(plain(c))
+}
+
+// sentArgs are a call's arguments as a request sends them back: an object, or {} for a call
+// whose arguments were cut off, not JSON, or JSON but not an object ("just text" from one model
+// would make Anthropic and Gemini refuse every later request of the chat).
+func sentArgs(c ToolCall) json.RawMessage {
+	a := bytes.TrimSpace(c.Args)
+	if c.Incomplete || len(a) == 0 || a[0] != '{' || !json.Valid(a) {
+		return json.RawMessage("{}")
+	}
+	return c.Args
 }
 
 // Usage is token accounting for one response. Totals are taken as the provider reports them

@@ -84,10 +84,7 @@ func googleBody(r Request) gBody {
 				parts = append(parts, gPart{Text: m.Content})
 			}
 			for _, tc := range m.ToolCalls {
-				args := tc.Args
-				if tc.Incomplete || !json.Valid(args) {
-					args = json.RawMessage("{}")
-				}
+				args := sentArgs(tc)
 				parts = append(parts, gPart{FunctionCall: &gFunctionCall{Name: tc.Name, Args: args}, ThoughtSignature: tc.Signature})
 			}
 		case "tool":

@@ -126,10 +126,7 @@ func openaiBody(p Provider, r Request) oaBody {
 			for _, tc := range m.ToolCalls {
 				var c oaToolCall
 				c.ID, c.Type = wireID(FormatOpenAI, tc.ID), "function"
-				c.Function.Name, c.Function.Arguments = tc.Name, string(tc.Args)
-				if tc.Incomplete || !json.Valid(tc.Args) {
-					c.Function.Arguments = "{}"
-				}
+				c.Function.Name, c.Function.Arguments = tc.Name, string(sentArgs(tc))
 				om.ToolCalls = append(om.ToolCalls, c)
 			}
 			if len(om.ToolCalls) > 0 && m.Content == "" {

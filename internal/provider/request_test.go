@@ -645,3 +645,25 @@ func TestThinkingModelsGetRoomToThink(t *testing.T) {
 	assert.Equal(t, float64(4096), limit("anthropic", "claude-sonnet-4-5-20250929", 4096))
 	assert.Equal(t, float64(0), limit("google", "gemini-3-pro-preview", 0))
 }
+
+// A call whose arguments are not an object (cut off, not JSON, or JSON of another kind, as a
+// model may send) goes back in every format with {}: Anthropic and Gemini refuse a request
+// whose call input is not an object, and every later request of the chat holds it.
+func TestCallsGoBackWithObjectArguments(t *testing.T) {
+	for _, args := range []string{`"just text"`, `[1, 2]`, `{'ref': 'e2'}`, `{"ref": "e`, ``} {
+		history := []Message{
+			{Role: "user", Content: "press Save"},
+			{Role: "assistant", ToolCalls: []ToolCall{{ID: "call_1", Name: "click", Args: json.RawMessage(args), Incomplete: !json.Valid([]byte(args))}}},
+			{Role: "tool", ToolCallID: "call_1", ToolName: "click", Content: "Not run.", IsError: true},
+		}
+		for id, want := range map[string]string{
+			"anthropic": `"input":{}`,
+			"google":    `"args":{}`,
+			"openai":    `"arguments":"{}"`,
+		} {
+			r, err := mustLookup(id).NewRequest("k", Request{Model: "m", Messages: history})
+			require.NoError(t, err)
+			assert.Contains(t, string(r.Body), want, "%s, arguments %s", id, args)
+		}
+	}
+}

@@ -21,6 +21,9 @@ const (
 
 const openThink, closeThink = "<think>", "</think>"
 
+// maxBlankLead is how much blank before <think> is held while it may still come.
+const maxBlankLead = 4 << 10
+
 func (t *thinkTags) add(s string, emit func(Event)) {
 	switch t.state {
 	case thinkText:
@@ -32,7 +35,10 @@ func (t *thinkTags) add(s string, emit func(Event)) {
 		case strings.HasPrefix(rest, openThink):
 			t.state, t.held = thinkInside, ""
 			t.add(rest[len(openThink):], emit)
-		case !strings.HasPrefix(openThink, rest):
+		case !strings.HasPrefix(openThink, rest) || len(t.held) > maxBlankLead:
+			// Its first words, with the blank before them (a continued reply's first space
+			// matters); a broken model that writes only newlines is text once it has written
+			// more than any reply opens with.
 			t.state = thinkText
 			s, t.held = t.held, ""
 			t.text(s, emit)

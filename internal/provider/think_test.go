@@ -43,6 +43,7 @@ func TestThoughtsInThinkTagsAreReasoning(t *testing.T) {
 		{"a start of the tag that is not one", "<thin ice>", "", "<thin ice>"},
 		{"a tag later in the reply is words", "Use <think> tags like this: <think>x</think>.", "", "Use <think> tags like this: <think>x</think>."},
 		{"cut off while thinking", "<think>Let me see</th", "Let me see</th", ""},
+		{"a continued reply's first space", " and the boats come home.", "", " and the boats come home."},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			for cut := 0; cut <= len(tt.text); cut++ {
@@ -64,4 +65,18 @@ func TestThoughtsInThinkTagsAreReasoning(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A broken model that writes nothing but blank lines is read as text once it has written more
+// than a reply opens with, not held while the blank grows.
+func TestABlankReplyIsNotHeldForever(t *testing.T) {
+	var got strings.Builder
+	var tt thinkTags
+	emit := func(e Event) { got.WriteString(e.Text) }
+	for range 2000 {
+		tt.add("\n\n\n", emit)
+	}
+	tt.end(emit)
+	assert.Equal(t, strings.Repeat("\n", 6000), got.String())
+	assert.Equal(t, thinkText, tt.state)
 }

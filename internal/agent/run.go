@@ -440,6 +440,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	// How often the turn was asked again after a call the provider could not read, and what
 	// the model was told then.
 	badCalls, hint := 0, ""
+	blankTries := 0 // asked again after a reply with nothing in it
 	fits, tight := 0, false
 	limit, used := 0, 0 // the window and the request's count, as a context error gives them
 	// A reply that goes on far past the length limit (a server that ignores max_tokens, a
@@ -496,6 +497,16 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 			req.System = strings.TrimSuffix(req.System, hint)
 			hint = "\n\n" + badCallHint(finishSaid)
 			req.System += hint
+			msg.Status, msg.Finish, finishRaw, finishSaid = store.StatusStreaming, "", "", ""
+			continue
+		}
+		blank := len(calls) == 0 && strings.TrimSpace(content.String()[len(base):]) == ""
+		if blank && msg.Error == nil && (msg.Finish == "stop" || msg.Finish == "") && !resumed && blankTries == 0 {
+			// A model that ended its turn with nothing in it (Gemini does, most often deep in an
+			// agent run: reported against Gemini CLI and LiteLLM) is asked once more, as it was.
+			blankTries++
+			content.Reset()
+			content.WriteString(base)
 			msg.Status, msg.Finish, finishRaw, finishSaid = store.StatusStreaming, "", "", ""
 			continue
 		}

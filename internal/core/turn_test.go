@@ -322,13 +322,25 @@ data: {"type":"message_stop"}
 		assert.Equal(t, "Once upon a time.", done["message"].(map[string]any)["content"])
 		assert.Equal(t, int32(2), n.Load())
 	})
-	t.Run("nothing written", func(t *testing.T) {
+	t.Run("nothing written, then the reply", func(t *testing.T) {
+		srv := testkit.Serve(t, gemini(
+			`{"candidates":[{"content":{"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":3130,"totalTokenCount":3130},"modelVersion":"gemini-2.5-flash-lite"}`,
+			`{"candidates":[{"content":{"parts":[{"text":"Once upon a time."}],"role":"model"},"finishReason":"STOP","index":0}],"modelVersion":"gemini-2.5-flash-lite"}`))
+		done := send(t, "google", srv.URL)
+		assert.Equal(t, "Once upon a time.", done["message"].(map[string]any)["content"])
+		key, _ := notice(done)
+		assert.Empty(t, key)
+		assert.Len(t, requests(), 2)
+	})
+	t.Run("nothing written twice", func(t *testing.T) {
 		srv := testkit.Serve(t, gemini(`{"candidates":[{"content":{"role":"model"},"finishReason":"STOP","index":0}],"modelVersion":"gemini-2.5-flash"}`))
 		key, _ := notice(send(t, "google", srv.URL))
 		assert.Equal(t, "noticeEmptyReply", key)
+		assert.Len(t, requests(), 2, "asked once more, not again")
 		m := testkit.NewModel(t, func(*testkit.Conversation) testkit.Turn { return testkit.Turn{Text: "  \n"} })
 		key, _ = notice(send(t, "openai", m.URL))
 		assert.Equal(t, "noticeEmptyReply", key)
+		assert.Len(t, m.Conversations(), 2)
 	})
 	t.Run("a call never read", func(t *testing.T) {
 		srv := testkit.Serve(t, gemini(`{"candidates":[{"content":{},"finishReason":"UNEXPECTED_TOOL_CALL","index":0}],"modelVersion":"gemini-2.5-flash"}`))

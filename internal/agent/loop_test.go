@@ -172,10 +172,7 @@ func TestArgumentsThatAreNotJSONAreSaidSo(t *testing.T) {
 				}
 				_, _ = io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"Done."},"finish_reason":"stop"}]}`+"\n\ndata: [DONE]\n\n")
 			})
-			st, err := h.st.Settings(ctx)
-			require.NoError(t, err)
-			st.Provider, st.BaseURLs["openai"], st.APIKeys["openai"], st.Models["openai"] = "openai", srv.URL, "sk-test", "gpt-test"
-			require.NoError(t, h.st.SaveSettings(ctx, st))
+			useServer(t, h.st, srv.URL)
 			on := true
 			var sid string
 			require.NoError(t, h.e.Send(ctx, Input{Text: "press Save", Agent: &on, Task: h.task}, func(u Update) { sid = u.SessionID }))

@@ -488,8 +488,9 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 			text(join.end()) // what was held: the reply ended, or failed after it began
 		}
 		nothing := content.Len() == len(base) && reasoning.Len() == len(baseReasoning) && len(calls) == 0
-		wrote := content.Len() != len(base) || len(calls) > 0 // what it thought alone is no reply
-		if !wrote && msg.Error == nil && msg.Finish == provider.FinishBadCall && badCalls < MaxBadCalls {
+		// Whether the turn said anything: a call, or words (what it thought alone is no reply).
+		said := len(calls) > 0 || strings.TrimSpace(content.String()[len(base):]) != ""
+		if !said && msg.Error == nil && msg.Finish == provider.FinishBadCall && badCalls < MaxBadCalls {
 			// The model wrote a call its provider could not read and dropped (Gemini's
 			// MALFORMED_FUNCTION_CALL, often a call written as Python), and nothing else: it is
 			// asked again (as Gemini CLI does), and told what went wrong.
@@ -497,11 +498,12 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 			req.System = strings.TrimSuffix(req.System, hint)
 			hint = "\n\n" + badCallHint(finishSaid)
 			req.System += hint
+			content.Reset()
+			content.WriteString(base)
 			msg.Status, msg.Finish, finishRaw, finishSaid = store.StatusStreaming, "", "", ""
 			continue
 		}
-		blank := len(calls) == 0 && strings.TrimSpace(content.String()[len(base):]) == ""
-		if blank && msg.Error == nil && (msg.Finish == "stop" || msg.Finish == "") && !resumed && blankTries == 0 {
+		if !said && msg.Error == nil && (msg.Finish == "stop" || msg.Finish == "") && !resumed && blankTries == 0 {
 			// A model that ended its turn with nothing in it (Gemini does, most often deep in an
 			// agent run: reported against Gemini CLI and LiteLLM) is asked once more, as it was.
 			blankTries++

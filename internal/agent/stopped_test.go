@@ -199,9 +199,15 @@ func TestAQueuedMessageIsSentOnceWhereverTheWorkerStopped(t *testing.T) {
 // useModel points the store's settings at the scripted model, over OpenAI's wire format.
 func useModel(t *testing.T, s *store.Store, m *testkit.Model) {
 	t.Helper()
+	useServer(t, s, m.URL)
+}
+
+// useServer points the store's settings at a server in OpenAI's wire format.
+func useServer(t *testing.T, s *store.Store, url string) {
+	t.Helper()
 	ctx := context.Background()
 	st, err := s.Settings(ctx)
 	require.NoError(t, err)
-	st.Provider, st.BaseURLs["openai"], st.APIKeys["openai"], st.Models["openai"] = "openai", m.URL, "sk-test", "gpt-test"
+	st.Provider, st.BaseURLs["openai"], st.APIKeys["openai"], st.Models["openai"] = "openai", url, "sk-test", "gpt-test"
 	require.NoError(t, s.SaveSettings(ctx, st))
 }

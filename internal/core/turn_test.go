@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -222,26 +221,17 @@ func TestARepliesEndSaysWhyItEnded(t *testing.T) {
 		p.callOK(t, c, "chat.send", obj{"text": "write a long story"})
 		return p.waitFor(t, "chat.done")
 	}
-	var asked []string // the bodies of the requests the server below answered
-	var mu sync.Mutex
-	gemini := func(chunks ...string) func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		asked = nil
-		mu.Unlock()
-		return func(w http.ResponseWriter, r *http.Request) {
-			body, _ := io.ReadAll(r.Body)
-			mu.Lock()
-			asked = append(asked, string(body))
-			n := len(asked) - 1
-			mu.Unlock()
+	// gemini serves Gemini's stream of chunk n to the n-th request (the last one from then on).
+	gemini := func(t *testing.T, chunks ...string) *testkit.Server {
+		var n atomic.Int32
+		return testkit.Serve(t, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/event-stream")
-			_, _ = io.WriteString(w, "data: "+chunks[min(n, len(chunks)-1)]+"\r\n\r\n")
-		}
+			_, _ = io.WriteString(w, "data: "+chunks[min(int(n.Add(1))-1, len(chunks)-1)]+"\r\n\r\n")
+		})
 	}
-	requests := func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return slices.Clone(asked)
+	system := func(post map[string]any) string {
+		b, _ := json.Marshal(post["systemInstruction"])
+		return string(b)
 	}
 
 	t.Run("length", func(t *testing.T) {
@@ -280,34 +270,39 @@ data: {"type":"message_stop"}
 		assert.Equal(t, "The story begins", done["message"].(map[string]any)["content"])
 	})
 	t.Run("safety", func(t *testing.T) {
-		srv := testkit.Serve(t, gemini(`{"candidates":[{"finishReason":"SAFETY","index":0,"safetyRatings":[{"category":"HARM_CATEGORY_DANGEROUS_CONTENT","probability":"HIGH","blocked":true}]}],"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8},"modelVersion":"gemini-2.5-flash"}`))
+		srv := gemini(t, `{"candidates":[{"finishReason":"SAFETY","index":0,"safetyRatings":[{"category":"HARM_CATEGORY_DANGEROUS_CONTENT","probability":"HIGH","blocked":true}]}],"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8},"modelVersion":"gemini-2.5-flash"}`)
 		key, args := notice(send(t, "google", srv.URL))
 		assert.Equal(t, "noticeFiltered", key)
 		assert.Equal(t, []any{"SAFETY"}, args)
 	})
-	t.Run("malformed call, then the reply", func(t *testing.T) {
-		srv := testkit.Serve(t, gemini(
+	const answer = `{"candidates":[{"content":{"parts":[{"text":"Once upon a time."}],"role":"model"},"finishReason":"STOP","index":0}],"modelVersion":"gemini-2.5-flash"}`
+	for _, tt := range []struct{ name, first, hint string }{
+		{"malformed call, then the reply",
 			`{"candidates":[{"content":{},"finishReason":"MALFORMED_FUNCTION_CALL","finishMessage":"Malformed function call: print(default_api.snapshot())","index":0}],"modelVersion":"gemini-2.5-flash"}`,
-			`{"candidates":[{"content":{"parts":[{"text":"Once upon a time."}],"role":"model"},"finishReason":"STOP","index":0}],"modelVersion":"gemini-2.5-flash"}`))
-		done := send(t, "google", srv.URL)
-		assert.Equal(t, "Once upon a time.", done["message"].(map[string]any)["content"])
-		key, _ := notice(done)
-		assert.Empty(t, key)
-		bodies := requests()
-		require.Len(t, bodies, 2)
-		assert.NotContains(t, bodies[0], "could not be read")
-		assert.Contains(t, bodies[1], "Your last reply tried to call a tool, but the call could not be read (Malformed function call: print(default_api.snapshot()))", "the model is told what went wrong")
-	})
-	t.Run("thoughts, then a malformed call, then the reply", func(t *testing.T) {
-		srv := testkit.Serve(t, gemini(
+			"Your last reply tried to call a tool, but the call could not be read (Malformed function call: print(default_api.snapshot()))"},
+		{"thoughts, then a malformed call, then the reply",
 			`{"candidates":[{"content":{"parts":[{"text":"I should read the page first.","thought":true}],"role":"model"},"finishReason":"MALFORMED_FUNCTION_CALL","index":0}],"modelVersion":"gemini-2.5-flash"}`,
-			`{"candidates":[{"content":{"parts":[{"text":"Once upon a time."}],"role":"model"},"finishReason":"STOP","index":0}],"modelVersion":"gemini-2.5-flash"}`))
-		done := send(t, "google", srv.URL)
-		assert.Equal(t, "Once upon a time.", done["message"].(map[string]any)["content"])
-		key, _ := notice(done)
-		assert.Empty(t, key)
-		assert.Len(t, requests(), 2)
-	})
+			"Your last reply tried to call a tool, but the call could not be read."},
+		{"nothing written, then the reply",
+			`{"candidates":[{"content":{"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":3130,"totalTokenCount":3130},"modelVersion":"gemini-2.5-flash-lite"}`,
+			""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := gemini(t, tt.first, answer)
+			done := send(t, "google", srv.URL)
+			assert.Equal(t, "Once upon a time.", done["message"].(map[string]any)["content"])
+			key, _ := notice(done)
+			assert.Empty(t, key)
+			posts := srv.Posts(t)
+			require.Len(t, posts, 2, "asked once more")
+			assert.NotContains(t, system(posts[0]), "could not be read")
+			if tt.hint != "" {
+				assert.Contains(t, system(posts[1]), tt.hint, "the model is told what went wrong")
+			} else {
+				assert.Equal(t, system(posts[0]), system(posts[1]), "asked again as it was")
+			}
+		})
+	}
 	t.Run("a call through Gemini's OpenAI-compatible endpoint", func(t *testing.T) {
 		var n atomic.Int32
 		srv := testkit.Serve(t, func(w http.ResponseWriter, r *http.Request) {
@@ -320,36 +315,26 @@ data: {"type":"message_stop"}
 		})
 		done := send(t, "openai", srv.URL)
 		assert.Equal(t, "Once upon a time.", done["message"].(map[string]any)["content"])
-		assert.Equal(t, int32(2), n.Load())
-	})
-	t.Run("nothing written, then the reply", func(t *testing.T) {
-		srv := testkit.Serve(t, gemini(
-			`{"candidates":[{"content":{"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":3130,"totalTokenCount":3130},"modelVersion":"gemini-2.5-flash-lite"}`,
-			`{"candidates":[{"content":{"parts":[{"text":"Once upon a time."}],"role":"model"},"finishReason":"STOP","index":0}],"modelVersion":"gemini-2.5-flash-lite"}`))
-		done := send(t, "google", srv.URL)
-		assert.Equal(t, "Once upon a time.", done["message"].(map[string]any)["content"])
-		key, _ := notice(done)
-		assert.Empty(t, key)
-		assert.Len(t, requests(), 2)
+		assert.Equal(t, 2, srv.Count())
 	})
 	t.Run("nothing written twice", func(t *testing.T) {
-		srv := testkit.Serve(t, gemini(`{"candidates":[{"content":{"role":"model"},"finishReason":"STOP","index":0}],"modelVersion":"gemini-2.5-flash"}`))
+		srv := gemini(t, `{"candidates":[{"content":{"role":"model"},"finishReason":"STOP","index":0}],"modelVersion":"gemini-2.5-flash"}`)
 		key, _ := notice(send(t, "google", srv.URL))
 		assert.Equal(t, "noticeEmptyReply", key)
-		assert.Len(t, requests(), 2, "asked once more, not again")
+		assert.Equal(t, 2, srv.Count(), "asked once more, not again")
 		m := testkit.NewModel(t, func(*testkit.Conversation) testkit.Turn { return testkit.Turn{Text: "  \n"} })
 		key, _ = notice(send(t, "openai", m.URL))
 		assert.Equal(t, "noticeEmptyReply", key)
 		assert.Len(t, m.Conversations(), 2)
 	})
 	t.Run("a call never read", func(t *testing.T) {
-		srv := testkit.Serve(t, gemini(`{"candidates":[{"content":{},"finishReason":"UNEXPECTED_TOOL_CALL","index":0}],"modelVersion":"gemini-2.5-flash"}`))
+		srv := gemini(t, `{"candidates":[{"content":{},"finishReason":"UNEXPECTED_TOOL_CALL","index":0}],"modelVersion":"gemini-2.5-flash"}`)
 		key, args := notice(send(t, "google", srv.URL))
 		assert.Equal(t, "noticeBadCall", key)
 		assert.Equal(t, []any{"Google Gemini", "UNEXPECTED_TOOL_CALL"}, args)
-		bodies := requests()
-		require.Len(t, bodies, 1+agent.MaxBadCalls)
-		assert.Equal(t, 1, strings.Count(bodies[2], "could not be read"), "the hint is given once, not once per try")
+		posts := srv.Posts(t)
+		require.Len(t, posts, 1+agent.MaxBadCalls)
+		assert.Equal(t, 1, strings.Count(system(posts[2]), "could not be read"), "the hint is given once, not once per try")
 	})
 }
 

@@ -200,7 +200,8 @@ func (e *Engine) step(ctx context.Context, task *Task, g guarded, st tool.Step, 
 		return e.failure(err, false)
 	}
 	f := call.Effect
-	f.Secret = carries(st.Args, g.Secrets)
+	args := call.Args // as the tool reads them: a list Claude sent as its JSON in a string is a list here
+	f.Secret = carries(args, g.Secrets)
 	risk, perm := t.Risk, t.Permission
 	if f.Irreversible() != "" && risk == tool.Act {
 		// The control says "Delete", "Pay", "Send"…: setting it off counts as destructive, and
@@ -219,16 +220,16 @@ func (e *Engine) step(ctx context.Context, task *Task, g guarded, st tool.Step, 
 	req := permission.Request{Tool: t.Name, Risk: string(risk), Permission: perm, Origin: origin, Sensitive: f.Sensitive(),
 		Files: f.Uploads(), App: clipApp(f.OpensApp()), Passive: f.Action == "scroll" || f.Action == "hover"}
 	task.weigh(&req, key)
-	if task.Outside != nil && task.Outside(ctx, t, st.Args) {
+	if task.Outside != nil && task.Outside(ctx, t, args) {
 		req.Outside = task.Caller.Name
 	}
 	what := f.Says()
 	if batch && n > 1 {
 		what = tool.StepSays(k+1, n, what)
 	}
-	pc := permission.Call{ID: g.ID, Caller: task.Caller, Request: req, What: what.English(), WhatText: &what, URL: f.URL, Args: st.Args}
+	pc := permission.Call{ID: g.ID, Caller: task.Caller, Request: req, What: what.English(), WhatText: &what, URL: f.URL, Args: args}
 	if f.Secret {
-		pc.Args = maskedJSON(st.Args, g.Secrets) // a question waiting is stored: never with the secret
+		pc.Args = maskedJSON(args, g.Secrets) // a question waiting is stored: never with the secret
 	}
 	if w.resolved != nil {
 		w.resolved(f, pc, k, n)

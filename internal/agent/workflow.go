@@ -34,7 +34,13 @@ func recordedCalls(ms []store.Message) []workflow.Call {
 		if at == "" {
 			at = m.Tool.URL
 		}
-		out = append(out, workflow.Call{Tool: m.Tool.Name, Args: m.Tool.Args, Elements: m.Tool.Elements, URL: at,
+		args := m.Tool.Args
+		if t, ok := tool.Lookup(m.Tool.Name); ok {
+			if c, err := tool.Check(t, args); err == nil {
+				args = c.Args // as it ran: a list Claude sent as its JSON in a string is a list
+			}
+		}
+		out = append(out, workflow.Call{Tool: m.Tool.Name, Args: args, Elements: m.Tool.Elements, URL: at,
 			Sensitive: m.Tool.Sensitive, Checked: m.Tool.Checked, Seen: seen})
 	}
 	return out

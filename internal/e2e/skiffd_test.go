@@ -269,6 +269,41 @@ func TestMCPClientDrivesTheBrowserThroughSkiffd(t *testing.T) {
 	}
 }
 
+// An MCP client that writes its arguments as Claude Code does is understood: a list of fields
+// sent as its JSON in a string (claude-code#22394), a tab's id as a string, one option where a
+// list goes, a checkbox's value as false. Each call asks as any other, and does what it says.
+func TestArgumentsAsClaudeCodeWritesThemAreUnderstood(t *testing.T) {
+	site := testkit.NewSite(t)
+	d, panel := linkedPanel(t)
+	cs := mcpClient(t, d, "claude-code")
+	page := site.Page("form.html")
+	if r := callTool(t, panel, cs, "claude-code", "navigate", map[string]any{"url": page}, "allow_once"); r.IsError {
+		t.Fatalf("navigate: %s", text(r))
+	}
+	snap := text(callTool(t, panel, cs, "claude-code", "snapshot", map[string]any{}, "allow_always"))
+	first, news, country := refOf(t, snap, `textbox "First name"`), refOf(t, snap, `checkbox "Newsletter"`), refOf(t, snap, `combobox "Country"`)
+	tab := JS[int](t, panel, `chrome.tabs.query({url: `+jsString(page)+`}).then(t => t[0].id)`)
+
+	fields := fmt.Sprintf(`[{"ref": %q, "value": "Ada"}, {"ref": %q, "value": false}]`, first, news)
+	r := callTool(t, panel, cs, "claude-code", "fill_form", map[string]any{"fields": fields, "tabId": strconv.Itoa(tab)}, "allow_once")
+	if r.IsError {
+		t.Fatalf("fill_form with its fields as a string: %s", text(r))
+	}
+	r = callTool(t, panel, cs, "claude-code", "select_option", map[string]any{"ref": country, "values": "Portugal", "selector": nil}, "allow_once")
+	if r.IsError {
+		t.Fatalf("select_option with one value: %s", text(r))
+	}
+	got := inTab[string](t, panel, tab, `[document.getElementById("first").value, document.querySelector("[name=news]").checked, document.querySelector("[name=country]").value].join(" ")`)
+	if got != "Ada false pt" {
+		t.Errorf("the form after the calls: %q (want first name Ada, no newsletter, Portugal)", got)
+	}
+	// What cannot be read as meant is still refused, before anything asks.
+	r = callTool(t, panel, cs, "claude-code", "scroll", map[string]any{"amount": "a lot"}, "")
+	if !r.IsError || !strings.Contains(text(r), `"amount" should be a number`) {
+		t.Errorf("scroll by %q: error %v, %q", "a lot", r.IsError, text(r))
+	}
+}
+
 // A call whose client stopped waiting (it timed out while the user was away) is taken back:
 // its question leaves the panel, so a late "Allow" cannot make it run for no one, and it does
 // not run.
@@ -375,12 +410,13 @@ func TestTwoClientsWorkInSeparateTabGroups(t *testing.T) {
 	if !strings.Contains(text(r), "?a") || strings.Contains(text(r), "?b") {
 		t.Errorf("agent-a's tabs_list: %s", text(r))
 	}
-	// agent-a reaches for agent-b's tab: the user is asked, says no, nothing runs.
+	// agent-a reaches for agent-b's tab: the user is asked, says no, nothing runs. The tab's id
+	// comes as a string, as clients send numbers: it is read as the id it names, for the ask too.
 	tabB := JS[int](t, panel, `chrome.tabs.query({url: `+jsString(pageB)+`}).then(t => t[0].id)`)
 	ask := `document.querySelector('#outside-asks .outside-ask[data-who="agent-a"][data-tool="run_script"]')`
 	ch := make(chan res, 1)
 	go func() {
-		r, err := a.CallTool(context.Background(), &mcp.CallToolParams{Name: "run_script", Arguments: map[string]any{"tabId": tabB, "code": `document.getElementById("count-like").textContent = "99"`}})
+		r, err := a.CallTool(context.Background(), &mcp.CallToolParams{Name: "run_script", Arguments: map[string]any{"tabId": strconv.Itoa(tabB), "code": `document.getElementById("count-like").textContent = "99"`}})
 		ch <- res{r, err}
 	}()
 	WaitJS(t, panel, ask)

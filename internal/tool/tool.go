@@ -218,12 +218,15 @@ type Call struct {
 // Check reads a call's arguments: they must be a JSON object that the tool's schema accepts
 // (types, required fields, enums, bounds). It is the first thing done with a call, before
 // anything asks or runs; the error is a sentence the model can act on. Empty arguments are {}.
+// The Call's Args are the arguments as the tool reads them (see schema.check): what the gate
+// judges and the log keeps is what runs.
 func Check(t Tool, args json.RawMessage) (*Call, error) {
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
 	if t.schema != nil {
-		if err := t.schema.check(args); err != nil {
+		var err error
+		if args, err = t.schema.check(args); err != nil {
 			return nil, err
 		}
 	}

@@ -48,9 +48,17 @@ func TestCheck(t *testing.T) {
 		{"click", `null`, ""},
 		{"click", `[]`, "the arguments must be a JSON object, not a list"},
 		{"click", `{"ref":`, "the arguments are not valid JSON"},
-		{"click", `{"x":"10","y":5}`, `argument "x" should be a number, not a string`},
+		{"click", `{"x":"10px","y":5}`, `argument "x" should be a number, not a string`},
+		{"click", `{"x":"10 20","y":5}`, `argument "x" should be a number, not a string`},
 		{"click", `{"button":"left","ref":"e2","reason":"models add fields"}`, ""},
-		{"click", `{"ref":null}`, `argument "ref" must not be null`},
+		{"type", `{"text":null}`, `argument "text" must not be null`},
+		{"tab_close", `{"tabIds":"1,2"}`, `argument "tabIds" should be a list, not a string`},
+		{"tab_close", `{"tabIds":"[1,2] and 3"}`, `argument "tabIds" should be a list, not a string`},
+		{"fill_form", `{"fields":"{\"ref\":\"e1\"}"}`, `argument "fields[0].value" is required`},
+		{"type", `{"text":"a","clear":"no"}`, `argument "clear" should be true or false, not a string`},
+		{"type", `{"text":{"a":1}}`, `argument "text" should be a string, not an object`},
+		{"scroll", `{"direction":"DOWNWARDS"}`, `argument "direction" must be one of`},
+		{"tab_close", `{"tabIds":[1e300]}`, `argument "tabIds[0]" is not a whole number Skiff can read`},
 		{"wait_for", `{"seconds":30}`, ""},
 		{"wait_for", `{"seconds":30.5}`, `argument "seconds" must be at most 30, not 30.5`},
 		{"wait_for", `{"timeoutMs":99}`, `argument "timeoutMs" must be at least 100, not 99`},
@@ -72,6 +80,56 @@ func TestCheck(t *testing.T) {
 		var te *Error
 		assert.ErrorAs(t, err, &te, "a schema error is one the model can fix")
 	}
+}
+
+// What clients and models send as another kind than the schema's, when its meaning is not in
+// doubt, is read as they meant it, and the call's Args are what the tool reads: Claude Code
+// sends lists, objects and true/false as their JSON in a string (claude-code#22394, #32524),
+// clients and models send numbers as strings, strict mode sends null for what is left out.
+func TestCheckReadsWhatWasMeant(t *testing.T) {
+	for _, tt := range []struct{ tool, args, want string }{
+		// Lists and objects as their JSON in a string.
+		{"fill_form", `{"fields":"[{\"ref\":\"e1\",\"value\":\"Ada\"}]"}`, `{"fields":[{"ref":"e1","value":"Ada"}]}`},
+		{"tab_close", `{"tabIds":" [3, 4] "}`, `{"tabIds":[3,4]}`},
+		{"select_option", `{"ref":"e2","values":"[\"Red\"]"}`, `{"ref":"e2","values":["Red"]}`},
+		// One item where a list goes.
+		{"select_option", `{"ref":"e2","values":"Red"}`, `{"ref":"e2","values":["Red"]}`},
+		{"select_option", `{"ref":"e2","values":"[draft] notes"}`, `{"ref":"e2","values":["[draft] notes"]}`},
+		{"tab_close", `{"tabIds":5}`, `{"tabIds":[5]}`},
+		{"tab_close", `{"tabIds":"5"}`, `{"tabIds":[5]}`},
+		{"fill_form", `{"fields":{"ref":"e1","value":"Ada"}}`, `{"fields":[{"ref":"e1","value":"Ada"}]}`},
+		// Numbers and true/false in strings, whole numbers written otherwise.
+		{"scroll", `{"amount":"300","direction":"down"}`, `{"amount":300,"direction":"down"}`},
+		{"click", `{"x":" 10.5 ","y":"2e1"}`, `{"x":10.5,"y":2e1}`},
+		{"type", `{"ref":"e1","text":"hi","submit":"True","clear":"false"}`, `{"clear":false,"ref":"e1","submit":true,"text":"hi"}`},
+		{"tab_switch", `{"tabId":12.0}`, `{"tabId":12}`},
+		{"scroll", `{"amount":1e3}`, `{"amount":1000}`},
+		// Numbers and true/false where a string goes: their text.
+		{"fill_form", `{"fields":[{"ref":"e1","value":true},{"ref":"e2","value":42}]}`, `{"fields":[{"ref":"e1","value":"true"},{"ref":"e2","value":"42"}]}`},
+		{"type", `{"ref":"e1","text":2024}`, `{"ref":"e1","text":"2024"}`},
+		// null for what is left out (OpenAI's strict mode).
+		{"click", `{"ref":"e1","selector":null,"x":null,"y":null}`, `{"ref":"e1"}`},
+		// An enum's value in other letters.
+		{"scroll", `{"direction":"Down"}`, `{"direction":"down"}`},
+		// Nothing to read otherwise: the same bytes.
+		{"type", `{"text": "<b>&</b>",  "ref":"e1"}`, `{"text": "<b>&</b>",  "ref":"e1"}`},
+		{"type", `{"ref":"e1","text":"[1,2]"}`, `{"ref":"e1","text":"[1,2]"}`},
+		{"click", `{"ref":"e1","why":null}`, `{"ref":"e1","why":null}`},
+	} {
+		tl, ok := Lookup(tt.tool)
+		require.True(t, ok)
+		c, err := Check(tl, json.RawMessage(tt.args))
+		require.NoError(t, err, "%s %s", tt.tool, tt.args)
+		assert.Equal(t, tt.want, string(c.Args), "%s %s", tt.tool, tt.args)
+	}
+	// What the tool reads is the same: its input decoded from them.
+	tl, _ := Lookup("fill_form")
+	c, err := Check(tl, json.RawMessage(`{"fields":"[{\"ref\":\"e1\",\"value\":false}]"}`))
+	require.NoError(t, err)
+	in := c.in.(*FillFormInput)
+	require.Len(t, in.Fields, 1)
+	assert.Equal(t, "e1", in.Fields[0].Ref)
+	assert.Equal(t, "false", in.Fields[0].Value)
 }
 
 func TestPerformsAndIrreversible(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
+	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/safety"
 	"github.com/skiff-ai/skiff/internal/tool"
 )
@@ -27,6 +29,8 @@ type Invocation struct {
 	AskedAt time.Time
 	// Started, when set, is told just before the call runs (the gate allowed it).
 	Started func()
+	// Asking, when set, is told when the gate asks the user about the call: what it asks.
+	Asking func(what string)
 }
 
 // Invoke runs one call of an outside caller (an MCP client, an ACP agent) through the one
@@ -37,7 +41,13 @@ func (e *Engine) Invoke(ctx context.Context, task *Task, in Invocation) Outcome 
 	if len(args) == 0 || !json.Valid(args) {
 		args = json.RawMessage("{}")
 	}
-	o := e.guard(ctx, task, guarded{ID: in.ID, Name: name, Args: args, AskedAt: in.AskedAt}, watch{running: in.Started})
+	w := watch{running: in.Started}
+	if in.Asking != nil {
+		what := ""
+		w.resolved = func(_ *tool.Effect, c permission.Call, _, _ int) { what = c.What }
+		w.asking = func(i18n.Text) { in.Asking(what) }
+	}
+	o := e.guard(ctx, task, guarded{ID: in.ID, Name: name, Args: args, AskedAt: in.AskedAt}, w)
 	switch {
 	case o.Status == "":
 		out := Outcome{Text: o.Result.Text, Image: o.Result.Image}

@@ -197,7 +197,7 @@ func (c *Core) bridgeCall(ctx context.Context, client link.Client, id, name stri
 	}
 	call := func(tool string, args any) (*link.CallResult, string) {
 		raw, _ := json.Marshal(args)
-		r := c.link.call(ctx, client, "b"+id, tool, raw)
+		r := c.link.call(ctx, client, "b"+id, tool, raw, func(string) {})
 		if r.IsError {
 			return r, r.Text
 		}

@@ -278,12 +278,18 @@ func (l *linker) session(ctx context.Context, url, token string, where i18n.Text
 	l.set(status("connected", sayLinkLinked.With(where, m.Version)))
 
 	hs := link.Handlers{}
+	var peer *link.Peer // set before the link is served
 	link.Ping.Handle(hs, func(context.Context, struct{}) (struct{}, error) { return struct{}{}, nil })
 	link.ToolCall.Handle(hs, func(ctx context.Context, p link.CallParams) (link.CallResult, error) {
 		if p.Client.ID == "" {
 			p.Client = link.Client{ID: "?", Name: "an MCP client"}
 		}
-		return *l.call(withFiles(ctx, p.Files), p.Client, p.CallID, p.Tool, p.Args), nil
+		say := func(msg string) {
+			if p.CallID != "" {
+				_ = link.CallProgress.Notify(ctx, peer, link.Progress{CallID: p.CallID, Message: msg})
+			}
+		}
+		return *l.call(withFiles(ctx, p.Files), p.Client, p.CallID, p.Tool, p.Args, say), nil
 	})
 	link.ClientBye.Handle(hs, func(_ context.Context, c link.Client) (struct{}, error) {
 		l.bye(c)
@@ -307,7 +313,7 @@ func (l *linker) session(ctx context.Context, url, token string, where i18n.Text
 		}
 		return out, nil
 	})
-	peer := link.NewPeer(sock, hs)
+	peer = link.NewPeer(sock, hs)
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go func() {
@@ -353,7 +359,7 @@ func withFiles(ctx context.Context, files []link.File) context.Context {
 // again, with the same id, when the link dropped before its result came (a restarted worker):
 // the journal keeps a call that started from running twice, and a call that was asking asks
 // again from when it first asked (or takes the answer the user gave meanwhile).
-func (l *linker) call(ctx context.Context, client link.Client, id, name string, args json.RawMessage) *link.CallResult {
+func (l *linker) call(ctx context.Context, client link.Client, id, name string, args json.RawMessage, say func(string)) *link.CallResult {
 	c := l.c
 	if id != "" {
 		if st, err := c.Store.CallState(ctx, id); err == nil && st != "" {
@@ -373,20 +379,31 @@ func (l *linker) call(ctx context.Context, client link.Client, id, name string, 
 	w := l.space(ctx, client)
 	// The journal keeps a call sent again after a worker restart from acting twice; a read may
 	// run twice, and skips the write.
-	started := func() {
+	journal := func() {
 		_ = c.Store.MarkCall(context.WithoutCancel(ctx), id, store.CallRunning, time.Now().UnixMilli())
 	}
 	switch name {
 	case link.WorkflowListTool:
 		return l.listWorkflows(ctx)
 	case link.WorkflowRunTool:
-		started()
+		journal()
 		return l.runWorkflow(ctx, w, args)
 	}
 	if t, ok := tool.Lookup(name); ok && t.Risk == tool.Read {
-		started = nil
+		journal = func() {}
 	}
-	out := c.Engine.Invoke(ctx, w.task, agent.Invocation{ID: id, Name: name, Args: args, AskedAt: askedAt, Started: started})
+	asked := false
+	started := func() {
+		journal()
+		if asked {
+			say("The user allowed it; it runs now.")
+		}
+	}
+	asking := func(what string) {
+		asked = true
+		say("Waiting for the user's answer in the browser: " + what)
+	}
+	out := c.Engine.Invoke(ctx, w.task, agent.Invocation{ID: id, Name: name, Args: args, AskedAt: askedAt, Started: started, Asking: asking})
 	r := &link.CallResult{Text: out.Text, IsError: out.IsError}
 	if out.Image != nil {
 		r.Image = &link.Image{Mime: out.Image.Mime, Data: out.Image.Data}

@@ -315,7 +315,7 @@ func TestConfigKeepsItsTokensPrivate(t *testing.T) {
 }
 
 // skiffd stdio, while a `skiffd serve` holds the port, relays its client's calls there under
-// the client's own name.
+// the client's own name, and the progress the extension reports of a call back to the client.
 func TestStdioRelaysToTheRunningSkiffd(t *testing.T) {
 	cfg, _, base := running(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -328,20 +328,42 @@ func TestStdioRelaysToTheRunningSkiffd(t *testing.T) {
 	require.NoError(t, err)
 	names := make(chan string, 1)
 	hs := link.Handlers{}
-	link.ToolCall.Handle(hs, func(_ context.Context, m link.CallParams) (link.CallResult, error) {
+	var peer *link.Peer
+	answered := make(chan struct{}) // the user answers once the client heard that the call waits
+	link.ToolCall.Handle(hs, func(ctx context.Context, m link.CallParams) (link.CallResult, error) {
 		names <- m.Client.Name
+		_ = link.CallProgress.Notify(ctx, peer, link.Progress{CallID: m.CallID, Message: "Waiting for the user's answer in the browser: list the tabs"})
+		select {
+		case <-answered:
+		case <-ctx.Done():
+		}
 		return link.CallResult{Text: "[1] Example"}, nil
 	})
-	go func() { _ = link.NewPeer(wslink.Conn(ws), hs).Run(ctx, 0) }()
+	peer = link.NewPeer(wslink.Conn(ws), hs)
+	go func() { _ = peer.Run(ctx, 0) }()
 
 	cr, sw := io.Pipe() // client reads what skiffd writes
 	sr, cw := io.Pipe() // skiffd reads what the client writes
 	go func() { _ = Stdio(ctx, cfg, sr, sw) }()
-	c := mcp.NewClient(&mcp.Implementation{Name: "cursor", Version: "1"}, nil)
+	heard := make(chan *mcp.ProgressNotificationParams, 8)
+	c := mcp.NewClient(&mcp.Implementation{Name: "cursor", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { heard <- r.Params }})
 	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
 	require.NoError(t, err)
 	defer cs.Close()
-	r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "tabs_list", Arguments: map[string]any{}})
+	p := &mcp.CallToolParams{Name: "tabs_list", Arguments: map[string]any{}}
+	p.SetProgressToken("tabs-1")
+	go func() {
+		select {
+		case h := <-heard:
+			assert.Equal(t, "tabs-1", h.ProgressToken)
+			assert.Equal(t, "Waiting for the user's answer in the browser: list the tabs", h.Message)
+		case <-ctx.Done():
+			t.Error("the client did not hear the call's progress through the relay")
+		}
+		close(answered)
+	}()
+	r, err := cs.CallTool(ctx, p)
 	require.NoError(t, err)
 	assert.False(t, r.IsError)
 	assert.Equal(t, "[1] Example", r.Content[0].(*mcp.TextContent).Text)

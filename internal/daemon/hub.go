@@ -38,6 +38,7 @@ type Hub struct {
 	next     int64
 	instance string    // names this skiffd's calls: call ids never repeat across restarts
 	refused  time.Time // when a link last presented a wrong token
+	progress sync.Map  // call id → func(string), for the calls whose client asked for progress
 }
 
 type linked struct {
@@ -145,6 +146,12 @@ func (h *Hub) Serve(ctx context.Context, c link.Conn) error {
 		hs[k] = v
 	}
 	link.Ping.Handle(hs, func(context.Context, struct{}) (struct{}, error) { return struct{}{}, nil })
+	link.CallProgress.Handle(hs, func(_ context.Context, p link.Progress) (struct{}, error) {
+		if say, ok := h.progress.Load(p.CallID); ok {
+			say.(func(string))(p.Message)
+		}
+		return struct{}{}, nil
+	})
 	l := &linked{peer: link.NewPeer(c, hs), version: hello.Version, since: time.Now()}
 	welcome, _ := json.Marshal(link.Handshake{Type: link.Welcome, Version: Version, Protocol: link.Protocol})
 	if err := c.Write(ctx, welcome); err != nil {
@@ -181,6 +188,10 @@ func (h *Hub) Call(ctx context.Context, client link.Client, name string, args js
 	h.next++
 	p := link.CallParams{CallID: h.instance + "-" + strconv.FormatInt(h.next, 10), Client: client, Tool: name, Args: args}
 	h.mu.Unlock()
+	if say := progressOf(ctx); say != nil {
+		h.progress.Store(p.CallID, say)
+		defer h.progress.Delete(p.CallID)
+	}
 	if name == UploadTool {
 		files, err := Uploads(args)
 		if err != nil {
@@ -248,4 +259,17 @@ func (h *Hub) Drop() {
 	if l != nil {
 		l.peer.Close("skiffd is stopping")
 	}
+}
+
+type progressKey struct{}
+
+// WithProgress is ctx for a call whose client asked to hear how it gets on: say is told what
+// the extension reports of it (waiting for the user's answer, running).
+func WithProgress(ctx context.Context, say func(string)) context.Context {
+	return context.WithValue(ctx, progressKey{}, say)
+}
+
+func progressOf(ctx context.Context) func(string) {
+	say, _ := ctx.Value(progressKey{}).(func(string))
+	return say
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -91,6 +92,8 @@ type Relay struct {
 
 	mu       sync.Mutex
 	sessions map[string]*mcp.ClientSession
+	progress sync.Map // progress token → func(string), for the calls whose client asked for it
+	tokens   atomic.Int64
 }
 
 // Call relays one call.
@@ -103,7 +106,14 @@ func (r *Relay) Call(ctx context.Context, client link.Client, name string, args 
 	if len(args) > 0 {
 		a = args
 	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: a})
+	p := &mcp.CallToolParams{Name: name, Arguments: a}
+	if say := progressOf(ctx); say != nil { // the progress the running skiffd hears, passed on
+		tok := "relay-" + strconv.FormatInt(r.tokens.Add(1), 10)
+		r.progress.Store(tok, say)
+		defer r.progress.Delete(tok)
+		p.SetProgressToken(tok)
+	}
+	res, err := cs.CallTool(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("the skiffd at %s failed: %w", r.URL, err)
 	}
@@ -125,7 +135,12 @@ func (r *Relay) session(ctx context.Context, client link.Client) (*mcp.ClientSes
 	if cs := r.sessions[client.ID]; cs != nil {
 		return cs, nil
 	}
-	c := mcp.NewClient(&mcp.Implementation{Name: client.Name, Version: Version}, nil)
+	c := mcp.NewClient(&mcp.Implementation{Name: client.Name, Version: Version}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			if say, ok := r.progress.Load(req.Params.ProgressToken); ok {
+				say.(func(string))(req.Params.Message)
+			}
+		}})
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: r.URL, HTTPClient: BearerClient(r.Token)}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("the skiffd on %s did not answer (%v): `skiffd doctor` says why", r.URL, err)

@@ -66,6 +66,11 @@ func NewMCPServer(c Caller, agents *Agents) *mcp.Server {
 					who = link.Client{ID: "acp-" + who.ID, Name: title, Kind: "acp"}
 				}
 			}
+			if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
+				say, stop := progress(ctx, req.Session, tok)
+				defer stop()
+				ctx = WithProgress(ctx, say)
+			}
 			r, err := c.Call(ctx, who, name, args)
 			if err != nil {
 				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
@@ -81,6 +86,58 @@ func NewMCPServer(c Caller, agents *Agents) *mcp.Server {
 		})
 	}
 	return s
+}
+
+// ProgressEvery is how often a call whose client asked for progress hears that it goes on
+// while nothing new happens: a call may wait minutes for the user's answer, and clients built
+// on the TypeScript SDK give up after 60 s unless progress comes (resetTimeoutOnProgress).
+var ProgressEvery = 20 * time.Second
+
+// progress sends the MCP progress of a call to its client (the request carried tok): each
+// word from the extension at once, and the last one again every ProgressEvery. stop ends it;
+// nothing is sent after stop returns.
+func progress(ctx context.Context, ss *mcp.ServerSession, tok any) (say func(string), stop func()) {
+	words := make(chan string, 8)
+	done := make(chan struct{})
+	ended := make(chan struct{})
+	send := func(n int, msg string) {
+		nctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		_ = ss.NotifyProgress(nctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(n), Message: msg})
+	}
+	go func() {
+		defer close(ended)
+		t := time.NewTicker(ProgressEvery)
+		defer t.Stop()
+		msg, n := "Working in the browser.", 0
+		for {
+			select {
+			case msg = <-words:
+			case <-t.C:
+			case <-done:
+				for len(words) > 0 { // what came before the result goes before it
+					msg = <-words
+					n++
+					send(n, msg)
+				}
+				return
+			}
+			n++
+			send(n, msg)
+		}
+	}()
+	say = func(m string) {
+		select {
+		case words <- m:
+		default: // never holds up the link: a word that finds eight waiting is dropped
+		}
+	}
+	var once sync.Once
+	stop = func() {
+		once.Do(func() { close(done) })
+		<-ended
+	}
+	return say, stop
 }
 
 // workflowTools are the user's saved workflows offered to outside clients: the extension runs

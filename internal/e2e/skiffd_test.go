@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -301,6 +302,92 @@ func TestArgumentsAsClaudeCodeWritesThemAreUnderstood(t *testing.T) {
 	r = callTool(t, panel, cs, "claude-code", "scroll", map[string]any{"amount": "a lot"}, "")
 	if !r.IsError || !strings.Contains(text(r), `"amount" should be a number`) {
 		t.Errorf("scroll by %q: error %v, %q", "a lot", r.IsError, text(r))
+	}
+}
+
+// A call that waits for the user's answer tells a client that asked for progress what it
+// waits on, and says it again while the user takes their time (clients on the TypeScript SDK
+// give up after 60 s unless progress comes); once allowed, it says it runs.
+func TestACallWaitingForTheUserSaysSoAsProgress(t *testing.T) {
+	defer func(d time.Duration) { daemon.ProgressEvery = d }(daemon.ProgressEvery)
+	daemon.ProgressEvery = 100 * time.Millisecond
+	site := testkit.NewSite(t)
+	d, panel := linkedPanel(t)
+	var mu sync.Mutex
+	var heard []*mcp.ProgressNotificationParams
+	c := mcp.NewClient(&mcp.Implementation{Name: "patient-agent", Version: "1.0"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			heard = append(heard, r.Params)
+			mu.Unlock()
+		}})
+	cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cs, err := c.Connect(cctx, &mcp.StreamableClientTransport{Endpoint: d.URL(), HTTPClient: daemon.BearerClient(d.Cfg.MCPToken)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	page := site.Page("counter.html")
+	callTool(t, panel, cs, "patient-agent", "navigate", map[string]any{"url": page}, "allow_once")
+	ref := refOf(t, text(callTool(t, panel, cs, "patient-agent", "snapshot", map[string]any{}, "allow_always")), `button "Like"`)
+	said := func() (msgs []string, rising bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		rising = true
+		for i, p := range heard {
+			msgs = append(msgs, p.Message)
+			if p.ProgressToken != "like-1" || (i > 0 && p.Progress <= heard[i-1].Progress) {
+				rising = false
+			}
+		}
+		return msgs, rising
+	}
+	ch := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		p := &mcp.CallToolParams{Name: "click", Arguments: map[string]any{"ref": ref}}
+		p.SetProgressToken("like-1")
+		r, err := cs.CallTool(context.Background(), p)
+		if err != nil {
+			r = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+		}
+		ch <- r
+	}()
+	ask := `document.querySelector('#outside-asks .outside-ask[data-who="patient-agent"][data-tool="click"] button[data-decision="allow_once"]')`
+	WaitJS(t, panel, ask)
+	// The user takes their time: the client hears what the call waits on, again and again.
+	waiting := func(m string) bool {
+		return strings.HasPrefix(m, "Waiting for the user's answer in the browser: ") && strings.Contains(m, "Like")
+	}
+	Eventually(t, 30*time.Second, func() bool {
+		msgs, _ := said()
+		n := 0
+		for _, m := range msgs {
+			if waiting(m) {
+				n++
+			}
+		}
+		return n >= 3
+	}, "the client did not hear three times that the call waits for the user's answer")
+	Click(t, panel, ask)
+	r := <-ch
+	if r.IsError {
+		t.Fatalf("click: %s", text(r))
+	}
+	// A client hears notifications apart from results (the Go SDK queues them to a handler):
+	// the last word may come just after the result.
+	Eventually(t, 10*time.Second, func() bool {
+		msgs, _ := said()
+		return len(msgs) > 0 && msgs[len(msgs)-1] == "The user allowed it; it runs now."
+	}, "the client did not hear that the allowed call runs")
+	if _, rising := said(); !rising {
+		mu.Lock()
+		t.Errorf("progress must rise, with the call's token: %+v", heard)
+		mu.Unlock()
+	}
+	tab := JS[int](t, panel, `chrome.tabs.query({url: `+jsString(page)+`}).then(t => t[0].id)`)
+	if got := inTab[string](t, panel, tab, `document.getElementById("count-like").textContent`); got != "1" {
+		t.Errorf("the Like counter after the allowed click: %s", got)
 	}
 }
 

@@ -88,6 +88,10 @@ var (
 	Ping = Method[struct{}, struct{}]{"link.ping"}
 	// ToolCall: skiffd → extension, an outside client's tool call, answered after the gate.
 	ToolCall = Method[CallParams, CallResult]{"tool.call"}
+	// CallProgress: extension → skiffd (notification), how a call skiffd relayed is getting on (waiting for the user's answer,
+	// running), sent by the extension as a notification while the call lasts; skiffd passes it
+	// on to the MCP client that asked for progress. An older skiffd drops it unread.
+	CallProgress = Method[Progress, struct{}]{"tool.progress"}
 	// ClientBye: skiffd → extension (notification), an MCP session ended.
 	ClientBye = Method[Client, struct{}]{"client.bye"}
 )
@@ -150,6 +154,12 @@ type File struct {
 	Name string `json:"name"`
 	Mime string `json:"mime"`
 	Data []byte `json:"data"`
+}
+
+// Progress is a word on call CallID while it lasts: a sentence for the client's user.
+type Progress struct {
+	CallID  string `json:"callId"`
+	Message string `json:"message"`
 }
 
 // CallResult is a tool call's outcome: text for the agent, an optional image, and whether it

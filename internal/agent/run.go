@@ -446,6 +446,21 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	// A reply that goes on far past the length limit (a server that ignores max_tokens, a
 	// small model looping) is cut there: a scheduled run has no one to press Stop.
 	runaway, most := false, RunawayBytes(r.st.MaxTokens)
+	// Ollama fits a conversation longer than the window it loaded the model with by leaving
+	// out its start without a word. Skiff fits it first (its latest turns, the latest page
+	// read), and the reply says so and how to give the model more room. A model not loaded yet
+	// tells its window once the reply is in.
+	window, need := 0, requestSize(req)
+	if !resumed {
+		window = r.serverWindow(ctx)
+		if room := windowBytes(window, r.st.MaxTokens); window > 0 && need > room {
+			short := SystemContent(r.st.SystemPrompt, mems, fitPage(page), mark)
+			if again, _, cut, err := r.fit(ctx, system, short, vision, r.ses.Messages[:i], room, false); err == nil {
+				req, tight = again, cut
+				msg.SetNotice(sayServerWindow.With(r.model, window, aboutTokens(need)))
+			}
+		}
+	}
 	for attempt := 0; ; attempt++ {
 		for ev := range r.p.Stream(sctx, e.Doer, r.key, req) {
 			if runaway {
@@ -590,6 +605,13 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 		}
 	}
 	msg.DoneMs = max(1, e.now()-msg.CreatedAt)
+	if !resumed && window == 0 && msg.Status == "" && msg.Notice == "" && ctx.Err() == nil {
+		// The model was loaded for this turn: its window is known now, and Ollama may have left
+		// out the start of what it was sent.
+		if w := r.serverWindow(ctx); w > 0 && requestSize(req) > windowBytes(w, r.st.MaxTokens) {
+			msg.SetNotice(sayServerWindow.With(r.model, w, aboutTokens(requestSize(req))))
+		}
+	}
 	if before != nil { // the reply's tokens, both parts together
 		u := *before
 		if msg.Usage != nil {
@@ -690,6 +712,28 @@ func pause(ctx context.Context, d time.Duration) bool {
 func RunawayBytes(maxTokens int) int {
 	return 16 * (max(maxTokens, provider.DefaultMaxTokens) + provider.ThinkingRoom)
 }
+
+// serverWindow is the window a local server that fits conversations without a word loaded
+// the model with (Ollama's), 0 when it does not say; it asks for at most two seconds.
+func (r *runner) serverWindow(ctx context.Context) int {
+	wctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	return r.p.LoadedWindow(wctx, r.e.Doer, r.model)
+}
+
+// windowBytes is how much of requestSize a window of tokens takes, with room left for the
+// reply (at most a quarter of it): 3 bytes a token, as tools and JSON count more tokens a byte
+// than prose. 0 for no window.
+func windowBytes(tokens, maxTokens int) int {
+	if tokens <= 0 {
+		return 0
+	}
+	return (tokens - min(max(maxTokens, 256), tokens/4)) * 3
+}
+
+// aboutTokens is what a request of size bytes (requestSize) counts, as windowBytes reads it,
+// to the hundred.
+func aboutTokens(size int) int { return (size/3 + 50) / 100 * 100 }
 
 // maxFits is how many times a turn is fitted to a model's window before its error stands.
 const maxFits = 3

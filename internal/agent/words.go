@@ -21,6 +21,7 @@ var (
 	sayRunaway      = i18n.Sentence{Key: "noticeRunaway", English: "The reply went on far past the length limit ($1 tokens, set in Settings), so Skiff stopped it here."}
 	sayModelLength  = i18n.Sentence{Key: "noticeModelLength", English: "The reply reached the model's length limit and stops here. Ask the model to go on."}
 	sayFitted       = i18n.Sentence{Key: "noticeFitted", English: "The conversation did not fit in the model's context window, so it got only your last message and the latest page read."}
+	sayServerWindow = i18n.Sentence{Key: "noticeServerWindow", English: "Ollama runs $1 with a context window of $2 tokens, and this conversation takes about $3, so the model did not get all of it. Raise the context length in Ollama's settings (or start Ollama with OLLAMA_CONTEXT_LENGTH=32768)."}
 	sayFittedSome   = i18n.Sentence{Key: "noticeFittedSome", One: "The conversation did not fit in the model's context window, so it did not get the earliest message.", English: "The conversation did not fit in the model's context window, so it did not get the $1 earliest messages."}
 	sayRetrying     = i18n.Sentence{Key: "noticeRetrying", English: "$1 is busy; Skiff asks again in $2 s…"}
 	sayContextFull  = i18n.Sentence{Key: "noticeContextFull", English: "The conversation filled the model's context window, so the reply stops here. Start a new chat, or pick a model with a larger context."}

@@ -428,6 +428,103 @@ func TestALongChatKeepsAllItsLatestTurnsThatFit(t *testing.T) {
 	assert.Equal(t, []any{float64(2*sent - 1 - len(got.Messages))}, text["args"])
 }
 
+// Ollama fits a conversation longer than the window it loaded the model with by leaving out
+// its start without a word, and that window is 4,096 tokens on most laptops. Skiff asks Ollama
+// the window (/api/ps), fits the conversation itself, and the reply says how much room the
+// model had and how to give it more. A model that the turn itself loaded tells its window
+// after the reply, which then says what Ollama may have left out. A window that takes the
+// conversation changes nothing, nor does a server that does not say.
+func TestOllamasSmallWindowIsSaid(t *testing.T) {
+	var window atomic.Int64   // the window /api/ps tells; 0: the model is not loaded
+	var loadsTo atomic.Int64  // the window a request loads the model with (0: none)
+	var psAnswers atomic.Bool // false: /api/ps is not there (404), as on another server
+	psAnswers.Store(true)
+	model := testkit.NewModel(t, func(c *testkit.Conversation) testkit.Turn {
+		if w := loadsTo.Load(); w > 0 {
+			window.Store(w)
+		}
+		return testkit.Turn{Text: "Noted."}
+	})
+	model.Handle("/api/ps", func(w http.ResponseWriter, _ *http.Request) {
+		if !psAnswers.Load() {
+			http.NotFound(w, nil)
+			return
+		}
+		loaded := map[string]int{"nomic-embed-text:latest": 2048}
+		if n := window.Load(); n > 0 {
+			loaded["qwen3:latest"] = int(n)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(testkit.OllamaPS(loaded))
+	})
+	c := newCore(t, store.NewMemKV(), "ollama", model.URL+"/v1")
+	chooseModel(t, c, "ollama", "qwen3")
+	p := &panel{}
+	c.Connect(p)
+	pad := strings.Repeat("words of the chat ", 100) // 1.8 KB a message
+	var sid any
+	send := func(text string) map[string]any {
+		params := obj{"text": text + " " + pad}
+		if sid != nil {
+			params["sessionId"] = sid
+		}
+		sid = p.callOK(t, c, "chat.send", params).(map[string]any)["sessionId"]
+		m := p.waitFor(t, "chat.done")["message"].(map[string]any)
+		require.Nil(t, m["error"])
+		require.Equal(t, "Noted.", m["content"])
+		return m
+	}
+	notice := func(m map[string]any) (string, []any) {
+		nt, _ := m["noticeText"].(map[string]any)
+		key, _ := nt["key"].(string)
+		args, _ := nt["args"].([]any)
+		return key, args
+	}
+	lastSent := func() *testkit.Conversation {
+		convs := model.Conversations()
+		return convs[len(convs)-1]
+	}
+
+	// A window the conversation fits in: all of it goes, nothing said.
+	window.Store(32768)
+	for _, text := range []string{"one", "two", "three"} {
+		m := send(text)
+		key, _ := notice(m)
+		assert.Empty(t, key, text)
+	}
+	assert.Len(t, lastSent().Messages, 5)
+
+	// Ollama's own small window: Skiff sends the latest turns that fit it, and says so.
+	window.Store(2048)
+	m := send("four")
+	key, args := notice(m)
+	assert.Equal(t, "noticeServerWindow", key)
+	require.Len(t, args, 3)
+	assert.Equal(t, []any{"qwen3", float64(2048)}, args[:2])
+	assert.Greater(t, args[2].(float64), 2048.0)
+	got := lastSent()
+	require.Less(t, len(got.Messages), 7)
+	assert.True(t, strings.HasPrefix(got.Messages[len(got.Messages)-1].Text, "four "), got.Messages[len(got.Messages)-1].Text)
+	assert.Equal(t, "Ollama runs qwen3 with a context window of 2048 tokens, and this conversation takes about "+
+		fmt.Sprint(args[2])+", so the model did not get all of it. Raise the context length in Ollama's settings (or start Ollama with OLLAMA_CONTEXT_LENGTH=32768).", m["notice"])
+
+	// The model loaded by the turn itself: all of it went, and the reply says Ollama may have
+	// left out its start.
+	window.Store(0)
+	loadsTo.Store(2048)
+	m = send("five")
+	key, _ = notice(m)
+	assert.Equal(t, "noticeServerWindow", key)
+	assert.Len(t, lastSent().Messages, 9, "the window was not known: nothing was fitted")
+
+	// A server that does not say: nothing changes.
+	psAnswers.Store(false)
+	m = send("six")
+	key, _ = notice(m)
+	assert.Empty(t, key)
+	assert.Len(t, lastSent().Messages, 11)
+}
+
 // A reply that never ends (a server that ignores max_tokens, a small model looping) is cut
 // far past the length limit, says so, and lets go of the connection: a scheduled run has no
 // one to press Stop.

@@ -374,23 +374,31 @@ func TestAProvidersPauseShowsUnderTheReply(t *testing.T) {
 }
 
 // Ollama rejects the extension's origin unless OLLAMA_ORIGINS is set; Skiff's
-// declarativeNetRequest rule drops Origin on its own requests to the local server.
+// declarativeNetRequest rule drops Origin on its own requests to the local server, its chat
+// and its /api/ps alike. Ollama loaded the model with a window too small for the message
+// (256 tokens): the reply says so under it, with how to give the model more room.
 func TestOllamaWithoutOllamaOrigins(t *testing.T) {
-	srv := testkit.Ollama(t, "llamacpp/tool_call_reasoning.sse")
+	srv := testkit.Ollama(t, "groq/text.sse", map[string]int{"gpt-oss:20b": 256})
 	tab := browser.Panel(t)
 	Configure(t, tab, "ollama", srv.URL+"/v1", "", "gpt-oss:20b")
-	SendMessage(t, tab, "weather in Florence?")
+	SendMessage(t, tab, "weather in Florence? "+strings.Repeat("Here is what I know of the city. ", 30))
 	WaitJS(t, tab, `["done", "error", "stopped"].includes(`+lastAssistant+`?.dataset.status)`)
 	ms := messages(t, tab)
-	r, _ := srv.Last()
-	if r == nil {
-		t.Fatal("the request never reached the server")
+	var paths []string
+	for _, r := range srv.Requests() {
+		paths = append(paths, r.Method+" "+r.URL.Path)
+		if o := r.Header.Get("Origin"); o != "" {
+			t.Errorf("the server saw Origin %q on %s %s", o, r.Method, r.URL.Path)
+		}
 	}
-	if o := r.Header.Get("Origin"); o != "" {
-		t.Errorf("the server saw Origin %q", o)
+	if !slices.Contains(paths, "POST /v1/chat/completions") || !slices.Contains(paths, "GET /api/ps") {
+		t.Fatalf("the requests the server got: %q", paths)
 	}
 	if ms[1].Status != "done" {
 		t.Fatalf("reply: %+v", ms[1])
+	}
+	if !strings.HasPrefix(ms[1].Notice, "Ollama runs gpt-oss:20b with a context window of 256 tokens, and this conversation takes about ") {
+		t.Errorf("the notice under the reply: %q", ms[1].Notice)
 	}
 	rules := JS[string](t, tab, `chrome.declarativeNetRequest.getSessionRules().then(r => JSON.stringify(r))`)
 	if !strings.Contains(rules, strings.TrimPrefix(srv.URL, "http://")) {

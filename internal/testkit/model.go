@@ -22,8 +22,20 @@ type Model struct {
 	*Server
 	Script func(c *Conversation) Turn
 
-	mu    sync.Mutex
-	convs []*Conversation
+	mu     sync.Mutex
+	convs  []*Conversation
+	routes map[string]http.HandlerFunc
+}
+
+// Handle has the model's server answer path with h, as the server's other endpoints beside
+// its chat (Ollama's /api/ps).
+func (m *Model) Handle(path string, h http.HandlerFunc) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.routes == nil {
+		m.routes = map[string]http.HandlerFunc{}
+	}
+	m.routes[path] = h
 }
 
 // Conversation is a request to a Model, in neutral terms.
@@ -124,6 +136,13 @@ func (c *Conversation) Has(name string) bool {
 func NewModel(t testing.TB, script func(c *Conversation) Turn) *Model {
 	m := &Model{Script: script}
 	m.Server = Serve(t, func(w http.ResponseWriter, r *http.Request) {
+		m.mu.Lock()
+		route := m.routes[r.URL.Path]
+		m.mu.Unlock()
+		if route != nil {
+			route(w, r)
+			return
+		}
 		body, _ := io.ReadAll(r.Body)
 		c, err := ParseConversation(r.URL.Path, body)
 		if err != nil {

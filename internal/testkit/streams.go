@@ -128,17 +128,56 @@ func OllamaAllowed(origin string) bool {
 }
 
 // Ollama is a server that checks Origin the way Ollama does (403, empty body, when the origin
-// is not allowed) and otherwise streams a recorded OpenAI-compatible reply.
-func Ollama(t testing.TB, file string) *Server {
+// is not allowed), answers /api/ps with the models loaded (name:tag → context window), and
+// otherwise streams a recorded OpenAI-compatible reply.
+func Ollama(t testing.TB, file string, loaded map[string]int) *Server {
 	data := Recorded(t, file)
 	return Serve(t, func(w http.ResponseWriter, r *http.Request) {
 		if !OllamaAllowed(r.Header.Get("Origin")) {
 			w.WriteHeader(http.StatusForbidden)
 			return
 		}
+		if r.URL.Path == "/api/ps" {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(OllamaPS(loaded))
+			return
+		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		_, _ = w.Write(data)
 	})
+}
+
+// OllamaPS is the body of Ollama's GET /api/ps (api.ProcessResponse in Ollama's source): the
+// models loaded (by name with its tag), each with the context window it was loaded with.
+func OllamaPS(loaded map[string]int) []byte {
+	type details struct {
+		ParentModel       string   `json:"parent_model"`
+		Format            string   `json:"format"`
+		Family            string   `json:"family"`
+		Families          []string `json:"families"`
+		ParameterSize     string   `json:"parameter_size"`
+		QuantizationLevel string   `json:"quantization_level"`
+	}
+	type model struct {
+		Name          string    `json:"name"`
+		Model         string    `json:"model"`
+		Size          int64     `json:"size"`
+		Digest        string    `json:"digest"`
+		Details       details   `json:"details"`
+		ExpiresAt     time.Time `json:"expires_at"`
+		SizeVRAM      int64     `json:"size_vram"`
+		ContextLength int       `json:"context_length"`
+	}
+	out := struct {
+		Models []model `json:"models"`
+	}{Models: []model{}}
+	for name, window := range loaded {
+		out.Models = append(out.Models, model{Name: name, Model: name, Size: 6_654_289_920, Digest: strings.Repeat("ab", 32),
+			Details:   details{Format: "gguf", Family: "qwen3", Families: []string{"qwen3"}, ParameterSize: "8.2B", QuantizationLevel: "Q4_K_M"},
+			ExpiresAt: time.Now().Add(5 * time.Minute), SizeVRAM: 6_654_289_920, ContextLength: window})
+	}
+	b, _ := json.Marshal(out)
+	return b
 }
 
 // Held replays a recorded stream like Replay, except that the first POST's reply stops halfway until

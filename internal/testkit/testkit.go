@@ -115,6 +115,13 @@ func (s *Server) Posts(t testing.TB) []map[string]any {
 	return out
 }
 
+// Requests are the requests the server got, in order.
+func (s *Server) Requests() []*http.Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*http.Request(nil), s.requests...)
+}
+
 // Count is the number of requests so far.
 func (s *Server) Count() int {
 	s.mu.Lock()

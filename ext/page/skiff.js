@@ -2657,21 +2657,28 @@
     walk(root);
     return out.replace(/\s{2,}/g, " ");
   }
-  function links({ max }) {
+  // links are the page's visible links, the first max of them that hold filter (any case) in
+  // their text or address: the filter is applied before the cut, so a link past the first max
+  // is found by it. total counts all that hold it; past 20000 anchors the count stops (more).
+  function links({ max, filter }) {
     fresh();
     const out = [];
     const seen = new Set();
+    const want = String(filter || "").toLowerCase();
+    let total = 0, looked = 0, more = false;
     for (const a of document.querySelectorAll("a[href], area[href]")) {
-      if (out.length >= (max || 300)) break;
+      if (++looked > 20000) { more = true; break; }
       if (unseen(a)) continue;
       const href = a.href;
       const text = nameOf(a, "link");
       const key = href + "|" + text;
       if (!href || seen.has(key) || /^javascript:/i.test(href)) continue;
       seen.add(key);
-      out.push({ text, href, ref: refOf(a) });
+      if (want && !(text + " " + href).toLowerCase().includes(want)) continue;
+      total++;
+      if (out.length < (max || 300)) out.push({ text, href, ref: refOf(a) });
     }
-    return { ok: 1, links: out };
+    return { ok: 1, links: out, total, more };
   }
   function find({ text, max }) {
     fresh();

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/skiff-ai/skiff/internal/testkit"
+	"github.com/skiff-ai/skiff/internal/tool"
 )
 
 // step is one model turn of a plan: the calls to make, knowing the results so far.
@@ -132,6 +133,42 @@ func TestAgentClicksPastAnOverlay(t *testing.T) {
 	cards := toolCards(t, panel)
 	if len(cards) != 5 || cards[1].Status != "error" || cards[2].Status != "error" || cards[4].Status != "done" || !strings.Contains(cards[4].What, `button “Buy”`) {
 		t.Errorf("cards: %s", cardsString(cards))
+	}
+}
+
+// links on a real page with thousands of them (Archive of Our Own's, 3,859 anchors): the first
+// ones, as many as a result holds, say how many there are and how to find the others, and a
+// filter finds a link far past them (the footer's "Known Issues"), with a ref to act on it.
+func TestLinksFindsALinkPastTheFirstOnes(t *testing.T) {
+	pages := testkit.Pages(t)
+	p := &plan{}
+	p.steps = []step{
+		calls(call("links", nil), call("links", obj{"filter": "known issues"}), call("links", obj{"filter": "no such link here"})),
+	}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, pages+"/archive-of-our-own/")
+	runAgent(t, panel, "find the known issues")
+	rs := p.results("links")
+	if len(rs) != 3 {
+		t.Fatalf("links results: %s", p.all())
+	}
+	all := rs[0].Text
+	n := strings.Count(all, "\n- [") // the fence's first line comes before them
+	if !strings.Contains(all, fmt.Sprintf("These are the first %d of the page's ", n)) || !strings.Contains(all, " links; the rest are not listed: pass filter") {
+		t.Errorf("links does not say it listed only some: %s", all[max(0, len(all)-400):])
+	}
+	if n < 300 || len(all) > tool.MaxResultChars {
+		t.Errorf("%d links in %d characters", n, len(all))
+	}
+	if strings.Contains(all, "Known Issues") {
+		t.Errorf("the footer's link is in the first 500")
+	}
+	if !regexp.MustCompile(`- \[e\d+\] "Known Issues" http://127\.0\.0\.1:\d+/known_issues`).MatchString(rs[1].Text) || strings.Contains(rs[1].Text, "These are the first") {
+		t.Errorf("links filtered by known issues: %s", rs[1].Text)
+	}
+	if !strings.Contains(rs[2].Text, `No link has "no such link here" in its text or address.`) {
+		t.Errorf("links filtered by words no link has: %s", rs[2].Text)
 	}
 }
 

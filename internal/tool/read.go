@@ -521,6 +521,9 @@ func getContent(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	return (&Result{Text: text, Untrusted: true, URL: t.URL}).Summed(sumChars.With(len(r.Text))), nil
 }
 
+// MaxLinks is how many links one call of links lists.
+const MaxLinks = 500
+
 func linksTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	in := arg.(*LinksInput)
 	ctx, t, err := e.approvedTab(ctx, in.TabID, f)
@@ -529,22 +532,37 @@ func linksTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error)
 	}
 	var r struct {
 		Links []struct{ Text, Href, Ref string } `json:"links"`
+		Total int                                `json:"total"`
+		More  bool                               `json:"more"`
 	}
-	if err := e.call(ctx, t.ID, 0, pageFiles, "links", map[string]int{"max": 500}, &r); err != nil {
+	// The page applies the filter before it keeps the first ones: a link past them (the "Next"
+	// at the foot of a long list) is found by its words.
+	if err := e.call(ctx, t.ID, 0, pageFiles, "links", map[string]any{"max": MaxLinks, "filter": in.Filter}, &r); err != nil {
 		return nil, err
 	}
-	filter := strings.ToLower(in.Filter)
 	var b strings.Builder
 	n := 0
 	for _, l := range r.Links {
-		if filter != "" && !strings.Contains(strings.ToLower(l.Text+" "+l.Href), filter) {
-			continue
+		if b.Len() > MaxResultChars*3/4 {
+			break // long addresses: fewer of them, and the rest said
 		}
-		n++
 		fmt.Fprintf(&b, "- [%s] %q %s\n", l.Ref, l.Text, l.Href)
+		n++
 	}
-	if n == 0 {
+	switch {
+	case n == 0 && in.Filter != "":
+		fmt.Fprintf(&b, "No link has %q in its text or address.\n", in.Filter)
+	case n == 0:
 		b.WriteString("No links found.\n")
+	case r.Total > n || r.More || n < len(r.Links):
+		all, with := fmt.Sprint(r.Total), ""
+		if r.More {
+			all = "more than " + all
+		}
+		if in.Filter != "" {
+			with = fmt.Sprintf(" with %q", in.Filter)
+		}
+		fmt.Fprintf(&b, "These are the first %d of the page's %s links%s; the rest are not listed: pass filter (words of a link's text or address) to find one.\n", n, all, with)
 	}
 	return (&Result{Text: b.String(), Untrusted: true, URL: t.URL}).Summed(sumLinks.With(n)), nil
 }

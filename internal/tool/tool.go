@@ -270,7 +270,43 @@ func (c *Call) Run(ctx context.Context, e *Env) (*Result, error) {
 	if err != nil {
 		return nil, explain(ctx, err)
 	}
+	if s, ok := c.in.(ownsSize); !ok || !s.ownSize() {
+		res.Text = cutLines(res.Text, MaxResultChars)
+	}
 	return res, nil
+}
+
+// MaxResultChars bounds what one call says back, unless its input sets a size of its own (a
+// snapshot's maxTokens, read_text's maxChars): a model reads it whole, and Claude Code refuses
+// an MCP result past 25,000 tokens and warns past 10,000.
+const MaxResultChars = 40000
+
+// ownsSize is an input that sets how long its result may be.
+type ownsSize interface{ ownSize() bool }
+
+func (*SnapshotInput) ownSize() bool   { return true }
+func (*ReadTextInput) ownSize() bool   { return true }
+func (*GetContentInput) ownSize() bool { return true }
+
+// cutLines is text cut to at most n bytes at a line's end, saying so; text as is when shorter.
+func cutLines(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	keep := strings.LastIndexByte(text[:n], '\n') + 1
+	if keep < n/2 {
+		keep = n // one long line: cut inside it, on a character's start
+		for keep > 0 && text[keep]&0xC0 == 0x80 {
+			keep--
+		}
+	}
+	rest := text[keep:]
+	lines := strings.Count(strings.TrimRight(rest, "\n"), "\n") + 1
+	what := fmt.Sprintf("%d more lines (%d characters) are", lines, len(rest))
+	if lines == 1 {
+		what = fmt.Sprintf("1 more line (%d characters) is", len(rest))
+	}
+	return text[:keep] + "\n[Cut here: " + what + " not shown, to keep the answer short. Narrow the call (a filter, fewer results) to see them.]\n"
 }
 
 // Step is one call an alias runs as: a tool of the registry and its arguments, and how long to

@@ -29,7 +29,8 @@ type Invocation struct {
 	AskedAt time.Time
 	// Started, when set, is told just before the call runs (the gate allowed it).
 	Started func()
-	// Asking, when set, is told when the gate asks the user about the call: what it asks.
+	// Asking, when set, is told when the gate asks the user about the call: the tool and the
+	// site it acts on ("click on https://shop.example"), no word of the page's own.
 	Asking func(what string)
 }
 
@@ -44,7 +45,12 @@ func (e *Engine) Invoke(ctx context.Context, task *Task, in Invocation) Outcome 
 	w := watch{running: in.Started}
 	if in.Asking != nil {
 		what := ""
-		w.resolved = func(_ *tool.Effect, c permission.Call, _, _ int) { what = c.What }
+		w.resolved = func(_ *tool.Effect, c permission.Call, _, _ int) {
+			what = c.Tool
+			if c.Origin != "" {
+				what += " on " + c.Origin
+			}
+		}
 		w.asking = func(i18n.Text) { in.Asking(what) }
 	}
 	o := e.guard(ctx, task, guarded{ID: in.ID, Name: name, Args: args, AskedAt: in.AskedAt}, w)

@@ -401,7 +401,7 @@ func (l *linker) call(ctx context.Context, client link.Client, id, name string, 
 	}
 	asking := func(what string) {
 		asked = true
-		say("Waiting for the user's answer in the browser: " + what)
+		say("Waiting for the user to allow or deny this call (" + what + ") in the browser.")
 	}
 	out := c.Engine.Invoke(ctx, w.task, agent.Invocation{ID: id, Name: name, Args: args, AskedAt: askedAt, Started: started, Asking: asking})
 	r := &link.CallResult{Text: out.Text, IsError: out.IsError}

@@ -332,7 +332,7 @@ func TestStdioRelaysToTheRunningSkiffd(t *testing.T) {
 	answered := make(chan struct{}) // the user answers once the client heard that the call waits
 	link.ToolCall.Handle(hs, func(ctx context.Context, m link.CallParams) (link.CallResult, error) {
 		names <- m.Client.Name
-		_ = link.CallProgress.Notify(ctx, peer, link.Progress{CallID: m.CallID, Message: "Waiting for the user's answer in the browser: list the tabs"})
+		_ = link.CallProgress.Notify(ctx, peer, link.Progress{CallID: m.CallID, Message: "Waiting for the user to allow or deny this call (tabs_list) in the browser."})
 		select {
 		case <-answered:
 		case <-ctx.Done():
@@ -357,7 +357,7 @@ func TestStdioRelaysToTheRunningSkiffd(t *testing.T) {
 		select {
 		case h := <-heard:
 			assert.Equal(t, "tabs-1", h.ProgressToken)
-			assert.Equal(t, "Waiting for the user's answer in the browser: list the tabs", h.Message)
+			assert.Equal(t, "Waiting for the user to allow or deny this call (tabs_list) in the browser.", h.Message)
 		case <-ctx.Done():
 			t.Error("the client did not hear the call's progress through the relay")
 		}

@@ -356,8 +356,9 @@ func TestACallWaitingForTheUserSaysSoAsProgress(t *testing.T) {
 	ask := `document.querySelector('#outside-asks .outside-ask[data-who="patient-agent"][data-tool="click"] button[data-decision="allow_once"]')`
 	WaitJS(t, panel, ask)
 	// The user takes their time: the client hears what the call waits on, again and again.
+	// No word of the page's own goes in it: the tool and the site.
 	waiting := func(m string) bool {
-		return strings.HasPrefix(m, "Waiting for the user's answer in the browser: ") && strings.Contains(m, "Like")
+		return m == "Waiting for the user to allow or deny this call (click on "+site.URL+") in the browser."
 	}
 	Eventually(t, 30*time.Second, func() bool {
 		msgs, _ := said()

@@ -419,7 +419,14 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	if resumed {
 		join = newJoiner(base)
 	}
+	var unopened unopenedThoughts
 	text := func(t string) {
+		if unopened.lead { // past a </think> the template opened: the blank lines before the answer
+			if t = strings.TrimLeft(t, " \t\r\n"); t == "" {
+				return
+			}
+			unopened.lead = false
+		}
 		content.WriteString(t)
 		if r.st.Streaming && t != "" {
 			r.emit(Update{Type: UpdateDelta, SessionID: r.ses.ID, MessageID: msg.ID, Text: t})
@@ -475,6 +482,12 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 					text(join.add(ev.Text))
 				} else {
 					text(ev.Text)
+				}
+				if !unopened.done && base == "" {
+					unopened.check(&content, &reasoning, func() {
+						msg.Content, msg.Reasoning = content.String(), reasoning.String()
+						r.message(i) // the panel shows the thoughts folded from now on
+					})
 				}
 			case provider.EventReasoning:
 				reasoning.WriteString(ev.Text)
@@ -711,6 +724,42 @@ func pause(ctx context.Context, d time.Duration) bool {
 // some are given on top of it.
 func RunawayBytes(maxTokens int) int {
 	return 16 * (max(maxTokens, provider.DefaultMaxTokens) + provider.ThinkingRoom)
+}
+
+// unopenedThoughts finds, in a reply as it comes, the thoughts of a model whose chat template
+// opened them (provider.UnopenedThoughts): the words before its "</think>" move to the
+// reply's reasoning once the tag comes. Only a reply that starts the turn and has no thoughts
+// of the provider's own is read so.
+type unopenedThoughts struct {
+	done bool // split, or the reply is not one to split
+	from int  // the reply before this holds no tag
+	lead bool // just split: the blank lines that follow are dropped
+}
+
+func (u *unopenedThoughts) check(content, reasoning *strings.Builder, moved func()) {
+	if reasoning.Len() > 0 {
+		u.done = true
+		return
+	}
+	s := content.String()
+	at := strings.Index(s[max(0, u.from-len("</think>")+1):], "</think>")
+	if at < 0 {
+		u.from = len(s)
+		return
+	}
+	at += max(0, u.from-len("</think>")+1)
+	thoughts, rest, ok := provider.UnopenedThoughts(s)
+	switch {
+	case ok:
+		reasoning.WriteString(thoughts)
+		content.Reset()
+		content.WriteString(rest)
+		u.done, u.lead = true, rest == ""
+		moved()
+	case strings.TrimSpace(s[at+len("</think>"):]) != "":
+		u.done = true // a reply that speaks of the tag
+	}
+	// else the tag ends what came so far: the next piece decides
 }
 
 // serverWindow is the window a local server that fits conversations without a word loaded

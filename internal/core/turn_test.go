@@ -200,6 +200,57 @@ func TestDeepSeekGetsItsReasoningBack(t *testing.T) {
 	assert.Equal(t, []any{thought}, back)
 }
 
+// A reasoning model whose chat template opened its thoughts (DeepSeek-R1's distills on vLLM,
+// LocalAI, LM Studio) writes them and then only "</think>": once the tag comes they are the
+// reply's thoughts, shown folded, and the next request sends the answer back without them. A
+// reply that speaks of the tag stays as written.
+func TestThoughtsTheTemplateOpenedAreFolded(t *testing.T) {
+	var reply atomic.Value
+	srv := testkit.Serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		text := reply.Load().(string)
+		for i := 0; i < len(text); i += 3 { // three bytes a chunk: the tag comes in three
+			chunk, _ := json.Marshal(map[string]any{"id": "chatcmpl-7", "object": "chat.completion.chunk", "created": 1738000000, "model": "deepseek-r1-distill-qwen-7b",
+				"choices": []any{map[string]any{"index": 0, "delta": map[string]any{"content": text[i:min(i+3, len(text))]}, "finish_reason": nil}}})
+			fmt.Fprintf(w, "data: %s\n\n", chunk)
+		}
+		_, _ = io.WriteString(w, `data: {"id":"chatcmpl-7","object":"chat.completion.chunk","created":1738000000,"model":"deepseek-r1-distill-qwen-7b","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\ndata: [DONE]\n\n")
+	})
+	c := newCore(t, store.NewMemKV(), "lmstudio", srv.URL+"/v1")
+	chooseModel(t, c, "lmstudio", "deepseek-r1-distill-qwen-7b")
+	p := &panel{}
+	c.Connect(p)
+
+	reply.Store("Okay, the user says hi.\nI should greet them back.\n</think>\n\nHello! How can I help?")
+	sid := p.callOK(t, c, "chat.send", obj{"text": "hi"}).(map[string]any)["sessionId"]
+	done := p.waitFor(t, "chat.done")["message"].(map[string]any)
+	assert.Equal(t, "Hello! How can I help?", done["content"])
+	assert.Equal(t, "Okay, the user says hi.\nI should greet them back.", done["reasoning"])
+	folded := false // the panel was told as soon as the tag came, before the reply ended
+	for _, m := range p.find("chat.message") {
+		if msg := m["message"].(map[string]any); msg["role"] == "assistant" && msg["status"] == "streaming" && msg["reasoning"] != nil && msg["reasoning"] != "" {
+			folded = true
+		}
+	}
+	assert.True(t, folded, "no update showed the thoughts folded while the reply came")
+
+	reply.Store("You close them with `</think>`\nand the answer follows.")
+	p.callOK(t, c, "chat.send", obj{"text": "how do I close thoughts?", "sessionId": sid})
+	done = p.waitFor(t, "chat.done")["message"].(map[string]any)
+	assert.Equal(t, "You close them with `</think>`\nand the answer follows.", done["content"])
+	assert.Empty(t, done["reasoning"])
+
+	posts := srv.Posts(t)
+	require.Len(t, posts, 2)
+	var back []string
+	for _, m := range posts[1]["messages"].([]any) {
+		if m := m.(map[string]any); m["role"] == "assistant" {
+			back = append(back, m["content"].(string))
+		}
+	}
+	assert.Equal(t, []string{"Hello! How can I help?"}, back, "the thoughts are not sent back")
+}
+
 // A reply that ended for another reason than its end says why: cut at the length limit
 // (OpenAI's recorded finish_reason "length"), stopped by a safety filter with nothing said
 // (Gemini's SAFETY), or a reason Skiff does not know. A tool call the provider could not read

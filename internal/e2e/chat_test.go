@@ -373,6 +373,26 @@ func TestAProvidersPauseShowsUnderTheReply(t *testing.T) {
 	}
 }
 
+// A reasoning model whose chat template opened its thoughts (DeepSeek-R1's distills on LM
+// Studio, vLLM) writes them and then only "</think>": the panel shows them folded above the
+// answer, not as the reply's first paragraphs.
+func TestThoughtsTheTemplateOpenedShowFolded(t *testing.T) {
+	m := testkit.NewModel(t, func(*testkit.Conversation) testkit.Turn {
+		return testkit.Turn{Text: "Okay, the user says hi.\nI should greet them back warmly.\n</think>\n\nHello! How can I help?", Delay: 20 * time.Millisecond}
+	})
+	tab := browser.Panel(t)
+	Configure(t, tab, "lmstudio", m.URL, "", "deepseek-r1-distill-qwen-7b")
+	SendMessage(t, tab, "hi")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	ms := messages(t, tab)
+	if ms[1].Content != "Hello! How can I help?" {
+		t.Errorf("the reply shows %q", ms[1].Content)
+	}
+	if got := JS[string](t, tab, lastAssistant+`.querySelector("details .reasoning")?.textContent ?? ""`); got != "Okay, the user says hi.\nI should greet them back warmly." {
+		t.Errorf("the folded thoughts: %q", got)
+	}
+}
+
 // Ollama rejects the extension's origin unless OLLAMA_ORIGINS is set; Skiff's
 // declarativeNetRequest rule drops Origin on its own requests to the local server, its chat
 // and its /api/ps alike. Ollama loaded the model with a window too small for the message

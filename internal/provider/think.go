@@ -93,3 +93,30 @@ func reason(s string, emit func(Event)) {
 		emit(Event{Kind: EventReasoning, Text: s})
 	}
 }
+
+// UnopenedThoughts splits a reply whose thoughts were opened by the model's chat template,
+// not by the model: DeepSeek-R1's distills, QwQ and others end their prompt with <think>, so
+// they write their thoughts and only the closing tag (reported against vLLM, LocalAI,
+// xinference and DeepSeek-R1 itself; DeepSeek's own parser splits on the closing tag alone).
+// ok when reply holds "</think>" on a line of its own end (after a newline, or before one),
+// outside code, with words before it and no <think> among them; the thoughts are the words
+// before it, the rest what follows, without the blank lines that open it. A reply that speaks
+// of the tag (in backticks, in a code block, mid-sentence) is not split.
+func UnopenedThoughts(reply string) (thoughts, rest string, ok bool) {
+	at := strings.Index(reply, closeThink)
+	if at < 0 {
+		return "", "", false
+	}
+	before, after := reply[:at], reply[at+len(closeThink):]
+	lineStart := strings.HasSuffix(strings.TrimRight(before, " \t"), "\n")
+	lineEnd := strings.HasPrefix(strings.TrimLeft(after, " \t"), "\n") || strings.HasPrefix(strings.TrimLeft(after, " \t"), "\r")
+	switch {
+	case !lineStart && !lineEnd,
+		strings.HasSuffix(before, "`"),
+		strings.Count(before, "```")%2 == 1,
+		strings.Contains(before, openThink),
+		strings.TrimSpace(before) == "":
+		return "", "", false
+	}
+	return strings.TrimSpace(before), strings.TrimLeft(after, " \t\r\n"), true
+}

@@ -80,3 +80,30 @@ func TestABlankReplyIsNotHeldForever(t *testing.T) {
 	assert.Equal(t, strings.Repeat("\n", 6000), got.String())
 	assert.Equal(t, thinkText, tt.state)
 }
+
+// A model whose chat template opened its thoughts writes them with only the closing tag
+// (DeepSeek-R1's distills on vLLM, LocalAI, xinference): the words before a "</think>" that
+// ends or starts a line are its thoughts. A reply that speaks of the tag is not split.
+func TestThoughtsTheTemplateOpenedAreFound(t *testing.T) {
+	for _, tt := range []struct {
+		name, reply, thoughts, rest string
+		ok                          bool
+	}{
+		{"R1's shape", "Okay, the user asks why the sky is blue.\nRayleigh scattering.\n</think>\n\nThe sky is blue because air scatters blue light most.", "Okay, the user asks why the sky is blue.\nRayleigh scattering.", "The sky is blue because air scatters blue light most.", true},
+		{"the tag ends the thoughts' line", "Short thought.</think>\n\nAnswer.", "Short thought.", "Answer.", true},
+		{"Windows line ends", "Thinking.\r\n</think>\r\n\r\nAnswer.", "Thinking.", "Answer.", true},
+		{"the tag just came", "Thinking.\n</think>", "Thinking.", "", true},
+		{"in backticks", "Close the block with `</think>`\nand go on.", "", "", false},
+		{"in a code block", "Like this:\n```\n<think>x\n</think>\ny\n```\n", "", "", false},
+		{"mid-sentence", "The </think> tag closes thoughts.", "", "", false},
+		{"at the end of what came, mid-line", "The tag </think>", "", "", false},
+		{"opened by the model: not this case", "Text <think>\nx\n</think>\ny", "", "", false},
+		{"nothing before it", "\n</think>\n\nParis.", "", "", false},
+		{"no tag", "Paris.", "", "", false},
+	} {
+		th, rest, ok := UnopenedThoughts(tt.reply)
+		assert.Equal(t, tt.ok, ok, tt.name)
+		assert.Equal(t, tt.thoughts, th, tt.name)
+		assert.Equal(t, tt.rest, rest, tt.name)
+	}
+}

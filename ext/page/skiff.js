@@ -911,8 +911,12 @@
     let shadows = false;
     let thru = 0; // inside a box drawn see-through (seeThroughFields)
     const vh = innerHeight;
+    // A dialog opened modal (showModal) makes the page behind it inert: nothing there can be
+    // clicked or typed in until it closes, and Chrome's accessibility tree leaves it out.
+    const modal = root ? null : topModal();
     const walk = (n) => {
       if (++count > MAX_NODES) return [];
+      if (modal && n !== modal && n.nodeType === 1 && !contains(n, modal) && !contains(modal, n) && !n.matches(":popover-open")) return [];
       if (n.nodeType === 3) {
         const t = n.data.replace(privateUse, "").replace(/\s+/g, " ");
         if (!t.trim()) {
@@ -1079,6 +1083,7 @@
       title: document.title,
       tree: wire(tree),
       truncated: count > MAX_NODES,
+      modal: modal ? { ref: refOf(modal), name: nameOf(modal, "dialog") || clean(modal.querySelector("h1, h2, h3, h4, [role=heading]")?.textContent || "", 80), behind: controlsBehind(modal) } : undefined,
       pdf: document.contentType === "application/pdf" && window === top ? 1 : undefined,
       watch: root || interactive || shadows || count > MAX_NODES ? undefined : watchChanges(),
       scroll: { y: Math.round(scrollY), height: Math.round(Math.max(de ? de.scrollHeight : 0, document.body ? document.body.scrollHeight : 0)), viewport: Math.round(innerHeight), width: Math.round(innerWidth) },
@@ -1203,6 +1208,10 @@
       return { error: `${what} is not visible (${why})`, retry: 1, what };
     }
     if (action !== "hover" && action !== "scroll" && action !== "drop" && disabled(controlOf(el))) return { error: `${what} is disabled`, retry: 1, what };
+    // The page behind a dialog opened modal (showModal) is inert: no click, focus or key
+    // reaches it until the dialog closes.
+    const modal = action === "scroll" ? null : topModal();
+    if (modal && !contains(modal, el) && !el.closest(":popover-open")) return { error: `${what} is behind ${describe(modal)} [${refOf(modal)}], a dialog open over the page: nothing behind it can be used until it closes; act in it, or close it first`, retry: 1, what };
     // A file field (or the label a site draws as its "Upload" button) opens the system's file
     // chooser, which would wait in front of the user with no one to answer it.
     if (action === "click" && controlOf(el).localName === "input" && controlOf(el).type === "file") return { error: `${what} opens a file chooser: to choose files for it, use upload_file on it`, what };
@@ -2003,6 +2012,18 @@
     return tellsTime(now) ? null : { now, was };
   }
 
+  // topModal is the dialog open modal (showModal) over the page, the last one opened on top,
+  // or null. (A modal dialog inside a shadow root is not seen.)
+  function topModal() {
+    let m = null;
+    for (const d of document.querySelectorAll("dialog[open]")) if (d.matches(":modal")) m = d;
+    return m;
+  }
+  // controlsBehind counts the controls a modal dialog makes inert: the page's, less its own.
+  function controlsBehind(modal) {
+    const sel = "a[href], button, input:not([type=hidden]), select, textarea, [role=button], [role=link], [tabindex]:not([tabindex='-1'])";
+    return Math.max(0, document.querySelectorAll(sel).length - modal.querySelectorAll(sel).length);
+  }
   // openOver is a list, menu or dialog open over the page that el is not in (the last one in
   // the document, which a portal appends), or null.
   function openOver(el) {
@@ -2666,9 +2687,10 @@
     const seen = new Set();
     const want = String(filter || "").toLowerCase();
     let total = 0, looked = 0, more = false;
+    const modal = topModal(); // the page behind a modal dialog cannot be used until it closes
     for (const a of document.querySelectorAll("a[href], area[href]")) {
       if (++looked > 20000) { more = true; break; }
-      if (unseen(a)) continue;
+      if (unseen(a) || (modal && !contains(modal, a))) continue;
       const href = a.href;
       const text = nameOf(a, "link");
       const key = href + "|" + text;

@@ -172,6 +172,56 @@ func TestLinksFindsALinkPastTheFirstOnes(t *testing.T) {
 	}
 }
 
+// A dialog opened modal (showModal) makes the page behind it inert, as Chrome's accessibility
+// tree has it: the snapshot shows the dialog and says the page behind it is left out, an action
+// on an element behind it says why it cannot be done instead of reporting it done, and once
+// the dialog is closed from inside it the page is there again.
+func TestAModalDialogHoldsThePageBehindIt(t *testing.T) {
+	site := testkit.NewSite(t)
+	cancel := ""
+	p := &plan{}
+	p.steps = []step{
+		calls(call("snapshot", nil)),
+		calls(call("click", obj{"selector": "#save"}), call("type", obj{"selector": "#name", "text": "Bob"}), call("links", nil)),
+		func(*testkit.Conversation) []testkit.Call {
+			if m := regexp.MustCompile(`button "Cancel" \[(e\d+)\]`).FindStringSubmatch(p.results("snapshot")[0].Text); m != nil {
+				cancel = m[1]
+			}
+			return []testkit.Call{call("click", obj{"ref": cancel})}
+		},
+		calls(call("snapshot", nil)),
+	}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("modal.html"))
+	runAgentAsks(t, panel, "save my settings")
+	snaps := p.results("snapshot")
+	if len(snaps) != 2 {
+		t.Fatalf("snapshots: %s", p.all())
+	}
+	if !strings.Contains(snaps[0].Text, `[A dialog "Delete your account?" [e1] is open over the page: until it closes, only what is in it can be used; the page behind it is left out (3 controls).]`) ||
+		strings.Contains(snaps[0].Text, "Save changes") || !strings.Contains(snaps[0].Text, `button "Delete account"`) {
+		t.Errorf("the snapshot with the dialog open:\n%s", snaps[0].Text)
+	}
+	for _, r := range []testkit.Msg{p.results("click")[0], p.results("type")[0]} {
+		if !r.Error || !strings.Contains(r.Text, `is behind dialog “Delete your account?`) || !strings.Contains(r.Text, "a dialog open over the page: nothing behind it can be used until it closes") {
+			t.Errorf("%s behind the dialog: error %v, %s", r.Name, r.Error, r.Text)
+		}
+	}
+	if l := p.results("links")[0].Text; !strings.Contains(l, "No links found.") {
+		t.Errorf("links behind the dialog: %s", l)
+	}
+	if got := inTab[string](t, panel, tab, `document.getElementById("name").value + "|" + document.getElementById("saved").textContent`); got != "Ada|" {
+		t.Errorf("the page behind the dialog changed: %q", got)
+	}
+	if c := p.results("click"); len(c) != 2 || c[1].Error {
+		t.Fatalf("Cancel in the dialog (%s): %s", cancel, p.all())
+	}
+	if !strings.Contains(snaps[1].Text, `button "Save changes"`) || strings.Contains(snaps[1].Text, "A dialog") {
+		t.Errorf("the snapshot once the dialog closed:\n%s", snaps[1].Text)
+	}
+}
+
 // Reading tools and tab tools, over Gemini's wire format.
 func TestAgentReadsPagesAndManagesTabs(t *testing.T) {
 	site := testkit.NewSite(t)

@@ -15,6 +15,13 @@ type Snap struct {
 	Truncated bool   `json:"truncated"`
 	// PDF: the tab shows a PDF, in Chrome's viewer (nothing in it to act on).
 	PDF int `json:"pdf,omitempty"`
+	// Modal is the dialog open modal over the page (showModal), when one is: the page behind
+	// it, left out of the tree, cannot be used until it closes.
+	Modal *struct {
+		Ref    string `json:"ref"`
+		Name   string `json:"name"`
+		Behind int    `json:"behind"`
+	} `json:"modal,omitempty"`
 	// Watch names this reading in the page, which watches for changes after it (Env.Unchanged);
 	// "" when it could not.
 	Watch  string `json:"watch,omitempty"`
@@ -137,6 +144,13 @@ func Format(s *Snap, opt SnapOptions) string {
 	}
 	if opt.After != "" {
 		head.WriteString("[Continued after [" + opt.After + "].]\n")
+	}
+	if m := s.Modal; m != nil {
+		name := ""
+		if m.Name != "" {
+			name = " " + strconv.Quote(oneLine(m.Name))
+		}
+		fmt.Fprintf(&head, "[A dialog%s [%s] is open over the page: until it closes, only what is in it can be used; the page behind it is left out (%d controls).]\n", name, m.Ref, m.Behind)
 	}
 	controls := map[string]bool{}
 	collect(s.Tree, controls)

@@ -18,6 +18,14 @@ type anBlock struct {
 	Content   any             `json:"content,omitempty"` // tool_result: a string, or blocks with images
 	IsError   bool            `json:"is_error,omitempty"`
 	Source    *anSource       `json:"source,omitempty"`
+	// CacheControl marks the end of a prefix Anthropic keeps for the next request (see
+	// cacheMarks).
+	CacheControl *anCache `json:"cache_control,omitempty"`
+}
+
+// anCache is a prompt-cache breakpoint: Anthropic keeps the request up to it for 5 minutes.
+type anCache struct {
+	Type string `json:"type"` // "ephemeral"
 }
 
 // anSource is an image block's data.
@@ -41,7 +49,7 @@ type anTool struct {
 type anBody struct {
 	Model       string      `json:"model"`
 	MaxTokens   int         `json:"max_tokens"`
-	System      string      `json:"system,omitempty"`
+	System      []anBlock   `json:"system,omitempty"`
 	Messages    []anMessage `json:"messages"`
 	Stream      bool        `json:"stream"`
 	Temperature *float64    `json:"temperature,omitempty"`
@@ -49,7 +57,10 @@ type anBody struct {
 }
 
 func anthropicBody(r Request) anBody {
-	b := anBody{Model: r.Model, MaxTokens: r.MaxTokens, System: r.System, Stream: true}
+	b := anBody{Model: r.Model, MaxTokens: r.MaxTokens, Stream: true}
+	if r.System != "" {
+		b.System = []anBlock{{Type: "text", Text: r.System}}
+	}
 	if b.MaxTokens <= 0 {
 		b.MaxTokens = DefaultMaxTokens
 	}
@@ -101,7 +112,41 @@ func anthropicBody(r Request) anBody {
 	for _, t := range r.Tools {
 		b.Tools = append(b.Tools, anTool{Name: t.Name, Description: t.Description, InputSchema: t.Schema})
 	}
+	cacheMarks(&b)
 	return b
+}
+
+// cacheMarks sets Anthropic's prompt-cache breakpoints, as Claude Code and Cline do: after the
+// system prompt (which comes after the tools, so both are kept: 6,000 tokens of tools in an
+// agent run), and after each of the last two user turns (the one sent now, for the next
+// request, and the one before, which this request reads back). Anthropic caches only what
+// it is asked to; the next step of a run then pays a tenth for all that came before, and its
+// first token comes sooner. A prefix shorter than the model's minimum (1,024 tokens and up)
+// is not cached, at no cost. Four breakpoints at most; never on an empty text.
+func cacheMarks(b *anBody) {
+	mark := func(bl *anBlock) bool {
+		if bl.Type == "text" && bl.Text == "" {
+			return false
+		}
+		bl.CacheControl = &anCache{Type: "ephemeral"}
+		return true
+	}
+	if n := len(b.System); n > 0 {
+		mark(&b.System[n-1])
+	}
+	users := 0
+	for i := len(b.Messages) - 1; i >= 0 && users < 2; i-- {
+		m := &b.Messages[i]
+		if m.Role != "user" {
+			continue
+		}
+		for j := len(m.Content) - 1; j >= 0; j-- {
+			if mark(&m.Content[j]) {
+				users++
+				break
+			}
+		}
+	}
 }
 
 type anUsage struct {

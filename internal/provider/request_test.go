@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -666,4 +667,45 @@ func TestCallsGoBackWithObjectArguments(t *testing.T) {
 			assert.Contains(t, string(r.Body), want, "%s, arguments %s", id, args)
 		}
 	}
+}
+
+// Anthropic keeps only what a request marks (cache_control): the system prompt, and with it the
+// tools before it, and the last two user turns, so each step of an agent run reads all that came
+// before from the cache. Never more than its four marks, never on an empty text, none on a
+// system prompt there is not.
+func TestAnthropicRequestsMarkWhatToCache(t *testing.T) {
+	marks := func(r Request) (system int, msgs []string) {
+		b := anthropicBody(r)
+		for _, bl := range b.System {
+			if bl.CacheControl != nil {
+				system++
+			}
+		}
+		for i, m := range b.Messages {
+			for j, bl := range m.Content {
+				if bl.CacheControl != nil {
+					msgs = append(msgs, fmt.Sprintf("%d.%d %s %s", i, j, m.Role, bl.Type))
+				}
+			}
+		}
+		return
+	}
+	sys, msgs := marks(conversation)
+	assert.Equal(t, 1, sys)
+	assert.Equal(t, []string{"2.0 user tool_result", "4.3 user text"}, msgs)
+
+	run := Request{Model: "claude-sonnet-4-5", Tools: conversation.Tools, Messages: []Message{{Role: "user", Content: "book it"}}}
+	for k := range 12 { // a long agent run: the marks stay on the last two turns
+		id := fmt.Sprintf("c%d", k)
+		run.Messages = append(run.Messages, Message{Role: "assistant", ToolCalls: []ToolCall{{ID: id, Name: "get_weather", Args: json.RawMessage(`{}`)}}},
+			Message{Role: "tool", ToolCallID: id, Content: "ok"})
+	}
+	sys, msgs = marks(run)
+	assert.Equal(t, 0, sys, "no system prompt, no block for it")
+	assert.Equal(t, []string{"22.0 user tool_result", "24.0 user tool_result"}, msgs)
+
+	one := Request{Model: "claude-haiku-4-5", System: "Be brief.", Messages: []Message{{Role: "user", Content: "hi"}}}
+	sys, msgs = marks(one)
+	assert.Equal(t, 1, sys)
+	assert.Equal(t, []string{"0.0 user text"}, msgs)
 }

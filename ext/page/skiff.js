@@ -2680,27 +2680,39 @@
   }
   // links are the page's visible links, the first max of them that hold filter (any case) in
   // their text or address: the filter is applied before the cut, so a link past the first max
-  // is found by it. total counts all that hold it; past 20000 anchors the count stops (more).
+  // is found by it. Past the first max, links are counted, not read (reading whether each is
+  // seen costs time on a page of thousands): total is then about.
   function links({ max, filter }) {
     fresh();
     const out = [];
     const seen = new Set();
     const want = String(filter || "").toLowerCase();
-    let total = 0, looked = 0, more = false;
+    const limit = max || 300;
     const modal = topModal(); // the page behind a modal dialog cannot be used until it closes
+    let total = 0, past = 0;
     for (const a of document.querySelectorAll("a[href], area[href]")) {
-      if (++looked > 20000) { more = true; break; }
-      if (unseen(a) || (modal && !contains(modal, a))) continue;
       const href = a.href;
+      if (!href || /^javascript:/i.test(href)) continue;
+      if (want && !roughName(a).toLowerCase().includes(want)) continue; // before the costly reads
+      if (out.length >= limit) { past++; continue; }
+      if (unseen(a) || (modal && !contains(modal, a))) continue;
       const text = nameOf(a, "link");
       const key = href + "|" + text;
-      if (!href || seen.has(key) || /^javascript:/i.test(href)) continue;
+      if (seen.has(key)) continue;
       seen.add(key);
       if (want && !(text + " " + href).toLowerCase().includes(want)) continue;
       total++;
-      if (out.length < (max || 300)) out.push({ text, href, ref: refOf(a) });
+      out.push({ text, href, ref: refOf(a) });
     }
-    return { ok: 1, links: out, total, more };
+    return { ok: 1, links: out, total: total + past, about: past > 0 };
+  }
+  // roughName is all a link's name can be made of, read cheaply: its text, address, labels,
+  // title and pictures' alt text. Its name is within it.
+  function roughName(a) {
+    let s = a.textContent + " " + a.href + " " + (a.getAttribute("aria-label") || "") + " " + (a.title || "") + " " + (a.getAttribute("alt") || "");
+    for (const img of a.querySelectorAll("img[alt]")) s += " " + img.alt;
+    for (const id of (a.getAttribute("aria-labelledby") || "").split(/\s+/)) if (id) s += " " + (document.getElementById(id)?.textContent || "");
+    return s;
   }
   function find({ text, max }) {
     fresh();

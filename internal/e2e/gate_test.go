@@ -144,7 +144,7 @@ func TestFramesAndValueControls(t *testing.T) {
 func TestInvalidCallsAreRefusedBeforeAsking(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
-		calls(call("wait_for", obj{"seconds": 120}), call("screenshot", obj{"format": "gif"}), call("dialog", obj{}), call("click", obj{"ref": 5})),
+		calls(call("wait_for", obj{"seconds": 120}), call("screenshot", obj{"format": "gif"}), call("dialog", obj{}), call("click", obj{"ref": obj{"id": 5}})),
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "google", m)
@@ -153,7 +153,7 @@ func TestInvalidCallsAreRefusedBeforeAsking(t *testing.T) {
 	if len(asks) > 0 {
 		t.Errorf("invalid calls asked: %+v", asks)
 	}
-	want := []string{`"seconds" must be at most 30, not 120`, `"format" must be one of "jpeg", "png", not "gif"`, `"accept" is required`, `"ref" should be a string`}
+	want := []string{`"seconds" must be at most 30, not 120`, `"format" must be one of "jpeg", "png", not "gif"`, `"accept" is required`, `"ref" should be a string, not an object`}
 	got := p.all()
 	for _, w := range want {
 		if !strings.Contains(got, w) {

@@ -533,7 +533,7 @@ func linksTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error)
 	var r struct {
 		Links []struct{ Text, Href, Ref string } `json:"links"`
 		Total int                                `json:"total"`
-		More  bool                               `json:"more"`
+		About bool                               `json:"about"`
 	}
 	// The page applies the filter before it keeps the first ones: a link past them (the "Next"
 	// at the foot of a long list) is found by its words.
@@ -554,10 +554,10 @@ func linksTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error)
 		fmt.Fprintf(&b, "No link has %q in its text or address.\n", in.Filter)
 	case n == 0:
 		b.WriteString("No links found.\n")
-	case r.Total > n || r.More || n < len(r.Links):
+	case r.Total > n:
 		all, with := fmt.Sprint(r.Total), ""
-		if r.More {
-			all = "more than " + all
+		if r.About {
+			all = "about " + all
 		}
 		if in.Filter != "" {
 			with = fmt.Sprintf(" with %q", in.Filter)

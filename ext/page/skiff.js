@@ -1083,6 +1083,7 @@
       title: document.title,
       tree: wire(tree),
       truncated: count > MAX_NODES,
+      human: root ? undefined : humanCheck() || undefined,
       modal: modal ? { ref: refOf(modal), name: nameOf(modal, "dialog") || clean(modal.querySelector("h1, h2, h3, h4, [role=heading]")?.textContent || "", 80), behind: controlsBehind(modal) } : undefined,
       pdf: document.contentType === "application/pdf" && window === top ? 1 : undefined,
       watch: root || interactive || shadows || count > MAX_NODES ? undefined : watchChanges(),
@@ -2012,6 +2013,26 @@
     return tellsTime(now) ? null : { now, was };
   }
 
+  // humanCheck names the check a page shows that a person is there (a CAPTCHA a person solves:
+  // reCAPTCHA's box, hCaptcha's, Cloudflare's Turnstile and its "Just a moment…" page), or "".
+  // Only one a person sees counts: reCAPTCHA v3 and the invisible v2 show a badge, not a check.
+  function humanCheck() {
+    const shown = (el) => {
+      if (unseen(el)) return false;
+      const b = el.getBoundingClientRect();
+      return b.width >= 40 && b.height >= 40;
+    };
+    const kinds = [
+      ["reCAPTCHA", /^https:\/\/(www\.)?(google\.com|recaptcha\.net)\/recaptcha\/(api2|enterprise)\/(anchor|bframe)/, ".g-recaptcha"],
+      ["hCaptcha", /^https:\/\/([a-z0-9-]+\.)?hcaptcha\.com\//, ".h-captcha"],
+      ["Cloudflare's check", /^https:\/\/challenges\.cloudflare\.com\//, ".cf-turnstile, #challenge-form, #challenge-stage"],
+    ];
+    for (const [name, src, sel] of kinds) {
+      for (const f of document.querySelectorAll("iframe[src]")) if (src.test(f.src) && !/[?&]size=invisible/.test(f.src) && shown(f)) return name;
+      for (const el of document.querySelectorAll(sel)) if (shown(el)) return name;
+    }
+    return "";
+  }
   // topModal is the dialog open modal (showModal) over the page, the last one opened on top,
   // or null. (A modal dialog inside a shadow root is not seen.)
   function topModal() {

@@ -66,6 +66,7 @@ How to work:
 - If a tool fails, read why and try something else; do not repeat the same failing call.
 - The snapshot shortens long texts (…): use read_text to read a page's text whole (an article, a PDF in the tab), find_text to locate words on a long page.
 - Do only what the user asked. Ask the user before anything irreversible that they did not clearly ask for (buying, sending, deleting, posting).
+- A CAPTCHA or "verify you are human" check is for the user: never try to solve or get around it. Stop and ask the user to do it in the tab.
 `)
 	if vision {
 		b.WriteString("- Use screenshot when the layout matters or the snapshot is not enough: with a ref it pictures one element, with fullPage the whole page.\n")

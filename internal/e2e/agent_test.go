@@ -222,6 +222,37 @@ func TestAModalDialogHoldsThePageBehindIt(t *testing.T) {
 	}
 }
 
+// A check that a person is there (reCAPTCHA's checkbox, as its script draws it) is the user's:
+// the snapshot says so and tells the model to hand it over. reCAPTCHA v3's badge, which asks
+// the person nothing, is not such a check.
+func TestACaptchaIsHandedToTheUser(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{}
+	p.steps = []step{
+		calls(call("snapshot", nil)),
+		calls(call("navigate", obj{"url": site.Page("captcha-v3.html")})),
+		calls(call("snapshot", nil)),
+	}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, site.Page("captcha.html"))
+	runAgentAsks(t, panel, "sign me up")
+	snaps := p.results("snapshot")
+	if len(snaps) != 2 {
+		t.Fatalf("snapshots: %s", p.all())
+	}
+	const handOver = "[The page asks to prove a person is here (reCAPTCHA). Do not try to solve it or get around it: tell the user, who can solve it in the tab, and go on once they say it is done.]"
+	if !strings.Contains(snaps[0].Text, handOver) {
+		t.Errorf("the sign-up page's snapshot does not hand the check over:\n%s", snaps[0].Text)
+	}
+	if strings.Contains(snaps[1].Text, "prove a person") || !strings.Contains(snaps[1].Text, `button "Subscribe"`) {
+		t.Errorf("reCAPTCHA v3's badge was taken for a check:\n%s", snaps[1].Text)
+	}
+	if !strings.Contains(m.Conversations()[0].System, `A CAPTCHA or "verify you are human" check is for the user`) {
+		t.Errorf("the agent's instructions do not say CAPTCHAs are the user's")
+	}
+}
+
 // Reading tools and tab tools, over Gemini's wire format.
 func TestAgentReadsPagesAndManagesTabs(t *testing.T) {
 	site := testkit.NewSite(t)

@@ -15,6 +15,9 @@ type Snap struct {
 	Truncated bool   `json:"truncated"`
 	// PDF: the tab shows a PDF, in Chrome's viewer (nothing in it to act on).
 	PDF int `json:"pdf,omitempty"`
+	// Human names the check the page shows that a person is there (a CAPTCHA), when it shows
+	// one: "reCAPTCHA", "hCaptcha", "Cloudflare's check".
+	Human string `json:"human,omitempty"`
 	// Modal is the dialog open modal over the page (showModal), when one is: the page behind
 	// it, left out of the tree, cannot be used until it closes.
 	Modal *struct {
@@ -144,6 +147,9 @@ func Format(s *Snap, opt SnapOptions) string {
 	}
 	if opt.After != "" {
 		head.WriteString("[Continued after [" + opt.After + "].]\n")
+	}
+	if s.Human != "" {
+		fmt.Fprintf(&head, "[The page asks to prove a person is here (%s). Do not try to solve it or get around it: tell the user, who can solve it in the tab, and go on once they say it is done.]\n", s.Human)
 	}
 	if m := s.Modal; m != nil {
 		name := ""

@@ -518,17 +518,25 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 		nothing := content.Len() == len(base) && reasoning.Len() == len(baseReasoning) && len(calls) == 0
 		// Whether the turn said anything: a call, or words (what it thought alone is no reply).
 		said := len(calls) > 0 || strings.TrimSpace(content.String()[len(base):]) != ""
-		if !said && msg.Error == nil && msg.Finish == provider.FinishBadCall && badCalls < MaxBadCalls {
+		if len(calls) == 0 && msg.Error == nil && msg.Finish == provider.FinishBadCall && badCalls < MaxBadCalls {
 			// The model wrote a call its provider could not read and dropped (Gemini's
-			// MALFORMED_FUNCTION_CALL, often a call written as Python), and nothing else: it is
-			// asked again (as Gemini CLI does), and told what went wrong.
+			// MALFORMED_FUNCTION_CALL, often a call written as Python), maybe after words that
+			// led up to it ("I'll open the menu."): the turn is asked again (as Gemini CLI does),
+			// and the model told what went wrong. The words it had shown go: the turn writes them
+			// again, with its call.
 			badCalls++
 			req.System = strings.TrimSuffix(req.System, hint)
 			hint = "\n\n" + badCallHint(finishSaid)
 			req.System += hint
+			shown := said
 			content.Reset()
 			content.WriteString(base)
+			unopened = unopenedThoughts{}
 			msg.Status, msg.Finish, finishRaw, finishSaid = store.StatusStreaming, "", "", ""
+			if shown {
+				msg.Content = content.String()
+				r.message(i)
+			}
 			continue
 		}
 		if !said && msg.Error == nil && (msg.Finish == "stop" || msg.Finish == "") && !resumed && blankTries == 0 {
@@ -537,6 +545,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 			blankTries++
 			content.Reset()
 			content.WriteString(base)
+			unopened = unopenedThoughts{}
 			msg.Status, msg.Finish, finishRaw, finishSaid = store.StatusStreaming, "", "", ""
 			continue
 		}
@@ -742,6 +751,7 @@ func (u *unopenedThoughts) check(content, reasoning *strings.Builder, moved func
 		return
 	}
 	s := content.String()
+	u.from = min(u.from, len(s)) // the reply may have started again (a turn asked again)
 	at := strings.Index(s[max(0, u.from-len("</think>")+1):], "</think>")
 	if at < 0 {
 		u.from = len(s)

@@ -334,6 +334,9 @@ data: {"type":"message_stop"}
 		{"thoughts, then a malformed call, then the reply",
 			`{"candidates":[{"content":{"parts":[{"text":"I should read the page first.","thought":true}],"role":"model"},"finishReason":"MALFORMED_FUNCTION_CALL","index":0}],"modelVersion":"gemini-2.5-flash"}`,
 			"Your last reply tried to call a tool, but the call could not be read."},
+		{"words, then a malformed call, then the reply",
+			`{"candidates":[{"content":{"parts":[{"text":"I will read the page first."}],"role":"model"},"finishReason":"MALFORMED_FUNCTION_CALL","finishMessage":"Malformed function call: print(default_api.snapshot())","index":0}],"modelVersion":"gemini-2.5-flash"}`,
+			"Your last reply tried to call a tool, but the call could not be read (Malformed function call: print(default_api.snapshot()))"},
 		{"nothing written, then the reply",
 			`{"candidates":[{"content":{"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":3130,"totalTokenCount":3130},"modelVersion":"gemini-2.5-flash-lite"}`,
 			""},
@@ -376,6 +379,20 @@ data: {"type":"message_stop"}
 		m := testkit.NewModel(t, func(*testkit.Conversation) testkit.Turn { return testkit.Turn{Text: "  \n"} })
 		key, _ = notice(send(t, "openai", m.URL))
 		assert.Equal(t, "noticeEmptyReply", key)
+		assert.Len(t, m.Conversations(), 2)
+	})
+	t.Run("a long blank, then a short reply", func(t *testing.T) {
+		// The reply starts again shorter than the blank before it: what reads it as it comes
+		// starts again too.
+		var n atomic.Int32
+		m := testkit.NewModel(t, func(*testkit.Conversation) testkit.Turn {
+			if n.Add(1) == 1 {
+				return testkit.Turn{Text: strings.Repeat("\n", 40)}
+			}
+			return testkit.Turn{Text: "Hi."}
+		})
+		done := send(t, "openai", m.URL)
+		assert.Equal(t, "Hi.", done["message"].(map[string]any)["content"])
 		assert.Len(t, m.Conversations(), 2)
 	})
 	t.Run("a call never read", func(t *testing.T) {

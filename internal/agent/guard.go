@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -105,8 +107,16 @@ func (e *Engine) gate() Gate {
 	return e.Gate
 }
 
-// guard takes one call through the path (see above) for task.
-func (e *Engine) guard(ctx context.Context, task *Task, g guarded, w watch) outcome {
+// guard takes one call through the path (see above) for task. A fault of Skiff's own in it (a
+// panic: a bug in a tool's code) fails the call, not the worker that runs every chat.
+func (e *Engine) guard(ctx context.Context, task *Task, g guarded, w watch) (o outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(os.Stderr, "skiff: a fault in the call %s (%s): %v\n%s", g.ID, g.Name, p, debug.Stack())
+			o = outcome{Status: store.StatusError, IsError: true, Ran: true,
+				Text: fmt.Sprintf("Skiff ran into a fault of its own in this call (%v); it may have done part of its work. Check the page before going on.", p)}
+		}
+	}()
 	t, ok := tool.Lookup(g.Name)
 	if !ok {
 		if meant := tool.Meant(g.Name); meant != "" {

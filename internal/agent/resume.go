@@ -108,7 +108,7 @@ func (e *Engine) Resume(ctx context.Context, sessionID, messageID string, emit f
 	r.calls(ctx, r.ses.Messages[a].ToolCalls, done)
 	last := r.ses.Messages[len(r.ses.Messages)-1]
 	if ctx.Err() == nil {
-		last = r.loop(ctx)
+		last = r.safeLoop(ctx)
 	}
 	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: last.ID, Message: &last})
 	return nil

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -101,9 +103,40 @@ func (e *Engine) runOne(ctx context.Context, ses *store.Session, in Input, read 
 	if ses.Agent {
 		ctx = tool.WithFileSource(ctx, e.attached(ses))
 	}
-	last := r.loop(ctx)
+	last := r.safeLoop(ctx)
 	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: last.ID, Message: &last})
 	return last, nil
+}
+
+// safeLoop is r.loop, where a fault of Skiff's own (a panic: a bug) ends this run, not the
+// worker and every other run with it: what was live in the chat (the reply being written, a
+// call asking or running) ends in an error that says so, the chat is saved as it was, and the
+// fault is written to the worker's console for a report.
+func (r *runner) safeLoop(ctx context.Context) (last store.Message) {
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		fmt.Fprintf(os.Stderr, "skiff: a fault in a run of %s: %v\n%s", r.ses.ID, p, debug.Stack())
+		fault := store.Failure("internal", sayFault.With(fmt.Sprint(p)))
+		for i := range r.ses.Messages {
+			if m := &r.ses.Messages[i]; store.Live(m.Status) {
+				m.Status, m.Error = store.StatusError, fault
+				if m.Tool != nil {
+					m.Tool.IsError = true
+				}
+			}
+		}
+		_ = r.save(context.WithoutCancel(ctx))
+		i := len(r.ses.Messages) - 1
+		r.message(i)
+		last = r.ses.Messages[i]
+		if last.Status == "" {
+			last.Status, last.Error = store.StatusError, fault // the run stops: nothing queued is sent
+		}
+	}()
+	return r.loop(ctx)
 }
 
 // attachedIDs are the pictures the user attached to the chat, the latest first.
@@ -437,6 +470,7 @@ func (r *runner) turn(ctx context.Context) (int, []provider.ToolCall) {
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
 	drafts := newDrafter(context.WithoutCancel(ctx), e.Store, r.ses.ID, stop)
+	defer drafts.close() // a fault in the turn leaves no draft to write after the chat is saved
 	flush := func() {
 		msg.Content, msg.Reasoning = content.String(), reasoning.String()
 		lastFlush = e.Now()
@@ -1167,6 +1201,7 @@ func clipText(s string, n int) string {
 type drafter struct {
 	next chan store.Message // holds at most the newest draft
 	done chan struct{}
+	once sync.Once // close's work
 	mu   sync.Mutex
 	err  error
 }
@@ -1204,12 +1239,14 @@ func (d *drafter) put(m store.Message) {
 }
 
 func (d *drafter) close() error {
-	select {
-	case <-d.next:
-	default:
-	}
-	close(d.next)
-	<-d.done
+	d.once.Do(func() {
+		select {
+		case <-d.next:
+		default:
+		}
+		close(d.next)
+		<-d.done
+	})
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.err

@@ -14,6 +14,7 @@ var (
 	sayAgentRefused = i18n.Sentence{Key: "noticeAgentRefused", English: "The agent refused to go on."}
 	sayCouldNotRead = i18n.Sentence{Key: "errReadConversation", English: "Could not read the conversation: $1"}
 	sayCouldNotSave = i18n.Sentence{Key: "errSaveReply", English: "Could not save the reply: $1"}
+	sayFault        = i18n.Sentence{Key: "errFault", English: "Skiff ran into a fault of its own and stopped here ($1). The chat is saved as it was; please report it."}
 	sayPlanWhat     = i18n.Sentence{Key: "whatPlan", One: "carry out a plan of $1 step on $2 ($3)", English: "carry out a plan of $1 steps on $2 ($3)"}
 	sayMovedOn      = i18n.Sentence{Key: "decMovedOn", English: "denied: the user sent a new message instead"}
 	sayApproved     = i18n.Sentence{Key: "resApproved", English: "approved"}

@@ -29,6 +29,7 @@ import (
 	"encoding/json"
 	"syscall/js"
 
+	"github.com/skiff-ai/skiff/internal/agent"
 	"github.com/skiff-ai/skiff/internal/chrome"
 	"github.com/skiff-ai/skiff/internal/core"
 	"github.com/skiff-ai/skiff/internal/schedule"
@@ -74,11 +75,11 @@ func main() {
 		return nil
 	}))
 	api.Set("wake", js.FuncOf(func(js.Value, []js.Value) any {
-		go c.StartLink(ctx)
+		go agent.Safe("the link", func() { c.StartLink(ctx) })
 		return nil
 	}))
 	api.Set("due", js.FuncOf(func(js.Value, []js.Value) any {
-		go c.Due(ctx)
+		go agent.Safe("the scheduled runs", func() { c.Due(ctx) })
 		return nil
 	}))
 	api.Set("forgetPrivate", js.FuncOf(func(js.Value, []js.Value) any {
@@ -87,15 +88,15 @@ func main() {
 			resolve := args[0]
 			run.Release()
 			go func() {
-				c.ForgetPrivate(ctx)
-				resolve.Invoke()
+				defer resolve.Invoke()
+				agent.Safe("forgetting private chats", func() { c.ForgetPrivate(ctx) })
 			}()
 			return nil
 		})
 		return js.Global().Get("Promise").New(run)
 	}))
 	js.Global().Set("skiffCore", api)
-	go c.Start(ctx)
+	go agent.Safe("the start", func() { c.Start(ctx) })
 	js.Global().Call("__skiffReady", api)
 	select {}
 }

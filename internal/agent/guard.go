@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -112,7 +110,7 @@ func (e *Engine) gate() Gate {
 func (e *Engine) guard(ctx context.Context, task *Task, g guarded, w watch) (o outcome) {
 	defer func() {
 		if p := recover(); p != nil {
-			fmt.Fprintf(os.Stderr, "skiff: a fault in the call %s (%s): %v\n%s", g.ID, g.Name, p, debug.Stack())
+			Fault("the call "+g.ID+" ("+g.Name+")", p)
 			o = outcome{Status: store.StatusError, IsError: true, Ran: true,
 				Text: fmt.Sprintf("Skiff ran into a fault of its own in this call (%v); it may have done part of its work. Check the page before going on.", p)}
 		}

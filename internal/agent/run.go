@@ -118,7 +118,7 @@ func (r *runner) safeLoop(ctx context.Context) (last store.Message) {
 		if p == nil {
 			return
 		}
-		fmt.Fprintf(os.Stderr, "skiff: a fault in a run of %s: %v\n%s", r.ses.ID, p, debug.Stack())
+		Fault("a run of "+r.ses.ID, p)
 		fault := store.Failure("internal", sayFault.With(fmt.Sprint(p)))
 		for i := range r.ses.Messages {
 			if m := &r.ses.Messages[i]; store.Live(m.Status) {
@@ -1210,6 +1210,14 @@ func newDrafter(ctx context.Context, st *store.Store, sessionID string, stop fun
 	d := &drafter{next: make(chan store.Message, 1), done: make(chan struct{})}
 	go func() {
 		defer close(d.done)
+		defer func() { // a fault in a write: the stream stops, as on a failed write
+			if p := recover(); p != nil {
+				d.mu.Lock()
+				d.err = fmt.Errorf("%v", p)
+				d.mu.Unlock()
+				stop()
+			}
+		}()
 		for m := range d.next {
 			if err := st.SaveDraft(ctx, sessionID, &m); err != nil {
 				d.mu.Lock()
@@ -1250,4 +1258,22 @@ func (d *drafter) close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.err
+}
+
+// Safe runs f, and a fault of Skiff's own in it (a panic: a bug) ends f, not the worker that
+// runs every chat: it is written to the worker's console, named what. For the work a goroutine
+// does on its own (go Safe("…", f)): a fault there has no caller to fail.
+func Safe(what string, f func()) {
+	defer func() {
+		if p := recover(); p != nil {
+			Fault(what, p)
+		}
+	}()
+	f()
+}
+
+// Fault writes a fault of Skiff's own that was recovered (p, in what) and where it happened to
+// the worker's console, for a report.
+func Fault(what string, p any) {
+	fmt.Fprintf(os.Stderr, "skiff: a fault in %s: %v\n%s", what, p, debug.Stack())
 }

@@ -78,7 +78,7 @@ func (c *Core) startBridge(s store.BridgeSettings) {
 	// The link's alarm wakes a stopped worker to reconnect while either wants it (a worker
 	// starting with both off makes no chrome.alarms call).
 	if on || wasOn {
-		go c.Dialer.Wake(context.Background(), on || c.linkWanted())
+		go agent.Safe("waking the link", func() { c.Dialer.Wake(context.Background(), on || c.linkWanted()) })
 	}
 	switch {
 	case on:
@@ -165,7 +165,7 @@ func (b *bridge) session(ctx context.Context, addr, token, host string) (bool, i
 		if json.Unmarshal(raw, &f) != nil || f.Type != "TOOL_CALL" || f.ID == "" {
 			continue // not a call: nothing to answer
 		}
-		go func() {
+		go agent.Safe("a call from an agent's bridge", func() {
 			out := bridgeFrame{Type: "TOOL_RESULT", ID: f.ID}
 			res, errText := b.c.bridgeCall(ctx, client, f.ID, f.Tool, f.Args)
 			if errText != "" {
@@ -179,7 +179,7 @@ func (b *bridge) session(ctx context.Context, addr, token, host string) (bool, i
 			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			defer cancel()
 			_ = sock.Write(wctx, msg)
-		}()
+		})
 	}
 }
 

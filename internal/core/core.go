@@ -152,7 +152,7 @@ func (c *Core) Disconnect(conn Conn) {
 	delete(c.conns, conn)
 	c.mu.Unlock()
 	if c.gate.Pending() > 0 {
-		go c.gate.Notify(context.Background())
+		go agent.Safe("the ask notification", func() { c.gate.Notify(context.Background()) })
 	}
 }
 

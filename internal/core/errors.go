@@ -51,6 +51,7 @@ var (
 	sayFilesUnlinked     = i18n.Sentence{Key: "errFilesUnlinked", English: "The files agents share are in skiffd, which is not linked: turn the link on in Settings › Outside agents."}
 	sayBadRequest        = i18n.Sentence{Key: "errBadRequest", English: "Skiff's panel sent a request the core cannot read ($1). Reload the panel."}
 	sayBadMessage        = i18n.Sentence{Key: "errBadMessage", English: "Skiff's panel sent a message the core cannot read ($1). Reload the panel."}
+	sayCoreFault         = i18n.Sentence{Key: "errCoreFault", English: "Skiff ran into a fault of its own ($1) and did not finish this. Nothing else was lost; please report it."}
 	sayUnknownMethod     = i18n.Sentence{Key: "errUnknownMethod", English: "Skiff's panel asked for “$1”, which this version of the core does not know. Reload the panel."}
 	sayPanelOnly         = i18n.Sentence{Key: "errPanelOnly", English: "This can only be done in Skiff's side panel. Open it from the toolbar's Skiff button."}
 	sayPrivateWorkflow   = i18n.Sentence{Key: "errPrivateWorkflow", English: "A chat in an incognito window is not kept, so it cannot be saved as a workflow. Do the task in a window that is not incognito to save it."}

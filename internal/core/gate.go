@@ -79,7 +79,7 @@ func (a *auditor) Audit(_ context.Context, e permission.Entry) error {
 		if q.flush == nil {
 			q.flush = make(chan struct{}, 1)
 		}
-		go c.writeAudits(q.flush)
+		go agent.Safe("writing the audit log", func() { c.writeAudits(q.flush) })
 	}
 	return nil
 }
@@ -186,17 +186,25 @@ func (c *Core) decide(ctx context.Context, p DecideParams) (None, error) {
 	started := make(chan error, 1)
 	go func() {
 		first := true
-		err := c.Engine.Resume(context.WithoutCancel(ctx), p.SessionID, p.MessageID, func(u agent.Update) {
+		defer func() {
+			if first { // a fault before the run began: the answer fails, not the worker
+				started <- problemf(sayCoreFault, "the run did not start")
+			}
+		}()
+		agent.Safe("a run the user answered", func() {
+			err := c.Engine.Resume(context.WithoutCancel(ctx), p.SessionID, p.MessageID, func(u agent.Update) {
+				if first {
+					first = false
+					started <- nil
+				}
+				c.broadcast(u)
+			})
+			c.gate.Forget(p.MessageID)
 			if first {
 				first = false
-				started <- nil
+				started <- err
 			}
-			c.broadcast(u)
 		})
-		c.gate.Forget(p.MessageID)
-		if first {
-			started <- err
-		}
 	}()
 	switch err := <-started; {
 	case errors.Is(err, agent.ErrNotAsking):

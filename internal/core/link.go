@@ -95,7 +95,7 @@ func (c *Core) startLink(ctx context.Context, d store.DaemonSettings) {
 	// worker starting with the link off has nothing to clear (no chrome.alarms call on every
 	// wake of a user who never links).
 	if on || wasOn {
-		go c.Dialer.Wake(context.WithoutCancel(ctx), on || c.bridgeWanted())
+		go agent.Safe("waking the link", func() { c.Dialer.Wake(context.WithoutCancel(ctx), on || c.bridgeWanted()) })
 	}
 	if !on {
 		st := LinkStatus{State: "off"}

@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/skiff-ai/skiff/internal/agent"
 	"github.com/skiff-ai/skiff/internal/i18n"
@@ -330,19 +331,32 @@ func stream[P any](f func(c *Core, ctx context.Context, p P, emit func(agent.Upd
 			reply(nil, err)
 			return
 		}
-		go func() {
-			started := false
-			emit := func(u agent.Update) {
-				if (u.Type == agent.UpdateSession || u.Type == agent.UpdateQueue) && !started {
-					started = true
-					reply(Started{SessionID: u.SessionID, Queued: u.Type == agent.UpdateQueue}, nil)
-				}
-				c.broadcast(u)
+		go c.streaming(func(emit func(agent.Update)) error { return f(c, ctx, p, emit) }, reply)
+	}
+}
+
+// streaming runs a stream method's work (not generic: one copy for every method): started is
+// the request accepted (the user's message stored, or queued), and an error or a fault of
+// Skiff's own (a panic) before that is the reply; after it, the updates say the rest.
+func (c *Core) streaming(work func(emit func(agent.Update)) error, reply func(any, error)) {
+	started := false
+	defer func() {
+		if p := recover(); p != nil { // a fault of Skiff's own fails the request, not the worker
+			agent.Fault("a request", p)
+			if !started {
+				reply(nil, problemf(sayCoreFault, fmt.Sprint(p)))
 			}
-			if err := f(c, ctx, p, emit); err != nil && !started {
-				reply(nil, err)
-			}
-		}()
+		}
+	}()
+	emit := func(u agent.Update) {
+		if (u.Type == agent.UpdateSession || u.Type == agent.UpdateQueue) && !started {
+			started = true
+			reply(Started{SessionID: u.SessionID, Queued: u.Type == agent.UpdateQueue}, nil)
+		}
+		c.broadcast(u)
+	}
+	if err := work(emit); err != nil && !started {
+		reply(nil, err)
 	}
 }
 
@@ -398,7 +412,20 @@ func (c *Core) Handle(ctx context.Context, conn Conn, msg []byte) {
 		tab, win := pl.Tab()
 		ctx = context.WithValue(ctx, placeKey{}, place{tab, win})
 	}
-	m(c, ctx, env.Params, func(res any, err error) { c.answer(conn, env.ID, res, err) })
+	var replied atomic.Bool
+	defer func() {
+		// A fault of Skiff's own (a panic: a bug) fails this request, not the worker.
+		if p := recover(); p != nil {
+			agent.Fault(env.Type, p)
+			if !replied.Load() {
+				c.answer(conn, env.ID, nil, problemf(sayCoreFault, fmt.Sprint(p)))
+			}
+		}
+	}()
+	m(c, ctx, env.Params, func(res any, err error) {
+		replied.Store(true)
+		c.answer(conn, env.ID, res, err)
+	})
 }
 
 func (c *Core) answer(conn Conn, id json.RawMessage, res any, err error) {
@@ -418,6 +445,6 @@ func (c *Core) answer(conn Conn, id json.RawMessage, res any, err error) {
 	if r := conn.Role(); r == RolePanel || r == RoleOverlay {
 		// A chat answered for the first time in this worker: warm the streaming path while
 		// the user writes (once its first answer is out, so it never delays one).
-		c.warm.Do(func() { go c.warmUp(context.Background()) })
+		c.warm.Do(func() { go agent.Safe("the warm-up", func() { c.warmUp(context.Background()) }) })
 	}
 }

@@ -54,6 +54,9 @@ type oaPart struct {
 	ImageURL *struct {
 		URL string `json:"url"`
 	} `json:"image_url,omitempty"`
+	// CacheControl is an Anthropic prompt-cache breakpoint, which OpenRouter passes on for
+	// Claude (see cacheClaude).
+	CacheControl *anCache `json:"cache_control,omitempty"`
 }
 
 func dataURL(img Image) string {
@@ -159,7 +162,45 @@ func openaiBody(p Provider, r Request) oaBody {
 		ot.Function.Name, ot.Function.Description, ot.Function.Parameters = t.Name, t.Description, t.Schema
 		b.Tools = append(b.Tools, ot)
 	}
+	if p.ID == "openrouter" && strings.HasPrefix(toLower(r.Model), "anthropic/") {
+		cacheClaude(&b)
+	}
 	return b
+}
+
+// cacheClaude marks what Anthropic should keep of a request to Claude through OpenRouter, as
+// Skiff's own Anthropic requests do (cacheMarks): Anthropic caches only what is marked, and
+// OpenRouter passes the marks on from text parts. The system prompt (with the tools before it)
+// and the last user message's text are marked; OpenRouter's other providers need none.
+func cacheClaude(b *oaBody) {
+	marked := func(text string) []oaPart {
+		return []oaPart{{Type: "text", Text: text, CacheControl: &anCache{Type: "ephemeral"}}}
+	}
+	if len(b.Messages) > 0 && b.Messages[0].Role == "system" {
+		if sys, ok := b.Messages[0].Content.(string); ok && sys != "" {
+			b.Messages[0].Content = marked(sys)
+		}
+	}
+	for i := len(b.Messages) - 1; i > 0; i-- {
+		m := &b.Messages[i]
+		if m.Role != "user" {
+			continue
+		}
+		switch c := m.Content.(type) {
+		case string:
+			if c != "" {
+				m.Content = marked(c)
+			}
+		case []oaPart:
+			for j := len(c) - 1; j >= 0; j-- {
+				if c[j].Type == "text" && c[j].Text != "" {
+					c[j].CacheControl = &anCache{Type: "ephemeral"}
+					break
+				}
+			}
+		}
+		break
+	}
 }
 
 // oaChunk is a chat.completion.chunk. Fields a provider may send as null are pointers or

@@ -1738,8 +1738,10 @@
     if (!Element.prototype.checkVisibility) return out;
     let n = 0;
     // Reading where each control is costs more than asking whether it is drawn: on a long page
-    // (thousands of links) only those read within the budget are judged by their place too.
-    const until = performance.now() + 12;
+    // (thousands of links) only the first ones drawn are judged by their place too. A count,
+    // not a time: on a busy machine a time budget judged fewer, and what a click revealed
+    // went unsaid.
+    let placed = 0;
     for (const el of document.querySelectorAll(ctlSel)) {
       if (++n > 5000) break;
       if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
@@ -1748,7 +1750,7 @@
         if (!(el.localName === "input" && /^(checkbox|radio|file)$/.test(el.type) && el.labels && [...el.labels].some((l) => l.checkVisibility({ opacityProperty: true, visibilityProperty: true }) && !unseen(l)))) out.add(el);
         continue;
       }
-      if (performance.now() > until) continue;
+      if (++placed > 600) continue;
       // Kept out of sight by its place or its size rather than by its style: pushed off the
       // page (left: -9999px), shrunk to nothing (a scale of 0), or cut away by a box that
       // hides its overflow (a max-height of 0 that a class or a hover lifts). Judged as what

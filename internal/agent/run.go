@@ -183,13 +183,14 @@ func (e *Engine) attached(ses *store.Session) tool.Files {
 }
 
 type runner struct {
-	e     *Engine
-	ses   *store.Session
-	emit  func(Update)
-	p     provider.Provider
-	key   string
-	model string
-	st    store.Settings
+	window int // the window a local server loaded the model with (serverWindow), once known
+	e      *Engine
+	ses    *store.Session
+	emit   func(Update)
+	p      provider.Provider
+	key    string
+	model  string
+	st     store.Settings
 	// task is the run's tool calls as the gate knows them: the tabs, the sites it worked on
 	// and may read, the elements the user let it act on.
 	task *Task
@@ -809,9 +810,13 @@ func (u *unopenedThoughts) check(content, reasoning *strings.Builder, moved func
 // serverWindow is the window a local server that fits conversations without a word loaded
 // the model with (Ollama's), 0 when it does not say; it asks for at most two seconds.
 func (r *runner) serverWindow(ctx context.Context) int {
+	if r.window > 0 {
+		return r.window // known for the run: one question to the server, not one a step
+	}
 	wctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	return r.p.LoadedWindow(wctx, r.e.Doer, r.model)
+	r.window = r.p.LoadedWindow(wctx, r.e.Doer, r.model)
+	return r.window
 }
 
 // windowBytes is how much of requestSize a window of tokens takes, with room left for the

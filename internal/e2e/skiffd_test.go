@@ -136,7 +136,13 @@ func unlink(panel context.Context) {
 // mcpClient connects an MCP client named name to d over Streamable HTTP with the bearer token.
 func mcpClient(t *testing.T, d *skiffd, name string) *mcp.ClientSession {
 	t.Helper()
-	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0"}, nil)
+	return mcpClientWith(t, d, name, nil)
+}
+
+// mcpClientWith is mcpClient with the client's options (a progress handler).
+func mcpClientWith(t *testing.T, d *skiffd, name string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: d.URL(), HTTPClient: daemon.BearerClient(d.Cfg.MCPToken)}, nil)
@@ -315,19 +321,12 @@ func TestACallWaitingForTheUserSaysSoAsProgress(t *testing.T) {
 	d, panel := linkedPanel(t)
 	var mu sync.Mutex
 	var heard []*mcp.ProgressNotificationParams
-	c := mcp.NewClient(&mcp.Implementation{Name: "patient-agent", Version: "1.0"}, &mcp.ClientOptions{
+	cs := mcpClientWith(t, d, "patient-agent", &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
 			mu.Lock()
 			heard = append(heard, r.Params)
 			mu.Unlock()
 		}})
-	cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	cs, err := c.Connect(cctx, &mcp.StreamableClientTransport{Endpoint: d.URL(), HTTPClient: daemon.BearerClient(d.Cfg.MCPToken)}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
 	page := site.Page("counter.html")
 	callTool(t, panel, cs, "patient-agent", "navigate", map[string]any{"url": page}, "allow_once")
 	ref := refOf(t, text(callTool(t, panel, cs, "patient-agent", "snapshot", map[string]any{}, "allow_always")), `button "Like"`)

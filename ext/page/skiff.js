@@ -167,16 +167,32 @@
     const sc = style(el);
     if ((sc.position === "absolute" || sc.position === "fixed") && /rect\(\s*0(px)?[,\s]+0(px)?[,\s]+0(px)?[,\s]+0(px)?\s*\)/.test(sc.clip)) return "clipped";
     if (/inset\(\s*(50|100)%/.test(sc.clipPath) || /circle\(\s*0/.test(sc.clipPath)) return "clipped";
-    // Pushed out of the page: nothing a person can scroll to shows it.
-    if (r.width > 0 && r.height > 0 && (r.right + scrollX <= 0 || r.bottom + scrollY <= 0)) return "off-screen";
+    // Pushed out of the page: nothing a person can scroll to shows it (but a box around it
+    // that scrolls that way, which was scrolled past it).
+    if (r.width > 0 && r.height > 0 && ((r.right + scrollX <= 0 && !scrolledPast(el, r, "left")) || (r.bottom + scrollY <= 0 && !scrolledPast(el, r, "top")))) return "off-screen";
     // Cut away by an ancestor that hides its overflow (outside its box, which no scrolling
     // brings into view).
     if (r.width > 0 && r.height > 0 && !meets(r, outer(el))) return "clipped";
     if (r.left > innerWidth + 50) {
       const de = document.documentElement;
-      if (r.left + scrollX >= Math.max(de.scrollWidth, innerWidth) + 50 && style(el).position !== "fixed") return "off-screen";
+      if (r.left + scrollX >= Math.max(de.scrollWidth, innerWidth) + 50 && style(el).position !== "fixed" && !scrolledPast(el, r, "right")) return "off-screen";
     }
     return "";
+  }
+  // scrolledPast says whether r, el's box, which lies past the page's side (left, top or
+  // right), is only out of view in a box around el that scrolls that way: a list scrolled
+  // down, a strip of cards that goes on to the right. It is measured from where what that box
+  // scrolls starts: what lies before that start no scrolling shows.
+  function scrolledPast(el, r, side) {
+    for (let x = parentOf(el); x && x.nodeType === 1 && x !== document.body && x !== document.documentElement; x = parentOf(x)) {
+      if (!scrolls(x, side !== "top")) continue;
+      const b = x.getBoundingClientRect();
+      if (side === "top") return r.bottom - b.top + x.scrollTop > 0;
+      if (style(x).direction === "rtl") return true; // its start is on the right
+      if (side === "left") return r.right - b.left + x.scrollLeft > 0;
+      return r.left - b.left + x.scrollLeft < x.scrollWidth + 50;
+    }
+    return false;
   }
   // Whether a text node's text can be read: not too small, not the colour of what is behind it,
   // not pushed away by text-indent, not cut away by a clipping ancestor, not under an opaque
@@ -955,8 +971,9 @@
         const node = { role, name: nameOf(el, role), ref: refOf(el), frame: frameOf.has(el) ? frameOf.get(el) : -1, src: el.src || "" };
         return [node];
       }
+      const room = scrollRoom(el);
       // Refs in document order: the element's before its children's.
-      const ref = act || placeRoles.test(role) ? refOf(el) : "";
+      const ref = act || placeRoles.test(role) || room ? refOf(el) : "";
       let kids = [];
       const root = shadowOf(el);
       if (root) shadows = true;
@@ -980,11 +997,12 @@
       }
       const s = style(el);
       const inline = s.display.startsWith("inline") && !/^(heading|paragraph|listitem|list|table|row)$/.test(role);
-      if (!role && !act) {
+      if (!role && !act && !(room && kids.length)) {
         if (inline || kids.length === 0) return kids;
         return [{ group: 1, kids }];
       }
-      const node = { role: role || "generic" };
+      const node = { role: role || (act ? "generic" : "scrollable") };
+      if (room) node.scroll = room;
       if (textual.test(role) && !act && !el.getAttribute("aria-label") && !el.getAttribute("aria-labelledby")) {
         // Text blocks (paragraphs, list items, cells, headings) say their text once: as their
         // name when it is all text, else through their children.
@@ -1109,7 +1127,7 @@
     for (const it of items) {
       if (typeof it === "string") continue;
       const kids = it.kids ? onlyInteractive(it.kids) : [];
-      const keep = it.ref && !placeRoles.test(it.role);
+      const keep = it.ref && !placeRoles.test(it.role) && !it.scroll;
       // One element to a line: the text that made a run of them a line of prose is gone. A
       // nameless one (a clickable box, a card a page lets people drag) is named by its words,
       // which go with the text.
@@ -1119,6 +1137,25 @@
       else out.push(...kids);
     }
     return out;
+  }
+
+  // scrollRoom is how far a box the page scrolls inside (a list of channels, a pane of
+  // messages, the terms in a dialog: what a person scrolls with the wheel over it) can scroll
+  // up and down, in screens of its own to a tenth; null for one that does not. The page's own
+  // scrolling is said in the snapshot's head; a field scrolls its own text, and code scrolls
+  // what the snapshot already holds whole.
+  function scrollRoom(el) {
+    if (el === document.scrollingElement || el === document.documentElement || /^(textarea|select|pre|code)$/.test(el.localName)) return null;
+    if (!scrolls(el, false)) return null;
+    const h = el.clientHeight;
+    if (h < 40 || el.scrollHeight < h + 8) return null;
+    const t = (n) => Math.round((Math.max(0, n) / h) * 10) / 10;
+    return { u: t(el.scrollTop), d: t(el.scrollHeight - h - el.scrollTop) };
+  }
+  // scrolls says whether el is a box that scrolls what it holds up and down (across: sideways).
+  function scrolls(el, across) {
+    const s = style(el);
+    return across ? /^(auto|scroll|overlay)$/.test(s.overflowX) && el.scrollWidth > el.clientWidth + 2 : /^(auto|scroll|overlay)$/.test(s.overflowY) && el.scrollHeight > el.clientHeight + 2;
   }
 
   // ---- finding the element an action targets ----
@@ -2581,29 +2618,35 @@
     if (dy || dx) scrollBy({ top: dy, left: dx, behavior: "instant" });
     fresh(); // what was learnt of where things are is from before the scroll
   }
+  // scroll scrolls as a person does with the wheel. Given an element and no way to go, it
+  // brings the element into view. Given an element and a way, it scrolls the box that scrolls
+  // that way around it (the element itself when it is one: a list of channels, a pane of
+  // messages, a strip of cards), or the page; an element out of sight is brought into view
+  // first, which is what a model that names one meant. Without an element it scrolls the page,
+  // or, when the page scrolls in a box of its own, its largest box; with a modal dialog open,
+  // the dialog's largest box (the page behind it is not what a person over it scrolls).
   function scroll({ target, direction, amount }) {
+    const across = direction === "left" || direction === "right";
+    const page = document.scrollingElement || document.documentElement;
+    let sc = null;
     if (target && (target.ref || target.selector)) {
       const r = resolve(target);
       if (r.error) return r;
-      bringIntoView(r.el, "nearest");
-      return { ok: 1, what: describe(r.el), y: Math.round(scrollY) };
-    }
-    // The page's main scroller: the document, or the largest scrollable element when the page
-    // scrolls inside a container (many apps do).
-    let sc = document.scrollingElement || document.documentElement;
-    if (sc.scrollHeight <= innerHeight + 2) {
-      let best = null, area = 0;
-      for (const el of document.querySelectorAll("*")) {
-        const s = style(el);
-        if (!/(auto|scroll)/.test(s.overflowY) || el.scrollHeight <= el.clientHeight + 2) continue;
-        const a = el.clientWidth * el.clientHeight;
-        if (a > area) (best = el), (area = a);
+      const el = r.el;
+      for (let x = el; x && x.nodeType === 1 && !sc; x = parentOf(x)) if (x !== page && x !== document.body && scrolls(x, across)) sc = x;
+      if (!direction || (sc !== el && !inSight(el, sc))) {
+        bringIntoView(el, "nearest");
+        return { ok: 1, what: describe(el), y: Math.round(scrollY) };
       }
-      if (best) sc = best;
+      sc = sc || page;
+    } else {
+      const modal = topModal();
+      sc = modal || !pageScrolls(across, page) ? largestScroller(modal || document, across) || page : page;
     }
-    const h = sc === document.scrollingElement || sc === document.documentElement ? innerHeight : sc.clientHeight;
-    const across = direction === "left" || direction === "right";
-    const step = amount > 0 ? amount : Math.round((across ? (sc === document.scrollingElement || sc === document.documentElement ? innerWidth : sc.clientWidth) : h) * 0.8);
+    const whole = sc === page;
+    const h = whole ? innerHeight : sc.clientHeight;
+    const w = whole ? innerWidth : sc.clientWidth;
+    const step = amount > 0 ? amount : Math.round((across ? w : h) * 0.8);
     const before = across ? sc.scrollLeft : sc.scrollTop;
     if (direction === "top") sc.scrollTop = 0;
     else if (direction === "bottom") sc.scrollTop = sc.scrollHeight;
@@ -2611,8 +2654,40 @@
     else if (direction === "left") sc.scrollLeft -= step;
     else if (direction === "right") sc.scrollLeft += step;
     else sc.scrollTop += step;
-    if (across) return { ok: 1, across: 1, x: Math.round(sc.scrollLeft), moved: Math.round(sc.scrollLeft - before), width: sc.scrollWidth };
-    return { ok: 1, y: Math.round(sc.scrollTop), moved: Math.round(sc.scrollTop - before), height: sc.scrollHeight, viewport: h, atEnd: sc.scrollTop + h >= sc.scrollHeight - 2 };
+    fresh(); // where things are is not where they were
+    // The box, when the page is not what moved: what it is, and its ref to scroll it again.
+    const box = whole ? {} : { box: roleOf(sc) || nameOf(sc, "") ? describe(sc) : "the box", boxRef: refOf(sc) };
+    if (across) return { ok: 1, across: 1, x: Math.round(Math.abs(sc.scrollLeft)), moved: Math.round(Math.abs(sc.scrollLeft - before)), width: sc.scrollWidth, ...box };
+    return { ok: 1, y: Math.round(sc.scrollTop), moved: Math.round(sc.scrollTop - before), height: sc.scrollHeight, viewport: h, atEnd: sc.scrollTop + h >= sc.scrollHeight - 2, ...box };
+  }
+  const pageScrolls = (across, page) => (across ? page.scrollWidth > innerWidth + 2 : page.scrollHeight > innerHeight + 2);
+  // extent is how long (or wide) the box with ref scrolls, or the page: what scrolling to its
+  // end loaded shows as it growing.
+  function extent({ ref, across }) {
+    const el = ref ? byRef(ref) : document.scrollingElement || document.documentElement;
+    if (!el) return { error: `there is no element ${ref} on the page any more` };
+    return { ok: 1, size: across ? el.scrollWidth : el.scrollHeight };
+  }
+  // inSight says whether a person sees some of el: in the window, and in the box sc it scrolls
+  // in (null: the page).
+  function inSight(el, sc) {
+    const r = el.getBoundingClientRect();
+    if (r.bottom <= 0 || r.top >= innerHeight || r.right <= 0 || r.left >= innerWidth) return false;
+    if (!sc) return true;
+    const b = sc.getBoundingClientRect();
+    return r.bottom > b.top && r.top < b.bottom && r.right > b.left && r.left < b.right;
+  }
+  // largestScroller is the largest box under root (itself included) that scrolls that way and
+  // a person can see, or null.
+  function largestScroller(root, across) {
+    let best = null, area = 0;
+    const all = root.nodeType === 1 ? [root, ...root.querySelectorAll("*")] : root.querySelectorAll("*");
+    for (const el of all) {
+      if (el === document.body || el === document.documentElement || !scrolls(el, across)) continue;
+      const a = el.clientWidth * el.clientHeight;
+      if (a > area && !unseen(el)) (best = el), (area = a);
+    }
+    return best;
   }
 
   // ---- reading ----
@@ -3057,7 +3132,7 @@
     fire("drop");
     return { ok: 1, what, accepted: true };
   }
-  const api = { shotBox, pasteText, requests, addedSince, fileField, setFiles, dropFiles, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, armDrag, dragged, domDrag, scrolled, settling, reveal, loadingNow, typedOn, veil, isChecked, readable, pdfBytes, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
+  const api = { shotBox, extent, pasteText, requests, addedSince, fileField, setFiles, dropFiles, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, armDrag, dragged, domDrag, scrolled, settling, reveal, loadingNow, typedOn, veil, isChecked, readable, pdfBytes, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

@@ -1395,3 +1395,76 @@ func TestWebComponentsAsMaterialDrawsThem(t *testing.T) {
 		t.Errorf("the form sent %s", v)
 	}
 }
+
+// A page that scrolls in boxes of its own (a chat app: the page never scrolls, its channel list
+// and its messages do, pinned items scroll sideways; a dialog's terms over a long page) is
+// scrolled the way a person scrolls it: the snapshot says which boxes scroll and how far, a
+// scroll given a box and a way scrolls that box (not the element into view, which moved
+// nothing and was said to have), waits for what scrolling to its end loads, and says so; with
+// a modal dialog open, a scroll without a box scrolls the dialog's, not the page behind it.
+func TestBoxesThatScrollAreScrolled(t *testing.T) {
+	site := testkit.NewSite(t)
+	ref := func(snap, pattern string) string {
+		if m := regexp.MustCompile(pattern).FindStringSubmatch(snap); m != nil {
+			return m[1]
+		}
+		return "e0"
+	}
+	p := &plan{}
+	p.steps = []step{
+		calls(call("snapshot", nil)),
+		func(*testkit.Conversation) []testkit.Call {
+			s := p.results("snapshot")[0].Text
+			return []testkit.Call{
+				call("scroll", obj{"ref": ref(s, `navigation "Channels" \[(e\d+)\]`), "direction": "down"}),
+				call("scroll", obj{"ref": ref(s, `\n\s*scrollable \[(e\d+)\]`), "direction": "bottom"}),
+				call("scroll", obj{"ref": ref(s, `button "Pin 1" \[(e\d+)\]`), "direction": "right"}),
+			}
+		},
+		calls(call("snapshot", nil)),
+		calls(call("navigate", obj{"url": site.Page("terms.html")})),
+		calls(call("click", obj{"selector": "#open"})),
+		calls(call("scroll", obj{"direction": "bottom"})),
+		calls(call("click", obj{"selector": "#agree"})),
+	}
+	panel, tab, _ := p.runOn(t, site, "scrollers.html", "catch up on the chat, then sign up")
+	snaps, scrolls := p.results("snapshot"), p.results("scroll")
+	if len(snaps) != 2 || len(scrolls) != 4 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`navigation "Channels" \[e\d+\] scrollable \(\d+(\.\d)? screens below\)`),
+		regexp.MustCompile(`scrollable \[e\d+\] \(\d+(\.\d)? screens below\):`),
+	} {
+		if !want.MatchString(snaps[0].Text) {
+			t.Errorf("the first snapshot does not say which boxes scroll (%s):\n%s", want, snaps[0].Text)
+		}
+	}
+	if !strings.Contains(snaps[0].Text, `button "Pin 12"`) || !strings.Contains(snaps[1].Text, `link "channel-1" [`) {
+		t.Errorf("what a box scrolls to (the pins along the strip, the channels the list was scrolled past) is left out:\n%s\n%s", snaps[0].Text, snaps[1].Text)
+	}
+	if n := strings.Count(snaps[0].Text, "scrollable"); n != 2 {
+		t.Errorf("the snapshot marks %d boxes that scroll up and down, not 2:\n%s", n, snaps[0].Text)
+	}
+	if r := scrolls[0]; r.Error || !strings.Contains(r.Text, `in navigation “Channels”`) || strings.Contains(r.Text, "into view") {
+		t.Errorf("scrolling the channel list: %s", r.Text)
+	}
+	if r := scrolls[1]; r.Error || !strings.Contains(r.Text, "More came in") {
+		t.Errorf("scrolling the messages to their end: %s", r.Text)
+	}
+	if r := scrolls[2]; r.Error || !strings.Contains(r.Text, "sideways") {
+		t.Errorf("scrolling the pinned items: %s", r.Text)
+	}
+	if !strings.Contains(snaps[1].Text, "Message 40 of the day") {
+		t.Errorf("the messages loaded at the end are not in the next snapshot:\n%s", snaps[1].Text)
+	}
+	if r := scrolls[3]; r.Error || !strings.Contains(r.Text, "This is its end") {
+		t.Errorf("scrolling the terms in the dialog: %s", r.Text)
+	}
+	if c := p.results("click"); len(c) != 2 || c[1].Error {
+		t.Errorf("I agree: %s", p.all())
+	}
+	if got := inTab[string](t, panel, tab, `document.getElementById("done").textContent + "|" + Math.round(scrollY)`); got != "Welcome aboard|0" {
+		t.Errorf("after agreeing to the terms, the page says %q (and is scrolled to): the page behind the dialog was scrolled, not the terms", got)
+	}
+}

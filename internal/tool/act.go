@@ -699,28 +699,53 @@ func scrollTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 		Height   int    `json:"height"`
 		Viewport int    `json:"viewport"`
 		AtEnd    bool   `json:"atEnd"`
+		Box      string `json:"box"`
+		BoxRef   string `json:"boxRef"`
 	}
+	// Scrolling loads what a page shows as it comes into view (more messages at a list's end,
+	// the next results, pictures): the result waits for what the page fetched for it.
+	w := e.watching(ctx, tab.ID, frame, false, nil)
 	if err := e.call(ctx, tab.ID, frame, pageFiles, "scroll", map[string]any{"target": pt, "direction": in.Direction, "amount": in.Amount}, &r); err != nil {
+		e.unwatch(tab.ID, w)
 		return nil, err
 	}
+	said := e.afterAction(ctx, tab.ID, tab, w)
 	if r.What != "" {
-		return &Result{Text: fmt.Sprintf("Scrolled %s into view.", r.What), Summary: r.What, URL: tab.URL}, nil
+		return &Result{Text: fmt.Sprintf("Scrolled %s into view.", r.What) + said, Summary: r.What, URL: tab.URL}, nil
 	}
-	if r.Across == 1 {
-		text := fmt.Sprintf("Scrolled %d px sideways; now at %d of %d px across.", r.Moved, r.X, r.Width)
-		if r.Moved == 0 {
-			text = fmt.Sprintf("The page did not move sideways (at %d of %d px across).", r.X, r.Width)
+	where, end := "", " This is the bottom of the page."
+	if r.Box != "" {
+		where, end = fmt.Sprintf(" in %s [%s]", r.Box, frameRef(frame, r.BoxRef)), " This is its end."
+	}
+	// What came in as it scrolled: the box (or page) grew.
+	var grew struct {
+		Size int `json:"size"`
+	}
+	across := r.Across == 1
+	if e.call(ctx, tab.ID, frame, pageFiles, "extent", map[string]any{"ref": r.BoxRef, "across": across}, &grew) == nil {
+		if was := map[bool]int{false: r.Height, true: r.Width}[across]; grew.Size > was+2 {
+			said = fmt.Sprintf(" More came in: it is now %d px long (it was %d).", grew.Size, was) + said
+			end = ""
 		}
-		return &Result{Text: text, Summary: fmt.Sprintf("x=%d", r.X), URL: tab.URL}, nil
 	}
-	text := fmt.Sprintf("Scrolled %d px; now at %d of %d px.", r.Moved, r.Y, r.Height)
+	if across {
+		text := fmt.Sprintf("Scrolled %d px sideways%s; now at %d of %d px across.", r.Moved, where, r.X, r.Width)
+		if r.Moved == 0 {
+			text = fmt.Sprintf("It did not move sideways%s (at %d of %d px across).", where, r.X, r.Width)
+		}
+		return &Result{Text: text + said, Summary: fmt.Sprintf("x=%d", r.X), URL: tab.URL}, nil
+	}
+	text := fmt.Sprintf("Scrolled %d px%s; now at %d of %d px.", r.Moved, where, r.Y, r.Height)
 	if r.Moved == 0 {
 		text = fmt.Sprintf("The page did not move (at %d of %d px).", r.Y, r.Height)
+		if r.Box != "" {
+			text = fmt.Sprintf("It did not move%s (at %d of %d px).", where, r.Y, r.Height)
+		}
 	}
 	if r.AtEnd {
-		text += " This is the bottom of the page."
+		text += end
 	}
-	return &Result{Text: text, Summary: fmt.Sprintf("y=%d", r.Y), URL: tab.URL}, nil
+	return &Result{Text: text + said, Summary: fmt.Sprintf("y=%d", r.Y), URL: tab.URL}, nil
 }
 
 func dialogTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {

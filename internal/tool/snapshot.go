@@ -70,11 +70,41 @@ type Node struct {
 	Options     []string `json:"options,omitempty"`
 	More        int      `json:"more,omitempty"`
 	Offscreen   int      `json:"offscreen,omitempty"`
+	Scroll      *Room    `json:"scroll,omitempty"` // a box the page scrolls inside
 	Frame       *int     `json:"frame,omitempty"`
 	Src         string   `json:"src,omitempty"`
 	// Failed is set (by Env.Snapshot) on an iframe whose page did not load.
 	Failed bool   `json:"failed,omitempty"`
 	Kids   []Item `json:"kids,omitempty"`
+}
+
+// Room is how far a box that scrolls on its own can scroll up and down, in screens of its own.
+type Room struct {
+	Up   float64 `json:"u"`
+	Down float64 `json:"d"`
+}
+
+// String says it as the snapshot writes it: "2.5 screens below", "1 screen above, 0.5 below".
+func (r Room) String() string {
+	var parts []string
+	for _, p := range []struct {
+		n    float64
+		side string
+	}{{r.Up, "above"}, {r.Down, "below"}} {
+		if p.n > 0 {
+			parts = append(parts, strconv.FormatFloat(p.n, 'f', -1, 64)+" "+p.side)
+		}
+	}
+	if len(parts) == 0 {
+		return "less than a tenth of a screen more"
+	}
+	unit := " screens "
+	if r.Up == 1 || r.Up == 0 && r.Down == 1 {
+		unit = " screen "
+	}
+	first, rest, _ := strings.Cut(parts[0], " ")
+	parts[0] = first + unit + rest
+	return strings.Join(parts, ", ")
 }
 
 // interactiveRoles are the roles a person acts on (the rest is read).
@@ -596,6 +626,12 @@ func (w *writer) label(n *Node) string {
 	}
 	if n.Placeholder != "" {
 		props = append(props, "placeholder="+strconv.Quote(n.Placeholder))
+	}
+	if n.Scroll != nil {
+		if n.Role != "scrollable" {
+			props = append(props, "scrollable")
+		}
+		props = append(props, "("+n.Scroll.String()+")")
 	}
 	if len(n.Options) > 0 {
 		o := "options=" + strings.Join(quoteAll(n.Options), ",")

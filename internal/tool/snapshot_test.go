@@ -205,3 +205,22 @@ func TestLongTextsAreShortenedInAPageSnapshot(t *testing.T) {
 	assert.NotContains(t, part, "Long texts are shortened")
 	assert.Equal(t, len(refsIn(part)), len(refsIn(page)), "no control lost")
 }
+
+// A box the page scrolls inside says so, and how far it goes each way, in screens of its own.
+func TestBoxesThatScrollSayHowFar(t *testing.T) {
+	var s Snap
+	require.NoError(t, json.Unmarshal([]byte(`{"url":"https://chat.example/","title":"Chat","tree":[
+		{"role":"navigation","name":"Channels","ref":"e1","scroll":{"u":0,"d":3.4},"kids":[{"role":"link","name":"general","ref":"e2"}]},
+		{"role":"scrollable","ref":"e3","scroll":{"u":1,"d":0.5},"kids":[{"t":"Message 1"}]},
+		{"role":"list","ref":"e4","scroll":{"u":2.5,"d":0},"kids":[{"role":"listitem","name":"Last"}]},
+		{"role":"scrollable","ref":"e5","scroll":{"u":0,"d":1},"kids":[{"t":"Only one more"}]}]}`), &s))
+	page := Format(&s, SnapOptions{})
+	for _, line := range []string{
+		`navigation "Channels" [e1] scrollable (3.4 screens below):`,
+		`scrollable [e3] (1 screen above, 0.5 below):`,
+		`list [e4] scrollable (2.5 screens above):`,
+		`scrollable [e5] (1 screen below):`,
+	} {
+		assert.Contains(t, page, line)
+	}
+}

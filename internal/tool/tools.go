@@ -60,7 +60,7 @@ var definitions = []Tool{
 	takesFiles(def("upload_file", Act, "act:upload", (*UploadInput)(nil), uploadTarget, upload,
 		"Choose files for the page: a file field, or what the page offers instead (an Attach or Upload button, a drop zone), by ref. The files are given to the page as the system's file chooser would give them; the user is always asked first. The result says what the field holds now.")),
 	def("scroll", Act, "act:scroll", (*ScrollInput)(nil), scrollTarget, scrollTool,
-		"Scroll the page up, down, left, right, to the top or the bottom (by amount pixels, or most of a screen), or scroll an element into view."),
+		"Scroll the page, or a box in it that scrolls on its own (a list, a pane of messages, a dialog's text: the snapshot marks them scrollable), up, down, left, right, to the top or the bottom (by amount pixels, or most of a screen), or scroll an element into view."),
 	def("wait_for", Read, "read:wait", (*WaitInput)(nil), waitTarget, waitFor,
 		"Wait until an element matching a selector is visible, a text appears, a text disappears, or for a number of seconds."),
 	def("dialog", Act, "act:dialog", (*DialogInput)(nil), dialogTarget, dialogTool,
@@ -245,10 +245,10 @@ type UploadInput struct {
 
 // ScrollInput is scroll's input.
 type ScrollInput struct {
-	Direction string `json:"direction,omitempty" jsonschema:"enum=down,enum=up,enum=left,enum=right,enum=top,enum=bottom" jsonschema_description:"Where to scroll (down by default). Ignored when an element is given."`
+	Direction string `json:"direction,omitempty" jsonschema:"enum=down,enum=up,enum=left,enum=right,enum=top,enum=bottom" jsonschema_description:"Where to scroll (down by default)."`
 	Amount    int    `json:"amount,omitempty" jsonschema:"minimum=1" jsonschema_description:"How many pixels (most of a screen by default)."`
-	Ref       string `json:"ref,omitempty" jsonschema_description:"Scroll this element into view instead (a ref from the snapshot)."`
-	Selector  string `json:"selector,omitempty" jsonschema_description:"Scroll the element this CSS selector matches into view instead."`
+	Ref       string `json:"ref,omitempty" jsonschema_description:"An element (a ref from the snapshot). Without a direction, it is scrolled into view; with one, the box it is in scrolls that way, or the element itself when the snapshot says it is scrollable (a list, a pane of messages, a dialog's text)."`
+	Selector  string `json:"selector,omitempty" jsonschema_description:"The element, by a CSS selector, as ref."`
 	TabID     int    `json:"tabId,omitempty" jsonschema_description:"The tab, from tabs_list. The current tab when omitted."`
 }
 

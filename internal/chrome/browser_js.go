@@ -483,7 +483,7 @@ func (b *Browser) Debug(ctx context.Context, tabID int, method string, params an
 		if strings.Contains(err.Error(), "Detached while handling command") {
 			return nil, fmt.Errorf("%w (%v)", tool.ErrDetached, err)
 		}
-		return nil, err
+		return nil, apiError(err)
 	}
 	return json.RawMessage(jsonString(v)), nil
 }

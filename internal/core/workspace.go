@@ -105,13 +105,37 @@ func (w *workspace) Tabs(ctx context.Context, windowID int) ([]tool.Tab, error) 
 	if err != nil {
 		return nil, err
 	}
+	byID := make(map[int]tool.Tab, len(all))
+	for _, t := range all {
+		byID[t.ID] = t
+	}
 	var out []tool.Tab
 	for _, t := range all {
-		if t.GroupID == g {
+		if owns(g, t, byID) {
 			out = append(out, t)
 		}
 	}
 	return out, nil
+}
+
+// owns says whether t is the workspace's (of group g): in its group, or a tab no group holds
+// that one of its tabs opened. A popup window a page opens (a "Sign in with…" or payment
+// window) cannot join a tab group, and is the client's as much as a tab its link opened.
+func owns(g int, t tool.Tab, byID map[int]tool.Tab) bool {
+	for range 8 {
+		if g < 0 {
+			return false
+		}
+		if t.GroupID == g {
+			return true
+		}
+		o, ok := byID[t.Opener]
+		if t.GroupID >= 0 || t.Opener <= 0 || !ok {
+			return false
+		}
+		t = o
+	}
+	return false
 }
 
 // ActiveTab is the group's active tab (or its first); with no tab yet, a new blank tab in a
@@ -162,13 +186,24 @@ func (w *workspace) outside(ctx context.Context, _ tool.Tool, args json.RawMessa
 	if a.TabID > 0 {
 		ids = append(ids, a.TabID)
 	}
+	if len(ids) == 0 {
+		return false
+	}
 	g := w.groupID()
+	all, err := w.Browser.Tabs(ctx, 0)
+	if err != nil {
+		return true
+	}
+	byID := make(map[int]tool.Tab, len(all))
+	for _, t := range all {
+		byID[t.ID] = t
+	}
 	for _, id := range ids {
-		t, err := w.Browser.Tab(ctx, id)
-		if err != nil {
+		t, ok := byID[id]
+		if !ok {
 			continue // no such tab: the tool says so
 		}
-		if g < 0 || t.GroupID != g {
+		if !owns(g, t, byID) {
 			return true
 		}
 	}

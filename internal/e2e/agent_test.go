@@ -5,6 +5,7 @@ package e2e
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -1075,5 +1076,38 @@ func TestNavigateAwayFromADialog(t *testing.T) {
 				t.Errorf("the snapshot after leaving the dialog: %s", p.all())
 			}
 		})
+	}
+}
+
+// "Sign in with…" as sites do it: a popup window the page opens, which tells its opener who
+// signed in and closes itself once its form is sent. The click says which tab it opened; the
+// form sent in it says the tab closed (not "No tab with given id", as a failure, for what was
+// done) and where calls go now; the page that opened it shows who signed in.
+func TestASignInWindowIsUsedAndClosesItself(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{}
+	popup := 0
+	p.steps = []step{
+		calls(call("click", obj{"selector": "#signin"})),
+		func(*testkit.Conversation) []testkit.Call {
+			if m := regexp.MustCompile(`It opened a new tab \(tabId (\d+)\)`).FindStringSubmatch(p.results("click")[0].Text); m != nil {
+				popup, _ = strconv.Atoi(m[1])
+			}
+			return []testkit.Call{call("type", obj{"tabId": popup, "selector": "#email", "text": "ada@example.com", "submit": true})}
+		},
+		calls(call("snapshot", nil)),
+	}
+	_, tab, _ := p.runOn(t, site, "popup.html", "sign me in")
+	if popup == 0 {
+		t.Fatalf("the click does not say which tab it opened: %s", p.all())
+	}
+	ty := p.results("type")
+	if len(ty) != 1 || ty[0].Error || !strings.Contains(ty[0].Text, "Typed 15 characters") ||
+		!strings.Contains(ty[0].Text, fmt.Sprintf("The tab it acted in (tabId %d) then closed", popup)) ||
+		!strings.Contains(ty[0].Text, fmt.Sprintf("Calls without a tabId now go to tab %d", tab)) {
+		t.Errorf("the form sent in the sign-in window: %s", p.all())
+	}
+	if s := p.results("snapshot"); len(s) != 1 || !strings.Contains(s[0].Text, "Signed in as ada@example.com") {
+		t.Errorf("the page after signing in: %s", p.all())
 	}
 }

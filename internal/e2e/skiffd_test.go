@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -576,5 +577,36 @@ func TestOutsideClientSurvivesWorkerRestarts(t *testing.T) {
 	}
 	if got := inTab[string](t, panel, tab, `document.getElementById("count-like").textContent`); got != "1" {
 		t.Errorf("the click ran %s times", got)
+	}
+}
+
+// A popup window a client's page opens (a "Sign in with…" window) cannot join the client's tab
+// group, and is the client's all the same: the click says it opened it, tabs_list lists it, and
+// reading it does not ask as if it were another's tab (the test would wait on that ask).
+func TestAClientUsesTheSignInWindowItsPageOpens(t *testing.T) {
+	site := testkit.NewSite(t)
+	d, panel := linkedPanel(t)
+	cs := mcpClient(t, d, "e2e-agent")
+	if r := callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": site.Page("popup.html")}, "allow_always"); r.IsError {
+		t.Fatalf("navigate: %s", text(r))
+	}
+	r := callTool(t, panel, cs, "e2e-agent", "click", map[string]any{"selector": "#signin"}, "allow_always")
+	m := regexp.MustCompile(`It opened a new tab \(tabId (\d+)\)`).FindStringSubmatch(text(r))
+	if r.IsError || m == nil {
+		t.Fatalf("the click does not say which tab it opened: %s", text(r))
+	}
+	popup, _ := strconv.Atoi(m[1])
+	if l := text(callTool(t, panel, cs, "e2e-agent", "tabs_list", map[string]any{}, "allow_always")); !strings.Contains(l, fmt.Sprintf("tab %d ", popup)) {
+		t.Errorf("tabs_list leaves out the window the client's page opened:\n%s", l)
+	}
+	if s := callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{"tabId": popup}, ""); s.IsError || !strings.Contains(text(s), `textbox "Email"`) {
+		t.Fatalf("snapshot of the sign-in window: %s", text(s))
+	}
+	ty := callTool(t, panel, cs, "e2e-agent", "type", map[string]any{"tabId": popup, "selector": "#email", "text": "ada@example.com", "submit": true}, "allow_once")
+	if ty.IsError || !strings.Contains(text(ty), "then closed") {
+		t.Errorf("the form sent in the sign-in window: %s", text(ty))
+	}
+	if s := text(callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "")); !strings.Contains(s, "Signed in as ada@example.com") {
+		t.Errorf("the client's page after signing in:\n%s", s)
 	}
 }

@@ -788,7 +788,9 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 		}
 		if !found {
 			var err error
-			if t, err = e.Browser.Tab(ctx, tabID); err != nil {
+			if t, err = e.Browser.Tab(ctx, tabID); errors.Is(err, ErrNoTab) {
+				return outcome{said: " " + e.tabClosed(ctx, tabID), left: true}
+			} else if err != nil {
 				return outcome{}
 			}
 		}

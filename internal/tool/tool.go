@@ -268,12 +268,40 @@ func (c *Call) Run(ctx context.Context, e *Env) (*Result, error) {
 	}
 	res, err := c.Tool.run(ctx, e, c.in, c.Effect)
 	if err != nil {
+		if r := c.closedItsTab(ctx, e, err); r != nil {
+			return r, nil
+		}
 		return nil, explain(ctx, err)
 	}
 	if s, ok := c.in.(ownsSize); !ok || !s.ownSize() {
 		res.Text = cutLines(res.Text, MaxResultChars)
 	}
 	return res, nil
+}
+
+// closedItsTab is what an action says when its tab was there as it began and is gone once it
+// failed: a sign-in or payment window that closes itself once the form in it is sent, a
+// "Close" button that calls window.close(). What the action did is done; the page closed the
+// tab. nil for any other failure.
+func (c *Call) closedItsTab(ctx context.Context, e *Env, err error) *Result {
+	f := c.Effect
+	if c.Tool.Risk != Act || f == nil || f.TabID <= 0 || !errors.Is(err, ErrNoTab) {
+		return nil
+	}
+	if _, err := e.Browser.Tab(ctx, f.TabID); !errors.Is(err, ErrNoTab) {
+		return nil
+	}
+	return &Result{Text: e.tabClosed(ctx, f.TabID), Summary: "the tab closed", URL: f.URL}
+}
+
+// tabClosed says that the tab an action was in closed as it ran, and where calls without a
+// tabId go now.
+func (e *Env) tabClosed(ctx context.Context, tabID int) string {
+	text := fmt.Sprintf("The tab it acted in (tabId %d) then closed: its page closed its own window once it was done (as sign-in and payment windows do), or someone closed it.", tabID)
+	if t, err := e.tab(ctx, 0); err == nil {
+		text += fmt.Sprintf(" Calls without a tabId now go to tab %d: %q (%s).", t.ID, oneLine(t.Title), t.URL)
+	}
+	return text
 }
 
 // MaxResultChars bounds what one call says back, unless its input sets a size of its own (a

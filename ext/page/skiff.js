@@ -2812,36 +2812,72 @@
     for (const id of (a.getAttribute("aria-labelledby") || "").split(/\s+/)) if (id) s += " " + (document.getElementById(id)?.textContent || "");
     return s;
   }
+  // The words a search compares: any run of spaces (a line break, a no-break space) is one, in
+  // any case.
+  const folded = (s) => String(s).replace(/[\s\u00a0\u202f]+/g, " ").trim().toLowerCase();
+  const unread = /^(script|style|noscript|template)$/;
+  // squashed is s without its spaces: an element's textContent may join words its layout parts
+  // ("Ships<br>tomorrow"), so what it holds is first compared so.
+  const squashed = (s) => String(s).replace(/[\s\u00a0\u202f]+/g, "").toLowerCase();
+  // holders finds the smallest elements under el (in its shadow trees too) whose visible text
+  // holds needle (folded), into out; it says whether it found one. It looks only down the
+  // elements whose text holds needle (and into shadow trees, which their host's text leaves
+  // out), so what it costs is the depth of the page, not its size.
+  function holders(el, needle, out, max) {
+    const sq = squashed(needle);
+    let found = false;
+    for (const k of kidsOf(el)) {
+      if (out.length >= max) return true;
+      if (k.nodeType === 1 && !unread.test(k.localName) && (shadowOf(k) || squashed(k.textContent).includes(sq)) && holders(k, needle, out, max)) found = true;
+    }
+    if (found || el === document.documentElement) return found;
+    if (!squashed(el.textContent + (shadowOf(el) ? shadowOf(el).textContent : "")).includes(sq) || !folded(visibleText(el, 4000)).includes(needle)) return false;
+    out.push(el);
+    return true;
+  }
+  // find is where text a person sees is on the page: each text node that holds it, or, for
+  // words split across elements ("Order <b>confirmed</b>", "$<span>12</span>.99"), the
+  // smallest element that does.
   function find({ text, max }) {
     fresh();
-    const needle = String(text).toLowerCase();
+    max = max || 20;
+    const needle = folded(text);
     const out = [];
-    const tw = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
+    const match = (node) => {
+      const el = node.nodeType === 1 ? node : node.parentElement;
+      let act = el;
+      while (act && !isInteractive(act, roleOf(act))) act = parentOf(act);
+      // The words around the match come from the block it is in (a match in <b> inside a
+      // paragraph reads with the paragraph).
+      let block = el;
+      while (block && parentOf(block) && style(block).display.startsWith("inline")) block = parentOf(block);
+      const text = clean(visibleText(block, 4000), 4000);
+      const i = text.toLowerCase().indexOf(needle);
+      const r = el.getBoundingClientRect();
+      out.push({
+        context: clean(i < 0 ? (node.nodeType === 3 ? node.data : text) : text.slice(Math.max(0, i - 80), i + needle.length + 80), 220),
+        in: describe(block),
+        ref: act ? refOf(act) : undefined,
+        // Text no control holds (a zone that takes dropped files, a div a script listens
+        // on) still gets a ref: its block's, to hover, drag, drop on or click.
+        block: act ? undefined : refOf(block),
+        y: Math.round(r.top + scrollY),
+      });
+    };
     const visit = (walker) => {
-      for (let n = walker.nextNode(); n && out.length < (max || 20); n = walker.nextNode()) {
-        if (!n.data.toLowerCase().includes(needle) || !textVisible(n) || unseen(n.parentElement)) continue;
-        let act = n.parentElement;
-        while (act && !isInteractive(act, roleOf(act))) act = parentOf(act);
-        // The words around the match come from the block it is in (a match in <b> inside a
-        // paragraph reads with the paragraph).
-        let block = n.parentElement;
-        while (block && parentOf(block) && style(block).display.startsWith("inline")) block = parentOf(block);
-        const text = visibleText(block, 4000);
-        const i = text.toLowerCase().indexOf(needle);
-        const r = n.parentElement.getBoundingClientRect();
-        out.push({
-          context: clean(i < 0 ? n.data : text.slice(Math.max(0, i - 80), i + needle.length + 80), 220),
-          in: describe(block),
-          ref: act ? refOf(act) : undefined,
-          // Text no control holds (a zone that takes dropped files, a div a script listens
-          // on) still gets a ref: its block's, to hover, drag, drop on or click.
-          block: act ? undefined : refOf(block),
-          y: Math.round(r.top + scrollY),
-        });
+      for (let n = walker.nextNode(); n && out.length < max; n = walker.nextNode()) {
+        if (!folded(n.data).includes(needle) || !textVisible(n) || unseen(n.parentElement)) continue;
+        match(n);
       }
     };
-    visit(tw);
-    for (const host of shadowHosts()) if (out.length < (max || 20)) visit(document.createTreeWalker(shadowOf(host), NodeFilter.SHOW_TEXT));
+    const root = document.body || document.documentElement;
+    visit(document.createTreeWalker(root, NodeFilter.SHOW_TEXT));
+    for (const host of shadowHosts()) if (out.length < max) visit(document.createTreeWalker(shadowOf(host), NodeFilter.SHOW_TEXT));
+    if (!out.length && needle) {
+      const els = [];
+      holders(root, needle, els, max);
+      for (const el of els) if (!unseen(el)) match(el);
+    }
     return { ok: 1, matches: out };
   }
   // check answers a wait: whether a selector matches a visible element, the text is there, or
@@ -2858,9 +2894,25 @@
       const there = !!el && !hiddenUp(el);
       return { ok: 1, met: gone ? !there : there };
     }
-    const body = document.body ? document.body.innerText : "";
-    const there = body.toLowerCase().includes(String(text).toLowerCase());
+    // The page's text as drawn, its lines and no-break spaces read as spaces; then what its
+    // shadow trees show, which that text leaves out.
+    const needle = folded(text);
+    const body = document.body;
+    let there = !!body && folded(body.innerText).includes(needle);
+    if (!there && body && needle) there = holders(body, needle, [], 1);
     return { ok: 1, met: gone ? !there : there };
+  }
+  // framesShown says which of the frames with frameIds (children of this document) a person
+  // can see: their frame element is drawn. unknown: the frames this document has not heard
+  // from (hello).
+  function framesShown({ frameIds }) {
+    const shown = [], unknown = [];
+    for (const id of frameIds) {
+      const f = frameElementFor(id);
+      if (!f) unknown.push(id);
+      else if (!unseen(f)) shown.push(id);
+    }
+    return { ok: 1, shown, unknown };
   }
   // settle resolves as soon as the loaded page is usable: when a frame passes with no change
   // to it, at once; when it is still changing (scripts rendering it), once it has not changed
@@ -3132,7 +3184,7 @@
     fire("drop");
     return { ok: 1, what, accepted: true };
   }
-  const api = { shotBox, extent, pasteText, requests, addedSince, fileField, setFiles, dropFiles, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, armDrag, dragged, domDrag, scrolled, settling, reveal, loadingNow, typedOn, veil, isChecked, readable, pdfBytes, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
+  const api = { shotBox, extent, framesShown, pasteText, requests, addedSince, fileField, setFiles, dropFiles, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, armDrag, dragged, domDrag, scrolled, settling, reveal, loadingNow, typedOn, veil, isChecked, readable, pdfBytes, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

@@ -1111,3 +1111,47 @@ func TestASignInWindowIsUsedAndClosesItself(t *testing.T) {
 		t.Errorf("the page after signing in: %s", p.all())
 	}
 }
+
+// Words a person reads are found and waited for wherever the page puts them: split across
+// elements and lines, with a no-break space, in a web component's shadow tree, in a frame it
+// shows (some only after a moment); words it hides, and a frame it keeps at no size, are not.
+func TestTextIsFoundWhereverThePageShowsIt(t *testing.T) {
+	site := testkit.NewSite(t)
+	finds := []string{"order is confirmed", "Total: $12.99", "ships tomorrow", "Delivery on Tuesday", "Payment accepted", "WELCOME50", "Refund approved"}
+	p := &plan{}
+	p.steps = []step{
+		calls(call("wait_for", obj{"text": "Payment accepted"})),
+		calls(call("wait_for", obj{"text": "Saved to your library"})),
+		calls(call("wait_for", obj{"textGone": "Checking your card"})),
+		calls(call("wait_for", obj{"text": "Refund approved", "timeoutMs": 1000})),
+	}
+	for _, f := range finds {
+		p.steps = append(p.steps, calls(call("find_text", obj{"text": f})))
+	}
+	p.runOn(t, site, "found.html", "is my order through?")
+	waits, found := p.results("wait_for"), p.results("find_text")
+	if len(waits) != 4 || len(found) != len(finds) {
+		t.Fatalf("calls: %s", p.all())
+	}
+	for i, w := range waits[:3] {
+		if w.Error || !strings.Contains(w.Text, "Found") {
+			t.Errorf("wait %d: %s", i, w.Text)
+		}
+	}
+	if !waits[3].Error {
+		t.Errorf("waiting for the words of a frame of no size: %s", waits[3].Text)
+	}
+	for i, f := range finds[:5] {
+		if found[i].Error || strings.Contains(found[i].Text, "is not on the page") {
+			t.Errorf("find_text %q: %s", f, found[i].Text)
+		}
+	}
+	if !regexp.MustCompile(`in the frame showing \S+found-frame.html\) at \d+ px \(no control holds it; its block has ref f\d+e\d+\)`).MatchString(found[4].Text) {
+		t.Errorf("the words in the frame do not say where they are: %s", found[4].Text)
+	}
+	for i, f := range finds[5:] {
+		if r := found[5+i]; !strings.Contains(r.Text, "is not on the page") {
+			t.Errorf("find_text %q found hidden words: %s", f, r.Text)
+		}
+	}
+}

@@ -282,6 +282,52 @@ const (
 	maxFramesRead = 4
 )
 
+// maxFramesSearched bounds how many of a page's frames find_text and wait_for look in.
+const maxFramesSearched = 8
+
+// shownFrames are the frames of a tab's page (its own, not theirs) whose frame element it
+// shows, that can be scripted: where find_text and wait_for look after the page itself. A
+// frame the page hides (a tracker's, a hidden one that speaks to the AI) is not searched.
+func (e *Env) shownFrames(ctx context.Context, tabID int) []Frame {
+	all, err := e.Browser.Frames(ctx, tabID)
+	if err != nil {
+		return nil
+	}
+	frames := live(all)
+	can := scriptable(frames)
+	byID := map[int]Frame{}
+	var ids []int
+	for _, f := range frames {
+		if f.ParentID == 0 && f.ID != 0 && can[f.ID] {
+			byID[f.ID] = f
+			ids = append(ids, f.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	var r struct {
+		Shown   []int `json:"shown"`
+		Unknown []int `json:"unknown"`
+	}
+	err = e.call(ctx, tabID, 0, pageFiles, "framesShown", map[string]any{"frameIds": ids}, &r)
+	if err == nil && len(r.Unknown) > 0 {
+		// The page has not heard from these frames yet: they say which they are, and it is asked again.
+		e.introduceFrames(ctx, tabID, frames)
+		err = e.call(ctx, tabID, 0, pageFiles, "framesShown", map[string]any{"frameIds": ids}, &r)
+	}
+	if err != nil {
+		return nil
+	}
+	out := make([]Frame, 0, len(r.Shown))
+	for _, id := range r.Shown {
+		if len(out) < maxFramesSearched {
+			out = append(out, byID[id])
+		}
+	}
+	return out
+}
+
 // framesText is the text of the frames of tab that r names as shown, each after a line with
 // its address, read as each frame reads itself (its own hidden text left out).
 func (e *Env) framesText(ctx context.Context, tabID int, r *Readable) string {
@@ -576,30 +622,53 @@ func findText(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	var r struct {
-		Matches []struct {
-			Context, In, Ref, Block string
-			Y                       int
-		} `json:"matches"`
+	type match struct {
+		Context, In, Ref, Block string
+		Y                       int
 	}
-	if err := e.call(ctx, t.ID, 0, pageFiles, "find", map[string]any{"text": in.Text, "max": 20}, &r); err != nil {
+	var r struct {
+		Matches []match `json:"matches"`
+	}
+	const most = 20
+	if err := e.call(ctx, t.ID, 0, pageFiles, "find", map[string]any{"text": in.Text, "max": most}, &r); err != nil {
 		return nil, err
 	}
 	var b strings.Builder
-	for _, m := range r.Matches {
-		near := ""
-		switch {
-		case m.Ref != "":
-			near = fmt.Sprintf(" (act on it with ref %s)", m.Ref)
-		case m.Block != "":
-			near = fmt.Sprintf(" (no control holds it; its block has ref %s)", m.Block)
+	write := func(ms []match, frame Frame) {
+		where := ""
+		if frame.ID != 0 {
+			where = " (in the frame showing " + frame.URL + ")"
 		}
-		fmt.Fprintf(&b, "- in %s at %d px%s: %q\n", m.In, m.Y, near, m.Context)
+		for _, m := range ms {
+			near := ""
+			switch {
+			case m.Ref != "":
+				near = fmt.Sprintf(" (act on it with ref %s)", frameRef(frame.ID, m.Ref))
+			case m.Block != "":
+				near = fmt.Sprintf(" (no control holds it; its block has ref %s)", frameRef(frame.ID, m.Block))
+			}
+			fmt.Fprintf(&b, "- in %s%s at %d px%s: %q\n", m.In, where, m.Y, near, m.Context)
+		}
 	}
-	if len(r.Matches) == 0 {
+	write(r.Matches, Frame{})
+	n := len(r.Matches)
+	// What the page shows in its frames is on the page for the person looking at it.
+	for _, f := range e.shownFrames(ctx, t.ID) {
+		if n >= most {
+			break
+		}
+		var fr struct {
+			Matches []match `json:"matches"`
+		}
+		if e.call(ctx, t.ID, f.ID, pageFiles, "find", map[string]any{"text": in.Text, "max": most - n}, &fr) == nil {
+			write(fr.Matches, f)
+			n += len(fr.Matches)
+		}
+	}
+	if n == 0 {
 		fmt.Fprintf(&b, "%q is not on the page (as visible text).\n", in.Text)
 	}
-	return (&Result{Text: b.String(), Untrusted: true, URL: t.URL}).Summed(sumMatches.With(len(r.Matches))), nil
+	return (&Result{Text: b.String(), Untrusted: true, URL: t.URL}).Summed(sumMatches.With(n)), nil
 }
 
 func screenshot(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
@@ -791,6 +860,22 @@ func waitFor(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 		var ne *Error
 		if err != nil && !(isRetry(err) || asErr(err, &ne) && strings.Contains(ne.Msg, "frame is gone")) {
 			return nil, err
+		}
+		if err == nil && in.Selector == "" {
+			// Text the page shows in a frame (a payment's answer, an embedded form's) is on
+			// the page: there when any frame shows it, gone when none does.
+			gone := in.TextGone != ""
+			for _, f := range e.shownFrames(ctx, t.ID) {
+				if r.Met != gone {
+					break
+				}
+				var fr struct {
+					Met bool `json:"met"`
+				}
+				if e.call(ctx, t.ID, f.ID, pageFiles, "check", args, &fr) == nil {
+					r.Met = fr.Met
+				}
+			}
 		}
 		if err == nil && r.Met {
 			return (&Result{Text: fmt.Sprintf("Found %s after %.1f s.", what, time.Since(start).Seconds())}).Summed(sumMet.With()), nil

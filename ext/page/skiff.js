@@ -2474,13 +2474,26 @@
     const what = describe(el);
     if (el.localName !== "select") return { error: `${what} is not a <select>; click it and then click the option instead` };
     if (el.disabled) return { error: `${what} is disabled` };
-    const want = values.map((v) => String(v).trim().toLowerCase());
+    // Each value names an option by its value, label or text, in any case and spacing; else,
+    // as with a list a page draws, by part of its label when only one holds it ("United
+    // States" for "United States of America").
+    const opts = [...el.options];
+    const names = (os) => os.slice(0, 20).map((o) => JSON.stringify(clean(o.label, 80))).join(", ") + (os.length > 20 ? `, and ${os.length - 20} more` : "");
     const picked = [];
-    for (const o of el.options) {
-      const hit = want.includes(o.value.toLowerCase()) || want.includes(o.label.trim().toLowerCase()) || want.includes(o.text.trim().toLowerCase());
-      if (hit && !o.disabled) picked.push(o);
+    for (const v of values) {
+      const w = folded(v);
+      let hits = opts.filter((o) => folded(o.value) === w || folded(o.label) === w || folded(o.text) === w);
+      if (!hits.length && w) {
+        hits = opts.filter((o) => folded(o.label).includes(w));
+        if (hits.length > 1) return { error: `${JSON.stringify(v)} matches several options of ${what}: ${names(hits)}; give the whole name` };
+      }
+      for (const o of hits) if (!o.disabled && !picked.includes(o)) picked.push(o);
     }
-    if (!picked.length) return { error: `${what} has no option ${values.map((v) => JSON.stringify(v)).join(" or ")}; it has ${[...el.options].slice(0, 20).map((o) => JSON.stringify(o.label)).join(", ")}` };
+    if (!picked.length) {
+      const off = opts.filter((o) => o.disabled && values.some((v) => folded(o.label) === folded(v) || folded(o.value) === folded(v)));
+      if (off.length) return { error: `option ${JSON.stringify(off[0].label)} of ${what} is disabled` };
+      return { error: `${what} has no option ${values.map((v) => JSON.stringify(v)).join(" or ")}; it has ${names(opts)}` };
+    }
     if (!el.multiple && picked.length > 1) picked.length = 1;
     // Choosing what is already chosen changes nothing, and a browser fires no event for it.
     const was = [...el.options].filter((o) => o.selected);

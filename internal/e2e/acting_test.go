@@ -1468,3 +1468,39 @@ func TestBoxesThatScrollAreScrolled(t *testing.T) {
 		t.Errorf("after agreeing to the terms, the page says %q (and is scrolled to): the page behind the dialog was scrolled, not the terms", got)
 	}
 }
+
+// A list the browser draws (a <select>) is chosen from as a person reads it, as the lists a
+// page draws are: by the option's name in any case and spacing, or by the part of it only one
+// option holds ("Spa" for Spain); a part several hold, or none, says which options there are.
+func TestASelectIsChosenFromByWhatItsOptionsSay(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			ref := refIn(t, c, `combobox "Country"`)
+			return []testkit.Call{
+				call("select_option", obj{"ref": ref, "values": []string{" portugal "}}),
+				call("select_option", obj{"ref": ref, "values": []string{"a"}}),
+				call("select_option", obj{"ref": ref, "values": []string{"Germany"}}),
+				call("select_option", obj{"ref": ref, "values": []string{"Spa"}}),
+			}
+		},
+	}}
+	panel, tab, _ := p.runOn(t, site, "form.html", "I live in Spain")
+	s := p.results("select_option")
+	if len(s) != 4 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	if s[0].Error || s[3].Error || !strings.Contains(s[3].Text, `"Spain"`) {
+		t.Errorf("choosing by the name and by the part only one holds: %s", p.all())
+	}
+	if !s[1].Error || !strings.Contains(s[1].Text, `matches several options`) || !strings.Contains(s[1].Text, `"Portugal"`) {
+		t.Errorf("a part several options hold: %s", s[1].Text)
+	}
+	if !s[2].Error || !strings.Contains(s[2].Text, `has no option "Germany"; it has "France", "Portugal", "Spain"`) {
+		t.Errorf("an option it does not have: %s", s[2].Text)
+	}
+	if got := inTab[string](t, panel, tab, `document.querySelector("select[name=country]").value`); got != "Spain" {
+		t.Errorf("the country chosen: %q", got)
+	}
+}

@@ -54,6 +54,44 @@ func (s *schema) check(args json.RawMessage) (json.RawMessage, error) {
 	return b, nil
 }
 
+// renameKeys reads the fields of m that name a property of s in another spelling ("tab_id",
+// "TabId" or "tab-id" for "tabId": models used to other tools write snake case) as that
+// property, when m does not also hold it and only one property is spelt so. Left alone, such a
+// field was dropped unsaid, and the call acted on the current tab, not the tab named. It says
+// whether it renamed one.
+func (s *schema) renameKeys(m map[string]any) bool {
+	renamed := false
+	for k, x := range m {
+		if _, named := s.Properties[k]; named {
+			continue
+		}
+		want, n := "", 0
+		for p := range s.Properties {
+			if keyFold(p) == keyFold(k) {
+				want, n = p, n+1
+			}
+		}
+		if _, taken := m[want]; n == 1 && !taken {
+			delete(m, k)
+			m[want], renamed = x, true
+		}
+	}
+	return renamed
+}
+
+// keyFold is a field's name without case, "_" or "-".
+func keyFold(k string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' {
+			return -1
+		}
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, k)
+}
+
 // value checks v against s and returns it as s reads it, and whether that differs from v.
 func (s *schema) value(path string, v any) (any, bool, error) {
 	if s == nil {
@@ -77,6 +115,9 @@ func (s *schema) value(path string, v any) (any, bool, error) {
 		if !ok {
 			want = "an object"
 			break
+		}
+		if s.renameKeys(m) {
+			changed = true
 		}
 		for k, x := range m {
 			if _, named := s.Properties[k]; x == nil && named && !slices.Contains(s.Required, k) {

@@ -111,6 +111,12 @@ func TestCheckReadsWhatWasMeant(t *testing.T) {
 		{"click", `{"ref":"e1","selector":null,"x":null,"y":null}`, `{"ref":"e1"}`},
 		// An enum's value in other letters.
 		{"scroll", `{"direction":"Down"}`, `{"direction":"down"}`},
+		// A field's name in another spelling (snake case, other capitals), read as the field it
+		// names when it alone is spelt so and the field is not there too.
+		{"click", `{"ref":"e1","tab_id":"7"}`, `{"ref":"e1","tabId":7}`},
+		{"wait_for", `{"text_gone":"Loading","TimeoutMS":500}`, `{"textGone":"Loading","timeoutMs":500}`},
+		{"type", `{"Text":"hi","REF":"e1"}`, `{"ref":"e1","text":"hi"}`},
+		{"click", `{"ref":"e1","tabId":3,"tab_id":7}`, `{"ref":"e1","tabId":3,"tab_id":7}`},
 		// Nothing to read otherwise: the same bytes.
 		{"type", `{"text": "<b>&</b>",  "ref":"e1"}`, `{"text": "<b>&</b>",  "ref":"e1"}`},
 		{"type", `{"ref":"e1","text":"[1,2]"}`, `{"ref":"e1","text":"[1,2]"}`},

@@ -134,7 +134,7 @@ func (r *restartable[C]) restart(cfg C, on bool, loop func(context.Context)) (wa
 	if on {
 		ctx, cancel := context.WithCancel(context.Background())
 		r.cancel = cancel
-		go loop(ctx)
+		go agent.Safe("the link to skiffd", func() { loop(ctx) })
 	}
 	return wasRunning, true
 }
@@ -316,7 +316,7 @@ func (l *linker) session(ctx context.Context, url, token string, where i18n.Text
 	peer = link.NewPeer(sock, hs)
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
-	go func() {
+	go agent.Safe("the link's keepalive", func() {
 		t := time.NewTicker(link.Keepalive)
 		defer t.Stop()
 		for {
@@ -333,7 +333,7 @@ func (l *linker) session(ctx context.Context, url, token string, where i18n.Text
 				return
 			}
 		}
-	}()
+	})
 	l.mu.Lock()
 	l.peer = peer
 	l.mu.Unlock()

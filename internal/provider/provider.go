@@ -124,8 +124,33 @@ func (p Provider) WithBaseURL(base string) (Provider, error) {
 	if err := CheckBaseURL(base); err != nil {
 		return p, err
 	}
-	p.BaseURL = strings.TrimRight(base, "/")
+	p.BaseURL = p.endpoint(strings.TrimRight(base, "/"))
 	return p, nil
+}
+
+// endpoint is base as requests to p, a server whose address the user sets, are built on it.
+// What people paste for an OpenAI-compatible server is often the whole address of its chat
+// endpoint (…/v1/chat/completions, as its docs show a curl), Ollama's own API (…:11434/api),
+// or the server's root (http://localhost:11434), while Ollama, LM Studio, vLLM, llama.cpp and
+// LiteLLM all answer at /v1: each is read as the base it names, which a request to base +
+// "/chat/completions" then finds.
+func (p Provider) endpoint(base string) string {
+	if p.Format != FormatOpenAI || !p.EditableURL {
+		return base
+	}
+	for _, end := range []string{"/chat/completions", "/completions", "/responses", "/models"} {
+		if len(base) > len(end) && strings.EqualFold(base[len(base)-len(end):], end) {
+			base = strings.TrimRight(base[:len(base)-len(end)], "/")
+			break
+		}
+	}
+	if p.ID == "ollama" && len(base) > 4 && strings.EqualFold(base[len(base)-4:], "/api") {
+		base = base[:len(base)-4]
+	}
+	if u, ok := weburl.Split(base); ok && strings.Trim(u.Rest, "/") == "" {
+		base = strings.TrimRight(base, "/") + "/v1"
+	}
+	return base
 }
 
 // CheckBaseURL reports whether s is usable as a base URL, with a message for the settings form.

@@ -729,3 +729,48 @@ func TestClaudeThroughOpenRouterIsMarkedForTheCache(t *testing.T) {
 		assert.NotContains(t, body(c[0], c[1]), "cache_control", c)
 	}
 }
+
+// A base URL is taken as people paste it: the chat endpoint's whole address from a server's
+// docs, Ollama's own API, or a server's root, each read as the /v1 base it names; a real
+// server that answers only at /v1/chat/completions then streams the reply.
+func TestBaseURLsAsPeoplePasteThem(t *testing.T) {
+	data := readRecorded(t, "openai/text_usage.sse")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/chat/completions" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = w.Write(data)
+	}))
+	defer srv.Close()
+	for _, tc := range []struct{ id, base, want string }{
+		{"ollama", "http://localhost:11434", "http://localhost:11434/v1"},
+		{"ollama", "http://localhost:11434/", "http://localhost:11434/v1"},
+		{"ollama", "http://localhost:11434/api", "http://localhost:11434/v1"},
+		{"ollama", "http://localhost:11434/v1/", "http://localhost:11434/v1"},
+		{"lmstudio", "http://localhost:1234/v1/chat/completions", "http://localhost:1234/v1"},
+		{"custom", "https://llm.example.com/openai/v1/Chat/Completions/", "https://llm.example.com/openai/v1"},
+		{"custom", "https://llm.example.com/v1/models", "https://llm.example.com/v1"},
+		{"custom", "https://llm.example.com/api/openai", "https://llm.example.com/api/openai"},
+		{"custom", "https://llm.example.com/api", "https://llm.example.com/api"},
+		{"custom", srv.URL, srv.URL + "/v1"},
+		{"custom", srv.URL + "/v1/chat/completions", srv.URL + "/v1"},
+	} {
+		p, err := mustLookup(tc.id).WithBaseURL(tc.base)
+		require.NoError(t, err, tc.base)
+		assert.Equal(t, tc.want, p.BaseURL, "%s %s", tc.id, tc.base)
+		if strings.HasPrefix(tc.base, srv.URL) {
+			var text string
+			for ev := range p.Stream(context.Background(), httpDoer{}, "", Request{Model: "m", Messages: []Message{{Role: "user", Content: "hi"}}}) {
+				require.NotEqual(t, EventError, ev.Kind, "%s: %v", tc.base, ev.Err)
+				text += ev.Text
+			}
+			assert.NotEmpty(t, text, tc.base)
+		}
+	}
+	// Anthropic's and Google's addresses are never rewritten.
+	g, err := mustLookup("google").WithBaseURL("https://proxy.example.com")
+	require.NoError(t, err)
+	assert.Equal(t, "https://proxy.example.com", g.BaseURL)
+}

@@ -291,7 +291,7 @@ func (c *Call) closedItsTab(ctx context.Context, e *Env, err error) *Result {
 	if _, err := e.Browser.Tab(ctx, f.TabID); !errors.Is(err, ErrNoTab) {
 		return nil
 	}
-	return &Result{Text: e.tabClosed(ctx, f.TabID), Summary: "the tab closed", URL: f.URL}
+	return (&Result{Text: e.tabClosed(ctx, f.TabID), URL: f.URL}).Summed(sumTabClosed.With())
 }
 
 // tabClosed says that the tab an action was in closed as it ran, and where calls without a

@@ -299,6 +299,7 @@ var (
 	sumVisits    = i18n.Sentence{Key: "sumVisits", One: "$1 visit", English: "$1 visits"}
 	sumAccepted  = i18n.Sentence{Key: "sumAccepted", English: "accepted"}
 	sumDismissed = i18n.Sentence{Key: "sumDismissed", English: "dismissed"}
+	sumTabClosed = i18n.Sentence{Key: "sumTabClosed", English: "then its tab closed"}
 	sumImage     = i18n.Sentence{Key: "sumImage", English: "$2 image, $1 KB"}
 	// SumSteps is a batch's result: how many of its steps ran.
 	SumSteps = i18n.Sentence{Key: "sumSteps", One: "$1 step", English: "$1 steps"}

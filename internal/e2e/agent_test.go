@@ -1155,3 +1155,46 @@ func TestTextIsFoundWhereverThePageShowsIt(t *testing.T) {
 		}
 	}
 }
+
+// Chrome unloads a tab's page and keeps its address: Memory Saver puts a background tab to
+// sleep, a crashed page shows "Aw, Snap!". Reading or acting there is not "Chrome does not let
+// extensions work on this page": the page is loaded again, as a click on the tab or its Reload
+// does, and the result says so.
+func TestAnUnloadedTabIsLoadedAgain(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{}
+	var slept int
+	p.steps = []step{
+		calls(call("snapshot", nil)),
+		calls(call("click", obj{"selector": "#like"})),
+		func(*testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("read_text", obj{"tabId": slept})}
+		},
+	}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	slept = openTab(t, panel, site.Page("reading.html"))
+	tab := openTab(t, panel, site.Page("counter.html"))
+	allowSite(t, panel, site.URL)
+	// The page in the agent's tab crashes; the other tab is put to sleep, as Memory Saver does.
+	browser.WorkerJS(t, fmt.Sprintf(`Promise.race([new Promise(r => setTimeout(r, 2000)),
+		chrome.debugger.attach({tabId: %d}, "1.3").catch(() => 0).then(() => chrome.debugger.sendCommand({tabId: %d}, "Page.crash")).catch(() => 0).then(() => chrome.debugger.detach({tabId: %d})).catch(() => 0)])`, tab, tab, tab))
+	slept = JS[int](t, panel, fmt.Sprintf(`chrome.tabs.discard(%d).then(t => t.id)`, slept)) // Chrome may give it a new id
+	for _, id := range []int{tab, slept} {
+		WaitJS(t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => t.status === "unloaded")`, id))
+	}
+	runAgent(t, panel, "like it, then read the other tab")
+	const again = "[Chrome had unloaded the page in this tab (to save memory, or it crashed); Skiff loaded"
+	if s := p.results("snapshot"); len(s) != 1 || s[0].Error || !strings.Contains(s[0].Text, again) || !strings.Contains(s[0].Text, `button "Like"`) {
+		t.Errorf("the snapshot of the crashed page: %s", p.all())
+	}
+	if c := p.results("click"); len(c) != 1 || c[0].Error || strings.Contains(c[0].Text, again) {
+		t.Errorf("the click once it was loaded again: %s", p.all())
+	}
+	if got := inTab[string](t, panel, tab, `document.getElementById("count-like").textContent`); got != "1" {
+		t.Errorf("the Like counter: %q", got)
+	}
+	if r := p.results("read_text"); len(r) != 1 || r[0].Error || !strings.Contains(r[0].Text, again) {
+		t.Errorf("reading the tab put to sleep: %s", p.all())
+	}
+}

@@ -78,6 +78,9 @@ type Effect struct {
 	Action string `json:"action"` // "click", "type", "press", "navigate"… (one per tool)
 	TabID  int    `json:"tabId,omitempty"`
 	URL    string `json:"url,omitempty"` // the page it works on
+	// Unloaded: Chrome had unloaded the tab's page when the call was judged (a tab put to
+	// sleep, a crashed page); the call loads it again as it runs (Env.awake).
+	Unloaded bool `json:"-"`
 	// Element is what the call acts on: the clicked element, the field typed into, the
 	// focused element a key goes to.
 	Element *Element `json:"element,omitempty"`

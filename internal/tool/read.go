@@ -23,6 +23,9 @@ func (e *Env) pageTab(ctx context.Context, asked int) (Tab, error) {
 	if err != nil {
 		return t, err
 	}
+	if t, err = e.awake(ctx, t); err != nil {
+		return t, err
+	}
 	if !Scriptable(t.URL) {
 		if t.URL == "" || t.URL == "about:blank" {
 			return t, failf("the tab is empty; navigate to a page first")
@@ -30,6 +33,31 @@ func (e *Env) pageTab(ctx context.Context, asked int) (Tab, error) {
 		return t, fmt.Errorf("%w: %s", ErrRestricted, t.URL)
 	}
 	return t, nil
+}
+
+// awake is t with its page loaded. Chrome unloads a tab's page and keeps only its address:
+// Memory Saver puts a tab left in the background to sleep, a tab restored with the last
+// session waits until it is shown, and a page that crashed shows "Aw, Snap!". Nothing can be
+// read or done there until it loads again, as it does when a person clicks the tab or its
+// Reload: awake loads it and says so in the call's result (what the page held before, a form
+// half filled, is gone).
+func (e *Env) awake(ctx context.Context, t Tab) (Tab, error) {
+	if t.Status != "unloaded" || !Scriptable(t.URL) {
+		return t, nil
+	}
+	if err := e.Browser.Reload(ctx, t.ID); err != nil {
+		return t, err
+	}
+	t2, loading, err := e.settle(ctx, t.ID, 10*time.Second)
+	if err != nil {
+		return t2, err
+	}
+	note := fmt.Sprintf("[Chrome had unloaded the page in this tab (to save memory, or it crashed); Skiff loaded %s again first, so anything typed into it before is gone.]", t.URL)
+	if loading {
+		note = fmt.Sprintf("[Chrome had unloaded the page in this tab (to save memory, or it crashed); Skiff loads %s again, and it is still loading.]", t.URL)
+	}
+	e.note(note)
+	return t2, nil
 }
 
 type pinKey struct{}
@@ -46,12 +74,17 @@ type pin struct {
 // refuses the call and nothing of the new site reaches the model. A call with no Effect looks
 // the tab up as pageTab does.
 func (e *Env) approvedTab(ctx context.Context, asked int, f *Effect) (context.Context, Tab, error) {
-	if f != nil && f.TabID > 0 && (asked <= 0 || asked == f.TabID) && Scriptable(f.URL) {
+	if f != nil && f.TabID > 0 && (asked <= 0 || asked == f.TabID) && Scriptable(f.URL) && !f.Unloaded {
 		if pctx, ok := pinned(ctx, f); ok {
 			return pctx, Tab{ID: f.TabID, URL: f.URL}, nil
 		}
 	}
 	t, err := e.pageTab(ctx, asked)
+	if err == nil && f != nil && f.Unloaded && t.ID == f.TabID {
+		if pctx, ok := pinned(ctx, f); ok {
+			ctx = pctx // loaded again: still bound to the site it was judged on
+		}
+	}
 	return ctx, t, err
 }
 
@@ -674,6 +707,9 @@ func findText(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 func screenshot(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	in := arg.(*ScreenshotInput)
 	t, err := e.tab(ctx, in.TabID)
+	if err == nil {
+		t, err = e.awake(ctx, t)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -488,7 +488,7 @@ func (e *Env) tabEffect(ctx context.Context, tabID int, action string, said i18n
 	if err != nil {
 		return nil, err
 	}
-	return &Effect{Action: action, TabID: t.ID, URL: t.URL, Detail: said.English(), Said: said}, nil
+	return &Effect{Action: action, TabID: t.ID, URL: t.URL, Detail: said.English(), Said: said, Unloaded: t.Status == "unloaded"}, nil
 }
 
 // saying is an effect whose words are said.

@@ -267,6 +267,9 @@ func (c *Call) Run(ctx context.Context, e *Env) (*Result, error) {
 		}
 	}
 	res, err := c.Tool.run(ctx, e, c.in, c.Effect)
+	if note := e.takeNotes(); note != "" && res != nil && err == nil {
+		res.Text = note + "\n" + res.Text
+	}
 	if err != nil {
 		if r := c.closedItsTab(ctx, e, err); r != nil {
 			return r, nil
@@ -277,6 +280,22 @@ func (c *Call) Run(ctx context.Context, e *Env) (*Result, error) {
 		res.Text = cutLines(res.Text, MaxResultChars)
 	}
 	return res, nil
+}
+
+// note keeps a sentence for the result of the call that runs now.
+func (e *Env) note(s string) {
+	e.mu.Lock()
+	e.notes = append(e.notes, s)
+	e.mu.Unlock()
+}
+
+// takeNotes is what was noted for the call that ran, on lines of their own.
+func (e *Env) takeNotes() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	n := strings.Join(e.notes, "\n")
+	e.notes = nil
+	return n
 }
 
 // closedItsTab is what an action says when its tab was there as it began and is gone once it
@@ -446,6 +465,7 @@ type Env struct {
 	mu       sync.Mutex
 	tabID    int
 	windowID int
+	notes    []string // what a call's result says first (a tab Skiff had to load again)
 	used     map[int]bool // tabs this env worked in (their debugger is released at the end)
 	loads    map[int]bool // the downloads its results said
 	// lastWatch is when the last action's watch began (downloadsFrom).

@@ -465,7 +465,7 @@ type Env struct {
 	mu       sync.Mutex
 	tabID    int
 	windowID int
-	notes    []string // what a call's result says first (a tab Skiff had to load again)
+	notes    []string     // what a call's result says first (a tab Skiff had to load again)
 	used     map[int]bool // tabs this env worked in (their debugger is released at the end)
 	loads    map[int]bool // the downloads its results said
 	// lastWatch is when the last action's watch began (downloadsFrom).

@@ -1014,6 +1014,9 @@
         node.name = nameOf(el, role, kids);
       }
       if (ref) node.ref = ref;
+      // A link that says nothing (a picture without words, an icon) is told apart by where it
+      // leads: a shop's tiles, a gallery.
+      if (role === "link" && !node.name && el.href && typeof el.href === "string") node.href = shortHref(el.href);
       if (inline) node.inline = 1;
       if (role === "heading") node.level = +(el.getAttribute("aria-level") || el.localName.slice(1)) || 2;
       const ctl = role && el.localName === "label" ? controlOf(el) : el;
@@ -1139,6 +1142,18 @@
     return out;
   }
 
+  // shortHref is where a link leads, as short as it is clear: its path on this site, its
+  // whole address on another, at most 100 characters.
+  function shortHref(h) {
+    let u;
+    try {
+      u = new URL(h);
+    } catch {
+      return clean(h, 100);
+    }
+    if (u.protocol === "javascript:") return "javascript:…";
+    return clean(u.origin === location.origin ? u.pathname + u.search + u.hash : u.href, 100);
+  }
   // scrollRoom is how far a box the page scrolls inside (a list of channels, a pane of
   // messages, the terms in a dialog: what a person scrolls with the wheel over it) can scroll
   // up and down, in screens of its own to a tenth; null for one that does not. The page's own

@@ -1504,3 +1504,30 @@ func TestASelectIsChosenFromByWhatItsOptionsSay(t *testing.T) {
 		t.Errorf("the country chosen: %q", got)
 	}
 }
+
+// A link that says nothing (a shop's tile: a picture without alt text) is told apart by where
+// it leads, and the model picks the one it wants by that; a link with words is not given its
+// address as well.
+func TestLinksWithoutWordsSayWhereTheyLead(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			re := regexp.MustCompile(`link \[(e\d+)\] href="/site/counter.html\?item=blue-boot"`)
+			return []testkit.Call{call("click", obj{"ref": refMatching(t, c, re, "the blue boot's tile")})}
+		},
+	}}
+	panel, tab, _ := p.runOn(t, site, "tiles.html", "show me the blue boots")
+	snap := p.results("snapshot")[0].Text
+	for _, want := range []string{`href="/site/counter.html?item=red-runner"`, `href="https://elsewhere.example/sale"`, `href="javascript:…"`, `link "Green sandal" [e`} {
+		if !strings.Contains(snap, want) {
+			t.Errorf("the snapshot lacks %s:\n%s", want, snap)
+		}
+	}
+	if strings.Contains(snap, "green-sandal") {
+		t.Errorf("a link with words is given its address too:\n%s", snap)
+	}
+	if got := inTab[string](t, panel, tab, `location.search`); got != "?item=blue-boot" {
+		t.Errorf("the click led to %q, not the blue boot: %s", got, p.all())
+	}
+}

@@ -71,6 +71,7 @@ type Node struct {
 	More        int      `json:"more,omitempty"`
 	Offscreen   int      `json:"offscreen,omitempty"`
 	Scroll      *Room    `json:"scroll,omitempty"` // a box the page scrolls inside
+	Href        string   `json:"href,omitempty"`   // where a link without a name leads
 	Frame       *int     `json:"frame,omitempty"`
 	Src         string   `json:"src,omitempty"`
 	// Failed is set (by Env.Snapshot) on an iframe whose page did not load.
@@ -626,6 +627,9 @@ func (w *writer) label(n *Node) string {
 	}
 	if n.Placeholder != "" {
 		props = append(props, "placeholder="+strconv.Quote(n.Placeholder))
+	}
+	if n.Href != "" && n.Name == "" {
+		props = append(props, "href="+strconv.Quote(n.Href))
 	}
 	if n.Scroll != nil {
 		if n.Role != "scrollable" {

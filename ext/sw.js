@@ -140,6 +140,9 @@ chrome.tabs.onRemoved.addListener((tabId) => started && forward("tab.removed", {
 // A download an action set off is said in its result (internal/tool, downloaded).
 chrome.downloads.onCreated.addListener((d) => started && forward("download.created", { id: d.id, url: d.finalUrl || d.url, referrer: d.referrer || "" }));
 chrome.webNavigation.onCommitted.addListener((d) => started && forward("tab.committed", { tabId: d.tabId, frameId: d.frameId, url: d.url }));
+// Why a tab's page did not load (net::ERR_NAME_NOT_RESOLVED…), which its error page does not
+// let an extension read.
+chrome.webNavigation.onErrorOccurred.addListener((d) => started && d.frameId === 0 && forward("tab.neterror", { tabId: d.tabId, url: d.url, error: d.error }));
 
 // Chats started in an incognito window are kept in memory only (session storage, keys
 // "private/…"), and only while an incognito window is open: when the last one closes, a

@@ -28,6 +28,7 @@ type Browser struct {
 	commits  map[int]time.Time            // when each tab's main frame last committed a navigation
 	netlog   map[int][]tool.NetRequest    // each tab's requests seen while followed (the latest 200)
 	netOff   map[int]time.Time            // when Skiff last stopped following each tab's requests
+	netErrs  map[int][2]string            // why each tab's page last failed to load: its address and Chrome's error
 }
 
 var _ tool.Browser = (*Browser)(nil)
@@ -35,7 +36,7 @@ var _ tool.Browser = (*Browser)(nil)
 // NewBrowser returns a Browser.
 func NewBrowser() *Browser {
 	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, choosers: map[int]tool.Chooser{}, console: map[int][]tool.ConsoleEvent{}, commits: map[int]time.Time{}, requests: map[int]map[string]time.Time{},
-		netlog: map[int][]tool.NetRequest{}, netOff: map[int]time.Time{}}
+		netlog: map[int][]tool.NetRequest{}, netOff: map[int]time.Time{}, netErrs: map[int][2]string{}}
 }
 
 func tabs() js.Value { return chromeAPI("tabs") }
@@ -488,6 +489,17 @@ func (b *Browser) Debug(ctx context.Context, tabID int, method string, params an
 	return json.RawMessage(jsonString(v)), nil
 }
 
+// NetError is Chrome's reason ("net::ERR_NAME_NOT_RESOLVED") the tab's page at url last failed
+// to load, or "" when it did not, or Skiff did not see it.
+func (b *Browser) NetError(tabID int, url string) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if e, ok := b.netErrs[tabID]; ok && e[0] == url {
+		return e[1]
+	}
+	return ""
+}
+
 // Release detaches the debugger from a tab (the "Skiff is debugging this browser" bar goes
 // away when no tab is attached).
 func (b *Browser) Release(ctx context.Context, tabID int) {
@@ -827,6 +839,18 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 			delete(b.commits, e.TabID)
 			delete(b.netlog, e.TabID)
 			delete(b.netOff, e.TabID)
+			delete(b.netErrs, e.TabID)
+			b.mu.Unlock()
+		}
+	case "tab.neterror":
+		var e struct {
+			TabID int    `json:"tabId"`
+			URL   string `json:"url"`
+			Error string `json:"error"`
+		}
+		if json.Unmarshal(data, &e) == nil && e.Error != "net::ERR_ABORTED" {
+			b.mu.Lock()
+			b.netErrs[e.TabID] = [2]string{e.URL, e.Error}
 			b.mu.Unlock()
 		}
 	case "tab.committed":

@@ -55,6 +55,15 @@ func (w *workspace) PDFText(ctx context.Context, url, data string) (tool.PDFText
 	return tool.PDFText{}, errors.New("this browser cannot read PDFs")
 }
 
+// NetError says why a tab's page did not load (the embedded Browser's method, which embedding
+// the interface hides).
+func (w *workspace) NetError(tabID int, url string) string {
+	if n, ok := w.Browser.(tool.NetErrorer); ok {
+		return n.NetError(tabID, url)
+	}
+	return ""
+}
+
 // store saves the workspace's group and current tab.
 func (w *workspace) store() {
 	if w.save == nil {

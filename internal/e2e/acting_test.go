@@ -5,6 +5,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"regexp"
 	"slices"
 	"strconv"
@@ -950,12 +951,19 @@ func TestActionsWaitForTheRequestsTheySent(t *testing.T) {
 }
 
 // A link that goes nowhere says so: Chrome's error page for a site that does not resolve is
-// not "the page changed to …", and a page read there says what it is; a link to a server that
+// not "the page changed to …", and a page read there says what it is, with Chrome's reason
+// (its host name does not exist: a mistake in the address, not a site that is down); a link to a server that
 // never answers says where the tab is going and that it still shows the page it was on. A link
 // to a part of the same page is not a new page either, and one to another app (mailto:) says
 // it asks the browser to open that app.
 func TestALinkThatGoesNowhereSaysSo(t *testing.T) {
 	site := testkit.NewSite(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String() + "/" // a port nothing listens on
+	l.Close()
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
 		func(c *testkit.Conversation) []testkit.Call {
@@ -973,6 +981,7 @@ func TestALinkThatGoesNowhereSaysSo(t *testing.T) {
 		func(c *testkit.Conversation) []testkit.Call {
 			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `link "a page whose server never answers"`)})}
 		},
+		calls(call("navigate", obj{"url": closed})),
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
@@ -1006,12 +1015,13 @@ func TestALinkThatGoesNowhereSaysSo(t *testing.T) {
 		{`Clicked link “the notes below” [e4]. It went to #notes on the same page.`, false},
 		{`Clicked link “Follow” [e5].`, false},
 		{`Clicked link “write to us” [e3]. The link asks the browser to open an email app (mailto:someone@example.com?subject=Hello); Chrome may ask the user first, and the page stays as it was.`, false},
-		{`Clicked link “a site whose name does not resolve” [e1]. Chrome could not load http://unreachable.invalid/ and shows its error page (the site may be down`, false},
-		{`The tab shows Chrome's error page: its page could not be loaded (the site may be down`, true},
-		{`Chrome could not load http://unreachable.invalid/x and shows its error page`, true},
+		{`Clicked link “a site whose name does not resolve” [e1]. Chrome could not load http://unreachable.invalid/ and shows its error page (net::ERR_NAME_NOT_RESOLVED): its host name does not exist: check the address for a mistake`, false},
+		{`The tab shows Chrome's error page: http://unreachable.invalid/ could not be loaded (net::ERR_NAME_NOT_RESOLVED): its host name does not exist`, true},
+		{`Chrome could not load http://unreachable.invalid/x and shows its error page (net::ERR_NAME_NOT_RESOLVED)`, true},
 		{`Loaded: "Links away"`, false},
 		{``, false},
 		{`Clicked link “a page whose server never answers” [e2]. It is going to ` + site.URL + `/slow?ms=200000, which has not answered after 8s; the tab still shows ` + site.Page("away.html") + ` until it does.`, false},
+		{`Chrome could not load ` + closed + ` and shows its error page (net::ERR_CONNECTION_REFUSED): nothing answered at that address`, true},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("results: %s", p.all())

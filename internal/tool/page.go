@@ -262,7 +262,7 @@ func (e *Env) settle(ctx context.Context, tabID int, max time.Duration) (Tab, bo
 			return t, false, err
 		}
 		if errors.Is(err, ErrErrorPage) {
-			return t, false, failf("Chrome could not load %s and shows its error page %s", t.URL, couldNotLoad)
+			return t, false, failf("Chrome could not load %s and shows its error page %s", t.URL, e.whyNotLoaded(tabID, t.URL))
 		}
 	}
 	t2, err := e.Browser.Tab(ctx, tabID)
@@ -281,8 +281,54 @@ func stillLoading(t Tab, waited time.Duration) string {
 	return fmt.Sprintf("the page is still loading %s after %s", t.URL, waited)
 }
 
-// couldNotLoad is why a tab shows Chrome's error page, and what the model can do.
+// couldNotLoad is why a tab shows Chrome's error page, and what the model can do, when Chrome's
+// own reason is not known.
 const couldNotLoad = "(the site may be down or out of reach, or the address wrong); try it again later, go back, or go elsewhere"
+
+// NetErrorer tells why a tab's page did not load, as Chrome said it: "net::ERR_NAME_NOT_RESOLVED",
+// or "" when it does not know.
+type NetErrorer interface {
+	NetError(tabID int, url string) string
+}
+
+// whyNotLoaded says why the tab's page at url shows Chrome's error page, in words a model acts
+// on, with Chrome's reason ("(net::ERR_NAME_NOT_RESOLVED)") when the browser saw it.
+func (e *Env) whyNotLoaded(tabID int, url string) string {
+	n, ok := e.Browser.(NetErrorer)
+	if !ok {
+		return couldNotLoad
+	}
+	code := n.NetError(tabID, url)
+	if code == "" {
+		return couldNotLoad
+	}
+	why := ""
+	switch c := strings.TrimPrefix(code, "net::"); {
+	case c == "ERR_NAME_NOT_RESOLVED":
+		why = "its host name does not exist: check the address for a mistake, or search for the site"
+	case c == "ERR_CONNECTION_REFUSED", c == "ERR_ADDRESS_UNREACHABLE", c == "ERR_CONNECTION_RESET", c == "ERR_EMPTY_RESPONSE", c == "ERR_CONNECTION_CLOSED":
+		why = "nothing answered at that address, or it hung up: the site is down or not served there; try it again later, or go elsewhere"
+	case c == "ERR_CONNECTION_TIMED_OUT", c == "ERR_TIMED_OUT":
+		why = "the site did not answer in time; try it again later, or go elsewhere"
+	case c == "ERR_INTERNET_DISCONNECTED", c == "ERR_NETWORK_CHANGED", c == "ERR_PROXY_CONNECTION_FAILED":
+		why = "this computer is not connected to the internet (or its connection changed); tell the user"
+	case strings.HasPrefix(c, "ERR_CERT_"), strings.HasPrefix(c, "ERR_SSL_"):
+		why = "a secure connection to the site could not be made (its certificate or encryption is not valid); do not try to get around it: tell the user"
+	case c == "ERR_TOO_MANY_REDIRECTS":
+		why = "the site sends the browser round in circles; clearing its cookies may help: tell the user"
+	case strings.HasPrefix(c, "ERR_BLOCKED_BY_"):
+		why = "something on this computer blocked it (an extension, the user's administrator, or the site's own rules)"
+	case c == "ERR_INVALID_AUTH_CREDENTIALS", c == "ERR_UNEXPECTED_PROXY_AUTH":
+		why = "the site asks for a name and password in the browser's own dialog, which only the user can answer"
+	case c == "ERR_UNSAFE_PORT":
+		why = "Chrome does not open pages on that port (it belongs to another kind of service)"
+	case c == "ERR_FILE_NOT_FOUND":
+		why = "there is no such file"
+	default:
+		why = "the site may be down or out of reach, or the address wrong; try it again later, go back, or go elsewhere"
+	}
+	return "(" + code + "): " + why
+}
 
 func clip(s string, n int) string {
 	if len(s) <= n {

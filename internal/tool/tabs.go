@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"fmt"
+	"net"
 	"strings"
 	"time"
 
@@ -55,8 +56,22 @@ func checkURL(raw string) (string, error) {
 	if raw == "about:blank" {
 		return raw, nil
 	}
-	if !strings.Contains(raw, "://") && strings.Contains(raw, ".") && !strings.ContainsAny(raw, " \t") {
-		raw = "https://" + raw
+	if !strings.Contains(raw, "://") && !strings.ContainsAny(raw, " \t") {
+		// An address written without its scheme, as people type it: a site over https, as
+		// Chrome's address bar does; a server on this computer or the local network
+		// (localhost:3000, 127.0.0.1:8080, a router's 192.168.1.1) over http, which is how
+		// such servers answer.
+		host, _, _ := strings.Cut(raw, "/")
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		host = strings.Trim(host, "[]")
+		switch {
+		case host == "localhost" || strings.HasSuffix(host, ".localhost") || net.ParseIP(host) != nil:
+			raw = "http://" + raw
+		case strings.Contains(host, "."):
+			raw = "https://" + raw
+		}
 	}
 	if _, ok := weburl.Web(raw); !ok {
 		return "", failf("%q is not a web address Skiff can open; give a full http:// or https:// URL", raw)

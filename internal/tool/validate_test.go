@@ -185,3 +185,34 @@ func TestMeantToolNames(t *testing.T) {
 		assert.Equal(t, want, Meant(name), name)
 	}
 }
+
+// An address without its scheme is opened as people who type it mean it: a site over https,
+// a server on this computer or the local network over http.
+func TestAddressesWithoutTheirScheme(t *testing.T) {
+	for in, want := range map[string]string{
+		"example.com":                "https://example.com",
+		"docs.example.com/guide?x=1": "https://docs.example.com/guide?x=1",
+		"localhost:3000":             "http://localhost:3000",
+		"localhost:3000/admin":       "http://localhost:3000/admin",
+		"localhost":                  "http://localhost",
+		"app.localhost:5173":         "http://app.localhost:5173",
+		"127.0.0.1:8080/api":         "http://127.0.0.1:8080/api",
+		"192.168.1.1":                "http://192.168.1.1",
+		"[::1]:8000":                 "http://[::1]:8000",
+		"http://example.com":         "http://example.com",
+		" https://example.com/a b ":  "",
+		"not an address":             "",
+		"about:blank":                "about:blank",
+	} {
+		got, err := checkURL(in)
+		if want == "" {
+			if err == nil {
+				t.Errorf("%q: %q, want an error", in, got)
+			}
+			continue
+		}
+		if err != nil || got != want {
+			t.Errorf("%q: %q, %v; want %q", in, got, err, want)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package tool
 import (
 	"context"
 	"fmt"
-	"net"
 	"strings"
 	"time"
 
@@ -62,12 +61,9 @@ func checkURL(raw string) (string, error) {
 		// (localhost:3000, 127.0.0.1:8080, a router's 192.168.1.1) over http, which is how
 		// such servers answer.
 		host, _, _ := strings.Cut(raw, "/")
-		if h, _, err := net.SplitHostPort(host); err == nil {
-			host = h
-		}
-		host = strings.Trim(host, "[]")
+		host = strings.ToLower(weburl.HostName(host))
 		switch {
-		case host == "localhost" || strings.HasSuffix(host, ".localhost") || net.ParseIP(host) != nil:
+		case host == "localhost" || strings.HasSuffix(host, ".localhost") || weburl.IPHost(host):
 			raw = "http://" + raw
 		case strings.Contains(host, "."):
 			raw = "https://" + raw

@@ -158,8 +158,13 @@ func LoopbackHost(h string) bool {
 		return true
 	}
 	// 127.0.0.0/8 (net/netip would do, at 30 KB of core.wasm).
+	return ipv4(h) && strings.HasPrefix(h, "127.")
+}
+
+// ipv4 reports whether h is an IPv4 address in dotted decimal.
+func ipv4(h string) bool {
 	parts := strings.Split(h, ".")
-	if len(parts) != 4 || parts[0] != "127" {
+	if len(parts) != 4 {
 		return false
 	}
 	for _, p := range parts {
@@ -180,16 +185,35 @@ func LoopbackHost(h string) bool {
 	return true
 }
 
+// IPHost reports whether a host name (without a port; an IPv6 literal with or without its
+// brackets) is an IP address: IPv4 in dotted decimal, or IPv6.
+func IPHost(h string) bool {
+	h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
+	if strings.Contains(h, ":") {
+		for i := 0; i < len(h); i++ {
+			if c := h[i]; !(c == ':' || c == '.' || hex(c)) {
+				return false
+			}
+		}
+		return true
+	}
+	return ipv4(h)
+}
+
+// HostName is host without its port ("127.0.0.1:11434", "[::1]:8080", "localhost").
+func HostName(host string) string {
+	if strings.HasPrefix(host, "[") {
+		if i := strings.IndexByte(host, ']'); i >= 0 {
+			return host[:i+1]
+		}
+	} else if i := strings.LastIndexByte(host, ':'); i >= 0 && strings.Count(host, ":") == 1 {
+		return host[:i]
+	}
+	return host
+}
+
 // Loopback reports whether host, with or without a port ("127.0.0.1:11434", "[::1]:8080",
 // "localhost"), is on loopback.
 func Loopback(host string) bool {
-	h := host
-	if strings.HasPrefix(h, "[") {
-		if i := strings.IndexByte(h, ']'); i >= 0 {
-			h = h[:i+1]
-		}
-	} else if i := strings.LastIndexByte(h, ':'); i >= 0 && strings.Count(h, ":") == 1 {
-		h = h[:i]
-	}
-	return LoopbackHost(h)
+	return LoopbackHost(HostName(host))
 }

@@ -108,3 +108,16 @@ func TestBlobOrigin(t *testing.T) {
 		}
 	}
 }
+
+func TestIPHostAndHostName(t *testing.T) {
+	for h, want := range map[string]bool{"192.168.1.1": true, "127.0.0.1": true, "[::1]": true, "fe80::1": true, "256.1.1.1": false, "example.com": false, "1.2.3": false, "localhost": false, "[::g]": false} {
+		if IPHost(h) != want {
+			t.Errorf("IPHost(%q) = %v", h, !want)
+		}
+	}
+	for in, want := range map[string]string{"127.0.0.1:8080": "127.0.0.1", "[::1]:8000": "[::1]", "localhost": "localhost", "example.com:443": "example.com", "[::1]": "[::1]"} {
+		if got := HostName(in); got != want {
+			t.Errorf("HostName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -296,7 +296,7 @@ func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 		w := e.watching(ctx, tab.ID, frame, true, nil)
 		if err := e.key(ctx, tab.ID, frame, "Enter"); err != nil {
 			e.unwatch(tab.ID, w)
-			if errors.Is(err, ErrNoTab) {
+			if e.closedUnder(ctx, tab.ID, err) {
 				// The form sent, its page closed its window (a sign-in window does).
 				return (&Result{Text: text + " Pressed Enter. " + e.tabClosed(ctx, tab.ID), URL: tab.URL}).on(f.Element, what), nil
 			}

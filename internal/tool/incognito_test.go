@@ -93,3 +93,31 @@ func TestATabWhoseDocumentWasReplacedIsAskedAgain(t *testing.T) {
 	assert.Equal(t, "The page, read.", r.Text)
 	assert.Equal(t, 2, b.asked)
 }
+
+// closing is a browser whose tab 1 is still listed for the first lookups after a command in
+// it failed, then gone: a window closing itself as the command was on its way.
+type closing struct {
+	twoWindows
+	lookups int
+}
+
+func (b *closing) Tab(ctx context.Context, id int) (Tab, error) {
+	if id == 1 && b.lookups <= 0 {
+		return Tab{}, ErrNoTab
+	}
+	b.lookups--
+	return b.twoWindows.Tab(ctx, id)
+}
+
+// A command on its way as its tab closes fails with the debugger coming off, not "no such
+// tab": that is the tab closing once the tab is gone, and Skiff losing hold of it while it
+// stays.
+func TestATabClosingUnderACommandIsToldFromLosingIt(t *testing.T) {
+	ctx := context.Background()
+	detached := fmt.Errorf("%w (Detached while handling command.)", ErrDetached)
+	assert.True(t, NewEnv(&closing{lookups: 3}, 0, 0).closedUnder(ctx, 1, detached))
+	assert.True(t, NewEnv(&closing{}, 0, 0).closedUnder(ctx, 1, ErrNoTab))
+	assert.False(t, NewEnv(&closing{lookups: 100}, 0, 0).closedUnder(ctx, 1, detached), "a tab that stays")
+	assert.False(t, NewEnv(&closing{lookups: 1}, 0, 0).closedUnder(ctx, 1, ErrNoTab), "no such tab, but it is there")
+	assert.False(t, NewEnv(&closing{}, 0, 0).closedUnder(ctx, 1, ErrNoFrame))
+}

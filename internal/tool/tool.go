@@ -309,13 +309,36 @@ func (e *Env) takeNotes() string {
 // tab. nil for any other failure.
 func (c *Call) closedItsTab(ctx context.Context, e *Env, err error) *Result {
 	f := c.Effect
-	if c.Tool.Risk != Act || f == nil || f.TabID <= 0 || !errors.Is(err, ErrNoTab) {
-		return nil
-	}
-	if _, err := e.Browser.Tab(ctx, f.TabID); !errors.Is(err, ErrNoTab) {
+	if c.Tool.Risk != Act || f == nil || f.TabID <= 0 || !e.closedUnder(ctx, f.TabID, err) {
 		return nil
 	}
 	return (&Result{Text: e.tabClosed(ctx, f.TabID), URL: f.URL}).Summed(sumTabClosed.With())
+}
+
+// closedUnder says whether err, met by a command in tab tabID, came of the tab closing. A
+// command sent as the tab closes fails with "no such tab", or, when it was already on its way,
+// with the debugger coming off; the latter is also what a tab going to a page Chrome keeps
+// from extensions does, so the tab is looked for until it is gone or a second has passed.
+func (e *Env) closedUnder(ctx context.Context, tabID int, err error) bool {
+	detached := errors.Is(err, ErrDetached)
+	if !detached && !errors.Is(err, ErrNoTab) {
+		return false
+	}
+	deadline := time.Now().Add(time.Second)
+	for {
+		_, err := e.Browser.Tab(ctx, tabID)
+		if errors.Is(err, ErrNoTab) {
+			return true
+		}
+		if err != nil || !detached || time.Now().After(deadline) {
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // tabClosed says that the tab an action was in closed as it ran, and where calls without a

@@ -506,6 +506,32 @@ func TestNavigateWaitsForWhatThePageLoads(t *testing.T) {
 	}
 }
 
+// Chrome's tab status counts every frame: an ad or a map frame added after the page's own load,
+// whose server is slow, puts the tab back to "loading" for as long as it takes. The page is
+// loaded and usable: navigate says so, and does not wait for the frame.
+func TestAFrameThatLoadsLateLeavesThePageLoaded(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("navigate", obj{"url": site.Page("late-frame.html")})),
+		calls(call("read_text", nil)),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, site.Page("wrapped.html"))
+	allowSite(t, panel, site.URL)
+	runAgent(t, panel, "what changed for the ferry?")
+	navs, reads := p.results("navigate"), p.results("read_text")
+	if len(navs) != 1 || len(reads) != 1 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	if n := navs[0]; n.Error || strings.Contains(n.Text, "still loading") || !strings.Contains(n.Text, `"Harbour news"`) {
+		t.Errorf("the page that loaded: %s", n.Text)
+	}
+	if !strings.Contains(reads[0].Text, "first ferry leaves at 6:40") {
+		t.Errorf("reading it: %s", reads[0].Text)
+	}
+}
+
 // Every visible control is addressable however long the page: a 500-row table comes before the
 // button that matters. At the default budget the snapshot gives up the table's text and keeps
 // every control; at a tight budget it is cut, says how many controls follow, and its

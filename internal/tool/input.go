@@ -619,6 +619,15 @@ type watch struct {
 	at time.Time
 }
 
+// since is when the action w watches began, or else when it was first watched after it
+// (started): a page committed since then is the action's.
+func (w *watch) since(started time.Time) time.Time {
+	if w.at.IsZero() {
+		return started
+	}
+	return w.at
+}
+
 // began is when the action w watches began: when it was watched from, else a moment before
 // the watch that started at started.
 func (w *watch) began(started time.Time) time.Time {
@@ -828,7 +837,7 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 		// It went to another page: what it sent is not waited on, and that page's every
 		// request need not be followed while it loads.
 		e.unwatch(tabID, w)
-		t2, loading, err := e.settle(ctx, tabID, 8*time.Second)
+		t2, loading, err := e.settle(ctx, tabID, w.since(started), 8*time.Second)
 		var de *DialogError
 		var te *Error
 		if errors.As(err, &de) {

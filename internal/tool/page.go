@@ -221,12 +221,14 @@ func where(t Target) (int, pageTarget, error) {
 	return 0, pageTarget{}, failf("say which element: give its ref from the snapshot (or a CSS selector)")
 }
 
-// settle waits for a tab to finish loading (status complete) and then for its page to stop
-// changing for a moment. It returns the tab as it is then, and whether it is still loading.
-func (e *Env) settle(ctx context.Context, tabID int, max time.Duration) (Tab, bool, error) {
+// settle waits for a tab to finish loading the page it went to at since or later (the tab's
+// status complete, or that page's own load) and then for its page to stop changing for a
+// moment. It returns the tab as it is then, and whether it is still loading.
+func (e *Env) settle(ctx context.Context, tabID int, since time.Time, max time.Duration) (Tab, bool, error) {
 	deadline := time.Now().Add(max)
 	var t Tab
 	var err error
+	var asked time.Time
 	for {
 		if t, err = e.Browser.Tab(ctx, tabID); err != nil {
 			return t, false, err
@@ -236,6 +238,16 @@ func (e *Env) settle(ctx context.Context, tabID int, max time.Duration) (Tab, bo
 		}
 		if t.Status == "complete" {
 			break
+		}
+		// Chrome's tab status counts every frame: an ad or a map frame the page adds as it
+		// loads keeps the tab "loading" for as long as its server takes, while the page is
+		// there to use. Once the page the tab went to has come (its main frame committed since),
+		// the page itself says whether it has loaded, now and then.
+		if t.Pending == "" && Scriptable(t.URL) && time.Since(asked) >= 250*time.Millisecond && e.Browser.CommittedSince(tabID, since) {
+			asked = time.Now()
+			if e.ownLoad(ctx, tabID, t.URL) {
+				break
+			}
 		}
 		if time.Now().After(deadline) {
 			return t, true, nil
@@ -253,10 +265,13 @@ func (e *Env) settle(ctx context.Context, tabID int, max time.Duration) (Tab, bo
 	if left > 1500*time.Millisecond {
 		left = 1500 * time.Millisecond
 	}
+	var page struct {
+		ReadyState string `json:"readyState"`
+	}
 	if left > 200*time.Millisecond {
 		sctx, cancel := context.WithTimeout(ctx, left+time.Second)
 		defer cancel()
-		err := e.callNoTimeout(sctx, tabID, 0, pageFiles, "settle", map[string]int{"quiet": 100, "max": int(left / time.Millisecond)}, nil)
+		err := e.callNoTimeout(sctx, tabID, 0, pageFiles, "settle", map[string]int{"quiet": 100, "max": int(left / time.Millisecond)}, &page)
 		var de *DialogError
 		if errors.As(err, &de) {
 			return t, false, err
@@ -269,7 +284,23 @@ func (e *Env) settle(ctx context.Context, tabID int, max time.Duration) (Tab, bo
 	if err != nil {
 		return t, false, err
 	}
-	return t2, t2.Status != "complete", nil
+	// A frame added after the page's own load (a PDF viewer, a map, an ad) puts the tab back to
+	// "loading": the page is loaded when its own document said so and the tab is going
+	// nowhere else.
+	own := page.ReadyState == "complete" && t2.URL == t.URL && t2.Pending == ""
+	return t2, t2.Status != "complete" && !own, nil
+}
+
+// ownLoad says whether the page in tab tabID, at url, has loaded: its document's load event
+// has come (frames it added since may still load).
+func (e *Env) ownLoad(ctx context.Context, tabID int, url string) bool {
+	var r struct {
+		URL        string `json:"url"`
+		ReadyState string `json:"readyState"`
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	return e.callNoTimeout(ctx, tabID, 0, pageFiles, "info", nil, &r) == nil && r.ReadyState == "complete" && r.URL == url
 }
 
 // stillLoading says where a tab that has not finished loading after waited is: a page that

@@ -45,10 +45,11 @@ func (e *Env) awake(ctx context.Context, t Tab) (Tab, error) {
 	if t.Status != "unloaded" || !Scriptable(t.URL) {
 		return t, nil
 	}
+	since := time.Now()
 	if err := e.Browser.Reload(ctx, t.ID); err != nil {
 		return t, err
 	}
-	t2, loading, err := e.settle(ctx, t.ID, 10*time.Second)
+	t2, loading, err := e.settle(ctx, t.ID, since, 10*time.Second)
 	if err != nil {
 		return t2, err
 	}

@@ -84,13 +84,14 @@ func tabOpen(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	e.mu.Lock()
 	w := e.windowID
 	e.mu.Unlock()
+	began := time.Now()
 	t, err := e.Browser.OpenTab(ctx, u, !in.Background, w)
 	if err != nil {
 		return nil, err
 	}
 	e.SetTab(t.ID)
 	e.touch(t.ID)
-	return loaded(ctx, e, t.ID, "Opened tab %d", t.ID)
+	return loaded(ctx, e, t.ID, began, "Opened tab %d", t.ID)
 }
 
 // loaded waits for a tab's page to settle and says where it is.
@@ -138,8 +139,8 @@ func (e *Env) contentLoaded(ctx context.Context, tabID int, t Tab) (Tab, string)
 	return t, still
 }
 
-func loaded(ctx context.Context, e *Env, tabID int, format string, args ...any) (*Result, error) {
-	t, loading, err := e.settle(ctx, tabID, 15*time.Second)
+func loaded(ctx context.Context, e *Env, tabID int, since time.Time, format string, args ...any) (*Result, error) {
+	t, loading, err := e.settle(ctx, tabID, since, 15*time.Second)
 	if err != nil {
 		return nil, err
 	}
@@ -277,7 +278,7 @@ func navigate(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			return &Result{Text: fmt.Sprintf("%s is a file, not a page:%s The tab stays at %s.", u, d, t.URL), Summary: u, URL: t.URL, Untrusted: true}, nil
 		}
 	}
-	return loaded(ctx, e, t.ID, "Loaded")
+	return loaded(ctx, e, t.ID, began, "Loaded")
 }
 
 // downloading says whether the navigation of tab t begun at since turned out to be a download:
@@ -366,14 +367,15 @@ func historyMove(name, done string, move func(Browser, context.Context, int) err
 			return nil, err
 		}
 		e.leaving(ctx, t.ID)
+		began := time.Now()
 		if err := move(e.Browser, ctx, t.ID); err != nil {
 			if strings.Contains(err.Error(), "Cannot find a next page") {
 				return nil, failf("there is no page to go %s to in this tab", name)
 			}
 			return nil, err
 		}
-		e.started(ctx, t, time.Now())
-		return loaded(ctx, e, t.ID, "%s", done)
+		e.started(ctx, t, began)
+		return loaded(ctx, e, t.ID, began, "%s", done)
 	}
 }
 

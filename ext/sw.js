@@ -139,6 +139,9 @@ chrome.alarms.onAlarm.addListener((a) => {
 chrome.tabs.onRemoved.addListener((tabId) => started && forward("tab.removed", { tabId }));
 // A download an action set off is said in its result (internal/tool, downloaded).
 chrome.downloads.onCreated.addListener((d) => started && forward("download.created", { id: d.id, url: d.finalUrl || d.url, referrer: d.referrer || "" }));
+// A page setting out for another document (before it commits, which a slow server delays): an
+// action says it went, rather than taking the tab's "loading" (every frame counts) for it.
+chrome.webNavigation.onBeforeNavigate.addListener((d) => started && d.frameId === 0 && forward("tab.navigating", { tabId: d.tabId }));
 chrome.webNavigation.onCommitted.addListener((d) => started && forward("tab.committed", { tabId: d.tabId, frameId: d.frameId, url: d.url }));
 // Why a tab's page did not load (net::ERR_NAME_NOT_RESOLVED…), which its error page does not
 // let an extension read.

@@ -26,6 +26,7 @@ type Browser struct {
 	loads    []tool.Download              // the downloads begun in the last minutes, oldest first
 	console  map[int][]tool.ConsoleEvent  // each tab's console events while Skiff reads them (the latest)
 	commits  map[int]time.Time            // when each tab's main frame last committed a navigation
+	navs     map[int]time.Time            // when each tab's main frame last set out for another document
 	netlog   map[int][]tool.NetRequest    // each tab's requests seen while followed (the latest 200)
 	netOff   map[int]time.Time            // when Skiff last stopped following each tab's requests
 	netErrs  map[int][2]string            // why each tab's page last failed to load: its address and Chrome's error
@@ -35,7 +36,7 @@ var _ tool.Browser = (*Browser)(nil)
 
 // NewBrowser returns a Browser.
 func NewBrowser() *Browser {
-	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, choosers: map[int]tool.Chooser{}, console: map[int][]tool.ConsoleEvent{}, commits: map[int]time.Time{}, requests: map[int]map[string]time.Time{},
+	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, choosers: map[int]tool.Chooser{}, console: map[int][]tool.ConsoleEvent{}, commits: map[int]time.Time{}, navs: map[int]time.Time{}, requests: map[int]map[string]time.Time{},
 		netlog: map[int][]tool.NetRequest{}, netOff: map[int]time.Time{}, netErrs: map[int][2]string{}}
 }
 
@@ -586,6 +587,14 @@ func (b *Browser) CommittedSince(tabID int, t time.Time) bool {
 	return ok && !at.Before(t)
 }
 
+func (b *Browser) NavigatedSince(tabID int, t time.Time) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	nav, ok := b.navs[tabID]
+	commit, done := b.commits[tabID]
+	return ok && !nav.Before(t) || done && !commit.Before(t)
+}
+
 func (b *Browser) Download(ctx context.Context, id int) (tool.Download, error) {
 	v, err := callAPI(ctx, chromeAPI("downloads"), "search", js.ValueOf(map[string]any{"id": id}))
 	if err != nil {
@@ -837,6 +846,7 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 			delete(b.requests, e.TabID)
 			delete(b.console, e.TabID)
 			delete(b.commits, e.TabID)
+			delete(b.navs, e.TabID)
 			delete(b.netlog, e.TabID)
 			delete(b.netOff, e.TabID)
 			delete(b.netErrs, e.TabID)
@@ -851,6 +861,15 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 		if json.Unmarshal(data, &e) == nil && e.Error != "net::ERR_ABORTED" {
 			b.mu.Lock()
 			b.netErrs[e.TabID] = [2]string{e.URL, e.Error}
+			b.mu.Unlock()
+		}
+	case "tab.navigating":
+		var e struct {
+			TabID int `json:"tabId"`
+		}
+		if json.Unmarshal(data, &e) == nil {
+			b.mu.Lock()
+			b.navs[e.TabID] = time.Now()
 			b.mu.Unlock()
 		}
 	case "tab.committed":

@@ -508,12 +508,19 @@ func TestNavigateWaitsForWhatThePageLoads(t *testing.T) {
 
 // Chrome's tab status counts every frame: an ad or a map frame added after the page's own load,
 // whose server is slow, puts the tab back to "loading" for as long as it takes. The page is
-// loaded and usable: navigate says so, and does not wait for the frame.
+// loaded and usable: navigate says so, and does not wait for the frame; a click there is not
+// taken for a page going elsewhere (which waited 8 s and said "still loading"), and a link
+// that does go elsewhere says where.
 func TestAFrameThatLoadsLateLeavesThePageLoaded(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
 		calls(call("navigate", obj{"url": site.Page("late-frame.html")})),
 		calls(call("read_text", nil)),
+		calls(call("click", obj{"selector": "#more"})),
+		calls(call("find_text", obj{"text": "Departures: 6:40"})),
+		calls(call("click", obj{"selector": "a[href='']"})),
+		calls(call("click", obj{"selector": "a[href='#timetable']"})),
+		calls(call("click", obj{"selector": "a[href='counter.html']"})),
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
@@ -529,6 +536,27 @@ func TestAFrameThatLoadsLateLeavesThePageLoaded(t *testing.T) {
 	}
 	if !strings.Contains(reads[0].Text, "first ferry leaves at 6:40") {
 		t.Errorf("reading it: %s", reads[0].Text)
+	}
+	clicks := p.results("click")
+	if len(clicks) != 4 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	for _, c := range clicks {
+		if c.Error || strings.Contains(c.Text, "still loading") {
+			t.Errorf("a click on the page: %s", c.Text)
+		}
+	}
+	if !strings.Contains(clicks[1].Text, `The page loaded again: "Harbour news"`) {
+		t.Errorf("the link to the page itself: %s", clicks[1].Text)
+	}
+	if !strings.Contains(clicks[2].Text, "It went to #timetable on the same page.") {
+		t.Errorf("the link to a part of the page: %s", clicks[2].Text)
+	}
+	if !strings.Contains(clicks[3].Text, `The page changed to "Counters"`) {
+		t.Errorf("the link to another page: %s", clicks[3].Text)
+	}
+	if f := p.results("find_text"); len(f) != 1 || strings.Contains(f[0].Text, "is not on the page") {
+		t.Errorf("what the button showed: %s", p.all())
 	}
 }
 

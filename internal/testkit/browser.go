@@ -225,6 +225,10 @@ func (c *composed) CommittedSince(tabID int, t time.Time) bool {
 	return c.downloads != nil && c.downloads.CommittedSince(tabID, t)
 }
 
+func (c *composed) NavigatedSince(tabID int, t time.Time) bool {
+	return c.downloads != nil && c.downloads.NavigatedSince(tabID, t)
+}
+
 func (c *composed) Download(ctx context.Context, id int) (tool.Download, error) {
 	if c.downloads == nil {
 		return tool.Download{}, ErrUnsupported

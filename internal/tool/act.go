@@ -134,12 +134,13 @@ func hover(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	at := time.Now()
 	p, err := e.mouse(ctx, tab.ID, frame, pt, "", 0)
 	if err != nil {
 		return nil, err
 	}
 	// What the mouse brings up (a menu, a panel, a tooltip) is said, as a click's outcome is.
-	after := e.afterAction(ctx, tab.ID, tab, &watch{frame: frame, token: p.Listen})
+	after := e.afterAction(ctx, tab.ID, tab, &watch{frame: frame, token: p.Listen, at: at})
 	what, trusted := p.What, p.Trusted
 	return (&Result{Text: fmt.Sprintf("The mouse is over %s%s%s.", what, refNote(f.Element.Ref), fallbackNote(trusted)) + after, URL: tab.URL}).on(f.Element, what), nil
 }

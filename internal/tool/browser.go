@@ -32,6 +32,9 @@ type Downloads interface {
 	// CommittedSince says whether the tab's page changed since t (its main frame committed a
 	// navigation): a tab opened at a file's address never does, the browser downloads it.
 	CommittedSince(tabID int, t time.Time) bool
+	// NavigatedSince says whether the tab's main frame set out for another page (a new
+	// document, at another address or the same) since t, whether or not it has come.
+	NavigatedSince(tabID int, t time.Time) bool
 }
 
 // Download is a file the browser downloads: where from, the page that led to it (Referrer),

@@ -746,6 +746,16 @@ type outcome struct {
 	left bool
 }
 
+// wentOn says whether the tab, which was before as the action began (at since) and is t now,
+// went or set out for another page since: its address changed to another document's, it has
+// a navigation pending, Chrome said its main frame set out, or it began loading when it had
+// loaded. A tab that was loading already (an ad or a map frame whose server is slow keeps it
+// "loading" for as long as it takes) does not go anywhere by loading still.
+func (e *Env) wentOn(tabID int, before, t Tab, since time.Time) bool {
+	return t.URL != before.URL && !sameDocument(t.URL, before.URL) || t.Pending != "" ||
+		t.Status == "loading" && before.Status == "complete" || e.Browser.NavigatedSince(tabID, since)
+}
+
 // afterActionWithin is afterAction watching for up to window (a link to a new tab: the tab
 // is expected, and a busy machine may take longer than a moment to open it).
 func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *watch, window time.Duration) outcome {
@@ -803,7 +813,7 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 				return outcome{}
 			}
 		}
-		if t.Status == "loading" || t.URL != before.URL && !sameDocument(t.URL, before.URL) {
+		if e.wentOn(tabID, before, t, w.began(started)) {
 			break
 		}
 		if now := time.Now(); !now.Before(deadline) {
@@ -833,7 +843,7 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 		case <-time.After(25 * time.Millisecond):
 		}
 	}
-	if t.Status == "loading" || t.URL != before.URL && !sameDocument(t.URL, before.URL) {
+	if e.wentOn(tabID, before, t, w.began(started)) {
 		// It went to another page: what it sent is not waited on, and that page's every
 		// request need not be followed while it loads.
 		e.unwatch(tabID, w)
@@ -853,6 +863,12 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 		if t2.URL != before.URL {
 			t2, still := e.contentLoaded(ctx, tabID, t2)
 			return outcome{said: fmt.Sprintf(" The page changed to %q (%s).", oneLine(t2.Title), t2.URL) + still, left: true}
+		}
+		if e.Browser.CommittedSince(tabID, w.began(started)) {
+			// A form sent to the page's own address, a link to it, a Refresh: a new page,
+			// whose refs are new.
+			t2, still := e.contentLoaded(ctx, tabID, t2)
+			return outcome{said: fmt.Sprintf(" The page loaded again: %q (%s).", oneLine(t2.Title), t2.URL) + still, left: true}
 		}
 	}
 	said := e.heard(ctx, tabID, w)

@@ -1017,6 +1017,12 @@
       // A link that says nothing (a picture without words, an icon) is told apart by where it
       // leads: a shop's tiles, a gallery.
       if (role === "link" && !node.name && el.href && typeof el.href === "string") node.href = shortHref(el.href);
+      // A control that says nothing (an icon: a cross, a magnifier, a bin) is told apart by
+      // what its page's code calls it.
+      else if (act && !node.name && !clean(textOf(kids))) {
+        const h = codeName(el);
+        if (h) node.hint = h;
+      }
       if (inline) node.inline = 1;
       if (role === "heading") node.level = +(el.getAttribute("aria-level") || el.localName.slice(1)) || 2;
       const ctl = role && el.localName === "label" ? controlOf(el) : el;
@@ -1142,6 +1148,31 @@
     return out;
   }
 
+  // codeName is what a page's code calls a control that has no name: a test id, the action it
+  // runs, its icon's name (data-icon, an SVG sprite's symbol, an icon font's class), its id or
+  // first class made of words ("page-search__search-button", "menu_btn"); "" when there is
+  // none (generated ids and utility classes say nothing).
+  const wordy = /^(?=.{4,40}$)[a-z]+(?:[-_:.]+[a-z]+|[A-Z][a-z]+)+$/;
+  const iconClass = /^(?:fa[srlbdk]?|bi|icon|icons|glyphicon|mdi|ti|ion|octicon|lucide|feather|gg|ri|la|las|bx|bxs)-([a-z][a-z-]{1,30})$/;
+  const generic = /^(?:btn|button|icon|js|ui|is|has|c|o|u|l)$/;
+  function codeName(el) {
+    for (const a of ["data-testid", "data-test-id", "data-test", "data-qa", "data-cy", "data-action", "data-icon"]) {
+      const v = el.getAttribute(a);
+      if (v && /[a-z]{3}/i.test(v)) return clean(v, 40);
+    }
+    const icon = el.querySelector("[data-icon], use, i[class], span[class], svg[class]");
+    if (icon) {
+      const v = icon.getAttribute("data-icon") || (icon.localName === "use" ? (icon.getAttribute("href") || icon.getAttribute("xlink:href") || "").split("#")[1] : "");
+      if (v && /[a-z]{3}/i.test(v)) return clean(v, 40);
+      for (const c of icon.classList || []) {
+        const m = iconClass.exec(c);
+        if (m && !generic.test(m[1])) return m[1];
+      }
+    }
+    if (wordy.test(el.id)) return el.id;
+    for (const c of el.classList) if (wordy.test(c)) return c;
+    return "";
+  }
   // shortHref is where a link leads, as short as it is clear: its path on this site, its
   // whole address on another, at most 100 characters.
   function shortHref(h) {

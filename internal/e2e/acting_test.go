@@ -560,6 +560,49 @@ func TestAFrameThatLoadsLateLeavesThePageLoaded(t *testing.T) {
 	}
 }
 
+// A button drawn as an icon only (a bin, a pencil, a cross), with no words, no aria-label and no
+// title, is "button [e5]" and nothing else: which of a row's two is the bin? What the page's
+// code calls it tells them apart (an icon font's class, an SVG sprite's symbol, a test id, a
+// data-icon, an id or class made of words); a generated id or utility classes say nothing.
+func TestButtonsWithoutWordsSayWhatTheirCodeCallsThem(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			// The second row's bin: the fourth button called "trash" would be wrong.
+			re := regexp.MustCompile(`button \[(e\d+)\] hint="trash"`)
+			var refs []string
+			for _, m := range re.FindAllStringSubmatch(c.Messages[len(c.Messages)-1].Text, -1) {
+				refs = append(refs, m[1])
+			}
+			if len(refs) != 2 {
+				t.Fatalf("the bins: %s", c.Messages[len(c.Messages)-1].Text)
+			}
+			return []testkit.Call{call("click", obj{"ref": refs[1]})}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("icons.html"))
+	allowSite(t, panel, site.URL)
+	runAgent(t, panel, "remove my work address")
+	snap := p.results("snapshot")
+	if len(snap) != 1 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	for _, want := range []string{`hint="add-address"`, `hint="icon-close"`, `hint="pencil"`, `hint="share"`} {
+		if !strings.Contains(snap[0].Text, want) {
+			t.Errorf("no %s in the snapshot:\n%s", want, snap[0].Text)
+		}
+	}
+	if n := strings.Count(snap[0].Text, "hint="); n != 7 {
+		t.Errorf("%d hints, not 7 (a generated id or utility classes say nothing):\n%s", n, snap[0].Text)
+	}
+	if got := inTab[string](t, panel, tab, `document.getElementById("said").textContent`); got != "Removed work" {
+		t.Errorf("the click: %q; %s", got, p.all())
+	}
+}
+
 // Every visible control is addressable however long the page: a 500-row table comes before the
 // button that matters. At the default budget the snapshot gives up the table's text and keeps
 // every control; at a tight budget it is cut, says how many controls follow, and its

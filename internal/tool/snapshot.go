@@ -72,6 +72,7 @@ type Node struct {
 	Offscreen   int      `json:"offscreen,omitempty"`
 	Scroll      *Room    `json:"scroll,omitempty"` // a box the page scrolls inside
 	Href        string   `json:"href,omitempty"`   // where a link without a name leads
+	Hint        string   `json:"hint,omitempty"`   // what the page's code calls a control without a name
 	Frame       *int     `json:"frame,omitempty"`
 	Src         string   `json:"src,omitempty"`
 	// Failed is set (by Env.Snapshot) on an iframe whose page did not load.
@@ -630,6 +631,9 @@ func (w *writer) label(n *Node) string {
 	}
 	if n.Href != "" && n.Name == "" {
 		props = append(props, "href="+strconv.Quote(n.Href))
+	}
+	if n.Hint != "" && n.Name == "" {
+		props = append(props, "hint="+strconv.Quote(n.Hint))
 	}
 	if n.Scroll != nil {
 		if n.Role != "scrollable" {

@@ -330,6 +330,12 @@ func (e *Env) whyNotLoaded(tabID int, url string) string {
 		return couldNotLoad
 	}
 	code := n.NetError(tabID, url)
+	// Chrome says why as the load fails, before it shows its error page; on a busy machine
+	// what it said may reach Skiff a moment after the page is seen.
+	for wait := 0; code == "" && wait < 8; wait++ {
+		time.Sleep(50 * time.Millisecond)
+		code = n.NetError(tabID, url)
+	}
 	if code == "" {
 		return couldNotLoad
 	}

@@ -889,6 +889,10 @@ func waitFor(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 		what = fmt.Sprintf("the text %q", in.Text)
 	}
 	start := time.Now()
+	// The frames the page shows are looked up again each second, not at every look: a
+	// payment's frame that comes or goes is seen within one.
+	var frames []Frame
+	var framesAt time.Time
 	for {
 		var r struct {
 			Met bool `json:"met"`
@@ -902,7 +906,10 @@ func waitFor(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 			// Text the page shows in a frame (a payment's answer, an embedded form's) is on
 			// the page: there when any frame shows it, gone when none does.
 			gone := in.TextGone != ""
-			for _, f := range e.shownFrames(ctx, t.ID) {
+			if r.Met == gone && time.Since(framesAt) >= time.Second {
+				frames, framesAt = e.shownFrames(ctx, t.ID), time.Now()
+			}
+			for _, f := range frames {
 				if r.Met != gone {
 					break
 				}

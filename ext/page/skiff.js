@@ -2882,12 +2882,11 @@
   // holds needle (folded), into out; it says whether it found one. It looks only down the
   // elements whose text holds needle (and into shadow trees, which their host's text leaves
   // out), so what it costs is the depth of the page, not its size.
-  function holders(el, needle, out, max) {
-    const sq = squashed(needle);
+  function holders(el, needle, out, max, sq = squashed(needle)) {
     let found = false;
     for (const k of kidsOf(el)) {
       if (out.length >= max) return true;
-      if (k.nodeType === 1 && !unread.test(k.localName) && (shadowOf(k) || squashed(k.textContent).includes(sq)) && holders(k, needle, out, max)) found = true;
+      if (k.nodeType === 1 && !unread.test(k.localName) && (shadowOf(k) || squashed(k.textContent).includes(sq)) && holders(k, needle, out, max, sq)) found = true;
     }
     if (found || el === document.documentElement) return found;
     if (!squashed(el.textContent + (shadowOf(el) ? shadowOf(el).textContent : "")).includes(sq) || !folded(visibleText(el, 4000)).includes(needle)) return false;

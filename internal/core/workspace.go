@@ -114,10 +114,7 @@ func (w *workspace) Tabs(ctx context.Context, windowID int) ([]tool.Tab, error) 
 	if err != nil {
 		return nil, err
 	}
-	byID := make(map[int]tool.Tab, len(all))
-	for _, t := range all {
-		byID[t.ID] = t
-	}
+	byID := tabsByID(all)
 	var out []tool.Tab
 	for _, t := range all {
 		if owns(g, t, byID) {
@@ -125,6 +122,14 @@ func (w *workspace) Tabs(ctx context.Context, windowID int) ([]tool.Tab, error) 
 		}
 	}
 	return out, nil
+}
+
+func tabsByID(all []tool.Tab) map[int]tool.Tab {
+	byID := make(map[int]tool.Tab, len(all))
+	for _, t := range all {
+		byID[t.ID] = t
+	}
+	return byID
 }
 
 // owns says whether t is the workspace's (of group g): in its group, or a tab no group holds
@@ -203,10 +208,7 @@ func (w *workspace) outside(ctx context.Context, _ tool.Tool, args json.RawMessa
 	if err != nil {
 		return true
 	}
-	byID := make(map[int]tool.Tab, len(all))
-	for _, t := range all {
-		byID[t.ID] = t
-	}
+	byID := tabsByID(all)
 	for _, id := range ids {
 		t, ok := byID[id]
 		if !ok {

@@ -8,7 +8,9 @@
   if (globalThis.skiffPage) return;
 
   // ---- refs: stable for an element as long as the document lives ----
-  const refs = { next: 1, byRef: new Map(), byEl: new WeakMap() };
+  // desc: for a control the last snapshot saw as the only one of its kind and name ("button",
+  // "Like"), its kind and name, to know its stand-in by.
+  const refs = { next: 1, byRef: new Map(), byEl: new WeakMap(), desc: new Map() };
   function refOf(el) {
     let r = refs.byEl.get(el);
     if (!r) {
@@ -21,7 +23,31 @@
   function byRef(r) {
     const w = refs.byRef.get(r);
     const el = w && w.deref();
-    return el && el.isConnected ? el : null;
+    return el && el.isConnected ? el : redrawn(r);
+  }
+  // redrawn is the element that took the place of ref's, when the page drew it again (React and
+  // the like replace a button as they render: after a click, after typing elsewhere): the one
+  // element now of the same tag, role and name, when ref's was the one such element when it
+  // was seen. Then the ref names it from now on. null when there is none, or more than one.
+  function redrawn(r) {
+    const d = refs.desc.get(r);
+    if (!d) return null;
+    let found = null;
+    let n = 0;
+    const visit = (el) => {
+      if (n > 1) return;
+      if (el.localName === d.tag && !ours(el) && roleOf(el) === d.role && clean(nameOf(el, d.role)) === d.name && !hiddenUp(el)) {
+        found = el;
+        n++;
+      }
+      for (const k of kidsOf(el)) if (k.nodeType === 1) visit(k);
+    };
+    fresh();
+    if (document.documentElement) visit(document.documentElement);
+    if (n !== 1) return null;
+    refs.byRef.set(r, new WeakRef(found));
+    if (!refs.byEl.has(found)) refs.byEl.set(found, r);
+    return found;
   }
 
   // ---- the composed tree (shadow roots, open or closed, and slots) ----
@@ -925,6 +951,7 @@
     }
     let count = 0;
     let shadows = false;
+    const kinds = new Map(); // each control's tag, role and name: the refs of those so called
     let thru = 0; // inside a box drawn see-through (seeThroughFields)
     const vh = innerHeight;
     // A dialog opened modal (showModal) makes the page behind it inert: nothing there can be
@@ -1014,6 +1041,12 @@
         node.name = nameOf(el, role, kids);
       }
       if (ref) node.ref = ref;
+      if (ref && act && node.name) {
+        const key = el.localName + "\n" + node.role + "\n" + node.name;
+        const same = kinds.get(key);
+        if (same) same.push(ref);
+        else kinds.set(key, [ref]);
+      }
       // A link that says nothing (a picture without words, an icon) is told apart by where it
       // leads: a shop's tiles, a gallery.
       if (role === "link" && !node.name && el.href && typeof el.href === "string") node.href = shortHref(el.href);
@@ -1103,6 +1136,13 @@
     const start = root ? byRef(root) : document.body || document.documentElement;
     if (root && !start) return { error: `there is no element ${root} on the page any more (it was removed or the page changed); take a new snapshot` };
     let tree = start ? walk(start) : [];
+    if (!root && !modal && count <= MAX_NODES) {
+      for (const [key, same] of kinds) {
+        const [tag, role, name] = key.split("\n");
+        if (same.length === 1) refs.desc.set(same[0], { tag, role, name: clean(name) });
+        else for (const r of same) refs.desc.delete(r);
+      }
+    }
     if (interactive) tree = onlyInteractive(tree);
     const de = document.documentElement;
     return {

@@ -603,6 +603,49 @@ func TestButtonsWithoutWordsSayWhatTheirCodeCallsThem(t *testing.T) {
 	}
 }
 
+// A page built with React or the like draws its controls again as it renders: after a click,
+// the "Like" the model saw is another element that looks the same, and its ref named nothing
+// ("take a new snapshot": a round trip for each). A ref whose element was the only one of its
+// tag, role and name stands for the one that took its place; one of several alike ("Reply" under
+// each post) does not guess which.
+func TestARefFollowsTheControlItsPageDrewAgain(t *testing.T) {
+	site := testkit.NewSite(t)
+	var like, reply string
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			like, reply = refIn(t, c, `button "Like"`), refIn(t, c, `button "Reply"`)
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Refresh feed"`)})}
+		},
+		func(*testkit.Conversation) []testkit.Call { return []testkit.Call{call("click", obj{"ref": like})} },
+		func(*testkit.Conversation) []testkit.Call { return []testkit.Call{call("click", obj{"ref": like})} },
+		func(*testkit.Conversation) []testkit.Call { return []testkit.Call{call("click", obj{"ref": reply})} },
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("redraw.html"))
+	allowSite(t, panel, site.URL)
+	runAgent(t, panel, "like the ferry post")
+	clicks := p.results("click")
+	if len(clicks) != 4 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	for i, c := range clicks[1:3] {
+		if c.Error || !strings.Contains(c.Text, `Clicked button “Like” [`+like+`]`) {
+			t.Errorf("Like %d, drawn again: %s", i+1, c.Text)
+		}
+	}
+	if got := inTab[string](t, panel, tab, `document.querySelector("article span").textContent`); got != "2" {
+		t.Errorf("likes: %q; %s", got, p.all())
+	}
+	if r := clicks[3]; !r.Error || !strings.Contains(r.Text, "take a new snapshot") {
+		t.Errorf("a Reply of two, drawn again: %s", r.Text)
+	}
+	if got := inTab[string](t, panel, tab, `document.getElementById("said").textContent`); strings.Contains(got, "reply") {
+		t.Errorf("a Reply was clicked: %q", got)
+	}
+}
+
 // Every visible control is addressable however long the page: a 500-row table comes before the
 // button that matters. At the default budget the snapshot gives up the table's text and keeps
 // every control; at a tight budget it is cut, says how many controls follow, and its

@@ -1247,9 +1247,10 @@
   // ---- finding the element an action targets ----
   function resolve(t) {
     if (t.ref) {
+      const was = refs.byRef.get(t.ref)?.deref();
       const el = byRef(t.ref);
       if (!el) return { error: `there is no element ${t.ref} on the page any more (it was removed or the page changed); take a new snapshot` };
-      return { el };
+      return { el, redrawn: el !== was ? 1 : undefined };
     }
     if (t.selector) {
       let el;
@@ -1479,7 +1480,7 @@
   const armed = new Map();
   function armClick({ target, point, kind, was }) {
     let r = resolve(target);
-    let redrawn;
+    let redrawn = r.redrawn;
     if (r.error && target.ref && point && was) {
       // A page that draws the element again as the mouse comes over it (a framework
       // re-rendering on hover): the element at the point that is what was aimed at (the same

@@ -57,7 +57,7 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	if in.Double {
 		count = 2
 	}
-	w := &watch{known: e.knownTabs(ctx), frame: frame}
+	w := &watch{known: e.knownTabs(ctx), frame: frame, at: time.Now()}
 	e.follow(ctx, tab.ID, w)
 	chooser := e.interceptChoosers(ctx, tab.ID)
 	p, err := e.mouse(ctx, tab.ID, frame, pt, in.Button, count)
@@ -75,6 +75,10 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	window := 150 * time.Millisecond
 	if f.Element.NewTab || (f.Activates != nil && f.Activates.NewTab) {
 		window = 2 * time.Second // its tab is coming: wait for it (no longer than it takes)
+	} else if tab.Status == "loading" && (f.Element.Submits != "" || f.Element.Link != "" && !(strings.Contains(f.Element.Link, "#") && sameDocument(f.Element.Link, tab.URL))) {
+		// A link or a form on a page whose frames still load: the tab's status will not say
+		// it set out, Chrome's word that it did will, which a busy machine may bring late.
+		window = 600 * time.Millisecond
 	}
 	redrawn := ""
 	if p.Redrawn {
@@ -154,7 +158,7 @@ func dragTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	w := &watch{known: e.knownTabs(ctx), frame: frame}
+	w := &watch{known: e.knownTabs(ctx), frame: frame, at: time.Now()}
 	e.follow(ctx, tab.ID, w)
 	d, err := e.drag(ctx, tab.ID, frame, pt, pageTarget{Ref: local})
 	if err != nil {

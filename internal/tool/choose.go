@@ -289,7 +289,7 @@ var SuggestWait = 400 * time.Millisecond
 // watchSuggestions readies typing into a field that suggests: what it shows before is noted,
 // and what it sends as it is typed into is followed.
 func (e *Env) watchSuggestions(ctx context.Context, tabID, frame int, pt pageTarget) *watch {
-	w := &watch{frame: frame, suggested: e.suggestions(ctx, tabID, frame, pt)}
+	w := &watch{frame: frame, suggested: e.suggestions(ctx, tabID, frame, pt), at: time.Now()}
 	e.follow(ctx, tabID, w)
 	return w
 }

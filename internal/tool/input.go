@@ -813,7 +813,7 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 				return outcome{}
 			}
 		}
-		if e.wentOn(tabID, before, t, w.began(started)) {
+		if e.wentOn(tabID, before, t, w.since(started)) {
 			break
 		}
 		if now := time.Now(); !now.Before(deadline) {
@@ -843,7 +843,7 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 		case <-time.After(25 * time.Millisecond):
 		}
 	}
-	if e.wentOn(tabID, before, t, w.began(started)) {
+	if e.wentOn(tabID, before, t, w.since(started)) {
 		// It went to another page: what it sent is not waited on, and that page's every
 		// request need not be followed while it loads.
 		e.unwatch(tabID, w)
@@ -864,7 +864,7 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 			t2, still := e.contentLoaded(ctx, tabID, t2)
 			return outcome{said: fmt.Sprintf(" The page changed to %q (%s).", oneLine(t2.Title), t2.URL) + still, left: true}
 		}
-		if e.Browser.CommittedSince(tabID, w.began(started)) {
+		if e.Browser.CommittedSince(tabID, w.since(started)) {
 			// A form sent to the page's own address, a link to it, a Refresh: a new page,
 			// whose refs are new.
 			t2, still := e.contentLoaded(ctx, tabID, t2)

@@ -165,7 +165,7 @@ func upload(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 		return (&Result{Text: text + e.drawnFiles(ctx, tab, w), URL: tab.URL}).on(f.Element, ff.What), nil
 	}
 	// Nothing in it is a file field: a person clicks it, and the page asks for the chooser.
-	w := &watch{known: e.knownTabs(ctx), frame: frame}
+	w := &watch{known: e.knownTabs(ctx), frame: frame, at: time.Now()}
 	e.follow(ctx, tab.ID, w)
 	var p pressed
 	var c Chooser

@@ -277,7 +277,7 @@ func (e *Env) settle(ctx context.Context, tabID int, since time.Time, max time.D
 			return t, false, err
 		}
 		if errors.Is(err, ErrErrorPage) {
-			return t, false, failf("Chrome could not load %s and shows its error page %s", t.URL, e.whyNotLoaded(tabID, t.URL))
+			return t, false, failf("Chrome could not load %s and shows its error page %s", t.URL, e.whyNotLoaded(ctx, tabID, t.URL))
 		}
 	}
 	t2, err := e.Browser.Tab(ctx, tabID)
@@ -324,7 +324,7 @@ type NetErrorer interface {
 
 // whyNotLoaded says why the tab's page at url shows Chrome's error page, in words a model acts
 // on, with Chrome's reason ("(net::ERR_NAME_NOT_RESOLVED)") when the browser saw it.
-func (e *Env) whyNotLoaded(tabID int, url string) string {
+func (e *Env) whyNotLoaded(ctx context.Context, tabID int, url string) string {
 	n, ok := e.Browser.(NetErrorer)
 	if !ok {
 		return couldNotLoad
@@ -332,8 +332,11 @@ func (e *Env) whyNotLoaded(tabID int, url string) string {
 	code := n.NetError(tabID, url)
 	// Chrome says why as the load fails, before it shows its error page; on a busy machine
 	// what it said may reach Skiff a moment after the page is seen.
-	for wait := 0; code == "" && wait < 8; wait++ {
-		time.Sleep(50 * time.Millisecond)
+	for wait := 0; code == "" && wait < 8 && ctx.Err() == nil; wait++ {
+		select {
+		case <-ctx.Done():
+		case <-time.After(50 * time.Millisecond):
+		}
 		code = n.NetError(tabID, url)
 	}
 	if code == "" {

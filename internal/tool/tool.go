@@ -276,7 +276,7 @@ func (c *Call) Run(ctx context.Context, e *Env) (*Result, error) {
 		}
 		if f := c.Effect; errors.Is(err, ErrErrorPage) && f != nil && f.TabID > 0 {
 			if t, terr := e.Browser.Tab(ctx, f.TabID); terr == nil {
-				return nil, failf("the tab shows Chrome's error page: %s could not be loaded %s", t.URL, e.whyNotLoaded(t.ID, t.URL))
+				return nil, failf("the tab shows Chrome's error page: %s could not be loaded %s", t.URL, e.whyNotLoaded(ctx, t.ID, t.URL))
 			}
 		}
 		return nil, explain(ctx, err)

@@ -27,6 +27,7 @@ type Browser struct {
 	console  map[int][]tool.ConsoleEvent  // each tab's console events while Skiff reads them (the latest)
 	commits  map[int]time.Time            // when each tab's main frame last committed a navigation
 	navs     map[int]time.Time            // when each tab's main frame last set out for another document
+	stopped  map[int]time.Time            // when a navigation of each tab's main frame last failed or was called off
 	netlog   map[int][]tool.NetRequest    // each tab's requests seen while followed (the latest 200)
 	netOff   map[int]time.Time            // when Skiff last stopped following each tab's requests
 	netErrs  map[int][2]string            // why each tab's page last failed to load: its address and Chrome's error
@@ -36,7 +37,7 @@ var _ tool.Browser = (*Browser)(nil)
 
 // NewBrowser returns a Browser.
 func NewBrowser() *Browser {
-	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, choosers: map[int]tool.Chooser{}, console: map[int][]tool.ConsoleEvent{}, commits: map[int]time.Time{}, navs: map[int]time.Time{}, requests: map[int]map[string]time.Time{},
+	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, choosers: map[int]tool.Chooser{}, console: map[int][]tool.ConsoleEvent{}, commits: map[int]time.Time{}, navs: map[int]time.Time{}, stopped: map[int]time.Time{}, requests: map[int]map[string]time.Time{},
 		netlog: map[int][]tool.NetRequest{}, netOff: map[int]time.Time{}, netErrs: map[int][2]string{}}
 }
 
@@ -595,6 +596,15 @@ func (b *Browser) NavigatedSince(tabID int, t time.Time) bool {
 	return ok && !nav.Before(t) || done && !commit.Before(t)
 }
 
+// Arriving: the tab's main frame set out after it last committed or stopped (a download, a
+// 204, a network error or a stop end a navigation without a commit).
+func (b *Browser) Arriving(tabID int) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	nav, ok := b.navs[tabID]
+	return ok && nav.After(b.commits[tabID]) && nav.After(b.stopped[tabID])
+}
+
 func (b *Browser) Download(ctx context.Context, id int) (tool.Download, error) {
 	v, err := callAPI(ctx, chromeAPI("downloads"), "search", js.ValueOf(map[string]any{"id": id}))
 	if err != nil {
@@ -847,6 +857,7 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 			delete(b.console, e.TabID)
 			delete(b.commits, e.TabID)
 			delete(b.navs, e.TabID)
+			delete(b.stopped, e.TabID)
 			delete(b.netlog, e.TabID)
 			delete(b.netOff, e.TabID)
 			delete(b.netErrs, e.TabID)
@@ -858,9 +869,12 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 			URL   string `json:"url"`
 			Error string `json:"error"`
 		}
-		if json.Unmarshal(data, &e) == nil && e.Error != "net::ERR_ABORTED" {
+		if json.Unmarshal(data, &e) == nil {
 			b.mu.Lock()
-			b.netErrs[e.TabID] = [2]string{e.URL, e.Error}
+			b.stopped[e.TabID] = time.Now()
+			if e.Error != "net::ERR_ABORTED" {
+				b.netErrs[e.TabID] = [2]string{e.URL, e.Error}
+			}
 			b.mu.Unlock()
 		}
 	case "tab.navigating":

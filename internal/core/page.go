@@ -212,29 +212,18 @@ func (c *Core) tabAt(ctx context.Context, windowID, tabID int) (tool.Tab, error)
 }
 
 // SettleAtSend bounds the wait for a tab that is loading when the user sends: the message goes
-// with the page it is loading, once loaded.
+// with the page it is loading, once there.
 var SettleAtSend = 3 * time.Second
 
 // inFront is the tab in front of the user now, in the panel's window (0: the last focused
-// one), or tabID for the overlay's chat, after the navigation it may be in the middle of has
-// loaded (or SettleAtSend passed).
+// one), or tabID for the overlay's chat, once the page it may be loading is there (its own
+// load, not the ad frames it adds; or SettleAtSend passed).
 func (c *Core) inFront(ctx context.Context, windowID, tabID int) (tool.Tab, error) {
 	t, err := c.tabAt(ctx, windowID, tabID)
-	if err != nil {
+	if err != nil || t.Status != "loading" && t.Pending == "" {
 		return t, err
 	}
-	deadline := time.Now().Add(SettleAtSend)
-	for (t.Status == "loading" || t.Pending != "") && time.Now().Before(deadline) {
-		select {
-		case <-ctx.Done():
-			return t, ctx.Err()
-		case <-time.After(50 * time.Millisecond):
-		}
-		if t, err = c.Browser.Tab(ctx, t.ID); err != nil {
-			return t, err
-		}
-	}
-	return t, nil
+	return tool.NewEnv(c.Browser, t.ID, 0).Arrived(ctx, t.ID, SettleAtSend)
 }
 
 // attachFor turns what the panel said about the page into the engine's Attach. The page is

@@ -594,17 +594,25 @@ func TestThePageInFrontAtSendGoesWithTheMessage(t *testing.T) {
 		t.Errorf("a navigation started before Send: the page that went is not the one it loaded: %s", pageURL(sys))
 	}
 	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
+	// A page that adds frames as it loads (an ad's, a map's; their server takes 30 s): Chrome
+	// calls the tab loading all that while, and the page goes once its own document has loaded.
+	NewChat(t, panel)
+	sendAfter(fmt.Sprintf(`await chrome.tabs.update(%d, {url: %s})`, a, jsString(site.Page("late-frame.html"))), 20, "what about the ferry?")
+	if sys := sent(4); !strings.Contains(sys, "URL: "+site.Page("late-frame.html")) || !strings.Contains(sys, "first ferry leaves at 6:40") {
+		t.Errorf("the page whose frames load on did not go whole: %s", pageURL(sys))
+	}
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
 	// The tab goes on to another site just after Send (as a timed redirect does; its answer
 	// takes a while): that site, which the user never saw, does not go, and the chat says why.
 	NewChat(t, panel)
-	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "attached" && document.getElementById("page-chip-text").textContent.startsWith("Counters")`)
+	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "attached" && document.getElementById("page-chip-text").textContent.startsWith("Harbour")`)
 	JS[bool](t, panel, fmt.Sprintf(`(async () => {
 		document.getElementById("input").value = "summarize it";
 		document.getElementById("composer").requestSubmit();
 		await chrome.tabs.update(%d, {url: %s});
 		return true;
 	})()`, a, jsString(site.Other+"/slow?ms=1500")))
-	switch sys := sent(4); {
+	switch sys := sent(5); {
 	case strings.Contains(sys, "URL: "+site.Other):
 		t.Errorf("the site the tab went to after Send went with the message: %s", pageURL(sys))
 	case strings.Contains(sys, "<page-"):
@@ -620,7 +628,7 @@ func TestThePageInFrontAtSendGoesWithTheMessage(t *testing.T) {
 	Do(t, panel, chromedp.Click("#page-chip-remove"))
 	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "removed"`)
 	Do(t, panel, chromedp.SendKeys("#input", "no page this time\r"))
-	if sys := sent(5); strings.Contains(sys, "<page-") {
+	if sys := sent(6); strings.Contains(sys, "<page-") {
 		t.Errorf("the page the user left out went with the message")
 	}
 }

@@ -37,6 +37,12 @@ type Downloads interface {
 	NavigatedSince(tabID int, t time.Time) bool
 }
 
+// Arriver knows whether a tab's main frame set out for a page that has not come yet: Chrome
+// said it set out, and has said neither that it committed nor that it failed since.
+type Arriver interface {
+	Arriving(tabID int) bool
+}
+
 // Download is a file the browser downloads: where from, the page that led to it (Referrer),
 // where it is saved (Filename, a full path; empty while the browser asks the user where), and
 // how far it is.

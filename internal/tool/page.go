@@ -291,6 +291,35 @@ func (e *Env) settle(ctx context.Context, tabID int, since time.Time, max time.D
 	return t2, t2.Status != "complete" && !own, nil
 }
 
+// Arrived waits, up to max, for the page tab tabID is loading to be there to read, and returns
+// the tab as it is then: its status complete, or, with no navigation of its main frame on its
+// way, the page's own load (frames it added, an ad's or a map's, may load on for as long as their
+// servers take).
+func (e *Env) Arrived(ctx context.Context, tabID int, max time.Duration) (Tab, error) {
+	deadline := time.Now().Add(max)
+	a, _ := e.Browser.(Arriver)
+	// The first look at the page's own load comes 100 ms in: Chrome's word that a link clicked
+	// a moment ago set out may still be on its way to the core.
+	asked := time.Now().Add(150*time.Millisecond - 250*time.Millisecond)
+	for {
+		t, err := e.Browser.Tab(ctx, tabID)
+		if err != nil || t.Status != "loading" && t.Pending == "" || !time.Now().Before(deadline) {
+			return t, err
+		}
+		if t.Pending == "" && (a == nil || !a.Arriving(tabID)) && Scriptable(t.URL) && time.Since(asked) >= 250*time.Millisecond {
+			asked = time.Now()
+			if e.ownLoad(ctx, tabID, t.URL) {
+				return t, nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return t, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
 // ownLoad says whether the page in tab tabID, at url, has loaded: its document's load event
 // has come (frames it added since may still load).
 func (e *Env) ownLoad(ctx context.Context, tabID int, url string) bool {

@@ -1,0 +1,66 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// adFrames is a tab Chrome calls "loading" for as long as the frames its page added load (an
+// ad's, a map's), whose own document is in readyState; pending is where it is going, when it is,
+// and arriving says Chrome told of its main frame setting out for a page not come yet.
+type adFrames struct {
+	twoWindows
+	readyState, pending string
+	arriving            bool
+	asked               int
+}
+
+func (b *adFrames) Tab(ctx context.Context, id int) (Tab, error) {
+	t, err := b.twoWindows.Tab(ctx, id)
+	t.Status, t.Pending = "loading", b.pending
+	return t, err
+}
+
+func (b *adFrames) Arriving(int) bool { return b.arriving }
+
+func (b *adFrames) Dialog(int) (Dialog, bool) { return Dialog{}, false }
+
+func (b *adFrames) Script(_ context.Context, s Script) ([]FrameResult, error) {
+	if s.Call != "info" {
+		return nil, fmt.Errorf("unexpected call %s", s.Call)
+	}
+	b.asked++
+	raw, _ := json.Marshal(map[string]string{"url": "https://kept.example/", "readyState": b.readyState})
+	return []FrameResult{{FrameID: 0, Result: raw}}, nil
+}
+
+// A message sent from a page whose own document has loaded goes with it at once, however long
+// its ad frames keep the tab "loading"; a page still on its way, or still being parsed, is waited
+// for (up to the bound).
+func TestAPageIsThereWhenItsOwnDocumentHasLoaded(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	loaded := &adFrames{readyState: "complete"}
+	got, err := NewEnv(loaded, 0, 0).Arrived(ctx, 1, time.Hour)
+	require.NoError(t, err, "a page whose own load has come is waited on as long as its frames load")
+	assert.Equal(t, "https://kept.example/", got.URL)
+
+	for name, b := range map[string]*adFrames{
+		"a link clicked, its page not come yet": {readyState: "complete", arriving: true},
+		"a navigation Chrome has not committed": {readyState: "complete", pending: "https://kept.example/next"},
+		"a document still being parsed":         {readyState: "interactive"},
+	} {
+		got, err := NewEnv(b, 0, 0).Arrived(ctx, 1, 600*time.Millisecond)
+		require.NoError(t, err, name)
+		assert.Equal(t, "loading", got.Status, name)
+		if b.readyState == "complete" {
+			assert.Zero(t, b.asked, "%s: the page that is going was asked whether it loaded", name)
+		}
+	}
+}

@@ -834,7 +834,11 @@
     // One the page hid from assistive tech only (the rest of the page, while a menu is open
     // over it) is still called by the words a person sees on it.
     const name = nameOf(el, r) || (heldRoles.has(role) ? "" : clean(visibleText(el, 60), 60) || (el.checkVisibility?.() && el.closest("[aria-hidden=true], [inert]") ? clean(el.textContent, 60) : ""));
-    return name ? `${role} “${name}”` : `${role} <${el.localName}${el.id ? "#" + el.id : ""}>`;
+    if (name) return `${role} “${name}”`;
+    // One that says nothing (an icon) is called what its page's code calls it, as the snapshot
+    // says it: the bin, not the third button.
+    const hint = el.nodeType === 1 && el !== document.body && el !== document.documentElement ? codeName(el) : "";
+    return hint ? `${role} (${hint})` : `${role} <${el.localName}${el.id ? "#" + el.id : ""}>`;
   }
 
   // ---- frames: each frame tells its parent which frame it is (frame ids are the browser's) ----
@@ -3081,6 +3085,11 @@
     if (form) {
       const submits = (el.localName === "button" && (el.getAttribute("type") || "submit").toLowerCase() === "submit") || (el.localName === "input" && /^(submit|image)$/.test(el.type));
       if (submits) out.submits = (el.formAction && el.getAttribute("formaction") ? el.formAction : "") || form.action || location.href;
+    }
+    // A control that says nothing: what its page's code calls it, as the snapshot shows it.
+    if (!out.name && !out.link && el !== document.body && el !== document.documentElement) {
+      const h = codeName(el);
+      if (h) out.hint = h;
     }
     if (el === document.body || el === document.documentElement) (out.role = "document"), (out.name = clean(document.title, 80));
     return out;

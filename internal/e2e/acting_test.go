@@ -601,6 +601,10 @@ func TestButtonsWithoutWordsSayWhatTheirCodeCallsThem(t *testing.T) {
 	if got := inTab[string](t, panel, tab, `document.getElementById("said").textContent`); got != "Removed work" {
 		t.Errorf("the click: %q; %s", got, p.all())
 	}
+	// What was clicked is said as the snapshot said it: the bin, not "button".
+	if c := p.results("click"); len(c) != 1 || !strings.Contains(c[0].Text, "Clicked button (trash) [") {
+		t.Errorf("the click's result does not name the bin: %s", p.all())
+	}
 }
 
 // A page built with React or the like draws its controls again as it renders: after a click,

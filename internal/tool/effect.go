@@ -16,6 +16,8 @@ type Element struct {
 	Ref  string `json:"ref,omitempty"`  // its ref, with the frame prefix for a child frame ("f3e7")
 	Role string `json:"role,omitempty"` // ARIA role: "button", "link", "textbox", "checkbox"…
 	Name string `json:"name,omitempty"` // accessible name
+	// Hint is what the page's code calls a control without a name (an icon's: "trash").
+	Hint string `json:"hint,omitempty"`
 	Tag  string `json:"tag,omitempty"`  // element name: "button", "input", "div"…
 	Type string `json:"type,omitempty"` // an input's type
 	// Field is "password" or "payment" for a field whose value is a secret.

@@ -159,6 +159,8 @@ func (e *Element) Says() i18n.Text {
 	rest := ""
 	if e.Name != "" {
 		rest += " “" + clip(oneLine(e.Name), 80) + "”"
+	} else if e.Hint != "" {
+		rest += " (" + clip(oneLine(e.Hint), 40) + ")"
 	} else if e.Tag != "" && e.Tag != kind {
 		rest += " <" + e.Tag + ">"
 	}

@@ -94,6 +94,19 @@ func (m *Matcher) Match(t Target) (string, error) {
 			sameName = append(sameName, c)
 		}
 	}
+	// A control without a name is told from the others by what its page's code calls it (the
+	// bin from the pencil): one called otherwise, or not at all, is not it.
+	if t.Hint != "" {
+		var hinted []candidate
+		for _, c := range found {
+			if c.n.Hint == t.Hint {
+				hinted = append(hinted, c)
+			} else {
+				sameRole = append(sameRole, c)
+			}
+		}
+		found = hinted
+	}
 	if len(found) == 0 {
 		return "", miss(t, sameRole, sameName)
 	}
@@ -125,28 +138,20 @@ func (m *Matcher) Match(t Target) (string, error) {
 	}
 	var all, under []placed
 	near := strings.TrimSuffix(t.Near, "…")
-	label := snapLabel(t) + " ["
-	for off, nth := 0, 0; ; nth++ {
-		i := strings.Index(m.text[off:], label)
-		if i < 0 {
-			break
-		}
-		at := off + i + len(label)
-		j := strings.IndexByte(m.text[at:], ']')
-		if j < 0 {
-			break
-		}
-		ref := m.text[at : at+j]
-		off = at + j
+	nth := 0
+	each(m.text, t, func(ref string, at int) bool {
+		k := nth
+		nth++
 		if !want[ref] {
-			continue
+			return true
 		}
-		p := placed{ref, nth, m.headingBefore(at)}
+		p := placed{ref, k, m.headingBefore(at)}
 		all = append(all, p)
 		if t.Near != "" && strings.HasPrefix(p.near, near) {
 			under = append(under, p)
 		}
-	}
+		return true
+	})
 	if len(under) == 1 {
 		return under[0].ref, nil
 	}
@@ -207,12 +212,19 @@ func miss(t Target, sameRole, sameName []candidate) *Miss {
 		says = sayNoTargetFrame.With(t.Says(), t.Frame)
 	}
 	var alt []Target
+	other := func(c candidate) Target {
+		o := Target{Role: c.n.Role, Name: c.n.Said()}
+		if o.Name == "" {
+			o.Hint = c.n.Hint
+		}
+		return o
+	}
 	for _, c := range sameName {
-		alt = append(alt, Target{Role: c.n.Role, Name: c.n.Said()})
+		alt = append(alt, other(c))
 	}
 	if len(sameRole) > 0 && len(sameRole) <= 6 {
 		for _, c := range sameRole {
-			alt = append(alt, Target{Role: c.n.Role, Name: c.n.Said()})
+			alt = append(alt, other(c))
 		}
 	}
 	if len(alt) > 3 {

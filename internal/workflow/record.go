@@ -157,6 +157,9 @@ func (r *recorder) step(c Call) (Step, error) {
 		if t.Role == "" {
 			t.Role = "generic"
 		}
+		if t.Name == "" {
+			t.Hint = hintOf(c.Seen, ref)
+		}
 		if e.Origin != "" && e.Origin != s.Origin {
 			t.Frame = e.Origin
 		}
@@ -291,7 +294,13 @@ func seen(snapshot, ref string, t Target) (nth int, near string) {
 		return 0, ""
 	}
 	before := snapshot[:at]
-	nth = strings.Count(before, snapLabel(t)+" [")
+	each(snapshot, t, func(_ string, k int) bool {
+		if k >= at {
+			return false
+		}
+		nth++
+		return true
+	})
 	// The heading nearest above, from the line before the element's own.
 	for end := strings.LastIndexByte(before, '\n'); end > 0; {
 		start := strings.LastIndexByte(before[:end], '\n') + 1
@@ -301,6 +310,63 @@ func seen(snapshot, ref string, t Target) (nth int, near string) {
 		end = start - 1
 	}
 	return nth, ""
+}
+
+// hintOf is what the snapshot's text says the page's code calls the element ref (hint="trash"),
+// as the matcher will read it on the page again; "" when it says nothing.
+func hintOf(snapshot, ref string) string {
+	at := strings.Index(snapshot, " ["+ref+"]")
+	if at < 0 {
+		return ""
+	}
+	props := snapshot[at+len(ref)+3:]
+	if k := strings.IndexAny(props, "[\n"); k >= 0 {
+		props = props[:k]
+	}
+	i := strings.Index(props, " hint=")
+	if i < 0 {
+		return ""
+	}
+	h, err := strconv.QuotedPrefix(props[i+len(" hint="):])
+	if err != nil {
+		return ""
+	}
+	h, _ = strconv.Unquote(h)
+	return h
+}
+
+// each calls f with the ref of every element the snapshot's text writes as t's label (and,
+// for a target its page's code names, that calls it so), in order, with where its ref begins;
+// f returns false to stop.
+func each(text string, t Target, f func(ref string, at int) bool) {
+	label := snapLabel(t) + " ["
+	hint := " hint=" + strconv.Quote(t.Hint)
+	for off := 0; ; {
+		i := strings.Index(text[off:], label)
+		if i < 0 {
+			return
+		}
+		at := off + i + len(label)
+		j := strings.IndexByte(text[at:], ']')
+		if j < 0 {
+			return
+		}
+		ref := text[at : at+j]
+		off = at + j
+		if t.Hint != "" {
+			// Its props run to the next element's ref or the end of its line.
+			props := text[off:]
+			if k := strings.IndexAny(props, "[\n"); k >= 0 {
+				props = props[:k]
+			}
+			if !strings.Contains(props, hint) {
+				continue
+			}
+		}
+		if !f(ref, at) {
+			return
+		}
+	}
 }
 
 // heading reads a line of a snapshot's text that is a heading (`h2 "Name" [e4]`, or

@@ -65,6 +65,9 @@ type Target struct {
 	Name  string `json:"name,omitempty"`
 	Tag   string `json:"tag,omitempty"`
 	Field string `json:"field,omitempty"` // "password", "payment"
+	// Hint is what the page's code calls a control without a name (an icon's: "trash"): among
+	// nameless controls, only those its page calls so are it.
+	Hint string `json:"hint,omitempty"`
 	// Frame is the origin of the frame that held it, when that is not the page's own.
 	Frame string `json:"frame,omitempty"`
 	Near  string `json:"near,omitempty"`
@@ -81,6 +84,9 @@ func (t Target) Words() string {
 		kind = t.Field + " field"
 	}
 	if t.Name == "" {
+		if t.Hint != "" {
+			return kind + " (" + t.Hint + ")"
+		}
 		return kind
 	}
 	return kind + " “" + t.Name + "”"
@@ -88,7 +94,7 @@ func (t Target) Words() string {
 
 // Says is the target as the user reads it, in their language: button “Send”.
 func (t Target) Says() i18n.Text {
-	return (&tool.Element{Role: t.Role, Tag: t.Tag, Field: t.Field, Name: t.Name}).Says()
+	return (&tool.Element{Role: t.Role, Tag: t.Tag, Field: t.Field, Name: t.Name, Hint: t.Hint}).Says()
 }
 
 // acting lists the tools a workflow keeps: what changes the page or where the run is. Reads

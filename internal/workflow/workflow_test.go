@@ -3,6 +3,7 @@ package workflow
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,7 +32,7 @@ func TestMatchFindsEveryElementOfRealPages(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("..", "tool", "testdata", "snapshots", "*.json"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
-	total, dups := 0, 0
+	total, dups, hinted := 0, 0, 0
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".json")
 		s := snap(t, name)
@@ -45,6 +46,12 @@ func TestMatchFindsEveryElementOfRealPages(t *testing.T) {
 				continue
 			}
 			tg := Target{Role: c.n.Role, Name: strings.Join(strings.Fields(c.n.Said()), " "), Frame: c.frame}
+			if tg.Name == "" {
+				tg.Hint = hintOf(text, c.n.Ref)
+				if tg.Hint != "" {
+					hinted++
+				}
+			}
 			tg.Nth, tg.Near = seen(text, c.n.Ref, tg)
 			if tg.Nth > 0 {
 				dups++
@@ -57,8 +64,9 @@ func TestMatchFindsEveryElementOfRealPages(t *testing.T) {
 			assert.Equal(t, c.n.Ref, got, "%s: %s (near %q, nth %d)", name, tg.Words(), tg.Near, tg.Nth)
 		}
 	}
-	t.Logf("%d elements of %d pages found again, %d of them one of several namesakes", total, len(files), dups)
+	t.Logf("%d elements of %d pages found again, %d of them one of several namesakes, %d nameless told by their hint", total, len(files), dups, hinted)
 	assert.Greater(t, dups, 50, "the pages have namesakes to tell apart")
+	assert.Greater(t, hinted, 5, "the pages have controls without a name")
 }
 
 // A target whose element was renamed is a Miss that says what the page has instead.
@@ -69,6 +77,51 @@ func TestMatchSaysWhatThePageHasInstead(t *testing.T) {
 	require.ErrorAs(t, err, &m)
 	assert.Contains(t, m.Why, "the page has no button “Search”")
 	assert.Contains(t, m.Why, "button “Submit”")
+}
+
+// icons is a list of addresses, each with a pencil and a bin drawn as icons only (no name, no
+// words), the page's code calling them "edit" and "trash"; first, when given, a button it
+// added before them.
+func icons(first string, rows ...string) *tool.Snap {
+	s := &tool.Snap{URL: "https://shop.test/addresses", Title: "Addresses"}
+	ref := 0
+	button := func(hint string) tool.Item {
+		ref++
+		return tool.Item{Node: &tool.Node{Role: "button", Ref: fmt.Sprintf("e%d", ref), Hint: hint}}
+	}
+	if first != "" {
+		s.Tree = append(s.Tree, button(first))
+	}
+	for _, r := range rows {
+		s.Tree = append(s.Tree, tool.Item{Text: r}, button("edit"), button("trash"))
+	}
+	return s
+}
+
+// The bin of the second row, recorded as a nameless button, is the second row's bin on the page
+// again when the page added a nameless button before the rows (a share icon): not the control
+// that is now where it was, and not the first bin. A page whose bins are gone says so.
+func TestANamelessControlIsFoundAgainByWhatItsPageCallsIt(t *testing.T) {
+	then := icons("", "1 Harbour Road", "2 Quay Street")
+	text := tool.Format(then, tool.SnapOptions{})
+	require.Contains(t, text, `button [e4] hint="trash"`)
+	bin := tool.Element{Ref: "e4", Role: "button", Tag: "button", Hint: "trash", Origin: site(then.URL)}
+	w, err := Record("Remove an address", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"e4"}`), Elements: []tool.Element{bin}, URL: then.URL, Seen: text}})
+	require.NoError(t, err)
+	require.Len(t, w.Steps, 2) // the page it was on, and the click
+	tg := w.Steps[1].Targets[0]
+	assert.Equal(t, "trash", tg.Hint)
+	assert.Equal(t, "button (trash)", tg.Words())
+
+	now := icons("share", "1 Harbour Road", "2 Quay Street")
+	got, err := Match(now, tg, site(now.URL))
+	require.NoError(t, err)
+	assert.Equal(t, "e5", got, "the second row's bin (e4 is now its pencil, e3 the first bin)")
+
+	_, err = Match(icons("share"), tg, site(now.URL))
+	var m *Miss
+	require.ErrorAs(t, err, &m)
+	assert.Contains(t, m.Why, "the page has no button (trash); it has button (share)")
 }
 
 // fakeBrowser is the page a replay sees and the guarded path it calls: it answers with a real

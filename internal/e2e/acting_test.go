@@ -1119,6 +1119,7 @@ func TestALinkThatGoesNowhereSaysSo(t *testing.T) {
 			}
 		},
 		calls(call("snapshot", nil)),
+		calls(call("click", obj{"ref": "e2"})), // a ref of the page it left
 		calls(call("navigate", obj{"url": "http://unreachable.invalid/x"})),
 		// Written as people type a local server's address: without "http://".
 		calls(call("navigate", obj{"url": strings.TrimPrefix(site.Page("away.html"), "http://")})),
@@ -1161,6 +1162,7 @@ func TestALinkThatGoesNowhereSaysSo(t *testing.T) {
 		{`Clicked link “Follow” [e5].`, false},
 		{`Clicked link “write to us” [e3]. The link asks the browser to open an email app (mailto:someone@example.com?subject=Hello); Chrome may ask the user first, and the page stays as it was.`, false},
 		{`Clicked link “a site whose name does not resolve” [e1]. Chrome could not load http://unreachable.invalid/ and shows its error page (net::ERR_NAME_NOT_RESOLVED): its host name does not exist: check the address for a mistake`, false},
+		{`The tab shows Chrome's error page: http://unreachable.invalid/ could not be loaded (net::ERR_NAME_NOT_RESOLVED): its host name does not exist`, true},
 		{`The tab shows Chrome's error page: http://unreachable.invalid/ could not be loaded (net::ERR_NAME_NOT_RESOLVED): its host name does not exist`, true},
 		{`Chrome could not load http://unreachable.invalid/x and shows its error page (net::ERR_NAME_NOT_RESOLVED)`, true},
 		{`Loaded: "Links away"`, false},

@@ -249,6 +249,11 @@ func (c *Call) Resolve(ctx context.Context, e *Env) error {
 	}
 	f, err := c.Tool.target(ctx, e, c.in)
 	if err != nil {
+		if errors.Is(err, ErrErrorPage) {
+			if t, terr := e.tab(ctx, askedTab(c.in)); terr == nil {
+				return e.errorPage(ctx, t)
+			}
+		}
 		return explain(ctx, err)
 	}
 	c.Effect = f
@@ -276,7 +281,7 @@ func (c *Call) Run(ctx context.Context, e *Env) (*Result, error) {
 		}
 		if f := c.Effect; errors.Is(err, ErrErrorPage) && f != nil && f.TabID > 0 {
 			if t, terr := e.Browser.Tab(ctx, f.TabID); terr == nil {
-				return nil, failf("the tab shows Chrome's error page: %s could not be loaded %s", t.URL, e.whyNotLoaded(ctx, t.ID, t.URL))
+				return nil, e.errorPage(ctx, t)
 			}
 		}
 		return nil, explain(ctx, err)
@@ -447,6 +452,27 @@ func kind(k string) string {
 		return "an object"
 	}
 	return "a " + k
+}
+
+// errorPage says that tab t shows Chrome's error page: which address did not load, and why
+// when Chrome said.
+func (e *Env) errorPage(ctx context.Context, t Tab) error {
+	return failf("the tab shows Chrome's error page: %s could not be loaded %s", t.URL, e.whyNotLoaded(ctx, t.ID, t.URL))
+}
+
+// askedTab is the tab a tool's input names (its TabID), 0 when it names none.
+func askedTab(in any) int {
+	v := reflect.ValueOf(in)
+	for v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return 0
+	}
+	if f := v.FieldByName("TabID"); f.IsValid() && f.CanInt() {
+		return int(f.Int())
+	}
+	return 0
 }
 
 // explain turns a browser failure into an error the model can act on.

@@ -142,6 +142,9 @@ chrome.downloads.onCreated.addListener((d) => started && forward("download.creat
 // A page setting out for another document (before it commits, which a slow server delays): an
 // action says it went, rather than taking the tab's "loading" (every frame counts) for it.
 chrome.webNavigation.onBeforeNavigate.addListener((d) => started && d.frameId === 0 && forward("tab.navigating", { tabId: d.tabId }));
+// The tab a page opened, and which tab's page opened it: Chrome's openerTabId names the window's
+// active tab when that page is in a background tab (an outside agent's, or one the user left).
+chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => started && forward("tab.opened", { tabId: d.tabId, sourceTabId: d.sourceTabId }));
 chrome.webNavigation.onCommitted.addListener((d) => started && forward("tab.committed", { tabId: d.tabId, frameId: d.frameId, url: d.url }));
 // Why a tab's page did not load (net::ERR_NAME_NOT_RESOLVED…), which its error page does not
 // let an extension read.

@@ -28,16 +28,20 @@ type Browser struct {
 	commits  map[int]time.Time            // when each tab's main frame last committed a navigation
 	navs     map[int]time.Time            // when each tab's main frame last set out for another document
 	stopped  map[int]time.Time            // when a navigation of each tab's main frame last failed or was called off
-	netlog   map[int][]tool.NetRequest    // each tab's requests seen while followed (the latest 200)
-	netOff   map[int]time.Time            // when Skiff last stopped following each tab's requests
-	netErrs  map[int][2]string            // why each tab's page last failed to load: its address and Chrome's error
+	// openedBy is the tab whose page opened each tab (a link to a new tab, window.open), as
+	// webNavigation tells it: Chrome's openerTabId names the window's active tab instead when
+	// the page that opened it is in a background tab.
+	openedBy map[int]int
+	netlog   map[int][]tool.NetRequest // each tab's requests seen while followed (the latest 200)
+	netOff   map[int]time.Time         // when Skiff last stopped following each tab's requests
+	netErrs  map[int][2]string         // why each tab's page last failed to load: its address and Chrome's error
 }
 
 var _ tool.Browser = (*Browser)(nil)
 
 // NewBrowser returns a Browser.
 func NewBrowser() *Browser {
-	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, choosers: map[int]tool.Chooser{}, console: map[int][]tool.ConsoleEvent{}, commits: map[int]time.Time{}, navs: map[int]time.Time{}, stopped: map[int]time.Time{}, requests: map[int]map[string]time.Time{},
+	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, choosers: map[int]tool.Chooser{}, console: map[int][]tool.ConsoleEvent{}, commits: map[int]time.Time{}, navs: map[int]time.Time{}, stopped: map[int]time.Time{}, openedBy: map[int]int{}, requests: map[int]map[string]time.Time{},
 		netlog: map[int][]tool.NetRequest{}, netOff: map[int]time.Time{}, netErrs: map[int][2]string{}}
 }
 
@@ -61,6 +65,17 @@ func toTab(v js.Value) tool.Tab {
 		t.Pending = ""
 	}
 	t.Title = str(v.Get("title"))
+	return t
+}
+
+// toTab is a tab as Chrome describes it, with the tab that opened it as its page said.
+func (b *Browser) toTab(v js.Value) tool.Tab {
+	t := toTab(v)
+	b.mu.Lock()
+	if o, ok := b.openedBy[t.ID]; ok {
+		t.Opener = o
+	}
+	b.mu.Unlock()
 	return t
 }
 
@@ -100,7 +115,7 @@ func (b *Browser) query(ctx context.Context, q map[string]any) ([]tool.Tab, erro
 	}
 	out := make([]tool.Tab, 0, v.Length())
 	for i := 0; i < v.Length(); i++ {
-		out = append(out, toTab(v.Index(i)))
+		out = append(out, b.toTab(v.Index(i)))
 	}
 	return out, nil
 }
@@ -118,7 +133,7 @@ func (b *Browser) Tab(ctx context.Context, id int) (tool.Tab, error) {
 	if err != nil {
 		return tool.Tab{}, apiError(err)
 	}
-	return toTab(v), nil
+	return b.toTab(v), nil
 }
 
 func ours(t tool.Tab) bool {
@@ -858,6 +873,7 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 			delete(b.commits, e.TabID)
 			delete(b.navs, e.TabID)
 			delete(b.stopped, e.TabID)
+			delete(b.openedBy, e.TabID)
 			delete(b.netlog, e.TabID)
 			delete(b.netOff, e.TabID)
 			delete(b.netErrs, e.TabID)
@@ -884,6 +900,16 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 		if json.Unmarshal(data, &e) == nil {
 			b.mu.Lock()
 			b.navs[e.TabID] = time.Now()
+			b.mu.Unlock()
+		}
+	case "tab.opened":
+		var e struct {
+			TabID  int `json:"tabId"`
+			Source int `json:"sourceTabId"`
+		}
+		if json.Unmarshal(data, &e) == nil && e.Source > 0 {
+			b.mu.Lock()
+			b.openedBy[e.TabID] = e.Source
 			b.mu.Unlock()
 		}
 	case "tab.committed":

@@ -560,6 +560,45 @@ func TestAFrameThatLoadsLateLeavesThePageLoaded(t *testing.T) {
 	}
 }
 
+// A link to a new tab clicked again, from its tab now behind the one it opened: Chrome names
+// the window's active tab as the new tab's opener (the first new tab), and the second click
+// waited its 2 s and said nothing of the tab it opened. Each click says its own new tab, as it
+// does for an outside agent whose tabs are behind the user's.
+func TestEachNewTabALinkOpensIsSaid(t *testing.T) {
+	site := testkit.NewSite(t)
+	var link string
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			link = refIn(t, c, `link "Read the full terms"`)
+			return []testkit.Call{call("click", obj{"ref": link})}
+		},
+		func(*testkit.Conversation) []testkit.Call { return []testkit.Call{call("click", obj{"ref": link})} },
+		func(*testkit.Conversation) []testkit.Call { return []testkit.Call{call("click", obj{"ref": link})} },
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, site.Page("checks.html"))
+	t.Cleanup(func() {
+		JS[any](t, panel, `chrome.tabs.query({}).then((ts) => Promise.all(ts.filter((x) => /checks\.html\?full-terms/.test(x.url || x.pendingUrl || "")).map((x) => chrome.tabs.remove(x.id).catch(() => 0))))`)
+	})
+	allowSite(t, panel, site.URL)
+	runAgent(t, panel, "read the terms")
+	clicks := p.results("click")
+	if len(clicks) != 3 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	seen := map[string]bool{}
+	for i, c := range clicks {
+		m := regexp.MustCompile(`It opened a new tab \(tabId (\d+)\) at \S+checks\.html\?full-terms; this tab stays at `).FindStringSubmatch(c.Text)
+		if m == nil || seen[m[1]] {
+			t.Errorf("click %d does not say the new tab it opened: %s", i+1, c.Text)
+			continue
+		}
+		seen[m[1]] = true
+	}
+}
+
 // A button drawn as an icon only (a bin, a pencil, a cross), with no words, no aria-label and no
 // title, is "button [e5]" and nothing else: which of a row's two is the bin? What the page's
 // code calls it tells them apart (an icon font's class, an SVG sprite's symbol, a test id, a

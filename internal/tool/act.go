@@ -9,9 +9,12 @@ import (
 	"unicode"
 )
 
+// isRetry says whether a page failure may pass if tried again (a selector that matches nothing
+// yet, a frame not heard from, a control that moved): the page says so. A ref whose element is
+// gone or a selector that is not CSS will not come right by waiting.
 func isRetry(err error) bool {
 	var r *retryable
-	return errors.As(err, &r)
+	return errors.As(err, &r) && r.again
 }
 
 func asErr(err error, target **Error) bool { return errors.As(err, target) }

@@ -64,3 +64,48 @@ func TestAPageIsThereWhenItsOwnDocumentHasLoaded(t *testing.T) {
 		}
 	}
 }
+
+// pageSays is a page that answers every call with the same failure, and counts the calls.
+type pageSays struct {
+	twoWindows
+	answer string
+	asked  map[string]int
+}
+
+func (b *pageSays) Dialog(int) (Dialog, bool) { return Dialog{}, false }
+
+func (b *pageSays) Frames(context.Context, int) ([]Frame, error) {
+	return []Frame{{ID: 0, ParentID: -1, URL: "https://kept.example/"}}, nil
+}
+
+func (b *pageSays) Script(_ context.Context, s Script) ([]FrameResult, error) {
+	b.asked[s.Call]++
+	return []FrameResult{{FrameID: 0, Result: json.RawMessage(b.answer)}}, nil
+}
+
+// A failure the page says will not pass by waiting (a ref whose element is gone, a selector
+// that is not CSS) is said at once; one it says may pass (a selector that matches nothing yet)
+// is tried again for a moment, as Playwright's actionability checks are.
+func TestOnlyWhatMayPassIsTriedAgain(t *testing.T) {
+	ctx := context.Background()
+	gone := &pageSays{answer: `{"error":"there is no element e6 on the page any more"}`, asked: map[string]int{}}
+	e := NewEnv(gone, 1, 0)
+	tab, err := e.Browser.Tab(ctx, 1)
+	require.NoError(t, err)
+	_, _, err = e.find(ctx, tab, Target{Ref: "e6"}, nil, false)
+	require.ErrorContains(t, err, "no element e6")
+	assert.Equal(t, 1, gone.asked["target"], "a ref whose element is gone was asked for again")
+
+	bad := &pageSays{answer: `{"error":"the selector \"##\" is not valid CSS"}`, asked: map[string]int{}}
+	_, err = waitFor(ctx, NewEnv(bad, 1, 0), &WaitInput{Selector: "##", TimeoutMs: 20000}, nil)
+	require.ErrorContains(t, err, "not valid CSS")
+	assert.Equal(t, 1, bad.asked["check"], "wait_for waited on a selector that can never match")
+
+	was := ActionWait
+	ActionWait = 300 * time.Millisecond
+	defer func() { ActionWait = was }()
+	later := &pageSays{answer: `{"error":"no element matches \"#late\"","retry":1}`, asked: map[string]int{}}
+	_, _, err = NewEnv(later, 1, 0).find(ctx, tab, Target{Selector: "#late"}, nil, false)
+	require.ErrorContains(t, err, "no element matches")
+	assert.Greater(t, later.asked["target"], 1, "a selector that may match later was not tried again")
+}

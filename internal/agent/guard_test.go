@@ -361,3 +361,16 @@ func TestACallByAnotherToolsNameSaysTheName(t *testing.T) {
 	assert.Equal(t, `There is no tool "fly". Use one of the tools you were given.`, o.Text)
 	assert.Empty(t, h.page.Calls(), "nothing reached the page")
 }
+
+// A press that sends the page elsewhere as it lands (a link followed on mousedown, a reload) is
+// asked about in a new document, which armed nothing: the press went out, and the click did
+// what it did; it is not "did not reach" (which tells the model its click did nothing).
+func TestAPressThatTakesThePageElsewhereWentOut(t *testing.T) {
+	page := accountPage()
+	page.Leaves = true
+	h := newHarness(t, page, actingAllowed(site), nil)
+	out := h.call("click", map[string]any{"ref": "e2"})
+	assert.False(t, out.IsError, out.Text)
+	assert.Contains(t, out.Text, "Clicked button “Save” [e2]")
+	assert.NotContains(t, out.Text, "did not reach")
+}

@@ -25,6 +25,9 @@ type Page struct {
 	// TabOrder, as a person's Tab key does.
 	Focus    string
 	TabOrder []string
+	// Leaves: the page goes on as a press lands on it (a link followed on mousedown), so the
+	// document asked whether the press reached its element is a new one that armed nothing.
+	Leaves bool
 
 	mu     sync.Mutex
 	armed  string   // the element a click is expected on (armClick)
@@ -228,6 +231,9 @@ func (p *Page) Script(_ context.Context, s tool.Script) ([]tool.FrameResult, err
 		p.mu.Lock()
 		hit := p.armed != "" && p.armed == p.last
 		p.mu.Unlock()
+		if p.Leaves {
+			return answer(map[string]any{"ok": 1, "hit": false, "on": "", "gone": 1})
+		}
 		return answer(map[string]any{"ok": 1, "hit": hit, "on": ""})
 	case "scroll":
 		return answer(map[string]any{"ok": 1, "y": 100, "moved": 100, "height": 1000, "viewport": 500})

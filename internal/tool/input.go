@@ -319,6 +319,7 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 			Hit   bool      `json:"hit"`
 			On    string    `json:"on"`
 			State *ctlState `json:"state"`
+			Gone  int       `json:"gone"` // 1: the document that armed the press is gone
 		}
 		// The press went out: whether it landed is read wherever the page is now.
 		if err := e.call(unpinned(ctx), tabID, frame, pageFiles, "clicked", map[string]string{"token": arm.Token}, &got); err != nil {
@@ -327,6 +328,12 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 				return pressed{What: l.What, Trusted: true}, nil
 			}
 			return pressed{What: l.What, Trusted: true}, err
+		}
+		if got.Gone == 1 {
+			// The page went on as the button went down or up (a link or a control that
+			// navigates on mousedown, a reload): the press went out, and what came of it is
+			// read where the tab is now.
+			return pressed{What: l.What, Trusted: true, Listen: arm.Listen}, nil
 		}
 		if got.Hit || count == 0 {
 			return pressed{What: l.What, Trusted: true, Before: arm.State, After: got.State, Listen: arm.Listen, Redrawn: arm.Redrawn == 1}, nil

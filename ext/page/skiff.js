@@ -1387,7 +1387,7 @@
         if (el.localName === "label") for (const f of [0, 0.25, 0.75]) candidates.push({ x: r.x + Math.max(2, r.width * f), y: r.y + r.height / 2 });
       }
       candidates.push({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
-      point = candidates.find((p) => lands(el, p)) || candidates[0];
+      point = candidates.find((p) => lands(el, p)) || uncovered(el, rects) || candidates[0];
     }
     if (r0.point && target.expect) {
       // A click at a point: the element there must still be the one the user allowed.
@@ -1463,6 +1463,29 @@
   // inside it, or the control of the label el is.
   // A press on a link or a button inside a label goes to that, not to the label's control; a
   // press anywhere on a label goes to its control.
+  // uncovered is a point where el shows when its middle is under something else (a neighbour
+  // laid over its end, a badge over its middle): where a person clicks, on what they see of it.
+  // Its words first, then a grid over its boxes; null when nothing of it shows.
+  function uncovered(el, rects) {
+    const inView = (r) => r.width >= 1 && r.height >= 1 && r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const words = [...range.getClientRects()].filter(inView);
+    for (const r of words) {
+      const p = { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+      if (lands(el, p)) return p;
+    }
+    for (const r of [...words, ...rects].slice(0, 12)) {
+      for (const fy of [0.5, 0.25, 0.75, 0.1, 0.9]) {
+        for (const fx of [0.5, 0.25, 0.75, 0.1, 0.9]) {
+          const p = { x: Math.min(r.right - 1, Math.max(r.left + 1, r.x + r.width * fx)), y: Math.min(r.bottom - 1, Math.max(r.top + 1, r.y + r.height * fy)) };
+          if (p.x < 0 || p.y < 0 || p.x >= innerWidth || p.y >= innerHeight) continue;
+          if (lands(el, p)) return p;
+        }
+      }
+    }
+    return null;
+  }
   function lands(el, p) {
     const hit = deepFromPoint(p.x, p.y);
     if (!hit) return false;

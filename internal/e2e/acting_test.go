@@ -560,6 +560,50 @@ func TestAFrameThatLoadsLateLeavesThePageLoaded(t *testing.T) {
 	}
 }
 
+// A control whose middle is under something else (the next item of a menu laid over its end,
+// a badge over a card's button) is clicked where it shows, as a person clicks it: on its
+// words, or another part of it that nothing covers. One wholly under a banner is still
+// covered. Found on qq's menu, whose links each ran under the next.
+func TestAControlPartlyUnderAnotherIsClickedWhereItShows(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `link "Sport"`)})}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("hover", obj{"ref": refIn(t, c, `link "News"`)}), call("click", obj{"ref": refIn(t, c, `button "Add to basket"`)})}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Hidden offer"`)})}
+		},
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("overlap.html"))
+	allowSite(t, panel, site.URL)
+	runAgent(t, panel, "add the best seller")
+	clicks, hovers := p.results("click"), p.results("hover")
+	if len(clicks) != 3 || len(hovers) != 1 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	if !strings.Contains(clicks[0].Text, "It went to #sport on the same page.") {
+		t.Errorf("the menu's link under its neighbour: %s", clicks[0].Text)
+	}
+	if hovers[0].Error || !strings.Contains(hovers[0].Text, `The mouse is over link “News”`) {
+		t.Errorf("hovering it: %s", hovers[0].Text)
+	}
+	if !strings.Contains(clicks[1].Text, `It now shows: "Added"`) {
+		t.Errorf("the button under a badge: %s", clicks[1].Text)
+	}
+	if !clicks[2].Error || !strings.Contains(clicks[2].Text, `is covered by div “Sale ends soon”`) {
+		t.Errorf("the button under a banner: %s", clicks[2].Text)
+	}
+	if got := inTab[string](t, panel, tab, `document.getElementById("said").textContent`); got != "Added" {
+		t.Errorf("the page heard %q", got)
+	}
+}
+
 // A link to a new tab clicked again, from its tab now behind the one it opened: Chrome names
 // the window's active tab as the new tab's opener (the first new tab), and the second click
 // waited its 2 s and said nothing of the tab it opened. Each click says its own new tab, as it

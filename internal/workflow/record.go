@@ -319,10 +319,7 @@ func hintOf(snapshot, ref string) string {
 	if at < 0 {
 		return ""
 	}
-	props := snapshot[at+len(ref)+3:]
-	if k := strings.IndexAny(props, "[\n"); k >= 0 {
-		props = props[:k]
-	}
+	props := propsOf(snapshot[at+len(ref)+3:])
 	i := strings.Index(props, " hint=")
 	if i < 0 {
 		return ""
@@ -333,6 +330,15 @@ func hintOf(snapshot, ref string) string {
 	}
 	h, _ = strconv.Unquote(h)
 	return h
+}
+
+// propsOf is what the snapshot's text says of an element, from just after its ref: to the
+// next element's ref or the end of its line.
+func propsOf(rest string) string {
+	if k := strings.IndexAny(rest, "[\n"); k >= 0 {
+		return rest[:k]
+	}
+	return rest
 }
 
 // each calls f with the ref of every element the snapshot's text writes as t's label (and,
@@ -354,12 +360,7 @@ func each(text string, t Target, f func(ref string, at int) bool) {
 		ref := text[at : at+j]
 		off = at + j
 		if t.Hint != "" {
-			// Its props run to the next element's ref or the end of its line.
-			props := text[off:]
-			if k := strings.IndexAny(props, "[\n"); k >= 0 {
-				props = props[:k]
-			}
-			if !strings.Contains(props, hint) {
+			if !strings.Contains(propsOf(text[off:]), hint) {
 				continue
 			}
 		}

@@ -460,19 +460,15 @@ func (e *Env) errorPage(ctx context.Context, t Tab) error {
 	return failf("the tab shows Chrome's error page: %s could not be loaded %s", t.URL, e.whyNotLoaded(ctx, t.ID, t.URL))
 }
 
-// askedTab is the tab a tool's input names (its TabID), 0 when it names none.
+// askedTab is the tab a tool's input names (its tabId), 0 when it names none.
 func askedTab(in any) int {
-	v := reflect.ValueOf(in)
-	for v.Kind() == reflect.Pointer && !v.IsNil() {
-		v = v.Elem()
+	var t struct {
+		TabID int `json:"tabId"`
 	}
-	if v.Kind() != reflect.Struct {
-		return 0
+	if b, err := json.Marshal(in); err == nil {
+		_ = json.Unmarshal(b, &t)
 	}
-	if f := v.FieldByName("TabID"); f.IsValid() && f.CanInt() {
-		return int(f.Int())
-	}
-	return 0
+	return t.TabID
 }
 
 // explain turns a browser failure into an error the model can act on.

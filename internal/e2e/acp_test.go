@@ -9,7 +9,6 @@ import (
 	"image"
 	"image/png"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -241,12 +240,7 @@ func agentConfig(t *testing.T) (*daemon.Config, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Port = ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	cfg.Port = 0 // serveSkiffd takes a free one
 	cfg.AgentSettings = daemon.AgentSettings{Folder: folder, Agents: []acphost.Spec{{Name: "test", Title: "Test Agent", Command: []string{acpagent.Build(t)}, Env: []string{"SKIFF_TEST_AGENT_MODES=legacy"}}}}
 	return cfg, folder
 }

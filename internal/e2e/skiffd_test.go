@@ -36,15 +36,7 @@ func startSkiffd(t *testing.T, port int) *skiffd {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if port == 0 {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		port = ln.Addr().(*net.TCPAddr).Port
-		ln.Close()
-	}
-	cfg.Port = port
+	cfg.Port = port // 0: serveSkiffd takes a free one
 	return serveSkiffd(t, cfg)
 }
 
@@ -53,7 +45,9 @@ func serveSkiffd(t *testing.T, cfg *daemon.Config) *skiffd {
 	return serveSkiffdLAN(t, cfg, nil)
 }
 
-// serveSkiffdLAN is serveSkiffd with the web client on the LAN too (lan: nil for none).
+// serveSkiffdLAN is serveSkiffd with the web client on the LAN too (lan: nil for none). A
+// config without a port gets a free one, held from the moment it is chosen: a port found free
+// and let go is anyone's (the LAN's listener took it once, on a busy machine).
 func serveSkiffdLAN(t *testing.T, cfg *daemon.Config, lan *daemon.LAN) *skiffd {
 	t.Helper()
 	var ln net.Listener
@@ -67,6 +61,7 @@ func serveSkiffdLAN(t *testing.T, cfg *daemon.Config, lan *daemon.LAN) *skiffd {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.Port = ln.Addr().(*net.TCPAddr).Port
 	ctx, cancel := context.WithCancel(context.Background())
 	d := &skiffd{Cfg: cfg, Hub: daemon.NewHub(cfg.PairToken), stop: cancel, served: make(chan struct{})}
 	go func() {
@@ -606,7 +601,9 @@ func TestAClientUsesTheSignInWindowItsPageOpens(t *testing.T) {
 	if ty.IsError || !strings.Contains(text(ty), "then closed") {
 		t.Errorf("the form sent in the sign-in window: %s", text(ty))
 	}
-	if s := text(callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "")); !strings.Contains(s, "Signed in as ada@example.com") {
-		t.Errorf("the client's page after signing in:\n%s", s)
+	// The page hears from its window by a message, which may come after the window closed and
+	// the call returned (a background window's page): the client waits for it, as a model does.
+	if w := callTool(t, panel, cs, "e2e-agent", "wait_for", map[string]any{"text": "Signed in as ada@example.com"}, ""); w.IsError {
+		t.Errorf("the client's page after signing in: %s\n%s", text(w), text(callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "")))
 	}
 }

@@ -271,6 +271,11 @@ func TestADamagedCachedCoreStillWakes(t *testing.T) {
 	if err != nil || int64(size) != file.Size() {
 		t.Fatalf("cached copy is %v bytes, core.wasm %v (%v)", size, file.Size(), err)
 	}
+	// A wake compiles the copy as it streams out of the cache (ext/sw.js): a copy stored without
+	// wasm's type would make every wake fall back to the file.
+	if got := WorkerValue[string](t, browser, `caches.open("skiff-core").then((c) => c.match("`+want+`")).then((r) => WebAssembly.compileStreaming(r)).then((m) => WebAssembly.Module.exports(m).map((e) => e.name).join(" "), (e) => String(e))`); !strings.Contains(got, "resume") {
+		t.Fatalf("the cached copy does not stream into the compiler: %s", got)
+	}
 }
 
 // The panel keeps the core compiled (ui/connection.js holdCore), so that a worker woken while

@@ -837,7 +837,7 @@
     if (name) return `${role} “${name}”`;
     // One that says nothing (an icon) is called what its page's code calls it, as the snapshot
     // says it: the bin, not the third button.
-    const hint = el.nodeType === 1 && el !== document.body && el !== document.documentElement ? codeName(el) : "";
+    const hint = codeName(el);
     return hint ? `${role} (${hint})` : `${role} <${el.localName}${el.id ? "#" + el.id : ""}>`;
   }
 
@@ -1195,11 +1195,12 @@
   // codeName is what a page's code calls a control that has no name: a test id, the action it
   // runs, its icon's name (data-icon, an SVG sprite's symbol, an icon font's class), its id or
   // first class made of words ("page-search__search-button", "menu_btn"); "" when there is
-  // none (generated ids and utility classes say nothing).
+  // none (generated ids and utility classes say nothing, nor does the page itself).
   const wordy = /^(?=.{4,40}$)[a-z]+(?:[-_:.]+[a-z]+|[A-Z][a-z]+)+$/;
   const iconClass = /^(?:fa[srlbdk]?|bi|icon|icons|glyphicon|mdi|ti|ion|octicon|lucide|feather|gg|ri|la|las|bx|bxs)-([a-z][a-z-]{1,30})$/;
   const generic = /^(?:btn|button|icon|js|ui|is|has|c|o|u|l)$/;
   function codeName(el) {
+    if (el.nodeType !== 1 || el === document.body || el === document.documentElement) return "";
     for (const a of ["data-testid", "data-test-id", "data-test", "data-qa", "data-cy", "data-action", "data-icon"]) {
       const v = el.getAttribute(a);
       if (v && /[a-z]{3}/i.test(v)) return clean(v, 40);
@@ -3110,7 +3111,7 @@
       if (submits) out.submits = (el.formAction && el.getAttribute("formaction") ? el.formAction : "") || form.action || location.href;
     }
     // A control that says nothing: what its page's code calls it, as the snapshot shows it.
-    if (!out.name && !out.link && el !== document.body && el !== document.documentElement) {
+    if (!out.name && !out.link) {
       const h = codeName(el);
       if (h) out.hint = h;
     }

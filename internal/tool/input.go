@@ -302,11 +302,13 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 		if errors.Is(err, errDialogOpened) {
 			return pressed{What: l.What, Trusted: true, Listen: arm.Listen}, nil // the press went through: the page opened a dialog from it
 		}
+		// The page went on as the button went down or up (a link or a control that navigates
+		// on mousedown, a reload), maybe where the debugger cannot follow (a link to another
+		// app, a page Chrome keeps to itself): the press went out, and what came of it is read
+		// where the tab is now.
+		wentOn := pressed{What: l.What, Trusted: true, Listen: arm.Listen}
 		if errors.Is(err, ErrDetached) {
-			// The tab went, as the button went down or up, where the debugger cannot
-			// follow (a link to another app, a page Chrome keeps to itself): the press went
-			// out, and what came of it is read where the tab is now.
-			return pressed{What: l.What, Trusted: true, Listen: arm.Listen}, nil
+			return wentOn, nil
 		}
 		if errors.Is(err, ErrNoDebugger) {
 			trusted = false
@@ -330,10 +332,7 @@ func (e *Env) mouse(ctx context.Context, tabID, frame int, t pageTarget, button 
 			return pressed{What: l.What, Trusted: true}, err
 		}
 		if got.Gone == 1 {
-			// The page went on as the button went down or up (a link or a control that
-			// navigates on mousedown, a reload): the press went out, and what came of it is
-			// read where the tab is now.
-			return pressed{What: l.What, Trusted: true, Listen: arm.Listen}, nil
+			return wentOn, nil
 		}
 		if got.Hit || count == 0 {
 			return pressed{What: l.What, Trusted: true, Before: arm.State, After: got.State, Listen: arm.Listen, Redrawn: arm.Redrawn == 1}, nil

@@ -298,16 +298,16 @@ func (e *Env) settle(ctx context.Context, tabID int, since time.Time, max time.D
 func (e *Env) Arrived(ctx context.Context, tabID int, max time.Duration) (Tab, error) {
 	deadline := time.Now().Add(max)
 	a, _ := e.Browser.(Arriver)
-	// The first look at the page's own load comes 100 ms in: Chrome's word that a link clicked
-	// a moment ago set out may still be on its way to the core.
-	asked := time.Now().Add(150*time.Millisecond - 250*time.Millisecond)
+	// The first look at the page's own load comes 100 ms in (Chrome's word that a link clicked
+	// a moment ago set out may still be on its way to the core), then every 250 ms.
+	look := time.Now().Add(100 * time.Millisecond)
 	for {
 		t, err := e.Browser.Tab(ctx, tabID)
 		if err != nil || t.Status != "loading" && t.Pending == "" || !time.Now().Before(deadline) {
 			return t, err
 		}
-		if t.Pending == "" && (a == nil || !a.Arriving(tabID)) && Scriptable(t.URL) && time.Since(asked) >= 250*time.Millisecond {
-			asked = time.Now()
+		if t.Pending == "" && (a == nil || !a.Arriving(tabID)) && Scriptable(t.URL) && !time.Now().Before(look) {
+			look = time.Now().Add(250 * time.Millisecond)
 			if e.ownLoad(ctx, tabID, t.URL) {
 				return t, nil
 			}

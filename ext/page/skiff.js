@@ -1466,17 +1466,22 @@
   // press anywhere on a label goes to its control.
   // uncovered is a point where el shows when its middle is under something else (a neighbour
   // laid over its end, a badge over its middle): where a person clicks, on what they see of it.
-  // Its words first, then a grid over its boxes; null when nothing of it shows.
+  // Its words first, then a grid over its boxes; null when nothing of it shows, or when 20 ms
+  // of looking found nothing (a long covered element has thousands of word boxes; the caller
+  // aims again while its time lasts).
   function uncovered(el, rects) {
     const inView = (r) => r.width >= 1 && r.height >= 1 && r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
+    const until = performance.now() + 20;
     const range = document.createRange();
     range.selectNodeContents(el);
     const words = [...range.getClientRects()].filter(inView);
     for (const r of words) {
       const p = { x: r.x + r.width / 2, y: r.y + r.height / 2 };
       if (lands(el, p)) return p;
+      if (performance.now() > until) return null;
     }
     for (const r of [...words, ...rects].slice(0, 12)) {
+      if (performance.now() > until) return null;
       for (const fy of [0.5, 0.25, 0.75, 0.1, 0.9]) {
         for (const fx of [0.5, 0.25, 0.75, 0.1, 0.9]) {
           const p = { x: Math.min(r.right - 1, Math.max(r.left + 1, r.x + r.width * fx)), y: Math.min(r.bottom - 1, Math.max(r.top + 1, r.y + r.height * fy)) };

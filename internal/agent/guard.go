@@ -231,6 +231,12 @@ func (e *Engine) step(ctx context.Context, task *Task, g guarded, st tool.Step, 
 	if task.Outside != nil && task.Outside(ctx, t, args) {
 		req.Outside = task.Caller.Name
 	}
+	if f.ErrorPage != nil && req.Outside == "" {
+		// The tab shows Chrome's error page: there is nothing there to read or act on, and
+		// nothing to ask the user about (a tab outside the caller's is asked about first, as
+		// any: what it shows is not the caller's to learn unasked).
+		return e.failure(f.ErrorPage, false)
+	}
 	what := f.Says()
 	if batch && n > 1 {
 		what = tool.StepSays(k+1, n, what)

@@ -920,6 +920,7 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 		if json.Unmarshal(data, &e) == nil && e.FrameID == 0 {
 			b.mu.Lock()
 			delete(b.dialogs, e.TabID) // a new document: the old one's dialog is gone
+			delete(b.netErrs, e.TabID) // and it loaded (Chrome's error page says onErrorOccurred, not this)
 			b.commits[e.TabID] = time.Now()
 			b.mu.Unlock()
 		}

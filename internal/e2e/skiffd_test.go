@@ -417,6 +417,39 @@ func TestAnOutsideCallItsClientGaveUpOnIsTakenBack(t *testing.T) {
 	}
 }
 
+// A tab that shows Chrome's error page has nothing to read or act on: a call on its page says
+// so at once, naming the address and why it did not load, and the user is not asked about a
+// site that is not there (the client waited on an ask for up to 2 minutes). Once the tab loads
+// a page again, calls read it.
+func TestACallOnChromesErrorPageSaysSoWithoutAsking(t *testing.T) {
+	site := testkit.NewSite(t)
+	d, panel := linkedPanel(t)
+	cs := mcpClient(t, d, "e2e-agent")
+	page := site.Page("away.html")
+	callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": page}, "allow_always")
+	r := callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "allow_always")
+	ref := refOf(t, text(r), `link "a site whose name does not resolve"`)
+	r = callTool(t, panel, cs, "e2e-agent", "click", map[string]any{"ref": ref}, "allow_once")
+	if !strings.Contains(text(r), "error page") {
+		t.Fatalf("the click did not say where it led: %s", text(r))
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{{"snapshot", nil}, {"read_text", nil}, {"links", nil}, {"screenshot", nil}, {"scroll", map[string]any{"direction": "down"}}, {"find_text", map[string]any{"text": "Example"}}} {
+		r := callTool(t, panel, cs, "e2e-agent", c.tool, c.args, "")
+		if got := text(r); !r.IsError || !strings.Contains(got, "The tab shows Chrome's error page: http://unreachable.invalid/ could not be loaded (net::ERR_NAME_NOT_RESOLVED)") {
+			t.Errorf("%s on the error page: %s", c.tool, got)
+		}
+	}
+	tab := JS[int](t, panel, `chrome.tabs.query({url: "http://unreachable.invalid/"}).then(t => t[0].id)`)
+	JS[any](t, panel, fmt.Sprintf(`chrome.tabs.update(%d, {url: %s}).then(() => true)`, tab, jsString(page)))
+	WaitJS(t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => t.status === "complete" && t.url === %s)`, tab, jsString(page)))
+	if r := callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, ""); r.IsError || !strings.Contains(text(r), "a site whose name does not resolve") {
+		t.Errorf("snapshot once the tab loaded a page again: %s", text(r))
+	}
+}
+
 // refOf finds the ref of the snapshot line that contains what (`button "Like" [e5]`).
 func refOf(t *testing.T, snap, what string) string {
 	t.Helper()

@@ -83,6 +83,10 @@ type Effect struct {
 	// Unloaded: Chrome had unloaded the tab's page when the call was judged (a tab put to
 	// sleep, a crashed page); the call loads it again as it runs (Env.awake).
 	Unloaded bool `json:"-"`
+	// ErrorPage: the tab showed Chrome's error page when the call was judged (its page did not
+	// load), so a call on its page has nothing there to read or act on; this says so, and the
+	// call is answered with it rather than asked about (Env.pageEffect).
+	ErrorPage error `json:"-"`
 	// Element is what the call acts on: the clicked element, the field typed into, the
 	// focused element a key goes to.
 	Element *Element `json:"element,omitempty"`

@@ -432,6 +432,7 @@ func scrollTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	if f.Detail == "" {
 		f.Detail = "down"
 	}
+	e.markErrorPage(ctx, f)
 	if in.Ref != "" || strings.TrimSpace(in.Selector) != "" {
 		a, _, err := e.find(ctx, tab, Target{Ref: in.Ref, Selector: in.Selector}, nil, false)
 		if err != nil {
@@ -491,6 +492,28 @@ func (e *Env) tabEffect(ctx context.Context, tabID int, action string, said i18n
 	return &Effect{Action: action, TabID: t.ID, URL: t.URL, Detail: said.English(), Said: said, Unloaded: t.Status == "unloaded"}, nil
 }
 
+// pageEffect is tabEffect for a call on the tab's page: when the tab shows Chrome's error page
+// for the address it was sent to (Chrome said why that load failed, and the tab is not loading
+// again), the effect carries the sentence that says so.
+func (e *Env) pageEffect(ctx context.Context, tabID int, action string, said i18n.Text) (*Effect, error) {
+	f, err := e.tabEffect(ctx, tabID, action, said)
+	if err == nil {
+		e.markErrorPage(ctx, f)
+	}
+	return f, err
+}
+
+// markErrorPage sets f.ErrorPage when f's tab shows Chrome's error page.
+func (e *Env) markErrorPage(ctx context.Context, f *Effect) {
+	n, ok := e.Browser.(NetErrorer)
+	if !ok || f.TabID <= 0 || n.NetError(f.TabID, f.URL) == "" {
+		return
+	}
+	if t, err := e.Browser.Tab(ctx, f.TabID); err == nil && t.Status == "complete" && t.URL == f.URL {
+		f.ErrorPage = e.errorPage(ctx, t)
+	}
+}
+
 // saying is an effect whose words are said.
 func saying(action string, said i18n.Text) *Effect {
 	return &Effect{Action: action, Detail: said.English(), Said: said}
@@ -547,12 +570,12 @@ func snapshotTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	if in.Ref != "" {
 		w = whatLookAt.With(in.Ref)
 	}
-	return e.tabEffect(ctx, in.TabID, "read", w)
+	return e.pageEffect(ctx, in.TabID, "read", w)
 }
 
 func readTextTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	in := arg.(*ReadTextInput)
-	return e.tabEffect(ctx, in.TabID, "read", whatReadText.With())
+	return e.pageEffect(ctx, in.TabID, "read", whatReadText.With())
 }
 
 func contentTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
@@ -561,17 +584,17 @@ func contentTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	if in.Selector != "" {
 		w = whatReadSel.With(fmt.Sprintf("%q", in.Selector))
 	}
-	return e.tabEffect(ctx, in.TabID, "read", w)
+	return e.pageEffect(ctx, in.TabID, "read", w)
 }
 
 func linksTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	in := arg.(*LinksInput)
-	return e.tabEffect(ctx, in.TabID, "read", whatLinks.With())
+	return e.pageEffect(ctx, in.TabID, "read", whatLinks.With())
 }
 
 func findTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	in := arg.(*FindTextInput)
-	f, err := e.tabEffect(ctx, in.TabID, "find", i18n.Text{})
+	f, err := e.pageEffect(ctx, in.TabID, "find", i18n.Text{})
 	if f != nil {
 		f.Text = in.Text
 	}
@@ -593,9 +616,9 @@ func screenshotTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 		f.Detail = f.Said.English()
 		return f, nil
 	case in.FullPage:
-		return e.tabEffect(ctx, in.TabID, "read", whatShotPage.With())
+		return e.pageEffect(ctx, in.TabID, "read", whatShotPage.With())
 	}
-	return e.tabEffect(ctx, in.TabID, "read", whatShot.With())
+	return e.pageEffect(ctx, in.TabID, "read", whatShot.With())
 }
 
 func waitTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
@@ -609,7 +632,7 @@ func waitTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	case in.TextGone != "":
 		w = "“" + clip(oneLine(in.TextGone), 120) + "” to go"
 	}
-	f, err := e.tabEffect(ctx, in.TabID, "wait", i18n.Text{})
+	f, err := e.pageEffect(ctx, in.TabID, "wait", i18n.Text{})
 	if f != nil {
 		f.Text = w
 	}

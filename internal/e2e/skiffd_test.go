@@ -391,13 +391,7 @@ func TestACallWaitingForTheUserSaysSoAsProgress(t *testing.T) {
 // its question leaves the panel, so a late "Allow" cannot make it run for no one, and it does
 // not run.
 func TestAnOutsideCallItsClientGaveUpOnIsTakenBack(t *testing.T) {
-	site := testkit.NewSite(t)
-	d, panel := linkedPanel(t)
-	cs := mcpClient(t, d, "e2e-agent")
-	page := site.Page("away.html")
-	callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": page}, "allow_always")
-	r := callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "allow_always")
-	ref := refOf(t, text(r), `link "a site whose name does not resolve"`)
+	panel, cs, page, ref := unresolvableLink(t)
 	// The link goes to another site: the gate asks. The client gives up once it is asked.
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -422,14 +416,8 @@ func TestAnOutsideCallItsClientGaveUpOnIsTakenBack(t *testing.T) {
 // site that is not there (the client waited on an ask for up to 2 minutes). Once the tab loads
 // a page again, calls read it.
 func TestACallOnChromesErrorPageSaysSoWithoutAsking(t *testing.T) {
-	site := testkit.NewSite(t)
-	d, panel := linkedPanel(t)
-	cs := mcpClient(t, d, "e2e-agent")
-	page := site.Page("away.html")
-	callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": page}, "allow_always")
-	r := callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "allow_always")
-	ref := refOf(t, text(r), `link "a site whose name does not resolve"`)
-	r = callTool(t, panel, cs, "e2e-agent", "click", map[string]any{"ref": ref}, "allow_once")
+	panel, cs, page, ref := unresolvableLink(t)
+	r := callTool(t, panel, cs, "e2e-agent", "click", map[string]any{"ref": ref}, "allow_once")
 	if !strings.Contains(text(r), "error page") {
 		t.Fatalf("the click did not say where it led: %s", text(r))
 	}
@@ -448,6 +436,20 @@ func TestACallOnChromesErrorPageSaysSoWithoutAsking(t *testing.T) {
 	if r := callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, ""); r.IsError || !strings.Contains(text(r), "a site whose name does not resolve") {
 		t.Errorf("snapshot once the tab loaded a page again: %s", text(r))
 	}
+}
+
+// unresolvableLink has an outside client ("e2e-agent") open away.html, allowed always on its
+// site, and read it: it returns the linked panel, the client's session, the page, and the ref
+// of its link to a site whose name does not resolve.
+func unresolvableLink(t *testing.T) (context.Context, *mcp.ClientSession, string, string) {
+	t.Helper()
+	site := testkit.NewSite(t)
+	d, panel := linkedPanel(t)
+	cs := mcpClient(t, d, "e2e-agent")
+	page := site.Page("away.html")
+	callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": page}, "allow_always")
+	r := callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "allow_always")
+	return panel, cs, page, refOf(t, text(r), `link "a site whose name does not resolve"`)
 }
 
 // refOf finds the ref of the snapshot line that contains what (`button "Like" [e5]`).

@@ -200,6 +200,12 @@ func (b *Browser) ActivateTab(ctx context.Context, id int) error {
 	return err
 }
 
+// SelectTab makes a tab the active one of its window, leaving which window has the focus as it is.
+func (b *Browser) SelectTab(ctx context.Context, id int) error {
+	_, err := callAPI(ctx, tabs(), "update", id, js.ValueOf(map[string]any{"active": true}))
+	return apiError(err)
+}
+
 func (b *Browser) Navigate(ctx context.Context, id int, url string) error {
 	_, err := callAPI(ctx, tabs(), "update", id, js.ValueOf(map[string]any{"url": url}))
 	return apiError(err)

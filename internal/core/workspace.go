@@ -189,6 +189,34 @@ func (w *workspace) OpenTab(ctx context.Context, url string, active bool, _ int)
 	return t, nil
 }
 
+// Front brings a tab of the workspace that is behind another (a tab its page opened came to
+// the front) to the front of its window, when every tab in that window is the workspace's:
+// the client's own window, which no user is looking at through. A tab in a window of the user's
+// is left where it is, and the window is never focused.
+func (w *workspace) Front(ctx context.Context, tabID int) bool {
+	s, ok := w.Browser.(interface {
+		SelectTab(ctx context.Context, id int) error
+	})
+	if !ok {
+		return false
+	}
+	all, err := w.Browser.Tabs(ctx, 0)
+	if err != nil {
+		return false
+	}
+	g, byID := w.groupID(), tabsByID(all)
+	t, ok := byID[tabID]
+	if !ok || !owns(g, t, byID) {
+		return false
+	}
+	for _, o := range all {
+		if o.WindowID == t.WindowID && !owns(g, o, byID) {
+			return false
+		}
+	}
+	return s.SelectTab(ctx, tabID) == nil
+}
+
 // outside reports whether a call names a tab that is not in the workspace's group.
 func (w *workspace) outside(ctx context.Context, _ tool.Tool, args json.RawMessage) bool {
 	var a struct {

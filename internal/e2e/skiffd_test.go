@@ -3,8 +3,11 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
+	_ "image/jpeg"
 	"net"
 	"regexp"
 	"slices"
@@ -435,6 +438,49 @@ func TestACallOnChromesErrorPageSaysSoWithoutAsking(t *testing.T) {
 	WaitJS(t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => t.status === "complete" && t.url === %s)`, tab, jsString(page)))
 	if r := callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, ""); r.IsError || !strings.Contains(text(r), "a site whose name does not resolve") {
 		t.Errorf("snapshot once the tab loaded a page again: %s", text(r))
+	}
+}
+
+// A link that opens a new tab puts that tab in front of the client's own, in the client's own
+// window: a screenshot of the client's tab brings it back to the front (Chrome draws only the
+// tab in front) and shows it, not the new tab, and not an error asking for tab_switch.
+func TestAScreenshotOfAClientsTabLeftBehindShowsIt(t *testing.T) {
+	site := testkit.NewSite(t)
+	d, panel := linkedPanel(t)
+	cs := mcpClient(t, d, "e2e-agent")
+	page := site.Page("checks.html")
+	callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": page}, "allow_always")
+	r := callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "allow_always")
+	r = callTool(t, panel, cs, "e2e-agent", "click", map[string]any{"ref": refOf(t, text(r), `link "Read the full terms"`)}, "allow_once")
+	if !strings.Contains(text(r), "new tab") {
+		t.Fatalf("the click did not open a new tab: %s", text(r))
+	}
+	terms := site.Page("checks.html?full-terms")
+	mine := JS[int](t, panel, `chrome.tabs.query({url: `+jsString(page)+`}).then(t => t[0].id)`)
+	WaitJS(t, panel, `chrome.tabs.query({url: `+jsString(terms)+`}).then(t => t.length === 1 && t[0].active && t[0].status === "complete")`)
+	other := JS[int](t, panel, `chrome.tabs.query({url: `+jsString(terms)+`}).then(t => t[0].id)`)
+	// The new tab is painted red: a picture of it would show.
+	inTab[any](t, panel, other, `document.documentElement.style.background = document.body.style.background = "rgb(255, 0, 0)"`)
+	r = callTool(t, panel, cs, "e2e-agent", "screenshot", map[string]any{}, "")
+	var img *mcp.ImageContent
+	for _, c := range r.Content {
+		if ic, ok := c.(*mcp.ImageContent); ok {
+			img = ic
+		}
+	}
+	if r.IsError || img == nil {
+		t.Fatalf("screenshot of the client's tab behind the new one: %s", text(r))
+	}
+	pic, _, err := image.Decode(bytes.NewReader(img.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := pic.Bounds()
+	if r, g, _, _ := pic.At(b.Dx()/2, b.Dy()-10).RGBA(); r>>8 > 200 && g>>8 < 60 {
+		t.Errorf("the screenshot shows the new tab (red), not the client's")
+	}
+	if !JS[bool](t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => t.active)`, mine)) {
+		t.Errorf("the client's tab is not in front after its screenshot")
 	}
 }
 

@@ -714,6 +714,15 @@ func screenshot(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	if err != nil {
 		return nil, err
 	}
+	if !t.Active {
+		// A tab left behind by one its page opened: Chrome draws it again once it is in front,
+		// where its caller may put it (its window is no one else's view).
+		if fr, ok := e.Browser.(Fronter); ok && fr.Front(ctx, t.ID) {
+			if now, err := e.Browser.Tab(ctx, t.ID); err == nil {
+				t = now
+			}
+		}
+	}
 	if d, ok := e.Browser.Dialog(t.ID); ok {
 		return nil, &DialogError{Dialog: d}
 	}

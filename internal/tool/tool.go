@@ -121,6 +121,13 @@ func failf(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(fo
 // never comes.
 var ErrBackgroundShot = &Error{Msg: "the tab is in the background, where Chrome does not draw it: switch to it (tab_switch) and take the screenshot again"}
 
+// Fronter is a browser that may bring one of its caller's tabs to the front of its window
+// where that takes no one's view (an outside client's own window): Chrome draws only the tab in
+// front. Front says whether the tab is in front now.
+type Fronter interface {
+	Front(ctx context.Context, tabID int) bool
+}
+
 //go:embed schemas.json
 var schemasJSON []byte
 

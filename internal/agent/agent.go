@@ -9,7 +9,6 @@ package agent
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -213,14 +212,12 @@ func (e *Engine) Session(ctx context.Context, id string) (*store.Session, error)
 	// only in the worker's memory, and a step it had started may have run.
 	wf := ses.Workflow
 	cut := wf != nil && !wf.Done && wf.Stop == ""
-	if cut {
-		wf.Stop = fmt.Sprintf("Skiff's worker restarted during step %d, so the replay stopped there. Check the page, then run the workflow again.", wf.Next+1)
-		fixed = true
-	}
 	for i := range ses.Messages {
 		m := &ses.Messages[i]
 		if m.Status == store.StatusAsking && m.Tool != nil && cut {
-			m.Status, m.Tool.IsError, m.Content = store.StatusDenied, true, "Skiff's worker restarted while this step asked; it was not run."
+			// Not the user's "no": no one answered, and the step was not run.
+			m.Status, m.Tool.IsError, m.Content = store.StatusStopped, true, "Skiff's worker restarted while this step asked; it was not run."
+			m.Tool.Decision, m.Tool.DecisionText = "", nil
 			continue
 		}
 		if m.Status == store.StatusAsking && m.Tool != nil {
@@ -238,6 +235,12 @@ func (e *Engine) Session(ctx context.Context, id string) (*store.Session, error)
 			m.Status = store.StatusInterrupted
 			fixed = true
 		}
+	}
+	if cut {
+		said := e.cutReplay(ctx, wf)
+		wf.Stop = said.English()
+		ses.Messages = append(ses.Messages, store.Message{ID: NewID(), Role: "assistant", Content: said.English(), ContentText: &said, CreatedAt: e.now()})
+		fixed = true
 	}
 	if !fixed {
 		return ses, nil

@@ -234,6 +234,15 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	return ses, nil
 }
 
+// cutReplay is the last word of a replay a worker restart cut off during step wf.Next: where
+// it stopped (the step's words, when its workflow is still the version that ran) and why.
+func (e *Engine) cutReplay(ctx context.Context, wf *store.WorkflowRun) i18n.Text {
+	if w, err := e.Store.Workflow(ctx, wf.ID); err == nil && w.Version == wf.Version && wf.Next < len(w.Steps) {
+		return sayStoppedAt.With(wf.Next+1, len(w.Steps), workflow.Says(w.Steps[wf.Next]), sayCutHere.With())
+	}
+	return sayCutAt.With(wf.Next + 1)
+}
+
 // split sorts a run's values: the secrets' (for the guarded path, which masks them and asks
 // for each call that holds one) and the others (what the run may keep).
 func split(w *workflow.Workflow, values map[string]string) (secrets []string, kept map[string]string) {
@@ -398,6 +407,8 @@ var (
 	sayRunWorkflow        = i18n.Sentence{Key: "wfRunMsg", English: "Run the workflow “$2” ($1 steps).$3", One: "Run the workflow “$2” (1 step).$3"}
 	sayRanAll             = i18n.Sentence{Key: "wfRanAll", English: "The workflow “$2” ran all $1 steps.", One: "The workflow “$2” ran its step."}
 	sayStoppedAt          = i18n.Sentence{Key: "wfStoppedAt", English: "Stopped at step $1 of $2 ($3): $4."}
+	sayCutHere            = i18n.Sentence{Key: "wfStopRestarted", English: "Skiff's worker restarted during this step, so the replay stopped there (the step may not have run); check the page, then run the workflow again"}
+	sayCutAt              = i18n.Sentence{Key: "wfStoppedRestarted", English: "Stopped at step $1: Skiff's worker restarted during it, so the replay stopped there (the step may not have run). Check the page, then run the workflow again."}
 	sayPageRefused        = i18n.Sentence{Key: "wfStopRefused", English: "the page did not take it: $1"}
 	sayNotAWorkflow       = i18n.Sentence{Key: "wfErrNotAWorkflow", English: "This chat cannot be saved as a workflow: $1."}
 	sayRepairNotAWorkflow = i18n.Sentence{Key: "wfErrRepairNotAWorkflow", English: "The repaired run cannot be saved as a workflow: $1."}

@@ -583,6 +583,44 @@ func TestStopDuringAReplay(t *testing.T) {
 	}
 }
 
+// A replay cut by a worker restart while a step asked stops there for good: the step that
+// asked is not run (by the new worker, or by a late answer), the steps after it are not run,
+// the chat says where and why it stopped, in a sentence of its own, and the user may run the
+// workflow again.
+func TestAReplayCutByAWorkerRestartStopsWhereItWas(t *testing.T) {
+	site := testkit.NewSite(t)
+	panel := browser.FreshPanel(t)
+	withSecret, _ := reserveWorkflow(t, site)
+	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(withSecret)+`})`)
+	openTab(t, panel, site.Page("booking.html"))
+	startFromView(t, panel, map[string]string{"account_password": "cut-pw"}, false)
+	WaitJS(t, panel, `!!document.querySelector('.msg.tool[data-tool="navigate"] .ask .allow-once:not([disabled])')`)
+	Click(t, panel, `document.querySelector('.msg.tool[data-tool="navigate"] .ask .allow-once')`)
+	// The password field always asks: the worker stops while it does.
+	WaitJS(t, panel, `!!document.querySelector('.msg.tool[data-tool="fill_form"] .ask .allow-once:not([disabled])')`)
+	browser.RestartWorker(t, panel)
+	WaitJS(t, panel, `document.getElementById("stop").hidden && (m => !!m && m.textContent.includes("Stopped at step 2 of 3"))([...document.querySelectorAll('#messages .msg[data-role="assistant"]')].at(-1))`)
+	end := lastReply(t, panel)
+	if !strings.Contains(end, "worker restarted") || !strings.Contains(end, "run the workflow again") {
+		t.Errorf("the replay's last word: %s", end)
+	}
+	if got := JS[string](t, panel, `document.querySelector('.msg.tool[data-tool="fill_form"]').dataset.status`); got != "stopped" {
+		t.Errorf("the step that asked: %s", got)
+	}
+	if JS[bool](t, panel, `!!document.querySelector(".msg.tool .ask")`) {
+		t.Error("an ask is still shown after the restart")
+	}
+	if n := JS[int](t, panel, `document.querySelectorAll(".msg.tool").length`); n != 2 {
+		t.Errorf("%d steps shown (want the two that began)", n)
+	}
+	if n := len(site.Forms()); n != 0 {
+		t.Errorf("%d forms sent", n)
+	}
+	if v := inTab[string](t, panel, JS[int](t, panel, `chrome.tabs.query({url: `+jsString(site.URL+"/*")+`}).then(t => t[0].id)`), `document.querySelector("input[name=restaurant]").value`); v != "" {
+		t.Errorf("the field was filled: %q", v)
+	}
+}
+
 // openRunForm opens the Workflows view (when it is not open) and the first workflow's run form.
 // saveWorkflow saves the chat on screen as a workflow named name from the workflows view, as a
 // user does, and returns its steps as the view lists them.

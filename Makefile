@@ -2,7 +2,7 @@ GO_FILES = $(shell git ls-files '*.go')
 PROFILE ?= $(shell mktemp -d /tmp/skiff-profile-XXXXXX)
 CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser || command -v google-chrome)
 
-.PHONY: help build run test vet bench wasmsize screenshots clean
+.PHONY: help build run test vet bench sweep wasmsize screenshots clean
 
 help: ## List the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -31,6 +31,9 @@ bench: build ## Benchmarks: size, wake, stream latency, render cost, panel open,
 	# which npm leaves out when it writes it); install then takes the same pinned versions.
 	cd bench/agents && (npm ci --no-audit --no-fund --loglevel=error 2>/dev/null || npm install --no-audit --no-fund --loglevel=error)
 	go test -run '^$$' -bench . -benchtime 1x -count 1 -timeout 60m ./bench/
+
+sweep: build ## Drive every real test page through skiffd as an outside client would, and report each tool's times, errors and asks (about 20 minutes; the report also goes to /tmp/skiff-sweep.txt)
+	SKIFF_SWEEP=1 SKIFF_SWEEP_OUT=/tmp/skiff-sweep.txt go test -run '^$$' -bench BenchmarkSweep -benchtime 1x -count 1 -timeout 60m ./bench/
 
 wasmsize: ## Where core.wasm's bytes go, by package (a build with names)
 	GOOS=js GOARCH=wasm go build -trimpath -o /tmp/skiff-named.wasm ./wasm

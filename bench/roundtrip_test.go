@@ -37,29 +37,7 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer stop()
-	cfg, hub := serveSkiffd(b)
-	ctx := context.Background()
-	panel := br.Panel(b)
-	e2e.JS[any](b, panel, fmt.Sprintf(`(async () => {
-		await skiffTest.call("permission.set", {tool: "*", origin: %q, decision: "allow_always"});
-		const st = await skiffTest.call("core.hello");
-		const s = st.settings; s.daemon = {enabled: true, port: %d};
-		await skiffTest.call("settings.save", {settings: s, keys: {}, daemonToken: %q});
-		return true;
-	})()`, site.URL, cfg.Port, cfg.PairToken))
-	deadline := time.Now().Add(30 * time.Second)
-	for !hub.Status().Connected {
-		if time.Now().After(deadline) {
-			b.Fatal("the extension did not link to skiffd")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	sk := mcp.NewClient(&mcp.Implementation{Name: "skiff-bench", Version: "1"}, nil)
-	skc, err := sk.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: fmt.Sprintf("http://127.0.0.1:%d/mcp", cfg.Port), HTTPClient: daemon.BearerClient(cfg.MCPToken)}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer skc.Close()
+	skc, _ := linkedClient(b, br, site.URL)
 
 	skiffRef := regexp.MustCompile(`button "Like" \[(e\d+)\]`)
 	pwRef := regexp.MustCompile(`button "Like" \[ref=(\w+)\]`)
@@ -104,4 +82,33 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 		b.ReportMetric(b50, row.name+"-playwright-p50-ms")
 	}
 	fmt.Print(out.String())
+}
+
+// linkedClient links the extension in br to a skiffd of its own and connects an MCP client to
+// it, with the gate set to allow every tool on origin (a policy, as a user who chose "always"
+// would have). It returns the client and the extension's panel.
+func linkedClient(b *testing.B, br *e2e.Browser, origin string) (*mcp.ClientSession, context.Context) {
+	cfg, hub := serveSkiffd(b)
+	panel := br.Panel(b)
+	e2e.JS[any](b, panel, fmt.Sprintf(`(async () => {
+		await skiffTest.call("permission.set", {tool: "*", origin: %q, decision: "allow_always"});
+		const st = await skiffTest.call("core.hello");
+		const s = st.settings; s.daemon = {enabled: true, port: %d};
+		await skiffTest.call("settings.save", {settings: s, keys: {}, daemonToken: %q});
+		return true;
+	})()`, origin, cfg.Port, cfg.PairToken))
+	deadline := time.Now().Add(30 * time.Second)
+	for !hub.Status().Connected {
+		if time.Now().After(deadline) {
+			b.Fatal("the extension did not link to skiffd")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	sk := mcp.NewClient(&mcp.Implementation{Name: "skiff-bench", Version: "1"}, nil)
+	skc, err := sk.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: fmt.Sprintf("http://127.0.0.1:%d/mcp", cfg.Port), HTTPClient: daemon.BearerClient(cfg.MCPToken)}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = skc.Close() })
+	return skc, panel
 }

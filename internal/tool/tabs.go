@@ -332,21 +332,46 @@ func (e *Env) leaving(ctx context.Context, tabID int) {
 // started waits (at most 2 s) for a navigation of tab t begun at since to show: its URL changes
 // or it starts loading, and the old page's dialog, if it had one, is gone, or the browser
 // began a download instead. Until then the tab still reports the old page as complete.
+//
+// The old page may open another dialog as the last one closes (a page that alerts twice as it
+// loads: leaving answered the first), which holds the navigation up: one Skiff can answer is
+// dismissed a moment in, as leaving does, until the new page comes.
 func (e *Env) started(ctx context.Context, t Tab, since time.Time) {
 	deadline := time.Now().Add(2 * time.Second)
 	old, hadDialog := e.Browser.Dialog(t.ID)
+	answerAt := time.Now().Add(250 * time.Millisecond)
+	dialogs := hadDialog // whether the old page showed a dialog since the navigation began
 	for time.Now().Before(deadline) {
 		now, err := e.Browser.Tab(ctx, t.ID)
 		if err != nil {
 			return
 		}
 		d, open := e.Browser.Dialog(t.ID)
-		stale := open && hadDialog && d == old
-		if (now.URL != t.URL || now.Status == "loading") && !stale {
+		committed := e.Browser.CommittedSince(t.ID, since)
+		gone := now.URL != t.URL || committed // the old page is gone
+		stale := open && hadDialog && d == old && !committed
+		switch {
+		case open && d.Type == "beforeunload":
+			return // the navigation asks "leave this page?": settle says so
+		case open && gone:
+			if !stale {
+				return // the new page's own: settle says so
+			}
+			// The old page's, until Chrome's word that it went comes (which drops it).
+		case open && d.Answerable:
+			dialogs = true
+			if !time.Now().Before(answerAt) {
+				answerAt = time.Now().Add(250 * time.Millisecond)
+				actx, cancel := context.WithTimeout(ctx, time.Second)
+				_ = e.Browser.AnswerDialog(actx, t.ID, false, "")
+				cancel()
+			}
+		case open && !stale:
+			return // one only the user can answer: settle says so
+		case gone:
 			return
-		}
-		if open && !stale {
-			return // the navigation raised a dialog ("leave this page?"): settle says so
+		case !dialogs && (now.Status == "loading" || now.Pending != ""):
+			return
 		}
 		if len(e.Browser.DownloadsSince(since)) > 0 {
 			return

@@ -32,7 +32,7 @@ bench: build ## Benchmarks: size, wake, stream latency, render cost, panel open,
 	cd bench/agents && (npm ci --no-audit --no-fund --loglevel=error 2>/dev/null || npm install --no-audit --no-fund --loglevel=error)
 	go test -run '^$$' -bench . -benchtime 1x -count 1 -timeout 60m ./bench/
 
-sweep: build ## Drive every real test page through skiffd as an outside client would, and report each tool's times, errors and asks (about 20 minutes; the report also goes to /tmp/skiff-sweep.txt)
+sweep: build ## Drive every real test page through skiffd as an outside client would, and report each tool's times, errors and asks (about 3 minutes; the report also goes to /tmp/skiff-sweep.txt)
 	SKIFF_SWEEP=1 SKIFF_SWEEP_OUT=/tmp/skiff-sweep.txt go test -run '^$$' -bench BenchmarkSweep -benchtime 1x -count 1 -timeout 60m ./bench/
 
 wasmsize: ## Where core.wasm's bytes go, by package (a build with names)

@@ -26,11 +26,11 @@ import (
 // checkboxes (going back when a click left the page, closing a tab it opened). A call the gate
 // asks about is denied from the panel, and counted. It judges nothing: it reports each tool's
 // times and every error, ask and slow call, for a person to read (what an outside tester of
-// Skiff would see on pages no test was written for). About 20 minutes: run it with
+// Skiff would see on pages no test was written for). About 3 minutes here: run it with
 // `make sweep` (SKIFF_SWEEP=1); SKIFF_SWEEP_OUT names a file for the whole report.
 func BenchmarkSweep(b *testing.B) {
 	if os.Getenv("SKIFF_SWEEP") == "" {
-		b.Skip("set SKIFF_SWEEP=1 (make sweep): it takes about 20 minutes")
+		b.Skip("set SKIFF_SWEEP=1 (make sweep): it takes about 3 minutes")
 	}
 	base := testkit.Pages(b)
 	names := testkit.AllPageNames(b)

@@ -22,24 +22,32 @@ import (
 
 // BenchmarkSweep drives every real page of testdata (Readability's test pages, 130) through
 // skiffd as an outside client would: navigate, snapshot, read_text, links, find_text of a word
-// of the page, screenshot, scroll, then a click on up to three of its buttons, tabs and
+// of the page, screenshot, scroll, typing into up to two of its fields, then a click on up to
+// three of its buttons, tabs and
 // checkboxes (going back when a click left the page, closing a tab it opened). A call the gate
 // asks about is denied from the panel, and counted. It judges nothing: it reports each tool's
 // times and every error, ask and slow call, for a person to read (what an outside tester of
 // Skiff would see on pages no test was written for). About 3 minutes here: run it with
-// `make sweep` (SKIFF_SWEEP=1); SKIFF_SWEEP_OUT names a file for the whole report.
+// `make sweep` (SKIFF_SWEEP=1); SKIFF_SWEEP_OUT names a file for the whole report, and
+// SKIFF_SWEEP_PAGES=a,b sweeps those pages only.
 func BenchmarkSweep(b *testing.B) {
 	if os.Getenv("SKIFF_SWEEP") == "" {
 		b.Skip("set SKIFF_SWEEP=1 (make sweep): it takes about 3 minutes")
 	}
 	base := testkit.Pages(b)
 	names := testkit.AllPageNames(b)
+	if only := os.Getenv("SKIFF_SWEEP_PAGES"); only != "" { // some pages only: "wikia,yahoo-1"
+		names = strings.Split(only, ",")
+	}
 	br, stop, err := e2e.Launch(filepath.Join(e2e.RepoRoot(), "ext"), func(string, ...any) {})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer stop()
 	skc, panel := linkedClient(b, br, base)
+	if os.Getenv("SKIFF_TRACE") != "" {
+		br.WorkerConsole(b)
+	}
 
 	type call struct {
 		page, tool string
@@ -110,6 +118,10 @@ func BenchmarkSweep(b *testing.B) {
 		}
 		do(name, "screenshot", map[string]any{})
 		do(name, "scroll", map[string]any{"direction": "down"})
+		field := regexp.MustCompile(`\b(textbox|searchbox|combobox)(?: "[^"\n]*")? \[(e\d+)\]`)
+		for k, m := range field.FindAllStringSubmatch(snap, 2) {
+			do(name, "type", map[string]any{"ref": m[2], "text": fmt.Sprintf("skiff sweep %d", k)})
+		}
 		clicked := 0
 		for _, m := range control.FindAllStringSubmatch(snap, -1) {
 			if clicked == 3 {

@@ -266,12 +266,12 @@ func navigate(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	e.leaving(ctx, t.ID)
+	dialogs := e.leaving(ctx, t.ID)
 	began := time.Now()
 	if err := e.Browser.Navigate(ctx, t.ID, u); err != nil {
 		return nil, err
 	}
-	e.started(ctx, t, began)
+	e.started(ctx, t, began, dialogs)
 	if u != t.URL && e.downloading(ctx, t, began) {
 		// The address is a file the browser downloads: the tab stays where it was.
 		if d := e.downloaded(ctx, Tab{URL: u}, began, began); d != "" {
@@ -317,16 +317,18 @@ func (e *Env) downloading(ctx context.Context, t Tab, since time.Time) bool {
 // "leave this page?" question is accepted), and one Skiff cannot answer is closed by the
 // navigation itself. With no dialog, the debugger is turned on, briefly, so that a "leave
 // this page?" question the navigation raises is seen and can be answered.
-func (e *Env) leaving(ctx context.Context, tabID int) {
+// It says whether the page showed a dialog.
+func (e *Env) leaving(ctx context.Context, tabID int) bool {
 	dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	if d, open := e.Browser.Dialog(tabID); open {
 		if d.Answerable {
 			_ = e.Browser.AnswerDialog(dctx, tabID, d.Type == "beforeunload", "")
 		}
-		return
+		return true
 	}
 	_, _ = e.Browser.Debug(dctx, tabID, "Page.enable", nil)
+	return false
 }
 
 // started waits (at most 2 s) for a navigation of tab t begun at since to show: its URL changes
@@ -334,13 +336,13 @@ func (e *Env) leaving(ctx context.Context, tabID int) {
 // began a download instead. Until then the tab still reports the old page as complete.
 //
 // The old page may open another dialog as the last one closes (a page that alerts twice as it
-// loads: leaving answered the first), which holds the navigation up: one Skiff can answer is
-// dismissed a moment in, as leaving does, until the new page comes.
-func (e *Env) started(ctx context.Context, t Tab, since time.Time) {
+// loads: leaving answered the first; dialogs says the page showed one), which holds the
+// navigation up: one Skiff can answer is dismissed, as leaving does, until the new page comes.
+func (e *Env) started(ctx context.Context, t Tab, since time.Time, dialogs bool) {
 	deadline := time.Now().Add(2 * time.Second)
 	old, hadDialog := e.Browser.Dialog(t.ID)
-	answerAt := time.Now().Add(250 * time.Millisecond)
-	dialogs := hadDialog // whether the old page showed a dialog since the navigation began
+	answerAt := time.Now()
+	dialogs = dialogs || hadDialog // whether the old page showed a dialog since the navigation began
 	for time.Now().Before(deadline) {
 		now, err := e.Browser.Tab(ctx, t.ID)
 		if err != nil {
@@ -391,7 +393,7 @@ func historyMove(name, done string, move func(Browser, context.Context, int) err
 		if err != nil {
 			return nil, err
 		}
-		e.leaving(ctx, t.ID)
+		dialogs := e.leaving(ctx, t.ID)
 		began := time.Now()
 		if err := move(e.Browser, ctx, t.ID); err != nil {
 			if strings.Contains(err.Error(), "Cannot find a next page") {
@@ -399,7 +401,7 @@ func historyMove(name, done string, move func(Browser, context.Context, int) err
 			}
 			return nil, err
 		}
-		e.started(ctx, t, began)
+		e.started(ctx, t, began, dialogs)
 		return loaded(ctx, e, t.ID, began, "%s", done)
 	}
 }

@@ -1347,6 +1347,8 @@
     if (action === "click" && controlOf(el).localName === "input" && controlOf(el).type === "file") return { error: `${what} opens a file chooser: to choose files for it, use upload_file on it`, what };
     if (action === "type") {
       const editable = el.isContentEditable || !!editorField(el) || ((el.localName === "input" || el.localName === "textarea") && !/^(checkbox|radio|submit|button|reset|image|file)$/.test(el.type));
+      if (!editable && el.localName === "select") return { error: `${what} is a list to choose from, not a text field: choose one of its options with select_option`, what };
+      if (!editable && /^(checkbox|radio)$/.test(el.type)) return { error: `${what} is not a text field: click it to check or uncheck it`, what };
       if (!editable) return { error: `${what} is not a text field; type needs an input, a textarea or an editable element`, what };
       if (el.readOnly || editorField(el)?.readOnly) return { error: `${what} is read-only: a picker may fill it (click it and choose in what opens)`, retry: 1, what };
     }

@@ -827,6 +827,9 @@ func TestDrawnControlsAndWhatEachActionChanged(t *testing.T) {
 				call("click", obj{"selector": `label[for="cv"]`}),
 				call("press_key", obj{"ref": refIn(t, c, `button "Profile picture"`), "key": "Enter"}),
 				call("press_key", obj{"selector": "#avatar", "key": "Space"}),
+				// Typed into, as models do: a list says how it is chosen from, a box how it is checked.
+				call("type", obj{"ref": refIn(t, c, `combobox "Seats"`), "text": "5"}),
+				call("type", obj{"ref": refIn(t, c, `checkbox "Keep me signed in"`), "text": "yes"}),
 			}
 		},
 	}}
@@ -871,6 +874,10 @@ func TestDrawnControlsAndWhatEachActionChanged(t *testing.T) {
 		if !k.Error || !strings.Contains(k.Text, "opens a file chooser") {
 			t.Errorf("a key in a file field: %s", k.Text)
 		}
+	}
+	if ty := p.results("type"); len(ty) != 2 || !ty[0].Error || !strings.Contains(ty[0].Text, "“Seats” is a list to choose from, not a text field: choose one of its options with select_option") ||
+		!ty[1].Error || !strings.Contains(ty[1].Text, "“Keep me signed in” is not a text field: click it to check or uncheck it") {
+		t.Errorf("type into a list and a checkbox: %s", p.all())
 	}
 	if f := p.results("fill_form"); len(f) != 1 || !strings.Contains(f[0].Text, "Keep me signed in” [e7]: still unchecked") || !strings.Contains(f[0].Text, "newsletter” [e3]: unchecked") ||
 		!strings.Contains(f[0].Text, `: chose "Enterprise", but the page did not keep it: the list holds "1"`) {

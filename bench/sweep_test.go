@@ -22,8 +22,8 @@ import (
 
 // BenchmarkSweep drives every real page of testdata (Readability's test pages, 130) through
 // skiffd as an outside client would: navigate, snapshot, read_text, links, find_text of a word
-// of the page, screenshot, scroll, typing into up to two of its fields, then a click on up to
-// three of its buttons, tabs and
+// of the page, screenshot, scroll, typing into up to two of its fields, choosing in a list,
+// hovering a link, get_content, then a click on up to three of its buttons, tabs and
 // checkboxes (going back when a click left the page, closing a tab it opened). A call the gate
 // asks about is denied from the panel, and counted. It judges nothing: it reports each tool's
 // times and every error, ask and slow call, for a person to read (what an outside tester of
@@ -122,6 +122,14 @@ func BenchmarkSweep(b *testing.B) {
 		for k, m := range field.FindAllStringSubmatch(snap, 2) {
 			do(name, "type", map[string]any{"ref": m[2], "text": fmt.Sprintf("skiff sweep %d", k)})
 		}
+		// A list's second option, chosen; a link, hovered; the page's main content, read.
+		if m := regexp.MustCompile(`\bcombobox(?: "[^"\n]*")? \[(e\d+)\][^\n]*options="[^"]*","([^"]*)"`).FindStringSubmatch(snap); m != nil {
+			do(name, "select_option", map[string]any{"ref": m[1], "values": []string{m[2]}})
+		}
+		if m := regexp.MustCompile(`\blink "[^"\n]+" \[(e\d+)\]`).FindStringSubmatch(snap); m != nil {
+			do(name, "hover", map[string]any{"ref": m[1]})
+		}
+		do(name, "get_content", map[string]any{})
 		clicked := 0
 		for _, m := range control.FindAllStringSubmatch(snap, -1) {
 			if clicked == 3 {

@@ -446,12 +446,9 @@ func TestACallOnChromesErrorPageSaysSoWithoutAsking(t *testing.T) {
 // tab in front) and shows it, not the new tab, and not an error asking for tab_switch.
 func TestAScreenshotOfAClientsTabLeftBehindShowsIt(t *testing.T) {
 	site := testkit.NewSite(t)
-	d, panel := linkedPanel(t)
-	cs := mcpClient(t, d, "e2e-agent")
 	page := site.Page("checks.html")
-	callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": page}, "allow_always")
-	r := callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "allow_always")
-	r = callTool(t, panel, cs, "e2e-agent", "click", map[string]any{"ref": refOf(t, text(r), `link "Read the full terms"`)}, "allow_once")
+	panel, cs, snap := clientReads(t, page)
+	r := callTool(t, panel, cs, "e2e-agent", "click", map[string]any{"ref": refOf(t, snap, `link "Read the full terms"`)}, "allow_once")
 	if !strings.Contains(text(r), "new tab") {
 		t.Fatalf("the click did not open a new tab: %s", text(r))
 	}
@@ -484,18 +481,25 @@ func TestAScreenshotOfAClientsTabLeftBehindShowsIt(t *testing.T) {
 	}
 }
 
-// unresolvableLink has an outside client ("e2e-agent") open away.html, allowed always on its
-// site, and read it: it returns the linked panel, the client's session, the page, and the ref
-// of its link to a site whose name does not resolve.
-func unresolvableLink(t *testing.T) (context.Context, *mcp.ClientSession, string, string) {
+// clientReads has an outside client ("e2e-agent") of a linked panel open page and read it, its
+// site allowed always: it returns the panel, the client's session and the page's snapshot.
+func clientReads(t *testing.T, page string) (context.Context, *mcp.ClientSession, string) {
 	t.Helper()
-	site := testkit.NewSite(t)
 	d, panel := linkedPanel(t)
 	cs := mcpClient(t, d, "e2e-agent")
-	page := site.Page("away.html")
 	callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": page}, "allow_always")
 	r := callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "allow_always")
-	return panel, cs, page, refOf(t, text(r), `link "a site whose name does not resolve"`)
+	return panel, cs, text(r)
+}
+
+// unresolvableLink has an outside client read away.html (clientReads): it returns the linked
+// panel, the client's session, the page, and the ref of its link to a site whose name does
+// not resolve.
+func unresolvableLink(t *testing.T) (context.Context, *mcp.ClientSession, string, string) {
+	t.Helper()
+	page := testkit.NewSite(t).Page("away.html")
+	panel, cs, snap := clientReads(t, page)
+	return panel, cs, page, refOf(t, snap, `link "a site whose name does not resolve"`)
 }
 
 // refOf finds the ref of the snapshot line that contains what (`button "Like" [e5]`).

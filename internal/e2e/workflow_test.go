@@ -556,24 +556,39 @@ func answerOutside(t *testing.T, panel context.Context, who string, within time.
 // Stop during a replay, as a user presses it while a step waits for their answer: the replay
 // stops there, says so, and the step that asked never runs.
 func TestStopDuringAReplay(t *testing.T) {
+	site, panel := untilThePasswordAsks(t)
+	// The user presses Stop while the password step asks.
+	Do(t, panel, chromedp.Click("#stop"))
+	stoppedAtThePassword(t, site, panel)
+}
+
+// untilThePasswordAsks has a fresh panel replay "Book a table" on booking.html (its page load
+// allowed, as a user allows it) up to its password step, which always asks, and returns once
+// that step asks.
+func untilThePasswordAsks(t *testing.T) (*testkit.Site, context.Context) {
+	t.Helper()
 	site := testkit.NewSite(t)
 	panel := browser.FreshPanel(t)
 	withSecret, _ := reserveWorkflow(t, site)
 	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(withSecret)+`})`)
 	openTab(t, panel, site.Page("booking.html"))
 	startFromView(t, panel, map[string]string{"account_password": "stop-pw"}, false)
-	// The password field always asks: the replay waits there, and the user presses Stop.
-	// Loading the page asks first; the user allows it.
 	WaitJS(t, panel, `!!document.querySelector('.msg.tool[data-tool="navigate"] .ask .allow-once:not([disabled])')`)
 	Click(t, panel, `document.querySelector('.msg.tool[data-tool="navigate"] .ask .allow-once')`)
 	WaitJS(t, panel, `!!document.querySelector('.msg.tool[data-tool="fill_form"] .ask .allow-once:not([disabled])') && !document.getElementById("stop").hidden`)
-	Do(t, panel, chromedp.Click("#stop"))
+	return site, panel
+}
+
+// stoppedAtThePassword checks a replay of untilThePasswordAsks stopped there: its last word
+// says so, the step that asked is stopped and asks no more, and nothing was filled or sent.
+func stoppedAtThePassword(t *testing.T, site *testkit.Site, panel context.Context) {
+	t.Helper()
 	WaitJS(t, panel, `document.getElementById("stop").hidden && (m => !!m && m.textContent.includes("Stopped at step 2 of 3"))([...document.querySelectorAll('#messages .msg[data-role="assistant"]')].at(-1))`)
 	if got := JS[string](t, panel, `document.querySelector('.msg.tool[data-tool="fill_form"]').dataset.status`); got != "stopped" {
 		t.Errorf("the step that asked: %s", got)
 	}
 	if JS[bool](t, panel, `!!document.querySelector(".msg.tool .ask")`) {
-		t.Error("an ask is still shown after Stop")
+		t.Error("an ask is still shown after the replay stopped")
 	}
 	if n := len(site.Forms()); n != 0 {
 		t.Errorf("%d forms sent", n)
@@ -588,36 +603,15 @@ func TestStopDuringAReplay(t *testing.T) {
 // the chat says where and why it stopped, in a sentence of its own, and the user may run the
 // workflow again.
 func TestAReplayCutByAWorkerRestartStopsWhereItWas(t *testing.T) {
-	site := testkit.NewSite(t)
-	panel := browser.FreshPanel(t)
-	withSecret, _ := reserveWorkflow(t, site)
-	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(withSecret)+`})`)
-	openTab(t, panel, site.Page("booking.html"))
-	startFromView(t, panel, map[string]string{"account_password": "cut-pw"}, false)
-	WaitJS(t, panel, `!!document.querySelector('.msg.tool[data-tool="navigate"] .ask .allow-once:not([disabled])')`)
-	Click(t, panel, `document.querySelector('.msg.tool[data-tool="navigate"] .ask .allow-once')`)
-	// The password field always asks: the worker stops while it does.
-	WaitJS(t, panel, `!!document.querySelector('.msg.tool[data-tool="fill_form"] .ask .allow-once:not([disabled])')`)
+	site, panel := untilThePasswordAsks(t)
+	// The worker stops while the password step asks.
 	browser.RestartWorker(t, panel)
-	WaitJS(t, panel, `document.getElementById("stop").hidden && (m => !!m && m.textContent.includes("Stopped at step 2 of 3"))([...document.querySelectorAll('#messages .msg[data-role="assistant"]')].at(-1))`)
-	end := lastReply(t, panel)
-	if !strings.Contains(end, "worker restarted") || !strings.Contains(end, "run the workflow again") {
+	stoppedAtThePassword(t, site, panel)
+	if end := lastReply(t, panel); !strings.Contains(end, "worker restarted") || !strings.Contains(end, "run the workflow again") {
 		t.Errorf("the replay's last word: %s", end)
-	}
-	if got := JS[string](t, panel, `document.querySelector('.msg.tool[data-tool="fill_form"]').dataset.status`); got != "stopped" {
-		t.Errorf("the step that asked: %s", got)
-	}
-	if JS[bool](t, panel, `!!document.querySelector(".msg.tool .ask")`) {
-		t.Error("an ask is still shown after the restart")
 	}
 	if n := JS[int](t, panel, `document.querySelectorAll(".msg.tool").length`); n != 2 {
 		t.Errorf("%d steps shown (want the two that began)", n)
-	}
-	if n := len(site.Forms()); n != 0 {
-		t.Errorf("%d forms sent", n)
-	}
-	if v := inTab[string](t, panel, JS[int](t, panel, `chrome.tabs.query({url: `+jsString(site.URL+"/*")+`}).then(t => t[0].id)`), `document.querySelector("input[name=restaurant]").value`); v != "" {
-		t.Errorf("the field was filled: %q", v)
 	}
 }
 

@@ -124,6 +124,13 @@ func Launch(dir string, logf func(string, ...any), extra ...chromedp.ExecAllocat
 	if os.Geteuid() == 0 {
 		opts = append(opts, chromedp.NoSandbox)
 	}
+	// SKIFF_CHROMIUM_LOG names a file for what Chromium itself writes (a diagnosis: why it
+	// aborted).
+	if f := os.Getenv("SKIFF_CHROMIUM_LOG"); f != "" {
+		if w, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			opts = append(opts, chromedp.CombinedOutput(w))
+		}
+	}
 	opts = append(opts, extra...)
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx, chromedp.WithLogf(logf))

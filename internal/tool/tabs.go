@@ -266,12 +266,12 @@ func navigate(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	dialogs := e.leaving(ctx, t.ID)
+	e.leaving(ctx, t.ID)
 	began := time.Now()
 	if err := e.Browser.Navigate(ctx, t.ID, u); err != nil {
 		return nil, err
 	}
-	e.started(ctx, t, began, dialogs)
+	e.started(ctx, t, began)
 	if u != t.URL && e.downloading(ctx, t, began) {
 		// The address is a file the browser downloads: the tab stays where it was.
 		if d := e.downloaded(ctx, Tab{URL: u}, began, began); d != "" {
@@ -317,63 +317,36 @@ func (e *Env) downloading(ctx context.Context, t Tab, since time.Time) bool {
 // "leave this page?" question is accepted), and one Skiff cannot answer is closed by the
 // navigation itself. With no dialog, the debugger is turned on, briefly, so that a "leave
 // this page?" question the navigation raises is seen and can be answered.
-// It says whether the page showed a dialog.
-func (e *Env) leaving(ctx context.Context, tabID int) bool {
+func (e *Env) leaving(ctx context.Context, tabID int) {
 	dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	if d, open := e.Browser.Dialog(tabID); open {
 		if d.Answerable {
 			_ = e.Browser.AnswerDialog(dctx, tabID, d.Type == "beforeunload", "")
 		}
-		return true
+		return
 	}
 	_, _ = e.Browser.Debug(dctx, tabID, "Page.enable", nil)
-	return false
 }
 
 // started waits (at most 2 s) for a navigation of tab t begun at since to show: its URL changes
 // or it starts loading, and the old page's dialog, if it had one, is gone, or the browser
 // began a download instead. Until then the tab still reports the old page as complete.
-//
-// The old page may open another dialog as the last one closes (a page that alerts twice as it
-// loads: leaving answered the first; dialogs says the page showed one), which holds the
-// navigation up: one Skiff can answer is dismissed, as leaving does, until the new page comes.
-func (e *Env) started(ctx context.Context, t Tab, since time.Time, dialogs bool) {
+func (e *Env) started(ctx context.Context, t Tab, since time.Time) {
 	deadline := time.Now().Add(2 * time.Second)
 	old, hadDialog := e.Browser.Dialog(t.ID)
-	answerAt := time.Now()
-	dialogs = dialogs || hadDialog // whether the old page showed a dialog since the navigation began
 	for time.Now().Before(deadline) {
 		now, err := e.Browser.Tab(ctx, t.ID)
 		if err != nil {
 			return
 		}
 		d, open := e.Browser.Dialog(t.ID)
-		committed := e.Browser.CommittedSince(t.ID, since)
-		gone := now.URL != t.URL || committed // the old page is gone
-		stale := open && hadDialog && d == old && !committed
-		switch {
-		case open && d.Type == "beforeunload":
-			return // the navigation asks "leave this page?": settle says so
-		case open && gone:
-			if !stale {
-				return // the new page's own: settle says so
-			}
-			// The old page's, until Chrome's word that it went comes (which drops it).
-		case open && d.Answerable:
-			dialogs = true
-			if !time.Now().Before(answerAt) {
-				answerAt = time.Now().Add(250 * time.Millisecond)
-				actx, cancel := context.WithTimeout(ctx, time.Second)
-				_ = e.Browser.AnswerDialog(actx, t.ID, false, "")
-				cancel()
-			}
-		case open && !stale:
-			return // one only the user can answer: settle says so
-		case gone:
+		stale := open && hadDialog && d == old
+		if (now.URL != t.URL || now.Status == "loading") && !stale {
 			return
-		case !dialogs && (now.Status == "loading" || now.Pending != ""):
-			return
+		}
+		if open && !stale {
+			return // the navigation raised a dialog ("leave this page?"): settle says so
 		}
 		if len(e.Browser.DownloadsSince(since)) > 0 {
 			return
@@ -393,7 +366,7 @@ func historyMove(name, done string, move func(Browser, context.Context, int) err
 		if err != nil {
 			return nil, err
 		}
-		dialogs := e.leaving(ctx, t.ID)
+		e.leaving(ctx, t.ID)
 		began := time.Now()
 		if err := move(e.Browser, ctx, t.ID); err != nil {
 			if strings.Contains(err.Error(), "Cannot find a next page") {
@@ -401,7 +374,7 @@ func historyMove(name, done string, move func(Browser, context.Context, int) err
 			}
 			return nil, err
 		}
-		e.started(ctx, t, began, dialogs)
+		e.started(ctx, t, began)
 		return loaded(ctx, e, t.ID, began, "%s", done)
 	}
 }

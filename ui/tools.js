@@ -35,7 +35,8 @@ export function renderTool(msg) {
   n.dataset.ran = t.startedAt ? "1" : "";
   n.dataset.decision = t.decision || "";
   const card = el("details", { className: "tool-card" });
-  if (status === "asking") card.open = true;
+  // A call that asks is shown open, but for a plan: its editor above says it all, in words.
+  if (status === "asking" && t.name !== "propose_plan") card.open = true;
   const label = statusWords(status) !== undefined ? statusWords(status) : status;
   const time = status === "" || status === "error" ? duration(t.durationMs) : "";
   card.append(

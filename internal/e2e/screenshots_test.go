@@ -288,3 +288,37 @@ func TestScreenshotsFrench(t *testing.T) {
 	shot(t, tab, "", "") // settle fonts
 	shot(t, tab, dir, "chat-fr")
 }
+
+// TestScreenshotsWorkflows shows what issue 18 added: a plan waiting for approval, and the
+// Workflows view with a saved workflow (its steps, its values) and a daily schedule.
+func TestScreenshotsWorkflows(t *testing.T) {
+	dir := shotsDir(t)
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		calls(call("propose_plan", obj{"steps": []string{"Fill in the restaurant and the number of people", "Type the account password (you will be asked)", "Press Book a table"},
+			"sites": []string{site.URL}, "kinds": []string{"fill"}})),
+	}}
+	tab := agentPanel(t, "openai", testkit.NewModel(t, p.script))
+	size(t, tab, "light")
+	openTab(t, tab, site.Page("booking.html"))
+	NewChat(t, tab)
+	agentOn(t, tab)
+	Do(t, tab, chromedp.Click("#plan-toggle"))
+	WaitJS(t, tab, `document.getElementById("plan-toggle").getAttribute("aria-pressed") === "true"`)
+	Do(t, tab, chromedp.SendKeys("#input", "Book a table at Luigi for 4\r"))
+	WaitJS(t, tab, `!!document.querySelector(".msg.tool .plan-card .ask .allow-once:not([disabled])") || !!document.querySelector(".plan-card")`)
+	shot(t, tab, "", "") // settle fonts
+	shot(t, tab, dir, "plan")
+	Do(t, tab, chromedp.Click("#stop"))
+	WaitJS(t, tab, `document.getElementById("stop").hidden`)
+
+	withSecret, without := reserveWorkflow(t, site)
+	JS[any](t, tab, `skiffTest.call("workflow.import", {data: `+jsString(withSecret)+`})`)
+	JS[any](t, tab, `skiffTest.call("workflow.import", {data: `+jsString(without)+`}).then(ws => skiffTest.call("schedule.save", {name: "Lunch on weekdays", workflow: ws[0].id, values: {restaurant: "Chez Anna"}, repeat: {every: "weekdays", time: "12:00"}}))`)
+	JS[any](t, tab, `skiffTest.call("schedule.save", {name: "Morning news", prompt: "Summarise the front page of the news site I read", repeat: {every: "daily", time: "08:00"}})`)
+	Do(t, tab, chromedp.Click("#workflows-toggle"))
+	WaitJS(t, tab, `document.querySelectorAll(".workflow").length === 2 && document.querySelectorAll("#schedule-list .schedule").length === 2`)
+	shot(t, tab, "", "")
+	shot(t, tab, dir, "workflows")
+}

@@ -454,8 +454,13 @@ func TestCutStreamKeepsItsText(t *testing.T) {
 			if stored == "" || ms[1].Content == "" {
 				t.Errorf("%s (abort %v): the text that arrived is gone: stored %q, shown %q", c.provider, abort, stored, ms[1].Content)
 			}
-			if !strings.Contains(ms[1].Notice, "stopped before the model finished") || !strings.Contains(ms[1].Notice, "kept") {
+			// A dropped connection says so; a stream that just ends, that the reply stopped.
+			cut := map[bool]string{true: "the connection dropped before the model finished", false: "the reply stopped before the model finished"}[abort]
+			if !strings.Contains(ms[1].Notice, cut) || !strings.Contains(ms[1].Notice, "kept") {
 				t.Errorf("%s (abort %v): the notice does not say the reply was cut: %q", c.provider, abort, ms[1].Notice)
+			}
+			if m := regexp.MustCompile(`[.;:] ?[.;]|\. [a-z]`).FindString(ms[1].Notice); m != "" {
+				t.Errorf("%s (abort %v): the notice does not read as sentences (%q): %q", c.provider, abort, m, ms[1].Notice)
 			}
 			t.Logf("%s (abort %v): kept %q, notice %q", c.provider, abort, stored, ms[1].Notice)
 		}

@@ -228,7 +228,7 @@ func (d *anthropicDecoder) event(ev sse.Event, emit func(Event)) bool {
 	}
 	var e anEvent
 	if err := json.Unmarshal([]byte(data), &e); err != nil {
-		emit(Event{Kind: EventError, Err: badData(d.p, "unreadable stream event", []byte(data))})
+		emit(Event{Kind: EventError, Err: badData(d.p, sayUnreadablePart, []byte(data))})
 		return true
 	}
 	if e.Type == "" {

@@ -25,6 +25,7 @@ type result struct {
 	ErrKind         ErrorKind
 	ErrCode         string
 	ErrMsg          string
+	Said            string // the whole sentence, when Skiff says it in words of its own
 }
 
 func fold(t *testing.T, evs []Event) result {
@@ -56,6 +57,9 @@ func fold(t *testing.T, evs []Event) result {
 			var pe *Error
 			require.True(t, errors.As(ev.Err, &pe), "error is %T, not *Error", ev.Err)
 			r.ErrKind, r.ErrCode, r.ErrMsg = pe.Kind, pe.Code, pe.Message
+			if pe.Said.Key != "" {
+				r.Said = pe.Error()
+			}
 		}
 	}
 	require.NotEmpty(t, evs)

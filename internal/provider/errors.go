@@ -46,6 +46,11 @@ type Error struct {
 	RetryAfter time.Duration
 	Waited     time.Duration // for KindSilent: how long nothing came
 	Err        error         // underlying cause (network error), if any
+	// Said, when set, is Skiff's own sentence for this failure, in place of its kind's (its
+	// arguments: the provider, the status and the provider's words, then SaidArgs); the
+	// underlying error is then not added to it (Said says what it means).
+	Said     i18n.Sentence
+	SaidArgs []any
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -73,6 +78,16 @@ var (
 	sayNoTools       = i18n.Sentence{Key: "errProviderNoTools", English: "$1: this model cannot use tools, which agent mode needs; pick a model that can, or turn agent mode off$2"}
 	sayNoImages      = i18n.Sentence{Key: "errProviderNoImages", English: "$1: this model cannot read pictures; send the message without them, or pick a model that can$2"}
 	sayFailed        = i18n.Sentence{Key: "errProviderFailed", English: "$1: request failed$2"}
+
+	// Failures Skiff itself names more closely than their kind's sentence.
+	sayNoKey          = i18n.Sentence{Key: "errProviderNoKey", English: "$1: no API key is set; add one in Settings$2"}
+	sayNoBaseURL      = i18n.Sentence{Key: "errProviderNoBaseURL", English: "$1: no base URL is set; add one in Settings$2"}
+	sayDropped        = i18n.Sentence{Key: "errProviderDropped", English: "$1: the connection dropped before the model finished; the partial text is kept$2"}
+	sayEndedWithError = i18n.Sentence{Key: "errProviderEndedWithError", English: "$1: the provider ended the reply with an error, without saying which$2"}
+	sayUnreadablePart = i18n.Sentence{Key: "errProviderUnreadablePart", English: "$1: the provider sent a part of its reply Skiff could not read$2"}
+	sayNotAStream     = i18n.Sentence{Key: "errProviderNotAStream", English: "$1: the provider did not answer with an event stream$2"}
+	sayModelsNotJSON  = i18n.Sentence{Key: "errProviderModelsNotJSON", English: "$1: the model list the provider sent is not JSON$2"}
+	sayCallTooLong    = i18n.Sentence{Key: "errProviderCallTooLong", English: "$1: the model wrote a call to $3 longer than $4 MB; Skiff stopped reading it$2"}
 )
 
 // summary is the sentence for a failure of kind.
@@ -124,9 +139,12 @@ func (e *Error) Text() i18n.Text {
 	if e.Message != "" {
 		rest.WriteString(". ")
 		rest.WriteString(e.Message)
-	} else if e.Err != nil {
+	} else if e.Err != nil && e.Said.Key == "" {
 		rest.WriteString(": ")
 		rest.WriteString(e.Err.Error())
+	}
+	if e.Said.Key != "" {
+		return e.Said.With(append([]any{or(e.Provider, "The provider"), rest.String()}, e.SaidArgs...)...)
 	}
 	say := summary(e.Kind)
 	wait := ""
@@ -379,9 +397,10 @@ func streamError(p Provider, data []byte) *Error {
 	return e
 }
 
-func badData(p Provider, what string, data []byte) *Error {
-	return &Error{Provider: p.Name, Kind: KindBadResponse, Status: 200,
-		Message: fmt.Sprintf("%s: %s", what, snippet(data))}
+// badData is the error of a reply Skiff cannot read (said: what it could not read), the
+// provider's bytes as they came.
+func badData(p Provider, said i18n.Sentence, data []byte) *Error {
+	return &Error{Provider: p.Name, Kind: KindBadResponse, Status: 200, Said: said, Message: snippet(data)}
 }
 
 // MaxCallArgs bounds the arguments of one tool call as they stream in (a server that ignores
@@ -390,8 +409,7 @@ const MaxCallArgs = 1 << 20
 
 // tooLongCall is the error of a call whose arguments passed MaxCallArgs.
 func tooLongCall(p Provider, name string) *Error {
-	return &Error{Provider: p.Name, Kind: KindBadResponse, Status: 200,
-		Message: fmt.Sprintf("the model wrote a call to %s longer than %d MB; Skiff stopped reading it", name, MaxCallArgs>>20)}
+	return &Error{Provider: p.Name, Kind: KindBadResponse, Status: 200, Said: sayCallTooLong, SaidArgs: []any{name, MaxCallArgs >> 20}}
 }
 
 func truncated(p Provider) *Error {

@@ -212,7 +212,7 @@ func (d *googleDecoder) event(ev sse.Event, emit func(Event)) bool {
 	}
 	var c gChunk
 	if err := json.Unmarshal([]byte(data), &c); err != nil {
-		emit(Event{Kind: EventError, Err: badData(d.p, "unreadable stream chunk", []byte(data))})
+		emit(Event{Kind: EventError, Err: badData(d.p, sayUnreadablePart, []byte(data))})
 		return true
 	}
 	if len(c.Error) > 0 && string(c.Error) != "null" {

@@ -12,7 +12,7 @@ import (
 // back to p.Models; the error says why the live list was not available.
 func (p Provider) ListModels(ctx context.Context, d Doer, key string) ([]Model, error) {
 	if p.BaseURL == "" {
-		return nil, &Error{Provider: p.Name, Kind: KindNotFound, Message: "no base URL set"}
+		return nil, &Error{Provider: p.Name, Kind: KindNotFound, Said: sayNoBaseURL}
 	}
 	req := &HTTPRequest{Method: "GET", Header: map[string]string{"accept": "application/json"}}
 	for k, v := range p.Header {
@@ -62,7 +62,7 @@ func (p Provider) ListModels(ctx context.Context, d Doer, key string) ([]Model, 
 		} `json:"models"`
 	}
 	if err := json.Unmarshal(body, &list); err != nil {
-		return nil, &Error{Provider: p.Name, Kind: KindBadResponse, Status: resp.Status, Message: "model list is not JSON: " + snippet(body)}
+		return nil, &Error{Provider: p.Name, Kind: KindBadResponse, Status: resp.Status, Said: sayModelsNotJSON, Message: snippet(body)}
 	}
 	var out []Model
 	for _, m := range list.Data {

@@ -290,7 +290,7 @@ func (d *openaiDecoder) event(ev sse.Event, emit func(Event)) bool {
 	}
 	var c oaChunk
 	if err := json.Unmarshal([]byte(data), &c); err != nil {
-		emit(Event{Kind: EventError, Err: badData(d.p, "unreadable stream chunk", []byte(data))})
+		emit(Event{Kind: EventError, Err: badData(d.p, sayUnreadablePart, []byte(data))})
 		return true
 	}
 	if len(c.Error) > 0 && string(c.Error) != "null" || c.Object == "error" { // OpenRouter, vLLM: in-band error in a 200 stream
@@ -400,7 +400,7 @@ func (d *openaiDecoder) end(emit func(Event)) {
 		return
 	}
 	if d.finish == "error" { // OpenRouter's end of a reply that failed, when it sends no error with it
-		emit(Event{Kind: EventError, Err: &Error{Provider: d.p.Name, Kind: KindStream, Status: 200, Message: "the provider ended the reply with an error"}})
+		emit(Event{Kind: EventError, Err: &Error{Provider: d.p.Name, Kind: KindStream, Status: 200, Said: sayEndedWithError}})
 		return
 	}
 	for i, pc := range d.calls {

@@ -100,7 +100,7 @@ func (p Provider) NewRequest(key string, r Request) (*HTTPRequest, error) {
 		return nil, fmt.Errorf("%s needs a base URL", p.Name)
 	}
 	if p.NeedsKey && strings.TrimSpace(key) == "" {
-		return nil, &Error{Provider: p.Name, Kind: KindAuth, Message: "no API key is set for " + p.Name}
+		return nil, &Error{Provider: p.Name, Kind: KindAuth, Said: sayNoKey}
 	}
 	if r.Model == "" {
 		return nil, fmt.Errorf("%s: no model selected", p.Name)
@@ -287,7 +287,7 @@ func (p Provider) whole(status int, header map[string]string, body []byte) (io.R
 		stream.WriteString("\n\n")
 	}
 	if !known {
-		return nil, badData(p, "It did not answer with an event stream", body)
+		return nil, badData(p, sayNotAStream, body)
 	}
 	if p.Format != FormatAnthropic && p.Format != FormatGoogle {
 		stream.WriteString("data: [DONE]\n\n") // a whole chat.completion: nothing was cut
@@ -348,7 +348,7 @@ func (p Provider) Decode(r io.Reader) iter.Seq[Event] {
 			if err != nil {
 				// It answered, then the connection dropped: the reply is cut, what came is kept.
 				emit(Event{Kind: EventError, Err: &Error{Provider: p.Name, Kind: KindTruncated, Status: 200,
-					Message: "the connection dropped mid-reply", Err: err}})
+					Said: sayDropped, Err: err}})
 				return
 			}
 			if d.event(ev, emit) || stopped {

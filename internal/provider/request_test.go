@@ -81,7 +81,7 @@ func TestNewRequestErrors(t *testing.T) {
 	var pe *Error
 	require.True(t, errors.As(err, &pe))
 	assert.Equal(t, KindAuth, pe.Kind)
-	assert.Contains(t, err.Error(), "no API key is set for OpenAI")
+	assert.Equal(t, "OpenAI: no API key is set; add one in Settings", err.Error())
 
 	_, err = mustLookup("custom").NewRequest("", Request{Model: "m"})
 	assert.ErrorContains(t, err, "needs a base URL")
@@ -233,7 +233,7 @@ func TestStreamFailures(t *testing.T) {
 				_, _ = io.WriteString(w, "data: {\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"The first words\"}}]}\n\ndata: "+tc.chunk+"\n\ndata: [DONE]\n\n")
 			})
 			assert.Equal(t, tc.kind, r.ErrKind)
-			assert.Contains(t, r.ErrMsg, tc.msg)
+			assert.Contains(t, r.ErrMsg+r.Said, tc.msg)
 			assert.Equal(t, "The first words", r.Text)
 			assert.Empty(t, r.Finish)
 		})
@@ -326,7 +326,7 @@ func TestWholeReplies(t *testing.T) {
 				_, _ = io.WriteString(w, tc.body)
 			})
 			assert.Equal(t, tc.kind, r.ErrKind, r.ErrMsg)
-			assert.Contains(t, r.ErrMsg, tc.msg)
+			assert.Contains(t, r.ErrMsg+r.Said, tc.msg)
 			assert.Equal(t, tc.text, r.Text)
 			assert.Equal(t, tc.reasoning, r.Reasoning)
 			assert.Equal(t, tc.finish, r.Finish)

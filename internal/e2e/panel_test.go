@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/chromedp/cdproto/cdp"
 	"strings"
 	"testing"
 
@@ -131,5 +132,42 @@ func TestKeyboardLabelsAndThemes(t *testing.T) {
 		if got := JS[string](t, tab, `getComputedStyle(document.body).backgroundColor`); got != bg {
 			t.Errorf("%s: background %s, want %s", scheme, got, bg)
 		}
+	}
+}
+
+// The panel reads as it was drawn, at the side panel's narrowest: its text at the size set for
+// it (Chrome gives an extension's pages a body at 75 %), a button's label never broken inside
+// a word (a cut reply's six actions, in French), and the message box the panel's width with
+// its buttons under it.
+func TestThePanelReadsAtItsOwnSizeWhenNarrow(t *testing.T) {
+	tab := browser.FreshPanel(t)
+	if _, err := chromedp.Call(tab, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 320, Height: 700, DeviceScaleFactor: 1}); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _, _ = chromedp.Call(tab, emulation.ClearDeviceMetricsOverride, cdp.Empty{}) }()
+	cut := testkit.Cut(t, "anthropic/text.sse", 6, true)
+	Configure(t, tab, "anthropic", cut.URL, "sk-cut", "claude-sonnet-4-5")
+	setLanguage(t, tab, "fr")
+	defer setLanguage(t, tab, "en")
+	SendMessage(t, tab, "raconte une histoire")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "error" && !!`+lastAssistant+`.querySelector(".m-actions .regenerate")`)
+
+	if got := JS[string](t, tab, `[getComputedStyle(document.documentElement).fontSize, getComputedStyle(`+lastAssistant+`.querySelector(".content p")).fontSize].join(" ")`); got != "14px 14px" {
+		t.Errorf("the page's and a reply's text size: %s, want 14px for both", got)
+	}
+	// A label on one line is one box of text: Range.getClientRects gives a box per line.
+	broken := JS[[]string](t, tab, `[...`+lastAssistant+`.querySelectorAll(".m-actions button")].filter((b) => {
+		const r = document.createRange(); r.selectNodeContents(b);
+		return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1;
+	}).map((b) => b.textContent)`)
+	if n := JS[int](t, tab, lastAssistant+`.querySelectorAll(".m-actions button").length`); n < 5 || len(broken) > 0 {
+		t.Errorf("%d actions; labels broken over lines: %q", n, broken)
+	}
+	if got := JS[string](t, tab, `(() => {
+		const box = document.getElementById("input").getBoundingClientRect(), form = document.getElementById("composer").getBoundingClientRect();
+		const send = document.getElementById("send").getBoundingClientRect();
+		return [box.width >= form.width - 20, send.top >= box.bottom].join(" ");
+	})()`); got != "true true" {
+		t.Errorf("the message box does not take the panel's width with its buttons under it (width, under: %s)", got)
 	}
 }

@@ -171,3 +171,65 @@ func TestThePanelReadsAtItsOwnSizeWhenNarrow(t *testing.T) {
 		t.Errorf("the message box does not take the panel's width with its buttons under it (width, under: %s)", got)
 	}
 }
+
+// spilling is what the panel draws past its right edge, or past the edge of a view that then
+// scrolls sideways: a control or words the user cannot see without scrolling them in. Code
+// blocks, tables and text fields may scroll their own lines.
+func spilling(t *testing.T, tab context.Context) []string {
+	t.Helper()
+	return JS[[]string](t, tab, `(() => {
+		const w = document.documentElement.clientWidth, out = [];
+		const own = "pre, table, textarea, input, select, code";
+		const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : e.className ? "." + String(e.className).split(" ")[0] : "");
+		for (const e of document.body.querySelectorAll("*")) {
+			const r = e.getBoundingClientRect();
+			if (!r.width || !r.height || e.closest("[hidden]") || e.closest(own)) continue;
+			if (r.right > w + 1) { out.push(name(e) + " “" + e.textContent.trim().slice(0, 30) + "” to " + Math.round(r.right)); continue; }
+			const o = getComputedStyle(e).overflowX;
+			if ((o === "auto" || o === "scroll") && e.scrollWidth > e.clientWidth + 1) {
+				const wide = [...e.querySelectorAll("*")].filter((c) => !c.closest(own) && c.getBoundingClientRect().right > r.right + 1).at(-1);
+				out.push(name(e) + " scrolls sideways (" + e.scrollWidth + " > " + e.clientWidth + ")" + (wide ? ": " + name(wide) + " “" + wide.textContent.trim().slice(0, 30) + "”" : ""));
+			}
+		}
+		return out;
+	})()`)
+}
+
+// No view of the panel draws anything past its edge at the side panel's narrowest, with the
+// long words real pages and workflows bring (an address, a name with no space).
+func TestNoViewSpillsPastANarrowPanel(t *testing.T) {
+	tab := browser.FreshPanel(t)
+	if _, err := chromedp.Call(tab, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 320, Height: 700, DeviceScaleFactor: 1}); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _, _ = chromedp.Call(tab, emulation.ClearDeviceMetricsOverride, cdp.Empty{}) }()
+	srv := testkit.OpenAIText(t, "See https://example.com/a/very/long/path/that/goes/on/and/on/without/any/space/at/all?query=1&and=2 for more.", 8, 0)
+	Configure(t, tab, "openai", srv.URL, "sk-narrow", "gpt-test")
+	SendMessage(t, tab, "Where_is_the_documentation_for_this_very_long_identifier_name_without_spaces?")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done"`)
+	check := func(view string) {
+		t.Helper()
+		if bad := spilling(t, tab); len(bad) > 0 {
+			t.Errorf("%s: past the panel's edge: %q", view, bad)
+		}
+	}
+	check("chat")
+
+	site := testkit.NewSite(t)
+	withSecret, _ := reserveWorkflow(t, site)
+	long := strings.ReplaceAll(withSecret, "/site/booking.html", "/site/booking.html?from=the-newsletter-of-the-week-with-a-very-long-campaign-name")
+	JS[any](t, tab, `skiffTest.call("workflow.import", {data: `+jsString(long)+`})`)
+	Do(t, tab, chromedp.Click("#workflows-toggle"))
+	WaitJS(t, tab, `!!document.querySelector(".workflow .wf-edit")`)
+	check("workflows")
+	Click(t, tab, `document.querySelector(".workflow .wf-schedule")`)
+	Click(t, tab, `document.querySelector(".workflow .wf-edit")`)
+	WaitJS(t, tab, `!!document.querySelector(".wf-edit-steps li")`)
+	check("a workflow's schedule and edit forms")
+	JS[any](t, tab, `skiffTest.call("permission.set", {tool: "*", origin: "https://a-very-long-subdomain-name.of-an-even-longer-domain-name.example.com", decision: "allow_always"})`)
+	for _, view := range []string{"history", "memories", "files", "permissions", "settings"} {
+		Do(t, tab, chromedp.Click("#"+view+"-toggle"))
+		WaitJS(t, tab, `document.body.dataset.view === `+jsString(view))
+		check(view)
+	}
+}

@@ -214,6 +214,19 @@ func TestNoViewSpillsPastANarrowPanel(t *testing.T) {
 		}
 	}
 	check("chat")
+	// The chat's title is drawn wide enough to read, or not at all (not as "W…"), here and at
+	// a side panel's usual width.
+	for _, width := range []int64{320, 420} {
+		if _, err := chromedp.Call(tab, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: width, Height: 700, DeviceScaleFactor: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if w := JS[float64](t, tab, `document.getElementById("title").getBoundingClientRect().width`); w > 1 && w < 48 {
+			t.Errorf("at %d px, the chat's title is drawn %.0f px wide", width, w)
+		}
+	}
+	if _, err := chromedp.Call(tab, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 320, Height: 700, DeviceScaleFactor: 1}); err != nil {
+		t.Fatal(err)
+	}
 
 	site := testkit.NewSite(t)
 	withSecret, _ := reserveWorkflow(t, site)

@@ -489,6 +489,13 @@ func TestWebClientOnAPhoneOverTheLAN(t *testing.T) {
 	if w := JS[[]int](t, phone, `[document.documentElement.scrollWidth, innerWidth]`); w[0] > w[1] {
 		t.Errorf("the web client is wider than the phone: %d px in %d", w[0], w[1])
 	}
+	if bad := spilling(t, phone); len(bad) > 0 {
+		t.Errorf("past the phone's edge: %q", bad)
+	}
+	// The message box takes the phone's width, its buttons under it (it was a third of it).
+	if got := JS[[]float64](t, phone, `[document.getElementById("input").getBoundingClientRect().width, document.getElementById("composer").clientWidth]`); got[0] < got[1]*0.8 {
+		t.Errorf("the message box is %.0f px wide in a composer of %.0f", got[0], got[1])
+	}
 
 	// The sessions the agent keeps: the one this chat has open is this chat; one started
 	// elsewhere goes on here, with its history.

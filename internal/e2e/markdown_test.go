@@ -422,3 +422,30 @@ func TestCodeIsColoured(t *testing.T) {
 		t.Errorf("code rendered unsafely: %v", bad)
 	}
 }
+
+// An awkward reply stays inside the panel at the side panel's usual width: a heading of forty
+// words, a word of 3,000 letters, inline code and a code line of hundreds, a table of thirty
+// columns, a list nested thirty deep, a long formula. What is too wide scrolls in its own box
+// (code, a table, a formula); nothing else makes the chat scroll sideways, and a heading is not
+// twice the text's size.
+func TestAnAwkwardReplyStaysInThePanel(t *testing.T) {
+	deep := ""
+	for i := range 30 {
+		deep += strings.Repeat("  ", i) + "- level " + fmt.Sprint(i+1) + "\n"
+	}
+	reply := "# A heading " + strings.Repeat("word ", 40) + "\n\n" + strings.Repeat("A", 3000) + "\n\n`" + strings.Repeat("x", 400) + "`\n\n```\n" +
+		strings.Repeat("y", 500) + "\n```\n\n| " + strings.Repeat("col | ", 30) + "\n|" + strings.Repeat("---|", 30) + "\n| " + strings.Repeat("value | ", 30) +
+		"\n\n" + deep + "\n$$" + strings.Repeat("x+", 200) + "x$$\n"
+	srv := testkit.OpenAIText(t, reply, 64, 0)
+	tab := browser.FreshPanel(t)
+	size(t, tab, "light")
+	Configure(t, tab, "openai", srv.URL, "sk-awkward", "gpt-test")
+	SendMessage(t, tab, "Be awkward.")
+	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done" && !!`+lastAssistant+`.querySelector("li li li li li li li li li li li li li li li li li li li li li li li li li li li li li li")`)
+	if bad := spilling(t, tab); len(bad) > 0 {
+		t.Errorf("past the panel's edge: %q", bad)
+	}
+	if r := JS[float64](t, tab, `parseFloat(getComputedStyle(`+lastAssistant+`.querySelector("h1")).fontSize) / parseFloat(getComputedStyle(`+lastAssistant+`.querySelector("p")).fontSize)`); r > 1.5 {
+		t.Errorf("the reply's heading is %.2f times its text", r)
+	}
+}

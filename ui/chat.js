@@ -163,6 +163,9 @@ function drawActions() {
   const lastReply = lastIndex(msgs, "assistant");
   const isBusy = busy();
   const hosted = hostedChat(state.active);
+  // A workflow's replay began with its own words, not a message to a model: they are not
+  // edited or answered again (the workflow runs again from Workflows; a stop offers the model).
+  const replayStart = state.active && state.active.workflow ? msgs.findIndex((m) => m.role === "user") : -1;
   $("messages").querySelectorAll(":scope > .msg").forEach((n, i) => {
     n.querySelector(":scope > .m-actions")?.remove();
     n.querySelector(":scope > .m-info")?.remove();
@@ -176,8 +179,8 @@ function drawActions() {
     }
     if (i === msgs.length - 1 && msg.role === "assistant" && (msg.versions || []).length) actions.append(versionSwitch(msg));
     if (i === msgs.length - 1 && !hosted && cut(msg)) actions.append(el("button", { type: "button", className: "continue-msg", textContent: t("continueReply"), "aria-label": t("continueReplyOf") }));
-    if (msg.role === "assistant" && i === lastReply && lastReply > lastUser) actions.append(el("button", { type: "button", className: "regenerate", textContent: t("regenerate") }));
-    if (msg.role === "user" && (i === lastUser || (hooks.branch && !hosted))) actions.append(el("button", { type: "button", className: "edit", textContent: t("edit"), "aria-label": t("editResend") }));
+    if (msg.role === "assistant" && i === lastReply && lastReply > lastUser && lastUser !== replayStart) actions.append(el("button", { type: "button", className: "regenerate", textContent: t("regenerate") }));
+    if (msg.role === "user" && i !== replayStart && (i === lastUser || (hooks.branch && !hosted))) actions.append(el("button", { type: "button", className: "edit", textContent: t("edit"), "aria-label": t("editResend") }));
     if (hooks.branch && msg.role === "assistant" && msg.content && !(msg.toolCalls || []).length && !hosted) {
       actions.append(el("button", { type: "button", className: "branch-msg", textContent: t("branch"), title: t("branchFrom"), "aria-label": t("branchFrom") }));
     }

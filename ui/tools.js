@@ -152,6 +152,19 @@ const answers = [
   { decision: "deny_always", className: "danger deny-always" },
 ];
 
+// askWho names who makes a call no one else is named for: a workflow's replay step is the
+// workflow's (until the model was handed the rest of it), the rest the model's.
+function askWho(msg) {
+  const run = state.active && state.active.workflow;
+  if (run) {
+    const ms = state.active.messages;
+    const at = ms.findIndex((m) => m.id === msg.id);
+    const handed = run.repairMsg ? ms.findIndex((m) => m.id === run.repairMsg) : -1;
+    if (at >= 0 && (handed < 0 || at < handed)) return tr("askWhoWorkflow", run.name);
+  }
+  return tr("askWhoModel");
+}
+
 // askBox is the question a call puts to the user, written for a person: what it will do (the
 // element in words, the text it will type), where (the site and the page), who asks, why it
 // asks, and the four answers.
@@ -159,7 +172,7 @@ export function askBox(msg, sessionId) {
   const t = msg.tool;
   const box = el("div", { className: "ask", role: "group", "aria-label": tr("askName") });
   box.append(el("p", { className: "ask-q" },
-    el("strong", { textContent: tr("askAllow", t.who || tr("askWhoModel")) }),
+    el("strong", { textContent: tr("askAllow", t.who || askWho(msg)) }),
     el("span", { className: "ask-what", textContent: say(t.whatText, t.what || t.name.replaceAll("_", " ")) }),
     el("strong", { textContent: tr("askEnd") })));
   const plan = t.risk === "plan";

@@ -145,8 +145,10 @@ var (
 	ErrKeptChat            = errors.New("agent: a kept chat does not take an incognito window's page")
 	ErrNothingToEdit       = errors.New("agent: there is no message to edit")
 	ErrNothingToRegenerate = errors.New("agent: nothing to regenerate")
-	ErrNothingToContinue   = errors.New("agent: the last reply was not cut")
-	ErrNoBrowser           = errors.New("agent: the browser tools are not available here")
+	// ErrReplayStart: the message to edit or answer again is a workflow replay's own start.
+	ErrReplayStart       = errors.New("agent: a replay's start is not a message to a model")
+	ErrNothingToContinue = errors.New("agent: the last reply was not cut")
+	ErrNoBrowser         = errors.New("agent: the browser tools are not available here")
 )
 
 // NewID returns a random id: 18 hex digits. Ids name sessions, messages and images in local
@@ -439,6 +441,9 @@ func (e *Engine) Edit(ctx context.Context, in Input, emit func(Update)) error {
 	if last < 0 {
 		return ErrNothingToEdit
 	}
+	if replayStart(ses, last) {
+		return ErrReplayStart
+	}
 	finish, err := e.dropping(ctx, ses.ID, store.ImagesOf(ses.Messages[last+1:]))
 	if err != nil {
 		return err
@@ -463,6 +468,9 @@ func (e *Engine) Regenerate(ctx context.Context, in Input, emit func(Update)) er
 	if last < 0 {
 		return ErrNothingToRegenerate
 	}
+	if replayStart(ses, last) {
+		return ErrReplayStart
+	}
 	// A chat's reply that had words is kept as a version of the new one (an agent's run, made
 	// of calls and their results, is replaced whole).
 	if tail := ses.Messages[last+1:]; !ses.Agent && len(tail) == 1 && tail[0].Role == "assistant" && len(tail[0].ToolCalls) == 0 && strings.TrimSpace(tail[0].Content) != "" {
@@ -478,6 +486,20 @@ func (e *Engine) Regenerate(ctx context.Context, in Input, emit func(Update)) er
 	defer finish()
 	ses.Messages = ses.Messages[:last+1]
 	return e.run(ctx, ses, in, nil, emit)
+}
+
+// replayStart reports whether message i of ses is the start of the workflow replay ses is: its
+// own words ("Run the workflow …" and the values), not a message a model answers.
+func replayStart(ses *store.Session, i int) bool {
+	if ses.Workflow == nil {
+		return false
+	}
+	for k, m := range ses.Messages {
+		if m.Role == "user" {
+			return k == i
+		}
+	}
+	return false
 }
 
 // MaxVersions is how many versions of a reply are kept, the one shown among them.

@@ -55,3 +55,34 @@ func TestAReplayCutByARestartEndsOnceWithItsReason(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Stopped at step 2: Skiff's worker restarted during it, so the replay stopped there (the step may not have run). Check the page, then run the workflow again.", ses.Messages[len(ses.Messages)-1].Content)
 }
+
+// A replay's start is its own words, which no model answered: it is not edited or answered
+// again as a message to a model, and the chat's words stay as they were. A message the user
+// writes after it is the model's, as in any chat.
+func TestAReplaysStartIsNotAMessageToAModel(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.NewMemKV())
+	require.NoError(t, err)
+	e := New(st, testkit.Doer{})
+	replay := []store.Message{
+		{ID: "u", Role: "user", Content: "Run the workflow “Book” (1 step)."},
+		{ID: "t1", Role: "tool", Content: "Loaded.", Tool: &store.ToolRun{Name: "navigate", CallID: "c1", Args: json.RawMessage(`{}`)}},
+		{ID: "a", Role: "assistant", Content: "The workflow “Book” ran all 1 steps."},
+	}
+	require.NoError(t, st.SaveSession(ctx, &store.Session{Header: store.Header{ID: "s1", Title: "▶ Book"}, Agent: true,
+		Workflow: &store.WorkflowRun{ID: "w1", Name: "Book", Version: 1, Next: 1, Done: true}, Messages: replay}))
+	noop := func(Update) {}
+	assert.ErrorIs(t, e.Regenerate(ctx, Input{SessionID: "s1"}, noop), ErrReplayStart)
+	assert.ErrorIs(t, e.Edit(ctx, Input{SessionID: "s1", Text: "Book it for me"}, noop), ErrReplayStart)
+	got, err := st.Session(ctx, "s1")
+	require.NoError(t, err)
+	assert.Equal(t, replay, got.Messages, "a refused regenerate or edit changed the replay's chat")
+
+	// After a message of the user's, that message is the one answered again.
+	later := append(append([]store.Message{}, replay...), store.Message{ID: "u2", Role: "user", Content: "Thanks. What did it book?"})
+	require.NoError(t, st.SaveSession(ctx, &store.Session{Header: store.Header{ID: "s2", Title: "▶ Book"}, Agent: true,
+		Workflow: &store.WorkflowRun{ID: "w1", Name: "Book", Version: 1, Next: 1, Done: true}, Messages: later}))
+	assert.False(t, replayStart(&store.Session{Workflow: &store.WorkflowRun{}, Messages: later}, 3))
+	assert.True(t, replayStart(&store.Session{Workflow: &store.WorkflowRun{}, Messages: later}, 0))
+	assert.False(t, replayStart(&store.Session{Messages: later}, 0), "a chat that is no replay")
+}

@@ -24,6 +24,7 @@ var (
 	sayHostedPrivate     = i18n.Sentence{Key: "errHostedPrivate", English: "Agents that skiffd runs keep their own record of each chat on disk, so Skiff does not send them what is in an incognito window. Choose a model in Settings for chats here."}
 	sayNothingToEdit     = i18n.Sentence{Key: "errNothingToEdit", English: "There is no message to edit in this chat."}
 	sayNothingToRegen    = i18n.Sentence{Key: "errNothingToRegenerate", English: "There is no reply to regenerate in this chat."}
+	sayReplayStart       = i18n.Sentence{Key: "errReplayStart", English: "This chat is a workflow's replay, which no model answered: run the workflow again from Workflows, or write a new message for the model."}
 	sayNothingToContinue = i18n.Sentence{Key: "errNothingToContinue", English: "The last reply of this chat was not cut off, so there is nothing to continue."}
 	sayQueueFull         = i18n.Sentence{Key: "errQueueFull", English: "Twenty messages are already waiting in this chat. Wait for the reply, or remove some from the queue."}
 	sayNotQueued         = i18n.Sentence{Key: "errNotQueued", English: "That message is no longer waiting: it has been sent or removed."}
@@ -76,6 +77,7 @@ var sentences = []struct {
 	{agent.ErrHostedPrivate, sayHostedPrivate},
 	{agent.ErrNothingToEdit, sayNothingToEdit},
 	{agent.ErrNothingToRegenerate, sayNothingToRegen},
+	{agent.ErrReplayStart, sayReplayStart},
 	{agent.ErrNothingToContinue, sayNothingToContinue},
 	{agent.ErrQueueFull, sayQueueFull},
 	{agent.ErrNotQueued, sayNotQueued},

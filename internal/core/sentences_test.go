@@ -142,7 +142,7 @@ func TestEveryNamedErrorIsASentence(t *testing.T) {
 		"agent.ErrQueueFull": agent.ErrQueueFull, "agent.ErrNotQueued": agent.ErrNotQueued, "agent.ErrQueueRunning": agent.ErrQueueRunning,
 		"agent.ErrNothingQueued": agent.ErrNothingQueued, "agent.ErrBusy": agent.ErrBusy, "agent.ErrEmpty": agent.ErrEmpty,
 		"agent.ErrKeptChat": agent.ErrKeptChat, "agent.ErrNothingToEdit": agent.ErrNothingToEdit,
-		"agent.ErrNothingToRegenerate": agent.ErrNothingToRegenerate, "agent.ErrNothingToContinue": agent.ErrNothingToContinue, "agent.ErrNoBrowser": agent.ErrNoBrowser,
+		"agent.ErrNothingToRegenerate": agent.ErrNothingToRegenerate, "agent.ErrReplayStart": agent.ErrReplayStart, "agent.ErrNothingToContinue": agent.ErrNothingToContinue, "agent.ErrNoBrowser": agent.ErrNoBrowser,
 		"link.ErrClosed": link.ErrClosed, "store.ErrNoMemory": store.ErrNoMemory, "store.ErrNoPolicy": store.ErrNoPolicy,
 		"store.ErrQuota": store.ErrQuota, "store.ErrNotFound": store.ErrNotFound, "store.ErrNewerSchema": store.ErrNewerSchema,
 		"store.ErrNoWorkflow": store.ErrNoWorkflow, "store.ErrNoSchedule": store.ErrNoSchedule, "store.ErrMemoryFull": store.ErrMemoryFull,

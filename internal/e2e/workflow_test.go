@@ -849,3 +849,27 @@ func TestReplayStopsWhereThePageRefusesIt(t *testing.T) {
 		t.Errorf("%d forms sent", n)
 	}
 }
+
+// A replay's chat speaks of the workflow, not of a model: its steps ask in the workflow's name,
+// and its start (the workflow's own words, which no model answered) cannot be edited or
+// answered again; a press of Regenerate that gets through says what to do instead.
+func TestAReplaysChatSpeaksOfTheWorkflow(t *testing.T) {
+	site := testkit.NewSite(t)
+	panel := browser.FreshPanel(t)
+	data, _ := reserveWorkflow(t, site)
+	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(data)+`})`)
+	openTab(t, panel, site.Page("booking.html"))
+	startFromView(t, panel, map[string]string{"restaurant": "Chez Ana", "people": "2", "account_password": "pw-ask-9"}, false)
+	WaitJS(t, panel, `!!document.querySelector(".msg.tool .ask .allow-once:not([disabled])")`)
+	if got := JS[string](t, panel, `document.querySelector(".msg.tool .ask .ask-q strong").textContent.trim()`); got != "Allow the workflow “Book a table” to" {
+		t.Errorf("the replay's step asks as %q", got)
+	}
+	untilDone(t, panel, `document.getElementById("stop").hidden && /ran all/.test(`+lastAssistant+`?.textContent)`)
+	if got := JS[string](t, panel, `[...document.querySelectorAll("#messages .m-actions button")].map(b => b.className).join(" ")`); strings.Contains(got, "regenerate") || strings.Contains(got, "edit") {
+		t.Errorf("the replay's chat offers %q", got)
+	}
+	got := JS[string](t, panel, `skiffTest.call("chat.regenerate", {sessionId: skiffTest.state.active.id}).then(() => "", (e) => String(e.message || e))`)
+	if !strings.Contains(got, "This chat is a workflow's replay, which no model answered") {
+		t.Errorf("Regenerate on a replay: %q", got)
+	}
+}

@@ -71,7 +71,7 @@ function render({ policies, audit }) {
     li.append(
       el("div", { className: "a-head" },
         el("span", { className: "a-tool", textContent: a.tool.replaceAll("_", " ") }),
-        el("span", { className: "note", textContent: `${ago(a.at)} · ${a.who}` })),
+        el("span", { className: "note", textContent: `${ago(a.at)} · ${say(a.whoText, a.who)}` })),
       el("div", { className: "a-what", textContent: say(a.whatText, a.what || "") }),
       el("div", { className: "note", textContent: [a.origin, say(a.decisionText, a.decision), say(a.resultText, a.result)].filter(Boolean).join(" · ") }));
     return li;

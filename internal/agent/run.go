@@ -218,7 +218,14 @@ type runner struct {
 
 // PanelCaller is the model of a chat in the panel, as the gate and the audit log name it.
 func PanelCaller(sessionID string) permission.Caller {
-	return permission.Caller{Kind: permission.KindPanel, Name: "the model in the panel", Chat: sessionID}
+	said := sayPanelModel.With()
+	return permission.Caller{Kind: permission.KindPanel, Name: said.English(), NameText: &said, Chat: sessionID}
+}
+
+// WorkflowCaller is a workflow's replay, as the gate and the audit log name it.
+func WorkflowCaller(name, sessionID string) permission.Caller {
+	said := sayWorkflowCaller.With(name)
+	return permission.Caller{Kind: permission.KindWorkflow, Name: said.English(), NameText: &said, Chat: sessionID}
 }
 
 // begin gives the run its task, for caller, starting on tab tabID of window windowID (0: the

@@ -31,4 +31,7 @@ var (
 	sayBadCall      = i18n.Sentence{Key: "noticeBadCall", English: "The model tried to call a tool, but $1 could not read the call ($2). Regenerate the reply, or try another model."}
 	sayEmptyReply   = i18n.Sentence{Key: "noticeEmptyReply", English: "The model ended its reply without writing anything. Regenerate it, or try another model."}
 	sayNoFinish     = i18n.Sentence{Key: "errNoFinish", English: "The reply ended before the model finished; the partial text is kept."}
+	// Who makes a call, as the gate and the audit log name Skiff's own callers.
+	sayPanelModel     = i18n.Sentence{Key: "whoPanelModel", English: "the model in the panel"}
+	sayWorkflowCaller = i18n.Sentence{Key: "askWhoWorkflow", English: "the workflow “$1”"}
 )

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/skiff-ai/skiff/internal/i18n"
-	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/provider"
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/tool"
@@ -156,7 +155,7 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	if in.Task != nil {
 		r.task = in.Task
 	} else {
-		r.begin(ctx, permission.Caller{Kind: permission.KindWorkflow, Name: "the workflow “" + w.Name + "”", Chat: ses.ID}, in.TabID, in.WindowID)
+		r.begin(ctx, WorkflowCaller(w.Name, ses.ID), in.TabID, in.WindowID)
 		defer r.release(ctx)
 	}
 	// The page is read again for a step only when it changed since the last reading: a step
@@ -323,7 +322,7 @@ func (e *Engine) FinishReplay(ctx context.Context, in FinishInput, emit func(Upd
 	}
 	defer finish()
 	r := &runner{e: e, ses: ses, emit: emit, secrets: secrets}
-	r.begin(ctx, permission.Caller{Kind: permission.KindWorkflow, Name: "the workflow “" + w.Name + "”", Chat: ses.ID}, 0, in.WindowID)
+	r.begin(ctx, WorkflowCaller(w.Name, ses.ID), 0, in.WindowID)
 	defer r.release(ctx)
 	stop := &workflow.Stop{Step: wf.Next, Kind: wf.StopKind, Reason: wf.Reason}
 	return e.repair(ctx, ses, w, WorkflowInput{ID: w.ID, Values: values, WindowID: in.WindowID, Repair: true}, stop, r, secrets, emit)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/core"
+	"github.com/skiff-ai/skiff/internal/i18n"
 )
 
 // Notifier implements core.Notifier: a count on Skiff's toolbar button while calls wait for
@@ -21,7 +22,7 @@ var _ core.Notifier = Notifier{}
 // askPrefix starts the id of every notification that asks; sw.js knows it.
 const askPrefix = "skiff-ask:"
 
-func (Notifier) Asking(ctx context.Context, pending int, what string, panelOpen bool, lang string) {
+func (Notifier) Asking(ctx context.Context, pending int, what i18n.Text, panelOpen bool, lang string) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	w := words(ctx, lang)
@@ -58,7 +59,7 @@ func (Notifier) Asking(ctx context.Context, pending int, what string, panelOpen 
 	if w, err := callAPI(ctx, chromeAPI("windows"), "getLastFocused"); err == nil && w.Get("id").Type() == js.TypeNumber {
 		win = w.Get("id").Int()
 	}
-	msg := what
+	msg := w.Say(what)
 	if pending > 1 {
 		msg += w.T("notifyAskMore", pending-1)
 	}

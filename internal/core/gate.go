@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/agent"
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/store"
 )
@@ -17,7 +18,7 @@ import (
 // pending is how many wait now (0 clears both); lang is the language setting ("auto" or ""
 // for the browser's).
 type Notifier interface {
-	Asking(ctx context.Context, pending int, what string, panelOpen bool, lang string)
+	Asking(ctx context.Context, pending int, what i18n.Text, panelOpen bool, lang string)
 }
 
 // UpdateAsks is the push that carries the outside calls waiting for an answer:
@@ -52,7 +53,7 @@ func (a *askers) Questions(ctx context.Context, qs []permission.Question) {
 
 type notifier Core
 
-func (n *notifier) Waiting(ctx context.Context, pending int, what string) {
+func (n *notifier) Waiting(ctx context.Context, pending int, what i18n.Text) {
 	c := (*Core)(n)
 	if c.Notifier != nil {
 		c.Notifier.Asking(ctx, pending, what, c.panels() > 0, c.language(ctx))
@@ -72,7 +73,7 @@ func (a *auditor) Audit(_ context.Context, e permission.Entry) error {
 	q := &c.audits
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.queue = append(q.queue, store.AuditEntry{At: e.At, Who: e.Who, Tool: e.Tool, What: e.What, WhatText: e.WhatText, Origin: e.Origin,
+	q.queue = append(q.queue, store.AuditEntry{At: e.At, Who: e.Who, WhoText: e.WhoText, Tool: e.Tool, What: e.What, WhatText: e.WhatText, Origin: e.Origin,
 		Decision: e.Decision, DecisionText: e.DecisionText, Result: e.Result, ResultText: e.ResultText, OK: e.OK, Private: store.Private(e.Chat)})
 	if !q.writing {
 		q.writing = true

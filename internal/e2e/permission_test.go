@@ -338,6 +338,10 @@ func TestAskWithThePanelClosed(t *testing.T) {
 	}}
 	m := testkit.NewModel(t, p.script)
 	first := agentPanel(t, "google", m)
+	// In French: the notification says what waits in the user's language.
+	setLanguage(t, first, "fr")
+	t.Cleanup(func() { setLanguage(t, browser.Panel(t), "en") })
+	browser.WorkerJS(t, `(() => { const n = chrome.notifications, create = n.create.bind(n); globalThis.notified = []; n.create = (id, o, ...rest) => { notified.push(o.message); return create(id, o, ...rest); }; return true; })()`)
 	tab := openTab(t, first, site.Page("counter.html"))
 	startAgent(t, first, "follow")
 	waitAsk(t, first)
@@ -352,6 +356,9 @@ func TestAskWithThePanelClosed(t *testing.T) {
 	Eventually(t, 5*time.Second, func() bool {
 		return WorkerValue[bool](t, browser, `chrome.notifications.getAll().then(n => Object.keys(n).some(k => k.startsWith("skiff-ask:")))`)
 	}, "no notification with the panel closed")
+	if got := WorkerValue[string](t, browser, `(globalThis.notified || []).join(" | ")`); !strings.HasPrefix(got, "cliquer sur bouton “Follow”") {
+		t.Errorf("the notification, for a French user: %q", got)
+	}
 
 	panel := browser.Panel(t)
 	a := waitAsk(t, panel)

@@ -124,6 +124,10 @@ func TestCoreSentencesFollowTheLanguage(t *testing.T) {
 	}) {
 		t.Errorf("an allowed click's result in the audit log, in French: %q", clicks)
 	}
+	// Who made it, too: the model of a chat in the panel.
+	if got := JS[string](t, panel2, `[...document.querySelectorAll("#audit-list li")].find((n) => n.querySelector(".a-tool")?.textContent === "click")?.querySelector(".a-head .note").textContent || ""`); !strings.HasSuffix(got, " · le modèle du panneau") {
+		t.Errorf("who made a call, in the audit log in French: %q", got)
+	}
 	Do(t, panel2, chromedp.Click("#permissions-toggle"))
 	setLanguage(t, panel2, "en")
 }

@@ -15,10 +15,38 @@ import (
 // a workflow, an ACP agent. Every call names its caller; the gate asks in its name and the
 // audit log records it.
 type Caller struct {
-	Kind string `json:"kind"`           // one of the Kind* constants
-	ID   string `json:"id,omitempty"`   // the client's, workflow's or agent's id
-	Name string `json:"name"`           // as the user reads it: "the model in the panel", "Claude Code"
-	Chat string `json:"chat,omitempty"` // the chat the call belongs to ("" when none shows it)
+	Kind string `json:"kind"`         // one of the Kind* constants
+	ID   string `json:"id,omitempty"` // the client's, workflow's or agent's id
+	Name string `json:"name"`         // as the user reads it: "the model in the panel", "Claude Code"
+	// NameText is Name as a sentence, for Skiff's own callers (the panel's model, a workflow):
+	// the audit log shows it in the reader's language. nil: a name as it is (a client's).
+	NameText *i18n.Text `json:"nameText,omitempty"`
+	Chat     string     `json:"chat,omitempty"` // the chat the call belongs to ("" when none shows it)
+}
+
+// asks is the caller asking for what (a notification's words): "Claude Code asks: click …".
+func (c Caller) asks(what i18n.Text) i18n.Text {
+	who := i18n.Verbatim(c.Name)
+	if c.NameText != nil {
+		who = *c.NameText
+	}
+	return sayAsks.With(who, what)
+}
+
+// words is the call in words, as a sentence when it has one.
+func (c Call) words() i18n.Text {
+	if c.WhatText != nil {
+		return *c.WhatText
+	}
+	return i18n.Verbatim(c.What)
+}
+
+// words is the question's call in words, as a sentence when it has one.
+func (q Question) words() i18n.Text {
+	if q.WhatText != nil {
+		return *q.WhatText
+	}
+	return i18n.Verbatim(q.What)
 }
 
 // Private says the call comes from a private chat (an incognito window's): what the user
@@ -79,10 +107,12 @@ type Question struct {
 
 // Entry is one decided call, for the audit log.
 type Entry struct {
-	At   int64
-	Who  string
-	Tool string
-	What string
+	At  int64
+	Who string
+	// WhoText is Who as a sentence for the log's reader, in their language (nil: Who).
+	WhoText *i18n.Text
+	Tool    string
+	What    string
 	// WhatText is What as a sentence for the log's reader, in their language (nil: What).
 	WhatText *i18n.Text
 	Origin   string
@@ -112,7 +142,7 @@ type Asker interface {
 // Notifier tells the user that calls wait for an answer (a badge; a notification when no panel
 // can show it): pending is how many wait now (0 clears it), what the newest in words.
 type Notifier interface {
-	Waiting(ctx context.Context, pending int, what string)
+	Waiting(ctx context.Context, pending int, what i18n.Text)
 }
 
 // Auditor records every decided call.
@@ -161,7 +191,7 @@ type Gate struct {
 
 type waiter struct {
 	ch   chan Decision
-	what string
+	what i18n.Text
 	ask  *Question // a call no chat shows
 }
 
@@ -212,9 +242,9 @@ func (g *Gate) Decide(ctx context.Context, c Call, askedAt time.Time, asking fun
 	if left <= 0 {
 		return g.expired(timeout), nil
 	}
-	w := &waiter{ch: make(chan Decision, 1), what: c.What}
+	w := &waiter{ch: make(chan Decision, 1), what: c.words()}
 	if c.Caller.Chat == "" {
-		w.what = c.Caller.Name + " asks: " + c.What
+		w.what = c.Caller.asks(c.words())
 		var args any
 		_ = json.Unmarshal(c.Args, &args)
 		w.ask = &Question{ID: c.ID, Who: c.Caller.Name, Kind: c.Caller.Kind, Tool: c.Tool, Risk: c.Risk, What: c.What, WhatText: c.WhatText, URL: c.URL,
@@ -232,7 +262,7 @@ func (g *Gate) Decide(ctx context.Context, c Call, askedAt time.Time, asking fun
 		delete(g.waiting, c.ID)
 		g.mu.Unlock()
 		bg := context.WithoutCancel(ctx)
-		g.notify(bg, "")
+		g.notify(bg, i18n.Text{})
 		if w.ask != nil {
 			g.showQuestions(bg)
 		}
@@ -339,7 +369,7 @@ func (g *Gate) Record(ctx context.Context, c Call, r Ruling, result i18n.Text, o
 	if g.Audit == nil {
 		return
 	}
-	e := Entry{At: g.clock().Now().UnixMilli(), Who: c.Caller.Name, Tool: c.Tool, What: c.What,
+	e := Entry{At: g.clock().Now().UnixMilli(), Who: c.Caller.Name, WhoText: c.Caller.NameText, Tool: c.Tool, What: c.What,
 		WhatText: c.WhatText, Origin: c.Origin, Decision: r.How(), Result: result.English(), OK: ok, Chat: c.Caller.Chat}
 	if !r.Said.IsZero() {
 		e.DecisionText = &r.Said // zero: a ruling a test made up
@@ -456,22 +486,22 @@ func (g *Gate) showQuestions(ctx context.Context) {
 }
 
 // Notify updates the badge and notification with what waits now (what: the newest, in words).
-func (g *Gate) Notify(ctx context.Context) { g.notify(ctx, "") }
+func (g *Gate) Notify(ctx context.Context) { g.notify(ctx, i18n.Text{}) }
 
-func (g *Gate) notify(ctx context.Context, what string) {
+func (g *Gate) notify(ctx context.Context, what i18n.Text) {
 	if g.Notifier == nil {
 		return
 	}
 	g.mu.Lock()
 	n := len(g.waiting) + len(g.shown)
-	if what == "" {
+	if what.English() == "" {
 		for _, w := range g.waiting {
 			what = w.what
 			break
 		}
 		for _, a := range g.shown {
-			if what == "" {
-				what = a.Who + " asks: " + a.What
+			if what.English() == "" {
+				what = Caller{Name: a.Who}.asks(a.words())
 			}
 		}
 	}

@@ -114,7 +114,7 @@ func (r *recorder) Questions(_ context.Context, qs []Question) {
 	}
 }
 
-func (r *recorder) Waiting(_ context.Context, n int, _ string) {
+func (r *recorder) Waiting(_ context.Context, n int, _ i18n.Text) {
 	r.mu.Lock()
 	r.waiting = append(r.waiting, n)
 	r.mu.Unlock()

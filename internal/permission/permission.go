@@ -147,6 +147,7 @@ func decided(o Outcome) Outcome {
 // ui/_locales).
 var (
 	sayAllowedBy   = i18n.Sentence{Key: "decAllowed", English: "allowed: $1"}
+	sayAsks        = i18n.Sentence{Key: "notifyAsks", English: "$1 asks: $2"}
 	sayDeniedBy    = i18n.Sentence{Key: "decDenied", English: "denied: $1"}
 	sayNoPolicies  = i18n.Sentence{Key: "decNoPolicies", English: "denied: the policies could not be read"}
 	sayDecStopped  = i18n.Sentence{Key: "decStopped", English: "stopped"}

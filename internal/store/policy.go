@@ -96,10 +96,12 @@ func (s *Store) RevokePolicy(ctx context.Context, tool, origin string, private b
 // AuditEntry is one tool call the gate decided: what was asked, by whom, how it was decided,
 // and what came of it.
 type AuditEntry struct {
-	At   int64  `json:"at"` // unix ms
-	Who  string `json:"who"`
-	Tool string `json:"tool"`
-	What string `json:"what"` // the call in words (text to type included, passwords not)
+	At  int64  `json:"at"` // unix ms
+	Who string `json:"who"`
+	// WhoText is Who as a sentence the panel shows in the user's language (nil: Who as it is).
+	WhoText *i18n.Text `json:"whoText,omitempty"`
+	Tool    string     `json:"tool"`
+	What    string     `json:"what"` // the call in words (text to type included, passwords not)
 	// WhatText is What as a sentence the panel shows in the user's language.
 	WhatText *i18n.Text `json:"whatText,omitempty"`
 	Origin   string     `json:"origin,omitempty"`

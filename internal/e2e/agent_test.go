@@ -590,8 +590,8 @@ func TestAgentWorksInFramesAndShadowDOM(t *testing.T) {
 }
 
 // A card form in a frame from another site, inside the shop's own checkout frame (as payment
-// providers embed theirs): the snapshot reads both frames, and type and click reach the form
-// two frames down.
+// providers embed theirs): the snapshot reads both frames, type and click reach the form two
+// frames down, and find_text and wait_for look there (not in a frame the checkout hides).
 func TestAFormInAFrameInAFrame(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -600,6 +600,7 @@ func TestAFormInAFrameInAFrame(t *testing.T) {
 			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `textbox "Card holder"`), "text": "Ada"})}
 		},
 		clickOn(t, `button "Pay"`),
+		calls(call("find_text", obj{"text": "paid by"}), call("wait_for", obj{"text": "paid by Ada", "timeoutMs": 3000}), call("find_text", obj{"text": "Mallory"})),
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
@@ -621,6 +622,17 @@ func TestAFormInAFrameInAFrame(t *testing.T) {
 	}
 	if c := p.results("click"); len(c) != 1 || !strings.Contains(c[0].Text, "paid by Ada") {
 		t.Errorf("the click two frames down: %s", p.all())
+	}
+	// find_text and wait_for look there too.
+	if f := p.results("find_text"); len(f) != 2 || !strings.Contains(f[0].Text, "paid by Ada") || !strings.Contains(f[0].Text, "frame-cross.html") || !strings.Contains(f[0].Text, "ref f") {
+		t.Errorf("find_text two frames down: %s", p.all())
+	}
+	if w := p.results("wait_for"); len(w) != 1 || w[0].Error {
+		t.Errorf("wait_for two frames down: %s", p.all())
+	}
+	// A frame the checkout frame hides (a tracker's, with words for the AI) is not searched.
+	if f := p.results("find_text"); len(f) != 2 || !strings.Contains(f[1].Text, "is not on the page") || strings.Contains(f[0].Text, "Mallory") {
+		t.Errorf("find_text looked in a hidden frame: %s", p.all())
 	}
 }
 

@@ -316,12 +316,18 @@ const (
 	maxFramesRead = 4
 )
 
-// maxFramesSearched bounds how many of a page's frames find_text and wait_for look in.
-const maxFramesSearched = 8
+// maxFramesSearched bounds how many of a page's frames find_text and wait_for look in, and
+// maxFrameDepth how deep (a card form in a payment provider's frame in a shop's checkout frame
+// is two down).
+const (
+	maxFramesSearched = 8
+	maxFrameDepth     = 3
+)
 
-// shownFrames are the frames of a tab's page (its own, not theirs) whose frame element it
-// shows, that can be scripted: where find_text and wait_for look after the page itself. A
-// frame the page hides (a tracker's, a hidden one that speaks to the AI) is not searched.
+// shownFrames are the frames of a tab's page whose frame element the document holding it shows
+// (the page's, or a frame's the page shows, down to maxFrameDepth), that can be scripted: where
+// find_text and wait_for look after the page itself, nearest first. A frame its document hides
+// (a tracker's, a hidden one that speaks to the AI) is not searched, nor what is in it.
 func (e *Env) shownFrames(ctx context.Context, tabID int) []Frame {
 	all, err := e.Browser.Frames(ctx, tabID)
 	if err != nil {
@@ -329,34 +335,60 @@ func (e *Env) shownFrames(ctx context.Context, tabID int) []Frame {
 	}
 	frames := live(all)
 	can := scriptable(frames)
-	byID := map[int]Frame{}
-	var ids []int
+	kids := map[int][]Frame{}
 	for _, f := range frames {
-		if f.ParentID == 0 && f.ID != 0 && can[f.ID] {
-			byID[f.ID] = f
-			ids = append(ids, f.ID)
+		if f.ID != 0 && f.ParentID >= 0 && can[f.ID] {
+			kids[f.ParentID] = append(kids[f.ParentID], f)
 		}
 	}
-	if len(ids) == 0 {
+	var out []Frame
+	introduced := false
+	in := []int{0} // the documents whose frames are looked at next: the page's first
+	for depth := 0; depth < maxFrameDepth && len(in) > 0 && len(out) < maxFramesSearched; depth++ {
+		var next []int
+		for _, parent := range in {
+			for _, f := range e.framesShownIn(ctx, tabID, parent, kids[parent], frames, &introduced) {
+				if len(out) < maxFramesSearched {
+					out = append(out, f)
+					next = append(next, f.ID)
+				}
+			}
+		}
+		in = next
+	}
+	return out
+}
+
+// framesShownIn is which of frames kids the document of frame parent shows, in its order.
+func (e *Env) framesShownIn(ctx context.Context, tabID, parent int, kids, frames []Frame, introduced *bool) []Frame {
+	if len(kids) == 0 {
 		return nil
+	}
+	byID := map[int]Frame{}
+	ids := make([]int, 0, len(kids))
+	for _, f := range kids {
+		byID[f.ID] = f
+		ids = append(ids, f.ID)
 	}
 	var r struct {
 		Shown   []int `json:"shown"`
 		Unknown []int `json:"unknown"`
 	}
-	err = e.call(ctx, tabID, 0, pageFiles, "framesShown", map[string]any{"frameIds": ids}, &r)
-	if err == nil && len(r.Unknown) > 0 {
-		// The page has not heard from these frames yet: they say which they are, and it is asked again.
+	err := e.call(ctx, tabID, parent, pageFiles, "framesShown", map[string]any{"frameIds": ids}, &r)
+	if err == nil && len(r.Unknown) > 0 && !*introduced {
+		// The document has not heard from these frames yet: they say which they are, and it is
+		// asked again.
+		*introduced = true
 		e.introduceFrames(ctx, tabID, frames)
-		err = e.call(ctx, tabID, 0, pageFiles, "framesShown", map[string]any{"frameIds": ids}, &r)
+		err = e.call(ctx, tabID, parent, pageFiles, "framesShown", map[string]any{"frameIds": ids}, &r)
 	}
 	if err != nil {
 		return nil
 	}
 	out := make([]Frame, 0, len(r.Shown))
 	for _, id := range r.Shown {
-		if len(out) < maxFramesSearched {
-			out = append(out, byID[id])
+		if f, ok := byID[id]; ok {
+			out = append(out, f)
 		}
 	}
 	return out

@@ -173,8 +173,9 @@ func TestThePanelReadsAtItsOwnSizeWhenNarrow(t *testing.T) {
 }
 
 // spilling is what the panel draws past its right edge, or past the edge of a view that then
-// scrolls sideways: a control or words the user cannot see without scrolling them in. Code
-// blocks, tables and text fields may scroll their own lines.
+// scrolls sideways (a control or words the user cannot see without scrolling them in), and a
+// text field squeezed too narrow to type in. Code blocks, tables and text fields may scroll
+// their own lines.
 func spilling(t *testing.T, tab context.Context) []string {
 	t.Helper()
 	return JS[[]string](t, tab, `(() => {
@@ -183,7 +184,9 @@ func spilling(t *testing.T, tab context.Context) []string {
 		const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : e.className ? "." + String(e.className).split(" ")[0] : "");
 		for (const e of document.body.querySelectorAll("*")) {
 			const r = e.getBoundingClientRect();
-			if (!r.width || !r.height || e.closest("[hidden]") || e.closest(own)) continue;
+			if (!r.width || !r.height || e.closest("[hidden]")) continue;
+			if (e.matches("input:is([type=text], [type=search], [type=url], [type=password], :not([type])), textarea") && r.width < 80) { out.push(name(e) + " is a field " + Math.round(r.width) + " px wide"); continue; }
+			if (e.closest(own)) continue;
 			if (r.right > w + 1) { out.push(name(e) + " “" + e.textContent.trim().slice(0, 30) + "” to " + Math.round(r.right)); continue; }
 			const o = getComputedStyle(e).overflowX;
 			if ((o === "auto" || o === "scroll") && e.scrollWidth > e.clientWidth + 1) {
@@ -210,7 +213,7 @@ func TestNoViewSpillsPastANarrowPanel(t *testing.T) {
 	check := func(view string) {
 		t.Helper()
 		if bad := spilling(t, tab); len(bad) > 0 {
-			t.Errorf("%s: past the panel's edge: %q", view, bad)
+			t.Errorf("%s: past the panel's edge, or too narrow to use: %q", view, bad)
 		}
 	}
 	check("chat")
@@ -232,17 +235,25 @@ func TestNoViewSpillsPastANarrowPanel(t *testing.T) {
 	withSecret, _ := reserveWorkflow(t, site)
 	long := strings.ReplaceAll(withSecret, "/site/booking.html", "/site/booking.html?from=the-newsletter-of-the-week-with-a-very-long-campaign-name")
 	JS[any](t, tab, `skiffTest.call("workflow.import", {data: `+jsString(long)+`})`)
-	Do(t, tab, chromedp.Click("#workflows-toggle"))
-	WaitJS(t, tab, `!!document.querySelector(".workflow .wf-edit")`)
-	check("workflows")
-	Click(t, tab, `document.querySelector(".workflow .wf-schedule")`)
-	Click(t, tab, `document.querySelector(".workflow .wf-edit")`)
-	WaitJS(t, tab, `!!document.querySelector(".wf-edit-steps li")`)
-	check("a workflow's schedule and edit forms")
 	JS[any](t, tab, `skiffTest.call("permission.set", {tool: "*", origin: "https://a-very-long-subdomain-name.of-an-even-longer-domain-name.example.com", decision: "allow_always"})`)
-	for _, view := range []string{"history", "memories", "files", "permissions", "settings"} {
-		Do(t, tab, chromedp.Click("#"+view+"-toggle"))
-		WaitJS(t, tab, `document.body.dataset.view === `+jsString(view))
-		check(view)
+	// In English, then in French, whose words are longer.
+	for _, lang := range []string{"en", "fr"} {
+		setLanguage(t, tab, lang)
+		Do(t, tab, chromedp.Click("#workflows-toggle"))
+		WaitJS(t, tab, `document.body.dataset.view === "workflows" && !!document.querySelector(".workflow .wf-edit")`)
+		check(lang + ", workflows")
+		Click(t, tab, `document.querySelector(".workflow .wf-schedule")`)
+		Click(t, tab, `document.querySelector(".workflow .wf-edit")`)
+		WaitJS(t, tab, `!!document.querySelector(".wf-edit-steps li")`)
+		check(lang + ", a workflow's schedule and edit forms")
+		for _, view := range []string{"history", "memories", "files", "permissions", "settings"} {
+			Do(t, tab, chromedp.Click("#"+view+"-toggle"))
+			WaitJS(t, tab, `document.body.dataset.view === `+jsString(view))
+			check(lang + ", " + view)
+		}
+		Do(t, tab, chromedp.Click("#settings-toggle")) // back to the chat
+		WaitJS(t, tab, `document.body.dataset.view === "chat"`)
+		check(lang + ", chat")
 	}
+	setLanguage(t, tab, "en")
 }

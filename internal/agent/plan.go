@@ -167,7 +167,7 @@ func (r *runner) proposed(ctx context.Context, i int, p *store.Plan, askedAt tim
 		if err != nil || !ruling.ByUser {
 			why = "The plan was not approved: " + strings.TrimSuffix(or(ruling.Why, "no answer came"), ".") + "."
 		}
-		r.e.gate().Record(context.WithoutCancel(ctx), call, ruling, i18n.Verbatim(why), false)
+		r.e.gate().Record(context.WithoutCancel(ctx), call, ruling, permission.ResultNotRun.With(), false) // the decision says why
 		r.finish(ctx, i, store.StatusDenied, why, true)
 		return
 	}

@@ -3049,9 +3049,10 @@
     return { ok: 1, shown, unknown };
   }
   // settle resolves as soon as the loaded page is usable: when a frame passes with no change
-  // to it, at once; when it is still changing (scripts rendering it), once it has not changed
-  // for quiet ms; and after max ms in any case.
-  function settle({ quiet, max }) {
+  // to it, at once (least: when least ms pass with none, for a page that is about to hear of
+  // something); when it is still changing (scripts rendering it), once it has not changed for
+  // quiet ms; and after max ms in any case.
+  function settle({ quiet, max, least }) {
     return new Promise((res) => {
       let timer = 0;
       let changed = false;
@@ -3068,9 +3069,11 @@
       });
       obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
       const cap = setTimeout(done, max || 2000);
-      frame().then(() => {
+      const still = () => {
         if (!changed) done();
-      });
+      };
+      if (least) setTimeout(still, least);
+      else frame().then(still);
     });
   }
   // hello tells the parent frame which frame this is, so the parent's snapshot can put this

@@ -353,11 +353,20 @@ func (e *Env) closedUnder(ctx context.Context, tabID int, err error) bool {
 	}
 }
 
+// openerHears is how long, in ms, the page calls go to after a tab closed itself is given to
+// hear from it (a message the closing window posted) before it is judged unchanged.
+const openerHears = 500
+
 // tabClosed says that the tab an action was in closed as it ran, and where calls without a
 // tabId go now.
 func (e *Env) tabClosed(ctx context.Context, tabID int) string {
 	text := fmt.Sprintf("The tab it acted in (tabId %d) then closed: its page closed its own window once it was done (as sign-in and payment windows do), or someone closed it.", tabID)
 	if t, err := e.tab(ctx, 0); err == nil {
+		// The page that opened such a window hears from it as it closes (who signed in, that
+		// the payment went through), a moment later: what it shows next is what it heard.
+		if Scriptable(t.URL) {
+			_ = e.call(ctx, t.ID, 0, pageFiles, "settle", map[string]int{"quiet": 100, "max": 1500, "least": openerHears}, &struct{}{})
+		}
 		text += fmt.Sprintf(" Calls without a tabId now go to tab %d: %q (%s).", t.ID, oneLine(t.Title), t.URL)
 	}
 	return text

@@ -24,9 +24,16 @@ function scroller() {
   return $("chat");
 }
 
-export function scrollToEnd(force) {
+// atEnd says whether the chat shows its end (within 120 px). Read before something is drawn,
+// it says whether to follow it: read after, a card that opens with its ask is taller than that,
+// and the ask's buttons would stay below the fold.
+function atEnd() {
   const box = scroller();
-  if (force || box.scrollHeight - box.scrollTop - box.clientHeight < 120) box.scrollTop = box.scrollHeight;
+  return box.scrollHeight - box.scrollTop - box.clientHeight < 120;
+}
+
+export function scrollToEnd(force) {
+  if (force || atEnd()) scroller().scrollTop = scroller().scrollHeight;
 }
 
 // showSession draws ses. When ses is the conversation already on screen (a reply starting, a
@@ -34,6 +41,7 @@ export function scrollToEnd(force) {
 // drawn: a reply's cost does not grow with the length of the chat.
 export function showSession(ses) {
   const prev = state.active && ses && state.active.id === ses.id ? state.active.messages : null;
+  const follow = atEnd();
   state.active = ses;
   if (ses) ses.messages = ses.messages || [];
   const box = $("messages");
@@ -59,7 +67,7 @@ export function showSession(ses) {
   for (const msg of msgs.slice(keep)) box.append(renderMessage(msg));
   updateButtons();
   if (!prev) scrollToEnd(true);
-  else if (keep < msgs.length) scrollToEnd(false);
+  else if (keep < msgs.length) scrollToEnd(follow);
   hooks.afterShow();
 }
 
@@ -383,16 +391,19 @@ export function upsertMessage(sessionId, msg) {
   if (!state.active || state.active.id !== sessionId) return;
   const msgs = state.active.messages;
   const i = msgs.findIndex((x) => x.id === msg.id);
+  const follow = atEnd();
   if (i >= 0) {
     msgs[i] = msg;
     redrawMessage(msg);
+    // The last message grown (a call now asking, with its card open): still followed.
+    if (i === msgs.length - 1) scrollToEnd(follow);
     return;
   }
   msgs.push(msg);
   $("messages").querySelector(":scope > .empty")?.remove();
   $("messages").append(renderMessage(msg));
   drawActions();
-  scrollToEnd(false);
+  scrollToEnd(follow);
 }
 
 export function finishMessage(m) {

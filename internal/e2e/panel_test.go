@@ -257,3 +257,34 @@ func TestNoViewSpillsPastANarrowPanel(t *testing.T) {
 	}
 	setLanguage(t, tab, "en")
 }
+
+// A call that asks is shown whole, its answers in view, when the chat showed its end: the card
+// opens with its arguments and the ask under it, taller than what "near the end" allows, and the
+// chat follows it all the same (it stopped short, the answers below the fold).
+func TestAnAskComesIntoView(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		calls(call("screenshot", nil)),
+		clickOn(t, `button "Select"`),
+	}}
+	tab := agentPanel(t, "anthropic", testkit.NewModel(t, p.script))
+	size(t, tab, "light")
+	openTab(t, tab, site.Page("flights.html"))
+	NewChat(t, tab)
+	agentOn(t, tab)
+	Do(t, tab, chromedp.SendKeys("#input", "Select a flight\r"))
+	ask := `document.querySelector(".msg.tool .ask .allow-once:not([disabled])")`
+	WaitJS(t, tab, ask)
+	// The chat follows what is drawn in the frame it is drawn: the answer's place is read after
+	// the next frame.
+	in := JS[bool](t, tab, `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => {
+		const b = `+ask+`.getBoundingClientRect(), c = document.getElementById("chat").getBoundingClientRect();
+		r(b.top >= c.top && b.bottom <= c.bottom);
+	})))`)
+	if !in {
+		t.Errorf("the ask's answers are out of view: button %s, chat %s", JS[string](t, tab, `JSON.stringify(`+ask+`.getBoundingClientRect())`), JS[string](t, tab, `JSON.stringify(document.getElementById("chat").getBoundingClientRect())`))
+	}
+	Click(t, tab, ask)
+	WaitJS(t, tab, `document.getElementById("stop").hidden`)
+}

@@ -143,7 +143,15 @@ func (r *runner) plan(ctx context.Context, c provider.ToolCall) bool {
 func (r *runner) proposed(ctx context.Context, i int, p *store.Plan, askedAt time.Time) {
 	msg := &r.ses.Messages[i]
 	msg.Tool.Args, _ = json.Marshal(p)
-	what := sayPlanWhat.With(len(p.Steps), strings.Join(p.Sites, ", "), strings.Join(p.Kinds, ", "))
+	var kinds i18n.List
+	for _, k := range p.Kinds {
+		if s, ok := kindWords[k]; ok {
+			kinds = append(kinds, s.With())
+		} else {
+			kinds = append(kinds, k)
+		}
+	}
+	what := sayPlanWhat.With(len(p.Steps), strings.Join(p.Sites, ", "), kinds)
 	msg.Tool.What, msg.Tool.WhatText = what.English(), &what
 	call := permission.Call{ID: msg.ID, Caller: r.task.Caller, What: msg.Tool.What, WhatText: &what, Args: msg.Tool.Args,
 		Request: permission.Request{Tool: ProposePlan, Risk: permission.RiskPlan, Permission: "plan:approve"}}

@@ -16,6 +16,10 @@ var (
 	sayCouldNotSave = i18n.Sentence{Key: "errSaveReply", English: "Could not save the reply: $1"}
 	sayFault        = i18n.Sentence{Key: "errFault", English: "Skiff ran into a fault of its own and stopped here ($1). The chat is saved as it was; please report it."}
 	sayPlanWhat     = i18n.Sentence{Key: "whatPlan", One: "carry out a plan of $1 step on $2 ($3)", English: "carry out a plan of $1 steps on $2 ($3)"}
+	// A plan's kinds of action, as its ask says them (the panel's card says them so too).
+	sayKindNavigate = i18n.Sentence{Key: "planKind_navigate", English: "load pages"}
+	sayKindFill     = i18n.Sentence{Key: "planKind_fill", English: "fill in forms"}
+	sayKindClick    = i18n.Sentence{Key: "planKind_click", English: "click"}
 	sayMovedOn      = i18n.Sentence{Key: "decMovedOn", English: "denied: the user sent a new message instead"}
 	sayApproved     = i18n.Sentence{Key: "resApproved", English: "approved"}
 	sayLength       = i18n.Sentence{Key: "noticeLength", English: "The reply reached the length limit ($1 tokens, set in Settings) and stops here. Raise the limit, or ask the model to go on."}
@@ -35,3 +39,6 @@ var (
 	sayPanelModel     = i18n.Sentence{Key: "whoPanelModel", English: "the model in the panel"}
 	sayWorkflowCaller = i18n.Sentence{Key: "askWhoWorkflow", English: "the workflow “$1”"}
 )
+
+// kindWords are the words for each of a plan's kinds of action (planKinds).
+var kindWords = map[string]i18n.Sentence{"navigate": sayKindNavigate, "fill": sayKindFill, "click": sayKindClick}

@@ -74,6 +74,10 @@ func TestApprovedPlanRunsItsStepsWithoutAskingThere(t *testing.T) {
 				if got := JS[string](t, panel, `(c => c.textContent + " " + c.querySelector("textarea").value)(`+ask+`.closest(".msg.tool").querySelector(".plan-card"))`); !strings.Contains(got, "Fill in the restaurant") || !strings.Contains(got, site.URL) || !strings.Contains(got, "fill in forms") {
 					t.Errorf("the plan card: %q", got)
 				}
+				// The ask says the plan's kinds of action in words, as the card does.
+				if got := JS[string](t, panel, ask+`.closest(".ask").querySelector(".ask-what").textContent`); !strings.HasSuffix(got, "(fill in forms)") {
+					t.Errorf("the plan's ask: %q", got)
+				}
 				if n := JS[int](t, panel, ask+`.closest(".ask").querySelectorAll("button").length`); n != 2 {
 					t.Errorf("the plan's ask has %d answers (approve, reject)", n)
 				}

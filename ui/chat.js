@@ -391,12 +391,12 @@ export function upsertMessage(sessionId, msg) {
   if (!state.active || state.active.id !== sessionId) return;
   const msgs = state.active.messages;
   const i = msgs.findIndex((x) => x.id === msg.id);
-  const follow = atEnd();
+  // Only the last message, grown or new, moves the end (a layout read, so only then).
+  const follow = (i < 0 || i === msgs.length - 1) && atEnd();
   if (i >= 0) {
     msgs[i] = msg;
     redrawMessage(msg);
-    // The last message grown (a call now asking, with its card open): still followed.
-    if (i === msgs.length - 1) scrollToEnd(follow);
+    if (follow) scrollToEnd(true); // a call now asking, its card open: still followed
     return;
   }
   msgs.push(msg);

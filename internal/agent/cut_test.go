@@ -80,8 +80,6 @@ func TestAReplaysStartIsNotAMessageToAModel(t *testing.T) {
 
 	// After a message of the user's, that message is the one answered again.
 	later := append(append([]store.Message{}, replay...), store.Message{ID: "u2", Role: "user", Content: "Thanks. What did it book?"})
-	require.NoError(t, st.SaveSession(ctx, &store.Session{Header: store.Header{ID: "s2", Title: "▶ Book"}, Agent: true,
-		Workflow: &store.WorkflowRun{ID: "w1", Name: "Book", Version: 1, Next: 1, Done: true}, Messages: later}))
 	assert.False(t, replayStart(&store.Session{Workflow: &store.WorkflowRun{}, Messages: later}, 3))
 	assert.True(t, replayStart(&store.Session{Workflow: &store.WorkflowRun{}, Messages: later}, 0))
 	assert.False(t, replayStart(&store.Session{Messages: later}, 0), "a chat that is no replay")

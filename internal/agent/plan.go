@@ -145,11 +145,7 @@ func (r *runner) proposed(ctx context.Context, i int, p *store.Plan, askedAt tim
 	msg.Tool.Args, _ = json.Marshal(p)
 	var kinds i18n.List
 	for _, k := range p.Kinds {
-		if s, ok := kindWords[k]; ok {
-			kinds = append(kinds, s.With())
-		} else {
-			kinds = append(kinds, k)
-		}
+		kinds = append(kinds, kindWords[k].With()) // a plan names only planKinds (checkPlan)
 	}
 	what := sayPlanWhat.With(len(p.Steps), strings.Join(p.Sites, ", "), kinds)
 	msg.Tool.What, msg.Tool.WhatText = what.English(), &what

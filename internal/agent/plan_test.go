@@ -23,6 +23,10 @@ func TestCheckPlan(t *testing.T) {
 		_, err := checkPlan(json.RawMessage(bad))
 		assert.Error(t, err, bad)
 	}
+	// Every kind a plan can name has its words for the ask.
+	for k := range planKinds {
+		assert.NotEmpty(t, kindWords[k].With().English(), k)
+	}
 }
 
 // While planning the model gets the tools that read, and propose_plan; nothing that acts.

@@ -269,10 +269,8 @@ func (c *Core) runScheduled(ctx context.Context, sc schedule.Schedule, ws *works
 	}
 	last := ses.Messages[len(ses.Messages)-1]
 	switch {
-	case last.Error != nil && last.Error.Text != nil:
-		return chat, false, last.Error.Text.Read(last.Error.Message)
 	case last.Error != nil:
-		return chat, false, i18n.Verbatim(last.Error.Message)
+		return chat, false, i18n.Or(last.Error.Text, last.Error.Message)
 	case last.Status == store.StatusStopped:
 		return chat, false, sayRunStopped.With()
 	case last.Status != "":

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/chromedp/cdproto/cdp"
 	"strings"
 	"testing"
 
@@ -141,10 +140,7 @@ func TestKeyboardLabelsAndThemes(t *testing.T) {
 // its buttons under it.
 func TestThePanelReadsAtItsOwnSizeWhenNarrow(t *testing.T) {
 	tab := browser.FreshPanel(t)
-	if _, err := chromedp.Call(tab, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 320, Height: 700, DeviceScaleFactor: 1}); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _, _ = chromedp.Call(tab, emulation.ClearDeviceMetricsOverride, cdp.Empty{}) }()
+	viewport(t, tab, 320, 700)
 	cut := testkit.Cut(t, "anthropic/text.sse", 6, true)
 	Configure(t, tab, "anthropic", cut.URL, "sk-cut", "claude-sonnet-4-5")
 	setLanguage(t, tab, "fr")
@@ -202,10 +198,7 @@ func spilling(t *testing.T, tab context.Context) []string {
 // long words real pages and workflows bring (an address, a name with no space).
 func TestNoViewSpillsPastANarrowPanel(t *testing.T) {
 	tab := browser.FreshPanel(t)
-	if _, err := chromedp.Call(tab, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 320, Height: 700, DeviceScaleFactor: 1}); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _, _ = chromedp.Call(tab, emulation.ClearDeviceMetricsOverride, cdp.Empty{}) }()
+	viewport(t, tab, 320, 700)
 	srv := testkit.OpenAIText(t, "See https://example.com/a/very/long/path/that/goes/on/and/on/without/any/space/at/all?query=1&and=2 for more.", 8, 0)
 	Configure(t, tab, "openai", srv.URL, "sk-narrow", "gpt-test")
 	SendMessage(t, tab, "Where_is_the_documentation_for_this_very_long_identifier_name_without_spaces?")
@@ -220,16 +213,12 @@ func TestNoViewSpillsPastANarrowPanel(t *testing.T) {
 	// The chat's title is drawn wide enough to read, or not at all (not as "W…"), here and at
 	// a side panel's usual width.
 	for _, width := range []int64{320, 420} {
-		if _, err := chromedp.Call(tab, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: width, Height: 700, DeviceScaleFactor: 1}); err != nil {
-			t.Fatal(err)
-		}
+		viewport(t, tab, width, 700)
 		if w := JS[float64](t, tab, `document.getElementById("title").getBoundingClientRect().width`); w > 1 && w < 48 {
 			t.Errorf("at %d px, the chat's title is drawn %.0f px wide", width, w)
 		}
 	}
-	if _, err := chromedp.Call(tab, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 320, Height: 700, DeviceScaleFactor: 1}); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, tab, 320, 700)
 
 	site := testkit.NewSite(t)
 	withSecret, _ := reserveWorkflow(t, site)

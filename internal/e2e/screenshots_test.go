@@ -15,6 +15,7 @@ import (
 
 	"github.com/skiff-ai/skiff/internal/testkit"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -101,11 +102,18 @@ func shotsDir(t *testing.T) string {
 	return dir
 }
 
-func size(t *testing.T, tab context.Context, scheme string) {
+// viewport shows tab at w×h px, as a panel (or a window) of that size, until the test ends.
+func viewport(t *testing.T, tab context.Context, w, h int64) {
 	t.Helper()
-	if _, err := chromedp.Call(tab, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 420, Height: 760, DeviceScaleFactor: 1}); err != nil {
+	if _, err := chromedp.Call(tab, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: w, Height: h, DeviceScaleFactor: 1}); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _, _ = chromedp.Call(tab, emulation.ClearDeviceMetricsOverride, cdp.Empty{}) })
+}
+
+func size(t *testing.T, tab context.Context, scheme string) {
+	t.Helper()
+	viewport(t, tab, 420, 760)
 	if _, err := chromedp.Call(tab, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
 		t.Fatal(err)
@@ -210,9 +218,7 @@ func TestScreenshotsACP(t *testing.T) {
 	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
 
 	web := browser.Tab(t, pairingLink(t, d))
-	if _, err := chromedp.Call(web, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 900, Height: 600, DeviceScaleFactor: 1}); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, web, 900, 600)
 	WaitJS(t, web, `document.body.dataset.state === "connected" && document.querySelector('#files li.file')`)
 	JS[bool](t, web, `(document.getElementById("agent").value = "test", true)`)
 	Click(t, web, `document.getElementById("new")`)
@@ -255,9 +261,7 @@ func TestScreenshotsOverlay(t *testing.T) {
 	Configure(t, panel, "anthropic", srv.URL, "sk-screens", "claude-sonnet-4-5")
 	url := pages + "/wikipedia/"
 	tab := browser.Tab(t, url)
-	if _, err := chromedp.Call(tab, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 1100, Height: 720, DeviceScaleFactor: 1}); err != nil {
-		t.Fatal(err)
-	}
+	viewport(t, tab, 1100, 720)
 	WaitJS(t, tab, `document.readyState === "complete"`)
 	ov := openOverlay(t, tab, url)
 	onNode(t, ov, "type: ", chromedp.SendKeys("#input", "Say hi in Portuguese"+kb.Enter))

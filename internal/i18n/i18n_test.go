@@ -109,3 +109,19 @@ func TestATextIsSaidInTheLanguageOfTheWords(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(`{"key":"noSuchKeyAnywhere","en":"stored English"}`), &back))
 	assert.Equal(t, "stored English", fr.Say(back))
 }
+
+// Or gives a kept sentence its English back (JSON does not carry it), and words with no
+// sentence as they are.
+func TestOrIsTheSentenceOrTheWords(t *testing.T) {
+	raw, err := json.Marshal(Sentence{Key: "k", English: "click $1"}.With("Book"))
+	require.NoError(t, err)
+	var back Text
+	require.NoError(t, json.Unmarshal(raw, &back))
+	require.Empty(t, back.English(), "a text read back has its English")
+	got := Or(&back, "click Book")
+	assert.Equal(t, "click Book", got.English())
+	assert.Equal(t, "k", got.Key)
+	got = Or(nil, "Claude Code")
+	assert.Equal(t, "Claude Code", got.English())
+	assert.True(t, got.IsZero())
+}

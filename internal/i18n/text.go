@@ -107,6 +107,15 @@ func (t Text) Read(english string) Text {
 	return t
 }
 
+// Or is t, when there is one, with english as its English (a text read back from JSON lacks
+// it); else english, verbatim: the words of something kept both as a sentence and as its English.
+func Or(t *Text, english string) Text {
+	if t == nil || t.IsZero() {
+		return Verbatim(english)
+	}
+	return t.Read(english)
+}
+
 // IsZero reports whether t holds no sentence (nothing, or verbatim words).
 func (t Text) IsZero() bool { return t.Key == "" }
 

@@ -26,27 +26,7 @@ type Caller struct {
 
 // asks is the caller asking for what (a notification's words): "Claude Code asks: click …".
 func (c Caller) asks(what i18n.Text) i18n.Text {
-	who := i18n.Verbatim(c.Name)
-	if c.NameText != nil {
-		who = *c.NameText
-	}
-	return sayAsks.With(who, what)
-}
-
-// words is the call in words, as a sentence when it has one.
-func (c Call) words() i18n.Text {
-	if c.WhatText != nil {
-		return *c.WhatText
-	}
-	return i18n.Verbatim(c.What)
-}
-
-// words is the question's call in words, as a sentence when it has one.
-func (q Question) words() i18n.Text {
-	if q.WhatText != nil {
-		return *q.WhatText
-	}
-	return i18n.Verbatim(q.What)
+	return sayAsks.With(i18n.Or(c.NameText, c.Name), what)
 }
 
 // Private says the call comes from a private chat (an incognito window's): what the user
@@ -242,9 +222,9 @@ func (g *Gate) Decide(ctx context.Context, c Call, askedAt time.Time, asking fun
 	if left <= 0 {
 		return g.expired(timeout), nil
 	}
-	w := &waiter{ch: make(chan Decision, 1), what: c.words()}
+	w := &waiter{ch: make(chan Decision, 1), what: i18n.Or(c.WhatText, c.What)}
 	if c.Caller.Chat == "" {
-		w.what = c.Caller.asks(c.words())
+		w.what = c.Caller.asks(i18n.Or(c.WhatText, c.What))
 		var args any
 		_ = json.Unmarshal(c.Args, &args)
 		w.ask = &Question{ID: c.ID, Who: c.Caller.Name, Kind: c.Caller.Kind, Tool: c.Tool, Risk: c.Risk, What: c.What, WhatText: c.WhatText, URL: c.URL,
@@ -501,7 +481,7 @@ func (g *Gate) notify(ctx context.Context, what i18n.Text) {
 		}
 		for _, a := range g.shown {
 			if what.English() == "" {
-				what = Caller{Name: a.Who}.asks(a.words())
+				what = Caller{Name: a.Who}.asks(i18n.Or(a.WhatText, a.What))
 			}
 		}
 	}

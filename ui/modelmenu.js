@@ -80,7 +80,12 @@ function open() {
   if (!providerDef(id) || providerDef(id).agent || live.has(id)) return;
   asked.add(id);
   $("model-note").textContent = t("sLoadingModels");
-  call("provider.models", { provider: id }).then((r) => {
+  // The list may still change under the pointer while its live list comes: say so, as
+  // aria-busy does for a screen reader (and a test waits on it before it clicks).
+  const list = $("model-options");
+  list.setAttribute("aria-busy", "true");
+  const settled = () => list.removeAttribute("aria-busy");
+  call("provider.models", { provider: id }).finally(settled).then((r) => {
     if (r.live) live.set(id, r.models);
     if ($("model-menu").hidden || state.settings.provider !== id) return;
     $("model-note").textContent = r.live ? "" : t("sModelsBuiltIn", say(r.errorText, r.error));

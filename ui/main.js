@@ -4,7 +4,7 @@
 // wires them together, owns the views and the keyboard, and exposes the one test hook.
 import { $, banner, announce } from "./dom.js";
 import * as connection from "./connection.js";
-import { state, shows } from "./state.js";
+import { state, shows, setProviders } from "./state.js";
 import * as chat from "./chat.js";
 import * as history from "./history.js";
 import * as memories from "./memories.js";
@@ -189,7 +189,7 @@ connection.onConnect(async () => {
     banner(e.message);
     return;
   }
-  state.providers = st.providers;
+  setProviders(st.providers);
   state.settings = st.settings;
   await setLanguage(st.settings.language);
   state.sessions = st.sessions || [];

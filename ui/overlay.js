@@ -7,7 +7,7 @@
 // chat there, with the draft.
 import { $, el, banner, announce } from "./dom.js";
 import * as connection from "./connection.js";
-import { state, providerDef, shows, modelOf } from "./state.js";
+import { state, providerDef, shows, modelOf, setProviders } from "./state.js";
 import * as chat from "./chat.js";
 import * as page from "./page.js";
 import * as queue from "./queue.js";
@@ -118,7 +118,7 @@ connection.onConnect(async () => {
     banner(e.message);
     return;
   }
-  state.providers = st.providers;
+  setProviders(st.providers);
   state.settings = st.settings;
   await setLanguage(st.settings.language);
   tab = st.tab || 0;

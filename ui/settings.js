@@ -4,7 +4,7 @@
 import { $, el, keyed } from "./dom.js";
 import { call } from "./connection.js";
 import { state, providerDef, agentDef, modelOf } from "./state.js";
-import { t, say } from "./i18n.js";
+import { t, say, onLanguage } from "./i18n.js";
 import { promptsOf } from "./prompts.js";
 import { canSpeak, voices } from "./speech.js";
 
@@ -22,6 +22,12 @@ export function renderBadge() {
 }
 
 let formProvider = null; // the provider the settings form shows
+
+// A switch of language names the provider without a brand, and says each one's state, anew.
+onLanguage(() => {
+  if (state.settings) renderBadge();
+  if (formProvider !== null && document.body.dataset.view === "settings") renderProviderGrid(formProvider);
+});
 
 export function openSettings() {
   $("settings-status").textContent = "";

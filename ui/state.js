@@ -1,5 +1,7 @@
 // What the panel knows, as the core last told it. Nothing here outlives the panel: the core
 // and its storage hold everything that matters.
+import { t } from "./i18n.js";
+
 export const state = {
   providers: [],
   settings: null, // without keys: hasKey says which providers have one
@@ -12,6 +14,15 @@ export const state = {
   readHere: "",
 };
 export const NEW_CHAT = "(new)";
+
+// setProviders keeps the core's list of providers. The one without a brand is named in the
+// user's language, whichever it is when the name is read (the brands read the same in all).
+export function setProviders(list) {
+  for (const p of list) {
+    if (p.id === "custom") Object.defineProperty(p, "name", { get: () => t("providerCustom"), enumerable: true });
+  }
+  state.providers = list;
+}
 
 // Agents skiffd hosts are providers too ("acp:NAME"): the grid lists those skiffd reports.
 state.agents = [];

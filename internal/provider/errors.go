@@ -88,6 +88,10 @@ var (
 	sayNotAStream     = i18n.Sentence{Key: "errProviderNotAStream", English: "$1: the provider did not answer with an event stream$2"}
 	sayModelsNotJSON  = i18n.Sentence{Key: "errProviderModelsNotJSON", English: "$1: the model list the provider sent is not JSON$2"}
 	sayCallTooLong    = i18n.Sentence{Key: "errProviderCallTooLong", English: "$1: the model wrote a call to $3 longer than $4 MB; Skiff stopped reading it$2"}
+
+	// The names of providers without a brand.
+	sayTheProvider = i18n.Sentence{Key: "providerUnnamed", English: "The provider"}
+	sayCustom      = i18n.Sentence{Key: "providerCustom", English: "Custom (OpenAI-compatible)"}
 )
 
 // summary is the sentence for a failure of kind.
@@ -144,7 +148,7 @@ func (e *Error) Text() i18n.Text {
 		rest.WriteString(e.Err.Error())
 	}
 	if e.Said.Key != "" {
-		return e.Said.With(append([]any{or(e.Provider, "The provider"), rest.String()}, e.SaidArgs...)...)
+		return e.Said.With(append([]any{e.who(), rest.String()}, e.SaidArgs...)...)
 	}
 	say := summary(e.Kind)
 	wait := ""
@@ -154,7 +158,7 @@ func (e *Error) Text() i18n.Text {
 	if e.Kind == KindSilent {
 		wait = roundDuration(e.Waited)
 	}
-	return say.With(or(e.Provider, "The provider"), rest.String(), wait)
+	return say.With(e.who(), rest.String(), wait)
 }
 
 func roundDuration(d time.Duration) string {
@@ -457,9 +461,14 @@ func AsError(p Provider, err error) *Error {
 	return &Error{Provider: p.Name, Kind: KindNetwork, Err: err}
 }
 
-func or(s, def string) string {
-	if s == "" {
-		return def
+// who is the provider as a sentence names it: its brand, the same in every language, or words
+// in the user's for one without (the custom server, or none known).
+func (e *Error) who() any {
+	switch e.Provider {
+	case "":
+		return sayTheProvider.With()
+	case sayCustom.English:
+		return sayCustom.With()
 	}
-	return s
+	return e.Provider
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -148,4 +149,20 @@ func TestErrorMessageIsBounded(t *testing.T) {
 	e := ResponseError(mustLookup("custom"), 500, map[string]string{}, []byte(body))
 	assert.Less(t, len(e.Message), 400)
 	assert.True(t, strings.HasSuffix(e.Message, "é…"), "cut inside a UTF-8 sequence: %q", e.Message[len(e.Message)-8:])
+}
+
+// A provider without a brand is named in the reader's language, as the rest of the sentence
+// is (it read "Custom (OpenAI-compatible): …" in French too); a brand stays itself.
+func TestAProviderWithoutABrandIsNamedInTheReadersLanguage(t *testing.T) {
+	named := func(e *Error) any { return e.Text().Args[0] }
+	custom := ResponseError(mustLookup("custom"), 500, map[string]string{}, []byte("down"))
+	if n, ok := named(custom).(i18n.Text); assert.True(t, ok, "the custom provider's name is %#v", named(custom)) {
+		assert.Equal(t, "providerCustom", n.Key)
+	}
+	assert.True(t, strings.HasPrefix(custom.Error(), "Custom (OpenAI-compatible): the provider had a server error"), custom.Error())
+	unnamed := &Error{Kind: KindNetwork}
+	if n, ok := named(unnamed).(i18n.Text); assert.True(t, ok) {
+		assert.Equal(t, "providerUnnamed", n.Key)
+	}
+	assert.Equal(t, "OpenAI", named(ResponseError(mustLookup("openai"), 500, map[string]string{}, nil)))
 }

@@ -87,7 +87,7 @@ var registry = []Provider{
 	{ID: "ollama", Name: "Ollama", BaseURL: "http://localhost:11434/v1", Format: FormatOpenAI, Local: true, EditableURL: true, usageOption: true,
 		Models: []Model{{"llama3.2", "Llama 3.2", 131072}, {"qwen3", "Qwen 3", 40960}, {"gemma3", "Gemma 3", 131072}}},
 	{ID: "lmstudio", Name: "LM Studio", BaseURL: "http://localhost:1234/v1", Format: FormatOpenAI, Local: true, EditableURL: true},
-	{ID: "custom", Name: "Custom (OpenAI-compatible)", Format: FormatOpenAI, EditableURL: true},
+	{ID: "custom", Name: sayCustom.English, Format: FormatOpenAI, EditableURL: true},
 }
 
 // All returns the registry in display order. The slice is a copy.

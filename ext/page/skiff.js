@@ -8,8 +8,9 @@
   if (globalThis.skiffPage) return;
 
   // ---- refs: stable for an element as long as the document lives ----
-  // desc: for a control the last snapshot saw as the only one of its kind and name ("button",
-  // "Like"), its kind and name, to know its stand-in by.
+  // desc: for a control the last snapshot saw, its kind and name ("button", "Like"), to know
+  // its stand-in by; for one of several alike ("Reply" under each post), also the words around
+  // it that were its own (near).
   const refs = { next: 1, byRef: new Map(), byEl: new WeakMap(), desc: new Map() };
   function refOf(el) {
     let r = refs.byEl.get(el);
@@ -28,26 +29,51 @@
   // redrawn is the element that took the place of ref's, when the page drew it again (React and
   // the like replace a button as they render: after a click, after typing elsewhere): the one
   // element now of the same tag, role and name, when ref's was the one such element when it
-  // was seen. Then the ref names it from now on. null when there is none, or more than one.
+  // was seen; of several alike, the one among the words that were around ref's (the same post,
+  // the same row, wherever the page put it now). Then the ref names it from now on. null when
+  // there is none, or no one it could be more than another.
+  const MAX_ALIKE = 100;
   function redrawn(r) {
     const d = refs.desc.get(r);
     if (!d) return null;
-    let found = null;
-    let n = 0;
+    let alike = [];
     const visit = (el) => {
-      if (n > 1) return;
-      if (el.localName === d.tag && !ours(el) && roleOf(el) === d.role && clean(nameOf(el, d.role)) === d.name && !hiddenUp(el)) {
-        found = el;
-        n++;
-      }
+      if (alike.length > (d.near ? MAX_ALIKE : 1)) return;
+      if (el.localName === d.tag && !ours(el) && roleOf(el) === d.role && clean(nameOf(el, d.role)) === d.name && !hiddenUp(el)) alike.push(el);
       for (const k of kidsOf(el)) if (k.nodeType === 1) visit(k);
     };
     fresh();
     if (document.documentElement) visit(document.documentElement);
-    if (n !== 1) return null;
+    if (d.near) alike = alike.length > MAX_ALIKE ? [] : alike.filter((el) => nearWords(el, d.name) === d.near);
+    if (alike.length !== 1) return null;
+    const found = alike[0];
     refs.byRef.set(r, new WeakRef(found));
     if (!refs.byEl.has(found)) refs.byEl.set(found, r);
     return found;
+  }
+  // nearWords tells one of several alike controls apart as a person does: the words of the
+  // nearest box around it that says more than its name (the post a Reply is under, the row a
+  // Delete is in), as a sorted set. Numbers are left out (a count, a time that moves on as the
+  // page draws again); so is its own name. "" when no box close around it says more.
+  function nearWords(el, name) {
+    const own = new Set(plainWords(name));
+    let up = 0;
+    for (let a = parentOf(el); a && up < 6 && a !== document.body && a !== document.documentElement; a = parentOf(a), up++) {
+      const w = plainWords(textHead(a, 400)).filter((x) => !own.has(x));
+      if (w.length) return [...new Set(w)].sort().join(" ");
+    }
+    return "";
+  }
+  function plainWords(s) {
+    return s.toLowerCase().match(/[\p{L}\p{N}]*\p{L}[\p{L}\p{N}]*/gu) || [];
+  }
+  // textHead is the text el holds, its first max characters in whole words (a box's text is read
+  // only as far as it takes to tell it apart).
+  function textHead(el, max) {
+    let s = "";
+    const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = w.nextNode(); n && s.length <= max; n = w.nextNode()) s += n.data + " ";
+    return s.length > max ? s.slice(0, s.lastIndexOf(" ", max)) : s;
   }
 
   // ---- the composed tree (shadow roots, open or closed, and slots) ----
@@ -1142,9 +1168,20 @@
     let tree = start ? walk(start) : [];
     if (!root && !modal && count <= MAX_NODES) {
       for (const [key, same] of kinds) {
-        const [tag, role, name] = key.split("\n");
-        if (same.length === 1) refs.desc.set(same[0], { tag, role, name: clean(name) });
-        else for (const r of same) refs.desc.delete(r);
+        const [tag, role, raw] = key.split("\n");
+        const name = clean(raw);
+        if (same.length === 1) {
+          refs.desc.set(same[0], { tag, role, name });
+          continue;
+        }
+        // Several alike: each known by the words around it, when no other has the same.
+        const near = same.map((r) => (same.length <= MAX_ALIKE ? nearWords(byRef(r), name) : ""));
+        const times = new Map();
+        for (const w of near) times.set(w, (times.get(w) || 0) + 1);
+        same.forEach((r, i) => {
+          if (near[i] && times.get(near[i]) === 1) refs.desc.set(r, { tag, role, name, near: near[i] });
+          else refs.desc.delete(r);
+        });
       }
     }
     if (interactive) tree = onlyInteractive(tree);

@@ -693,20 +693,40 @@ func TestButtonsWithoutWordsSayWhatTheirCodeCallsThem(t *testing.T) {
 // A page built with React or the like draws its controls again as it renders: after a click,
 // the "Like" the model saw is another element that looks the same, and its ref named nothing
 // ("take a new snapshot": a round trip for each). A ref whose element was the only one of its
-// tag, role and name stands for the one that took its place; one of several alike ("Reply" under
-// each post) does not guess which.
+// tag, role and name stands for the one that took its place; one of several alike ("Reply"
+// under each post) stands for the one among the same words (its post, wherever the feed put
+// it now, its count of likes changed), and never guesses: not between twins ("Notify me" under
+// two posts that say the same), nor for a post that is gone.
 func TestARefFollowsTheControlItsPageDrewAgain(t *testing.T) {
 	site := testkit.NewSite(t)
-	var like, reply string
+	var like, reply, marketReply, notify string
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
 		func(c *testkit.Conversation) []testkit.Call {
-			like, reply = refIn(t, c, `button "Like"`), refIn(t, c, `button "Reply"`)
+			like, reply, notify = refIn(t, c, `button "Like"`), refIn(t, c, `button "Reply"`), refIn(t, c, `button "Notify me"`)
+			marketReply = refMatching(t, c, regexp.MustCompile(`harbour market opens at 8\.[^\[]*\n[^\n]*button "Reply" \[(e\d+)\]`), "the market post's Reply")
 			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Refresh feed"`)})}
 		},
 		func(*testkit.Conversation) []testkit.Call { return []testkit.Call{call("click", obj{"ref": like})} },
 		func(*testkit.Conversation) []testkit.Call { return []testkit.Call{call("click", obj{"ref": like})} },
 		func(*testkit.Conversation) []testkit.Call { return []testkit.Call{call("click", obj{"ref": reply})} },
+		func(*testkit.Conversation) []testkit.Call { return []testkit.Call{call("click", obj{"ref": notify})} },
+		func(*testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": marketReply})}
+		},
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Hide"`)})}
+		},
+		func(*testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": marketReply})}
+		},
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			notify = refIn(t, c, `button "Notify me"`)
+			return []testkit.Call{call("click", obj{"ref": notify})}
+		},
+		// Its post now says it is done; the other twin's Notify me is alone of its kind.
+		func(*testkit.Conversation) []testkit.Call { return []testkit.Call{call("click", obj{"ref": notify})} },
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
@@ -714,7 +734,7 @@ func TestARefFollowsTheControlItsPageDrewAgain(t *testing.T) {
 	allowSite(t, panel, site.URL)
 	runAgent(t, panel, "like the ferry post")
 	clicks := p.results("click")
-	if len(clicks) != 4 {
+	if len(clicks) != 10 {
 		t.Fatalf("calls: %s", p.all())
 	}
 	for i, c := range clicks[1:3] {
@@ -725,11 +745,25 @@ func TestARefFollowsTheControlItsPageDrewAgain(t *testing.T) {
 	if got := inTab[string](t, panel, tab, `document.querySelector("article span").textContent`); got != "2" {
 		t.Errorf("likes: %q; %s", got, p.all())
 	}
-	if r := clicks[3]; !r.Error || !strings.Contains(r.Text, "take a new snapshot") {
-		t.Errorf("a Reply of two, drawn again: %s", r.Text)
+	if r := clicks[3]; r.Error || !strings.Contains(r.Text, `Clicked button “Reply” [`+reply+`]`) {
+		t.Errorf("the ferry post's Reply, drawn again elsewhere: %s", r.Text)
 	}
-	if got := inTab[string](t, panel, tab, `document.getElementById("said").textContent`); strings.Contains(got, "reply") {
-		t.Errorf("a Reply was clicked: %q", got)
+	if r := clicks[4]; !r.Error || !strings.Contains(r.Text, "take a new snapshot") {
+		t.Errorf("a Notify me of twins, drawn again: %s", r.Text)
+	}
+	if r := clicks[5]; r.Error || !strings.Contains(r.Text, `Clicked button “Reply” [`+marketReply+`]`) {
+		t.Errorf("the market post's Reply: %s", r.Text)
+	}
+	if r := clicks[7]; !r.Error || !strings.Contains(r.Text, "take a new snapshot") {
+		t.Errorf("the Reply of a post that is gone: %s", r.Text)
+	}
+	if r := clicks[9]; !r.Error || !strings.Contains(r.Text, "take a new snapshot") {
+		t.Errorf("a Notify me of twins, pressed again once its post changed: %s", r.Text)
+	}
+	// What was pressed, in order, each where the model meant it.
+	heard := inTab[string](t, panel, tab, `document.getElementById("heard").textContent`)
+	if !strings.HasPrefix(heard, "liked; liked; reply to the ferry post; reply to the market post; notify ") || strings.Count(heard, "notify") != 1 {
+		t.Errorf("the page heard %q; %s", heard, p.all())
 	}
 }
 

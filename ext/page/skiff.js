@@ -1268,17 +1268,26 @@
     return clean(u.origin === location.origin ? u.pathname + u.search + u.hash : u.href, 100);
   }
   // scrollRoom is how far a box the page scrolls inside (a list of channels, a pane of
-  // messages, the terms in a dialog: what a person scrolls with the wheel over it) can scroll
-  // up and down, in screens of its own to a tenth; null for one that does not. The page's own
-  // scrolling is said in the snapshot's head; a field scrolls its own text, and code scrolls
-  // what the snapshot already holds whole.
+  // messages, the terms in a dialog: what a person scrolls with the wheel over it; a strip of
+  // cards, a wide table: what they scroll sideways) can scroll each way it scrolls, in screens
+  // of its own to a tenth; null for one that does not. The page's own scrolling is said in the
+  // snapshot's head; a field scrolls its own text, and code scrolls what the snapshot already
+  // holds whole.
   function scrollRoom(el) {
     if (el === document.scrollingElement || el === document.documentElement || /^(textarea|select|pre|code)$/.test(el.localName)) return null;
-    if (!scrolls(el, false)) return null;
+    const t = (n, of) => Math.round((Math.max(0, n) / of) * 10) / 10;
+    let room = null;
     const h = el.clientHeight;
-    if (h < 40 || el.scrollHeight < h + 8) return null;
-    const t = (n) => Math.round((Math.max(0, n) / h) * 10) / 10;
-    return { u: t(el.scrollTop), d: t(el.scrollHeight - h - el.scrollTop) };
+    if (scrolls(el, false) && h >= 40 && el.scrollHeight >= h + 8) room = { u: t(el.scrollTop, h), d: t(el.scrollHeight - h - el.scrollTop, h) };
+    const w = el.clientWidth;
+    if (scrolls(el, true) && w >= 40 && el.scrollWidth >= w + 8) {
+      // A box that reads right to left counts its scrollLeft from 0 down.
+      const x = Math.abs(el.scrollLeft);
+      const back = t(x, w), on = t(el.scrollWidth - w - x, w);
+      const rtl = style(el).direction === "rtl";
+      room = { ...room, l: rtl ? on : back, r: rtl ? back : on };
+    }
+    return room;
   }
   // scrolls says whether el is a box that scrolls what it holds up and down (across: sideways).
   function scrolls(el, across) {

@@ -1698,7 +1698,7 @@ func TestBoxesThatScrollAreScrolled(t *testing.T) {
 			s := p.results("snapshot")[0].Text
 			return []testkit.Call{
 				call("scroll", obj{"ref": ref(s, `navigation "Channels" \[(e\d+)\]`), "direction": "down"}),
-				call("scroll", obj{"ref": ref(s, `\n\s*scrollable \[(e\d+)\]`), "direction": "bottom"}),
+				call("scroll", obj{"ref": ref(s, `\n\s*scrollable \[(e\d+)\] \([^)]*below\)`), "direction": "bottom"}),
 				call("scroll", obj{"ref": ref(s, `button "Pin 1" \[(e\d+)\]`), "direction": "right"}),
 			}
 		},
@@ -1724,8 +1724,16 @@ func TestBoxesThatScrollAreScrolled(t *testing.T) {
 	if !strings.Contains(snaps[0].Text, `button "Pin 12"`) || !strings.Contains(snaps[1].Text, `link "channel-1" [`) {
 		t.Errorf("what a box scrolls to (the pins along the strip, the channels the list was scrolled past) is left out:\n%s\n%s", snaps[0].Text, snaps[1].Text)
 	}
-	if n := strings.Count(snaps[0].Text, "scrollable"); n != 2 {
-		t.Errorf("the snapshot marks %d boxes that scroll up and down, not 2:\n%s", n, snaps[0].Text)
+	if n := strings.Count(snaps[0].Text, "scrollable"); n != 3 {
+		t.Errorf("the snapshot marks %d boxes that scroll, not 3:\n%s", n, snaps[0].Text)
+	}
+	// The strip of pins scrolls sideways, and says so: at its start, then past a screen of it.
+	strip := regexp.MustCompile(`\n\s*scrollable \[e\d+\] \(([^)]*)\):\n\s*button "Pin 1"`)
+	if m := strip.FindStringSubmatch(snaps[0].Text); m == nil || !regexp.MustCompile(`^\d+(\.\d)? screens to the right$`).MatchString(m[1]) {
+		t.Errorf("the first snapshot does not say the pins scroll sideways:\n%s", snaps[0].Text)
+	}
+	if m := strip.FindStringSubmatch(snaps[1].Text); m == nil || !regexp.MustCompile(`^\d+(\.\d)? screens? to the left, \d+(\.\d)? to the right$`).MatchString(m[1]) {
+		t.Errorf("once scrolled, the strip does not say it goes both ways:\n%s", snaps[1].Text)
 	}
 	if r := scrolls[0]; r.Error || !strings.Contains(r.Text, `in navigation “Channels”`) || strings.Contains(r.Text, "into view") {
 		t.Errorf("scrolling the channel list: %s", r.Text)

@@ -80,32 +80,41 @@ type Node struct {
 	Kids   []Item `json:"kids,omitempty"`
 }
 
-// Room is how far a box that scrolls on its own can scroll up and down, in screens of its own.
+// Room is how far a box that scrolls on its own can scroll, in screens of its own: up and down
+// (a list of channels, a pane of messages), and sideways for one that scrolls so (a strip of
+// cards, a wide table). A way it does not scroll is nil.
 type Room struct {
-	Up   float64 `json:"u"`
-	Down float64 `json:"d"`
+	Up    *float64 `json:"u,omitempty"`
+	Down  *float64 `json:"d,omitempty"`
+	Left  *float64 `json:"l,omitempty"`
+	Right *float64 `json:"r,omitempty"`
 }
 
-// String says it as the snapshot writes it: "2.5 screens below", "1 screen above, 0.5 below".
+// String says it as the snapshot writes it: "2.5 screens below", "1 screen above, 0.5 below",
+// "3 screens to the right".
 func (r Room) String() string {
 	var parts []string
+	first := -1.0
 	for _, p := range []struct {
-		n    float64
+		n    *float64
 		side string
-	}{{r.Up, "above"}, {r.Down, "below"}} {
-		if p.n > 0 {
-			parts = append(parts, strconv.FormatFloat(p.n, 'f', -1, 64)+" "+p.side)
+	}{{r.Up, "above"}, {r.Down, "below"}, {r.Left, "to the left"}, {r.Right, "to the right"}} {
+		if p.n != nil && *p.n > 0 {
+			if first < 0 {
+				first = *p.n
+			}
+			parts = append(parts, strconv.FormatFloat(*p.n, 'f', -1, 64)+" "+p.side)
 		}
 	}
 	if len(parts) == 0 {
 		return "less than a tenth of a screen more"
 	}
 	unit := " screens "
-	if r.Up == 1 || r.Up == 0 && r.Down == 1 {
+	if first == 1 {
 		unit = " screen "
 	}
-	first, rest, _ := strings.Cut(parts[0], " ")
-	parts[0] = first + unit + rest
+	n, rest, _ := strings.Cut(parts[0], " ")
+	parts[0] = n + unit + rest
 	return strings.Join(parts, ", ")
 }
 

@@ -206,20 +206,25 @@ func TestLongTextsAreShortenedInAPageSnapshot(t *testing.T) {
 	assert.Equal(t, len(refsIn(part)), len(refsIn(page)), "no control lost")
 }
 
-// A box the page scrolls inside says so, and how far it goes each way, in screens of its own.
+// A box the page scrolls inside says so, and how far it goes each way (sideways too: a strip of
+// cards), in screens of its own.
 func TestBoxesThatScrollSayHowFar(t *testing.T) {
 	var s Snap
 	require.NoError(t, json.Unmarshal([]byte(`{"url":"https://chat.example/","title":"Chat","tree":[
 		{"role":"navigation","name":"Channels","ref":"e1","scroll":{"u":0,"d":3.4},"kids":[{"role":"link","name":"general","ref":"e2"}]},
 		{"role":"scrollable","ref":"e3","scroll":{"u":1,"d":0.5},"kids":[{"t":"Message 1"}]},
 		{"role":"list","ref":"e4","scroll":{"u":2.5,"d":0},"kids":[{"role":"listitem","name":"Last"}]},
-		{"role":"scrollable","ref":"e5","scroll":{"u":0,"d":1},"kids":[{"t":"Only one more"}]}]}`), &s))
+		{"role":"scrollable","ref":"e5","scroll":{"u":0,"d":1},"kids":[{"t":"Only one more"}]},
+		{"role":"list","name":"Deals","ref":"e6","scroll":{"l":0,"r":3},"kids":[{"role":"listitem","name":"Kettle"}]},
+		{"role":"table","ref":"e7","scroll":{"u":0,"d":2,"l":0.5,"r":1},"kids":[{"t":"Prices"}]}]}`), &s))
 	page := Format(&s, SnapOptions{})
 	for _, line := range []string{
 		`navigation "Channels" [e1] scrollable (3.4 screens below):`,
 		`scrollable [e3] (1 screen above, 0.5 below):`,
 		`list [e4] scrollable (2.5 screens above):`,
 		`scrollable [e5] (1 screen below):`,
+		`list "Deals" [e6] scrollable (3 screens to the right):`,
+		`table [e7] scrollable (2 screens below, 0.5 to the left, 1 to the right):`,
 	} {
 		assert.Contains(t, page, line)
 	}

@@ -334,6 +334,16 @@
     for (let x = el; x && x.nodeType === 1; x = parentOf(x)) if (/^(fixed|sticky)$/.test(style(x).position)) return true;
     return false;
   }
+  // standing says whether cover, over an element (hit: the part of it at the element's point),
+  // waits for an answer before it goes, as a dialog or a cookie banner does: a dialog, or a box
+  // fixed over the page, with buttons or links of its own and nothing in it saying it is at
+  // work. A spinner, a loading veil, a toast go by themselves: they are waited out.
+  function standing(cover, hit = cover) {
+    const dialog = cover.localName === "dialog" || /^(dialog|alertdialog)$/.test(roleOf(cover)) || cover.getAttribute("aria-modal") === "true";
+    if (!dialog && !fixedBound(hit)) return false;
+    if (cover.closest("[aria-busy=true]") || cover.querySelector("[role=progressbar], progress, [aria-busy=true]")) return false;
+    return !!cover.querySelector("button, a[href], input, select, textarea, [role=button], [role=link], [role=checkbox], [role=switch]");
+  }
   // opaque says whether el paints a solid box over what is under it.
   function opaque(el, s) {
     if (+s.opacity < 0.9 || s.visibility !== "visible") return false;
@@ -1380,7 +1390,7 @@
       // (a modal list, menu or dialog: Radix, Headless UI): a person sees the element, but
       // must close what is open first.
       const over = /^(aria-hidden|hidden)/.test(why) && !/display|visib|opacity/.test(why) ? openOver(el) : null;
-      if (over) return { error: `${what} is behind ${describe(over)} [${refOf(over)}], which the page holds open over the rest: act in it, or close it first (press_key Escape)`, retry: 1, what };
+      if (over) return { error: `${what} is behind ${describe(over)} [${refOf(over)}], which the page holds open over the rest: act in it, or close it first (press_key Escape)`, retry: 1, lasting: standing(over) ? 1 : undefined, what };
       return { error: `${what} is not visible (${why})`, retry: 1, what };
     }
     if (action !== "hover" && action !== "scroll" && action !== "drop" && disabled(controlOf(el))) return { error: `${what} is disabled`, retry: 1, what };
@@ -1461,7 +1471,7 @@
           const b = boxOf(el);
           if (Math.abs(b.top + b.height / 2 - innerHeight / 2) > innerHeight / 8) bringIntoView(el, "nearest");
         }
-        return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first`, retry: 1, what };
+        return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first`, retry: 1, lasting: standing(cover, hit) ? 1 : undefined, what };
       }
     }
     return { ok: 1, what, point: { x: Math.round(point.x), y: Math.round(point.y) }, viewport: { w: innerWidth, h: innerHeight }, hidden: document.visibilityState === "hidden" ? 1 : undefined, scroll: carried ? { x: scrollX, y: scrollY } : undefined };

@@ -137,6 +137,30 @@ func TestAgentClicksPastAnOverlay(t *testing.T) {
 	}
 }
 
+// A cover that waits for an answer (the cookie banner with its button, a dialog) is told from
+// one that goes by itself (a loading veil): an element under the first is said to be covered
+// once the banner has stood a moment, under the second it is waited for as long as ever.
+func TestACookieBannerIsToldFromALoadingVeil(t *testing.T) {
+	site := testkit.NewSite(t)
+	panel := browser.FreshPanel(t)
+	tab := openTab(t, panel, site.Page("overlay.html"))
+	locate := func() string {
+		return JS[string](t, panel, fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, files: ["page/skiff.js"]}).then(() =>
+			chrome.scripting.executeScript({target: {tabId: %d}, func: () => globalThis.skiffPage.call("locate", JSON.stringify({target: {selector: "#buy"}, action: "click"}))})).then(r => JSON.stringify(r[0].result))`, tab, tab))
+	}
+	if got := locate(); !strings.Contains(got, `is covered by`) || !strings.Contains(got, `"lasting":1`) {
+		t.Errorf("under the cookie banner: %s", got)
+	}
+	inTab[bool](t, panel, tab, `(document.querySelector("#banner div").innerHTML = '<p role="progressbar">Loading…</p>', true)`)
+	if got := locate(); !strings.Contains(got, `is covered by`) || strings.Contains(got, `lasting`) {
+		t.Errorf("under a loading veil: %s", got)
+	}
+	inTab[bool](t, panel, tab, `(document.querySelector("#banner div").innerHTML = '<p>Saved.</p>', true)`)
+	if got := locate(); !strings.Contains(got, `is covered by`) || strings.Contains(got, `lasting`) {
+		t.Errorf("under a veil with nothing to answer: %s", got)
+	}
+}
+
 // links on a real page with thousands of them (Archive of Our Own's, 3,859 anchors): the first
 // ones, as many as a result holds, say how many there are and how to find the others, and a
 // filter finds a link far past them (the footer's "Known Issues"), with a ref to act on it.

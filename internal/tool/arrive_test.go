@@ -109,3 +109,29 @@ func TestOnlyWhatMayPassIsTriedAgain(t *testing.T) {
 	require.ErrorContains(t, err, "no element matches")
 	assert.Greater(t, later.asked["target"], 1, "a selector that may match later was not tried again")
 }
+
+// An element under a cover that waits for an answer (a cookie banner with its buttons, a
+// dialog) is said to be covered once the cover has stood a moment, not after the whole wait
+// for a control enabled late: nothing but an answer takes such a cover away. A cover the page
+// does not say will stay (a loading veil) is waited out as before.
+func TestACoverThatWaitsForAnAnswerIsSaidSoon(t *testing.T) {
+	wasAction, wasCover := ActionWait, CoverWait
+	defer func() { ActionWait, CoverWait = wasAction, wasCover }()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+
+	ActionWait, CoverWait = time.Hour, 100*time.Millisecond // the call's own end: 10 s
+	banner := &pageSays{answer: `{"error":"button “Buy” is covered by div “We use cookies.” at the point where it would be clicked; close or move that first","retry":1,"lasting":1}`, asked: map[string]int{}}
+	_, err := NewEnv(banner, 1, 0).locate(ctx, 1, 0, pageTarget{Ref: "e3"}, "click")
+	require.ErrorContains(t, err, "is covered by", "waited on a cookie banner until the call's own end")
+	// Looked at again (at 50 and 150 ms, the waits between tries being 50, then 100 ms), and
+	// said once it had stood 100 ms: never a fourth time, however slow the machine.
+	assert.Greater(t, banner.asked["locate"], 1, "the banner was not looked at again before it was said")
+	assert.LessOrEqual(t, banner.asked["locate"], 3, "the banner was waited on after it had stood")
+
+	ActionWait, CoverWait = 300*time.Millisecond, 0
+	veil := &pageSays{answer: `{"error":"button “Buy” is covered by div “Loading…” at the point where it would be clicked; close or move that first","retry":1}`, asked: map[string]int{}}
+	_, err = NewEnv(veil, 1, 0).locate(ctx, 1, 0, pageTarget{Ref: "e3"}, "click")
+	require.ErrorContains(t, err, "is covered by")
+	assert.Greater(t, veil.asked["locate"], 1, "a loading veil was not waited out")
+}

@@ -56,6 +56,11 @@ type point struct {
 // facing a real obstacle (a banner over the button) hears about it at once.
 var ActionWait = 3 * time.Second
 
+// CoverWait is how long an element is waited on under a cover that waits for an answer (a
+// dialog, a cookie banner with its buttons): one still there after this is said at once,
+// not after ActionWait, since nothing but an answer takes it away.
+var CoverWait = 700 * time.Millisecond
+
 // locate runs the actionability checks in the element's frame until they pass or ActionWait
 // passes; a check that may pass later (not visible yet, covered, moving, disabled) is tried
 // again.
@@ -72,6 +77,8 @@ func (e *Env) locateFocus(ctx context.Context, tabID, frame int, t pageTarget, c
 func (e *Env) locateWith(ctx context.Context, tabID, frame int, args map[string]any) (*located, error) {
 	deadline := time.Now().Add(min(ActionWait, e.timeout()))
 	wait := 50 * time.Millisecond
+	var standing string // the failure of a cover that waits for an answer, since stood
+	var stood time.Time
 	for {
 		var l located
 		err := e.call(ctx, tabID, frame, pageFiles, "locate", args, &l)
@@ -79,7 +86,16 @@ func (e *Env) locateWith(ctx context.Context, tabID, frame int, args map[string]
 			return &l, nil
 		}
 		var r *retryable
-		if !errors.As(err, &r) || !r.again || time.Now().Add(wait).After(deadline) {
+		again := errors.As(err, &r) && r.again
+		if again && r.lasting {
+			if r.err.Msg != standing {
+				standing, stood = r.err.Msg, time.Now()
+			}
+		} else {
+			standing = ""
+		}
+		held := standing != "" && time.Since(stood) >= CoverWait
+		if !again || held || time.Now().Add(wait).After(deadline) {
 			if r != nil {
 				return nil, r.err
 			}

@@ -47,6 +47,9 @@ func an(word string) string {
 type pageError struct {
 	Error string `json:"error"`
 	Retry int    `json:"retry"`
+	// Lasting: what stands in the way waits for an answer (a dialog, a cookie banner): it is
+	// waited on only for CoverWait, not ActionWait.
+	Lasting int `json:"lasting"`
 	// MovedTo: the call was bound to the site it was approved for, and the tab's top document
 	// is now on this one (ext/sw.js); nothing ran.
 	MovedTo string `json:"movedTo"`
@@ -150,7 +153,7 @@ func decodePage(raw json.RawMessage, out any) error {
 				return movedOn(pe.MovedTo)
 			}
 			if pe.Error != "" {
-				return &retryable{err: &Error{Msg: pe.Error}, again: pe.Retry == 1}
+				return &retryable{err: &Error{Msg: pe.Error}, again: pe.Retry == 1, lasting: pe.Lasting == 1}
 			}
 		}
 	}
@@ -165,8 +168,9 @@ func decodePage(raw json.RawMessage, out any) error {
 
 // retryable is a page failure that may pass if tried again (Playwright's actionability).
 type retryable struct {
-	err   *Error
-	again bool
+	err     *Error
+	again   bool
+	lasting bool
 }
 
 func (r *retryable) Error() string { return r.err.Msg }

@@ -68,11 +68,13 @@
     return s.toLowerCase().match(/[\p{L}\p{N}]*\p{L}[\p{L}\p{N}]*/gu) || [];
   }
   // textHead is the text el holds, its first max characters in whole words (a box's text is read
-  // only as far as it takes to tell it apart).
+  // only as far as it takes to tell it apart: a few hundred text nodes at most, each cut to what
+  // is still wanted, whatever a page puts in them).
   function textHead(el, max) {
     let s = "";
     const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    for (let n = w.nextNode(); n && s.length <= max; n = w.nextNode()) s += n.data + " ";
+    let nodes = 0;
+    for (let n = w.nextNode(); n && s.length <= max && nodes++ < 300; n = w.nextNode()) s += n.data.slice(0, max + 1 - s.length) + " ";
     return s.length > max ? s.slice(0, s.lastIndexOf(" ", max)) : s;
   }
 

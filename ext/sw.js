@@ -37,6 +37,7 @@ let started = false;
 function core() {
   if (started) return ready;
   started = true;
+  heardNetErrors();
   const go = new Go();
   // The copy is compiled as it streams out of the Cache API: V8 decodes and validates it on
   // background threads while it arrives, and, while a panel keeps the core compiled
@@ -136,7 +137,7 @@ chrome.alarms.onAlarm.addListener((a) => {
 // A tab that navigates or closes drops what the running core holds of it (a page read, a
 // dialog). Chrome wakes the worker for these at every page load of every tab the user browses,
 // so they are forwarded only to a core already running: a core not running holds nothing.
-chrome.tabs.onRemoved.addListener((tabId) => started && forward("tab.removed", { tabId }));
+chrome.tabs.onRemoved.addListener((tabId) => (started ? forward("tab.removed", { tabId }) : keepNetError(tabId, null)));
 // A download an action set off is said in its result (internal/tool, downloaded).
 chrome.downloads.onCreated.addListener((d) => started && forward("download.created", { id: d.id, url: d.finalUrl || d.url, referrer: d.referrer || "" }));
 // A page setting out for another document (before it commits, which a slow server delays): an
@@ -145,10 +146,46 @@ chrome.webNavigation.onBeforeNavigate.addListener((d) => started && d.frameId ==
 // The tab a page opened, and which tab's page opened it: Chrome's openerTabId names the window's
 // active tab when that page is in a background tab (an outside agent's, or one the user left).
 chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => started && forward("tab.opened", { tabId: d.tabId, sourceTabId: d.sourceTabId }));
-chrome.webNavigation.onCommitted.addListener((d) => started && forward("tab.committed", { tabId: d.tabId, frameId: d.frameId, url: d.url }));
+chrome.webNavigation.onCommitted.addListener((d) => {
+  if (started) forward("tab.committed", { tabId: d.tabId, frameId: d.frameId, url: d.url });
+  else if (d.frameId === 0) keepNetError(d.tabId, null);
+});
 // Why a tab's page did not load (net::ERR_NAME_NOT_RESOLVED…), which its error page does not
-// let an extension read.
-chrome.webNavigation.onErrorOccurred.addListener((d) => started && d.frameId === 0 && forward("tab.neterror", { tabId: d.tabId, url: d.url, error: d.error }));
+// let an extension read. Chrome says it once, as the load fails, most often to a worker whose
+// core is not running (a tab the user browses): it is kept in session storage, one a tab,
+// until the tab loads a page or closes, and the core hears it when it starts (a panel opened
+// over that error page, an outside agent's snapshot of it).
+chrome.webNavigation.onErrorOccurred.addListener((d) => {
+  if (d.frameId !== 0) return;
+  const e = { tabId: d.tabId, url: d.url, error: d.error };
+  if (started) forward("tab.neterror", e);
+  else if (d.error !== "net::ERR_ABORTED") keepNetError(d.tabId, e);
+});
+const NET_ERRORS = "netErrors";
+let netErrors = Promise.resolve(); // the writes to them, one after the other
+// keepNetError keeps e as why tab's page did not load, or forgets the tab's (e null).
+function keepNetError(tab, e) {
+  netErrors = netErrors
+    .then(async () => {
+      const all = (await chrome.storage.session.get(NET_ERRORS))[NET_ERRORS] || {};
+      if (!e && !all[tab]) return;
+      if (e) all[tab] = e;
+      else delete all[tab];
+      await chrome.storage.session.set({ [NET_ERRORS]: all });
+    })
+    .catch(() => {});
+}
+// heardNetErrors hands the core what was kept while it was not running.
+function heardNetErrors() {
+  netErrors = netErrors
+    .then(async () => {
+      const all = (await chrome.storage.session.get(NET_ERRORS))[NET_ERRORS];
+      if (!all) return;
+      await chrome.storage.session.remove(NET_ERRORS);
+      for (const e of Object.values(all)) forward("tab.neterror", e);
+    })
+    .catch(() => {});
+}
 
 // Chats started in an incognito window are kept in memory only (session storage, keys
 // "private/…"), and only while an incognito window is open: when the last one closes, a

@@ -208,6 +208,39 @@ func TestBrowsingDoesNotStartTheCore(t *testing.T) {
 	}
 }
 
+// Why a tab's page did not load is known to a core that was not running when it failed:
+// Chrome says it once, as the load fails, to a worker it woke for that alone (a tab the user
+// browses does not start the core), and the worker keeps it for the core. An agent's snapshot
+// of that error page, from a panel opened afterwards, says why ("net::ERR_NAME_NOT_RESOLVED"),
+// as it does for a page that failed under a running core. In a browser of its own, with
+// nothing else that wants the core.
+func TestAnErrorPageSeenBeforeTheCoreRanSaysWhy(t *testing.T) {
+	b, stop, err := Launch(RepoRoot()+"/ext", t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	const away = "http://unreachable.invalid/"
+	_, _ = chromedp.Run(b.Tab(t, "about:blank"), chromedp.Navigate(away)) // it fails: that is the point
+	kept := `chrome.storage.session.get("netErrors").then(v => Object.values(v.netErrors || {}).some(e => e.url === "` + away + `" && e.error === "net::ERR_NAME_NOT_RESOLVED"))`
+	Eventually(t, 20*time.Second, func() bool { return b.WorkerRunning() && WorkerValue[bool](t, b, kept) }, "the worker did not keep why the page did not load")
+	if WorkerValue[bool](t, b, "started") {
+		t.Fatal("the core started for a page that did not load")
+	}
+	tab := 0
+	p := &plan{steps: []step{func(*testkit.Conversation) []testkit.Call { return []testkit.Call{call("snapshot", obj{"tabId": tab})} }}}
+	m := testkit.NewModel(t, p.script)
+	panel := b.Panel(t)
+	Configure(t, panel, "openai", m.URL, "sk-agent", "gpt-test")
+	tab = JS[int](t, panel, `chrome.tabs.query({url: "`+away+`"}).then(t => t[0].id)`)
+	runAgent(t, panel, "why does this page not load?")
+	if s := p.results("snapshot"); len(s) != 1 || !strings.Contains(s[0].Text, away+" could not be loaded (net::ERR_NAME_NOT_RESOLVED)") {
+		t.Errorf("the snapshot of the error page: %s", p.all())
+	}
+	// Heard, it is the core's: the worker keeps it no longer.
+	Eventually(t, 10*time.Second, func() bool { return !WorkerValue[bool](t, b, kept) }, "the worker still keeps what the core heard")
+}
+
 // The worker killed mid-stream: the panel reconnects (waking a new worker) and the conversation
 // is intact, the partial reply marked as interrupted.
 func TestWorkerKilledMidStream(t *testing.T) {

@@ -63,7 +63,7 @@ function open() {
   $("model-menu").hidden = false;
   $("model-badge").setAttribute("aria-expanded", "true");
   $("model-find").value = "";
-  $("model-note").textContent = "";
+  $("model-note").textContent = $("model-note").title = "";
   pick = -1; // on the model in use, once drawn
   moved = false;
   draw();
@@ -88,11 +88,11 @@ function open() {
   call("provider.models", { provider: id }).finally(settled).then((r) => {
     if (r.live) live.set(id, r.models);
     if ($("model-menu").hidden || state.settings.provider !== id) return;
-    $("model-note").textContent = r.live ? "" : t("sModelsBuiltIn", say(r.errorText, r.error));
+    $("model-note").textContent = $("model-note").title = r.live ? "" : t("sModelsBuiltIn", say(r.errorText, r.error));
     if (!moved) pick = -1; // still on the model in use, wherever the live list puts it
     draw();
   }, (e) => {
-    if (!$("model-menu").hidden) $("model-note").textContent = e.message;
+    if (!$("model-menu").hidden) $("model-note").textContent = $("model-note").title = e.message;
   });
 }
 
@@ -216,7 +216,7 @@ async function choose(i) {
   try {
     state.settings = await call("settings.save", { settings: s, keys: {} });
   } catch (e) {
-    $("model-note").textContent = e.message;
+    $("model-note").textContent = $("model-note").title = e.message;
     return;
   }
   close(false);

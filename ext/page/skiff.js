@@ -340,11 +340,21 @@
   // waits for an answer before it goes, as a dialog or a cookie banner does: a dialog, or a box
   // fixed over the page, with buttons or links of its own and nothing in it saying it is at
   // work. A spinner, a loading veil, a toast go by themselves: they are waited out.
+  // Its parts are looked for in shadow roots too: consent banners are often drawn in one.
   function standing(cover, hit = cover) {
     const dialog = cover.localName === "dialog" || /^(dialog|alertdialog)$/.test(roleOf(cover)) || cover.getAttribute("aria-modal") === "true";
     if (!dialog && !fixedBound(hit)) return false;
-    if (cover.closest("[aria-busy=true]") || cover.querySelector("[role=progressbar], progress, [aria-busy=true]")) return false;
-    return !!cover.querySelector("button, a[href], input, select, textarea, [role=button], [role=link], [role=checkbox], [role=switch]");
+    for (let x = cover; x; x = parentOf(x)) if (x.getAttribute && x.getAttribute("aria-busy") === "true") return false;
+    let answer = false;
+    let seen = 0;
+    const look = (el) => {
+      if (seen++ > 3000) return false;
+      if (el.matches("[role=progressbar], progress, [aria-busy=true]")) return true; // at work
+      if (el.matches("button, a[href], input, select, textarea, [role=button], [role=link], [role=checkbox], [role=switch]")) answer = true;
+      for (const k of kidsOf(el)) if (k.nodeType === 1 && look(k)) return true;
+      return false;
+    };
+    return !look(cover) && answer;
   }
   // opaque says whether el paints a solid box over what is under it.
   function opaque(el, s) {

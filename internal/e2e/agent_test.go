@@ -151,6 +151,16 @@ func TestACookieBannerIsToldFromALoadingVeil(t *testing.T) {
 	if got := locate(); !strings.Contains(got, `is covered by`) || !strings.Contains(got, `"lasting":1`) {
 		t.Errorf("under the cookie banner: %s", got)
 	}
+	// A consent banner drawn in a closed shadow root, as many are.
+	inTab[bool](t, panel, tab, `(() => {
+		const host = document.createElement("div");
+		host.attachShadow({mode: "closed"}).innerHTML = '<p>We use cookies.</p><button type="button">OK</button>';
+		document.querySelector("#banner div").replaceChildren(host);
+		return true;
+	})()`)
+	if got := locate(); !strings.Contains(got, `is covered by`) || !strings.Contains(got, `"lasting":1`) {
+		t.Errorf("under a cookie banner in a shadow root: %s", got)
+	}
 	inTab[bool](t, panel, tab, `(document.querySelector("#banner div").innerHTML = '<p role="progressbar">Loading…</p>', true)`)
 	if got := locate(); !strings.Contains(got, `is covered by`) || strings.Contains(got, `lasting`) {
 		t.Errorf("under a loading veil: %s", got)

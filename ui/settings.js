@@ -116,7 +116,8 @@ async function loadModels() {
   const id = formProvider;
   $("models-note").textContent = t("sLoadingModels");
   try {
-    const r = await call("provider.models", { provider: id });
+    // The address and key in the form, saved or not, as Test connection uses them.
+    const r = await call("provider.models", { provider: id, key: $("apiKey").value, baseURL: $("baseURL").value.trim() });
     if (id !== formProvider) return;
     setModelOptions(r.models);
     $("models-note").textContent = r.live ? t("sModelsLive", r.models.length, providerDef(id).name) : t("sModelsBuiltIn", say(r.errorText, r.error));

@@ -277,6 +277,13 @@ func TestModelsFallBackToCatalogue(t *testing.T) {
 	assert.Equal(t, false, r["live"])
 	assert.NotEmpty(t, r["models"])
 	assert.Contains(t, r["error"], "Groq")
+	// A server of one's own has no catalogue to fall back to: an empty list, not null (the
+	// panel's Settings said "Cannot read properties of null").
+	c = newCore(t, store.NewMemKV(), "custom", srv.URL)
+	p = &panel{}
+	r = p.call(t, c, "provider.models", nil)["result"].(map[string]any)
+	assert.Equal(t, false, r["live"])
+	assert.Equal(t, []any{}, r["models"])
 }
 
 // The last incognito window closing stops the private chats' runs, waits for each to store its

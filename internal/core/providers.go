@@ -43,7 +43,11 @@ type Models struct {
 
 // builtIn is the catalogue of p, with why the live list is not there.
 func builtIn(p provider.Provider, why i18n.Text) *Models {
-	return &Models{Models: p.Models, Error: why.English(), ErrorText: &why}
+	models := p.Models
+	if models == nil {
+		models = []provider.Model{} // a server of one's own has no catalogue: the panel reads a list, never null
+	}
+	return &Models{Models: models, Error: why.English(), ErrorText: &why}
 }
 
 func (c *Core) models(ctx context.Context, req ProviderParams) (*Models, error) {
@@ -51,7 +55,7 @@ func (c *Core) models(ctx context.Context, req ProviderParams) (*Models, error) 
 	if err != nil {
 		return nil, err
 	}
-	p, key, err := resolve(s, req.Provider, "", "")
+	p, key, err := resolve(s, req.Provider, req.BaseURL, req.Key) // the form's, not saved yet, when given
 	if err != nil {
 		return nil, err
 	}

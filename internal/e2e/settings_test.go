@@ -92,6 +92,13 @@ func TestSettingsExplainThemselves(t *testing.T) {
 	if s := JS[string](t, tab, `[...document.querySelectorAll("#provider-grid .provider")].map(l => l.textContent).join("|")`); !strings.Contains(s, "OpenAINeeds a key") && !strings.Contains(s, "OpenAIneeds a key") || !strings.Contains(s, "Ollamaon this computer") {
 		t.Fatalf("grid %q", s)
 	}
+	// A server of one's own has no catalogue to fall back to: out of reach, the note says so
+	// (it said "Cannot read properties of null").
+	Do(t, tab, chromedp.Click(`#provider-grid label:has(input[value="custom"])`))
+	WaitJS(t, tab, `document.querySelector('#provider-grid input[value="custom"]').checked`)
+	TypeInto(t, tab, "#baseURL", "http://127.0.0.1:9/v1")
+	Do(t, tab, chromedp.Click("#load-models"))
+	WaitJS(t, tab, `document.getElementById("models-note").textContent.startsWith("Built-in list (Custom (OpenAI-compatible): could not reach the provider")`)
 	// Picking a provider redraws the form, and the grid's labels stay the nodes they were (a
 	// press under way on one is not lost to a redraw).
 	JS[bool](t, tab, `document.querySelector('#provider-grid label:has(input[value="groq"])').skiffMark = true`)

@@ -7,7 +7,7 @@ import { call } from "./connection.js";
 import { showSession } from "./chat.js";
 import { state, agentDef } from "./state.js";
 import { renderBadge } from "./settings.js";
-import { t, ago } from "./i18n.js";
+import { t, ago, errorWords } from "./i18n.js";
 
 let goToChat = () => {};
 
@@ -64,7 +64,7 @@ async function show(agent, title) {
       return li;
     }));
   } catch (err) {
-    status.textContent = err.message;
+    status.textContent = errorWords(err);
   }
 }
 
@@ -93,6 +93,6 @@ $("agent-session-list").addEventListener("click", async (e) => {
     goToChat();
   } catch (err) {
     b.disabled = false;
-    status.textContent = err.message;
+    status.textContent = errorWords(err);
   }
 });

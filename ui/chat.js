@@ -8,7 +8,7 @@ import { flagNote, storedAttachment } from "./tools.js";
 import { fileLabel } from "./attach.js";
 import { planCard } from "./cards.js";
 import { runEnded } from "./page.js";
-import { t, say, chatTitle, onLanguage } from "./i18n.js";
+import { t, say, chatTitle, onLanguage, errorWords } from "./i18n.js";
 import { details } from "./details.js";
 import { canSpeak, speak, reader, speakingId, spokenText, stopSpeaking, replyLanguage, trouble } from "./speech.js";
 
@@ -448,21 +448,21 @@ $("messages").addEventListener("click", async (e) => {
       state.readHere = state.active.id;
       await call("chat.regenerate", hooks.runParams());
     } catch (err) {
-      banner(err.message);
+      banner(errorWords(err));
     }
   } else if (b.classList.contains("version-go")) {
     try {
       await call("chat.version", { sessionId: state.active.id, messageId: n.dataset.id, version: Number(b.dataset.version) });
       messageNode(n.dataset.id)?.querySelector(`.version-go[aria-label="${b.getAttribute("aria-label")}"]`)?.focus();
     } catch (err) {
-      banner(err.message);
+      banner(errorWords(err));
     }
   } else if (b.classList.contains("continue-msg")) {
     try {
       state.readHere = state.active.id;
       await call("chat.continue", hooks.runParams());
     } catch (err) {
-      banner(err.message);
+      banner(errorWords(err));
     }
   } else if (b.classList.contains("branch-msg")) {
     hooks.branch(n.dataset.id);
@@ -517,7 +517,7 @@ function startEdit(n) {
       state.readHere = state.active.id;
       await call("chat.edit", { ...hooks.runParams(), text: ta.value });
     } catch (err) {
-      banner(err.message);
+      banner(errorWords(err));
     }
   };
   send.addEventListener("click", submit);

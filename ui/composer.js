@@ -6,7 +6,7 @@ import { call } from "./connection.js";
 import { state, hostedChat, NEW_CHAT } from "./state.js";
 import { showSession, stopHearing } from "./chat.js";
 import { attachForSend, afterSend, currentWindow, hasAsk, privateWindow, pageInFront } from "./page.js";
-import { t, onLanguage } from "./i18n.js";
+import { t, onLanguage, errorWords } from "./i18n.js";
 import * as slash from "./slash.js";
 import { Attachments } from "./attach.js";
 import { promptsOf, asCommands, fill, valuesNow } from "./prompts.js";
@@ -58,7 +58,7 @@ for (const [, sel] of pickers()) {
     try {
       await call("agent.option", { sessionId: state.active.id, option: sel.dataset.option, value: sel.value });
     } catch (err) {
-      banner(err.message);
+      banner(errorWords(err));
     }
   });
 }
@@ -121,7 +121,7 @@ $("composer").addEventListener("submit", async (e) => {
     drawMode();
   } catch (err) {
     $("input").value = text; // nothing is lost
-    banner(err.message);
+    banner(errorWords(err));
   }
 });
 
@@ -148,6 +148,6 @@ export async function newChat() {
     showSession(await call("session.new", { private: privateWindow() }));
     await composerHooks.afterNew();
   } catch (err) {
-    banner(err.message);
+    banner(errorWords(err));
   }
 }

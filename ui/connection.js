@@ -25,7 +25,7 @@ function connect() {
   port = chrome.runtime.connect({ name: "panel" });
   port.onMessage.addListener(receive);
   port.onDisconnect.addListener(() => {
-    for (const { reject } of pending.values()) reject(new Error(t("workerRestarted")));
+    for (const { reject } of pending.values()) reject(Object.assign(new Error(t("workerRestarted")), { said: true }));
     pending.clear();
     port = null;
     setTimeout(reconnect, 100); // the worker was stopped: reconnecting wakes it
@@ -61,7 +61,7 @@ function receive(raw) {
     if (!p) return;
     pending.delete(m.id);
     if (m.ok) p.resolve(m.result);
-    else p.reject(Object.assign(new Error(say(m.error.text, m.error.message)), { field: m.error.field }));
+    else p.reject(Object.assign(new Error(say(m.error.text, m.error.message)), { field: m.error.field, said: true }));
     return;
   }
   const fn = pushHandlers.get(m.type);

@@ -3,7 +3,7 @@
 // agents' diffs show in their chats.
 import { $, el } from "./dom.js";
 import { call } from "./connection.js";
-import { t } from "./i18n.js";
+import { t, errorWords } from "./i18n.js";
 
 let path = "";
 
@@ -27,7 +27,7 @@ async function show(p) {
     }));
     if (!items.length) $("file-list").append(el("li", { className: "note", textContent: t("fEmpty") }));
   } catch (err) {
-    $("file-list").replaceChildren(el("li", { className: "note", textContent: err.message }));
+    $("file-list").replaceChildren(el("li", { className: "note", textContent: errorWords(err) }));
   }
 }
 
@@ -53,7 +53,7 @@ $("file-list").addEventListener("click", async (e) => {
     $("file-view").hidden = false;
     $("file-view").dataset.path = full;
   } catch (err) {
-    $("file-view").textContent = err.message;
+    $("file-view").textContent = errorWords(err);
     $("file-view").hidden = false;
   }
 });

@@ -5,7 +5,7 @@ import { $, el, download, keyed } from "./dom.js";
 import { call } from "./connection.js";
 import { state, providerDef } from "./state.js";
 import { showSession } from "./chat.js";
-import { t, ago, chatTitle } from "./i18n.js";
+import { t, ago, chatTitle, errorWords } from "./i18n.js";
 import * as agentSessions from "./agentsessions.js";
 import { privateWindow } from "./page.js";
 import { openFind } from "./find.js";
@@ -124,7 +124,7 @@ $("session-list").addEventListener("click", async (e) => {
       refreshSessions();
     }
   } catch (err) {
-    $("history-status").textContent = err.message;
+    $("history-status").textContent = errorWords(err);
   }
 });
 
@@ -145,7 +145,7 @@ function startRename(li) {
         await call("session.rename", { sessionId: li.dataset.id, title: input.value });
         if (state.active && state.active.id === li.dataset.id) state.active.title = input.value.trim();
       } catch (err) {
-        $("history-status").textContent = err.message;
+        $("history-status").textContent = errorWords(err);
       }
     }
     delete li.dataset.renaming;
@@ -187,7 +187,7 @@ async function redrawList() {
     const hits = await call("session.search", { query: q, private: privateWindow() });
     if (seq === searchSeq) renderSessionList(hits);
   } catch (err) {
-    $("history-status").textContent = err.message;
+    $("history-status").textContent = errorWords(err);
   }
 }
 
@@ -197,7 +197,7 @@ $("export-json").addEventListener("click", async () => {
     download(f);
     $("history-status").textContent = t("hSavedFile", f.name);
   } catch (err) {
-    $("history-status").textContent = err.message;
+    $("history-status").textContent = errorWords(err);
   }
 });
 
@@ -219,6 +219,6 @@ $("import-file").addEventListener("change", async (e) => {
     await refreshSessions();
     renderSessionList(state.sessions);
   } catch (err) {
-    status.textContent = t("hImportFailed", err.message);
+    status.textContent = t("hImportFailed", errorWords(err));
   }
 });

@@ -64,6 +64,16 @@ function entry(key) {
   return catalog[key] || english[key];
 }
 
+// errorWords is an error as the user reads it. The core's failures and refusals (and skiffd's) are
+// sentences already, in their language: the connection marks them said. Anything else is a
+// fault of the page's own code (a TypeError's "Cannot read properties of null") or a browser
+// API's English: the user reads a sentence of ours, the console keeps the details.
+export function errorWords(err) {
+  if (err && err.said) return err.message;
+  console.error(err);
+  return t("panelFault");
+}
+
 // t is the message key in the user's language with its arguments; a number first picks the
 // plural form (key_one, key_other) when the catalog has them.
 export function t(key, ...args) {

@@ -22,7 +22,7 @@ import * as queue from "./queue.js";
 import * as elsewhere from "./elsewhere.js";
 import { initModelMenu } from "./modelmenu.js";
 import { openFind, chatShown } from "./find.js";
-import { t, setLanguage, chatTitle } from "./i18n.js";
+import { t, setLanguage, chatTitle, errorWords } from "./i18n.js";
 
 // ---- views: chat, history, memories, workflows, files, permissions, settings ----
 
@@ -122,7 +122,7 @@ $("branch-of-open").addEventListener("click", async () => {
   try {
     chat.showSession(await connection.call("session.open", { sessionId: state.active.branchOf.id }));
   } catch (err) {
-    banner(err.message);
+    banner(errorWords(err));
   }
 });
 
@@ -138,7 +138,7 @@ chat.hooks.branch = async (messageId, text) => {
       await connection.call("chat.regenerate", runParams());
     }
   } catch (err) {
-    banner(err.message);
+    banner(errorWords(err));
   }
 };
 settings.hooks.saved = async () => {
@@ -186,7 +186,7 @@ connection.onConnect(async () => {
   try {
     st = await connection.call("core.hello", { private: page.privateWindow() });
   } catch (e) {
-    banner(e.message);
+    banner(errorWords(e));
     return;
   }
   setProviders(st.providers);
@@ -224,7 +224,7 @@ async function takeHandoff() {
     try {
       chat.showSession(await connection.call("session.open", { sessionId: handoff.sessionId }));
     } catch (e) {
-      banner(e.message);
+      banner(errorWords(e));
     }
   }
   if (handoff.draft) $("input").value = handoff.draft;

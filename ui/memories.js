@@ -3,7 +3,7 @@
 import { $, el } from "./dom.js";
 import { call } from "./connection.js";
 import { state } from "./state.js";
-import { t } from "./i18n.js";
+import { t, errorWords } from "./i18n.js";
 
 export async function openMemories() {
   const s = state.settings;
@@ -18,7 +18,7 @@ async function loadMemories() {
   try {
     renderMemories((await call("memory.list")) || []);
   } catch (err) {
-    $("memories-note").textContent = err.message;
+    $("memories-note").textContent = errorWords(err);
   }
 }
 
@@ -50,7 +50,7 @@ $("memory-form").addEventListener("submit", async (e) => {
     $("memory-input").value = "";
     await loadMemories();
   } catch (x) {
-    err.textContent = x.message;
+    err.textContent = errorWords(x);
   }
 });
 
@@ -64,7 +64,7 @@ $("memory-list").addEventListener("click", async (e) => {
       await loadMemories();
       $("memory-input").focus();
     } catch (x) {
-      document.querySelector('.field-error[data-for="memory"]').textContent = x.message;
+      document.querySelector('.field-error[data-for="memory"]').textContent = errorWords(x);
     }
   } else if (b.classList.contains("m-edit")) {
     const text = li.querySelector(".m-text");
@@ -87,7 +87,7 @@ $("memory-list").addEventListener("click", async (e) => {
       await call("memory.update", { memoryId: li.dataset.id, content: li.querySelector("textarea").value });
       await loadMemories();
     } catch (x) {
-      document.querySelector('.field-error[data-for="memory"]').textContent = x.message;
+      document.querySelector('.field-error[data-for="memory"]').textContent = errorWords(x);
     }
   }
 });

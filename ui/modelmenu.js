@@ -8,7 +8,7 @@
 import { $, el, announce } from "./dom.js";
 import { call } from "./connection.js";
 import { state, providerDef, agentDef } from "./state.js";
-import { t, say } from "./i18n.js";
+import { t, say, errorWords } from "./i18n.js";
 
 let options = []; // what the list offers now: {provider, model, name}
 let pick = 0; // the option the arrows are on
@@ -92,7 +92,7 @@ function open() {
     if (!moved) pick = -1; // still on the model in use, wherever the live list puts it
     draw();
   }, (e) => {
-    if (!$("model-menu").hidden) $("model-note").textContent = $("model-note").title = e.message;
+    if (!$("model-menu").hidden) $("model-note").textContent = $("model-note").title = errorWords(e);
   });
 }
 
@@ -216,7 +216,7 @@ async function choose(i) {
   try {
     state.settings = await call("settings.save", { settings: s, keys: {} });
   } catch (e) {
-    $("model-note").textContent = $("model-note").title = e.message;
+    $("model-note").textContent = $("model-note").title = errorWords(e);
     return;
   }
   close(false);

@@ -4,7 +4,7 @@
 import { $, el, keyed, banner } from "./dom.js";
 import { call, on } from "./connection.js";
 import { askBox } from "./tools.js";
-import { t, say, onLanguage } from "./i18n.js";
+import { t, say, onLanguage, errorWords } from "./i18n.js";
 
 // The statuses last shown, drawn again in a new language.
 let lastLink = null;
@@ -81,6 +81,6 @@ $("link-retry").addEventListener("click", async () => {
   try {
     renderLink(await call("link.retry"));
   } catch (e) {
-    $("link-status").textContent = e.message;
+    $("link-status").textContent = errorWords(e);
   }
 });

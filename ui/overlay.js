@@ -13,7 +13,7 @@ import * as page from "./page.js";
 import * as queue from "./queue.js";
 import { renderTool, toolHooks } from "./tools.js";
 import { newChat, showMode, toggleAgent, runParams, composerHooks } from "./composer.js";
-import { t, setLanguage } from "./i18n.js";
+import { t, setLanguage, errorWords } from "./i18n.js";
 
 composerHooks.placeholder = "placeholderOverlay";
 
@@ -115,7 +115,7 @@ connection.onConnect(async () => {
   try {
     st = await connection.call("core.hello");
   } catch (e) {
-    banner(e.message);
+    banner(errorWords(e));
     return;
   }
   setProviders(st.providers);

@@ -5,7 +5,7 @@
 import { $ } from "./dom.js";
 import { call } from "./connection.js";
 import { state, busy } from "./state.js";
-import { t, say, onLanguage } from "./i18n.js";
+import { t, say, onLanguage, errorWords } from "./i18n.js";
 
 let focusInput = () => {};
 let windowId = 0;
@@ -57,7 +57,7 @@ export async function refreshPage(fresh = false) {
   try {
     peek = await call("page.peek", { windowId, fresh });
   } catch (e) {
-    peek = { error: e.message };
+    peek = { error: errorWords(e) };
   }
   if (seq !== page.seq) return;
   if (!page.peek || !peek || page.peek.tabId !== peek.tabId || page.peek.url !== peek.url) page.removed = false;

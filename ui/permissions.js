@@ -3,7 +3,7 @@
 // first), exportable as JSON.
 import { $, el, download } from "./dom.js";
 import { call } from "./connection.js";
-import { t, say, ago } from "./i18n.js";
+import { t, say, ago, errorWords } from "./i18n.js";
 import { privateWindow } from "./page.js";
 
 // An incognito window's panel sees, sets and clears the decisions and calls of its private
@@ -42,7 +42,7 @@ async function load(r) {
   try {
     render(r || (await call("permission.list", seen())));
   } catch (e) {
-    $("permissions-status").textContent = e.message;
+    $("permissions-status").textContent = errorWords(e);
   }
 }
 
@@ -87,7 +87,7 @@ $("policy-list").addEventListener("click", async (e) => {
     await load(await call("permission.revoke", { tool: li.dataset.tool, origin: li.dataset.origin, private: li.dataset.private === "1" }));
     $("permissions-status").textContent = t("revoked");
   } catch (x) {
-    $("permissions-status").textContent = x.message;
+    $("permissions-status").textContent = errorWords(x);
   }
 });
 
@@ -108,7 +108,7 @@ $("policy-reset").addEventListener("click", async () => {
     await load(await call("permission.reset", seen()));
     $("permissions-status").textContent = t("resetDone");
   } catch (x) {
-    $("permissions-status").textContent = x.message;
+    $("permissions-status").textContent = errorWords(x);
   }
 });
 
@@ -120,7 +120,7 @@ $("policy-form").addEventListener("submit", async (e) => {
     await load(await call("permission.set", { tool: $("policy-tool").value, origin: $("policy-origin").value, decision: $("policy-decision").value, ...seen() }));
     $("policy-origin").value = "";
   } catch (x) {
-    err.textContent = x.message;
+    err.textContent = errorWords(x);
     $("policy-origin").focus();
   }
 });
@@ -129,6 +129,6 @@ $("audit-export").addEventListener("click", async () => {
   try {
     download(await call("audit.export", seen()));
   } catch (x) {
-    $("permissions-status").textContent = x.message;
+    $("permissions-status").textContent = errorWords(x);
   }
 });

@@ -6,7 +6,7 @@ import { $, el, keyed, banner } from "./dom.js";
 import { call } from "./connection.js";
 import { state, busy } from "./state.js";
 import { runParams } from "./composer.js";
-import { t, onLanguage } from "./i18n.js";
+import { t, onLanguage, errorWords } from "./i18n.js";
 
 let shown = { id: "", items: [] };
 
@@ -28,7 +28,7 @@ export async function loadQueue(force) {
     const items = await call("queue.list", { sessionId: id });
     if (state.active && state.active.id === id) drawQueue(id, items);
   } catch (err) {
-    banner(err.message);
+    banner(errorWords(err));
   }
 }
 
@@ -112,7 +112,7 @@ async function change(id, text) {
   try {
     drawQueue(shown.id, await call("queue.edit", { sessionId: shown.id, id, text }));
   } catch (err) {
-    banner(err.message);
+    banner(errorWords(err));
     loadQueue(true);
   }
 }
@@ -121,6 +121,6 @@ $("queue-send").addEventListener("click", async () => {
   try {
     await call("queue.send", runParams());
   } catch (err) {
-    banner(err.message);
+    banner(errorWords(err));
   }
 });

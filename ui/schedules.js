@@ -4,7 +4,7 @@
 // last went; paused, resumed, deleted; made from a workflow's row or from a prompt.
 import { $, el, keyed } from "./dom.js";
 import { call, on } from "./connection.js";
-import { t, say, when, onLanguage } from "./i18n.js";
+import { t, say, when, onLanguage, errorWords } from "./i18n.js";
 
 let list = [];
 
@@ -12,7 +12,7 @@ export async function loadSchedules() {
   try {
     list = (await call("schedule.list")) || [];
   } catch (err) {
-    $("workflows-status").textContent = err.message;
+    $("workflows-status").textContent = errorWords(err);
     return;
   }
   draw();
@@ -116,7 +116,7 @@ export function scheduleForm(w) {
       else form.reset();
       await loadSchedules();
     } catch (err) {
-      $("workflows-status").textContent = err.message;
+      $("workflows-status").textContent = errorWords(err);
     }
   });
   return form;
@@ -139,7 +139,7 @@ $("schedule-list").addEventListener("click", async (e) => {
     }
     await loadSchedules();
   } catch (err) {
-    $("workflows-status").textContent = err.message;
+    $("workflows-status").textContent = errorWords(err);
   }
 });
 

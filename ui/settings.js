@@ -4,7 +4,7 @@
 import { $, el, keyed } from "./dom.js";
 import { call } from "./connection.js";
 import { state, providerDef, agentDef, modelOf } from "./state.js";
-import { t, say, onLanguage } from "./i18n.js";
+import { t, say, onLanguage, errorWords } from "./i18n.js";
 import { promptsOf } from "./prompts.js";
 import { canSpeak, voices } from "./speech.js";
 
@@ -123,7 +123,7 @@ async function loadModels() {
     $("models-note").textContent = r.live ? t("sModelsLive", r.models.length, providerDef(id).name) : t("sModelsBuiltIn", say(r.errorText, r.error));
     $("models-note").title = $("models-note").textContent; // the line may be cut short
   } catch (e) {
-    $("models-note").textContent = e.message;
+    $("models-note").textContent = errorWords(e);
   }
 }
 
@@ -144,7 +144,7 @@ $("test-connection").addEventListener("click", async () => {
     st.textContent = say(r.messageText, r.message);
     st.className = "note " + (r.ok ? "ok" : "bad");
   } catch (err) {
-    st.textContent = err.message;
+    st.textContent = errorWords(err);
     st.className = "note bad";
   }
 });
@@ -202,10 +202,10 @@ $("settings").addEventListener("submit", async (e) => {
     const field = (err.field || "").replace(/\..*/, "");
     const slot = document.querySelector(`#settings .field-error[data-for="${field}"]`);
     if (slot) {
-      slot.textContent = err.message;
+      slot.textContent = errorWords(err);
       if ($(field)) $(field).focus();
     }
-    $("settings-status").textContent = slot ? t("sNotSaved") : err.message;
+    $("settings-status").textContent = slot ? t("sNotSaved") : errorWords(err);
   }
 });
 
@@ -217,7 +217,7 @@ $("agent-log").addEventListener("click", async () => {
     const notes = (r.notes || "").trim();
     out.textContent = (r.log.trim() + (notes ? "\n" + t("sAgentLogNotes") + "\n" + notes : "")).trim() || t("sAgentLogEmpty");
   } catch (e) {
-    out.textContent = e.message;
+    out.textContent = errorWords(e);
   }
   out.hidden = false;
   out.scrollTop = out.scrollHeight; // the end is what happened last

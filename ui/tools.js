@@ -4,7 +4,7 @@
 import { el } from "./dom.js";
 import { call } from "./connection.js";
 import { state } from "./state.js";
-import { t as tr, say } from "./i18n.js";
+import { t as tr, say, errorWords } from "./i18n.js";
 import { diffView, fileChips } from "./cards.js";
 
 // A call's status and risk in words (catalog keys toolStatus_*, risk_*, riskCalls_*).
@@ -213,7 +213,7 @@ export function askBox(msg, sessionId) {
         if (plan && a.decision === "allow_once") params.plan = planEdit(box.closest(".msg.tool") && box.closest(".msg.tool").querySelector(".plan-edit"));
         await call("tool.decide", params);
       } catch (e) {
-        status.textContent = e.message;
+        status.textContent = errorWords(e);
       }
     });
     return b;

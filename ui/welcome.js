@@ -4,7 +4,7 @@ import { $, el, banner } from "./dom.js";
 import { call } from "./connection.js";
 import { state, providerDef } from "./state.js";
 import { renderBadge } from "./settings.js";
-import { t, onLanguage } from "./i18n.js";
+import { t, onLanguage, errorWords } from "./i18n.js";
 
 let openSettings = () => {};
 
@@ -64,7 +64,7 @@ export async function maybeWelcome() {
         $("welcome").hidden = true;
         $("input").focus();
       } catch (err) {
-        banner(err.message);
+        banner(errorWords(err));
       }
     });
     return el("div", { className: "found" }, el("span", { textContent: `${f.name}: ${f.models.length} model${f.models.length === 1 ? "" : "s"}` }), sel, use);

@@ -5,7 +5,7 @@
 import { $, el, download, keyed } from "./dom.js";
 import { call } from "./connection.js";
 import { state } from "./state.js";
-import { t, say, onLanguage } from "./i18n.js";
+import { t, say, onLanguage, errorWords } from "./i18n.js";
 import { currentWindow } from "./page.js";
 import { loadSchedules, scheduleForm } from "./schedules.js";
 
@@ -22,7 +22,7 @@ async function load() {
   try {
     list = (await call("workflow.list")) || [];
   } catch (err) {
-    $("workflows-status").textContent = err.message;
+    $("workflows-status").textContent = errorWords(err);
     return;
   }
   draw();
@@ -80,7 +80,7 @@ function runForm(w) {
       await call("workflow.run", { id: w.id, values, repair, windowId: currentWindow() });
     } catch (err) {
       state.starting = false;
-      $("workflows-status").textContent = err.message;
+      $("workflows-status").textContent = errorWords(err);
       return;
     }
     form.remove(); // it served: the next Run starts from the workflow's own values
@@ -143,7 +143,7 @@ function editForm(w) {
       form.remove();
       await load();
     } catch (err) {
-      $("workflows-status").textContent = err.message;
+      $("workflows-status").textContent = errorWords(err);
     }
   });
   return form;
@@ -174,7 +174,7 @@ $("workflow-list").addEventListener("click", async (e) => {
       await call("workflow.delete", { id: w.id });
       await load();
     } catch (err) {
-      $("workflows-status").textContent = err.message;
+      $("workflows-status").textContent = errorWords(err);
     }
   }
 });
@@ -191,7 +191,7 @@ $("workflow-save").addEventListener("submit", async (e) => {
     status.textContent = w.version > 1 ? t("wfSavedVersion", w.name, w.version) : t("wfSaved", w.name);
     await load();
   } catch (err) {
-    status.textContent = err.message;
+    status.textContent = errorWords(err);
   }
 });
 
@@ -205,7 +205,7 @@ $("workflow-import-file").addEventListener("change", async (e) => {
     $("workflows-status").textContent = t("wfImported", ws.length);
     await load();
   } catch (err) {
-    $("workflows-status").textContent = err.message;
+    $("workflows-status").textContent = errorWords(err);
   }
 });
 
@@ -251,7 +251,7 @@ $("replay-finish").addEventListener("submit", async (e) => {
   try {
     await call("workflow.finish", { sessionId: form.dataset.session, values, windowId: currentWindow() });
   } catch (err) {
-    form.querySelector("[role=status]").textContent = err.message;
+    form.querySelector("[role=status]").textContent = errorWords(err);
     button.disabled = false;
   }
 });

@@ -334,3 +334,29 @@ func TestNoEnglishInAFrenchAgentRun(t *testing.T) {
 		t.Errorf("the warning on what the page said: %q", got)
 	}
 }
+
+// A fault of the panel's own code reads as a sentence, never as its internal message: Settings
+// once showed "Cannot read properties of null (reading 'map')" where a model list was. Here the
+// Memories view's drawing fails as such a fault would (the page's document refuses a list
+// item); the view says something went wrong in the panel, the console keeps the details. The
+// core's own refusals still read as they are.
+func TestAPanelFaultReadsAsASentence(t *testing.T) {
+	panel := browser.FreshPanel(t)
+	JS[bool](t, panel, `skiffTest.call("memory.add", {content: "The user drinks tea."}).then(() => true)`)
+	JS[bool](t, panel, `(() => {
+		const make = document.createElement.bind(document);
+		document.createElement = (tag, ...rest) => {
+			if (tag === "li") throw new TypeError("Cannot read properties of null (reading 'map')");
+			return make(tag, ...rest);
+		};
+		return true;
+	})()`)
+	Click(t, panel, `document.getElementById("memories-toggle")`)
+	WaitJS(t, panel, `document.getElementById("memories-note").textContent === "Something went wrong in Skiff's panel; its console has the details."`)
+	if got := JS[string](t, panel, `document.body.innerText`); strings.Contains(got, "Cannot read") {
+		t.Errorf("the panel shows its internal message: %q", got)
+	}
+	if got := JS[string](t, panel, `skiffTest.call("memory.add", {content: ""}).then(() => "", e => e.said ? e.message : "not said: " + e.message)`); got == "" || strings.HasPrefix(got, "not said") {
+		t.Errorf("the core's refusal: %q", got)
+	}
+}

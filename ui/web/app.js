@@ -7,7 +7,7 @@ import { $, el } from "./dom.js";
 import { render, safeBreak } from "./markdown.js";
 import * as slash from "./slash.js";
 import { promptsOf, asCommands, fill, valuesNow } from "./prompts.js";
-import { t, say, setLanguage } from "./i18n.js";
+import { t, say, setLanguage, errorWords } from "./i18n.js";
 import { diffView, fileChips, planCard } from "./cards.js";
 import { Attachments, fileLabel } from "./attach.js";
 import { details } from "./details.js";
@@ -72,10 +72,10 @@ function connect() {
     if (!p) return;
     pending.delete(f.id);
     // skiffd's sentences in the user's language, with their key for the code that acts on one
-    f.error ? p.reject(Object.assign(new Error(say(f.text, f.error)), { key: f.text && f.text.key })) : p.resolve(f.result);
+    f.error ? p.reject(Object.assign(new Error(say(f.text, f.error)), { key: f.text && f.text.key, said: true })) : p.resolve(f.result);
   };
   ws.onclose = async () => {
-    for (const p of pending.values()) p.reject(new Error(t("webClosed")));
+    for (const p of pending.values()) p.reject(Object.assign(new Error(t("webClosed")), { said: true }));
     pending.clear();
     if (document.body.dataset.state === "refused") return;
     // Whether skiffd still knows this client: "no" (unpaired), "yes", or "down" (no answer:
@@ -136,7 +136,7 @@ for (const sel of [$("agent-model"), $("agent-mode")]) {
       const options = await call("agent.option", { session: chat, option: sel.dataset.option, value: sel.value });
       if (c && options) c.options = options;
     } catch (err) {
-      notice(err.message);
+      notice(errorWords(err));
     }
     draw();
   });
@@ -330,7 +330,7 @@ async function showFiles(path) {
       const b = el("button", { type: "button", textContent: it.dir ? it.name + "/" : it.name });
       b.addEventListener("click", async () => {
         if (it.dir) return showFiles(full);
-        $("file").textContent = await call("agent.file", { path: full }).catch((e) => e.message);
+        $("file").textContent = await call("agent.file", { path: full }).catch((e) => errorWords(e));
         $("file").hidden = false;
       });
       const li = el("li", { className: "file" }, b);
@@ -338,7 +338,7 @@ async function showFiles(path) {
       return li;
     }));
   } catch (e) {
-    $("files").replaceChildren(el("li", { textContent: e.message }));
+    $("files").replaceChildren(el("li", { textContent: errorWords(e) }));
   }
 }
 
@@ -376,7 +376,7 @@ $("kept").addEventListener("click", async () => {
       return li;
     }));
   } catch (e) {
-    list.replaceChildren(el("li", { className: "note", textContent: e.message }));
+    list.replaceChildren(el("li", { className: "note", textContent: errorWords(e) }));
   }
 });
 
@@ -392,7 +392,7 @@ async function goOn(agent, s) {
     show(id, agent);
     await refreshChats();
   } catch (e) {
-    $("kept-list").replaceChildren(el("li", { className: "note", textContent: e.message }));
+    $("kept-list").replaceChildren(el("li", { className: "note", textContent: errorWords(e) }));
   }
 }
 

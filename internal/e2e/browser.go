@@ -456,6 +456,11 @@ func shows(ctx context.Context) string {
 	return s
 }
 
+// actWithin bounds an action in a tab: chromedp waits as long as its context lives for the
+// element an action names to be there and shown, and a test whose element never comes (a
+// button hidden in that state) would otherwise hang the whole run until its own timeout.
+const actWithin = 60 * time.Second
+
 // Do runs chromedp actions in the tab, failing the test on error.
 // One action that finds a node is run again if the page replaced the node before it was used
 // (see onNode).
@@ -465,8 +470,13 @@ func Do(t testing.TB, ctx context.Context, actions ...chromedp.Action[chromedp.V
 		onNode(t, ctx, "", actions[0])
 		return
 	}
-	if err := chromedp.Do(ctx, actions...); err != nil {
-		t.Fatalf("e2e: %v", err)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("e2e: attach: %v", err)
+	}
+	actx, cancel := context.WithTimeout(ctx, actWithin)
+	defer cancel()
+	if err := chromedp.Do(actx, actions...); err != nil {
+		t.Fatalf("e2e: %v\nthe page shows: %s", err, shows(ctx))
 	}
 }
 
@@ -603,10 +613,18 @@ func Click(t testing.TB, tab context.Context, expr string) {
 // anything reached the page; the action is then run again, finding the node anew.
 func onNode(t testing.TB, tab context.Context, what string, a chromedp.Action[chromedp.Void]) {
 	t.Helper()
+	if err := chromedp.Do(tab); err != nil { // attach under the tab's own context (see WaitJS)
+		t.Fatalf("e2e: attach: %v", err)
+	}
 	for try := 0; ; try++ {
-		_, err := chromedp.Run(tab, a)
+		actx, cancel := context.WithTimeout(tab, actWithin)
+		_, err := chromedp.Run(actx, a)
+		cancel()
 		if err == nil {
 			return
+		}
+		if errors.Is(err, context.DeadlineExceeded) && tab.Err() == nil {
+			t.Fatalf("e2e: %snot done within %s: its element never came, or is not shown\nthe page shows: %s", what, actWithin, shows(tab))
 		}
 		if try >= 2 || !strings.Contains(err.Error(), "Could not find node") && !strings.Contains(err.Error(), "not attached") {
 			t.Fatalf("e2e: %s%v", what, err)

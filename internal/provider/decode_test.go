@@ -57,7 +57,7 @@ func fold(t *testing.T, evs []Event) result {
 			var pe *Error
 			require.True(t, errors.As(ev.Err, &pe), "error is %T, not *Error", ev.Err)
 			r.ErrKind, r.ErrCode, r.ErrMsg = pe.Kind, pe.Code, pe.Message
-			if pe.Said.Key != "" {
+			if pe.Said.Key != "" || pe.WebPage { // Skiff's own words, not the provider's
 				r.Said = pe.Error()
 			}
 		}

@@ -42,6 +42,10 @@ type Error struct {
 	Type     string // provider's error type (invalid_request_error, RESOURCE_EXHAUSTED...)
 	Code     string // provider's error code (invalid_api_key, tool_use_failed, 429...)
 	Message  string // provider's message, verbatim
+	// WebPage: it answered with a web page (a proxy's, a CDN's, a captive portal's), whose
+	// title is Title ("" when it has none); Skiff says so in the user's language.
+	WebPage bool
+	Title   string
 	// RetryAfter is the wait the provider asked for (Retry-After header or Gemini RetryInfo).
 	RetryAfter time.Duration
 	Waited     time.Duration // for KindSilent: how long nothing came
@@ -88,6 +92,13 @@ var (
 	sayNotAStream     = i18n.Sentence{Key: "errProviderNotAStream", English: "$1: the provider did not answer with an event stream$2"}
 	sayModelsNotJSON  = i18n.Sentence{Key: "errProviderModelsNotJSON", English: "$1: the model list the provider sent is not JSON$2"}
 	sayCallTooLong    = i18n.Sentence{Key: "errProviderCallTooLong", English: "$1: the model wrote a call to $3 longer than $4 MB; Skiff stopped reading it$2"}
+
+	// What follows a failure's sentence when the provider answered with a web page ($1 its
+	// status, " (HTTP 502)"; $2 the page's title).
+	sayWebPage            = i18n.Sentence{Key: "errProviderWebPage", English: "$1. It answered with a web page instead of JSON"}
+	sayWebPageTitled      = i18n.Sentence{Key: "errProviderWebPageTitled", English: "$1. It answered with a web page instead of JSON, titled “$2”"}
+	sayWebPageCheck       = i18n.Sentence{Key: "errProviderWebPageCheck", English: "$1. It answered with a web page instead of JSON; check the base URL"}
+	sayWebPageTitledCheck = i18n.Sentence{Key: "errProviderWebPageTitledCheck", English: "$1. It answered with a web page instead of JSON, titled “$2”; check the base URL"}
 
 	// The names of providers without a brand.
 	sayTheProvider = i18n.Sentence{Key: "providerUnnamed", English: "The provider"}
@@ -140,6 +151,9 @@ func (e *Error) Text() i18n.Text {
 	if e.Status != 0 && e.Status != 200 {
 		fmt.Fprintf(&rest, " (HTTP %d)", e.Status)
 	}
+	if e.WebPage {
+		return e.say(e.webPage(rest.String()))
+	}
 	if e.Message != "" {
 		rest.WriteString(". ")
 		rest.WriteString(e.Message)
@@ -147,8 +161,14 @@ func (e *Error) Text() i18n.Text {
 		rest.WriteString(": ")
 		rest.WriteString(e.Err.Error())
 	}
+	return e.say(rest.String())
+}
+
+// say is the failure's sentence, with rest (the status, and the provider's words as they came,
+// or Skiff's of the web page it answered with) after it.
+func (e *Error) say(rest any) i18n.Text {
 	if e.Said.Key != "" {
-		return e.Said.With(append([]any{e.who(), rest.String()}, e.SaidArgs...)...)
+		return e.Said.With(append([]any{e.who(), rest}, e.SaidArgs...)...)
 	}
 	say := summary(e.Kind)
 	wait := ""
@@ -158,7 +178,7 @@ func (e *Error) Text() i18n.Text {
 	if e.Kind == KindSilent {
 		wait = roundDuration(e.Waited)
 	}
-	return say.With(e.who(), rest.String(), wait)
+	return say.With(e.who(), rest, wait)
 }
 
 func roundDuration(d time.Duration) string {
@@ -240,7 +260,7 @@ func ResponseError(p Provider, status int, header map[string]string, body []byte
 		switch {
 		case looksLikeHTML(body):
 			// A proxy's, a CDN's or a captive portal's page: its status says what happened.
-			e.Message = fmt.Sprintf("It answered with a web page instead of JSON (%s)", htmlTitle(body))
+			e.WebPage, e.Title = true, htmlTitle(body)
 			switch {
 			case p.Local && status == 403:
 				e.Kind = KindOrigin
@@ -252,7 +272,6 @@ func ResponseError(p Provider, status int, header map[string]string, body []byte
 				e.Kind = KindServer
 			default:
 				e.Kind = KindBadResponse
-				e.Message += "; check the base URL"
 			}
 			e.RetryAfter = retryAfter(header)
 			return e
@@ -431,11 +450,25 @@ func htmlTitle(b []byte) string {
 	i := bytes.Index(lower, []byte("<title>"))
 	j := bytes.Index(lower, []byte("</title>"))
 	if i >= 0 && j > i {
-		if t := strings.TrimSpace(string(b[i+7 : j])); t != "" {
-			return "page title: " + snippetString(t, 80)
-		}
+		return snippetString(strings.TrimSpace(string(b[i+7:j])), 80)
 	}
-	return "no title"
+	return ""
+}
+
+// webPage is what follows a failure's sentence when the provider answered with a web page: its
+// status, and that it was a page (with its title), in the user's language; one not explained
+// by its status (a sign-in page) is most often a wrong address.
+func (e *Error) webPage(status string) i18n.Text {
+	check := e.Kind == KindBadResponse
+	switch {
+	case e.Title != "" && check:
+		return sayWebPageTitledCheck.With(status, e.Title)
+	case e.Title != "":
+		return sayWebPageTitled.With(status, e.Title)
+	case check:
+		return sayWebPageCheck.With(status)
+	}
+	return sayWebPage.With(status)
 }
 
 func snippet(b []byte) string { return snippetString(string(b), 300) }

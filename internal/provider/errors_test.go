@@ -82,12 +82,12 @@ func TestResponseError(t *testing.T) {
 			kind: KindRateLimit, code: "429", msg: "limited to 1 requests per minute"},
 		{name: "a proxy's 502 page", provider: "openai", status: 502,
 			body: "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>",
-			kind: KindServer, says: "server error; retry shortly (HTTP 502). It answered with a web page instead of JSON (page title: 502 Bad Gateway)"},
+			kind: KindServer, says: "server error; retry shortly (HTTP 502). It answered with a web page instead of JSON, titled “502 Bad Gateway”"},
 		{name: "a CDN's 429 page", provider: "openrouter", status: 429, header: map[string]string{"retry-after": "30"},
 			body: "<!DOCTYPE html><html><head><title>Just a moment...</title></head></html>",
 			kind: KindRateLimit, retry: 30 * time.Second, says: "rate limited; retry in 30s"},
 		{name: "a sign-in page at 403", provider: "openai", status: 403,
-			body: "<html><head><title>Access denied</title></head></html>", kind: KindBadResponse, says: "(page title: Access denied); check the base URL"},
+			body: "<html><head><title>Access denied</title></head></html>", kind: KindBadResponse, says: "(HTTP 403). It answered with a web page instead of JSON, titled “Access denied”; check the base URL"},
 		{name: "html 404 from a wrong base URL", provider: "custom", status: 404,
 			body: "<html><head><title>Not Found</title></head></html>", kind: KindNotFound},
 		{name: "plain text 500", provider: "mistral", status: 500, body: "upstream connect error", kind: KindServer, msg: "upstream connect error"},
@@ -165,4 +165,17 @@ func TestAProviderWithoutABrandIsNamedInTheReadersLanguage(t *testing.T) {
 		assert.Equal(t, "providerUnnamed", n.Key)
 	}
 	assert.Equal(t, "OpenAI", named(ResponseError(mustLookup("openai"), 500, map[string]string{}, nil)))
+}
+
+// What Skiff says of a web page a provider answered with is a sentence in the reader's
+// language (it was English inside a French one), the page's title kept as it came.
+func TestAWebPageForAnAnswerIsSaidInTheReadersLanguage(t *testing.T) {
+	e := ResponseError(mustLookup("openai"), 502, map[string]string{}, []byte("<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"))
+	rest, ok := e.Text().Args[1].(i18n.Text)
+	if assert.True(t, ok, "the words after the sentence are %#v", e.Text().Args[1]) {
+		assert.Equal(t, "errProviderWebPageTitled", rest.Key)
+		assert.Equal(t, []any{" (HTTP 502)", "502 Bad Gateway"}, rest.Args)
+	}
+	untitled := ResponseError(mustLookup("custom"), 418, map[string]string{}, []byte("<html><body>I'm a teapot</body></html>"))
+	assert.Equal(t, "Custom (OpenAI-compatible): the provider sent a response Skiff could not read (HTTP 418). It answered with a web page instead of JSON; check the base URL", untitled.Error())
 }

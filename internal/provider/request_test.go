@@ -197,7 +197,7 @@ func TestStreamFailures(t *testing.T) {
 			_, _ = io.WriteString(w, "<html><head><title>Sign in to Wi-Fi</title></head></html>")
 		})
 		assert.Equal(t, KindBadResponse, r.ErrKind)
-		assert.Contains(t, r.ErrMsg, "Sign in to Wi-Fi")
+		assert.Contains(t, r.Said, "It answered with a web page instead of JSON, titled “Sign in to Wi-Fi”; check the base URL")
 	})
 	t.Run("connection cut mid-stream", func(t *testing.T) {
 		data := readRecorded(t, "openai/text_usage.sse")

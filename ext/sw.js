@@ -163,11 +163,20 @@ chrome.webNavigation.onErrorOccurred.addListener((d) => {
 });
 const NET_ERRORS = "netErrors";
 let netErrors = Promise.resolve(); // the writes to them, one after the other
+let kept = null; // this worker's copy of them, read once: a page load of a tab with none writes nothing
+const keptErrors = () =>
+  (kept ??= chrome.storage.session.get(NET_ERRORS).then(
+    (v) => v[NET_ERRORS] || {},
+    (err) => {
+      kept = null; // read again next time
+      throw err;
+    },
+  ));
 // keepNetError keeps e as why tab's page did not load, or forgets the tab's (e null).
 function keepNetError(tab, e) {
   netErrors = netErrors
     .then(async () => {
-      const all = (await chrome.storage.session.get(NET_ERRORS))[NET_ERRORS] || {};
+      const all = await keptErrors();
       if (!e && !all[tab]) return;
       if (e) all[tab] = e;
       else delete all[tab];
@@ -179,8 +188,9 @@ function keepNetError(tab, e) {
 function heardNetErrors() {
   netErrors = netErrors
     .then(async () => {
-      const all = (await chrome.storage.session.get(NET_ERRORS))[NET_ERRORS];
-      if (!all) return;
+      const all = await keptErrors();
+      kept = Promise.resolve({}); // the core has them now
+      if (!Object.keys(all).length) return;
       await chrome.storage.session.remove(NET_ERRORS);
       for (const e of Object.values(all)) forward("tab.neterror", e);
     })

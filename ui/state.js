@@ -1,6 +1,6 @@
 // What the panel knows, as the core last told it. Nothing here outlives the panel: the core
 // and its storage hold everything that matters.
-import { t } from "./i18n.js";
+import { say } from "./i18n.js";
 
 export const state = {
   providers: [],
@@ -15,11 +15,13 @@ export const state = {
 };
 export const NEW_CHAT = "(new)";
 
-// setProviders keeps the core's list of providers. The one without a brand is named in the
-// user's language, whichever it is when the name is read (the brands read the same in all).
+// setProviders keeps the core's list of providers. One whose name the core gives as a sentence
+// (the user's own server; a brand reads the same in every language) is named in the user's
+// language, whichever it is when the name is read.
 export function setProviders(list) {
   for (const p of list) {
-    if (p.id === "custom") Object.defineProperty(p, "name", { get: () => t("providerCustom"), enumerable: true });
+    const [text, english] = [p.nameText, p.name];
+    if (text) Object.defineProperty(p, "name", { get: () => say(text, english), enumerable: true });
   }
   state.providers = list;
 }

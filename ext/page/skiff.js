@@ -1197,7 +1197,7 @@
           continue;
         }
         // Several alike: each known by the words around it, when no other has the same.
-        const near = same.map((r) => (same.length <= MAX_ALIKE ? nearWords(byRef(r), name) : ""));
+        const near = same.length <= MAX_ALIKE ? same.map((r) => nearWords(byRef(r), name)) : [];
         const times = new Map();
         for (const w of near) times.set(w, (times.get(w) || 0) + 1);
         same.forEach((r, i) => {

@@ -43,11 +43,7 @@ type Models struct {
 
 // builtIn is the catalogue of p, with why the live list is not there.
 func builtIn(p provider.Provider, why i18n.Text) *Models {
-	models := p.Models
-	if models == nil {
-		models = []provider.Model{} // a server of one's own has no catalogue: the panel reads a list, never null
-	}
-	return &Models{Models: models, Error: why.English(), ErrorText: &why}
+	return &Models{Models: p.Models, Error: why.English(), ErrorText: &why}
 }
 
 func (c *Core) models(ctx context.Context, req ProviderParams) (*Models, error) {

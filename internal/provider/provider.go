@@ -55,6 +55,9 @@ type Provider struct {
 	sendsReasoning bool
 	// KeyURL is where a user gets a key.
 	KeyURL string `json:"keyURL,omitempty"`
+	// NameText is Name as a sentence, for a provider without a brand (the user's own server):
+	// the panel says it in the user's language. nil for a brand, the same in every language.
+	NameText *i18n.Text `json:"nameText,omitempty"`
 }
 
 var registry = []Provider{
@@ -86,16 +89,17 @@ var registry = []Provider{
 		Models: []Model{{"grok-4-fast-reasoning", "Grok 4 Fast", 2000000}, {"grok-4", "Grok 4", 256000}}},
 	{ID: "ollama", Name: "Ollama", BaseURL: "http://localhost:11434/v1", Format: FormatOpenAI, Local: true, EditableURL: true, usageOption: true,
 		Models: []Model{{"llama3.2", "Llama 3.2", 131072}, {"qwen3", "Qwen 3", 40960}, {"gemma3", "Gemma 3", 131072}}},
-	{ID: "lmstudio", Name: "LM Studio", BaseURL: "http://localhost:1234/v1", Format: FormatOpenAI, Local: true, EditableURL: true},
-	{ID: "custom", Name: sayCustom.English, Format: FormatOpenAI, EditableURL: true},
+	{ID: "lmstudio", Name: "LM Studio", BaseURL: "http://localhost:1234/v1", Format: FormatOpenAI, Local: true, EditableURL: true, Models: []Model{}},
+	{ID: "custom", Name: sayCustom.English, Format: FormatOpenAI, EditableURL: true, Models: []Model{}},
 }
 
 // All returns the registry in display order. The slice is a copy.
 func All() []Provider {
 	out := append([]Provider(nil), registry...)
 	for i := range out {
-		if out[i].Models == nil {
-			out[i].Models = []Model{} // the panel reads a list, never null
+		if out[i].Name == sayCustom.English {
+			t := sayCustom.With()
+			out[i].NameText = &t
 		}
 	}
 	return out

@@ -82,38 +82,34 @@ type Node struct {
 
 // Room is how far a box that scrolls on its own can scroll, in screens of its own: up and down
 // (a list of channels, a pane of messages), and sideways for one that scrolls so (a strip of
-// cards, a wide table). A way it does not scroll is nil.
+// cards, a wide table). A way it does not scroll is 0, as one scrolled to its end there.
 type Room struct {
-	Up    *float64 `json:"u,omitempty"`
-	Down  *float64 `json:"d,omitempty"`
-	Left  *float64 `json:"l,omitempty"`
-	Right *float64 `json:"r,omitempty"`
+	Up    float64 `json:"u"`
+	Down  float64 `json:"d"`
+	Left  float64 `json:"l"`
+	Right float64 `json:"r"`
 }
 
 // String says it as the snapshot writes it: "2.5 screens below", "1 screen above, 0.5 below",
 // "3 screens to the right".
 func (r Room) String() string {
 	var parts []string
-	first := -1.0
 	for _, p := range []struct {
-		n    *float64
+		n    float64
 		side string
 	}{{r.Up, "above"}, {r.Down, "below"}, {r.Left, "to the left"}, {r.Right, "to the right"}} {
-		if p.n != nil && *p.n > 0 {
-			if first < 0 {
-				first = *p.n
-			}
-			parts = append(parts, strconv.FormatFloat(*p.n, 'f', -1, 64)+" "+p.side)
+		if p.n > 0 {
+			parts = append(parts, strconv.FormatFloat(p.n, 'f', -1, 64)+" "+p.side)
 		}
 	}
 	if len(parts) == 0 {
 		return "less than a tenth of a screen more"
 	}
+	n, rest, _ := strings.Cut(parts[0], " ")
 	unit := " screens "
-	if first == 1 {
+	if n == "1" {
 		unit = " screen "
 	}
-	n, rest, _ := strings.Cut(parts[0], " ")
 	parts[0] = n + unit + rest
 	return strings.Join(parts, ", ")
 }

@@ -419,12 +419,7 @@ func WaitJS(t testing.TB, ctx context.Context, expr string) {
 	t.Helper()
 	// A promise is awaited: its value is the condition, not the promise (which is always truthy).
 	// Each try is bounded, so one that never settles fails that try, not the whole run.
-	// The tries run under shorter contexts: the first use of a tab's context attaches to the
-	// tab under the context it is given, and a try's, cancelled after it, would detach it. So
-	// attach here first, under the tab's own.
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("e2e: attach: %v", err)
-	}
+	attach(t, ctx)
 	deadline := time.Now().Add(30 * time.Second)
 	var last error
 	for {
@@ -470,14 +465,36 @@ func Do(t testing.TB, ctx context.Context, actions ...chromedp.Action[chromedp.V
 		onNode(t, ctx, "", actions[0])
 		return
 	}
-	if err := chromedp.Do(ctx); err != nil {
+	attach(t, ctx)
+	if err := act(ctx, actions...); err != nil {
+		failed(t, ctx, "", err)
+	}
+}
+
+// attach attaches to the tab under its own context. The first use of a tab's context attaches
+// under the context it is given, and a shorter one's (a bounded try's), cancelled after it,
+// would detach it: so a bounded use attaches first.
+func attach(t testing.TB, tab context.Context) {
+	t.Helper()
+	if err := chromedp.Do(tab); err != nil {
 		t.Fatalf("e2e: attach: %v", err)
 	}
-	actx, cancel := context.WithTimeout(ctx, actWithin)
+}
+
+// act runs actions in an attached tab, for no longer than actWithin.
+func act(tab context.Context, actions ...chromedp.Action[chromedp.Void]) error {
+	actx, cancel := context.WithTimeout(tab, actWithin)
 	defer cancel()
-	if err := chromedp.Do(actx, actions...); err != nil {
-		t.Fatalf("e2e: %v\nthe page shows: %s", err, shows(ctx))
+	return chromedp.Do(actx, actions...)
+}
+
+// failed fails the test on an action's error (what says which action), with what the page shows.
+func failed(t testing.TB, tab context.Context, what string, err error) {
+	t.Helper()
+	if errors.Is(err, context.DeadlineExceeded) && tab.Err() == nil {
+		t.Fatalf("e2e: %snot done within %s: its element never came, or is not shown\nthe page shows: %s", what, actWithin, shows(tab))
 	}
+	t.Fatalf("e2e: %s%v\nthe page shows: %s", what, err, shows(tab))
 }
 
 // Configure fills the settings form as a user would and saves it.
@@ -613,21 +630,14 @@ func Click(t testing.TB, tab context.Context, expr string) {
 // anything reached the page; the action is then run again, finding the node anew.
 func onNode(t testing.TB, tab context.Context, what string, a chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	if err := chromedp.Do(tab); err != nil { // attach under the tab's own context (see WaitJS)
-		t.Fatalf("e2e: attach: %v", err)
-	}
+	attach(t, tab)
 	for try := 0; ; try++ {
-		actx, cancel := context.WithTimeout(tab, actWithin)
-		_, err := chromedp.Run(actx, a)
-		cancel()
+		err := act(tab, a)
 		if err == nil {
 			return
 		}
-		if errors.Is(err, context.DeadlineExceeded) && tab.Err() == nil {
-			t.Fatalf("e2e: %snot done within %s: its element never came, or is not shown\nthe page shows: %s", what, actWithin, shows(tab))
-		}
 		if try >= 2 || !strings.Contains(err.Error(), "Could not find node") && !strings.Contains(err.Error(), "not attached") {
-			t.Fatalf("e2e: %s%v", what, err)
+			failed(t, tab, what, err)
 		}
 	}
 }

@@ -67,6 +67,12 @@ function strip(page, revealed) {
       drop.push(copy[i]);
       continue;
     }
+    const list = el.localName === "option" && el.closest("select");
+    if (list && !list.multiple && list.size <= 1) {
+      // A closed drop-down shows its chosen option alone (the others have no box till it opens).
+      if (!el.selected) drop.push(copy[i]);
+      continue;
+    }
     const why = page.hiddenReason(el);
     if (why && !(revealed && (why === "visibility" || why === "opacity" || why === "invisible") && flicker(el))) drop.push(copy[i]);
   }
@@ -80,12 +86,15 @@ function strip(page, revealed) {
     const lt = texts(document.body), ct = texts(clone.body);
     for (let i = 0; i < lt.length && i < ct.length; i++) {
       const p = lt[i].parentElement;
-      if (lt[i].data.trim() && p && !SKIP.has(p.localName) && !page.textVisible(lt[i])) drop.push(ct[i]);
+      if (lt[i].data.trim() && p && !SKIP.has(p.localName) && p.localName !== "option" && !page.textVisible(lt[i])) drop.push(ct[i]);
     }
   }
   for (const n of drop) n.remove();
   return clone;
 }
+
+// THIN is how few characters of article make a page read whole instead (extract).
+var THIN = 200;
 
 // plainText is the text of a (detached, so unlaid) tree with a line break around each block.
 var BLOCKS = new Set(["address", "article", "aside", "blockquote", "dd", "details", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table", "tr", "ul", "br"]);
@@ -145,6 +154,14 @@ globalThis.skiffExtract = () => {
     td.addRule("images", { filter: "img", replacement: (_, node) => (node.getAttribute("alt") ? "[image: " + node.getAttribute("alt") + "]" : "") });
     text = td.turndown(article.content).replace(/\n{3,}/g, "\n\n").trim();
     readable = true;
+    // A page that is mostly a form or an app (a sign-in, a booking, a settings page): the
+    // article Readability finds is next to nothing, its forms left out, and the user asking
+    // about the page would send nothing of it. Its visible text goes instead: headings, labels,
+    // buttons, options (never what is typed into a field: plainText reads no value).
+    if (text.length < THIN && document.body) {
+      const all = plainText(visibleClone().body);
+      if (all.length > text.length) (text = all), (readable = false);
+    }
   } else if (document.body) {
     text = plainText(visibleClone().body);
   } else if (document.documentElement) {

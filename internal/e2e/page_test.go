@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -631,6 +632,43 @@ func TestThePageInFrontAtSendGoesWithTheMessage(t *testing.T) {
 	if sys := sent(6); strings.Contains(sys, "<page-") {
 		t.Errorf("the page the user left out went with the message")
 	}
+}
+
+// A page that is a form (a sign-in, a booking, a contact page) goes with a message as what a
+// person reads on it, its heading, labels, the choices made and buttons, where Readability finds no
+// article and left it empty ("Contact form · 0 words"); what the user typed into its fields
+// never goes, their password least of all.
+func TestAFormPageGoesWithItsWords(t *testing.T) {
+	site := testkit.NewSite(t)
+	srv := testkit.OpenAIText(t, "Noted.", 8, 0)
+	panel := browser.FreshPanel(t)
+	Configure(t, panel, "openai", srv.URL, "sk-form", "gpt-test")
+	tab := openTab(t, panel, site.Page("form.html"))
+	inTab[bool](t, panel, tab, `(() => {
+		document.querySelector("[name=password]").value = "hunter2-secret";
+		document.querySelector("[name=message]").value = "my private draft";
+		document.querySelector("#first").value = "Zébulon";
+		return true;
+	})()`)
+	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "attached"`)
+	chip := JS[string](t, panel, `document.getElementById("page-chip-text").textContent`)
+	if n, _ := strconv.Atoi(regexp.MustCompile(`(\d+) words`).FindStringSubmatch(chip + " 0 words")[1]); n < 15 {
+		t.Errorf("the chip says %q of the contact form", chip)
+	}
+	SendMessage(t, panel, "help me fill this in")
+	Eventually(t, 30*time.Second, func() bool { return len(srv.Posts(t)) >= 1 }, "the message did not reach the model")
+	sys := system(srv.Posts(t)[0])
+	for _, want := range []string{"Contact us", "First name", "Email", "Country", "France", "Newsletter", "Contact by", "Message", "Send"} {
+		if !strings.Contains(sys, want) {
+			t.Errorf("the page that went lacks %q:\n%s", want, sys)
+		}
+	}
+	for _, typed := range []string{"hunter2-secret", "my private draft", "Zébulon"} {
+		if strings.Contains(sys, typed) {
+			t.Errorf("what the user typed into the form went with the message (%q)", typed)
+		}
+	}
+	WaitJS(t, panel, lastAssistant+`?.dataset.status === "done"`)
 }
 
 // pageURL is the URL line of the page block in a system content ("(no page)" when none).

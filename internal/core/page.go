@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/skiff-ai/skiff/internal/agent"
 	"github.com/skiff-ai/skiff/internal/i18n"
@@ -167,9 +168,32 @@ func (c *Core) peek(ctx context.Context, p PeekParams) (*Peek, error) {
 		return out, nil
 	}
 	out.Title, out.URL = r.Title, r.URL
-	out.Words = len(strings.Fields(r.Text))
+	out.Words = wordCount(r.Text)
 	out.Selection = r.Selection != ""
 	return out, nil
+}
+
+// wordCount is how many words text holds as its readers count them: what stands between spaces
+// with a letter or a digit in it (not a lone "|" or "—"), and in Chinese and Japanese, written
+// without spaces, each character (a page in Chinese was "12 words" long).
+func wordCount(text string) int {
+	n := 0
+	in := false // within a word of letters or digits
+	for _, r := range text {
+		switch {
+		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana):
+			n++
+			in = false
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
+			if !in {
+				n++
+			}
+			in = true
+		case unicode.IsSpace(r):
+			in = false
+		}
+	}
+	return n
 }
 
 // readable reads a tab's readable text, or takes it from the cache.

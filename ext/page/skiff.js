@@ -356,6 +356,42 @@
     };
     return !look(cover) && answer;
   }
+  // laidOver says whether cover, a box in the page's flow (not fixed: standing judges those)
+  // over an element, is laid out there to stay, as a broken layout's or an open menu's is:
+  // the page has loaded (its fonts too), the box has words or controls of its own, stands
+  // where it stood at the last look, and nothing says it will go (it is not at work, not a
+  // live region such as a toast, and neither it nor what holds it or is in it is animating).
+  // Such a box is said at once; one that may still go is waited out.
+  const coverBoxes = new WeakMap(); // cover -> its box at the last look
+  function laidOver(cover, hit) {
+    if (fixedBound(hit) || document.readyState !== "complete" || document.fonts.status === "loading") return false;
+    const r = cover.getBoundingClientRect();
+    const box = [r.x, r.y, r.width, r.height].join();
+    const before = coverBoxes.get(cover);
+    coverBoxes.set(cover, box);
+    if (before !== box) return false;
+    for (let x = cover; x; x = parentOf(x)) {
+      if (!x.getAttribute) continue;
+      if (x.getAttribute("aria-busy") === "true" || (x.getAttribute("aria-live") || "off") !== "off" || /^(status|alert|log|timer|marquee|progressbar)$/.test(roleOf(x))) return false;
+    }
+    for (const a of document.getAnimations()) {
+      const t = a.playState === "running" && a.effect && a.effect.target;
+      if (t && t.nodeType === 1 && (contains(t, cover) || contains(cover, t))) return false;
+    }
+    let own = false;
+    let seen = 0;
+    const look = (el) => {
+      if (seen++ > 3000) return false;
+      if (el.matches("[role=progressbar], progress, [aria-busy=true]")) return true; // at work
+      if (el.matches("button, a[href], input, select, textarea, img, [role=button], [role=link]")) own = true;
+      for (const k of kidsOf(el)) {
+        if (k.nodeType === 3 && /\S/.test(k.data)) own = true;
+        else if (k.nodeType === 1 && look(k)) return true;
+      }
+      return false;
+    };
+    return !look(cover) && own;
+  }
   // opaque says whether el paints a solid box over what is under it.
   function opaque(el, s) {
     if (+s.opacity < 0.9 || s.visibility !== "visible") return false;
@@ -1483,7 +1519,7 @@
           const b = boxOf(el);
           if (Math.abs(b.top + b.height / 2 - innerHeight / 2) > innerHeight / 8) bringIntoView(el, "nearest");
         }
-        return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first`, retry: 1, lasting: standing(cover, hit) ? 1 : undefined, what };
+        return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first`, retry: 1, lasting: standing(cover, hit) || laidOver(cover, hit) ? 1 : undefined, what };
       }
     }
     return { ok: 1, what, point: { x: Math.round(point.x), y: Math.round(point.y) }, viewport: { w: innerWidth, h: innerHeight }, hidden: document.visibilityState === "hidden" ? 1 : undefined, scroll: carried ? { x: scrollX, y: scrollY } : undefined };

@@ -251,3 +251,12 @@ func launchWithAccess(t *testing.T, access string, on bool) *Browser {
 	WaitJS(t, ext, `chrome.developerPrivate.getExtensionInfo(`+id+`).then(i => i.state === "ENABLED")`)
 	return b
 }
+
+// locateFor is what the page says of clicking the element selector names, as a click asks it
+// before acting: where to aim, or why not yet ("lasting" when what is in the way will not go
+// by itself).
+func locateFor(t *testing.T, panel context.Context, tab int, selector string) string {
+	t.Helper()
+	return JS[string](t, panel, fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, files: ["page/skiff.js"]}).then(() =>
+		chrome.scripting.executeScript({target: {tabId: %d}, func: (s) => globalThis.skiffPage.call("locate", JSON.stringify({target: {selector: s}, action: "click"})), args: [%s]})).then(r => JSON.stringify(r[0].result))`, tab, tab, jsString(selector)))
+}

@@ -27,7 +27,10 @@ function closeOverlay() {
 // Asks are answered in the side panel; opening it is the user's click here, so it is the
 // first call of the handler (Chrome wants the gesture).
 function openPanel() {
-  if (tab) chrome.sidePanel.open({ tabId: tab }).catch((e) => banner(t("overlayPanelFailed", e.message)));
+  if (tab) chrome.sidePanel.open({ tabId: tab }).catch((e) => {
+    console.error(e); // Chrome's reason, in its English
+    banner(t("overlayPanelFailed"));
+  });
 }
 
 toolHooks.ask = () => {

@@ -896,6 +896,26 @@
     return false;
   }
 
+  // wanting is what the form of control (a disabled button or field) still wants, as the
+  // browser or the page says: its fields that are required and empty, or not valid (at most
+  // five, each said with its ref and why). Read from the fields' state: nothing is checked
+  // aloud (checkValidity would make the page show its errors).
+  function wanting(control) {
+    const form = control.form || (control.closest && control.closest("form"));
+    if (!form) return [];
+    const out = [];
+    for (const f of form.elements) {
+      if (out.length >= 5) break;
+      if (f === control || !/^(input|select|textarea)$/.test(f.localName) || f.type === "hidden" || disabled(f)) continue;
+      const bad = (f.willValidate && !f.validity.valid) || f.getAttribute("aria-invalid") === "true";
+      // A box drawn over a hidden checkbox is its label: the field counts when either shows.
+      if (!bad || (hiddenReason(f) && ![...(f.labels || [])].some((l) => !hiddenReason(l)))) continue;
+      const why = !f.validity.valueMissing ? "not valid" : f.type === "checkbox" || f.type === "radio" ? "not chosen" : "empty";
+      out.push(`${describe(f)} [${refOf(f)}] (${why})`);
+    }
+    return out;
+  }
+
   // secret says whether a field holds a password or payment data ("password", "payment" or
   // ""): Skiff never reads such a value back, and typing into one always asks the user.
   const paymentWords = /\b(cc|card|credit)[\s_-]?(num|number|no)\b|\bcardnumber\b|\b(cvc|cvv|cvv2|csc|cid)\b|security[\s_-]?code|\biban\b/i;
@@ -1441,7 +1461,14 @@
       if (over) return { error: `${what} is behind ${describe(over)} [${refOf(over)}], which the page holds open over the rest: act in it, or close it first (press_key Escape)`, retry: 1, lasting: standing(over) ? 1 : undefined, what };
       return { error: `${what} is not visible (${why})`, retry: 1, what };
     }
-    if (action !== "hover" && action !== "scroll" && action !== "drop" && disabled(controlOf(el))) return { error: `${what} is disabled`, retry: 1, what };
+    if (action !== "hover" && action !== "scroll" && action !== "drop" && disabled(controlOf(el))) {
+      // A form's button the page enables once the form is complete (a sign-up's "Create
+      // account"): what the form still wants is said, and said at once, since the page waits
+      // for it.
+      const want = wanting(controlOf(el));
+      if (want.length) return { error: `${what} is disabled; its form still has fields to fill: ${want.join(", ")}`, retry: 1, lasting: 1, what };
+      return { error: `${what} is disabled`, retry: 1, what };
+    }
     // The page behind a dialog opened modal (showModal) is inert: no click, focus or key
     // reaches it until the dialog closes.
     const modal = action === "scroll" ? null : topModal();

@@ -207,6 +207,46 @@ func TestABoxLaidOverAButtonIsToldFromOneThatGoes(t *testing.T) {
 	}
 }
 
+// A sign-up's button the page keeps disabled until its form is complete: a click says at once
+// what the form still wants (its required fields left empty, the ones not valid, each with its
+// ref), where it waited 3 s to say only "disabled" and the model had to look again to learn why.
+// A disabled button with no form to complete says only that, as before.
+func TestADisabledButtonSaysWhatItsFormWants(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{calls(call("click", obj{"selector": "#create"}))}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("signup.html"))
+	allowSite(t, panel, site.URL)
+	runAgent(t, panel, "create my account")
+	clicks := p.results("click")
+	if len(clicks) != 1 || !clicks[0].Error || !regexp.MustCompile(`Button “Create account” is disabled; its form still has fields to fill: textbox “Email” \[e\d+\] \(empty\), checkbox “I agree to the terms” \[e\d+\] \(not chosen\)`).MatchString(clicks[0].Text) {
+		t.Fatalf("clicking the sign-up's disabled button: %s", p.all())
+	}
+	if strings.Contains(clicks[0].Text, "Name") {
+		t.Errorf("a field the form does not need is said: %s", clicks[0].Text)
+	}
+	locate := func() string { return locateFor(t, panel, tab, "#create") }
+	fill := func(js string) {
+		inTab[bool](t, panel, tab, "("+js+`, document.getElementById("signup").dispatchEvent(new Event("input")), true)`)
+	}
+	fill(`document.querySelector("[name=email]").value = "ada"`)
+	if got := locate(); !strings.Contains(got, `textbox “Email” [`) || !strings.Contains(got, `(not valid)`) || !strings.Contains(got, `"lasting":1`) {
+		t.Errorf("with an address that is not one: %s", got)
+	}
+	fill(`document.querySelector("[name=email]").value = "ada@example.com"`)
+	if got := locate(); strings.Contains(got, "Email") || !strings.Contains(got, `checkbox “I agree to the terms”`) {
+		t.Errorf("with the address given: %s", got)
+	}
+	fill(`document.querySelector("[name=terms]").checked = true`)
+	if got := locate(); !strings.Contains(got, `"ok":1`) {
+		t.Errorf("with the form complete: %s", got)
+	}
+	if got := locateFor(t, panel, tab, "#later"); !strings.HasPrefix(got, `{"error":"button “Import contacts” is disabled",`) || strings.Contains(got, "lasting") {
+		t.Errorf("a disabled button with no form to complete: %s", got)
+	}
+}
+
 // links on a real page with thousands of them (Archive of Our Own's, 3,859 anchors): the first
 // ones, as many as a result holds, say how many there are and how to find the others, and a
 // filter finds a link far past them (the footer's "Known Issues"), with a ref to act on it.

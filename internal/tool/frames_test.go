@@ -107,3 +107,27 @@ func TestFramesAPageWroteAreItsOwn(t *testing.T) {
 		}
 	}
 }
+
+// failingFrame is a page whose code answers every call with a failure that names an element.
+type failingFrame struct{ Browser }
+
+func (failingFrame) Dialog(int) (Dialog, bool) { return Dialog{}, false }
+
+func (failingFrame) Script(_ context.Context, s Script) ([]FrameResult, error) {
+	return []FrameResult{{FrameID: s.Frames[0], Result: json.RawMessage(`{"error":"button “Pay” is behind dialog “Cookies” [e5]; or see [e12] and [eleven]","retry":1}`)}}, nil
+}
+
+// A failure in a frame names the frame's elements by their global refs, as its snapshot does:
+// "[e5]" in frame 4 is "[f4e5]", and would be the top page's e5 to a model that acted on it.
+func TestAFrameFailureNamesItsElementsByGlobalRefs(t *testing.T) {
+	e := &Env{Browser: failingFrame{}}
+	for frame, want := range map[int]string{
+		0: "button “Pay” is behind dialog “Cookies” [e5]; or see [e12] and [eleven]",
+		4: "button “Pay” is behind dialog “Cookies” [f4e5]; or see [f4e12] and [eleven]",
+	} {
+		err := e.call(context.Background(), 1, frame, pageFiles, "locate", nil, nil)
+		if err == nil || err.Error() != want {
+			t.Errorf("in frame %d: %v", frame, err)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -122,7 +123,7 @@ func (e *Env) callNoTimeout(ctx context.Context, tabID, frameID int, files []str
 			if len(a.res) == 0 {
 				return failf("the frame is gone (the page navigated away)")
 			}
-			return decodePage(a.res[0].Result, out)
+			return decodePage(a.res[0].Result, out, frameID)
 		case <-tick.C:
 			if d, ok := e.Browser.Dialog(tabID); ok {
 				if since.IsZero() {
@@ -145,7 +146,10 @@ func (e *Env) callNoTimeout(ctx context.Context, tabID, frameID int, files []str
 	}
 }
 
-func decodePage(raw json.RawMessage, out any) error {
+// decodePage reads what the page code in frame answered into out, or the failure it says. The
+// refs a failure names ("behind dialog “Cookies” [e5]") are the frame's own: they are made
+// global, so that one in a frame is not taken for the top page's element of that name.
+func decodePage(raw json.RawMessage, out any, frame int) error {
 	if len(raw) <= maxPageError {
 		var pe pageError
 		if json.Unmarshal(raw, &pe) == nil {
@@ -153,7 +157,11 @@ func decodePage(raw json.RawMessage, out any) error {
 				return movedOn(pe.MovedTo)
 			}
 			if pe.Error != "" {
-				return &retryable{err: &Error{Msg: pe.Error}, again: pe.Retry == 1, lasting: pe.Lasting == 1}
+				msg := pe.Error
+				if frame != 0 {
+					msg = pageRefRE.ReplaceAllStringFunc(msg, func(r string) string { return "[" + frameRef(frame, r[1:len(r)-1]) + "]" })
+				}
+				return &retryable{err: &Error{Msg: msg}, again: pe.Retry == 1, lasting: pe.Lasting == 1}
 			}
 		}
 	}
@@ -165,6 +173,9 @@ func decodePage(raw json.RawMessage, out any) error {
 	}
 	return nil
 }
+
+// pageRefRE is a ref as the page code writes one in a sentence.
+var pageRefRE = regexp.MustCompile(`\[e\d+\]`)
 
 // retryable is a page failure that may pass if tried again (Playwright's actionability).
 type retryable struct {

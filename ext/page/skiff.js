@@ -901,10 +901,17 @@
   // five, each said with its ref and why). Read from the fields' state: nothing is checked
   // aloud (checkValidity would make the page show its errors).
   function wanting(control) {
+    // Its form, or, on a page that draws forms without one (many apps), the nearest box
+    // around it that holds fields.
+    let fields = null;
     const form = control.form || (control.closest && control.closest("form"));
-    if (!form) return [];
+    if (form) fields = [...form.elements];
+    for (let x = parentOf(control), up = 0; !fields && x && x.nodeType === 1 && x !== document.body && up < 8; x = parentOf(x), up++) {
+      const found = [...x.querySelectorAll("input, select, textarea")].filter((f) => f !== control);
+      if (found.length) fields = found;
+    }
     const out = [];
-    for (const f of form.elements) {
+    for (const f of fields || []) {
       if (out.length >= 5) break;
       if (f === control || !/^(input|select|textarea)$/.test(f.localName) || f.type === "hidden" || disabled(f)) continue;
       const bad = (f.willValidate && !f.validity.valid) || f.getAttribute("aria-invalid") === "true";

@@ -210,7 +210,8 @@ func TestABoxLaidOverAButtonIsToldFromOneThatGoes(t *testing.T) {
 // A sign-up's button the page keeps disabled until its form is complete: a click says at once
 // what the form still wants (its required fields left empty, the ones not valid, each with its
 // ref), where it waited 3 s to say only "disabled" and the model had to look again to learn why.
-// A disabled button with no form to complete says only that, as before.
+// So does one among fields that no form element holds, as apps draw forms. A disabled button
+// with no form to complete says only that, as before.
 func TestADisabledButtonSaysWhatItsFormWants(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{calls(call("click", obj{"selector": "#create"}))}}
@@ -241,6 +242,9 @@ func TestADisabledButtonSaysWhatItsFormWants(t *testing.T) {
 	fill(`document.querySelector("[name=terms]").checked = true`)
 	if got := locate(); !strings.Contains(got, `"ok":1`) {
 		t.Errorf("with the form complete: %s", got)
+	}
+	if got := locateFor(t, panel, tab, "#subscribe"); !strings.Contains(got, `is disabled; its form still has fields to fill: textbox “Your email” [`) || !strings.Contains(got, `(empty)`) {
+		t.Errorf("a disabled button among fields with no form element around them: %s", got)
 	}
 	if got := locateFor(t, panel, tab, "#later"); !strings.HasPrefix(got, `{"error":"button “Import contacts” is disabled",`) || strings.Contains(got, "lasting") {
 		t.Errorf("a disabled button with no form to complete: %s", got)

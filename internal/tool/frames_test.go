@@ -131,3 +131,19 @@ func TestAFrameFailureNamesItsElementsByGlobalRefs(t *testing.T) {
 		}
 	}
 }
+
+func TestGlobalRefs(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                          "",
+		"no refs here":              "no refs here",
+		"[e5]":                      "[f2e5]",
+		"a [e5] b [e61] c":          "a [f2e5] b [f2e61] c",
+		"[e] [e5x] [ee5] [f3e5] [e": "[e] [e5x] [ee5] [f3e5] [e",
+		"the end [e12":              "the end [e12",
+		"[[e1]]":                    "[[f2e1]]",
+	} {
+		if got := globalRefs(in, 2); got != want {
+			t.Errorf("globalRefs(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -159,7 +158,7 @@ func decodePage(raw json.RawMessage, out any, frame int) error {
 			if pe.Error != "" {
 				msg := pe.Error
 				if frame != 0 {
-					msg = pageRefRE.ReplaceAllStringFunc(msg, func(r string) string { return "[" + frameRef(frame, r[1:len(r)-1]) + "]" })
+					msg = globalRefs(msg, frame)
 				}
 				return &retryable{err: &Error{Msg: msg}, again: pe.Retry == 1, lasting: pe.Lasting == 1}
 			}
@@ -174,8 +173,30 @@ func decodePage(raw json.RawMessage, out any, frame int) error {
 	return nil
 }
 
-// pageRefRE is a ref as the page code writes one in a sentence.
-var pageRefRE = regexp.MustCompile(`\[e\d+\]`)
+// globalRefs makes the refs the page code of frame wrote in a sentence ("[e5]") global.
+// (Written out: core.wasm leaves regexp out.)
+func globalRefs(msg string, frame int) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(msg, "[e")
+		if i < 0 {
+			break
+		}
+		j := i + 2
+		for j < len(msg) && msg[j] >= '0' && msg[j] <= '9' {
+			j++
+		}
+		if j == i+2 || j >= len(msg) || msg[j] != ']' {
+			b.WriteString(msg[:i+2])
+			msg = msg[i+2:]
+			continue
+		}
+		b.WriteString(msg[:i+1] + frameRef(frame, msg[i+1:j]) + "]")
+		msg = msg[j+1:]
+	}
+	b.WriteString(msg)
+	return b.String()
+}
 
 // retryable is a page failure that may pass if tried again (Playwright's actionability).
 type retryable struct {

@@ -251,6 +251,48 @@ func TestADisabledButtonSaysWhatItsFormWants(t *testing.T) {
 	}
 }
 
+// Closing a tab the task opened itself (tab_open, or a link it clicked that opened one) loses
+// nothing of the user's: it does not ask, where closing one of the user's tabs still asks every
+// time.
+func TestClosingATabTheTaskOpenedDoesNotAsk(t *testing.T) {
+	site := testkit.NewSite(t)
+	newTab := ""
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		clickOn(t, `link "Read the full terms"`),
+		func(c *testkit.Conversation) []testkit.Call {
+			m := regexp.MustCompile(`It opened a new tab \(tabId (\d+)\)`).FindStringSubmatch(c.Results()[0].Text)
+			if m == nil {
+				t.Errorf("the click opened no tab: %s", c.Results()[0].Text)
+				return nil
+			}
+			newTab = m[1]
+			id, _ := strconv.Atoi(m[1])
+			return []testkit.Call{call("tab_close", obj{"tabIds": []int{id}})}
+		},
+		calls(call("tab_open", obj{"url": site.Page("long.html")})),
+		calls(call("tab_close", nil)),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	first := openTab(t, panel, site.Page("checks.html"))
+	p.steps = append(p.steps, calls(call("tab_close", obj{"tabIds": []int{first}})))
+	cards, asks := runAgentAsks(t, panel, "read the terms, then tidy up")
+	closes := p.results("tab_close")
+	if len(closes) != 3 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	for i, c := range closes {
+		if c.Error || !strings.Contains(c.Text, "Closed 1 tab") {
+			t.Errorf("close %d: %s", i+1, c.Text)
+		}
+	}
+	// The click and tab_open ask (acting, loading a page), and so does closing the user's tab.
+	if asks != 3 {
+		t.Errorf("the task asked %d times, want 3 (the click, tab_open, closing the user's tab %d; not closing tab %s it opened): %+v", asks, first, newTab, cards)
+	}
+}
+
 // links on a real page with thousands of them (Archive of Our Own's, 3,859 anchors): the first
 // ones, as many as a result holds, say how many there are and how to find the others, and a
 // filter finds a link far past them (the footer's "Known Issues"), with a ref to act on it.

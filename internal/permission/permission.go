@@ -105,6 +105,10 @@ type Request struct {
 	// Planned: the plan the user approved for this run names this kind of action on this
 	// site. It does not ask; what types a password, cannot be undone or runs code still does.
 	Planned bool
+	// OwnTabs: the call closes only tabs this task opened itself (tab_open, or a link it
+	// clicked): closing them loses nothing of the user's, so it does not ask as closing their
+	// tabs does.
+	OwnTabs bool
 }
 
 // RiskPlan is the risk class of a plan the agent proposes: only the user approves it.
@@ -175,6 +179,7 @@ var (
 	sayReadBrowser   = i18n.Sentence{Key: "whyReadBrowser", English: "reading your browser (tabs or history) asks first"}
 	sayReadSite      = i18n.Sentence{Key: "whyReadSite", English: "reading $1 asks the first time"}
 	sayDestructive   = i18n.Sentence{Key: "whyDestructive", English: "it cannot be undone, so it asks every time"}
+	sayOwnTabs       = i18n.Sentence{Key: "whyOwnTabs", English: "it closes only tabs this task opened"}
 	sayScript        = i18n.Sentence{Key: "whyScript", English: "running code in a page asks every time"}
 	sayPlanned       = i18n.Sentence{Key: "whyPlanned", English: "the plan you approved names this kind of action on $1"}
 	sayGranted       = i18n.Sentence{Key: "whyGranted", English: "you allowed acting on this element in this task"}
@@ -244,6 +249,8 @@ func Default(r Request) Outcome {
 		return decided(Outcome{Verdict: Ask, Why: sayReadBrowser.With()})
 	case r.Risk == "read":
 		return decided(Outcome{Verdict: Ask, Why: sayReadSite.With(r.Origin)})
+	case r.Risk == "destructive" && r.OwnTabs:
+		return decided(Outcome{Verdict: Allow, Why: sayOwnTabs.With()})
 	case r.Risk == "destructive":
 		return decided(Outcome{Verdict: Ask, Why: sayDestructive.With()})
 	case r.Risk == "script":

@@ -94,6 +94,8 @@ func TestDefaults(t *testing.T) {
 		{"acting asks", Request{Tool: "click", Risk: "act", Permission: "act:click", Origin: site}, Ask},
 		{"navigating asks", Request{Tool: "navigate", Risk: "navigate", Permission: "navigate:go", Origin: site}, Ask},
 		{"destructive asks", Request{Tool: "tab_close", Risk: "destructive", Permission: "destructive:close", Origin: site, Consented: true}, Ask},
+		{"closing only tabs the task opened runs", Request{Tool: "tab_close", Risk: "destructive", Permission: "destructive:close", Origin: site, OwnTabs: true}, Allow},
+		{"closing its own tab outside its group still asks", Request{Tool: "tab_close", Risk: "destructive", Permission: "destructive:close", Origin: site, OwnTabs: true, Outside: "Claude Code"}, Ask},
 		{"scripts ask", Request{Tool: "run_script", Risk: "script", Permission: "script:run", Origin: site, Consented: true}, Ask},
 		{"a password field asks even after consent", Request{Tool: "type", Risk: "act", Permission: "act:type", Origin: site, Consented: true, Sensitive: true}, Ask},
 		{"what an approved plan names runs", Request{Tool: "type", Risk: "act", Permission: "act:type", Origin: site, Planned: true, NewOrigin: true}, Allow},

@@ -112,6 +112,8 @@ type Effect struct {
 	// parameter), whatever field it goes to: it is described as a count of characters and asks
 	// as a password field does.
 	Secret bool `json:"-"`
+	// OwnTabs: the tabs a close closes are all ones this env opened itself.
+	OwnTabs bool `json:"-"`
 
 	at *point // a click at a point: the point in the frame of Element
 }

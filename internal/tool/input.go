@@ -822,6 +822,7 @@ func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *w
 						if d := e.tabDownload(ctx, before, n.ID, w.began(started)); d != "" {
 							return outcome{said: d} // the browser closes the tab it opened for a file
 						}
+						e.opens(n.ID)
 						return outcome{said: fmt.Sprintf(" It opened a new tab (tabId %d) at %s; this tab stays at %s.", n.ID, where, t.URL), left: true}
 					}
 				}

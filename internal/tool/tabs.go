@@ -91,6 +91,7 @@ func tabOpen(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	}
 	e.SetTab(t.ID)
 	e.touch(t.ID)
+	e.opens(t.ID)
 	return loaded(ctx, e, t.ID, began, "Opened tab %d", t.ID)
 }
 

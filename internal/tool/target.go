@@ -550,7 +550,11 @@ func closeTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 		}
 		names = append(names, fmt.Sprintf("“%s” (%s)", clip(oneLine(t.Title), 60), where))
 	}
-	return &Effect{Action: "close", URL: url, Detail: strings.Join(names, ", ")}, nil
+	own := true
+	for _, id := range ids {
+		own = own && e.Opened(id)
+	}
+	return &Effect{Action: "close", URL: url, Detail: strings.Join(names, ", "), OwnTabs: own}, nil
 }
 
 func scriptTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {

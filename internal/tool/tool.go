@@ -533,6 +533,7 @@ type Env struct {
 	windowID int
 	notes    []string     // what a call's result says first (a tab Skiff had to load again)
 	used     map[int]bool // tabs this env worked in (their debugger is released at the end)
+	opened   map[int]bool // tabs this env opened (tab_open, or a new tab one of its actions opened)
 	loads    map[int]bool // the downloads its results said
 	// lastWatch is when the last action's watch began (downloadsFrom).
 	lastWatch time.Time
@@ -638,6 +639,23 @@ func (e *Env) touch(id int) {
 	e.mu.Lock()
 	e.used[id] = true
 	e.mu.Unlock()
+}
+
+// opens notes that this env opened tab id.
+func (e *Env) opens(id int) {
+	e.mu.Lock()
+	if e.opened == nil {
+		e.opened = map[int]bool{}
+	}
+	e.opened[id] = true
+	e.mu.Unlock()
+}
+
+// Opened reports whether this env opened tab id itself.
+func (e *Env) Opened(id int) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.opened[id]
 }
 
 // Used lists the tabs this env worked in.

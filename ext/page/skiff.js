@@ -1466,6 +1466,10 @@
       // must close what is open first.
       const over = /^(aria-hidden|hidden)/.test(why) && !/display|visib|opacity/.test(why) ? openOver(el) : null;
       if (over) return { error: `${what} is behind ${describe(over)} [${refOf(over)}], which the page holds open over the rest: act in it, or close it first (press_key Escape)`, retry: 1, lasting: standing(over) ? 1 : undefined, what };
+      // In a menu, a section or a popover that is closed: what opens it is said, at once (it
+      // does not open by itself).
+      const toggle = openerOf(el);
+      if (toggle) return { error: `${what} is not visible: it is in a part of the page that ${describe(toggle)} [${refOf(toggle)}] opens, closed now; open it first`, retry: 1, lasting: 1, what };
       return { error: `${what} is not visible (${why})`, retry: 1, what };
     }
     if (action !== "hover" && action !== "scroll" && action !== "drop" && disabled(controlOf(el))) {
@@ -2355,6 +2359,24 @@
   function unseen(el) {
     for (let x = el; x && x.nodeType === 1; x = parentOf(x)) if (hiddenReason(x)) return true;
     return false;
+  }
+  // openerOf is the control a person uses to show el, hidden in a part of the page that is
+  // closed: a button or link that says it controls that part and that it is collapsed
+  // (aria-controls, aria-expanded="false"), a closed <details>' summary, a closed popover's
+  // button (popovertarget). Only one the person can see and use now counts.
+  function openerOf(el) {
+    const usable = (c) => c && !hiddenUp(c) && !disabled(c);
+    let up = 0;
+    for (let x = el; x && x.nodeType === 1 && up < 40; x = parentOf(x), up++) {
+      const sum = x.localName === "details" && !x.open ? x.querySelector(":scope > summary") : null;
+      if (sum && !sum.contains(el) && usable(sum)) return sum;
+      if (!x.id) continue;
+      const id = CSS.escape(x.id);
+      const root = x.getRootNode();
+      const c = root.querySelector(`[aria-controls~="${id}"][aria-expanded="false"]`) || (x.hasAttribute("popover") && !x.matches(":popover-open") ? root.querySelector(`[popovertarget="${id}"]`) : null);
+      if (usable(c)) return c;
+    }
+    return null;
   }
   function hiddenUp(el) {
     for (let x = el; x && x.nodeType === 1; x = parentOf(x)) {

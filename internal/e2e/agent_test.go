@@ -293,6 +293,28 @@ func TestClosingATabTheTaskOpenedDoesNotAsk(t *testing.T) {
 	}
 }
 
+// An element in a part of the page that is closed (a menu a button opens, a <details>, a
+// popover) says at once what opens it, where it waited 3 s to say it was not visible. One
+// hidden with nothing to open it says only that, as before.
+func TestAHiddenElementSaysWhatOpensIt(t *testing.T) {
+	site := testkit.NewSite(t)
+	panel := browser.FreshPanel(t)
+	tab := openTab(t, panel, site.Page("closed-parts.html"))
+	for sel, opener := range map[string]string{"#pricing": `button “Menu”`, "#export": `“More options”`, "#tip": `button “Tips”`} {
+		got := locateFor(t, panel, tab, sel)
+		if !strings.Contains(got, "is not visible: it is in a part of the page that ") || !strings.Contains(got, opener+" [e") || !strings.Contains(got, `"lasting":1`) {
+			t.Errorf("%s: %s", sel, got)
+		}
+	}
+	if got := locateFor(t, panel, tab, "#gone"); !strings.Contains(got, "is not visible (") || strings.Contains(got, "lasting") {
+		t.Errorf("hidden with nothing to open it: %s", got)
+	}
+	inTab[bool](t, panel, tab, `(document.getElementById("menu-button").click(), true)`)
+	if got := locateFor(t, panel, tab, "#pricing"); !strings.Contains(got, `"ok":1`) {
+		t.Errorf("in the menu once opened: %s", got)
+	}
+}
+
 // links on a real page with thousands of them (Archive of Our Own's, 3,859 anchors): the first
 // ones, as many as a result holds, say how many there are and how to find the others, and a
 // filter finds a link far past them (the footer's "Known Issues"), with a ref to act on it.

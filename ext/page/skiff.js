@@ -345,16 +345,28 @@
     const dialog = cover.localName === "dialog" || /^(dialog|alertdialog)$/.test(roleOf(cover)) || cover.getAttribute("aria-modal") === "true";
     if (!dialog && !fixedBound(hit)) return false;
     for (let x = cover; x; x = parentOf(x)) if (x.getAttribute && x.getAttribute("aria-busy") === "true") return false;
-    let answer = false;
+    const c = coverHolds(cover);
+    return !c.busy && c.controls;
+  }
+  // coverHolds is what a cover holds, shadow roots included (at most 3000 elements looked at):
+  // something at work (busy: a progress bar, a region marked busy), controls a person answers
+  // with, pictures, words.
+  function coverHolds(cover) {
+    const out = { busy: false, controls: false, pictures: false, words: false };
     let seen = 0;
     const look = (el) => {
-      if (seen++ > 3000) return false;
-      if (el.matches("[role=progressbar], progress, [aria-busy=true]")) return true; // at work
-      if (el.matches("button, a[href], input, select, textarea, [role=button], [role=link], [role=checkbox], [role=switch]")) answer = true;
-      for (const k of kidsOf(el)) if (k.nodeType === 1 && look(k)) return true;
-      return false;
+      if (seen++ > 3000) return;
+      if (el.matches("[role=progressbar], progress, [aria-busy=true]")) out.busy = true;
+      if (el.matches("button, a[href], input, select, textarea, [role=button], [role=link], [role=checkbox], [role=switch]")) out.controls = true;
+      if (el.localName === "img") out.pictures = true;
+      for (const k of kidsOf(el)) {
+        if (out.busy) return;
+        if (k.nodeType === 3 && !out.words && /\S/.test(k.data)) out.words = true;
+        else if (k.nodeType === 1) look(k);
+      }
     };
-    return !look(cover) && answer;
+    look(cover);
+    return out;
   }
   // laidOver says whether cover, a box in the page's flow (not fixed: standing judges those)
   // over an element, is laid out there to stay, as a broken layout's or an open menu's is:
@@ -378,19 +390,8 @@
       const t = a.playState === "running" && a.effect && a.effect.target;
       if (t && t.nodeType === 1 && (contains(t, cover) || contains(cover, t))) return false;
     }
-    let own = false;
-    let seen = 0;
-    const look = (el) => {
-      if (seen++ > 3000) return false;
-      if (el.matches("[role=progressbar], progress, [aria-busy=true]")) return true; // at work
-      if (el.matches("button, a[href], input, select, textarea, img, [role=button], [role=link]")) own = true;
-      for (const k of kidsOf(el)) {
-        if (k.nodeType === 3 && /\S/.test(k.data)) own = true;
-        else if (k.nodeType === 1 && look(k)) return true;
-      }
-      return false;
-    };
-    return !look(cover) && own;
+    const c = coverHolds(cover);
+    return !c.busy && (c.controls || c.pictures || c.words);
   }
   // opaque says whether el paints a solid box over what is under it.
   function opaque(el, s) {
@@ -913,7 +914,7 @@
     const out = [];
     for (const f of fields || []) {
       if (out.length >= 5) break;
-      if (f === control || !/^(input|select|textarea)$/.test(f.localName) || f.type === "hidden" || disabled(f)) continue;
+      if (f === control || !/^(input|select|textarea)$/.test(f.localName) || disabled(f)) continue;
       const bad = (f.willValidate && !f.validity.valid) || f.getAttribute("aria-invalid") === "true";
       // A box drawn over a hidden checkbox is its label: the field counts when either shows.
       if (!bad || (hiddenReason(f) && ![...(f.labels || [])].some((l) => !hiddenReason(l)))) continue;

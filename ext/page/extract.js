@@ -157,7 +157,8 @@ globalThis.skiffExtract = () => {
     // A page that is mostly a form or an app (a sign-in, a booking, a settings page): the
     // article Readability finds is next to nothing, its forms left out, and the user asking
     // about the page would send nothing of it. Its visible text goes instead: headings, labels,
-    // buttons, options (never what is typed into a field: plainText reads no value).
+    // buttons, the option chosen in a drop-down (never what is typed into a field: plainText
+    // reads no value).
     if (text.length < THIN && document.body) {
       const all = plainText(visibleClone().body);
       if (all.length > text.length) (text = all), (readable = false);

@@ -1493,7 +1493,13 @@
       if (!editable && el.localName === "select") return { error: `${what} is a list to choose from, not a text field: choose one of its options with select_option`, what };
       if (!editable && /^(checkbox|radio)$/.test(el.type)) return { error: `${what} is not a text field: click it to check or uncheck it`, what };
       if (!editable) return { error: `${what} is not a text field; type needs an input, a textarea or an editable element`, what };
-      if (el.readOnly || editorField(el)?.readOnly) return { error: `${what} is read-only: a picker may fill it (click it and choose in what opens)`, retry: 1, what };
+      const field = editorField(el) || el;
+      if (field.readOnly && deepActive() !== field) {
+        // Some pages keep a field read-only until it has the focus (to keep the browser's
+        // autofill out of it): a person clicks it first, and it takes text.
+        field.focus({ preventScroll: true });
+      }
+      if (field.readOnly) return { error: `${what} is read-only: a picker may fill it (click it and choose in what opens)`, retry: 1, lasting: 1, what };
     }
     if (!r0.point) {
       const r = boxOf(el);

@@ -257,6 +257,12 @@ func launchWithAccess(t *testing.T, access string, on bool) *Browser {
 // by itself).
 func locateFor(t *testing.T, panel context.Context, tab int, selector string) string {
 	t.Helper()
+	return locateAs(t, panel, tab, selector, "click")
+}
+
+// locateAs is what the page says of action ("click", "type"…) on the element selector names.
+func locateAs(t *testing.T, panel context.Context, tab int, selector, action string) string {
+	t.Helper()
 	return JS[string](t, panel, fmt.Sprintf(`chrome.scripting.executeScript({target: {tabId: %d}, files: ["page/skiff.js"]}).then(() =>
-		chrome.scripting.executeScript({target: {tabId: %d}, func: (s) => globalThis.skiffPage.call("locate", JSON.stringify({target: {selector: s}, action: "click"})), args: [%s]})).then(r => JSON.stringify(r[0].result))`, tab, tab, jsString(selector)))
+		chrome.scripting.executeScript({target: {tabId: %d}, func: (s, a) => globalThis.skiffPage.call("locate", JSON.stringify({target: {selector: s}, action: a})), args: [%s, %s]})).then(r => JSON.stringify(r[0].result))`, tab, tab, jsString(selector), jsString(action)))
 }

@@ -315,6 +315,32 @@ func TestAHiddenElementSaysWhatOpensIt(t *testing.T) {
 	}
 }
 
+// A field a page keeps read-only until it has the focus (to keep autofill out) takes the text,
+// as it does when a person clicks it first; it was refused for 3 s as read-only. A field that
+// stays read-only (a picker fills it) is said so at once.
+func TestAFieldReadOnlyUntilFocusedTakesText(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{calls(call("type", obj{"selector": "#user", "text": "ada"})), calls(call("type", obj{"selector": "#date", "text": "2026-12-01"}))}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	tab := openTab(t, panel, site.Page("readonly.html"))
+	allowSite(t, panel, site.URL)
+	runAgent(t, panel, "sign in")
+	types := p.results("type")
+	if len(types) != 2 {
+		t.Fatalf("calls: %s", p.all())
+	}
+	if types[0].Error || inTab[string](t, panel, tab, `document.getElementById("user").value`) != "ada" {
+		t.Errorf("typing into the field read-only until focused: %s", types[0].Text)
+	}
+	if !types[1].Error || !strings.Contains(types[1].Text, "is read-only: a picker may fill it") {
+		t.Errorf("typing into a field read-only for good: %s", types[1].Text)
+	}
+	if got := locateAs(t, panel, tab, "#date", "type"); !strings.Contains(got, "is read-only") || !strings.Contains(got, `"lasting":1`) {
+		t.Errorf("the field read-only for good, as typing asks the page: %s", got)
+	}
+}
+
 // links on a real page with thousands of them (Archive of Our Own's, 3,859 anchors): the first
 // ones, as many as a result holds, say how many there are and how to find the others, and a
 // filter finds a link far past them (the footer's "Known Issues"), with a ref to act on it.

@@ -1484,7 +1484,7 @@
     // The page behind a dialog opened modal (showModal) is inert: no click, focus or key
     // reaches it until the dialog closes.
     const modal = action === "scroll" ? null : topModal();
-    if (modal && !contains(modal, el) && !el.closest(":popover-open")) return { error: `${what} is behind ${describe(modal)} [${refOf(modal)}], a dialog open over the page: nothing behind it can be used until it closes; act in it, or close it first`, retry: 1, what };
+    if (modal && !contains(modal, el) && !el.closest(":popover-open")) return { error: `${what} is behind ${describe(modal)} [${refOf(modal)}], a dialog open over the page: nothing behind it can be used until it closes; act in it, or close it first`, retry: 1, lasting: standing(modal) ? 1 : undefined, what };
     // A file field (or the label a site draws as its "Upload" button) opens the system's file
     // chooser, which would wait in front of the user with no one to answer it.
     if (action === "click" && controlOf(el).localName === "input" && controlOf(el).type === "file") return { error: `${what} opens a file chooser: to choose files for it, use upload_file on it`, what };

@@ -294,7 +294,7 @@ func TestClosingATabTheTaskOpenedDoesNotAsk(t *testing.T) {
 }
 
 // An element in a part of the page that is closed (a menu a button opens, a <details>, a
-// popover) says at once what opens it, where it waited 3 s to say it was not visible. One
+// popover, an accordion's panel drawn at no height) says at once what opens it, where it waited 3 s to say it was not visible. One
 // hidden with nothing to open it says only that, as before.
 func TestAHiddenElementSaysWhatOpensIt(t *testing.T) {
 	site := testkit.NewSite(t)
@@ -305,6 +305,9 @@ func TestAHiddenElementSaysWhatOpensIt(t *testing.T) {
 		if !strings.Contains(got, "is not visible: it is in a part of the page that ") || !strings.Contains(got, opener+" [e") || !strings.Contains(got, `"lasting":1`) {
 			t.Errorf("%s: %s", sel, got)
 		}
+	}
+	if got := locateFor(t, panel, tab, "#returns"); !strings.Contains(got, "is not visible: it is in a part of the page that button “Shipping questions” [e") || !strings.Contains(got, `"lasting":1`) {
+		t.Errorf("in an accordion's panel drawn at no height: %s", got)
 	}
 	if got := locateFor(t, panel, tab, "#gone"); !strings.Contains(got, "is not visible (") || strings.Contains(got, "lasting") {
 		t.Errorf("hidden with nothing to open it: %s", got)
@@ -399,6 +402,11 @@ func TestAModalDialogHoldsThePageBehindIt(t *testing.T) {
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
 	tab := openTab(t, panel, site.Page("modal.html"))
+	// The dialog waits for an answer: a click behind it is refused at once, not after the wait
+	// for what may go by itself.
+	if got := locateFor(t, panel, tab, "#save"); !strings.Contains(got, "a dialog open over the page") || !strings.Contains(got, `"lasting":1`) {
+		t.Errorf("behind the dialog, as the page says: %s", got)
+	}
 	runAgentAsks(t, panel, "save my settings")
 	snaps := p.results("snapshot")
 	if len(snaps) != 2 {

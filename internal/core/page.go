@@ -181,10 +181,10 @@ func wordCount(text string) int {
 	in := false // within a word of letters or digits
 	for _, r := range text {
 		switch {
-		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana):
+		case ideograph(r):
 			n++
 			in = false
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			if !in {
 				n++
 			}
@@ -194,6 +194,15 @@ func wordCount(text string) int {
 		}
 	}
 	return n
+}
+
+// ideograph says whether r is a Chinese character, or Japanese kana, written without spaces
+// between words (Unicode's main blocks for them: the unicode package's script tables would add
+// 14 KB to core.wasm).
+func ideograph(r rune) bool {
+	return r >= 0x3040 && r <= 0x30ff || // hiragana, katakana
+		r >= 0x3400 && r <= 0x4dbf || r >= 0x4e00 && r <= 0x9fff || r >= 0xf900 && r <= 0xfaff || // CJK ideographs
+		r >= 0x20000 && r <= 0x3134f
 }
 
 // readable reads a tab's readable text, or takes it from the cache.

@@ -53,6 +53,11 @@ var (
 	sayTabClosed     = i18n.Sentence{Key: "pageTabClosed", English: "the tab was closed"}
 	sayPageSlow      = i18n.Sentence{Key: "pageSlow", English: "the page did not answer in time"}
 	sayErrorPage     = i18n.Sentence{Key: "pageErrorPage", English: "Chrome could not load this page and shows its error page instead"}
+	sayErrorNoName   = i18n.Sentence{Key: "pageErrorNoName", English: "Chrome could not load this page: no site has that name (check the address for a mistake)"}
+	sayErrorNoAnswer = i18n.Sentence{Key: "pageErrorNoAnswer", English: "Chrome could not load this page: nothing answered at that address, or it hung up (the site may be down)"}
+	sayErrorSlow     = i18n.Sentence{Key: "pageErrorSlow", English: "Chrome could not load this page: the site did not answer in time"}
+	sayErrorOffline  = i18n.Sentence{Key: "pageErrorOffline", English: "Chrome could not load this page: this computer is not connected to the internet"}
+	sayErrorInsecure = i18n.Sentence{Key: "pageErrorInsecure", English: "Chrome could not load this page: a secure connection to the site could not be made"}
 	sayPageLeft      = i18n.Sentence{Key: "pageLeftAfterSend", English: "the tab went on to another site ($1) after you sent, so that is not the page you asked about"}
 	sayPageFailed    = i18n.Sentence{Key: "pageFailed", English: "Skiff could not read the page ($1)"}
 )
@@ -164,7 +169,7 @@ func (c *Core) peek(ctx context.Context, p PeekParams) (*Peek, error) {
 	}
 	r, err := c.readable(ctx, t.ID, t.URL)
 	if err != nil {
-		out.problem(sayChip.With(pageProblem(err)))
+		out.problem(sayChip.With(c.pageProblemIn(ctx, t, err)))
 		return out, nil
 	}
 	out.Title, out.URL = r.Title, r.URL
@@ -313,7 +318,7 @@ func (c *Core) attachFor(a *AttachParams, windowID, tabID int, sent time.Time) *
 		}
 		r, err := c.current(ctx, t)
 		if err != nil {
-			return nil, &i18n.Error{Text: pageProblem(err)}
+			return nil, &i18n.Error{Text: c.pageProblemIn(ctx, t, err)}
 		}
 		page := &store.Page{URL: r.URL, Title: r.Title, Text: r.Text}
 		// The selection changes without events: read it now (one line of script).
@@ -322,6 +327,27 @@ func (c *Core) attachFor(a *AttachParams, windowID, tabID int, sent time.Time) *
 		}
 		return page, nil
 	}}
+}
+
+// pageProblemIn is pageProblem for tab t: an error page says why it did not load when Chrome
+// said so (the address has no site, nothing answered, the computer is offline…).
+func (c *Core) pageProblemIn(ctx context.Context, t tool.Tab, err error) i18n.Text {
+	if !errors.Is(err, tool.ErrErrorPage) {
+		return pageProblem(err)
+	}
+	switch code := strings.TrimPrefix(tool.NetErrorOf(ctx, c.Browser, t.ID, t.URL), "net::"); {
+	case code == "ERR_NAME_NOT_RESOLVED":
+		return sayErrorNoName.With()
+	case code == "ERR_CONNECTION_REFUSED", code == "ERR_ADDRESS_UNREACHABLE", code == "ERR_CONNECTION_RESET", code == "ERR_EMPTY_RESPONSE", code == "ERR_CONNECTION_CLOSED":
+		return sayErrorNoAnswer.With()
+	case code == "ERR_CONNECTION_TIMED_OUT", code == "ERR_TIMED_OUT":
+		return sayErrorSlow.With()
+	case code == "ERR_INTERNET_DISCONNECTED", code == "ERR_NETWORK_CHANGED", code == "ERR_PROXY_CONNECTION_FAILED":
+		return sayErrorOffline.With()
+	case strings.HasPrefix(code, "ERR_CERT_"), strings.HasPrefix(code, "ERR_SSL_"):
+		return sayErrorInsecure.With()
+	}
+	return sayErrorPage.With()
 }
 
 // pageProblem says why a page could not be read, for the chip and the message's notice.

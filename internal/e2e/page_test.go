@@ -351,10 +351,10 @@ func TestPageContextFollowsTheTabAndReachesTheModel(t *testing.T) {
 	}
 
 	// Nor can Chrome's error page, for an address that does not resolve: the chip says what
-	// happened, not what Chrome's scripting said.
+	// happened, as Chrome said it, not what Chrome's scripting said.
 	_, _ = chromedp.Run(other, chromedp.Navigate("http://unreachable.invalid/")) // it fails: that is the point
 	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "unavailable" && !document.getElementById("page-chip-text").textContent.includes("browser pages")`)
-	if s := chip(t, panel); s != "Chrome could not load this page and shows its error page instead." {
+	if s := chip(t, panel); s != "Chrome could not load this page: no site has that name (check the address for a mistake)." {
 		t.Errorf("chip on an error page: %q", s)
 	}
 }

@@ -387,16 +387,16 @@ type NetErrorer interface {
 	NetError(tabID int, url string) string
 }
 
-// whyNotLoaded says why the tab's page at url shows Chrome's error page, in words a model acts
-// on, with Chrome's reason ("(net::ERR_NAME_NOT_RESOLVED)") when the browser saw it.
-func (e *Env) whyNotLoaded(ctx context.Context, tabID int, url string) string {
-	n, ok := e.Browser.(NetErrorer)
+// NetErrorOf is why tab tabID's page at url did not load, as Chrome said it
+// ("net::ERR_NAME_NOT_RESOLVED"), or "" when b does not know. Chrome says why as the load
+// fails, before it shows its error page; on a busy machine what it said may reach Skiff a
+// moment after the page is seen: it is waited for, up to 400 ms.
+func NetErrorOf(ctx context.Context, b Browser, tabID int, url string) string {
+	n, ok := b.(NetErrorer)
 	if !ok {
-		return couldNotLoad
+		return ""
 	}
 	code := n.NetError(tabID, url)
-	// Chrome says why as the load fails, before it shows its error page; on a busy machine
-	// what it said may reach Skiff a moment after the page is seen.
 	for wait := 0; code == "" && wait < 8 && ctx.Err() == nil; wait++ {
 		select {
 		case <-ctx.Done():
@@ -404,6 +404,13 @@ func (e *Env) whyNotLoaded(ctx context.Context, tabID int, url string) string {
 		}
 		code = n.NetError(tabID, url)
 	}
+	return code
+}
+
+// whyNotLoaded says why the tab's page at url shows Chrome's error page, in words a model acts
+// on, with Chrome's reason ("(net::ERR_NAME_NOT_RESOLVED)") when the browser saw it.
+func (e *Env) whyNotLoaded(ctx context.Context, tabID int, url string) string {
+	code := NetErrorOf(ctx, e.Browser, tabID, url)
 	if code == "" {
 		return couldNotLoad
 	}

@@ -918,7 +918,7 @@
       const bad = (f.willValidate && !f.validity.valid) || f.getAttribute("aria-invalid") === "true";
       // A box drawn over a hidden checkbox is its label: the field counts when either shows.
       if (!bad || (hiddenReason(f) && ![...(f.labels || [])].some((l) => !hiddenReason(l)))) continue;
-      const why = !f.validity.valueMissing ? "not valid" : f.type === "checkbox" || f.type === "radio" ? "not chosen" : "empty";
+      const why = !f.validity.valueMissing ? "not valid" : /^(checkbox|radio)$/.test(f.type) || f.localName === "select" ? "not chosen" : "empty";
       out.push(`${describe(f)} [${refOf(f)}] (${why})`);
     }
     return out;

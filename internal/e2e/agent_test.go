@@ -221,7 +221,7 @@ func TestADisabledButtonSaysWhatItsFormWants(t *testing.T) {
 	allowSite(t, panel, site.URL)
 	runAgent(t, panel, "create my account")
 	clicks := p.results("click")
-	if len(clicks) != 1 || !clicks[0].Error || !regexp.MustCompile(`Button “Create account” is disabled; its form still has fields to fill: textbox “Email” \[e\d+\] \(empty\), checkbox “I agree to the terms” \[e\d+\] \(not chosen\)`).MatchString(clicks[0].Text) {
+	if len(clicks) != 1 || !clicks[0].Error || !regexp.MustCompile(`Button “Create account” is disabled; its form still has fields to fill: textbox “Email” \[e\d+\] \(empty\), combobox “Country” \[e\d+\] \(not chosen\), checkbox “I agree to the terms” \[e\d+\] \(not chosen\)`).MatchString(clicks[0].Text) {
 		t.Fatalf("clicking the sign-up's disabled button: %s", p.all())
 	}
 	if strings.Contains(clicks[0].Text, "Name") {
@@ -239,6 +239,7 @@ func TestADisabledButtonSaysWhatItsFormWants(t *testing.T) {
 	if got := locate(); strings.Contains(got, "Email") || !strings.Contains(got, `checkbox “I agree to the terms”`) {
 		t.Errorf("with the address given: %s", got)
 	}
+	fill(`document.querySelector("[name=country]").value = "Portugal"`)
 	fill(`document.querySelector("[name=terms]").checked = true`)
 	if got := locate(); !strings.Contains(got, `"ok":1`) {
 		t.Errorf("with the form complete: %s", got)

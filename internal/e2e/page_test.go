@@ -650,7 +650,7 @@ func TestAFormPageGoesWithItsWords(t *testing.T) {
 		document.querySelector("#first").value = "Zébulon";
 		return true;
 	})()`)
-	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "attached"`)
+	WaitJS(t, panel, `document.getElementById("page-chip").dataset.state === "attached" && document.getElementById("page-chip-text").textContent.startsWith("Contact form · ")`)
 	chip := JS[string](t, panel, `document.getElementById("page-chip-text").textContent`)
 	if n, _ := strconv.Atoi(regexp.MustCompile(`(\d+) words`).FindStringSubmatch(chip + " 0 words")[1]); n < 15 {
 		t.Errorf("the chip says %q of the contact form", chip)

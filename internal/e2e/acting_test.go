@@ -153,11 +153,7 @@ func TestAControlUnderAStickyBarIsScrolledOut(t *testing.T) {
 		calls(call("snapshot", nil)),
 		clickOn(t, `button "Share"`),
 	}}
-	m := testkit.NewModel(t, p.script)
-	panel := agentPanel(t, "openai", m)
-	tab := openTab(t, panel, site.Page("wrapped.html"))
-	allowSite(t, panel, site.URL)
-	runAgent(t, panel, "subscribe and share")
+	panel, tab, _ := p.runOn(t, site, "wrapped.html", "subscribe and share")
 	clicks := p.results("click")
 	if len(clicks) != 2 {
 		t.Fatalf("calls: %s", p.all())
@@ -190,11 +186,7 @@ func TestANumberThatMovesByItselfIsNotNews(t *testing.T) {
 		clickOn(t, `button "Save search"`),
 		clickOn(t, `button "Add to shortlist"`),
 	}}
-	m := testkit.NewModel(t, p.script)
-	panel := agentPanel(t, "openai", m)
-	openTab(t, panel, site.Page("ticker.html"))
-	allowSite(t, panel, site.URL)
-	runAgent(t, panel, "save the search and shortlist the flat")
+	p.runOn(t, site, "ticker.html", "save the search and shortlist the flat")
 	clicks := p.results("click")
 	if len(clicks) != 2 {
 		t.Fatalf("calls: %s", p.all())
@@ -233,11 +225,7 @@ func TestEditorsTakeLinesAndAreNotNamedByTheirText(t *testing.T) {
 		},
 		clickOn(t, `button "Send"`),
 	}}
-	m := testkit.NewModel(t, p.script)
-	panel := agentPanel(t, "openai", m)
-	tab := openTab(t, panel, site.Page("editor.html"))
-	allowSite(t, panel, site.URL)
-	runAgent(t, panel, "answer the team")
+	panel, tab, _ := p.runOn(t, site, "editor.html", "answer the team")
 	types := p.results("type")
 	if len(types) != 3 {
 		t.Fatalf("calls: %s", p.all())
@@ -324,11 +312,7 @@ func TestActionsSayWhichFieldsTheyFilled(t *testing.T) {
 			}
 		},
 	}}
-	m := testkit.NewModel(t, p.script)
-	panel := agentPanel(t, "openai", m)
-	tab := openTab(t, panel, site.Page("picker.html"))
-	allowSite(t, panel, site.URL)
-	runAgent(t, panel, "book for three on Christmas Eve")
+	panel, tab, _ := p.runOn(t, site, "picker.html", "book for three on Christmas Eve")
 	types, clicks := p.results("type"), p.results("click")
 	if len(types) != 1 || len(clicks) != 4 {
 		t.Fatalf("calls: %s", p.all())
@@ -478,11 +462,7 @@ func TestNavigateWaitsForWhatThePageLoads(t *testing.T) {
 		calls(call("navigate", obj{"url": site.Page("loading.html?forever")})),
 		calls(call("navigate", obj{"url": site.Page("loading.html?skeleton&forever")})),
 	}}
-	m := testkit.NewModel(t, p.script)
-	panel := agentPanel(t, "openai", m)
-	openTab(t, panel, site.Page("wrapped.html"))
-	allowSite(t, panel, site.URL)
-	runAgent(t, panel, "show my orders")
+	p.runOn(t, site, "wrapped.html", "show my orders")
 	snaps, navs := p.results("snapshot"), p.results("navigate")
 	if len(snaps) != 4 || len(navs) != 5 {
 		t.Fatalf("calls: %s", p.all())
@@ -522,11 +502,7 @@ func TestAFrameThatLoadsLateLeavesThePageLoaded(t *testing.T) {
 		calls(call("click", obj{"selector": "a[href='#timetable']"})),
 		calls(call("click", obj{"selector": "a[href='counter.html']"})),
 	}}
-	m := testkit.NewModel(t, p.script)
-	panel := agentPanel(t, "openai", m)
-	openTab(t, panel, site.Page("wrapped.html"))
-	allowSite(t, panel, site.URL)
-	runAgent(t, panel, "what changed for the ferry?")
+	p.runOn(t, site, "wrapped.html", "what changed for the ferry?")
 	navs, reads := p.results("navigate"), p.results("read_text")
 	if len(navs) != 1 || len(reads) != 1 {
 		t.Fatalf("calls: %s", p.all())
@@ -578,11 +554,7 @@ func TestAControlPartlyUnderAnotherIsClickedWhereItShows(t *testing.T) {
 			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `button "Hidden offer"`)})}
 		},
 	}}
-	m := testkit.NewModel(t, p.script)
-	panel := agentPanel(t, "openai", m)
-	tab := openTab(t, panel, site.Page("overlap.html"))
-	allowSite(t, panel, site.URL)
-	runAgent(t, panel, "add the best seller")
+	panel, tab, _ := p.runOn(t, site, "overlap.html", "add the best seller")
 	clicks, hovers := p.results("click"), p.results("hover")
 	if len(clicks) != 3 || len(hovers) != 1 {
 		t.Fatalf("calls: %s", p.all())
@@ -664,11 +636,7 @@ func TestButtonsWithoutWordsSayWhatTheirCodeCallsThem(t *testing.T) {
 			return []testkit.Call{call("click", obj{"ref": refs[1]})}
 		},
 	}}
-	m := testkit.NewModel(t, p.script)
-	panel := agentPanel(t, "openai", m)
-	tab := openTab(t, panel, site.Page("icons.html"))
-	allowSite(t, panel, site.URL)
-	runAgent(t, panel, "remove my work address")
+	panel, tab, _ := p.runOn(t, site, "icons.html", "remove my work address")
 	snap := p.results("snapshot")
 	if len(snap) != 1 {
 		t.Fatalf("calls: %s", p.all())
@@ -728,11 +696,7 @@ func TestARefFollowsTheControlItsPageDrewAgain(t *testing.T) {
 		// Its post now says it is done; the other twin's Notify me is alone of its kind.
 		func(*testkit.Conversation) []testkit.Call { return []testkit.Call{call("click", obj{"ref": notify})} },
 	}}
-	m := testkit.NewModel(t, p.script)
-	panel := agentPanel(t, "openai", m)
-	tab := openTab(t, panel, site.Page("redraw.html"))
-	allowSite(t, panel, site.URL)
-	runAgent(t, panel, "like the ferry post")
+	panel, tab, _ := p.runOn(t, site, "redraw.html", "like the ferry post")
 	clicks := p.results("click")
 	if len(clicks) != 10 {
 		t.Fatalf("calls: %s", p.all())

@@ -215,11 +215,7 @@ func TestABoxLaidOverAButtonIsToldFromOneThatGoes(t *testing.T) {
 func TestADisabledButtonSaysWhatItsFormWants(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{calls(call("click", obj{"selector": "#create"}))}}
-	m := testkit.NewModel(t, p.script)
-	panel := agentPanel(t, "openai", m)
-	tab := openTab(t, panel, site.Page("signup.html"))
-	allowSite(t, panel, site.URL)
-	runAgent(t, panel, "create my account")
+	panel, tab, _ := p.runOn(t, site, "signup.html", "create my account")
 	clicks := p.results("click")
 	if len(clicks) != 1 || !clicks[0].Error || !regexp.MustCompile(`Button “Create account” is disabled; its form still has fields to fill: textbox “Email” \[e\d+\] \(empty\), combobox “Country” \[e\d+\] \(not chosen\), checkbox “I agree to the terms” \[e\d+\] \(not chosen\)`).MatchString(clicks[0].Text) {
 		t.Fatalf("clicking the sign-up's disabled button: %s", p.all())
@@ -325,11 +321,7 @@ func TestAHiddenElementSaysWhatOpensIt(t *testing.T) {
 func TestAFieldReadOnlyUntilFocusedTakesText(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{calls(call("type", obj{"selector": "#user", "text": "ada"})), calls(call("type", obj{"selector": "#date", "text": "2026-12-01"}))}}
-	m := testkit.NewModel(t, p.script)
-	panel := agentPanel(t, "openai", m)
-	tab := openTab(t, panel, site.Page("readonly.html"))
-	allowSite(t, panel, site.URL)
-	runAgent(t, panel, "sign in")
+	panel, tab, _ := p.runOn(t, site, "readonly.html", "sign in")
 	types := p.results("type")
 	if len(types) != 2 {
 		t.Fatalf("calls: %s", p.all())

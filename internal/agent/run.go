@@ -234,9 +234,21 @@ func (r *runner) begin(ctx context.Context, caller permission.Caller, tabID, win
 	env := tool.NewEnv(r.e.Browser, tabID, windowID)
 	env.Incognito = store.Private(caller.Chat) // only a private chat's run uses incognito windows
 	r.task = NewTask(caller, env)
+	r.ownTabs(ctx, env)
 	if t, err := r.task.Env.Current(ctx); err == nil {
 		r.task.allowed(origin(t.URL), "")
 	}
+}
+
+// ownTabs gives env the tabs the chat's runs opened in this browser session, and keeps the
+// ones it opens: closing them does not ask, in the next run of the chat as in this one, nor
+// after a worker restart. Storage that fails costs only that: closing the tab asks.
+func (r *runner) ownTabs(ctx context.Context, env *tool.Env) {
+	ids, _ := r.e.Store.OwnTabs(ctx, r.ses.ID)
+	for _, id := range ids {
+		env.Own(id)
+	}
+	env.Opens = func(id int) { _ = r.e.Store.AddOwnTab(context.WithoutCancel(ctx), r.ses.ID, id) }
 }
 
 // release gives back the tabs the run worked in (the debugger detaches).

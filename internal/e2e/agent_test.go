@@ -290,6 +290,53 @@ func TestClosingATabTheTaskOpenedDoesNotAsk(t *testing.T) {
 	}
 }
 
+// A tab the chat opened stays its own after the worker restarts and in the chat's next
+// message ("close the tab you opened" does not ask); the user's own tab still asks.
+func TestATabTheChatOpenedStaysItsOwnAfterARestart(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{calls(call("tab_open", obj{"url": site.Page("long.html")}))}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	first := openTab(t, panel, site.Page("checks.html"))
+	runAgentAsks(t, panel, "open the long page")
+	opened := p.results("tab_open")
+	if len(opened) != 1 || opened[0].Error {
+		t.Fatalf("tab_open: %s", p.all())
+	}
+	said := regexp.MustCompile(`Opened tab (\d+)`).FindStringSubmatch(opened[0].Text)
+	if said == nil {
+		t.Fatalf("tab_open said %q", opened[0].Text)
+	}
+	id, _ := strconv.Atoi(said[1])
+	browser.RestartWorker(t, panel)
+	WaitJS(t, panel, `document.querySelector('.msg.tool[data-tool="tab_open"][data-status="done"]')`) // the chat drawn again
+	p.mu.Lock()
+	p.steps = []step{calls(call("tab_close", obj{"tabIds": []int{id}})), calls(call("tab_close", obj{"tabIds": []int{first}}))}
+	p.mu.Unlock()
+	Do(t, panel, chromedp.SendKeys("#input", "close the tab you opened, then mine\r"))
+	WaitJS(t, panel, `document.querySelectorAll('.msg[data-role="user"]').length === 2`)
+	var asked []string
+	deadline := time.Now().Add(90 * time.Second)
+	for !JS[bool](t, panel, `document.getElementById("stop").hidden && `+lastAssistant+`?.dataset.status === "done" && document.querySelectorAll('.msg.tool[data-tool="tab_close"]').length === 2`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the run did not end: %s", cardsString(toolCards(t, panel)))
+		}
+		if JS[bool](t, panel, `!!document.querySelector(".msg.tool .ask .allow-once:not([disabled])")`) {
+			asked = append(asked, JS[string](t, panel, `document.querySelector(".msg.tool .ask .allow-once:not([disabled])").closest(".msg.tool").textContent`))
+			Click(t, panel, `document.querySelector(".msg.tool .ask .allow-once:not([disabled])")`)
+			continue
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	closes := p.results("tab_close")
+	if len(closes) != 2 || closes[0].Error || closes[1].Error {
+		t.Fatalf("calls: %s", p.all())
+	}
+	if len(asked) != 1 {
+		t.Errorf("closing asked %d times, want once (the user's tab %d, not tab %d the chat opened): %q", len(asked), first, id, asked)
+	}
+}
+
 // An element in a part of the page that is closed (a menu a button opens, a <details>, a
 // popover, an accordion's panel drawn at no height) says at once what opens it, where it waited 3 s to say it was not visible. One
 // hidden with nothing to open it says only that, as before.

@@ -60,11 +60,13 @@ func (s *Store) bothLists(ctx context.Context, key, what string, add func([]byte
 	return nil
 }
 
-// InMemory reports whether key is one Skiff keeps in memory only.
-func InMemory(key string) bool { return strings.HasPrefix(key, MemoryPrefix) }
+// InMemory reports whether key is one Skiff keeps in memory only (a private chat's, or one
+// kept while the browser runs).
+func InMemory(key string) bool {
+	return strings.HasPrefix(key, MemoryPrefix) || strings.HasPrefix(key, BrowserPrefix)
+}
 
-// Split is a KV that keeps the keys beginning with MemoryPrefix in Memory and every other one
-// in Disk.
+// Split is a KV that keeps the keys InMemory reports in Memory and every other one in Disk.
 type Split struct{ Disk, Memory KV }
 
 var _ KV = Split{}

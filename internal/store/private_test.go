@@ -31,6 +31,7 @@ func TestPrivateChatsNeverReachTheDisk(t *testing.T) {
 	require.NoError(t, s.SaveSession(ctx, priv))
 	require.NoError(t, s.SaveDraft(ctx, id, &Message{ID: "m3", Role: "assistant", Content: secret}))
 	require.NoError(t, s.SetQueue(ctx, id, []Queued{{ID: "q1", Text: secret}}))
+	require.NoError(t, s.AddOwnTab(ctx, id, 4411))
 	require.NoError(t, s.SetActive(ctx, id))
 	require.NoError(t, s.Audit(ctx, AuditEntry{At: 3, Tool: "click", What: "click " + secret, Origin: "https://" + secret, Private: true}))
 	require.NoError(t, s.Audit(ctx, AuditEntry{At: 4, Tool: "navigate", What: "go to a kept page"}))
@@ -158,4 +159,41 @@ func TestAnIncognitoDecisionLeavesTheKeptOne(t *testing.T) {
 	ps, _ = s.Policies(ctx)
 	assert.Empty(t, ps)
 	assert.Empty(t, memory.m)
+}
+
+// The tabs a chat's runs opened are kept while the browser runs (a tab's id names another tab
+// once it starts again), never on the disk: each once, the last MaxOwnTabs of them, gone with
+// the chat, and not noted again for a chat deleted meanwhile.
+func TestAChatsTabsAreKeptWhileTheBrowserRuns(t *testing.T) {
+	disk, memory := NewMemKV(), NewMemKV()
+	s, err := Open(ctx, Split{Disk: disk, Memory: memory})
+	require.NoError(t, err)
+	require.NoError(t, s.SaveSession(ctx, &Session{Header: Header{ID: "k1", Title: "Kept", UpdatedAt: 1}, Messages: []Message{{ID: "m1", Role: "user", Content: "open tabs"}}}))
+	none, err := s.OwnTabs(ctx, "k1")
+	require.NoError(t, err)
+	assert.Empty(t, none)
+	for tab := range MaxOwnTabs + 3 {
+		require.NoError(t, s.AddOwnTab(ctx, "k1", 100+tab))
+		require.NoError(t, s.AddOwnTab(ctx, "k1", 100+tab))
+	}
+	tabs, err := s.OwnTabs(ctx, "k1")
+	require.NoError(t, err)
+	require.Len(t, tabs, MaxOwnTabs)
+	assert.Equal(t, 103, tabs[0])
+	assert.Equal(t, 100+MaxOwnTabs+2, tabs[MaxOwnTabs-1])
+	on, err := memory.Get(ctx, BrowserPrefix+"tabs/k1")
+	require.NoError(t, err)
+	assert.Len(t, on, 1, "kept in memory")
+	on, err = disk.Get(ctx, BrowserPrefix+"tabs/k1")
+	require.NoError(t, err)
+	assert.Empty(t, on, "not on the disk")
+
+	require.NoError(t, s.DeleteSession(ctx, "k1"))
+	tabs, err = s.OwnTabs(ctx, "k1")
+	require.NoError(t, err)
+	assert.Empty(t, tabs)
+	assert.ErrorIs(t, s.AddOwnTab(ctx, "k1", 9), ErrNotFound)
+	tabs, err = s.OwnTabs(ctx, "k1")
+	require.NoError(t, err)
+	assert.Empty(t, tabs)
 }

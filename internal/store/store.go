@@ -573,8 +573,8 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	return nil
 }
 
-// deleteSession removes session id's index entry and pin, then keys and its head, draft and
-// queue: DeleteSession's writes, which Recover runs again for one cut half-way.
+// deleteSession removes session id's index entry and pin, then keys and its head, draft,
+// queue and tabs: DeleteSession's writes, which Recover runs again for one cut half-way.
 func (s *Store) deleteSession(ctx context.Context, id string, keys []string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -593,7 +593,7 @@ func (s *Store) deleteSession(ctx context.Context, id string, keys []string) err
 	}
 	items := map[string]any{}
 	gone := indexItems(indexKey(id), out, had, items)
-	if err := s.trimmed(ctx, id, indexKey(id), items, gone, slices.Concat(keys, []string{sessionKey(id), draftKey(id), queueKey(id)})...); err != nil {
+	if err := s.trimmed(ctx, id, indexKey(id), items, gone, slices.Concat(keys, []string{sessionKey(id), draftKey(id), queueKey(id), ownTabsKey(id)})...); err != nil {
 		return err
 	}
 	if s.deleted == nil {

@@ -523,6 +523,9 @@ type Env struct {
 	// Moved, when set, is told the env's new current tab each time it changes (an outside
 	// client's workspace stores it, to carry on in the same tab after a worker restart).
 	Moved func(tabID int)
+	// Opens, when set, is told each tab the env opens itself (a chat keeps them, so that the
+	// run a worker restart cut, or the chat's next one, still knows them for its own).
+	Opens func(tabID int)
 	// Incognito: the env may use tabs in incognito windows (a private chat's run, which Skiff
 	// keeps in memory only: store.Private). Without it such a tab is not there: a chat kept
 	// on this computer, or an outside agent, never lists, reads or acts on one.
@@ -643,6 +646,14 @@ func (e *Env) touch(id int) {
 
 // opens notes that this env opened tab id.
 func (e *Env) opens(id int) {
+	e.Own(id)
+	if e.Opens != nil {
+		e.Opens(id)
+	}
+}
+
+// Own counts tab id as one this env opened itself (one an earlier run of its chat opened).
+func (e *Env) Own(id int) {
 	e.mu.Lock()
 	if e.opened == nil {
 		e.opened = map[int]bool{}

@@ -330,7 +330,7 @@ func (e *Env) settle(ctx context.Context, tabID int, since time.Time, max time.D
 // Arrived waits, up to max, for the page tab tabID is loading to be there to read, and returns
 // the tab as it is then: its status complete, or, with no navigation of its main frame on its
 // way, the page's own load (frames it added, an ad's or a map's, may load on for as long as their
-// servers take).
+// servers take), or a dialog the page opened, which holds its load until it is answered.
 func (e *Env) Arrived(ctx context.Context, tabID int, max time.Duration) (Tab, error) {
 	deadline := time.Now().Add(max)
 	a, _ := e.Browser.(Arriver)
@@ -341,6 +341,9 @@ func (e *Env) Arrived(ctx context.Context, tabID int, max time.Duration) (Tab, e
 		t, err := e.Browser.Tab(ctx, tabID)
 		if err != nil || t.Status != "loading" && t.Pending == "" || !time.Now().Before(deadline) {
 			return t, err
+		}
+		if _, open := e.Browser.Dialog(tabID); open && t.Pending == "" {
+			return t, nil // its load goes no further until someone answers the page's dialog
 		}
 		if t.Pending == "" && (a == nil || !a.Arriving(tabID)) && Scriptable(t.URL) && !time.Now().Before(look) {
 			look = time.Now().Add(250 * time.Millisecond)

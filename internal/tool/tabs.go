@@ -318,16 +318,50 @@ func (e *Env) downloading(ctx context.Context, t Tab, since time.Time) bool {
 // "leave this page?" question is accepted), and one Skiff cannot answer is closed by the
 // navigation itself. With no dialog, the debugger is turned on, briefly, so that a "leave
 // this page?" question the navigation raises is seen and can be answered.
+//
+// A page still loading goes on with its scripts once its dialog is answered, and they may
+// open another (old pages, and test pages, alert one after another): each is dismissed too,
+// before the navigation sets out. Left open, it held the navigation 2 s and was the answer
+// navigate gave; answered while the navigation is under way, it can bring Chrome down
+// (Chromium 156 aborts on bad_variant_access).
 func (e *Env) leaving(ctx context.Context, tabID int) {
 	dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	if d, open := e.Browser.Dialog(tabID); open {
-		if d.Answerable {
-			_ = e.Browser.AnswerDialog(dctx, tabID, d.Type == "beforeunload", "")
-		}
+	d, open := e.Browser.Dialog(tabID)
+	if !open {
+		_, _ = e.Browser.Debug(dctx, tabID, "Page.enable", nil)
 		return
 	}
-	_, _ = e.Browser.Debug(dctx, tabID, "Page.enable", nil)
+	for n := 0; open && d.Answerable && n < maxDialogsLeaving; n++ {
+		if e.Browser.AnswerDialog(dctx, tabID, d.Type == "beforeunload", "") != nil {
+			return
+		}
+		d, open = e.nextDialog(dctx, tabID)
+	}
+}
+
+// maxDialogsLeaving bounds the dialogs leaving dismisses: a page that opens one each time the
+// last is answered is left to the navigation.
+const maxDialogsLeaving = 20
+
+// nextDialog waits for the dialog a page that is still loading opens next: it returns once
+// one is open, or the page's load is over (its scripts have run), or a second has passed (a
+// page slow to load, with no dialog to come), or ctx ends.
+func (e *Env) nextDialog(ctx context.Context, tabID int) (Dialog, bool) {
+	for end := time.Now().Add(time.Second); time.Now().Before(end); {
+		if d, open := e.Browser.Dialog(tabID); open {
+			return d, true
+		}
+		if t, err := e.Browser.Tab(ctx, tabID); err != nil || t.Status != "loading" {
+			return Dialog{}, false
+		}
+		select {
+		case <-ctx.Done():
+			return Dialog{}, false
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return Dialog{}, false
 }
 
 // started waits (at most 2 s) for a navigation of tab t begun at since to show: its URL changes

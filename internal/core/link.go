@@ -411,6 +411,9 @@ func (l *linker) call(ctx context.Context, client link.Client, id, name string, 
 	return r
 }
 
+// ownTabsOf is what names client's tabs in the store (store.OwnTabs).
+func ownTabsOf(client link.Client) string { return "client/" + client.ID }
+
 // space is client's workspace: the one in memory, else the one stored before the worker
 // restarted, else a new one.
 func (l *linker) space(ctx context.Context, client link.Client) *workspace {
@@ -426,6 +429,14 @@ func (l *linker) space(ctx context.Context, client link.Client) *workspace {
 	}
 	save := func(w store.Workspace) { _ = l.c.Store.SaveWorkspace(context.Background(), w) }
 	nw := newWorkspace(l.c.Browser, client, stored, save)
+	// The tabs it opened stay its own across a worker restart: closing them does not ask.
+	own := ownTabsOf(client)
+	if ids, err := l.c.Store.OwnTabs(ctx, own); err == nil {
+		for _, id := range ids {
+			nw.task.Env.Own(id)
+		}
+	}
+	nw.task.Env.Opens = func(id int) { _ = l.c.Store.AddOwnTab(context.Background(), own, id) }
 	l.mu.Lock()
 	if w = l.spaces[client.ID]; w == nil {
 		if l.spaces == nil {
@@ -448,6 +459,7 @@ func (l *linker) bye(client link.Client) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = l.c.Store.DeleteWorkspace(ctx, client.ID)
+	_ = l.c.Store.ForgetOwnTabs(ctx, ownTabsOf(client))
 	if w != nil && w.task.Env != nil {
 		for _, id := range w.task.Env.Used() {
 			w.Browser.Release(ctx, id)

@@ -658,6 +658,19 @@ func TestOutsideClientSurvivesWorkerRestarts(t *testing.T) {
 	if got := inTab[string](t, panel, tab, `document.getElementById("count-like").textContent`); got != "1" {
 		t.Errorf("the click ran %s times", got)
 	}
+
+	// A tab it opened stays its own across a restart: closing it does not ask (the call would
+	// wait on the ask).
+	r = callTool(t, panel, cs, "survivor", "tab_open", map[string]any{"url": site.Page("long.html")}, "allow_once")
+	said := regexp.MustCompile(`Opened tab (\d+)`).FindStringSubmatch(text(r))
+	if r.IsError || said == nil {
+		t.Fatalf("tab_open: %s", text(r))
+	}
+	opened, _ := strconv.Atoi(said[1])
+	browser.RestartWorker(t, panel)
+	if r := callTool(t, panel, cs, "survivor", "tab_close", map[string]any{"tabIds": []int{opened}}, ""); r.IsError {
+		t.Errorf("closing the tab it opened: %s", text(r))
+	}
 }
 
 // A popup window a client's page opens (a "Sign in with…" window) cannot join the client's tab

@@ -196,4 +196,14 @@ func TestAChatsTabsAreKeptWhileTheBrowserRuns(t *testing.T) {
 	tabs, err = s.OwnTabs(ctx, "k1")
 	require.NoError(t, err)
 	assert.Empty(t, tabs)
+
+	// An outside client's, until its session ends.
+	require.NoError(t, s.AddOwnTab(ctx, "client/c1", 7))
+	tabs, err = s.OwnTabs(ctx, "client/c1")
+	require.NoError(t, err)
+	assert.Equal(t, []int{7}, tabs)
+	require.NoError(t, s.ForgetOwnTabs(ctx, "client/c1"))
+	tabs, err = s.OwnTabs(ctx, "client/c1")
+	require.NoError(t, err)
+	assert.Empty(t, tabs)
 }

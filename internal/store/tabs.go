@@ -51,3 +51,10 @@ func (s *Store) AddOwnTab(ctx context.Context, id string, tab int) error {
 	}
 	return s.set(ctx, map[string]any{ownTabsKey(id): tabs})
 }
+
+// ForgetOwnTabs drops what AddOwnTab noted for id (an outside client whose session ended).
+func (s *Store) ForgetOwnTabs(ctx context.Context, id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.kv.Delete(ctx, ownTabsKey(id))
+}

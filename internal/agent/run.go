@@ -92,6 +92,7 @@ func (e *Engine) runOne(ctx context.Context, ses *store.Session, in Input, read 
 	}
 	if ses.Agent && in.Task != nil {
 		r.task = in.Task
+		defer r.ownTabs(ctx, r.task.Env)()
 	} else if ses.Agent {
 		r.begin(ctx, PanelCaller(ses.ID), in.TabID, in.WindowID)
 		defer r.release(ctx)
@@ -242,13 +243,15 @@ func (r *runner) begin(ctx context.Context, caller permission.Caller, tabID, win
 
 // ownTabs gives env the tabs the chat's runs opened in this browser session, and keeps the
 // ones it opens: closing them does not ask, in the next run of the chat as in this one, nor
-// after a worker restart. Storage that fails costs only that: closing the tab asks.
-func (r *runner) ownTabs(ctx context.Context, env *tool.Env) {
+// after a worker restart. Storage that fails costs only that: closing the tab asks. A task
+// given to the run (a scheduled run's, an outside client's) keeps its tabs in the chat it
+// leaves too, until the run ends (restore).
+func (r *runner) ownTabs(ctx context.Context, env *tool.Env) (restore func()) {
 	ids, _ := r.e.Store.OwnTabs(ctx, r.ses.ID)
 	for _, id := range ids {
 		env.Own(id)
 	}
-	env.Opens = func(id int) { _ = r.e.Store.AddOwnTab(context.WithoutCancel(ctx), r.ses.ID, id) }
+	return env.OnOpen(func(id int) { _ = r.e.Store.AddOwnTab(context.WithoutCancel(ctx), r.ses.ID, id) })
 }
 
 // release gives back the tabs the run worked in (the debugger detaches).

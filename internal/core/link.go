@@ -436,7 +436,7 @@ func (l *linker) space(ctx context.Context, client link.Client) *workspace {
 			nw.task.Env.Own(id)
 		}
 	}
-	nw.task.Env.Opens = func(id int) { _ = l.c.Store.AddOwnTab(context.Background(), own, id) }
+	nw.task.Env.OnOpen(func(id int) { _ = l.c.Store.AddOwnTab(context.Background(), own, id) })
 	l.mu.Lock()
 	if w = l.spaces[client.ID]; w == nil {
 		if l.spaces == nil {

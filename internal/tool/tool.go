@@ -523,9 +523,6 @@ type Env struct {
 	// Moved, when set, is told the env's new current tab each time it changes (an outside
 	// client's workspace stores it, to carry on in the same tab after a worker restart).
 	Moved func(tabID int)
-	// Opens, when set, is told each tab the env opens itself (a chat keeps them, so that the
-	// run a worker restart cut, or the chat's next one, still knows them for its own).
-	Opens func(tabID int)
 	// Incognito: the env may use tabs in incognito windows (a private chat's run, which Skiff
 	// keeps in memory only: store.Private). Without it such a tab is not there: a chat kept
 	// on this computer, or an outside agent, never lists, reads or acts on one.
@@ -537,6 +534,7 @@ type Env struct {
 	notes    []string     // what a call's result says first (a tab Skiff had to load again)
 	used     map[int]bool // tabs this env worked in (their debugger is released at the end)
 	opened   map[int]bool // tabs this env opened (tab_open, or a new tab one of its actions opened)
+	onOpen   func(int)    // told each of them (OnOpen)
 	loads    map[int]bool // the downloads its results said
 	// lastWatch is when the last action's watch began (downloadsFrom).
 	lastWatch time.Time
@@ -647,8 +645,31 @@ func (e *Env) touch(id int) {
 // opens notes that this env opened tab id.
 func (e *Env) opens(id int) {
 	e.Own(id)
-	if e.Opens != nil {
-		e.Opens(id)
+	e.mu.Lock()
+	f := e.onOpen
+	e.mu.Unlock()
+	if f != nil {
+		f(id)
+	}
+}
+
+// OnOpen has f told each tab the env opens itself from now on (a chat, an outside client keep
+// them, so that a worker restart, or the chat's next run, still knows them for its own), as
+// well as whoever was told before; restore stops telling f.
+func (e *Env) OnOpen(f func(tabID int)) (restore func()) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	prev := e.onOpen
+	e.onOpen = func(id int) {
+		if prev != nil {
+			prev(id)
+		}
+		f(id)
+	}
+	return func() {
+		e.mu.Lock()
+		e.onOpen = prev
+		e.mu.Unlock()
 	}
 }
 

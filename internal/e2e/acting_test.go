@@ -825,11 +825,13 @@ func TestDrawnControlsAndWhatEachActionChanged(t *testing.T) {
 				call("click", obj{"selector": `label[for="cv"]`}),
 				call("press_key", obj{"ref": refIn(t, c, `button "Profile picture"`), "key": "Enter"}),
 				call("press_key", obj{"selector": "#avatar", "key": "Space"}),
-				// Typed into, as models do: a list says how it is chosen from, a box how it is checked.
-				call("type", obj{"ref": refIn(t, c, `combobox "Seats"`), "text": "5"}),
+				// Typed into, as models do: a drop-down chooses the option the text names (as
+				// keys do in a focused one), or says which it has; a box says how it is checked.
+				call("type", obj{"ref": refIn(t, c, `combobox "Seats"`), "text": "1"}),
 				call("type", obj{"ref": refIn(t, c, `checkbox "Keep me signed in"`), "text": "yes"}),
 			}
 		},
+		calls(call("type", obj{"selector": "#seats", "text": "twelve"})),
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
@@ -873,9 +875,13 @@ func TestDrawnControlsAndWhatEachActionChanged(t *testing.T) {
 			t.Errorf("a key in a file field: %s", k.Text)
 		}
 	}
-	if ty := p.results("type"); len(ty) != 2 || !ty[0].Error || !strings.Contains(ty[0].Text, "“Seats” is a list to choose from, not a text field: choose one of its options with select_option") ||
-		!ty[1].Error || !strings.Contains(ty[1].Text, "“Keep me signed in” is not a text field: click it to check or uncheck it") {
+	if ty := p.results("type"); len(ty) != 3 || ty[0].Error || !strings.Contains(ty[0].Text, `It is a drop-down: the text chose its option. Chose "1" in combobox “Seats” [e`) ||
+		!ty[1].Error || !strings.Contains(ty[1].Text, "“Keep me signed in” is not a text field: click it to check or uncheck it") ||
+		!ty[2].Error || !strings.Contains(ty[2].Text, `ombobox “Seats” has no option "twelve"; it has "1", "5", "Enterprise"`) {
 		t.Errorf("type into a list and a checkbox: %s", p.all())
+	}
+	if v := inTab[string](t, panel, tab, `document.getElementById("seats").value`); v != "1" {
+		t.Errorf("the drop-down holds %q after type chose \"1\"", v)
 	}
 	if f := p.results("fill_form"); len(f) != 1 || !strings.Contains(f[0].Text, "Keep me signed in” [e7]: still unchecked") || !strings.Contains(f[0].Text, "newsletter” [e3]: unchecked") ||
 		!strings.Contains(f[0].Text, `: chose "Enterprise", but the page did not keep it: the list holds "1"`) {

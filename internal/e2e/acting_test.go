@@ -875,7 +875,7 @@ func TestDrawnControlsAndWhatEachActionChanged(t *testing.T) {
 			t.Errorf("a key in a file field: %s", k.Text)
 		}
 	}
-	if ty := p.results("type"); len(ty) != 3 || ty[0].Error || !strings.Contains(ty[0].Text, `It is a drop-down: the text chose its option. Chose "1" in combobox “Seats” [e`) ||
+	if ty := p.results("type"); len(ty) != 3 || ty[0].Error || !strings.Contains(ty[0].Text, `It is a list to choose from: the text chose its option. Chose "1" in combobox “Seats” [e`) ||
 		!ty[1].Error || !strings.Contains(ty[1].Text, "“Keep me signed in” is not a text field: click it to check or uncheck it") ||
 		!ty[2].Error || !strings.Contains(ty[2].Text, `ombobox “Seats” has no option "twelve"; it has "1", "5", "Enterprise"`) {
 		t.Errorf("type into a list and a checkbox: %s", p.all())
@@ -1321,6 +1321,10 @@ func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 				call("snapshot", obj{"interactive": true}),
 			}
 		},
+		// Typed into, as models do: a list the page draws chooses the option the text names.
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `combobox "Seat"`), "text": "Window"})}
+		},
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
@@ -1348,6 +1352,10 @@ func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 		`Chose "Green" in combobox “Colour”. It shows "Green".`,
 	}
 	got := p.since(1) // after the first snapshot
+	if ty := got[len(got)-1]; ty.Error || !strings.Contains(ty.Text, `It is a list to choose from: the text chose its option. Chose "Window" in combobox “Seat”`) {
+		t.Errorf("type into a list the page draws: %s", ty.Text)
+	}
+	got = got[:len(got)-1]
 	if len(got) != len(want)+1 {
 		t.Fatalf("%d results for %d: %s", len(got), len(want), p.all())
 	}
@@ -1368,7 +1376,7 @@ func TestListsAPageDrawsAreChosenFromAsAPersonDoes(t *testing.T) {
 			t.Errorf("call %d says what the list shows twice: %s", i+1, got[i].Text)
 		}
 	}
-	if got := inTab[string](t, panel, tab, `document.getElementById("log").textContent + " " + document.getElementById("browser").value`); got != "size=Medium;country=de;airport=Paris Orly (ORY);interest=Music;interest=Sport;seat=Aisle;meal=Fish;port=Lisbon;size=Large;town=Porto;label=gift;label=fragile;country code=+351;colour=Blue;colour=Green; Firefox" {
+	if got := inTab[string](t, panel, tab, `document.getElementById("log").textContent + " " + document.getElementById("browser").value`); got != "size=Medium;country=de;airport=Paris Orly (ORY);interest=Music;interest=Sport;seat=Aisle;meal=Fish;port=Lisbon;size=Large;town=Porto;label=gift;label=fragile;country code=+351;colour=Blue;colour=Green;seat=Window; Firefox" {
 		t.Errorf("the page: %q", got)
 	}
 }

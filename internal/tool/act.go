@@ -261,14 +261,16 @@ const notDragged = " Nothing moved: the page did not drag it (some pages drag on
 
 func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	in := arg.(*TypeInput)
-	if f.Element != nil && f.Element.Tag == "select" && !in.Submit && strings.TrimSpace(in.Text) != "" {
-		// Typing into a drop-down chooses the option it names, as keys do in a focused one:
-		// the model that typed a country into one gets it chosen, or the options it has.
+	if el := f.Element; el != nil && !in.Submit && strings.TrimSpace(in.Text) != "" &&
+		(el.Tag == "select" || (el.Role == "combobox" || el.Role == "listbox") && el.Tag != "input" && el.Tag != "textarea") {
+		// Typing into a drop-down (a <select>, or a list a page draws that takes no typing)
+		// chooses the option it names, as keys do in a focused one: the model that typed a
+		// country into one gets it chosen, or the options it has.
 		r, err := selectTool(ctx, e, &SelectInput{Target: in.Target, Values: []string{in.Text}, TabID: in.TabID}, f)
 		if err != nil {
 			return nil, err
 		}
-		r.Text = "It is a drop-down: the text chose its option. " + r.Text
+		r.Text = "It is a list to choose from: the text chose its option. " + r.Text
 		return r, nil
 	}
 	ctx, tab, frame, pt, err := e.acting(ctx, f, f.Element)

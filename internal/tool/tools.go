@@ -46,7 +46,7 @@ var definitions = []Tool{
 	def("click", Act, "act:click", (*ClickInput)(nil), clickTarget, click,
 		"Click an element (by ref from the snapshot, or a CSS selector), or a point of the viewport. Skiff first checks that the element is visible, enabled, still and not covered, and scrolls it into view."),
 	def("type", Act, "act:type", (*TypeInput)(nil), typeTarget, typeTool,
-		"Type text into a field: it replaces what the field holds unless clear is false, and presses Enter afterwards when submit is true. In a drop-down (<select>) the text chooses the option it names."),
+		"Type text into a field: it replaces what the field holds unless clear is false, and presses Enter afterwards when submit is true. In a drop-down (a <select>, or a list the page draws) the text chooses the option it names."),
 	def("fill_form", Act, "act:fill", (*FillFormInput)(nil), fillTarget, fillForm,
 		"Fill several fields at once: text fields get the value, checkboxes and radios are set when the value is true, drop-downs pick the option with that label or value. Optionally submit the form."),
 	def("select_option", Act, "act:select", (*SelectInput)(nil), selectTarget, selectTool,

@@ -65,6 +65,42 @@ func TestAPageIsThereWhenItsOwnDocumentHasLoaded(t *testing.T) {
 	}
 }
 
+// inDialog is a page still being parsed that its script stopped with an alert.
+type inDialog struct{ adFrames }
+
+func (b *inDialog) Dialog(int) (Dialog, bool) { return Dialog{Type: "alert", Message: "Welcome"}, true }
+
+// A page whose alert holds its load goes no further until someone answers: a message sent
+// from it is not held for its load (it was, 3 s), nor is the page asked whether it loaded.
+func TestAPageHeldByItsDialogIsNotWaitedFor(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	b := &inDialog{adFrames{readyState: "interactive"}}
+	got, err := NewEnv(b, 0, 0).Arrived(ctx, 1, time.Hour)
+	require.NoError(t, err)
+	assert.Equal(t, "loading", got.Status)
+	assert.Zero(t, b.asked)
+}
+
+// The tabs an env opens are told to each listener, as long as it listens: a run given an outside
+// client's task keeps them in its chat without taking them from the client.
+func TestTheTabsAnEnvOpensAreToldToEachListener(t *testing.T) {
+	e := NewEnv(&twoWindows{}, 0, 0)
+	var client, chat []int
+	e.OnOpen(func(id int) { client = append(client, id) })
+	done := e.OnOpen(func(id int) { chat = append(chat, id) })
+	e.opens(5)
+	done()
+	e.opens(6)
+	e.Own(7) // a tab an earlier run opened: its own, told to no one
+	assert.Equal(t, []int{5, 6}, client)
+	assert.Equal(t, []int{5}, chat)
+	for _, id := range []int{5, 6, 7} {
+		assert.True(t, e.Opened(id), "tab %d", id)
+	}
+	assert.False(t, e.Opened(8))
+}
+
 // pageSays is a page that answers every call with the same failure, and counts the calls.
 type pageSays struct {
 	twoWindows

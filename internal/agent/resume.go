@@ -78,7 +78,7 @@ func (e *Engine) Resume(ctx context.Context, sessionID, messageID string, emit f
 	env := tool.NewEnv(e.Browser, msg.Tool.TabID, 0)
 	env.Incognito = store.Private(ses.ID)
 	r.task = NewTask(PanelCaller(ses.ID), env)
-	r.ownTabs(ctx, env)
+	r.ownTabs(ctx, env, true)
 	defer r.release(ctx)
 	// What the cut-off run knew: the page the user attached, the origins calls were allowed
 	// on, the elements the user let it act on.

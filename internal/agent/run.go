@@ -92,7 +92,7 @@ func (e *Engine) runOne(ctx context.Context, ses *store.Session, in Input, read 
 	}
 	if ses.Agent && in.Task != nil {
 		r.task = in.Task
-		defer r.ownTabs(ctx, r.task.Env)()
+		defer r.ownTabs(ctx, r.task.Env, false)()
 	} else if ses.Agent {
 		r.begin(ctx, PanelCaller(ses.ID), in.TabID, in.WindowID)
 		defer r.release(ctx)
@@ -235,7 +235,7 @@ func (r *runner) begin(ctx context.Context, caller permission.Caller, tabID, win
 	env := tool.NewEnv(r.e.Browser, tabID, windowID)
 	env.Incognito = store.Private(caller.Chat) // only a private chat's run uses incognito windows
 	r.task = NewTask(caller, env)
-	r.ownTabs(ctx, env)
+	r.ownTabs(ctx, env, false)
 	if t, err := r.task.Env.Current(ctx); err == nil {
 		r.task.allowed(origin(t.URL), "")
 	}
@@ -245,13 +245,32 @@ func (r *runner) begin(ctx context.Context, caller permission.Caller, tabID, win
 // ones it opens: closing them does not ask, in the next run of the chat as in this one, nor
 // after a worker restart. Storage that fails costs only that: closing the tab asks. A task
 // given to the run (a scheduled run's, an outside client's) keeps its tabs in the chat it
-// leaves too, until the run ends (restore).
-func (r *runner) ownTabs(ctx context.Context, env *tool.Env) (restore func()) {
+// leaves too, until the run ends (restore). A tab the user went to since the chat's last run
+// ended is theirs again (a run a worker restart cut, resumed, is the same run: resumed).
+func (r *runner) ownTabs(ctx context.Context, env *tool.Env, resumed bool) (restore func()) {
 	ids, _ := r.e.Store.OwnTabs(ctx, r.ses.ID)
+	since := lastActive(r.ses.Messages)
 	for _, id := range ids {
-		env.Own(id)
+		if resumed {
+			env.Own(id)
+		} else {
+			env.OwnSince(id, since)
+		}
 	}
 	return env.OnOpen(func(id int) { _ = r.e.Store.AddOwnTab(context.WithoutCancel(ctx), r.ses.ID, id) })
+}
+
+// lastActive is when the chat's last run ended, near enough: the end of the last of its
+// messages before the user's latest.
+func lastActive(ms []store.Message) time.Time {
+	var at int64
+	for _, m := range ms[:max(lastUser(ms), 0)] {
+		at = max(at, m.CreatedAt+m.DoneMs)
+		if m.Tool != nil {
+			at = max(at, m.Tool.StartedAt+m.Tool.DurationMs)
+		}
+	}
+	return time.UnixMilli(at)
 }
 
 // release gives back the tabs the run worked in (the debugger detaches).

@@ -154,7 +154,7 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	r := &runner{e: e, ses: ses, emit: emit, secrets: secrets, replaying: true}
 	if in.Task != nil {
 		r.task = in.Task
-		defer r.ownTabs(ctx, r.task.Env)()
+		defer r.ownTabs(ctx, r.task.Env, false)()
 	} else {
 		r.begin(ctx, WorkflowCaller(w.Name, ses.ID), in.TabID, in.WindowID)
 		defer r.release(ctx)

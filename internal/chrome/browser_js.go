@@ -65,6 +65,9 @@ func toTab(v js.Value) tool.Tab {
 		t.Pending = ""
 	}
 	t.Title = str(v.Get("title"))
+	if a := v.Get("lastAccessed"); a.Type() == js.TypeNumber {
+		t.LastAccessed = int64(a.Float())
+	}
 	return t
 }
 

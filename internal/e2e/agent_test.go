@@ -291,33 +291,40 @@ func TestClosingATabTheTaskOpenedDoesNotAsk(t *testing.T) {
 }
 
 // A tab the chat opened stays its own after the worker restarts and in the chat's next
-// message ("close the tab you opened" does not ask); the user's own tab still asks.
+// message ("close the tabs you opened" does not ask), unless the user went to it meanwhile:
+// then it is theirs again, and closing it asks, as closing the user's own tab does.
 func TestATabTheChatOpenedStaysItsOwnAfterARestart(t *testing.T) {
 	site := testkit.NewSite(t)
-	p := &plan{steps: []step{calls(call("tab_open", obj{"url": site.Page("long.html")}))}}
+	p := &plan{steps: []step{calls(call("tab_open", obj{"url": site.Page("long.html")}), call("tab_open", obj{"url": site.Page("counter.html")}))}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
 	first := openTab(t, panel, site.Page("checks.html"))
-	runAgentAsks(t, panel, "open the long page")
-	opened := p.results("tab_open")
-	if len(opened) != 1 || opened[0].Error {
+	runAgentAsks(t, panel, "open the long page and the counter")
+	var ids []int
+	for _, r := range p.results("tab_open") {
+		said := regexp.MustCompile(`Opened tab (\d+)`).FindStringSubmatch(r.Text)
+		if r.Error || said == nil {
+			t.Fatalf("tab_open: %s", p.all())
+		}
+		id, _ := strconv.Atoi(said[1])
+		ids = append(ids, id)
+	}
+	if len(ids) != 2 {
 		t.Fatalf("tab_open: %s", p.all())
 	}
-	said := regexp.MustCompile(`Opened tab (\d+)`).FindStringSubmatch(opened[0].Text)
-	if said == nil {
-		t.Fatalf("tab_open said %q", opened[0].Text)
-	}
-	id, _ := strconv.Atoi(said[1])
+	// The user goes to their tab, then to the second one the chat opened (the last opened,
+	// in front until then).
+	JS[any](t, panel, fmt.Sprintf(`chrome.tabs.update(%d, {active: true}).then(() => chrome.tabs.update(%d, {active: true})).then(() => 0)`, first, ids[1]))
 	browser.RestartWorker(t, panel)
 	WaitJS(t, panel, `document.querySelector('.msg.tool[data-tool="tab_open"][data-status="done"]')`) // the chat drawn again
 	p.mu.Lock()
-	p.steps = []step{calls(call("tab_close", obj{"tabIds": []int{id}})), calls(call("tab_close", obj{"tabIds": []int{first}}))}
+	p.steps = []step{calls(call("tab_close", obj{"tabIds": []int{ids[0]}})), calls(call("tab_close", obj{"tabIds": []int{ids[1]}})), calls(call("tab_close", obj{"tabIds": []int{first}}))}
 	p.mu.Unlock()
-	Do(t, panel, chromedp.SendKeys("#input", "close the tab you opened, then mine\r"))
+	Do(t, panel, chromedp.SendKeys("#input", "close the tabs you opened, then mine\r"))
 	WaitJS(t, panel, `document.querySelectorAll('.msg[data-role="user"]').length === 2`)
 	var asked []string
 	deadline := time.Now().Add(90 * time.Second)
-	for !JS[bool](t, panel, `document.getElementById("stop").hidden && `+lastAssistant+`?.dataset.status === "done" && document.querySelectorAll('.msg.tool[data-tool="tab_close"]').length === 2`) {
+	for !JS[bool](t, panel, `document.getElementById("stop").hidden && `+lastAssistant+`?.dataset.status === "done" && document.querySelectorAll('.msg.tool[data-tool="tab_close"]').length === 3`) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the run did not end: %s", cardsString(toolCards(t, panel)))
 		}
@@ -329,11 +336,11 @@ func TestATabTheChatOpenedStaysItsOwnAfterARestart(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	closes := p.results("tab_close")
-	if len(closes) != 2 || closes[0].Error || closes[1].Error {
+	if len(closes) != 3 || closes[0].Error || closes[1].Error || closes[2].Error {
 		t.Fatalf("calls: %s", p.all())
 	}
-	if len(asked) != 1 {
-		t.Errorf("closing asked %d times, want once (the user's tab %d, not tab %d the chat opened): %q", len(asked), first, id, asked)
+	if len(asked) != 2 || !strings.Contains(asked[0], "Counter") || !strings.Contains(asked[1], "Checks") {
+		t.Errorf("closing asked %d times, want twice (the tab %d the user went to, the user's tab %d; not tab %d the chat opened): %q", len(asked), ids[1], first, ids[0], asked)
 	}
 }
 

@@ -83,7 +83,8 @@ func TestAPageHeldByItsDialogIsNotWaitedFor(t *testing.T) {
 }
 
 // The tabs an env opens are told to each listener, as long as it listens: a run given an outside
-// client's task keeps them in its chat without taking them from the client.
+// client's task keeps them in its chat without taking them from the client. Its own tabs are
+// the ones it opened and, of those an earlier run opened, the ones the user has not gone to.
 func TestTheTabsAnEnvOpensAreToldToEachListener(t *testing.T) {
 	e := NewEnv(&twoWindows{}, 0, 0)
 	var client, chat []int
@@ -99,6 +100,17 @@ func TestTheTabsAnEnvOpensAreToldToEachListener(t *testing.T) {
 		assert.True(t, e.Opened(id), "tab %d", id)
 	}
 	assert.False(t, e.Opened(8))
+
+	// A tab an earlier run opened is the user's again once they went to it after that run,
+	// not when the env itself brought it to the front.
+	ended := time.Now().Add(-time.Minute)
+	e.OwnSince(9, ended)
+	assert.True(t, e.ownTab(Tab{ID: 9, LastAccessed: ended.UnixMilli() - 5}))
+	assert.False(t, e.ownTab(Tab{ID: 9, LastAccessed: ended.UnixMilli() + 5}), "the user went to it")
+	e.fronted(9)
+	assert.True(t, e.ownTab(Tab{ID: 9, LastAccessed: time.Now().UnixMilli()}), "the env brought it to the front")
+	assert.True(t, e.ownTab(Tab{ID: 5, LastAccessed: time.Now().UnixMilli()}), "a tab this env opened")
+	assert.False(t, e.ownTab(Tab{ID: 8}))
 }
 
 // pageSays is a page that answers every call with the same failure, and counts the calls.

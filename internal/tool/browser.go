@@ -194,6 +194,9 @@ type Tab struct {
 	Pending string `json:"pending,omitempty"`
 	// Incognito: the tab is in an incognito window (Skiff keeps nothing of a chat about it).
 	Incognito bool `json:"incognito,omitempty"`
+	// LastAccessed is when the tab last became the active one of its window (unix ms; 0 when
+	// Chrome does not say).
+	LastAccessed int64 `json:"lastAccessed,omitempty"`
 }
 
 // Frame is a document in a tab.

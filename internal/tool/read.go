@@ -750,6 +750,7 @@ func screenshot(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 		// A tab left behind by one its page opened: Chrome draws it again once it is in front,
 		// where its caller may put it (its window is no one else's view).
 		if fr, ok := e.Browser.(Fronter); ok && fr.Front(ctx, t.ID) {
+			e.fronted(t.ID)
 			if now, err := e.Browser.Tab(ctx, t.ID); err == nil {
 				t = now
 			}

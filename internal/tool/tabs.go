@@ -171,6 +171,7 @@ func tabSwitch(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error)
 	if err := e.Browser.ActivateTab(ctx, in.TabID); err != nil {
 		return nil, err
 	}
+	e.fronted(in.TabID)
 	e.SetTab(in.TabID)
 	e.touch(in.TabID)
 	t, err := e.Browser.Tab(ctx, in.TabID)

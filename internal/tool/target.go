@@ -531,12 +531,21 @@ func closeTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	}
 	var names []string
 	url := ""
+	own := true
+	for _, id := range ids {
+		own = own && e.Opened(id)
+	}
 	for i, id := range ids {
-		if i == 5 {
-			names = append(names, fmt.Sprintf("and %d more", len(ids)-5))
-			break
-		}
 		t, err := e.Browser.Tab(ctx, id)
+		if err == nil {
+			own = own && e.ownTab(t)
+		}
+		if i >= 5 {
+			if i == 5 {
+				names = append(names, fmt.Sprintf("and %d more", len(ids)-5))
+			}
+			continue
+		}
 		if err != nil {
 			names = append(names, fmt.Sprintf("tab %d", id))
 			continue
@@ -549,10 +558,6 @@ func closeTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 			where = clip(t.URL, 60)
 		}
 		names = append(names, fmt.Sprintf("“%s” (%s)", clip(oneLine(t.Title), 60), where))
-	}
-	own := true
-	for _, id := range ids {
-		own = own && e.Opened(id)
 	}
 	return &Effect{Action: "close", URL: url, Detail: strings.Join(names, ", "), OwnTabs: own}, nil
 }

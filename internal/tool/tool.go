@@ -535,7 +535,10 @@ type Env struct {
 	used     map[int]bool // tabs this env worked in (their debugger is released at the end)
 	opened   map[int]bool // tabs this env opened (tab_open, or a new tab one of its actions opened)
 	onOpen   func(int)    // told each of them (OnOpen)
-	loads    map[int]bool // the downloads its results said
+	// kept: the tabs an earlier run opened (OwnSince), each with the time from which its becoming
+	// the active tab is the user's doing, not the task's.
+	kept  map[int]time.Time
+	loads map[int]bool // the downloads its results said
 	// lastWatch is when the last action's watch began (downloadsFrom).
 	lastWatch time.Time
 }
@@ -673,7 +676,7 @@ func (e *Env) OnOpen(f func(tabID int)) (restore func()) {
 	}
 }
 
-// Own counts tab id as one this env opened itself (one an earlier run of its chat opened).
+// Own counts tab id as one this env opened itself (one the run a worker restart cut opened).
 func (e *Env) Own(id int) {
 	e.mu.Lock()
 	if e.opened == nil {
@@ -681,6 +684,37 @@ func (e *Env) Own(id int) {
 	}
 	e.opened[id] = true
 	e.mu.Unlock()
+}
+
+// OwnSince counts tab id, which an earlier run opened, as one this env opened, unless the user
+// has gone to it after since (the end of that run): a tab the user took up is theirs again.
+func (e *Env) OwnSince(id int, since time.Time) {
+	e.Own(id)
+	e.mu.Lock()
+	if e.kept == nil {
+		e.kept = map[int]time.Time{}
+	}
+	e.kept[id] = since
+	e.mu.Unlock()
+}
+
+// fronted notes that the env itself made tab id the active one (its becoming active then is
+// not the user's doing).
+func (e *Env) fronted(id int) {
+	e.mu.Lock()
+	if _, ok := e.kept[id]; ok {
+		e.kept[id] = time.Now().Add(time.Second) // Chrome's time for it may come a moment later
+	}
+	e.mu.Unlock()
+}
+
+// ownTab says whether tab t is one this env opened itself and, when an earlier run opened it,
+// the user has not gone to it since.
+func (e *Env) ownTab(t Tab) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	since, kept := e.kept[t.ID]
+	return e.opened[t.ID] && (!kept || t.LastAccessed <= since.UnixMilli())
 }
 
 // Opened reports whether this env opened tab id itself.

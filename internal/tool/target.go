@@ -536,14 +536,17 @@ func closeTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 		own = own && e.Opened(id)
 	}
 	for i, id := range ids {
+		if i == 5 {
+			names = append(names, fmt.Sprintf("and %d more", len(ids)-5))
+		}
+		if i >= 5 && !own {
+			break
+		}
 		t, err := e.Browser.Tab(ctx, id)
 		if err == nil {
-			own = own && e.ownTab(t)
+			own = own && e.ownTab(t) // each, however many: one the user went to is theirs
 		}
 		if i >= 5 {
-			if i == 5 {
-				names = append(names, fmt.Sprintf("and %d more", len(ids)-5))
-			}
 			continue
 		}
 		if err != nil {

@@ -537,7 +537,7 @@ type Env struct {
 	onOpen   func(int)    // told each of them (OnOpen)
 	// kept: the tabs an earlier run opened (OwnSince), each with the time from which its becoming
 	// the active tab is the user's doing, not the task's.
-	kept  map[int]time.Time
+	kept  map[int]keptTab
 	loads map[int]bool // the downloads its results said
 	// lastWatch is when the last action's watch began (downloadsFrom).
 	lastWatch time.Time
@@ -692,10 +692,17 @@ func (e *Env) OwnSince(id int, since time.Time) {
 	e.Own(id)
 	e.mu.Lock()
 	if e.kept == nil {
-		e.kept = map[int]time.Time{}
+		e.kept = map[int]keptTab{}
 	}
-	e.kept[id] = since
+	e.kept[id] = keptTab{since: since}
 	e.mu.Unlock()
+}
+
+// keptTab is a tab an earlier run opened: since is the end of that run; fronted, that this env
+// brought it to the front itself since.
+type keptTab struct {
+	since   time.Time
+	fronted bool
 }
 
 // fronted notes that the env itself made tab id the active one (its becoming active then is
@@ -703,18 +710,19 @@ func (e *Env) OwnSince(id int, since time.Time) {
 func (e *Env) fronted(id int) {
 	e.mu.Lock()
 	if _, ok := e.kept[id]; ok {
-		e.kept[id] = time.Now().Add(time.Second) // Chrome's time for it may come a moment later
+		e.kept[id] = keptTab{since: time.Now().Add(time.Second), fronted: true} // Chrome's time for it may come a moment later
 	}
 	e.mu.Unlock()
 }
 
 // ownTab says whether tab t is one this env opened itself and, when an earlier run opened it,
-// the user has not gone to it since.
+// the user has not gone to it since, and is not in it now (one left in front, where the user
+// may have taken it up), unless this env brought it there.
 func (e *Env) ownTab(t Tab) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	since, kept := e.kept[t.ID]
-	return e.opened[t.ID] && (!kept || t.LastAccessed <= since.UnixMilli())
+	k, kept := e.kept[t.ID]
+	return e.opened[t.ID] && (!kept || t.LastAccessed <= k.since.UnixMilli() && (!t.Active || k.fronted))
 }
 
 // Opened reports whether this env opened tab id itself.

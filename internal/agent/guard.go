@@ -226,7 +226,7 @@ func (e *Engine) step(ctx context.Context, task *Task, g guarded, st tool.Step, 
 		key = elementKey(f)
 	}
 	req := permission.Request{Tool: t.Name, Risk: string(risk), Permission: perm, Origin: origin, Sensitive: f.Sensitive(),
-		Files: f.Uploads(), App: clipApp(f.OpensApp()), Passive: f.Action == "scroll" || f.Action == "hover", OwnTabs: f.OwnTabs}
+		Files: f.Uploads(), App: clipApp(f.OpensApp()), Passive: f.Action == "scroll" || f.Action == "hover", OwnTabs: f.OwnTabs, TakenUp: f.TakenUp}
 	task.weigh(&req, key)
 	if task.Outside != nil && task.Outside(ctx, t, args) {
 		req.Outside = task.Caller.Name

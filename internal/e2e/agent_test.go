@@ -339,7 +339,7 @@ func TestATabTheChatOpenedStaysItsOwnAfterARestart(t *testing.T) {
 	if len(closes) != 3 || closes[0].Error || closes[1].Error || closes[2].Error {
 		t.Fatalf("calls: %s", p.all())
 	}
-	if len(asked) != 2 || !strings.Contains(asked[0], "Counter") || !strings.Contains(asked[1], "Checks") {
+	if len(asked) != 2 || !strings.Contains(asked[0], "Counter") || !strings.Contains(asked[0], "This chat opened the tab, but you have been in it since") || !strings.Contains(asked[1], "Checks") {
 		t.Errorf("closing asked %d times, want twice (the tab %d the user went to, the user's tab %d; not tab %d the chat opened): %q", len(asked), ids[1], first, ids[0], asked)
 	}
 }

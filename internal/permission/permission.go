@@ -109,6 +109,9 @@ type Request struct {
 	// clicked): closing them loses nothing of the user's, so it does not ask as closing their
 	// tabs does.
 	OwnTabs bool
+	// TakenUp: one of the tabs it closes an earlier run of the chat opened, and the user has
+	// gone to it since (or has it in front): it is theirs again, and the ask says why.
+	TakenUp bool
 }
 
 // RiskPlan is the risk class of a plan the agent proposes: only the user approves it.
@@ -180,6 +183,7 @@ var (
 	sayReadSite      = i18n.Sentence{Key: "whyReadSite", English: "reading $1 asks the first time"}
 	sayDestructive   = i18n.Sentence{Key: "whyDestructive", English: "it cannot be undone, so it asks every time"}
 	sayOwnTabs       = i18n.Sentence{Key: "whyOwnTabs", English: "it closes only tabs this task opened"}
+	sayTakenUp       = i18n.Sentence{Key: "whyTakenUp", English: "this chat opened the tab, but you have been in it since, so it is yours now, and closing it cannot be undone"}
 	sayScript        = i18n.Sentence{Key: "whyScript", English: "running code in a page asks every time"}
 	sayPlanned       = i18n.Sentence{Key: "whyPlanned", English: "the plan you approved names this kind of action on $1"}
 	sayGranted       = i18n.Sentence{Key: "whyGranted", English: "you allowed acting on this element in this task"}
@@ -251,6 +255,8 @@ func Default(r Request) Outcome {
 		return decided(Outcome{Verdict: Ask, Why: sayReadSite.With(r.Origin)})
 	case r.Risk == "destructive" && r.OwnTabs:
 		return decided(Outcome{Verdict: Allow, Why: sayOwnTabs.With()})
+	case r.Risk == "destructive" && r.TakenUp:
+		return decided(Outcome{Verdict: Ask, Why: sayTakenUp.With()})
 	case r.Risk == "destructive":
 		return decided(Outcome{Verdict: Ask, Why: sayDestructive.With()})
 	case r.Risk == "script":

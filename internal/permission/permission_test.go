@@ -119,8 +119,12 @@ func TestDefaults(t *testing.T) {
 	assert.Equal(t, Allow, Evaluate(always, Request{Tool: "click", Risk: "act", Permission: "act:click", Origin: "https://b.example"}).Verdict)
 	assert.Equal(t, Ask, Evaluate(always, Request{Tool: "click", Risk: "act", Permission: "act:click", Origin: "https://b.example", NewOrigin: true}).Verdict)
 	assert.Equal(t, Allow, Evaluate(always, Request{Tool: "type", Risk: "act", Permission: "act:type", Origin: site, NewOrigin: true}).Verdict, "the site is named")
+	// A tab the chat opened that the user has been in since asks, and says why.
+	out := Evaluate(nil, Request{Tool: "tab_close", Risk: "destructive", Permission: "destructive:close", Origin: site, TakenUp: true})
+	assert.Equal(t, Ask, out.Verdict)
+	assert.Contains(t, out.Reason, "you have been in it since")
 	// A link to another app asks, whatever the policies say: it acts outside the browser.
-	out := Evaluate(always, Request{Tool: "click", Risk: "act", Permission: "act:click", Origin: site, App: "tel:+331234"})
+	out = Evaluate(always, Request{Tool: "click", Risk: "act", Permission: "act:click", Origin: site, App: "tel:+331234"})
 	assert.Equal(t, Ask, out.Verdict)
 	assert.Equal(t, "it opens tel:+331234 outside the browser, which always asks", out.Reason)
 	// So do files leaving the computer.

@@ -112,8 +112,10 @@ type Effect struct {
 	// parameter), whatever field it goes to: it is described as a count of characters and asks
 	// as a password field does.
 	Secret bool `json:"-"`
-	// OwnTabs: the tabs a close closes are all ones this env opened itself.
+	// OwnTabs: the tabs a close closes are all ones this env opened itself. TakenUp: one of them
+	// an earlier run opened, and the user has been in it since.
 	OwnTabs bool `json:"-"`
+	TakenUp bool `json:"-"`
 
 	at *point // a click at a point: the point in the frame of Element
 }

@@ -531,7 +531,7 @@ func closeTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	}
 	var names []string
 	url := ""
-	own := true
+	own, takenUp := true, false
 	for _, id := range ids {
 		own = own && e.Opened(id)
 	}
@@ -543,8 +543,9 @@ func closeTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 			break
 		}
 		t, err := e.Browser.Tab(ctx, id)
-		if err == nil {
-			own = own && e.ownTab(t) // each, however many: one the user went to is theirs
+		if err == nil && !e.ownTab(t) { // each, however many: one the user went to is theirs
+			takenUp = takenUp || e.Opened(id)
+			own = false
 		}
 		if i >= 5 {
 			continue
@@ -562,7 +563,7 @@ func closeTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 		}
 		names = append(names, fmt.Sprintf("“%s” (%s)", clip(oneLine(t.Title), 60), where))
 	}
-	return &Effect{Action: "close", URL: url, Detail: strings.Join(names, ", "), OwnTabs: own}, nil
+	return &Effect{Action: "close", URL: url, Detail: strings.Join(names, ", "), OwnTabs: own, TakenUp: takenUp}, nil
 }
 
 func scriptTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {

@@ -924,6 +924,20 @@
     return out;
   }
 
+  // disabledWhy is what a page says of why a control is disabled, where pages say it: its
+  // description (aria-describedby, often a hidden hint), or a tooltip on it or on the box
+  // around it (a disabled button gets no mouse events, so sites put its tooltip on a wrapper).
+  function disabledWhy(control) {
+    const ids = control.getAttribute("aria-describedby");
+    const described = ids ? clean(ids.split(/\s+/).map((id) => id && control.getRootNode().getElementById?.(id)).filter(Boolean).map((x) => x.textContent).join(" "), 160) : "";
+    if (described) return described;
+    for (let x = control, up = 0; x && x.nodeType === 1 && up < 3; x = parentOf(x), up++) {
+      const tip = clean(x.getAttribute("title") || "", 160);
+      if (tip && tip !== clean(nameOf(control, roleOf(control)) || "", 160)) return tip;
+    }
+    return "";
+  }
+
   // secret says whether a field holds a password or payment data ("password", "payment" or
   // ""): Skiff never reads such a value back, and typing into one always asks the user.
   const paymentWords = /\b(cc|card|credit)[\s_-]?(num|number|no)\b|\bcardnumber\b|\b(cvc|cvv|cvv2|csc|cid)\b|security[\s_-]?code|\biban\b/i;
@@ -1479,7 +1493,8 @@
       // for it.
       const want = wanting(controlOf(el));
       if (want.length) return { error: `${what} is disabled; its form still has fields to fill: ${want.join(", ")}`, retry: 1, lasting: 1, what };
-      return { error: `${what} is disabled`, retry: 1, what };
+      const why = disabledWhy(controlOf(el));
+      return { error: why ? `${what} is disabled; the page says why: “${why}”` : `${what} is disabled`, retry: 1, what };
     }
     // The page behind a dialog opened modal (showModal) is inert: no click, focus or key
     // reaches it until the dialog closes.

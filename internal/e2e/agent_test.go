@@ -290,6 +290,29 @@ func TestClosingATabTheTaskOpenedDoesNotAsk(t *testing.T) {
 	}
 }
 
+// A disabled control with no form to say why says what the page says of it, where pages say
+// it: its description (a hidden hint), a tooltip on it or on the box around it. One the page
+// says nothing of is only disabled.
+func TestADisabledControlSaysWhatThePageSaysOfIt(t *testing.T) {
+	site := testkit.NewSite(t)
+	panel := browser.FreshPanel(t)
+	tab := openTab(t, panel, site.Page("disabled-why.html"))
+	for sel, want := range map[string]string{
+		"#search": `button “Search” is disabled; the page says why: “Sign in to search your orders”`,
+		"#send":   `button “Send invite” is disabled; the page says why: “Verify your email address first”`,
+	} {
+		if got := locateFor(t, panel, tab, sel); !strings.Contains(got, want) {
+			t.Errorf("%s: %s", sel, got)
+		}
+	}
+	if got := locateAs(t, panel, tab, "#field", "type"); !strings.Contains(got, `textbox “Coupon” is disabled; the page says why: “Coupons open on Monday”`) {
+		t.Errorf("a field: %s", got)
+	}
+	if got := locateFor(t, panel, tab, "#plain"); !strings.Contains(got, `button “Export” is disabled"`) {
+		t.Errorf("one the page says nothing of: %s", got)
+	}
+}
+
 // A tab the chat opened stays its own after the worker restarts and in the chat's next
 // message ("close the tabs you opened" does not ask), unless the user went to it meanwhile:
 // then it is theirs again, and closing it asks, as closing the user's own tab does.

@@ -442,8 +442,14 @@ func TestAnAwkwardReplyStaysInThePanel(t *testing.T) {
 	Configure(t, tab, "openai", srv.URL, "sk-awkward", "gpt-test")
 	SendMessage(t, tab, "Be awkward.")
 	WaitJS(t, tab, lastAssistant+`?.dataset.status === "done" && !!`+lastAssistant+`.querySelector("li li li li li li li li li li li li li li li li li li li li li li li li li li li li li li")`)
+	// The formula drawn, with KaTeX's stylesheet (which hides the MathML copy): the check
+	// ran before KaTeX drew it, except on a busy machine, where the drawn formula came first.
+	WaitJS(t, tab, `(k => !!k && getComputedStyle(k).position === "absolute")(`+lastAssistant+`.querySelector(".math-block[data-drawn] .katex-mathml"))`)
 	if bad := spilling(t, tab); len(bad) > 0 {
 		t.Errorf("past the panel's edge: %q", bad)
+	}
+	if !JS[bool](t, tab, `(m => m.scrollWidth > m.clientWidth && /auto|scroll/.test(getComputedStyle(m).overflowX) && m.getBoundingClientRect().right <= document.documentElement.clientWidth)(`+lastAssistant+`.querySelector(".math-block"))`) {
+		t.Error("the long formula does not scroll in its own box")
 	}
 	if r := JS[float64](t, tab, `parseFloat(getComputedStyle(`+lastAssistant+`.querySelector("h1")).fontSize) / parseFloat(getComputedStyle(`+lastAssistant+`.querySelector("p")).fontSize)`); r > 1.5 {
 		t.Errorf("the reply's heading is %.2f times its text", r)

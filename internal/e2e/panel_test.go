@@ -176,7 +176,7 @@ func spilling(t *testing.T, tab context.Context) []string {
 	t.Helper()
 	return JS[[]string](t, tab, `(() => {
 		const w = document.documentElement.clientWidth, out = [];
-		const own = "pre, table, textarea, input, select, code";
+		const own = "pre, table, textarea, input, select, code, .math-block";
 		const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : e.className ? "." + String(e.className).split(" ")[0] : "");
 		for (const e of document.body.querySelectorAll("*")) {
 			const r = e.getBoundingClientRect();

@@ -245,9 +245,9 @@ func (r *runner) begin(ctx context.Context, caller permission.Caller, tabID, win
 // ones it opens: closing them does not ask, in the next run of the chat as in this one, nor
 // after a worker restart. Storage that fails costs only that: closing the tab asks. A task
 // given to the run (a scheduled run's, an outside client's) keeps its tabs in the chat it
-// leaves too, until the run ends (restore). A tab the user went to since the chat's last run
+// leaves too, until the run ends (stop). A tab the user went to since the chat's last run
 // ended is theirs again (a run a worker restart cut, resumed, is the same run: resumed).
-func (r *runner) ownTabs(ctx context.Context, env *tool.Env, resumed bool) (restore func()) {
+func (r *runner) ownTabs(ctx context.Context, env *tool.Env, resumed bool) (stop func()) {
 	ids, _ := r.e.Store.OwnTabs(ctx, r.ses.ID)
 	since := lastActive(r.ses.Messages)
 	for _, id := range ids {

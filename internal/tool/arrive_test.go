@@ -87,12 +87,15 @@ func TestAPageHeldByItsDialogIsNotWaitedFor(t *testing.T) {
 // the ones it opened and, of those an earlier run opened, the ones the user has not gone to.
 func TestTheTabsAnEnvOpensAreToldToEachListener(t *testing.T) {
 	e := NewEnv(&twoWindows{}, 0, 0)
-	var client, chat []int
+	var client, chat, other []int
 	e.OnOpen(func(id int) { client = append(client, id) })
 	done := e.OnOpen(func(id int) { chat = append(chat, id) })
+	stopOther := e.OnOpen(func(id int) { other = append(other, id) })
 	e.opens(5)
-	done()
+	done() // the first run ends before the second: the second still listens
 	e.opens(6)
+	stopOther()
+	assert.Equal(t, []int{5, 6}, other)
 	e.Own(7) // a tab an earlier run opened: its own, told to no one
 	assert.Equal(t, []int{5, 6}, client)
 	assert.Equal(t, []int{5}, chat)

@@ -531,10 +531,11 @@ type Env struct {
 	mu       sync.Mutex
 	tabID    int
 	windowID int
-	notes    []string     // what a call's result says first (a tab Skiff had to load again)
-	used     map[int]bool // tabs this env worked in (their debugger is released at the end)
-	opened   map[int]bool // tabs this env opened (tab_open, or a new tab one of its actions opened)
-	onOpen   func(int)    // told each of them (OnOpen)
+	notes    []string          // what a call's result says first (a tab Skiff had to load again)
+	used     map[int]bool      // tabs this env worked in (their debugger is released at the end)
+	opened   map[int]bool      // tabs this env opened (tab_open, or a new tab one of its actions opened)
+	onOpen   map[int]func(int) // told each of them (OnOpen), by the key that stops it
+	listened int
 	// kept: the tabs an earlier run opened (OwnSince), each with the time from which its becoming
 	// the active tab is the user's doing, not the task's.
 	kept  map[int]keptTab
@@ -649,29 +650,32 @@ func (e *Env) touch(id int) {
 func (e *Env) opens(id int) {
 	e.Own(id)
 	e.mu.Lock()
-	f := e.onOpen
+	tell := make([]func(int), 0, len(e.onOpen))
+	for _, f := range e.onOpen {
+		tell = append(tell, f)
+	}
 	e.mu.Unlock()
-	if f != nil {
+	for _, f := range tell {
 		f(id)
 	}
 }
 
 // OnOpen has f told each tab the env opens itself from now on (a chat, an outside client keep
 // them, so that a worker restart, or the chat's next run, still knows them for its own), as
-// well as whoever was told before; restore stops telling f.
-func (e *Env) OnOpen(f func(tabID int)) (restore func()) {
+// well as whoever else listens; stop stops telling f (in any order: two runs of one outside
+// client's task may end either way round).
+func (e *Env) OnOpen(f func(tabID int)) (stop func()) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	prev := e.onOpen
-	e.onOpen = func(id int) {
-		if prev != nil {
-			prev(id)
-		}
-		f(id)
+	if e.onOpen == nil {
+		e.onOpen = map[int]func(int){}
 	}
+	e.listened++
+	key := e.listened
+	e.onOpen[key] = f
 	return func() {
 		e.mu.Lock()
-		e.onOpen = prev
+		delete(e.onOpen, key)
 		e.mu.Unlock()
 	}
 }

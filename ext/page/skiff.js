@@ -393,6 +393,39 @@
     const c = coverHolds(cover);
     return !c.busy && (c.controls || c.pictures || c.words);
   }
+  // calm says how still the page is, for a failure a still page does not change by itself (a
+  // disabled control, a box over an element): n counts the changes to this document and the
+  // answers it got since the first ask (Skiff's own chat left out), watched until 5 s after
+  // the last ask; busy, that it loaded or got an answer within the last moments, still loads,
+  // or something on it moves or shows it is at work. The core stops waiting once n has stood
+  // for a while with the page not busy. (What the page waits for an answer to, unseen here, it
+  // has waited for since before then.)
+  let calmWatch = null;
+  function calm() {
+    if (!calmWatch) {
+      const w = { n: 0, timer: 0 };
+      w.obs = new MutationObserver((rs) => {
+        for (const r of rs) if (!ours(r.target)) w.n++;
+      });
+      w.obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      w.answers = new PerformanceObserver((l) => (w.n += l.getEntries().length));
+      w.answers.observe({ type: "resource" });
+      calmWatch = w;
+    }
+    const w = calmWatch;
+    clearTimeout(w.timer);
+    w.timer = setTimeout(() => {
+      w.obs.disconnect();
+      w.answers.disconnect();
+      if (calmWatch === w) calmWatch = null;
+    }, 5000);
+    const now = performance.now();
+    const load = performance.getEntriesByType("navigation")[0]?.loadEventEnd || 0;
+    let answered = 0;
+    for (const r of performance.getEntriesByType("resource")) answered = Math.max(answered, r.responseEnd);
+    const busy = document.readyState !== "complete" || !load || now - load < 2000 || now - answered < 1000 || document.fonts.status === "loading" || document.getAnimations().some((a) => a.playState === "running") || !!loadingNow().busy;
+    return { n: w.n, busy: busy ? 1 : 0 };
+  }
   // opaque says whether el paints a solid box over what is under it.
   function opaque(el, s) {
     if (+s.opacity < 0.9 || s.visibility !== "visible") return false;
@@ -1494,7 +1527,7 @@
       const want = wanting(controlOf(el));
       if (want.length) return { error: `${what} is disabled; its form still has fields to fill: ${want.join(", ")}`, retry: 1, lasting: 1, what };
       const why = disabledWhy(controlOf(el));
-      return { error: why ? `${what} is disabled; the page says why: “${why}”` : `${what} is disabled`, retry: 1, what };
+      return { error: why ? `${what} is disabled; the page says why: “${why}”` : `${what} is disabled`, retry: 1, calm: calm(), what };
     }
     // The page behind a dialog opened modal (showModal) is inert: no click, focus or key
     // reaches it until the dialog closes.
@@ -1579,7 +1612,8 @@
           const b = boxOf(el);
           if (Math.abs(b.top + b.height / 2 - innerHeight / 2) > innerHeight / 8) bringIntoView(el, "nearest");
         }
-        return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first`, retry: 1, lasting: standing(cover, hit) || laidOver(cover, hit) ? 1 : undefined, what };
+        const lasting = standing(cover, hit) || laidOver(cover, hit);
+        return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first`, retry: 1, lasting: lasting ? 1 : undefined, calm: lasting ? undefined : calm(), what };
       }
     }
     return { ok: 1, what, point: { x: Math.round(point.x), y: Math.round(point.y) }, viewport: { w: innerWidth, h: innerHeight }, hidden: document.visibilityState === "hidden" ? 1 : undefined, scroll: carried ? { x: scrollX, y: scrollY } : undefined };

@@ -188,3 +188,63 @@ func TestACoverThatWaitsForAnAnswerIsSaidSoon(t *testing.T) {
 	require.ErrorContains(t, err, "is covered by")
 	assert.Greater(t, veil.asked["locate"], 1, "a loading veil was not waited out")
 }
+
+// pageStill is a page that answers every locate with a failure a still page does not change by
+// itself (a disabled button), saying how still it is: changing counts a change to its document
+// at each ask, busy that something on it moves, out the requests it has not heard back from.
+type pageStill struct {
+	pageSays
+	changing bool
+	busy     int
+	out      int
+	n        int
+}
+
+func (b *pageStill) RequestsSince(int, time.Time) int { return b.out }
+
+func (b *pageStill) Script(_ context.Context, s Script) ([]FrameResult, error) {
+	b.asked[s.Call]++
+	if b.changing {
+		b.n++
+	}
+	raw, _ := json.Marshal(map[string]any{"error": "button “Send” is disabled", "retry": 1, "calm": map[string]int{"n": b.n, "busy": b.busy}})
+	return []FrameResult{{FrameID: 0, Result: raw}}, nil
+}
+
+// A disabled control on a page where nothing happens is said once the page has stood still a
+// moment, not after the whole wait for a control enabled late; a page that changes, moves, or
+// waits for an answer to a request is waited on as before, since that is what enables controls,
+// and so is one the env acted on a moment ago.
+func TestADisabledControlOnAStillPageIsSaidSoon(t *testing.T) {
+	wasAction, wasStill := ActionWait, StillWait
+	defer func() { ActionWait, StillWait = wasAction, wasStill }()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+
+	ActionWait, StillWait = time.Hour, 100*time.Millisecond // the call's own end: 10 s
+	still := &pageStill{pageSays: pageSays{asked: map[string]int{}}}
+	_, err := NewEnv(still, 1, 0).locate(ctx, 1, 0, pageTarget{Ref: "e3"}, "click")
+	require.ErrorContains(t, err, "is disabled", "waited on a still page until the call's own end")
+	// Looked at again (at 50 and 150 ms), said once it had stood 100 ms.
+	assert.Greater(t, still.asked["locate"], 1, "the page was not looked at again before it was said")
+	assert.LessOrEqual(t, still.asked["locate"], 3, "the page was waited on after it had stood still")
+
+	ActionWait, StillWait = 400*time.Millisecond, 0
+	for name, b := range map[string]*pageStill{
+		"a page that changes":          {changing: true},
+		"a page where something moves": {busy: 1},
+		"a page waiting for an answer": {out: 1},
+	} {
+		b.asked = map[string]int{}
+		_, err := NewEnv(b, 1, 0).locate(ctx, 1, 0, pageTarget{Ref: "e3"}, "click")
+		require.ErrorContains(t, err, "is disabled", name)
+		assert.Greater(t, b.asked["locate"], 2, "%s was not waited on", name)
+	}
+	// A page still since the env's last action a moment ago may be answering it out of sight.
+	justActed := &pageStill{pageSays: pageSays{asked: map[string]int{}}}
+	e := NewEnv(justActed, 1, 0)
+	e.acted()
+	_, err = e.locate(ctx, 1, 0, pageTarget{Ref: "e3"}, "click")
+	require.ErrorContains(t, err, "is disabled")
+	assert.Greater(t, justActed.asked["locate"], 2, "a page still since the last action a moment ago was not waited on")
+}

@@ -61,6 +61,22 @@ var ActionWait = 3 * time.Second
 // not after ActionWait, since nothing but an answer takes it away.
 var CoverWait = 700 * time.Millisecond
 
+// StillWait is how long a disabled control, or a box over an element, is waited on while the
+// page stands still: no change to its document, nothing loading, animating or shown at work,
+// no request out. A page enables a control, or takes a box away, as something happens (an
+// answer comes, a script runs, a transition ends); on a page where nothing does, waiting the
+// rest of ActionWait only delays the sentence.
+var StillWait = time.Second
+
+// StillAfterAction is how long after the env's last action a page is not judged still: it may
+// be answering that action out of Skiff's sight (a field checked with the site a moment after
+// the typing stops).
+var StillAfterAction = 2 * time.Second
+
+// stillRequests is how far back a request the page has not heard back from keeps it from
+// standing still (one older is a long poll, or one whose end Skiff did not see).
+const stillRequests = 10 * time.Second
+
 // locate runs the actionability checks in the element's frame until they pass or ActionWait
 // passes; a check that may pass later (not visible yet, covered, moving, disabled) is tried
 // again.
@@ -79,6 +95,9 @@ func (e *Env) locateWith(ctx context.Context, tabID, frame int, args map[string]
 	wait := 50 * time.Millisecond
 	var standing string // the failure of a cover that waits for an answer, since stood
 	var stood time.Time
+	var stillMsg string // the failure on a still page, since still, with stillN changes to it
+	var stillN int
+	var still time.Time
 	for {
 		var l located
 		err := e.call(ctx, tabID, frame, pageFiles, "locate", args, &l)
@@ -95,6 +114,19 @@ func (e *Env) locateWith(ctx context.Context, tabID, frame int, args map[string]
 			standing = ""
 		}
 		held := standing != "" && time.Since(stood) >= CoverWait
+		// What a still page will not change by itself (it does not enable a control or take
+		// a box away with nothing happening) is said once the page has been seen to stand
+		// still for StillWait (no change to it, nothing loading, moving or shown at work, no
+		// request it sent out) and the env's last action is StillAfterAction past.
+		if again && !r.lasting && r.calm != nil && r.calm.Busy == 0 && e.Browser.RequestsSince(tabID, time.Now().Add(-stillRequests)) == 0 {
+			if r.calm.N != stillN || r.err.Msg != stillMsg {
+				stillN, stillMsg, still = r.calm.N, r.err.Msg, time.Now()
+			} else if time.Since(still) >= StillWait && time.Since(e.actedAt()) >= StillAfterAction {
+				held = true
+			}
+		} else {
+			stillMsg = ""
+		}
 		if !again || held || time.Now().Add(wait).After(deadline) {
 			if r != nil {
 				return nil, r.err
@@ -783,6 +815,7 @@ func (e *Env) wentOn(tabID int, before, t Tab, since time.Time) bool {
 func (e *Env) afterActionWithin(ctx context.Context, tabID int, before Tab, w *watch, window time.Duration) outcome {
 	ctx = unpinned(ctx) // what the action caused may be on another site
 	started := time.Now()
+	defer e.acted()
 	if w == nil {
 		w = &watch{}
 	}

@@ -50,6 +50,9 @@ type pageError struct {
 	// Lasting: what stands in the way waits for an answer (a dialog, a cookie banner): it is
 	// waited on only for CoverWait, not ActionWait.
 	Lasting int `json:"lasting"`
+	// Calm: how still the page is, for what a still page does not change by itself (skiff.js
+	// calm).
+	Calm *calm `json:"calm"`
 	// MovedTo: the call was bound to the site it was approved for, and the tab's top document
 	// is now on this one (ext/sw.js); nothing ran.
 	MovedTo string `json:"movedTo"`
@@ -160,7 +163,7 @@ func decodePage(raw json.RawMessage, out any, frame int) error {
 				if frame != 0 {
 					msg = globalRefs(msg, frame)
 				}
-				return &retryable{err: &Error{Msg: msg}, again: pe.Retry == 1, lasting: pe.Lasting == 1}
+				return &retryable{err: &Error{Msg: msg}, again: pe.Retry == 1, lasting: pe.Lasting == 1, calm: pe.Calm}
 			}
 		}
 	}
@@ -203,6 +206,15 @@ type retryable struct {
 	err     *Error
 	again   bool
 	lasting bool
+	calm    *calm
+}
+
+// calm is what the page says of its stillness along with a failure that a still page will not
+// change by itself (a disabled control, a box laid over one): N counts the changes to its
+// document since it was first asked, Busy says it still loads, animates or shows it is at work.
+type calm struct {
+	N    int `json:"n"`
+	Busy int `json:"busy"`
 }
 
 func (r *retryable) Error() string { return r.err.Msg }

@@ -542,6 +542,22 @@ type Env struct {
 	loads map[int]bool // the downloads its results said
 	// lastWatch is when the last action's watch began (downloadsFrom).
 	lastWatch time.Time
+	// lastAction is when the watch of the last action ended (StillAfterAction).
+	lastAction time.Time
+}
+
+// acted notes that an action's watch ended now.
+func (e *Env) acted() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.lastAction = time.Now()
+}
+
+// actedAt is when the watch of the env's last action ended (zero before its first).
+func (e *Env) actedAt() time.Time {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.lastAction
 }
 
 // PageTimeout is how long a page operation may take by default.

@@ -772,6 +772,23 @@ func scrollTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	return &Result{Text: text + said, Summary: fmt.Sprintf("y=%d", r.Y), URL: tab.URL}, nil
 }
 
+// dialogCloses says whether the tab's dialog closes within d.
+func (e *Env) dialogCloses(ctx context.Context, tabID int, d time.Duration) bool {
+	for end := time.Now().Add(d); ; {
+		if _, open := e.Browser.Dialog(tabID); !open {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(25 * time.Millisecond):
+		}
+	}
+}
+
 func dialogTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	in := arg.(*DialogInput)
 	t, err := e.tab(ctx, in.TabID)
@@ -781,6 +798,15 @@ func dialogTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	d, ok := e.Browser.Dialog(t.ID)
 	if !ok {
 		return nil, failf("the page is not showing a dialog")
+	}
+	// A tab leaving its page (a navigation set out while the dialog was open) closes the page's
+	// alert, confirm or prompt itself, and answering one Chrome is closing can bring the whole
+	// browser down (Chromium 156 aborted so): it is given a moment to close first. (The
+	// beforeunload dialog is the navigation's own question: it is answered.)
+	a, _ := e.Browser.(Arriver)
+	if d.Type != "beforeunload" && (t.Pending != "" || a != nil && a.Arriving(t.ID)) && e.dialogCloses(ctx, t.ID, time.Second) {
+		text := fmt.Sprintf("The %s dialog %q closed as the tab left the page; nothing was answered.", d.Type, clip(d.Message, 200))
+		return (&Result{Text: text + e.afterAction(ctx, t.ID, t, nil), URL: t.URL}).Summed(sumDismissed.With()), nil
 	}
 	if err := e.Browser.AnswerDialog(ctx, t.ID, in.Accept, in.PromptText); err != nil {
 		if errors.Is(err, ErrDialogNotAnswerable) {

@@ -2,7 +2,7 @@ GO_FILES = $(shell git ls-files '*.go')
 PROFILE ?= $(shell mktemp -d /tmp/skiff-profile-XXXXXX)
 CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser || command -v google-chrome)
 
-.PHONY: help build run test vet bench sweep wasmsize screenshots clean
+.PHONY: help build run test vet bench sweep sweep-workflows wasmsize screenshots clean
 
 help: ## List the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -34,6 +34,9 @@ bench: build ## Benchmarks: size, wake, stream latency, render cost, panel open,
 
 sweep: build ## Drive every real test page through skiffd as an outside client would, and report each tool's times, errors and asks (about 3 minutes; the report also goes to /tmp/skiff-sweep.txt)
 	SKIFF_SWEEP=1 SKIFF_SWEEP_OUT=/tmp/skiff-sweep.txt go test -run '^$$' -bench BenchmarkSweep -benchtime 1x -count 1 -timeout 60m ./bench/
+
+sweep-workflows: build ## Record a workflow on every real test page (type, check, choose) and replay it there with other values and no model; report each replay that stopped or typed elsewhere (a few minutes; also in /tmp/skiff-wfsweep.txt)
+	SKIFF_SWEEP=1 SKIFF_SWEEP_OUT=/tmp/skiff-wfsweep.txt go test -run '^$$' -bench BenchmarkWorkflowSweep -benchtime 1x -count 1 -timeout 60m ./bench/
 
 wasmsize: ## Where core.wasm's bytes go, by package (a build with names)
 	GOOS=js GOARCH=wasm go build -trimpath -o /tmp/skiff-named.wasm ./wasm

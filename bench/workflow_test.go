@@ -84,19 +84,8 @@ func BenchmarkWorkflowReplay(b *testing.B) {
 	// done waits until the chat's stored state shows its run is over and returns the ms since
 	// t0. It listens to the storage, as the state is written, rather than asking the worker
 	// (a request every few ms would take the worker's time from the run it times).
-	const done = `(id, t0, over) => new Promise((resolve) => {
-		const key = "session/" + id;
-		const check = (raw) => {
-			if (raw === undefined) return;
-			if (over(JSON.parse(raw))) {
-				chrome.storage.local.onChanged.removeListener(changed);
-				resolve(performance.now() - t0);
-			}
-		};
-		const changed = (ch) => { if (ch[key]) check(ch[key].newValue); };
-		chrome.storage.local.onChanged.addListener(changed);
-		chrome.storage.local.get(key).then((v) => check(v[key]));
-	})`
+	// done waits until the chat's stored state shows its run is over and returns the ms since t0.
+	const done = `(id, t0, over) => (` + untilStored + `)(id, over).then(() => performance.now() - t0)`
 	agentRun := func() (float64, string) {
 		v := e2e.JS[[]any](b, tab, `(async () => {
 			const win = (await chrome.windows.getCurrent()).id;

@@ -1,0 +1,228 @@
+//go:build !js
+
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/skiff-ai/skiff/internal/e2e"
+	"github.com/skiff-ai/skiff/internal/testkit"
+)
+
+// BenchmarkWorkflowSweep records a workflow on every real page of testdata (Readability's test
+// pages, 130) and replays it there with other values and no model: the matcher finding what the
+// agent acted on again, on pages no test was written for. On each page a scripted agent loads
+// it, reads it, types into up to two of its text fields, checks a checkbox and chooses in a
+// list; the run is saved as a workflow and replayed at once with new values. It reports each
+// page whose replay stopped (and why) or put a value in another field than the agent did (the
+// fields compared by their place among the page's fields). It judges nothing: run it with
+// `make sweep-workflows` (SKIFF_SWEEP=1); SKIFF_SWEEP_PAGES=a,b sweeps those pages only,
+// SKIFF_SWEEP_OUT names a file for the report.
+func BenchmarkWorkflowSweep(b *testing.B) {
+	if os.Getenv("SKIFF_SWEEP") == "" {
+		b.Skip("set SKIFF_SWEEP=1 (make sweep-workflows): it takes a few minutes")
+	}
+	base := testkit.Pages(b)
+	names := testkit.AllPageNames(b)
+	if only := os.Getenv("SKIFF_SWEEP_PAGES"); only != "" {
+		names = strings.Split(only, ",")
+	}
+	field := regexp.MustCompile(`(?m)^[ -]*(textbox|searchbox)(?: "([^"\n]*)")? \[(e\d+)\]([^\n]*)`)
+	box := regexp.MustCompile(`(?m)^[ -]*checkbox(?: "[^"\n]*")? \[(e\d+)\]`)
+	list := regexp.MustCompile(`(?m)^[ -]*combobox(?: "[^"\n]*")? \[(e\d+)\][^\n]*options="[^"]*","([^"]*)"`)
+	// acts is what the agent does on a page, from its snapshot: one call a turn.
+	acts := func(snap string) []testkit.Call {
+		var out []testkit.Call
+		n := 0
+		for _, m := range field.FindAllStringSubmatch(snap, -1) {
+			if n == 2 {
+				break
+			}
+			if strings.Contains(strings.ToLower(m[2]+m[4]), "password") || strings.Contains(m[4], "disabled") || strings.Contains(m[4], "readonly") {
+				continue
+			}
+			out = append(out, testkit.Call{Name: "type", Args: map[string]any{"ref": m[3], "text": fmt.Sprintf("agent value %d", n)}})
+			n++
+		}
+		if m := box.FindStringSubmatch(snap); m != nil {
+			out = append(out, testkit.Call{Name: "click", Args: map[string]any{"ref": m[1]}})
+		}
+		if m := list.FindStringSubmatch(snap); m != nil {
+			out = append(out, testkit.Call{Name: "select_option", Args: map[string]any{"ref": m[1], "values": []string{m[2]}}})
+		}
+		return out
+	}
+	var mu sync.Mutex
+	var page string
+	model := testkit.NewModel(b, func(c *testkit.Conversation) testkit.Turn {
+		s := c.Steps()
+		if s == 0 {
+			mu.Lock()
+			defer mu.Unlock()
+			return testkit.Turn{Calls: []testkit.Call{{Name: "navigate", Args: map[string]any{"url": page}}}}
+		}
+		if s == 1 {
+			return testkit.Turn{Calls: []testkit.Call{{Name: "snapshot", Args: map[string]any{}}}}
+		}
+		snap := ""
+		for _, m := range c.Messages {
+			if m.Role == "tool" && m.Name == "snapshot" {
+				snap = m.Text
+			}
+		}
+		if a := acts(snap); s-2 < len(a) {
+			return testkit.Turn{Calls: []testkit.Call{a[s-2]}}
+		}
+		return testkit.Turn{Text: "Done."}
+	})
+	br, stop, err := e2e.Launch(filepath.Join(e2e.RepoRoot(), "ext"), func(string, ...any) {})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer stop()
+	tab := br.Panel(b)
+	if os.Getenv("SKIFF_TRACE") != "" {
+		br.WorkerConsole(b)
+	}
+	e2e.Configure(b, tab, "openai", model.URL, "sk-bench", "gpt-test")
+	e2e.JS[any](b, tab, fmt.Sprintf(`skiffTest.call("permission.set", {tool: "*", origin: %q, decision: "allow_always"})`, base))
+	e2e.JS[any](b, tab, `chrome.tabs.create({url: "about:blank", active: true}).then(() => true)`)
+
+	// placed says where each value is on the window's active page: its place among the page's
+	// text fields, or -1.
+	placed := func(values []string) []int {
+		raw := e2e.JS[string](b, tab, fmt.Sprintf(`(async () => {
+			const [t] = await chrome.tabs.query({active: true, windowId: (await chrome.windows.getCurrent()).id});
+			const r = await chrome.scripting.executeScript({target: {tabId: t.id}, args: [%s], func: (values) => {
+				const fields = [...document.querySelectorAll("input, textarea, [contenteditable]")];
+				return values.map((v) => fields.findIndex((f) => (f.value ?? f.textContent) === v));
+			}});
+			return JSON.stringify(r[0].result);
+		})()`, mustJSON(values)))
+		var at []int
+		_ = json.Unmarshal([]byte(raw), &at)
+		return at
+	}
+	var report strings.Builder
+	recorded, replayed, stopped, misplaced, skipped := 0, 0, 0, 0, 0
+	for i, name := range names {
+		mu.Lock()
+		page = base + "/" + name + "/"
+		mu.Unlock()
+		fmt.Fprintf(os.Stderr, "\rworkflow sweep %d/%d %-50s", i+1, len(names), name)
+		v := e2e.JS[[]any](b, tab, `(async () => {
+			const win = (await chrome.windows.getCurrent()).id;
+			const r = await skiffTest.call("chat.send", {text: "Fill in what this page asks.", agent: true, windowId: win});
+			const ok = await Promise.race([(`+untilStored+`)(r.sessionId, (s) => { const m = s.messages.at(-1); return m.role === "assistant" && (m.status === "error" || m.status !== "streaming" && m.content === "Done."); }), new Promise((res) => setTimeout(() => res(false), 60000))]);
+			return [r.sessionId, ok];
+		})()`)
+		chat := v[0].(string)
+		if v[1] != true {
+			fmt.Fprintf(&report, "  %-40s the agent's run did not end in 60 s\n", name)
+			skipped++
+			continue
+		}
+		// What the agent typed, and where it is on the page.
+		typed := e2e.JS[[]any](b, tab, fmt.Sprintf(`skiffTest.call("session.open", {sessionId: %q}).then(s => s.messages.filter(m => m.tool && m.tool.name === "type" && m.status !== "error").map(m => m.tool.args.text))`, chat))
+		if os.Getenv("SKIFF_SWEEP_DEBUG") != "" {
+			fmt.Println(e2e.JS[string](b, tab, fmt.Sprintf(`skiffTest.call("session.open", {sessionId: %q}).then(s => s.messages.map(m => m.role + ": " + (m.tool ? m.tool.name + " " + JSON.stringify(m.tool.args) + " " : "") + (m.status || "") + " " + String(m.content).slice(0, 300)).join("\n"))`, chat)))
+		}
+		var values []string
+		for _, t := range typed {
+			values = append(values, t.(string))
+		}
+		before := placed(values)
+		save := e2e.JS[string](b, tab, fmt.Sprintf(`skiffTest.call("workflow.save", {sessionId: %q, name: %q}).then((w) => JSON.stringify(w), (e) => "error: " + e.message)`, chat, name))
+		if strings.HasPrefix(save, "error: ") {
+			fmt.Fprintf(&report, "  %-40s not saved: %s\n", name, strings.TrimPrefix(save, "error: "))
+			skipped++
+			continue
+		}
+		var w struct {
+			ID     string
+			Params []struct{ Name, Default string }
+			Steps  []struct{ Tool string }
+		}
+		if err := json.Unmarshal([]byte(save), &w); err != nil {
+			b.Fatalf("%s: %v (%s)", name, err, save)
+		}
+		recorded++
+		// New values, in the order the agent typed them (a parameter's default is what it typed).
+		vals := map[string]string{}
+		var want []string
+		for _, p := range w.Params {
+			if strings.HasPrefix(p.Default, "agent value ") { // (a list's choice keeps its own)
+				vals[p.Name] = "replay " + p.Default
+			}
+		}
+		for _, t := range values {
+			want = append(want, "replay "+t)
+		}
+		out := e2e.JS[string](b, tab, `(async () => {
+			const win = (await chrome.windows.getCurrent()).id;
+			const r = await skiffTest.call("workflow.run", {id: `+fmt.Sprintf("%q", w.ID)+`, values: `+mustJSON(vals)+`, windowId: win});
+			const ok = await Promise.race([(`+untilStored+`)(r.sessionId, (s) => s.workflow && (s.workflow.done || !!s.workflow.stop)), new Promise((res) => setTimeout(() => res(false), 60000))]);
+			if (!ok) return "did not end in 60 s";
+			const s = await skiffTest.call("session.open", {sessionId: r.sessionId});
+			return s.workflow.done ? "" : "stopped: " + JSON.stringify(s.workflow.stop);
+		})()`)
+		steps := []string{}
+		for _, s := range w.Steps {
+			steps = append(steps, s.Tool)
+		}
+		if out != "" {
+			stopped++
+			fmt.Fprintf(&report, "  %-40s %s (steps: %s)\n", name, out, strings.Join(steps, " "))
+			continue
+		}
+		replayed++
+		if after := placed(want); fmt.Sprint(after) != fmt.Sprint(before) {
+			misplaced++
+			fmt.Fprintf(&report, "  %-40s the agent's values were in fields %v, the replay's in %v (steps: %s)\n", name, before, after, strings.Join(steps, " "))
+		}
+	}
+	fmt.Fprintln(os.Stderr)
+	for range b.N {
+	}
+	head := fmt.Sprintf("workflow sweep of %d real pages: %d recorded, %d replayed to the end, %d stopped, %d with a value in another field, %d not recorded\n", len(names), recorded, replayed, stopped, misplaced, skipped)
+	fmt.Print(head + report.String())
+	b.ReportMetric(float64(stopped), "stopped")
+	b.ReportMetric(float64(misplaced), "misplaced")
+	if f := os.Getenv("SKIFF_SWEEP_OUT"); f != "" {
+		if err := os.WriteFile(f, []byte(head+report.String()), 0o644); err != nil {
+			b.Error(err)
+		}
+	}
+}
+
+// untilStored is a JS function (id, over) that resolves true once the stored state of chat id
+// satisfies over. It listens to the storage as the state is written, rather than asking the
+// worker (a request every few ms would take the worker's time from the run).
+const untilStored = `(id, over) => new Promise((resolve) => {
+	const key = "session/" + id;
+	const check = (raw) => {
+		if (raw === undefined) return;
+		if (over(JSON.parse(raw))) {
+			chrome.storage.local.onChanged.removeListener(changed);
+			resolve(true);
+		}
+	};
+	const changed = (ch) => { if (ch[key]) check(ch[key].newValue); };
+	chrome.storage.local.onChanged.addListener(changed);
+	chrome.storage.local.get(key).then((v) => check(v[key]));
+})`
+
+func mustJSON(v any) string {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(raw)
+}

@@ -78,6 +78,7 @@ func (e *Engine) Resume(ctx context.Context, sessionID, messageID string, emit f
 	env := tool.NewEnv(e.Browser, msg.Tool.TabID, 0)
 	env.Incognito = store.Private(ses.ID)
 	r.task = NewTask(PanelCaller(ses.ID), env)
+	r.holds = true
 	r.ownTabs(ctx, env, true)
 	defer r.release(ctx)
 	// What the cut-off run knew: the page the user attached, the origins calls were allowed
@@ -111,6 +112,7 @@ func (e *Engine) Resume(ctx context.Context, sessionID, messageID string, emit f
 	if ctx.Err() == nil {
 		last = r.safeLoop(ctx)
 	}
+	r.release(ctx)
 	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: last.ID, Message: &last})
 	return nil
 }

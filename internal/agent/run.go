@@ -105,6 +105,7 @@ func (e *Engine) runOne(ctx context.Context, ses *store.Session, in Input, read 
 		ctx = tool.WithFileSource(ctx, e.attached(ses))
 	}
 	last := r.safeLoop(ctx)
+	r.release(ctx)
 	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: last.ID, Message: &last})
 	return last, nil
 }
@@ -215,6 +216,8 @@ type runner struct {
 	// unsaved drop the notes (store.Pending) of screenshots stored before the message that holds
 	// them: once a save holds it, a stopped worker no longer leaves a screenshot no chat holds.
 	unsaved []func()
+	// holds: the run holds its tabs (begin), and gives them back at its end (release, released).
+	holds, released bool
 }
 
 // PanelCaller is the model of a chat in the panel, as the gate and the audit log name it.
@@ -235,6 +238,7 @@ func (r *runner) begin(ctx context.Context, caller permission.Caller, tabID, win
 	env := tool.NewEnv(r.e.Browser, tabID, windowID)
 	env.Incognito = store.Private(caller.Chat) // only a private chat's run uses incognito windows
 	r.task = NewTask(caller, env)
+	r.holds = true
 	r.ownTabs(ctx, env, false)
 	if t, err := r.task.Env.Current(ctx); err == nil {
 		r.task.allowed(origin(t.URL), "")
@@ -273,8 +277,15 @@ func lastActive(ms []store.Message) time.Time {
 	return time.UnixMilli(at)
 }
 
-// release gives back the tabs the run worked in (the debugger detaches).
+// release gives back the tabs the run worked in (the debugger detaches), once, if the run
+// holds them (begin: not an outside client's, whose session keeps them). The run does so before
+// it says it is done: a run begun at once in the same tab (the user's next message in another
+// chat) does not have its debugger detached under it by the last one's end.
 func (r *runner) release(ctx context.Context) {
+	if !r.holds || r.released {
+		return
+	}
+	r.released = true
 	for _, id := range r.task.Env.Used() {
 		r.e.Browser.Release(context.WithoutCancel(ctx), id)
 	}

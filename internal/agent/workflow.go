@@ -230,6 +230,7 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	if stop != nil {
 		emit(Update{Type: UpdateSession, SessionID: ses.ID, Session: ses}) // how it stopped, for the panel's offer to finish
 	}
+	r.release(ctx)
 	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: end.ID, Message: &end})
 	return ses, nil
 }

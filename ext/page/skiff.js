@@ -394,7 +394,7 @@
     return !c.busy && (c.controls || c.pictures || c.words);
   }
   // calm says how still the page is, for a failure a still page does not change by itself (a
-  // disabled control, a box over an element): n counts the changes to this document and the
+  // disabled control, a box over an element, an element hidden or of no size): n counts the changes to this document and the
   // answers it got since the first ask (Skiff's own chat left out), watched until 5 s after
   // the last ask; busy, that it loaded or got an answer within the last moments, still loads,
   // or something on it moves or shows it is at work. The core stops waiting once n has stood
@@ -1518,7 +1518,7 @@
       // does not open by itself).
       const toggle = openerOf(el);
       if (toggle) return { error: `${what} is not visible: it is in a part of the page that ${describe(toggle)} [${refOf(toggle)}] opens, closed now; open it first`, retry: 1, lasting: 1, what };
-      return { error: `${what} is not visible (${why})`, retry: 1, what };
+      return { error: `${what} is not visible (${why})`, retry: 1, calm: calm(), what };
     }
     if (action !== "hover" && action !== "scroll" && action !== "drop" && disabled(controlOf(el))) {
       // A form's button the page enables once the form is complete (a sign-up's "Create
@@ -1559,7 +1559,7 @@
       // Nothing goes to a point: the text goes to the focused element, so its box need not
       // hold still first (waiting for that costs a frame). Focusing and choosing an option
       // still wait, for the check below that nothing covers the element.
-      if (box.width < 1 || box.height < 1) return { error: `${what} has no size on screen`, retry: 1, what };
+      if (box.width < 1 || box.height < 1) return { error: `${what} has no size on screen`, retry: 1, calm: calm(), what };
       const out = { ok: 1, what, point: { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) }, viewport: { w: innerWidth, h: innerHeight } };
       // Asked to, it takes the focus for typing in the same call (see focusForTyping).
       return focus ? { ...focusForTyping({ target, clear: !!focus.clear }), ...out } : out;
@@ -1572,7 +1572,7 @@
       box = b;
       if (i === 9) return { error: `${what} keeps moving (an animation?)`, retry: 1, what };
     }
-    if (box.width < 1 || box.height < 1) return { error: `${what} has no size on screen`, retry: 1, what };
+    if (box.width < 1 || box.height < 1) return { error: `${what} has no size on screen`, retry: 1, calm: calm(), what };
     // Aim inside one of the element's own boxes (a link that wraps over two lines has two, and
     // the middle of the box around both may be neither), the largest that the element shows at.
     let point = r0.point;

@@ -314,8 +314,8 @@ func TestADisabledControlSaysWhatThePageSaysOfIt(t *testing.T) {
 	}
 }
 
-// What the page tells the core of its stillness along with a disabled control or a box over
-// an element, which a still page does not change by itself: on a page where nothing happens
+// What the page tells the core of its stillness along with a disabled control, a box over an
+// element or a hidden one, which a still page does not change by itself: on a page where nothing happens
 // the count of its changes stands and it is not busy (the core says the failure once it has
 // stood a second, not after the whole 3 s wait); a countdown's every tick counts, and a box
 // fading away is busy, so those are waited on. Then, through the agent, a button enabled
@@ -338,7 +338,7 @@ func TestAStillPageIsToldFromOneAtWork(t *testing.T) {
 		}
 		return a
 	}
-	for sel, want := range map[string]string{"#export": `button “Export” is disabled`, "#buy": `button “Buy” is covered by div <div#veil>`} {
+	for sel, want := range map[string]string{"#export": `button “Export” is disabled`, "#buy": `button “Buy” is covered by div <div#veil>`, "#gift": `button “Send as a gift” is not visible`} {
 		first, again := look(sel), look(sel)
 		if !strings.Contains(first.Error, want) || first.Calm.Busy != 0 || again.Calm.Busy != 0 || again.Calm.N != first.Calm.N {
 			t.Errorf("%s on a still page: %+v, then %+v", sel, first, again)

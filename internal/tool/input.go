@@ -61,8 +61,8 @@ var ActionWait = 3 * time.Second
 // not after ActionWait, since nothing but an answer takes it away.
 var CoverWait = 700 * time.Millisecond
 
-// StillWait is how long a disabled control, or a box over an element, is waited on while the
-// page stands still: no change to its document, nothing loading, animating or shown at work,
+// StillWait is how long a disabled control, a box over an element or an element hidden (or of
+// no size) is waited on while the page stands still: no change to its document, nothing loading, animating or shown at work,
 // no request out. A page enables a control, or takes a box away, as something happens (an
 // answer comes, a script runs, a transition ends); on a page where nothing does, waiting the
 // rest of ActionWait only delays the sentence.
@@ -114,8 +114,8 @@ func (e *Env) locateWith(ctx context.Context, tabID, frame int, args map[string]
 			standing = ""
 		}
 		held := standing != "" && time.Since(stood) >= CoverWait
-		// What a still page will not change by itself (it does not enable a control or take
-		// a box away with nothing happening) is said once the page has been seen to stand
+		// What a still page will not change by itself (it does not enable a control, take a
+		// box away or show what it hides with nothing happening) is said once the page has been seen to stand
 		// still for StillWait (no change to it, nothing loading, moving or shown at work, no
 		// request it sent out) and the env's last action is StillAfterAction past.
 		if again && !r.lasting && r.calm != nil && r.calm.Busy == 0 && e.Browser.RequestsSince(tabID, time.Now().Add(-stillRequests)) == 0 {

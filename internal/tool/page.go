@@ -210,7 +210,7 @@ type retryable struct {
 }
 
 // calm is what the page says of its stillness along with a failure that a still page will not
-// change by itself (a disabled control, a box laid over one): N counts the changes to its
+// change by itself (a disabled control, a box laid over one, an element hidden): N counts the changes to its
 // document since it was first asked, Busy says it still loads, animates or shows it is at work.
 type calm struct {
 	N    int `json:"n"`

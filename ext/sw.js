@@ -108,7 +108,7 @@ function forward(kind, data, sender) {
   core().then((core) => core.event(kind, JSON.stringify(data), sender || null), () => {});
 }
 chrome.runtime.onMessage.addListener((msg, sender) => {
-  forward("message", msg, { id: sender.id, url: sender.url, tabId: sender.tab ? sender.tab.id : -1, frameId: sender.frameId });
+  forward("message", msg, { id: sender.id, url: sender.url, tabId: sender.tab ? sender.tab.id : -1, frameId: sender.frameId, documentId: sender.documentId || "" });
 });
 // Of the network events (followed while an action runs), the core needs only which request,
 // what kind, where to and how (network_requests says it), and how it ended: not the headers
@@ -147,7 +147,7 @@ chrome.webNavigation.onBeforeNavigate.addListener((d) => started && d.frameId ==
 // active tab when that page is in a background tab (an outside agent's, or one the user left).
 chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => started && forward("tab.opened", { tabId: d.tabId, sourceTabId: d.sourceTabId }));
 chrome.webNavigation.onCommitted.addListener((d) => {
-  if (started) forward("tab.committed", { tabId: d.tabId, frameId: d.frameId, url: d.url });
+  if (started) forward("tab.committed", { tabId: d.tabId, frameId: d.frameId, url: d.url, documentId: d.documentId || "" });
   else if (d.frameId === 0) keepNetError(d.tabId, null);
 });
 // Why a tab's page did not load (net::ERR_NAME_NOT_RESOLVED…), which its error page does not

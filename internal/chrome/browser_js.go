@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"syscall/js"
@@ -21,6 +22,9 @@ type Browser struct {
 	mu       sync.Mutex
 	attached map[int]bool                 // tabs Skiff's debugger is attached to, with Page events on
 	dialogs  map[int]tool.Dialog          // the dialog each tab is showing
+	kept     map[int]time.Time            // tabs left attached after their run for the dialog they show, since (Release)
+	docs     map[int]string               // the document each tab's main frame last committed (its documentId)
+	left     map[int][]string             // the last documents each tab's main frame left
 	choosers map[int]tool.Chooser         // the file chooser each tab's page last asked for while Skiff intercepted them
 	requests map[int]map[string]time.Time // each tab's fetch and XHR requests under way while followed, by id: when each began
 	loads    []tool.Download              // the downloads begun in the last minutes, oldest first
@@ -41,7 +45,7 @@ var _ tool.Browser = (*Browser)(nil)
 
 // NewBrowser returns a Browser.
 func NewBrowser() *Browser {
-	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, choosers: map[int]tool.Chooser{}, console: map[int][]tool.ConsoleEvent{}, commits: map[int]time.Time{}, navs: map[int]time.Time{}, stopped: map[int]time.Time{}, openedBy: map[int]int{}, requests: map[int]map[string]time.Time{},
+	return &Browser{attached: map[int]bool{}, dialogs: map[int]tool.Dialog{}, kept: map[int]time.Time{}, docs: map[int]string{}, left: map[int][]string{}, choosers: map[int]tool.Chooser{}, console: map[int][]tool.ConsoleEvent{}, commits: map[int]time.Time{}, navs: map[int]time.Time{}, stopped: map[int]time.Time{}, openedBy: map[int]int{}, requests: map[int]map[string]time.Time{},
 		netlog: map[int][]tool.NetRequest{}, netOff: map[int]time.Time{}, netErrs: map[int][2]string{}}
 }
 
@@ -447,6 +451,7 @@ func debuggee(tabID int) js.Value { return js.ValueOf(map[string]any{"tabId": ta
 func (b *Browser) attach(ctx context.Context, tabID int) error {
 	b.mu.Lock()
 	done := b.attached[tabID]
+	delete(b.kept, tabID) // a run takes it up: released at its end
 	b.mu.Unlock()
 	if done {
 		return nil
@@ -531,11 +536,50 @@ func (b *Browser) NetError(tabID int, url string) string {
 func (b *Browser) Release(ctx context.Context, tabID int) {
 	b.mu.Lock()
 	was := b.attached[tabID]
+	if d, open := b.dialogs[tabID]; was && open && d.Answerable {
+		// Detached, the tab's dialog could no longer be answered by Skiff: the debugger does
+		// not see a dialog already open when it attaches (Page.enable waits for it to close),
+		// and a navigation cannot leave a page whose scripts alert again once it closes one.
+		// The tab stays attached until the dialog closes (the next run can still answer it),
+		// or keptForDialog has passed.
+		at := time.Now()
+		b.kept[tabID] = at
+		b.mu.Unlock()
+		time.AfterFunc(keptForDialog, func() { b.releaseKept(tabID, at) })
+		return
+	}
 	delete(b.attached, tabID)
+	delete(b.kept, tabID)
 	b.mu.Unlock()
 	if was {
 		_, _ = callAPI(ctx, chromeAPI("debugger"), "detach", debuggee(tabID))
 	}
+}
+
+// keptForDialog bounds how long a tab stays attached after its run for the dialog it shows
+// (the "started debugging this browser" bar shows as long).
+const keptForDialog = 5 * time.Minute
+
+// releaseKept detaches a tab kept attached for its dialog since at (Release), unless a run
+// took it up since.
+func (b *Browser) releaseKept(tabID int, at time.Time) {
+	b.mu.Lock()
+	if k, ok := b.kept[tabID]; !ok || !k.Equal(at) {
+		b.mu.Unlock()
+		return
+	}
+	delete(b.kept, tabID)
+	delete(b.attached, tabID)
+	if d, open := b.dialogs[tabID]; open {
+		d.Answerable = false // (by the user only, now)
+		b.dialogs[tabID] = d
+	}
+	b.mu.Unlock()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, _ = callAPI(ctx, chromeAPI("debugger"), "detach", debuggee(tabID))
+	}()
 }
 
 func (b *Browser) Dialog(tabID int) (tool.Dialog, bool) {
@@ -738,6 +782,14 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 		}
 		tabID := sender.Get("tabId").Int()
 		b.mu.Lock()
+		// A report from a document the tab has left (it opened another alert as the
+		// navigation was committing, and its report came after the commit, from a frame
+		// Chrome no longer numbers 0) is stale: kept, it said the new page was stuck in a
+		// dialog, for good.
+		if m.Open && slices.Contains(b.left[tabID], str(sender.Get("documentId"))) {
+			b.mu.Unlock()
+			return
+		}
 		if m.Open {
 			if _, known := b.dialogs[tabID]; !known { // the debugger's own report is better
 				b.dialogs[tabID] = tool.Dialog{Type: m.Dialog, Message: m.Message, DefaultPrompt: m.DefaultPrompt, URL: m.URL, Answerable: b.attached[tabID]}
@@ -790,6 +842,9 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 			b.dialogs[e.TabID] = tool.Dialog{Type: e.Params.Type, Message: e.Params.Message, DefaultPrompt: e.Params.DefaultPrompt, URL: e.Params.URL, Answerable: true}
 		case "Page.javascriptDialogClosed":
 			delete(b.dialogs, e.TabID)
+			if at, ok := b.kept[e.TabID]; ok {
+				time.AfterFunc(0, func() { b.releaseKept(e.TabID, at) }) // (b.mu is held)
+			}
 		case "Page.fileChooserOpened":
 			b.choosers[e.TabID] = tool.Chooser{At: time.Now(), BackendNodeID: e.Params.BackendNodeID, Multiple: e.Params.Mode == "selectMultiple"}
 		case "Network.requestWillBeSent":
@@ -846,6 +901,7 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 		if json.Unmarshal(data, &e) == nil {
 			b.mu.Lock()
 			delete(b.attached, e.TabID)
+			delete(b.kept, e.TabID)
 			delete(b.requests, e.TabID)
 			b.netOff[e.TabID] = time.Now()
 			if d, ok := b.dialogs[e.TabID]; ok {
@@ -876,6 +932,9 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 		if json.Unmarshal(data, &e) == nil {
 			b.mu.Lock()
 			delete(b.attached, e.TabID)
+			delete(b.kept, e.TabID)
+			delete(b.docs, e.TabID)
+			delete(b.left, e.TabID)
 			delete(b.dialogs, e.TabID)
 			delete(b.requests, e.TabID)
 			delete(b.console, e.TabID)
@@ -923,12 +982,20 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 		}
 	case "tab.committed":
 		var e struct {
-			TabID   int `json:"tabId"`
-			FrameID int `json:"frameId"`
+			TabID      int    `json:"tabId"`
+			FrameID    int    `json:"frameId"`
+			DocumentID string `json:"documentId"`
 		}
 		if json.Unmarshal(data, &e) == nil && e.FrameID == 0 {
 			b.mu.Lock()
+			if was := b.docs[e.TabID]; was != "" && was != e.DocumentID {
+				b.left[e.TabID] = append(b.left[e.TabID][max(len(b.left[e.TabID])-3, 0):], was) // the last 4
+			}
+			b.docs[e.TabID] = e.DocumentID
 			delete(b.dialogs, e.TabID) // a new document: the old one's dialog is gone
+			if at, ok := b.kept[e.TabID]; ok {
+				time.AfterFunc(0, func() { b.releaseKept(e.TabID, at) }) // (b.mu is held)
+			}
 			delete(b.netErrs, e.TabID) // and it loaded (Chrome's error page says onErrorOccurred, not this)
 			b.commits[e.TabID] = time.Now()
 			b.mu.Unlock()

@@ -1400,6 +1400,11 @@ func TestNavigateAwayFromADialog(t *testing.T) {
 		// Each alert dismissed as the page is left lets its next script run, which alerts
 		// again: navigate got the old page's fourth alert for an answer, after 2 s.
 		{"a page that alerts again as it is left", "counter.html", []testkit.Call{call("navigate", obj{"url": site.Page("alerts-while-loading.html")})}},
+		// Its first alert open before Skiff took the tab, which Skiff cannot answer: the
+		// navigation closes it, the page's next script alerts and holds the navigation
+		// (navigated again, until it goes), and that alert's report comes after the new
+		// page has committed, which it said was stuck in a dialog.
+		{"a page that alerts again, its first alert open before Skiff took the tab", "alerts-while-loading.html", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var steps []step
@@ -1425,6 +1430,34 @@ func TestNavigateAwayFromADialog(t *testing.T) {
 				t.Errorf("the snapshot after leaving the dialog: %s", p.all())
 			}
 		})
+	}
+}
+
+// A run that ends on a page showing an alert leaves the alert to the user, and the tab still
+// in Skiff's hands until it is answered: the next run can leave the page, even one whose
+// scripts alert again each time one is closed. (Released, the alert could no longer be
+// answered: the debugger does not see a dialog open before it attaches, and leaving let the
+// page's next script alert, which held the navigation: navigate failed.)
+func TestTheNextRunLeavesAPageAnEarlierRunLeftAlerting(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{calls(call("navigate", obj{"url": site.Page("alerts-while-loading.html")}))}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	openTab(t, panel, site.Page("counter.html"))
+	runAgent(t, panel, "open the old page")
+	if nav := p.results("navigate"); len(nav) != 1 || !strings.Contains(nav[0].Text, `alert dialog that says "wrong"`) {
+		t.Fatalf("the first run: %s", p.all())
+	}
+	p.mu.Lock()
+	p.steps = []step{calls(call("navigate", obj{"url": site.Page("counter.html")})), calls(call("snapshot", nil))}
+	p.mu.Unlock()
+	runAgent(t, panel, "go back to the counter")
+	nav := p.results("navigate")
+	if len(nav) != 2 || nav[1].Error || !strings.Contains(nav[1].Text, "counter.html") {
+		t.Fatalf("the second run's navigate: %s", p.all())
+	}
+	if snap := p.results("snapshot"); len(snap) != 1 || snap[0].Error || !strings.Contains(snap[0].Text, `button "Like"`) {
+		t.Errorf("the snapshot after leaving the page: %s", p.all())
 	}
 }
 

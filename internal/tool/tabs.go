@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -280,7 +281,22 @@ func navigate(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			return &Result{Text: fmt.Sprintf("%s is a file, not a page:%s The tab stays at %s.", u, d, t.URL), Summary: u, URL: t.URL, Untrusted: true}, nil
 		}
 	}
-	return loaded(ctx, e, t.ID, began, "Loaded")
+	for n := 1; ; n++ {
+		r, err := loaded(ctx, e, t.ID, began, "Loaded")
+		var de *DialogError
+		if !errors.As(err, &de) || de.Dialog.Type == "beforeunload" || n == maxDialogsLeaving || e.Browser.CommittedSince(t.ID, began) {
+			return r, err
+		}
+		// The page being left alerts again as the navigation closes its alert (one still
+		// loading whose scripts alert one after another, its first alert one Skiff could not
+		// answer before setting out), and that alert holds the navigation. Navigating again
+		// closes it, as a person pressing Enter in the address bar again does; answering it
+		// while the navigation is under way can bring Chrome down.
+		if err := e.Browser.Navigate(ctx, t.ID, u); err != nil {
+			return nil, err
+		}
+		e.started(ctx, t, began)
+	}
 }
 
 // downloading says whether the navigation of tab t begun at since turned out to be a download:

@@ -100,10 +100,11 @@ func BenchmarkWorkflowSweep(b *testing.B) {
 	placed := func(values []string) []int {
 		raw := e2e.JS[string](b, tab, fmt.Sprintf(`(async () => {
 			const [t] = await chrome.tabs.query({active: true, windowId: (await chrome.windows.getCurrent()).id});
-			const r = await chrome.scripting.executeScript({target: {tabId: t.id}, args: [%s], func: (values) => {
+			// (A page held by its dialog answers no script: bounded.)
+			const r = await Promise.race([chrome.scripting.executeScript({target: {tabId: t.id}, args: [%s], func: (values) => {
 				const fields = [...document.querySelectorAll("input, textarea, [contenteditable]")];
 				return values.map((v) => fields.findIndex((f) => (f.value ?? f.textContent) === v));
-			}});
+			}}), new Promise((res) => setTimeout(() => res([{result: null}]), 5000))]);
 			return JSON.stringify(r[0].result);
 		})()`, mustJSON(values)))
 		var at []int
@@ -111,7 +112,14 @@ func BenchmarkWorkflowSweep(b *testing.B) {
 		return at
 	}
 	var report strings.Builder
+	// say adds a line to the report, and shows it at once (a sweep cut short keeps what it found).
+	say := func(format string, args ...any) {
+		line := fmt.Sprintf(format, args...)
+		report.WriteString(line)
+		fmt.Fprint(os.Stderr, "\n"+line)
+	}
 	recorded, replayed, stopped, misplaced, skipped := 0, 0, 0, 0, 0
+	tools := map[string]int{} // the steps of the replays that ended, by tool
 	for i, name := range names {
 		mu.Lock()
 		page = base + "/" + name + "/"
@@ -125,7 +133,7 @@ func BenchmarkWorkflowSweep(b *testing.B) {
 		})()`)
 		chat := v[0].(string)
 		if v[1] != true {
-			fmt.Fprintf(&report, "  %-40s the agent's run did not end in 60 s\n", name)
+			say("  %-40s the agent's run did not end in 60 s\n", name)
 			skipped++
 			continue
 		}
@@ -141,7 +149,7 @@ func BenchmarkWorkflowSweep(b *testing.B) {
 		before := placed(values)
 		save := e2e.JS[string](b, tab, fmt.Sprintf(`skiffTest.call("workflow.save", {sessionId: %q, name: %q}).then((w) => JSON.stringify(w), (e) => "error: " + e.message)`, chat, name))
 		if strings.HasPrefix(save, "error: ") {
-			fmt.Fprintf(&report, "  %-40s not saved: %s\n", name, strings.TrimPrefix(save, "error: "))
+			say("  %-40s not saved: %s\n", name, strings.TrimPrefix(save, "error: "))
 			skipped++
 			continue
 		}
@@ -179,19 +187,22 @@ func BenchmarkWorkflowSweep(b *testing.B) {
 		}
 		if out != "" {
 			stopped++
-			fmt.Fprintf(&report, "  %-40s %s (steps: %s)\n", name, out, strings.Join(steps, " "))
+			say("  %-40s %s (steps: %s)\n", name, out, strings.Join(steps, " "))
 			continue
 		}
 		replayed++
+		for _, s := range steps {
+			tools[s]++
+		}
 		if after := placed(want); fmt.Sprint(after) != fmt.Sprint(before) {
 			misplaced++
-			fmt.Fprintf(&report, "  %-40s the agent's values were in fields %v, the replay's in %v (steps: %s)\n", name, before, after, strings.Join(steps, " "))
+			say("  %-40s the agent's values were in fields %v, the replay's in %v (steps: %s)\n", name, before, after, strings.Join(steps, " "))
 		}
 	}
 	fmt.Fprintln(os.Stderr)
 	for range b.N {
 	}
-	head := fmt.Sprintf("workflow sweep of %d real pages: %d recorded, %d replayed to the end, %d stopped, %d with a value in another field, %d not recorded\n", len(names), recorded, replayed, stopped, misplaced, skipped)
+	head := fmt.Sprintf("workflow sweep of %d real pages: %d recorded, %d replayed to the end (their steps: %v), %d stopped, %d with a value in another field, %d not recorded\n", len(names), recorded, replayed, tools, stopped, misplaced, skipped)
 	fmt.Print(head + report.String())
 	b.ReportMetric(float64(stopped), "stopped")
 	b.ReportMetric(float64(misplaced), "misplaced")

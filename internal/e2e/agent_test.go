@@ -338,7 +338,7 @@ func TestAStillPageIsToldFromOneAtWork(t *testing.T) {
 		}
 		return a
 	}
-	for sel, want := range map[string]string{"#export": `button “Export” is disabled`, "#buy": `button “Buy” is covered by div <div#veil>`, "#gift": `button “Send as a gift” is not visible`} {
+	for sel, want := range map[string]string{"#export": `button “Export” is disabled`, "#buy": `button “Buy” is covered by div <div#veil>`, "#gift": `button <button#gift> is not visible (display:none)`} {
 		first, again := look(sel), look(sel)
 		if !strings.Contains(first.Error, want) || first.Calm.Busy != 0 || again.Calm.Busy != 0 || again.Calm.N != first.Calm.N {
 			t.Errorf("%s on a still page: %+v, then %+v", sel, first, again)

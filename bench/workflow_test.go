@@ -108,8 +108,7 @@ func BenchmarkWorkflowReplay(b *testing.B) {
 	if forms(1) != 1 {
 		b.Fatalf("the agent's run sent %d forms: %s", forms(1), e2e.JS[string](b, tab, fmt.Sprintf(`skiffTest.call("session.open", {sessionId: %q}).then(s => s.messages.map(m => m.role + ": " + (m.tool ? m.tool.name + " " + JSON.stringify(m.tool.args) + " " : "") + (m.status || "") + " " + String(m.content).slice(0, 200)).join("\n"))`, chat)))
 	}
-	// The run's end is stored a moment before the run lets go of its chat: the save waits for it.
-	id := e2e.JS[string](b, tab, fmt.Sprintf(`skiffTest.call("workflow.save", {sessionId: %q, name: "Delivery address"}).then((w) => w.id)`, chat))
+	id := e2e.JS[string](b, tab, fmt.Sprintf(`(`+saveWorkflow+`)(%q, "Delivery address").then((w) => w.id)`, chat))
 	replay := func(k int) float64 {
 		values := []string{}
 		for _, f := range formFields {

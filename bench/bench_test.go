@@ -246,16 +246,8 @@ func BenchmarkStreamOverhead(b *testing.B) {
 	if f := os.Getenv("SKIFF_JSFLAGS"); f != "" {
 		extra = append(extra, chromedp.Flag("js-flags", f))
 	}
-	br, stop, err := e2e.Launch(filepath.Join(e2e.RepoRoot(), "ext"), func(string, ...any) {}, extra...)
-	if err != nil {
-		b.Fatal(err)
-	}
+	br, tab, stop := benchPanel(b, "custom", srv.URL, "", "bench", extra...)
 	defer stop()
-	tab := br.Panel(b)
-	if os.Getenv("SKIFF_TRACE") != "" {
-		br.WorkerConsole(b)
-	}
-	e2e.Configure(b, tab, "custom", srv.URL, "", "bench")
 	reply := func() []float64 {
 		mu.Lock()
 		flushed = make([]float64, n)
@@ -332,4 +324,20 @@ func BenchmarkStreamOverhead(b *testing.B) {
 	b.ReportMetric(pct(woken, .95), "woken-p95-ms")
 	b.ReportMetric(pct(warm, .5), "warm-p50-ms")
 	b.ReportMetric(pct(warm, .95), "warm-p95-ms")
+}
+
+// benchPanel launches Chromium with the built extension and returns it, its panel set up for
+// provider at url with key and model, and what closes it. SKIFF_TRACE=1 prints the worker's
+// console.
+func benchPanel(b *testing.B, provider, url, key, model string, extra ...chromedp.ExecAllocatorOption) (*e2e.Browser, context.Context, func()) {
+	br, stop, err := e2e.Launch(filepath.Join(e2e.RepoRoot(), "ext"), func(string, ...any) {}, extra...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tab := br.Panel(b)
+	if os.Getenv("SKIFF_TRACE") != "" {
+		br.WorkerConsole(b)
+	}
+	e2e.Configure(b, tab, provider, url, key, model)
+	return br, tab, stop
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -82,16 +81,8 @@ func BenchmarkWorkflowSweep(b *testing.B) {
 		}
 		return testkit.Turn{Text: "Done."}
 	})
-	br, stop, err := e2e.Launch(filepath.Join(e2e.RepoRoot(), "ext"), func(string, ...any) {})
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, tab, stop := benchPanel(b, "openai", model.URL, "sk-bench", "gpt-test")
 	defer stop()
-	tab := br.Panel(b)
-	if os.Getenv("SKIFF_TRACE") != "" {
-		br.WorkerConsole(b)
-	}
-	e2e.Configure(b, tab, "openai", model.URL, "sk-bench", "gpt-test")
 	e2e.JS[any](b, tab, fmt.Sprintf(`skiffTest.call("permission.set", {tool: "*", origin: %q, decision: "allow_always"})`, base))
 	e2e.JS[any](b, tab, `chrome.tabs.create({url: "about:blank", active: true}).then(() => true)`)
 

@@ -5,7 +5,6 @@ package bench
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -68,16 +67,8 @@ func BenchmarkWorkflowReplay(b *testing.B) {
 		}
 		return testkit.Turn{Text: "Done."}
 	})
-	br, stop, err := e2e.Launch(filepath.Join(e2e.RepoRoot(), "ext"), func(string, ...any) {})
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, tab, stop := benchPanel(b, "openai", model.URL, "sk-bench", "gpt-test")
 	defer stop()
-	tab := br.Panel(b)
-	if os.Getenv("SKIFF_TRACE") != "" {
-		br.WorkerConsole(b)
-	}
-	e2e.Configure(b, tab, "openai", model.URL, "sk-bench", "gpt-test")
 	e2e.JS[any](b, tab, fmt.Sprintf(`skiffTest.call("permission.set", {tool: "*", origin: %q, decision: "allow_always"})`, site.URL))
 	e2e.JS[any](b, tab, fmt.Sprintf(`chrome.tabs.create({url: %q, active: true}).then(() => true)`, page))
 

@@ -843,7 +843,7 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 		case "Page.javascriptDialogClosed":
 			delete(b.dialogs, e.TabID)
 			if at, ok := b.kept[e.TabID]; ok {
-				time.AfterFunc(0, func() { b.releaseKept(e.TabID, at) }) // (b.mu is held)
+				go b.releaseKept(e.TabID, at) // (b.mu is held)
 			}
 		case "Page.fileChooserOpened":
 			b.choosers[e.TabID] = tool.Chooser{At: time.Now(), BackendNodeID: e.Params.BackendNodeID, Multiple: e.Params.Mode == "selectMultiple"}
@@ -994,7 +994,7 @@ func (b *Browser) Event(kind string, data []byte, sender js.Value) {
 			b.docs[e.TabID] = e.DocumentID
 			delete(b.dialogs, e.TabID) // a new document: the old one's dialog is gone
 			if at, ok := b.kept[e.TabID]; ok {
-				time.AfterFunc(0, func() { b.releaseKept(e.TabID, at) }) // (b.mu is held)
+				go b.releaseKept(e.TabID, at) // (b.mu is held)
 			}
 			delete(b.netErrs, e.TabID) // and it loaded (Chrome's error page says onErrorOccurred, not this)
 			b.commits[e.TabID] = time.Now()

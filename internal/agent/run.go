@@ -1131,6 +1131,16 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 	if run != nil {
 		args = run
 	}
+	// The tabs the call opens (told as it runs them), for a workflow saved from the chat.
+	var opening sync.Mutex
+	var opened []int
+	stopOpen := r.task.Env.OnOpen(func(id int) {
+		opening.Lock()
+		defer opening.Unlock()
+		if !slices.Contains(opened, id) {
+			opened = append(opened, id)
+		}
+	})
 	o := e.guard(ctx, r.task, guarded{ID: msg.ID, Name: msg.Tool.Name, Args: args, AskedAt: askedAt, From: from, Secrets: r.secrets}, watch{
 		resolved: func(f *tool.Effect, c permission.Call, k, n int) {
 			msg.Tool.What, msg.Tool.WhatText, msg.Tool.URL, msg.Tool.Origin = c.What, c.WhatText, f.URL, c.Origin
@@ -1140,6 +1150,9 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 				msg.Tool.LeadsTo = f.LeadsTo
 			}
 			msg.Tool.TabID = r.task.Env.TabID()
+			if msg.Tool.In = f.TabID; f.TabID <= 0 {
+				msg.Tool.In = msg.Tool.TabID
+			}
 			msg.Tool.Step = k
 			msg.Tool.Elements = described(msg.Tool.Elements, f)
 			if msg.Tool.At == "" {
@@ -1168,6 +1181,10 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 			show()
 		},
 	})
+	stopOpen()
+	opening.Lock()
+	msg.Tool.Opened = slices.Clone(opened)
+	opening.Unlock()
 	msg.Tool.Decision, msg.Tool.DecisionText = o.Ruling.How(), said(o.Ruling)
 	if msg.Tool.StartedAt > 0 {
 		msg.Tool.DurationMs = e.now() - msg.Tool.StartedAt

@@ -40,7 +40,7 @@ func recordedCalls(ms []store.Message) []workflow.Call {
 			}
 		}
 		out = append(out, workflow.Call{Tool: m.Tool.Name, Args: args, Elements: m.Tool.Elements, URL: at,
-			Sensitive: m.Tool.Sensitive, Checked: m.Tool.Checked, Seen: seen})
+			Sensitive: m.Tool.Sensitive, Checked: m.Tool.Checked, Seen: seen, Tab: m.Tool.In, Opened: m.Tool.Opened})
 	}
 	return out
 }
@@ -165,8 +165,11 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	var seen *tool.Snap
 	seenTab := 0
 	run := &workflow.Runner{Workflow: w, Values: in.Values,
-		Read: func(ctx context.Context) (*tool.Snap, error) {
+		Read: func(ctx context.Context, tabID int) (*tool.Snap, error) {
 			t, err := r.task.Env.Current(ctx)
+			if tabID > 0 {
+				t, err = r.task.Env.Browser.Tab(ctx, tabID)
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -187,7 +190,7 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 				return workflow.Outcome{Kind: workflow.StopFailed, Text: says.English(), Says: says}
 			case m.Status == "" && !m.Tool.IsError:
 				ses.Workflow.Next = k + 1
-				return workflow.Outcome{OK: true}
+				return workflow.Outcome{OK: true, Tab: m.Tool.In, Opened: m.Tool.Opened}
 			case m.Status == store.StatusDenied:
 				o := workflow.Outcome{Kind: workflow.StopDenied, Text: m.Content}
 				if m.Tool.DecisionText != nil {
@@ -388,7 +391,7 @@ func (e *Engine) saveRepaired(ctx context.Context, ses *store.Session, name stri
 	if at < 0 {
 		return nil, store.FieldSays("workflow", sayModelPartGone.With())
 	}
-	w, err := workflow.Extend(base, wf.RepairFrom, recordedCalls(ses.Messages[at:]))
+	w, err := workflow.Extend(base, wf.RepairFrom, recordedCalls(ses.Messages[:at]), recordedCalls(ses.Messages[at:]))
 	if err != nil {
 		return nil, store.FieldSays("workflow", sayRepairNotAWorkflow.With(err))
 	}

@@ -873,3 +873,72 @@ func TestAReplaysChatSpeaksOfTheWorkflow(t *testing.T) {
 		t.Errorf("Regenerate on a replay: %q", got)
 	}
 }
+
+// A task that fills a form the page opens in a new tab, then comes back to mark it done, is a
+// workflow that does the same in the tabs its replay opens: the recorded tab ids are dead by
+// then, so each step keeps its tab's place in the run (the one it started in, the one its link
+// opened), and the replay switches where the agent switched.
+func TestAWorkflowFollowsTheTabItsLinkOpens(t *testing.T) {
+	site := testkit.NewSite(t)
+	opened := func(c *testkit.Conversation) int {
+		re := regexp.MustCompile(`opened a new tab \(tabId (\d+)\)`)
+		for i := len(c.Messages) - 1; i >= 0; i-- {
+			if g := re.FindStringSubmatch(c.Messages[i].Text); g != nil {
+				n, _ := strconv.Atoi(g[1])
+				return n
+			}
+		}
+		t.Errorf("no tab was opened: %v", c.Messages)
+		return 0
+	}
+	var start int
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		clickOn(t, `link "Open the booking form"`),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("tab_switch", obj{"tabId": opened(c)})}
+		},
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("fill_form", obj{"fields": []obj{
+				{"ref": refIn(t, c, `textbox "Restaurant"`), "value": "Luigi"},
+				{"ref": refIn(t, c, `textbox "People"`), "value": "4"},
+			}})}
+		},
+		clickOn(t, `button "Book a table"`),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("tab_switch", obj{"tabId": start})}
+		},
+		calls(call("snapshot", nil)),
+		clickOn(t, `button "Mark as done"`),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	allowSite(t, panel, site.URL)
+	start = openTab(t, panel, site.Page("order.html"))
+	runAgent(t, panel, "Book a table at Luigi for 4, then mark the order done")
+	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
+	if got := inTab[string](t, panel, start, `document.getElementById("said").textContent`); got != "Marked done 1 time(s)." {
+		t.Fatalf("the agent's run: %q; %s", got, p.all())
+	}
+	steps := saveWorkflow(t, panel, "Book and mark done")
+	want := []string{"click link “Open the booking form”", "switch to the run's tab 2", "fill textbox “Restaurant” = {{restaurant}}; textbox “People” = {{people}}", "click button “Book a table”", "switch to the run's tab 1", "click button “Mark as done”"}
+	if len(steps) != 7 || !strings.HasPrefix(steps[0], "open ") || !slices.Equal(steps[1:], want) {
+		t.Fatalf("the workflow's steps: %q", steps)
+	}
+
+	// The replay, with other values and no model, in a tab of its own.
+	m.Close()
+	again := openTab(t, panel, site.Page("order.html"))
+	last := replayFromView(t, panel, map[string]string{"restaurant": "Chez Ana", "people": "2"}, false)
+	if !strings.Contains(last, "ran all 7 steps") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	forms := site.Forms()
+	if len(forms) != 2 || forms[1].Get("restaurant") != "Chez Ana" || forms[1].Get("people") != "2" {
+		t.Errorf("the forms sent: %v", forms)
+	}
+	if got := inTab[string](t, panel, again, `document.getElementById("said").textContent`); got != "Marked done 1 time(s)." {
+		t.Errorf("the replay's own order page says %q", got)
+	}
+}

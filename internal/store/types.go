@@ -149,6 +149,11 @@ type ToolRun struct {
 	// Elements are what the call's refs stood for, as the page described them before the gate
 	// ruled: a workflow saved from the chat finds them again by these (internal/workflow).
 	Elements []tool.Element `json:"elements,omitempty"`
+	// In is the tab the call worked in (its tabId, else the current tab), and Opened the tabs
+	// it opened (a link to a new tab, tab_open): a workflow saved from the chat replays each
+	// step in the tab of the run it belongs to.
+	In     int   `json:"in,omitempty"`
+	Opened []int `json:"opened,omitempty"`
 }
 
 // Page is what the user was looking at when they sent a message: the tab's URL and title, the

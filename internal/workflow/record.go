@@ -21,6 +21,10 @@ type Call struct {
 	Seen      string // the text of the snapshot read before it, if any
 	// Checked is the state a click left a checkbox, radio or switch in, if it was one.
 	Checked *bool
+	// Tab is the tab it worked in (0: not known, as in chats from before Skiff noted it), and
+	// Opened the tabs it opened (a link to a new tab, tab_open).
+	Tab    int
+	Opened []int
 }
 
 // Record makes a workflow of a run's calls (the ones that ran and succeeded; the caller leaves
@@ -40,13 +44,17 @@ func Record(name string, calls []Call) (*Workflow, error) {
 		if !acting[c.Tool] {
 			continue
 		}
+		tab, err := r.tab(c)
+		if err != nil {
+			return nil, sayRecordStep.Error(len(w.Steps)+1, c.Tool, err)
+		}
 		if len(w.Steps) == 0 && c.Tool != "navigate" && c.Tool != "tab_open" && c.URL != "" {
 			args, _ := json.Marshal(map[string]string{"url": c.URL})
-			s := Step{Tool: "navigate", Args: args, URL: c.URL, Origin: site(c.URL)}
+			s := Step{Tool: "navigate", Args: args, URL: c.URL, Origin: site(c.URL), Tab: tab}
 			s.What = Describe(s)
 			w.Steps = append(w.Steps, s)
 		}
-		s, err := r.step(c)
+		s, err := r.step(c, tab)
 		if err != nil {
 			return nil, sayRecordStep.Error(len(w.Steps)+1, c.Tool, err)
 		}
@@ -75,7 +83,10 @@ func repeatable(c Call) error {
 // as recorded), then the steps of the calls the model made to finish it. The parameters are the
 // ones the kept steps use, and the ones the model's calls typed: a value it typed as a
 // placeholder of base ("{{restaurant}}", as it is told to) stays that parameter.
-func Extend(base *Workflow, upto int, calls []Call) (*Workflow, error) {
+//
+// ran are the replay's calls of the steps that ran (the tabs the model works in are counted
+// on from the ones they opened).
+func Extend(base *Workflow, upto int, ran, calls []Call) (*Workflow, error) {
 	if upto < 0 || upto > len(base.Steps) {
 		return nil, sayNoStep.Error(upto + 1)
 	}
@@ -88,6 +99,11 @@ func Extend(base *Workflow, upto int, calls []Call) (*Workflow, error) {
 		}
 	}
 	r := recorder{w: w, known: map[string]Param{}}
+	for _, c := range ran {
+		if acting[c.Tool] {
+			_, _ = r.tab(c) // a tab it did not know stays unknown: the model's step there is refused
+		}
+	}
 	for _, p := range base.Params {
 		r.known[p.Name] = p
 		if used[p.Name] {
@@ -101,7 +117,11 @@ func Extend(base *Workflow, upto int, calls []Call) (*Workflow, error) {
 		if !acting[c.Tool] {
 			continue
 		}
-		s, err := r.step(c)
+		tab, err := r.tab(c)
+		if err != nil {
+			return nil, sayRecordStep.Error(len(w.Steps)+1, c.Tool, err)
+		}
+		s, err := r.step(c, tab)
 		if err != nil {
 			return nil, sayRecordStep.Error(len(w.Steps)+1, c.Tool, err)
 		}
@@ -124,12 +144,51 @@ type recorder struct {
 	// known are the parameters of the workflow a repair extends: a value typed as one's
 	// placeholder is that parameter.
 	known map[string]Param
+	// tabs are the run's tabs by id, each at its place (Step.Tab); n is how many places are
+	// taken, and last the place of the step before.
+	tabs    map[int]int
+	n, last int
+}
+
+// tab is the place in the run of the tab call c works in (Step.Tab), counting the tabs it
+// opens. The run starts in the tab of its first act; after that, a call in a tab that was
+// neither that one nor one the run opened (a tab of the user's it switched to) is refused: a
+// replay could not tell which tab that is.
+func (r *recorder) tab(c Call) (int, error) {
+	if r.tabs == nil {
+		r.tabs = map[int]int{}
+	}
+	if r.n == 0 {
+		r.n = 1 // place 0 is where the run starts, even when its id is not known
+		if c.Tab != 0 {
+			r.tabs[c.Tab] = 0
+		}
+	}
+	place, known := r.last, true // a call from before tabs were noted: where the one before was
+	if c.Tab != 0 {
+		place, known = r.tabs[c.Tab]
+	}
+	for _, id := range c.Opened {
+		if _, ok := r.tabs[id]; !ok {
+			r.tabs[id] = r.n
+			r.n++
+		}
+	}
+	if c.Tool == "tab_open" && len(c.Opened) > 0 {
+		place, known = r.tabs[c.Opened[0]], true // it works in the tab it opens
+	}
+	if !known {
+		return 0, sayForeignTab.Error()
+	}
+	r.last = place
+	return place, nil
 }
 
 // ids are arguments that name what dies with the browser session: tabs and groups.
 var ids = []string{"tabId", "tabIds", "groupId"}
 
-func (r *recorder) step(c Call) (Step, error) {
+// step is call c as a step in the run's tab at place tab.
+func (r *recorder) step(c Call, tab int) (Step, error) {
 	var args map[string]any
 	if err := json.Unmarshal(c.Args, &args); err != nil || args == nil {
 		return Step{}, sayCallArgs.Error()
@@ -137,7 +196,7 @@ func (r *recorder) step(c Call) (Step, error) {
 	for _, k := range ids {
 		delete(args, k)
 	}
-	s := Step{Tool: c.Tool, URL: c.URL, Origin: site(c.URL)}
+	s := Step{Tool: c.Tool, URL: c.URL, Origin: site(c.URL), Tab: tab}
 	byRef := map[string]tool.Element{}
 	for _, e := range c.Elements {
 		if e.Ref != "" {
@@ -417,6 +476,7 @@ var (
 	stepBack      = i18n.Sentence{Key: "wfStepBack", English: "go back"}
 	stepForward   = i18n.Sentence{Key: "wfStepForward", English: "go forward"}
 	stepReload    = i18n.Sentence{Key: "wfStepReload", English: "reload the page"}
+	stepSwitch    = i18n.Sentence{Key: "wfStepSwitch", English: "switch to the run's tab $1"}
 )
 
 // Describe is a step in words: type {{restaurant}} into textbox “Restaurant”.
@@ -445,6 +505,8 @@ func Says(s Step) i18n.Text {
 		return stepForward.With()
 	case "reload":
 		return stepReload.With()
+	case "tab_switch":
+		return stepSwitch.With(s.Tab + 1)
 	case "click", "hover":
 	case "drag":
 		f.Activates = el(1)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,6 +60,10 @@ type Outcome struct {
 	Text string // why, in words
 	// Says is Text for the user, in their language (zero: Text as it is).
 	Says i18n.Text
+	// Tab is the tab the call worked in, and Opened the tabs it opened (a link to a new tab,
+	// tab_open): the steps after it find the run's tabs by them.
+	Tab    int
+	Opened []int
 }
 
 // Runner replays a workflow. It has no way of its own to act on a page: Call is the one guarded
@@ -67,8 +72,8 @@ type Outcome struct {
 type Runner struct {
 	Workflow *Workflow
 	Values   map[string]string
-	// Read reads the page the run works in now, every frame.
-	Read func(ctx context.Context) (*tool.Snap, error)
+	// Read reads the page in tab tabID (0: the tab the run works in now), every frame.
+	Read func(ctx context.Context, tabID int) (*tool.Snap, error)
 	// Call makes step k's call with args; shown is args as a person may see and Skiff may store
 	// them (secret values masked).
 	Call func(ctx context.Context, k int, args, shown json.RawMessage) Outcome
@@ -108,6 +113,10 @@ func (r *Runner) Run(ctx context.Context, from int) *Stop {
 			shownValues[p.Name] = Masked
 		}
 	}
+	// The run's tabs by place (Step.Tab; 0: its id is not known yet), and the place of the
+	// one a call that names no tab works in: a step in another tab names it, as the recorded
+	// call did (or it switches there, as the recorded run did).
+	tabs, cur := []int{0}, 0
 	for k := from; k < len(w.Steps); k++ {
 		if ctx.Err() != nil {
 			return stopped(k, StopStopped, sayStoppedBefore.With())
@@ -118,14 +127,35 @@ func (r *Runner) Run(ctx context.Context, from int) *Stop {
 			return stopped(k, StopValues, saysErr(err))
 		}
 		shown, _ := Fill(s.Args, shownValues)
+		tab := 0
+		if s.Tab != cur && s.Tool != "tab_open" {
+			if s.Tab >= len(tabs) || tabs[s.Tab] == 0 {
+				return stopped(k, StopMoved, sayNoTab.With(s.Tab+1))
+			}
+			tab = tabs[s.Tab]
+			args, shown = withTab(args, tab), withTab(shown, tab)
+		}
 		if len(s.Targets) > 0 {
-			refs, stop := r.place(ctx, k, s)
+			refs, stop := r.place(ctx, k, s, tab)
 			if stop != nil {
 				return stop
 			}
 			args, shown = withRefs(args, refs), withRefs(shown, refs)
 		}
 		o := r.Call(ctx, k, args, shown)
+		if o.OK {
+			if s.Tab == 0 && tabs[0] == 0 {
+				tabs[0] = o.Tab
+			}
+			for _, id := range o.Opened {
+				if !slices.Contains(tabs, id) {
+					tabs = append(tabs, id)
+				}
+			}
+			if s.Tool == "tab_open" || s.Tool == "tab_switch" {
+				cur = s.Tab
+			}
+		}
 		if !o.OK {
 			kind := o.Kind
 			if kind == "" {
@@ -141,15 +171,30 @@ func (r *Runner) Run(ctx context.Context, from int) *Stop {
 	return nil
 }
 
-// place finds step k's elements on the page, waiting a moment for a page that is still coming.
-func (r *Runner) place(ctx context.Context, k int, s Step) ([]string, *Stop) {
+// withTab is args naming tab tabID.
+func withTab(args json.RawMessage, tabID int) json.RawMessage {
+	var m map[string]any
+	if json.Unmarshal(args, &m) != nil || m == nil {
+		return args
+	}
+	m["tabId"] = tabID
+	out, err := json.Marshal(m)
+	if err != nil {
+		return args
+	}
+	return out
+}
+
+// place finds step k's elements on the page in tab tabID (0: the run's current tab), waiting
+// a moment for a page that is still coming.
+func (r *Runner) place(ctx context.Context, k int, s Step, tabID int) ([]string, *Stop) {
 	wait := r.Wait
 	if wait <= 0 {
 		wait = FindWait
 	}
 	deadline := time.Now().Add(wait)
 	for {
-		refs, why, kind := r.try(ctx, s)
+		refs, why, kind := r.try(ctx, s, tabID)
 		if why == nil {
 			return refs, nil
 		}
@@ -167,9 +212,9 @@ func (r *Runner) place(ctx context.Context, k int, s Step) ([]string, *Stop) {
 }
 
 // try reads the page once and finds the step's elements on it, or says why it cannot.
-func (r *Runner) try(ctx context.Context, s Step) (refs []string, why error, kind string) {
+func (r *Runner) try(ctx context.Context, s Step, tabID int) (refs []string, why error, kind string) {
 	rctx, cancel := context.WithTimeout(ctx, tool.PageTimeout)
-	snap, err := r.Read(rctx)
+	snap, err := r.Read(rctx, tabID)
 	cancel()
 	if err != nil {
 		return nil, sayUnreadable.Error(err), StopMoved
@@ -194,6 +239,7 @@ var (
 	sayStoppedBefore = i18n.Sentence{Key: "wfStopStopped", English: "the run was stopped before this step"}
 	sayUnreadable    = i18n.Sentence{Key: "wfStopUnreadable", English: "the page could not be read: $1"}
 	sayElsewhere     = i18n.Sentence{Key: "wfStopElsewhere", English: "it was recorded on $1, and the tab shows $2"}
+	sayNoTab         = i18n.Sentence{Key: "wfStopNoTab", English: "it was recorded in the run's tab $1, which no step opened this time"}
 	sayNoTarget      = i18n.Sentence{Key: "wfStopNoTarget", English: "the page has no $1"}
 	sayNoTargetFrame = i18n.Sentence{Key: "wfStopNoTargetFrame", English: "the page has no $1 in its frame from $2"}
 	sayItHas         = i18n.Sentence{Key: "wfStopItHas", English: "$1; it has $2"}

@@ -55,6 +55,10 @@ type Step struct {
 	// WhatText is What for the panel to show in the user's language (Says): filled when the
 	// panel lists workflows, never stored.
 	WhatText *i18n.Text `json:"whatText,omitempty"`
+	// Tab is which of the run's tabs the step works in: 0 the one it starts in, k the k-th tab
+	// its steps opened (a link to a new tab, tab_open). A tab's id dies with the browser
+	// session; its place in the run does not.
+	Tab int `json:"tab,omitempty"`
 }
 
 // Target is an element as a person finds it again on a page that changed: what it is and what
@@ -101,7 +105,7 @@ func (t Target) Says() i18n.Text {
 // served the model that chose the steps; a replay does not need them.
 var acting = map[string]bool{"navigate": true, "tab_open": true, "back": true, "forward": true, "reload": true,
 	"click": true, "type": true, "fill_form": true, "select_option": true, "press_key": true, "hover": true, "drag": true,
-	"scroll": true, "wait_for": true, "dialog": true, "tab_action": true, "run_script": true}
+	"scroll": true, "wait_for": true, "dialog": true, "tab_action": true, "run_script": true, "tab_switch": true}
 
 // Keeps reports whether a call of tool name becomes a step of a workflow.
 func Keeps(name string) bool { return acting[name] }
@@ -295,6 +299,11 @@ func (w *Workflow) Check() error {
 				return sayTargetBare.Error(i + 1)
 			}
 		}
+		// Step i+1 may open a tab itself (tab_open works in the tab it opens); the steps
+		// before it can have opened at most i.
+		if s.Tab < 0 || s.Tab > i+1 {
+			return sayBadTab.Error(i+1, s.Tab+1)
+		}
 		var bad string
 		refs(any(m), func(at string) (string, bool) {
 			n, err := strconv.Atoi(strings.TrimPrefix(at, "@"))
@@ -368,6 +377,8 @@ var (
 	sayNotParam      = i18n.Sentence{Key: "wfErrNotParam", English: "step $1 uses {{$2}}, which is not a parameter"}
 	sayTargetBare    = i18n.Sentence{Key: "wfErrTargetBare", English: "step $1 has a target with neither a role nor a tag"}
 	sayNotTarget     = i18n.Sentence{Key: "wfErrNotTarget", English: "step $1 names the element “$2”, which is not one of its targets"}
+	sayBadTab        = i18n.Sentence{Key: "wfErrBadTab", English: "step $1 works in the run's tab $2, which the steps before it cannot have opened"}
+	sayForeignTab    = i18n.Sentence{Key: "wfErrForeignTab", English: "it works in a tab the run neither started in nor opened, which a replay could not find again"}
 	sayTakesNoValues = i18n.Sentence{Key: "wfErrTakesNoValues", English: "the workflow “$1” takes no values, and “$2” was given"}
 	sayNoSuchParam   = i18n.Sentence{Key: "wfErrNoSuchParam", English: "the workflow “$1” has no parameter “$2” (it takes $3)"}
 	sayRecordStep    = i18n.Sentence{Key: "wfErrRecordStep", English: "step $1 ($2): $3"}

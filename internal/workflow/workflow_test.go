@@ -135,7 +135,7 @@ type fakeBrowser struct {
 
 func (b *fakeBrowser) runner(w *Workflow, values map[string]string) *Runner {
 	return &Runner{Workflow: w, Values: values, Wait: 1,
-		Read: func(context.Context) (*tool.Snap, error) { return b.snap, nil },
+		Read: func(context.Context, int) (*tool.Snap, error) { return b.snap, nil },
 		Call: func(_ context.Context, k int, args, shown json.RawMessage) Outcome {
 			b.calls, b.shown = append(b.calls, string(args)), append(b.shown, string(shown))
 			if o, ok := b.fail[k]; ok {
@@ -390,7 +390,7 @@ func TestExtendKeepsTheStepsThatRanAndTheModelsRepair(t *testing.T) {
 		{Tool: "type", Args: json.RawMessage(`{"ref":"e7","text":"asap"}`), Elements: []tool.Element{note}, URL: s.URL, Seen: text},
 		{Tool: "click", Args: json.RawMessage(`{"ref":"e6"}`), Elements: []tool.Element{go_}, URL: s.URL, Seen: text},
 	}
-	w, err := Extend(base, 2, calls)
+	w, err := Extend(base, 2, nil, calls)
 	require.NoError(t, err)
 	assert.Equal(t, "w1", w.ID)
 	assert.Equal(t, base.Version+1, w.Version)
@@ -401,7 +401,7 @@ func TestExtendKeepsTheStepsThatRanAndTheModelsRepair(t *testing.T) {
 	assert.Equal(t, base.Params[0], w.Params[0], "kept by the steps that ran")
 	assert.Equal(t, base.Params[1], w.Params[1], "the secret the model typed as its placeholder")
 	assert.Equal(t, Param{Name: "note", Label: "Note", Default: "asap"}, w.Params[2])
-	_, err = Extend(base, 2, calls[:1])
+	_, err = Extend(base, 2, nil, calls[:1])
 	assert.EqualError(t, err, "the model's part did nothing a workflow can repeat")
 }
 
@@ -432,6 +432,109 @@ func TestARunThatGaveFilesIsNotSaved(t *testing.T) {
 	_, err := Record("Apply", calls)
 	assert.ErrorContains(t, err, "the run gave a page files, which a workflow cannot do again")
 	base := &Workflow{Name: "Apply", Version: 1, Steps: []Step{{Tool: "navigate", Args: json.RawMessage(`{"url":"http://shop.test/apply"}`), URL: "http://shop.test/apply"}}}
-	_, err = Extend(base, 1, calls[1:])
+	_, err = Extend(base, 1, nil, calls[1:])
 	assert.ErrorContains(t, err, "files are never stored")
+}
+
+// twoPages are a page with a link that opens a form in a new tab, and that form, as the run's
+// two tabs show them.
+func twoPages() (start, form *tool.Snap) {
+	node := func(role, name, ref string) tool.Item {
+		return tool.Item{Node: &tool.Node{Role: role, Name: name, Ref: ref}}
+	}
+	start = &tool.Snap{URL: "https://shop.test/order", Tree: []tool.Item{node("link", "Open the form", "e1"), node("button", "Done", "e2")}}
+	form = &tool.Snap{URL: "https://shop.test/form", Tree: []tool.Item{node("textbox", "Name", "e1")}}
+	return start, form
+}
+
+// A run that works in a tab it opened (a link to a new tab) keeps each step's tab by its place
+// in the run, not by its id: the replay names the tab its own link opened where the recorded
+// call named one, switches where the recorded run switched, and stops, saying so, when the
+// link opens no tab this time. A call in a tab the run neither started in nor opened cannot be
+// recorded.
+func TestAWorkflowWorksInTheTabsItsStepsOpened(t *testing.T) {
+	start, form := twoPages()
+	el := func(role, name, ref, u string) []tool.Element {
+		return []tool.Element{{Ref: ref, Role: role, Name: name, Origin: site(u)}}
+	}
+	seenStart, seenForm := tool.Format(start, tool.SnapOptions{}), tool.Format(form, tool.SnapOptions{})
+	opens := Call{Tool: "click", Args: json.RawMessage(`{"ref":"e1"}`), Elements: el("link", "Open the form", "e1", start.URL), URL: start.URL, Seen: seenStart, Tab: 3, Opened: []int{9}}
+	done := Call{Tool: "click", Args: json.RawMessage(`{"ref":"e2"}`), Elements: el("button", "Done", "e2", start.URL), URL: start.URL, Seen: seenStart, Tab: 3}
+	typed := func(args string, tab int) Call {
+		return Call{Tool: "type", Args: json.RawMessage(args), Elements: el("textbox", "Name", "e1", form.URL), URL: form.URL, Seen: seenForm, Tab: tab}
+	}
+	sw := func(to int) Call {
+		return Call{Tool: "tab_switch", Args: json.RawMessage(fmt.Sprintf(`{"tabId":%d}`, to)), URL: "", Tab: to}
+	}
+
+	// The model named the new tab in its call, or switched to it first.
+	named, err := Record("Order", []Call{opens, typed(`{"ref":"e1","text":"Ana","tabId":9}`, 9), done})
+	require.NoError(t, err)
+	switched, err := Record("Order", []Call{opens, sw(9), typed(`{"ref":"e1","text":"Ana"}`, 9), sw(3), done})
+	require.NoError(t, err)
+	require.NoError(t, switched.Check())
+	tabsOf := func(w *Workflow) (out []int) {
+		for _, s := range w.Steps {
+			out = append(out, s.Tab)
+		}
+		return out
+	}
+	assert.Equal(t, []int{0, 0, 1, 0}, tabsOf(named), "navigate, click, type in the opened tab, click")
+	assert.Equal(t, []int{0, 0, 1, 1, 0, 0}, tabsOf(switched))
+	assert.Equal(t, "switch to the run's tab 2", switched.Steps[2].What)
+	assert.JSONEq(t, `{}`, string(switched.Steps[2].Args), "no tab id is kept")
+
+	_, err = Record("Order", []Call{opens, typed(`{"ref":"e1","text":"Ana","tabId":42}`, 42)})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "step 3 (type): it works in a tab the run neither started in nor opened")
+
+	// The replay: its own tabs are 100, and 200 which its click opens.
+	replay := func(w *Workflow, opensTab bool) (calls []string, reads []int, stop *Stop) {
+		cur := 100
+		r := &Runner{Workflow: w, Values: map[string]string{"name": "Bo"}, Wait: 1,
+			Read: func(_ context.Context, tab int) (*tool.Snap, error) {
+				reads = append(reads, tab)
+				if tab == 0 {
+					tab = cur
+				}
+				if tab == 200 {
+					return form, nil
+				}
+				return start, nil
+			},
+			Call: func(_ context.Context, k int, args, _ json.RawMessage) Outcome {
+				calls = append(calls, w.Steps[k].Tool+" "+string(args))
+				var in struct {
+					TabID int `json:"tabId"`
+				}
+				_ = json.Unmarshal(args, &in)
+				o := Outcome{OK: true, Tab: cur}
+				if w.Steps[k].Tool == "tab_switch" && in.TabID != 0 {
+					cur = in.TabID
+				}
+				if in.TabID != 0 {
+					o.Tab = in.TabID
+				}
+				if w.Steps[k].Tool == "click" && k == 1 && opensTab {
+					o.Opened = []int{200}
+				}
+				return o
+			}}
+		return calls, reads, r.Run(context.Background(), 0)
+	}
+	calls, reads, stop := replay(named, true)
+	require.Nil(t, stop)
+	assert.Equal(t, []string{`navigate {"url":"https://shop.test/order"}`, `click {"ref":"e1"}`, `type {"ref":"e1","tabId":200,"text":"Bo"}`, `click {"ref":"e2"}`}, calls)
+	assert.Equal(t, []int{0, 200, 0}, reads, "the form is read in the tab the link opened")
+
+	calls, _, stop = replay(switched, true)
+	require.Nil(t, stop)
+	assert.Equal(t, []string{`navigate {"url":"https://shop.test/order"}`, `click {"ref":"e1"}`, `tab_switch {"tabId":200}`, `type {"ref":"e1","text":"Bo"}`, `tab_switch {"tabId":100}`, `click {"ref":"e2"}`}, calls)
+
+	calls, _, stop = replay(named, false)
+	require.NotNil(t, stop)
+	assert.Equal(t, 2, stop.Step)
+	assert.Equal(t, StopMoved, stop.Kind)
+	assert.Equal(t, "it was recorded in the run's tab 2, which no step opened this time", stop.Reason)
+	assert.Len(t, calls, 2, "nothing is typed into the tab the run is in")
 }

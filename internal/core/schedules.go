@@ -196,16 +196,27 @@ func (c *Core) runSchedule(ctx context.Context, sc schedule.Schedule) {
 	defer cancel()
 	rctx = agent.WithAskWait(rctx, RunTimeout) // its asks wait as long as the run may
 	title := "⏰ " + sc.Name
+	if sc.Last != nil {
+		c.closeLeft(rctx, *sc.Last)
+	}
 	ws := newWorkspace(c.Browser, link.Client{ID: "schedule-" + sc.ID, Name: title}, store.Workspace{}, nil)
 	chat, ok, outcome := c.runScheduled(rctx, sc, ws)
 	for _, id := range ws.task.Env.Used() {
 		c.Browser.Release(context.WithoutCancel(ctx), id)
+	}
+	var left []schedule.LeftTab // the run's tab group, and what its pages opened
+	if c.Browser != nil {
+		tabs, _ := ws.Tabs(context.WithoutCancel(ctx), 0)
+		for _, t := range tabs {
+			left = append(left, schedule.LeftTab{ID: t.ID, URL: t.URL})
+		}
 	}
 	_, _ = c.Store.UpdateSchedules(context.WithoutCancel(ctx), func(list []schedule.Schedule) bool {
 		for i := range list {
 			if list[i].ID == sc.ID {
 				list[i].Running, list[i].RunningChat = 0, ""
 				list[i].Last = schedule.Ended(c.Engine.Now().UnixMilli(), chat, ok, outcome)
+				list[i].Last.Left = left
 				return true
 			}
 		}
@@ -214,6 +225,26 @@ func (c *Core) runSchedule(ctx context.Context, sc schedule.Schedule) {
 	c.schedulesChanged()
 	if c.Alarms != nil {
 		c.Alarms.Ran(context.WithoutCancel(ctx), chat, title, outcome, ok, c.language(ctx))
+	}
+}
+
+// closeLeft closes the tabs the run that ended as last left open, as the schedule's next run
+// begins: those still showing the page it left them at that the user has not gone to since
+// (a tab the user took up is theirs). A window all of whose tabs close closes with them.
+func (c *Core) closeLeft(ctx context.Context, last schedule.Last) {
+	if c.Browser == nil || len(last.Left) == 0 {
+		return
+	}
+	var ids []int
+	for _, l := range last.Left {
+		t, err := c.Browser.Tab(ctx, l.ID)
+		if err != nil || t.URL != l.URL || t.LastAccessed > last.At || t.Incognito {
+			continue
+		}
+		ids = append(ids, t.ID)
+	}
+	if len(ids) > 0 {
+		_ = c.Browser.CloseTabs(ctx, ids) // one that went meanwhile is no reason to stop the run
 	}
 }
 

@@ -942,3 +942,56 @@ func TestAWorkflowFollowsTheTabItsLinkOpens(t *testing.T) {
 		t.Errorf("the replay's own order page says %q", got)
 	}
 }
+
+// A schedule leaves one window, its last run's, not one a run: each run works in a window of
+// its own, and the next run of the schedule closes the tabs the one before left that the user
+// has not taken up (gone on to another page in). The one the user took up stays.
+func TestAScheduleLeavesTheWindowOfItsLastRunOnly(t *testing.T) {
+	site := testkit.NewSite(t)
+	panel := browser.FreshPanel(t)
+	_, without := reserveWorkflow(t, site)
+	id := JS[string](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(without)+`}).then(ws => ws[0].id)`)
+	Do(t, panel, chromedp.Click("#workflows-toggle")) // where the run's asks are answered
+	sc := ""
+	// runOnce has the schedule run in a moment and returns the tabs that run left.
+	runOnce := func(n int) []int {
+		t.Helper()
+		saved := JS[string](t, panel, `skiffTest.call("schedule.save", {id: `+jsString(sc)+`, name: "Reserve", workflow: `+jsString(id)+`, values: {restaurant: "Run `+strconv.Itoa(n)+`", people: "2"}, repeat: {every: "once", at: Date.now() + 2000}}).then(s => s.id)`)
+		sc = saved
+		answerOutside(t, panel, "⏰ Reserve", time.Minute, func() bool { return len(site.Forms()) >= n })
+		var left []int
+		Eventually(t, 30*time.Second, func() bool {
+			left = JS[[]int](t, panel, `skiffTest.call("schedule.list").then(l => (l[0].last && !l[0].running && l[0].last.outcome.includes("ran all") && l[0].last.left || []).map(x => x.id))`)
+			return len(left) > 0
+		}, "the run left no tab")
+		return left
+	}
+	open := func(id int) bool {
+		return JS[bool](t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(() => true, () => false)`, id))
+	}
+	first := runOnce(1)
+	second := runOnce(2)
+	for _, id := range first {
+		if open(id) {
+			t.Errorf("tab %d of the first run is still open after the second", id)
+		}
+	}
+	for _, id := range second {
+		if !open(id) {
+			t.Errorf("tab %d of the last run was closed", id)
+		}
+	}
+	// The user goes on in the last run's tab: it is theirs, and the next run leaves it.
+	JS[bool](t, panel, fmt.Sprintf(`chrome.tabs.update(%d, {url: %s}).then(() => true)`, second[0], jsString(site.Page("order.html"))))
+	WaitJS(t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => t.status === "complete" && t.url.endsWith("order.html"))`, second[0]))
+	third := runOnce(3)
+	if !open(second[0]) {
+		t.Errorf("the tab the user took up was closed")
+	}
+	if slices.Contains(third, second[0]) {
+		t.Errorf("the third run worked in the tab the user took up")
+	}
+	if f := site.Forms(); len(f) != 3 || f[2].Get("restaurant") != "Run 3" {
+		t.Errorf("the forms: %v", f)
+	}
+}

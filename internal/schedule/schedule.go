@@ -52,6 +52,17 @@ type Last struct {
 	Outcome string `json:"outcome"` // in English
 	// OutcomeText is Outcome as the panel shows it, in the user's language.
 	OutcomeText *i18n.Text `json:"outcomeText,omitempty"`
+	// Left are the tabs the run opened that were still open when it ended: the schedule's
+	// next run closes the ones the user has not gone to since, so that a schedule that runs
+	// every hour leaves one window, its last run's, not one a run.
+	Left []LeftTab `json:"left,omitempty"`
+}
+
+// LeftTab is a tab a run left open: its id, and the address it showed (a tab id is only
+// the same tab while the browser runs; one it gives again after a restart shows another page).
+type LeftTab struct {
+	ID  int    `json:"id"`
+	URL string `json:"url"`
 }
 
 // Ended is how a run went: at, in chat, ok or not, said as outcome.

@@ -995,3 +995,40 @@ func TestAScheduleLeavesTheWindowOfItsLastRunOnly(t *testing.T) {
 		t.Errorf("the forms: %v", f)
 	}
 }
+
+// A search, then a click on the result named after what was searched for: the workflow's
+// replay searches for the run's value and opens the first result named with it (the recorded
+// result is not among them).
+func TestAReplayOpensTheResultOfItsOwnSearch(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `searchbox "Search restaurants"`), "text": "Luigi", "submit": true})}
+		},
+		calls(call("snapshot", nil)),
+		clickOn(t, `link "Luigi's Trattoria"`),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	allowSite(t, panel, site.URL)
+	tab := openTab(t, panel, site.Page("restaurants.html"))
+	runAgent(t, panel, "open Luigi's Trattoria")
+	at := func() string {
+		return JS[string](t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => decodeURIComponent(new URL(t.url).searchParams.get("at") || ""))`, tab))
+	}
+	if got := at(); got != "Luigi's Trattoria" {
+		t.Fatalf("the agent opened %q: %s", got, p.all())
+	}
+	steps := saveWorkflow(t, panel, "Find a table")
+	if len(steps) != 3 || steps[2] != "click link “Luigi's Trattoria” (or the first named with {{search_restaurants}})" {
+		t.Fatalf("the workflow's steps: %q", steps)
+	}
+	m.Close()
+	if last := replayFromView(t, panel, map[string]string{"search_restaurants": "Chez Ana"}, false); !strings.Contains(last, "ran all 3 steps") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	if got := at(); got != "Chez Ana Bistro" {
+		t.Errorf("the replay opened %q", got)
+	}
+}

@@ -82,6 +82,9 @@ func (m *Matcher) Match(t Target) (string, error) {
 		frame = ""
 	}
 	name := norm(t.Name)
+	if ref := m.holding(t, frame); ref != "" {
+		return ref, nil
+	}
 	var found, sameRole, sameName []candidate
 	for _, c := range m.cands {
 		inFrame := c.frame == frame || (frame == "" && c.frame == m.page)
@@ -167,6 +170,35 @@ func (m *Matcher) Match(t Target) (string, error) {
 		}
 	}
 	return all[0].ref, nil
+}
+
+// holding finds a target whose name held a value of the run (Target.Param) by the run's value:
+// the first element of its role, in its frame, whose name holds the value. It finds none ("")
+// when none holds it (the name only happened to hold the recorded value: "Home"), or when one
+// that does is named as recorded (the run's value is the recorded one): the target is then
+// found as any is, its namesakes told apart as recorded.
+func (m *Matcher) holding(t Target, frame string) string {
+	v := norm(t.value)
+	if v == "" {
+		return ""
+	}
+	first := ""
+	for _, c := range m.cands {
+		if c.n.Role != t.Role || !(c.frame == frame || frame == "" && c.frame == m.page) {
+			continue
+		}
+		name := norm(c.n.Said())
+		if !holds(name, v) {
+			continue
+		}
+		if name == norm(t.Name) {
+			return ""
+		}
+		if first == "" {
+			first = c.n.Ref
+		}
+	}
+	return first
 }
 
 // read writes the snapshot as the model reads it, and finds its headings, once.

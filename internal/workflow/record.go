@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/tool"
@@ -223,6 +225,7 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 			t.Frame = e.Origin
 		}
 		t.Nth, t.Near = seen(c.Seen, ref, t)
+		t.Param = r.heldBy(t.Name)
 		s.Targets = append(s.Targets, t)
 		return "@" + strconv.Itoa(len(s.Targets)), true
 	})
@@ -335,6 +338,39 @@ func (r *recorder) param(t Target, value string, secret bool) string {
 	r.w.Params = append(r.w.Params, Param{Name: name, Label: t.Name, Default: value, Secret: secret})
 	return "{{" + name + "}}"
 }
+
+// heldBy is the parameter an element's name holds the recorded value of ("" when none): a
+// value typed before, of three characters or more, as whole words (a search result named after
+// what was searched for). A secret's value is never kept, nor looked for.
+func (r *recorder) heldBy(name string) string {
+	n := norm(name)
+	for _, p := range r.w.Params {
+		if v := norm(p.Default); !p.Secret && utf8.RuneCountInString(v) >= 3 && holds(n, v) {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// holds says whether name holds v as whole words (both as norm writes them).
+func holds(name, v string) bool {
+	for off := 0; v != ""; {
+		i := strings.Index(name[off:], v)
+		if i < 0 {
+			return false
+		}
+		at, end := off+i, off+i+len(v)
+		before, _ := utf8.DecodeLastRuneInString(name[:at])
+		after, _ := utf8.DecodeRuneInString(name[end:])
+		if (at == 0 || !wordy(before)) && (end == len(name) || !wordy(after)) {
+			return true
+		}
+		off = at + 1
+	}
+	return false
+}
+
+func wordy(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 func (r *recorder) find(name string) int {
 	for i, p := range r.w.Params {
@@ -477,14 +513,25 @@ var (
 	stepForward   = i18n.Sentence{Key: "wfStepForward", English: "go forward"}
 	stepReload    = i18n.Sentence{Key: "wfStepReload", English: "reload the page"}
 	stepSwitch    = i18n.Sentence{Key: "wfStepSwitch", English: "switch to the run's tab $1"}
+	stepFollows   = i18n.Sentence{Key: "wfStepFollows", English: "$1 (or the first named with $2)"}
 )
 
 // Describe is a step in words: type {{restaurant}} into textbox “Restaurant”.
 func Describe(s Step) string { return Says(s).English() }
 
 // Says is a step in words for the user, in their language: what the recorded run's card said,
-// with each typed value as its {{parameter}}.
+// with each typed value as its {{parameter}}, and the value an element it acts on is found by.
 func Says(s Step) i18n.Text {
+	said := says(s)
+	for _, t := range s.Targets {
+		if t.Param != "" {
+			return stepFollows.With(said, "{{"+t.Param+"}}")
+		}
+	}
+	return said
+}
+
+func says(s Step) i18n.Text {
 	var args map[string]any
 	_ = json.Unmarshal(s.Args, &args)
 	str := func(k string) string { v, _ := args[k].(string); return v }

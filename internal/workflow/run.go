@@ -224,6 +224,9 @@ func (r *Runner) try(ctx context.Context, s Step, tabID int) (refs []string, why
 		return nil, sayElsewhere.Error(s.Origin, now), StopMoved
 	}
 	for _, t := range s.Targets {
+		if t.Param != "" {
+			t.value = r.Values[t.Param]
+		}
 		ref, err := Match(snap, t, now)
 		if err != nil {
 			return nil, err, StopMissing

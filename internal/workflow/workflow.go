@@ -76,6 +76,12 @@ type Target struct {
 	Frame string `json:"frame,omitempty"`
 	Near  string `json:"near,omitempty"`
 	Nth   int    `json:"nth,omitempty"`
+	// Param is the parameter whose recorded value its name held (a search result named after
+	// what was typed into the search box): a replay looks first for one that holds the run's
+	// value, the first in the page's order, and else for the one recorded.
+	Param string `json:"param,omitempty"`
+
+	value string // the run's value of Param, while a replay matches it
 }
 
 // Words is the target as a person reads it: button “Book”.
@@ -297,6 +303,9 @@ func (w *Workflow) Check() error {
 		for _, t := range s.Targets {
 			if t.Role == "" && t.Tag == "" {
 				return sayTargetBare.Error(i + 1)
+			}
+			if t.Param != "" && !named[t.Param] {
+				return sayNotParam.Error(i+1, t.Param)
 			}
 		}
 		// Step i+1 may open a tab itself (tab_open works in the tab it opens); the steps

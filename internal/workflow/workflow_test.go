@@ -538,3 +538,61 @@ func TestAWorkflowWorksInTheTabsItsStepsOpened(t *testing.T) {
 	assert.Equal(t, "it was recorded in the run's tab 2, which no step opened this time", stop.Reason)
 	assert.Len(t, calls, 2, "nothing is typed into the tab the run is in")
 }
+
+// results is a search page after a search: its box, and a link for each result.
+func results(names ...string) *tool.Snap {
+	s := &tool.Snap{URL: "https://food.test/search", Tree: []tool.Item{{Node: &tool.Node{Role: "textbox", Name: "Search restaurants", Ref: "e1"}}}}
+	s.Tree = append(s.Tree, tool.Item{Node: &tool.Node{Role: "link", Name: "Home", Ref: "e2"}})
+	for i, n := range names {
+		s.Tree = append(s.Tree, tool.Item{Node: &tool.Node{Role: "link", Name: n, Ref: fmt.Sprintf("e%d", i+3)}})
+	}
+	return s
+}
+
+// A search, then a click on a result named after what was searched for: the result is found
+// again by the run's value (the first result that holds it), not by the recorded name, which a
+// search for something else does not show. A name that only happens to hold the value is found
+// as recorded when nothing holds the new one; a short value or a secret is never followed.
+func TestAResultNamedAfterTheSearchFollowsTheRunsValue(t *testing.T) {
+	then := results("Luigi Express", "Luigi's Trattoria", "Pizza Roma")
+	seen := tool.Format(then, tool.SnapOptions{})
+	el := func(role, name, ref string) []tool.Element {
+		return []tool.Element{{Ref: ref, Role: role, Name: name, Origin: site(then.URL)}}
+	}
+	box := el("textbox", "Search restaurants", "e1")
+	w, err := Record("Find a table", []Call{
+		{Tool: "type", Args: json.RawMessage(`{"ref":"e1","text":"Luigi","submit":true}`), Elements: box, URL: then.URL, Seen: seen},
+		{Tool: "click", Args: json.RawMessage(`{"ref":"e4"}`), Elements: el("link", "Luigi's Trattoria", "e4"), URL: then.URL, Seen: seen},
+		{Tool: "type", Args: json.RawMessage(`{"ref":"e1","text":"Home"}`), Elements: box, URL: then.URL, Seen: seen},
+		{Tool: "click", Args: json.RawMessage(`{"ref":"e2"}`), Elements: el("link", "Home", "e2"), URL: then.URL, Seen: seen},
+	})
+	require.NoError(t, err)
+	require.NoError(t, w.Check())
+	click := w.Steps[2].Targets[0]
+	assert.Equal(t, "search_restaurants", click.Param)
+	assert.Equal(t, "click link “Luigi's Trattoria” (or the first named with {{search_restaurants}})", w.Steps[2].What)
+
+	match := func(s *tool.Snap, tg Target, value string) string {
+		tg.value = value
+		ref, err := Match(s, tg, site(s.URL))
+		if err != nil {
+			return err.Error()
+		}
+		return ref
+	}
+	other := results("Pizza Roma", "Chez Ana Bistro", "Chez Ana Café")
+	assert.Equal(t, "e4", match(other, click, "Chez Ana"), "the first result for the run's search")
+	assert.Equal(t, "e4", match(then, click, "Luigi"), "the recorded value: the result recorded")
+	assert.Equal(t, "the page has no link “Luigi's Trattoria”; it has link “Home”, link “Pizza Roma”, link “Chez Ana Bistro”", match(other, click, "Sushi"))
+	home := w.Steps[4].Targets[0]
+	assert.Equal(t, "search_restaurants_2", home.Param)
+	assert.Equal(t, "e2", match(other, home, "Office"), "nothing holds the new value: the link as recorded")
+
+	// Two letters, or a password, are not followed.
+	short, err := Record("Short", []Call{
+		{Tool: "type", Args: json.RawMessage(`{"ref":"e1","text":"Pi"}`), Elements: box, URL: then.URL, Seen: seen},
+		{Tool: "click", Args: json.RawMessage(`{"ref":"e5"}`), Elements: el("link", "Pizza Roma", "e5"), URL: then.URL, Seen: seen},
+	})
+	require.NoError(t, err)
+	assert.Empty(t, short.Steps[2].Targets[0].Param)
+}

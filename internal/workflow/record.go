@@ -279,6 +279,14 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 				}
 			}
 		}
+	case "wait_for":
+		// The text it waits for may hold a value typed before ("Booked for Luigi"): the run's
+		// value is waited for.
+		for _, k := range []string{"text", "textGone"} {
+			if v, ok := args[k].(string); ok {
+				args[k] = r.follow(v)
+			}
+		}
 	case "dialog":
 		if v, ok := args["promptText"].(string); ok {
 			args["promptText"] = r.param(Target{Name: "answer"}, v, false)
@@ -352,6 +360,38 @@ func (r *recorder) heldBy(name string) string {
 	return ""
 }
 
+// follow is text with each value typed before that it holds as whole words (letter case
+// aside; as heldBy chooses them) written as its {{parameter}}.
+func (r *recorder) follow(text string) string {
+	for _, p := range r.w.Params {
+		v := p.Default
+		if p.Secret || utf8.RuneCountInString(strings.TrimSpace(v)) < 3 || strings.Contains(v, "{{") {
+			continue
+		}
+		var b strings.Builder
+		for i := 0; i < len(text); {
+			end := i + len(v)
+			if end <= len(text) && strings.EqualFold(text[i:end], v) && boundary(text, i, end) {
+				b.WriteString("{{" + p.Name + "}}")
+				i = end
+				continue
+			}
+			_, n := utf8.DecodeRuneInString(text[i:])
+			b.WriteString(text[i : i+n])
+			i += n
+		}
+		text = b.String()
+	}
+	return text
+}
+
+// boundary says whether text[at:end] stands as whole words in text.
+func boundary(text string, at, end int) bool {
+	before, _ := utf8.DecodeLastRuneInString(text[:at])
+	after, _ := utf8.DecodeRuneInString(text[end:])
+	return (at == 0 || !wordy(before)) && (end == len(text) || !wordy(after))
+}
+
 // holds says whether name holds v as whole words (both as norm writes them).
 func holds(name, v string) bool {
 	for off := 0; v != ""; {
@@ -359,13 +399,10 @@ func holds(name, v string) bool {
 		if i < 0 {
 			return false
 		}
-		at, end := off+i, off+i+len(v)
-		before, _ := utf8.DecodeLastRuneInString(name[:at])
-		after, _ := utf8.DecodeRuneInString(name[end:])
-		if (at == 0 || !wordy(before)) && (end == len(name) || !wordy(after)) {
+		if at, end := off+i, off+i+len(v); boundary(name, at, end) {
 			return true
 		}
-		off = at + 1
+		off += i + 1
 	}
 	return false
 }

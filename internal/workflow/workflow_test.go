@@ -563,6 +563,7 @@ func TestAResultNamedAfterTheSearchFollowsTheRunsValue(t *testing.T) {
 	w, err := Record("Find a table", []Call{
 		{Tool: "type", Args: json.RawMessage(`{"ref":"e1","text":"Luigi","submit":true}`), Elements: box, URL: then.URL, Seen: seen},
 		{Tool: "click", Args: json.RawMessage(`{"ref":"e4"}`), Elements: el("link", "Luigi's Trattoria", "e4"), URL: then.URL, Seen: seen},
+		{Tool: "wait_for", Args: json.RawMessage(`{"text":"Booked at LUIGI, not Luigino"}`), URL: then.URL, Seen: seen},
 		{Tool: "type", Args: json.RawMessage(`{"ref":"e1","text":"Home"}`), Elements: box, URL: then.URL, Seen: seen},
 		{Tool: "click", Args: json.RawMessage(`{"ref":"e2"}`), Elements: el("link", "Home", "e2"), URL: then.URL, Seen: seen},
 	})
@@ -584,7 +585,12 @@ func TestAResultNamedAfterTheSearchFollowsTheRunsValue(t *testing.T) {
 	assert.Equal(t, "e4", match(other, click, "Chez Ana"), "the first result for the run's search")
 	assert.Equal(t, "e4", match(then, click, "Luigi"), "the recorded value: the result recorded")
 	assert.Equal(t, "the page has no link “Luigi's Trattoria”; it has link “Home”, link “Pizza Roma”, link “Chez Ana Bistro”", match(other, click, "Sushi"))
-	home := w.Steps[4].Targets[0]
+	// What it waited for to show holds the value too: the run's is waited for.
+	assert.JSONEq(t, `{"text":"Booked at {{search_restaurants}}, not Luigino"}`, string(w.Steps[3].Args))
+	filled, err := Fill(w.Steps[3].Args, map[string]string{"search_restaurants": "Chez Ana"})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"text":"Booked at Chez Ana, not Luigino"}`, string(filled))
+	home := w.Steps[5].Targets[0]
 	assert.Equal(t, "search_restaurants_2", home.Param)
 	assert.Equal(t, "e2", match(other, home, "Office"), "nothing holds the new value: the link as recorded")
 

@@ -3331,6 +3331,13 @@
     if (link && link.target && !/^_(self|parent|top)$/i.test(link.target)) out.newTab = true;
     const popup = (el.getAttribute("aria-haspopup") || "").toLowerCase();
     if (/^(listbox|tree|grid|dialog)$/.test(popup)) out.popup = popup;
+    // In a box over the page: a dialog, or a box fixed on the screen (a cookie banner).
+    for (let x = el; x && x.nodeType === 1; x = parentOf(x)) {
+      if (x.localName === "dialog" || /^(dialog|alertdialog)$/.test(roleOf(x)) || x.getAttribute("aria-modal") === "true" || style(x).position === "fixed") {
+        out.over = true;
+        break;
+      }
+    }
     const form = el.form || (el.closest && el.closest("form"));
     if (form) {
       const submits = (el.localName === "button" && (el.getAttribute("type") || "submit").toLowerCase() === "submit") || (el.localName === "input" && /^(submit|image)$/.test(el.type));

@@ -164,7 +164,15 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	// field in it then costs one small call, not a walk of the page.
 	var seen *tool.Snap
 	seenTab := 0
+	var skipped []any // the optional steps it went on without, by number
 	run := &workflow.Runner{Workflow: w, Values: in.Values,
+		Skipped: func(k int, why i18n.Text) {
+			said := saySkipped.With(k+1, workflow.Says(w.Steps[k]), why)
+			ses.Messages = append(ses.Messages, store.Message{ID: NewID(), Role: "assistant", Content: said.English(), ContentText: &said, CreatedAt: e.now()})
+			ses.Workflow.Next = k + 1
+			skipped = append(skipped, k+1)
+			r.message(len(ses.Messages) - 1) // stored with what follows (see runner.replaying)
+		},
 		Read: func(ctx context.Context, tabID int) (*tool.Snap, error) {
 			t, err := r.task.Env.Current(ctx)
 			if tabID > 0 {
@@ -207,6 +215,9 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	if stop == nil {
 		ses.Workflow.Done = true
 		said := sayRanAll.With(len(w.Steps), w.Name)
+		if len(skipped) > 0 {
+			said = sayRanSkipping.With(len(w.Steps), w.Name, i18n.List(skipped))
+		}
 		end.Content, end.ContentText = said.English(), &said
 	} else {
 		why := stop.Says
@@ -411,6 +422,8 @@ var (
 	sayRunWorkflow        = i18n.Sentence{Key: "wfRunMsg", English: "Run the workflow “$2” ($1 steps).$3", One: "Run the workflow “$2” (1 step).$3"}
 	sayRanAll             = i18n.Sentence{Key: "wfRanAll", English: "The workflow “$2” ran all $1 steps.", One: "The workflow “$2” ran its step."}
 	sayStoppedAt          = i18n.Sentence{Key: "wfStoppedAt", English: "Stopped at step $1 of $2 ($3): $4."}
+	saySkipped            = i18n.Sentence{Key: "wfSkipped", English: "Went on without step $1 ($2): $3, and it only closes what a page shows as it loads."}
+	sayRanSkipping        = i18n.Sentence{Key: "wfRanSkipping", English: "The workflow “$2” ran to its end ($1 steps, without $3: the page did not show what they close)."}
 	sayCutHere            = i18n.Sentence{Key: "wfStopRestarted", English: "Skiff's worker restarted during this step, so the replay stopped there (the step may not have run); check the page, then run the workflow again"}
 	sayCutAt              = i18n.Sentence{Key: "wfStoppedRestarted", English: "Stopped at step $1: Skiff's worker restarted during it, so the replay stopped there (the step may not have run). Check the page, then run the workflow again."}
 	sayPageRefused        = i18n.Sentence{Key: "wfStopRefused", English: "the page did not take it: $1"}

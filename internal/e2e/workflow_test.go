@@ -655,7 +655,7 @@ func startFromView(t *testing.T, panel context.Context, values map[string]string
 func replayFromView(t *testing.T, panel context.Context, values map[string]string, repair bool) string {
 	t.Helper()
 	startFromView(t, panel, values, repair)
-	end := `/ran all|Stopped at step/`
+	end := `/ran all|ran to its end|Stopped at step/`
 	if repair {
 		end = `/Done\./`
 	}
@@ -1030,5 +1030,46 @@ func TestAReplayOpensTheResultOfItsOwnSearch(t *testing.T) {
 	}
 	if got := at(); got != "Chez Ana Bistro" {
 		t.Errorf("the replay opened %q", got)
+	}
+}
+
+// A cookie banner the agent accepted is not there at the replay, in a browser that remembers
+// the answer: the replay goes on without that step, says so, and sends the form. A box an act of
+// the run opens is not skipped so (TestReplayStopsWhereThePageRefusesIt's button is not in one).
+func TestAReplayGoesOnWhereTheCookieBannerIsGone(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		clickOn(t, `button "Accept all"`),
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `textbox "Email"`), "text": "ana@example.com"})}
+		},
+		clickOn(t, `button "Subscribe"`),
+	}}
+	m := testkit.NewModel(t, p.script)
+	panel := agentPanel(t, "openai", m)
+	allowSite(t, panel, site.URL)
+	tab := openTab(t, panel, site.Page("banner-news.html"))
+	runAgent(t, panel, "subscribe me")
+	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
+	steps := saveWorkflow(t, panel, "Subscribe")
+	if len(steps) != 4 || steps[1] != "click button “Accept all”, if the page shows it" {
+		t.Fatalf("the workflow's steps: %q", steps)
+	}
+	m.Close()
+	if !inTab[bool](t, panel, tab, `localStorage.getItem("cookies") === "yes"`) {
+		t.Fatal("the page did not keep the answer")
+	}
+	last := replayFromView(t, panel, map[string]string{"email": "bo@example.com"}, false)
+	if !strings.HasPrefix(last, "The workflow “Subscribe” ran to its end (4 steps, without 2: the page did not show what they close).") {
+		t.Errorf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	said := JS[string](t, panel, `[...document.querySelectorAll('#messages .msg[data-role="assistant"]')].map(m => m.textContent).join("|")`)
+	if !strings.Contains(said, "Went on without step 2 (click button “Accept all”, if the page shows it): the page has no button “Accept all”") {
+		t.Errorf("the replay's chat: %q", said)
+	}
+	if f := site.Forms(); len(f) != 2 || f[1].Get("email") != "bo@example.com" {
+		t.Errorf("the forms: %v", f)
 	}
 }

@@ -60,7 +60,7 @@ func Record(name string, calls []Call) (*Workflow, error) {
 		if err != nil {
 			return nil, sayRecordStep.Error(len(w.Steps)+1, c.Tool, err)
 		}
-		w.Steps = append(w.Steps, s)
+		w.Steps = append(w.Steps, r.optional(s))
 	}
 	if len(w.Steps) == 0 {
 		return nil, sayOnlyRead.Error()
@@ -127,7 +127,7 @@ func Extend(base *Workflow, upto int, ran, calls []Call) (*Workflow, error) {
 		if err != nil {
 			return nil, sayRecordStep.Error(len(w.Steps)+1, c.Tool, err)
 		}
-		w.Steps = append(w.Steps, s)
+		w.Steps = append(w.Steps, r.optional(s))
 	}
 	if len(w.Steps) == upto {
 		return nil, sayModelOnlyRead.Error()
@@ -227,6 +227,7 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 		t.Nth, t.Near = seen(c.Seen, ref, t)
 		t.Param = r.heldBy(t.Name)
 		s.Targets = append(s.Targets, t)
+		s.Optional = c.Tool == "click" && len(s.Targets) == 1 && e.Over && dismisses(t)
 		return "@" + strconv.Itoa(len(s.Targets)), true
 	})
 	if bad != "" {
@@ -345,6 +346,64 @@ func (r *recorder) param(t Target, value string, secret bool) string {
 	}
 	r.w.Params = append(r.w.Params, Param{Name: name, Label: t.Name, Default: value, Secret: secret})
 	return "{{" + name + "}}"
+}
+
+// optional is s as the workflow keeps it after the steps recorded so far: a click that closes
+// a box over the page (Step.Optional) is one only as the first acts on a page that just loaded
+// (after closing another such box: a cookie banner, then a sign-up prompt). A box an act of the
+// run opened ("Delete this? OK") comes each time, and a replay that does not find it stops.
+func (r *recorder) optional(s Step) Step {
+	if !s.Optional {
+		return s
+	}
+	s.Optional = false
+	for i := len(r.w.Steps) - 1; i >= 0; i-- {
+		p := r.w.Steps[i]
+		if p.Tab != s.Tab {
+			continue
+		}
+		switch {
+		case p.Optional:
+			continue
+		case p.Tool == "navigate" || p.Tool == "tab_open" || p.Tool == "back" || p.Tool == "forward" || p.Tool == "reload":
+			s.Optional = true
+		}
+		break
+	}
+	s.What = Describe(s)
+	return s
+}
+
+// closing are the names of the buttons that close a box a page puts over itself as it loads
+// (a cookie banner, a sign-up prompt), in the languages sites most often use.
+var closing = map[string]bool{
+	"accept": true, "accept all": true, "accept all cookies": true, "accept cookies": true, "allow all": true,
+	"allow all cookies": true, "allow cookies": true, "agree": true, "i agree": true, "i accept": true,
+	"agree and close": true, "agree & close": true, "accept and close": true, "accept & close": true,
+	"accept and continue": true, "agree and continue": true, "got it": true, "close": true, "dismiss": true,
+	"no thanks": true, "no, thanks": true, "not now": true, "maybe later": true, "reject all": true,
+	"reject": true, "decline": true, "decline all": true, "continue without accepting": true,
+	"only necessary": true, "only necessary cookies": true, "necessary only": true, "essential only": true,
+	"use necessary cookies only": true, "reject non-essential": true, "x": true, "×": true, "✕": true,
+	"close dialog": true, "close banner": true,
+	"tout accepter": true, "accepter": true, "accepter et fermer": true, "j'accepte": true,
+	"tout refuser": true, "refuser": true, "continuer sans accepter": true, "fermer": true,
+	"alle akzeptieren": true, "akzeptieren": true, "zustimmen": true, "alle ablehnen": true,
+	"ablehnen": true, "schließen": true, "aceptar": true, "aceptar todo": true, "aceptar todas": true,
+	"rechazar": true, "rechazar todo": true, "cerrar": true, "accetta": true, "accetta tutti": true,
+	"rifiuta": true, "rifiuta tutti": true, "chiudi": true,
+}
+
+// dismisses says whether t is a button or link that closes a box over the page by its name
+// (or, without one, by what its page's code calls it: "close").
+func dismisses(t Target) bool {
+	if t.Role != "button" && t.Role != "link" && t.Role != "generic" {
+		return false
+	}
+	if t.Name == "" {
+		return t.Hint == "close" || t.Hint == "dismiss"
+	}
+	return closing[strings.Trim(norm(t.Name), ".!")]
 }
 
 // heldBy is the parameter an element's name holds the recorded value of ("" when none): a
@@ -551,6 +610,7 @@ var (
 	stepReload    = i18n.Sentence{Key: "wfStepReload", English: "reload the page"}
 	stepSwitch    = i18n.Sentence{Key: "wfStepSwitch", English: "switch to the run's tab $1"}
 	stepFollows   = i18n.Sentence{Key: "wfStepFollows", English: "$1 (or the first named with $2)"}
+	stepIfShown   = i18n.Sentence{Key: "wfStepIfShown", English: "$1, if the page shows it"}
 )
 
 // Describe is a step in words: type {{restaurant}} into textbox “Restaurant”.
@@ -560,6 +620,9 @@ func Describe(s Step) string { return Says(s).English() }
 // with each typed value as its {{parameter}}, and the value an element it acts on is found by.
 func Says(s Step) i18n.Text {
 	said := says(s)
+	if s.Optional {
+		said = stepIfShown.With(said)
+	}
 	for _, t := range s.Targets {
 		if t.Param != "" {
 			return stepFollows.With(said, "{{"+t.Param+"}}")

@@ -79,11 +79,19 @@ type Runner struct {
 	Call func(ctx context.Context, k int, args, shown json.RawMessage) Outcome
 	// Wait bounds how long a step waits for its page and its elements (FindWait when zero).
 	Wait time.Duration
+	// Skipped is told of an optional step the replay went on without, and why (its element
+	// was not there); nil: it is not told.
+	Skipped func(k int, why i18n.Text)
 }
 
 // FindWait is how long a step waits for its element to appear (a page still loading after the
 // step before, a list that fills in) before the replay stops.
 var FindWait = 5 * time.Second
+
+// OptionalWait is how long an optional step (Step.Optional: a cookie banner's button) waits for
+// its element before the replay goes on without it: a banner shows as its page loads, and a
+// page that remembers the answer shows none.
+var OptionalWait = 2 * time.Second
 
 // Masked is how a secret value is shown and stored.
 const Masked = "••••••"
@@ -137,6 +145,12 @@ func (r *Runner) Run(ctx context.Context, from int) *Stop {
 		}
 		if len(s.Targets) > 0 {
 			refs, stop := r.place(ctx, k, s, tab)
+			if stop != nil && s.Optional && stop.Kind == StopMissing {
+				if r.Skipped != nil {
+					r.Skipped(k, stop.Says)
+				}
+				continue
+			}
 			if stop != nil {
 				return stop
 			}
@@ -191,6 +205,9 @@ func (r *Runner) place(ctx context.Context, k int, s Step, tabID int) ([]string,
 	wait := r.Wait
 	if wait <= 0 {
 		wait = FindWait
+		if s.Optional {
+			wait = OptionalWait
+		}
 	}
 	deadline := time.Now().Add(wait)
 	for {

@@ -59,6 +59,10 @@ type Step struct {
 	// its steps opened (a link to a new tab, tab_open). A tab's id dies with the browser
 	// session; its place in the run does not.
 	Tab int `json:"tab,omitempty"`
+	// Optional: the step closed what the page put over itself as it loaded (a cookie banner's
+	// "Accept all", a sign-up prompt's ×), which a page shows once: a replay that does not find
+	// it goes on without it, and says so.
+	Optional bool `json:"optional,omitempty"`
 }
 
 // Target is an element as a person finds it again on a page that changed: what it is and what

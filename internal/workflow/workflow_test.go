@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/tool"
 )
 
@@ -601,4 +602,62 @@ func TestAResultNamedAfterTheSearchFollowsTheRunsValue(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.Empty(t, short.Steps[2].Targets[0].Param)
+}
+
+// A click that closes a box over the page as the first acts on a page that just loaded (a
+// cookie banner, then a sign-up prompt) is optional: a replay that does not find it goes on
+// without it, and says so. The same button after an act of the run (a box the run opened), a
+// button of another name in such a box, or one in the page itself, is not.
+func TestABannerClosedAsThePageLoadedIsOptional(t *testing.T) {
+	page := &tool.Snap{URL: "https://news.test/", Tree: []tool.Item{
+		{Node: &tool.Node{Role: "button", Name: "Accept all", Ref: "e1"}},
+		{Node: &tool.Node{Role: "button", Name: "No thanks", Ref: "e2"}},
+		{Node: &tool.Node{Role: "button", Name: "Delete", Ref: "e3"}},
+		{Node: &tool.Node{Role: "button", Name: "Close", Ref: "e4"}},
+		{Node: &tool.Node{Role: "textbox", Name: "Email", Ref: "e5"}},
+	}}
+	seen := tool.Format(page, tool.SnapOptions{})
+	click := func(ref, name string, over bool) Call {
+		return Call{Tool: "click", Args: json.RawMessage(`{"ref":"` + ref + `"}`), URL: page.URL, Seen: seen,
+			Elements: []tool.Element{{Ref: ref, Role: "button", Name: name, Origin: site(page.URL), Over: over}}}
+	}
+	typed := Call{Tool: "type", Args: json.RawMessage(`{"ref":"e5","text":"ana@example.com"}`), URL: page.URL, Seen: seen,
+		Elements: []tool.Element{{Ref: "e5", Role: "textbox", Name: "Email", Origin: site(page.URL)}}}
+	w, err := Record("Read", []Call{click("e1", "Accept all", true), click("e2", "No thanks", true), typed, click("e4", "Close", true)})
+	require.NoError(t, err)
+	var optional []bool
+	for _, s := range w.Steps {
+		optional = append(optional, s.Optional)
+	}
+	assert.Equal(t, []bool{false, true, true, false, false}, optional, "the banner and the prompt as the page loaded; not a box after typing")
+	assert.Equal(t, "click button “Accept all”, if the page shows it", w.Steps[1].What)
+
+	for _, c := range []Call{click("e3", "Delete", true), click("e1", "Accept all", false)} {
+		w, err := Record("Other", []Call{c})
+		require.NoError(t, err)
+		assert.False(t, w.Steps[1].Optional, c.Elements[0].Name)
+	}
+
+	// The replay, on the page as it is another time: no banner, no prompt.
+	after := &tool.Snap{URL: page.URL, Tree: []tool.Item{{Node: &tool.Node{Role: "textbox", Name: "Email", Ref: "e1"}}, {Node: &tool.Node{Role: "button", Name: "Close", Ref: "e2"}}}}
+	var calls []string
+	var skipped []string
+	r := &Runner{Workflow: w, Values: map[string]string{"email": "bo@example.com"}, Wait: 1,
+		Read: func(context.Context, int) (*tool.Snap, error) { return after, nil },
+		Call: func(_ context.Context, k int, args, _ json.RawMessage) Outcome {
+			calls = append(calls, w.Steps[k].Tool+" "+string(args))
+			return Outcome{OK: true}
+		},
+		Skipped: func(k int, why i18n.Text) { skipped = append(skipped, fmt.Sprintf("%d: %s", k, why.English())) }}
+	require.Nil(t, r.Run(context.Background(), 0))
+	assert.Equal(t, []string{"1: the page has no button “Accept all”; it has button “Close”", "2: the page has no button “No thanks”; it has button “Close”"}, skipped)
+	assert.Equal(t, []string{`navigate {"url":"https://news.test/"}`, `type {"ref":"e1","text":"bo@example.com"}`, `click {"ref":"e2"}`}, calls)
+
+	// A step that is not optional stops the replay where its element is gone.
+	bare := &tool.Snap{URL: page.URL, Tree: after.Tree[:1]}
+	r.Read = func(context.Context, int) (*tool.Snap, error) { return bare, nil }
+	calls, skipped = nil, nil
+	stop := r.Run(context.Background(), 0)
+	require.NotNil(t, stop)
+	assert.Equal(t, 4, stop.Step)
 }

@@ -45,6 +45,7 @@ function draw() {
       el("div", { className: "wf-head" }, el("strong", { className: "sc-name" }), el("span", { className: "note sc-when" })),
       el("p", { className: "note sc-last" }),
       el("div", { className: "row wrap" },
+        el("button", { type: "button", className: "sc-run" }),
         el("button", { type: "button", className: "sc-pause" }),
         el("button", { type: "button", className: "sc-chat", textContent: t("scOpenChat") }),
         el("button", { type: "button", className: "sc-delete danger", textContent: t("wfDelete") })));
@@ -60,6 +61,8 @@ function draw() {
     const last = li.querySelector(".sc-last");
     last.textContent = s.last ? t("scLast", when(s.last.at)) + " — " + say(s.last.outcomeText, s.last.outcome) : "";
     last.dataset.ok = s.last && s.last.ok ? "1" : "";
+    li.querySelector(".sc-run").textContent = t("scRunNow");
+    li.querySelector(".sc-run").disabled = !!s.running || !!s.now;
     li.querySelector(".sc-pause").textContent = s.paused ? t("scResume") : t("scPause");
     li.querySelector(".sc-chat").hidden = !(s.last && s.last.chat);
     li.querySelector(".sc-chat").textContent = t("scOpenChat");
@@ -129,7 +132,9 @@ $("schedule-list").addEventListener("click", async (e) => {
   const s = list.find((x) => x.id === li.dataset.id);
   if (!s) return;
   try {
-    if (b.classList.contains("sc-pause")) {
+    if (b.classList.contains("sc-run")) {
+      await call("schedule.run", { id: s.id });
+    } else if (b.classList.contains("sc-pause")) {
       await call("schedule.save", { ...s, paused: !s.paused });
     } else if (b.classList.contains("sc-delete")) {
       await call("schedule.delete", { id: s.id });

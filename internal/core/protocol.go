@@ -96,6 +96,8 @@ func methodFor(name string) (method, bool) {
 		return handle((*Core).saveSchedule), true
 	case "schedule.delete":
 		return handle((*Core).deleteSchedule), true
+	case "schedule.run":
+		return handle((*Core).runScheduleNow), true
 	case "page.peek":
 		return handle((*Core).peek), true
 	case "tool.decide":

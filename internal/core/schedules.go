@@ -90,6 +90,7 @@ func (c *Core) saveSchedule(ctx context.Context, p ScheduleSave) (*schedule.Sche
 		}
 		sc.CreatedAt, sc.Last, sc.Running, sc.RunningChat = old.CreatedAt, old.Last, old.Running, old.RunningChat
 	}
+	sc.Now = old != nil && old.Now // asked for by Run now only
 	if sc.Repeat.Every == schedule.Once && sc.Repeat.At <= now.UnixMilli() && (old == nil || old.Repeat != sc.Repeat) {
 		return nil, store.FieldSays("schedule", sayTimePassed.With())
 	}
@@ -102,6 +103,41 @@ func (c *Core) saveSchedule(ctx context.Context, p ScheduleSave) (*schedule.Sche
 	}
 	c.arm(ctx)
 	return &sc, nil
+}
+
+// runScheduleNow starts a run of a schedule at once, as its time would (its own window, its
+// asks waiting for the user), whatever its times and even paused: the user tries it out, or
+// wants it done today before its time. A worker stopped before it starts starts it as it
+// starts (Core.Start calls Due).
+func (c *Core) runScheduleNow(ctx context.Context, p ScheduleRef) (struct{}, error) {
+	var running string
+	found := false
+	_, err := c.Store.UpdateSchedules(ctx, func(list []schedule.Schedule) bool {
+		for i := range list {
+			if list[i].ID != p.ID {
+				continue
+			}
+			found = true
+			if list[i].Running != 0 {
+				running = list[i].Name
+				return false
+			}
+			list[i].Now = true
+			return true
+		}
+		return false
+	})
+	switch {
+	case err != nil:
+		return struct{}{}, err
+	case !found:
+		return struct{}{}, store.ErrNoSchedule
+	case running != "":
+		return struct{}{}, store.FieldSays("schedule", sayRunningAlready.With(running))
+	}
+	c.schedulesChanged()
+	go agent.Safe("the scheduled runs", func() { c.Due(context.WithoutCancel(ctx)) })
+	return struct{}{}, nil
 }
 
 func (c *Core) deleteSchedule(ctx context.Context, p ScheduleRef) (struct{}, error) {
@@ -148,7 +184,7 @@ func (c *Core) Due(ctx context.Context) {
 					cut = append(cut, *sc)
 				}
 				if next == nil && sc.Due(now) {
-					sc.Running, sc.NextAt = now.UnixMilli(), 0
+					sc.Running, sc.NextAt, sc.Now = now.UnixMilli(), 0, false
 					if n := sc.Repeat.Next(now); !n.IsZero() {
 						sc.NextAt = n.UnixMilli()
 					}
@@ -321,6 +357,7 @@ func (c *Core) runScheduled(ctx context.Context, sc schedule.Schedule, ws *works
 var (
 	sayScheduleSecret = i18n.Sentence{Key: "scErrSecret", English: "“$1” types a password or card number ($2), which Skiff never stores, so it cannot run on a schedule."}
 	sayTimePassed     = i18n.Sentence{Key: "scErrPassed", English: "That time has passed: choose a time to come."}
+	sayRunningAlready = i18n.Sentence{Key: "scErrRunning", English: "“$1” is running already."}
 	sayRunCut         = i18n.Sentence{Key: "scRunCut", English: "The run was cut when Skiff's worker stopped; it was not started again. Its chat shows how far it got."}
 	sayRunCutAtStart  = i18n.Sentence{Key: "scRunCutAtStart", English: "The run was cut when Skiff's worker stopped, before it began; it was not started again."}
 	sayNoBrowserToRun = i18n.Sentence{Key: "scRunNoBrowser", English: "Skiff has no browser to run in."}

@@ -158,3 +158,39 @@ func TestSchedulesSetTheAlarmAndSurviveAStoppedWorker(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(0), a.last(), "no schedule: no alarm")
 }
+
+// Run now starts a run at once, as its time would, even of a paused schedule, and leaves its
+// times as they were; a second press while it runs is refused, in words.
+func TestRunNowRunsAScheduleAtOnce(t *testing.T) {
+	ctx := context.Background()
+	c := New(ctx, store.NewMemKV(), nil, nil, nil)
+	a := &alarms{}
+	c.Alarms = a
+	now := time.Date(2026, 11, 24, 9, 30, 0, 0, time.Local)
+	c.Engine.Now = func() time.Time { return now }
+	sc, err := c.saveSchedule(ctx, ScheduleSave{schedule.Schedule{Name: "News", Prompt: "Summarise the news", Paused: true, Repeat: schedule.Repeat{Every: schedule.Daily, Time: "08:00"}}})
+	require.NoError(t, err)
+	next := sc.NextAt
+
+	_, err = c.runScheduleNow(ctx, ScheduleRef{ID: sc.ID})
+	require.NoError(t, err)
+	done := func() bool {
+		list, err := c.Store.Schedules(ctx)
+		return err == nil && list[0].Last != nil && list[0].Running == 0
+	}
+	require.Eventually(t, done, 10*time.Second, 10*time.Millisecond, "Run now ran nothing")
+	list, err := c.Store.Schedules(ctx)
+	require.NoError(t, err)
+	assert.False(t, list[0].Now)
+	assert.True(t, list[0].Paused, "still paused")
+	assert.Equal(t, next, list[0].NextAt, "its times as they were")
+	assert.Equal(t, []string{"|⏰ News|false|Skiff has no browser to run in."}, a.ran, "it ran as at its time")
+
+	_, err = c.Store.UpdateSchedules(ctx, func(l []schedule.Schedule) bool { l[0].Running = now.UnixMilli(); return true })
+	require.NoError(t, err)
+	_, err = c.runScheduleNow(ctx, ScheduleRef{ID: sc.ID})
+	msg, _ := Sentence(err)
+	assert.Contains(t, msg, "“News” is running already.")
+	_, err = c.runScheduleNow(ctx, ScheduleRef{ID: "gone"})
+	require.Error(t, err)
+}

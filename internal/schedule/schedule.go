@@ -42,6 +42,8 @@ type Schedule struct {
 	Paused      bool   `json:"paused,omitempty"`
 	// CreatedAt is when the user made it (unix ms).
 	CreatedAt int64 `json:"createdAt"`
+	// Now: the user asked for a run at once (Run now), besides its times, paused or not.
+	Now bool `json:"now,omitempty"`
 }
 
 // Last is how the last run went.
@@ -172,10 +174,11 @@ func (s *Schedule) Check() error {
 	return s.Repeat.Check()
 }
 
-// Due reports whether s should start at now: its time has come (a time missed while the browser
-// was closed counts once, not once per missed time), it is not paused, and it is not running.
+// Due reports whether s should start at now: it is not running, and the user asked for a run
+// now, or its time has come (a time missed while the browser was closed counts once, not once
+// per missed time) and it is not paused.
 func (s *Schedule) Due(now time.Time) bool {
-	return !s.Paused && s.Running == 0 && s.NextAt > 0 && s.NextAt <= now.UnixMilli()
+	return s.Running == 0 && (s.Now || !s.Paused && s.NextAt > 0 && s.NextAt <= now.UnixMilli())
 }
 
 // Earliest is the first NextAt among the schedules that will run (0: none).

@@ -238,7 +238,7 @@ func (r *Runner) try(ctx context.Context, s Step, tabID int) (refs []string, why
 	}
 	now := site(snap.URL)
 	if s.Origin != "" && now != s.Origin {
-		return nil, sayElsewhere.Error(s.Origin, now), StopMoved
+		return nil, r.signIn(snap, sayElsewhere.With(s.Origin, now)), StopMoved
 	}
 	for _, t := range s.Targets {
 		if t.Param != "" {
@@ -246,11 +246,53 @@ func (r *Runner) try(ctx context.Context, s Step, tabID int) (refs []string, why
 		}
 		ref, err := Match(snap, t, now)
 		if err != nil {
+			var m *Miss
+			if errors.As(err, &m) {
+				return nil, r.signIn(snap, m.Says), StopMissing
+			}
 			return nil, err, StopMissing
 		}
 		refs = append(refs, ref)
 	}
 	return refs, nil, ""
+}
+
+// signIn is why as the replay's stop says it: with what to do when the page asks to sign in
+// (a session that ended sends a page to its sign-in form) and the workflow signs in nowhere
+// itself (it types no password).
+func (r *Runner) signIn(snap *tool.Snap, why i18n.Text) error {
+	for _, p := range r.Workflow.Params {
+		if p.Secret {
+			return &i18n.Error{Text: why}
+		}
+	}
+	if asksSignIn(snap.Tree) {
+		why = sayAsksSignIn.With(why)
+	}
+	return &i18n.Error{Text: why}
+}
+
+// signInWords are what a sign-in form's heading or button says, in the languages sites most
+// often use.
+var signInWords = map[string]bool{"sign in": true, "log in": true, "login": true, "sign in to continue": true,
+	"se connecter": true, "connexion": true, "anmelden": true, "einloggen": true, "iniciar sesión": true, "accedi": true}
+
+// asksSignIn says whether a page asks to sign in: it shows a password field, or a heading or a
+// button that says so.
+func asksSignIn(items []tool.Item) bool {
+	for _, it := range items {
+		n := it.Node
+		if n == nil {
+			continue
+		}
+		if n.Password == 1 || (n.Role == "heading" || n.Role == "button") && signInWords[norm(n.Name)] {
+			return true
+		}
+		if asksSignIn(n.Kids) {
+			return true
+		}
+	}
+	return false
 }
 
 // Why a replay stopped, for the user (their French is in ui/_locales).
@@ -260,6 +302,7 @@ var (
 	sayUnreadable    = i18n.Sentence{Key: "wfStopUnreadable", English: "the page could not be read: $1"}
 	sayElsewhere     = i18n.Sentence{Key: "wfStopElsewhere", English: "it was recorded on $1, and the tab shows $2"}
 	sayNoTab         = i18n.Sentence{Key: "wfStopNoTab", English: "it was recorded in the run's tab $1, which no step opened this time"}
+	sayAsksSignIn    = i18n.Sentence{Key: "wfStopSignIn", English: "$1; the page asks to sign in: sign in in this browser, then run the workflow again"}
 	sayNoTarget      = i18n.Sentence{Key: "wfStopNoTarget", English: "the page has no $1"}
 	sayNoTargetFrame = i18n.Sentence{Key: "wfStopNoTargetFrame", English: "the page has no $1 in its frame from $2"}
 	sayItHas         = i18n.Sentence{Key: "wfStopItHas", English: "$1; it has $2"}

@@ -661,3 +661,33 @@ func TestABannerClosedAsThePageLoadedIsOptional(t *testing.T) {
 	require.NotNil(t, stop)
 	assert.Equal(t, 4, stop.Step)
 }
+
+// A replay whose page asks to sign in (the session ended, and the site sent it to its sign-in
+// form, on its own site or another) says so with its stop; a workflow that signs in itself (it
+// types a password) is not told to.
+func TestAReplayStoppedByASignInFormSaysSo(t *testing.T) {
+	start, _ := twoPages()
+	seen := tool.Format(start, tool.SnapOptions{})
+	done := Call{Tool: "click", Args: json.RawMessage(`{"ref":"e2"}`), URL: start.URL, Seen: seen,
+		Elements: []tool.Element{{Ref: "e2", Role: "button", Name: "Done", Origin: site(start.URL)}}}
+	w, err := Record("Order", []Call{done})
+	require.NoError(t, err)
+	login := func(u string) *tool.Snap {
+		return &tool.Snap{URL: u, Tree: []tool.Item{{Node: &tool.Node{Role: "heading", Name: "Sign in", Level: 1}},
+			{Node: &tool.Node{Role: "textbox", Name: "Password", Ref: "e1", Password: 1}}}}
+	}
+	stopOn := func(w *Workflow, s *tool.Snap) string {
+		r := &Runner{Workflow: w, Values: map[string]string{"password": "x"}, Wait: 1,
+			Read: func(context.Context, int) (*tool.Snap, error) { return s, nil },
+			Call: func(context.Context, int, json.RawMessage, json.RawMessage) Outcome { return Outcome{OK: true} }}
+		stop := r.Run(context.Background(), 0)
+		require.NotNil(t, stop)
+		return stop.Says.English()
+	}
+	assert.Equal(t, "the page has no button “Done”; the page asks to sign in: sign in in this browser, then run the workflow again", stopOn(w, login(start.URL)))
+	assert.Equal(t, "it was recorded on https://shop.test, and the tab shows https://id.test; the page asks to sign in: sign in in this browser, then run the workflow again", stopOn(w, login("https://id.test/login")))
+	assert.Equal(t, "the page has no button “Done”", stopOn(w, &tool.Snap{URL: start.URL, Tree: start.Tree[:1]}), "no sign-in form: no word of one")
+
+	w.Params = append(w.Params, Param{Name: "password", Secret: true})
+	assert.Equal(t, "the page has no button “Done”", stopOn(w, login(start.URL)))
+}

@@ -98,6 +98,7 @@ export function scheduleForm(w) {
     form.append(el("label", {}, el("span", { textContent: p.label || p.name }),
       el("input", { name: "v:" + p.name, value: p.default || "", autocomplete: "off" })));
   }
+  if (w && (w.params || []).some((p) => !p.secret)) form.append(el("p", { className: "note sc-dates", textContent: t("wfDatesHint") }));
   form.append(el("button", { type: "submit", className: "primary sc-save", textContent: t("scSave") }));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();

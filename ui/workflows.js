@@ -68,6 +68,7 @@ function runForm(w) {
     const label = el("label", {}, el("span", { textContent: (p.label || p.name) + (p.secret ? " (" + t("wfSecret") + ")" : "") }), input);
     form.append(label);
   }
+  if ((w.params || []).some((p) => !p.secret)) form.append(el("p", { className: "note wf-dates", textContent: t("wfDatesHint") }));
   form.append(el("label", { className: "check" }, el("input", { type: "checkbox", name: "repair", className: "wf-repair" }), el("span", { textContent: t("wfRepair") })));
   form.append(el("button", { type: "submit", className: "primary wf-start", textContent: t("wfStart") }));
   form.addEventListener("submit", async (e) => {

@@ -118,6 +118,7 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	if err != nil {
 		return nil, err
 	}
+	values = workflow.Dated(w, values, e.Now()) // {{today+1}}: the day after this run's
 	in.Values = values
 	secrets, kept := split(w, values)
 	ses, err := e.NewSession(ctx, in.Private)

@@ -1076,19 +1076,22 @@ func TestAReplayGoesOnWhereTheCookieBannerIsGone(t *testing.T) {
 
 // Run now on a schedule's row runs it at once as its time would (its own tab group, its asks
 // answered in the panel, named as the schedule), paused or not, and leaves its next time as it
-// was: a user tries a schedule out without waiting for 8 o'clock.
+// was: a user tries a schedule out without waiting for 8 o'clock. A value counted in days from
+// the run's ({{today+1}}) is the date of the day after it.
 func TestRunNowTriesAScheduleOut(t *testing.T) {
 	site := testkit.NewSite(t)
 	panel := browser.FreshPanel(t)
 	_, without := reserveWorkflow(t, site)
 	id := JS[string](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(without)+`}).then(ws => ws[0].id)`)
-	next := JS[float64](t, panel, `skiffTest.call("schedule.save", {name: "Reserve", workflow: `+jsString(id)+`, values: {restaurant: "Tried", people: "3"}, paused: true, repeat: {every: "daily", time: "08:00"}}).then(s => s.nextAt)`)
+	// Its party is counted in days from the run's: a value a date field would take.
+	next := JS[float64](t, panel, `skiffTest.call("schedule.save", {name: "Reserve", workflow: `+jsString(id)+`, values: {restaurant: "Tried", people: "{{today+1}}"}, paused: true, repeat: {every: "daily", time: "08:00"}}).then(s => s.nextAt)`)
 	Do(t, panel, chromedp.Click("#workflows-toggle"))
 	WaitJS(t, panel, `!!document.querySelector('#schedule-list .schedule[data-state="paused"] .sc-run:not([disabled])')`)
 	Click(t, panel, `document.querySelector("#schedule-list .schedule .sc-run")`)
 	answerOutside(t, panel, "⏰ Reserve", time.Minute, func() bool { return len(site.Forms()) == 1 })
-	if f := site.Forms()[0]; f.Get("restaurant") != "Tried" || f.Get("people") != "3" {
-		t.Errorf("the run sent %v", f)
+	tomorrow := JS[string](t, panel, `(d => (d.setDate(d.getDate() + 1), d.getFullYear() + "-" + String(d.getMonth() + 1).padStart(2, "0") + "-" + String(d.getDate()).padStart(2, "0")))(new Date())`)
+	if f := site.Forms()[0]; f.Get("restaurant") != "Tried" || f.Get("people") != tomorrow {
+		t.Errorf("the run sent %v, not tomorrow (%s)", f, tomorrow)
 	}
 	WaitJS(t, panel, `(li => !!li && li.dataset.state === "paused" && li.querySelector(".sc-last").dataset.ok === "1")(document.querySelector("#schedule-list .schedule"))`)
 	if got := JS[float64](t, panel, `skiffTest.call("schedule.list").then(l => l[0].nextAt)`); got != next {

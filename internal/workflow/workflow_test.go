@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -690,4 +691,19 @@ func TestAReplayStoppedByASignInFormSaysSo(t *testing.T) {
 
 	w.Params = append(w.Params, Param{Name: "password", Secret: true})
 	assert.Equal(t, "the page has no button “Done”", stopOn(w, login(start.URL)))
+}
+
+// A value counted from the day a run runs ({{today+1}}: a schedule that books for tomorrow) is
+// written as the recorded value was, the reading of 02/12 nearest the recording's day chosen.
+func TestADateCountedFromTheDayOfTheRun(t *testing.T) {
+	recorded := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	w := &Workflow{CreatedAt: recorded.UnixMilli(), Params: []Param{
+		{Name: "iso", Default: "2026-12-02"}, {Name: "eu", Default: "02/12/2026"}, {Name: "us", Default: "12/02/2026"},
+		{Name: "de", Default: "02.12.2026"}, {Name: "text", Default: "Luigi"},
+	}}
+	now := time.Date(2027, 2, 27, 8, 0, 0, 0, time.UTC)
+	got := Dated(w, map[string]string{"iso": "{{today+1}}", "eu": "{{today+2}}", "us": " {{today}} ", "de": "{{today-27}}",
+		"text": "{{today}}", "other": "{{today+x}}", "far": "{{today+9999}}", "plain": "Chez Ana"}, now)
+	assert.Equal(t, map[string]string{"iso": "2027-02-28", "eu": "01/03/2027", "us": "02/27/2027", "de": "31.01.2027",
+		"text": "2027-02-27", "other": "{{today+x}}", "far": "{{today+9999}}", "plain": "Chez Ana"}, got)
 }

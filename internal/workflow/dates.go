@@ -1,0 +1,88 @@
+package workflow
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A value given to a run may be a date counted from the day it runs, as a schedule needs
+// ("every morning, book for tomorrow"): {{today}}, {{today+1}}, {{today-7}}. It is written as
+// the parameter's recorded value was (2026-12-02, 02/12/2026, 12/02/2026, 02.12.2026), the
+// ISO way when that was no date.
+
+// dateLayouts are the ways a date is typed into a page that Dated writes again. Where day and
+// month could be either way round (02/12/2026), the reading nearer to the day the workflow was
+// recorded is the one meant.
+var dateLayouts = []string{"2006-01-02", "02/01/2006", "01/02/2006", "02.01.2006", "2/1/2006", "1/2/2006"}
+
+// MaxDays bounds how far from today a value may count.
+const MaxDays = 3660
+
+// Dated is values with each date counted from today (now, in the browser's time zone) written
+// out; the others as they are.
+func Dated(w *Workflow, values map[string]string, now time.Time) map[string]string {
+	out := make(map[string]string, len(values))
+	for k, v := range values {
+		out[k] = v
+		days, ok := countedDays(v)
+		if !ok {
+			continue
+		}
+		layout := "2006-01-02"
+		for _, p := range w.Params {
+			if p.Name == k {
+				layout = layoutOf(p.Default, time.UnixMilli(w.CreatedAt))
+			}
+		}
+		y, m, d := now.Date()
+		out[k] = time.Date(y, m, d+days, 12, 0, 0, 0, now.Location()).Format(layout)
+	}
+	return out
+}
+
+// countedDays reads {{today}}, {{today+N}} or {{today-N}}.
+func countedDays(v string) (int, bool) {
+	s, ok := strings.CutPrefix(strings.TrimSpace(v), "{{today")
+	if !ok {
+		return 0, false
+	}
+	s, ok = strings.CutSuffix(s, "}}")
+	if !ok {
+		return 0, false
+	}
+	if s == "" {
+		return 0, true
+	}
+	if s[0] != '+' && s[0] != '-' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s[1:])
+	if err != nil || n < 0 || n > MaxDays || s[1:] != strconv.Itoa(n) {
+		return 0, false
+	}
+	if s[0] == '-' {
+		n = -n
+	}
+	return n, true
+}
+
+// layoutOf is the way value writes a date ("2006-01-02" when it is none), the reading nearest to
+// recorded when it could be read two ways.
+func layoutOf(value string, recorded time.Time) string {
+	best, gap := "2006-01-02", time.Duration(-1)
+	for _, l := range dateLayouts {
+		t, err := time.Parse(l, strings.TrimSpace(value))
+		if err != nil {
+			continue
+		}
+		g := t.Sub(recorded)
+		if g < 0 {
+			g = -g
+		}
+		if gap < 0 || g < gap {
+			best, gap = l, g
+		}
+	}
+	return best
+}

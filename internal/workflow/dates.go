@@ -67,6 +67,16 @@ func countedDays(v string) (int, bool) {
 	return n, true
 }
 
+// isDate says whether value is a date written one of the ways Dated writes.
+func isDate(value string) bool {
+	for _, l := range dateLayouts {
+		if _, err := time.Parse(l, strings.TrimSpace(value)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // layoutOf is the way value writes a date ("2006-01-02" when it is none), the reading nearest to
 // recorded when it could be read two ways.
 func layoutOf(value string, recorded time.Time) string {

@@ -365,6 +365,9 @@ func (w *Workflow) Schema() map[string]any {
 			required = append(required, p.Name)
 		case p.Default != "":
 			d["default"] = p.Default
+			if isDate(p.Default) {
+				d["description"] = strings.TrimSpace(p.Label + " (a date; {{today}}, {{today+1}}, {{today-7}} count from the day of the run)")
+			}
 		default:
 			required = append(required, p.Name)
 		}

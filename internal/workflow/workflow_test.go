@@ -706,4 +706,8 @@ func TestADateCountedFromTheDayOfTheRun(t *testing.T) {
 		"text": "{{today}}", "other": "{{today+x}}", "far": "{{today+9999}}", "plain": "Chez Ana"}, now)
 	assert.Equal(t, map[string]string{"iso": "2027-02-28", "eu": "01/03/2027", "us": "02/27/2027", "de": "31.01.2027",
 		"text": "2027-02-27", "other": "{{today+x}}", "far": "{{today+9999}}", "plain": "Chez Ana"}, got)
+	// An outside agent reads it in the values' schema.
+	props := w.Schema()["properties"].(map[string]any)
+	assert.Contains(t, props["eu"].(map[string]any)["description"], "{{today+1}}")
+	assert.NotContains(t, props["text"], "description")
 }

@@ -275,7 +275,7 @@ func (w *Workflow) Check() error {
 	if len(w.Steps) > MaxSteps {
 		return sayTooManySteps.Error(w.Name, len(w.Steps), MaxSteps)
 	}
-	named := map[string]bool{}
+	named, secret := map[string]bool{}, map[string]bool{}
 	for _, p := range w.Params {
 		if !paramOK(p.Name) {
 			return sayBadParamName.Error(p.Name)
@@ -286,7 +286,7 @@ func (w *Workflow) Check() error {
 		if p.Secret && p.Default != "" {
 			return saySecretStored.Error(p.Name)
 		}
-		named[p.Name] = true
+		named[p.Name], secret[p.Name] = true, p.Secret
 	}
 	for i, s := range w.Steps {
 		if !acting[s.Tool] {
@@ -310,6 +310,9 @@ func (w *Workflow) Check() error {
 			}
 			if t.Param != "" && !named[t.Param] {
 				return sayNotParam.Error(i+1, t.Param)
+			}
+			if t.Param != "" && secret[t.Param] {
+				return sayFoundBySecret.Error(i+1, t.Param)
 			}
 		}
 		// Step i+1 may open a tab itself (tab_open works in the tab it opens); the steps
@@ -393,6 +396,7 @@ var (
 	sayNotParam      = i18n.Sentence{Key: "wfErrNotParam", English: "step $1 uses {{$2}}, which is not a parameter"}
 	sayTargetBare    = i18n.Sentence{Key: "wfErrTargetBare", English: "step $1 has a target with neither a role nor a tag"}
 	sayNotTarget     = i18n.Sentence{Key: "wfErrNotTarget", English: "step $1 names the element “$2”, which is not one of its targets"}
+	sayFoundBySecret = i18n.Sentence{Key: "wfErrFoundBySecret", English: "step $1 finds an element by the secret {{$2}}, which is never looked for on a page"}
 	sayBadTab        = i18n.Sentence{Key: "wfErrBadTab", English: "step $1 works in the run's tab $2, which the steps before it cannot have opened"}
 	sayForeignTab    = i18n.Sentence{Key: "wfErrForeignTab", English: "it works in a tab the run neither started in nor opened, which a replay could not find again"}
 	sayTakesNoValues = i18n.Sentence{Key: "wfErrTakesNoValues", English: "the workflow “$1” takes no values, and “$2” was given"}

@@ -603,6 +603,12 @@ func TestAResultNamedAfterTheSearchFollowsTheRunsValue(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.Empty(t, short.Steps[2].Targets[0].Param)
+
+	// An import cannot have an element found by a secret.
+	w.Params[0].Secret, w.Params[0].Default = true, ""
+	err = w.Check()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "step 3 finds an element by the secret {{search_restaurants}}")
 }
 
 // A click that closes a box over the page as the first acts on a page that just loaded (a

@@ -120,6 +120,11 @@ function editForm(w) {
   const drawSteps = () => {
     steps.replaceChildren(...draft.steps.map((s, i) => el("li", {},
       el("span", { textContent: say(s.whatText, s.what || s.tool) }),
+      // A step on an element the page shows only at times (a pop-up): the replay goes on
+      // without it when it is not there.
+      (s.targets || []).length ? el("label", { className: "check wf-optional" },
+        el("input", { type: "checkbox", checked: !!s.optional, onchange: (e) => (s.optional = e.target.checked) }),
+        el("span", { textContent: t("wfOptional") })) : false,
       el("button", { type: "button", className: "icon", title: t("wfUp"), "aria-label": t("wfUp"), textContent: "↑", disabled: i === 0, onclick: () => move(i, -1) }),
       el("button", { type: "button", className: "icon", title: t("wfDown"), "aria-label": t("wfDown"), textContent: "↓", disabled: i === draft.steps.length - 1, onclick: () => move(i, 1) }),
       el("button", { type: "button", className: "wf-remove-step", textContent: t("wfRemoveStep"), disabled: draft.steps.length === 1, onclick: () => { draft.steps.splice(i, 1); drawSteps(); } }))));

@@ -494,7 +494,8 @@ func TestStoppedReplayFinishedByTheModelLater(t *testing.T) {
 }
 
 // Editing a workflow in its view, as a user does: a new name, a parameter's value and field name,
-// a value turned into a secret (which keeps no value), a step removed. Each save is the next
+// a value turned into a secret (which keeps no value), a step removed, a step made optional (a
+// replay goes on without it when the page does not show its element). Each save is the next
 // version, and what the view shows is what is stored.
 func TestWorkflowEditedInItsView(t *testing.T) {
 	site := testkit.NewSite(t)
@@ -510,6 +511,10 @@ func TestWorkflowEditedInItsView(t *testing.T) {
 	TypeInto(t, panel, `.wf-edit-param[data-param=people] input[aria-label^="Field"]`, "Guests")
 	Click(t, panel, `document.querySelector('.wf-edit-param[data-param=restaurant] input[type=checkbox]')`)
 	Click(t, panel, `document.querySelector(".wf-edit-steps li:nth-child(3) .wf-remove-step")`)
+	if n := JS[int](t, panel, `document.querySelectorAll(".wf-edit-steps .wf-optional").length`); n != 1 {
+		t.Errorf("%d steps offer to be skipped; the one on elements only should", n)
+	}
+	Click(t, panel, `document.querySelector(".wf-edit-steps li:nth-child(2) .wf-optional input")`)
 	Click(t, panel, `document.querySelector(".wf-edit-save")`)
 	WaitJS(t, panel, `document.getElementById("workflows-status").textContent.includes("version 2")`)
 	got := JS[string](t, panel, `skiffTest.call("workflow.list").then(l => JSON.stringify(l[0]))`)
@@ -517,7 +522,7 @@ func TestWorkflowEditedInItsView(t *testing.T) {
 	if err := json.Unmarshal([]byte(got), &w); err != nil {
 		t.Fatal(err)
 	}
-	if w.Name != "Book quickly" || w.Version != 2 || len(w.Steps) != 2 || w.Steps[1].Tool != "fill_form" {
+	if w.Name != "Book quickly" || w.Version != 2 || len(w.Steps) != 2 || w.Steps[1].Tool != "fill_form" || !w.Steps[1].Optional {
 		t.Errorf("after the edit: %s", got)
 	}
 	want := []workflow.Param{{Name: "restaurant", Label: "Restaurant", Secret: true}, {Name: "people", Label: "Guests", Default: "7"}, {Name: "account_password", Label: "Account password", Secret: true}}
@@ -528,6 +533,9 @@ func TestWorkflowEditedInItsView(t *testing.T) {
 		t.Error("a value turned secret is still stored")
 	}
 	WaitJS(t, panel, `document.querySelectorAll(".workflow .wf-steps li").length === 2 && document.querySelector(".workflow .wf-name").textContent === "Book quickly"`)
+	if got := JS[string](t, panel, `document.querySelector(".workflow .wf-steps li:nth-child(2)").textContent`); !strings.HasSuffix(got, ", if the page shows it") {
+		t.Errorf("the step made optional reads %q", got)
+	}
 }
 
 // answerOutside answers with Allow once every ask of the outside caller who (an MCP client, a

@@ -111,6 +111,11 @@ func (m *Matcher) Match(t Target) (string, error) {
 		found = hinted
 	}
 	if len(found) == 0 {
+		// A name with a count in it ("Inbox (12)", "Cart, 3 items") counts otherwise another
+		// day: the one element of its role whose name is the same but for its numbers is it.
+		if c, ok := oneCounted(sameRole, t, frame, m.page); ok {
+			return c.n.Ref, nil
+		}
 		return "", miss(t, sameRole, sameName)
 	}
 	// The name as it was, letter case included, before one that differs only in case.
@@ -199,6 +204,46 @@ func (m *Matcher) holding(t Target, frame string) string {
 		}
 	}
 	return first
+}
+
+// oneCounted is the one element among cands, in t's frame, whose name is t's but for its
+// numbers, when t's name has numbers and words besides and exactly one is named so.
+func oneCounted(cands []candidate, t Target, frame, page string) (candidate, bool) {
+	want := uncounted(norm(t.Name))
+	if want == norm(t.Name) || strings.Trim(want, "# ") == "" {
+		return candidate{}, false
+	}
+	var one []candidate
+	for _, c := range cands {
+		if (c.frame == frame || frame == "" && c.frame == page) && uncounted(norm(c.n.Said())) == want {
+			one = append(one, c)
+		}
+	}
+	if len(one) != 1 {
+		return candidate{}, false
+	}
+	return one[0], true
+}
+
+// uncounted is s with each run of digits (and the separators inside a number: 1,234.5) as #.
+func uncounted(s string) string {
+	var b strings.Builder
+	in := false
+	for i, r := range s {
+		digit := r >= '0' && r <= '9'
+		sep := (r == ',' || r == '.') && in && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9'
+		switch {
+		case digit || sep:
+			if !in {
+				b.WriteByte('#')
+			}
+			in = true
+		default:
+			in = false
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // read writes the snapshot as the model reads it, and finds its headings, once.

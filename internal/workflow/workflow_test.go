@@ -717,3 +717,27 @@ func TestADateCountedFromTheDayOfTheRun(t *testing.T) {
 	assert.Contains(t, props["eu"].(map[string]any)["description"], "{{today+1}}")
 	assert.NotContains(t, props["text"], "description")
 }
+
+// A name with a count in it counts otherwise another day ("Inbox (12)", then "Inbox (1,015)"):
+// the one element of its role named the same but for its numbers is the one recorded. Two such,
+// or a name that is only a number, are not guessed at.
+func TestANameWithACountIsFoundWhenTheCountChanged(t *testing.T) {
+	page := func(names ...string) *tool.Snap {
+		s := &tool.Snap{URL: "https://mail.test/"}
+		for i, n := range names {
+			s.Tree = append(s.Tree, tool.Item{Node: &tool.Node{Role: "link", Name: n, Ref: fmt.Sprintf("e%d", i+1)}})
+		}
+		return s
+	}
+	match := func(s *tool.Snap, name string) string {
+		ref, err := Match(s, Target{Role: "link", Name: name}, "https://mail.test")
+		if err != nil {
+			return err.Error()
+		}
+		return ref
+	}
+	assert.Equal(t, "e2", match(page("Sent (3)", "Inbox (1,015)", "Drafts"), "Inbox (12)"))
+	assert.Equal(t, "e1", match(page("Cart, 4 items", "Help"), "Cart, 2 items"))
+	assert.Equal(t, "the page has no link “Inbox (12)”; it has link “Inbox (15)”, link “Inbox (2)”", match(page("Inbox (15)", "Inbox (2)"), "Inbox (12)"))
+	assert.Equal(t, "the page has no link “12”; it has link “15”", match(page("15"), "12"))
+}

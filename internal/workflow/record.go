@@ -375,24 +375,18 @@ func (r *recorder) optional(s Step) Step {
 }
 
 // closing are the names of the buttons that close a box a page puts over itself as it loads
-// (a cookie banner, a sign-up prompt), in the languages sites most often use.
-var closing = map[string]bool{
-	"accept": true, "accept all": true, "accept all cookies": true, "accept cookies": true, "allow all": true,
-	"allow all cookies": true, "allow cookies": true, "agree": true, "i agree": true, "i accept": true,
-	"agree and close": true, "agree & close": true, "accept and close": true, "accept & close": true,
-	"accept and continue": true, "agree and continue": true, "got it": true, "close": true, "dismiss": true,
-	"no thanks": true, "no, thanks": true, "not now": true, "maybe later": true, "reject all": true,
-	"reject": true, "decline": true, "decline all": true, "continue without accepting": true,
-	"only necessary": true, "only necessary cookies": true, "necessary only": true, "essential only": true,
-	"use necessary cookies only": true, "reject non-essential": true, "x": true, "×": true, "✕": true,
-	"close dialog": true, "close banner": true,
-	"tout accepter": true, "accepter": true, "accepter et fermer": true, "j'accepte": true,
-	"tout refuser": true, "refuser": true, "continuer sans accepter": true, "fermer": true,
-	"alle akzeptieren": true, "akzeptieren": true, "zustimmen": true, "alle ablehnen": true,
-	"ablehnen": true, "schließen": true, "aceptar": true, "aceptar todo": true, "aceptar todas": true,
-	"rechazar": true, "rechazar todo": true, "cerrar": true, "accetta": true, "accetta tutti": true,
-	"rifiuta": true, "rifiuta tutti": true, "chiudi": true,
-}
+// (a cookie banner, a sign-up prompt), in the languages sites most often use, each between |
+// (a string, not a map: nothing to build as the worker starts).
+const closing = "|accept|accept all|accept all cookies|accept cookies|allow all|allow all cookies|" +
+	"allow cookies|agree|i agree|i accept|agree and close|agree & close|accept and close|" +
+	"accept & close|accept and continue|agree and continue|got it|close|dismiss|no thanks|" +
+	"no, thanks|not now|maybe later|reject all|reject|decline|decline all|" +
+	"continue without accepting|only necessary|only necessary cookies|necessary only|" +
+	"essential only|use necessary cookies only|reject non-essential|x|×|✕|close dialog|" +
+	"close banner|tout accepter|accepter|accepter et fermer|j'accepte|tout refuser|refuser|" +
+	"continuer sans accepter|fermer|alle akzeptieren|akzeptieren|zustimmen|alle ablehnen|" +
+	"ablehnen|schließen|aceptar|aceptar todo|aceptar todas|rechazar|rechazar todo|cerrar|" +
+	"accetta|accetta tutti|rifiuta|rifiuta tutti|chiudi|"
 
 // dismisses says whether t is a button or link that closes a box over the page by its name
 // (or, without one, by what its page's code calls it: "close").
@@ -403,7 +397,8 @@ func dismisses(t Target) bool {
 	if t.Name == "" {
 		return t.Hint == "close" || t.Hint == "dismiss"
 	}
-	return closing[strings.Trim(norm(t.Name), ".!")]
+	name := strings.Trim(norm(t.Name), ".!")
+	return name != "" && !strings.Contains(name, "|") && strings.Contains(closing, "|"+name+"|")
 }
 
 // heldBy is the parameter an element's name holds the recorded value of ("" when none): a

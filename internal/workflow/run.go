@@ -273,9 +273,13 @@ func (r *Runner) signIn(snap *tool.Snap, why i18n.Text) error {
 }
 
 // signInWords are what a sign-in form's heading or button says, in the languages sites most
-// often use.
-var signInWords = map[string]bool{"sign in": true, "log in": true, "login": true, "sign in to continue": true,
-	"se connecter": true, "connexion": true, "anmelden": true, "einloggen": true, "iniciar sesión": true, "accedi": true}
+// often use, each between |.
+const signInWords = "|sign in|log in|login|sign in to continue|se connecter|connexion|anmelden|einloggen|" +
+	"iniciar sesión|accedi|"
+
+func saysSignIn(name string) bool {
+	return name != "" && !strings.Contains(name, "|") && strings.Contains(signInWords, "|"+name+"|")
+}
 
 // asksSignIn says whether a page asks to sign in: it shows a password field, or a heading or a
 // button that says so.
@@ -285,7 +289,7 @@ func asksSignIn(items []tool.Item) bool {
 		if n == nil {
 			continue
 		}
-		if n.Password == 1 || (n.Role == "heading" || n.Role == "button") && signInWords[norm(n.Name)] {
+		if n.Password == 1 || (n.Role == "heading" || n.Role == "button") && saysSignIn(norm(n.Name)) {
 			return true
 		}
 		if asksSignIn(n.Kids) {

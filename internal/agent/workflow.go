@@ -423,7 +423,7 @@ var (
 	sayRunWorkflow        = i18n.Sentence{Key: "wfRunMsg", English: "Run the workflow “$2” ($1 steps).$3", One: "Run the workflow “$2” (1 step).$3"}
 	sayRanAll             = i18n.Sentence{Key: "wfRanAll", English: "The workflow “$2” ran all $1 steps.", One: "The workflow “$2” ran its step."}
 	sayStoppedAt          = i18n.Sentence{Key: "wfStoppedAt", English: "Stopped at step $1 of $2 ($3): $4."}
-	saySkipped            = i18n.Sentence{Key: "wfSkipped", English: "Went on without step $1 ($2): $3, and it only closes what a page shows as it loads."}
+	saySkipped            = i18n.Sentence{Key: "wfSkipped", English: "Went on without step $1 ($2), which only closes what a page shows as it loads: $3."}
 	sayRanSkipping        = i18n.Sentence{Key: "wfRanSkipping", English: "The workflow “$2” ran to its end ($1 steps, without $3: the page did not show what they close)."}
 	sayCutHere            = i18n.Sentence{Key: "wfStopRestarted", English: "Skiff's worker restarted during this step, so the replay stopped there (the step may not have run); check the page, then run the workflow again"}
 	sayCutAt              = i18n.Sentence{Key: "wfStoppedRestarted", English: "Stopped at step $1: Skiff's worker restarted during it, so the replay stopped there (the step may not have run). Check the page, then run the workflow again."}

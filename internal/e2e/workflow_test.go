@@ -1074,7 +1074,7 @@ func TestAReplayGoesOnWhereTheCookieBannerIsGone(t *testing.T) {
 		t.Errorf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
 	}
 	said := JS[string](t, panel, `[...document.querySelectorAll('#messages .msg[data-role="assistant"]')].map(m => m.textContent).join("|")`)
-	if !strings.Contains(said, "Went on without step 2 (click button “Accept all”, if the page shows it): the page has no button “Accept all”") {
+	if !strings.Contains(said, "Went on without step 2 (click button “Accept all”, if the page shows it), which only closes what a page shows as it loads: the page has no button “Accept all”") {
 		t.Errorf("the replay's chat: %q", said)
 	}
 	if f := site.Forms(); len(f) != 2 || f[1].Get("email") != "bo@example.com" {

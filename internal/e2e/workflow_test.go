@@ -885,7 +885,7 @@ func TestAReplaysChatSpeaksOfTheWorkflow(t *testing.T) {
 // A task that fills a form the page opens in a new tab, then comes back to mark it done, is a
 // workflow that does the same in the tabs its replay opens: the recorded tab ids are dead by
 // then, so each step keeps its tab's place in the run (the one it started in, the one its link
-// opened), and the replay switches where the agent switched.
+// opened), and the replay switches where the agent switched, and closes the tab the agent closed.
 func TestAWorkflowFollowsTheTabItsLinkOpens(t *testing.T) {
 	site := testkit.NewSite(t)
 	opened := func(c *testkit.Conversation) int {
@@ -919,27 +919,36 @@ func TestAWorkflowFollowsTheTabItsLinkOpens(t *testing.T) {
 		},
 		calls(call("snapshot", nil)),
 		clickOn(t, `button "Mark as done"`),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("tab_close", obj{"tabIds": []int{opened(c)}})}
+		},
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
 	allowSite(t, panel, site.URL)
 	start = openTab(t, panel, site.Page("order.html"))
+	sent := func() int { // the tabs that show the page the form leads to
+		return JS[int](t, panel, `chrome.tabs.query({}).then(ts => ts.filter(x => x.url.startsWith(`+jsString(site.URL+"/submit")+`)).length)`)
+	}
 	runAgent(t, panel, "Book a table at Luigi for 4, then mark the order done")
 	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
 	if got := inTab[string](t, panel, start, `document.getElementById("said").textContent`); got != "Marked done 1 time(s)." {
 		t.Fatalf("the agent's run: %q; %s", got, p.all())
 	}
 	steps := saveWorkflow(t, panel, "Book and mark done")
-	want := []string{"click link “Open the booking form”", "switch to the run's tab 2", "fill textbox “Restaurant” = {{restaurant}}; textbox “People” = {{people}}", "click button “Book a table”", "switch to the run's tab 1", "click button “Mark as done”"}
-	if len(steps) != 7 || !strings.HasPrefix(steps[0], "open ") || !slices.Equal(steps[1:], want) {
+	want := []string{"click link “Open the booking form”", "switch to the run's tab 2", "fill textbox “Restaurant” = {{restaurant}}; textbox “People” = {{people}}", "click button “Book a table”", "switch to the run's tab 1", "click button “Mark as done”", "close the run's tab 2"}
+	if len(steps) != 8 || !strings.HasPrefix(steps[0], "open ") || !slices.Equal(steps[1:], want) {
 		t.Fatalf("the workflow's steps: %q", steps)
+	}
+	if n := sent(); n != 0 {
+		t.Fatalf("the agent left %d tabs it closed", n)
 	}
 
 	// The replay, with other values and no model, in a tab of its own.
 	m.Close()
 	again := openTab(t, panel, site.Page("order.html"))
 	last := replayFromView(t, panel, map[string]string{"restaurant": "Chez Ana", "people": "2"}, false)
-	if !strings.Contains(last, "ran all 7 steps") {
+	if !strings.Contains(last, "ran all 8 steps") {
 		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
 	}
 	forms := site.Forms()
@@ -948,6 +957,9 @@ func TestAWorkflowFollowsTheTabItsLinkOpens(t *testing.T) {
 	}
 	if got := inTab[string](t, panel, again, `document.getElementById("said").textContent`); got != "Marked done 1 time(s)." {
 		t.Errorf("the replay's own order page says %q", got)
+	}
+	if n := sent(); n != 0 {
+		t.Errorf("the replay left %d of the tabs it opened and was to close", n)
 	}
 }
 

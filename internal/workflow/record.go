@@ -292,6 +292,22 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 		if v, ok := args["promptText"].(string); ok {
 			args["promptText"] = r.param(Target{Name: "answer"}, v, false)
 		}
+	case "tab_close":
+		// The tabs it closed, by their places in the run (the current one when it named none).
+		var in struct {
+			TabIDs []int `json:"tabIds"`
+		}
+		_ = json.Unmarshal(c.Args, &in)
+		if len(in.TabIDs) == 0 {
+			s.Closes = []int{tab}
+		}
+		for _, id := range in.TabIDs {
+			p, ok := r.tabs[id]
+			if !ok {
+				return Step{}, sayForeignTab.Error()
+			}
+			s.Closes = append(s.Closes, p)
+		}
 	case "click":
 		// A click on a checkbox, a radio or a switch meant the state it left it in: replayed
 		// as a click, it would turn a box the page already shows checked off again. It is
@@ -604,6 +620,7 @@ var (
 	stepForward   = i18n.Sentence{Key: "wfStepForward", English: "go forward"}
 	stepReload    = i18n.Sentence{Key: "wfStepReload", English: "reload the page"}
 	stepSwitch    = i18n.Sentence{Key: "wfStepSwitch", English: "switch to the run's tab $1"}
+	stepClose     = i18n.Sentence{Key: "wfStepClose", English: "close the run's tab $1"}
 	stepFollows   = i18n.Sentence{Key: "wfStepFollows", English: "$1 (or the first named with $2)"}
 	stepIfShown   = i18n.Sentence{Key: "wfStepIfShown", English: "$1, if the page shows it"}
 )
@@ -649,6 +666,12 @@ func says(s Step) i18n.Text {
 		return stepReload.With()
 	case "tab_switch":
 		return stepSwitch.With(s.Tab + 1)
+	case "tab_close":
+		var places i18n.List
+		for _, p := range s.Closes {
+			places = append(places, p+1)
+		}
+		return stepClose.With(places)
 	case "click", "hover":
 	case "drag":
 		f.Activates = el(1)

@@ -136,12 +136,23 @@ func (r *Runner) Run(ctx context.Context, from int) *Stop {
 		}
 		shown, _ := Fill(s.Args, shownValues)
 		tab := 0
-		if s.Tab != cur && s.Tool != "tab_open" {
+		switch {
+		case s.Tool == "tab_close" && len(s.Closes) > 0:
+			// It names the tabs it closes (of this run: a place not known stops it).
+			var ids []int
+			for _, p := range s.Closes {
+				if p >= len(tabs) || tabs[p] == 0 {
+					return stopped(k, StopMoved, sayNoTab.With(p+1))
+				}
+				ids = append(ids, tabs[p])
+			}
+			args, shown = withArg(args, "tabIds", ids), withArg(shown, "tabIds", ids)
+		case s.Tab != cur && s.Tool != "tab_open" && s.Tool != "tab_close":
 			if s.Tab >= len(tabs) || tabs[s.Tab] == 0 {
 				return stopped(k, StopMoved, sayNoTab.With(s.Tab+1))
 			}
 			tab = tabs[s.Tab]
-			args, shown = withTab(args, tab), withTab(shown, tab)
+			args, shown = withArg(args, "tabId", tab), withArg(shown, "tabId", tab)
 		}
 		if len(s.Targets) > 0 {
 			refs, stop := r.place(ctx, k, s, tab)
@@ -166,8 +177,11 @@ func (r *Runner) Run(ctx context.Context, from int) *Stop {
 					tabs = append(tabs, id)
 				}
 			}
-			if s.Tool == "tab_open" || s.Tool == "tab_switch" {
+			switch {
+			case s.Tool == "tab_open" || s.Tool == "tab_switch":
 				cur = s.Tab
+			case s.Tool == "tab_close" && slices.Contains(s.Closes, cur):
+				cur = -1 // Chrome shows another: each step names its tab until one is chosen
 			}
 		}
 		if !o.OK {
@@ -185,13 +199,13 @@ func (r *Runner) Run(ctx context.Context, from int) *Stop {
 	return nil
 }
 
-// withTab is args naming tab tabID.
-func withTab(args json.RawMessage, tabID int) json.RawMessage {
+// withArg is args with k set to v (the tab a step works in, the tabs it closes).
+func withArg(args json.RawMessage, k string, v any) json.RawMessage {
 	var m map[string]any
 	if json.Unmarshal(args, &m) != nil || m == nil {
 		return args
 	}
-	m["tabId"] = tabID
+	m[k] = v
 	out, err := json.Marshal(m)
 	if err != nil {
 		return args

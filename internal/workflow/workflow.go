@@ -63,6 +63,8 @@ type Step struct {
 	// "Accept all", a sign-up prompt's ×), which a page shows once: a replay that does not find
 	// it goes on without it, and says so.
 	Optional bool `json:"optional,omitempty"`
+	// Closes are the places of the tabs a tab_close closes (Tab's way of naming them).
+	Closes []int `json:"closes,omitempty"`
 }
 
 // Target is an element as a person finds it again on a page that changed: what it is and what
@@ -115,7 +117,7 @@ func (t Target) Says() i18n.Text {
 // served the model that chose the steps; a replay does not need them.
 var acting = map[string]bool{"navigate": true, "tab_open": true, "back": true, "forward": true, "reload": true,
 	"click": true, "type": true, "fill_form": true, "select_option": true, "press_key": true, "hover": true, "drag": true,
-	"scroll": true, "wait_for": true, "dialog": true, "tab_action": true, "run_script": true, "tab_switch": true}
+	"scroll": true, "wait_for": true, "dialog": true, "tab_action": true, "run_script": true, "tab_switch": true, "tab_close": true}
 
 // Keeps reports whether a call of tool name becomes a step of a workflow.
 func Keeps(name string) bool { return acting[name] }
@@ -319,6 +321,11 @@ func (w *Workflow) Check() error {
 		// before it can have opened at most i.
 		if s.Tab < 0 || s.Tab > i+1 {
 			return sayBadTab.Error(i+1, s.Tab+1)
+		}
+		for _, c := range s.Closes {
+			if c < 0 || c > i {
+				return sayBadTab.Error(i+1, c+1)
+			}
 		}
 		var bad string
 		refs(any(m), func(at string) (string, bool) {

@@ -472,7 +472,8 @@ func TestAWorkflowWorksInTheTabsItsStepsOpened(t *testing.T) {
 	// The model named the new tab in its call, or switched to it first.
 	named, err := Record("Order", []Call{opens, typed(`{"ref":"e1","text":"Ana","tabId":9}`, 9), done})
 	require.NoError(t, err)
-	switched, err := Record("Order", []Call{opens, sw(9), typed(`{"ref":"e1","text":"Ana"}`, 9), sw(3), done})
+	closes := Call{Tool: "tab_close", Args: json.RawMessage(`{"tabIds":[9]}`), Tab: 3}
+	switched, err := Record("Order", []Call{opens, sw(9), typed(`{"ref":"e1","text":"Ana"}`, 9), sw(3), done, closes})
 	require.NoError(t, err)
 	require.NoError(t, switched.Check())
 	tabsOf := func(w *Workflow) (out []int) {
@@ -482,13 +483,17 @@ func TestAWorkflowWorksInTheTabsItsStepsOpened(t *testing.T) {
 		return out
 	}
 	assert.Equal(t, []int{0, 0, 1, 0}, tabsOf(named), "navigate, click, type in the opened tab, click")
-	assert.Equal(t, []int{0, 0, 1, 1, 0, 0}, tabsOf(switched))
+	assert.Equal(t, []int{0, 0, 1, 1, 0, 0, 0}, tabsOf(switched))
+	assert.Equal(t, []int{1}, switched.Steps[6].Closes)
+	assert.Equal(t, "close the run's tab 2", switched.Steps[6].What)
 	assert.Equal(t, "switch to the run's tab 2", switched.Steps[2].What)
 	assert.JSONEq(t, `{}`, string(switched.Steps[2].Args), "no tab id is kept")
 
 	_, err = Record("Order", []Call{opens, typed(`{"ref":"e1","text":"Ana","tabId":42}`, 42)})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "step 3 (type): it works in a tab the run neither started in nor opened")
+	_, err = Record("Order", []Call{opens, {Tool: "tab_close", Args: json.RawMessage(`{"tabIds":[42]}`), Tab: 3}})
+	require.Error(t, err, "a tab of the user's closed")
 
 	// The replay: its own tabs are 100, and 200 which its click opens.
 	replay := func(w *Workflow, opensTab bool) (calls []string, reads []int, stop *Stop) {
@@ -531,7 +536,7 @@ func TestAWorkflowWorksInTheTabsItsStepsOpened(t *testing.T) {
 
 	calls, _, stop = replay(switched, true)
 	require.Nil(t, stop)
-	assert.Equal(t, []string{`navigate {"url":"https://shop.test/order"}`, `click {"ref":"e1"}`, `tab_switch {"tabId":200}`, `type {"ref":"e1","text":"Bo"}`, `tab_switch {"tabId":100}`, `click {"ref":"e2"}`}, calls)
+	assert.Equal(t, []string{`navigate {"url":"https://shop.test/order"}`, `click {"ref":"e1"}`, `tab_switch {"tabId":200}`, `type {"ref":"e1","text":"Bo"}`, `tab_switch {"tabId":100}`, `click {"ref":"e2"}`, `tab_close {"tabIds":[200]}`}, calls)
 
 	calls, _, stop = replay(named, false)
 	require.NotNil(t, stop)

@@ -23,6 +23,10 @@ const MaxDays = 3660
 // out; the others as they are.
 func Dated(w *Workflow, values map[string]string, now time.Time) map[string]string {
 	out := make(map[string]string, len(values))
+	recorded := time.UnixMilli(w.CreatedAt)
+	if w.CreatedAt <= 0 { // an import that says nothing of it: the nearer reading to today
+		recorded = now
+	}
 	for k, v := range values {
 		out[k] = v
 		days, ok := countedDays(v)
@@ -32,7 +36,7 @@ func Dated(w *Workflow, values map[string]string, now time.Time) map[string]stri
 		layout := "2006-01-02"
 		for _, p := range w.Params {
 			if p.Name == k {
-				layout = layoutOf(p.Default, time.UnixMilli(w.CreatedAt))
+				layout = layoutOf(p.Default, recorded)
 			}
 		}
 		y, m, d := now.Date()

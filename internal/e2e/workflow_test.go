@@ -281,6 +281,16 @@ func reserveWorkflow(t *testing.T, site *testkit.Site) (withSecret, without stri
 	return withSecret, string(b)
 }
 
+// schedulable is a fresh panel holding reserveWorkflow's workflow without a password (one a
+// schedule can run) on site, and the workflow's id.
+func schedulable(t *testing.T) (*testkit.Site, context.Context, string) {
+	t.Helper()
+	site := testkit.NewSite(t)
+	panel := browser.FreshPanel(t)
+	_, without := reserveWorkflow(t, site)
+	return site, panel, JS[string](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(without)+`}).then(ws => ws[0].id)`)
+}
+
 // A workflow scheduled in the panel runs by itself while the panel is closed and the worker
 // stopped: the alarm wakes the worker, the run works in a window and tab group of its own, and
 // at its first ask it waits (a count on the button, a notification) and does nothing more until
@@ -967,10 +977,7 @@ func TestAWorkflowFollowsTheTabItsLinkOpens(t *testing.T) {
 // its own, and the next run of the schedule closes the tabs the one before left that the user
 // has not taken up (gone on to another page in). The one the user took up stays.
 func TestAScheduleLeavesTheWindowOfItsLastRunOnly(t *testing.T) {
-	site := testkit.NewSite(t)
-	panel := browser.FreshPanel(t)
-	_, without := reserveWorkflow(t, site)
-	id := JS[string](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(without)+`}).then(ws => ws[0].id)`)
+	site, panel, id := schedulable(t)
 	Do(t, panel, chromedp.Click("#workflows-toggle")) // where the run's asks are answered
 	sc := ""
 	// runOnce has the schedule run in a moment and returns the tabs that run left.
@@ -1099,10 +1106,7 @@ func TestAReplayGoesOnWhereTheCookieBannerIsGone(t *testing.T) {
 // was: a user tries a schedule out without waiting for 8 o'clock. A value counted in days from
 // the run's ({{today+1}}) is the date of the day after it.
 func TestRunNowTriesAScheduleOut(t *testing.T) {
-	site := testkit.NewSite(t)
-	panel := browser.FreshPanel(t)
-	_, without := reserveWorkflow(t, site)
-	id := JS[string](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(without)+`}).then(ws => ws[0].id)`)
+	site, panel, id := schedulable(t)
 	// Its party is counted in days from the run's: a value a date field would take.
 	next := JS[float64](t, panel, `skiffTest.call("schedule.save", {name: "Reserve", workflow: `+jsString(id)+`, values: {restaurant: "Tried", people: "{{today+1}}"}, paused: true, repeat: {every: "daily", time: "08:00"}}).then(s => s.nextAt)`)
 	Do(t, panel, chromedp.Click("#workflows-toggle"))

@@ -241,7 +241,7 @@ func (e *Engine) Session(ctx context.Context, id string) (*store.Session, error)
 	if cut {
 		said := e.cutReplay(ctx, wf)
 		wf.Stop = said.English()
-		ses.Messages = append(ses.Messages, store.Message{ID: NewID(), Role: "assistant", Content: said.English(), ContentText: &said, CreatedAt: e.now()})
+		ses.Messages = append(ses.Messages, e.saying(said))
 		fixed = true
 	}
 	if !fixed {

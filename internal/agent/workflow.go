@@ -168,8 +168,7 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	var skipped []any // the optional steps it went on without, by number
 	run := &workflow.Runner{Workflow: w, Values: in.Values,
 		Skipped: func(k int, why i18n.Text) {
-			said := saySkipped.With(k+1, workflow.Says(w.Steps[k]), why)
-			ses.Messages = append(ses.Messages, store.Message{ID: NewID(), Role: "assistant", Content: said.English(), ContentText: &said, CreatedAt: e.now()})
+			ses.Messages = append(ses.Messages, e.saying(saySkipped.With(k+1, workflow.Says(w.Steps[k]), why)))
 			ses.Workflow.Next = k + 1
 			skipped = append(skipped, k+1)
 			r.message(len(ses.Messages) - 1) // stored with what follows (see runner.replaying)
@@ -212,14 +211,14 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 			return workflow.Outcome{Kind: workflow.StopFailed, Text: m.Content}
 		}}
 	stop := run.Run(ctx, 0)
-	end := store.Message{ID: NewID(), Role: "assistant", CreatedAt: e.now()}
+	var end store.Message
 	if stop == nil {
 		ses.Workflow.Done = true
 		said := sayRanAll.With(len(w.Steps), w.Name)
 		if len(skipped) > 0 {
 			said = sayRanSkipping.With(len(w.Steps), w.Name, i18n.List(skipped))
 		}
-		end.Content, end.ContentText = said.English(), &said
+		end = e.saying(said)
 	} else {
 		why := stop.Says
 		if why.IsZero() { // words as they came (a tool's): the sentence gives them their full stop
@@ -228,7 +227,7 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 		said := sayStoppedAt.With(stop.Step+1, len(w.Steps), workflow.Says(w.Steps[stop.Step]), why)
 		ses.Workflow.StopKind, ses.Workflow.Reason = stop.Kind, stop.Reason
 		ses.Workflow.Stop = said.English()
-		end.Content, end.ContentText = said.English(), &said
+		end = e.saying(said)
 		if stop.Kind == workflow.StopStopped {
 			end.Status = store.StatusStopped
 		}
@@ -248,6 +247,11 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	r.release(ctx)
 	emit(Update{Type: UpdateDone, SessionID: ses.ID, MessageID: end.ID, Message: &end})
 	return ses, nil
+}
+
+// saying is a message of the replay's own words (not a model's): said, in the user's language.
+func (e *Engine) saying(said i18n.Text) store.Message {
+	return store.Message{ID: NewID(), Role: "assistant", Content: said.English(), ContentText: &said, CreatedAt: e.now()}
 }
 
 // cutReplay is the last word of a replay a worker restart cut off during step wf.Next: where

@@ -1036,11 +1036,7 @@ func TestAReplayOpensTheResultOfItsOwnSearch(t *testing.T) {
 		calls(call("snapshot", nil)),
 		clickOn(t, `link "Luigi's Trattoria"`),
 	}}
-	m := testkit.NewModel(t, p.script)
-	panel := agentPanel(t, "openai", m)
-	allowSite(t, panel, site.URL)
-	tab := openTab(t, panel, site.Page("restaurants.html"))
-	runAgent(t, panel, "open Luigi's Trattoria")
+	panel, tab, m := p.runOn(t, site, "restaurants.html", "open Luigi's Trattoria")
 	at := func() string {
 		return JS[string](t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => decodeURIComponent(new URL(t.url).searchParams.get("at") || ""))`, tab))
 	}
@@ -1074,11 +1070,7 @@ func TestAReplayGoesOnWhereTheCookieBannerIsGone(t *testing.T) {
 		},
 		clickOn(t, `button "Subscribe"`),
 	}}
-	m := testkit.NewModel(t, p.script)
-	panel := agentPanel(t, "openai", m)
-	allowSite(t, panel, site.URL)
-	tab := openTab(t, panel, site.Page("banner-news.html"))
-	runAgent(t, panel, "subscribe me")
+	panel, tab, m := p.runOn(t, site, "banner-news.html", "subscribe me")
 	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
 	steps := saveWorkflow(t, panel, "Subscribe")
 	if len(steps) != 4 || steps[1] != "click button “Accept all”, if the page shows it" {

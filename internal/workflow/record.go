@@ -418,24 +418,31 @@ func dismisses(t Target) bool {
 }
 
 // heldBy is the parameter an element's name holds the recorded value of ("" when none): a
-// value typed before, of three characters or more, as whole words (a search result named after
-// what was searched for). A secret's value is never kept, nor looked for.
+// value typed before (followed), as whole words (a search result named after what was searched
+// for).
 func (r *recorder) heldBy(name string) string {
 	n := norm(name)
 	for _, p := range r.w.Params {
-		if v := norm(p.Default); !p.Secret && utf8.RuneCountInString(v) >= 3 && holds(n, v) {
+		if followed(p) && holds(n, norm(p.Default)) {
 			return p.Name
 		}
 	}
 	return ""
 }
 
+// followed says whether a value typed before is looked for in what a later step names (an
+// element's name, a text it waits for): one of three characters or more, never a secret's.
+func followed(p Param) bool {
+	v := strings.TrimSpace(p.Default)
+	return !p.Secret && utf8.RuneCountInString(v) >= 3 && !strings.Contains(v, "{{")
+}
+
 // follow is text with each value typed before that it holds as whole words (letter case
-// aside; as heldBy chooses them) written as its {{parameter}}.
+// aside) written as its {{parameter}}.
 func (r *recorder) follow(text string) string {
 	for _, p := range r.w.Params {
 		v := p.Default
-		if p.Secret || utf8.RuneCountInString(strings.TrimSpace(v)) < 3 || strings.Contains(v, "{{") {
+		if !followed(p) {
 			continue
 		}
 		var b strings.Builder

@@ -217,3 +217,58 @@ func HostName(host string) string {
 func Loopback(host string) bool {
 	return LoopbackHost(HostName(host))
 }
+
+// Escape writes s as a query value (query) or a path segment takes it, as net/url's
+// QueryEscape and PathEscape do: letters, digits and -_.~ as they are, a space as + in a
+// query, $&+:=@ as they are in a path segment, every other byte %-escaped.
+func Escape(s string, query bool) string {
+	const digits = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_.~", c) >= 0:
+			b.WriteByte(c)
+		case query && c == ' ':
+			b.WriteByte('+')
+		case !query && strings.IndexByte("$&+:=@", c) >= 0:
+			b.WriteByte(c)
+		default:
+			b.WriteByte('%')
+			b.WriteByte(digits[c>>4])
+			b.WriteByte(digits[c&15])
+		}
+	}
+	return b.String()
+}
+
+// Unescape reads a query value (query: + is a space) or a path segment as net/url's
+// QueryUnescape and PathUnescape do; false for a broken %-escape.
+func Unescape(s string, query bool) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '%':
+			if i+2 >= len(s) || !hex(s[i+1]) || !hex(s[i+2]) {
+				return "", false
+			}
+			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 2
+		case c == '+' && query:
+			b.WriteByte(' ')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}

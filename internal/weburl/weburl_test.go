@@ -121,3 +121,38 @@ func TestIPHostAndHostName(t *testing.T) {
 		}
 	}
 }
+
+// checkEscapes holds Escape and Unescape to net/url's answers for s.
+func checkEscapes(t *testing.T, s string) {
+	if got, want := Escape(s, true), url.QueryEscape(s); got != want {
+		t.Errorf("Escape(%q, query) = %q, net/url %q", s, got, want)
+	}
+	if got, want := Escape(s, false), url.PathEscape(s); got != want {
+		t.Errorf("Escape(%q, path) = %q, net/url %q", s, got, want)
+	}
+	q, ok := Unescape(s, true)
+	want, err := url.QueryUnescape(s)
+	if ok != (err == nil) || ok && q != want {
+		t.Errorf("Unescape(%q, query) = %q %v, net/url %q %v", s, q, ok, want, err)
+	}
+	p, ok := Unescape(s, false)
+	want, err = url.PathUnescape(s)
+	if ok != (err == nil) || ok && p != want {
+		t.Errorf("Unescape(%q, path) = %q %v, net/url %q %v", s, p, ok, want, err)
+	}
+}
+
+var escapes = []string{"", "usb cables", "câble & prise", "Chez Ana/2", "a+b=c;d,e?f#g@h:i$j~k", "100%", "%zz", "%4", "%41%c3%A9", "\x00\x7f\xff", "日本語", "a%20b+c"}
+
+func TestEscapesAgreeWithNetURL(t *testing.T) {
+	for _, s := range escapes {
+		checkEscapes(t, s)
+	}
+}
+
+func FuzzEscapes(f *testing.F) {
+	for _, s := range escapes {
+		f.Add(s)
+	}
+	f.Fuzz(checkEscapes)
+}

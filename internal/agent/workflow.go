@@ -45,6 +45,17 @@ func recordedCalls(ms []store.Message) []workflow.Call {
 	return out
 }
 
+// asked is what the user asked in a chat: their messages, one a line.
+func asked(ms []store.Message) string {
+	var lines []string
+	for _, m := range ms {
+		if m.Role == "user" {
+			lines = append(lines, m.Content)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
 // SaveWorkflow makes a workflow named name of chat sessionID's run and saves it.
 func (e *Engine) SaveWorkflow(ctx context.Context, sessionID, name string) (*workflow.Workflow, error) {
 	if e.Running(sessionID) {
@@ -57,7 +68,7 @@ func (e *Engine) SaveWorkflow(ctx context.Context, sessionID, name string) (*wor
 	if wf := ses.Workflow; wf != nil {
 		return e.saveRepaired(ctx, ses, name)
 	}
-	w, err := workflow.Record(name, recordedCalls(ses.Messages))
+	w, err := workflow.Record(name, asked(ses.Messages), recordedCalls(ses.Messages))
 	if err != nil {
 		return nil, store.FieldSays("workflow", sayNotAWorkflow.With(err))
 	}

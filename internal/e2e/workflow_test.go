@@ -1056,6 +1056,36 @@ func TestAReplayOpensTheResultOfItsOwnSearch(t *testing.T) {
 	}
 }
 
+// The agent goes straight to the search's address with what the task asked for in it
+// (restaurants.html?q=Luigi), as models do: the replay with another value searches for that
+// value, and opens the result named after it, not the recorded one.
+func TestAReplaySearchesTheAddressWithItsOwnValue(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("navigate", obj{"url": site.Page("restaurants.html?q=Luigi")})),
+		calls(call("snapshot", nil)),
+		clickOn(t, `link "Luigi's Trattoria"`),
+	}}
+	panel, tab, m := p.runOn(t, site, "restaurants.html", "Find the restaurants called Luigi and open the trattoria")
+	at := func() string {
+		return JS[string](t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => decodeURIComponent(new URL(t.url).searchParams.get("at") || ""))`, tab))
+	}
+	if got := at(); got != "Luigi's Trattoria" {
+		t.Fatalf("the agent opened %q: %s", got, p.all())
+	}
+	steps := saveWorkflow(t, panel, "Find a table")
+	if want := "open " + site.Page("restaurants.html?q={{search}}"); len(steps) != 2 || steps[0] != want || steps[1] != "click link “Luigi's Trattoria” (or the first named with {{search}})" {
+		t.Fatalf("the workflow's steps: %q", steps)
+	}
+	m.Close()
+	if last := replayFromView(t, panel, map[string]string{"search": "Chez Ana"}, false); !strings.Contains(last, "ran all 2 steps") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	if got := at(); got != "Chez Ana Bistro" {
+		t.Errorf("the replay opened %q", got)
+	}
+}
+
 // A cookie banner the agent accepted is not there at the replay, in a browser that remembers
 // the answer: the replay goes on without that step, says so, and sends the form. A box an act of
 // the run opens is not skipped so (TestReplayStopsWhereThePageRefusesIt's button is not in one).

@@ -9,6 +9,7 @@ import (
 
 	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/tool"
+	"github.com/skiff-ai/skiff/internal/weburl"
 )
 
 // Call is one tool call of a finished run, as the recorder takes it: what ran, the elements its
@@ -33,12 +34,15 @@ type Call struct {
 // out the rest): reads are dropped, each element becomes a Target, each typed value a
 // parameter. A run that did not start with loading its page gets a first step that loads the
 // page its first action was on, so that a replay starts where the recording did.
-func Record(name string, calls []Call) (*Workflow, error) {
+//
+// task is what the user asked of the run, in their words: a value an address the run went to
+// carries that the task gave ("find usb cables": …/s?k=usb+cables) becomes a parameter too.
+func Record(name, task string, calls []Call) (*Workflow, error) {
 	w := &Workflow{Name: strings.TrimSpace(name), Version: 1}
 	if w.Name == "" {
 		w.Name = "Workflow"
 	}
-	r := recorder{w: w}
+	r := recorder{w: w, task: norm(task)}
 	for _, c := range calls {
 		if err := repeatable(c); err != nil {
 			return nil, err
@@ -51,8 +55,10 @@ func Record(name string, calls []Call) (*Workflow, error) {
 			return nil, sayRecordStep.Error(len(w.Steps)+1, c.Tool, err)
 		}
 		if len(w.Steps) == 0 && c.Tool != "navigate" && c.Tool != "tab_open" && c.URL != "" {
-			args, _ := json.Marshal(map[string]string{"url": c.URL})
-			s := Step{Tool: "navigate", Args: args, URL: c.URL, Origin: site(c.URL), Tab: tab}
+			s := Step{Tool: "navigate", URL: c.URL, Origin: site(c.URL), Tab: tab}
+			var at string
+			at, s.For = r.address(c.URL)
+			s.Args, _ = json.Marshal(map[string]string{"url": at})
 			s.What = Describe(s)
 			w.Steps = append(w.Steps, s)
 		}
@@ -150,6 +156,7 @@ type recorder struct {
 	// taken, and last the place of the step before.
 	tabs    map[int]int
 	n, last int
+	task    string // what the user asked, as norm writes it
 }
 
 // tab is the place in the run of the tab call c works in (Step.Tab), counting the tabs it
@@ -287,6 +294,10 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 			if v, ok := args[k].(string); ok {
 				args[k] = r.follow(v)
 			}
+		}
+	case "navigate", "tab_open":
+		if v, ok := args["url"].(string); ok {
+			args["url"], s.For = r.address(v)
 		}
 	case "dialog":
 		if v, ok := args["promptText"].(string); ok {
@@ -462,6 +473,115 @@ func (r *recorder) follow(text string) string {
 	return text
 }
 
+// address is a url a step goes to, with the values in it that a replay must change written as
+// parameters: a path segment or a query value that is a value typed before (…/search?q=Luigi
+// after "Luigi" was typed: {{restaurant}}), or a query value the task gave, which becomes a
+// parameter named after its key. A value typed before that the address holds as a part only
+// (a result's own address, …/r/luigis-trattoria) cannot be written for another value: the
+// parameter it was made for is returned (Step.For).
+func (r *recorder) address(raw string) (string, string) {
+	u, ok := weburl.Web(raw)
+	if !ok || !strings.HasPrefix(raw[len(u.Scheme)+3:], u.Host) || strings.Contains(raw, "{{") {
+		return raw, "" // (with a user's name and password before its host: kept as it is)
+	}
+	rest, frag, hasFrag := strings.Cut(u.Rest, "#")
+	path, query, hasQuery := strings.Cut(rest, "?")
+	made := ""
+	segs := strings.Split(path, "/")
+	for i, seg := range segs {
+		v, ok := weburl.Unescape(seg, false)
+		if !ok || v == "" {
+			continue
+		}
+		if p := r.typedAs(v); p != "" {
+			segs[i] = "{{" + p + "}}"
+		} else if made == "" {
+			made = r.madeFor(v)
+		}
+	}
+	out := raw[:len(u.Scheme)+3+len(u.Host)] + strings.Join(segs, "/")
+	if hasQuery {
+		parts := strings.Split(query, "&")
+		for i, part := range parts {
+			k, raw, ok := strings.Cut(part, "=")
+			v, unescaped := weburl.Unescape(raw, true)
+			if !ok || !unescaped || strings.TrimSpace(v) == "" {
+				continue
+			}
+			key, _ := weburl.Unescape(k, true)
+			switch p := r.typedAs(v); {
+			case p != "":
+				parts[i] = k + "={{" + p + "}}"
+			case r.asked(v):
+				parts[i] = k + "=" + r.param(Target{Name: queryLabel(key)}, v, false)
+			case made == "":
+				made = r.madeFor(v)
+			}
+		}
+		out += "?" + strings.Join(parts, "&")
+	}
+	if hasFrag {
+		out += "#" + frag
+	}
+	return out, made
+}
+
+// typedAs is the parameter whose value typed before v is (letter case and spaces around
+// aside), or "".
+func (r *recorder) typedAs(v string) string {
+	for _, p := range r.w.Params {
+		if followed(p) && strings.EqualFold(strings.TrimSpace(v), strings.TrimSpace(p.Default)) {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// madeFor is the parameter whose value typed before a part of an address holds as its words
+// (a slug: "luigis-trattoria" for "Luigi"; a word may go on by a letter or two, as a possessive
+// or a plural does), or "".
+func (r *recorder) madeFor(part string) string {
+	in := words(part)
+	for _, p := range r.w.Params {
+		if !followed(p) {
+			continue
+		}
+		v := words(p.Default)
+		for i := 0; len(v) > 0 && i+len(v) <= len(in); i++ {
+			j := 0
+			for j < len(v) && strings.HasPrefix(in[i+j], v[j]) && len(in[i+j]) <= len(v[j])+2 {
+				j++
+			}
+			if j == len(v) {
+				return p.Name
+			}
+		}
+	}
+	return ""
+}
+
+// words are s's runs of letters and digits, in lower case.
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(c rune) bool { return !wordy(c) })
+}
+
+// asked says whether the task gave v: it holds it as whole words, and v is text a person
+// writes (3 to 100 characters, a letter among them), not an id.
+func (r *recorder) asked(v string) bool {
+	n := utf8.RuneCountInString(strings.TrimSpace(v))
+	return r.task != "" && n >= 3 && n <= 100 && strings.IndexFunc(v, unicode.IsLetter) >= 0 && holds(r.task, norm(v))
+}
+
+// queryLabel is what a parameter taken from an address's query is called: what was searched
+// for by the keys sites search by, else the key.
+func queryLabel(key string) string {
+	switch strings.ToLower(key) {
+	case "q", "query", "k", "s", "search", "search_query", "keyword", "keywords", "term", "text", "find":
+		return "search"
+	}
+	return key
+}
+
 // boundary says whether text[at:end] stands as whole words in text.
 func boundary(text string, at, end int) bool {
 	before, _ := utf8.DecodeLastRuneInString(text[:at])
@@ -629,6 +749,7 @@ var (
 	stepSwitch    = i18n.Sentence{Key: "wfStepSwitch", English: "switch to the run's tab $1"}
 	stepClose     = i18n.Sentence{Key: "wfStepClose", English: "close the run's tab $1"}
 	stepFollows   = i18n.Sentence{Key: "wfStepFollows", English: "$1 (or the first named with $2)"}
+	stepMadeFor   = i18n.Sentence{Key: "wfStepMadeFor", English: "$1 (found for $2: with another value, the replay stops here)"}
 	stepIfShown   = i18n.Sentence{Key: "wfStepIfShown", English: "$1, if the page shows it"}
 )
 
@@ -646,6 +767,9 @@ func Says(s Step) i18n.Text {
 		if t.Param != "" {
 			return stepFollows.With(said, "{{"+t.Param+"}}")
 		}
+	}
+	if s.For != "" {
+		return stepMadeFor.With(said, "{{"+s.For+"}}")
 	}
 	return said
 }

@@ -135,6 +135,13 @@ func (r *Runner) Run(ctx context.Context, from int) *Stop {
 			return stopped(k, StopValues, saysErr(err))
 		}
 		shown, _ := Fill(s.Args, shownValues)
+		if s.For != "" {
+			// An address the recorded run found for its value (a result's own): there is
+			// none known for another.
+			if was, now := w.recorded(s.For), r.Values[s.For]; !strings.EqualFold(strings.TrimSpace(was), strings.TrimSpace(now)) {
+				return stopped(k, StopMoved, sayMadeFor.With(was, now))
+			}
+		}
 		tab := 0
 		switch {
 		case s.Tool == "tab_close" && len(s.Closes) > 0:
@@ -197,6 +204,16 @@ func (r *Runner) Run(ctx context.Context, from int) *Stop {
 		}
 	}
 	return nil
+}
+
+// recorded is parameter name's recorded value ("" for a secret, or none).
+func (w *Workflow) recorded(name string) string {
+	for _, p := range w.Params {
+		if p.Name == name {
+			return p.Default
+		}
+	}
+	return ""
 }
 
 // withArg is args with k set to v (the tab a step works in, the tabs it closes).
@@ -319,6 +336,7 @@ var (
 	sayStoppedBefore = i18n.Sentence{Key: "wfStopStopped", English: "the run was stopped before this step"}
 	sayUnreadable    = i18n.Sentence{Key: "wfStopUnreadable", English: "the page could not be read: $1"}
 	sayElsewhere     = i18n.Sentence{Key: "wfStopElsewhere", English: "it was recorded on $1, and the tab shows $2"}
+	sayMadeFor       = i18n.Sentence{Key: "wfStopMadeFor", English: "the recorded run went to an address it found for “$1”; where to go for “$2” is not known"}
 	sayNoTab         = i18n.Sentence{Key: "wfStopNoTab", English: "it was recorded in the run's tab $1, which no step opened this time"}
 	sayAsksSignIn    = i18n.Sentence{Key: "wfStopSignIn", English: "$1; the page asks to sign in: sign in in this browser, then run the workflow again"}
 	sayNoTarget      = i18n.Sentence{Key: "wfStopNoTarget", English: "the page has no $1"}

@@ -65,6 +65,10 @@ type Step struct {
 	Optional bool `json:"optional,omitempty"`
 	// Closes are the places of the tabs a tab_close closes (Tab's way of naming them).
 	Closes []int `json:"closes,omitempty"`
+	// For is the parameter whose recorded value the address a navigate goes to was made for
+	// (a result's own address, found after searching that value): with another value, the
+	// replay cannot know where to go, and stops there.
+	For string `json:"for,omitempty"`
 }
 
 // Target is an element as a person finds it again on a page that changed: what it is and what
@@ -125,6 +129,11 @@ func Keeps(name string) bool { return acting[name] }
 // replaceParams writes s with each {{name}} placeholder (a name of lower-case letters, digits
 // and _) replaced by f(name).
 func replaceParams(s string, f func(name string) string) string {
+	return expand(s, func(name, _ string) string { return f(name) })
+}
+
+// expand is replaceParams telling f what s has become before the placeholder.
+func expand(s string, f func(name, before string) string) string {
 	var b strings.Builder
 	for {
 		i := strings.Index(s, "{{")
@@ -139,7 +148,7 @@ func replaceParams(s string, f func(name string) string) string {
 			continue
 		}
 		b.WriteString(s[:i])
-		b.WriteString(f(s[i+2 : i+2+j]))
+		b.WriteString(f(s[i+2:i+2+j], b.String()))
 		s = s[i+2+j+2:]
 	}
 }
@@ -162,19 +171,45 @@ func Fill(args json.RawMessage, values map[string]string) (json.RawMessage, erro
 		return nil, sayArgsNotJSON.Error()
 	}
 	var missing string
-	v = mapStrings(v, func(s string) string {
-		return replaceParams(s, func(name string) string {
-			val, ok := values[name]
-			if !ok && missing == "" {
-				missing = name
+	value := func(name string) string {
+		val, ok := values[name]
+		if !ok && missing == "" {
+			missing = name
+		}
+		return val
+	}
+	fill := func(s string) string { return replaceParams(s, value) }
+	if m, ok := v.(map[string]any); ok {
+		for k, x := range m {
+			if u, ok := x.(string); ok && k == "url" {
+				m[k] = expand(u, func(name, before string) string { return inAddress(value(name), before) })
+			} else {
+				m[k] = mapStrings(x, fill)
 			}
-			return val
-		})
-	})
+		}
+	} else {
+		v = mapStrings(v, fill)
+	}
 	if missing != "" {
 		return nil, sayNoValue.Error(missing)
 	}
 	return json.Marshal(v)
+}
+
+// inAddress is v as an address takes it after before: escaped as a query value after a "?",
+// as a path segment (or fragment) after the site, and as it is where it is the site itself (a
+// parameter that holds the whole address, or its start).
+func inAddress(v, before string) string {
+	_, rest, scheme := strings.Cut(before, "://")
+	switch {
+	case strings.Contains(before, "#"):
+		return weburl.Escape(v, false)
+	case strings.Contains(before, "?"):
+		return weburl.Escape(v, true)
+	case scheme && strings.Contains(rest, "/"):
+		return weburl.Escape(v, false)
+	}
+	return v
 }
 
 // Params lists the parameters a step's arguments name.
@@ -317,6 +352,15 @@ func (w *Workflow) Check() error {
 				return sayFoundBySecret.Error(i+1, t.Param)
 			}
 		}
+		if s.For != "" && !named[s.For] {
+			return sayNotParam.Error(i+1, s.For)
+		}
+		// A secret in an address would be sent, shown and kept where addresses are.
+		for _, p := range s.Params() {
+			if u, ok := m["url"].(string); ok && secret[p] && strings.Contains(u, "{{"+p+"}}") {
+				return saySecretURL.Error(i+1, p)
+			}
+		}
 		// Step i+1 may open a tab itself (tab_open works in the tab it opens); the steps
 		// before it can have opened at most i.
 		if s.Tab < 0 || s.Tab > i+1 {
@@ -403,6 +447,7 @@ var (
 	sayNotParam      = i18n.Sentence{Key: "wfErrNotParam", English: "step $1 uses {{$2}}, which is not a parameter"}
 	sayTargetBare    = i18n.Sentence{Key: "wfErrTargetBare", English: "step $1 has a target with neither a role nor a tag"}
 	sayNotTarget     = i18n.Sentence{Key: "wfErrNotTarget", English: "step $1 names the element “$2”, which is not one of its targets"}
+	saySecretURL     = i18n.Sentence{Key: "wfErrSecretInAddress", English: "step $1 puts the secret {{$2}} in an address, where it would be sent, shown and kept"}
 	sayFoundBySecret = i18n.Sentence{Key: "wfErrFoundBySecret", English: "step $1 finds an element by the secret {{$2}}, which is never looked for on a page"}
 	sayBadTab        = i18n.Sentence{Key: "wfErrBadTab", English: "step $1 works in the run's tab $2, which the steps before it cannot have opened"}
 	sayForeignTab    = i18n.Sentence{Key: "wfErrForeignTab", English: "it works in a tab the run neither started in nor opened, which a replay could not find again"}

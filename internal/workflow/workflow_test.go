@@ -108,7 +108,7 @@ func TestANamelessControlIsFoundAgainByWhatItsPageCallsIt(t *testing.T) {
 	text := tool.Format(then, tool.SnapOptions{})
 	require.Contains(t, text, `button [e4] hint="trash"`)
 	bin := tool.Element{Ref: "e4", Role: "button", Tag: "button", Hint: "trash", Origin: site(then.URL)}
-	w, err := Record("Remove an address", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"e4"}`), Elements: []tool.Element{bin}, URL: then.URL, Seen: text}})
+	w, err := Record("Remove an address", "", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"e4"}`), Elements: []tool.Element{bin}, URL: then.URL, Seen: text}})
 	require.NoError(t, err)
 	require.Len(t, w.Steps, 2) // the page it was on, and the click
 	tg := w.Steps[1].Targets[0]
@@ -161,7 +161,7 @@ func recorded(t *testing.T) (*Workflow, *tool.Snap) {
 		{Tool: "type", Args: json.RawMessage(`{"ref":"e5","text":"hunter2"}`), Elements: []tool.Element{pw}, URL: s.URL, Sensitive: true, Seen: text},
 		{Tool: "click", Args: json.RawMessage(`{"ref":"e6"}`), Elements: []tool.Element{submit}, URL: s.URL, Seen: text},
 	}
-	w, err := Record("Search WebMD", calls)
+	w, err := Record("Search WebMD", "", calls)
 	require.NoError(t, err)
 	require.NoError(t, w.Check())
 	return w, s
@@ -192,7 +192,7 @@ func TestClicksOnCheckboxesAreKeptAsTheirState(t *testing.T) {
 	el := func(ref, role, name string) []tool.Element {
 		return []tool.Element{{Ref: ref, Role: role, Name: name, Tag: "input", Origin: "http://shop.test"}}
 	}
-	w, err := Record("Settings", []Call{
+	w, err := Record("Settings", "", []Call{
 		{Tool: "click", Args: json.RawMessage(`{"ref":"e1"}`), Elements: el("e1", "checkbox", "Newsletter"), URL: "http://shop.test/", Checked: &on},
 		{Tool: "click", Args: json.RawMessage(`{"ref":"e2"}`), Elements: el("e2", "switch", "Dark mode"), URL: "http://shop.test/", Checked: &off},
 		{Tool: "click", Args: json.RawMessage(`{"ref":"e3"}`), Elements: el("e3", "radio", "Pro"), URL: "http://shop.test/", Checked: &on},
@@ -410,7 +410,7 @@ func TestExtendKeepsTheStepsThatRanAndTheModelsRepair(t *testing.T) {
 // A drag keeps both its elements as targets, what is dragged first, and says itself as its
 // card did.
 func TestDragKeepsWhatAndWhere(t *testing.T) {
-	w, err := Record("Sort", []Call{{Tool: "drag", URL: "https://board.test/",
+	w, err := Record("Sort", "", []Call{{Tool: "drag", URL: "https://board.test/",
 		Args:     json.RawMessage(`{"ref":"e1","to":{"ref":"e4"},"tabId":7}`),
 		Elements: []tool.Element{{Ref: "e1", Role: "listitem", Tag: "li", Name: "Write the spec"}, {Ref: "e4", Role: "listitem", Tag: "li", Name: "Ship 1.0"}},
 		Seen:     "h2: Done\nli [e1]: Write the spec\nli [e4]: Ship 1.0\n"}})
@@ -431,7 +431,7 @@ func TestARunThatGaveFilesIsNotSaved(t *testing.T) {
 		{Tool: "navigate", Args: json.RawMessage(`{"url":"http://shop.test/apply"}`), URL: "http://shop.test/apply"},
 		{Tool: "upload_file", Args: json.RawMessage(`{"ref":"e3","files":["cv.pdf"]}`), URL: "http://shop.test/apply"},
 	}
-	_, err := Record("Apply", calls)
+	_, err := Record("Apply", "", calls)
 	assert.ErrorContains(t, err, "the run gave a page files, which a workflow cannot do again")
 	base := &Workflow{Name: "Apply", Version: 1, Steps: []Step{{Tool: "navigate", Args: json.RawMessage(`{"url":"http://shop.test/apply"}`), URL: "http://shop.test/apply"}}}
 	_, err = Extend(base, 1, nil, calls[1:])
@@ -470,10 +470,10 @@ func TestAWorkflowWorksInTheTabsItsStepsOpened(t *testing.T) {
 	}
 
 	// The model named the new tab in its call, or switched to it first.
-	named, err := Record("Order", []Call{opens, typed(`{"ref":"e1","text":"Ana","tabId":9}`, 9), done})
+	named, err := Record("Order", "", []Call{opens, typed(`{"ref":"e1","text":"Ana","tabId":9}`, 9), done})
 	require.NoError(t, err)
 	closes := Call{Tool: "tab_close", Args: json.RawMessage(`{"tabIds":[9]}`), Tab: 3}
-	switched, err := Record("Order", []Call{opens, sw(9), typed(`{"ref":"e1","text":"Ana"}`, 9), sw(3), done, closes})
+	switched, err := Record("Order", "", []Call{opens, sw(9), typed(`{"ref":"e1","text":"Ana"}`, 9), sw(3), done, closes})
 	require.NoError(t, err)
 	require.NoError(t, switched.Check())
 	tabsOf := func(w *Workflow) (out []int) {
@@ -489,10 +489,10 @@ func TestAWorkflowWorksInTheTabsItsStepsOpened(t *testing.T) {
 	assert.Equal(t, "switch to the run's tab 2", switched.Steps[2].What)
 	assert.JSONEq(t, `{}`, string(switched.Steps[2].Args), "no tab id is kept")
 
-	_, err = Record("Order", []Call{opens, typed(`{"ref":"e1","text":"Ana","tabId":42}`, 42)})
+	_, err = Record("Order", "", []Call{opens, typed(`{"ref":"e1","text":"Ana","tabId":42}`, 42)})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "step 3 (type): it works in a tab the run neither started in nor opened")
-	_, err = Record("Order", []Call{opens, {Tool: "tab_close", Args: json.RawMessage(`{"tabIds":[42]}`), Tab: 3}})
+	_, err = Record("Order", "", []Call{opens, {Tool: "tab_close", Args: json.RawMessage(`{"tabIds":[42]}`), Tab: 3}})
 	require.Error(t, err, "a tab of the user's closed")
 
 	// The replay: its own tabs are 100, and 200 which its click opens.
@@ -567,7 +567,7 @@ func TestAResultNamedAfterTheSearchFollowsTheRunsValue(t *testing.T) {
 		return []tool.Element{{Ref: ref, Role: role, Name: name, Origin: site(then.URL)}}
 	}
 	box := el("textbox", "Search restaurants", "e1")
-	w, err := Record("Find a table", []Call{
+	w, err := Record("Find a table", "", []Call{
 		{Tool: "type", Args: json.RawMessage(`{"ref":"e1","text":"Luigi","submit":true}`), Elements: box, URL: then.URL, Seen: seen},
 		{Tool: "click", Args: json.RawMessage(`{"ref":"e4"}`), Elements: el("link", "Luigi's Trattoria", "e4"), URL: then.URL, Seen: seen},
 		{Tool: "wait_for", Args: json.RawMessage(`{"text":"Booked at LUIGI, not Luigino"}`), URL: then.URL, Seen: seen},
@@ -602,7 +602,7 @@ func TestAResultNamedAfterTheSearchFollowsTheRunsValue(t *testing.T) {
 	assert.Equal(t, "e2", match(other, home, "Office"), "nothing holds the new value: the link as recorded")
 
 	// Two letters, or a password, are not followed.
-	short, err := Record("Short", []Call{
+	short, err := Record("Short", "", []Call{
 		{Tool: "type", Args: json.RawMessage(`{"ref":"e1","text":"Pi"}`), Elements: box, URL: then.URL, Seen: seen},
 		{Tool: "click", Args: json.RawMessage(`{"ref":"e5"}`), Elements: el("link", "Pizza Roma", "e5"), URL: then.URL, Seen: seen},
 	})
@@ -635,7 +635,7 @@ func TestABannerClosedAsThePageLoadedIsOptional(t *testing.T) {
 	}
 	typed := Call{Tool: "type", Args: json.RawMessage(`{"ref":"e5","text":"ana@example.com"}`), URL: page.URL, Seen: seen,
 		Elements: []tool.Element{{Ref: "e5", Role: "textbox", Name: "Email", Origin: site(page.URL)}}}
-	w, err := Record("Read", []Call{click("e1", "Accept all", true), click("e2", "No thanks", true), typed, click("e4", "Close", true)})
+	w, err := Record("Read", "", []Call{click("e1", "Accept all", true), click("e2", "No thanks", true), typed, click("e4", "Close", true)})
 	require.NoError(t, err)
 	var optional []bool
 	for _, s := range w.Steps {
@@ -645,7 +645,7 @@ func TestABannerClosedAsThePageLoadedIsOptional(t *testing.T) {
 	assert.Equal(t, "click button “Accept all”, if the page shows it", w.Steps[1].What)
 
 	for _, c := range []Call{click("e3", "Delete", true), click("e1", "Accept all", false)} {
-		w, err := Record("Other", []Call{c})
+		w, err := Record("Other", "", []Call{c})
 		require.NoError(t, err)
 		assert.False(t, w.Steps[1].Optional, c.Elements[0].Name)
 	}
@@ -682,7 +682,7 @@ func TestAReplayStoppedByASignInFormSaysSo(t *testing.T) {
 	seen := tool.Format(start, tool.SnapOptions{})
 	done := Call{Tool: "click", Args: json.RawMessage(`{"ref":"e2"}`), URL: start.URL, Seen: seen,
 		Elements: []tool.Element{{Ref: "e2", Role: "button", Name: "Done", Origin: site(start.URL)}}}
-	w, err := Record("Order", []Call{done})
+	w, err := Record("Order", "", []Call{done})
 	require.NoError(t, err)
 	login := func(u string) *tool.Snap {
 		return &tool.Snap{URL: u, Tree: []tool.Item{{Node: &tool.Node{Role: "heading", Name: "Sign in", Level: 1}},
@@ -745,4 +745,75 @@ func TestANameWithACountIsFoundWhenTheCountChanged(t *testing.T) {
 	assert.Equal(t, "e1", match(page("Cart, 4 items", "Help"), "Cart, 2 items"))
 	assert.Equal(t, "the page has no link “Inbox (12)”; it has link “Inbox (15)”, link “Inbox (2)”", match(page("Inbox (15)", "Inbox (2)"), "Inbox (12)"))
 	assert.Equal(t, "the page has no link “12”; it has link “15”", match(page("15"), "12"))
+}
+
+// The addresses a run went to carry values: one typed before, as a whole path segment or query
+// value, is written as its parameter (and escaped as its place in the address wants); a query
+// value the task gave becomes a parameter of its own; a result's own address, made for a value
+// typed before, cannot be written for another, and a replay with another value stops there
+// rather than go to the recorded result.
+func TestAnAddressTakesTheRunsValues(t *testing.T) {
+	page := results("Luigi's Trattoria")
+	seen := tool.Format(page, tool.SnapOptions{})
+	box := []tool.Element{{Ref: "e1", Role: "textbox", Name: "Search restaurants", Origin: site(page.URL)}}
+	nav := func(u string) Call {
+		return Call{Tool: "navigate", Args: json.RawMessage(`{"url":"` + u + `"}`), URL: u}
+	}
+	w, err := Record("Book", "Book a table at Luigi in Paris.\nFor two, with usb cables", []Call{
+		nav("https://food.test/find?q=usb+cables&ref=nav_logo&lang=fr"),
+		{Tool: "type", Args: json.RawMessage(`{"ref":"e1","text":"Luigi"}`), Elements: box, URL: page.URL, Seen: seen},
+		nav("https://food.test/search/Luigi?city=Paris&x=luigi#top"),
+		nav("https://food.test/r/luigis-trattoria/book"),
+		nav("https://food.test/r/art-cafe"),
+	})
+	require.NoError(t, err)
+	require.NoError(t, w.Check())
+	url := func(k int) string {
+		var in struct {
+			URL string `json:"url"`
+		}
+		require.NoError(t, json.Unmarshal(w.Steps[k].Args, &in))
+		return in.URL
+	}
+	assert.Equal(t, "https://food.test/find?q={{search}}&ref=nav_logo&lang=fr", url(0), "what the task asked for; not a word of its own")
+	assert.Equal(t, "https://food.test/search/{{search_restaurants}}?city={{city}}&x={{search_restaurants}}#top", url(2))
+	assert.Equal(t, "https://food.test/r/luigis-trattoria/book", url(3))
+	assert.Equal(t, "search_restaurants", w.Steps[3].For)
+	assert.Contains(t, w.Steps[3].What, "(found for {{search_restaurants}}: with another value, the replay stops here)")
+	assert.Empty(t, w.Steps[4].For, "“art” is not “cafe”: made for no value")
+	assert.Equal(t, []Param{
+		{Name: "search", Label: "search", Default: "usb cables"},
+		{Name: "search_restaurants", Label: "Search restaurants", Default: "Luigi"},
+		{Name: "city", Label: "city", Default: "Paris"},
+	}, w.Params)
+
+	values := map[string]string{"search": "câble & prise", "search_restaurants": "Chez Ana/2", "city": "Saint Denis"}
+	b := &fakeBrowser{snap: page}
+	stop := b.runner(w, values).Run(context.Background(), 0)
+	require.NotNil(t, stop)
+	assert.Equal(t, 3, stop.Step)
+	assert.Equal(t, StopMoved, stop.Kind)
+	assert.Equal(t, "the recorded run went to an address it found for “Luigi”; where to go for “Chez Ana/2” is not known", stop.Reason)
+	assert.Equal(t, []string{
+		`{"url":"https://food.test/find?q=c%C3%A2ble+%26+prise\u0026ref=nav_logo\u0026lang=fr"}`,
+		`{"ref":"e1","text":"Chez Ana/2"}`,
+		`{"url":"https://food.test/search/Chez%20Ana%2F2?city=Saint+Denis\u0026x=Chez+Ana%2F2#top"}`,
+	}, b.calls)
+
+	// The recorded value (any case): its address.
+	values["search_restaurants"] = "luigi "
+	b = &fakeBrowser{snap: page}
+	require.Nil(t, b.runner(w, values).Run(context.Background(), 0))
+	assert.Len(t, b.calls, 5)
+
+	// A parameter that is the whole address is put in as it is.
+	whole, err := Fill(json.RawMessage(`{"url":"{{site}}/s?q={{q}}"}`), map[string]string{"site": "https://a.test", "q": "a/b"})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"url":"https://a.test/s?q=a%2Fb"}`, string(whole))
+
+	// An import cannot put a secret in an address.
+	w.Params[2].Secret, w.Params[2].Default = true, ""
+	err = w.Check()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "step 3 puts the secret {{city}} in an address")
 }

@@ -3331,10 +3331,12 @@
     if (link && link.target && !/^_(self|parent|top)$/i.test(link.target)) out.newTab = true;
     const popup = (el.getAttribute("aria-haspopup") || "").toLowerCase();
     if (/^(listbox|tree|grid|dialog)$/.test(popup)) out.popup = popup;
-    // In a box over the page: a dialog, or a box fixed on the screen (a cookie banner).
+    // In a box over the page: a dialog, or a box fixed on the screen (a cookie banner), and
+    // whether the box speaks of cookies (whatever its buttons say: "OK, understood").
     for (let x = el; x && x.nodeType === 1; x = parentOf(x)) {
       if (x.localName === "dialog" || /^(dialog|alertdialog)$/.test(roleOf(x)) || x.getAttribute("aria-modal") === "true" || style(x).position === "fixed") {
         out.over = true;
+        if (/\bcookies?\b/i.test((x.innerText || "").slice(0, 3000))) out.consent = true;
         break;
       }
     }

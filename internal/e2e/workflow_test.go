@@ -1093,7 +1093,7 @@ func TestAReplayGoesOnWhereTheCookieBannerIsGone(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
-		clickOn(t, `button "Accept all"`),
+		clickOn(t, `button "OK, understood"`),
 		calls(call("snapshot", nil)),
 		func(c *testkit.Conversation) []testkit.Call {
 			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `textbox "Email"`), "text": "ana@example.com"})}
@@ -1103,7 +1103,7 @@ func TestAReplayGoesOnWhereTheCookieBannerIsGone(t *testing.T) {
 	panel, tab, m := p.runOn(t, site, "banner-news.html", "subscribe me")
 	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
 	steps := saveWorkflow(t, panel, "Subscribe")
-	if len(steps) != 4 || steps[1] != "click button “Accept all”, if the page shows it" {
+	if len(steps) != 4 || steps[1] != "click button “OK, understood”, if the page shows it" {
 		t.Fatalf("the workflow's steps: %q", steps)
 	}
 	m.Close()
@@ -1115,7 +1115,7 @@ func TestAReplayGoesOnWhereTheCookieBannerIsGone(t *testing.T) {
 		t.Errorf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
 	}
 	said := JS[string](t, panel, `[...document.querySelectorAll('#messages .msg[data-role="assistant"]')].map(m => m.textContent).join("|")`)
-	if !strings.Contains(said, "Went on without step 2 (click button “Accept all”, if the page shows it), which only closes what a page shows as it loads: the page has no button “Accept all”") {
+	if !strings.Contains(said, "Went on without step 2 (click button “OK, understood”, if the page shows it), which only closes what a page shows as it loads: the page has no button “OK, understood”") {
 		t.Errorf("the replay's chat: %q", said)
 	}
 	if f := site.Forms(); len(f) != 2 || f[1].Get("email") != "bo@example.com" {

@@ -36,6 +36,8 @@ type Element struct {
 	// Over: it is in a box over the page, a dialog or a box fixed on the screen (a cookie
 	// banner, a sign-up prompt): a workflow may find it gone another time.
 	Over bool `json:"over,omitempty"`
+	// Consent: that box speaks of cookies (a consent banner, whatever its buttons say).
+	Consent bool `json:"consent,omitempty"`
 }
 
 // valueRoles set a value rather than perform an action: what their label says ("Send me

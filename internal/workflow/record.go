@@ -234,7 +234,7 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 		t.Nth, t.Near = seen(c.Seen, ref, t)
 		t.Param = r.heldBy(t.Name)
 		s.Targets = append(s.Targets, t)
-		s.Optional = c.Tool == "click" && len(s.Targets) == 1 && e.Over && dismisses(t)
+		s.Optional = c.Tool == "click" && len(s.Targets) == 1 && e.Over && (dismisses(t) || e.Consent && (t.Role == "button" || t.Role == "link"))
 		return "@" + strconv.Itoa(len(s.Targets)), true
 	})
 	if bad != "" {

@@ -649,6 +649,12 @@ func TestABannerClosedAsThePageLoadedIsOptional(t *testing.T) {
 		require.NoError(t, err)
 		assert.False(t, w.Steps[1].Optional, c.Elements[0].Name)
 	}
+	// In a box that speaks of cookies, any button answers the banner ("OK, understood").
+	consent := click("e3", "OK, understood", true)
+	consent.Elements[0].Consent = true
+	banner, err := Record("Other", "", []Call{consent})
+	require.NoError(t, err)
+	assert.True(t, banner.Steps[1].Optional)
 
 	// The replay, on the page as it is another time: no banner, no prompt.
 	after := &tool.Snap{URL: page.URL, Tree: []tool.Item{{Node: &tool.Node{Role: "textbox", Name: "Email", Ref: "e1"}}, {Node: &tool.Node{Role: "button", Name: "Close", Ref: "e2"}}}}

@@ -149,7 +149,7 @@ func (b *fakeBrowser) runner(w *Workflow, values map[string]string) *Runner {
 
 // A run on webmd (search for "flu", press Submit, with a password typed on the way) as the agent
 // made it, with the elements the page described before the gate.
-func recorded(t *testing.T) (*Workflow, *tool.Snap) {
+func recorded(t testing.TB) (*Workflow, *tool.Snap) {
 	s := snap(t, "webmd-1")
 	text := tool.Format(s, tool.SnapOptions{})
 	search := tool.Element{Ref: "e5", Role: "textbox", Name: "Enter Search Keywords. Use the arrow keys to navigate suggestions.", Tag: "input", Origin: site(s.URL)}
@@ -822,4 +822,31 @@ func TestAnAddressTakesTheRunsValues(t *testing.T) {
 	err = w.Check()
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "step 3 puts the secret {{city}} in an address")
+}
+
+// An imported workflow is anyone's JSON: whatever Check lets through is listed in words,
+// filled with values and replayed without a panic.
+func FuzzImportedWorkflow(f *testing.F) {
+	w, _ := recorded(f)
+	seed, _ := json.Marshal(w)
+	f.Add(seed)
+	f.Add([]byte(`{"name":"a","steps":[{"tool":"navigate","args":{"url":"https://x.test/{{q}}?a={{q}}#{{q}}"},"for":"q"}],"params":[{"name":"q","default":"a b"}]}`))
+	f.Add([]byte(`{"name":"a","steps":[{"tool":"tab_close","args":{},"closes":[0],"tab":1},{"tool":"click","args":{"ref":"@1"},"targets":[{"role":"button","param":"q"}]}],"params":[{"name":"q"}]}`))
+	page := results("Luigi's Trattoria")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var w Workflow
+		if json.Unmarshal(data, &w) != nil || w.Check() != nil {
+			return
+		}
+		values := map[string]string{}
+		for _, p := range w.Params {
+			values[p.Name] = p.Default + " x/?&#"
+		}
+		for _, s := range w.Steps {
+			_ = Says(s).English()
+			_, _ = Fill(s.Args, values)
+		}
+		b := &fakeBrowser{snap: page}
+		_ = b.runner(&w, values).Run(context.Background(), 0)
+	})
 }

@@ -418,7 +418,7 @@ func (e *Engine) saveRepaired(ctx context.Context, ses *store.Session, name stri
 	if at < 0 {
 		return nil, store.FieldSays("workflow", sayModelPartGone.With())
 	}
-	w, err := workflow.Extend(base, wf.RepairFrom, recordedCalls(ses.Messages[:at]), recordedCalls(ses.Messages[at:]))
+	w, err := workflow.Extend(base, wf.RepairFrom, wf.Values, recordedCalls(ses.Messages[:at]), recordedCalls(ses.Messages[at:]))
 	if err != nil {
 		return nil, store.FieldSays("workflow", sayRepairNotAWorkflow.With(err))
 	}

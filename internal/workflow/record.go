@@ -92,9 +92,10 @@ func repeatable(c Call) error {
 // ones the kept steps use, and the ones the model's calls typed: a value it typed as a
 // placeholder of base ("{{restaurant}}", as it is told to) stays that parameter.
 //
-// ran are the replay's calls of the steps that ran (the tabs the model works in are counted
-// on from the ones they opened).
-func Extend(base *Workflow, upto int, ran, calls []Call) (*Workflow, error) {
+// values are the replay's (the model's pages show them, not the recorded ones: a result named
+// after the replay's search follows its parameter), and ran its calls of the steps that ran
+// (the tabs the model works in are counted on from the ones they opened).
+func Extend(base *Workflow, upto int, values map[string]string, ran, calls []Call) (*Workflow, error) {
 	if upto < 0 || upto > len(base.Steps) {
 		return nil, sayNoStep.Error(upto + 1)
 	}
@@ -106,7 +107,7 @@ func Extend(base *Workflow, upto int, ran, calls []Call) (*Workflow, error) {
 			used[p] = true
 		}
 	}
-	r := recorder{w: w, known: map[string]Param{}}
+	r := recorder{w: w, known: map[string]Param{}, values: values}
 	for _, c := range ran {
 		if acting[c.Tool] {
 			_, _ = r.tab(c) // a tab it did not know stays unknown: the model's step there is refused
@@ -156,7 +157,8 @@ type recorder struct {
 	// taken, and last the place of the step before.
 	tabs    map[int]int
 	n, last int
-	task    string // what the user asked, as norm writes it
+	task    string            // what the user asked, as norm writes it
+	values  map[string]string // in a repair, the replay's values of the known parameters
 }
 
 // tab is the place in the run of the tab call c works in (Step.Tab), counting the tabs it
@@ -433,29 +435,37 @@ func dismisses(t Target) bool {
 // for).
 func (r *recorder) heldBy(name string) string {
 	n := norm(name)
-	for _, p := range r.w.Params {
-		if followed(p) && holds(n, norm(p.Default)) {
+	for _, p := range r.followed() {
+		if holds(n, norm(p.Default)) {
 			return p.Name
 		}
 	}
 	return ""
 }
 
-// followed says whether a value typed before is looked for in what a later step names (an
-// element's name, a text it waits for): one of three characters or more, never a secret's.
-func followed(p Param) bool {
-	v := strings.TrimSpace(p.Default)
-	return !p.Secret && utf8.RuneCountInString(v) >= 3 && !strings.Contains(v, "{{")
+// followed are the values typed before that are looked for in what a later step names (an
+// element's name, a text it waits for, an address): of three characters or more, never a
+// secret's. Each is its parameter with the value the run had (in a repair, the replay's:
+// the pages the model worked on showed that one).
+func (r *recorder) followed() []Param {
+	var out []Param
+	for _, p := range r.w.Params {
+		if v, ok := r.values[p.Name]; ok {
+			p.Default = v
+		}
+		v := strings.TrimSpace(p.Default)
+		if !p.Secret && utf8.RuneCountInString(v) >= 3 && !strings.Contains(v, "{{") {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // follow is text with each value typed before that it holds as whole words (letter case
 // aside) written as its {{parameter}}.
 func (r *recorder) follow(text string) string {
-	for _, p := range r.w.Params {
+	for _, p := range r.followed() {
 		v := p.Default
-		if !followed(p) {
-			continue
-		}
 		var b strings.Builder
 		for i := 0; i < len(text); {
 			end := i + len(v)
@@ -529,8 +539,8 @@ func (r *recorder) address(raw string) (string, string) {
 // typedAs is the parameter whose value typed before v is (letter case and spaces around
 // aside), or "".
 func (r *recorder) typedAs(v string) string {
-	for _, p := range r.w.Params {
-		if followed(p) && strings.EqualFold(strings.TrimSpace(v), strings.TrimSpace(p.Default)) {
+	for _, p := range r.followed() {
+		if strings.EqualFold(strings.TrimSpace(v), strings.TrimSpace(p.Default)) {
 			return p.Name
 		}
 	}
@@ -542,10 +552,7 @@ func (r *recorder) typedAs(v string) string {
 // or a plural does), or "".
 func (r *recorder) madeFor(part string) string {
 	in := words(part)
-	for _, p := range r.w.Params {
-		if !followed(p) {
-			continue
-		}
+	for _, p := range r.followed() {
 		v := words(p.Default)
 		for i := 0; len(v) > 0 && i+len(v) <= len(in); i++ {
 			j := 0

@@ -392,7 +392,7 @@ func TestExtendKeepsTheStepsThatRanAndTheModelsRepair(t *testing.T) {
 		{Tool: "type", Args: json.RawMessage(`{"ref":"e7","text":"asap"}`), Elements: []tool.Element{note}, URL: s.URL, Seen: text},
 		{Tool: "click", Args: json.RawMessage(`{"ref":"e6"}`), Elements: []tool.Element{go_}, URL: s.URL, Seen: text},
 	}
-	w, err := Extend(base, 2, nil, calls)
+	w, err := Extend(base, 2, nil, nil, calls)
 	require.NoError(t, err)
 	assert.Equal(t, "w1", w.ID)
 	assert.Equal(t, base.Version+1, w.Version)
@@ -403,7 +403,7 @@ func TestExtendKeepsTheStepsThatRanAndTheModelsRepair(t *testing.T) {
 	assert.Equal(t, base.Params[0], w.Params[0], "kept by the steps that ran")
 	assert.Equal(t, base.Params[1], w.Params[1], "the secret the model typed as its placeholder")
 	assert.Equal(t, Param{Name: "note", Label: "Note", Default: "asap"}, w.Params[2])
-	_, err = Extend(base, 2, nil, calls[:1])
+	_, err = Extend(base, 2, nil, nil, calls[:1])
 	assert.EqualError(t, err, "the model's part did nothing a workflow can repeat")
 }
 
@@ -434,7 +434,7 @@ func TestARunThatGaveFilesIsNotSaved(t *testing.T) {
 	_, err := Record("Apply", "", calls)
 	assert.ErrorContains(t, err, "the run gave a page files, which a workflow cannot do again")
 	base := &Workflow{Name: "Apply", Version: 1, Steps: []Step{{Tool: "navigate", Args: json.RawMessage(`{"url":"http://shop.test/apply"}`), URL: "http://shop.test/apply"}}}
-	_, err = Extend(base, 1, nil, calls[1:])
+	_, err = Extend(base, 1, nil, nil, calls[1:])
 	assert.ErrorContains(t, err, "files are never stored")
 }
 
@@ -816,6 +816,19 @@ func TestAnAddressTakesTheRunsValues(t *testing.T) {
 	whole, err := Fill(json.RawMessage(`{"url":"{{site}}/s?q={{q}}"}`), map[string]string{"site": "https://a.test", "q": "a/b"})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"url":"https://a.test/s?q=a%2Fb"}`, string(whole))
+
+	// The model that finishes a replay stopped there works on pages that show the replay's
+	// value: what it opens and where it goes follow it as the recorded run's did.
+	other := results("Chez Ana Bistro")
+	repair, err := Extend(w, 3, map[string]string{"search": "usb cables", "search_restaurants": "Chez Ana", "city": "Paris"}, nil, []Call{
+		{Tool: "click", Args: json.RawMessage(`{"ref":"e3"}`), Elements: []tool.Element{{Ref: "e3", Role: "link", Name: "Chez Ana Bistro", Origin: site(other.URL)}}, URL: other.URL, Seen: tool.Format(other, tool.SnapOptions{})},
+		nav("https://food.test/r/chez-ana-bistro/book"),
+	})
+	require.NoError(t, err)
+	require.Len(t, repair.Steps, 5)
+	assert.Equal(t, "search_restaurants", repair.Steps[3].Targets[0].Param)
+	assert.Equal(t, "search_restaurants", repair.Steps[4].For)
+	assert.Equal(t, w.Params, repair.Params, "no parameter of the replay's values")
 
 	// An import cannot put a secret in an address.
 	w.Params[2].Secret, w.Params[2].Default = true, ""

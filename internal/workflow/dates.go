@@ -8,13 +8,15 @@ import (
 
 // A value given to a run may be a date counted from the day it runs, as a schedule needs
 // ("every morning, book for tomorrow"): {{today}}, {{today+1}}, {{today-7}}. It is written as
-// the parameter's recorded value was (2026-12-02, 02/12/2026, 12/02/2026, 02.12.2026), the
-// ISO way when that was no date.
+// the parameter's recorded value was (2026-12-02, 02/12/2026, 12/02/2026, 02.12.2026, and in
+// English words: December 2, 2026, Wed, 2 Dec 2026, Dec 2), the ISO way when that was no date.
 
 // dateLayouts are the ways a date is typed into a page that Dated writes again. Where day and
 // month could be either way round (02/12/2026), the reading nearer to the day the workflow was
 // recorded is the one meant.
-var dateLayouts = []string{"2006-01-02", "02/01/2006", "01/02/2006", "02.01.2006", "2/1/2006", "1/2/2006"}
+var dateLayouts = []string{"2006-01-02", "02/01/2006", "01/02/2006", "02.01.2006", "2/1/2006", "1/2/2006",
+	"January 2, 2006", "Jan 2, 2006", "2 January 2006", "2 Jan 2006", "Monday, January 2, 2006", "Mon, Jan 2, 2006",
+	"Monday 2 January 2006", "Mon, 2 Jan 2006", "Mon 2 Jan 2006", "January 2", "Jan 2", "2 January", "2 Jan"}
 
 // MaxDays bounds how far from today a value may count.
 const MaxDays = 3660

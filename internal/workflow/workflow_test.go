@@ -717,12 +717,15 @@ func TestADateCountedFromTheDayOfTheRun(t *testing.T) {
 	w := &Workflow{CreatedAt: recorded.UnixMilli(), Params: []Param{
 		{Name: "iso", Default: "2026-12-02"}, {Name: "eu", Default: "02/12/2026"}, {Name: "us", Default: "12/02/2026"},
 		{Name: "de", Default: "02.12.2026"}, {Name: "text", Default: "Luigi"},
+		{Name: "words", Default: "December 2, 2026"}, {Name: "day", Default: "Wed, 2 Dec 2026"}, {Name: "short", Default: "dec 2"},
 	}}
 	now := time.Date(2027, 2, 27, 8, 0, 0, 0, time.UTC)
 	got := Dated(w, map[string]string{"iso": "{{today+1}}", "eu": "{{today+2}}", "us": " {{today}} ", "de": "{{today-27}}",
-		"text": "{{today}}", "other": "{{today+x}}", "far": "{{today+9999}}", "plain": "Chez Ana"}, now)
+		"text": "{{today}}", "other": "{{today+x}}", "far": "{{today+9999}}", "plain": "Chez Ana",
+		"words": "{{today+1}}", "day": "{{today+2}}", "short": "{{today}}"}, now)
 	assert.Equal(t, map[string]string{"iso": "2027-02-28", "eu": "01/03/2027", "us": "02/27/2027", "de": "31.01.2027",
-		"text": "2027-02-27", "other": "{{today+x}}", "far": "{{today+9999}}", "plain": "Chez Ana"}, got)
+		"text": "2027-02-27", "other": "{{today+x}}", "far": "{{today+9999}}", "plain": "Chez Ana",
+		"words": "February 28, 2027", "day": "Mon, 1 Mar 2027", "short": "Feb 27"}, got)
 	// An outside agent reads it in the values' schema.
 	props := w.Schema()["properties"].(map[string]any)
 	assert.Contains(t, props["eu"].(map[string]any)["description"], "{{today+1}}")

@@ -117,6 +117,9 @@ function editForm(w) {
     params.append(row);
   }
   const steps = el("ol", { className: "wf-edit-steps" });
+  // The steps that go to an address found for a value's recorded value (a result's own): the
+  // user may let them go there whatever the value (the address serves every value).
+  const madeFor = new WeakMap(draft.steps.filter((s) => s.for).map((s) => [s, s.for]));
   const drawSteps = () => {
     steps.replaceChildren(...draft.steps.map((s, i) => el("li", {},
       el("span", { textContent: say(s.whatText, s.what || s.tool) }),
@@ -125,6 +128,9 @@ function editForm(w) {
       (s.targets || []).length ? el("label", { className: "check wf-optional" },
         el("input", { type: "checkbox", checked: !!s.optional, onchange: (e) => (s.optional = e.target.checked) }),
         el("span", { textContent: t("wfOptional") })) : false,
+      madeFor.has(s) ? el("label", { className: "check wf-for" },
+        el("input", { type: "checkbox", checked: !!s.for, onchange: (e) => (e.target.checked ? (s.for = madeFor.get(s)) : delete s.for) }),
+        el("span", { textContent: t("wfForStop", "{{" + madeFor.get(s) + "}}") })) : false,
       el("button", { type: "button", className: "icon", title: t("wfUp"), "aria-label": t("wfUp"), textContent: "↑", disabled: i === 0, onclick: () => move(i, -1) }),
       el("button", { type: "button", className: "icon", title: t("wfDown"), "aria-label": t("wfDown"), textContent: "↓", disabled: i === draft.steps.length - 1, onclick: () => move(i, 1) }),
       el("button", { type: "button", className: "wf-remove-step", textContent: t("wfRemoveStep"), disabled: draft.steps.length === 1, onclick: () => { draft.steps.splice(i, 1); drawSteps(); } }))));

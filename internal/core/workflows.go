@@ -93,10 +93,20 @@ func (c *Core) updateWorkflow(ctx context.Context, p WorkflowUpdate) (*workflow.
 	w := p.Workflow
 	w.Name = strings.TrimSpace(w.Name)
 	unworded(&w)
+	// A parameter is used by a step's values, by an element it finds by the run's value (a
+	// result named after the search), and by an address made for its recorded value.
 	used := map[string]bool{}
 	for _, s := range w.Steps {
 		for _, name := range s.Params() {
 			used[name] = true
+		}
+		for _, t := range s.Targets {
+			if t.Param != "" {
+				used[t.Param] = true
+			}
+		}
+		if s.For != "" {
+			used[s.For] = true
 		}
 	}
 	var params []workflow.Param

@@ -89,3 +89,20 @@ func TestDeletingAWorkflowTakesItsSchedules(t *testing.T) {
 	assert.Equal(t, news.ID, left[0].ID)
 	assert.Equal(t, news.NextAt, a.last(), "the alarm is at the schedule left")
 }
+
+// An edit that takes out the step that typed a value keeps the parameter the steps after it
+// still go by: a result named after the search, an address made for its value.
+func TestAnEditKeepsTheValuesLaterStepsGoBy(t *testing.T) {
+	ctx := context.Background()
+	c := New(ctx, store.NewMemKV(), nil, nil, nil)
+	ws, err := c.importWorkflows(ctx, WorkflowImport{Data: `{"name": "Find", "version": 1, "params": [{"name": "search", "default": "Luigi"}, {"name": "city", "default": "Paris"}], "steps": [
+		{"tool": "type", "args": {"ref": "@1", "text": "{{search}}"}, "targets": [{"role": "searchbox", "name": "Search"}], "url": "http://127.0.0.1:9/", "origin": "http://127.0.0.1:9"},
+		{"tool": "click", "args": {"ref": "@1"}, "targets": [{"role": "link", "name": "Luigi's", "param": "search"}], "url": "http://127.0.0.1:9/", "origin": "http://127.0.0.1:9"},
+		{"tool": "navigate", "args": {"url": "http://127.0.0.1:9/r/luigis"}, "for": "city", "url": "http://127.0.0.1:9/", "origin": "http://127.0.0.1:9"}]}`})
+	require.NoError(t, err)
+	w := ws[0]
+	w.Steps = w.Steps[1:]
+	got, err := c.updateWorkflow(ctx, WorkflowUpdate{Workflow: w})
+	require.NoError(t, err)
+	assert.Equal(t, []workflow.Param{{Name: "search", Default: "Luigi"}, {Name: "city", Default: "Paris"}}, got.Params)
+}

@@ -1086,6 +1086,46 @@ func TestAReplaySearchesTheAddressWithItsOwnValue(t *testing.T) {
 	}
 }
 
+// The agent goes to a result's own address, read off the page, after searching what the task
+// asked for: a replay searching another value stops there, rather than open the recorded
+// result, and says why. Ticked off in the editor (the user says the address serves every
+// value), the step runs.
+func TestAReplayStopsAtAnAddressFoundForTheRecordedValue(t *testing.T) {
+	site := testkit.NewSite(t)
+	result := site.Page("booking.html?at=Luigi%27s%20Trattoria")
+	p := &plan{steps: []step{
+		calls(call("navigate", obj{"url": site.Page("restaurants.html?q=Luigi")})),
+		calls(call("snapshot", nil)),
+		calls(call("navigate", obj{"url": result})),
+	}}
+	panel, _, m := p.runOn(t, site, "restaurants.html", "Find the restaurants called Luigi and open the trattoria")
+	steps := saveWorkflow(t, panel, "Find a table")
+	if len(steps) != 2 || steps[1] != "open "+result+" (found for {{search}})" {
+		t.Fatalf("the workflow's steps: %q", steps)
+	}
+	m.Close()
+	last := replayFromView(t, panel, map[string]string{"search": "Chez Ana"}, false)
+	if !strings.HasPrefix(last, "Stopped at step 2 of 2") || !strings.Contains(last, "the recorded run went to an address it found for “Luigi”; where to go for “Chez Ana” is not known") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	if n := len(toolCards(t, panel)); n != 1 {
+		t.Errorf("%d steps ran; the first only should", n)
+	}
+
+	if JS[bool](t, panel, `document.getElementById("workflows").hidden`) {
+		Do(t, panel, chromedp.Click("#workflows-toggle"))
+	}
+	WaitJS(t, panel, `!!document.querySelector(".workflow .wf-edit")`)
+	Click(t, panel, `document.querySelector(".workflow .wf-edit")`)
+	WaitJS(t, panel, `document.querySelectorAll(".wf-edit-steps .wf-for input:checked").length === 1`)
+	Click(t, panel, `document.querySelector(".wf-edit-steps .wf-for input")`)
+	Click(t, panel, `document.querySelector(".wf-edit-save")`)
+	WaitJS(t, panel, `document.getElementById("workflows-status").textContent.includes("version 2")`)
+	if last := replayFromView(t, panel, map[string]string{"search": "Chez Ana"}, false); !strings.Contains(last, "ran all 2 steps") {
+		t.Errorf("the replay after the edit: %q", last)
+	}
+}
+
 // A cookie banner the agent accepted is not there at the replay, in a browser that remembers
 // the answer: the replay goes on without that step, says so, and sends the form. A box an act of
 // the run opens is not skipped so (TestReplayStopsWhereThePageRefusesIt's button is not in one).

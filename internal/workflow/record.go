@@ -513,8 +513,8 @@ func (r *recorder) address(raw string) (string, string) {
 	if hasQuery {
 		parts := strings.Split(query, "&")
 		for i, part := range parts {
-			k, raw, ok := strings.Cut(part, "=")
-			v, unescaped := weburl.Unescape(raw, true)
+			k, val, ok := strings.Cut(part, "=")
+			v, unescaped := weburl.Unescape(val, true)
 			if !ok || !unescaped || strings.TrimSpace(v) == "" {
 				continue
 			}

@@ -415,7 +415,9 @@ const closing = "|accept|accept all|accept all cookies|accept cookies|allow all|
 	"close banner|tout accepter|accepter|accepter et fermer|j'accepte|tout refuser|refuser|" +
 	"continuer sans accepter|fermer|alle akzeptieren|akzeptieren|zustimmen|alle ablehnen|" +
 	"ablehnen|schließen|aceptar|aceptar todo|aceptar todas|rechazar|rechazar todo|cerrar|" +
-	"accetta|accetta tutti|rifiuta|rifiuta tutti|chiudi|"
+	"accetta|accetta tutti|rifiuta|rifiuta tutti|chiudi|ok|okay|ok, got it|understood|i understand|" +
+	"alles accepteren|accepteren|akkoord|weigeren|sluiten|aceitar|aceitar todos|rejeitar|fechar|" +
+	"zaakceptuj wszystkie|akceptuję|odrzuć|zamknij|godkänn|acceptera alla|avvisa|stäng|"
 
 // dismisses says whether t is a button or link that closes a box over the page by its name
 // (or, without one, by what its page's code calls it: "close").

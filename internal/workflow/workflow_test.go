@@ -649,6 +649,11 @@ func TestABannerClosedAsThePageLoadedIsOptional(t *testing.T) {
 		require.NoError(t, err)
 		assert.False(t, w.Steps[1].Optional, c.Elements[0].Name)
 	}
+	for _, name := range []string{"Alles accepteren", "OK", "Zaakceptuj wszystkie"} {
+		w, err := Record("Other", "", []Call{click("e3", name, true)})
+		require.NoError(t, err)
+		assert.True(t, w.Steps[1].Optional, name)
+	}
 	// In a box that speaks of cookies, any button answers the banner ("OK, understood").
 	consent := click("e3", "OK, understood", true)
 	consent.Elements[0].Consent = true

@@ -1036,24 +1036,8 @@ func TestAReplayOpensTheResultOfItsOwnSearch(t *testing.T) {
 		calls(call("snapshot", nil)),
 		clickOn(t, `link "Luigi's Trattoria"`),
 	}}
-	panel, tab, m := p.runOn(t, site, "restaurants.html", "open Luigi's Trattoria")
-	at := func() string {
-		return JS[string](t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => decodeURIComponent(new URL(t.url).searchParams.get("at") || ""))`, tab))
-	}
-	if got := at(); got != "Luigi's Trattoria" {
-		t.Fatalf("the agent opened %q: %s", got, p.all())
-	}
-	steps := saveWorkflow(t, panel, "Find a table")
-	if len(steps) != 3 || steps[2] != "click link “Luigi's Trattoria” (or the first named with {{search_restaurants}})" {
-		t.Fatalf("the workflow's steps: %q", steps)
-	}
-	m.Close()
-	if last := replayFromView(t, panel, map[string]string{"search_restaurants": "Chez Ana"}, false); !strings.Contains(last, "ran all 3 steps") {
-		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
-	}
-	if got := at(); got != "Chez Ana Bistro" {
-		t.Errorf("the replay opened %q", got)
-	}
+	opensChezAna(t, site, p, "open Luigi's Trattoria", "search_restaurants",
+		"open "+site.Page("restaurants.html"), "type {{search_restaurants}} into searchbox “Search restaurants”", "click link “Luigi's Trattoria” (or the first named with {{search_restaurants}})")
 }
 
 // The agent goes straight to the search's address with what the task asked for in it
@@ -1066,19 +1050,27 @@ func TestAReplaySearchesTheAddressWithItsOwnValue(t *testing.T) {
 		calls(call("snapshot", nil)),
 		clickOn(t, `link "Luigi's Trattoria"`),
 	}}
-	panel, tab, m := p.runOn(t, site, "restaurants.html", "Find the restaurants called Luigi and open the trattoria")
+	opensChezAna(t, site, p, "Find the restaurants called Luigi and open the trattoria", "search",
+		"open "+site.Page("restaurants.html?q={{search}}"), "click link “Luigi's Trattoria” (or the first named with {{search}})")
+}
+
+// opensChezAna has the agent run p on restaurants.html for task (it opens Luigi's Trattoria),
+// saves the run as a workflow whose steps read want, and replays it with no model and "Chez
+// Ana" for param: the replay opens the first result named so, Chez Ana Bistro.
+func opensChezAna(t *testing.T, site *testkit.Site, p *plan, task, param string, want ...string) {
+	t.Helper()
+	panel, tab, m := p.runOn(t, site, "restaurants.html", task)
 	at := func() string {
 		return JS[string](t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => decodeURIComponent(new URL(t.url).searchParams.get("at") || ""))`, tab))
 	}
 	if got := at(); got != "Luigi's Trattoria" {
 		t.Fatalf("the agent opened %q: %s", got, p.all())
 	}
-	steps := saveWorkflow(t, panel, "Find a table")
-	if want := "open " + site.Page("restaurants.html?q={{search}}"); len(steps) != 2 || steps[0] != want || steps[1] != "click link “Luigi's Trattoria” (or the first named with {{search}})" {
+	if steps := saveWorkflow(t, panel, "Find a table"); !slices.Equal(steps, want) {
 		t.Fatalf("the workflow's steps: %q", steps)
 	}
 	m.Close()
-	if last := replayFromView(t, panel, map[string]string{"search": "Chez Ana"}, false); !strings.Contains(last, "ran all 2 steps") {
+	if last := replayFromView(t, panel, map[string]string{param: "Chez Ana"}, false); !strings.Contains(last, fmt.Sprintf("ran all %d steps", len(want))) {
 		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
 	}
 	if got := at(); got != "Chez Ana Bistro" {

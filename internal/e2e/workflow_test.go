@@ -1118,6 +1118,38 @@ func TestAReplayStopsAtAnAddressFoundForTheRecordedValue(t *testing.T) {
 	}
 }
 
+// A day chosen on a calendar as flatpickr draws it (each day a span named by its date): the
+// workflow keeps the date as a value, and its replay for {{today+2}} chooses the day after
+// tomorrow, whatever day it runs, and books it.
+func TestAReplayChoosesTheDayCountedFromItsRun(t *testing.T) {
+	site := testkit.NewSite(t)
+	day := func(n int, layout string) string { return time.Now().AddDate(0, 0, n).Format(layout) }
+	tomorrow := day(1, "January 2, 2006")
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		clickOn(t, `clickable "`+tomorrow+`"`),
+		clickOn(t, `button "Book"`),
+	}}
+	panel, _, m := p.runOn(t, site, "day-booking.html", "book it for tomorrow")
+	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
+	if got := site.Forms()[0].Get("day"); got != day(1, "2006-01-02") {
+		t.Fatalf("the agent booked %q", got)
+	}
+	steps := saveWorkflow(t, panel, "Book a day")
+	if len(steps) != 3 || steps[1] != "click generic “"+tomorrow+"” (or the first named with {{date}})" {
+		t.Fatalf("the workflow's steps: %q", steps)
+	}
+	m.Close()
+	before := day(2, "2006-01-02")
+	if last := replayFromView(t, panel, map[string]string{"date": "{{today+2}}"}, false); !strings.Contains(last, "ran all 3 steps") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	// (The day after tomorrow as the replay began, or as it ended past midnight.)
+	if f := site.Forms(); len(f) != 2 || f[1].Get("day") != before && f[1].Get("day") != day(2, "2006-01-02") {
+		t.Errorf("the forms: %v (wanted %s)", f, before)
+	}
+}
+
 // A cookie banner the agent accepted is not there at the replay, in a browser that remembers
 // the answer: the replay goes on without that step, says so, and sends the form. A box an act of
 // the run opens is not skipped so (TestReplayStopsWhereThePageRefusesIt's button is not in one).

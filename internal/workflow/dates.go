@@ -73,6 +73,24 @@ func countedDays(v string) (int, bool) {
 	return n, true
 }
 
+// dateIn is the date name holds as some of its words, written one of the ways Dated writes
+// (the longest such: "Wednesday, December 2, 2026" in "Choose Wednesday, December 2, 2026 as
+// your day"), or "".
+func dateIn(name string) string {
+	words := strings.Fields(name)
+	best := ""
+	for _, l := range dateLayouts {
+		n := strings.Count(l, " ") + 1
+		for i := 0; i+n <= len(words); i++ {
+			d := strings.Trim(strings.Join(words[i:i+n], " "), ",.;:!?()")
+			if len(d) > len(best) && isDate(d) {
+				best = d
+			}
+		}
+	}
+	return best
+}
+
 // isDate says whether value is a date written one of the ways Dated writes.
 func isDate(value string) bool {
 	for _, l := range dateLayouts {

@@ -85,6 +85,13 @@ func (m *Matcher) Match(t Target) (string, error) {
 	if ref := m.holding(t, frame); ref != "" {
 		return ref, nil
 	}
+	if v := strings.TrimSpace(t.value); isDate(v) && !holds(name, norm(v)) {
+		// A day of a calendar, for another date than the recorded one: the recorded day
+		// would be the wrong one.
+		day := t
+		day.Name = v
+		return "", miss(day, nil, nil)
+	}
 	var found, sameRole, sameName []candidate
 	for _, c := range m.cands {
 		inFrame := c.frame == frame || (frame == "" && c.frame == m.page)

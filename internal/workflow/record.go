@@ -235,6 +235,11 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 		}
 		t.Nth, t.Near = seen(c.Seen, ref, t)
 		t.Param = r.heldBy(t.Name)
+		if d := dateIn(t.Name); t.Param == "" && d != "" && c.Tool == "click" {
+			// A day of a calendar ("Choose Wednesday, December 2, 2026"): the date is a
+			// parameter, which {{today+1}} may count from the day of the run.
+			t.Param = strings.Trim(r.param(Target{Name: "date"}, d, false), "{}")
+		}
 		s.Targets = append(s.Targets, t)
 		s.Optional = c.Tool == "click" && len(s.Targets) == 1 && e.Over && (dismisses(t) || e.Consent && (t.Role == "button" || t.Role == "link"))
 		return "@" + strconv.Itoa(len(s.Targets)), true

@@ -871,3 +871,41 @@ func FuzzImportedWorkflow(f *testing.F) {
 		_ = b.runner(&w, values).Run(context.Background(), 0)
 	})
 }
+
+// A click on a day of a calendar named with its date keeps the date as a parameter: a run for
+// {{today+1}} clicks the day after the run's, named as the recorded day was; a day the calendar
+// does not show stops the replay, never the recorded day.
+func TestADayOfACalendarFollowsTheRunsDate(t *testing.T) {
+	month := &tool.Snap{URL: "https://book.test/", Tree: []tool.Item{{Node: &tool.Node{Role: "button", Name: "Next month", Ref: "e1"}}}}
+	for d := 1; d <= 31; d++ {
+		day := time.Date(2026, 12, d, 12, 0, 0, 0, time.UTC)
+		month.Tree = append(month.Tree, tool.Item{Node: &tool.Node{Role: "button", Name: "Choose " + day.Format("Monday, January 2, 2006") + " as your day", Ref: fmt.Sprintf("e%d", d+1)}})
+	}
+	seen := tool.Format(month, tool.SnapOptions{})
+	w, err := Record("Book", "", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"e3"}`), URL: month.URL, Seen: seen,
+		Elements: []tool.Element{{Ref: "e3", Role: "button", Name: "Choose Wednesday, December 2, 2026 as your day", Origin: site(month.URL)}}}})
+	require.NoError(t, err)
+	w.CreatedAt = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).UnixMilli()
+	require.NoError(t, w.Check())
+	assert.Equal(t, []Param{{Name: "date", Label: "date", Default: "Wednesday, December 2, 2026"}}, w.Params)
+	assert.Equal(t, "click button “Choose Wednesday, December 2, 2026 as your day” (or the first named with {{date}})", w.Steps[1].What)
+
+	replay := func(value string, now time.Time) (string, *Stop) {
+		b := &fakeBrowser{snap: month}
+		stop := b.runner(w, Dated(w, map[string]string{"date": value}, now)).Run(context.Background(), 0)
+		return strings.Join(b.calls, " "), stop
+	}
+	calls, stop := replay("{{today+1}}", time.Date(2026, 12, 16, 7, 0, 0, 0, time.UTC))
+	require.Nil(t, stop)
+	assert.Equal(t, `{"url":"https://book.test/"} {"ref":"e18"}`, calls, "the 17th")
+	calls, stop = replay("Wednesday, December 2, 2026", time.Now())
+	require.Nil(t, stop)
+	assert.Equal(t, `{"url":"https://book.test/"} {"ref":"e3"}`, calls, "the recorded day")
+	_, stop = replay("{{today+1}}", time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC))
+	require.NotNil(t, stop)
+	assert.Equal(t, StopMissing, stop.Kind)
+	assert.Equal(t, "the page has no button “Friday, January 1, 2027”", stop.Reason)
+
+	assert.Empty(t, dateIn("2 items in your cart"))
+	assert.Equal(t, "Dec 2, 2026", dateIn("Due (Dec 2, 2026)"))
+}

@@ -35,14 +35,19 @@ func Dated(w *Workflow, values map[string]string, now time.Time) map[string]stri
 		if !ok {
 			continue
 		}
-		layout := "2006-01-02"
+		layout, nth := "2006-01-02", false
 		for _, p := range w.Params {
 			if p.Name == k {
 				layout = layoutOf(p.Default, recorded)
+				_, nth = unordinal(p.Default)
 			}
 		}
 		y, m, d := now.Date()
-		out[k] = time.Date(y, m, d+days, 12, 0, 0, 0, now.Location()).Format(layout)
+		day := time.Date(y, m, d+days, 12, 0, 0, 0, now.Location())
+		out[k] = day.Format(layout)
+		if nth {
+			out[k] = ordinal(out[k], day.Day())
+		}
 	}
 	return out
 }
@@ -93,6 +98,7 @@ func dateIn(name string) string {
 
 // isDate says whether value is a date written one of the ways Dated writes.
 func isDate(value string) bool {
+	value, _ = unordinal(value)
 	for _, l := range dateLayouts {
 		if _, err := time.Parse(l, strings.TrimSpace(value)); err == nil {
 			return true
@@ -101,9 +107,53 @@ func isDate(value string) bool {
 	return false
 }
 
+// unordinal is a date with its day written as a number ("December 2nd, 2026", as
+// react-datepicker names its days: "December 2, 2026"), and whether it was written as an
+// ordinal.
+func unordinal(s string) (string, bool) {
+	words := strings.Fields(s)
+	for i, w := range words {
+		n := strings.TrimRight(w, ",.")
+		if len(n) < 3 || len(n) > 4 {
+			continue
+		}
+		digits, suffix := n[:len(n)-2], strings.ToLower(n[len(n)-2:])
+		if _, err := strconv.Atoi(digits); err == nil && (suffix == "st" || suffix == "nd" || suffix == "rd" || suffix == "th") {
+			words[i] = digits + w[len(n):]
+			return strings.Join(words, " "), true
+		}
+	}
+	return s, false
+}
+
+// ordinal is date with its day, day, written as an English ordinal (3rd).
+func ordinal(date string, day int) string {
+	suffix := "th"
+	if day/10 != 1 {
+		switch day % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	words := strings.Fields(date)
+	d := strconv.Itoa(day)
+	for i, w := range words {
+		if strings.TrimRight(w, ",.") == d {
+			words[i] = d + suffix + w[len(d):]
+			return strings.Join(words, " ")
+		}
+	}
+	return date
+}
+
 // layoutOf is the way value writes a date ("2006-01-02" when it is none), the reading nearest to
 // recorded when it could be read two ways.
 func layoutOf(value string, recorded time.Time) string {
+	value, _ = unordinal(value)
 	best, gap := "2006-01-02", time.Duration(-1)
 	for _, l := range dateLayouts {
 		t, err := time.Parse(l, strings.TrimSpace(value))

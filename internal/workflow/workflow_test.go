@@ -723,14 +723,16 @@ func TestADateCountedFromTheDayOfTheRun(t *testing.T) {
 		{Name: "iso", Default: "2026-12-02"}, {Name: "eu", Default: "02/12/2026"}, {Name: "us", Default: "12/02/2026"},
 		{Name: "de", Default: "02.12.2026"}, {Name: "text", Default: "Luigi"},
 		{Name: "words", Default: "December 2, 2026"}, {Name: "day", Default: "Wed, 2 Dec 2026"}, {Name: "short", Default: "dec 2"},
+		{Name: "nth", Default: "Wednesday, December 2nd, 2026"}, {Name: "nth2", Default: "December 2nd"},
 	}}
 	now := time.Date(2027, 2, 27, 8, 0, 0, 0, time.UTC)
 	got := Dated(w, map[string]string{"iso": "{{today+1}}", "eu": "{{today+2}}", "us": " {{today}} ", "de": "{{today-27}}",
 		"text": "{{today}}", "other": "{{today+x}}", "far": "{{today+9999}}", "plain": "Chez Ana",
-		"words": "{{today+1}}", "day": "{{today+2}}", "short": "{{today}}"}, now)
+		"words": "{{today+1}}", "day": "{{today+2}}", "short": "{{today}}", "nth": "{{today+2}}", "nth2": "{{today-6}}"}, now)
 	assert.Equal(t, map[string]string{"iso": "2027-02-28", "eu": "01/03/2027", "us": "02/27/2027", "de": "31.01.2027",
 		"text": "2027-02-27", "other": "{{today+x}}", "far": "{{today+9999}}", "plain": "Chez Ana",
-		"words": "February 28, 2027", "day": "Mon, 1 Mar 2027", "short": "Feb 27"}, got)
+		"words": "February 28, 2027", "day": "Mon, 1 Mar 2027", "short": "Feb 27",
+		"nth": "Monday, March 1st, 2027", "nth2": "February 21st"}, got)
 	// An outside agent reads it in the values' schema.
 	props := w.Schema()["properties"].(map[string]any)
 	assert.Contains(t, props["eu"].(map[string]any)["description"], "{{today+1}}")
@@ -907,5 +909,10 @@ func TestADayOfACalendarFollowsTheRunsDate(t *testing.T) {
 	assert.Equal(t, "the page has no button “Friday, January 1, 2027”", stop.Reason)
 
 	assert.Empty(t, dateIn("2 items in your cart"))
+	assert.Equal(t, "Wednesday, December 2nd, 2026", dateIn("Choose Wednesday, December 2nd, 2026"), "react-datepicker's")
+	assert.Empty(t, dateIn("the 3rd row"))
+	for day, want := range map[int]string{11: "May 11th", 12: "May 12th", 13: "May 13th", 22: "May 22nd", 31: "May 31st"} {
+		assert.Equal(t, want, ordinal(fmt.Sprintf("May %d", day), day))
+	}
 	assert.Equal(t, "Dec 2, 2026", dateIn("Due (Dec 2, 2026)"))
 }

@@ -555,15 +555,15 @@ func (r *recorder) typedAs(v string) string {
 }
 
 // madeFor is the parameter whose value typed before a part of an address holds as its words
-// (a slug: "luigis-trattoria" for "Luigi"; a word may go on by a letter or two, as a possessive
-// or a plural does), or "".
+// (a slug: "luigis-trattoria" for "Luigi"; a word of four letters or more may go on by one or
+// two, as a possessive or a plural does: "news" is not "new"), or "".
 func (r *recorder) madeFor(part string) string {
 	in := words(part)
 	for _, p := range r.followed() {
 		v := words(p.Default)
 		for i := 0; len(v) > 0 && i+len(v) <= len(in); i++ {
 			j := 0
-			for j < len(v) && strings.HasPrefix(in[i+j], v[j]) && len(in[i+j]) <= len(v[j])+2 {
+			for j < len(v) && (in[i+j] == v[j] || len(v[j]) >= 4 && strings.HasPrefix(in[i+j], v[j]) && len(in[i+j]) <= len(v[j])+2) {
 				j++
 			}
 			if j == len(v) {

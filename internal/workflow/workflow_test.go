@@ -797,6 +797,12 @@ func TestAnAddressTakesTheRunsValues(t *testing.T) {
 	assert.Equal(t, "search_restaurants", w.Steps[3].For)
 	assert.True(t, strings.HasSuffix(w.Steps[3].What, "/r/luigis-trattoria/book (found for {{search_restaurants}})"), w.Steps[3].What)
 	assert.Empty(t, w.Steps[4].For, "“art” is not “cafe”: made for no value")
+	news, err := Record("News", "", []Call{
+		{Tool: "type", Args: json.RawMessage(`{"ref":"e1","text":"new"}`), Elements: box, URL: page.URL, Seen: seen},
+		nav("https://food.test/news/today"),
+	})
+	require.NoError(t, err)
+	assert.Empty(t, news.Steps[2].For, "“news” is not “new”")
 	assert.Equal(t, []Param{
 		{Name: "search", Label: "search", Default: "usb cables"},
 		{Name: "search_restaurants", Label: "Search restaurants", Default: "Luigi"},

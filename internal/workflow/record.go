@@ -498,8 +498,15 @@ func (r *recorder) follow(text string) string {
 // parameter it was made for is returned (Step.For).
 func (r *recorder) address(raw string) (string, string) {
 	u, ok := weburl.Web(raw)
-	if !ok || !strings.HasPrefix(raw[len(u.Scheme)+3:], u.Host) || strings.Contains(raw, "{{") {
-		return raw, "" // (with a user's name and password before its host: kept as it is)
+	if !ok || strings.Contains(raw, "{{") {
+		return raw, ""
+	}
+	auth := raw[len(u.Scheme)+3:]
+	if end := strings.IndexAny(auth, "/?#"); end >= 0 {
+		auth = auth[:end]
+	}
+	if strings.Contains(auth, "@") {
+		return raw, "" // a user's name and password before its host: kept as it is
 	}
 	rest, frag, hasFrag := strings.Cut(u.Rest, "#")
 	path, query, hasQuery := strings.Cut(rest, "?")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/tool"
+	"github.com/skiff-ai/skiff/internal/weburl"
 )
 
 // snap reads a real page's snapshot (as ext/page/skiff.js read it in Chromium).
@@ -921,4 +923,34 @@ func TestADayOfACalendarFollowsTheRunsDate(t *testing.T) {
 		assert.Equal(t, want, ordinal(fmt.Sprintf("May %d", day), day))
 	}
 	assert.Equal(t, "Dec 2, 2026", dateIn("Due (Dec 2, 2026)"))
+}
+
+// An address with nothing of the run's in it is kept as it was written, to the byte; one with
+// a value is filled back to an address that holds that value where it was.
+func FuzzAddress(f *testing.F) {
+	for _, s := range []string{"https://food.test/search/Luigi?q=Luigi&x=1#top", "HTTP://[::1]:8080/a%2Fb?&&=&q=Luigi+x#", "https://u:p@a.test/Luigi", "https://a.test?q=%zz", "https://a.test/%E2%82%AC/Luigi?q=luigi%20"} {
+		f.Add(s, "Luigi")
+	}
+	f.Fuzz(func(t *testing.T, raw, value string) {
+		bare := recorder{w: &Workflow{}}
+		if got, made := bare.address(raw); got != raw || made != "" {
+			t.Fatalf("address(%q) with no values = %q, %q", raw, got, made)
+		}
+		r := recorder{w: &Workflow{Params: []Param{{Name: "v", Default: value}}}}
+		got, _ := r.address(raw)
+		if got == raw {
+			return
+		}
+		filled, err := Fill(json.RawMessage(`{"url":`+strconv.Quote(got)+`}`), map[string]string{"v": value})
+		if err != nil {
+			return // (a value Go quotes otherwise than JSON does)
+		}
+		var in struct {
+			URL string `json:"url"`
+		}
+		require.NoError(t, json.Unmarshal(filled, &in))
+		if _, ok := weburl.Web(in.URL); !ok {
+			t.Fatalf("address(%q) = %q filled with %q: %q is no address", raw, got, value, in.URL)
+		}
+	})
 }

@@ -3,12 +3,15 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/safety"
 	"github.com/skiff-ai/skiff/internal/tool"
+	"github.com/skiff-ai/skiff/internal/workflow"
 )
 
 // Outcome is what an outside caller gets back from a call.
@@ -43,19 +46,50 @@ func (e *Engine) Invoke(ctx context.Context, task *Task, in Invocation) Outcome 
 		args = json.RawMessage("{}")
 	}
 	w := watch{running: in.Started}
-	if in.Asking != nil {
-		what := ""
-		w.resolved = func(_ *tool.Effect, c permission.Call, _, _ int) {
-			what = c.Tool
-			if c.Origin != "" {
-				what += " on " + c.Origin
-			}
+	// What the call did, as a workflow records it (Task.Steps): the elements its refs named,
+	// the page and the tab it acted in, the tabs it opened.
+	step := workflow.Call{Tool: name, Args: args}
+	if t, ok := tool.Lookup(name); ok {
+		if c, err := tool.Check(t, args); err == nil {
+			step.Args = c.Args
 		}
+	}
+	what := ""
+	w.resolved = func(f *tool.Effect, c permission.Call, _, _ int) {
+		what = c.Tool
+		if c.Origin != "" {
+			what += " on " + c.Origin
+		}
+		step.Elements = described(step.Elements, f)
+		step.Sensitive = step.Sensitive || c.Sensitive
+		if step.URL == "" {
+			step.URL = f.URL
+		}
+		if step.Tab = f.TabID; f.TabID <= 0 {
+			step.Tab = task.Env.TabID()
+		}
+	}
+	if in.Asking != nil {
 		w.asking = func(i18n.Text) { in.Asking(what) }
 	}
+	var opening sync.Mutex
+	stopOpen := task.Env.OnOpen(func(id int) {
+		opening.Lock()
+		defer opening.Unlock()
+		if !slices.Contains(step.Opened, id) {
+			step.Opened = append(step.Opened, id)
+		}
+	})
 	o := e.guard(ctx, task, guarded{ID: in.ID, Name: name, Args: args, AskedAt: in.AskedAt}, w)
+	stopOpen()
 	switch {
 	case o.Status == "":
+		opening.Lock()
+		step.Checked = o.Result.Checked
+		if o.Result.Refused == "" {
+			task.noteStep(step, o.Result.Text)
+		}
+		opening.Unlock()
 		out := Outcome{Text: o.Result.Text, Image: o.Result.Image}
 		if o.Result.Untrusted {
 			out.Text = fenced(name, NewID()[:8], out.Text, safety.Flag(out.Text))

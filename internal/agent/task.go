@@ -12,6 +12,7 @@ import (
 	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/tool"
+	"github.com/skiff-ai/skiff/internal/workflow"
 )
 
 // Gate rules on every tool call before it runs (permission.Gate is the one Skiff has). Decide
@@ -47,6 +48,46 @@ type Task struct {
 	canRead map[string]bool // origins the user let it read (reading asks once per origin)
 	granted map[string]bool // elements the user allowed it to act on (elementKey)
 	planned *store.Plan     // the plan the user approved for this run (follow)
+	// steps are what an outside caller's calls did, as a workflow records them (Steps), and
+	// seen the last snapshot it read: in memory only, the last keptSteps.
+	steps []workflow.Call
+	seen  string
+}
+
+// keptSteps bounds the calls a task keeps for workflow_save.
+const keptSteps = 2 * workflow.MaxSteps
+
+// Steps are the calls of the task's caller that ran and succeeded since it last saved them
+// (ForgetSteps), or since it began, as a workflow records them: an outside client saves what
+// it did as a workflow (workflow_save).
+func (t *Task) Steps() []workflow.Call {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.steps)
+}
+
+// ForgetSteps starts the task's steps again from none (they were saved).
+func (t *Task) ForgetSteps() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.steps = nil
+}
+
+// noteStep keeps a call that ran and succeeded for Steps: a snapshot as what later calls' refs
+// came from, a call a workflow keeps as one of its steps.
+func (t *Task) noteStep(c workflow.Call, text string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case c.Tool == "snapshot":
+		t.seen = text
+	case workflow.Keeps(c.Tool) || c.Tool == "upload_file":
+		c.Seen = t.seen
+		t.steps = append(t.steps, c)
+		if len(t.steps) > keptSteps {
+			t.steps = slices.Delete(t.steps, 0, len(t.steps)-keptSteps)
+		}
+	}
 }
 
 // NewTask starts a task for caller in env.

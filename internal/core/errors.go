@@ -18,6 +18,7 @@ func problemf(s i18n.Sentence, args ...any) error { return s.Error(args...) }
 // The core's own sentences for the user (their French is in ui/_locales).
 var (
 	sayMemoryAdded       = i18n.Sentence{Key: "resMemoryAdded", English: "added"}
+	saySavedWorkflow     = i18n.Sentence{Key: "resWorkflowSaved", English: "saved"}
 	sayBusy              = i18n.Sentence{Key: "errBusy", English: "Skiff is still replying in this chat. Wait for the reply or press Stop."}
 	sayEmpty             = i18n.Sentence{Key: "errEmpty", English: "Type a message first."}
 	sayKeptChat          = i18n.Sentence{Key: "errKeptChat", English: "This chat is kept on this computer, so it does not take what is in an incognito window. Start a new chat there: Skiff keeps it only while an incognito window is open."}

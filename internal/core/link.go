@@ -388,6 +388,8 @@ func (l *linker) call(ctx context.Context, client link.Client, id, name string, 
 	case link.WorkflowRunTool:
 		journal()
 		return l.runWorkflow(ctx, w, args)
+	case link.WorkflowSaveTool:
+		return l.saveWorkflow(ctx, w, id, args)
 	}
 	if t, ok := tool.Lookup(name); ok && t.Risk == tool.Read {
 		journal = func() {}

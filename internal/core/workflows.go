@@ -1,15 +1,18 @@
 package core
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/skiff-ai/skiff/internal/store"
 	"strings"
+	"time"
 
 	"github.com/skiff-ai/skiff/internal/agent"
 	"github.com/skiff-ai/skiff/internal/link"
+	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/schedule"
+	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/workflow"
 )
 
@@ -218,6 +221,41 @@ func (l *linker) listWorkflows(ctx context.Context) *link.CallResult {
 		text = "The user has no saved workflows. (A workflow is saved from a finished agent run in Skiff's panel.)"
 	}
 	return &link.CallResult{Text: text}
+}
+
+// saveWorkflow is workflow_save for an outside client: the calls it made (since it connected, or
+// last saved) as a workflow of the user's, once the user allows it.
+func (l *linker) saveWorkflow(ctx context.Context, ws *workspace, id string, raw json.RawMessage) *link.CallResult {
+	fail := func(s string) *link.CallResult { return &link.CallResult{IsError: true, Text: s} }
+	var a link.WorkflowSaveArgs
+	if len(raw) > 0 && json.Unmarshal(raw, &a) != nil || strings.TrimSpace(a.Name) == "" {
+		return fail("workflow_save takes {\"name\": the workflow's name, \"task\": what the user asked, in their words}.")
+	}
+	w, err := workflow.Record(a.Name, a.Task, ws.task.Steps())
+	if err != nil {
+		msg, _ := Sentence(err)
+		return fail("What your calls did cannot be saved as a workflow: " + strings.TrimSuffix(msg, ".") + ".")
+	}
+	pc := permission.Call{ID: "b" + id, Caller: ws.task.Caller, What: fmt.Sprintf("save the %d steps it took as the workflow “%s”", len(w.Steps), w.Name),
+		Request: permission.Request{Tool: link.WorkflowSaveTool, Risk: "act", Permission: "workflow:save", Origin: "agent://" + ws.id}}
+	ruling, err := l.c.gate.Decide(ctx, pc, time.Time{}, nil)
+	if err != nil || !ruling.Allow {
+		return fail("The user did not allow it: " + strings.TrimSuffix(cmp.Or(ruling.Why, "no answer came"), ".") + ".")
+	}
+	now := l.c.Engine.Now().UnixMilli()
+	w.ID, w.CreatedAt, w.UpdatedAt = agent.NewID(), now, now
+	if err := l.c.Store.SaveWorkflow(ctx, w); err != nil {
+		msg, _ := Sentence(err)
+		return fail(msg)
+	}
+	l.c.gate.Record(context.WithoutCancel(ctx), pc, ruling, saySavedWorkflow.With(), true)
+	ws.task.ForgetSteps()
+	var steps []string
+	for _, s := range w.Steps {
+		steps = append(steps, s.What)
+	}
+	values, _ := json.Marshal(w.Schema())
+	return &link.CallResult{Text: fmt.Sprintf("Saved as the workflow “%s” (id %s), in the user's Workflows in Skiff: %s. workflow_run runs it with these values: %s", w.Name, w.ID, strings.Join(steps, "; "), values)}
 }
 
 // runWorkflow is workflow_run for an outside client: the replay works in the client's tab group

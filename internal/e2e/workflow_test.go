@@ -1150,6 +1150,43 @@ func TestAReplayChoosesTheDayCountedFromItsRun(t *testing.T) {
 	}
 }
 
+// An outside agent that did a task through skiffd saves what it did as a workflow once the
+// user allows it (the panel asks, naming it): the search it went to with the user's words is a
+// value of the workflow, the result it opened follows it, and the user replays it from the
+// panel with another value and no model. What it did is saved once: a second save has nothing.
+func TestMCPClientSavesWhatItDidAsAWorkflow(t *testing.T) {
+	site := testkit.NewSite(t)
+	d, panel := linkedPanel(t)
+	cs := mcpClient(t, d, "e2e-agent")
+	if r := callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": site.Page("restaurants.html?q=Luigi")}, "allow_once"); r.IsError {
+		t.Fatalf("navigate: %s", text(r))
+	}
+	snap := text(callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "allow_always"))
+	if r := callTool(t, panel, cs, "e2e-agent", "click", map[string]any{"ref": refOf(t, snap, `link "Luigi's Trattoria"`)}, "allow_once"); r.IsError {
+		t.Fatalf("click: %s", text(r))
+	}
+	r := callTool(t, panel, cs, "e2e-agent", "workflow_save", map[string]any{"name": "Find a table", "task": "Open the trattoria among the restaurants called Luigi"}, "allow_once")
+	want := "Saved as the workflow “Find a table”"
+	if r.IsError || !strings.Contains(text(r), want) || !strings.Contains(text(r), "click link “Luigi's Trattoria” (or the first named with {{search}})") {
+		t.Fatalf("workflow_save: %s", text(r))
+	}
+	var list []workflow.Workflow
+	if err := json.Unmarshal([]byte(JS[string](t, panel, `skiffTest.call("workflow.list").then(l => JSON.stringify(l))`)), &list); err != nil || len(list) != 1 {
+		t.Fatalf("the workflows: %v %v", list, err)
+	}
+	if got := list[0]; len(got.Steps) != 2 || !strings.HasSuffix(got.Steps[0].What, "restaurants.html?q={{search}}") || len(got.Params) != 1 || got.Params[0].Default != "Luigi" {
+		t.Errorf("the workflow saved: %+v", got)
+	}
+	if r := callTool(t, panel, cs, "e2e-agent", "workflow_save", map[string]any{"name": "Again"}, ""); !r.IsError || !strings.Contains(text(r), "it only read pages") {
+		t.Errorf("a second save: %s", text(r))
+	}
+
+	if last := replayFromView(t, panel, map[string]string{"search": "Chez Ana"}, false); !strings.Contains(last, "ran all 2 steps") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	WaitJS(t, panel, `chrome.tabs.query({}).then(ts => ts.some(t => t.url.includes("at=Chez%20Ana%20Bistro")))`)
+}
+
 // A cookie banner the agent accepted is not there at the replay, in a browser that remembers
 // the answer: the replay goes on without that step, says so, and sends the form. A box an act of
 // the run opens is not skipped so (TestReplayStopsWhereThePageRefusesIt's button is not in one).

@@ -1,12 +1,20 @@
 package link
 
-// Workflows as tools of outside clients: skiffd offers these two beside the browser's tools and
+// Workflows as tools of outside clients: skiffd offers these beside the browser's tools and
 // relays them as any tool call (ToolCall); the extension runs them. workflow_run replays a saved
-// workflow step by step through the gate, as the calling client, in the client's tab group.
+// workflow step by step through the gate, as the calling client, in the client's tab group;
+// workflow_save saves what the client's own calls did as a workflow, once the user allows it.
 const (
 	WorkflowListTool = "workflow_list"
 	WorkflowRunTool  = "workflow_run"
+	WorkflowSaveTool = "workflow_save"
 )
+
+// WorkflowSaveArgs are workflow_save's arguments.
+type WorkflowSaveArgs struct {
+	Name string `json:"name" jsonschema_description:"The workflow's name, as the user will find it in Skiff"`
+	Task string `json:"task,omitempty" jsonschema_description:"What the user asked you to do, in their words: a value of theirs in an address you went to (a search) becomes a value the workflow takes"`
+}
 
 // WorkflowRunArgs are workflow_run's arguments.
 type WorkflowRunArgs struct {

@@ -213,9 +213,24 @@ func (b *Browser) SelectTab(ctx context.Context, id int) error {
 	return apiError(err)
 }
 
+// Navigate sends the tab to url. Chrome rejects a navigation it cannot start at that moment
+// ("Navigation rejected.": seen once in a busy test run, as a page that alerts as it loads
+// was being left): it is asked again, five times in a second at most.
 func (b *Browser) Navigate(ctx context.Context, id int, url string) error {
-	_, err := callAPI(ctx, tabs(), "update", id, js.ValueOf(map[string]any{"url": url}))
-	return apiError(err)
+	for try := 1; ; try++ {
+		_, err := callAPI(ctx, tabs(), "update", id, js.ValueOf(map[string]any{"url": url}))
+		if err == nil || !strings.Contains(err.Error(), "Navigation rejected") {
+			return apiError(err)
+		}
+		if try == 5 {
+			return errors.New("Chrome would not start the navigation (the page may be showing a dialog, or leaving); try again")
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }
 
 // Back and Forward move through the tab's history with the debugger when it is available:

@@ -3,8 +3,6 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"slices"
-	"sync"
 	"time"
 
 	"github.com/skiff-ai/skiff/internal/i18n"
@@ -49,11 +47,6 @@ func (e *Engine) Invoke(ctx context.Context, task *Task, in Invocation) Outcome 
 	// What the call did, as a workflow records it (Task.Steps): the elements its refs named,
 	// the page and the tab it acted in, the tabs it opened.
 	step := workflow.Call{Tool: name, Args: args}
-	if t, ok := tool.Lookup(name); ok {
-		if c, err := tool.Check(t, args); err == nil {
-			step.Args = c.Args
-		}
-	}
 	what := ""
 	w.resolved = func(f *tool.Effect, c permission.Call, _, _ int) {
 		what = c.Tool
@@ -65,31 +58,20 @@ func (e *Engine) Invoke(ctx context.Context, task *Task, in Invocation) Outcome 
 		if step.URL == "" {
 			step.URL = f.URL
 		}
-		if step.Tab = f.TabID; f.TabID <= 0 {
-			step.Tab = task.Env.TabID()
-		}
+		step.Tab = workedIn(f, task.Env)
 	}
 	if in.Asking != nil {
 		w.asking = func(i18n.Text) { in.Asking(what) }
 	}
-	var opening sync.Mutex
-	stopOpen := task.Env.OnOpen(func(id int) {
-		opening.Lock()
-		defer opening.Unlock()
-		if !slices.Contains(step.Opened, id) {
-			step.Opened = append(step.Opened, id)
-		}
-	})
+	opened := collectOpened(task.Env)
 	o := e.guard(ctx, task, guarded{ID: in.ID, Name: name, Args: args, AskedAt: in.AskedAt}, w)
-	stopOpen()
+	step.Opened = opened()
 	switch {
 	case o.Status == "":
-		opening.Lock()
 		step.Checked = o.Result.Checked
 		if o.Result.Refused == "" {
 			task.noteStep(step, o.Result.Text)
 		}
-		opening.Unlock()
 		out := Outcome{Text: o.Result.Text, Image: o.Result.Image}
 		if o.Result.Untrusted {
 			out.Text = fenced(name, NewID()[:8], out.Text, safety.Flag(out.Text))

@@ -1132,15 +1132,7 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 		args = run
 	}
 	// The tabs the call opens (told as it runs them), for a workflow saved from the chat.
-	var opening sync.Mutex
-	var opened []int
-	stopOpen := r.task.Env.OnOpen(func(id int) {
-		opening.Lock()
-		defer opening.Unlock()
-		if !slices.Contains(opened, id) {
-			opened = append(opened, id)
-		}
-	})
+	opened := collectOpened(r.task.Env)
 	o := e.guard(ctx, r.task, guarded{ID: msg.ID, Name: msg.Tool.Name, Args: args, AskedAt: askedAt, From: from, Secrets: r.secrets}, watch{
 		resolved: func(f *tool.Effect, c permission.Call, k, n int) {
 			msg.Tool.What, msg.Tool.WhatText, msg.Tool.URL, msg.Tool.Origin = c.What, c.WhatText, f.URL, c.Origin
@@ -1150,9 +1142,7 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 				msg.Tool.LeadsTo = f.LeadsTo
 			}
 			msg.Tool.TabID = r.task.Env.TabID()
-			if msg.Tool.In = f.TabID; f.TabID <= 0 {
-				msg.Tool.In = msg.Tool.TabID
-			}
+			msg.Tool.In = workedIn(f, r.task.Env)
 			msg.Tool.Step = k
 			msg.Tool.Elements = described(msg.Tool.Elements, f)
 			if msg.Tool.At == "" {
@@ -1181,10 +1171,7 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 			show()
 		},
 	})
-	stopOpen()
-	opening.Lock()
-	msg.Tool.Opened = slices.Clone(opened)
-	opening.Unlock()
+	msg.Tool.Opened = opened()
 	msg.Tool.Decision, msg.Tool.DecisionText = o.Ruling.How(), said(o.Ruling)
 	if msg.Tool.StartedAt > 0 {
 		msg.Tool.DurationMs = e.now() - msg.Tool.StartedAt
@@ -1230,6 +1217,34 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 }
 
 func origin(u string) string { return weburl.Origin(u) }
+
+// collectOpened collects the tabs the call about to run opens (Env.OnOpen), for a workflow made
+// of it; the func it returns stops collecting and gives them.
+func collectOpened(env *tool.Env) func() []int {
+	var mu sync.Mutex
+	var ids []int
+	stop := env.OnOpen(func(id int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	})
+	return func() []int {
+		stop()
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(ids)
+	}
+}
+
+// workedIn is the tab a call described as f works in: the one it names, else the task's current.
+func workedIn(f *tool.Effect, env *tool.Env) int {
+	if f.TabID > 0 {
+		return f.TabID
+	}
+	return env.TabID()
+}
 
 // described adds the elements a call's refs name (Effect.Named) to those of its earlier steps,
 // once each.

@@ -63,7 +63,11 @@ const keptSteps = 2 * workflow.MaxSteps
 func (t *Task) Steps() []workflow.Call {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return slices.Clone(t.steps)
+	out := slices.Clone(t.steps)
+	for i := range out {
+		out[i].Args = asRan(out[i].Tool, out[i].Args)
+	}
+	return out
 }
 
 // ForgetSteps starts the task's steps again from none (they were saved).

@@ -33,13 +33,7 @@ func recordedCalls(ms []store.Message) []workflow.Call {
 		if at == "" {
 			at = m.Tool.URL
 		}
-		args := m.Tool.Args
-		if t, ok := tool.Lookup(m.Tool.Name); ok {
-			if c, err := tool.Check(t, args); err == nil {
-				args = c.Args // as it ran: a list Claude sent as its JSON in a string is a list
-			}
-		}
-		out = append(out, workflow.Call{Tool: m.Tool.Name, Args: args, Elements: m.Tool.Elements, URL: at,
+		out = append(out, workflow.Call{Tool: m.Tool.Name, Args: asRan(m.Tool.Name, m.Tool.Args), Elements: m.Tool.Elements, URL: at,
 			Sensitive: m.Tool.Sensitive, Checked: m.Tool.Checked, Seen: seen, Tab: m.Tool.In, Opened: m.Tool.Opened})
 	}
 	return out
@@ -54,6 +48,16 @@ func asked(ms []store.Message) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// asRan is a call's arguments as it ran: a list Claude sent as its JSON in a string is a list.
+func asRan(name string, args json.RawMessage) json.RawMessage {
+	if t, ok := tool.Lookup(name); ok {
+		if c, err := tool.Check(t, args); err == nil {
+			return c.Args
+		}
+	}
+	return args
 }
 
 // SaveWorkflow makes a workflow named name of chat sessionID's run and saves it.

@@ -261,11 +261,9 @@ func (c *Core) bridgeCall(ctx context.Context, client link.Client, id, name stri
 		}
 		// A memory goes into every later chat's instructions, so the user decides.
 		w := c.link.space(ctx, client)
-		pc := permission.Call{ID: "b" + id, Caller: w.task.Caller, What: "remember “" + content + "”",
-			Request: permission.Request{Tool: "add_memory", Risk: "act", Permission: "memory:add", Origin: "agent://" + client.ID}}
-		ruling, err := c.gate.Decide(ctx, pc, time.Time{}, nil)
-		if err != nil || !ruling.Allow {
-			return nil, "The user did not allow it: " + strings.TrimSuffix(cmp.Or(ruling.Why, "no answer came"), ".") + "."
+		pc, ruling, refused := c.clientAsk(ctx, w, id, "add_memory", "memory:add", "remember “"+content+"”")
+		if refused != "" {
+			return nil, refused
 		}
 		c.gate.Record(context.WithoutCancel(ctx), pc, ruling, sayMemoryAdded.With(), true)
 		m, err := c.Store.AddMemory(ctx, store.Memory{ID: agent.NewID(), Content: content, Source: store.SourceAgent, CreatedAt: time.Now().UnixMilli()})
@@ -276,4 +274,17 @@ func (c *Core) bridgeCall(ctx context.Context, client link.Client, id, name stri
 		return map[string]any{"ok": true, "memory": m}, ""
 	}
 	return nil, "Skiff has no tool " + name + " (it offers " + strings.Join(bridgeTools, ", ") + ")."
+}
+
+// clientAsk asks the user, through the gate, to let the client of workspace w do what outside
+// the browser (keep a memory, save a workflow), as call id of tool, under permission perm. It
+// returns the call and how the gate ruled, or the sentence the client gets when it may not.
+func (c *Core) clientAsk(ctx context.Context, w *workspace, id, tool, perm, what string) (permission.Call, permission.Ruling, string) {
+	pc := permission.Call{ID: "b" + id, Caller: w.task.Caller, What: what,
+		Request: permission.Request{Tool: tool, Risk: "act", Permission: perm, Origin: "agent://" + w.id}}
+	ruling, err := c.gate.Decide(ctx, pc, time.Time{}, nil)
+	if err != nil || !ruling.Allow {
+		return pc, ruling, "The user did not allow it: " + strings.TrimSuffix(cmp.Or(ruling.Why, "no answer came"), ".") + "."
+	}
+	return pc, ruling, ""
 }

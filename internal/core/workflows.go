@@ -1,16 +1,13 @@
 package core
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/skiff-ai/skiff/internal/agent"
 	"github.com/skiff-ai/skiff/internal/link"
-	"github.com/skiff-ai/skiff/internal/permission"
 	"github.com/skiff-ai/skiff/internal/schedule"
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/workflow"
@@ -236,11 +233,9 @@ func (l *linker) saveWorkflow(ctx context.Context, ws *workspace, id string, raw
 		msg, _ := Sentence(err)
 		return fail("What your calls did cannot be saved as a workflow: " + strings.TrimSuffix(msg, ".") + ".")
 	}
-	pc := permission.Call{ID: "b" + id, Caller: ws.task.Caller, What: fmt.Sprintf("save the %d steps it took as the workflow “%s”", len(w.Steps), w.Name),
-		Request: permission.Request{Tool: link.WorkflowSaveTool, Risk: "act", Permission: "workflow:save", Origin: "agent://" + ws.id}}
-	ruling, err := l.c.gate.Decide(ctx, pc, time.Time{}, nil)
-	if err != nil || !ruling.Allow {
-		return fail("The user did not allow it: " + strings.TrimSuffix(cmp.Or(ruling.Why, "no answer came"), ".") + ".")
+	pc, ruling, refused := l.c.clientAsk(ctx, ws, id, link.WorkflowSaveTool, "workflow:save", fmt.Sprintf("save the %d steps it took as the workflow “%s”", len(w.Steps), w.Name))
+	if refused != "" {
+		return fail(refused)
 	}
 	now := l.c.Engine.Now().UnixMilli()
 	w.ID, w.CreatedAt, w.UpdatedAt = agent.NewID(), now, now

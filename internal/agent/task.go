@@ -49,9 +49,19 @@ type Task struct {
 	granted map[string]bool // elements the user allowed it to act on (elementKey)
 	planned *store.Plan     // the plan the user approved for this run (follow)
 	// steps are what an outside caller's calls did, as a workflow records them (Steps), and
-	// seen the last snapshot it read: in memory only, the last keptSteps.
+	// seen the last snapshot it read: the last keptSteps, in memory and in Keeper.
 	steps []workflow.Call
 	seen  string
+	// Keeper, when set, keeps the task's steps beyond the worker's memory: a worker Chrome
+	// stops and starts again between an outside client's calls and its workflow_save forgets
+	// none of them (RestoreSteps gives them back).
+	Keeper StepKeeper
+}
+
+// StepKeeper keeps a task's steps (workflow.Kept) where a worker restart leaves them.
+type StepKeeper interface {
+	Keep(c workflow.Call, max int)
+	Forget()
 }
 
 // keptSteps bounds the calls a task keeps for workflow_save.
@@ -73,24 +83,46 @@ func (t *Task) Steps() []workflow.Call {
 // ForgetSteps starts the task's steps again from none (they were saved).
 func (t *Task) ForgetSteps() {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	t.steps = nil
+	t.mu.Unlock()
+	if t.Keeper != nil {
+		t.Keeper.Forget()
+	}
+}
+
+// RestoreSteps gives a task that starts again (its worker restarted) the steps its Keeper kept.
+func (t *Task) RestoreSteps(calls []workflow.Call) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.steps = append(slices.Clone(calls), t.steps...)
+	if len(t.steps) > keptSteps {
+		t.steps = slices.Delete(t.steps, 0, len(t.steps)-keptSteps)
+	}
 }
 
 // noteStep keeps a call that ran and succeeded for Steps: a snapshot as what later calls' refs
-// came from, a call a workflow keeps as one of its steps.
+// came from, a call a workflow keeps as one of its steps (what of it a workflow reads).
 func (t *Task) noteStep(c workflow.Call, text string) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	switch {
 	case c.Tool == "snapshot":
 		t.seen = text
+		t.mu.Unlock()
+		return
 	case workflow.Keeps(c.Tool) || c.Tool == "upload_file":
 		c.Seen = t.seen
+		c = workflow.Kept(c)
 		t.steps = append(t.steps, c)
 		if len(t.steps) > keptSteps {
 			t.steps = slices.Delete(t.steps, 0, len(t.steps)-keptSteps)
 		}
+	default:
+		t.mu.Unlock()
+		return
+	}
+	t.mu.Unlock()
+	if t.Keeper != nil {
+		t.Keeper.Keep(c, keptSteps)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/skiff-ai/skiff/internal/link"
 	"github.com/skiff-ai/skiff/internal/store"
 	"github.com/skiff-ai/skiff/internal/tool"
+	"github.com/skiff-ai/skiff/internal/workflow"
 )
 
 // Dialer opens links: to a ws:// URL, or to the native messaging host when url is "native:".
@@ -439,6 +440,11 @@ func (l *linker) space(ctx context.Context, client link.Client) *workspace {
 		}
 	}
 	nw.task.Env.OnOpen(func(id int) { _ = l.c.Store.AddOwnTab(context.Background(), own, id) })
+	// What its calls did, for workflow_save, is kept across a worker restart too.
+	if steps, err := l.c.Store.Steps(ctx, client.ID); err == nil {
+		nw.task.RestoreSteps(steps)
+	}
+	nw.task.Keeper = clientSteps{c: l.c, owner: client.ID}
 	l.mu.Lock()
 	if w = l.spaces[client.ID]; w == nil {
 		if l.spaces == nil {
@@ -462,6 +468,7 @@ func (l *linker) bye(client link.Client) {
 	defer cancel()
 	_ = l.c.Store.DeleteWorkspace(ctx, client.ID)
 	_ = l.c.Store.ForgetOwnTabs(ctx, ownTabsOf(client))
+	_ = l.c.Store.ForgetSteps(ctx, client.ID)
 	if w != nil && w.task.Env != nil {
 		for _, id := range w.task.Env.Used() {
 			w.Browser.Release(ctx, id)
@@ -717,4 +724,23 @@ func (c *Core) readFile(ctx context.Context, p PathParams) (string, error) {
 		return "", &i18n.Error{Text: agent.SaidBy(err)}
 	}
 	return s, nil
+}
+
+// clientSteps keeps an outside client's steps in the store (agent.StepKeeper): memory storage,
+// which a worker restart leaves, and the browser's closing empties.
+type clientSteps struct {
+	c     *Core
+	owner string
+}
+
+func (k clientSteps) Keep(step workflow.Call, max int) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = k.c.Store.AddStep(ctx, k.owner, step, max, k.c.Engine.Now().UnixMilli())
+}
+
+func (k clientSteps) Forget() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = k.c.Store.ForgetSteps(ctx, k.owner)
 }

@@ -1154,6 +1154,7 @@ func TestAReplayChoosesTheDayCountedFromItsRun(t *testing.T) {
 // user allows it (the panel asks, naming it): the search it went to with the user's words is a
 // value of the workflow, the result it opened follows it, and the user replays it from the
 // panel with another value and no model. What it did is saved once: a second save has nothing.
+// A worker Chrome stops and starts again between the calls and the save forgets none of them.
 func TestMCPClientSavesWhatItDidAsAWorkflow(t *testing.T) {
 	site := testkit.NewSite(t)
 	d, panel := linkedPanel(t)
@@ -1165,6 +1166,7 @@ func TestMCPClientSavesWhatItDidAsAWorkflow(t *testing.T) {
 	if r := callTool(t, panel, cs, "e2e-agent", "click", map[string]any{"ref": refOf(t, snap, `link "Luigi's Trattoria"`)}, "allow_once"); r.IsError {
 		t.Fatalf("click: %s", text(r))
 	}
+	browser.RestartWorker(t, panel)
 	r := callTool(t, panel, cs, "e2e-agent", "workflow_save", map[string]any{"name": "Find a table", "task": "Open the trattoria among the restaurants called Luigi"}, "allow_once")
 	want := "Saved as the workflow “Find a table”"
 	if r.IsError || !strings.Contains(text(r), want) || !strings.Contains(text(r), "click link “Luigi's Trattoria” (or the first named with {{search}})") {

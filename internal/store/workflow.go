@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
+	"strconv"
 
 	"github.com/skiff-ai/skiff/internal/workflow"
 )
@@ -75,4 +77,117 @@ func (s *Store) DeleteWorkflow(ctx context.Context, id string) error {
 		return ErrNoWorkflow
 	}
 	return s.set(ctx, map[string]any{"workflows": ws})
+}
+
+// An outside client's steps (what its calls did, which workflow_save records) are kept while
+// the browser runs (BrowserPrefix: in chrome.storage.session, never on disk), so a worker that
+// Chrome stops and starts again between the calls and the save forgets nothing: each step under
+// a key of its own (a call adds one, whatever came before), and one index of the clients'.
+const stepsKey = BrowserPrefix + "steps"
+
+type stepsOf struct {
+	First  int   `json:"first"` // the number of the oldest step kept
+	Next   int   `json:"next"`
+	UsedAt int64 `json:"usedAt"` // unix ms
+}
+
+func stepKey(owner string, n int) string { return stepsKey + "/" + owner + "/" + strconv.Itoa(n) }
+
+// AddStep keeps step as the next of owner's, at now (unix ms), and at most keep of them (the
+// last); the steps of the least recently seen owners beyond MaxWorkspaces go.
+func (s *Store) AddStep(ctx context.Context, owner string, step workflow.Call, keep int, now int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	idx := map[string]stepsOf{}
+	if _, err := s.get(ctx, stepsKey, &idx); err != nil {
+		return err
+	}
+	o := idx[owner]
+	var gone []string
+	items := map[string]any{stepKey(owner, o.Next): step}
+	o.Next++
+	for ; o.Next-o.First > keep; o.First++ {
+		gone = append(gone, stepKey(owner, o.First))
+	}
+	o.UsedAt = now
+	idx[owner] = o
+	for len(idx) > MaxWorkspaces {
+		oldest := ""
+		for id, x := range idx {
+			if oldest == "" || x.UsedAt < idx[oldest].UsedAt {
+				oldest = id
+			}
+		}
+		for n := idx[oldest].First; n < idx[oldest].Next; n++ {
+			gone = append(gone, stepKey(oldest, n))
+		}
+		delete(idx, oldest)
+	}
+	items[stepsKey] = idx
+	if err := s.set(ctx, items); err != nil {
+		return err
+	}
+	if len(gone) > 0 {
+		return s.kv.Delete(ctx, gone...)
+	}
+	return nil
+}
+
+// Steps returns owner's kept steps, oldest first.
+func (s *Store) Steps(ctx context.Context, owner string) ([]workflow.Call, error) {
+	idx := map[string]stepsOf{}
+	if _, err := s.get(ctx, stepsKey, &idx); err != nil {
+		return nil, err
+	}
+	o, ok := idx[owner]
+	if !ok {
+		return nil, nil
+	}
+	keys := make([]string, 0, o.Next-o.First)
+	for n := o.First; n < o.Next; n++ {
+		keys = append(keys, stepKey(owner, n))
+	}
+	got, err := s.kv.Get(ctx, keys...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]workflow.Call, 0, len(keys))
+	for _, k := range keys {
+		b, ok := got[k]
+		if !ok {
+			continue // written by a worker that stopped between two writes: the rest stand
+		}
+		var c workflow.Call
+		if err := json.Unmarshal(b, &c); err != nil {
+			return nil, &CorruptError{What: "a step of an outside client's", Key: k, Err: err}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// ForgetSteps drops owner's kept steps (saved as a workflow, or its session ended).
+func (s *Store) ForgetSteps(ctx context.Context, owner string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	idx := map[string]stepsOf{}
+	if _, err := s.get(ctx, stepsKey, &idx); err != nil {
+		return err
+	}
+	o, ok := idx[owner]
+	if !ok {
+		return nil
+	}
+	var gone []string
+	for n := o.First; n < o.Next; n++ {
+		gone = append(gone, stepKey(owner, n))
+	}
+	delete(idx, owner)
+	if err := s.set(ctx, map[string]any{stepsKey: idx}); err != nil {
+		return err
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	return s.kv.Delete(ctx, gone...)
 }

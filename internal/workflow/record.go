@@ -16,18 +16,18 @@ import (
 // refs stood for (the page described each before the gate ruled), the page it acted on, and the
 // last snapshot the model read before it (where its refs came from).
 type Call struct {
-	Tool      string
-	Args      json.RawMessage
-	Elements  []tool.Element
-	URL       string
-	Sensitive bool   // it typed into a password or payment field
-	Seen      string // the text of the snapshot read before it, if any
+	Tool      string          `json:"tool"`
+	Args      json.RawMessage `json:"args"`
+	Elements  []tool.Element  `json:"elements,omitempty"`
+	URL       string          `json:"url,omitempty"`
+	Sensitive bool            `json:"sensitive,omitempty"` // it typed into a password or payment field
+	Seen      string          `json:"seen,omitempty"`      // the text of the snapshot read before it, if any
 	// Checked is the state a click left a checkbox, radio or switch in, if it was one.
-	Checked *bool
+	Checked *bool `json:"checked,omitempty"`
 	// Tab is the tab it worked in (0: not known, as in chats from before Skiff noted it), and
 	// Opened the tabs it opened (a link to a new tab, tab_open).
-	Tab    int
-	Opened []int
+	Tab    int   `json:"tab,omitempty"`
+	Opened []int `json:"opened,omitempty"`
 }
 
 // Record makes a workflow of a run's calls (the ones that ran and succeeded; the caller leaves

@@ -1,0 +1,64 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/skiff-ai/skiff/internal/workflow"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// An outside client's steps are kept in memory storage only (a new Store over the same storage,
+// as after a worker restart, reads them back), the last ones up to the bound, until they are
+// forgotten; the steps of clients long gone do not pile up.
+func TestAClientsStepsOutliveTheWorker(t *testing.T) {
+	disk, memory := NewMemKV(), NewMemKV()
+	s, err := Open(ctx, NewCached(Split{Disk: disk, Memory: memory}))
+	require.NoError(t, err)
+	step := func(n int) workflow.Call {
+		return workflow.Call{Tool: "click", Args: json.RawMessage(fmt.Sprintf(`{"ref":"e%d"}`, n)), URL: "https://a.test/", Seen: "button [e1]\n"}
+	}
+	for n := range 5 {
+		require.NoError(t, s.AddStep(ctx, "claude", step(n), 3, int64(n)))
+	}
+	require.NoError(t, s.AddStep(ctx, "cursor", step(9), 3, 10))
+
+	again, err := Open(ctx, NewCached(Split{Disk: disk, Memory: memory}))
+	require.NoError(t, err)
+	got, err := again.Steps(ctx, "claude")
+	require.NoError(t, err)
+	require.Len(t, got, 3, "the last three")
+	assert.Equal(t, step(2), got[0])
+	assert.Equal(t, step(4), got[2])
+	for _, k := range disk.Keys() {
+		assert.NotContains(t, k, "steps", "steps are never on disk")
+	}
+
+	require.NoError(t, again.ForgetSteps(ctx, "claude"))
+	got, err = again.Steps(ctx, "claude")
+	require.NoError(t, err)
+	assert.Empty(t, got)
+	got, err = again.Steps(ctx, "cursor")
+	require.NoError(t, err)
+	assert.Equal(t, []workflow.Call{step(9)}, got, "another client's stay")
+	require.NoError(t, again.AddStep(ctx, "claude", step(7), 3, 11))
+	got, err = again.Steps(ctx, "claude")
+	require.NoError(t, err)
+	assert.Equal(t, []workflow.Call{step(7)}, got, "saved, then one more call: that one")
+
+	for n := range MaxWorkspaces + 5 {
+		require.NoError(t, again.AddStep(ctx, fmt.Sprintf("gone-%d", n), step(n), 3, int64(100+n)))
+	}
+	got, err = again.Steps(ctx, "cursor")
+	require.NoError(t, err)
+	assert.Empty(t, got, "the least recently seen client's steps went")
+	n := 0
+	for _, k := range memory.Keys() {
+		if len(k) > len(stepsKey) && k[:len(stepsKey)+1] == stepsKey+"/" {
+			n++
+		}
+	}
+	assert.Equal(t, MaxWorkspaces, n, "one step for each client kept, none of the others'")
+}

@@ -61,6 +61,7 @@ type Task struct {
 // StepKeeper keeps a task's steps (workflow.Kept) where a worker restart leaves them.
 type StepKeeper interface {
 	Keep(c workflow.Call, max int)
+	Saw(snapshot string) // the last snapshot read, where the next calls' refs come from
 	Forget()
 }
 
@@ -90,10 +91,14 @@ func (t *Task) ForgetSteps() {
 	}
 }
 
-// RestoreSteps gives a task that starts again (its worker restarted) the steps its Keeper kept.
-func (t *Task) RestoreSteps(calls []workflow.Call) {
+// RestoreSteps gives a task that starts again (its worker restarted) the steps its Keeper kept
+// and the snapshot it read last.
+func (t *Task) RestoreSteps(calls []workflow.Call, seen string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.seen == "" {
+		t.seen = seen
+	}
 	t.steps = append(slices.Clone(calls), t.steps...)
 	if len(t.steps) > keptSteps {
 		t.steps = slices.Delete(t.steps, 0, len(t.steps)-keptSteps)
@@ -108,6 +113,9 @@ func (t *Task) noteStep(c workflow.Call, text string) {
 	case c.Tool == "snapshot":
 		t.seen = text
 		t.mu.Unlock()
+		if t.Keeper != nil {
+			t.Keeper.Saw(text)
+		}
 		return
 	case workflow.Keeps(c.Tool) || c.Tool == "upload_file":
 		c.Seen = t.seen

@@ -441,8 +441,8 @@ func (l *linker) space(ctx context.Context, client link.Client) *workspace {
 	}
 	nw.task.Env.OnOpen(func(id int) { _ = l.c.Store.AddOwnTab(context.Background(), own, id) })
 	// What its calls did, for workflow_save, is kept across a worker restart too.
-	if steps, err := l.c.Store.Steps(ctx, client.ID); err == nil {
-		nw.task.RestoreSteps(steps)
+	if steps, seen, err := l.c.Store.Steps(ctx, client.ID); err == nil {
+		nw.task.RestoreSteps(steps, seen)
 	}
 	nw.task.Keeper = clientSteps{c: l.c, owner: client.ID}
 	l.mu.Lock()
@@ -468,7 +468,7 @@ func (l *linker) bye(client link.Client) {
 	defer cancel()
 	_ = l.c.Store.DeleteWorkspace(ctx, client.ID)
 	_ = l.c.Store.ForgetOwnTabs(ctx, ownTabsOf(client))
-	_ = l.c.Store.ForgetSteps(ctx, client.ID)
+	_ = l.c.Store.ForgetSteps(ctx, client.ID, true)
 	if w != nil && w.task.Env != nil {
 		for _, id := range w.task.Env.Used() {
 			w.Browser.Release(ctx, id)
@@ -739,8 +739,14 @@ func (k clientSteps) Keep(step workflow.Call, max int) {
 	_ = k.c.Store.AddStep(ctx, k.owner, step, max, k.c.Engine.Now().UnixMilli())
 }
 
+func (k clientSteps) Saw(snapshot string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = k.c.Store.KeepSeen(ctx, k.owner, snapshot, k.c.Engine.Now().UnixMilli())
+}
+
 func (k clientSteps) Forget() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_ = k.c.Store.ForgetSteps(ctx, k.owner)
+	_ = k.c.Store.ForgetSteps(ctx, k.owner, false)
 }

@@ -1154,7 +1154,7 @@ func TestAReplayChoosesTheDayCountedFromItsRun(t *testing.T) {
 // user allows it (the panel asks, naming it): the search it went to with the user's words is a
 // value of the workflow, the result it opened follows it, and the user replays it from the
 // panel with another value and no model. What it did is saved once: a second save has nothing.
-// A worker Chrome stops and starts again between the calls and the save forgets none of them.
+// A worker Chrome stops and starts again mid-task forgets nothing of what it did or read.
 func TestMCPClientSavesWhatItDidAsAWorkflow(t *testing.T) {
 	site := testkit.NewSite(t)
 	d, panel := linkedPanel(t)
@@ -1163,10 +1163,12 @@ func TestMCPClientSavesWhatItDidAsAWorkflow(t *testing.T) {
 		t.Fatalf("navigate: %s", text(r))
 	}
 	snap := text(callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "allow_always"))
+	// The worker restarts after the client read the page: the next worker knows where it went
+	// and what it read (the heading above the link it clicks names the link's place).
+	browser.RestartWorker(t, panel)
 	if r := callTool(t, panel, cs, "e2e-agent", "click", map[string]any{"ref": refOf(t, snap, `link "Luigi's Trattoria"`)}, "allow_once"); r.IsError {
 		t.Fatalf("click: %s", text(r))
 	}
-	browser.RestartWorker(t, panel)
 	r := callTool(t, panel, cs, "e2e-agent", "workflow_save", map[string]any{"name": "Find a table", "task": "Open the trattoria among the restaurants called Luigi"}, "allow_once")
 	want := "Saved as the workflow “Find a table”"
 	if r.IsError || !strings.Contains(text(r), want) || !strings.Contains(text(r), "click link “Luigi's Trattoria” (or the first named with {{search}})") {
@@ -1176,7 +1178,8 @@ func TestMCPClientSavesWhatItDidAsAWorkflow(t *testing.T) {
 	if err := json.Unmarshal([]byte(JS[string](t, panel, `skiffTest.call("workflow.list").then(l => JSON.stringify(l))`)), &list); err != nil || len(list) != 1 {
 		t.Fatalf("the workflows: %v %v", list, err)
 	}
-	if got := list[0]; len(got.Steps) != 2 || !strings.HasSuffix(got.Steps[0].What, "restaurants.html?q={{search}}") || len(got.Params) != 1 || got.Params[0].Default != "Luigi" {
+	if got := list[0]; len(got.Steps) != 2 || !strings.HasSuffix(got.Steps[0].What, "restaurants.html?q={{search}}") || len(got.Params) != 1 || got.Params[0].Default != "Luigi" ||
+		len(got.Steps[1].Targets) != 1 || got.Steps[1].Targets[0].Near != "Results" {
 		t.Errorf("the workflow saved: %+v", got)
 	}
 	if r := callTool(t, panel, cs, "e2e-agent", "workflow_save", map[string]any{"name": "Again"}, ""); !r.IsError || !strings.Contains(text(r), "it only read pages") {

@@ -24,34 +24,42 @@ func TestAClientsStepsOutliveTheWorker(t *testing.T) {
 		require.NoError(t, s.AddStep(ctx, "claude", step(n), 3, int64(n)))
 	}
 	require.NoError(t, s.AddStep(ctx, "cursor", step(9), 3, 10))
+	require.NoError(t, s.KeepSeen(ctx, "claude", "button \"Like\" [e1]\n", 11))
 
 	again, err := Open(ctx, NewCached(Split{Disk: disk, Memory: memory}))
 	require.NoError(t, err)
-	got, err := again.Steps(ctx, "claude")
+	got, seen, err := again.Steps(ctx, "claude")
 	require.NoError(t, err)
 	require.Len(t, got, 3, "the last three")
+	assert.Equal(t, "button \"Like\" [e1]\n", seen)
 	assert.Equal(t, step(2), got[0])
 	assert.Equal(t, step(4), got[2])
 	for _, k := range disk.Keys() {
 		assert.NotContains(t, k, "steps", "steps are never on disk")
 	}
 
-	require.NoError(t, again.ForgetSteps(ctx, "claude"))
-	got, err = again.Steps(ctx, "claude")
+	require.NoError(t, again.ForgetSteps(ctx, "claude", false))
+	got, seen, err = again.Steps(ctx, "claude")
 	require.NoError(t, err)
 	assert.Empty(t, got)
-	got, err = again.Steps(ctx, "cursor")
+	assert.NotEmpty(t, seen, "saved, its refs still come from what it read")
+	got, _, err = again.Steps(ctx, "cursor")
 	require.NoError(t, err)
 	assert.Equal(t, []workflow.Call{step(9)}, got, "another client's stay")
 	require.NoError(t, again.AddStep(ctx, "claude", step(7), 3, 11))
-	got, err = again.Steps(ctx, "claude")
+	got, _, err = again.Steps(ctx, "claude")
 	require.NoError(t, err)
 	assert.Equal(t, []workflow.Call{step(7)}, got, "saved, then one more call: that one")
+	require.NoError(t, again.ForgetSteps(ctx, "claude", true))
+	got, seen, err = again.Steps(ctx, "claude")
+	require.NoError(t, err)
+	assert.Empty(t, got)
+	assert.Empty(t, seen, "its session ended: nothing of it is left")
 
 	for n := range MaxWorkspaces + 5 {
 		require.NoError(t, again.AddStep(ctx, fmt.Sprintf("gone-%d", n), step(n), 3, int64(100+n)))
 	}
-	got, err = again.Steps(ctx, "cursor")
+	got, _, err = again.Steps(ctx, "cursor")
 	require.NoError(t, err)
 	assert.Empty(t, got, "the least recently seen client's steps went")
 	n := 0

@@ -96,6 +96,29 @@ func stepKey(owner string, n int) string { return stepsKey + "/" + owner + "/" +
 // AddStep keeps step as the next of owner's, at now (unix ms), and at most keep of them (the
 // last); the steps of the least recently seen owners beyond MaxWorkspaces go.
 func (s *Store) AddStep(ctx context.Context, owner string, step workflow.Call, keep int, now int64) error {
+	return s.keepStep(ctx, owner, now, func(o *stepsOf, items map[string]any) (gone []string) {
+		items[stepKey(owner, o.Next)] = step
+		o.Next++
+		for ; o.Next-o.First > keep; o.First++ {
+			gone = append(gone, stepKey(owner, o.First))
+		}
+		return gone
+	})
+}
+
+// KeepSeen keeps the last snapshot text owner read (where the refs of its next calls come from).
+func (s *Store) KeepSeen(ctx context.Context, owner, seen string, now int64) error {
+	return s.keepStep(ctx, owner, now, func(_ *stepsOf, items map[string]any) []string {
+		items[seenKey(owner)] = seen
+		return nil
+	})
+}
+
+func seenKey(owner string) string { return stepsKey + "/" + owner + "/seen" }
+
+// keepStep changes owner's part of the index and the items change adds, in one write, and
+// deletes what change and the bound on owners leave behind.
+func (s *Store) keepStep(ctx context.Context, owner string, now int64, change func(*stepsOf, map[string]any) []string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	idx := map[string]stepsOf{}
@@ -103,12 +126,8 @@ func (s *Store) AddStep(ctx context.Context, owner string, step workflow.Call, k
 		return err
 	}
 	o := idx[owner]
-	var gone []string
-	items := map[string]any{stepKey(owner, o.Next): step}
-	o.Next++
-	for ; o.Next-o.First > keep; o.First++ {
-		gone = append(gone, stepKey(owner, o.First))
-	}
+	items := map[string]any{}
+	gone := change(&o, items)
 	o.UsedAt = now
 	idx[owner] = o
 	for len(idx) > MaxWorkspaces {
@@ -118,9 +137,7 @@ func (s *Store) AddStep(ctx context.Context, owner string, step workflow.Call, k
 				oldest = id
 			}
 		}
-		for n := idx[oldest].First; n < idx[oldest].Next; n++ {
-			gone = append(gone, stepKey(oldest, n))
-		}
+		gone = append(gone, ownerKeys(oldest, idx[oldest], true)...)
 		delete(idx, oldest)
 	}
 	items[stepsKey] = idx
@@ -133,41 +150,57 @@ func (s *Store) AddStep(ctx context.Context, owner string, step workflow.Call, k
 	return nil
 }
 
-// Steps returns owner's kept steps, oldest first.
-func (s *Store) Steps(ctx context.Context, owner string) ([]workflow.Call, error) {
-	idx := map[string]stepsOf{}
-	if _, err := s.get(ctx, stepsKey, &idx); err != nil {
-		return nil, err
-	}
-	o, ok := idx[owner]
-	if !ok {
-		return nil, nil
-	}
-	keys := make([]string, 0, o.Next-o.First)
+// ownerKeys are the keys of owner's steps, and with seen of the snapshot it read.
+func ownerKeys(owner string, o stepsOf, seen bool) []string {
+	var keys []string
 	for n := o.First; n < o.Next; n++ {
 		keys = append(keys, stepKey(owner, n))
 	}
+	if seen {
+		keys = append(keys, seenKey(owner))
+	}
+	return keys
+}
+
+// Steps returns owner's kept steps, oldest first, and the last snapshot text it read.
+func (s *Store) Steps(ctx context.Context, owner string) ([]workflow.Call, string, error) {
+	idx := map[string]stepsOf{}
+	if _, err := s.get(ctx, stepsKey, &idx); err != nil {
+		return nil, "", err
+	}
+	o, ok := idx[owner]
+	if !ok {
+		return nil, "", nil
+	}
+	keys := ownerKeys(owner, o, true)
 	got, err := s.kv.Get(ctx, keys...)
 	if err != nil {
-		return nil, err
+		return nil, "", err
+	}
+	var seen string
+	if b, ok := got[seenKey(owner)]; ok {
+		if err := json.Unmarshal(b, &seen); err != nil {
+			return nil, "", &CorruptError{What: "a page an outside client read", Key: seenKey(owner), Err: err}
+		}
 	}
 	out := make([]workflow.Call, 0, len(keys))
-	for _, k := range keys {
+	for _, k := range keys[:len(keys)-1] {
 		b, ok := got[k]
 		if !ok {
 			continue // written by a worker that stopped between two writes: the rest stand
 		}
 		var c workflow.Call
 		if err := json.Unmarshal(b, &c); err != nil {
-			return nil, &CorruptError{What: "a step of an outside client's", Key: k, Err: err}
+			return nil, "", &CorruptError{What: "a step of an outside client's", Key: k, Err: err}
 		}
 		out = append(out, c)
 	}
-	return out, nil
+	return out, seen, nil
 }
 
-// ForgetSteps drops owner's kept steps (saved as a workflow, or its session ended).
-func (s *Store) ForgetSteps(ctx context.Context, owner string) error {
+// ForgetSteps drops owner's kept steps (saved as a workflow); all drops what it read too (its
+// session ended).
+func (s *Store) ForgetSteps(ctx context.Context, owner string, all bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	idx := map[string]stepsOf{}
@@ -178,11 +211,13 @@ func (s *Store) ForgetSteps(ctx context.Context, owner string) error {
 	if !ok {
 		return nil
 	}
-	var gone []string
-	for n := o.First; n < o.Next; n++ {
-		gone = append(gone, stepKey(owner, n))
+	gone := ownerKeys(owner, o, all)
+	if all {
+		delete(idx, owner)
+	} else {
+		o.First = o.Next
+		idx[owner] = o
 	}
-	delete(idx, owner)
 	if err := s.set(ctx, map[string]any{stepsKey: idx}); err != nil {
 		return err
 	}

@@ -176,6 +176,9 @@ export function askBox(msg, sessionId) {
     el("span", { className: "ask-what", textContent: say(t.whatText, t.what || t.name.replaceAll("_", " ")) }),
     el("strong", { textContent: tr("askEnd") })));
   const plan = t.risk === "plan";
+  // A change an outside agent makes to what Skiff keeps (a memory, a workflow) is on no site,
+  // and is answered each time: no standing answer covers it.
+  const keep = t.risk === "keep";
   const facts = el("dl", { className: "ask-facts" });
   const fact = (k, v, cls) => v && facts.append(el("dt", { textContent: k }), el("dd", { className: cls || "", textContent: v }));
   const args = t.args || {};
@@ -183,19 +186,22 @@ export function askBox(msg, sessionId) {
   if (!t.sensitive && t.name === "fill_form" && Array.isArray(args.fields)) fact(tr("factValues"), args.fields.map((f) => String(f.value)).join(" · "), "ask-text");
   if (t.name === "run_script" && typeof args.code === "string") fact(tr("factCode"), args.code.length > 400 ? args.code.slice(0, 400) + "…" : args.code, "ask-code");
   if (t.name.startsWith("agent_")) fact(tr("factFiles"), (t.locations || []).join(", "), "ask-files");
-  else if (!plan) fact(tr("factSite"), t.origin || (t.url ? t.url : tr("noPage")), "ask-origin");
+  else if (!plan && !keep) fact(tr("factSite"), t.origin || (t.url ? t.url : tr("noPage")), "ask-origin");
   if (t.leadsTo) fact(tr("factGoesTo"), t.leadsTo, "ask-origin");
   if (t.url && t.url !== t.origin && t.url !== t.origin + "/") fact(tr("factPage"), t.url, "ask-url");
-  if (!plan) fact(tr("factRisk"), riskWords(t.risk) || t.risk);
+  if (!plan) fact(tr("factRisk"), keep ? tr("risk_keep") : riskWords(t.risk) || t.risk);
   const why = say(t.asksText, t.asks || "");
   fact(tr("factWhy"), why ? why[0].toUpperCase() + why.slice(1) + "." : "");
   if (t.irreversible) fact(tr("factNote"), tr("irreversible", t.irreversible));
   box.append(facts);
   if (t.sensitive) box.append(el("p", { className: "ask-warn", textContent: tr("askSensitive") }));
   const status = el("span", { className: "ask-status", role: "status" });
-  // A plan is approved or rejected for this run: no standing answer.
-  const buttons = answers.filter((a) => !plan || a.decision.endsWith("once")).map((a) => {
-    const label = plan ? tr(a.decision === "allow_once" ? "planApprove" : "planReject") : tr("answer_" + a.decision + (a.decision.endsWith("always") && !t.origin ? "_anywhere" : ""));
+  // A plan is approved or rejected for this run, a change to what Skiff keeps allowed or
+  // denied this once: no standing answer.
+  const buttons = answers.filter((a) => !(plan || keep) || a.decision.endsWith("once")).map((a) => {
+    const label = plan ? tr(a.decision === "allow_once" ? "planApprove" : "planReject")
+      : keep && a.decision === "allow_once" ? tr("keepAllow")
+      : tr("answer_" + a.decision + (a.decision.endsWith("always") && !t.origin ? "_anywhere" : ""));
     const b = el("button", { type: "button", className: a.className, textContent: label });
     b.dataset.decision = a.decision;
     const site = t.origin || tr("anySite");

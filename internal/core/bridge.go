@@ -281,7 +281,7 @@ func (c *Core) bridgeCall(ctx context.Context, client link.Client, id, name stri
 // returns the call and how the gate ruled, or the sentence the client gets when it may not.
 func (c *Core) clientAsk(ctx context.Context, w *workspace, id, tool, perm, what string) (permission.Call, permission.Ruling, string) {
 	pc := permission.Call{ID: "b" + id, Caller: w.task.Caller, What: what,
-		Request: permission.Request{Tool: tool, Risk: "act", Permission: perm, Origin: "agent://" + w.id}}
+		Request: permission.Request{Tool: tool, Risk: permission.RiskKeep, Permission: perm, Origin: "agent://" + w.id}}
 	ruling, err := c.gate.Decide(ctx, pc, time.Time{}, nil)
 	if err != nil || !ruling.Allow {
 		return pc, ruling, "The user did not allow it: " + strings.TrimSuffix(cmp.Or(ruling.Why, "no answer came"), ".") + "."

@@ -319,6 +319,14 @@ func Span(d time.Duration) string {
 // apply turns the user's answer into the ruling; "always" and "never" are stored as policies
 // for the call's scope on its origin.
 func (g *Gate) apply(ctx context.Context, c Call, d Decision) Ruling {
+	if OnlyOnce(c.Risk) {
+		switch d {
+		case AllowAlways:
+			d = AllowOnce
+		case DenyAlways:
+			d = DenyOnce
+		}
+	}
 	said := map[Decision]i18n.Sentence{AllowOnce: sayYouOnce, AllowAlways: sayYouAlways, DenyOnce: sayYouDenied, DenyAlways: sayYouNever}[d].With()
 	if d == AllowAlways || d == DenyAlways {
 		p := Policy{Tool: Scope(c.Request), Origin: c.Origin, Decision: d, UpdatedAt: g.clock().Now().UnixMilli(),

@@ -341,3 +341,37 @@ func TestAnIncognitoAlwaysStaysThere(t *testing.T) {
 		assert.ErrorIs(t, err, context.Canceled, "%s was allowed by the incognito window's Always", who.Name)
 	}
 }
+
+// A change an outside client makes to what Skiff keeps (a memory every later chat is told, a
+// workflow) asks each time: no standing answer covers it, not even one that allows every call
+// everywhere, and an "always" answer to it allows it once and leaves no policy.
+func TestAChangeToWhatSkiffKeepsAsksEachTime(t *testing.T) {
+	g, ps, _, rec := newGate()
+	ctx := context.Background()
+	ps.ps = []Policy{{Tool: "*", Origin: "*", Decision: AllowAlways}, {Tool: "act:*", Origin: "*", Decision: AllowAlways}}
+	keep := func(id string) Call {
+		return Call{ID: id, Caller: client, What: "remember “the user lives in Lyon”",
+			Request: Request{Tool: "add_memory", Risk: RiskKeep, Permission: "memory:add", Origin: "agent://c"}}
+	}
+	for _, answer := range []Decision{AllowAlways, DenyAlways} {
+		done := make(chan Ruling, 1)
+		go func() {
+			r, err := g.Decide(ctx, keep(string(answer)), time.Time{}, nil)
+			assert.NoError(t, err)
+			done <- r
+		}()
+		select {
+		case <-rec.asked:
+		case r := <-done:
+			t.Fatalf("ruled without asking: %s", r.How())
+		}
+		qs := g.Questions()
+		require.Len(t, qs, 1)
+		assert.Equal(t, "an outside agent changes what Skiff keeps for you, which you allow each time", qs[0].Why)
+		assert.True(t, g.Answer(string(answer), answer))
+		r := <-done
+		assert.Equal(t, answer.Allows(), r.Allow)
+		assert.Contains(t, []string{"you allowed it once", "you denied it"}, r.Said.English(), "taken as once")
+		assert.Len(t, ps.ps, 2, "no policy written")
+	}
+}

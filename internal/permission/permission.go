@@ -117,6 +117,15 @@ type Request struct {
 // RiskPlan is the risk class of a plan the agent proposes: only the user approves it.
 const RiskPlan = "plan"
 
+// RiskKeep is the risk class of a change an outside caller makes to what Skiff keeps for the
+// user (a memory, which every later chat is told; a workflow): no standing answer covers it,
+// not even one for every call everywhere; the user allows each one.
+const RiskKeep = "keep"
+
+// OnlyOnce reports whether calls of risk are answered one at a time: an "always" or "never"
+// answer to one is taken as once, and leaves no policy.
+func OnlyOnce(risk string) bool { return risk == RiskPlan || risk == RiskKeep }
+
 // Verdict is the gate's answer before anyone is asked.
 type Verdict int
 
@@ -170,6 +179,7 @@ var (
 	sayNoOneToAsk  = i18n.Sentence{Key: "decNoOneToAsk", English: "denied: no one can be asked"}
 
 	sayPlan          = i18n.Sentence{Key: "whyPlan", English: "a plan is for you to approve before the agent acts"}
+	sayKeep          = i18n.Sentence{Key: "whyKeep", English: "an outside agent changes what Skiff keeps for you, which you allow each time"}
 	sayChoseNever    = i18n.Sentence{Key: "whyChoseNever", English: "you chose never for $1 on $2"}
 	sayChoseAlways   = i18n.Sentence{Key: "whyChoseAlways", English: "you chose always for $1 on $2"}
 	saySensitive     = i18n.Sentence{Key: "whySensitive", English: "it types into a password or payment field, which always asks"}
@@ -193,8 +203,11 @@ var (
 
 // Evaluate decides a request from the policies and the defaults.
 func Evaluate(policies []Policy, r Request) Outcome {
-	if r.Risk == RiskPlan {
+	switch r.Risk {
+	case RiskPlan:
 		return decided(Outcome{Verdict: Ask, Why: sayPlan.With()}) // no policy answers for the user
+	case RiskKeep:
+		return decided(Outcome{Verdict: Ask, Why: sayKeep.With()})
 	}
 	best := -1
 	var bestScore [2]int

@@ -912,6 +912,9 @@
     // the marks drag libraries put on what they drag (jQuery UI's handles, Angular CDK's).
     if (el.hasAttribute("onclick") || el.getAttribute("draggable") === "true" || el.matches(dragMarks) || (el.tabIndex >= 0 && el.hasAttribute("tabindex") && el.getAttribute("tabindex") !== "-1")) return true;
     if (el.localName === "label" && el.control) return false;
+    // A link with no address that names itself (title) is a script's control, as old pages
+    // and jQuery UI draw them (a calendar's Prev and Next), whatever its cursor.
+    if (el.localName === "a" && !el.hasAttribute("href") && el.title.trim() && !wraps(el)) return true;
     return pointerOnly(el) && !wraps(el);
   }
   // wraps says whether el is only the wrapping of a control that fills it (a design system's

@@ -204,26 +204,12 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 			return s, err
 		},
 		Call: func(ctx context.Context, k int, args, shown json.RawMessage) workflow.Outcome {
-			// The chat keeps shown; args (with the secrets) live only for this call.
-			r.callWith(ctx, provider.ToolCall{ID: NewID(), Name: w.Steps[k].Tool, Args: shown}, args)
-			m := ses.Messages[len(ses.Messages)-1]
-			switch {
-			case m.Status == "" && !m.Tool.IsError && m.Tool.Refused != "":
-				says := sayPageRefused.With(strings.TrimSuffix(m.Tool.Refused, "."))
-				return workflow.Outcome{Kind: workflow.StopFailed, Text: says.English(), Says: says}
-			case m.Status == "" && !m.Tool.IsError:
-				ses.Workflow.Next = k + 1
-				return workflow.Outcome{OK: true, Tab: m.Tool.In, Opened: m.Tool.Opened}
-			case m.Status == store.StatusDenied:
-				o := workflow.Outcome{Kind: workflow.StopDenied, Text: m.Content}
-				if m.Tool.DecisionText != nil {
-					o.Says = *m.Tool.DecisionText // how the gate decided, in the user's words
-				}
-				return o
-			case m.Status == store.StatusStopped:
-				return workflow.Outcome{Kind: workflow.StopStopped, Text: m.Content}
-			}
-			return workflow.Outcome{Kind: workflow.StopFailed, Text: m.Content}
+			return r.replayCall(ctx, w.Steps[k].Tool, args, shown, func() { ses.Workflow.Next = k + 1 })
+		},
+		// A click that turns a calendar on the way to step k: a card of its own, through the
+		// gate as any, that does not do the step (a restart does the step still).
+		Aside: func(ctx context.Context, _ int, name string, args json.RawMessage) workflow.Outcome {
+			return r.replayCall(ctx, name, args, args, func() {})
 		}}
 	stop := run.Run(ctx, 0)
 	var end store.Message
@@ -461,3 +447,28 @@ var (
 	sayNothingNew         = i18n.Sentence{Key: "wfErrNothingNew", English: "This chat replays the workflow “$1”: there is nothing new in it to save."}
 	sayModelPartGone      = i18n.Sentence{Key: "wfErrModelPartGone", English: "This chat no longer holds the model's part of the run."}
 )
+
+// replayCall makes a replay's call of tool name on the guarded path, as a model's is (its card,
+// its ask, the audit): the chat keeps shown, and args (with the secrets) live only for this
+// call. done is called when it ran and succeeded.
+func (r *runner) replayCall(ctx context.Context, name string, args, shown json.RawMessage, done func()) workflow.Outcome {
+	r.callWith(ctx, provider.ToolCall{ID: NewID(), Name: name, Args: shown}, args)
+	m := r.ses.Messages[len(r.ses.Messages)-1]
+	switch {
+	case m.Status == "" && !m.Tool.IsError && m.Tool.Refused != "":
+		says := sayPageRefused.With(strings.TrimSuffix(m.Tool.Refused, "."))
+		return workflow.Outcome{Kind: workflow.StopFailed, Text: says.English(), Says: says}
+	case m.Status == "" && !m.Tool.IsError:
+		done()
+		return workflow.Outcome{OK: true, Tab: m.Tool.In, Opened: m.Tool.Opened}
+	case m.Status == store.StatusDenied:
+		o := workflow.Outcome{Kind: workflow.StopDenied, Text: m.Content}
+		if m.Tool.DecisionText != nil {
+			o.Says = *m.Tool.DecisionText // how the gate decided, in the user's words
+		}
+		return o
+	case m.Status == store.StatusStopped:
+		return workflow.Outcome{Kind: workflow.StopStopped, Text: m.Content}
+	}
+	return workflow.Outcome{Kind: workflow.StopFailed, Text: m.Content}
+}

@@ -1150,6 +1150,43 @@ func TestAReplayChoosesTheDayCountedFromItsRun(t *testing.T) {
 	}
 }
 
+// A day chosen on the calendar jQuery UI's datepicker opens under a field, each day a link named
+// only by its number: the workflow keeps the date (the month the calendar writes above the days
+// says which), and its replay for {{today+40}} turns the calendar with its own Next (a link with
+// no address, which the snapshot shows for its title) to that month, and books that day.
+func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
+	site := testkit.NewSite(t)
+	today := time.Now()
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		clickOn(t, `textbox "Visit date"`),
+		calls(call("snapshot", nil)),
+		clickOn(t, `link "`+strconv.Itoa(today.Day())+`"`),
+		clickOn(t, `button "Book"`),
+	}}
+	panel, _, m := p.runOn(t, site, "day-picker.html", "book a visit for today")
+	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
+	if got := site.Forms()[0].Get("visit"); got != today.Format("2006-01-02") {
+		t.Fatalf("the agent booked %q", got)
+	}
+	steps := saveWorkflow(t, panel, "Book a visit")
+	if len(steps) != 4 || steps[2] != "click link “"+strconv.Itoa(today.Day())+"” (the day of {{date}} on its calendar)" {
+		t.Fatalf("the workflow's steps: %q", steps)
+	}
+	m.Close()
+	want := today.AddDate(0, 0, 40)
+	if last := replayFromView(t, panel, map[string]string{"date": "{{today+40}}"}, false); !strings.Contains(last, "ran all 4 steps") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	// (Counted from the day the replay began, or from the next if it ended past midnight.)
+	if f := site.Forms(); len(f) != 2 || f[1].Get("visit") != want.Format("2006-01-02") && f[1].Get("visit") != want.AddDate(0, 0, 1).Format("2006-01-02") {
+		t.Errorf("the forms: %v (wanted %s)", f, want.Format("2006-01-02"))
+	}
+	if cards := cardsString(toolCards(t, panel)); !strings.Contains(cards, `Next`) {
+		t.Errorf("no card shows the turn of the month: %s", cards)
+	}
+}
+
 // An outside agent that did a task through skiffd saves what it did as a workflow once the
 // user allows it (the panel asks, naming it): the search it went to with the user's words is a
 // value of the workflow, the result it opened follows it, and the user replays it from the

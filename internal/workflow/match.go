@@ -49,6 +49,9 @@ type Miss struct {
 	Target Target
 	Why    string
 	Says   i18n.Text
+	// turn is the control that turns a calendar toward the month of a day it does not show
+	// (Matcher.day): the replay clicks it and looks again.
+	turn string
 }
 
 func (m *Miss) Error() string { return m.Why }
@@ -82,6 +85,9 @@ func (m *Matcher) Match(t Target) (string, error) {
 		frame = ""
 	}
 	name := norm(t.Name)
+	if t.Month != "" && t.Param != "" {
+		return m.day(t, frame)
+	}
 	if ref := m.holding(t, frame); ref != "" {
 		return ref, nil
 	}
@@ -90,7 +96,9 @@ func (m *Matcher) Match(t Target) (string, error) {
 		// would be the wrong one.
 		day := t
 		day.Name = v
-		return "", miss(day, nil, nil)
+		ms := miss(day, nil, nil)
+		ms.turn = m.dayTurner(t, frame, v)
+		return "", ms
 	}
 	var found, sameRole, sameName []candidate
 	for _, c := range m.cands {

@@ -239,6 +239,12 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 			// A day of a calendar ("Choose Wednesday, December 2, 2026"): the date is a
 			// parameter, which {{today+1}} may count from the day of the run.
 			t.Param = strings.Trim(r.param(Target{Name: "date"}, d, false), "{}")
+		} else if n, ok := dayNumber(t.Name); t.Param == "" && ok && c.Tool == "click" {
+			// One named by its number under the month its calendar shows: the same.
+			if d, month := dateOfDay(c.Seen, ref, snapLabel(Target{Role: t.Role}), n); d != "" {
+				t.Month = month
+				t.Param = strings.Trim(r.param(Target{Name: "date"}, d, false), "{}")
+			}
 		}
 		s.Targets = append(s.Targets, t)
 		s.Optional = c.Tool == "click" && len(s.Targets) == 1 && e.Over && (dismisses(t) || e.Consent && (t.Role == "button" || t.Role == "link"))
@@ -785,7 +791,10 @@ func Says(s Step) i18n.Text {
 		said = stepIfShown.With(said)
 	}
 	for _, t := range s.Targets {
-		if t.Param != "" {
+		switch {
+		case t.Param != "" && t.Month != "":
+			return stepDay.With(said, "{{"+t.Param+"}}")
+		case t.Param != "":
 			return stepFollows.With(said, "{{"+t.Param+"}}")
 		}
 	}

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -82,6 +83,10 @@ type Runner struct {
 	// Skipped is told of an optional step the replay went on without, and why (its element
 	// was not there); nil: it is not told.
 	Skipped func(k int, why i18n.Text)
+	// Aside makes a call of tool the replay makes on its own on the way to step k (a click
+	// that turns a calendar to the month of the run's day), on the guarded path as Call, which
+	// does not do the step; nil: the replay makes none, and stops where it would.
+	Aside func(ctx context.Context, k int, tool string, args json.RawMessage) Outcome
 }
 
 // FindWait is how long a step waits for its element to appear (a page still loading after the
@@ -241,13 +246,31 @@ func (r *Runner) place(ctx context.Context, k int, s Step, tabID int) ([]string,
 		}
 	}
 	deadline := time.Now().Add(wait)
+	turned := 0
 	for {
-		refs, why, kind := r.try(ctx, s, tabID)
+		refs, why, kind, turn := r.try(ctx, s, tabID)
 		if why == nil {
 			return refs, nil
 		}
 		if ctx.Err() != nil {
 			return nil, stopped(k, StopStopped, sayStoppedBefore.With())
+		}
+		if turn != "" && r.Aside != nil && turned < MaxTurns {
+			// A calendar that shows another month than the run's day's: turn it, look again.
+			turned++
+			args, _ := json.Marshal(map[string]any{"ref": turn})
+			if tabID != 0 {
+				args = withArg(args, "tabId", tabID)
+			}
+			if o := r.Aside(ctx, k, "click", args); !o.OK {
+				says := o.Says
+				if says.IsZero() {
+					says = i18n.Verbatim(o.Text)
+				}
+				return nil, &Stop{Step: k, Kind: cmp.Or(o.Kind, StopFailed), Reason: o.Text, Says: says}
+			}
+			deadline = time.Now().Add(wait)
+			continue
 		}
 		if time.Now().After(deadline) {
 			return nil, &Stop{Step: k, Kind: kind, Reason: why.Error(), Says: saysErr(why)}
@@ -260,32 +283,34 @@ func (r *Runner) place(ctx context.Context, k int, s Step, tabID int) ([]string,
 }
 
 // try reads the page once and finds the step's elements on it, or says why it cannot.
-func (r *Runner) try(ctx context.Context, s Step, tabID int) (refs []string, why error, kind string) {
+// turn, when it cannot, is the control to click first (Miss.turn).
+func (r *Runner) try(ctx context.Context, s Step, tabID int) (refs []string, why error, kind, turn string) {
 	rctx, cancel := context.WithTimeout(ctx, tool.PageTimeout)
 	snap, err := r.Read(rctx, tabID)
 	cancel()
 	if err != nil {
-		return nil, sayUnreadable.Error(err), StopMoved
+		return nil, sayUnreadable.Error(err), StopMoved, ""
 	}
 	now := site(snap.URL)
 	if s.Origin != "" && now != s.Origin {
-		return nil, r.signIn(snap, sayElsewhere.With(s.Origin, now)), StopMoved
+		return nil, r.signIn(snap, sayElsewhere.With(s.Origin, now)), StopMoved, ""
 	}
+	m := NewMatcher(snap, now)
 	for _, t := range s.Targets {
 		if t.Param != "" {
 			t.value = r.Values[t.Param]
 		}
-		ref, err := Match(snap, t, now)
+		ref, err := m.Match(t)
 		if err != nil {
-			var m *Miss
-			if errors.As(err, &m) {
-				return nil, r.signIn(snap, m.Says), StopMissing
+			var miss *Miss
+			if errors.As(err, &miss) {
+				return nil, r.signIn(snap, miss.Says), StopMissing, miss.turn
 			}
-			return nil, err, StopMissing
+			return nil, err, StopMissing, ""
 		}
 		refs = append(refs, ref)
 	}
-	return refs, nil, ""
+	return refs, nil, "", ""
 }
 
 // signIn is why as the replay's stop says it: with what to do when the page asks to sign in

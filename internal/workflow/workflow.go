@@ -90,6 +90,9 @@ type Target struct {
 	// what was typed into the search box): a replay looks first for one that holds the run's
 	// value, the first in the page's order, and else for the one recorded.
 	Param string `json:"param,omitempty"`
+	// Month is how a calendar wrote the month above a day it names only by its number
+	// ("December 2026"; Param is then the date): a replay finds the run's date's month.
+	Month string `json:"month,omitempty"`
 
 	value string // the run's value of Param, while a replay matches it
 }

@@ -883,8 +883,9 @@ func FuzzImportedWorkflow(f *testing.F) {
 }
 
 // A click on a day of a calendar named with its date keeps the date as a parameter: a run for
-// {{today+1}} clicks the day after the run's, named as the recorded day was; a day the calendar
-// does not show stops the replay, never the recorded day.
+// {{today+1}} clicks the day after the run's, named as the recorded day was; for a day the
+// calendar does not show, the replay turns the calendar's months with its own buttons, and
+// stops where it cannot, never clicking the recorded day.
 func TestADayOfACalendarFollowsTheRunsDate(t *testing.T) {
 	month := &tool.Snap{URL: "https://book.test/", Tree: []tool.Item{{Node: &tool.Node{Role: "button", Name: "Next month", Ref: "e1"}}}}
 	for d := 1; d <= 31; d++ {
@@ -915,6 +916,17 @@ func TestADayOfACalendarFollowsTheRunsDate(t *testing.T) {
 	require.NotNil(t, stop)
 	assert.Equal(t, StopMissing, stop.Kind)
 	assert.Equal(t, "the page has no button “Friday, January 1, 2027”", stop.Reason)
+	// A replay that may turn the calendar's months turns it with its Next month to January.
+	p := &pages{month: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC), named: true}
+	stop = p.runner(w, Dated(w, map[string]string{"date": "{{today+1}}"}, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC))).Run(context.Background(), 0)
+	require.Nil(t, stop)
+	assert.Equal(t, []string{`click {"ref":"e2"}`}, p.asides)
+	assert.Equal(t, `{"ref":"e3"}`, p.calls[1], "January's first, in January")
+	p = &pages{month: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC), named: true}
+	stop = p.runner(w, map[string]string{"date": "Monday, November 30, 2026"}).Run(context.Background(), 0)
+	require.Nil(t, stop)
+	assert.Equal(t, []string{`click {"ref":"e1"}`}, p.asides, "back a month")
+	assert.Equal(t, `{"ref":"e32"}`, p.calls[1])
 
 	assert.Empty(t, dateIn("2 items in your cart"))
 	assert.Equal(t, "Wednesday, December 2nd, 2026", dateIn("Choose Wednesday, December 2nd, 2026"), "react-datepicker's")

@@ -1,0 +1,408 @@
+package workflow
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/skiff-ai/skiff/internal/i18n"
+)
+
+// A day of a calendar named only by its number ("2": jQuery UI's datepicker, Bootstrap's, MUI's
+// draw their days so) is a date all the same: the month the calendar writes above its grid
+// ("December 2026") says which. A click on one keeps the date as a value (Target.Month is how
+// the calendar wrote its month), and a replay for another date finds that date's month on the
+// calendar, turning the calendar's months with its own Next or Prev while it shows another.
+
+// monthLayouts are the ways a calendar writes the month it shows.
+var monthLayouts = []string{"January 2006", "Jan 2006", "January, 2006", "Jan, 2006"}
+
+// dayLayout is how a day found by its number keeps its date, a value Dated writes again.
+const dayLayout = "January 2, 2006"
+
+// MaxTurns bounds how many months a replay turns a calendar to find its day.
+const MaxTurns = 24
+
+// dayNumber is the day a name that is only a day's number names (1 to 31).
+func dayNumber(name string) (int, bool) {
+	name = strings.TrimSpace(name)
+	if len(name) == 0 || len(name) > 2 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(name)
+	if err != nil || n < 1 || n > 31 || name[0] == '+' {
+		return 0, false
+	}
+	return n, true
+}
+
+// monthIn reads s as a month a calendar shows, and the way it is written.
+func monthIn(s string) (time.Time, string, bool) {
+	s = strings.Join(strings.Fields(s), " ")
+	for _, l := range monthLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t, l, true
+		}
+	}
+	return time.Time{}, "", false
+}
+
+// monthOfLine is the month a line of a snapshot's text writes (its text, its heading's or an
+// element's name: `grid "December 2026" [e4]:`), the words it is written with, and the way.
+func monthOfLine(line string) (month time.Time, label, layout string, ok bool) {
+	s := strings.TrimPrefix(strings.TrimSpace(line), "- ")
+	tries := []string{strings.TrimSuffix(s, ":")}
+	if _, rest, found := strings.Cut(s, ": "); found {
+		tries = append(tries, rest)
+	}
+	if i := strings.IndexByte(s, '"'); i >= 0 {
+		if q, err := strconv.QuotedPrefix(s[i:]); err == nil {
+			if u, err := strconv.Unquote(q); err == nil {
+				tries = append(tries, u)
+			}
+		}
+	}
+	for _, t := range tries {
+		if m, l, ok := monthIn(t); ok {
+			return m, strings.Join(strings.Fields(t), " "), l, true
+		}
+	}
+	return time.Time{}, "", "", false
+}
+
+// gridLine says whether a line of a snapshot's text is a part of a table or grid.
+func gridLine(line string) bool {
+	s := strings.TrimPrefix(strings.TrimSpace(line), "- ")
+	for _, p := range []string{"table", "grid", "row", "cell", "gridcell", "columnheader", "rowgroup"} {
+		if rest, ok := strings.CutPrefix(s, p); ok && (rest == "" || rest[0] == ' ' || rest[0] == ':') {
+			return true
+		}
+	}
+	return false
+}
+
+// calendarMonth is the month written above the element ref of snapshot when the element is a
+// day of a calendar's grid: the nearest month above it, with the grid between.
+func calendarMonth(snapshot, ref string) (label, layout string, month time.Time, ok bool) {
+	at := strings.Index(snapshot, " ["+ref+"]")
+	if at < 0 {
+		return "", "", time.Time{}, false
+	}
+	lines := strings.Split(snapshot[:at], "\n")
+	grid := false
+	for i := len(lines) - 1; i >= 0 && i >= len(lines)-400; i-- {
+		if m, l, lay, ok := monthOfLine(lines[i]); ok {
+			if !grid {
+				return "", "", time.Time{}, false
+			}
+			return l, lay, m, true
+		}
+		if i < len(lines)-1 {
+			if _, ok := heading(lines[i]); ok {
+				return "", "", time.Time{}, false
+			}
+		}
+		grid = grid || gridLine(lines[i])
+	}
+	return "", "", time.Time{}, false
+}
+
+// dayCell is an element of a calendar's grid named by a day's number, at pos in the text, in
+// the month shown above it moved by off (-1: a day of the month before drawn in the grid's
+// first row; +1: of the month after, in its last).
+type dayCell struct {
+	ref      string
+	pos, day int
+	off      int
+}
+
+// months places the days in order of the text under the months written above them: each
+// month's from where it is written to where the next is.
+func months(marks []int, days []dayCell) [][]dayCell {
+	out := make([][]dayCell, len(marks))
+	for _, d := range days {
+		k := -1
+		for i, p := range marks {
+			if p < d.pos {
+				k = i
+			}
+		}
+		if k >= 0 {
+			out[k] = append(out[k], d)
+		}
+	}
+	for _, ds := range out {
+		off := 0
+		if len(ds) > 0 && ds[0].day != 1 {
+			off = -1 // the grid begins with the end of the month before
+		}
+		for i := range ds {
+			if i > 0 && ds[i].day < ds[i-1].day {
+				off++
+			}
+			ds[i].off = off
+		}
+	}
+	return out
+}
+
+// dateOfDay is the date ref names in snapshot as a day of a calendar by its number, with the
+// words its calendar writes its month with: "", "" when it is no such day.
+func dateOfDay(snapshot, ref, role string, n int) (date, label string) {
+	label, _, month, ok := calendarMonth(snapshot, ref)
+	if !ok {
+		return "", ""
+	}
+	// Its place among the grid's days says whether it is of the month written above it, or
+	// of one beside it drawn in the grid's first or last row.
+	start := strings.LastIndex(snapshot[:strings.Index(snapshot, " ["+ref+"]")], label)
+	var days []dayCell
+	for off := start; ; {
+		i := strings.Index(snapshot[off:], role+` "`)
+		if i < 0 {
+			break
+		}
+		p := off + i
+		off = p + len(role) + 2
+		if p > 0 && snapshot[p-1] != ' ' && snapshot[p-1] != '\n' {
+			continue
+		}
+		q, err := strconv.QuotedPrefix(snapshot[p+len(role)+1:])
+		if err != nil {
+			continue
+		}
+		name, _ := strconv.Unquote(q)
+		rest := snapshot[p+len(role)+1+len(q):]
+		d, isDay := dayNumber(name)
+		if !isDay || !strings.HasPrefix(rest, " [") {
+			continue
+		}
+		r := rest[2:]
+		if k := strings.IndexByte(r, ']'); k > 0 {
+			days = append(days, dayCell{ref: r[:k], pos: p, day: d})
+			if r[:k] == ref {
+				break
+			}
+		}
+	}
+	if len(days) == 0 || days[len(days)-1].ref != ref {
+		return "", ""
+	}
+	ds := months([]int{-1}, days)[0]
+	day := ds[len(ds)-1]
+	t := time.Date(month.Year(), month.Month()+time.Month(day.off), n, 12, 0, 0, 0, time.UTC)
+	if t.Day() != n {
+		return "", ""
+	}
+	return t.Format(dayLayout), label
+}
+
+// A day's words (their French is in ui/_locales).
+var (
+	stepDay        = i18n.Sentence{Key: "wfStepDay", English: "$1 (the day of $2 on its calendar)"}
+	sayNoMonth     = i18n.Sentence{Key: "wfStopNoMonth", English: "the page shows no calendar month written as “$1” was"}
+	sayMonthNoTurn = i18n.Sentence{Key: "wfStopMonthNoTurn", English: "the calendar shows $1, not $2, and has nothing that turns its months"}
+	sayNoDay       = i18n.Sentence{Key: "wfStopNoDay", English: "the calendar's $1 has no day $2 to choose"}
+	sayNotADate    = i18n.Sentence{Key: "wfStopNotADate", English: "“$1” is not a date the calendar can show"}
+)
+
+// day finds t, a day recorded by its number under its calendar's month (Target.Month), for the
+// run's date: that month's day of that number. A calendar that shows other months is a Miss
+// that names the control to turn it with (its Next or its Prev), when there is one near.
+func (m *Matcher) day(t Target, frame string) (string, error) {
+	m.read()
+	_, _, layout, ok := monthOfLine(t.Month)
+	if !ok {
+		return "", &Miss{Target: t, Why: sayNoMonth.With(t.Month).English(), Says: sayNoMonth.With(t.Month)}
+	}
+	date, ok := dateOf(t.value)
+	if !ok {
+		return "", &Miss{Target: t, Why: sayNotADate.With(t.value).English(), Says: sayNotADate.With(t.value)}
+	}
+	want := time.Date(date.Year(), date.Month(), 1, 0, 0, 0, 0, time.UTC)
+	// The months the page writes as the calendar did, where.
+	var marks []int
+	var shown []time.Time
+	for start := 0; start < len(m.text); {
+		end := strings.IndexByte(m.text[start:], '\n')
+		if end < 0 {
+			end = len(m.text) - start
+		}
+		if mo, _, l, ok := monthOfLine(m.text[start : start+end]); ok && l == layout {
+			marks, shown = append(marks, start), append(shown, mo)
+		}
+		start += end + 1
+	}
+	if len(marks) == 0 {
+		return "", &Miss{Target: t, Why: sayNoMonth.With(t.Month).English(), Says: sayNoMonth.With(t.Month)}
+	}
+	var days []dayCell
+	for _, c := range m.cands {
+		if c.n.Role != t.Role || !(c.frame == frame || frame == "" && c.frame == m.page) {
+			continue
+		}
+		n, ok := dayNumber(c.n.Said())
+		if !ok {
+			continue
+		}
+		if p := strings.Index(m.text, " ["+c.n.Ref+"]"); p >= 0 {
+			days = append(days, dayCell{ref: c.n.Ref, pos: p, day: n})
+		}
+	}
+	slices.SortFunc(days, func(a, b dayCell) int { return a.pos - b.pos })
+	for i, ds := range months(marks, days) {
+		if !shown[i].Equal(want) {
+			continue
+		}
+		for _, d := range ds {
+			if d.day == date.Day() && d.off == 0 {
+				return d.ref, nil
+			}
+		}
+		says := sayNoDay.With(want.Format(layout), date.Day())
+		return "", &Miss{Target: t, Why: says.English(), Says: says}
+	}
+	// Another month: the calendar's own Next or Prev, near where it writes its month.
+	next := want.After(shown[len(shown)-1])
+	says := sayMonthNoTurn.With(shown[0].Format(layout), want.Format(layout))
+	miss := &Miss{Target: t, Why: says.English(), Says: says}
+	if !next && !want.Before(shown[0]) {
+		return "", miss // between two months it shows: not a month to turn to
+	}
+	var at []int
+	for _, mk := range marks {
+		at = append(at, strings.Count(m.text[:mk], "\n"))
+	}
+	miss.turn = m.turner(frame, next, at)
+	return "", miss
+}
+
+// dayTurner is the control that turns a calendar whose days are named with their dates toward
+// value's month, when the calendar shows days only before it or only after it ("" else).
+func (m *Matcher) dayTurner(t Target, frame, value string) string {
+	want, ok := dateOf(value)
+	if !ok {
+		return ""
+	}
+	m.read()
+	var first, last time.Time
+	at := -1
+	for _, c := range m.cands {
+		if c.n.Role != t.Role || !(c.frame == frame || frame == "" && c.frame == m.page) {
+			continue
+		}
+		d, ok := dateOf(dateIn(c.n.Said()))
+		p := strings.Index(m.text, " ["+c.n.Ref+"]")
+		if !ok || p < 0 {
+			continue
+		}
+		if first.IsZero() || d.Before(first) {
+			first = d
+		}
+		if d.After(last) {
+			last = d
+		}
+		if at < 0 || p < at {
+			at = p
+		}
+	}
+	if at < 0 || !want.Before(first) && !want.After(last) {
+		return ""
+	}
+	return m.turner(frame, want.After(last), []int{strings.Count(m.text[:at], "\n")})
+}
+
+// dateOf reads s as a date written with its year, one of the ways Dated writes.
+func dateOf(s string) (time.Time, bool) {
+	s, _ = unordinal(strings.TrimSpace(s))
+	for _, l := range dateLayouts {
+		if d, err := time.Parse(l, s); err == nil && strings.Contains(l, "2006") {
+			return d, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// turner is the control that turns a calendar to the next month (next) or the one before: one
+// in the calendar's head, the lines about from (where it writes its month, or its first day)
+// that hold nothing but what turns or chooses its months and the names of its days (a form's
+// own Next a line away is not in it). "" when there is none.
+func (m *Matcher) turner(frame string, next bool, from []int) string {
+	turners := map[int]string{} // line: a control that turns the calendar the way wanted
+	others := map[int]bool{}    // lines that hold any other element
+	lines := strings.Split(m.text, "\n")
+	for _, c := range m.cands {
+		p := strings.Index(m.text, " ["+c.n.Ref+"]")
+		if p < 0 || !(c.frame == frame || frame == "" && c.frame == m.page) {
+			continue
+		}
+		switch l, name := strings.Count(m.text[:p], "\n"), c.n.Said(); {
+		case c.n.Disabled != 1 && turns(name, c.n.Hint, next):
+			if _, ok := turners[l]; !ok {
+				turners[l] = c.n.Ref
+			}
+		case turns(name, c.n.Hint, !next) || c.n.Role == "combobox" || c.n.Role == "spinbutton" || c.n.Role == "listbox" ||
+			calendarWords(name) || dateIn(name) != "":
+		default:
+			others[l] = true
+		}
+	}
+	head := func(l int) bool {
+		if others[l] {
+			return false
+		}
+		if _, ok := turners[l]; ok {
+			return true
+		}
+		return !gridLine(lines[l]) && (calendarWords(lines[l]) || strings.Contains(lines[l], " ["))
+	}
+	for _, at := range from {
+		if ref, ok := turners[at]; ok {
+			return ref
+		}
+		for _, step := range []int{-1, 1} {
+			for l := at + step; l >= 0 && l < len(lines) && l != at+24*step && head(l); l += step {
+				if ref, ok := turners[l]; ok {
+					return ref
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// calendarWords says whether s is only words a calendar's head writes: a month (December 2026),
+// a month's name or a year alone, the name of a day of the week (Sun, Monday, Mo).
+func calendarWords(s string) bool {
+	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "- "))
+	if _, _, ok := monthIn(s); ok {
+		return true
+	}
+	for _, l := range []string{"January", "Jan", "2006", "Monday", "Mon"} {
+		if _, err := time.Parse(l, s); err == nil {
+			return true
+		}
+	}
+	switch strings.ToLower(s) {
+	case "su", "mo", "tu", "we", "th", "fr", "sa":
+		return true
+	}
+	return false
+}
+
+// turns says whether a control named name (or, without one, that its page's code calls hint)
+// turns a calendar to the next month (next) or to the one before.
+func turns(name, hint string, next bool) bool {
+	n := norm(name)
+	words := []string{"prev", "previous", "previous month", "‹", "«", "<", "←", "précédent", "mois précédent", "go to previous month", "go to the previous month"}
+	part := "prev"
+	if next {
+		words = []string{"next", "next month", "›", "»", ">", "→", "suivant", "mois suivant", "go to next month", "go to the next month"}
+		part = "next"
+	}
+	if slices.Contains(words, n) {
+		return true
+	}
+	return n == "" && strings.Contains(strings.ToLower(hint), part)
+}

@@ -1,0 +1,231 @@
+package workflow
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skiff-ai/skiff/internal/tool"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// calendar is a page with a form and the calendar jQuery UI's datepicker opens under its field,
+// as Skiff's snapshot reads it (its Prev and Next, the month in words, a table of links named
+// by their numbers) showing month; with others, the grid's first and last rows show the days of
+// the months beside it too, as Bootstrap's datepicker draws them; with a wizard, the page has a
+// Next button of its own, far from the calendar.
+func calendar(month time.Time, others, wizard bool) *tool.Snap {
+	ref := 0
+	next := func() string { ref++; return fmt.Sprintf("e%d", ref) }
+	form := []tool.Item{{Node: &tool.Node{Role: "heading", Level: 1, Name: "Book a visit"}},
+		{Node: &tool.Node{Role: "textbox", Name: "Visit date", Ref: next()}}}
+	if wizard {
+		form = append(form, tool.Item{Node: &tool.Node{Role: "button", Name: "Next", Ref: next()}})
+		for i := range 12 {
+			form = append(form, tool.Item{Text: fmt.Sprintf("Step %d of the form", i+1)})
+		}
+	}
+	head := []tool.Item{{Node: &tool.Node{Role: "generic", Name: "Prev", Ref: next()}}, {Node: &tool.Node{Role: "generic", Name: "Next", Ref: next()}},
+		{Node: &tool.Node{Group: 1, Kids: []tool.Item{{Text: month.Format("January")}, {Text: month.Format("2006")}}}}}
+	var cols []tool.Item
+	for _, d := range []string{"Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"} {
+		cols = append(cols, tool.Item{Node: &tool.Node{Role: "columnheader", Name: d}})
+	}
+	table := &tool.Node{Role: "table", Ref: next(), Kids: []tool.Item{{Node: &tool.Node{Role: "row", Kids: cols}}}}
+	first := time.Date(month.Year(), month.Month(), 1, 12, 0, 0, 0, time.UTC)
+	day := first.AddDate(0, 0, -int(first.Weekday()))
+	for week := 0; week < 6 && (week == 0 || day.Month() == month.Month()); week++ {
+		row := &tool.Node{Role: "row"}
+		for range 7 {
+			cell := &tool.Node{Role: "cell"}
+			if day.Month() == month.Month() || others {
+				cell.Kids = []tool.Item{{Node: &tool.Node{Role: "link", Name: fmt.Sprint(day.Day()), Ref: next()}}}
+			}
+			row.Kids = append(row.Kids, tool.Item{Node: cell})
+			day = day.AddDate(0, 0, 1)
+		}
+		table.Kids = append(table.Kids, tool.Item{Node: row})
+	}
+	return &tool.Snap{URL: "https://visit.test/book", Title: "Book a visit", Tree: append(form,
+		tool.Item{Node: &tool.Node{Group: 1, Kids: append(head, tool.Item{Node: table})}})}
+}
+
+// refOf is the ref the snapshot's text gives to what it writes as label.
+func refOf(t *testing.T, s *tool.Snap, label string) string {
+	t.Helper()
+	text := tool.Format(s, tool.SnapOptions{})
+	i := strings.Index(text, label+" [")
+	require.GreaterOrEqual(t, i, 0, "no %s in\n%s", label, text)
+	rest := text[i+len(label)+2:]
+	return rest[:strings.IndexByte(rest, ']')]
+}
+
+// pages is a page whose calendar its Prev and Next turn, a month at a time, as the guarded path
+// clicks them; it keeps the calls made.
+type pages struct {
+	month                time.Time
+	others, wizard, bare bool // bare: the calendar has no Prev or Next
+	named                bool // its days are named with their dates (namedCalendar)
+	calls, asides        []string
+}
+
+// namedCalendar is a calendar of month whose days are buttons named with their dates, as
+// react-datepicker names them, with buttons to turn its months.
+func namedCalendar(month time.Time) *tool.Snap {
+	s := &tool.Snap{URL: "https://book.test/", Tree: []tool.Item{{Node: &tool.Node{Role: "button", Name: "Previous month", Ref: "e1"}},
+		{Node: &tool.Node{Role: "button", Name: "Next month", Ref: "e2"}}}}
+	for d := 1; d <= 31; d++ {
+		day := time.Date(month.Year(), month.Month(), d, 12, 0, 0, 0, time.UTC)
+		if day.Month() == month.Month() {
+			s.Tree = append(s.Tree, tool.Item{Node: &tool.Node{Role: "button", Name: "Choose " + day.Format("Monday, January 2, 2006") + " as your day", Ref: fmt.Sprintf("e%d", d+2)}})
+		}
+	}
+	return s
+}
+
+func (p *pages) snap() *tool.Snap {
+	if p.named {
+		return namedCalendar(p.month)
+	}
+	s := calendar(p.month, p.others, p.wizard)
+	if p.bare {
+		s.Tree[len(s.Tree)-1].Kids = s.Tree[len(s.Tree)-1].Kids[2:]
+	}
+	return s
+}
+
+func (p *pages) runner(w *Workflow, values map[string]string) *Runner {
+	return &Runner{Workflow: w, Values: values, Wait: 1,
+		Read: func(context.Context, int) (*tool.Snap, error) { return p.snap(), nil },
+		Call: func(_ context.Context, _ int, args, _ json.RawMessage) Outcome {
+			p.calls = append(p.calls, string(args))
+			return Outcome{OK: true}
+		},
+		Aside: func(_ context.Context, _ int, tool string, args json.RawMessage) Outcome {
+			var a struct{ Ref string }
+			_ = json.Unmarshal(args, &a)
+			s := p.snap()
+			switch a.Ref {
+			case refOf2(s, `clickable "Next"`), refOf2(s, `button "Next month"`):
+				p.month = p.month.AddDate(0, 1, 0)
+			case refOf2(s, `clickable "Prev"`), refOf2(s, `button "Previous month"`):
+				p.month = p.month.AddDate(0, -1, 0)
+			default:
+				return Outcome{Kind: StopFailed, Text: "clicked " + a.Ref}
+			}
+			p.asides = append(p.asides, tool+" "+string(args))
+			return Outcome{OK: true}
+		}}
+}
+
+func refOf2(s *tool.Snap, label string) string {
+	text := tool.Format(s, tool.SnapOptions{})
+	i := strings.Index(text, label+" [")
+	if i < 0 {
+		return "-"
+	}
+	rest := text[i+len(label)+2:]
+	return rest[:strings.IndexByte(rest, ']')]
+}
+
+// A click on a day a calendar names only by its number ("2", under "December 2026") keeps the
+// date as a value; a replay for another date clicks that date's day, turning the calendar with
+// its own Next or Prev to the month it falls in (to January for the first of it, though the
+// grid draws it in December's last row); a calendar with nothing to turn it, or a page whose
+// only Next is far from the calendar (a form's own), stops the replay, never clicking the
+// recorded day or that Next.
+func TestADayNamedByItsNumberFollowsTheRunsDate(t *testing.T) {
+	dec := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	s := calendar(dec, false, false)
+	seen := tool.Format(s, tool.SnapOptions{})
+	require.Contains(t, seen, "December 2026\n")
+	two := refOf(t, s, `link "2"`)
+	w, err := Record("Visit", "", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"` + two + `"}`), URL: s.URL, Seen: seen,
+		Elements: []tool.Element{{Ref: two, Role: "link", Name: "2", Origin: site(s.URL)}}}})
+	require.NoError(t, err)
+	w.CreatedAt = dec.UnixMilli()
+	require.NoError(t, w.Check())
+	assert.Equal(t, []Param{{Name: "date", Label: "date", Default: "December 2, 2026"}}, w.Params)
+	assert.Equal(t, "December 2026", w.Steps[1].Targets[0].Month)
+	assert.Equal(t, "click link “2” (the day of {{date}} on its calendar)", w.Steps[1].What)
+
+	replay := func(p *pages, value string, now time.Time) (string, string, *Stop) {
+		stop := p.runner(w, Dated(w, map[string]string{"date": value}, now)).Run(context.Background(), 0)
+		return strings.Join(p.calls, " "), strings.Join(p.asides, " "), stop
+	}
+	// The recorded day, and tomorrow's in the same month.
+	calls, asides, stop := replay(&pages{month: dec}, "December 2, 2026", dec)
+	require.Nil(t, stop)
+	assert.Equal(t, `{"url":"https://visit.test/book"} {"ref":"`+two+`"}`, calls)
+	assert.Empty(t, asides)
+	p := &pages{month: dec}
+	_, _, stop = replay(p, "{{today+1}}", time.Date(2026, 12, 16, 7, 0, 0, 0, time.UTC))
+	require.Nil(t, stop)
+	assert.Equal(t, `{"ref":"`+refOf(t, calendar(dec, false, false), `link "17"`)+`"}`, p.calls[1])
+	// Tomorrow on the last day of the year: January's first, a turn of the month away.
+	p = &pages{month: dec}
+	_, asides, stop = replay(p, "{{today+1}}", time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC))
+	require.Nil(t, stop)
+	jan := time.Date(2027, 1, 1, 12, 0, 0, 0, time.UTC)
+	assert.Equal(t, `click {"ref":"`+refOf(t, s, `clickable "Next"`)+`"}`, asides)
+	assert.Equal(t, jan, p.month)
+	assert.Equal(t, `{"ref":"`+refOf(t, calendar(jan, false, false), `link "1"`)+`"}`, p.calls[1])
+	// Two months on, and one back.
+	p = &pages{month: dec}
+	_, _, stop = replay(p, "February 14, 2027", dec)
+	require.Nil(t, stop)
+	assert.Len(t, p.asides, 2)
+	assert.Equal(t, `{"ref":"`+refOf(t, calendar(p.month, false, false), `link "14"`)+`"}`, p.calls[1])
+	p = &pages{month: dec}
+	_, _, stop = replay(p, "November 30, 2026", dec)
+	require.Nil(t, stop)
+	assert.Equal(t, []string{`click {"ref":"` + refOf(t, s, `clickable "Prev"`) + `"}`}, p.asides)
+	assert.Equal(t, time.November, p.month.Month())
+
+	// The grid draws the days of the months beside it: January's first in December's last
+	// row is not December's, and the replay turns to January for it.
+	p = &pages{month: dec, others: true}
+	_, _, stop = replay(p, "January 1, 2027", dec)
+	require.Nil(t, stop)
+	assert.Equal(t, time.January, p.month.Month())
+	assert.Equal(t, `{"ref":"`+refOf(t, calendar(jan, true, false), `link "1"`)+`"}`, p.calls[1], "January's first, not the 1 of the grid's last row")
+
+	// With no Prev or Next the replay stops; a form's own Next, far from the calendar, is not
+	// the calendar's.
+	for _, wizard := range []bool{false, true} {
+		p = &pages{month: dec, bare: true, wizard: wizard}
+		_, asides, stop = replay(p, "January 5, 2027", dec)
+		require.NotNil(t, stop)
+		assert.Equal(t, "the calendar shows December 2026, not January 2027, and has nothing that turns its months", stop.Reason)
+		assert.Empty(t, asides)
+		assert.Len(t, p.calls, 1, "only the page was opened")
+	}
+	// A value that is no date stops it.
+	b := &fakeBrowser{snap: s}
+	stop = b.runner(w, map[string]string{"date": "soon"}).Run(context.Background(), 0)
+	require.NotNil(t, stop)
+	assert.Equal(t, "“soon” is not a date the calendar can show", stop.Reason)
+
+	// A day drawn in a grid's last row from the month after is of that month; a link named
+	// "2" that is in no calendar (a list's second page) is no date.
+	o := calendar(dec, true, false)
+	oseen := tool.Format(o, tool.SnapOptions{})
+	lastOne := strings.LastIndex(oseen, `link "1" [`)
+	ref := oseen[lastOne+len(`link "1" [`):]
+	ref = ref[:strings.IndexByte(ref, ']')]
+	d, _ := dateOfDay(oseen, ref, "link", 1)
+	assert.Equal(t, "January 1, 2027", d)
+	firstThirty := strings.Index(oseen, `link "29" [`)
+	ref = oseen[firstThirty+len(`link "29" [`):]
+	ref = ref[:strings.IndexByte(ref, ']')]
+	d, _ = dateOfDay(oseen, ref, "link", 29)
+	assert.Equal(t, "November 29, 2026", d)
+	pager := &tool.Snap{URL: "https://blog.test/", Tree: []tool.Item{{Node: &tool.Node{Role: "heading", Level: 2, Name: "March 2024"}},
+		{Text: "Posts of the month"}, {Node: &tool.Node{Role: "link", Name: "1", Ref: "e1"}}, {Node: &tool.Node{Role: "link", Name: "2", Ref: "e2"}}}}
+	d, _ = dateOfDay(tool.Format(pager, tool.SnapOptions{}), "e2", "link", 2)
+	assert.Empty(t, d, "pages of a list under a month's heading are no days")
+}

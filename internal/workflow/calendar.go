@@ -250,7 +250,7 @@ func (m *Matcher) day(t Target, frame string) (string, error) {
 			days = append(days, dayCell{ref: c.n.Ref, pos: p, day: n})
 		}
 	}
-	slices.SortFunc(days, func(a, b dayCell) int { return a.pos - b.pos })
+	// (The candidates come in the page's order, as the text writes them.)
 	for i, ds := range months(marks, days) {
 		if !shown[i].Equal(want) {
 			continue

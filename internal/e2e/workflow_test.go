@@ -1155,35 +1155,48 @@ func TestAReplayChoosesTheDayCountedFromItsRun(t *testing.T) {
 // says which), and its replay for {{today+40}} turns the calendar with its own Next (a link with
 // no address, which the snapshot shows for its title) to that month, and books that day.
 func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
-	site := testkit.NewSite(t)
-	today := time.Now()
-	p := &plan{steps: []step{
-		calls(call("snapshot", nil)),
-		clickOn(t, `textbox "Visit date"`),
-		calls(call("snapshot", nil)),
-		clickOn(t, `link "`+strconv.Itoa(today.Day())+`"`),
-		clickOn(t, `button "Book"`),
-	}}
-	panel, _, m := p.runOn(t, site, "day-picker.html", "book a visit for today")
-	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
-	if got := site.Forms()[0].Get("visit"); got != today.Format("2006-01-02") {
-		t.Fatalf("the agent booked %q", got)
-	}
-	steps := saveWorkflow(t, panel, "Book a visit")
-	if len(steps) != 4 || steps[2] != "click link “"+strconv.Itoa(today.Day())+"” (the day of {{date}} on its calendar)" {
-		t.Fatalf("the workflow's steps: %q", steps)
-	}
-	m.Close()
-	want := today.AddDate(0, 0, 40)
-	if last := replayFromView(t, panel, map[string]string{"date": "{{today+40}}"}, false); !strings.Contains(last, "ran all 4 steps") {
-		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
-	}
-	// (Counted from the day the replay began, or from the next if it ended past midnight.)
-	if f := site.Forms(); len(f) != 2 || f[1].Get("visit") != want.Format("2006-01-02") && f[1].Get("visit") != want.AddDate(0, 0, 1).Format("2006-01-02") {
-		t.Errorf("the forms: %v (wanted %s)", f, want.Format("2006-01-02"))
-	}
-	if cards := cardsString(toolCards(t, panel)); !strings.Contains(cards, `Next`) {
-		t.Errorf("no card shows the turn of the month: %s", cards)
+	for _, lang := range []string{"en", "fr"} {
+		t.Run(lang, func(t *testing.T) {
+			site := testkit.NewSite(t)
+			today := time.Now()
+			p := &plan{steps: []step{
+				calls(call("snapshot", nil)),
+				clickOn(t, `textbox "Visit date"`),
+				calls(call("snapshot", nil)),
+				clickOn(t, `link "`+strconv.Itoa(today.Day())+`"`),
+				clickOn(t, `button "Book"`),
+			}}
+			panel, _, m := p.runOn(t, site, "day-picker.html?lang="+lang, "book a visit for today")
+			Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
+			if got := site.Forms()[0].Get("visit"); got != today.Format("2006-01-02") {
+				t.Fatalf("the agent booked %q", got)
+			}
+			steps := saveWorkflow(t, panel, "Book a visit")
+			if len(steps) != 4 || steps[2] != "click link “"+strconv.Itoa(today.Day())+"” (the day of {{date}} on its calendar)" {
+				t.Fatalf("the workflow's steps: %q", steps)
+			}
+			// The date is kept as the calendar writes it: "1 décembre 2026" in French.
+			form := JS[string](t, panel, `skiffTest.call("workflow.list").then(l => l[0].params.map(p => p.name + "=" + p.default + " ").join(""))`)
+			if want := "date=" + today.Format("January 2, 2006"); lang == "fr" {
+				if !strings.Contains(form, "date="+strconv.Itoa(today.Day())+" ") || strings.Contains(form, today.Format("January")) {
+					t.Errorf("the run's form: %q", form)
+				}
+			} else if !strings.Contains(form, want) {
+				t.Errorf("the run's form: %q (wanted %s)", form, want)
+			}
+			m.Close()
+			want := today.AddDate(0, 0, 40)
+			if last := replayFromView(t, panel, map[string]string{"date": "{{today+40}}"}, false); !strings.Contains(last, "ran all 4 steps") {
+				t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+			}
+			// (Counted from the day the replay began, or from the next if it ended past midnight.)
+			if f := site.Forms(); len(f) != 2 || f[1].Get("visit") != want.Format("2006-01-02") && f[1].Get("visit") != want.AddDate(0, 0, 1).Format("2006-01-02") {
+				t.Errorf("the forms: %v (wanted %s)", f, want.Format("2006-01-02"))
+			}
+			if cards := cardsString(toolCards(t, panel)); !strings.Contains(cards, `Next`) && !strings.Contains(cards, `Suivant`) {
+				t.Errorf("no card shows the turn of the month: %s", cards)
+			}
+		})
 	}
 }
 

@@ -39,7 +39,7 @@ func dayNumber(name string) (int, bool) {
 
 // monthIn reads s as a month a calendar shows, and the way it is written.
 func monthIn(s string) (time.Time, string, bool) {
-	s = strings.Join(strings.Fields(s), " ")
+	s, _ = english(strings.Join(strings.Fields(s), " "))
 	for _, l := range monthLayouts {
 		if t, err := time.Parse(l, s); err == nil {
 			return t, l, true
@@ -195,6 +195,9 @@ func dateOfDay(snapshot, ref, role string, n int) (date, label string) {
 	if t.Day() != n {
 		return "", ""
 	}
+	if _, fr := english(label); fr {
+		return inFrench(t.Format("2 January 2006"), label), label
+	}
 	return t.Format(dayLayout), label
 }
 
@@ -316,6 +319,7 @@ func (m *Matcher) dayTurner(t Target, frame, value string) string {
 // dateOf reads s as a date written with its year, one of the ways Dated writes.
 func dateOf(s string) (time.Time, bool) {
 	s, _ = unordinal(strings.TrimSpace(s))
+	s, _ = english(s)
 	for _, l := range dateLayouts {
 		if d, err := time.Parse(l, s); err == nil && strings.Contains(l, "2006") {
 			return d, true
@@ -379,13 +383,14 @@ func calendarWords(s string) bool {
 	if _, _, ok := monthIn(s); ok {
 		return true
 	}
+	en, _ := english(s)
 	for _, l := range []string{"January", "Jan", "2006", "Monday", "Mon"} {
-		if _, err := time.Parse(l, s); err == nil {
+		if _, err := time.Parse(l, en); err == nil {
 			return true
 		}
 	}
 	switch strings.ToLower(s) {
-	case "su", "mo", "tu", "we", "th", "fr", "sa":
+	case "su", "mo", "tu", "we", "th", "fr", "sa", "lu", "ma", "me", "je", "ve", "di", "l", "m", "j", "v", "s", "d":
 		return true
 	}
 	return false

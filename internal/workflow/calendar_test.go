@@ -70,6 +70,7 @@ type pages struct {
 	month                time.Time
 	others, wizard, bare bool // bare: the calendar has no Prev or Next
 	named                bool // its days are named with their dates (namedCalendar)
+	french               bool // it writes its month and its Prev and Next in French
 	calls, asides        []string
 }
 
@@ -92,6 +93,11 @@ func (p *pages) snap() *tool.Snap {
 		return namedCalendar(p.month)
 	}
 	s := calendar(p.month, p.others, p.wizard)
+	if p.french {
+		head := s.Tree[len(s.Tree)-1].Kids
+		head[0].Name, head[1].Name = "Précédent", "Suivant"
+		head[2].Kids[0].Text = frMonths[p.month.Month()-1][0]
+	}
 	if p.bare {
 		s.Tree[len(s.Tree)-1].Kids = s.Tree[len(s.Tree)-1].Kids[2:]
 	}
@@ -110,9 +116,9 @@ func (p *pages) runner(w *Workflow, values map[string]string) *Runner {
 			_ = json.Unmarshal(args, &a)
 			s := p.snap()
 			switch a.Ref {
-			case refOf2(s, `clickable "Next"`), refOf2(s, `button "Next month"`):
+			case refOf2(s, `clickable "Next"`), refOf2(s, `button "Next month"`), refOf2(s, `clickable "Suivant"`):
 				p.month = p.month.AddDate(0, 1, 0)
-			case refOf2(s, `clickable "Prev"`), refOf2(s, `button "Previous month"`):
+			case refOf2(s, `clickable "Prev"`), refOf2(s, `button "Previous month"`), refOf2(s, `clickable "Précédent"`):
 				p.month = p.month.AddDate(0, -1, 0)
 			default:
 				return Outcome{Kind: StopFailed, Text: "clicked " + a.Ref}
@@ -228,4 +234,42 @@ func TestADayNamedByItsNumberFollowsTheRunsDate(t *testing.T) {
 		{Text: "Posts of the month"}, {Node: &tool.Node{Role: "link", Name: "1", Ref: "e1"}}, {Node: &tool.Node{Role: "link", Name: "2", Ref: "e2"}}}}
 	d, _ = dateOfDay(tool.Format(pager, tool.SnapOptions{}), "e2", "link", 2)
 	assert.Empty(t, d, "pages of a list under a month's heading are no days")
+}
+
+// Dates in French words are counted from the day of the run and written in French as the
+// recorded value was (in full, short, with "1er", with a capital); a French calendar's day named
+// by its number under "décembre 2026" is a date, and its replay turns the calendar with its
+// "Suivant". English short names that French shares ("Dec", "Nov") stay English.
+func TestADateInFrenchWordsIsCountedAndWrittenInFrench(t *testing.T) {
+	w := &Workflow{Params: []Param{{Name: "full", Default: "mercredi 2 décembre 2026"}, {Name: "short", Default: "2 déc. 2026"},
+		{Name: "first", Default: "1er décembre 2026"}, {Name: "capital", Default: "Mercredi 2 décembre 2026"}, {Name: "en", Default: "Wed, 2 Dec 2026"}},
+		CreatedAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).UnixMilli()}
+	all := func(v string) map[string]string {
+		return map[string]string{"full": v, "short": v, "first": v, "capital": v, "en": v}
+	}
+	assert.Equal(t, map[string]string{"full": "jeudi 17 décembre 2026", "short": "17 déc. 2026", "first": "17 décembre 2026", "capital": "Jeudi 17 décembre 2026", "en": "Thu, 17 Dec 2026"},
+		Dated(w, all("{{today+1}}"), time.Date(2026, 12, 16, 7, 0, 0, 0, time.UTC)))
+	assert.Equal(t, map[string]string{"full": "vendredi 1 janvier 2027", "short": "1 janv. 2027", "first": "1er janvier 2027", "capital": "Vendredi 1 janvier 2027", "en": "Fri, 1 Jan 2027"},
+		Dated(w, all("{{today+1}}"), time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC)))
+	assert.Equal(t, "mercredi 2 décembre 2026", dateIn("Choisissez mercredi 2 décembre 2026 comme date"))
+	assert.Equal(t, "1er août 2027", dateIn("le 1er août 2027"))
+	assert.Empty(t, dateIn("Mars attacks"))
+
+	dec := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	fr := &pages{month: dec, french: true}
+	s := fr.snap()
+	seen := tool.Format(s, tool.SnapOptions{})
+	require.Contains(t, seen, "décembre 2026\n")
+	two := refOf(t, s, `link "2"`)
+	rec, err := Record("Visite", "", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"` + two + `"}`), URL: s.URL, Seen: seen,
+		Elements: []tool.Element{{Ref: two, Role: "link", Name: "2", Origin: site(s.URL)}}}})
+	require.NoError(t, err)
+	rec.CreatedAt = dec.UnixMilli()
+	assert.Equal(t, []Param{{Name: "date", Label: "date", Default: "2 décembre 2026"}}, rec.Params)
+	values := Dated(rec, map[string]string{"date": "{{today+1}}"}, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC))
+	assert.Equal(t, "1 janvier 2027", values["date"])
+	stop := fr.runner(rec, values).Run(context.Background(), 0)
+	require.Nil(t, stop)
+	assert.Equal(t, []string{`click {"ref":"` + refOf(t, s, `clickable "Suivant"`) + `"}`}, fr.asides)
+	assert.Equal(t, time.January, fr.month.Month())
 }

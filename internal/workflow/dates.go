@@ -1,15 +1,19 @@
 package workflow
 
 import (
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+	"unicode"
 )
 
 // A value given to a run may be a date counted from the day it runs, as a schedule needs
 // ("every morning, book for tomorrow"): {{today}}, {{today+1}}, {{today-7}}. It is written as
 // the parameter's recorded value was (2026-12-02, 02/12/2026, 12/02/2026, 02.12.2026, and in
-// English words: December 2, 2026, Wed, 2 Dec 2026, Dec 2), the ISO way when that was no date.
+// English or French words: December 2, 2026, Wed, 2 Dec 2026, Dec 2, mercredi 2 décembre 2026),
+// the ISO way when that was no date.
 
 // dateLayouts are the ways a date is typed into a page that Dated writes again. Where day and
 // month could be either way round (02/12/2026), the reading nearer to the day the workflow was
@@ -35,10 +39,10 @@ func Dated(w *Workflow, values map[string]string, now time.Time) map[string]stri
 		if !ok {
 			continue
 		}
-		layout, nth := "2006-01-02", false
+		layout, nth, def := "2006-01-02", false, ""
 		for _, p := range w.Params {
 			if p.Name == k {
-				layout = layoutOf(p.Default, recorded)
+				layout, def = layoutOf(p.Default, recorded), p.Default
 				_, nth = unordinal(p.Default)
 			}
 		}
@@ -47,6 +51,9 @@ func Dated(w *Workflow, values map[string]string, now time.Time) map[string]stri
 		out[k] = day.Format(layout)
 		if nth {
 			out[k] = ordinal(out[k], day.Day())
+		}
+		if _, fr := english(def); fr {
+			out[k] = inFrench(out[k], def)
 		}
 	}
 	return out
@@ -99,6 +106,7 @@ func dateIn(name string) string {
 // isDate says whether value is a date written one of the ways Dated writes.
 func isDate(value string) bool {
 	value, _ = unordinal(value)
+	value, _ = english(value)
 	for _, l := range dateLayouts {
 		if _, err := time.Parse(l, strings.TrimSpace(value)); err == nil {
 			return true
@@ -154,6 +162,7 @@ func ordinal(date string, day int) string {
 // recorded when it could be read two ways.
 func layoutOf(value string, recorded time.Time) string {
 	value, _ = unordinal(value)
+	value, _ = english(value)
 	best, gap := "2006-01-02", time.Duration(-1)
 	for _, l := range dateLayouts {
 		t, err := time.Parse(l, strings.TrimSpace(value))
@@ -169,4 +178,136 @@ func layoutOf(value string, recorded time.Time) string {
 		}
 	}
 	return best
+}
+
+// Dates in French words ("mercredi 2 décembre 2026", "2 déc. 2026", a calendar's "décembre
+// 2026") are read as their English words are, word for word, and a value recorded so is written
+// again in French.
+
+// frMonths and frDays are the French names of the months and days of the week, in full and
+// short, in the order of time.Month (from January) and time.Weekday (from Sunday).
+var (
+	frMonths = [12][2]string{{"janvier", "janv."}, {"février", "févr."}, {"mars", "mars"}, {"avril", "avr."}, {"mai", "mai"}, {"juin", "juin"},
+		{"juillet", "juil."}, {"août", "août"}, {"septembre", "sept."}, {"octobre", "oct."}, {"novembre", "nov."}, {"décembre", "déc."}}
+	frDays = [7][2]string{{"dimanche", "dim."}, {"lundi", "lun."}, {"mardi", "mar."}, {"mercredi", "mer."}, {"jeudi", "jeu."}, {"vendredi", "ven."}, {"samedi", "sam."}}
+)
+
+// bare is a French word as it may be written without its accents or its final dot.
+func bare(w string) string {
+	w = strings.TrimSuffix(strings.ToLower(w), ".")
+	if !strings.ContainsAny(w, "éèêû") {
+		return w
+	}
+	var b strings.Builder
+	for _, r := range w {
+		switch r {
+		case 'é', 'è', 'ê':
+			r = 'e'
+		case 'û':
+			r = 'u'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// frName is what a French name of a month or a day of the week, bare, stands for: its English
+// name, in full or short (made when first needed: nothing runs as the worker starts).
+var frName = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for i, names := range frMonths {
+		en := time.Month(i + 1).String()
+		m[bare(names[1])], m[bare(names[0])] = en[:3], en
+	}
+	for i, names := range frDays {
+		en := time.Weekday(i).String()
+		m[bare(names[1])], m[bare(names[0])] = en[:3], en
+	}
+	return m
+})
+
+// english is s with each French name of a month or a day of the week written as its English
+// one (full or short as it was: "déc." is "Dec"), and "1er" as "1"; french says whether s is
+// French: one of its words is French only ("décembre", "déc.", "mer.", "1er"), as "nov." or
+// "sept." alone are not.
+func english(s string) (out string, french bool) {
+	words := strings.Fields(s)
+	for _, w := range words {
+		core := strings.TrimRight(w, ",;")
+		if core == "1er" || frenchOnly(core) {
+			french = true
+			break
+		}
+	}
+	if !french {
+		return s, false
+	}
+	names := frName()
+	for i, w := range words {
+		core := strings.TrimRight(w, ",;")
+		tail := w[len(core):]
+		if core == "1er" {
+			words[i] = "1" + tail
+			continue
+		}
+		if en, ok := names[bare(core)]; ok {
+			words[i] = en + tail
+		}
+	}
+	return strings.Join(words, " "), true
+}
+
+// frenchOnly says whether w is the name of a month or a day of the week in French that is no
+// English one: a name in full, or short but for "nov.", "oct.", "sept.", "déc" written "dec"
+// and "mar." (March's, or mardi's).
+func frenchOnly(w string) bool {
+	b := bare(w)
+	switch b {
+	case "nov", "oct", "sept", "mar":
+		return false
+	case "dec":
+		return strings.Contains(strings.ToLower(w), "é")
+	}
+	if len(b) < 3 || !strings.ContainsAny(b[:1], "adfjlmnosv") {
+		return false
+	}
+	_, ok := frName()[b]
+	return ok
+}
+
+// inFrench is date, written in English words, in French words as recorded wrote its own: its
+// first letter in capitals when recorded's was, the first of the month as "1er" when recorded
+// wrote one so.
+func inFrench(date, recorded string) string {
+	words := strings.Fields(date)
+	for i, w := range words {
+		core := strings.TrimRight(w, ",")
+		tail := w[len(core):]
+		for m := range 12 {
+			switch core {
+			case time.Month(m + 1).String():
+				words[i] = frMonths[m][0] + tail
+			case time.Month(m + 1).String()[:3]:
+				words[i] = frMonths[m][1] + tail
+			}
+		}
+		for d := range 7 {
+			switch core {
+			case time.Weekday(d).String():
+				words[i] = frDays[d][0] + tail
+			case time.Weekday(d).String()[:3]:
+				words[i] = frDays[d][1] + tail
+			}
+		}
+		if core == "1" && slices.Contains(strings.Fields(recorded), "1er") {
+			words[i] = "1er" + tail
+		}
+	}
+	out := strings.Join(words, " ")
+	if r := []rune(strings.TrimSpace(recorded)); len(r) > 0 && unicode.IsUpper(r[0]) {
+		o := []rune(out)
+		o[0] = unicode.ToUpper(o[0])
+		out = string(o)
+	}
+	return out
 }

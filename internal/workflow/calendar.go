@@ -254,15 +254,21 @@ func (m *Matcher) day(t Target, frame string) (string, error) {
 		}
 	}
 	// (The candidates come in the page's order, as the text writes them.)
+	// (A month may be written twice, over its grid and as the grid's name: MUI's, react-day-
+	// picker's; its days are under the one nearer them.)
+	showsIt := false
 	for i, ds := range months(marks, days) {
 		if !shown[i].Equal(want) {
 			continue
 		}
+		showsIt = true
 		for _, d := range ds {
 			if d.day == date.Day() && d.off == 0 {
 				return d.ref, nil
 			}
 		}
+	}
+	if showsIt {
 		says := sayNoDay.With(want.Format(layout), date.Day())
 		return "", &Miss{Target: t, Why: says.English(), Says: says}
 	}

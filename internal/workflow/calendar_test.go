@@ -71,7 +71,35 @@ type pages struct {
 	others, wizard, bare bool // bare: the calendar has no Prev or Next
 	named                bool // its days are named with their dates (namedCalendar)
 	french               bool // it writes its month and its Prev and Next in French
+	mui                  bool // it is drawn as MUI's DateCalendar (muiCalendar)
 	calls, asides        []string
+}
+
+// muiCalendar is month as MUI's DateCalendar draws it: the month written over a button that
+// switches to years, Previous month and Next month, then a grid named by the month again whose
+// cells are buttons of the gridcell role named by their numbers.
+func muiCalendar(month time.Time) *tool.Snap {
+	ref := 0
+	next := func() string { ref++; return fmt.Sprintf("e%d", ref) }
+	label := month.Format("January 2006")
+	tree := []tool.Item{{Node: &tool.Node{Role: "textbox", Name: "Party", Ref: next()}}, {Text: label},
+		{Node: &tool.Node{Role: "button", Name: "calendar view is open, switch to year view", Ref: next()}},
+		{Node: &tool.Node{Role: "button", Name: "Previous month", Ref: next()}}, {Node: &tool.Node{Role: "button", Name: "Next month", Ref: next()}}}
+	grid := &tool.Node{Role: "grid", Name: label, Ref: next()}
+	row := &tool.Node{Role: "row"}
+	for d := 1; d <= 31; d++ {
+		day := time.Date(month.Year(), month.Month(), d, 12, 0, 0, 0, time.UTC)
+		if day.Month() != month.Month() {
+			break
+		}
+		row.Kids = append(row.Kids, tool.Item{Node: &tool.Node{Role: "gridcell", Name: fmt.Sprint(d), Ref: next()}})
+		if day.Weekday() == time.Saturday {
+			grid.Kids = append(grid.Kids, tool.Item{Node: row})
+			row = &tool.Node{Role: "row"}
+		}
+	}
+	grid.Kids = append(grid.Kids, tool.Item{Node: row})
+	return &tool.Snap{URL: "https://party.test/", Tree: append(tree, tool.Item{Node: grid})}
 }
 
 // namedCalendar is a calendar of month whose days are buttons named with their dates, as
@@ -91,6 +119,9 @@ func namedCalendar(month time.Time) *tool.Snap {
 func (p *pages) snap() *tool.Snap {
 	if p.named {
 		return namedCalendar(p.month)
+	}
+	if p.mui {
+		return muiCalendar(p.month)
 	}
 	s := calendar(p.month, p.others, p.wizard)
 	if p.french {
@@ -272,4 +303,26 @@ func TestADateInFrenchWordsIsCountedAndWrittenInFrench(t *testing.T) {
 	require.Nil(t, stop)
 	assert.Equal(t, []string{`click {"ref":"` + refOf(t, s, `clickable "Suivant"`) + `"}`}, fr.asides)
 	assert.Equal(t, time.January, fr.month.Month())
+}
+
+// MUI's calendar writes its month twice (over the grid, and as the grid's name) and puts a
+// button between the month and its Previous and Next: its days are found and turned to all the
+// same.
+func TestADayOfAnMUICalendarFollowsTheRunsDate(t *testing.T) {
+	dec := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	s := muiCalendar(dec)
+	seen := tool.Format(s, tool.SnapOptions{})
+	two := refOf(t, s, `gridcell "2"`)
+	w, err := Record("Party", "", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"` + two + `"}`), URL: s.URL, Seen: seen,
+		Elements: []tool.Element{{Ref: two, Role: "gridcell", Name: "2", Origin: site(s.URL)}}}})
+	require.NoError(t, err)
+	assert.Equal(t, []Param{{Name: "date", Label: "date", Default: "December 2, 2026"}}, w.Params, seen)
+	p := &pages{month: dec, mui: true}
+	require.Nil(t, p.runner(w, map[string]string{"date": "December 9, 2026"}).Run(context.Background(), 0))
+	assert.Equal(t, `{"ref":"`+refOf(t, s, `gridcell "9"`)+`"}`, p.calls[1])
+	assert.Empty(t, p.asides)
+	p = &pages{month: dec, mui: true}
+	require.Nil(t, p.runner(w, map[string]string{"date": "January 5, 2027"}).Run(context.Background(), 0))
+	assert.Equal(t, []string{`click {"ref":"` + refOf(t, s, `button "Next month"`) + `"}`}, p.asides)
+	assert.Equal(t, `{"ref":"`+refOf(t, muiCalendar(p.month), `gridcell "5"`)+`"}`, p.calls[1])
 }

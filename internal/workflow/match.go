@@ -70,6 +70,16 @@ func NewMatcher(s *tool.Snap, pageOrigin string) *Matcher {
 	return &Matcher{snap: s, page: pageOrigin, cands: flatten(s)}
 }
 
+// Disabled reports whether the element ref is disabled on the page as read.
+func (m *Matcher) Disabled(ref string) bool {
+	for _, c := range m.cands {
+		if c.n.Ref == ref {
+			return c.n.Disabled == 1
+		}
+	}
+	return false
+}
+
 // Match finds t in a snapshot and returns its ref (see Matcher.Match).
 func Match(s *tool.Snap, t Target, pageOrigin string) (string, error) {
 	return NewMatcher(s, pageOrigin).Match(t)

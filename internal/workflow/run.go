@@ -273,6 +273,11 @@ func (r *Runner) place(ctx context.Context, k int, s Step, tabID int) ([]string,
 			continue
 		}
 		if time.Now().After(deadline) {
+			if refs != nil {
+				// Still disabled: the step's call says why (the fields its form still
+				// wants, the words the page gives).
+				return refs, nil
+			}
 			return nil, &Stop{Step: k, Kind: kind, Reason: why.Error(), Says: saysErr(why)}
 		}
 		select {
@@ -283,7 +288,8 @@ func (r *Runner) place(ctx context.Context, k int, s Step, tabID int) ([]string,
 }
 
 // try reads the page once and finds the step's elements on it, or says why it cannot.
-// turn, when it cannot, is the control to click first (Miss.turn).
+// turn, when it cannot, is the control to click first (Miss.turn). Elements found that the
+// page keeps disabled are refs with a why: found, not ready.
 func (r *Runner) try(ctx context.Context, s Step, tabID int) (refs []string, why error, kind, turn string) {
 	rctx, cancel := context.WithTimeout(ctx, tool.PageTimeout)
 	snap, err := r.Read(rctx, tabID)
@@ -308,10 +314,18 @@ func (r *Runner) try(ctx context.Context, s Step, tabID int) (refs []string, why
 			}
 			return nil, err, StopMissing, ""
 		}
+		// A control the page has not enabled yet (a Send enabled once the form checks, a
+		// Resend after a count) is waited for, as a person waits: the step's call would fail.
+		if usesEnabled[s.Tool] && m.Disabled(ref) && why == nil {
+			why, kind = sayStillDisabled.Error(t.Says()), StopMissing
+		}
 		refs = append(refs, ref)
 	}
-	return refs, nil, "", ""
+	return refs, why, kind, ""
 }
+
+// usesEnabled are the tools whose elements must be enabled to take the call.
+var usesEnabled = map[string]bool{"click": true, "type": true, "fill_form": true, "select_option": true, "drag": true}
 
 // signIn is why as the replay's stop says it: with what to do when the page asks to sign in
 // (a session that ended sends a page to its sign-in form) and the workflow signs in nowhere
@@ -365,6 +379,7 @@ var (
 	sayNoTab         = i18n.Sentence{Key: "wfStopNoTab", English: "it was recorded in the run's tab $1, which no step opened this time"}
 	sayAsksSignIn    = i18n.Sentence{Key: "wfStopSignIn", English: "$1; the page asks to sign in: sign in in this browser, then run the workflow again"}
 	sayNoTarget      = i18n.Sentence{Key: "wfStopNoTarget", English: "the page has no $1"}
+	sayStillDisabled = i18n.Sentence{Key: "wfStopDisabled", English: "$1 is still disabled on the page"}
 	sayNoTargetFrame = i18n.Sentence{Key: "wfStopNoTargetFrame", English: "the page has no $1 in its frame from $2"}
 	sayItHas         = i18n.Sentence{Key: "wfStopItHas", English: "$1; it has $2"}
 )

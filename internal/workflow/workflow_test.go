@@ -966,3 +966,37 @@ func FuzzAddress(f *testing.F) {
 		}
 	})
 }
+
+// A control the page has not enabled yet (a Send enabled once the page checks the form) is
+// waited for before the step's call, as a person waits; one the page keeps disabled gets the
+// call all the same once the wait is over, which says why.
+func TestAReplayWaitsForAControlThePageEnables(t *testing.T) {
+	page := func(disabled bool) *tool.Snap {
+		d := 0
+		if disabled {
+			d = 1
+		}
+		return &tool.Snap{URL: "https://form.test/", Tree: []tool.Item{{Node: &tool.Node{Role: "button", Name: "Send", Ref: "e1", Disabled: d}}}}
+	}
+	w := &Workflow{Name: "Send", Steps: []Step{{Tool: "click", Args: json.RawMessage(`{"ref":"@1"}`), Targets: []Target{{Role: "button", Name: "Send"}}, URL: "https://form.test/", Origin: "https://form.test"}}}
+	for _, enabledAt := range []int{3, 1 << 30} {
+		reads, calledAt := 0, 0
+		wait := 30 * time.Second // ended by the page enabling it (at the third read)
+		if enabledAt > 3 {
+			wait = 300 * time.Millisecond
+		}
+		r := &Runner{Workflow: w, Values: map[string]string{}, Wait: wait,
+			Read: func(context.Context, int) (*tool.Snap, error) { reads++; return page(reads < enabledAt), nil },
+			Call: func(_ context.Context, _ int, args, _ json.RawMessage) Outcome {
+				calledAt = reads
+				assert.JSONEq(t, `{"ref":"e1"}`, string(args))
+				return Outcome{OK: true}
+			}}
+		require.Nil(t, r.Run(context.Background(), 0))
+		if enabledAt == 3 {
+			assert.Equal(t, 3, calledAt, "called once the page enabled it")
+		} else {
+			assert.Positive(t, calledAt, "called after the wait, to say why")
+		}
+	}
+}

@@ -269,12 +269,12 @@ func (m *Matcher) day(t Target, frame string) (string, error) {
 		}
 	}
 	if showsIt {
-		says := sayNoDay.With(want.Format(layout), date.Day())
+		says := sayNoDay.With(written(want, layout, t.Month), date.Day())
 		return "", &Miss{Target: t, Why: says.English(), Says: says}
 	}
 	// Another month: the calendar's own Next or Prev, near where it writes its month.
 	next := want.After(shown[len(shown)-1])
-	says := sayMonthNoTurn.With(shown[0].Format(layout), want.Format(layout))
+	says := sayMonthNoTurn.With(written(shown[0], layout, t.Month), written(want, layout, t.Month))
 	miss := &Miss{Target: t, Why: says.English(), Says: says}
 	if !next && !want.Before(shown[0]) {
 		return "", miss // between two months it shows: not a month to turn to
@@ -400,6 +400,15 @@ func calendarWords(s string) bool {
 		return true
 	}
 	return false
+}
+
+// written is month as its calendar writes months (layout, in French when recorded is).
+func written(month time.Time, layout, recorded string) string {
+	s := month.Format(layout)
+	if _, fr := english(recorded); fr {
+		s = inFrench(s, recorded)
+	}
+	return s
 }
 
 // turns says whether a control named name (or, without one, that its page's code calls hint)

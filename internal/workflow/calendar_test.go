@@ -303,6 +303,10 @@ func TestADateInFrenchWordsIsCountedAndWrittenInFrench(t *testing.T) {
 	require.Nil(t, stop)
 	assert.Equal(t, []string{`click {"ref":"` + refOf(t, s, `clickable "Suivant"`) + `"}`}, fr.asides)
 	assert.Equal(t, time.January, fr.month.Month())
+	fr = &pages{month: dec, french: true, bare: true}
+	stop = fr.runner(rec, values).Run(context.Background(), 0)
+	require.NotNil(t, stop)
+	assert.Equal(t, "the calendar shows décembre 2026, not janvier 2027, and has nothing that turns its months", stop.Reason)
 }
 
 // MUI's calendar writes its month twice (over the grid, and as the grid's name) and puts a

@@ -56,11 +56,26 @@ func monthOfLine(line string) (month time.Time, label, layout string, ok bool) {
 	if _, rest, found := strings.Cut(s, ": "); found {
 		tries = append(tries, rest)
 	}
-	if i := strings.IndexByte(s, '"'); i >= 0 {
-		if q, err := strconv.QuotedPrefix(s[i:]); err == nil {
-			if u, err := strconv.Unquote(q); err == nil {
-				tries = append(tries, u)
-			}
+	// Every name the line writes (a table's head row: `clickable "«" | clickable "December
+	// 2026" | clickable "»"`, as Bootstrap's datepicker draws it).
+	for rest := s; ; {
+		i := strings.IndexByte(rest, '"')
+		if i < 0 {
+			break
+		}
+		q, err := strconv.QuotedPrefix(rest[i:])
+		if err != nil {
+			break
+		}
+		if u, err := strconv.Unquote(q); err == nil {
+			tries = append(tries, u)
+		}
+		rest = rest[i+len(q):]
+	}
+	// And what a cell of such a row writes after its ref (`columnheader [e2]: December 2026`).
+	for _, seg := range strings.Split(s, " | ") {
+		if _, after, found := strings.Cut(seg, "]: "); found {
+			tries = append(tries, after)
 		}
 	}
 	for _, t := range tries {
@@ -69,6 +84,54 @@ func monthOfLine(line string) (month time.Time, label, layout string, ok bool) {
 		}
 	}
 	return time.Time{}, "", "", false
+}
+
+// textElements calls f with each element the snapshot's text writes from offset from on, in
+// order: its role, its name (`link "2" [e5]`, or after its ref for a cell: `cell [e5]: 2`), its
+// ref and where its ref is; f returns false to stop.
+func textElements(text string, from int, f func(role, name, ref string, at int) bool) {
+	for off := from; off < len(text); {
+		i := strings.Index(text[off:], " [")
+		if i < 0 {
+			return
+		}
+		at := off + i
+		off = at + 2
+		k := strings.IndexByte(text[off:], ']')
+		if k <= 0 || k > 12 || strings.ContainsAny(text[off:off+k], " \n\"") {
+			continue
+		}
+		ref := text[off : off+k]
+		// What the text writes before it on its line, from the last " | " (a row's cells).
+		line := text[strings.LastIndexByte(text[:at], '\n')+1 : at]
+		if j := strings.LastIndex(line, " | "); j >= 0 {
+			line = line[j+3:]
+		}
+		line = strings.TrimSpace(line)
+		role, name := line, ""
+		if strings.HasSuffix(line, `"`) {
+			if q := strings.LastIndex(line[:len(line)-1], ` "`); q >= 0 {
+				if u, err := strconv.Unquote(line[q+1:]); err == nil {
+					role, name = line[:q], u
+				}
+			}
+		}
+		if j := strings.LastIndexAny(role, " :"); j >= 0 {
+			role = role[j+1:]
+		}
+		if name == "" {
+			rest := text[off+k+1:]
+			if after, found := strings.CutPrefix(rest, ": "); found {
+				if e := strings.IndexAny(after, "\n|"); e >= 0 {
+					after = after[:e]
+				}
+				name = strings.TrimSpace(after)
+			}
+		}
+		if !f(role, name, ref, at) {
+			return
+		}
+	}
 }
 
 // gridLine says whether a line of a snapshot's text is a part of a table or grid.
@@ -158,34 +221,12 @@ func dateOfDay(snapshot, ref, role string, n int) (date, label string) {
 	// of one beside it drawn in the grid's first or last row.
 	start := strings.LastIndex(snapshot[:strings.Index(snapshot, " ["+ref+"]")], label)
 	var days []dayCell
-	for off := start; ; {
-		i := strings.Index(snapshot[off:], role+` "`)
-		if i < 0 {
-			break
+	textElements(snapshot, start, func(r, name, at string, pos int) bool {
+		if d, isDay := dayNumber(name); isDay && r == role {
+			days = append(days, dayCell{ref: at, pos: pos, day: d})
 		}
-		p := off + i
-		off = p + len(role) + 2
-		if p > 0 && snapshot[p-1] != ' ' && snapshot[p-1] != '\n' {
-			continue
-		}
-		q, err := strconv.QuotedPrefix(snapshot[p+len(role)+1:])
-		if err != nil {
-			continue
-		}
-		name, _ := strconv.Unquote(q)
-		rest := snapshot[p+len(role)+1+len(q):]
-		d, isDay := dayNumber(name)
-		if !isDay || !strings.HasPrefix(rest, " [") {
-			continue
-		}
-		r := rest[2:]
-		if k := strings.IndexByte(r, ']'); k > 0 {
-			days = append(days, dayCell{ref: r[:k], pos: p, day: d})
-			if r[:k] == ref {
-				break
-			}
-		}
-	}
+		return at != ref
+	})
 	if len(days) == 0 || days[len(days)-1].ref != ref {
 		return "", ""
 	}

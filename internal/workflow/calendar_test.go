@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -54,14 +55,28 @@ func calendar(month time.Time, others, wizard bool) *tool.Snap {
 		tool.Item{Node: &tool.Node{Group: 1, Kids: append(head, tool.Item{Node: table})}})}
 }
 
-// refOf is the ref the snapshot's text gives to what it writes as label.
+// refOf is the ref of the first element the snapshot's text writes as label (`link "2"`,
+// which a cell writes `cell [e5]: 2`).
 func refOf(t *testing.T, s *tool.Snap, label string) string {
 	t.Helper()
-	text := tool.Format(s, tool.SnapOptions{})
-	i := strings.Index(text, label+" [")
-	require.GreaterOrEqual(t, i, 0, "no %s in\n%s", label, text)
-	rest := text[i+len(label)+2:]
-	return rest[:strings.IndexByte(rest, ']')]
+	ref := refOf2(s, label)
+	require.NotEqual(t, "-", ref, "no %s in\n%s", label, tool.Format(s, tool.SnapOptions{}))
+	return ref
+}
+
+// refOf2 is refOf, "-" when there is none.
+func refOf2(s *tool.Snap, label string) string {
+	role, quoted, _ := strings.Cut(label, " ")
+	name, _ := strconv.Unquote(quoted)
+	found := "-"
+	textElements(tool.Format(s, tool.SnapOptions{}), 0, func(r, n, ref string, _ int) bool {
+		if r == role && n == name {
+			found = ref
+			return false
+		}
+		return true
+	})
+	return found
 }
 
 // pages is a page whose calendar its Prev and Next turn, a month at a time, as the guarded path
@@ -72,6 +87,7 @@ type pages struct {
 	named                bool // its days are named with their dates (namedCalendar)
 	french               bool // it writes its month and its Prev and Next in French
 	mui                  bool // it is drawn as MUI's DateCalendar (muiCalendar)
+	bootstrap            bool // it is drawn as Bootstrap's datepicker (bootstrapCalendar)
 	calls, asides        []string
 }
 
@@ -116,7 +132,32 @@ func namedCalendar(month time.Time) *tool.Snap {
 	return s
 }
 
+// bootstrapCalendar is month as Bootstrap's datepicker draws it: one table whose head row
+// holds «, the month and », whose days are cells the pointer clicks, named by their numbers,
+// the grid's first and last rows drawing the days of the months beside it.
+func bootstrapCalendar(month time.Time) *tool.Snap {
+	ref := 0
+	next := func() string { ref++; return fmt.Sprintf("e%d", ref) }
+	head := &tool.Node{Role: "row", Kids: []tool.Item{{Node: &tool.Node{Role: "columnheader", Name: "«", Ref: next()}},
+		{Node: &tool.Node{Role: "columnheader", Name: month.Format("January 2006"), Ref: next()}}, {Node: &tool.Node{Role: "columnheader", Name: "»", Ref: next()}}}}
+	table := &tool.Node{Role: "table", Ref: next(), Kids: []tool.Item{{Node: head}}}
+	first := time.Date(month.Year(), month.Month(), 1, 12, 0, 0, 0, time.UTC)
+	day := first.AddDate(0, 0, -int(first.Weekday()))
+	for range 6 {
+		row := &tool.Node{Role: "row"}
+		for range 7 {
+			row.Kids = append(row.Kids, tool.Item{Node: &tool.Node{Role: "cell", Name: fmt.Sprint(day.Day()), Ref: next()}})
+			day = day.AddDate(0, 0, 1)
+		}
+		table.Kids = append(table.Kids, tool.Item{Node: row})
+	}
+	return &tool.Snap{URL: "https://stay.test/", Tree: []tool.Item{{Node: &tool.Node{Role: "textbox", Name: "Arrival", Ref: next()}}, {Node: table}}}
+}
+
 func (p *pages) snap() *tool.Snap {
+	if p.bootstrap {
+		return bootstrapCalendar(p.month)
+	}
 	if p.named {
 		return namedCalendar(p.month)
 	}
@@ -147,7 +188,7 @@ func (p *pages) runner(w *Workflow, values map[string]string) *Runner {
 			_ = json.Unmarshal(args, &a)
 			s := p.snap()
 			switch a.Ref {
-			case refOf2(s, `clickable "Next"`), refOf2(s, `button "Next month"`), refOf2(s, `clickable "Suivant"`):
+			case refOf2(s, `clickable "Next"`), refOf2(s, `button "Next month"`), refOf2(s, `clickable "Suivant"`), refOf2(s, `columnheader "»"`):
 				p.month = p.month.AddDate(0, 1, 0)
 			case refOf2(s, `clickable "Prev"`), refOf2(s, `button "Previous month"`), refOf2(s, `clickable "Précédent"`):
 				p.month = p.month.AddDate(0, -1, 0)
@@ -157,16 +198,6 @@ func (p *pages) runner(w *Workflow, values map[string]string) *Runner {
 			p.asides = append(p.asides, tool+" "+string(args))
 			return Outcome{OK: true}
 		}}
-}
-
-func refOf2(s *tool.Snap, label string) string {
-	text := tool.Format(s, tool.SnapOptions{})
-	i := strings.Index(text, label+" [")
-	if i < 0 {
-		return "-"
-	}
-	rest := text[i+len(label)+2:]
-	return rest[:strings.IndexByte(rest, ']')]
 }
 
 // A click on a day a calendar names only by its number ("2", under "December 2026") keeps the
@@ -329,4 +360,26 @@ func TestADayOfAnMUICalendarFollowsTheRunsDate(t *testing.T) {
 	require.Nil(t, p.runner(w, map[string]string{"date": "January 5, 2027"}).Run(context.Background(), 0))
 	assert.Equal(t, []string{`click {"ref":"` + refOf(t, s, `button "Next month"`) + `"}`}, p.asides)
 	assert.Equal(t, `{"ref":"`+refOf(t, muiCalendar(p.month), `gridcell "5"`)+`"}`, p.calls[1])
+}
+
+// Bootstrap's datepicker writes its month between « and » in its table's head row, and draws
+// the last days of the month before in its first row: a click on one is that month's day, and
+// a replay turns with » to another month's day, not the one of its number drawn beside it.
+func TestADayOfABootstrapCalendarFollowsTheRunsDate(t *testing.T) {
+	dec := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	s := bootstrapCalendar(dec)
+	seen := tool.Format(s, tool.SnapOptions{})
+	old := refOf(t, s, `cell "29"`) // the first row's: November's
+	w, err := Record("Stay", "", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"` + old + `"}`), URL: s.URL, Seen: seen,
+		Elements: []tool.Element{{Ref: old, Role: "cell", Name: "29", Origin: site(s.URL)}}}})
+	require.NoError(t, err)
+	assert.Equal(t, []Param{{Name: "date", Label: "date", Default: "November 29, 2026"}}, w.Params, seen)
+	p := &pages{month: dec, bootstrap: true}
+	require.Nil(t, p.runner(w, map[string]string{"date": "January 3, 2027"}).Run(context.Background(), 0))
+	assert.Equal(t, []string{`click {"ref":"` + refOf(t, s, `columnheader "»"`) + `"}`}, p.asides)
+	jseen := tool.Format(bootstrapCalendar(p.month), tool.SnapOptions{})
+	var got struct{ Ref string }
+	require.NoError(t, json.Unmarshal([]byte(p.calls[1]), &got))
+	d, _ := dateOfDay(jseen, got.Ref, "cell", 3)
+	assert.Equal(t, "January 3, 2027", d, "the 3 it clicked is January's")
 }

@@ -26,9 +26,13 @@ func cutSeen(snapshot string, elements []tool.Element) string {
 		return ""
 	}
 	var marks []string
+	var days []string // refs of days of a calendar named by their numbers (dateOfDay)
 	for _, e := range elements {
 		if e.Ref == "" {
 			continue
+		}
+		if _, ok := dayNumber(e.Name); ok {
+			days = append(days, " ["+e.Ref+"]")
 		}
 		t := Target{Role: e.Role, Name: strings.Join(strings.Fields(e.Name), " ")}
 		if t.Role == "" {
@@ -39,9 +43,22 @@ func cutSeen(snapshot string, elements []tool.Element) string {
 	if len(marks) == 0 {
 		return ""
 	}
+	// For a day of a calendar, the lines above it up to where its calendar writes its month
+	// (at most as far as calendarMonth looks), with the grid between.
+	lines := strings.SplitAfter(snapshot, "\n")
+	window := map[int]bool{}
+	for i, line := range lines {
+		for _, d := range days {
+			if strings.Contains(line, d) {
+				for k := max(0, i-400); k <= i; k++ {
+					window[k] = true
+				}
+			}
+		}
+	}
 	var b strings.Builder
-	for line := range strings.Lines(snapshot) {
-		keep := false
+	for i, line := range lines {
+		keep := window[i]
 		if _, ok := heading(strings.TrimSuffix(line, "\n")); ok {
 			keep = true
 		}

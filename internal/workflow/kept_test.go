@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skiff-ai/skiff/internal/tool"
 	"github.com/stretchr/testify/assert"
@@ -52,6 +53,26 @@ func TestAKeptCallRecordsAsTheCallDid(t *testing.T) {
 	t.Logf("%d clicks on %d pages recorded alike; the snapshots kept %d of %d bytes", total, len(files), cut, full)
 	assert.Greater(t, total, 500)
 	assert.Less(t, cut*10, full, "what is kept is a small part of what was read")
+
+	// The days of calendars (a date worked out from the month written above the grid).
+	dec := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	for _, s := range []*tool.Snap{calendar(dec, true, true), bootstrapCalendar(dec), muiCalendar(dec)} {
+		text := tool.Format(s, tool.SnapOptions{})
+		textElements(text, 0, func(role, name, ref string, _ int) bool {
+			if _, ok := dayNumber(name); !ok {
+				return true
+			}
+			call := Call{Tool: "click", Args: json.RawMessage(`{"ref":"` + ref + `"}`), URL: s.URL, Seen: text,
+				Elements: []tool.Element{{Ref: ref, Role: role, Name: name, Origin: site(s.URL)}}}
+			want, err := Record("A day", "", []Call{call})
+			require.NoError(t, err)
+			require.NotEmpty(t, want.Params, "%s %s is a day", role, name)
+			got, err := Record("A day", "", []Call{Kept(call)})
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+			return true
+		})
+	}
 }
 
 // A kept call never holds what it typed into a password field, and the workflow made of it is

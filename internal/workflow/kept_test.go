@@ -2,8 +2,6 @@ package workflow
 
 import (
 	"encoding/json"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -17,40 +15,27 @@ import (
 // their place, nameless controls by their hint, a heading above naming their place), with the
 // snapshot it kept a small part of the one the model read.
 func TestAKeptCallRecordsAsTheCallDid(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "tool", "testdata", "snapshots", "*.json"))
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
 	total, full, cut := 0, 0, 0
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".json")
-		s := snap(t, name)
-		text := tool.Format(s, tool.SnapOptions{MaxTokens: 1 << 22})
-		cands := flatten(s)
-		step := max(1, len(cands)/60)
-		for i := 0; i < len(cands); i += step {
-			c := cands[i]
-			if !c.n.Interactive() || !strings.Contains(text, " ["+c.n.Ref+"]") {
-				continue
-			}
-			e := tool.Element{Ref: c.n.Ref, Role: c.n.Role, Name: c.n.Said(), Tag: "a", Origin: site(s.URL)}
-			if c.frame != "" {
-				e.Origin = c.frame
-			}
-			call := Call{Tool: "click", Args: json.RawMessage(`{"ref":"` + c.n.Ref + `"}`), Elements: []tool.Element{e}, URL: s.URL, Seen: text}
-			want, err := Record("A click", "", []Call{call})
-			require.NoError(t, err)
-			kept := Kept(call)
-			got, err := Record("A click", "", []Call{kept})
-			require.NoError(t, err)
-			if !assert.Equal(t, want, got, "%s: %s", name, want.Steps[len(want.Steps)-1].What) {
-				return
-			}
-			total++
-			full += len(text)
-			cut += len(kept.Seen)
+	pages := realElements(t, 60, func(name string, s *tool.Snap, text string, c candidate) {
+		if t.Failed() {
+			return
 		}
-	}
-	t.Logf("%d clicks on %d pages recorded alike; the snapshots kept %d of %d bytes", total, len(files), cut, full)
+		e := tool.Element{Ref: c.n.Ref, Role: c.n.Role, Name: c.n.Said(), Tag: "a", Origin: site(s.URL)}
+		if c.frame != "" {
+			e.Origin = c.frame
+		}
+		call := Call{Tool: "click", Args: json.RawMessage(`{"ref":"` + c.n.Ref + `"}`), Elements: []tool.Element{e}, URL: s.URL, Seen: text}
+		want, err := Record("A click", "", []Call{call})
+		require.NoError(t, err)
+		kept := Kept(call)
+		got, err := Record("A click", "", []Call{kept})
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "%s: %s", name, want.Steps[len(want.Steps)-1].What)
+		total++
+		full += len(text)
+		cut += len(kept.Seen)
+	})
+	t.Logf("%d clicks on %d pages recorded alike; the snapshots kept %d of %d bytes", total, pages, cut, full)
 	assert.Greater(t, total, 500)
 	assert.Less(t, cut*10, full, "what is kept is a small part of what was read")
 

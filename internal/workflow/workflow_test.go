@@ -33,44 +33,55 @@ func snap(t testing.TB, name string) *tool.Snap {
 // with the heading above it and its place among its namesakes read from the snapshot text the
 // model saw), is found again: the same element, not one that looks like it.
 func TestMatchFindsEveryElementOfRealPages(t *testing.T) {
+	total, dups, hinted := 0, 0, 0
+	var m *Matcher
+	pages := realElements(t, 150, func(name string, s *tool.Snap, text string, c candidate) {
+		if m == nil || m.snap != s {
+			m = NewMatcher(s, site(s.URL))
+		}
+		tg := Target{Role: c.n.Role, Name: strings.Join(strings.Fields(c.n.Said()), " "), Frame: c.frame}
+		if tg.Name == "" {
+			tg.Hint = hintOf(text, c.n.Ref)
+			if tg.Hint != "" {
+				hinted++
+			}
+		}
+		tg.Nth, tg.Near = seen(text, c.n.Ref, tg)
+		if tg.Nth > 0 {
+			dups++
+		}
+		total++
+		got, err := m.Match(tg)
+		if !assert.NoError(t, err, "%s: %s", name, tg.Words()) {
+			return
+		}
+		assert.Equal(t, c.n.Ref, got, "%s: %s (near %q, nth %d)", name, tg.Words(), tg.Near, tg.Nth)
+	})
+	t.Logf("%d elements of %d pages found again, %d of them one of several namesakes, %d nameless told by their hint", total, pages, dups, hinted)
+	assert.Greater(t, dups, 50, "the pages have namesakes to tell apart")
+	assert.Greater(t, hinted, 5, "the pages have controls without a name")
+}
+
+// realElements calls f with the interactive elements of every recorded real page that its
+// snapshot's text shows (every one of the smaller pages, about per of the larger), and returns
+// how many pages there are.
+func realElements(t *testing.T, per int, f func(page string, s *tool.Snap, text string, c candidate)) int {
+	t.Helper()
 	files, err := filepath.Glob(filepath.Join("..", "tool", "testdata", "snapshots", "*.json"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
-	total, dups, hinted := 0, 0, 0
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".json")
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".json")
 		s := snap(t, name)
 		text := tool.Format(s, tool.SnapOptions{MaxTokens: 1 << 22})
-		m := NewMatcher(s, site(s.URL))
 		cands := flatten(s)
-		step := max(1, len(cands)/150) // every element of the smaller pages, 150 of the larger
-		for i := 0; i < len(cands); i += step {
-			c := cands[i]
-			if !c.n.Interactive() || !strings.Contains(text, " ["+c.n.Ref+"]") {
-				continue
+		for i := 0; i < len(cands); i += max(1, len(cands)/per) {
+			if c := cands[i]; c.n.Interactive() && strings.Contains(text, " ["+c.n.Ref+"]") {
+				f(name, s, text, c)
 			}
-			tg := Target{Role: c.n.Role, Name: strings.Join(strings.Fields(c.n.Said()), " "), Frame: c.frame}
-			if tg.Name == "" {
-				tg.Hint = hintOf(text, c.n.Ref)
-				if tg.Hint != "" {
-					hinted++
-				}
-			}
-			tg.Nth, tg.Near = seen(text, c.n.Ref, tg)
-			if tg.Nth > 0 {
-				dups++
-			}
-			total++
-			got, err := m.Match(tg)
-			if !assert.NoError(t, err, "%s: %s", name, tg.Words()) {
-				continue
-			}
-			assert.Equal(t, c.n.Ref, got, "%s: %s (near %q, nth %d)", name, tg.Words(), tg.Near, tg.Nth)
 		}
 	}
-	t.Logf("%d elements of %d pages found again, %d of them one of several namesakes, %d nameless told by their hint", total, len(files), dups, hinted)
-	assert.Greater(t, dups, 50, "the pages have namesakes to tell apart")
-	assert.Greater(t, hinted, 5, "the pages have controls without a name")
+	return len(files)
 }
 
 // A target whose element was renamed is a Miss that says what the page has instead.

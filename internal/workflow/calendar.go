@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -51,6 +52,9 @@ func monthIn(s string) (time.Time, string, bool) {
 // monthOfLine is the month a line of a snapshot's text writes (its text, its heading's or an
 // element's name: `grid "December 2026" [e4]:`), the words it is written with, and the way.
 func monthOfLine(line string) (month time.Time, label, layout string, ok bool) {
+	if !hasYear(line) {
+		return time.Time{}, "", "", false // (most lines: read fast)
+	}
 	s := strings.TrimPrefix(strings.TrimSpace(line), "- ")
 	tries := []string{strings.TrimSuffix(s, ":")}
 	if _, rest, found := strings.Cut(s, ": "); found {
@@ -84,6 +88,59 @@ func monthOfLine(line string) (month time.Time, label, layout string, ok bool) {
 		}
 	}
 	return time.Time{}, "", "", false
+}
+
+// refAt is where the text writes ref's " [ref]" (-1: nowhere), from one walk of the text.
+func (m *Matcher) refAt(ref string) int {
+	m.read()
+	if m.refs == nil {
+		m.refs = map[string]int{}
+		for off := 0; ; {
+			i := strings.Index(m.text[off:], " [")
+			if i < 0 {
+				break
+			}
+			at := off + i
+			off = at + 2
+			if k := strings.IndexByte(m.text[off:], ']'); k > 0 && k <= 12 {
+				if _, seen := m.refs[m.text[off:off+k]]; !seen {
+					m.refs[m.text[off:off+k]] = at
+				}
+			}
+		}
+	}
+	if p, ok := m.refs[ref]; ok {
+		return p
+	}
+	return -1
+}
+
+// lineAt is the number of the line of the text offset p is on (from 0).
+func (m *Matcher) lineAt(p int) int {
+	if m.lines == nil {
+		m.lines = []int{0}
+		for i := 0; i < len(m.text); i++ {
+			if m.text[i] == '\n' {
+				m.lines = append(m.lines, i+1)
+			}
+		}
+	}
+	return sort.SearchInts(m.lines, p+1) - 1
+}
+
+// hasYear says whether s has four digits in a row.
+func hasYear(s string) bool {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			if n++; n == 4 {
+				return true
+			}
+		} else {
+			n = 0
+		}
+	}
+	return false
 }
 
 // textElements calls f with each element the snapshot's text writes from offset from on, in
@@ -290,7 +347,7 @@ func (m *Matcher) day(t Target, frame string) (string, error) {
 		if !ok {
 			continue
 		}
-		if p := strings.Index(m.text, " ["+c.n.Ref+"]"); p >= 0 {
+		if p := m.refAt(c.n.Ref); p >= 0 {
 			days = append(days, dayCell{ref: c.n.Ref, pos: p, day: n})
 		}
 	}
@@ -322,7 +379,7 @@ func (m *Matcher) day(t Target, frame string) (string, error) {
 	}
 	var at []int
 	for _, mk := range marks {
-		at = append(at, strings.Count(m.text[:mk], "\n"))
+		at = append(at, m.lineAt(mk))
 	}
 	miss.turn = m.turner(frame, next, at)
 	return "", miss
@@ -343,7 +400,7 @@ func (m *Matcher) dayTurner(t Target, frame, value string) string {
 			continue
 		}
 		d, ok := dateOf(dateIn(c.n.Said()))
-		p := strings.Index(m.text, " ["+c.n.Ref+"]")
+		p := m.refAt(c.n.Ref)
 		if !ok || p < 0 {
 			continue
 		}
@@ -360,7 +417,7 @@ func (m *Matcher) dayTurner(t Target, frame, value string) string {
 	if at < 0 || !want.Before(first) && !want.After(last) {
 		return ""
 	}
-	return m.turner(frame, want.After(last), []int{strings.Count(m.text[:at], "\n")})
+	return m.turner(frame, want.After(last), []int{m.lineAt(at)})
 }
 
 // dateOf reads s as a date written with its year, one of the ways Dated writes.
@@ -380,15 +437,24 @@ func dateOf(s string) (time.Time, bool) {
 // that hold nothing but what turns or chooses its months and the names of its days (a form's
 // own Next a line away is not in it). "" when there is none.
 func (m *Matcher) turner(frame string, next bool, from []int) string {
+	const reach = 24            // lines from a month's
 	turners := map[int]string{} // line: a control that turns the calendar the way wanted
 	others := map[int]bool{}    // lines that hold any other element
 	lines := strings.Split(m.text, "\n")
+	near := func(l int) bool {
+		for _, at := range from {
+			if l > at-reach && l < at+reach {
+				return true
+			}
+		}
+		return false
+	}
 	for _, c := range m.cands {
-		p := strings.Index(m.text, " ["+c.n.Ref+"]")
-		if p < 0 || !(c.frame == frame || frame == "" && c.frame == m.page) {
+		p := m.refAt(c.n.Ref)
+		if p < 0 || !(c.frame == frame || frame == "" && c.frame == m.page) || !near(m.lineAt(p)) {
 			continue
 		}
-		switch l, name := strings.Count(m.text[:p], "\n"), c.n.Said(); {
+		switch l, name := m.lineAt(p), c.n.Said(); {
 		case c.n.Disabled != 1 && turns(name, c.n.Hint, next):
 			if _, ok := turners[l]; !ok {
 				turners[l] = c.n.Ref
@@ -413,7 +479,7 @@ func (m *Matcher) turner(frame string, next bool, from []int) string {
 			return ref
 		}
 		for _, step := range []int{-1, 1} {
-			for l := at + step; l >= 0 && l < len(lines) && l != at+24*step && head(l); l += step {
+			for l := at + step; l >= 0 && l < len(lines) && l != at+reach*step && head(l); l += step {
 				if ref, ok := turners[l]; ok {
 					return ref
 				}

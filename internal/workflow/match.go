@@ -61,8 +61,10 @@ type Matcher struct {
 	snap  *tool.Snap
 	page  string
 	cands []candidate
-	text  string // the snapshot as the model reads it, written when first needed
-	heads []head // its headings, in order
+	text  string         // the snapshot as the model reads it, written when first needed
+	heads []head         // its headings, in order
+	refs  map[string]int // where the text writes each ref (refAt), found when first needed
+	lines []int          // where each of its lines begins (lineAt)
 }
 
 // NewMatcher reads a snapshot of the page at pageOrigin for matching.

@@ -214,8 +214,10 @@ func (b *Browser) SelectTab(ctx context.Context, id int) error {
 }
 
 // Navigate sends the tab to url. Chrome rejects a navigation it cannot start at that moment
-// ("Navigation rejected.": seen once in a busy test run, as a page that alerts as it loads
-// was being left): it is asked again, five times in a second at most.
+// ("Navigation rejected.": seen in test runs, as a page that alerts as it loads was being
+// left, its first alert open before Skiff took the tab): it is asked again, five times in a
+// second at most, then through the debugger (Page.navigate), which starts the navigation from
+// the page's frame rather than from the tab.
 func (b *Browser) Navigate(ctx context.Context, id int, url string) error {
 	for try := 1; ; try++ {
 		_, err := callAPI(ctx, tabs(), "update", id, js.ValueOf(map[string]any{"url": url}))
@@ -223,6 +225,15 @@ func (b *Browser) Navigate(ctx context.Context, id int, url string) error {
 			return apiError(err)
 		}
 		if try == 5 {
+			dctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+			raw, err := b.Debug(dctx, id, "Page.navigate", map[string]any{"url": url})
+			cancel()
+			var r struct {
+				ErrorText string `json:"errorText"`
+			}
+			if err == nil && json.Unmarshal(raw, &r) == nil && r.ErrorText == "" {
+				return nil
+			}
 			return errors.New("Chrome would not start the navigation (the page may be showing a dialog, or leaving); try again")
 		}
 		select {

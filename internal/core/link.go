@@ -734,19 +734,21 @@ type clientSteps struct {
 }
 
 func (k clientSteps) Keep(step workflow.Call, max int) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_ = k.c.Store.AddStep(ctx, k.owner, step, max, k.c.Engine.Now().UnixMilli())
+	k.store(func(ctx context.Context, now int64) error { return k.c.Store.AddStep(ctx, k.owner, step, max, now) })
 }
 
 func (k clientSteps) Saw(snapshot string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_ = k.c.Store.KeepSeen(ctx, k.owner, snapshot, k.c.Engine.Now().UnixMilli())
+	k.store(func(ctx context.Context, now int64) error { return k.c.Store.KeepSeen(ctx, k.owner, snapshot, now) })
 }
 
 func (k clientSteps) Forget() {
+	k.store(func(ctx context.Context, _ int64) error { return k.c.Store.ForgetSteps(ctx, k.owner, false) })
+}
+
+// store makes one change of the kept steps, bounded in time; a failure costs only a save after
+// a worker restart (what is in memory stands).
+func (k clientSteps) store(change func(ctx context.Context, now int64) error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_ = k.c.Store.ForgetSteps(ctx, k.owner, false)
+	_ = change(ctx, k.c.Engine.Now().UnixMilli())
 }

@@ -156,6 +156,13 @@ func mcpClientWith(t *testing.T, d *skiffd, name string, opts *mcp.ClientOptions
 // not expected to ask). It returns the result.
 func callTool(t *testing.T, panel context.Context, cs *mcp.ClientSession, who, name string, args map[string]any, decision string) *mcp.CallToolResult {
 	t.Helper()
+	return callToolSeeing(t, panel, cs, who, name, args, decision, nil)
+}
+
+// callToolSeeing is callTool that, when the call asks, gives look the ask's element (a JS
+// expression) before it is answered.
+func callToolSeeing(t *testing.T, panel context.Context, cs *mcp.ClientSession, who, name string, args map[string]any, decision string, look func(ask string)) *mcp.CallToolResult {
+	t.Helper()
 	type out struct {
 		r   *mcp.CallToolResult
 		err error
@@ -168,8 +175,12 @@ func callTool(t *testing.T, panel context.Context, cs *mcp.ClientSession, who, n
 		ch <- out{r, err}
 	}()
 	if decision != "" {
-		sel := fmt.Sprintf(`#outside-asks .outside-ask[data-who=%q][data-tool=%q] button[data-decision=%q]`, who, name, decision)
+		ask := fmt.Sprintf(`#outside-asks .outside-ask[data-who=%q][data-tool=%q]`, who, name)
+		sel := ask + fmt.Sprintf(` button[data-decision=%q]`, decision)
 		WaitJS(t, panel, `document.querySelector(`+jsString(sel)+`)`)
+		if look != nil {
+			look(`document.querySelector(` + jsString(ask) + `)`)
+		}
 		Click(t, panel, `document.querySelector(`+jsString(sel)+`)`)
 	}
 	select {

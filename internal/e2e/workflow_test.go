@@ -1219,30 +1219,13 @@ func TestMCPClientSavesWhatItDidAsAWorkflow(t *testing.T) {
 	if r := callTool(t, panel, cs, "e2e-agent", "click", map[string]any{"ref": refOf(t, snap, `link "Luigi's Trattoria"`)}, "allow_once"); r.IsError {
 		t.Fatalf("click: %s", text(r))
 	}
-	saved := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		r, _ := cs.CallTool(ctx, &mcp.CallToolParams{Name: "workflow_save", Arguments: map[string]any{"name": "Find a table", "task": "Open the trattoria among the restaurants called Luigi"}})
-		saved <- r
-	}()
 	// The ask is on no site, and covers this save only: no standing answer to it.
-	ask := `document.querySelector('#outside-asks .outside-ask[data-who="e2e-agent"][data-tool="workflow_save"]')`
-	WaitJS(t, panel, ask)
-	if got := JS[string](t, panel, ask+`.innerText`); !strings.Contains(got, "Allow e2e-agent to save the 2 steps it took as the workflow “Find a table”?") ||
-		!strings.Contains(got, "changes what Skiff keeps for you") || strings.Contains(got, "agent://") || strings.Contains(got, "Always") || strings.Contains(got, "Never") {
-		t.Errorf("the ask: %q", got)
-	}
-	Click(t, panel, ask+`.querySelector('button[data-decision="allow_once"]')`)
-	var r *mcp.CallToolResult
-	select {
-	case r = <-saved:
-	case <-time.After(60 * time.Second):
-		t.Fatal("workflow_save: no result")
-	}
-	if r == nil {
-		t.Fatal("workflow_save failed")
-	}
+	r := callToolSeeing(t, panel, cs, "e2e-agent", "workflow_save", map[string]any{"name": "Find a table", "task": "Open the trattoria among the restaurants called Luigi"}, "allow_once", func(ask string) {
+		if got := JS[string](t, panel, ask+`.innerText`); !strings.Contains(got, "Allow e2e-agent to save the 2 steps it took as the workflow “Find a table”?") ||
+			!strings.Contains(got, "changes what Skiff keeps for you") || strings.Contains(got, "agent://") || strings.Contains(got, "Always") || strings.Contains(got, "Never") {
+			t.Errorf("the ask: %q", got)
+		}
+	})
 	want := "Saved as the workflow “Find a table”"
 	if r.IsError || !strings.Contains(text(r), want) || !strings.Contains(text(r), "click link “Luigi's Trattoria” (or the first named with {{search}})") {
 		t.Fatalf("workflow_save: %s", text(r))

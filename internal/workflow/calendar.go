@@ -95,19 +95,12 @@ func (m *Matcher) refAt(ref string) int {
 	m.read()
 	if m.refs == nil {
 		m.refs = map[string]int{}
-		for off := 0; ; {
-			i := strings.Index(m.text[off:], " [")
-			if i < 0 {
-				break
+		textElements(m.text, 0, func(_, _, r string, at int) bool {
+			if _, seen := m.refs[r]; !seen {
+				m.refs[r] = at
 			}
-			at := off + i
-			off = at + 2
-			if k := strings.IndexByte(m.text[off:], ']'); k > 0 && k <= 12 {
-				if _, seen := m.refs[m.text[off:off+k]]; !seen {
-					m.refs[m.text[off:off+k]] = at
-				}
-			}
-		}
+			return true
+		})
 	}
 	if p, ok := m.refs[ref]; ok {
 		return p
@@ -421,15 +414,12 @@ func (m *Matcher) dayTurner(t Target, frame, value string) string {
 }
 
 // dateOf reads s as a date written with its year, one of the ways Dated writes.
-func dateOf(s string) (time.Time, bool) {
-	s, _ = unordinal(strings.TrimSpace(s))
-	s, _ = english(s)
-	for _, l := range dateLayouts {
-		if d, err := time.Parse(l, s); err == nil && strings.Contains(l, "2006") {
-			return d, true
-		}
-	}
-	return time.Time{}, false
+func dateOf(s string) (d time.Time, ok bool) {
+	readings(s, func(t time.Time, l string) bool {
+		d, ok = t, strings.Contains(l, "2006")
+		return !ok
+	})
+	return d, ok
 }
 
 // turner is the control that turns a calendar to the next month (next) or the one before: one

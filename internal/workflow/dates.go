@@ -105,14 +105,23 @@ func dateIn(name string) string {
 
 // isDate says whether value is a date written one of the ways Dated writes.
 func isDate(value string) bool {
-	value, _ = unordinal(value)
+	found := false
+	readings(value, func(time.Time, string) bool { found = true; return false })
+	return found
+}
+
+// readings calls f with each reading of value as a date written one of the ways Dated writes
+// (in English or French words, with an ordinal day or not) and the layout it is read with, in
+// the order of dateLayouts; f returns false to stop.
+func readings(value string, f func(t time.Time, layout string) bool) {
+	value, _ = unordinal(strings.TrimSpace(value))
 	value, _ = english(value)
+	value = strings.TrimSpace(value)
 	for _, l := range dateLayouts {
-		if _, err := time.Parse(l, strings.TrimSpace(value)); err == nil {
-			return true
+		if t, err := time.Parse(l, value); err == nil && !f(t, l) {
+			return
 		}
 	}
-	return false
 }
 
 // unordinal is a date with its day written as a number ("December 2nd, 2026", as
@@ -161,22 +170,13 @@ func ordinal(date string, day int) string {
 // layoutOf is the way value writes a date ("2006-01-02" when it is none), the reading nearest to
 // recorded when it could be read two ways.
 func layoutOf(value string, recorded time.Time) string {
-	value, _ = unordinal(value)
-	value, _ = english(value)
 	best, gap := "2006-01-02", time.Duration(-1)
-	for _, l := range dateLayouts {
-		t, err := time.Parse(l, strings.TrimSpace(value))
-		if err != nil {
-			continue
-		}
-		g := t.Sub(recorded)
-		if g < 0 {
-			g = -g
-		}
-		if gap < 0 || g < gap {
+	readings(value, func(t time.Time, l string) bool {
+		if g := max(t.Sub(recorded), recorded.Sub(t)); gap < 0 || g < gap {
 			best, gap = l, g
 		}
-	}
+		return true
+	})
 	return best
 }
 

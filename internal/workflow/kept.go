@@ -75,8 +75,7 @@ func cutSeen(snapshot string, elements []tool.Element) string {
 	return b.String()
 }
 
-// withoutSecrets is c's arguments without the values Record never keeps: what a call typed into
-// a password or payment field.
+// withoutSecrets is c's arguments without the values Record never keeps (secretValue).
 func withoutSecrets(c Call) json.RawMessage {
 	byRef := map[string]tool.Element{}
 	for _, e := range c.Elements {
@@ -92,7 +91,7 @@ func withoutSecrets(c Call) json.RawMessage {
 	switch c.Tool {
 	case "type":
 		ref, _ := args["ref"].(string)
-		if _, ok := args["text"].(string); ok && (c.Sensitive || byRef[ref].Field != "") {
+		if _, ok := args["text"].(string); ok && secretValue(c, byRef[ref].Field) {
 			args["text"], changed = "", true
 		}
 	case "fill_form":
@@ -103,7 +102,7 @@ func withoutSecrets(c Call) json.RawMessage {
 				continue
 			}
 			ref, _ := m["ref"].(string)
-			if _, ok := m["value"].(string); ok && ref != "" && byRef[ref].Field != "" {
+			if _, ok := m["value"].(string); ok && ref != "" && secretValue(Call{}, byRef[ref].Field) {
 				m["value"], changed = "", true
 			}
 		}

@@ -264,7 +264,7 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 	case "type":
 		if v, ok := args["text"].(string); ok {
 			t := target(0)
-			args["text"] = r.param(t, v, c.Sensitive || t.Field != "")
+			args["text"] = r.param(t, v, secretValue(c, t.Field))
 		}
 	case "select_option":
 		if vs, ok := args["values"].([]any); ok {
@@ -296,7 +296,7 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 					k++
 				}
 				if v, ok := m["value"].(string); ok {
-					m["value"] = r.param(t, v, t.Field != "")
+					m["value"] = r.param(t, v, secretValue(Call{}, t.Field))
 				}
 			}
 		}
@@ -386,6 +386,13 @@ func (r *recorder) param(t Target, value string, secret bool) string {
 	}
 	r.w.Params = append(r.w.Params, Param{Name: name, Label: t.Name, Default: value, Secret: secret})
 	return "{{" + name + "}}"
+}
+
+// secretValue says whether a value call c typed into a field of kind field ("password",
+// "payment", "" for another) is a secret, which no workflow keeps: one typed into such a field,
+// or typed by a call the page said was sensitive.
+func secretValue(c Call, field string) bool {
+	return field != "" || c.Tool == "type" && c.Sensitive
 }
 
 // optional is s as the workflow keeps it after the steps recorded so far: a click that closes

@@ -73,6 +73,13 @@ function draw() {
 // scheduleForm is the form that makes a schedule: how often and when, and for a workflow the
 // values of its parameters (a secret cannot be scheduled: the core says so), for a prompt its
 // text and a name.
+// counted is the value a run of parameter p takes when it is not changed: its recorded one, or
+// for a date recorded a few days after another, counted from that one ({{check_in+3}}).
+export function counted(p) {
+  if (!p.from) return p.default || "";
+  return "{{" + p.from + (p.days ? "+" + p.days : "") + "}}";
+}
+
 export function scheduleForm(w) {
   const form = el("form", { className: "sc-form" });
   if (!w) {
@@ -96,7 +103,7 @@ export function scheduleForm(w) {
   for (const p of (w && w.params) || []) {
     if (p.secret) continue;
     form.append(el("label", {}, el("span", { textContent: p.label || p.name }),
-      el("input", { name: "v:" + p.name, value: p.default || "", autocomplete: "off" })));
+      el("input", { name: "v:" + p.name, value: counted(p), autocomplete: "off" })));
   }
   if (w && (w.params || []).some((p) => !p.secret)) form.append(el("p", { className: "note sc-dates", textContent: t("wfDatesHint") }));
   form.append(el("button", { type: "submit", className: "primary sc-save", textContent: t("scSave") }));

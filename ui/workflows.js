@@ -7,7 +7,7 @@ import { call } from "./connection.js";
 import { state } from "./state.js";
 import { t, say, onLanguage, errorWords } from "./i18n.js";
 import { currentWindow } from "./page.js";
-import { loadSchedules, scheduleForm } from "./schedules.js";
+import { loadSchedules, scheduleForm, counted } from "./schedules.js";
 
 let list = [];
 
@@ -59,12 +59,12 @@ function buildRow(w) {
   return li;
 }
 
-// The run form: one field per parameter, the recorded value filled in; a secret is a password
-// field, empty.
+// The run form: one field per parameter, the recorded value filled in (a date that follows
+// another, counted from it); a secret is a password field, empty.
 function runForm(w) {
   const form = el("form", { className: "wf-form" });
   for (const p of w.params || []) {
-    const input = el("input", { name: p.name, value: p.secret ? "" : p.default || "", type: p.secret ? "password" : "text", autocomplete: "off" });
+    const input = el("input", { name: p.name, value: p.secret ? "" : counted(p), type: p.secret ? "password" : "text", autocomplete: "off" });
     const label = el("label", {}, el("span", { textContent: (p.label || p.name) + (p.secret ? " (" + t("wfSecret") + ")" : "") }), input);
     form.append(label);
   }
@@ -113,6 +113,13 @@ function editForm(w) {
       el("label", {}, el("span", { textContent: t("wfParamLabel") }), label),
       el("label", {}, el("span", { textContent: t("wfDefault") }), value),
       el("label", { className: "check" }, secret, el("span", { textContent: t("wfSecret") })));
+    if (p.from) {
+      // A date that counts from another when a run leaves it: the user may make it its own.
+      const follows = el("input", { type: "checkbox", checked: true, className: "wf-follows" });
+      const was = { from: p.from, days: p.days };
+      follows.addEventListener("change", () => Object.assign(p, follows.checked ? was : { from: "", days: 0 }));
+      row.append(el("label", { className: "check" }, follows, el("span", { textContent: t("wfFollows", counted(p), p.from) })));
+    }
     row.dataset.param = p.name;
     params.append(row);
   }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/provider"
@@ -113,6 +114,9 @@ func WorkflowValues(w *workflow.Workflow, given map[string]string) (map[string]s
 	if miss := w.Missing(values); len(miss) > 0 {
 		return nil, store.FieldSays(miss[0], sayNeedsValue.With(w.Name, miss[0]))
 	}
+	if _, err := workflow.Dated(w, values, time.Now()); err != nil { // a date counted from one that is none
+		return nil, store.FieldSays("values", sayValuesBad.With(err))
+	}
 	return values, nil
 }
 
@@ -133,7 +137,10 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	if err != nil {
 		return nil, err
 	}
-	values = workflow.Dated(w, values, e.Now()) // {{today+1}}: the day after this run's
+	values, err = workflow.Dated(w, values, e.Now()) // {{today+1}}: the day after this run's
+	if err != nil {
+		return nil, store.FieldSays("values", sayValuesBad.With(err))
+	}
 	in.Values = values
 	secrets, kept := split(w, values)
 	ses, err := e.NewSession(ctx, in.Private)

@@ -120,6 +120,7 @@ func (c *Core) updateWorkflow(ctx context.Context, p WorkflowUpdate) (*workflow.
 		params = append(params, prm)
 	}
 	w.Params = params
+	w.Unfollow()
 	w.Version, w.From, w.CreatedAt, w.UpdatedAt = old.Version+1, old.From, old.CreatedAt, c.Engine.Now().UnixMilli()
 	if err := w.Check(); err != nil {
 		return nil, problemf(sayEditWorkflow, err)

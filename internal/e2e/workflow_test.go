@@ -1200,6 +1200,70 @@ func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 	}
 }
 
+// A stay booked on two calendars, its leave day three days after its visit day, keeps its
+// length: the run form writes the leave day as counted from the visit day ({{date+3}}), and a
+// replay with no model for a visit 40 days on leaves 43 days on, turning both calendars.
+func TestAReplayKeepsTheStaysLength(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		clickOn(t, `textbox "Visit date"`),
+		calls(call("snapshot", nil)),
+		clickOn(t, `link "10"`),
+		clickOn(t, `textbox "Leave date"`),
+		calls(call("snapshot", nil)),
+		clickOn(t, `link "13"`),
+		clickOn(t, `button "Book"`),
+	}}
+	panel, _, m := p.runOn(t, site, "day-picker.html", "book a visit from the 10th to the 13th")
+	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
+	month := time.Now()
+	if f := site.Forms()[0]; f.Get("visit") != month.Format("2006-01-")+"10" || f.Get("leave") != month.Format("2006-01-")+"13" {
+		t.Fatalf("the agent booked %v", f)
+	}
+	if steps := saveWorkflow(t, panel, "Book a stay"); len(steps) != 6 || steps[4] != "click link “13” (the day of {{date_2}} on its calendar)" {
+		t.Fatalf("the workflow's steps: %q", steps)
+	}
+	m.Close()
+	openRunForm(t, panel)
+	if got := JS[string](t, panel, `document.querySelector(".wf-form").date_2.value`); got != "{{date+3}}" {
+		t.Errorf("the run form's leave day: %q", got)
+	}
+	start := time.Now()
+	if last := replayFromView(t, panel, map[string]string{"date": "{{today+40}}"}, false); !strings.Contains(last, "ran all 6 steps") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	// (Counted from the day the replay began, or from the next if it ended past midnight.)
+	f := site.Forms()
+	if len(f) != 2 {
+		t.Fatalf("the forms: %v", f)
+	}
+	booked := func(d time.Time) bool {
+		return f[1].Get("visit") == d.AddDate(0, 0, 40).Format("2006-01-02") && f[1].Get("leave") == d.AddDate(0, 0, 43).Format("2006-01-02")
+	}
+	if !booked(start) && !booked(start.AddDate(0, 0, 1)) {
+		t.Errorf("the replay booked %v (wanted %s to %s)", f[1], start.AddDate(0, 0, 40).Format("2006-01-02"), start.AddDate(0, 0, 43).Format("2006-01-02"))
+	}
+
+	// The user makes the leave day a date of its own in the edit form: a run then offers the
+	// recorded day.
+	Do(t, panel, chromedp.Click("#workflows-toggle"))
+	WaitJS(t, panel, `!!document.querySelector(".workflow .wf-edit")`)
+	Click(t, panel, `document.querySelector(".workflow .wf-edit")`)
+	follows := `document.querySelector('.wf-edit-param[data-param=date_2] .wf-follows')`
+	WaitJS(t, panel, `!!`+follows)
+	if got := JS[string](t, panel, follows+`.parentElement.textContent`); got != "Unless a run changes it, counts from date: {{date+3}}" {
+		t.Errorf("the edit form says: %q", got)
+	}
+	Click(t, panel, follows)
+	Click(t, panel, `document.querySelector(".wf-edit-save")`)
+	WaitJS(t, panel, `document.getElementById("workflows-status").textContent.includes("version 2")`)
+	openRunForm(t, panel)
+	if got := JS[string](t, panel, `document.querySelector(".wf-form").date_2.value`); got != month.Format("January ")+"13"+month.Format(", 2006") {
+		t.Errorf("the run form's leave day after the edit: %q", got)
+	}
+}
+
 // An outside agent that did a task through skiffd saves what it did as a workflow once the
 // user allows it (the panel asks, naming it): the search it went to with the user's words is a
 // value of the workflow, the result it opened follows it, and the user replays it from the

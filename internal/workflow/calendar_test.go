@@ -222,7 +222,7 @@ func TestADayNamedByItsNumberFollowsTheRunsDate(t *testing.T) {
 	assert.Equal(t, "click link “2” (the day of {{date}} on its calendar)", w.Steps[1].What)
 
 	replay := func(p *pages, value string, now time.Time) (string, string, *Stop) {
-		stop := p.runner(w, Dated(w, map[string]string{"date": value}, now)).Run(context.Background(), 0)
+		stop := p.runner(w, dated(t, w, map[string]string{"date": value}, now)).Run(context.Background(), 0)
 		return strings.Join(p.calls, " "), strings.Join(p.asides, " "), stop
 	}
 	// The recorded day, and tomorrow's in the same month.
@@ -310,9 +310,9 @@ func TestADateInFrenchWordsIsCountedAndWrittenInFrench(t *testing.T) {
 		return map[string]string{"full": v, "short": v, "first": v, "capital": v, "en": v}
 	}
 	assert.Equal(t, map[string]string{"full": "jeudi 17 décembre 2026", "short": "17 déc. 2026", "first": "17 décembre 2026", "capital": "Jeudi 17 décembre 2026", "en": "Thu, 17 Dec 2026"},
-		Dated(w, all("{{today+1}}"), time.Date(2026, 12, 16, 7, 0, 0, 0, time.UTC)))
+		dated(t, w, all("{{today+1}}"), time.Date(2026, 12, 16, 7, 0, 0, 0, time.UTC)))
 	assert.Equal(t, map[string]string{"full": "vendredi 1 janvier 2027", "short": "1 janv. 2027", "first": "1er janvier 2027", "capital": "Vendredi 1 janvier 2027", "en": "Fri, 1 Jan 2027"},
-		Dated(w, all("{{today+1}}"), time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC)))
+		dated(t, w, all("{{today+1}}"), time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC)))
 	assert.Equal(t, "mercredi 2 décembre 2026", dateIn("Choisissez mercredi 2 décembre 2026 comme date"))
 	assert.Equal(t, "1er août 2027", dateIn("le 1er août 2027"))
 	assert.Empty(t, dateIn("Mars attacks"))
@@ -328,7 +328,7 @@ func TestADateInFrenchWordsIsCountedAndWrittenInFrench(t *testing.T) {
 	require.NoError(t, err)
 	rec.CreatedAt = dec.UnixMilli()
 	assert.Equal(t, []Param{{Name: "date", Label: "date", Default: "2 décembre 2026"}}, rec.Params)
-	values := Dated(rec, map[string]string{"date": "{{today+1}}"}, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC))
+	values := dated(t, rec, map[string]string{"date": "{{today+1}}"}, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC))
 	assert.Equal(t, "1 janvier 2027", values["date"])
 	stop := fr.runner(rec, values).Run(context.Background(), 0)
 	require.Nil(t, stop)

@@ -25,64 +25,158 @@ var dateLayouts = []string{"2006-01-02", "02/01/2006", "01/02/2006", "02.01.2006
 // MaxDays bounds how far from today a value may count.
 const MaxDays = 3660
 
-// Dated is values with each date counted from today (now, in the browser's time zone) written
-// out; the others as they are.
-func Dated(w *Workflow, values map[string]string, now time.Time) map[string]string {
+// Dated is values with each date counted from today (now, in the browser's time zone), or from
+// another parameter's date ({{check_in+3}}: a stay's last day counted from its first), written
+// out; the others as they are. A value that counts from a parameter of the workflow that holds
+// no date in this run is an error in words.
+func Dated(w *Workflow, values map[string]string, now time.Time) (map[string]string, error) {
 	out := make(map[string]string, len(values))
+	for k, v := range values {
+		out[k] = v
+	}
 	recorded := time.UnixMilli(w.CreatedAt)
 	if w.CreatedAt <= 0 { // an import that says nothing of it: the nearer reading to today
 		recorded = now
 	}
-	for k, v := range values {
-		out[k] = v
-		days, ok := countedDays(v)
+	y, m, d := now.Date()
+	today := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	days := map[string]time.Time{"today": today} // the day each parameter holds, once known
+	type counted struct {
+		p    Param
+		from string
+		n    int
+	}
+	var left []counted
+	params := slices.Clone(w.Params)
+	for k := range values {
+		if w.find(k) < 0 {
+			params = append(params, Param{Name: k})
+		}
+	}
+	for _, p := range params {
+		v, ok := values[p.Name]
 		if !ok {
 			continue
 		}
-		layout, nth, def := "2006-01-02", false, ""
-		for _, p := range w.Params {
-			if p.Name == k {
-				layout, def = layoutOf(p.Default, recorded), p.Default
-				_, nth = unordinal(p.Default)
-			}
-		}
-		y, m, d := now.Date()
-		day := time.Date(y, m, d+days, 12, 0, 0, 0, now.Location())
-		out[k] = day.Format(layout)
-		if nth {
-			out[k] = ordinal(out[k], day.Day())
-		}
-		if _, fr := english(def); fr {
-			out[k] = inFrench(out[k], def)
+		if from, n, ok := countedFrom(v); ok && (from == "today" || w.find(from) >= 0) {
+			left = append(left, counted{p, from, n})
+		} else if day, ok := dayIn(v, layoutOf(p.Default, recorded), now); ok {
+			days[p.Name] = day
 		}
 	}
-	return out
+	// One counted from another counted one waits for it: at most one round per value.
+	for len(left) > 0 {
+		var still []counted
+		for _, c := range left {
+			base, ok := days[c.from]
+			if !ok {
+				still = append(still, c)
+				continue
+			}
+			day := base.AddDate(0, 0, c.n)
+			days[c.p.Name] = day
+			out[c.p.Name] = dayWritten(day, c.p.Default, recorded)
+		}
+		if len(still) == len(left) {
+			c := still[0]
+			return nil, sayCountsFromNoDate.Error(c.p.Name, values[c.p.Name], c.from)
+		}
+		left = still
+	}
+	return out, nil
 }
 
-// countedDays reads {{today}}, {{today+N}} or {{today-N}}.
-func countedDays(v string) (int, bool) {
-	s, ok := strings.CutPrefix(strings.TrimSpace(v), "{{today")
+// dayWritten is day written as value was, a date recorded by the workflow (ISO when it is none).
+func dayWritten(day time.Time, value string, recorded time.Time) string {
+	s := written(day, layoutOf(value, recorded), value)
+	if _, nth := unordinal(value); nth {
+		s = ordinal(s, day.Day())
+	}
+	return s
+}
+
+// dayIn is the day value holds, read the way layout writes a date or else the reading nearest
+// to now; a date written without its year is the one of that day nearest to now.
+func dayIn(value, layout string, now time.Time) (time.Time, bool) {
+	var day time.Time
+	read, found := "", false
+	readings(value, func(t time.Time, l string) bool {
+		if l == layout || !found {
+			day, read, found = t, l, true
+		}
+		return l != layout
+	})
+	layout = read
+	if !found {
+		return time.Time{}, false
+	}
+	if !strings.Contains(layout, "2006") {
+		y, m, d := now.Date()
+		near := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+		day = time.Date(y, day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)
+		if day.Sub(near) > 183*24*time.Hour {
+			day = day.AddDate(-1, 0, 0)
+		} else if near.Sub(day) > 183*24*time.Hour {
+			day = day.AddDate(1, 0, 0)
+		}
+	}
+	return day, true
+}
+
+// daysAfter is how many days date b is after date a (before it: fewer than 0), both read the
+// same way, the way that puts them nearest where there are two (02/12/2026 and 05/12/2026: 3
+// days); a day written without its year is the next such day.
+func daysAfter(a, b string) (int, bool) {
+	best, found := 0, false
+	readings(a, func(ta time.Time, la string) bool {
+		readings(b, func(tb time.Time, lb string) bool {
+			if lb != la {
+				return true
+			}
+			if !strings.Contains(la, "2006") && tb.Before(ta) {
+				tb = tb.AddDate(1, 0, 0)
+			}
+			n := int(tb.Sub(ta) / (24 * time.Hour))
+			if !found || max(n, -n) < max(best, -best) {
+				best, found = n, true
+			}
+			return true
+		})
+		return true
+	})
+	return best, found
+}
+
+// countedFrom reads {{today}}, {{today+N}}, {{today-N}}, and the same counted from a
+// parameter's date ({{check_in+3}}): what it counts from, and how many days.
+func countedFrom(v string) (from string, days int, ok bool) {
+	s, ok := strings.CutPrefix(strings.TrimSpace(v), "{{")
 	if !ok {
-		return 0, false
+		return "", 0, false
 	}
 	s, ok = strings.CutSuffix(s, "}}")
 	if !ok {
-		return 0, false
+		return "", 0, false
+	}
+	at := strings.IndexAny(s, "+-")
+	if at < 0 {
+		at = len(s)
+	}
+	from, s = s[:at], s[at:]
+	if !paramOK(from) {
+		return "", 0, false
 	}
 	if s == "" {
-		return 0, true
-	}
-	if s[0] != '+' && s[0] != '-' {
-		return 0, false
+		return from, 0, true
 	}
 	n, err := strconv.Atoi(s[1:])
 	if err != nil || n < 0 || n > MaxDays || s[1:] != strconv.Itoa(n) {
-		return 0, false
+		return "", 0, false
 	}
 	if s[0] == '-' {
 		n = -n
 	}
-	return n, true
+	return from, n, true
 }
 
 // dateIn is the date name holds as some of its words, written one of the ways Dated writes

@@ -142,6 +142,7 @@ func Extend(base *Workflow, upto int, values map[string]string, ran, calls []Cal
 	if len(w.Steps) > MaxSteps {
 		return nil, sayRunTooLong.Error(len(w.Steps), MaxSteps)
 	}
+	w.Unfollow()
 	return w, w.Check()
 }
 
@@ -384,8 +385,36 @@ func (r *recorder) param(t Target, value string, secret bool) string {
 		}
 		name = base + "_" + strconv.Itoa(n)
 	}
-	r.w.Params = append(r.w.Params, Param{Name: name, Label: t.Name, Default: value, Secret: secret})
+	p := Param{Name: name, Label: t.Name, Default: value, Secret: secret}
+	if !secret {
+		p.From, p.Days = r.after(value)
+	}
+	r.w.Params = append(r.w.Params, p)
 	return "{{" + name + "}}"
+}
+
+// FollowsWithin is how many days after the date typed before it a date may be and still count
+// from it: a stay, a trip, a rental, a report's few weeks.
+const FollowsWithin = 92
+
+// after is the parameter whose date value counts from, and how many days after it: the date
+// typed just before it, when value is one a few days on (a stay's last day after its first);
+// "" when value is no date, or far from the one before.
+func (r *recorder) after(value string) (string, int) {
+	if !isDate(value) {
+		return "", 0
+	}
+	for i := len(r.w.Params) - 1; i >= 0; i-- {
+		p := r.w.Params[i]
+		if p.Secret || !isDate(p.Default) {
+			continue
+		}
+		if n, ok := daysAfter(p.Default, value); ok && n >= 0 && n <= FollowsWithin {
+			return p.Name, n
+		}
+		return "", 0
+	}
+	return "", 0
 }
 
 // secretValue says whether a value call c typed into a field of kind field ("password",
@@ -640,14 +669,7 @@ func holds(name, v string) bool {
 
 func wordy(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-func (r *recorder) find(name string) int {
-	for i, p := range r.w.Params {
-		if p.Name == name {
-			return i
-		}
-	}
-	return -1
-}
+func (r *recorder) find(name string) int { return r.w.find(name) }
 
 // seen finds in a snapshot's text where ref was: which of the elements written as t is (0: the
 // first), and the heading above it. Nothing is found in a snapshot that did not show it.

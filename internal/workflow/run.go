@@ -413,8 +413,8 @@ func (w *Workflow) WithDefaults(values map[string]string) (map[string]string, er
 		known[p.Name] = true
 		if v, ok := values[p.Name]; ok {
 			out[p.Name] = v
-		} else if !p.Secret && p.Default != "" {
-			out[p.Name] = p.Default
+		} else if !p.Secret && p.Counted() != "" {
+			out[p.Name] = p.Counted()
 		}
 	}
 	for k := range values {

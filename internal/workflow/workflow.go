@@ -39,6 +39,24 @@ type Param struct {
 	Label   string `json:"label,omitempty"` // the field's name on the page
 	Default string `json:"default,omitempty"`
 	Secret  bool   `json:"secret,omitempty"`
+	// From, for a date recorded a few days after another parameter's date (a stay's last day
+	// after its first, a return after the flight out), is that parameter, and Days how many
+	// days after it: left out of a run, the date counts from that one's ({{From+Days}}) rather
+	// than being the recorded day.
+	From string `json:"from,omitempty"`
+	Days int    `json:"days,omitempty"`
+}
+
+// Counted is the value a run of p takes when none is given: its recorded default, or for a
+// date that counts from another ({{check_in+3}}).
+func (p Param) Counted() string {
+	switch {
+	case p.From == "":
+		return p.Default
+	case p.Days == 0:
+		return "{{" + p.From + "}}"
+	}
+	return "{{" + p.From + "+" + strconv.Itoa(p.Days) + "}}"
 }
 
 // Step is one tool call of the workflow. Args are the call's arguments with each element ref
@@ -157,6 +175,28 @@ func expand(s string, f func(name, before string) string) string {
 }
 
 // paramOK reports whether name can name a parameter: lower-case letters, digits and _.
+// Unfollow makes each date that counts from a parameter w no longer has before it (an edit took
+// out its step) a date of its own again: its recorded day.
+func (w *Workflow) Unfollow() {
+	for i, p := range w.Params {
+		if p.From != "" {
+			if at := w.find(p.From); at < 0 || at >= i {
+				w.Params[i].From, w.Params[i].Days = "", 0
+			}
+		}
+	}
+}
+
+// find is where the parameter named name is in w.Params, or -1.
+func (w *Workflow) find(name string) int {
+	for i, p := range w.Params {
+		if p.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
 func paramOK(name string) bool {
 	for _, r := range name {
 		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
@@ -326,6 +366,9 @@ func (w *Workflow) Check() error {
 		if p.Secret && p.Default != "" {
 			return saySecretStored.Error(p.Name)
 		}
+		if p.From != "" && (!named[p.From] || secret[p.From] || p.Secret || p.Days < 0 || p.Days > MaxDays) {
+			return sayBadFrom.Error(p.Name, p.From)
+		}
 		named[p.Name], secret[p.Name] = true, p.Secret
 	}
 	for i, s := range w.Steps {
@@ -420,6 +463,9 @@ func (w *Workflow) Schema() map[string]any {
 		case p.Secret:
 			d["description"] = strings.TrimSpace(p.Label + " (secret: asked at every run, never stored)")
 			required = append(required, p.Name)
+		case p.From != "":
+			d["default"] = p.Counted()
+			d["description"] = strings.TrimSpace(p.Label + " (a date; by default " + p.Counted() + ", counted from " + p.From + "; {{today+1}} counts from the day of the run)")
 		case p.Default != "":
 			d["default"] = p.Default
 			if isDate(p.Default) {
@@ -436,32 +482,34 @@ func (w *Workflow) Schema() map[string]any {
 // What is wrong with a workflow, or with a run saved as one, in words for the user (inside
 // "This workflow cannot be saved: …"; their French is in ui/_locales).
 var (
-	sayArgsNotJSON   = i18n.Sentence{Key: "wfErrArgsNotJSON", English: "the step's arguments are not JSON"}
-	sayNoValue       = i18n.Sentence{Key: "wfErrNoValue", English: "no value was given for {{$1}}"}
-	sayNoName        = i18n.Sentence{Key: "wfErrNoName", English: "the workflow has no name"}
-	sayNoSteps       = i18n.Sentence{Key: "wfErrNoSteps", English: "the workflow “$1” has no steps"}
-	sayTooManySteps  = i18n.Sentence{Key: "wfErrTooManySteps", English: "the workflow “$1” has $2 steps; at most $3 are kept"}
-	sayBadParamName  = i18n.Sentence{Key: "wfErrParamName", English: "the parameter name “$1” is not one of lower-case letters, digits and _"}
-	sayParamTwice    = i18n.Sentence{Key: "wfErrParamTwice", English: "the parameter “$1” is named twice"}
-	saySecretStored  = i18n.Sentence{Key: "wfErrSecretStored", English: "the secret parameter “$1” has a stored value; secrets are asked for at each run"}
-	sayNotReplayable = i18n.Sentence{Key: "wfErrNotReplayable", English: "step $1 uses “$2”, which a workflow cannot replay"}
-	sayUnknownTool   = i18n.Sentence{Key: "wfErrUnknownTool", English: "step $1 uses “$2”, which Skiff does not have"}
-	sayStepArgs      = i18n.Sentence{Key: "wfErrStepArgs", English: "step $1's arguments are not a JSON object"}
-	sayNotParam      = i18n.Sentence{Key: "wfErrNotParam", English: "step $1 uses {{$2}}, which is not a parameter"}
-	sayTargetBare    = i18n.Sentence{Key: "wfErrTargetBare", English: "step $1 has a target with neither a role nor a tag"}
-	sayNotTarget     = i18n.Sentence{Key: "wfErrNotTarget", English: "step $1 names the element “$2”, which is not one of its targets"}
-	saySecretURL     = i18n.Sentence{Key: "wfErrSecretInAddress", English: "step $1 puts the secret {{$2}} in an address, where it would be sent, shown and kept"}
-	sayFoundBySecret = i18n.Sentence{Key: "wfErrFoundBySecret", English: "step $1 finds an element by the secret {{$2}}, which is never looked for on a page"}
-	sayBadTab        = i18n.Sentence{Key: "wfErrBadTab", English: "step $1 works in the run's tab $2, which the steps before it cannot have opened"}
-	sayForeignTab    = i18n.Sentence{Key: "wfErrForeignTab", English: "it works in a tab the run neither started in nor opened, which a replay could not find again"}
-	sayTakesNoValues = i18n.Sentence{Key: "wfErrTakesNoValues", English: "the workflow “$1” takes no values, and “$2” was given"}
-	sayNoSuchParam   = i18n.Sentence{Key: "wfErrNoSuchParam", English: "the workflow “$1” has no parameter “$2” (it takes $3)"}
-	sayRecordStep    = i18n.Sentence{Key: "wfErrRecordStep", English: "step $1 ($2): $3"}
-	sayOnlyRead      = i18n.Sentence{Key: "wfErrOnlyRead", English: "the run did nothing a workflow can repeat: it only read pages"}
-	sayRunTooLong    = i18n.Sentence{Key: "wfErrRunTooLong", English: "the run has $1 steps; a workflow keeps at most $2"}
-	sayFiles         = i18n.Sentence{Key: "wfErrFiles", English: "the run gave a page files, which a workflow cannot do again (files are never stored); do the task without that step to save it"}
-	sayNoStep        = i18n.Sentence{Key: "wfErrNoStep", English: "the workflow has no step $1"}
-	sayModelOnlyRead = i18n.Sentence{Key: "wfErrModelOnlyRead", English: "the model's part did nothing a workflow can repeat"}
-	sayCallArgs      = i18n.Sentence{Key: "wfErrCallArgs", English: "its arguments are not a JSON object"}
-	sayUnrecorded    = i18n.Sentence{Key: "wfErrUnrecorded", English: "Skiff did not record what the element [$1] was"}
+	sayArgsNotJSON      = i18n.Sentence{Key: "wfErrArgsNotJSON", English: "the step's arguments are not JSON"}
+	sayNoValue          = i18n.Sentence{Key: "wfErrNoValue", English: "no value was given for {{$1}}"}
+	sayBadFrom          = i18n.Sentence{Key: "wfErrBadFrom", English: "the date $1 counts from $2, which is no date parameter before it"}
+	sayCountsFromNoDate = i18n.Sentence{Key: "wfErrCountsFrom", English: "the value of $1, “$2”, counts from $3, which holds no date in this run"}
+	sayNoName           = i18n.Sentence{Key: "wfErrNoName", English: "the workflow has no name"}
+	sayNoSteps          = i18n.Sentence{Key: "wfErrNoSteps", English: "the workflow “$1” has no steps"}
+	sayTooManySteps     = i18n.Sentence{Key: "wfErrTooManySteps", English: "the workflow “$1” has $2 steps; at most $3 are kept"}
+	sayBadParamName     = i18n.Sentence{Key: "wfErrParamName", English: "the parameter name “$1” is not one of lower-case letters, digits and _"}
+	sayParamTwice       = i18n.Sentence{Key: "wfErrParamTwice", English: "the parameter “$1” is named twice"}
+	saySecretStored     = i18n.Sentence{Key: "wfErrSecretStored", English: "the secret parameter “$1” has a stored value; secrets are asked for at each run"}
+	sayNotReplayable    = i18n.Sentence{Key: "wfErrNotReplayable", English: "step $1 uses “$2”, which a workflow cannot replay"}
+	sayUnknownTool      = i18n.Sentence{Key: "wfErrUnknownTool", English: "step $1 uses “$2”, which Skiff does not have"}
+	sayStepArgs         = i18n.Sentence{Key: "wfErrStepArgs", English: "step $1's arguments are not a JSON object"}
+	sayNotParam         = i18n.Sentence{Key: "wfErrNotParam", English: "step $1 uses {{$2}}, which is not a parameter"}
+	sayTargetBare       = i18n.Sentence{Key: "wfErrTargetBare", English: "step $1 has a target with neither a role nor a tag"}
+	sayNotTarget        = i18n.Sentence{Key: "wfErrNotTarget", English: "step $1 names the element “$2”, which is not one of its targets"}
+	saySecretURL        = i18n.Sentence{Key: "wfErrSecretInAddress", English: "step $1 puts the secret {{$2}} in an address, where it would be sent, shown and kept"}
+	sayFoundBySecret    = i18n.Sentence{Key: "wfErrFoundBySecret", English: "step $1 finds an element by the secret {{$2}}, which is never looked for on a page"}
+	sayBadTab           = i18n.Sentence{Key: "wfErrBadTab", English: "step $1 works in the run's tab $2, which the steps before it cannot have opened"}
+	sayForeignTab       = i18n.Sentence{Key: "wfErrForeignTab", English: "it works in a tab the run neither started in nor opened, which a replay could not find again"}
+	sayTakesNoValues    = i18n.Sentence{Key: "wfErrTakesNoValues", English: "the workflow “$1” takes no values, and “$2” was given"}
+	sayNoSuchParam      = i18n.Sentence{Key: "wfErrNoSuchParam", English: "the workflow “$1” has no parameter “$2” (it takes $3)"}
+	sayRecordStep       = i18n.Sentence{Key: "wfErrRecordStep", English: "step $1 ($2): $3"}
+	sayOnlyRead         = i18n.Sentence{Key: "wfErrOnlyRead", English: "the run did nothing a workflow can repeat: it only read pages"}
+	sayRunTooLong       = i18n.Sentence{Key: "wfErrRunTooLong", English: "the run has $1 steps; a workflow keeps at most $2"}
+	sayFiles            = i18n.Sentence{Key: "wfErrFiles", English: "the run gave a page files, which a workflow cannot do again (files are never stored); do the task without that step to save it"}
+	sayNoStep           = i18n.Sentence{Key: "wfErrNoStep", English: "the workflow has no step $1"}
+	sayModelOnlyRead    = i18n.Sentence{Key: "wfErrModelOnlyRead", English: "the model's part did nothing a workflow can repeat"}
+	sayCallArgs         = i18n.Sentence{Key: "wfErrCallArgs", English: "its arguments are not a JSON object"}
+	sayUnrecorded       = i18n.Sentence{Key: "wfErrUnrecorded", English: "Skiff did not record what the element [$1] was"}
 )

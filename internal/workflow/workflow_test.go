@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -739,7 +740,7 @@ func TestADateCountedFromTheDayOfTheRun(t *testing.T) {
 		{Name: "nth", Default: "Wednesday, December 2nd, 2026"}, {Name: "nth2", Default: "December 2nd"},
 	}}
 	now := time.Date(2027, 2, 27, 8, 0, 0, 0, time.UTC)
-	got := Dated(w, map[string]string{"iso": "{{today+1}}", "eu": "{{today+2}}", "us": " {{today}} ", "de": "{{today-27}}",
+	got := dated(t, w, map[string]string{"iso": "{{today+1}}", "eu": "{{today+2}}", "us": " {{today}} ", "de": "{{today-27}}",
 		"text": "{{today}}", "other": "{{today+x}}", "far": "{{today+9999}}", "plain": "Chez Ana",
 		"words": "{{today+1}}", "day": "{{today+2}}", "short": "{{today}}", "nth": "{{today+2}}", "nth2": "{{today-6}}"}, now)
 	assert.Equal(t, map[string]string{"iso": "2027-02-28", "eu": "01/03/2027", "us": "02/27/2027", "de": "31.01.2027",
@@ -914,7 +915,7 @@ func TestADayOfACalendarFollowsTheRunsDate(t *testing.T) {
 
 	replay := func(value string, now time.Time) (string, *Stop) {
 		b := &fakeBrowser{snap: month}
-		stop := b.runner(w, Dated(w, map[string]string{"date": value}, now)).Run(context.Background(), 0)
+		stop := b.runner(w, dated(t, w, map[string]string{"date": value}, now)).Run(context.Background(), 0)
 		return strings.Join(b.calls, " "), stop
 	}
 	calls, stop := replay("{{today+1}}", time.Date(2026, 12, 16, 7, 0, 0, 0, time.UTC))
@@ -929,7 +930,7 @@ func TestADayOfACalendarFollowsTheRunsDate(t *testing.T) {
 	assert.Equal(t, "the page has no button “Friday, January 1, 2027”", stop.Reason)
 	// A replay that may turn the calendar's months turns it with its Next month to January.
 	p := &pages{month: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC), named: true}
-	stop = p.runner(w, Dated(w, map[string]string{"date": "{{today+1}}"}, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC))).Run(context.Background(), 0)
+	stop = p.runner(w, dated(t, w, map[string]string{"date": "{{today+1}}"}, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC))).Run(context.Background(), 0)
 	require.Nil(t, stop)
 	assert.Equal(t, []string{`click {"ref":"e2"}`}, p.asides)
 	assert.Equal(t, `{"ref":"e3"}`, p.calls[1], "January's first, in January")
@@ -1010,4 +1011,97 @@ func TestAReplayWaitsForAControlThePageEnables(t *testing.T) {
 			assert.Positive(t, calledAt, "called after the wait, to say why")
 		}
 	}
+}
+
+// dated is Dated's values, failing t on its error.
+func dated(t *testing.T, w *Workflow, values map[string]string, now time.Time) map[string]string {
+	t.Helper()
+	out, err := Dated(w, values, now)
+	require.NoError(t, err)
+	return out
+}
+
+// A date typed a few days after the one before it (a stay's last day after its first) counts
+// from it when a run leaves it as recorded: a run for another first day, or a schedule's
+// {{today+1}}, keeps the stay's length rather than its recorded last day (which could come
+// before the new first). A date far from the one before stays a date of its own.
+func TestAStaysLastDayCountsFromItsFirst(t *testing.T) {
+	form := &tool.Snap{URL: "https://stay.test/", Tree: []tool.Item{
+		{Node: &tool.Node{Role: "textbox", Name: "Date of birth", Ref: "e1"}},
+		{Node: &tool.Node{Role: "textbox", Name: "Check-in", Ref: "e2"}},
+		{Node: &tool.Node{Role: "textbox", Name: "Check-out", Ref: "e3"}},
+		{Node: &tool.Node{Role: "button", Name: "Search", Ref: "e4"}},
+	}}
+	seen := tool.Format(form, tool.SnapOptions{})
+	typing := func(ref, text string) Call {
+		n, _ := strconv.Atoi(ref[1:])
+		e := form.Tree[n-1].Node
+		return Call{Tool: "type", Args: json.RawMessage(`{"ref":"` + ref + `","text":"` + text + `"}`), URL: form.URL, Seen: seen,
+			Elements: []tool.Element{{Ref: ref, Role: e.Role, Name: e.Name, Origin: site(form.URL)}}}
+	}
+	record := func(birth, in, out string) *Workflow {
+		w, err := Record("Stay", "", []Call{typing("e1", birth), typing("e2", in), typing("e3", out),
+			{Tool: "click", Args: json.RawMessage(`{"ref":"e4"}`), URL: form.URL, Seen: seen,
+				Elements: []tool.Element{{Ref: "e4", Role: "button", Name: "Search", Origin: site(form.URL)}}}})
+		require.NoError(t, err)
+		require.NoError(t, w.Check())
+		w.CreatedAt = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).UnixMilli()
+		return w
+	}
+	run := func(w *Workflow, given map[string]string, now time.Time) map[string]string {
+		values, err := w.WithDefaults(given)
+		require.NoError(t, err)
+		return dated(t, w, values, now)
+	}
+	now := time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC)
+
+	w := record("1990-04-02", "2026-12-10", "2026-12-13")
+	assert.Equal(t, []Param{{Name: "date_of_birth", Label: "Date of birth", Default: "1990-04-02"},
+		{Name: "check_in", Label: "Check-in", Default: "2026-12-10"},
+		{Name: "check_out", Label: "Check-out", Default: "2026-12-13", From: "check_in", Days: 3}}, w.Params,
+		"the check-in is far from the birth date: a date of its own")
+	assert.Equal(t, map[string]string{"date_of_birth": "1990-04-02", "check_in": "2026-12-10", "check_out": "2026-12-13"},
+		run(w, nil, now), "left as recorded: the recorded days")
+	assert.Equal(t, "2027-03-13", run(w, map[string]string{"check_in": "2027-03-10"}, now)["check_out"])
+	assert.Equal(t, "2027-01-04", run(w, map[string]string{"check_in": "{{today+1}}"}, now)["check_out"], "a schedule's tomorrow, over the year's end")
+	assert.Equal(t, "2027-02-01", run(w, map[string]string{"check_in": "{{today+1}}", "check_out": "{{check_in+31}}"}, now)["check_out"])
+	assert.Equal(t, "2027-03-07", run(w, map[string]string{"check_in": "{{check_out-3}}", "check_out": "2027-03-10"}, now)["check_in"], "counted back from one after it")
+	assert.Equal(t, "2026-12-20", run(w, map[string]string{"check_out": "2026-12-20"}, now)["check_out"], "a value given wins")
+	props := w.Schema()["properties"].(map[string]any)
+	assert.Equal(t, "{{check_in+3}}", props["check_out"].(map[string]any)["default"], "an outside agent reads it in the schema")
+
+	// A value it counts from that holds no date, or two that count from each other: said, not typed.
+	values, err := w.WithDefaults(map[string]string{"check_in": "soon"})
+	require.NoError(t, err)
+	_, err = Dated(w, values, now)
+	assert.EqualError(t, err, "the value of check_out, “{{check_in+3}}”, counts from check_in, which holds no date in this run")
+	_, err = Dated(w, map[string]string{"check_in": "{{check_out}}", "check_out": "{{check_in+1}}"}, now)
+	assert.Error(t, err)
+	// {{…}} naming no parameter is text as it was.
+	assert.Equal(t, "{{nights+2}}", run(w, map[string]string{"date_of_birth": "{{nights+2}}"}, now)["date_of_birth"])
+
+	// Written as it was typed: the US way, in words, in French.
+	w = record("04/02/1990", "12/10/2026", "12/13/2026")
+	assert.Equal(t, "02/02/2027", run(w, map[string]string{"check_in": "01/30/2027"}, now)["check_out"])
+	w = record("2 avril 1990", "jeudi 10 décembre 2026", "dimanche 13 décembre 2026")
+	got := run(w, map[string]string{"check_in": "{{today}}"}, now)
+	assert.Equal(t, []string{"jeudi 31 décembre 2026", "dimanche 3 janvier 2027"}, []string{got["check_in"], got["check_out"]})
+	w = record("April 2, 1990", "Dec 30", "Jan 2")
+	assert.Equal(t, Param{Name: "check_out", Label: "Check-out", Default: "Jan 2", From: "check_in", Days: 3}, w.Params[2], "over a year's end, no year written")
+
+	// Two days the same, or a last day before the first, or months after it: each its own.
+	w = record("1990-04-02", "2026-12-10", "2026-12-08")
+	assert.Empty(t, w.Params[2].From)
+	w = record("1990-04-02", "2026-12-10", "2027-06-10")
+	assert.Empty(t, w.Params[2].From)
+
+	// An import that counts from a parameter after it, or none, is refused; an edit that takes
+	// out the first day's step makes the last day a date of its own.
+	w = record("1990-04-02", "2026-12-10", "2026-12-13")
+	bad := *w
+	bad.Params = []Param{w.Params[0], w.Params[2], w.Params[1]}
+	assert.EqualError(t, bad.Check(), "the date check_out counts from check_in, which is no date parameter before it")
+	w.Params = slices.Delete(w.Params, 1, 2)
+	w.Unfollow()
+	assert.Equal(t, Param{Name: "check_out", Label: "Check-out", Default: "2026-12-13"}, w.Params[1])
 }

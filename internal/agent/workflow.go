@@ -188,6 +188,13 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 	var seen *tool.Snap
 	seenTab := 0
 	var skipped []any // the optional steps it went on without, by number
+	// tabOf is the tab a read is of: tabID, or (0) the one the run works in now.
+	tabOf := func(ctx context.Context, tabID int) (tool.Tab, error) {
+		if tabID > 0 {
+			return r.task.Env.Browser.Tab(ctx, tabID)
+		}
+		return r.task.Env.Current(ctx)
+	}
 	run := &workflow.Runner{Workflow: w, Values: in.Values,
 		Skipped: func(k int, why i18n.Text) {
 			ses.Messages = append(ses.Messages, e.saying(saySkipped.With(k+1, workflow.Says(w.Steps[k]), why)))
@@ -196,10 +203,7 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 			r.message(len(ses.Messages) - 1) // stored with what follows (see runner.replaying)
 		},
 		Read: func(ctx context.Context, tabID int) (*tool.Snap, error) {
-			t, err := r.task.Env.Current(ctx)
-			if tabID > 0 {
-				t, err = r.task.Env.Browser.Tab(ctx, tabID)
-			}
+			t, err := tabOf(ctx, tabID)
 			if err != nil {
 				return nil, err
 			}
@@ -209,6 +213,18 @@ func (e *Engine) RunWorkflow(ctx context.Context, in WorkflowInput, emit func(Up
 			s, err := r.task.Env.Snapshot(ctx, t.ID, "", false)
 			seen, seenTab = s, t.ID
 			return s, err
+		},
+		// A result's own address for the run's value, among the page's links.
+		Links: func(ctx context.Context, tabID int, filter string) ([]tool.Link, error) {
+			t, err := tabOf(ctx, tabID)
+			if err != nil {
+				return nil, err
+			}
+			l, err := r.task.Env.Links(ctx, t.ID, filter)
+			if err != nil {
+				return nil, err
+			}
+			return l.Links, nil
 		},
 		Call: func(ctx context.Context, k int, args, shown json.RawMessage) workflow.Outcome {
 			return r.replayCall(ctx, w.Steps[k].Tool, args, shown, func() { ses.Workflow.Next = k + 1 })

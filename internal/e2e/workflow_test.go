@@ -1079,25 +1079,36 @@ func opensChezAna(t *testing.T, site *testkit.Site, p *plan, task, param string,
 }
 
 // The agent goes to a result's own address, read off the page, after searching what the task
-// asked for: a replay searching another value stops there, rather than open the recorded
-// result, and says why. Ticked off in the editor (the user says the address serves every
-// value), the step runs.
-func TestAReplayStopsAtAnAddressFoundForTheRecordedValue(t *testing.T) {
+// asked for: a replay searching another value goes to the address the page links to for it
+// (the same kind, made for the run's value), never to the recorded result; where the page has
+// none, it stops there and says why. Ticked off in the editor (the user says the address
+// serves every value), the step goes to the recorded address.
+func TestAReplayGoesToTheResultFoundForItsValue(t *testing.T) {
 	site := testkit.NewSite(t)
 	result := site.Page("booking.html?at=Luigi%27s%20Trattoria")
 	p := &plan{steps: []step{
 		calls(call("navigate", obj{"url": site.Page("restaurants.html?q=Luigi")})),
-		calls(call("snapshot", nil)),
+		calls(call("links", obj{"filter": "booking"})),
 		calls(call("navigate", obj{"url": result})),
 	}}
-	panel, _, m := p.runOn(t, site, "restaurants.html", "Find the restaurants called Luigi and open the trattoria")
+	panel, tab, m := p.runOn(t, site, "restaurants.html", "Find the restaurants called Luigi and open the trattoria")
 	steps := saveWorkflow(t, panel, "Find a table")
 	if len(steps) != 2 || steps[1] != "open "+result+" (found for {{search}})" {
 		t.Fatalf("the workflow's steps: %q", steps)
 	}
 	m.Close()
-	last := replayFromView(t, panel, map[string]string{"search": "Chez Ana"}, false)
-	if !strings.HasPrefix(last, "Stopped at step 2 of 2") || !strings.Contains(last, "the recorded run went to an address it found for “Luigi”; where to go for “Chez Ana” is not known") {
+	at := func() string {
+		return JS[string](t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => decodeURIComponent(new URL(t.url).searchParams.get("at") || ""))`, tab))
+	}
+	if last := replayFromView(t, panel, map[string]string{"search": "Chez Ana"}, false); !strings.Contains(last, "ran all 2 steps") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	if got := at(); got != "Chez Ana Bistro" {
+		t.Errorf("the replay opened %q", got)
+	}
+
+	last := replayFromView(t, panel, map[string]string{"search": "Dragon"}, false)
+	if !strings.HasPrefix(last, "Stopped at step 2 of 2") || !strings.Contains(last, "the recorded run went to an address it found for “Luigi”; the page links to none like it for “Dragon”") {
 		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
 	}
 	if n := len(toolCards(t, panel)); n != 1 {
@@ -1115,6 +1126,9 @@ func TestAReplayStopsAtAnAddressFoundForTheRecordedValue(t *testing.T) {
 	WaitJS(t, panel, `document.getElementById("workflows-status").textContent.includes("version 2")`)
 	if last := replayFromView(t, panel, map[string]string{"search": "Chez Ana"}, false); !strings.Contains(last, "ran all 2 steps") {
 		t.Errorf("the replay after the edit: %q", last)
+	}
+	if got := at(); got != "Luigi's Trattoria" {
+		t.Errorf("the replay after the edit opened %q", got)
 	}
 }
 

@@ -636,20 +636,37 @@ func getContent(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 // MaxLinks is how many links one call of links lists.
 const MaxLinks = 500
 
+// Link is a link a page shows: its name, where it leads, and its ref.
+type Link struct{ Text, Href, Ref string }
+
+// Links are the visible links of the page in tab tabID, in the page's order: the first
+// MaxLinks of them that hold filter (any case) in their name or address, and how many there
+// are (About: roughly, past the first MaxLinks).
+type Links struct {
+	Links []Link `json:"links"`
+	Total int    `json:"total"`
+	About bool   `json:"about"`
+}
+
+// Links reads the links of the page in tab tabID (a replay finds a result's address in them).
+func (e *Env) Links(ctx context.Context, tabID int, filter string) (*Links, error) {
+	var r Links
+	// The page applies the filter before it keeps the first ones: a link past them (the "Next"
+	// at the foot of a long list) is found by its words.
+	if err := e.call(ctx, tabID, 0, pageFiles, "links", map[string]any{"max": MaxLinks, "filter": filter}, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
 func linksTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	in := arg.(*LinksInput)
 	ctx, t, err := e.approvedTab(ctx, in.TabID, f)
 	if err != nil {
 		return nil, err
 	}
-	var r struct {
-		Links []struct{ Text, Href, Ref string } `json:"links"`
-		Total int                                `json:"total"`
-		About bool                               `json:"about"`
-	}
-	// The page applies the filter before it keeps the first ones: a link past them (the "Next"
-	// at the foot of a long list) is found by its words.
-	if err := e.call(ctx, t.ID, 0, pageFiles, "links", map[string]any{"max": MaxLinks, "filter": in.Filter}, &r); err != nil {
+	r, err := e.Links(ctx, t.ID, in.Filter)
+	if err != nil {
 		return nil, err
 	}
 	var b strings.Builder

@@ -607,20 +607,29 @@ func (r *recorder) typedAs(v string) string {
 // (a slug: "luigis-trattoria" for "Luigi"; a word of four letters or more may go on by one or
 // two, as a possessive or a plural does: "news" is not "new"), or "".
 func (r *recorder) madeFor(part string) string {
-	in := words(part)
 	for _, p := range r.followed() {
-		v := words(p.Default)
-		for i := 0; len(v) > 0 && i+len(v) <= len(in); i++ {
-			j := 0
-			for j < len(v) && (in[i+j] == v[j] || len(v[j]) >= 4 && strings.HasPrefix(in[i+j], v[j]) && len(in[i+j]) <= len(v[j])+2) {
-				j++
-			}
-			if j == len(v) {
-				return p.Name
-			}
+		if holdsWords(part, p.Default) {
+			return p.Name
 		}
 	}
 	return ""
+}
+
+// holdsWords says whether part (of an address) holds value's words, one after the other, each
+// as a word of its own or, from four letters, with up to two more ("luigis-trattoria" holds
+// "Luigi").
+func holdsWords(part, value string) bool {
+	in, v := words(part), words(value)
+	for i := 0; len(v) > 0 && i+len(v) <= len(in); i++ {
+		j := 0
+		for j < len(v) && (in[i+j] == v[j] || len(v[j]) >= 4 && strings.HasPrefix(in[i+j], v[j]) && len(in[i+j]) <= len(v[j])+2) {
+			j++
+		}
+		if j == len(v) {
+			return true
+		}
+	}
+	return false
 }
 
 // words are s's runs of letters and digits, in lower case.

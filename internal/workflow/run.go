@@ -13,6 +13,7 @@ import (
 
 	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/tool"
+	"github.com/skiff-ai/skiff/internal/weburl"
 )
 
 // Why a replay stopped.
@@ -87,6 +88,10 @@ type Runner struct {
 	// that turns a calendar to the month of the run's day), on the guarded path as Call, which
 	// does not do the step; nil: the replay makes none, and stops where it would.
 	Aside func(ctx context.Context, k int, tool string, args json.RawMessage) Outcome
+	// Links reads the links of the page in tab tabID (0: the tab the run works in now) that
+	// hold filter, as the links tool does; nil: a replay finds no result's address for
+	// another value, and stops there.
+	Links func(ctx context.Context, tabID int, filter string) ([]tool.Link, error)
 }
 
 // FindWait is how long a step waits for its element to appear (a page still loading after the
@@ -140,13 +145,6 @@ func (r *Runner) Run(ctx context.Context, from int) *Stop {
 			return stopped(k, StopValues, saysErr(err))
 		}
 		shown, _ := Fill(s.Args, shownValues)
-		if s.For != "" {
-			// An address the recorded run found for its value (a result's own): there is
-			// none known for another.
-			if was, now := w.recorded(s.For), r.Values[s.For]; !strings.EqualFold(strings.TrimSpace(was), strings.TrimSpace(now)) {
-				return stopped(k, StopMoved, sayMadeFor.With(was, now))
-			}
-		}
 		tab := 0
 		switch {
 		case s.Tool == "tab_close" && len(s.Closes) > 0:
@@ -165,6 +163,17 @@ func (r *Runner) Run(ctx context.Context, from int) *Stop {
 			}
 			tab = tabs[s.Tab]
 			args, shown = withArg(args, "tabId", tab), withArg(shown, "tabId", tab)
+		}
+		if s.For != "" {
+			// An address the recorded run found for its value (a result's own): for another,
+			// the page's link of the same shape made for it, or none known.
+			if was, now := w.recorded(s.For), r.Values[s.For]; !strings.EqualFold(strings.TrimSpace(was), strings.TrimSpace(now)) {
+				u, ok := r.resultFor(ctx, args, was, now, tab)
+				if !ok {
+					return stopped(k, StopMoved, sayMadeFor.With(was, now))
+				}
+				args, shown = withArg(args, "url", u), withArg(shown, "url", u)
+			}
 		}
 		if len(s.Targets) > 0 {
 			refs, stop := r.place(ctx, k, s, tab)
@@ -209,6 +218,126 @@ func (r *Runner) Run(ctx context.Context, from int) *Stop {
 		}
 	}
 	return nil
+}
+
+// resultFor is where a step that went to a result's own address (args' url, made for the
+// recorded value was) goes for the run's value now: the first link of the page in tab tab that
+// leads to an address of the same shape made for now, waiting for the page as a step waits for
+// its element (the results of the search before may still be coming).
+func (r *Runner) resultFor(ctx context.Context, args json.RawMessage, was, now string, tab int) (string, bool) {
+	var in struct {
+		URL string `json:"url"`
+	}
+	if r.Links == nil || json.Unmarshal(args, &in) != nil {
+		return "", false
+	}
+	prefix, ok := resultShape(in.URL, was)
+	if !ok {
+		return "", false
+	}
+	deadline := time.Now().Add(cmp.Or(r.Wait, FindWait))
+	for {
+		links, _ := r.Links(ctx, tab, prefix) // a page not read yet: read again, as below
+		for _, l := range links {
+			if u, ok := sameResult(in.URL, was, l.Href, now); ok {
+				return u, true
+			}
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return "", false
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(150 * time.Millisecond):
+		}
+	}
+}
+
+// resultShape is the start of addresses like raw, a result's own made for was, up to the part
+// made for it (which holds was's words): every address of its kind begins so. false when no
+// part of raw holds them.
+func resultShape(raw, was string) (string, bool) {
+	u, ok := weburl.Split(raw)
+	if !ok {
+		return "", false
+	}
+	rest, _, _ := strings.Cut(u.Rest, "#")
+	path, query, _ := strings.Cut(rest, "?")
+	segs := strings.Split(path, "/")
+	for i, seg := range segs {
+		if v, ok := weburl.Unescape(seg, false); ok && holdsWords(v, was) {
+			return u.Scheme + "://" + u.Host + strings.Join(segs[:i], "/") + "/", true
+		}
+	}
+	for _, part := range strings.Split(query, "&") {
+		_, val, _ := strings.Cut(part, "=")
+		if v, ok := weburl.Unescape(val, true); ok && holdsWords(v, was) {
+			return u.Scheme + "://" + u.Host + path + "?", true
+		}
+	}
+	return "", false
+}
+
+// sameResult is the address href leads to when it is one like raw (a result's own made for
+// was) made for now: the same site, and the same path and query but for the part made for the
+// value, which holds now's words. A link to the result itself, where raw went on to a page of
+// its own (raw …/r/luigis-trattoria/book, the link …/r/chez-ana-bistro?ref=list), goes on so
+// too, with raw's query.
+func sameResult(raw, was, href, now string) (string, bool) {
+	a, ok := weburl.Split(raw)
+	b, ok2 := weburl.Split(href)
+	if !ok || !ok2 || a.Scheme != b.Scheme || !strings.EqualFold(a.Host, b.Host) {
+		return "", false
+	}
+	ar, _, _ := strings.Cut(a.Rest, "#")
+	br, _, _ := strings.Cut(b.Rest, "#")
+	ap, aq, _ := strings.Cut(ar, "?")
+	bp, bq, _ := strings.Cut(br, "?")
+	as, bs := strings.Split(ap, "/"), strings.Split(bp, "/")
+	for i, seg := range as {
+		if v, ok := weburl.Unescape(seg, false); !ok || !holdsWords(v, was) {
+			continue
+		}
+		// The part made for the value: the link's holds the run's, and the rest is the same.
+		if len(bs) <= i || !slices.Equal(as[:i], bs[:i]) {
+			return "", false
+		}
+		if v, ok := weburl.Unescape(bs[i], false); !ok || !holdsWords(v, now) {
+			return "", false
+		}
+		switch {
+		case slices.Equal(as[i+1:], bs[i+1:]):
+			return href, true
+		case len(bs) == i+1:
+			return b.Scheme + "://" + b.Host + strings.Join(append(bs, as[i+1:]...), "/") + queryOf(aq), true
+		}
+		return "", false
+	}
+	if ap != bp {
+		return "", false
+	}
+	for _, part := range strings.Split(aq, "&") {
+		k, val, _ := strings.Cut(part, "=")
+		if v, ok := weburl.Unescape(val, true); !ok || !holdsWords(v, was) {
+			continue
+		}
+		for _, other := range strings.Split(bq, "&") {
+			if bk, bv, _ := strings.Cut(other, "="); bk == k {
+				v, ok := weburl.Unescape(bv, true)
+				return href, ok && holdsWords(v, now)
+			}
+		}
+		return "", false
+	}
+	return "", false
+}
+
+// queryOf is query as an address ends with it: "?" and it, or nothing.
+func queryOf(query string) string {
+	if query == "" {
+		return ""
+	}
+	return "?" + query
 }
 
 // recorded is parameter name's recorded value ("" for a secret, or none).
@@ -375,7 +504,7 @@ var (
 	sayStoppedBefore = i18n.Sentence{Key: "wfStopStopped", English: "the run was stopped before this step"}
 	sayUnreadable    = i18n.Sentence{Key: "wfStopUnreadable", English: "the page could not be read: $1"}
 	sayElsewhere     = i18n.Sentence{Key: "wfStopElsewhere", English: "it was recorded on $1, and the tab shows $2"}
-	sayMadeFor       = i18n.Sentence{Key: "wfStopMadeFor", English: "the recorded run went to an address it found for “$1”; where to go for “$2” is not known"}
+	sayMadeFor       = i18n.Sentence{Key: "wfStopMadeFor", English: "the recorded run went to an address it found for “$1”; the page links to none like it for “$2”"}
 	sayNoTab         = i18n.Sentence{Key: "wfStopNoTab", English: "it was recorded in the run's tab $1, which no step opened this time"}
 	sayAsksSignIn    = i18n.Sentence{Key: "wfStopSignIn", English: "$1; the page asks to sign in: sign in in this browser, then run the workflow again"}
 	sayNoTarget      = i18n.Sentence{Key: "wfStopNoTarget", English: "the page has no $1"}

@@ -144,13 +144,14 @@ func TestANamelessControlIsFoundAgainByWhatItsPageCallsIt(t *testing.T) {
 // page's snapshot and keeps the calls it was asked to make.
 type fakeBrowser struct {
 	snap  *tool.Snap
+	links []tool.Link // the page's links, when it shows them
 	calls []string
 	shown []string
 	fail  map[int]Outcome
 }
 
 func (b *fakeBrowser) runner(w *Workflow, values map[string]string) *Runner {
-	return &Runner{Workflow: w, Values: values, Wait: 1,
+	r := &Runner{Workflow: w, Values: values, Wait: 1,
 		Read: func(context.Context, int) (*tool.Snap, error) { return b.snap, nil },
 		Call: func(_ context.Context, k int, args, shown json.RawMessage) Outcome {
 			b.calls, b.shown = append(b.calls, string(args)), append(b.shown, string(shown))
@@ -159,6 +160,18 @@ func (b *fakeBrowser) runner(w *Workflow, values map[string]string) *Runner {
 			}
 			return Outcome{OK: true}
 		}}
+	if b.links != nil {
+		r.Links = func(_ context.Context, _ int, filter string) ([]tool.Link, error) {
+			var out []tool.Link // as the page filters them
+			for _, l := range b.links {
+				if strings.Contains(strings.ToLower(l.Text+" "+l.Href), strings.ToLower(filter)) {
+					out = append(out, l)
+				}
+			}
+			return out, nil
+		}
+	}
+	return r
 }
 
 // A run on webmd (search for "flu", press Submit, with a password typed on the way) as the agent
@@ -829,12 +842,48 @@ func TestAnAddressTakesTheRunsValues(t *testing.T) {
 	require.NotNil(t, stop)
 	assert.Equal(t, 3, stop.Step)
 	assert.Equal(t, StopMoved, stop.Kind)
-	assert.Equal(t, "the recorded run went to an address it found for “Luigi”; where to go for “Chez Ana/2” is not known", stop.Reason)
+	assert.Equal(t, "the recorded run went to an address it found for “Luigi”; the page links to none like it for “Chez Ana/2”", stop.Reason)
 	assert.Equal(t, []string{
 		`{"url":"https://food.test/find?q=c%C3%A2ble+%26+prise\u0026ref=nav_logo\u0026lang=fr"}`,
 		`{"ref":"e1","text":"Chez Ana/2"}`,
 		`{"url":"https://food.test/search/Chez%20Ana%2F2?city=Saint+Denis\u0026x=Chez+Ana%2F2#top"}`,
 	}, b.calls)
+
+	// On a page that links to the result made for the run's value, the replay goes there: the
+	// first link of the same shape whose part made for the value holds its words, on to the
+	// page the recorded run went on to (…/book).
+	values["search_restaurants"] = "Chez Ana"
+	b = &fakeBrowser{snap: page, links: []tool.Link{
+		{Text: "Luigi's Trattoria", Href: "https://food.test/r/luigis-trattoria"},
+		{Text: "About Chez Ana", Href: "https://food.test/about/chez-ana"},
+		{Text: "Chez Ana", Href: "https://other.test/r/chez-ana"},
+		{Text: "Ana's", Href: "https://food.test/r/anas"},
+		{Text: "Chez Ana Bistro", Href: "https://food.test/r/chez-ana-bistro?ref=list"},
+		{Text: "Chez Ana Café", Href: "https://food.test/r/chez-ana-cafe"},
+	}}
+	require.Nil(t, b.runner(w, values).Run(context.Background(), 0))
+	require.Len(t, b.calls, 5)
+	assert.Equal(t, `{"url":"https://food.test/r/chez-ana-bistro/book"}`, b.calls[3])
+	b.links = b.links[:4]
+	stop = b.runner(w, values).Run(context.Background(), 0)
+	require.NotNil(t, stop, "no link made for “Chez Ana” on its site")
+	assert.Equal(t, 3, stop.Step)
+	for _, c := range []struct{ raw, href, want string }{
+		{"https://a.test/p/luigi-12", "https://a.test/p/chez-ana-13", "https://a.test/p/chez-ana-13"},
+		{"https://a.test/p/luigi-12?x=1#top", "https://a.test/p/chez-ana-13?y=2#a", "https://a.test/p/chez-ana-13?y=2#a"},
+		{"https://a.test/p/luigi-12/book?x=1", "https://a.test/p/chez-ana-13?y=2", "https://a.test/p/chez-ana-13/book?x=1"},
+		{"https://a.test/p/luigi-12/book", "https://a.test/p/chez-ana-13/menu", ""},
+		{"https://a.test/p/luigi-12", "https://a.test/q/chez-ana-13", ""},
+		{"https://a.test/p/luigi-12", "https://a.test/p/chez-anatole", ""},
+		{"https://a.test/p/luigi-12", "http://a.test/p/chez-ana", ""},
+		{"https://a.test/book?at=Luigi%27s&n=2", "https://a.test/book?n=4&at=Chez+Ana+Bistro", "https://a.test/book?n=4&at=Chez+Ana+Bistro"},
+		{"https://a.test/book?at=Luigi%27s", "https://a.test/other?at=Chez+Ana", ""},
+		{"https://a.test/book?at=Luigi%27s", "https://a.test/book?to=Chez+Ana", ""},
+	} {
+		got, ok := sameResult(c.raw, "Luigi", c.href, "Chez Ana")
+		assert.Equal(t, c.want, got, c.href)
+		assert.Equal(t, c.want != "", ok, c.href)
+	}
 
 	// The recorded value (any case): its address.
 	values["search_restaurants"] = "luigi "

@@ -2824,6 +2824,11 @@
     for (const v of values) {
       const w = folded(v);
       let hits = opts.filter((o) => folded(o.value) === w || folded(o.label) === w || folded(o.text) === w);
+      if (!hits.length && /^\d+$/.test(w)) {
+        // A number names the option that writes it with zeros before it, or without ("9", "09").
+        const n = (s) => (/^\d+$/.test(s) ? s.replace(/^0+(?=\d)/, "") : null);
+        hits = opts.filter((o) => n(folded(o.value)) === n(w) || n(folded(o.label)) === n(w));
+      }
       if (!hits.length && w) {
         hits = opts.filter((o) => folded(o.label).includes(w));
         if (hits.length > 1) return { error: `${JSON.stringify(v)} matches several options of ${what}: ${names(hits)}; give the whole name` };

@@ -114,7 +114,14 @@ func WorkflowValues(w *workflow.Workflow, given map[string]string) (map[string]s
 	if miss := w.Missing(values); len(miss) > 0 {
 		return nil, store.FieldSays(miss[0], sayNeedsValue.With(w.Name, miss[0]))
 	}
-	if _, err := workflow.Dated(w, values, time.Now()); err != nil { // a date counted from one that is none
+	// A date counted from one that is none, a part of a date written from a value that is none.
+	dated, err := workflow.Dated(w, values, time.Now())
+	for _, s := range w.Steps {
+		if err == nil {
+			_, err = workflow.Fill(s.Args, dated)
+		}
+	}
+	if err != nil {
 		return nil, store.FieldSays("values", sayValuesBad.With(err))
 	}
 	return values, nil

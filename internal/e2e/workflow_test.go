@@ -1278,6 +1278,60 @@ func TestAReplayKeepsTheStaysLength(t *testing.T) {
 	}
 }
 
+// A flight searched with its dates chosen in parts (a day from one list, a month and its year
+// from another): the workflow keeps each date as one value, and its replay with no model for a
+// departure 40 days on or a little more chooses that day's parts, the return three days after
+// it, as the recorded trip was (its day before the 10th, which the list writes "04").
+func TestAReplayChoosesTheDatesPartsFromOneDate(t *testing.T) {
+	site := testkit.NewSite(t)
+	month := time.Now()
+	choose := func(what, value string) step {
+		return func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("select_option", obj{"ref": refIn(t, c, what), "values": []string{value}})}
+		}
+	}
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		choose(`combobox "Departure day"`, "10"),
+		choose(`combobox "Departure month"`, month.Format("January 2006")),
+		choose(`combobox "Return day"`, "13"),
+		choose(`combobox "Return month"`, month.Format("January 2006")),
+		clickOn(t, `button "Search flights"`),
+	}}
+	panel, _, m := p.runOn(t, site, "flight-parts.html", "find a flight out on the 10th, back on the 13th")
+	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
+	steps := saveWorkflow(t, panel, "Find a flight")
+	if len(steps) != 6 || steps[1] != "choose {{departure:d}} in combobox “Departure day”" || steps[2] != "choose {{departure:mmmm yyyy}} in combobox “Departure month”" {
+		t.Fatalf("the workflow's steps: %q", steps)
+	}
+	m.Close()
+	openRunForm(t, panel)
+	if got := JS[string](t, panel, `[...document.querySelectorAll(".wf-form input:not([type=checkbox])")].map(i => i.name + "=" + i.value).join(" ")`); got != "departure="+month.Format("2006-01-")+"10 return={{departure+3}}" {
+		t.Errorf("the run form: %q", got)
+	}
+	// A return before the 10th: the replay's "4" chooses the list's "04".
+	start, n := time.Now(), 40
+	for start.AddDate(0, 0, n+3).Day() >= 10 {
+		n++
+	}
+	if last := replayFromView(t, panel, map[string]string{"departure": "{{today+" + strconv.Itoa(n) + "}}"}, false); !strings.Contains(last, "ran all 6 steps") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	f := site.Forms()
+	if len(f) != 2 {
+		t.Fatalf("the forms: %v", f)
+	}
+	// (Counted from the day the replay began, or from the next if it ended past midnight.)
+	chose := func(d time.Time) bool {
+		out, back := d.AddDate(0, 0, n), d.AddDate(0, 0, n+3)
+		return f[1].Get("departure_day") == out.Format("02") && f[1].Get("departure_month") == out.Format("2006-01") &&
+			f[1].Get("return_day") == back.Format("02") && f[1].Get("return_month") == back.Format("2006-01")
+	}
+	if !chose(start) && !chose(start.AddDate(0, 0, 1)) {
+		t.Errorf("the replay chose %v (wanted %s to %s)", f[1], start.AddDate(0, 0, n).Format("2006-01-02"), start.AddDate(0, 0, n+3).Format("2006-01-02"))
+	}
+}
+
 // An outside agent that did a task through skiffd saves what it did as a workflow once the
 // user allows it (the panel asks, naming it): the search it went to with the user's words is a
 // value of the workflow, the result it opened follows it, and the user replays it from the

@@ -71,6 +71,7 @@ func Record(name, task string, calls []Call) (*Workflow, error) {
 	if len(w.Steps) == 0 {
 		return nil, sayOnlyRead.Error()
 	}
+	r.dateParts()
 	if len(w.Steps) > MaxSteps {
 		return nil, sayRunTooLong.Error(len(w.Steps), MaxSteps)
 	}
@@ -401,11 +402,16 @@ const FollowsWithin = 92
 // typed just before it, when value is one a few days on (a stay's last day after its first);
 // "" when value is no date, or far from the one before.
 func (r *recorder) after(value string) (string, int) {
+	return after(r.w.Params, value)
+}
+
+// after is r.after among params, the ones before value's.
+func after(params []Param, value string) (string, int) {
 	if !isDate(value) {
 		return "", 0
 	}
-	for i := len(r.w.Params) - 1; i >= 0; i-- {
-		p := r.w.Params[i]
+	for i := len(params) - 1; i >= 0; i-- {
+		p := params[i]
 		if p.Secret || !isDate(p.Default) {
 			continue
 		}

@@ -148,13 +148,24 @@ var acting = map[string]bool{"navigate": true, "tab_open": true, "back": true, "
 func Keeps(name string) bool { return acting[name] }
 
 // replaceParams writes s with each {{name}} placeholder (a name of lower-case letters, digits
-// and _) replaced by f(name).
+// and _), or {{name:part}} (a part of a date: {{date:d}}), replaced by f(name).
 func replaceParams(s string, f func(name string) string) string {
-	return expand(s, func(name, _ string) string { return f(name) })
+	return expand(s, func(p placeholder, _ string) string { return f(p.name) })
+}
+
+// placeholder is a parameter as a step's arguments name it: {{name}}, or {{name:part}} for the
+// part of its date a pattern writes (parts.go).
+type placeholder struct{ name, part string }
+
+func (p placeholder) String() string {
+	if p.part == "" {
+		return "{{" + p.name + "}}"
+	}
+	return "{{" + p.name + ":" + p.part + "}}"
 }
 
 // expand is replaceParams telling f what s has become before the placeholder.
-func expand(s string, f func(name, before string) string) string {
+func expand(s string, f func(p placeholder, before string) string) string {
 	var b strings.Builder
 	for {
 		i := strings.Index(s, "{{")
@@ -163,18 +174,21 @@ func expand(s string, f func(name, before string) string) string {
 			return b.String()
 		}
 		j := strings.Index(s[i+2:], "}}")
-		if j < 0 || !paramOK(s[i+2:i+2+j]) {
+		var p placeholder
+		if j >= 0 {
+			p.name, p.part, _ = strings.Cut(s[i+2:i+2+j], ":")
+		}
+		if _, ok := partLayout(p.part); j < 0 || !paramOK(p.name) || p.part != "" && !ok {
 			b.WriteString(s[:i+1]) // not one: look again from the next brace
 			s = s[i+1:]
 			continue
 		}
 		b.WriteString(s[:i])
-		b.WriteString(f(s[i+2:i+2+j], b.String()))
+		b.WriteString(f(p, b.String()))
 		s = s[i+2+j+2:]
 	}
 }
 
-// paramOK reports whether name can name a parameter: lower-case letters, digits and _.
 // Unfollow makes each date that counts from a parameter w no longer has before it (an edit took
 // out its step) a date of its own again: its recorded day.
 func (w *Workflow) Unfollow() {
@@ -197,6 +211,7 @@ func (w *Workflow) find(name string) int {
 	return -1
 }
 
+// paramOK reports whether name can name a parameter: lower-case letters, digits and _.
 func paramOK(name string) bool {
 	for _, r := range name {
 		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
@@ -213,19 +228,26 @@ func Fill(args json.RawMessage, values map[string]string) (json.RawMessage, erro
 	if err := json.Unmarshal(args, &v); err != nil {
 		return nil, sayArgsNotJSON.Error()
 	}
-	var missing string
-	value := func(name string) string {
-		val, ok := values[name]
-		if !ok && missing == "" {
-			missing = name
+	var missing, undated placeholder
+	value := func(p placeholder) string {
+		val, ok := values[p.name]
+		if !ok && missing.name == "" {
+			missing = p
 		}
-		return val
+		if p.part == "" || !ok {
+			return val
+		}
+		part, ok := datePart(val, p.part)
+		if !ok && undated.name == "" {
+			undated = p
+		}
+		return part
 	}
-	fill := func(s string) string { return replaceParams(s, value) }
+	fill := func(s string) string { return expand(s, func(p placeholder, _ string) string { return value(p) }) }
 	if m, ok := v.(map[string]any); ok {
 		for k, x := range m {
 			if u, ok := x.(string); ok && k == "url" {
-				m[k] = expand(u, func(name, before string) string { return inAddress(value(name), before) })
+				m[k] = expand(u, func(p placeholder, before string) string { return inAddress(value(p), before) })
 			} else {
 				m[k] = mapStrings(x, fill)
 			}
@@ -233,8 +255,11 @@ func Fill(args json.RawMessage, values map[string]string) (json.RawMessage, erro
 	} else {
 		v = mapStrings(v, fill)
 	}
-	if missing != "" {
-		return nil, sayNoValue.Error(missing)
+	if missing.name != "" {
+		return nil, sayNoValue.Error(missing.name)
+	}
+	if undated.name != "" {
+		return nil, sayPartNoDate.Error(values[undated.name], undated.name, undated.String())
 	}
 	return json.Marshal(v)
 }
@@ -484,6 +509,7 @@ func (w *Workflow) Schema() map[string]any {
 var (
 	sayArgsNotJSON      = i18n.Sentence{Key: "wfErrArgsNotJSON", English: "the step's arguments are not JSON"}
 	sayNoValue          = i18n.Sentence{Key: "wfErrNoValue", English: "no value was given for {{$1}}"}
+	sayPartNoDate       = i18n.Sentence{Key: "wfErrPartNoDate", English: "“$1”, the value of $2, is no date to write $3 from"}
 	sayBadFrom          = i18n.Sentence{Key: "wfErrBadFrom", English: "the date $1 counts from $2, which is no date parameter before it"}
 	sayCountsFromNoDate = i18n.Sentence{Key: "wfErrCountsFrom", English: "the value of $1, “$2”, counts from $3, which holds no date in this run"}
 	sayNoName           = i18n.Sentence{Key: "wfErrNoName", English: "the workflow has no name"}

@@ -1,0 +1,115 @@
+package workflow
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skiff-ai/skiff/internal/tool"
+)
+
+// partsForm is a form whose date is chosen in parts, each a list named as labels name them,
+// and a button.
+func partsForm(labels ...string) *tool.Snap {
+	s := &tool.Snap{URL: "https://fly.test/"}
+	for i, l := range labels {
+		s.Tree = append(s.Tree, tool.Item{Node: &tool.Node{Role: "combobox", Name: l, Ref: fmt.Sprintf("e%d", i+1)}})
+	}
+	s.Tree = append(s.Tree, tool.Item{Node: &tool.Node{Role: "button", Name: "Search", Ref: fmt.Sprintf("e%d", len(labels)+1)}})
+	return s
+}
+
+// recordParts records a run that chose values in partsForm(labels...)'s lists, in order, and
+// pressed Search.
+func recordParts(t *testing.T, labels []string, values ...string) *Workflow {
+	t.Helper()
+	form := partsForm(labels...)
+	seen := tool.Format(form, tool.SnapOptions{})
+	var calls []Call
+	for i, v := range values {
+		ref := fmt.Sprintf("e%d", i+1)
+		b, _ := json.Marshal(map[string]any{"ref": ref, "values": []string{v}})
+		calls = append(calls, Call{Tool: "select_option", Args: b, URL: form.URL, Seen: seen,
+			Elements: []tool.Element{{Ref: ref, Role: "combobox", Name: labels[i], Origin: site(form.URL)}}})
+	}
+	ref := fmt.Sprintf("e%d", len(labels)+1)
+	calls = append(calls, Call{Tool: "click", Args: json.RawMessage(`{"ref":"` + ref + `"}`), URL: form.URL, Seen: seen,
+		Elements: []tool.Element{{Ref: ref, Role: "button", Name: "Search", Origin: site(form.URL)}}})
+	w, err := Record("Fly", "", calls)
+	require.NoError(t, err)
+	require.NoError(t, w.Check())
+	return w
+}
+
+// chosen is what each select_option step of w chooses with values.
+func chosen(t *testing.T, w *Workflow, values map[string]string) []string {
+	t.Helper()
+	var out []string
+	for _, s := range w.Steps {
+		if s.Tool != "select_option" {
+			continue
+		}
+		args, err := Fill(s.Args, values)
+		require.NoError(t, err)
+		var in struct{ Values []string }
+		require.NoError(t, json.Unmarshal(args, &in))
+		out = append(out, in.Values...)
+	}
+	return out
+}
+
+// A date chosen in parts (a day, a month, a year, each from its own list) is one date value:
+// a run for {{today+1}} chooses the parts of the day after the run's, each written as the
+// recorded part was (9 or 09, December or Dec or 12, 2026-12 for a month and its year). A
+// stay's second date so chosen counts from its first. Lists whose values only look like parts
+// ("Guests 2") stay values of their own.
+func TestADateChosenInPartsIsOneDate(t *testing.T) {
+	now := time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC)
+	w := recordParts(t, []string{"Day", "Month", "Year"}, "9", "December", "2026")
+	assert.Equal(t, []Param{{Name: "date", Label: "date", Default: "2026-12-09"}}, w.Params)
+	assert.JSONEq(t, `{"ref":"@1","values":["{{date:d}}"]}`, string(w.Steps[1].Args))
+	assert.Equal(t, "choose {{date:mmmm}} in combobox “Month”", w.Steps[2].What)
+	assert.Equal(t, []string{"9", "December", "2026"}, chosen(t, w, map[string]string{"date": "2026-12-09"}), "its recorded value: the recorded choices")
+	assert.Equal(t, []string{"1", "January", "2027"}, chosen(t, w, dated(t, w, map[string]string{"date": "{{today+1}}"}, now)))
+
+	w = recordParts(t, []string{"Year", "Month", "Day"}, "2026", "03", "09")
+	assert.Equal(t, []string{"2027", "01", "01"}, chosen(t, w, dated(t, w, map[string]string{"date": "{{today+1}}"}, now)), "zeros kept, in its order")
+	w = recordParts(t, []string{"Jour", "Mois", "Année"}, "9", "Dec", "2026")
+	assert.Equal(t, []string{"15", "Mar", "2027"}, chosen(t, w, map[string]string{"date": "2027-03-15"}))
+
+	// A day and a month with its year, then the return the same way: the return counts from
+	// the departure.
+	w = recordParts(t, []string{"Departure day", "Departure month", "Return day", "Return month"}, "9", "2026-12", "12", "2026-12")
+	assert.Equal(t, []Param{{Name: "departure", Label: "Departure", Default: "2026-12-09"},
+		{Name: "return", Label: "Return", Default: "2026-12-12", From: "departure", Days: 3}}, w.Params, "named by what their fields' names share")
+	values, err := w.WithDefaults(map[string]string{"departure": "{{today+1}}"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"1", "2027-01", "4", "2027-01"}, chosen(t, w, dated(t, w, values, now)))
+	// The same name on all three lists (the form's "Date of birth"): the number is the day.
+	w = recordParts(t, []string{"Date of birth", "Date of birth", "Date of birth"}, "14", "July", "1990")
+	assert.Equal(t, []Param{{Name: "date_of_birth", Label: "Date of birth", Default: "1990-07-14"}}, w.Params)
+
+	// Not dates: numbers a field does not name as a day, two numbers either could be, a day
+	// the month has not, a month with no year.
+	for _, c := range []struct{ labels, values []string }{
+		{[]string{"Guests", "Month", "Year"}, []string{"2", "December", "2026"}},
+		{[]string{"Date", "Date", "Date"}, []string{"10", "12", "2026"}},
+		{[]string{"Day", "Month", "Year"}, []string{"31", "November", "2026"}},
+		{[]string{"Day", "Month", "Guests"}, []string{"9", "December", "2"}},
+		{[]string{"Adults", "Children", "Rooms"}, []string{"2", "1", "1"}},
+	} {
+		w := recordParts(t, c.labels, c.values...)
+		assert.Len(t, w.Params, 3, "%v", c)
+	}
+
+	// A value that is no date, for a date written in parts: said, not chosen.
+	w = recordParts(t, []string{"Day", "Month", "Year"}, "9", "December", "2026")
+	_, err = Fill(w.Steps[1].Args, map[string]string{"date": "soon"})
+	assert.EqualError(t, err, "“soon”, the value of date, is no date to write {{date:d}} from")
+	_, err = Fill(json.RawMessage(`{"text":"{{date:q}} {{date:}}"}`), map[string]string{"date": "2026-12-09"})
+	require.NoError(t, err, "not placeholders: text as it is")
+}

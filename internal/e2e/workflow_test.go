@@ -1164,6 +1164,41 @@ func TestAReplayChoosesTheDayCountedFromItsRun(t *testing.T) {
 	}
 }
 
+// A stay's first and last days chosen on one calendar (flatpickr's range mode): the last day
+// counts from the first, so a replay for a stay from {{today+5}} leaves three days later, as
+// the recorded stay did.
+func TestAReplayKeepsTheRangesLength(t *testing.T) {
+	site := testkit.NewSite(t)
+	day := func(n int, layout string) string { return time.Now().AddDate(0, 0, n).Format(layout) }
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		clickOn(t, `clickable "`+day(1, "January 2, 2006")+`"`),
+		calls(call("snapshot", nil)),
+		clickOn(t, `clickable "`+day(4, "January 2, 2006")+`"`),
+		clickOn(t, `button "Book"`),
+	}}
+	panel, _, m := p.runOn(t, site, "day-booking.html?range=1", "book a stay from tomorrow for three nights")
+	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
+	if got := site.Forms()[0].Get("day"); got != day(1, "2006-01-02")+" to "+day(4, "2006-01-02") {
+		t.Fatalf("the agent booked %q", got)
+	}
+	if steps := saveWorkflow(t, panel, "Book a stay"); len(steps) != 4 {
+		t.Fatalf("the workflow's steps: %q", steps)
+	}
+	m.Close()
+	start := time.Now()
+	if last := replayFromView(t, panel, map[string]string{"date": "{{today+5}}"}, false); !strings.Contains(last, "ran all 4 steps") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	// (Counted from the day the replay began, or from the next if it ended past midnight.)
+	stay := func(d time.Time) string {
+		return d.AddDate(0, 0, 5).Format("2006-01-02") + " to " + d.AddDate(0, 0, 8).Format("2006-01-02")
+	}
+	if f := site.Forms(); len(f) != 2 || f[1].Get("day") != stay(start) && f[1].Get("day") != stay(start.AddDate(0, 0, 1)) {
+		t.Errorf("the forms: %v (wanted %s)", f, stay(start))
+	}
+}
+
 // A day chosen on the calendar jQuery UI's datepicker opens under a field, each day a link named
 // only by its number: the workflow keeps the date (the month the calendar writes above the days
 // says which), and its replay for {{today+40}} turns the calendar with its own Next (a link with

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // A date chosen in parts (a day, a month and a year, each from a list or typed into a field of
@@ -15,9 +16,11 @@ import (
 var partTokens = [...]struct{ tok, layout string }{
 	{"yyyy", "2006"}, {"yy", "06"}, {"mmmm", "January"}, {"mmm", "Jan"}, {"mm", "01"}, {"m", "1"}, {"dd", "02"}, {"d", "2"}}
 
-// partLayout is the Go layout of a part's pattern (yyyy-mm, mmmm yyyy, dd); false when it holds
-// anything but its words and - / . , or spaces.
+// partLayout is the Go layout of a part's pattern (yyyy-mm, mmmm yyyy, dd; ending ":fr" for
+// months named in French, ":Fr" with a capital); false when it holds anything but its words and
+// - / . , or spaces.
 func partLayout(pattern string) (string, bool) {
+	pattern, _ = frenchPart(pattern)
 	var b strings.Builder
 	for s := pattern; s != ""; {
 		found := false
@@ -53,7 +56,22 @@ func datePart(value, pattern string) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	if _, fr := frenchPart(pattern); fr != "" {
+		return inFrench(day.Format(layout), fr), true
+	}
 	return day.Format(layout), true
+}
+
+// frenchPart is pattern without its French ending, and a word written as its months are ("x",
+// "X" with a capital), or "" when they are English.
+func frenchPart(pattern string) (string, string) {
+	if p, ok := strings.CutSuffix(pattern, ":fr"); ok {
+		return p, "x"
+	}
+	if p, ok := strings.CutSuffix(pattern, ":Fr"); ok {
+		return p, "X"
+	}
+	return pattern, ""
 }
 
 // A part a value is, as the recorder reads it.
@@ -74,7 +92,16 @@ var monthYears = [...]struct{ layout, pattern string }{
 // partOf reads p's value as a part of a date: which part, its pattern, and the date it holds
 // (its day, month or year set; the rest zero).
 func partOf(p Param) (kind int, pattern string, n int, month time.Month) {
-	v := strings.TrimSpace(p.Default)
+	kind, pattern, n, month = partOfValue(p)
+	// A month named in French ("décembre", "Déc.") is written so again.
+	if _, fr := english(p.Default); fr && (kind == partMonth || kind == partMonthYear) {
+		pattern += pick(unicode.IsUpper([]rune(strings.TrimSpace(p.Default))[0]), ":Fr", ":fr")
+	}
+	return kind, pattern, n, month
+}
+
+func partOfValue(p Param) (kind int, pattern string, n int, month time.Month) {
+	v, _ := english(strings.TrimSpace(p.Default))
 	said := partNone // what the field's name says it is
 	for _, w := range words(p.Label) {
 		if k := partWord(w); k != partNone {

@@ -80,6 +80,14 @@ func TestADateChosenInPartsIsOneDate(t *testing.T) {
 	assert.Equal(t, []string{"2027", "01", "01"}, chosen(t, w, dated(t, w, map[string]string{"date": "{{today+1}}"}, now)), "zeros kept, in its order")
 	w = recordParts(t, []string{"Jour", "Mois", "Année"}, "9", "Dec", "2026")
 	assert.Equal(t, []string{"15", "Mar", "2027"}, chosen(t, w, map[string]string{"date": "2027-03-15"}))
+	// Months named in French are written in French, with a capital where the recorded had one.
+	w = recordParts(t, []string{"Jour", "Mois", "Année"}, "9", "décembre", "2026")
+	assert.Equal(t, []string{"1", "janvier", "2027"}, chosen(t, w, dated(t, w, map[string]string{"date": "{{today+1}}"}, now)))
+	w = recordParts(t, []string{"Jour", "Mois", "Année"}, "9", "Déc.", "2026")
+	assert.Equal(t, []string{"15", "Févr.", "2027"}, chosen(t, w, map[string]string{"date": "2027-02-15"}))
+	w = recordParts(t, []string{"Jour", "Mois"}, "09", "Décembre 2026")
+	assert.JSONEq(t, `{"ref":"@1","values":["{{date:mmmm yyyy:Fr}}"]}`, string(w.Steps[2].Args))
+	assert.Equal(t, []string{"01", "Janvier 2027"}, chosen(t, w, dated(t, w, map[string]string{"date": "{{today+1}}"}, now)))
 
 	// A day and a month with its year, then the return the same way: the return counts from
 	// the departure.

@@ -123,17 +123,21 @@ func dayIn(value, layout string, now time.Time) (time.Time, bool) {
 	return day, true
 }
 
-// daysAfter is how many days date b is after date a (before it: fewer than 0), both read the
-// same way, the way that puts them nearest where there are two (02/12/2026 and 05/12/2026: 3
-// days); a day written without its year is the next such day.
+// daysAfter is how many days date b is after date a (before it: fewer than 0), each read the
+// way that puts them nearest where there are two (02/12/2026 and 05/12/2026: 3 days; a
+// calendar's "December 2, 2026" and a field's 05/12/2026: 3 too); a day written without its
+// year is in the other's year, or the next such day when neither has one.
 func daysAfter(a, b string) (int, bool) {
 	best, found := 0, false
 	readings(a, func(ta time.Time, la string) bool {
 		readings(b, func(tb time.Time, lb string) bool {
-			if lb != la {
-				return true
-			}
-			if !strings.Contains(la, "2006") && tb.Before(ta) {
+			ya, yb := strings.Contains(la, "2006"), strings.Contains(lb, "2006")
+			switch {
+			case ya && !yb:
+				tb = time.Date(ta.Year(), tb.Month(), tb.Day(), 0, 0, 0, 0, time.UTC)
+			case yb && !ya:
+				ta = time.Date(tb.Year(), ta.Month(), ta.Day(), 0, 0, 0, 0, time.UTC)
+			case !ya && !yb && tb.Before(ta):
 				tb = tb.AddDate(1, 0, 0)
 			}
 			n := int(tb.Sub(ta) / (24 * time.Hour))

@@ -1138,6 +1138,12 @@ func TestAStaysLastDayCountsFromItsFirst(t *testing.T) {
 	w = record("April 2, 1990", "Dec 30", "Jan 2")
 	assert.Equal(t, Param{Name: "check_out", Label: "Check-out", Default: "Jan 2", From: "check_in", Days: 3}, w.Params[2], "over a year's end, no year written")
 
+	// A day chosen on a calendar, then one typed: each read as it is written.
+	w = record("1990-04-02", "Wednesday, December 2, 2026", "05/12/2026")
+	assert.Equal(t, 3, w.Params[2].Days)
+	got = run(w, map[string]string{"check_in": "{{today}}"}, now)
+	assert.Equal(t, []string{"Thursday, December 31, 2026", "03/01/2027"}, []string{got["check_in"], got["check_out"]})
+
 	// Two days the same, or a last day before the first, or months after it: each its own.
 	w = record("1990-04-02", "2026-12-10", "2026-12-08")
 	assert.Empty(t, w.Params[2].From)

@@ -291,4 +291,11 @@ func (r *recorder) dateParts() {
 			break
 		}
 	}
+	// A date after a date now made of parts may count from it (the return chosen on a
+	// calendar after a departure chosen in lists).
+	for j, p := range r.w.Params {
+		if p.From == "" && !p.Secret {
+			r.w.Params[j].From, r.w.Params[j].Days = after(r.w.Params[:j], p.Default)
+		}
+	}
 }

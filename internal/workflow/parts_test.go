@@ -29,13 +29,7 @@ func recordParts(t *testing.T, labels []string, values ...string) *Workflow {
 	t.Helper()
 	form := partsForm(labels...)
 	seen := tool.Format(form, tool.SnapOptions{})
-	var calls []Call
-	for i, v := range values {
-		ref := fmt.Sprintf("e%d", i+1)
-		b, _ := json.Marshal(map[string]any{"ref": ref, "values": []string{v}})
-		calls = append(calls, Call{Tool: "select_option", Args: b, URL: form.URL, Seen: seen,
-			Elements: []tool.Element{{Ref: ref, Role: "combobox", Name: labels[i], Origin: site(form.URL)}}})
-	}
+	calls := choices(form, values...)
 	ref := fmt.Sprintf("e%d", len(labels)+1)
 	calls = append(calls, Call{Tool: "click", Args: json.RawMessage(`{"ref":"` + ref + `"}`), URL: form.URL, Seen: seen,
 		Elements: []tool.Element{{Ref: ref, Role: "button", Name: "Search", Origin: site(form.URL)}}})
@@ -43,6 +37,19 @@ func recordParts(t *testing.T, labels []string, values ...string) *Workflow {
 	require.NoError(t, err)
 	require.NoError(t, w.Check())
 	return w
+}
+
+// choices are the calls that choose values in form's lists, one each, in order.
+func choices(form *tool.Snap, values ...string) []Call {
+	seen := tool.Format(form, tool.SnapOptions{})
+	var calls []Call
+	for i, v := range values {
+		ref := fmt.Sprintf("e%d", i+1)
+		b, _ := json.Marshal(map[string]any{"ref": ref, "values": []string{v}})
+		calls = append(calls, Call{Tool: "select_option", Args: b, URL: form.URL, Seen: seen,
+			Elements: []tool.Element{{Ref: ref, Role: "combobox", Name: form.Tree[i].Node.Name, Origin: site(form.URL)}}})
+	}
+	return calls
 }
 
 // chosen is what each select_option step of w chooses with values.
@@ -97,6 +104,11 @@ func TestADateChosenInPartsIsOneDate(t *testing.T) {
 	values, err := w.WithDefaults(map[string]string{"departure": "{{today+1}}"})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"1", "2027-01", "4", "2027-01"}, chosen(t, w, dated(t, w, values, now)))
+	// A return typed as a date after a departure chosen in parts counts from it.
+	w, err = Record("Fly", "", choices(partsForm("Day", "Month", "Year", "Return"), "9", "December", "2026", "2026-12-12"))
+	require.NoError(t, err)
+	assert.Equal(t, []Param{{Name: "date", Label: "date", Default: "2026-12-09"}, {Name: "return", Label: "Return", Default: "2026-12-12", From: "date", Days: 3}}, w.Params)
+
 	// The same name on all three lists (the form's "Date of birth"): the number is the day.
 	w = recordParts(t, []string{"Date of birth", "Date of birth", "Date of birth"}, "14", "July", "1990")
 	assert.Equal(t, []Param{{Name: "date_of_birth", Label: "Date of birth", Default: "1990-07-14"}}, w.Params)

@@ -1202,10 +1202,13 @@ func TestAReplayKeepsTheRangesLength(t *testing.T) {
 // A day chosen on the calendar jQuery UI's datepicker opens under a field, each day a link named
 // only by its number: the workflow keeps the date (the month the calendar writes above the days
 // says which), and its replay for {{today+40}} turns the calendar with its own Next (a link with
-// no address, which the snapshot shows for its title) to that month, and books that day.
+// no address, which the snapshot shows for its title) to that month, and books that day. Where
+// the calendar's head chooses its month and year from lists (/lists), the month is read from
+// them, and the replay chooses the run's year and month there.
 func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
-	for _, lang := range []string{"en", "fr"} {
-		t.Run(lang, func(t *testing.T) {
+	for _, variant := range []string{"en", "fr", "en&selects=1", "fr&selects=1"} {
+		lang, selects := strings.CutSuffix(variant, "&selects=1")
+		t.Run(strings.ReplaceAll(variant, "&selects=1", "/lists"), func(t *testing.T) {
 			site := testkit.NewSite(t)
 			today := time.Now()
 			p := &plan{steps: []step{
@@ -1215,7 +1218,7 @@ func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 				clickOn(t, `link "`+strconv.Itoa(today.Day())+`"`),
 				clickOn(t, `button "Book"`),
 			}}
-			panel, _, m := p.runOn(t, site, "day-picker.html?lang="+lang, "book a visit for today")
+			panel, _, m := p.runOn(t, site, "day-picker.html?lang="+variant, "book a visit for today")
 			Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
 			if got := site.Forms()[0].Get("visit"); got != today.Format("2006-01-02") {
 				t.Fatalf("the agent booked %q", got)
@@ -1242,7 +1245,9 @@ func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 			if f := site.Forms(); len(f) != 2 || f[1].Get("visit") != want.Format("2006-01-02") && f[1].Get("visit") != want.AddDate(0, 0, 1).Format("2006-01-02") {
 				t.Errorf("the forms: %v (wanted %s)", f, want.Format("2006-01-02"))
 			}
-			if cards := cardsString(toolCards(t, panel)); !strings.Contains(cards, `Next`) && !strings.Contains(cards, `Suivant`) {
+			if cards := cardsString(toolCards(t, panel)); selects && !strings.Contains(cards, `in combobox “Select month”`) && !strings.Contains(cards, `in combobox “Select year”`) {
+				t.Errorf("no card shows the choice of the month in its list: %s", cards)
+			} else if !selects && !strings.Contains(cards, `Next`) && !strings.Contains(cards, `Suivant`) {
 				t.Errorf("no card shows the turn of the month: %s", cards)
 			}
 		})

@@ -87,7 +87,110 @@ func monthOfLine(line string) (month time.Time, label, layout string, ok bool) {
 			return m, strings.Join(strings.Fields(t), " "), l, true
 		}
 	}
+	// A month and a year chosen from lists: written as its month's list writes it, and the year.
+	if lists, ok := monthLists(line); ok {
+		label := lists.name + " " + strconv.Itoa(lists.month.Year())
+		if m, l, ok := monthIn(label); ok {
+			return m, label, l, true
+		}
+	}
 	return time.Time{}, "", "", false
+}
+
+// calendarLists are the lists a calendar's head chooses its month and year from (jQuery UI's
+// changeMonth and changeYear), as a line of a snapshot's text writes them: the month they
+// show, the words the month's list writes it with ("Dec", "décembre"), and their refs.
+type calendarLists struct {
+	month             time.Time
+	name              string
+	monthRef, yearRef string
+	names             []string // the options of the month's list, when the text writes them
+}
+
+// monthNamed reads s as the name of a month, in full or short, in English or French.
+func monthNamed(s string) (time.Month, bool) {
+	en, _ := english(strings.TrimSpace(s))
+	for _, l := range [...]string{"January", "Jan"} {
+		if t, err := time.Parse(l, strings.TrimSuffix(en, ".")); err == nil {
+			return t.Month(), true
+		}
+	}
+	return 0, false
+}
+
+// optionsAfter is what the text writes as the options of the element whose props begin s
+// (`] value="Dec" options="Jan","Feb",…`), up to the next element.
+func optionsAfter(s string) []string {
+	if next := strings.IndexByte(s[1:], '['); next >= 0 {
+		s = s[:next+1]
+	}
+	i := strings.Index(s, " options=")
+	if i < 0 {
+		return nil
+	}
+	var out []string
+	for rest := s[i+len(" options="):]; ; {
+		q, err := strconv.QuotedPrefix(rest)
+		if err != nil {
+			return out
+		}
+		o, _ := strconv.Unquote(q)
+		out = append(out, o)
+		rest, _ = strings.CutPrefix(rest[len(q):], ",")
+	}
+}
+
+// monthNames are the names to choose month by in a calendar's list of months: the option that
+// names it, or without its options, its names in full and short ("December", "Dec"; in
+// French for a list that writes French), the list having the one of them it writes.
+func (l calendarLists) monthNames(month time.Time) []string {
+	for _, o := range l.names {
+		if m, ok := monthNamed(o); ok && m == month.Month() {
+			return []string{o}
+		}
+	}
+	out := []string{month.Format("January"), month.Format("Jan")}
+	if _, fr := english(l.name); fr {
+		for i := range out {
+			out[i] = inFrench(out[i], l.name)
+		}
+	}
+	return out
+}
+
+// monthLists reads line as the head of a calendar that chooses its month and its year from
+// lists (`combobox "Select month" [e7] value="Dec" … combobox "Select year" [e8] value="2026"`).
+func monthLists(line string) (calendarLists, bool) {
+	var out calendarLists
+	var month time.Month
+	year := 0
+	for rest := line; ; {
+		i := strings.Index(rest, "] value=")
+		if i < 0 {
+			break
+		}
+		open := strings.LastIndexByte(rest[:i], '[')
+		q, err := strconv.QuotedPrefix(rest[i+len("] value="):])
+		if err != nil {
+			break
+		}
+		v, _ := strconv.Unquote(q)
+		if open >= 0 {
+			ref := rest[open+1 : i]
+			if n, err := strconv.Atoi(v); err == nil && len(v) == 4 && n >= 1900 && n <= 2100 {
+				year, out.yearRef = n, ref
+			} else if m, ok := monthNamed(v); ok {
+				month, out.name, out.monthRef = m, strings.TrimSpace(v), ref
+				out.names = optionsAfter(rest[i:])
+			}
+		}
+		rest = rest[i+len("] value=")+len(q):]
+	}
+	if out.monthRef == "" || out.yearRef == "" {
+		return calendarLists{}, false
+	}
+	out.month = time.Date(year, month, 1, 0, 0, 0, 0, time.UTC)
+	return out, true
 }
 
 // refAt is where the text writes ref's " [ref]" (-1: nowhere), from one walk of the text.
@@ -197,28 +300,34 @@ func gridLine(line string) bool {
 
 // calendarMonth is the month written above the element ref of snapshot when the element is a
 // day of a calendar's grid: the nearest month above it, with the grid between.
-func calendarMonth(snapshot, ref string) (label, layout string, month time.Time, ok bool) {
+// It returns where the line that writes the month begins, too.
+func calendarMonth(snapshot, ref string) (label, layout string, month time.Time, from int, ok bool) {
 	at := strings.Index(snapshot, " ["+ref+"]")
 	if at < 0 {
-		return "", "", time.Time{}, false
+		return "", "", time.Time{}, 0, false
 	}
 	lines := strings.Split(snapshot[:at], "\n")
+	from = at
 	grid := false
 	for i := len(lines) - 1; i >= 0 && i >= len(lines)-400; i-- {
+		from -= len(lines[i])
+		if i < len(lines)-1 {
+			from-- // its line's end
+		}
 		if m, l, lay, ok := monthOfLine(lines[i]); ok {
 			if !grid {
-				return "", "", time.Time{}, false
+				return "", "", time.Time{}, 0, false
 			}
-			return l, lay, m, true
+			return l, lay, m, from, true
 		}
 		if i < len(lines)-1 {
 			if _, ok := heading(lines[i]); ok {
-				return "", "", time.Time{}, false
+				return "", "", time.Time{}, 0, false
 			}
 		}
 		grid = grid || gridLine(lines[i])
 	}
-	return "", "", time.Time{}, false
+	return "", "", time.Time{}, 0, false
 }
 
 // dayCell is an element of a calendar's grid named by a day's number, at pos in the text, in
@@ -263,13 +372,12 @@ func months(marks []int, days []dayCell) [][]dayCell {
 // dateOfDay is the date ref names in snapshot as a day of a calendar by its number, with the
 // words its calendar writes its month with: "", "" when it is no such day.
 func dateOfDay(snapshot, ref, role string, n int) (date, label string) {
-	label, _, month, ok := calendarMonth(snapshot, ref)
+	label, _, month, start, ok := calendarMonth(snapshot, ref)
 	if !ok {
 		return "", ""
 	}
 	// Its place among the grid's days says whether it is of the month written above it, or
 	// of one beside it drawn in the grid's first or last row.
-	start := strings.LastIndex(snapshot[:strings.Index(snapshot, " ["+ref+"]")], label)
 	var days []dayCell
 	textElements(snapshot, start, func(r, name, at string, pos int) bool {
 		if d, isDay := dayNumber(name); isDay && r == role {
@@ -370,11 +478,24 @@ func (m *Matcher) day(t Target, frame string) (string, error) {
 	if !next && !want.Before(shown[0]) {
 		return "", miss // between two months it shows: not a month to turn to
 	}
+	// A calendar that chooses its month and year from lists: the run's year, then its month.
+	line := m.text[marks[0]:]
+	if end := strings.IndexByte(line, '\n'); end >= 0 {
+		line = line[:end]
+	}
+	if lists, ok := monthLists(line); ok {
+		if want.Year() != lists.month.Year() {
+			miss.turn = aside{tool: "select_option", ref: lists.yearRef, values: []string{strconv.Itoa(want.Year())}}
+		} else {
+			miss.turn = aside{tool: "select_option", ref: lists.monthRef, values: lists.monthNames(want)}
+		}
+		return "", miss
+	}
 	var at []int
 	for _, mk := range marks {
 		at = append(at, m.lineAt(mk))
 	}
-	miss.turn = m.turner(frame, next, at)
+	miss.turn = click(m.turner(frame, next, at))
 	return "", miss
 }
 

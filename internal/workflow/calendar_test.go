@@ -383,3 +383,33 @@ func TestADayOfABootstrapCalendarFollowsTheRunsDate(t *testing.T) {
 	d, _ := dateOfDay(jseen, got.Ref, "cell", 3)
 	assert.Equal(t, "January 3, 2027", d, "the 3 it clicked is January's")
 }
+
+// A calendar's head that chooses its month and year from lists (jQuery UI's changeMonth and
+// changeYear) says the month it shows; the month is chosen by the option that names it.
+func TestACalendarsMonthInItsLists(t *testing.T) {
+	line := `- combobox "Select month" [e7] value="Dec" options="Jan","Feb","Mar","Apr","May","Jun","Jul","Aug","Sep","Oct","Nov","Dec" combobox "Select year" [e8] value="2026" options="2025","2026","2027"`
+	l, ok := monthLists(line)
+	require.True(t, ok)
+	assert.Equal(t, calendarLists{month: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), name: "Dec", monthRef: "e7", yearRef: "e8",
+		names: []string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}}, l)
+	assert.Equal(t, []string{"Sep"}, l.monthNames(time.Date(2027, 9, 1, 0, 0, 0, 0, time.UTC)))
+	m, label, layout, ok := monthOfLine(line)
+	require.True(t, ok)
+	assert.Equal(t, []any{time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), "Dec 2026", "Jan 2006"}, []any{m, label, layout})
+
+	fr := `combobox "Mois" [e7] value="déc." combobox "Année" [e8] value="2026"`
+	l, ok = monthLists(fr)
+	require.True(t, ok)
+	assert.Equal(t, []string{"janvier", "janv."}, l.monthNames(time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)), "no options written: both names, in French")
+	_, label, _, _ = monthOfLine(fr)
+	assert.Equal(t, "déc. 2026", label)
+
+	for _, no := range []string{
+		`combobox "Select month" [e7] value="Dec"`,                                  // no year's list
+		`combobox "Size" [e7] value="Medium" combobox "Select year" [e8] value="2026"`, // no month's
+		`textbox "Year" [e8] value="2026"`,
+	} {
+		_, ok := monthLists(no)
+		assert.False(t, ok, no)
+	}
+}

@@ -49,9 +49,25 @@ type Miss struct {
 	Target Target
 	Why    string
 	Says   i18n.Text
-	// turn is the control that turns a calendar toward the month of a day it does not show
-	// (Matcher.day): the replay clicks it and looks again.
-	turn string
+	// turn is what turns a calendar toward the month of a day it does not show (Matcher.day):
+	// the replay clicks its Next or Prev, or chooses in its list of months or years, and looks
+	// again.
+	turn aside
+}
+
+// aside is a call a replay makes on its own on the way to a step: a click on ref, or
+// (select_option) the choice in the list ref of the first of values it has.
+type aside struct {
+	tool, ref string
+	values    []string
+}
+
+// click is the aside that clicks ref, none when ref is "".
+func click(ref string) aside {
+	if ref == "" {
+		return aside{}
+	}
+	return aside{tool: "click", ref: ref}
 }
 
 func (m *Miss) Error() string { return m.Why }
@@ -109,7 +125,7 @@ func (m *Matcher) Match(t Target) (string, error) {
 		day := t
 		day.Name = v
 		ms := miss(day, nil, nil)
-		ms.turn = m.dayTurner(t, frame, v)
+		ms.turn = click(m.dayTurner(t, frame, v))
 		return "", ms
 	}
 	var found, sameRole, sameName []candidate

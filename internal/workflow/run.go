@@ -384,14 +384,19 @@ func (r *Runner) place(ctx context.Context, k int, s Step, tabID int) ([]string,
 		if ctx.Err() != nil {
 			return nil, stopped(k, StopStopped, sayStoppedBefore.With())
 		}
-		if turn != "" && r.Aside != nil && turned < MaxTurns {
-			// A calendar that shows another month than the run's day's: turn it, look again.
+		if turn.ref != "" && r.Aside != nil && turned < MaxTurns {
+			// A calendar that shows another month than the run's day's: turn it (or choose the
+			// month in its list), look again.
 			turned++
-			args, _ := json.Marshal(map[string]any{"ref": turn})
+			in := map[string]any{"ref": turn.ref}
+			if turn.tool == "select_option" {
+				in["values"] = turn.values
+			}
+			args, _ := json.Marshal(in)
 			if tabID != 0 {
 				args = withArg(args, "tabId", tabID)
 			}
-			if o := r.Aside(ctx, k, "click", args); !o.OK {
+			if o := r.Aside(ctx, k, turn.tool, args); !o.OK {
 				says := o.Says
 				if says.IsZero() {
 					says = i18n.Verbatim(o.Text)
@@ -419,16 +424,16 @@ func (r *Runner) place(ctx context.Context, k int, s Step, tabID int) ([]string,
 // try reads the page once and finds the step's elements on it, or says why it cannot.
 // turn, when it cannot, is the control to click first (Miss.turn). Elements found that the
 // page keeps disabled are refs with a why: found, not ready.
-func (r *Runner) try(ctx context.Context, s Step, tabID int) (refs []string, why error, kind, turn string) {
+func (r *Runner) try(ctx context.Context, s Step, tabID int) (refs []string, why error, kind string, turn aside) {
 	rctx, cancel := context.WithTimeout(ctx, tool.PageTimeout)
 	snap, err := r.Read(rctx, tabID)
 	cancel()
 	if err != nil {
-		return nil, sayUnreadable.Error(err), StopMoved, ""
+		return nil, sayUnreadable.Error(err), StopMoved, aside{}
 	}
 	now := site(snap.URL)
 	if s.Origin != "" && now != s.Origin {
-		return nil, r.signIn(snap, sayElsewhere.With(s.Origin, now)), StopMoved, ""
+		return nil, r.signIn(snap, sayElsewhere.With(s.Origin, now)), StopMoved, aside{}
 	}
 	m := NewMatcher(snap, now)
 	for _, t := range s.Targets {
@@ -441,7 +446,7 @@ func (r *Runner) try(ctx context.Context, s Step, tabID int) (refs []string, why
 			if errors.As(err, &miss) {
 				return nil, r.signIn(snap, miss.Says), StopMissing, miss.turn
 			}
-			return nil, err, StopMissing, ""
+			return nil, err, StopMissing, aside{}
 		}
 		// A control the page has not enabled yet (a Send enabled once the form checks, a
 		// Resend after a count) is waited for, as a person waits: the step's call would fail.
@@ -450,7 +455,7 @@ func (r *Runner) try(ctx context.Context, s Step, tabID int) (refs []string, why
 		}
 		refs = append(refs, ref)
 	}
-	return refs, why, kind, ""
+	return refs, why, kind, aside{}
 }
 
 // usesEnabled are the tools whose elements must be enabled to take the call.

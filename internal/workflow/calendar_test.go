@@ -405,7 +405,7 @@ func TestACalendarsMonthInItsLists(t *testing.T) {
 	assert.Equal(t, "déc. 2026", label)
 
 	for _, no := range []string{
-		`combobox "Select month" [e7] value="Dec"`,                                  // no year's list
+		`combobox "Select month" [e7] value="Dec"`,                                     // no year's list
 		`combobox "Size" [e7] value="Medium" combobox "Select year" [e8] value="2026"`, // no month's
 		`textbox "Year" [e8] value="2026"`,
 	} {

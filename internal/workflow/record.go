@@ -266,7 +266,7 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 	case "type":
 		if v, ok := args["text"].(string); ok {
 			t := target(0)
-			args["text"] = r.param(t, v, secretValue(c, t.Field))
+			args["text"] = r.typed(t, v, secretValue(c, t.Field))
 		}
 	case "select_option":
 		if vs, ok := args["values"].([]any); ok {
@@ -298,7 +298,7 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 					k++
 				}
 				if v, ok := m["value"].(string); ok {
-					m["value"] = r.param(t, v, secretValue(Call{}, t.Field))
+					m["value"] = r.typed(t, v, secretValue(Call{}, t.Field))
 				}
 			}
 		}
@@ -392,6 +392,20 @@ func (r *recorder) param(t Target, value string, secret bool) string {
 	}
 	r.w.Params = append(r.w.Params, p)
 	return "{{" + name + "}}"
+}
+
+// typed is a value typed into t as the step keeps it: its parameter, or for a stay's dates in
+// one field ("2026-12-10 to 2026-12-13", as range pickers write them), each date's, the last
+// counting from the first.
+func (r *recorder) typed(t Target, value string, secret bool) string {
+	if !secret {
+		for _, sep := range [...]string{" to ", " - ", " – ", " — ", " au ", " → "} {
+			if a, b, ok := strings.Cut(value, sep); ok && isDate(a) && isDate(b) {
+				return r.param(t, a, false) + sep + r.param(t, b, false)
+			}
+		}
+	}
+	return r.param(t, value, secret)
 }
 
 // FollowsWithin is how many days after the date typed before it a date may be and still count

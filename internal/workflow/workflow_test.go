@@ -1144,6 +1144,19 @@ func TestAStaysLastDayCountsFromItsFirst(t *testing.T) {
 	got = run(w, map[string]string{"check_in": "{{today}}"}, now)
 	assert.Equal(t, []string{"Thursday, December 31, 2026", "03/01/2027"}, []string{got["check_in"], got["check_out"]})
 
+	// A stay's dates typed into one field as a range picker writes them: two dates, the last
+	// counting from the first.
+	rng, err := Record("Stay", "", []Call{typing("e2", "2026-12-10 to 2026-12-13")})
+	require.NoError(t, err)
+	assert.Equal(t, []Param{{Name: "check_in", Label: "Check-in", Default: "2026-12-10"},
+		{Name: "check_in_2", Label: "Check-in", Default: "2026-12-13", From: "check_in", Days: 3}}, rng.Params)
+	assert.JSONEq(t, `{"ref":"@1","text":"{{check_in}} to {{check_in_2}}"}`, string(rng.Steps[1].Args))
+	rng.CreatedAt = w.CreatedAt
+	got = run(rng, map[string]string{"check_in": "{{today+1}}"}, now)
+	args, err := Fill(rng.Steps[1].Args, got)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"ref":"@1","text":"2027-01-01 to 2027-01-04"}`, string(args))
+
 	// Two days the same, or a last day before the first, or months after it: each its own.
 	w = record("1990-04-02", "2026-12-10", "2026-12-08")
 	assert.Empty(t, w.Params[2].From)

@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"slices"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/skiff-ai/skiff/internal/testkit"
+	"github.com/skiff-ai/skiff/internal/workflow"
 )
 
 // setLanguage switches the panel's language as saving Settings does: the setting is stored and
@@ -187,7 +189,7 @@ func TestNoEnglishLeftInTheFrenchPanel(t *testing.T) {
 	SendMessage(t, panel, "hello")
 	WaitJS(t, panel, lastAssistant+`?.dataset.status === "error"`)
 	site := testkit.NewSite(t)
-	_, wf := reserveWorkflow(t, site)
+	wf := withDatesAndAResult(t, site)
 	JS[bool](t, panel, `Promise.all([
 		skiffTest.call("memory.add", {content: "The user drinks tea."}),
 		skiffTest.call("session.import", {data: JSON.stringify({format: "skiff.sessions", version: 1, sessions: [{id: "untitled1", title: "", messages: [{id: "m1", role: "user", content: "hi"}]}]})}),
@@ -256,6 +258,28 @@ func TestNoEnglishLeftInTheFrenchPanel(t *testing.T) {
 			WaitJS(t, panel, `document.body.dataset.view === "chat"`)
 		}
 	}
+}
+
+// withDatesAndAResult is reserveWorkflow's workflow without a password, with a stay's dates (the
+// last counting from the first) and an address found for the restaurant: its forms show each
+// kind of parameter and step there is.
+func withDatesAndAResult(t *testing.T, site *testkit.Site) string {
+	t.Helper()
+	_, wf := reserveWorkflow(t, site)
+	var w workflow.Workflow
+	if err := json.Unmarshal([]byte(wf), &w); err != nil {
+		t.Fatal(err)
+	}
+	w.Params = append(w.Params, workflow.Param{Name: "date", Label: "Check-in", Default: "2026-12-10"},
+		workflow.Param{Name: "date_2", Label: "Check-out", Default: "2026-12-13", From: "date", Days: 3})
+	result := site.Page("booking.html?at=Luigi")
+	w.Steps = append(w.Steps, workflow.Step{Tool: "wait_for", Args: json.RawMessage(`{"text":"{{date}} {{date_2}}"}`)},
+		workflow.Step{Tool: "navigate", Args: json.RawMessage(`{"url":` + strconv.Quote(result) + `}`), URL: result, Origin: site.URL, For: "restaurant"})
+	b, err := json.Marshal(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // englishShown is what the panel shows (its lines of text, and the labels, titles and

@@ -834,7 +834,7 @@ var (
 	stepSwitch    = i18n.Sentence{Key: "wfStepSwitch", English: "switch to the run's tab $1"}
 	stepClose     = i18n.Sentence{Key: "wfStepClose", English: "close the run's tab $1"}
 	stepFollows   = i18n.Sentence{Key: "wfStepFollows", English: "$1 (or the first named with $2)"}
-	stepMadeFor   = i18n.Sentence{Key: "wfStepMadeFor", English: "$1 (found for $2)"}
+	stepMadeFor   = i18n.Sentence{Key: "wfStepMadeFor", English: "$1 (or the page's link of its kind for $2)"}
 	stepIfShown   = i18n.Sentence{Key: "wfStepIfShown", English: "$1, if the page shows it"}
 )
 

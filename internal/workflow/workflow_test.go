@@ -822,7 +822,7 @@ func TestAnAddressTakesTheRunsValues(t *testing.T) {
 	assert.Equal(t, "https://food.test/search/{{search_restaurants}}?city={{city}}&x={{search_restaurants}}#top", url(2))
 	assert.Equal(t, "https://food.test/r/luigis-trattoria/book", url(3))
 	assert.Equal(t, "search_restaurants", w.Steps[3].For)
-	assert.True(t, strings.HasSuffix(w.Steps[3].What, "/r/luigis-trattoria/book (found for {{search_restaurants}})"), w.Steps[3].What)
+	assert.True(t, strings.HasSuffix(w.Steps[3].What, "/r/luigis-trattoria/book (or the page's link of its kind for {{search_restaurants}})"), w.Steps[3].What)
 	assert.Empty(t, w.Steps[4].For, "“art” is not “cafe”: made for no value")
 	news, err := Record("News", "", []Call{
 		{Tool: "type", Args: json.RawMessage(`{"ref":"e1","text":"new"}`), Elements: box, URL: page.URL, Seen: seen},

@@ -40,7 +40,7 @@ function draw() {
     const params = (w.params || []).map((p) => p.label || p.name).join(", ");
     li.querySelector(".wf-name").textContent = w.name;
     li.querySelector(".wf-about").textContent = " · " + t("wfSteps", w.steps.length) + (params ? " · " + params : "");
-    li.querySelector(".wf-steps").replaceChildren(...w.steps.map((s) => el("li", { textContent: say(s.whatText, s.what || s.tool) })));
+    li.querySelector(".wf-steps").replaceChildren(...w.steps.map((s) => el("li", { textContent: stepWords(s) })));
   });
 }
 
@@ -57,6 +57,17 @@ function buildRow(w) {
       el("button", { type: "button", className: "wf-export", textContent: t("wfExport") }),
       el("button", { type: "button", className: "wf-delete danger", textContent: t("wfDelete") })));
   return li;
+}
+
+// stepWords is a step as the view lists it, a part of a date it writes named as a person says
+// it ("{{departure:d}}": the day of {{departure}}).
+function stepWords(s) {
+  return say(s.whatText, s.what || s.tool).replace(/\{\{([a-z0-9_]+):([^}]+)\}\}/g, (all, name, pattern) => {
+    const p = pattern.replace(/:[Ff]r$/, "");
+    const has = (c) => p.includes(c);
+    const key = has("d") ? "wfPartDay" : has("m") && has("y") ? "wfPartMonthYear" : has("m") ? "wfPartMonth" : has("y") ? "wfPartYear" : "";
+    return key ? t(key, "{{" + name + "}}") : all;
+  });
 }
 
 // The run form: one field per parameter, the recorded value filled in (a date that follows
@@ -129,7 +140,7 @@ function editForm(w) {
   const madeFor = new WeakMap(draft.steps.filter((s) => s.for).map((s) => [s, s.for]));
   const drawSteps = () => {
     steps.replaceChildren(...draft.steps.map((s, i) => el("li", {},
-      el("span", { textContent: say(s.whatText, s.what || s.tool) }),
+      el("span", { textContent: stepWords(s) }),
       // A step on an element the page shows only at times (a pop-up): the replay goes on
       // without it when it is not there.
       (s.targets || []).length ? el("label", { className: "check wf-optional" },

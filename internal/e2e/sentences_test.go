@@ -273,7 +273,7 @@ func withDatesAndAResult(t *testing.T, site *testkit.Site) string {
 	w.Params = append(w.Params, workflow.Param{Name: "date", Label: "Check-in", Default: "2026-12-10"},
 		workflow.Param{Name: "date_2", Label: "Check-out", Default: "2026-12-13", From: "date", Days: 3})
 	result := site.Page("booking.html?at=Luigi")
-	w.Steps = append(w.Steps, workflow.Step{Tool: "wait_for", Args: json.RawMessage(`{"text":"{{date}} {{date_2}}"}`)},
+	w.Steps = append(w.Steps, workflow.Step{Tool: "wait_for", Args: json.RawMessage(`{"text":"{{date:d}} {{date:mmmm yyyy}} {{date_2}}"}`)},
 		workflow.Step{Tool: "navigate", Args: json.RawMessage(`{"url":` + strconv.Quote(result) + `}`), URL: result, Origin: site.URL, For: "restaurant"})
 	b, err := json.Marshal(w)
 	if err != nil {

@@ -1341,7 +1341,7 @@ func TestAReplayChoosesTheDatesPartsFromOneDate(t *testing.T) {
 	panel, _, m := p.runOn(t, site, "flight-parts.html", "find a flight out on the 10th, back on the 13th")
 	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
 	steps := saveWorkflow(t, panel, "Find a flight")
-	if len(steps) != 6 || steps[1] != "choose {{departure:d}} in combobox “Departure day”" || steps[2] != "choose {{departure:mmmm yyyy}} in combobox “Departure month”" {
+	if len(steps) != 6 || steps[1] != "choose the day of {{departure}} in combobox “Departure day”" || steps[2] != "choose the month and year of {{departure}} in combobox “Departure month”" {
 		t.Fatalf("the workflow's steps: %q", steps)
 	}
 	m.Close()

@@ -27,7 +27,7 @@ const MaxDays = 3660
 
 // Dated is values with each date counted from today (now, in the browser's time zone), or from
 // another parameter's date ({{check_in+3}}: a stay's last day counted from its first), written
-// out; the others as they are. A value that counts from a parameter of the workflow that holds
+// out, as is a date said in words for a date ("tomorrow", "demain"); the others as they are. A value that counts from a parameter of the workflow that holds
 // no date in this run is an error in words.
 func Dated(w *Workflow, values map[string]string, now time.Time) (map[string]string, error) {
 	out := make(map[string]string, len(values))
@@ -60,6 +60,8 @@ func Dated(w *Workflow, values map[string]string, now time.Time) (map[string]str
 		}
 		if from, n, ok := countedFrom(v); ok && (from == "today" || w.find(from) >= 0) {
 			left = append(left, counted{p, from, n})
+		} else if n, ok := dayWord(v); ok && isDate(p.Default) {
+			left = append(left, counted{p, "today", n})
 		} else if day, ok := dayIn(v, layoutOf(p.Default, recorded), now); ok {
 			days[p.Name] = day
 		}
@@ -84,6 +86,21 @@ func Dated(w *Workflow, values map[string]string, now time.Time) (map[string]str
 		left = still
 	}
 	return out, nil
+}
+
+// dayWord reads a day said in words from today ("tomorrow", "demain"): how many days on.
+func dayWord(v string) (int, bool) {
+	switch strings.ToLower(strings.Join(strings.Fields(strings.ReplaceAll(v, "’", "'")), " ")) {
+	case "today", "aujourd'hui":
+		return 0, true
+	case "tomorrow", "demain":
+		return 1, true
+	case "the day after tomorrow", "day after tomorrow", "après-demain", "apres-demain":
+		return 2, true
+	case "yesterday", "hier":
+		return -1, true
+	}
+	return 0, false
 }
 
 // dayWritten is day written as value was, a date recorded by the workflow (ISO when it is none).

@@ -494,7 +494,7 @@ func (w *Workflow) Schema() map[string]any {
 		case p.Default != "":
 			d["default"] = p.Default
 			if isDate(p.Default) {
-				d["description"] = strings.TrimSpace(p.Label + " (a date; {{today}}, {{today+1}}, {{today-7}} count from the day of the run)")
+				d["description"] = strings.TrimSpace(p.Label + " (a date; {{today}}, {{today+1}} or tomorrow, {{today-7}} count from the day of the run)")
 			}
 		default:
 			required = append(required, p.Name)

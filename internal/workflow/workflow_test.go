@@ -760,6 +760,9 @@ func TestADateCountedFromTheDayOfTheRun(t *testing.T) {
 		"text": "2027-02-27", "other": "{{today+x}}", "far": "{{today+9999}}", "plain": "Chez Ana",
 		"words": "February 28, 2027", "day": "Mon, 1 Mar 2027", "short": "Feb 27",
 		"nth": "Monday, March 1st, 2027", "nth2": "February 21st"}, got)
+	// A day said in words, for a date: counted so; for another value, text as it is.
+	got = dated(t, w, map[string]string{"iso": " Tomorrow ", "eu": "demain", "us": "aujourd’hui", "words": "yesterday", "text": "tomorrow"}, now)
+	assert.Equal(t, map[string]string{"iso": "2027-02-28", "eu": "28/02/2027", "us": "02/27/2027", "words": "February 26, 2027", "text": "tomorrow"}, got)
 	// An outside agent reads it in the values' schema.
 	props := w.Schema()["properties"].(map[string]any)
 	assert.Contains(t, props["eu"].(map[string]any)["description"], "{{today+1}}")

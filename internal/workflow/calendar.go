@@ -121,8 +121,8 @@ func monthNamed(s string) (time.Month, bool) {
 // optionsAfter is what the text writes as the options of the element whose props begin s
 // (`] value="Dec" options="Jan","Feb",…`), up to the next element.
 func optionsAfter(s string) []string {
-	if next := strings.IndexByte(s[1:], '['); next >= 0 {
-		s = s[:next+1]
+	if next := strings.IndexByte(s, '['); next > 0 {
+		s = s[:next] // (s begins at its own ref's "]")
 	}
 	i := strings.Index(s, " options=")
 	if i < 0 {

@@ -133,3 +133,23 @@ func TestADateChosenInPartsIsOneDate(t *testing.T) {
 	_, err = Fill(json.RawMessage(`{"text":"{{date:q}} {{date:}}"}`), map[string]string{"date": "2026-12-09"})
 	require.NoError(t, err, "not placeholders: text as it is")
 }
+
+// What a page or a value gives the readers of dates, of results' addresses and of calendars'
+// lists is anyone's text: none of them panics on it.
+func FuzzTheDateReaders(f *testing.F) {
+	f.Add("https://a.test/p/luigi-12/book?x=1", "Luigi", "https://a.test/p/chez-ana-13?y=2", "Chez Ana")
+	f.Add(`combobox "M" [e7] value="Dec" options="Jan","Dec" combobox "Y" [e8] value="2026"`, "2026-12-09", "] value=", "mmmm yyyy:Fr")
+	f.Add("", "", "", "")
+	f.Fuzz(func(t *testing.T, raw, was, href, now string) {
+		resultShape(raw, was)
+		sameResult(raw, was, href, now)
+		partLayout(now)
+		datePart(was, now)
+		dayWord(now)
+		daysAfter(raw, href)
+		monthLists(raw)
+		optionsAfter(href)
+		partOf(Param{Label: raw, Default: was})
+		countedFrom(href)
+	})
+}

@@ -1247,7 +1247,7 @@ func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 			}
 			if cards := cardsString(toolCards(t, panel)); selects && !strings.Contains(cards, `in combobox “Select month”`) && !strings.Contains(cards, `in combobox “Select year”`) {
 				t.Errorf("no card shows the choice of the month in its list: %s", cards)
-			} else if !selects && !strings.Contains(cards, `Next`) && !strings.Contains(cards, `Suivant`) {
+			} else if !selects && !strings.Contains(cards, `click link “Next”`) && !strings.Contains(cards, `click link “Suivant”`) {
 				t.Errorf("no card shows the turn of the month: %s", cards)
 			}
 		})

@@ -146,7 +146,10 @@ func (e *Element) Says() i18n.Text {
 		return elPage.With()
 	}
 	kind := e.Role
-	if kind == "" {
+	switch {
+	case kind == "" && e.Tag == "a":
+		kind = "link" // a link with no address its page made a control (jQuery UI's Prev and Next)
+	case kind == "":
 		kind = e.Tag
 	}
 	what := role(kind)

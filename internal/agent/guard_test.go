@@ -374,3 +374,29 @@ func TestAPressThatTakesThePageElsewhereWentOut(t *testing.T) {
 	assert.Contains(t, out.Text, "Clicked button “Save” [e2]")
 	assert.NotContains(t, out.Text, "did not reach")
 }
+
+// An outside client's navigate to an address the links it read listed keeps that link's name,
+// as a chat's does (recordedCalls): a result's address made of an id follows the value its
+// name held.
+func TestAClientsStepKeepsTheNameOfTheLinkItFollowed(t *testing.T) {
+	links := "- [e3] \"Luigi's Trattoria\" https://food.test/r/8812\n"
+	nav := func(u string) workflow.Call {
+		return workflow.Call{Tool: "navigate", Args: json.RawMessage(`{"url":"` + u + `"}`)}
+	}
+	task := &Task{}
+	task.noteStep(workflow.Call{Tool: "links"}, links)
+	task.noteStep(nav("https://food.test/r/8812"), "")
+	task.noteStep(nav("https://food.test/about"), "")
+	steps := task.Steps()
+	require.Len(t, steps, 2, "the read is no step")
+	assert.Equal(t, "Luigi's Trattoria", steps[0].Link)
+	assert.Empty(t, steps[1].Link)
+
+	chat := []store.Message{
+		{Role: "tool", Content: links, Tool: &store.ToolRun{Name: "links"}},
+		{Role: "tool", Tool: &store.ToolRun{Name: "navigate", Args: json.RawMessage(`{"url":"https://food.test/r/8812"}`)}},
+	}
+	calls := recordedCalls(chat)
+	require.Len(t, calls, 1)
+	assert.Equal(t, "Luigi's Trattoria", calls[0].Link)
+}

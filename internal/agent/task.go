@@ -52,6 +52,7 @@ type Task struct {
 	// seen the last snapshot it read: the last keptSteps, in memory and in Keeper.
 	steps []workflow.Call
 	seen  string
+	links string // what the last links it read said (in memory only)
 	// Keeper, when set, keeps the task's steps beyond the worker's memory: a worker Chrome
 	// stops and starts again between an outside client's calls and its workflow_save forgets
 	// none of them (RestoreSteps gives them back).
@@ -117,8 +118,13 @@ func (t *Task) noteStep(c workflow.Call, text string) {
 			t.Keeper.Saw(text)
 		}
 		return
+	case c.Tool == "links":
+		t.links = text
+		t.mu.Unlock()
+		return
 	case workflow.Keeps(c.Tool) || c.Tool == "upload_file":
 		c.Seen = t.seen
+		c.ReadLinks(t.links)
 		c = workflow.Kept(c)
 		t.steps = append(t.steps, c)
 		if len(t.steps) > keptSteps {

@@ -16,26 +16,33 @@ import (
 )
 
 // recordedCalls are a chat's tool calls as internal/workflow records them: the ones that ran
-// and succeeded, each with the last snapshot the model had read before it.
+// and succeeded, each with the last snapshot the model had read before it (and an address it
+// went to, with the name the last links it read gave it).
 func recordedCalls(ms []store.Message) []workflow.Call {
 	var out []workflow.Call
-	seen := ""
+	seen, links := "", ""
 	for _, m := range ms {
 		// A call the page refused (a form the browser stopped, a field marked not valid) did
 		// not do its part: the run did it again once the model had mended what was wrong.
 		if m.Role != "tool" || m.Tool == nil || m.Status != "" || m.Tool.IsError || m.Tool.Refused != "" {
 			continue
 		}
-		if m.Tool.Name == "snapshot" {
+		switch m.Tool.Name {
+		case "snapshot":
 			seen = m.Content
+			continue
+		case "links":
+			links = m.Content
 			continue
 		}
 		at := m.Tool.At
 		if at == "" {
 			at = m.Tool.URL
 		}
-		out = append(out, workflow.Call{Tool: m.Tool.Name, Args: asRan(m.Tool.Name, m.Tool.Args), Elements: m.Tool.Elements, URL: at,
-			Sensitive: m.Tool.Sensitive, Checked: m.Tool.Checked, Seen: seen, Tab: m.Tool.In, Opened: m.Tool.Opened})
+		c := workflow.Call{Tool: m.Tool.Name, Args: asRan(m.Tool.Name, m.Tool.Args), Elements: m.Tool.Elements, URL: at,
+			Sensitive: m.Tool.Sensitive, Checked: m.Tool.Checked, Seen: seen, Tab: m.Tool.In, Opened: m.Tool.Opened}
+		c.ReadLinks(links)
+		out = append(out, c)
 	}
 	return out
 }

@@ -1132,6 +1132,31 @@ func TestAReplayGoesToTheResultFoundForItsValue(t *testing.T) {
 	}
 }
 
+// The same with a result's address made of a number (booking.html?id=2), which the agent read
+// in the page's links: the link's name held the searched value, so a replay for another value
+// goes to the address of the link named with it, never to the recorded result.
+func TestAReplayGoesToTheResultNamedForItsValue(t *testing.T) {
+	site := testkit.NewSite(t)
+	result := site.Page("booking.html?id=2")
+	p := &plan{steps: []step{
+		calls(call("navigate", obj{"url": site.Page("restaurants.html?q=Luigi&ids=1")})),
+		calls(call("links", obj{"filter": "booking"})),
+		calls(call("navigate", obj{"url": result})),
+	}}
+	panel, tab, m := p.runOn(t, site, "restaurants.html", "Find the restaurants called Luigi and open the trattoria")
+	steps := saveWorkflow(t, panel, "Find a table")
+	if len(steps) != 2 || steps[1] != "open "+result+" (or the page's link of its kind for {{search}})" {
+		t.Fatalf("the workflow's steps: %q; the run: %s", steps, p.all())
+	}
+	m.Close()
+	if last := replayFromView(t, panel, map[string]string{"search": "Chez Ana"}, false); !strings.Contains(last, "ran all 2 steps") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	if got := JS[string](t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => t.url)`, tab)); !strings.HasSuffix(got, "booking.html?id=4") {
+		t.Errorf("the replay opened %q, not Chez Ana Bistro's booking.html?id=4", got)
+	}
+}
+
 // A day chosen on a calendar as flatpickr draws it (each day a span named by its date): the
 // workflow keeps the date as a value, and its replay for {{today+2}} chooses the day after
 // tomorrow, whatever day it runs, and books it.

@@ -28,6 +28,39 @@ type Call struct {
 	// Opened the tabs it opened (a link to a new tab, tab_open).
 	Tab    int   `json:"tab,omitempty"`
 	Opened []int `json:"opened,omitempty"`
+	// Link, for a navigate or tab_open, is the name of the page's link to its address that the
+	// run read before it (the links tool): a result's own address made of an id ("…/r/8812")
+	// is a result named with a value all the same.
+	Link string `json:"link,omitempty"`
+}
+
+// ReadLinks sets c's Link from what the links tool last said (text), when c goes to an
+// address it listed.
+func (c *Call) ReadLinks(text string) {
+	if c.Tool != "navigate" && c.Tool != "tab_open" || text == "" {
+		return
+	}
+	var in struct {
+		URL string `json:"url"`
+	}
+	if json.Unmarshal(c.Args, &in) != nil || in.URL == "" {
+		return
+	}
+	for _, line := range strings.Split(text, "\n") {
+		rest, ok := strings.CutPrefix(line, "- [")
+		i := strings.Index(rest, "] ")
+		if !ok || i < 0 {
+			continue
+		}
+		q, err := strconv.QuotedPrefix(rest[i+2:])
+		if err != nil {
+			continue
+		}
+		if strings.TrimSpace(rest[i+2+len(q):]) == in.URL {
+			c.Link, _ = strconv.Unquote(q)
+			return
+		}
+	}
 }
 
 // Record makes a workflow of a run's calls (the ones that ran and succeeded; the caller leaves
@@ -312,7 +345,12 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 		}
 	case "navigate", "tab_open":
 		if v, ok := args["url"].(string); ok {
-			args["url"], s.For = r.address(v)
+			at, made := r.address(v)
+			if made == "" && c.Link != "" && at == v {
+				// A result's own address made of an id, its link named with a value.
+				made = r.madeFor(c.Link)
+			}
+			args["url"], s.For = at, made
 		}
 	case "dialog":
 		if v, ok := args["promptText"].(string); ok {

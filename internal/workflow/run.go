@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -231,16 +232,20 @@ func (r *Runner) resultFor(ctx context.Context, args json.RawMessage, was, now s
 	if r.Links == nil || json.Unmarshal(args, &in) != nil {
 		return "", false
 	}
-	prefix, ok := resultShape(in.URL, was)
-	if !ok {
-		return "", false
+	// The links of its kind: the address holds the value's words, or (an id) the link's name.
+	prefix, named := resultShape(in.URL, was)
+	if !named {
+		prefix = now
 	}
 	deadline := time.Now().Add(cmp.Or(r.Wait, FindWait))
 	for {
 		links, _ := r.Links(ctx, tab, prefix) // a page not read yet: read again, as below
 		for _, l := range links {
-			if u, ok := sameResult(in.URL, was, l.Href, now); ok {
+			if u, ok := sameResult(in.URL, was, l.Href, now); ok && named {
 				return u, true
+			}
+			if !named && holdsWords(l.Text, now) && onePartAway(in.URL, l.Href) {
+				return l.Href, true
 			}
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
@@ -330,6 +335,51 @@ func sameResult(raw, was, href, now string) (string, bool) {
 		return "", false
 	}
 	return "", false
+}
+
+// onePartAway says whether href is an address like raw but for one part: the same site, and the
+// same path but for one segment (…/r/8812, …/r/9921), or the same path and query but for one
+// value (…?id=8812, …?id=9921).
+func onePartAway(raw, href string) bool {
+	a, ok := weburl.Split(raw)
+	b, ok2 := weburl.Split(href)
+	if !ok || !ok2 || a.Scheme != b.Scheme || !strings.EqualFold(a.Host, b.Host) {
+		return false
+	}
+	ar, _, _ := strings.Cut(a.Rest, "#")
+	br, _, _ := strings.Cut(b.Rest, "#")
+	ap, aq, _ := strings.Cut(ar, "?")
+	bp, bq, _ := strings.Cut(br, "?")
+	differ := func(x, y []string) int {
+		if len(x) != len(y) {
+			return -1
+		}
+		n := 0
+		for i := range x {
+			if x[i] != y[i] {
+				n++
+			}
+		}
+		return n
+	}
+	if ap != bp {
+		return differ(strings.Split(ap, "/"), strings.Split(bp, "/")) == 1
+	}
+	xs, ys := strings.Split(aq, "&"), strings.Split(bq, "&")
+	sort.Strings(xs)
+	sort.Strings(ys)
+	if differ(xs, ys) != 1 {
+		return false
+	}
+	keys := func(parts []string) []string {
+		var out []string
+		for _, p := range parts {
+			k, _, _ := strings.Cut(p, "=")
+			out = append(out, k)
+		}
+		return out
+	}
+	return slices.Equal(keys(xs), keys(ys)) // the same keys, one value other
 }
 
 // queryOf is query as an address ends with it: "?" and it, or nothing.

@@ -919,6 +919,56 @@ func TestAnAddressTakesTheRunsValues(t *testing.T) {
 	assert.Contains(t, err.Error(), "step 3 puts the secret {{city}} in an address")
 }
 
+// A result's own address made of an id (…/r/8812), which the run read in the page's links
+// under a name that held the value typed before ("Luigi's Trattoria" after "Luigi"), follows
+// the value as one made of its words does: a replay for another value goes to the address, one
+// part away, of the first link named with it; an address no link named so is kept as it is.
+func TestAResultsAddressMadeOfAnIdFollowsItsLinksName(t *testing.T) {
+	page := results("Luigi's Trattoria")
+	seen := tool.Format(page, tool.SnapOptions{})
+	box := []tool.Element{{Ref: "e1", Role: "textbox", Name: "Search restaurants", Origin: site(page.URL)}}
+	links := "- [e3] \"Luigi's Trattoria\" https://food.test/r/8812\n- [e4] \"About us\" https://food.test/about\n"
+	record := func(u, read string) *Workflow {
+		nav := Call{Tool: "navigate", Args: json.RawMessage(`{"url":"` + u + `"}`), URL: u}
+		nav.ReadLinks(read)
+		w, err := Record("Book", "", []Call{
+			{Tool: "type", Args: json.RawMessage(`{"ref":"e1","text":"Luigi"}`), Elements: box, URL: page.URL, Seen: seen}, nav})
+		require.NoError(t, err)
+		require.NoError(t, w.Check())
+		return w
+	}
+	w := record("https://food.test/r/8812", links)
+	assert.Equal(t, "search_restaurants", w.Steps[2].For)
+	assert.Empty(t, record("https://food.test/about", links).Steps[2].For, "its link is not named with the value")
+	assert.Empty(t, record("https://food.test/r/8812", "").Steps[2].For, "no links read")
+
+	b := &fakeBrowser{snap: page, links: []tool.Link{
+		{Text: "Luigi's Trattoria", Href: "https://food.test/r/8812"},
+		{Text: "Chez Ana", Href: "https://food.test/r/9921/menu"},
+		{Text: "Chez Ana Bistro", Href: "https://food.test/r/9921?from=list"},
+		{Text: "Chez Ana Café", Href: "https://food.test/r/9922"},
+	}}
+	require.Nil(t, b.runner(w, map[string]string{"search_restaurants": "Chez Ana"}).Run(context.Background(), 0))
+	assert.Equal(t, `{"url":"https://food.test/r/9921?from=list"}`, b.calls[2])
+	b.links = b.links[:2]
+	require.NotNil(t, b.runner(w, map[string]string{"search_restaurants": "Chez Ana"}).Run(context.Background(), 0), "no link of its kind named so")
+
+	for _, c := range []struct {
+		raw, href string
+		near      bool
+	}{
+		{"https://a.test/place?id=8812&lang=fr", "https://a.test/place?lang=fr&id=9921", true},
+		{"https://a.test/place?id=8812&lang=fr", "https://a.test/place?lang=en&id=9921", false},
+		{"https://a.test/place?id=8812", "https://a.test/place?ref=9921", false},
+		{"https://a.test/r/8812", "https://b.test/r/9921", false},
+		{"https://a.test/r/8812", "https://a.test/s/9921", false},
+		{"https://a.test/r/8812#top", "https://a.test/r/9921", true},
+		{"https://a.test/r/8812", "https://a.test/r/8812/x", false},
+	} {
+		assert.Equal(t, c.near, onePartAway(c.raw, c.href), c.href)
+	}
+}
+
 // An imported workflow is anyone's JSON: whatever Check lets through is listed in words,
 // filled with values and replayed without a panic.
 func FuzzImportedWorkflow(f *testing.F) {

@@ -1078,6 +1078,25 @@ func opensChezAna(t *testing.T, site *testkit.Site, p *plan, task, param string,
 	}
 }
 
+// savedResultRun is an agent's run that searched the restaurants for Luigi (search), read the
+// page's links and went to result, the trattoria's own address, saved as the workflow "Find a
+// table" whose second step is made for the search; it returns the panel and the run's tab.
+func savedResultRun(t *testing.T, site *testkit.Site, search, result string) (context.Context, int) {
+	t.Helper()
+	p := &plan{steps: []step{
+		calls(call("navigate", obj{"url": site.Page(search)})),
+		calls(call("links", obj{"filter": "booking"})),
+		calls(call("navigate", obj{"url": site.Page(result)})),
+	}}
+	panel, tab, m := p.runOn(t, site, "restaurants.html", "Find the restaurants called Luigi and open the trattoria")
+	steps := saveWorkflow(t, panel, "Find a table")
+	if len(steps) != 2 || steps[1] != "open "+site.Page(result)+" (or the page's link of its kind for {{search}})" {
+		t.Fatalf("the workflow's steps: %q; the run: %s", steps, p.all())
+	}
+	m.Close()
+	return panel, tab
+}
+
 // The agent goes to a result's own address, read off the page, after searching what the task
 // asked for: a replay searching another value goes to the address the page links to for it
 // (the same kind, made for the run's value), never to the recorded result; where the page has
@@ -1085,18 +1104,7 @@ func opensChezAna(t *testing.T, site *testkit.Site, p *plan, task, param string,
 // serves every value), the step goes to the recorded address.
 func TestAReplayGoesToTheResultFoundForItsValue(t *testing.T) {
 	site := testkit.NewSite(t)
-	result := site.Page("booking.html?at=Luigi%27s%20Trattoria")
-	p := &plan{steps: []step{
-		calls(call("navigate", obj{"url": site.Page("restaurants.html?q=Luigi")})),
-		calls(call("links", obj{"filter": "booking"})),
-		calls(call("navigate", obj{"url": result})),
-	}}
-	panel, tab, m := p.runOn(t, site, "restaurants.html", "Find the restaurants called Luigi and open the trattoria")
-	steps := saveWorkflow(t, panel, "Find a table")
-	if len(steps) != 2 || steps[1] != "open "+result+" (or the page's link of its kind for {{search}})" {
-		t.Fatalf("the workflow's steps: %q", steps)
-	}
-	m.Close()
+	panel, tab := savedResultRun(t, site, "restaurants.html?q=Luigi", "booking.html?at=Luigi%27s%20Trattoria")
 	at := func() string {
 		return JS[string](t, panel, fmt.Sprintf(`chrome.tabs.get(%d).then(t => decodeURIComponent(new URL(t.url).searchParams.get("at") || ""))`, tab))
 	}
@@ -1137,18 +1145,7 @@ func TestAReplayGoesToTheResultFoundForItsValue(t *testing.T) {
 // goes to the address of the link named with it, never to the recorded result.
 func TestAReplayGoesToTheResultNamedForItsValue(t *testing.T) {
 	site := testkit.NewSite(t)
-	result := site.Page("booking.html?id=2")
-	p := &plan{steps: []step{
-		calls(call("navigate", obj{"url": site.Page("restaurants.html?q=Luigi&ids=1")})),
-		calls(call("links", obj{"filter": "booking"})),
-		calls(call("navigate", obj{"url": result})),
-	}}
-	panel, tab, m := p.runOn(t, site, "restaurants.html", "Find the restaurants called Luigi and open the trattoria")
-	steps := saveWorkflow(t, panel, "Find a table")
-	if len(steps) != 2 || steps[1] != "open "+result+" (or the page's link of its kind for {{search}})" {
-		t.Fatalf("the workflow's steps: %q; the run: %s", steps, p.all())
-	}
-	m.Close()
+	panel, tab := savedResultRun(t, site, "restaurants.html?q=Luigi&ids=1", "booking.html?id=2")
 	if last := replayFromView(t, panel, map[string]string{"search": "Chez Ana"}, false); !strings.Contains(last, "ran all 2 steps") {
 		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
 	}

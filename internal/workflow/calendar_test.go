@@ -64,6 +64,19 @@ func refOf(t *testing.T, s *tool.Snap, label string) string {
 	return ref
 }
 
+// clickOn records a run that clicked the element label names on s ("link \"2\"") as a
+// workflow, its snapshot read before the click.
+func clickOn(t *testing.T, name string, s *tool.Snap, label string) *Workflow {
+	t.Helper()
+	ref := refOf(t, s, label)
+	role, quoted, _ := strings.Cut(label, " ")
+	text, _ := strconv.Unquote(quoted)
+	w, err := Record(name, "", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"` + ref + `"}`), URL: s.URL, Seen: tool.Format(s, tool.SnapOptions{}),
+		Elements: []tool.Element{{Ref: ref, Role: role, Name: text, Origin: site(s.URL)}}}})
+	require.NoError(t, err)
+	return w
+}
+
 // refOf2 is refOf, "-" when there is none.
 func refOf2(s *tool.Snap, label string) string {
 	role, quoted, _ := strings.Cut(label, " ")
@@ -211,10 +224,7 @@ func TestADayNamedByItsNumberFollowsTheRunsDate(t *testing.T) {
 	s := calendar(dec, false, false)
 	seen := tool.Format(s, tool.SnapOptions{})
 	require.Contains(t, seen, "December 2026\n")
-	two := refOf(t, s, `link "2"`)
-	w, err := Record("Visit", "", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"` + two + `"}`), URL: s.URL, Seen: seen,
-		Elements: []tool.Element{{Ref: two, Role: "link", Name: "2", Origin: site(s.URL)}}}})
-	require.NoError(t, err)
+	w := clickOn(t, "Visit", s, `link "2"`)
 	w.CreatedAt = dec.UnixMilli()
 	require.NoError(t, w.Check())
 	assert.Equal(t, []Param{{Name: "date", Label: "date", Default: "December 2, 2026"}}, w.Params)
@@ -228,7 +238,7 @@ func TestADayNamedByItsNumberFollowsTheRunsDate(t *testing.T) {
 	// The recorded day, and tomorrow's in the same month.
 	calls, asides, stop := replay(&pages{month: dec}, "December 2, 2026", dec)
 	require.Nil(t, stop)
-	assert.Equal(t, `{"url":"https://visit.test/book"} {"ref":"`+two+`"}`, calls)
+	assert.Equal(t, `{"url":"https://visit.test/book"} {"ref":"`+refOf(t, s, `link "2"`)+`"}`, calls)
 	assert.Empty(t, asides)
 	p := &pages{month: dec}
 	_, _, stop = replay(p, "{{today+1}}", time.Date(2026, 12, 16, 7, 0, 0, 0, time.UTC))
@@ -322,10 +332,7 @@ func TestADateInFrenchWordsIsCountedAndWrittenInFrench(t *testing.T) {
 	s := fr.snap()
 	seen := tool.Format(s, tool.SnapOptions{})
 	require.Contains(t, seen, "décembre 2026\n")
-	two := refOf(t, s, `link "2"`)
-	rec, err := Record("Visite", "", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"` + two + `"}`), URL: s.URL, Seen: seen,
-		Elements: []tool.Element{{Ref: two, Role: "link", Name: "2", Origin: site(s.URL)}}}})
-	require.NoError(t, err)
+	rec := clickOn(t, "Visite", s, `link "2"`)
 	rec.CreatedAt = dec.UnixMilli()
 	assert.Equal(t, []Param{{Name: "date", Label: "date", Default: "2 décembre 2026"}}, rec.Params)
 	values := dated(t, rec, map[string]string{"date": "{{today+1}}"}, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC))
@@ -347,10 +354,7 @@ func TestADayOfAnMUICalendarFollowsTheRunsDate(t *testing.T) {
 	dec := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	s := muiCalendar(dec)
 	seen := tool.Format(s, tool.SnapOptions{})
-	two := refOf(t, s, `gridcell "2"`)
-	w, err := Record("Party", "", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"` + two + `"}`), URL: s.URL, Seen: seen,
-		Elements: []tool.Element{{Ref: two, Role: "gridcell", Name: "2", Origin: site(s.URL)}}}})
-	require.NoError(t, err)
+	w := clickOn(t, "Party", s, `gridcell "2"`)
 	assert.Equal(t, []Param{{Name: "date", Label: "date", Default: "December 2, 2026"}}, w.Params, seen)
 	p := &pages{month: dec, mui: true}
 	require.Nil(t, p.runner(w, map[string]string{"date": "December 9, 2026"}).Run(context.Background(), 0))
@@ -369,10 +373,7 @@ func TestADayOfABootstrapCalendarFollowsTheRunsDate(t *testing.T) {
 	dec := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	s := bootstrapCalendar(dec)
 	seen := tool.Format(s, tool.SnapOptions{})
-	old := refOf(t, s, `cell "29"`) // the first row's: November's
-	w, err := Record("Stay", "", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"` + old + `"}`), URL: s.URL, Seen: seen,
-		Elements: []tool.Element{{Ref: old, Role: "cell", Name: "29", Origin: site(s.URL)}}}})
-	require.NoError(t, err)
+	w := clickOn(t, "Stay", s, `cell "29"`) // the first row's: November's
 	assert.Equal(t, []Param{{Name: "date", Label: "date", Default: "November 29, 2026"}}, w.Params, seen)
 	p := &pages{month: dec, bootstrap: true}
 	require.Nil(t, p.runner(w, map[string]string{"date": "January 3, 2027"}).Run(context.Background(), 0))

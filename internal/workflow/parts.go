@@ -114,13 +114,8 @@ func partOfValue(p Param) (kind int, pattern string, n int, month time.Month) {
 				return partMonthYear, m.pattern, t.Year(), t.Month()
 			}
 		}
-		for _, l := range [...]string{"January", "Jan"} {
-			if t, err := time.Parse(l, v); err == nil {
-				if l == "Jan" && len(v) == 3 && v != "May" {
-					return partMonth, "mmm", 0, t.Month()
-				}
-				return partMonth, "mmmm", 0, t.Month()
-			}
+		if m, ok := monthNamed(v); ok {
+			return partMonth, pick(len(strings.TrimSuffix(v, ".")) == 3 && v != "May", "mmm", "mmmm"), 0, m
 		}
 	}
 	num, err := strconv.Atoi(v)

@@ -266,8 +266,7 @@ func resultShape(raw, was string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	rest, _, _ := strings.Cut(u.Rest, "#")
-	path, query, _ := strings.Cut(rest, "?")
+	path, query := pathQuery(u)
 	segs := strings.Split(path, "/")
 	for i, seg := range segs {
 		if v, ok := weburl.Unescape(seg, false); ok && holdsWords(v, was) {
@@ -289,15 +288,12 @@ func resultShape(raw, was string) (string, bool) {
 // its own (raw …/r/luigis-trattoria/book, the link …/r/chez-ana-bistro?ref=list), goes on so
 // too, with raw's query.
 func sameResult(raw, was, href, now string) (string, bool) {
-	a, ok := weburl.Split(raw)
-	b, ok2 := weburl.Split(href)
-	if !ok || !ok2 || a.Scheme != b.Scheme || !strings.EqualFold(a.Host, b.Host) {
+	a, b, ok := oneSite(raw, href)
+	if !ok {
 		return "", false
 	}
-	ar, _, _ := strings.Cut(a.Rest, "#")
-	br, _, _ := strings.Cut(b.Rest, "#")
-	ap, aq, _ := strings.Cut(ar, "?")
-	bp, bq, _ := strings.Cut(br, "?")
+	ap, aq := pathQuery(a)
+	bp, bq := pathQuery(b)
 	as, bs := strings.Split(ap, "/"), strings.Split(bp, "/")
 	for i, seg := range as {
 		if v, ok := weburl.Unescape(seg, false); !ok || !holdsWords(v, was) {
@@ -341,15 +337,12 @@ func sameResult(raw, was, href, now string) (string, bool) {
 // same path but for one segment (…/r/8812, …/r/9921), or the same path and query but for one
 // value (…?id=8812, …?id=9921).
 func onePartAway(raw, href string) bool {
-	a, ok := weburl.Split(raw)
-	b, ok2 := weburl.Split(href)
-	if !ok || !ok2 || a.Scheme != b.Scheme || !strings.EqualFold(a.Host, b.Host) {
+	a, b, ok := oneSite(raw, href)
+	if !ok {
 		return false
 	}
-	ar, _, _ := strings.Cut(a.Rest, "#")
-	br, _, _ := strings.Cut(b.Rest, "#")
-	ap, aq, _ := strings.Cut(ar, "?")
-	bp, bq, _ := strings.Cut(br, "?")
+	ap, aq := pathQuery(a)
+	bp, bq := pathQuery(b)
 	differ := func(x, y []string) int {
 		if len(x) != len(y) {
 			return -1
@@ -380,6 +373,20 @@ func onePartAway(raw, href string) bool {
 		return out
 	}
 	return slices.Equal(keys(xs), keys(ys)) // the same keys, one value other
+}
+
+// oneSite is raw and href cut into their parts, when both are addresses on one site.
+func oneSite(raw, href string) (a, b weburl.Parts, ok bool) {
+	a, ok = weburl.Split(raw)
+	b, ok2 := weburl.Split(href)
+	return a, b, ok && ok2 && a.Scheme == b.Scheme && strings.EqualFold(a.Host, b.Host)
+}
+
+// pathQuery is the path and the query of an address's rest (its fragment left out).
+func pathQuery(p weburl.Parts) (path, query string) {
+	rest, _, _ := strings.Cut(p.Rest, "#")
+	path, query, _ = strings.Cut(rest, "?")
+	return path, query
 }
 
 // queryOf is query as an address ends with it: "?" and it, or nothing.

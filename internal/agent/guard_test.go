@@ -375,9 +375,17 @@ func TestAPressThatTakesThePageElsewhereWentOut(t *testing.T) {
 	assert.NotContains(t, out.Text, "did not reach")
 }
 
+// keptRead is a StepKeeper that keeps what a task read, as the store does.
+type keptRead struct{ seen, links string }
+
+func (k *keptRead) Keep(workflow.Call, int) {}
+func (k *keptRead) Saw(snapshot string)     { k.seen = snapshot }
+func (k *keptRead) SawLinks(links string)   { k.links = links }
+func (k *keptRead) Forget()                 {}
+
 // An outside client's navigate to an address the links it read listed keeps that link's name,
 // as a chat's does (recordedCalls): a result's address made of an id follows the value its
-// name held.
+// name held, after a worker restart too.
 func TestAClientsStepKeepsTheNameOfTheLinkItFollowed(t *testing.T) {
 	links := "- [e3] \"Luigi's Trattoria\" https://food.test/r/8812\n"
 	nav := func(u string) workflow.Call {
@@ -391,6 +399,15 @@ func TestAClientsStepKeepsTheNameOfTheLinkItFollowed(t *testing.T) {
 	require.Len(t, steps, 2, "the read is no step")
 	assert.Equal(t, "Luigi's Trattoria", steps[0].Link)
 	assert.Empty(t, steps[1].Link)
+
+	// Its worker restarted between the links it read and the address it went to.
+	kept := &keptRead{}
+	task = &Task{Keeper: kept}
+	task.noteStep(workflow.Call{Tool: "links"}, links)
+	again := &Task{}
+	again.RestoreSteps(nil, store.Read{Links: kept.links})
+	again.noteStep(nav("https://food.test/r/8812"), "")
+	assert.Equal(t, "Luigi's Trattoria", again.Steps()[0].Link, "the links read before the restart name the address")
 
 	chat := []store.Message{
 		{Role: "tool", Content: links, Tool: &store.ToolRun{Name: "links"}},

@@ -52,7 +52,7 @@ type Task struct {
 	// seen the last snapshot it read: the last keptSteps, in memory and in Keeper.
 	steps []workflow.Call
 	seen  string
-	links string // what the last links it read said (in memory only)
+	links string // what the last links it read said, in memory and in Keeper
 	// Keeper, when set, keeps the task's steps beyond the worker's memory: a worker Chrome
 	// stops and starts again between an outside client's calls and its workflow_save forgets
 	// none of them (RestoreSteps gives them back).
@@ -62,7 +62,8 @@ type Task struct {
 // StepKeeper keeps a task's steps (workflow.Kept) where a worker restart leaves them.
 type StepKeeper interface {
 	Keep(c workflow.Call, max int)
-	Saw(snapshot string) // the last snapshot read, where the next calls' refs come from
+	Saw(snapshot string)   // the last snapshot read, where the next calls' refs come from
+	SawLinks(links string) // the last links read, whose names say what an address is for
 	Forget()
 }
 
@@ -93,12 +94,15 @@ func (t *Task) ForgetSteps() {
 }
 
 // RestoreSteps gives a task that starts again (its worker restarted) the steps its Keeper kept
-// and the snapshot it read last.
-func (t *Task) RestoreSteps(calls []workflow.Call, seen string) {
+// and what it read last.
+func (t *Task) RestoreSteps(calls []workflow.Call, read store.Read) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.seen == "" {
-		t.seen = seen
+		t.seen = read.Snapshot
+	}
+	if t.links == "" {
+		t.links = read.Links
 	}
 	t.steps = append(slices.Clone(calls), t.steps...)
 	if len(t.steps) > keptSteps {
@@ -121,6 +125,9 @@ func (t *Task) noteStep(c workflow.Call, text string) {
 	case c.Tool == "links":
 		t.links = text
 		t.mu.Unlock()
+		if t.Keeper != nil {
+			t.Keeper.SawLinks(text)
+		}
 		return
 	case workflow.Keeps(c.Tool) || c.Tool == "upload_file":
 		c.Seen = t.seen

@@ -441,8 +441,8 @@ func (l *linker) space(ctx context.Context, client link.Client) *workspace {
 	}
 	nw.task.Env.OnOpen(func(id int) { _ = l.c.Store.AddOwnTab(context.Background(), own, id) })
 	// What its calls did, for workflow_save, is kept across a worker restart too.
-	if steps, seen, err := l.c.Store.Steps(ctx, client.ID); err == nil {
-		nw.task.RestoreSteps(steps, seen)
+	if steps, read, err := l.c.Store.Steps(ctx, client.ID); err == nil {
+		nw.task.RestoreSteps(steps, read)
 	}
 	nw.task.Keeper = clientSteps{c: l.c, owner: client.ID}
 	l.mu.Lock()
@@ -739,6 +739,10 @@ func (k clientSteps) Keep(step workflow.Call, max int) {
 
 func (k clientSteps) Saw(snapshot string) {
 	k.store(func(ctx context.Context, now int64) error { return k.c.Store.KeepSeen(ctx, k.owner, snapshot, now) })
+}
+
+func (k clientSteps) SawLinks(links string) {
+	k.store(func(ctx context.Context, now int64) error { return k.c.Store.KeepLinks(ctx, k.owner, links, now) })
 }
 
 func (k clientSteps) Forget() {

@@ -1442,6 +1442,34 @@ func TestMCPClientSavesWhatItDidAsAWorkflow(t *testing.T) {
 	WaitJS(t, panel, `chrome.tabs.query({}).then(ts => ts.some(t => t.url.includes("at=Chez%20Ana%20Bistro")))`)
 }
 
+// An outside agent reads a page's links, Chrome stops and starts the worker, and the agent
+// goes to a result's address made of an id it read there: the address's name, kept with what
+// the agent read, makes the saved step follow the search's value, and a replay for another
+// value goes to that value's result.
+func TestAClientsLinksOutliveTheWorker(t *testing.T) {
+	site := testkit.NewSite(t)
+	d, panel := linkedPanel(t)
+	cs := mcpClient(t, d, "e2e-agent")
+	if r := callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": site.Page("restaurants.html?q=Luigi&ids=1")}, "allow_once"); r.IsError {
+		t.Fatalf("navigate: %s", text(r))
+	}
+	if r := callTool(t, panel, cs, "e2e-agent", "links", map[string]any{"filter": "booking"}, "allow_always"); r.IsError || !strings.Contains(text(r), "booking.html?id=2") {
+		t.Fatalf("links: %s", text(r))
+	}
+	browser.RestartWorker(t, panel)
+	if r := callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": site.Page("booking.html?id=2")}, "allow_once"); r.IsError {
+		t.Fatalf("navigate: %s", text(r))
+	}
+	r := callTool(t, panel, cs, "e2e-agent", "workflow_save", map[string]any{"name": "Find a table", "task": "Find the restaurants called Luigi and open the trattoria"}, "allow_once")
+	if want := "open " + site.Page("booking.html?id=2") + " (or the page's link of its kind for {{search}})"; r.IsError || !strings.Contains(text(r), want) {
+		t.Fatalf("workflow_save: %s (wanted %q)", text(r), want)
+	}
+	if last := replayFromView(t, panel, map[string]string{"search": "Chez Ana"}, false); !strings.Contains(last, "ran all 2 steps") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	WaitJS(t, panel, `chrome.tabs.query({}).then(ts => ts.some(t => t.url.endsWith("booking.html?id=4")))`)
+}
+
 // A cookie banner the agent accepted is not there at the replay, in a browser that remembers
 // the answer: the replay goes on without that step, says so, and sends the form. A box an act of
 // the run opens is not skipped so (TestReplayStopsWhereThePageRefusesIt's button is not in one).

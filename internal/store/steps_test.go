@@ -25,13 +25,14 @@ func TestAClientsStepsOutliveTheWorker(t *testing.T) {
 	}
 	require.NoError(t, s.AddStep(ctx, "cursor", step(9), 3, 10))
 	require.NoError(t, s.KeepSeen(ctx, "claude", "button \"Like\" [e1]\n", 11))
+	require.NoError(t, s.KeepLinks(ctx, "claude", "- [e3] \"Luigi's\" https://a.test/r/8\n", 12))
 
 	again, err := Open(ctx, NewCached(Split{Disk: disk, Memory: memory}))
 	require.NoError(t, err)
 	got, seen, err := again.Steps(ctx, "claude")
 	require.NoError(t, err)
 	require.Len(t, got, 3, "the last three")
-	assert.Equal(t, "button \"Like\" [e1]\n", seen)
+	assert.Equal(t, Read{Snapshot: "button \"Like\" [e1]\n", Links: "- [e3] \"Luigi's\" https://a.test/r/8\n"}, seen)
 	assert.Equal(t, step(2), got[0])
 	assert.Equal(t, step(4), got[2])
 	for _, k := range disk.Keys() {
@@ -42,7 +43,8 @@ func TestAClientsStepsOutliveTheWorker(t *testing.T) {
 	got, seen, err = again.Steps(ctx, "claude")
 	require.NoError(t, err)
 	assert.Empty(t, got)
-	assert.NotEmpty(t, seen, "saved, its refs still come from what it read")
+	assert.NotEmpty(t, seen.Snapshot, "saved, its refs still come from what it read")
+	assert.NotEmpty(t, seen.Links, "saved, the addresses it goes to are still named by its links")
 	got, _, err = again.Steps(ctx, "cursor")
 	require.NoError(t, err)
 	assert.Equal(t, []workflow.Call{step(9)}, got, "another client's stay")
@@ -55,6 +57,9 @@ func TestAClientsStepsOutliveTheWorker(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, got)
 	assert.Empty(t, seen, "its session ended: nothing of it is left")
+	for _, k := range memory.Keys() {
+		assert.NotContains(t, k, "/claude/", "its session ended: no key of it is left")
+	}
 
 	for n := range MaxWorkspaces + 5 {
 		require.NoError(t, again.AddStep(ctx, fmt.Sprintf("gone-%d", n), step(n), 3, int64(100+n)))

@@ -106,15 +106,32 @@ func (s *Store) AddStep(ctx context.Context, owner string, step workflow.Call, k
 	})
 }
 
+// Read is what an outside client last read of a page: the snapshot its next calls' refs come
+// from, and the links whose names tell what an address it goes to is for.
+type Read struct {
+	Snapshot string
+	Links    string
+}
+
 // KeepSeen keeps the last snapshot text owner read (where the refs of its next calls come from).
 func (s *Store) KeepSeen(ctx context.Context, owner, seen string, now int64) error {
+	return s.keepRead(ctx, seenKey(owner), owner, seen, now)
+}
+
+// KeepLinks keeps the last links text owner read (the names of the addresses it may go to).
+func (s *Store) KeepLinks(ctx context.Context, owner, links string, now int64) error {
+	return s.keepRead(ctx, linksKey(owner), owner, links, now)
+}
+
+func (s *Store) keepRead(ctx context.Context, key, owner, text string, now int64) error {
 	return s.keepStep(ctx, owner, now, func(_ *stepsOf, items map[string]any) []string {
-		items[seenKey(owner)] = seen
+		items[key] = text
 		return nil
 	})
 }
 
-func seenKey(owner string) string { return stepsKey + "/" + owner + "/seen" }
+func seenKey(owner string) string  { return stepsKey + "/" + owner + "/seen" }
+func linksKey(owner string) string { return stepsKey + "/" + owner + "/links" }
 
 // keepStep changes owner's part of the index and the items change adds, in one write, and
 // deletes what change and the bound on owners leave behind.
@@ -150,52 +167,58 @@ func (s *Store) keepStep(ctx context.Context, owner string, now int64, change fu
 	return nil
 }
 
-// ownerKeys are the keys of owner's steps, and with seen of the snapshot it read.
-func ownerKeys(owner string, o stepsOf, seen bool) []string {
+// ownerKeys are the keys of owner's steps, and with read of what it read (its Read's).
+func ownerKeys(owner string, o stepsOf, read bool) []string {
 	var keys []string
 	for n := o.First; n < o.Next; n++ {
 		keys = append(keys, stepKey(owner, n))
 	}
-	if seen {
-		keys = append(keys, seenKey(owner))
+	if read {
+		keys = append(keys, seenKey(owner), linksKey(owner))
 	}
 	return keys
 }
 
-// Steps returns owner's kept steps, oldest first, and the last snapshot text it read.
-func (s *Store) Steps(ctx context.Context, owner string) ([]workflow.Call, string, error) {
+// Steps returns owner's kept steps, oldest first, and what it read last.
+func (s *Store) Steps(ctx context.Context, owner string) ([]workflow.Call, Read, error) {
 	idx := map[string]stepsOf{}
 	if _, err := s.get(ctx, stepsKey, &idx); err != nil {
-		return nil, "", err
+		return nil, Read{}, err
 	}
 	o, ok := idx[owner]
 	if !ok {
-		return nil, "", nil
+		return nil, Read{}, nil
 	}
 	keys := ownerKeys(owner, o, true)
 	got, err := s.kv.Get(ctx, keys...)
 	if err != nil {
-		return nil, "", err
+		return nil, Read{}, err
 	}
-	var seen string
-	if b, ok := got[seenKey(owner)]; ok {
-		if err := json.Unmarshal(b, &seen); err != nil {
-			return nil, "", &CorruptError{What: "a page an outside client read", Key: seenKey(owner), Err: err}
+	var read Read
+	for _, r := range []struct {
+		key  string
+		to   *string
+		what string
+	}{{seenKey(owner), &read.Snapshot, "a page an outside client read"}, {linksKey(owner), &read.Links, "the links an outside client read"}} {
+		if b, ok := got[r.key]; ok {
+			if err := json.Unmarshal(b, r.to); err != nil {
+				return nil, Read{}, &CorruptError{What: r.what, Key: r.key, Err: err}
+			}
 		}
 	}
 	out := make([]workflow.Call, 0, len(keys))
-	for _, k := range keys[:len(keys)-1] {
+	for _, k := range keys[:len(keys)-2] {
 		b, ok := got[k]
 		if !ok {
 			continue // written by a worker that stopped between two writes: the rest stand
 		}
 		var c workflow.Call
 		if err := json.Unmarshal(b, &c); err != nil {
-			return nil, "", &CorruptError{What: "a step of an outside client's", Key: k, Err: err}
+			return nil, Read{}, &CorruptError{What: "a step of an outside client's", Key: k, Err: err}
 		}
 		out = append(out, c)
 	}
-	return out, seen, nil
+	return out, read, nil
 }
 
 // ForgetSteps drops owner's kept steps (saved as a workflow); all drops what it read too (its

@@ -63,7 +63,7 @@ function buildRow(w) {
 // it ("{{departure:d}}": the day of {{departure}}).
 function stepWords(s) {
   return say(s.whatText, s.what || s.tool).replace(/\{\{([a-z0-9_]+):([^}]+)\}\}/g, (all, name, pattern) => {
-    const p = pattern.replace(/:[Ff]r$/, "");
+    const p = pattern.replace(/:[A-Za-z]{2}$/, ""); // (its language: ":fr", ":De")
     const has = (c) => p.includes(c);
     const key = has("d") ? "wfPartDay" : has("m") && has("y") ? "wfPartMonthYear" : has("m") ? "wfPartMonth" : has("y") ? "wfPartYear" : "";
     return key ? t(key, "{{" + name + "}}") : all;

@@ -252,6 +252,10 @@ func TestNoEnglishLeftInTheFrenchPanel(t *testing.T) {
 			if left := englishShown(t, panel); len(left) > 0 {
 				t.Errorf("the workflow's forms show English to a French user: %q", left)
 			}
+			// A date's part in a month's name of another language is said as a part.
+			if got := JS[string](t, panel, `document.querySelector(".workflow .wf-steps").textContent`); !strings.Contains(got, "choisir le mois et l’année de {{date}} dans") {
+				t.Errorf("the workflow's steps: %q", got)
+			}
 		}
 		if view != "chat" {
 			Click(t, panel, `document.getElementById("`+view+`-toggle")`) // back to the chat
@@ -274,6 +278,8 @@ func withDatesAndAResult(t *testing.T, site *testkit.Site) string {
 		workflow.Param{Name: "date_2", Label: "Check-out", Default: "2026-12-13", From: "date", Days: 3})
 	result := site.Page("booking.html?at=Luigi")
 	w.Steps = append(w.Steps, workflow.Step{Tool: "wait_for", Args: json.RawMessage(`{"text":"{{date:d}} {{date:mmmm yyyy}} {{date_2}}"}`)},
+		workflow.Step{Tool: "select_option", Args: json.RawMessage(`{"ref":"@1","values":["{{date:mmmm yyyy:de}}"]}`), URL: w.Steps[0].URL, Origin: site.URL,
+			Targets: []workflow.Target{{Role: "combobox", Name: "Monat", Tag: "select"}}},
 		workflow.Step{Tool: "navigate", Args: json.RawMessage(`{"url":` + strconv.Quote(result) + `}`), URL: result, Origin: site.URL, For: "restaurant"})
 	b, err := json.Marshal(w)
 	if err != nil {

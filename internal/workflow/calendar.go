@@ -40,10 +40,18 @@ func dayNumber(name string) (int, bool) {
 
 // monthIn reads s as a month a calendar shows, and the way it is written.
 func monthIn(s string) (time.Time, string, bool) {
-	s, _ = english(strings.Join(strings.Fields(s), " "))
+	en, _ := english(strings.Join(strings.Fields(s), " "))
 	for _, l := range monthLayouts {
-		if t, err := time.Parse(l, s); err == nil {
+		if t, err := time.Parse(l, en); err == nil {
 			return t, l, true
+		}
+	}
+	// A month's short name that is an English word too, and its year (Italian's "Gen 2027").
+	if f := strings.Fields(s); len(f) == 2 && len(f[1]) == 4 {
+		if m, ok := monthNamed(f[0]); ok {
+			if t, err := time.Parse("Jan 2006", m.String()[:3]+" "+f[1]); err == nil {
+				return t, "Jan 2006", true
+			}
 		}
 	}
 	return time.Time{}, "", false
@@ -107,11 +115,18 @@ type calendarLists struct {
 	names             []string // the options of the month's list, when the text writes them
 }
 
-// monthNamed reads s as the name of a month, in full or short, in English or French.
+// monthNamed reads s as the name of a month, in full or short, in English or another language.
 func monthNamed(s string) (time.Month, bool) {
 	en, _ := english(strings.TrimSpace(s))
 	for _, l := range [...]string{"January", "Jan"} {
 		if t, err := time.Parse(l, strings.TrimSuffix(en, ".")); err == nil {
+			return t.Month(), true
+		}
+	}
+	// A name alone that is an English word too (Italian's "Gen", Portuguese's "Out").
+	names, _ := namesOf()
+	for _, n := range names {
+		if t, err := time.Parse("Jan", n[bare(strings.TrimSpace(s))]); err == nil {
 			return t.Month(), true
 		}
 	}
@@ -142,7 +157,7 @@ func optionsAfter(s string) []string {
 
 // monthNames are the names to choose month by in a calendar's list of months: the option that
 // names it, or without its options, its names in full and short ("December", "Dec"; in
-// French for a list that writes French), the list having the one of them it writes.
+// the language of a list that writes another), the list having the one of them it writes.
 func (l calendarLists) monthNames(month time.Time) []string {
 	for _, o := range l.names {
 		if m, ok := monthNamed(o); ok && m == month.Month() {
@@ -150,9 +165,9 @@ func (l calendarLists) monthNames(month time.Time) []string {
 		}
 	}
 	out := []string{month.Format("January"), month.Format("Jan")}
-	if _, fr := english(l.name); fr {
+	if _, tg := english(l.name); tg != nil {
 		for i := range out {
-			out[i] = inFrench(out[i], l.name)
+			out[i] = inTongue(out[i], l.name, tg)
 		}
 	}
 	return out
@@ -394,8 +409,8 @@ func dateOfDay(snapshot, ref, role string, n int) (date, label string) {
 	if t.Day() != n {
 		return "", ""
 	}
-	if _, fr := english(label); fr {
-		return inFrench(t.Format("2 January 2006"), label), label
+	if _, tg := english(label); tg != nil {
+		return inTongue(t.Format("2 January 2006"), label, tg), label
 	}
 	return t.Format(dayLayout), label
 }
@@ -607,37 +622,51 @@ func calendarWords(s string) bool {
 	if _, _, ok := monthIn(s); ok {
 		return true
 	}
-	en, _ := english(s)
 	for _, l := range []string{"January", "Jan", "2006", "Monday", "Mon"} {
-		if _, err := time.Parse(l, en); err == nil {
+		if _, err := time.Parse(l, s); err == nil {
 			return true
 		}
 	}
-	switch strings.ToLower(s) {
-	case "su", "mo", "tu", "we", "th", "fr", "sa", "lu", "ma", "me", "je", "ve", "di", "l", "m", "j", "v", "s", "d":
+	names, _ := namesOf()
+	for _, n := range names {
+		if _, ok := n[bare(s)]; ok {
+			return true
+		}
+	}
+	switch strings.ToLower(s) { // the days' shortest names (Mo, lu, X)
+	case "su", "mo", "tu", "we", "th", "fr", "sa", "lu", "ma", "me", "je", "ve", "di", "so", "mi", "do", "gi", "l", "m", "j", "v", "s", "d", "x":
 		return true
 	}
 	return false
 }
 
-// written is month as its calendar writes months (layout, in French when recorded is).
+// written is month as its calendar writes months (layout, in recorded's language).
 func written(month time.Time, layout, recorded string) string {
 	s := month.Format(layout)
-	if _, fr := english(recorded); fr {
-		s = inFrench(s, recorded)
+	if _, tg := english(recorded); tg != nil {
+		s = inTongue(s, recorded, tg)
 	}
 	return s
 }
+
+// The names of the controls that turn a calendar to the month before and the next, in the
+// languages of tongues too (jQuery UI's own: "Zurück" and "Vor", "<Ant" and "Sig>").
+var (
+	prevWords = [...]string{"prev", "previous", "previous month", "‹", "«", "<", "←", "go to previous month", "go to the previous month",
+		"précédent", "mois précédent", "zurück", "vorheriger monat", "ant", "<ant", "anterior", "mes anterior", "mês anterior",
+		"prec", "precedente", "mese precedente"}
+	nextWords = [...]string{"next", "next month", "›", "»", ">", "→", "go to next month", "go to the next month",
+		"suivant", "mois suivant", "vor", "weiter", "nächster monat", "sig", "sig>", "siguiente", "mes siguiente",
+		"seguinte", "próximo", "próximo mês", "succ", "successivo", "mese successivo"}
+)
 
 // turns says whether a control named name (or, without one, that its page's code calls hint)
 // turns a calendar to the next month (next) or to the one before.
 func turns(name, hint string, next bool) bool {
 	n := norm(name)
-	words := []string{"prev", "previous", "previous month", "‹", "«", "<", "←", "précédent", "mois précédent", "go to previous month", "go to the previous month"}
-	part := "prev"
+	words, part := prevWords[:], "prev"
 	if next {
-		words = []string{"next", "next month", "›", "»", ">", "→", "suivant", "mois suivant", "go to next month", "go to the next month"}
-		part = "next"
+		words, part = nextWords[:], "next"
 	}
 	if slices.Contains(words, n) {
 		return true

@@ -96,11 +96,11 @@ func refOf2(s *tool.Snap, label string) string {
 // clicks them; it keeps the calls made.
 type pages struct {
 	month                time.Time
-	others, wizard, bare bool // bare: the calendar has no Prev or Next
-	named                bool // its days are named with their dates (namedCalendar)
-	french               bool // it writes its month and its Prev and Next in French
-	mui                  bool // it is drawn as MUI's DateCalendar (muiCalendar)
-	bootstrap            bool // it is drawn as Bootstrap's datepicker (bootstrapCalendar)
+	others, wizard, bare bool   // bare: the calendar has no Prev or Next
+	named                bool   // its days are named with their dates (namedCalendar)
+	lang                 string // it writes its month and its Prev and Next in this language (jQuery UI's words), not English
+	mui                  bool   // it is drawn as MUI's DateCalendar (muiCalendar)
+	bootstrap            bool   // it is drawn as Bootstrap's datepicker (bootstrapCalendar)
 	calls, asides        []string
 }
 
@@ -178,16 +178,21 @@ func (p *pages) snap() *tool.Snap {
 		return muiCalendar(p.month)
 	}
 	s := calendar(p.month, p.others, p.wizard)
-	if p.french {
+	if p.lang != "" {
 		head := s.Tree[len(s.Tree)-1].Kids
-		head[0].Name, head[1].Name = "Précédent", "Suivant"
-		head[2].Kids[0].Text = frMonths[p.month.Month()-1][0]
+		head[0].Name, head[1].Name = turnNames[p.lang][0], turnNames[p.lang][1]
+		head[2].Kids[0].Text = inTongue(p.month.Format("January"), map[string]string{"it": "Dicembre", "pt": "Dezembro"}[p.lang], tongueOf(p.lang))
 	}
 	if p.bare {
 		s.Tree[len(s.Tree)-1].Kids = s.Tree[len(s.Tree)-1].Kids[2:]
 	}
 	return s
 }
+
+// turnNames are the names jQuery UI gives its calendar's Prev and Next, in English and in each
+// language of tongues.
+var turnNames = map[string][2]string{"": {"Prev", "Next"}, "fr": {"Précédent", "Suivant"}, "de": {"Zurück", "Vor"}, "es": {"Ant", "Sig"},
+	"it": {"Prec", "Succ"}, "pt": {"Anterior", "Seguinte"}}
 
 func (p *pages) runner(w *Workflow, values map[string]string) *Runner {
 	return &Runner{Workflow: w, Values: values, Wait: 1,
@@ -201,9 +206,9 @@ func (p *pages) runner(w *Workflow, values map[string]string) *Runner {
 			_ = json.Unmarshal(args, &a)
 			s := p.snap()
 			switch a.Ref {
-			case refOf2(s, `clickable "Next"`), refOf2(s, `button "Next month"`), refOf2(s, `clickable "Suivant"`), refOf2(s, `columnheader "»"`):
+			case refOf2(s, `clickable "`+turnNames[p.lang][1]+`"`), refOf2(s, `button "Next month"`), refOf2(s, `columnheader "»"`):
 				p.month = p.month.AddDate(0, 1, 0)
-			case refOf2(s, `clickable "Prev"`), refOf2(s, `button "Previous month"`), refOf2(s, `clickable "Précédent"`):
+			case refOf2(s, `clickable "`+turnNames[p.lang][0]+`"`), refOf2(s, `button "Previous month"`):
 				p.month = p.month.AddDate(0, -1, 0)
 			default:
 				return Outcome{Kind: StopFailed, Text: "clicked " + a.Ref}
@@ -328,7 +333,7 @@ func TestADateInFrenchWordsIsCountedAndWrittenInFrench(t *testing.T) {
 	assert.Empty(t, dateIn("Mars attacks"))
 
 	dec := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	fr := &pages{month: dec, french: true}
+	fr := &pages{month: dec, lang: "fr"}
 	s := fr.snap()
 	seen := tool.Format(s, tool.SnapOptions{})
 	require.Contains(t, seen, "décembre 2026\n")
@@ -341,10 +346,63 @@ func TestADateInFrenchWordsIsCountedAndWrittenInFrench(t *testing.T) {
 	require.Nil(t, stop)
 	assert.Equal(t, []string{`click {"ref":"` + refOf(t, s, `clickable "Suivant"`) + `"}`}, fr.asides)
 	assert.Equal(t, time.January, fr.month.Month())
-	fr = &pages{month: dec, french: true, bare: true}
+	fr = &pages{month: dec, lang: "fr", bare: true}
 	stop = fr.runner(rec, values).Run(context.Background(), 0)
 	require.NotNil(t, stop)
 	assert.Equal(t, "the calendar shows décembre 2026, not janvier 2027, and has nothing that turns its months", stop.Reason)
+}
+
+// Dates in German, Spanish, Italian and Portuguese words are read and written as French ones
+// are, each in its own language and in the way it was recorded (a German day's dot, Spanish and
+// Portuguese "de", Italian calendars' capitals, flatpickr's "Dezember 2, 2026"); their calendars,
+// as jQuery UI writes them ("Dezember 2026" between "Zurück" and "Vor", "diciembre 2026"
+// between "Ant" and "Sig"), are turned to the run's month.
+func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
+	recorded := map[string]string{
+		"de": "Mittwoch, 2. Dezember 2026", "de_short": "2. Dez. 2026", "de_aria": "Dezember 2, 2026",
+		"es": "miércoles, 2 de diciembre de 2026", "es_short": "2 dic 2026",
+		"it": "mercoledì 2 dicembre 2026", "it_cap": "2 Dicembre 2026",
+		"pt": "quarta-feira, 2 de dezembro de 2026", "pt_short": "2 dez 2026",
+	}
+	w := &Workflow{CreatedAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).UnixMilli()}
+	all := map[string]string{}
+	for name, v := range recorded {
+		w.Params = append(w.Params, Param{Name: name, Default: v})
+		all[name] = "{{today+1}}"
+	}
+	assert.Equal(t, map[string]string{
+		"de": "Donnerstag, 17. Dezember 2026", "de_short": "17. Dez. 2026", "de_aria": "Dezember 17, 2026",
+		"es": "jueves, 17 de diciembre de 2026", "es_short": "17 dic 2026",
+		"it": "giovedì 17 dicembre 2026", "it_cap": "17 Dicembre 2026",
+		"pt": "quinta-feira, 17 de dezembro de 2026", "pt_short": "17 dez 2026",
+	}, dated(t, w, all, time.Date(2026, 12, 16, 7, 0, 0, 0, time.UTC)))
+	assert.Equal(t, map[string]string{
+		"de": "Freitag, 1. Januar 2027", "de_short": "1. Jan. 2027", "de_aria": "Januar 1, 2027",
+		"es": "viernes, 1 de enero de 2027", "es_short": "1 ene 2027",
+		"it": "venerdì 1 gennaio 2027", "it_cap": "1 Gennaio 2027",
+		"pt": "sexta-feira, 1 de janeiro de 2027", "pt_short": "1 jan 2027",
+	}, dated(t, w, all, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC)))
+	assert.Equal(t, "miércoles, 2 de diciembre de 2026", dateIn("Elegir miércoles, 2 de diciembre de 2026 como fecha"))
+	assert.Equal(t, "Mittwoch, 2. Dezember 2026", dateIn("Mittwoch, 2. Dezember 2026 auswählen"))
+	n, ok := daysAfter("2. Dezember 2026", "05.12.2026")
+	assert.Equal(t, []any{3, true}, []any{n, ok}, "a German day in words and in figures")
+	for _, no := range []string{"Sold out 2026", "Set 2026", "2 years ago 2026", "Dom 2026"} {
+		assert.False(t, isDate(no), no)
+	}
+
+	dec := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	for _, lang := range []string{"de", "es", "it", "pt"} {
+		p := &pages{month: dec, lang: lang}
+		s := p.snap()
+		rec := clickOn(t, "Visit", s, `link "2"`)
+		rec.CreatedAt = dec.UnixMilli()
+		require.Len(t, rec.Params, 1, lang)
+		values := dated(t, rec, map[string]string{"date": "{{today+1}}"}, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC))
+		assert.Equal(t, map[string]string{"de": "1 Januar 2027", "es": "1 enero 2027", "it": "1 Gennaio 2027", "pt": "1 Janeiro 2027"}[lang], values["date"], lang)
+		require.Nil(t, p.runner(rec, values).Run(context.Background(), 0), lang)
+		assert.Equal(t, time.January, p.month.Month(), lang)
+		require.Len(t, p.asides, 1, lang)
+	}
 }
 
 // MUI's calendar writes its month twice (over the grid, and as the grid's name) and puts a
@@ -404,6 +462,15 @@ func TestACalendarsMonthInItsLists(t *testing.T) {
 	assert.Equal(t, []string{"janvier", "janv."}, l.monthNames(time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)), "no options written: both names, in French")
 	_, label, _, _ = monthOfLine(fr)
 	assert.Equal(t, "déc. 2026", label)
+	it := `combobox "Select month" [e7] value="Dic" options="Gen","Feb","Mar","Apr","Mag","Giu","Lug","Ago","Set","Ott","Nov","Dic" combobox "Select year" [e8] value="2026"`
+	l, ok = monthLists(it)
+	require.True(t, ok)
+	assert.Equal(t, time.December, l.month.Month())
+	assert.Equal(t, []string{"Gen"}, l.monthNames(time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)), "Italian's short names, English words too")
+	assert.Equal(t, []string{"Ott"}, l.monthNames(time.Date(2027, 10, 1, 0, 0, 0, 0, time.UTC)))
+	m, label, layout, ok = monthOfLine(strings.ReplaceAll(strings.ReplaceAll(it, `"Dic"`, `"Gen"`), `"2026"`, `"2027"`))
+	require.True(t, ok)
+	assert.Equal(t, []any{time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), "Gen 2027", "Jan 2006"}, []any{m, label, layout}, "turned to January")
 
 	for _, no := range []string{
 		`combobox "Select month" [e7] value="Dec"`,                                     // no year's list

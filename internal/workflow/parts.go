@@ -17,10 +17,10 @@ var partTokens = [...]struct{ tok, layout string }{
 	{"yyyy", "2006"}, {"yy", "06"}, {"mmmm", "January"}, {"mmm", "Jan"}, {"mm", "01"}, {"m", "1"}, {"dd", "02"}, {"d", "2"}}
 
 // partLayout is the Go layout of a part's pattern (yyyy-mm, mmmm yyyy, dd; ending ":fr" for
-// months named in French, ":Fr" with a capital); false when it holds anything but its words and
-// - / . , or spaces.
+// months named in French, ":Fr" with a capital, ":de" in German…); false when it holds anything
+// but its words and - / . , or spaces.
 func partLayout(pattern string) (string, bool) {
-	pattern, _ = frenchPart(pattern)
+	pattern, _, _ = tonguePart(pattern)
 	var b strings.Builder
 	for s := pattern; s != ""; {
 		found := false
@@ -56,22 +56,25 @@ func datePart(value, pattern string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if _, fr := frenchPart(pattern); fr != "" {
-		return inFrench(day.Format(layout), fr), true
+	if _, tg, like := tonguePart(pattern); tg != nil {
+		return inTongue(day.Format(layout), like, tg), true
 	}
 	return day.Format(layout), true
 }
 
-// frenchPart is pattern without its French ending, and a word written as its months are ("x",
-// "X" with a capital), or "" when they are English.
-func frenchPart(pattern string) (string, string) {
-	if p, ok := strings.CutSuffix(pattern, ":fr"); ok {
-		return p, "x"
+// tonguePart is pattern without its language's ending, the language its months are named in
+// (nil: English), and words written as they are ("x", "X" with a capital).
+func tonguePart(pattern string) (string, *tongue, string) {
+	at := strings.LastIndexByte(pattern, ':')
+	if at < 0 || len(pattern)-at != 3 {
+		return pattern, nil, ""
 	}
-	if p, ok := strings.CutSuffix(pattern, ":Fr"); ok {
-		return p, "X"
+	code := pattern[at+1:]
+	tg := tongueOf(strings.ToLower(code))
+	if tg == nil {
+		return pattern, nil, ""
 	}
-	return pattern, ""
+	return pattern[:at], tg, pick(code[0] >= 'A' && code[0] <= 'Z', "X", "x")
 }
 
 // A part a value is, as the recorder reads it.
@@ -93,9 +96,13 @@ var monthYears = [...]struct{ layout, pattern string }{
 // (its day, month or year set; the rest zero).
 func partOf(p Param) (kind int, pattern string, n int, month time.Month) {
 	kind, pattern, n, month = partOfValue(p)
-	// A month named in French ("décembre", "Déc.") is written so again.
-	if _, fr := english(p.Default); fr && (kind == partMonth || kind == partMonthYear) {
-		pattern += pick(unicode.IsUpper([]rune(strings.TrimSpace(p.Default))[0]), ":Fr", ":fr")
+	// A month named in another language ("décembre", "Déc.", "Dezember") is written so again.
+	if _, tg := english(p.Default); tg != nil && (kind == partMonth || kind == partMonthYear) {
+		code := tg.code
+		if unicode.IsUpper([]rune(strings.TrimSpace(p.Default))[0]) {
+			code = strings.ToUpper(code[:1]) + code[1:]
+		}
+		pattern += ":" + code
 	}
 	return kind, pattern, n, month
 }
@@ -141,11 +148,11 @@ func partOfValue(p Param) (kind int, pattern string, n int, month time.Month) {
 // partWord is the part of a date a word of a field's name says the field holds, or partNone.
 func partWord(w string) int {
 	switch w {
-	case "day", "jour", "dd", "jj":
+	case "day", "jour", "tag", "día", "dia", "giorno", "dd", "jj", "tt", "gg":
 		return partDay
-	case "month", "mois", "mm":
+	case "month", "mois", "monat", "mes", "mês", "mese", "mm":
 		return partMonth
-	case "year", "année", "annee", "yyyy", "aaaa", "yy":
+	case "year", "année", "annee", "jahr", "año", "ano", "anno", "yyyy", "aaaa", "jjjj", "yy":
 		return partYear
 	}
 	return partNone

@@ -1,0 +1,285 @@
+package workflow
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+)
+
+// Dates in words of another language than English ("mercredi 2 décembre 2026", "2. Dezember
+// 2026", "2 de diciembre de 2026", a calendar's "dicembre 2026") are read as their English words
+// are, word for word, and a value recorded so is written again in its own language.
+
+// tongue is a language dates are written in words in, as its calendars write them (jQuery UI's
+// and the browsers' own names).
+type tongue struct {
+	code   string        // the language's code, which a date part's pattern ends with (":de")
+	months [12][2]string // in full and short, from January (time.Month)
+	days   [7][2]string  // in full and short, from Sunday (time.Weekday)
+	first  string        // the first of a month as a word of its own ("1er"), or ""
+	join   string        // the word between a date's day, month and year ("2 de diciembre de 2026"), or ""
+	dotDay bool          // a day may be written with a dot before its month ("2. Dezember")
+}
+
+// tongues are the languages read besides English; where a date's words could be two of them,
+// the first.
+var tongues = [...]tongue{
+	{code: "fr", first: "1er",
+		months: [12][2]string{{"janvier", "janv."}, {"février", "févr."}, {"mars", "mars"}, {"avril", "avr."}, {"mai", "mai"}, {"juin", "juin"},
+			{"juillet", "juil."}, {"août", "août"}, {"septembre", "sept."}, {"octobre", "oct."}, {"novembre", "nov."}, {"décembre", "déc."}},
+		days: [7][2]string{{"dimanche", "dim."}, {"lundi", "lun."}, {"mardi", "mar."}, {"mercredi", "mer."}, {"jeudi", "jeu."}, {"vendredi", "ven."}, {"samedi", "sam."}}},
+	{code: "de", dotDay: true,
+		months: [12][2]string{{"Januar", "Jan."}, {"Februar", "Feb."}, {"März", "Mär."}, {"April", "Apr."}, {"Mai", "Mai"}, {"Juni", "Jun."},
+			{"Juli", "Jul."}, {"August", "Aug."}, {"September", "Sep."}, {"Oktober", "Okt."}, {"November", "Nov."}, {"Dezember", "Dez."}},
+		days: [7][2]string{{"Sonntag", "So."}, {"Montag", "Mo."}, {"Dienstag", "Di."}, {"Mittwoch", "Mi."}, {"Donnerstag", "Do."}, {"Freitag", "Fr."}, {"Samstag", "Sa."}}},
+	{code: "es", join: "de",
+		months: [12][2]string{{"enero", "ene"}, {"febrero", "feb"}, {"marzo", "mar"}, {"abril", "abr"}, {"mayo", "may"}, {"junio", "jun"},
+			{"julio", "jul"}, {"agosto", "ago"}, {"septiembre", "sept"}, {"octubre", "oct"}, {"noviembre", "nov"}, {"diciembre", "dic"}},
+		days: [7][2]string{{"domingo", "dom"}, {"lunes", "lun"}, {"martes", "mar"}, {"miércoles", "mié"}, {"jueves", "jue"}, {"viernes", "vie"}, {"sábado", "sáb"}}},
+	{code: "it",
+		months: [12][2]string{{"gennaio", "gen"}, {"febbraio", "feb"}, {"marzo", "mar"}, {"aprile", "apr"}, {"maggio", "mag"}, {"giugno", "giu"},
+			{"luglio", "lug"}, {"agosto", "ago"}, {"settembre", "set"}, {"ottobre", "ott"}, {"novembre", "nov"}, {"dicembre", "dic"}},
+		days: [7][2]string{{"domenica", "dom"}, {"lunedì", "lun"}, {"martedì", "mar"}, {"mercoledì", "mer"}, {"giovedì", "gio"}, {"venerdì", "ven"}, {"sabato", "sab"}}},
+	{code: "pt", join: "de",
+		months: [12][2]string{{"janeiro", "jan"}, {"fevereiro", "fev"}, {"março", "mar"}, {"abril", "abr"}, {"maio", "mai"}, {"junho", "jun"},
+			{"julho", "jul"}, {"agosto", "ago"}, {"setembro", "set"}, {"outubro", "out"}, {"novembro", "nov"}, {"dezembro", "dez"}},
+		days: [7][2]string{{"domingo", "dom"}, {"segunda-feira", "seg"}, {"terça-feira", "ter"}, {"quarta-feira", "qua"}, {"quinta-feira", "qui"}, {"sexta-feira", "sex"}, {"sábado", "sáb"}}},
+}
+
+// tongueOf is the language of code, or nil.
+func tongueOf(code string) *tongue {
+	for i := range tongues {
+		if tongues[i].code == code {
+			return &tongues[i]
+		}
+	}
+	return nil
+}
+
+// bare is a word as it may be written: in small letters, without its accents or its final dot.
+func bare(w string) string {
+	w = strings.TrimSuffix(strings.ToLower(w), ".")
+	if !strings.ContainsFunc(w, func(r rune) bool { return r > unicode.MaxASCII }) {
+		return w
+	}
+	var b strings.Builder
+	for _, r := range w {
+		switch {
+		case strings.ContainsRune("áàâãä", r):
+			r = 'a'
+		case strings.ContainsRune("éèêë", r):
+			r = 'e'
+		case strings.ContainsRune("íìîï", r):
+			r = 'i'
+		case strings.ContainsRune("óòôõö", r):
+			r = 'o'
+		case strings.ContainsRune("úùûü", r):
+			r = 'u'
+		case r == 'ç':
+			r = 'c'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// namesOf is, for each language of tongues, what the name of a month or a day of the week,
+// bare, stands for: its English name, in full or short; and the English names, bare (made when
+// first needed: nothing runs as the worker starts).
+var namesOf = sync.OnceValues(func() ([len(tongues)]map[string]string, map[string]bool) {
+	var out [len(tongues)]map[string]string
+	en := map[string]bool{"sept": true}
+	for i := range 12 {
+		m := time.Month(i + 1).String()
+		en[bare(m)], en[bare(m[:3])] = true, true
+	}
+	for i := range 7 {
+		d := time.Weekday(i).String()
+		en[bare(d)], en[bare(d[:3])] = true, true
+	}
+	for t, tg := range tongues {
+		m := map[string]string{}
+		for i, names := range tg.months {
+			e := time.Month(i + 1).String()
+			m[bare(names[1])], m[bare(names[0])] = e[:3], e
+		}
+		for i, names := range tg.days {
+			e := time.Weekday(i).String()
+			m[bare(names[1])], m[bare(names[0])] = e[:3], e
+		}
+		out[t] = m
+	}
+	return out, en
+})
+
+// notEvidence are names of months or days short in another language that are English words
+// too ("out", "set", "ago"): alone they make no text another language's.
+var notEvidence = [...]string{"out", "set", "sex", "gen", "mag", "ago", "ven", "dom", "ter", "qua", "qui", "sab", "seg"}
+
+// english is s with each name of a month or a day of the week of the language it is written in
+// written as its English one (full or short as it was: "déc." is "Dec"), its first of a month
+// ("1er"), a day's dot ("2.") and the words that join its parts ("de") left out, and the
+// language, or nil when s is English or no date's words: that with the most of its words that
+// are its names and no English ones ("décembre", "déc.", "Dezember"; not "Dec", "Nov" or "Mar").
+func english(s string) (string, *tongue) {
+	words := strings.Fields(s)
+	names, en := namesOf()
+	var score [len(tongues)]int
+	best := -1
+	for _, w := range words {
+		core := strings.TrimRight(w, ",;")
+		b := bare(core)
+		if len(b) < 3 || slices.Contains(notEvidence[:], b) {
+			continue
+		}
+		if en[strings.TrimSuffix(strings.ToLower(core), ".")] {
+			continue // (an English name: "Dec"; "déc." is French)
+		}
+		for t := range tongues {
+			if _, ok := names[t][b]; ok || core == tongues[t].first {
+				score[t] += 2
+				// (written as the language writes it: "dez" is Portuguese, "Dez." German)
+				if tongues[t].writes(core) {
+					score[t]++
+				}
+				if best < 0 || score[t] > score[best] {
+					best = t
+				}
+			}
+		}
+	}
+	if best < 0 {
+		return s, nil
+	}
+	tg := &tongues[best]
+	out := words[:0:0]
+	for i, w := range words {
+		core := strings.TrimRight(w, ",;")
+		tail := w[len(core):]
+		switch {
+		case core == tg.first && tg.first != "":
+			out = append(out, "1"+tail)
+		case tg.join != "" && strings.ToLower(w) == tg.join:
+			// (left out)
+		case tg.dotDay && dotted(core) && i+1 < len(words) && names[best][bare(strings.TrimRight(words[i+1], ",;"))] != "":
+			out = append(out, core[:len(core)-1]+tail)
+		default:
+			if e, ok := names[best][bare(core)]; ok {
+				w = e + tail
+			}
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " "), tg
+}
+
+// namesIn is namesOf's for tg.
+func namesIn(tg *tongue) map[string]string {
+	names, _ := namesOf()
+	for i := range tongues {
+		if &tongues[i] == tg {
+			return names[i]
+		}
+	}
+	return nil
+}
+
+// writes says whether w is one of tg's names of a month or a day as tg writes it, but for its
+// capitals.
+func (tg *tongue) writes(w string) bool {
+	for _, names := range append(tg.months[:], tg.days[:]...) {
+		if strings.EqualFold(names[0], w) || strings.EqualFold(names[1], w) {
+			return true
+		}
+	}
+	return false
+}
+
+// dotted says whether w is a day of a month written with a dot ("2.").
+func dotted(w string) bool {
+	n, ok := strings.CutSuffix(w, ".")
+	return ok && len(n) > 0 && len(n) <= 2 && strings.Trim(n, "0123456789") == ""
+}
+
+// inTongue is date, written in English words, in tg's words as recorded wrote its own: its first
+// letter in capitals when recorded's was, the first of a month, a day's dot and the words that
+// join its parts when recorded wrote them.
+func inTongue(date, recorded string, tg *tongue) string {
+	rec := strings.Fields(recorded)
+	first := tg.first != "" && slices.Contains(rec, tg.first)
+	dot := tg.dotDay && slices.ContainsFunc(rec, dotted)
+	join := tg.join != "" && slices.ContainsFunc(rec, func(w string) bool { return strings.ToLower(w) == tg.join })
+	// Names in capitals where recorded wrote one so: a month's anywhere (Italian calendars'
+	// "Dicembre 2026"), a day's but as the first word ("Mercredi 2 décembre").
+	names := namesIn(tg)
+	var capMonth, capDay bool
+	for i, w := range rec {
+		if e, ok := names[bare(strings.TrimRight(w, ",;"))]; ok && unicode.IsUpper([]rune(w)[0]) {
+			if _, err := time.Parse("Jan", e[:3]); err == nil {
+				capMonth = true
+			} else if i > 0 {
+				capDay = true
+			}
+		}
+	}
+	title := func(w string, yes bool) string {
+		if r := []rune(w); yes && len(r) > 0 {
+			r[0] = unicode.ToUpper(r[0])
+			return string(r)
+		}
+		return w
+	}
+	var out []string
+	month := -1 // the index in out of the last month's name written
+	for _, w := range strings.Fields(date) {
+		core := strings.TrimRight(w, ",")
+		tail := w[len(core):]
+		isMonth := false
+		for m := range 12 {
+			switch core {
+			case time.Month(m + 1).String():
+				w, isMonth = title(tg.months[m][0], capMonth)+tail, true
+			case time.Month(m + 1).String()[:3]:
+				w, isMonth = title(tg.months[m][1], capMonth)+tail, true
+			}
+		}
+		for d := range 7 {
+			switch core {
+			case time.Weekday(d).String():
+				w = title(tg.days[d][0], capDay) + tail
+			case time.Weekday(d).String()[:3]:
+				w = title(tg.days[d][1], capDay) + tail
+			}
+		}
+		number := core != "" && strings.Trim(core, "0123456789") == ""
+		switch {
+		case number && core == "1" && first:
+			w = tg.first + tail
+		case number && len(core) == 4 && join && month == len(out)-1 && month >= 0:
+			out = append(out, tg.join) // diciembre de 2026
+		}
+		if isMonth && len(out) > 0 {
+			if prev := out[len(out)-1]; strings.Trim(strings.TrimSuffix(prev, "."), "0123456789") == "" && prev != "" {
+				if dot && !strings.HasSuffix(prev, ".") {
+					out[len(out)-1] = prev + "." // 2. Dezember
+				}
+				if join {
+					out = append(out, tg.join) // 2 de diciembre
+				}
+			}
+		}
+		if isMonth {
+			month = len(out)
+		}
+		out = append(out, w)
+	}
+	s := strings.Join(out, " ")
+	if r := []rune(strings.TrimSpace(recorded)); len(r) > 0 && unicode.IsUpper(r[0]) {
+		o := []rune(s)
+		o[0] = unicode.ToUpper(o[0])
+		s = string(o)
+	}
+	return s
+}

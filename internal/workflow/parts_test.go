@@ -152,8 +152,14 @@ func TestADateChosenInPartsIsOneDate(t *testing.T) {
 func FuzzTheDateReaders(f *testing.F) {
 	f.Add("https://a.test/p/luigi-12/book?x=1", "Luigi", "https://a.test/p/chez-ana-13?y=2", "Chez Ana")
 	f.Add(`combobox "M" [e7] value="Dec" options="Jan","Dec" combobox "Y" [e8] value="2026"`, "2026-12-09", "] value=", "mmmm yyyy:Fr")
+	f.Add("Mittwoch, 2. Dezember 2026", "2 de diciembre de 2026", "Gen 2027", "dd.mm:de")
 	f.Add("", "", "", "")
 	f.Fuzz(func(t *testing.T, raw, was, href, now string) {
+		if en, tg := english(raw); tg != nil {
+			inTongue(en, was, tg)
+		}
+		monthIn(href)
+		dateIn(was)
 		resultShape(raw, was)
 		sameResult(raw, was, href, now)
 		partLayout(now)

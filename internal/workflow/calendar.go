@@ -634,7 +634,8 @@ func calendarWords(s string) bool {
 		}
 	}
 	switch strings.ToLower(s) { // the days' shortest names (Mo, lu, X)
-	case "su", "mo", "tu", "we", "th", "fr", "sa", "lu", "ma", "me", "je", "ve", "di", "so", "mi", "do", "gi", "l", "m", "j", "v", "s", "d", "x":
+	case "su", "mo", "tu", "we", "th", "fr", "sa", "lu", "ma", "me", "je", "ve", "di", "so", "mi", "do", "gi", "wo", "vr", "za", "zo",
+		"l", "m", "j", "v", "s", "d", "x":
 		return true
 	}
 	return false
@@ -654,10 +655,10 @@ func written(month time.Time, layout, recorded string) string {
 var (
 	prevWords = [...]string{"prev", "previous", "previous month", "‹", "«", "<", "←", "go to previous month", "go to the previous month",
 		"précédent", "mois précédent", "zurück", "vorheriger monat", "ant", "<ant", "anterior", "mes anterior", "mês anterior",
-		"prec", "precedente", "mese precedente"}
+		"prec", "precedente", "mese precedente", "vorig", "vorige", "vorige maand"}
 	nextWords = [...]string{"next", "next month", "›", "»", ">", "→", "go to next month", "go to the next month",
 		"suivant", "mois suivant", "vor", "weiter", "nächster monat", "sig", "sig>", "siguiente", "mes siguiente",
-		"seguinte", "próximo", "próximo mês", "succ", "successivo", "mese successivo"}
+		"seguinte", "próximo", "próximo mês", "succ", "successivo", "mese successivo", "volgende", "volgende maand"}
 )
 
 // turns says whether a control named name (or, without one, that its page's code calls hint)

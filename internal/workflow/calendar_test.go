@@ -192,7 +192,7 @@ func (p *pages) snap() *tool.Snap {
 // turnNames are the names jQuery UI gives its calendar's Prev and Next, in English and in each
 // language of tongues.
 var turnNames = map[string][2]string{"": {"Prev", "Next"}, "fr": {"Précédent", "Suivant"}, "de": {"Zurück", "Vor"}, "es": {"Ant", "Sig"},
-	"it": {"Prec", "Succ"}, "pt": {"Anterior", "Seguinte"}}
+	"it": {"Prec", "Succ"}, "pt": {"Anterior", "Seguinte"}, "nl": {"Vorig", "Volgende"}}
 
 func (p *pages) runner(w *Workflow, values map[string]string) *Runner {
 	return &Runner{Workflow: w, Values: values, Wait: 1,
@@ -352,7 +352,7 @@ func TestADateInFrenchWordsIsCountedAndWrittenInFrench(t *testing.T) {
 	assert.Equal(t, "the calendar shows décembre 2026, not janvier 2027, and has nothing that turns its months", stop.Reason)
 }
 
-// Dates in German, Spanish, Italian and Portuguese words are read and written as French ones
+// Dates in German, Spanish, Italian, Portuguese and Dutch words are read and written as French ones
 // are, each in its own language and in the way it was recorded (a German day's dot, Spanish and
 // Portuguese "de", Italian calendars' capitals, flatpickr's "Dezember 2, 2026"); their calendars,
 // as jQuery UI writes them ("Dezember 2026" between "Zurück" and "Vor", "diciembre 2026"
@@ -363,6 +363,7 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"es": "miércoles, 2 de diciembre de 2026", "es_short": "2 dic 2026",
 		"it": "mercoledì 2 dicembre 2026", "it_cap": "2 Dicembre 2026",
 		"pt": "quarta-feira, 2 de dezembro de 2026", "pt_short": "2 dez 2026",
+		"nl": "woensdag 2 december 2026", "nl_short": "2 mrt 2027",
 	}
 	w := &Workflow{CreatedAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).UnixMilli()}
 	all := map[string]string{}
@@ -375,12 +376,14 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"es": "jueves, 17 de diciembre de 2026", "es_short": "17 dic 2026",
 		"it": "giovedì 17 dicembre 2026", "it_cap": "17 Dicembre 2026",
 		"pt": "quinta-feira, 17 de dezembro de 2026", "pt_short": "17 dez 2026",
+		"nl": "donderdag 17 december 2026", "nl_short": "17 dec 2026",
 	}, dated(t, w, all, time.Date(2026, 12, 16, 7, 0, 0, 0, time.UTC)))
 	assert.Equal(t, map[string]string{
 		"de": "Freitag, 1. Januar 2027", "de_short": "1. Jan. 2027", "de_aria": "Januar 1, 2027",
 		"es": "viernes, 1 de enero de 2027", "es_short": "1 ene 2027",
 		"it": "venerdì 1 gennaio 2027", "it_cap": "1 Gennaio 2027",
 		"pt": "sexta-feira, 1 de janeiro de 2027", "pt_short": "1 jan 2027",
+		"nl": "vrijdag 1 januari 2027", "nl_short": "1 jan 2027",
 	}, dated(t, w, all, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC)))
 	assert.Equal(t, "miércoles, 2 de diciembre de 2026", dateIn("Elegir miércoles, 2 de diciembre de 2026 como fecha"))
 	assert.Equal(t, "Mittwoch, 2. Dezember 2026", dateIn("Mittwoch, 2. Dezember 2026 auswählen"))
@@ -391,14 +394,15 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 	}
 
 	dec := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	for _, lang := range []string{"de", "es", "it", "pt"} {
+	for _, lang := range []string{"de", "es", "it", "pt", "nl"} {
 		p := &pages{month: dec, lang: lang}
 		s := p.snap()
 		rec := clickOn(t, "Visit", s, `link "2"`)
 		rec.CreatedAt = dec.UnixMilli()
 		require.Len(t, rec.Params, 1, lang)
 		values := dated(t, rec, map[string]string{"date": "{{today+1}}"}, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC))
-		assert.Equal(t, map[string]string{"de": "1 Januar 2027", "es": "1 enero 2027", "it": "1 Gennaio 2027", "pt": "1 Janeiro 2027"}[lang], values["date"], lang)
+		assert.Equal(t, map[string]string{"de": "1 Januar 2027", "es": "1 enero 2027", "it": "1 Gennaio 2027", "pt": "1 Janeiro 2027",
+			"nl": "January 1, 2027"}[lang], values["date"], lang) // (Dutch's "december 2026" is English words too)
 		require.Nil(t, p.runner(rec, values).Run(context.Background(), 0), lang)
 		assert.Equal(t, time.January, p.month.Month(), lang)
 		require.Len(t, p.asides, 1, lang)

@@ -9,7 +9,7 @@ import (
 )
 
 // Dates in words of another language than English ("mercredi 2 décembre 2026", "2. Dezember
-// 2026", "2 de diciembre de 2026", a calendar's "dicembre 2026") are read as their English words
+// 2026", "2 de diciembre de 2026", "woensdag 2 december 2026", a calendar's "dicembre 2026") are read as their English words
 // are, word for word, and a value recorded so is written again in its own language.
 
 // tongue is a language dates are written in words in, as its calendars write them (jQuery UI's
@@ -42,6 +42,10 @@ var tongues = [...]tongue{
 		months: [12][2]string{{"gennaio", "gen"}, {"febbraio", "feb"}, {"marzo", "mar"}, {"aprile", "apr"}, {"maggio", "mag"}, {"giugno", "giu"},
 			{"luglio", "lug"}, {"agosto", "ago"}, {"settembre", "set"}, {"ottobre", "ott"}, {"novembre", "nov"}, {"dicembre", "dic"}},
 		days: [7][2]string{{"domenica", "dom"}, {"lunedì", "lun"}, {"martedì", "mar"}, {"mercoledì", "mer"}, {"giovedì", "gio"}, {"venerdì", "ven"}, {"sabato", "sab"}}},
+	{code: "nl",
+		months: [12][2]string{{"januari", "jan"}, {"februari", "feb"}, {"maart", "mrt"}, {"april", "apr"}, {"mei", "mei"}, {"juni", "jun"},
+			{"juli", "jul"}, {"augustus", "aug"}, {"september", "sep"}, {"oktober", "okt"}, {"november", "nov"}, {"december", "dec"}},
+		days: [7][2]string{{"zondag", "zo"}, {"maandag", "ma"}, {"dinsdag", "di"}, {"woensdag", "wo"}, {"donderdag", "do"}, {"vrijdag", "vr"}, {"zaterdag", "za"}}},
 	{code: "pt", join: "de",
 		months: [12][2]string{{"janeiro", "jan"}, {"fevereiro", "fev"}, {"março", "mar"}, {"abril", "abr"}, {"maio", "mai"}, {"junho", "jun"},
 			{"julho", "jul"}, {"agosto", "ago"}, {"setembro", "set"}, {"outubro", "out"}, {"novembro", "nov"}, {"dezembro", "dez"}},

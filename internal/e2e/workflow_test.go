@@ -1279,6 +1279,37 @@ func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 	}
 }
 
+// A date and time typed into a native date and time field ("November 24, 2026 at 9:05 am")
+// is a date of the workflow that keeps its time: a replay for {{today+1}} sets tomorrow at
+// 9:05, as the recorded value was written.
+func TestAReplayKeepsTheTimeOfADateAndTime(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `"Meeting"`), "text": "November 24, 2026 at 9:05 am"})}
+		},
+	}}
+	panel, tab, m := p.runOn(t, site, "pickers-us.html", "set the meeting for November 24, 2026 at 9:05 am")
+	Eventually(t, 20*time.Second, func() bool {
+		return inTab[string](t, panel, tab, `document.getElementById("when").value`) == "2026-11-24T09:05"
+	}, "the agent did not set the meeting")
+	steps := saveWorkflow(t, panel, "Meet")
+	form := JS[string](t, panel, `skiffTest.call("workflow.list").then(l => l[0].params.map(p => p.name + "=" + p.default).join(" "))`)
+	if len(steps) != 2 || form != "meeting=November 24, 2026 at 9:05 am" {
+		t.Fatalf("the workflow's steps: %q, values: %q", steps, form)
+	}
+	m.Close()
+	if last := replayFromView(t, panel, map[string]string{"meeting": "{{today+1}}"}, false); !strings.Contains(last, "ran all 2 steps") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	// (Counted from the day the replay began, or from the next if it ended past midnight.)
+	got := inTab[string](t, panel, tab, `document.getElementById("when").value`)
+	if day := time.Now().AddDate(0, 0, 1); got != day.Format("2006-01-02")+"T09:05" && got != day.AddDate(0, 0, 1).Format("2006-01-02")+"T09:05" {
+		t.Errorf("the replay set the meeting to %q (wanted tomorrow at 09:05)", got)
+	}
+}
+
 // A stay booked on two calendars, its leave day three days after its visit day, keeps its
 // length: the run form writes the leave day as counted from the visit day ({{date+3}}), and a
 // replay with no model for a visit 40 days on leaves 43 days on, turning both calendars.

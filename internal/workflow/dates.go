@@ -103,11 +103,64 @@ func dayWord(v string) (int, bool) {
 
 // dayWritten is day written as value was, a date recorded by the workflow (ISO when it is none).
 func dayWritten(day time.Time, value string, recorded time.Time) string {
+	value, clock := timeAfter(value)
 	s := written(day, layoutOf(value, recorded), value)
 	if _, nth := unordinal(value); nth {
 		s = ordinal(s, day.Day())
 	}
-	return s
+	return s + clock
+}
+
+// timeAfter cuts a time of day off the end of value, as a date and time field takes it
+// ("2026-12-02T19:30", "12/02/2026 7:30 PM", "December 2, 2026 at 7:30 PM", "2 décembre 2026 à
+// 19h30"): the date, and the time with what joins it to the date (value and "" when it ends in
+// none). A run's date keeps the recorded time.
+func timeAfter(value string) (date, clock string) {
+	v := strings.TrimRight(value, " ")
+	end := len(v)
+	if l := strings.ToLower(strings.ReplaceAll(v, ".", "")); strings.HasSuffix(l, "am") || strings.HasSuffix(l, "pm") {
+		end = strings.LastIndexAny(strings.ToLower(v), "ap")
+		end = len(strings.TrimRight(v[:end], " "))
+	}
+	start := end
+	for start > 0 && strings.IndexByte("0123456789:h.", v[start-1]) >= 0 {
+		start--
+	}
+	if !isClock(v[start:end]) {
+		return value, ""
+	}
+	d := v[:start]
+	for _, join := range [...]string{"T", " at ", " à ", " um ", " a las ", " alle ", " às ", " om ", ", ", " - ", " "} {
+		if before, ok := strings.CutSuffix(d, join); ok && strings.TrimSpace(before) != "" {
+			return before, value[len(before):]
+		}
+	}
+	return value, ""
+}
+
+// isClock says whether s is a time of day as hours and minutes (and seconds): 7:30, 19:30:00,
+// 19h30, 19.30.
+func isClock(s string) bool {
+	h, m, ok := strings.Cut(s, ":")
+	if !ok {
+		if h, m, ok = strings.Cut(s, "h"); !ok {
+			h, m, ok = strings.Cut(s, ".")
+		}
+	}
+	if !ok || len(h) < 1 || len(h) > 2 {
+		return false
+	}
+	m, sec, hasSec := strings.Cut(m, ":")
+	hh, err1 := strconv.Atoi(h)
+	mm, err2 := strconv.Atoi(m)
+	if err1 != nil || err2 != nil || len(m) != 2 || hh > 23 || mm > 59 || h[0] == '+' || h[0] == '-' {
+		return false
+	}
+	if hasSec {
+		ss, err := strconv.Atoi(sec)
+		return err == nil && len(sec) == 2 && ss <= 59
+	}
+	return true
 }
 
 // dayIn is the day value holds, read the way layout writes a date or else the reading nearest
@@ -228,6 +281,7 @@ func isDate(value string) bool {
 // (in English words or another language's, with an ordinal day or not) and the layout it is read with, in
 // the order of dateLayouts; f returns false to stop.
 func readings(value string, f func(t time.Time, layout string) bool) {
+	value, _ = timeAfter(value)
 	value, _ = unordinal(strings.TrimSpace(value))
 	value, _ = english(value)
 	value = strings.TrimSpace(value)

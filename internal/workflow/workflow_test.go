@@ -743,7 +743,8 @@ func TestAReplayStoppedByASignInFormSaysSo(t *testing.T) {
 }
 
 // A value counted from the day a run runs ({{today+1}}: a schedule that books for tomorrow) is
-// written as the recorded value was, the reading of 02/12 nearest the recording's day chosen.
+// written as the recorded value was, the reading of 02/12 nearest the recording's day chosen,
+// and a date and time keeps its time.
 func TestADateCountedFromTheDayOfTheRun(t *testing.T) {
 	recorded := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	w := &Workflow{CreatedAt: recorded.UnixMilli(), Params: []Param{
@@ -763,6 +764,15 @@ func TestADateCountedFromTheDayOfTheRun(t *testing.T) {
 	// A day said in words, for a date: counted so; for another value, text as it is.
 	got = dated(t, w, map[string]string{"iso": " Tomorrow ", "eu": "demain", "us": "aujourd’hui", "words": "yesterday", "text": "tomorrow"}, now)
 	assert.Equal(t, map[string]string{"iso": "2027-02-28", "eu": "28/02/2027", "us": "02/27/2027", "words": "February 26, 2027", "text": "tomorrow"}, got)
+	// A date with its time (a date and time field's): the run's date at the recorded time.
+	w2 := &Workflow{CreatedAt: recorded.UnixMilli(), Params: []Param{{Name: "iso", Default: "2026-12-02T19:30"},
+		{Name: "us", Default: "12/02/2026 7:30 PM"}, {Name: "words", Default: "December 2, 2026 at 7:30 p.m."},
+		{Name: "fr", Default: "mercredi 2 décembre 2026 à 19h30"}, {Name: "secs", Default: "2026-12-02 19:30:00"}, {Name: "room", Default: "Room 2:30"}}}
+	assert.Equal(t, map[string]string{"iso": "2027-02-28T19:30", "us": "02/28/2027 7:30 PM", "words": "February 28, 2027 at 7:30 p.m.",
+		"fr": "dimanche 28 février 2027 à 19h30", "secs": "2027-02-28 19:30:00", "room": "tomorrow"},
+		dated(t, w2, map[string]string{"iso": "{{today+1}}", "us": "tomorrow", "words": "{{today+1}}", "fr": "{{today+1}}", "secs": "{{today+1}}", "room": "tomorrow"}, now))
+	n, ok := daysAfter("2026-12-10 15:00", "2026-12-13 11:00")
+	assert.Equal(t, []any{3, true}, []any{n, ok}, "a stay's days, each with its time")
 	// An outside agent reads it in the values' schema.
 	props := w.Schema()["properties"].(map[string]any)
 	assert.Contains(t, props["eu"].(map[string]any)["description"], "{{today+1}}")

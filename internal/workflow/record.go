@@ -451,8 +451,9 @@ func (r *recorder) typed(t Target, value string, secret bool) string {
 const FollowsWithin = 92
 
 // after is the parameter whose date value counts from, and how many days after it: the date
-// typed just before it, when value is one a few days on (a stay's last day after its first);
-// "" when value is no date, or far from the one before.
+// typed just before it, when value is one a few days on (a stay's last day after its first),
+// else the last one before that value is a few days on from (a hotel's check-in on a flight's
+// day out, after its day back); "" when value is no date, or far from those before.
 func (r *recorder) after(value string) (string, int) {
 	return after(r.w.Params, value)
 }
@@ -470,7 +471,6 @@ func after(params []Param, value string) (string, int) {
 		if n, ok := daysAfter(p.Default, value); ok && n >= 0 && n <= FollowsWithin {
 			return p.Name, n
 		}
-		return "", 0
 	}
 	return "", 0
 }

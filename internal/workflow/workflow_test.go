@@ -1225,6 +1225,14 @@ func TestAStaysLastDayCountsFromItsFirst(t *testing.T) {
 	assert.Empty(t, w.Params[2].From)
 	w = record("1990-04-02", "2026-12-10", "2027-06-10")
 	assert.Empty(t, w.Params[2].From)
+	// A day before the one typed just before it counts from an earlier one it is a few days
+	// on from: a flight's days out and back, then a hotel's check-in on the day out.
+	w = record("2026-12-10", "2026-12-17", "2026-12-10")
+	assert.Equal(t, []Param{{Name: "date_of_birth", Label: "Date of birth", Default: "2026-12-10"},
+		{Name: "check_in", Label: "Check-in", Default: "2026-12-17", From: "date_of_birth", Days: 7},
+		{Name: "check_out", Label: "Check-out", Default: "2026-12-10", From: "date_of_birth"}}, w.Params)
+	got = run(w, map[string]string{"date_of_birth": "2027-02-01"}, now)
+	assert.Equal(t, []string{"2027-02-08", "2027-02-01"}, []string{got["check_in"], got["check_out"]})
 
 	// An import that counts from a parameter after it, or none, is refused; an edit that takes
 	// out the first day's step makes the last day a date of its own.

@@ -138,6 +138,18 @@ func mcpClient(t *testing.T, d *skiffd, name string) *mcp.ClientSession {
 	return mcpClientWith(t, d, name, nil)
 }
 
+// clientOn is a linked panel and an outside client, "e2e-agent", that went to url, the user
+// answering the ask with decision.
+func clientOn(t *testing.T, url, decision string) (context.Context, *mcp.ClientSession) {
+	t.Helper()
+	d, panel := linkedPanel(t)
+	cs := mcpClient(t, d, "e2e-agent")
+	if r := callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": url}, decision); r.IsError {
+		t.Fatalf("navigate: %s", text(r))
+	}
+	return panel, cs
+}
+
 // mcpClientWith is mcpClient with the client's options (a progress handler).
 func mcpClientWith(t *testing.T, d *skiffd, name string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
@@ -689,11 +701,7 @@ func TestOutsideClientSurvivesWorkerRestarts(t *testing.T) {
 // reading it does not ask as if it were another's tab (the test would wait on that ask).
 func TestAClientUsesTheSignInWindowItsPageOpens(t *testing.T) {
 	site := testkit.NewSite(t)
-	d, panel := linkedPanel(t)
-	cs := mcpClient(t, d, "e2e-agent")
-	if r := callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": site.Page("popup.html")}, "allow_always"); r.IsError {
-		t.Fatalf("navigate: %s", text(r))
-	}
+	panel, cs := clientOn(t, site.Page("popup.html"), "allow_always")
 	r := callTool(t, panel, cs, "e2e-agent", "click", map[string]any{"selector": "#signin"}, "allow_always")
 	m := regexp.MustCompile(`It opened a new tab \(tabId (\d+)\)`).FindStringSubmatch(text(r))
 	if r.IsError || m == nil {

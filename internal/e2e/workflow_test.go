@@ -1435,11 +1435,7 @@ func TestAReplayChoosesTheDatesPartsFromOneDate(t *testing.T) {
 // A worker Chrome stops and starts again mid-task forgets nothing of what it did or read.
 func TestMCPClientSavesWhatItDidAsAWorkflow(t *testing.T) {
 	site := testkit.NewSite(t)
-	d, panel := linkedPanel(t)
-	cs := mcpClient(t, d, "e2e-agent")
-	if r := callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": site.Page("restaurants.html?q=Luigi")}, "allow_once"); r.IsError {
-		t.Fatalf("navigate: %s", text(r))
-	}
+	panel, cs := clientOn(t, site.Page("restaurants.html?q=Luigi"), "allow_once")
 	snap := text(callTool(t, panel, cs, "e2e-agent", "snapshot", map[string]any{}, "allow_always"))
 	// The worker restarts after the client read the page: the next worker knows where it went
 	// and what it read (the heading above the link it clicks names the link's place).
@@ -1482,11 +1478,7 @@ func TestMCPClientSavesWhatItDidAsAWorkflow(t *testing.T) {
 // value goes to that value's result.
 func TestAClientsLinksOutliveTheWorker(t *testing.T) {
 	site := testkit.NewSite(t)
-	d, panel := linkedPanel(t)
-	cs := mcpClient(t, d, "e2e-agent")
-	if r := callTool(t, panel, cs, "e2e-agent", "navigate", map[string]any{"url": site.Page("restaurants.html?q=Luigi&ids=1")}, "allow_once"); r.IsError {
-		t.Fatalf("navigate: %s", text(r))
-	}
+	panel, cs := clientOn(t, site.Page("restaurants.html?q=Luigi&ids=1"), "allow_once")
 	if r := callTool(t, panel, cs, "e2e-agent", "links", map[string]any{"filter": "booking"}, "allow_always"); r.IsError || !strings.Contains(text(r), "booking.html?id=2") {
 		t.Fatalf("links: %s", text(r))
 	}

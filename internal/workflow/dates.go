@@ -86,16 +86,18 @@ func Dated(w *Workflow, values map[string]string, now time.Time) (map[string]str
 	return out, nil
 }
 
-// dayWord reads a day said in words from today ("tomorrow", "demain"): how many days on.
+// dayWord reads a day said in words from today ("tomorrow", "demain", "morgen", "mañana"): how
+// many days on.
 func dayWord(v string) (int, bool) {
 	switch strings.ToLower(strings.Join(strings.Fields(strings.ReplaceAll(v, "’", "'")), " ")) {
-	case "today", "aujourd'hui":
+	case "today", "aujourd'hui", "heute", "hoy", "oggi", "hoje", "vandaag":
 		return 0, true
-	case "tomorrow", "demain":
+	case "tomorrow", "demain", "morgen", "mañana", "domani", "amanhã":
 		return 1, true
-	case "the day after tomorrow", "day after tomorrow", "après-demain", "apres-demain":
+	case "the day after tomorrow", "day after tomorrow", "après-demain", "apres-demain", "übermorgen", "pasado mañana",
+		"dopodomani", "depois de amanhã", "overmorgen":
 		return 2, true
-	case "yesterday", "hier":
+	case "yesterday", "hier", "gestern", "ayer", "ieri", "ontem", "gisteren":
 		return -1, true
 	}
 	return 0, false

@@ -764,6 +764,8 @@ func TestADateCountedFromTheDayOfTheRun(t *testing.T) {
 	// A day said in words, for a date: counted so; for another value, text as it is.
 	got = dated(t, w, map[string]string{"iso": " Tomorrow ", "eu": "demain", "us": "aujourd’hui", "words": "yesterday", "text": "tomorrow"}, now)
 	assert.Equal(t, map[string]string{"iso": "2027-02-28", "eu": "28/02/2027", "us": "02/27/2027", "words": "February 26, 2027", "text": "tomorrow"}, got)
+	got = dated(t, w, map[string]string{"iso": "Morgen", "eu": "mañana", "us": "übermorgen", "words": "ieri", "text": "domani"}, now)
+	assert.Equal(t, map[string]string{"iso": "2027-02-28", "eu": "28/02/2027", "us": "03/01/2027", "words": "February 26, 2027", "text": "domani"}, got, "in the other languages dates are read in")
 	// A date with its time (a date and time field's): the run's date at the recorded time.
 	w2 := &Workflow{CreatedAt: recorded.UnixMilli(), Params: []Param{{Name: "iso", Default: "2026-12-02T19:30"},
 		{Name: "us", Default: "12/02/2026 7:30 PM"}, {Name: "words", Default: "December 2, 2026 at 7:30 p.m."},

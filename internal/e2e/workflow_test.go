@@ -1281,32 +1281,37 @@ func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 
 // A date and time typed into a native date and time field ("November 24, 2026 at 9:05 am")
 // is a date of the workflow that keeps its time: a replay for {{today+1}} sets tomorrow at
-// 9:05, as the recorded value was written.
+// 9:05, as the recorded value was written. A month field given {{today+1}} gets tomorrow's
+// month.
 func TestAReplayKeepsTheTimeOfADateAndTime(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
 		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `"Meeting"`), "text": "November 24, 2026 at 9:05 am"})}
+			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `"Meeting"`), "text": "November 24, 2026 at 9:05 am"}),
+				call("type", obj{"ref": refIn(t, c, `"Month"`), "text": "November 2026"})}
 		},
 	}}
-	panel, tab, m := p.runOn(t, site, "pickers-us.html", "set the meeting for November 24, 2026 at 9:05 am")
+	panel, tab, m := p.runOn(t, site, "pickers-us.html", "set the meeting for November 24, 2026 at 9:05 am, in the report of November 2026")
 	Eventually(t, 20*time.Second, func() bool {
 		return inTab[string](t, panel, tab, `document.getElementById("when").value`) == "2026-11-24T09:05"
 	}, "the agent did not set the meeting")
 	steps := saveWorkflow(t, panel, "Meet")
 	form := JS[string](t, panel, `skiffTest.call("workflow.list").then(l => l[0].params.map(p => p.name + "=" + p.default).join(" "))`)
-	if len(steps) != 2 || form != "meeting=November 24, 2026 at 9:05 am" {
+	if len(steps) != 3 || form != "meeting=November 24, 2026 at 9:05 am month=November 2026" {
 		t.Fatalf("the workflow's steps: %q, values: %q", steps, form)
 	}
 	m.Close()
-	if last := replayFromView(t, panel, map[string]string{"meeting": "{{today+1}}"}, false); !strings.Contains(last, "ran all 2 steps") {
+	if last := replayFromView(t, panel, map[string]string{"meeting": "{{today+1}}", "month": "{{today+1}}"}, false); !strings.Contains(last, "ran all 3 steps") {
 		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
 	}
 	// (Counted from the day the replay began, or from the next if it ended past midnight.)
 	got := inTab[string](t, panel, tab, `document.getElementById("when").value`)
 	if day := time.Now().AddDate(0, 0, 1); got != day.Format("2006-01-02")+"T09:05" && got != day.AddDate(0, 0, 1).Format("2006-01-02")+"T09:05" {
 		t.Errorf("the replay set the meeting to %q (wanted tomorrow at 09:05)", got)
+	}
+	if got, day := inTab[string](t, panel, tab, `document.getElementById("month").value`), time.Now().AddDate(0, 0, 1); got != day.Format("2006-01") && got != day.AddDate(0, 0, 1).Format("2006-01") {
+		t.Errorf("the replay set the month to %q (wanted tomorrow's)", got)
 	}
 }
 

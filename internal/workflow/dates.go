@@ -106,11 +106,31 @@ func dayWord(v string) (int, bool) {
 // dayWritten is day written as value was, a date recorded by the workflow (ISO when it is none).
 func dayWritten(day time.Time, value string, recorded time.Time) string {
 	value, clock := timeAfter(value)
+	if !isDate(value) {
+		if l, ok := monthYearOf(value); ok { // a month field's: the day's month
+			return written(day, l, value)
+		}
+	}
 	s := written(day, layoutOf(value, recorded), value)
 	if _, nth := unordinal(value); nth {
 		s = ordinal(s, day.Day())
 	}
 	return s + clock
+}
+
+// monthYearOf is the way value writes a month and its year (2026-12, 12/2026, December 2026,
+// diciembre 2026), as a month field takes it; false when it is none.
+func monthYearOf(value string) (string, bool) {
+	v := strings.TrimSpace(value)
+	for _, m := range monthYears {
+		if _, err := time.Parse(m.layout, v); err == nil {
+			return m.layout, true
+		}
+	}
+	if _, l, ok := monthIn(v); ok {
+		return l, true
+	}
+	return "", false
 }
 
 // timeAfter cuts a time of day off the end of value, as a date and time field takes it

@@ -110,6 +110,9 @@ func dayWritten(day time.Time, value string, recorded time.Time) string {
 		if l, ok := monthYearOf(value); ok { // a month field's: the day's month
 			return written(day, l, value)
 		}
+		if w, ok := weekWritten(day, value); ok { // a week field's: the day's week
+			return w
+		}
 	}
 	s := written(day, layoutOf(value, recorded), value)
 	if _, nth := unordinal(value); nth {
@@ -131,6 +134,23 @@ func monthYearOf(value string) (string, bool) {
 		return l, true
 	}
 	return "", false
+}
+
+// weekWritten is day's ISO week written as value writes one (2026-W48, as a week field takes
+// it); false when value is none.
+func weekWritten(day time.Time, value string) (string, bool) {
+	y, w, ok := strings.Cut(strings.TrimSpace(value), "-W")
+	if !ok {
+		return "", false
+	}
+	if _, err := strconv.Atoi(y); err != nil || len(y) != 4 {
+		return "", false
+	}
+	if n, err := strconv.Atoi(w); err != nil || len(w) != 2 || n < 1 || n > 53 {
+		return "", false
+	}
+	year, week := day.ISOWeek()
+	return strconv.Itoa(year) + "-W" + string(rune('0'+week/10)) + string(rune('0'+week%10)), true
 }
 
 // timeAfter cuts a time of day off the end of value, as a date and time field takes it

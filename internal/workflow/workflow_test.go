@@ -773,11 +773,12 @@ func TestADateCountedFromTheDayOfTheRun(t *testing.T) {
 	assert.Equal(t, map[string]string{"iso": "2027-02-28T19:30", "us": "02/28/2027 7:30 PM", "words": "February 28, 2027 at 7:30 p.m.",
 		"fr": "dimanche 28 février 2027 à 19h30", "secs": "2027-02-28 19:30:00", "room": "tomorrow"},
 		dated(t, w2, map[string]string{"iso": "{{today+1}}", "us": "tomorrow", "words": "{{today+1}}", "fr": "{{today+1}}", "secs": "{{today+1}}", "room": "tomorrow"}, now))
-	// A month and its year (a month field's): the month of the run's day.
+	// A month and its year (a month field's), a week (a week field's): those of the run's day.
 	w3 := &Workflow{CreatedAt: recorded.UnixMilli(), Params: []Param{{Name: "iso", Default: "2026-12"}, {Name: "us", Default: "12/2026"},
-		{Name: "words", Default: "December 2026"}, {Name: "es", Default: "diciembre de 2026"}}}
-	assert.Equal(t, map[string]string{"iso": "2027-03", "us": "03/2027", "words": "March 2027", "es": "marzo de 2027"},
-		dated(t, w3, map[string]string{"iso": "{{today+2}}", "us": "{{today+2}}", "words": "{{today+2}}", "es": "{{today+2}}"}, now))
+		{Name: "words", Default: "December 2026"}, {Name: "es", Default: "diciembre de 2026"}, {Name: "week", Default: "2026-W49"}}}
+	assert.Equal(t, map[string]string{"iso": "2027-03", "us": "03/2027", "words": "March 2027", "es": "marzo de 2027", "week": "2027-W09"},
+		dated(t, w3, map[string]string{"iso": "{{today+2}}", "us": "{{today+2}}", "words": "{{today+2}}", "es": "{{today+2}}", "week": "{{today+2}}"}, now))
+	assert.Equal(t, "2026-W53", dated(t, w3, map[string]string{"week": "{{today}}"}, time.Date(2027, 1, 1, 8, 0, 0, 0, time.UTC))["week"], "a year's last ISO week")
 	n, ok := daysAfter("2026-12-10 15:00", "2026-12-13 11:00")
 	assert.Equal(t, []any{3, true}, []any{n, ok}, "a stay's days, each with its time")
 	// An outside agent reads it in the values' schema.

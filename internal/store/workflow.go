@@ -189,8 +189,8 @@ func (s *Store) Steps(ctx context.Context, owner string) ([]workflow.Call, Read,
 	if !ok {
 		return nil, Read{}, nil
 	}
-	keys := ownerKeys(owner, o, true)
-	got, err := s.kv.Get(ctx, keys...)
+	steps := ownerKeys(owner, o, false)
+	got, err := s.kv.Get(ctx, ownerKeys(owner, o, true)...)
 	if err != nil {
 		return nil, Read{}, err
 	}
@@ -206,8 +206,8 @@ func (s *Store) Steps(ctx context.Context, owner string) ([]workflow.Call, Read,
 			}
 		}
 	}
-	out := make([]workflow.Call, 0, len(keys))
-	for _, k := range keys[:len(keys)-2] {
+	out := make([]workflow.Call, 0, len(steps))
+	for _, k := range steps {
 		b, ok := got[k]
 		if !ok {
 			continue // written by a worker that stopped between two writes: the rest stand

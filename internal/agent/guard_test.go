@@ -376,12 +376,11 @@ func TestAPressThatTakesThePageElsewhereWentOut(t *testing.T) {
 }
 
 // keptRead is a StepKeeper that keeps what a task read, as the store does.
-type keptRead struct{ seen, links string }
+type keptRead map[string]string
 
-func (k *keptRead) Keep(workflow.Call, int) {}
-func (k *keptRead) Saw(snapshot string)     { k.seen = snapshot }
-func (k *keptRead) SawLinks(links string)   { k.links = links }
-func (k *keptRead) Forget()                 {}
+func (k keptRead) Keep(workflow.Call, int) {}
+func (k keptRead) Saw(tool, text string)   { k[tool] = text }
+func (k keptRead) Forget()                 {}
 
 // An outside client's navigate to an address the links it read listed keeps that link's name,
 // as a chat's does (recordedCalls): a result's address made of an id follows the value its
@@ -401,11 +400,11 @@ func TestAClientsStepKeepsTheNameOfTheLinkItFollowed(t *testing.T) {
 	assert.Empty(t, steps[1].Link)
 
 	// Its worker restarted between the links it read and the address it went to.
-	kept := &keptRead{}
+	kept := keptRead{}
 	task = &Task{Keeper: kept}
 	task.noteStep(workflow.Call{Tool: "links"}, links)
 	again := &Task{}
-	again.RestoreSteps(nil, store.Read{Links: kept.links})
+	again.RestoreSteps(nil, store.Read{Links: kept["links"]})
 	again.noteStep(nav("https://food.test/r/8812"), "")
 	assert.Equal(t, "Luigi's Trattoria", again.Steps()[0].Link, "the links read before the restart name the address")
 

@@ -62,8 +62,9 @@ type Task struct {
 // StepKeeper keeps a task's steps (workflow.Kept) where a worker restart leaves them.
 type StepKeeper interface {
 	Keep(c workflow.Call, max int)
-	Saw(snapshot string)   // the last snapshot read, where the next calls' refs come from
-	SawLinks(links string) // the last links read, whose names say what an address is for
+	// Saw keeps the last text read with tool: a snapshot (where the next calls' refs come
+	// from) or the links (whose names say what an address is for).
+	Saw(tool, text string)
 	Forget()
 }
 
@@ -115,18 +116,15 @@ func (t *Task) RestoreSteps(calls []workflow.Call, read store.Read) {
 func (t *Task) noteStep(c workflow.Call, text string) {
 	t.mu.Lock()
 	switch {
-	case c.Tool == "snapshot":
-		t.seen = text
-		t.mu.Unlock()
-		if t.Keeper != nil {
-			t.Keeper.Saw(text)
+	case c.Tool == "snapshot" || c.Tool == "links":
+		if c.Tool == "snapshot" {
+			t.seen = text
+		} else {
+			t.links = text
 		}
-		return
-	case c.Tool == "links":
-		t.links = text
 		t.mu.Unlock()
 		if t.Keeper != nil {
-			t.Keeper.SawLinks(text)
+			t.Keeper.Saw(c.Tool, text)
 		}
 		return
 	case workflow.Keeps(c.Tool) || c.Tool == "upload_file":

@@ -737,12 +737,8 @@ func (k clientSteps) Keep(step workflow.Call, max int) {
 	k.store(func(ctx context.Context, now int64) error { return k.c.Store.AddStep(ctx, k.owner, step, max, now) })
 }
 
-func (k clientSteps) Saw(snapshot string) {
-	k.store(func(ctx context.Context, now int64) error { return k.c.Store.KeepSeen(ctx, k.owner, snapshot, now) })
-}
-
-func (k clientSteps) SawLinks(links string) {
-	k.store(func(ctx context.Context, now int64) error { return k.c.Store.KeepLinks(ctx, k.owner, links, now) })
+func (k clientSteps) Saw(tool, text string) {
+	k.store(func(ctx context.Context, now int64) error { return k.c.Store.KeepRead(ctx, k.owner, tool, text, now) })
 }
 
 func (k clientSteps) Forget() {

@@ -24,8 +24,8 @@ func TestAClientsStepsOutliveTheWorker(t *testing.T) {
 		require.NoError(t, s.AddStep(ctx, "claude", step(n), 3, int64(n)))
 	}
 	require.NoError(t, s.AddStep(ctx, "cursor", step(9), 3, 10))
-	require.NoError(t, s.KeepSeen(ctx, "claude", "button \"Like\" [e1]\n", 11))
-	require.NoError(t, s.KeepLinks(ctx, "claude", "- [e3] \"Luigi's\" https://a.test/r/8\n", 12))
+	require.NoError(t, s.KeepRead(ctx, "claude", "snapshot", "button \"Like\" [e1]\n", 11))
+	require.NoError(t, s.KeepRead(ctx, "claude", "links", "- [e3] \"Luigi's\" https://a.test/r/8\n", 12))
 
 	again, err := Open(ctx, NewCached(Split{Disk: disk, Memory: memory}))
 	require.NoError(t, err)

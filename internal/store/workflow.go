@@ -113,25 +113,19 @@ type Read struct {
 	Links    string
 }
 
-// KeepSeen keeps the last snapshot text owner read (where the refs of its next calls come from).
-func (s *Store) KeepSeen(ctx context.Context, owner, seen string, now int64) error {
-	return s.keepRead(ctx, seenKey(owner), owner, seen, now)
-}
-
-// KeepLinks keeps the last links text owner read (the names of the addresses it may go to).
-func (s *Store) KeepLinks(ctx context.Context, owner, links string, now int64) error {
-	return s.keepRead(ctx, linksKey(owner), owner, links, now)
-}
-
-func (s *Store) keepRead(ctx context.Context, key, owner, text string, now int64) error {
+// KeepRead keeps the last text owner read with tool: a snapshot (where the refs of its next
+// calls come from) or the page's links (the names of the addresses it may go to).
+func (s *Store) KeepRead(ctx context.Context, owner, tool, text string, now int64) error {
 	return s.keepStep(ctx, owner, now, func(_ *stepsOf, items map[string]any) []string {
-		items[key] = text
+		items[readKey(owner, tool)] = text
 		return nil
 	})
 }
 
-func seenKey(owner string) string  { return stepsKey + "/" + owner + "/seen" }
-func linksKey(owner string) string { return stepsKey + "/" + owner + "/links" }
+// readTools are the tools whose last text an owner read is kept (Read's fields, in order).
+var readTools = [...]string{"snapshot", "links"}
+
+func readKey(owner, tool string) string { return stepsKey + "/" + owner + "/read/" + tool }
 
 // keepStep changes owner's part of the index and the items change adds, in one write, and
 // deletes what change and the bound on owners leave behind.
@@ -174,7 +168,9 @@ func ownerKeys(owner string, o stepsOf, read bool) []string {
 		keys = append(keys, stepKey(owner, n))
 	}
 	if read {
-		keys = append(keys, seenKey(owner), linksKey(owner))
+		for _, t := range readTools {
+			keys = append(keys, readKey(owner, t))
+		}
 	}
 	return keys
 }
@@ -195,14 +191,11 @@ func (s *Store) Steps(ctx context.Context, owner string) ([]workflow.Call, Read,
 		return nil, Read{}, err
 	}
 	var read Read
-	for _, r := range []struct {
-		key  string
-		to   *string
-		what string
-	}{{seenKey(owner), &read.Snapshot, "a page an outside client read"}, {linksKey(owner), &read.Links, "the links an outside client read"}} {
-		if b, ok := got[r.key]; ok {
-			if err := json.Unmarshal(b, r.to); err != nil {
-				return nil, Read{}, &CorruptError{What: r.what, Key: r.key, Err: err}
+	for i, to := range [...]*string{&read.Snapshot, &read.Links} {
+		key := readKey(owner, readTools[i])
+		if b, ok := got[key]; ok {
+			if err := json.Unmarshal(b, to); err != nil {
+				return nil, Read{}, &CorruptError{What: "a page an outside client read", Key: key, Err: err}
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skiff-ai/skiff/internal/ascii"
 	"github.com/skiff-ai/skiff/internal/i18n"
 )
 
@@ -440,15 +441,15 @@ func truncated(p Provider) *Error {
 }
 
 func looksLikeHTML(b []byte) bool {
-	head := bytes.ToLower(b[:min(len(b), 256)])
+	head := []byte(ascii.Lower(string(b[:min(len(b), 256)])))
 	return bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html")) ||
 		bytes.Contains(head, []byte("<head")) || bytes.Contains(head, []byte("<body"))
 }
 
 func htmlTitle(b []byte) string {
-	lower := bytes.ToLower(b)
-	i := bytes.Index(lower, []byte("<title>"))
-	j := bytes.Index(lower, []byte("</title>"))
+	lower := ascii.Lower(string(b)) // (each byte where it was in b)
+	i := strings.Index(lower, "<title>")
+	j := strings.Index(lower, "</title>")
 	if i >= 0 && j > i {
 		return snippetString(strings.TrimSpace(string(b[i+7:j])), 80)
 	}

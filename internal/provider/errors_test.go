@@ -176,6 +176,12 @@ func TestAWebPageForAnAnswerIsSaidInTheReadersLanguage(t *testing.T) {
 		assert.Equal(t, "errProviderWebPageTitled", rest.Key)
 		assert.Equal(t, []any{" (HTTP 502)", "502 Bad Gateway"}, rest.Args)
 	}
+	// A page in Latin-1 (its "é" no UTF-8) or with letters whose small form is longer ("İ"):
+	// its title is found where it is.
+	for _, before := range []string{strings.Repeat("\xe9", 300), strings.Repeat("İ", 300)} {
+		latin := ResponseError(mustLookup("openai"), 502, map[string]string{}, []byte("<HTML><HEAD><!-- "+before+" --><TITLE>Erreur 502</TITLE></HEAD></HTML>"))
+		assert.Equal(t, "Erreur 502", latin.Title)
+	}
 	untitled := ResponseError(mustLookup("custom"), 418, map[string]string{}, []byte("<html><body>I'm a teapot</body></html>"))
 	assert.Equal(t, "Custom (OpenAI-compatible): the provider sent a response Skiff could not read (HTTP 418). It answered with a web page instead of JSON; check the base URL", untitled.Error())
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/skiff-ai/skiff/internal/ascii"
 	"github.com/skiff-ai/skiff/internal/i18n"
 )
 
@@ -137,7 +138,7 @@ func Flag(text string) []Finding {
 			}
 		}
 	}
-	low := strings.ToLower(text)
+	low := ascii.Lower(text) // (each byte where it was: the tokens are A to Z)
 	for _, t := range chatTokens {
 		if i := strings.Index(low, t); i >= 0 {
 			for _, f := range out {

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/skiff-ai/skiff/internal/ascii"
 )
 
 // A value given to a run may be a date counted from the day it runs, as a schedule needs
@@ -160,8 +162,8 @@ func weekWritten(day time.Time, value string) (string, bool) {
 func timeAfter(value string) (date, clock string) {
 	v := strings.TrimRight(value, " ")
 	end := len(v)
-	if l := strings.ToLower(strings.ReplaceAll(v, ".", "")); strings.HasSuffix(l, "am") || strings.HasSuffix(l, "pm") {
-		end = strings.LastIndexAny(strings.ToLower(v), "ap")
+	if l := ascii.Lower(strings.ReplaceAll(v, ".", "")); strings.HasSuffix(l, "am") || strings.HasSuffix(l, "pm") {
+		end = strings.LastIndexAny(ascii.Lower(v), "ap") // (each byte where it was in v)
 		end = len(strings.TrimRight(v[:end], " "))
 	}
 	start := end

@@ -646,19 +646,48 @@ func written(month time.Time, layout, recorded string) string {
 	s := month.Format(layout)
 	if _, tg := english(recorded); tg != nil {
 		s = inTongue(s, recorded, tg)
+	} else if slices.ContainsFunc(strings.Fields(recorded), isSmallMonth) {
+		// ("2 december 2026": Dutch or Swedish with names English writes too; "2 dec 2026")
+		words := strings.Fields(s)
+		for i, w := range words {
+			if core := strings.TrimRight(w, ",."); isMonthName(core) {
+				words[i] = strings.ToLower(core) + w[len(core):]
+			}
+		}
+		s = strings.Join(words, " ")
 	}
 	return s
 }
 
+// isMonthName says whether w is an English month's name, in full or short, in any letters.
+func isMonthName(w string) bool {
+	for _, l := range [...]string{"January", "Jan"} {
+		if _, err := time.Parse(l, w); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// isSmallMonth says whether w is an English month's name written in small letters ("december",
+// "dec.").
+func isSmallMonth(w string) bool {
+	core := strings.TrimRight(w, ",.")
+	return core != "" && core == strings.ToLower(core) && isMonthName(core)
+}
+
 // The names of the controls that turn a calendar to the month before and the next, in the
-// languages of tongues too (jQuery UI's own: "Zurück" and "Vor", "<Ant" and "Sig>").
+// languages of tongues too (jQuery UI's own: "Zurück" and "Vor", "Ant" and "Sig", "Förra" and
+// "Nästa").
 var (
 	prevWords = [...]string{"prev", "previous", "previous month", "‹", "«", "<", "←", "go to previous month", "go to the previous month",
-		"précédent", "mois précédent", "zurück", "vorheriger monat", "ant", "<ant", "anterior", "mes anterior", "mês anterior",
-		"prec", "precedente", "mese precedente", "vorig", "vorige", "vorige maand"}
+		"précédent", "mois précédent", "zurück", "vorheriger monat", "ant", "anterior", "mes anterior", "mês anterior",
+		"prec", "precedente", "mese precedente", "vorig", "vorige", "vorige maand", "förra", "föregående", "föregående månad",
+		"forrige", "forrige måned", "poprzedni", "poprzedni miesiąc"}
 	nextWords = [...]string{"next", "next month", "›", "»", ">", "→", "go to next month", "go to the next month",
-		"suivant", "mois suivant", "vor", "weiter", "nächster monat", "sig", "sig>", "siguiente", "mes siguiente",
-		"seguinte", "próximo", "próximo mês", "succ", "successivo", "mese successivo", "volgende", "volgende maand"}
+		"suivant", "mois suivant", "vor", "weiter", "nächster monat", "sig", "siguiente", "mes siguiente",
+		"seguinte", "próximo", "próximo mês", "succ", "successivo", "mese successivo", "volgende", "volgende maand",
+		"nästa", "nästa månad", "næste", "næste måned", "neste", "neste måned", "następny", "następny miesiąc"}
 )
 
 // turns says whether a control named name (or, without one, that its page's code calls hint)
@@ -669,7 +698,8 @@ func turns(name, hint string, next bool) bool {
 	if next {
 		words, part = nextWords[:], "next"
 	}
-	if slices.Contains(words, n) {
+	// (with its arrows too: "<Ant", "Sig>", "« Prev", "Nästa»")
+	if slices.Contains(words, n) || slices.Contains(words, strings.TrimSpace(strings.Trim(n, "<>«»‹›←→"))) {
 		return true
 	}
 	return n == "" && strings.Contains(strings.ToLower(hint), part)

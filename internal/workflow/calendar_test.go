@@ -181,7 +181,8 @@ func (p *pages) snap() *tool.Snap {
 	if p.lang != "" {
 		head := s.Tree[len(s.Tree)-1].Kids
 		head[0].Name, head[1].Name = turnNames[p.lang][0], turnNames[p.lang][1]
-		head[2].Kids[0].Text = inTongue(p.month.Format("January"), map[string]string{"it": "Dicembre", "pt": "Dezembro"}[p.lang], tongueOf(p.lang))
+		head[2].Kids[0].Text = inTongue(p.month.Format("January"), map[string]string{"it": "Dicembre", "pt": "Dezembro", "da": "December",
+			"pl": "Grudzień"}[p.lang], tongueOf(p.lang))
 	}
 	if p.bare {
 		s.Tree[len(s.Tree)-1].Kids = s.Tree[len(s.Tree)-1].Kids[2:]
@@ -192,7 +193,8 @@ func (p *pages) snap() *tool.Snap {
 // turnNames are the names jQuery UI gives its calendar's Prev and Next, in English and in each
 // language of tongues.
 var turnNames = map[string][2]string{"": {"Prev", "Next"}, "fr": {"Précédent", "Suivant"}, "de": {"Zurück", "Vor"}, "es": {"Ant", "Sig"},
-	"it": {"Prec", "Succ"}, "pt": {"Anterior", "Seguinte"}, "nl": {"Vorig", "Volgende"}}
+	"it": {"Prec", "Succ"}, "pt": {"Anterior", "Seguinte"}, "nl": {"Vorig", "Volgende"}, "sv": {"Förra", "Nästa"}, "da": {"Forrige", "Næste"},
+	"nb": {"Forrige", "Neste"}, "pl": {"Poprzedni", "Następny"}}
 
 func (p *pages) runner(w *Workflow, values map[string]string) *Runner {
 	return &Runner{Workflow: w, Values: values, Wait: 1,
@@ -364,6 +366,11 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"it": "mercoledì 2 dicembre 2026", "it_cap": "2 Dicembre 2026",
 		"pt": "quarta-feira, 2 de dezembro de 2026", "pt_short": "2 dez 2026",
 		"nl": "woensdag 2 december 2026", "nl_short": "2 mrt 2027",
+		"sv": "onsdag 2 december 2026", "sv_short": "2 dec. 2026",
+		"da": "onsdag den 2. december 2026", "da_short": "2. dec. 2026",
+		"nb": "onsdag 2. desember 2026", "nb_short": "2. des. 2026",
+		"pl": "środa, 2 grudnia 2026", "pl_short": "2 gru 2026", "pl_cal": "2 Grudzień 2026",
+		"us_dot": "Dec. 2, 2026",
 	}
 	w := &Workflow{CreatedAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).UnixMilli()}
 	all := map[string]string{}
@@ -377,6 +384,11 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"it": "giovedì 17 dicembre 2026", "it_cap": "17 Dicembre 2026",
 		"pt": "quinta-feira, 17 de dezembro de 2026", "pt_short": "17 dez 2026",
 		"nl": "donderdag 17 december 2026", "nl_short": "17 dec 2026",
+		"sv": "torsdag 17 december 2026", "sv_short": "17 dec. 2026",
+		"da": "torsdag den 17. december 2026", "da_short": "17. dec. 2026",
+		"nb": "torsdag 17. desember 2026", "nb_short": "17. des. 2026",
+		"pl": "czwartek, 17 grudnia 2026", "pl_short": "17 gru 2026", "pl_cal": "17 Grudzień 2026",
+		"us_dot": "Dec. 17, 2026",
 	}, dated(t, w, all, time.Date(2026, 12, 16, 7, 0, 0, 0, time.UTC)))
 	assert.Equal(t, map[string]string{
 		"de": "Freitag, 1. Januar 2027", "de_short": "1. Jan. 2027", "de_aria": "Januar 1, 2027",
@@ -384,17 +396,27 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"it": "venerdì 1 gennaio 2027", "it_cap": "1 Gennaio 2027",
 		"pt": "sexta-feira, 1 de janeiro de 2027", "pt_short": "1 jan 2027",
 		"nl": "vrijdag 1 januari 2027", "nl_short": "1 jan 2027",
+		"sv": "fredag 1 januari 2027", "sv_short": "1 jan. 2027",
+		"da": "fredag den 1. januar 2027", "da_short": "1. jan. 2027",
+		"nb": "fredag 1. januar 2027", "nb_short": "1. jan. 2027",
+		"pl": "piątek, 1 stycznia 2027", "pl_short": "1 sty 2027", "pl_cal": "1 Styczeń 2027",
+		"us_dot": "Jan. 1, 2027",
 	}, dated(t, w, all, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC)))
+	n, ok := daysAfter("wtorek, 1 grudnia 2026", "5 gru 2026")
+	assert.Equal(t, []any{4, true}, []any{n, ok}, "a Polish day, with its month's name after a day and short")
 	assert.Equal(t, "miércoles, 2 de diciembre de 2026", dateIn("Elegir miércoles, 2 de diciembre de 2026 como fecha"))
 	assert.Equal(t, "Mittwoch, 2. Dezember 2026", dateIn("Mittwoch, 2. Dezember 2026 auswählen"))
-	n, ok := daysAfter("2. Dezember 2026", "05.12.2026")
+	n, ok = daysAfter("2. Dezember 2026", "05.12.2026")
 	assert.Equal(t, []any{3, true}, []any{n, ok}, "a German day in words and in figures")
-	for _, no := range []string{"Sold out 2026", "Set 2026", "2 years ago 2026", "Dom 2026"} {
+	for _, no := range []string{"Sold out 2026", "Set 2026", "2 years ago 2026", "Dom 2026", "Sie haben 2 Karten für 2026",
+		"Liste des 2 prix 2026", "Man 2 2026", "Tor 2 2026"} {
 		assert.False(t, isDate(no), no)
+		_, tg := english(no)
+		assert.Nil(t, tg, "%s: no other language's date words", no)
 	}
 
 	dec := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	for _, lang := range []string{"de", "es", "it", "pt", "nl"} {
+	for _, lang := range []string{"de", "es", "it", "pt", "nl", "sv", "da", "nb", "pl"} {
 		p := &pages{month: dec, lang: lang}
 		s := p.snap()
 		rec := clickOn(t, "Visit", s, `link "2"`)
@@ -402,7 +424,8 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		require.Len(t, rec.Params, 1, lang)
 		values := dated(t, rec, map[string]string{"date": "{{today+1}}"}, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC))
 		assert.Equal(t, map[string]string{"de": "1 Januar 2027", "es": "1 enero 2027", "it": "1 Gennaio 2027", "pt": "1 Janeiro 2027",
-			"nl": "January 1, 2027"}[lang], values["date"], lang) // (Dutch's "december 2026" is English words too)
+			"nl": "January 1, 2027", "sv": "January 1, 2027", "da": "January 1, 2027", "nb": "1 januar 2027", "pl": "1 Styczeń 2027",
+		}[lang], values["date"], lang) // (Dutch's, Swedish's and Danish's "december 2026" are English words too)
 		require.Nil(t, p.runner(rec, values).Run(context.Background(), 0), lang)
 		assert.Equal(t, time.January, p.month.Month(), lang)
 		require.Len(t, p.asides, 1, lang)

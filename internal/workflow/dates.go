@@ -92,14 +92,14 @@ func Dated(w *Workflow, values map[string]string, now time.Time) (map[string]str
 // many days on.
 func dayWord(v string) (int, bool) {
 	switch strings.ToLower(strings.Join(strings.Fields(strings.ReplaceAll(v, "’", "'")), " ")) {
-	case "today", "aujourd'hui", "heute", "hoy", "oggi", "hoje", "vandaag":
+	case "today", "aujourd'hui", "heute", "hoy", "oggi", "hoje", "vandaag", "idag", "i dag", "dziś", "dzisiaj":
 		return 0, true
-	case "tomorrow", "demain", "morgen", "mañana", "domani", "amanhã":
+	case "tomorrow", "demain", "morgen", "mañana", "domani", "amanhã", "imorgon", "i morgon", "i morgen", "jutro":
 		return 1, true
 	case "the day after tomorrow", "day after tomorrow", "après-demain", "apres-demain", "übermorgen", "pasado mañana",
-		"dopodomani", "depois de amanhã", "overmorgen":
+		"dopodomani", "depois de amanhã", "overmorgen", "i övermorgon", "i overmorgen", "pojutrze":
 		return 2, true
-	case "yesterday", "hier", "gestern", "ayer", "ieri", "ontem", "gisteren":
+	case "yesterday", "hier", "gestern", "ayer", "ieri", "ontem", "gisteren", "igår", "i går", "wczoraj":
 		return -1, true
 	}
 	return 0, false
@@ -120,7 +120,45 @@ func dayWritten(day time.Time, value string, recorded time.Time) string {
 	if _, nth := unordinal(value); nth {
 		s = ordinal(s, day.Day())
 	}
+	if _, dot := undotted(value); dot {
+		s = dotted3(s)
+	}
 	return s + clock
+}
+
+// undotted is a date with an English month's short name written without the dot after it ("Dec.
+// 2, 2026", "Sept. 2", as American papers write: "Dec 2, 2026"), and whether it had one.
+func undotted(s string) (string, bool) {
+	words := strings.Fields(s)
+	found := false
+	for i, w := range words {
+		m, ok := strings.CutSuffix(w, ".")
+		if !ok {
+			continue
+		}
+		if strings.EqualFold(m, "sept") {
+			m = m[:3]
+		}
+		if _, err := time.Parse("Jan", m); err == nil && len(m) == 3 {
+			words[i], found = m, true
+		}
+	}
+	if !found {
+		return s, false
+	}
+	return strings.Join(words, " "), true
+}
+
+// dotted3 is date with the dot after each English month's short name ("Dec" is "Dec.", "May"
+// has none).
+func dotted3(date string) string {
+	words := strings.Fields(date)
+	for i, w := range words {
+		if _, err := time.Parse("Jan", w); err == nil && len(w) == 3 && !strings.EqualFold(w, "May") {
+			words[i] = w + "."
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // monthYearOf is the way value writes a month and its year (2026-12, 12/2026, December 2026,
@@ -328,7 +366,7 @@ func readings(value string, f func(t time.Time, layout string) bool) {
 	value, _ = timeAfter(value)
 	value, _ = unordinal(strings.TrimSpace(value))
 	value, _ = english(value)
-	value = strings.TrimSpace(value)
+	value, _ = undotted(strings.TrimSpace(value))
 	for _, l := range dateLayouts {
 		if t, err := time.Parse(l, value); err == nil && !f(t, l) {
 			return

@@ -9,17 +9,23 @@ import (
 )
 
 // Dates in words of another language than English ("mercredi 2 décembre 2026", "2. Dezember
-// 2026", "2 de diciembre de 2026", "woensdag 2 december 2026", a calendar's "dicembre 2026") are read as their English words
-// are, word for word, and a value recorded so is written again in its own language.
+// 2026", "2 de diciembre de 2026", "woensdag 2 december 2026", "onsdag den 2. december 2026",
+// "2 grudnia 2026", a calendar's "dicembre 2026") are read as their English words are, word for
+// word, and a value recorded so is written again in its own language.
 
 // tongue is a language dates are written in words in, as its calendars write them (jQuery UI's
 // and the browsers' own names).
+//
+// A short name may be written more ways than one, between "|" ("lut|lu": the browsers' and
+// jQuery UI's): each is read, the first is written.
 type tongue struct {
 	code   string        // the language's code, which a date part's pattern ends with (":de")
 	months [12][2]string // in full and short, from January (time.Month)
+	of     [12]string    // a month's full name after its day, where it is another ("2 grudnia", of "grudzień"), or ""
 	days   [7][2]string  // in full and short, from Sunday (time.Weekday)
 	first  string        // the first of a month as a word of its own ("1er"), or ""
 	join   string        // the word between a date's day, month and year ("2 de diciembre de 2026"), or ""
+	before string        // a word that may be written before a date's day ("onsdag den 2."), or ""
 	dotDay bool          // a day may be written with a dot before its month ("2. Dezember")
 }
 
@@ -50,6 +56,23 @@ var tongues = [...]tongue{
 		months: [12][2]string{{"janeiro", "jan"}, {"fevereiro", "fev"}, {"março", "mar"}, {"abril", "abr"}, {"maio", "mai"}, {"junho", "jun"},
 			{"julho", "jul"}, {"agosto", "ago"}, {"setembro", "set"}, {"outubro", "out"}, {"novembro", "nov"}, {"dezembro", "dez"}},
 		days: [7][2]string{{"domingo", "dom"}, {"segunda-feira", "seg"}, {"terça-feira", "ter"}, {"quarta-feira", "qua"}, {"quinta-feira", "qui"}, {"sexta-feira", "sex"}, {"sábado", "sáb"}}},
+	{code: "sv",
+		months: [12][2]string{{"januari", "jan."}, {"februari", "feb."}, {"mars", "mars"}, {"april", "apr."}, {"maj", "maj"}, {"juni", "juni"},
+			{"juli", "juli"}, {"augusti", "aug."}, {"september", "sep."}, {"oktober", "okt."}, {"november", "nov."}, {"december", "dec."}},
+		days: [7][2]string{{"söndag", "sön"}, {"måndag", "mån"}, {"tisdag", "tis"}, {"onsdag", "ons"}, {"torsdag", "tors|tor"}, {"fredag", "fre"}, {"lördag", "lör"}}},
+	{code: "da", dotDay: true, before: "den",
+		months: [12][2]string{{"januar", "jan."}, {"februar", "feb."}, {"marts", "mar."}, {"april", "apr."}, {"maj", "maj"}, {"juni", "jun."},
+			{"juli", "jul."}, {"august", "aug."}, {"september", "sep."}, {"oktober", "okt."}, {"november", "nov."}, {"december", "dec."}},
+		days: [7][2]string{{"søndag", "søn."}, {"mandag", "man."}, {"tirsdag", "tirs.|tir."}, {"onsdag", "ons."}, {"torsdag", "tors.|tor."}, {"fredag", "fre."}, {"lørdag", "lør."}}},
+	{code: "nb", dotDay: true,
+		months: [12][2]string{{"januar", "jan."}, {"februar", "feb."}, {"mars", "mars|mar."}, {"april", "apr."}, {"mai", "mai"}, {"juni", "juni|jun."},
+			{"juli", "juli|jul."}, {"august", "aug."}, {"september", "sep."}, {"oktober", "okt."}, {"november", "nov."}, {"desember", "des."}},
+		days: [7][2]string{{"søndag", "søn."}, {"mandag", "man."}, {"tirsdag", "tir."}, {"onsdag", "ons."}, {"torsdag", "tor."}, {"fredag", "fre."}, {"lørdag", "lør."}}},
+	{code: "pl",
+		months: [12][2]string{{"styczeń", "sty"}, {"luty", "lut|lu"}, {"marzec", "mar"}, {"kwiecień", "kwi|kw"}, {"maj", "maj"}, {"czerwiec", "cze"},
+			{"lipiec", "lip"}, {"sierpień", "sie"}, {"wrzesień", "wrz"}, {"październik", "paź|pa"}, {"listopad", "lis"}, {"grudzień", "gru"}},
+		of:   [12]string{"stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia", "września", "października", "listopada", "grudnia"},
+		days: [7][2]string{{"niedziela", "niedz.|nie"}, {"poniedziałek", "pon.|pn"}, {"wtorek", "wt."}, {"środa", "śr."}, {"czwartek", "czw."}, {"piątek", "pt."}, {"sobota", "sob.|so"}}},
 }
 
 // tongueOf is the language of code, or nil.
@@ -105,13 +128,20 @@ var namesOf = sync.OnceValues(func() ([len(tongues)]map[string]string, map[strin
 	}
 	for t, tg := range tongues {
 		m := map[string]string{}
+		put := func(names [2]string, of, e string) {
+			for n := range strings.SplitSeq(names[1], "|") {
+				m[bare(n)] = e[:3]
+			}
+			m[bare(names[0])] = e
+			if of != "" {
+				m[bare(of)] = e
+			}
+		}
 		for i, names := range tg.months {
-			e := time.Month(i + 1).String()
-			m[bare(names[1])], m[bare(names[0])] = e[:3], e
+			put(names, tg.of[i], time.Month(i+1).String())
 		}
 		for i, names := range tg.days {
-			e := time.Weekday(i).String()
-			m[bare(names[1])], m[bare(names[0])] = e[:3], e
+			put(names, "", time.Weekday(i).String())
 		}
 		out[t] = m
 	}
@@ -119,8 +149,10 @@ var namesOf = sync.OnceValues(func() ([len(tongues)]map[string]string, map[strin
 })
 
 // notEvidence are names of months or days short in another language that are English words
-// too ("out", "set", "ago"): alone they make no text another language's.
-var notEvidence = [...]string{"out", "set", "sex", "gen", "mag", "ago", "ven", "dom", "ter", "qua", "qui", "sab", "seg"}
+// too ("out", "set", "ago", "man") or common words of another ("des"): alone they make no text
+// another language's.
+var notEvidence = [...]string{"out", "set", "sex", "gen", "mag", "ago", "ven", "dom", "ter", "qua", "qui", "sab", "seg",
+	"man", "son", "tor", "ons", "des", "lip", "sob", "sie", "nie"}
 
 // english is s with each name of a month or a day of the week of the language it is written in
 // written as its English one (full or short as it was: "déc." is "Dec"), its first of a month
@@ -132,9 +164,26 @@ func english(s string) (string, *tongue) {
 	names, en := namesOf()
 	var score [len(tongues)]int
 	best := -1
-	for _, w := range words {
+	count := func(t, n int) {
+		score[t] += n
+		if best < 0 || score[t] > score[best] {
+			best = t
+		}
+	}
+	for i, w := range words {
 		core := strings.TrimRight(w, ",;")
 		b := bare(core)
+		// A day's dot before one of a language's names, the word before a day: its way of
+		// writing a date ("2. dec." is Danish, "den 2." too; "2 dec." Swedish or English).
+		if i+1 < len(words) {
+			next := bare(strings.TrimRight(words[i+1], ",;"))
+			for t := range tongues {
+				if tg := &tongues[t]; tg.dotDay && dotted(core) && names[t][next] != "" ||
+					tg.before != "" && strings.ToLower(core) == tg.before && isDay(words[i+1]) {
+					count(t, 1)
+				}
+			}
+		}
 		if len(b) < 3 || slices.Contains(notEvidence[:], b) {
 			continue
 		}
@@ -143,14 +192,11 @@ func english(s string) (string, *tongue) {
 		}
 		for t := range tongues {
 			if _, ok := names[t][b]; ok || core == tongues[t].first {
-				score[t] += 2
-				// (written as the language writes it: "dez" is Portuguese, "Dez." German)
+				n := 2
 				if tongues[t].writes(core) {
-					score[t]++
+					n++ // (written as the language writes it: "dez" is Portuguese, "Dez." German)
 				}
-				if best < 0 || score[t] > score[best] {
-					best = t
-				}
+				count(t, n)
 			}
 		}
 	}
@@ -166,6 +212,8 @@ func english(s string) (string, *tongue) {
 		case core == tg.first && tg.first != "":
 			out = append(out, "1"+tail)
 		case tg.join != "" && strings.ToLower(w) == tg.join:
+			// (left out)
+		case tg.before != "" && strings.ToLower(w) == tg.before && i+1 < len(words) && isDay(words[i+1]):
 			// (left out)
 		case tg.dotDay && dotted(core) && i+1 < len(words) && names[best][bare(strings.TrimRight(words[i+1], ",;"))] != "":
 			out = append(out, core[:len(core)-1]+tail)
@@ -194,11 +242,23 @@ func namesIn(tg *tongue) map[string]string {
 // capitals.
 func (tg *tongue) writes(w string) bool {
 	for _, names := range append(tg.months[:], tg.days[:]...) {
-		if strings.EqualFold(names[0], w) || strings.EqualFold(names[1], w) {
+		if strings.EqualFold(names[0], w) || slices.ContainsFunc(strings.Split(names[1], "|"), func(n string) bool { return strings.EqualFold(n, w) }) {
 			return true
 		}
 	}
-	return false
+	return slices.ContainsFunc(tg.of[:], func(n string) bool { return n != "" && strings.EqualFold(n, w) })
+}
+
+// short is a short name as tg writes it (the first of its ways).
+func short(name string) string {
+	n, _, _ := strings.Cut(name, "|")
+	return n
+}
+
+// isDay says whether w is a day of a month in figures ("2", "02", "2."), but for a comma after it.
+func isDay(w string) bool {
+	n := strings.TrimSuffix(strings.TrimRight(w, ","), ".")
+	return len(n) > 0 && len(n) <= 2 && strings.Trim(n, "0123456789") == ""
 }
 
 // dotted says whether w is a day of a month written with a dot ("2.").
@@ -215,6 +275,11 @@ func inTongue(date, recorded string, tg *tongue) string {
 	first := tg.first != "" && slices.Contains(rec, tg.first)
 	dot := tg.dotDay && slices.ContainsFunc(rec, dotted)
 	join := tg.join != "" && slices.ContainsFunc(rec, func(w string) bool { return strings.ToLower(w) == tg.join })
+	before := tg.before != "" && slices.ContainsFunc(rec, func(w string) bool { return strings.ToLower(w) == tg.before })
+	of := slices.ContainsFunc(rec, func(w string) bool {
+		b := bare(strings.TrimRight(w, ",;"))
+		return slices.ContainsFunc(tg.of[:], func(n string) bool { return n != "" && bare(n) == b })
+	})
 	// Names in capitals where recorded wrote one so: a month's anywhere (Italian calendars'
 	// "Dicembre 2026"), a day's but as the first word ("Mercredi 2 décembre").
 	names := namesIn(tg)
@@ -241,12 +306,17 @@ func inTongue(date, recorded string, tg *tongue) string {
 		core := strings.TrimRight(w, ",")
 		tail := w[len(core):]
 		isMonth := false
+		afterDay := len(out) > 0 && isDay(out[len(out)-1])
 		for m := range 12 {
 			switch core {
 			case time.Month(m + 1).String():
-				w, isMonth = title(tg.months[m][0], capMonth)+tail, true
+				full := tg.months[m][0]
+				if of && afterDay && tg.of[m] != "" {
+					full = tg.of[m] // 2 grudnia
+				}
+				w, isMonth = title(full, capMonth)+tail, true
 			case time.Month(m + 1).String()[:3]:
-				w, isMonth = title(tg.months[m][1], capMonth)+tail, true
+				w, isMonth = title(short(tg.months[m][1]), capMonth)+tail, true
 			}
 		}
 		for d := range 7 {
@@ -254,7 +324,7 @@ func inTongue(date, recorded string, tg *tongue) string {
 			case time.Weekday(d).String():
 				w = title(tg.days[d][0], capDay) + tail
 			case time.Weekday(d).String()[:3]:
-				w = title(tg.days[d][1], capDay) + tail
+				w = title(short(tg.days[d][1]), capDay) + tail
 			}
 		}
 		number := core != "" && strings.Trim(core, "0123456789") == ""
@@ -268,6 +338,9 @@ func inTongue(date, recorded string, tg *tongue) string {
 			if prev := out[len(out)-1]; strings.Trim(strings.TrimSuffix(prev, "."), "0123456789") == "" && prev != "" {
 				if dot && !strings.HasSuffix(prev, ".") {
 					out[len(out)-1] = prev + "." // 2. Dezember
+				}
+				if before {
+					out = slices.Insert(out, len(out)-1, tg.before) // den 2. december
 				}
 				if join {
 					out = append(out, tg.join) // 2 de diciembre

@@ -176,11 +176,19 @@ func english(s string) (string, *tongue) {
 		// A day's dot before one of a language's names, the word before a day: its way of
 		// writing a date ("2. dec." is Danish, "den 2." too; "2 dec." Swedish or English).
 		if i+1 < len(words) {
-			next := bare(strings.TrimRight(words[i+1], ",;"))
+			next := ""
 			for t := range tongues {
-				if tg := &tongues[t]; tg.dotDay && dotted(core) && names[t][next] != "" ||
-					tg.before != "" && strings.ToLower(core) == tg.before && isDay(words[i+1]) {
+				tg := &tongues[t]
+				if tg.before != "" && strings.EqualFold(core, tg.before) && isDay(words[i+1]) {
 					count(t, 1)
+				}
+				if tg.dotDay && dotted(core) {
+					if next == "" {
+						next = bare(strings.TrimRight(words[i+1], ",;"))
+					}
+					if names[t][next] != "" {
+						count(t, 1)
+					}
 				}
 			}
 		}
@@ -262,10 +270,7 @@ func isDay(w string) bool {
 }
 
 // dotted says whether w is a day of a month written with a dot ("2.").
-func dotted(w string) bool {
-	n, ok := strings.CutSuffix(w, ".")
-	return ok && len(n) > 0 && len(n) <= 2 && strings.Trim(n, "0123456789") == ""
-}
+func dotted(w string) bool { return strings.HasSuffix(w, ".") && isDay(w) }
 
 // inTongue is date, written in English words, in tg's words as recorded wrote its own: its first
 // letter in capitals when recorded's was, the first of a month, a day's dot and the words that

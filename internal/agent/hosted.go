@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/link"
@@ -196,7 +198,9 @@ func sentenceOf(err error) string {
 	if s == "" {
 		return "The agent failed."
 	}
-	s = strings.ToUpper(s[:1]) + s[1:]
+	if r, n := utf8.DecodeRuneInString(s); r != utf8.RuneError { // ("échec…": its first letter, not its first byte)
+		s = string(unicode.ToUpper(r)) + s[n:]
+	}
 	if !strings.HasSuffix(s, ".") {
 		s += "."
 	}

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -322,4 +323,13 @@ func TestHostedAgentsDoNotTakePrivateChats(t *testing.T) {
 
 	require.NoError(t, e.Send(ctx, Input{Text: "a kept question"}, noop))
 	assert.Equal(t, "a kept question", h.prompt)
+}
+
+// An agent's error in words of its own is made a sentence from its first letter, whatever its
+// language ("échec" was cut inside its "é").
+func TestAnAgentsErrorIsMadeASentenceFromItsFirstLetter(t *testing.T) {
+	for in, want := range map[string]string{"échec de l'agent": "Échec de l'agent.", "quota exceeded": "Quota exceeded.", "  ": "The agent failed.",
+		"\xe9chec": "\xe9chec."} {
+		assert.Equal(t, want, SaidBy(errors.New(in)).English(), "%q", in)
+	}
 }

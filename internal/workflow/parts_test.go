@@ -158,8 +158,13 @@ func FuzzTheDateReaders(f *testing.F) {
 	f.Add("https://a.test/p/luigi-12/book?x=1", "Luigi", "https://a.test/p/chez-ana-13?y=2", "Chez Ana")
 	f.Add(`combobox "M" [e7] value="Dec" options="Jan","Dec" combobox "Y" [e8] value="2026"`, "2026-12-09", "] value=", "mmmm yyyy:Fr")
 	f.Add("Mittwoch, 2. Dezember 2026", "2 de diciembre de 2026", "Gen 2027", "dd.mm:de")
+	f.Add("onsdag den 2. december 2026", "środa, 2 grudnia 2026", "Dec. 2, 2026 at 7:30 p.m.", "2. des. 2026")
 	f.Add("", "", "", "")
 	f.Fuzz(func(t *testing.T, raw, was, href, now string) {
+		monthOfLine(raw)
+		calendarWords(was)
+		dayWritten(time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), href, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+		written(time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), "January 2006", now)
 		if en, tg := english(raw); tg != nil {
 			inTongue(en, was, tg)
 		}

@@ -156,9 +156,10 @@ var notEvidence = [...]string{"out", "set", "sex", "gen", "mag", "ago", "ven", "
 
 // english is s with each name of a month or a day of the week of the language it is written in
 // written as its English one (full or short as it was: "déc." is "Dec"), its first of a month
-// ("1er"), a day's dot ("2.") and the words that join its parts ("de") left out, and the
-// language, or nil when s is English or no date's words: that with the most of its words that
-// are its names and no English ones ("décembre", "déc.", "Dezember"; not "Dec", "Nov" or "Mar").
+// ("1er"), a day's dot ("2.") and the words that join its parts ("de", "den") left out, and
+// the language, or nil when s is English or no date's words: that with the most of its words
+// that are its names and no English ones ("décembre", "déc.", "Dezember"; not "Dec", "Nov" or
+// "Mar"), its way of writing a day counting a little too ("2. dec." is Danish).
 func english(s string) (string, *tongue) {
 	words := strings.Fields(s)
 	names, en := namesOf()

@@ -1227,14 +1227,14 @@ func TestAReplayKeepsTheRangesLength(t *testing.T) {
 // no address, which the snapshot shows for its title) to that month, and books that day. Where
 // the calendar's head chooses its month and year from lists (/lists), the month is read from
 // them, and the replay chooses the run's year and month there. So in French, German, Spanish,
-// Italian, Swedish and Polish, as jQuery UI's own strings write them.
+// Italian, Swedish, Polish and Czech, as jQuery UI's own strings write them.
 func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 	// (jQuery UI's Next in each language)
-	next := map[string]string{"en": "Next", "fr": "Suivant", "de": "Vor", "es": "Sig", "it": "Succ", "sv": "Nästa", "pl": "Następny"}
+	next := map[string]string{"en": "Next", "fr": "Suivant", "de": "Vor", "es": "Sig", "it": "Succ", "sv": "Nästa", "pl": "Następny", "cs": "Později"}
 	// (the months a language names as English does: "April 2026" is English words too)
 	englishToo := map[string][]time.Month{"de": {time.April, time.August, time.September, time.November},
 		"sv": {time.April, time.September, time.November, time.December}}
-	for _, variant := range []string{"en", "fr", "de", "es", "sv", "pl", "en&selects=1", "fr&selects=1", "it&selects=1", "pl&selects=1"} {
+	for _, variant := range []string{"en", "fr", "de", "es", "sv", "pl", "cs", "en&selects=1", "fr&selects=1", "it&selects=1", "pl&selects=1"} {
 		lang, selects := strings.CutSuffix(variant, "&selects=1")
 		t.Run(strings.ReplaceAll(variant, "&selects=1", "/lists"), func(t *testing.T) {
 			site := testkit.NewSite(t)

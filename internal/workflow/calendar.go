@@ -683,11 +683,12 @@ var (
 	prevWords = [...]string{"prev", "previous", "previous month", "‹", "«", "<", "←", "go to previous month", "go to the previous month",
 		"précédent", "mois précédent", "zurück", "vorheriger monat", "ant", "anterior", "mes anterior", "mês anterior",
 		"prec", "precedente", "mese precedente", "vorig", "vorige", "vorige maand", "förra", "föregående", "föregående månad",
-		"forrige", "forrige måned", "poprzedni", "poprzedni miesiąc"}
+		"forrige", "forrige måned", "poprzedni", "poprzedni miesiąc", "dříve", "předchozí", "předchozí měsíc"}
 	nextWords = [...]string{"next", "next month", "›", "»", ">", "→", "go to next month", "go to the next month",
 		"suivant", "mois suivant", "vor", "weiter", "nächster monat", "sig", "siguiente", "mes siguiente",
 		"seguinte", "próximo", "próximo mês", "succ", "successivo", "mese successivo", "volgende", "volgende maand",
-		"nästa", "nästa månad", "næste", "næste måned", "neste", "neste måned", "następny", "następny miesiąc"}
+		"nästa", "nästa månad", "næste", "næste måned", "neste", "neste måned", "następny", "następny miesiąc",
+		"později", "další", "další měsíc"}
 )
 
 // turns says whether a control named name (or, without one, that its page's code calls hint)

@@ -148,9 +148,9 @@ func partOfValue(p Param) (kind int, pattern string, n int, month time.Month) {
 // partWord is the part of a date a word of a field's name says the field holds, or partNone.
 func partWord(w string) int {
 	switch w {
-	case "day", "jour", "tag", "día", "dia", "giorno", "dag", "dzień", "dd", "jj", "tt", "gg":
+	case "day", "jour", "tag", "día", "dia", "giorno", "dag", "dzień", "den", "dd", "jj", "tt", "gg":
 		return partDay
-	case "month", "mois", "monat", "mes", "mês", "mese", "maand", "månad", "måned", "miesiąc", "mm":
+	case "month", "mois", "monat", "mes", "mês", "mese", "maand", "månad", "måned", "miesiąc", "měsíc", "mm":
 		return partMonth
 	case "year", "année", "annee", "jahr", "año", "ano", "anno", "jaar", "år", "rok", "yyyy", "aaaa", "jjjj", "åååå", "rrrr", "yy":
 		return partYear

@@ -10,7 +10,7 @@ import (
 
 // Dates in words of another language than English ("mercredi 2 décembre 2026", "2. Dezember
 // 2026", "2 de diciembre de 2026", "woensdag 2 december 2026", "onsdag den 2. december 2026",
-// "2 grudnia 2026", a calendar's "dicembre 2026") are read as their English words are, word for
+// "2 grudnia 2026", "2. prosince 2026", a calendar's "dicembre 2026") are read as their English words are, word for
 // word, and a value recorded so is written again in its own language.
 
 // tongue is a language dates are written in words in, as its calendars write them (jQuery UI's
@@ -73,6 +73,11 @@ var tongues = [...]tongue{
 			{"lipiec", "lip"}, {"sierpień", "sie"}, {"wrzesień", "wrz"}, {"październik", "paź|pa"}, {"listopad", "lis"}, {"grudzień", "gru"}},
 		of:   [12]string{"stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia", "września", "października", "listopada", "grudnia"},
 		days: [7][2]string{{"niedziela", "niedz.|nie"}, {"poniedziałek", "pon.|pn"}, {"wtorek", "wt."}, {"środa", "śr."}, {"czwartek", "czw."}, {"piątek", "pt."}, {"sobota", "sob.|so"}}},
+	{code: "cs", dotDay: true,
+		months: [12][2]string{{"leden", "led"}, {"únor", "úno"}, {"březen", "bře"}, {"duben", "dub"}, {"květen", "kvě"}, {"červen", "čvn|čer"},
+			{"červenec", "čvc"}, {"srpen", "srp"}, {"září", "zář"}, {"říjen", "říj"}, {"listopad", "lis"}, {"prosinec", "pro"}},
+		of:   [12]string{"ledna", "února", "března", "dubna", "května", "června", "července", "srpna", "září", "října", "listopadu", "prosince"},
+		days: [7][2]string{{"neděle", "ne"}, {"pondělí", "po"}, {"úterý", "út"}, {"středa", "st"}, {"čtvrtek", "čt"}, {"pátek", "pá"}, {"sobota", "so"}}},
 }
 
 // tongueOf is the language of code, or nil.
@@ -152,7 +157,7 @@ var namesOf = sync.OnceValues(func() ([len(tongues)]map[string]string, map[strin
 // too ("out", "set", "ago", "man") or common words of another ("des"): alone they make no text
 // another language's.
 var notEvidence = [...]string{"out", "set", "sex", "gen", "mag", "ago", "ven", "dom", "ter", "qua", "qui", "sab", "seg",
-	"man", "son", "tor", "ons", "des", "lip", "sob", "sie", "nie"}
+	"man", "son", "tor", "ons", "des", "lip", "sob", "sie", "nie", "led", "dub", "pro"}
 
 // english is s with each name of a month or a day of the week of the language it is written in
 // written as its English one (full or short as it was: "déc." is "Dec"), its first of a month

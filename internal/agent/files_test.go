@@ -3,7 +3,9 @@ package agent
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -23,6 +25,10 @@ func TestPicturesAreAttachedUnderNamesOfTheirOwn(t *testing.T) {
 		got = append(got, n)
 	}
 	assert.Equal(t, []string{"me.png", "image 2", "image 3", "me (2).png", "me (3).png", "scan"}, got)
+	// A long name is cut on a letter, not inside one, and keeps its extension.
+	long := attachedName(strings.Repeat("写真", 30)+".png", 0, nil)
+	assert.True(t, utf8.ValidString(long), "%q", long)
+	assert.True(t, strings.HasSuffix(long, "写真.png") && len(long) <= 120, "%q", long)
 }
 
 // upload_file is offered to the panel's model only in a chat that holds pictures to give.

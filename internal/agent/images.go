@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skiff-ai/skiff/internal/attach"
 	"github.com/skiff-ai/skiff/internal/i18n"
@@ -145,8 +146,18 @@ func attachedName(name string, i int, before []store.StoredImage) string {
 	if name == "" || name == "image" {
 		name = fmt.Sprintf("image %d", i+1)
 	}
-	if len(name) > 120 {
-		name = name[:120]
+	if len(name) > 120 { // (cut on a letter, keeping its extension: upload_file gives it to a page)
+		ext := name[strings.LastIndexByte(name, '.')+1:]
+		if len(ext) > 10 || len(ext) == len(name) {
+			ext = ""
+		} else {
+			ext = "." + ext
+		}
+		base := name[:120-len(ext)]
+		for len(base) > 0 && !utf8.RuneStart(name[len(base)]) {
+			base = base[:len(base)-1]
+		}
+		name = base + ext
 	}
 	taken := func(n string) bool {
 		for _, b := range before {

@@ -1227,14 +1227,14 @@ func TestAReplayKeepsTheRangesLength(t *testing.T) {
 // no address, which the snapshot shows for its title) to that month, and books that day. Where
 // the calendar's head chooses its month and year from lists (/lists), the month is read from
 // them, and the replay chooses the run's year and month there. So in French, German, Spanish,
-// Italian, Swedish, Polish and Czech, as jQuery UI's own strings write them.
+// Italian, Swedish, Polish, Czech, Japanese and Korean, as jQuery UI's own strings write them.
 func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 	// (jQuery UI's Next in each language)
-	next := map[string]string{"en": "Next", "fr": "Suivant", "de": "Vor", "es": "Sig", "it": "Succ", "sv": "Nästa", "pl": "Następny", "cs": "Později"}
+	next := map[string]string{"en": "Next", "fr": "Suivant", "de": "Vor", "es": "Sig", "it": "Succ", "sv": "Nästa", "pl": "Następny", "cs": "Později", "ja": "次", "ko": "다음달"}
 	// (the months a language names as English does: "April 2026" is English words too)
 	englishToo := map[string][]time.Month{"de": {time.April, time.August, time.September, time.November},
 		"sv": {time.April, time.September, time.November, time.December}}
-	for _, variant := range []string{"en", "fr", "de", "es", "sv", "pl", "cs", "en&selects=1", "fr&selects=1", "it&selects=1", "pl&selects=1"} {
+	for _, variant := range []string{"en", "fr", "de", "es", "sv", "pl", "cs", "ja", "ko", "en&selects=1", "fr&selects=1", "it&selects=1", "pl&selects=1"} {
 		lang, selects := strings.CutSuffix(variant, "&selects=1")
 		t.Run(strings.ReplaceAll(variant, "&selects=1", "/lists"), func(t *testing.T) {
 			site := testkit.NewSite(t)
@@ -1257,7 +1257,11 @@ func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 			}
 			// The date is kept as the calendar writes it: "1 décembre 2026" in French.
 			form := JS[string](t, panel, `skiffTest.call("workflow.list").then(l => l[0].params.map(p => p.name + "=" + p.default + " ").join(""))`)
-			if want := "date=" + today.Format("January 2, 2006"); lang != "en" && !slices.Contains(englishToo[lang], today.Month()) {
+			if written, ok := map[string]string{"ja": "2006年1月2日", "ko": "2006년 1월 2일"}[lang]; ok {
+				if want := "date=" + today.Format(written) + " "; !strings.Contains(form, want) {
+					t.Errorf("the run's form: %q (wanted %s)", form, want)
+				}
+			} else if want := "date=" + today.Format("January 2, 2006"); lang != "en" && !slices.Contains(englishToo[lang], today.Month()) {
 				if !strings.Contains(form, "date="+strconv.Itoa(today.Day())+" ") || strings.Contains(form, today.Format("January")) {
 					t.Errorf("the run's form: %q", form)
 				}

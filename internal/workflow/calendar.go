@@ -40,7 +40,13 @@ func dayNumber(name string) (int, bool) {
 
 // monthIn reads s as a month a calendar shows, and the way it is written.
 func monthIn(s string) (time.Time, string, bool) {
-	en, _ := english(strings.Join(strings.Fields(s), " "))
+	s = strings.Join(strings.Fields(s), " ")
+	if l, day, ok := cjkLayout(s); ok && !day {
+		if t, err := time.Parse(l, s); err == nil {
+			return t, l, true
+		}
+	}
+	en, _ := english(s)
 	for _, l := range monthLayouts {
 		if t, err := time.Parse(l, en); err == nil {
 			return t, l, true
@@ -412,6 +418,9 @@ func dateOfDay(snapshot, ref, role string, n int) (date, label string) {
 	if _, tg := english(label); tg != nil {
 		return inTongue(t.Format("2 January 2006"), label, tg), label
 	}
+	if l, _, ok := cjkLayout(label); ok {
+		return t.Format(cjkDayLayout(l)), label // 2026年12月2日
+	}
 	return t.Format(dayLayout), label
 }
 
@@ -678,17 +687,18 @@ func isSmallMonth(w string) bool {
 
 // The names of the controls that turn a calendar to the month before and the next, in the
 // languages of tongues too (jQuery UI's own: "Zurück" and "Vor", "Ant" and "Sig", "Förra" and
-// "Nästa").
+// "Nästa"), and in Japanese, Chinese and Korean ("前" and "次", "上月" and "下月").
 var (
 	prevWords = [...]string{"prev", "previous", "previous month", "‹", "«", "<", "←", "go to previous month", "go to the previous month",
 		"précédent", "mois précédent", "zurück", "vorheriger monat", "ant", "anterior", "mes anterior", "mês anterior",
 		"prec", "precedente", "mese precedente", "vorig", "vorige", "vorige maand", "förra", "föregående", "föregående månad",
-		"forrige", "forrige måned", "poprzedni", "poprzedni miesiąc", "dříve", "předchozí", "předchozí měsíc"}
+		"forrige", "forrige måned", "poprzedni", "poprzedni miesiąc", "dříve", "předchozí", "předchozí měsíc",
+		"前", "前月", "前の月", "上月", "上個月", "上一月", "이전달", "이전", "이전 달"}
 	nextWords = [...]string{"next", "next month", "›", "»", ">", "→", "go to next month", "go to the next month",
 		"suivant", "mois suivant", "vor", "weiter", "nächster monat", "sig", "siguiente", "mes siguiente",
 		"seguinte", "próximo", "próximo mês", "succ", "successivo", "mese successivo", "volgende", "volgende maand",
 		"nästa", "nästa månad", "næste", "næste måned", "neste", "neste måned", "następny", "następny miesiąc",
-		"později", "další", "další měsíc"}
+		"později", "další", "další měsíc", "次", "次月", "翌月", "次の月", "下月", "下個月", "下一月", "다음달", "다음", "다음 달"}
 )
 
 // turns says whether a control named name (or, without one, that its page's code calls hint)

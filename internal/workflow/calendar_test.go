@@ -181,8 +181,12 @@ func (p *pages) snap() *tool.Snap {
 	if p.lang != "" {
 		head := s.Tree[len(s.Tree)-1].Kids
 		head[0].Name, head[1].Name = turnNames[p.lang][0], turnNames[p.lang][1]
-		head[2].Kids[0].Text = inTongue(p.month.Format("January"), map[string]string{"it": "Dicembre", "pt": "Dezembro", "da": "December",
-			"pl": "Grudzień"}[p.lang], tongueOf(p.lang))
+		if p.lang == "ja" {
+			head[2].Kids[0].Text, head[2].Kids[1].Text = p.month.Format("2006 年"), p.month.Format("1月") // (jQuery UI's: its year first)
+		} else {
+			head[2].Kids[0].Text = inTongue(p.month.Format("January"), map[string]string{"it": "Dicembre", "pt": "Dezembro", "da": "December",
+				"pl": "Grudzień"}[p.lang], tongueOf(p.lang))
+		}
 	}
 	if p.bare {
 		s.Tree[len(s.Tree)-1].Kids = s.Tree[len(s.Tree)-1].Kids[2:]
@@ -194,7 +198,7 @@ func (p *pages) snap() *tool.Snap {
 // language of tongues.
 var turnNames = map[string][2]string{"": {"Prev", "Next"}, "fr": {"Précédent", "Suivant"}, "de": {"Zurück", "Vor"}, "es": {"Ant", "Sig"},
 	"it": {"Prec", "Succ"}, "pt": {"Anterior", "Seguinte"}, "nl": {"Vorig", "Volgende"}, "sv": {"Förra", "Nästa"}, "da": {"Forrige", "Næste"},
-	"nb": {"Forrige", "Neste"}, "pl": {"Poprzedni", "Następny"}, "cs": {"Dříve", "Později"}}
+	"nb": {"Forrige", "Neste"}, "pl": {"Poprzedni", "Następny"}, "cs": {"Dříve", "Později"}, "ja": {"前", "次"}}
 
 func (p *pages) runner(w *Workflow, values map[string]string) *Runner {
 	return &Runner{Workflow: w, Values: values, Wait: 1,
@@ -371,6 +375,7 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"nb": "onsdag 2. desember 2026", "nb_short": "2. des. 2026",
 		"pl": "środa, 2 grudnia 2026", "pl_short": "2 gru 2026", "pl_cal": "2 Grudzień 2026",
 		"cs": "středa 2. prosince 2026", "cs_num": "2. 12. 2026",
+		"ja": "2026年12月2日", "ja_zero": "2026年12月02日", "ja_cal": "2026 年 12月 2日", "ko": "2026년 12월 2일",
 		"us_dot": "Dec. 2, 2026",
 	}
 	w := &Workflow{CreatedAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).UnixMilli()}
@@ -390,6 +395,7 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"nb": "torsdag 17. desember 2026", "nb_short": "17. des. 2026",
 		"pl": "czwartek, 17 grudnia 2026", "pl_short": "17 gru 2026", "pl_cal": "17 Grudzień 2026",
 		"cs": "čtvrtek 17. prosince 2026", "cs_num": "17. 12. 2026",
+		"ja": "2026年12月17日", "ja_zero": "2026年12月17日", "ja_cal": "2026 年 12月 17日", "ko": "2026년 12월 17일",
 		"us_dot": "Dec. 17, 2026",
 	}, dated(t, w, all, time.Date(2026, 12, 16, 7, 0, 0, 0, time.UTC)))
 	assert.Equal(t, map[string]string{
@@ -403,6 +409,7 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"nb": "fredag 1. januar 2027", "nb_short": "1. jan. 2027",
 		"pl": "piątek, 1 stycznia 2027", "pl_short": "1 sty 2027", "pl_cal": "1 Styczeń 2027",
 		"cs": "pátek 1. ledna 2027", "cs_num": "1. 1. 2027",
+		"ja": "2027年1月1日", "ja_zero": "2027年01月01日", "ja_cal": "2027 年 1月 1日", "ko": "2027년 1월 1일",
 		"us_dot": "Jan. 1, 2027",
 	}, dated(t, w, all, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC)))
 	n, ok := daysAfter("wtorek, 1 grudnia 2026", "5 gru 2026")
@@ -412,14 +419,14 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 	n, ok = daysAfter("2. Dezember 2026", "05.12.2026")
 	assert.Equal(t, []any{3, true}, []any{n, ok}, "a German day in words and in figures")
 	for _, no := range []string{"Sold out 2026", "Set 2026", "2 years ago 2026", "Dom 2026", "Sie haben 2 Karten für 2026",
-		"Liste des 2 prix 2026", "Man 2 2026", "Tor 2 2026", "Pro 2 2026"} {
+		"Liste des 2 prix 2026", "Man 2 2026", "Tor 2 2026", "Pro 2 2026", "2026年", "水曜日 2026年12月2日", "2026年12月2日 10:00 3番"} {
 		assert.False(t, isDate(no), no)
 		_, tg := english(no)
 		assert.Nil(t, tg, "%s: no other language's date words", no)
 	}
 
 	dec := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	for _, lang := range []string{"de", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "cs"} {
+	for _, lang := range []string{"de", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "cs", "ja"} {
 		p := &pages{month: dec, lang: lang}
 		s := p.snap()
 		rec := clickOn(t, "Visit", s, `link "2"`)
@@ -427,7 +434,7 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		require.Len(t, rec.Params, 1, lang)
 		values := dated(t, rec, map[string]string{"date": "{{today+1}}"}, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC))
 		assert.Equal(t, map[string]string{"de": "1 Januar 2027", "es": "1 enero 2027", "it": "1 Gennaio 2027", "pt": "1 Janeiro 2027",
-			"nl": "January 1, 2027", "sv": "January 1, 2027", "da": "January 1, 2027", "nb": "1 januar 2027", "pl": "1 Styczeń 2027", "cs": "1 leden 2027",
+			"nl": "January 1, 2027", "sv": "January 1, 2027", "da": "January 1, 2027", "nb": "1 januar 2027", "pl": "1 Styczeń 2027", "cs": "1 leden 2027", "ja": "2027年1月1日",
 		}[lang], values["date"], lang) // (Dutch's, Swedish's and Danish's "december 2026" are English words too)
 		require.Nil(t, p.runner(rec, values).Run(context.Background(), 0), lang)
 		assert.Equal(t, time.January, p.month.Month(), lang)

@@ -367,6 +367,11 @@ func readings(value string, f func(t time.Time, layout string) bool) {
 	value, _ = unordinal(strings.TrimSpace(value))
 	value, _ = english(value)
 	value, _ = undotted(strings.TrimSpace(value))
+	if l, day, ok := cjkLayout(value); ok && day {
+		if t, err := time.Parse(l, value); err == nil && !f(t, l) {
+			return
+		}
+	}
 	for _, l := range dateLayouts {
 		if t, err := time.Parse(l, value); err == nil && !f(t, l) {
 			return

@@ -160,9 +160,15 @@ func FuzzTheDateReaders(f *testing.F) {
 	f.Add(`combobox "M" [e7] value="Dec" options="Jan","Dec" combobox "Y" [e8] value="2026"`, "2026-12-09", "] value=", "mmmm yyyy:Fr")
 	f.Add("Mittwoch, 2. Dezember 2026", "2 de diciembre de 2026", "Gen 2027", "dd.mm:de")
 	f.Add("onsdag den 2. december 2026", "środa, 2 grudnia 2026", "Dec. 2, 2026 at 7:30 p.m.", "2. des. 2026")
+	f.Add("2026 年 12月", "2026年12月02日", "2026년 12월 2일", "水曜日 2026年12月2日")
 	f.Add("", "", "", "")
 	f.Fuzz(func(t *testing.T, raw, was, href, now string) {
 		monthOfLine(raw)
+		if l, _, ok := cjkLayout(was); ok {
+			if d, err := time.Parse(l, was); err != nil || d.Format(l) != was {
+				t.Errorf("%q read with %q: %v, written again %q", was, l, err, d.Format(l))
+			}
+		}
 		calendarWords(was)
 		dayWritten(time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), href, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
 		written(time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), "January 2006", now)

@@ -441,9 +441,9 @@ func truncated(p Provider) *Error {
 }
 
 func looksLikeHTML(b []byte) bool {
-	head := []byte(ascii.Lower(string(b[:min(len(b), 256)])))
-	return bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html")) ||
-		bytes.Contains(head, []byte("<head")) || bytes.Contains(head, []byte("<body"))
+	head := ascii.Lower(string(b[:min(len(b), 256)]))
+	return strings.HasPrefix(head, "<!doctype html") || strings.HasPrefix(head, "<html") ||
+		strings.Contains(head, "<head") || strings.Contains(head, "<body")
 }
 
 func htmlTitle(b []byte) string {

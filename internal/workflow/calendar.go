@@ -124,10 +124,8 @@ type calendarLists struct {
 // monthNamed reads s as the name of a month, in full or short, in English or another language.
 func monthNamed(s string) (time.Month, bool) {
 	en, _ := english(strings.TrimSpace(s))
-	for _, l := range [...]string{"January", "Jan"} {
-		if t, err := time.Parse(l, strings.TrimSuffix(en, ".")); err == nil {
-			return t.Month(), true
-		}
+	if m, ok := englishMonth(strings.TrimSuffix(en, ".")); ok {
+		return m, true
 	}
 	// A name alone that is an English word too (Italian's "Gen", Portuguese's "Out").
 	names, _ := namesOf()
@@ -659,7 +657,7 @@ func written(month time.Time, layout, recorded string) string {
 		// ("2 december 2026": Dutch or Swedish with names English writes too; "2 dec 2026")
 		words := strings.Fields(s)
 		for i, w := range words {
-			if core := strings.TrimRight(w, ",."); isMonthName(core) {
+			if core := strings.TrimRight(w, ",."); isMonth(core) {
 				words[i] = strings.ToLower(core) + w[len(core):]
 			}
 		}
@@ -668,21 +666,27 @@ func written(month time.Time, layout, recorded string) string {
 	return s
 }
 
-// isMonthName says whether w is an English month's name, in full or short, in any letters.
-func isMonthName(w string) bool {
+// englishMonth is the month w names in English, in full or short ("Dec"), in any letters.
+func englishMonth(w string) (time.Month, bool) {
 	for _, l := range [...]string{"January", "Jan"} {
-		if _, err := time.Parse(l, w); err == nil {
-			return true
+		if t, err := time.Parse(l, w); err == nil {
+			return t.Month(), true
 		}
 	}
-	return false
+	return 0, false
 }
 
 // isSmallMonth says whether w is an English month's name written in small letters ("december",
 // "dec.").
 func isSmallMonth(w string) bool {
 	core := strings.TrimRight(w, ",.")
-	return core != "" && core == strings.ToLower(core) && isMonthName(core)
+	return core != "" && core == strings.ToLower(core) && isMonth(core)
+}
+
+// isMonth says whether w is an English month's name, in full or short.
+func isMonth(w string) bool {
+	_, ok := englishMonth(w)
+	return ok
 }
 
 // The names of the controls that turn a calendar to the month before and the next, in the

@@ -121,7 +121,7 @@ func dayWritten(day time.Time, value string, recorded time.Time) string {
 		s = ordinal(s, day.Day())
 	}
 	if _, dot := undotted(value); dot {
-		s = dotted3(s)
+		s = dotShortMonths(s)
 	}
 	return s + clock
 }
@@ -139,7 +139,7 @@ func undotted(s string) (string, bool) {
 		if strings.EqualFold(m, "sept") {
 			m = m[:3]
 		}
-		if _, err := time.Parse("Jan", m); err == nil && len(m) == 3 {
+		if len(m) == 3 && isMonth(m) {
 			words[i], found = m, true
 		}
 	}
@@ -149,12 +149,12 @@ func undotted(s string) (string, bool) {
 	return strings.Join(words, " "), true
 }
 
-// dotted3 is date with the dot after each English month's short name ("Dec" is "Dec.", "May"
-// has none).
-func dotted3(date string) string {
+// dotShortMonths is date with the dot after each English month's short name ("Dec" is "Dec.",
+// "May" has none).
+func dotShortMonths(date string) string {
 	words := strings.Fields(date)
 	for i, w := range words {
-		if _, err := time.Parse("Jan", w); err == nil && len(w) == 3 && !strings.EqualFold(w, "May") {
+		if len(w) == 3 && isMonth(w) && !strings.EqualFold(w, "May") {
 			words[i] = w + "."
 		}
 	}

@@ -255,12 +255,27 @@ func namesIn(tg *tongue) map[string]string {
 // writes says whether w is one of tg's names of a month or a day as tg writes it, but for its
 // capitals.
 func (tg *tongue) writes(w string) bool {
-	for _, names := range append(tg.months[:], tg.days[:]...) {
-		if strings.EqualFold(names[0], w) || slices.ContainsFunc(strings.Split(names[1], "|"), func(n string) bool { return strings.EqualFold(n, w) }) {
+	is := func(names string) bool { // (one name, or its ways between "|")
+		for names != "" {
+			var n string
+			n, names, _ = strings.Cut(names, "|")
+			if strings.EqualFold(n, w) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, names := range tg.months {
+		if is(names[0]) || is(names[1]) {
 			return true
 		}
 	}
-	return slices.ContainsFunc(tg.of[:], func(n string) bool { return n != "" && strings.EqualFold(n, w) })
+	for _, names := range tg.days {
+		if is(names[0]) || is(names[1]) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(tg.of[:], is)
 }
 
 // short is a short name as tg writes it (the first of its ways).

@@ -3359,6 +3359,16 @@
       if (h) out.hint = h;
     }
     if (el === document.body || el === document.documentElement) (out.role = "document"), (out.name = clean(document.title, 80));
+    // The language its words are in, as the page says (lang="sv-SE" on it or around it): a
+    // date typed or chosen there is written in it again ("december" is Swedish on a Swedish
+    // page).
+    for (let x = el; x && x.nodeType === 1; x = parentOf(x)) {
+      const l = x.getAttribute("lang");
+      if (l === null) continue;
+      const code = l.trim().toLowerCase().split(/[-_]/)[0];
+      if (/^[a-z]{2,3}$/.test(code)) out.lang = code;
+      break;
+    }
     return out;
   }
   // activation is the control a click on el activates: el itself, the control it is inside

@@ -38,6 +38,9 @@ type Element struct {
 	Over bool `json:"over,omitempty"`
 	// Consent: that box speaks of cookies (a consent banner, whatever its buttons say).
 	Consent bool `json:"consent,omitempty"`
+	// Lang is the language the page says its words are in there (its lang attribute's first
+	// part: "sv" of "sv-SE"), if it says one.
+	Lang string `json:"lang,omitempty"`
 }
 
 // valueRoles set a value rather than perform an action: what their label says ("Send me

@@ -390,7 +390,7 @@ func months(marks []int, days []dayCell) [][]dayCell {
 
 // dateOfDay is the date ref names in snapshot as a day of a calendar by its number, with the
 // words its calendar writes its month with: "", "" when it is no such day.
-func dateOfDay(snapshot, ref, role string, n int) (date, label string) {
+func dateOfDay(snapshot, ref, role string, n int, lang string) (date, label string) {
 	label, _, month, start, ok := calendarMonth(snapshot, ref)
 	if !ok {
 		return "", ""
@@ -413,7 +413,7 @@ func dateOfDay(snapshot, ref, role string, n int) (date, label string) {
 	if t.Day() != n {
 		return "", ""
 	}
-	if _, tg := english(label); tg != nil {
+	if _, tg := englishAs(label, lang); tg != nil {
 		return inTongue(t.Format("2 January 2006"), label, tg), label
 	}
 	if l, _, ok := cjkLayout(label); ok {
@@ -490,12 +490,12 @@ func (m *Matcher) day(t Target, frame string) (string, error) {
 		}
 	}
 	if showsIt {
-		says := sayNoDay.With(written(want, layout, t.Month), date.Day())
+		says := sayNoDay.With(written(want, layout, t.Month, t.Lang), date.Day())
 		return "", &Miss{Target: t, Why: says.English(), Says: says}
 	}
 	// Another month: the calendar's own Next or Prev, near where it writes its month.
 	next := want.After(shown[len(shown)-1])
-	says := sayMonthNoTurn.With(written(shown[0], layout, t.Month), written(want, layout, t.Month))
+	says := sayMonthNoTurn.With(written(shown[0], layout, t.Month, t.Lang), written(want, layout, t.Month, t.Lang))
 	miss := &Miss{Target: t, Why: says.English(), Says: says}
 	if !next && !want.Before(shown[0]) {
 		return "", miss // between two months it shows: not a month to turn to
@@ -649,9 +649,9 @@ func calendarWords(s string) bool {
 }
 
 // written is month as its calendar writes months (layout, in recorded's language).
-func written(month time.Time, layout, recorded string) string {
+func written(month time.Time, layout, recorded, lang string) string {
 	s := month.Format(layout)
-	if _, tg := english(recorded); tg != nil {
+	if _, tg := englishAs(recorded, lang); tg != nil {
 		s = inTongue(s, recorded, tg)
 	} else if slices.ContainsFunc(strings.Fields(recorded), isSmallMonth) {
 		// ("2 december 2026": Dutch or Swedish with names English writes too; "2 dec 2026")

@@ -68,11 +68,17 @@ func refOf(t *testing.T, s *tool.Snap, label string) string {
 // workflow, its snapshot read before the click.
 func clickOn(t *testing.T, name string, s *tool.Snap, label string) *Workflow {
 	t.Helper()
+	return clickOnIn(t, name, s, label, "")
+}
+
+// clickOnIn is clickOn on a page that says its words are in lang ("sv").
+func clickOnIn(t *testing.T, name string, s *tool.Snap, label, lang string) *Workflow {
+	t.Helper()
 	ref := refOf(t, s, label)
 	role, quoted, _ := strings.Cut(label, " ")
 	text, _ := strconv.Unquote(quoted)
 	w, err := Record(name, "", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"` + ref + `"}`), URL: s.URL, Seen: tool.Format(s, tool.SnapOptions{}),
-		Elements: []tool.Element{{Ref: ref, Role: role, Name: text, Origin: site(s.URL)}}}})
+		Elements: []tool.Element{{Ref: ref, Role: role, Name: text, Origin: site(s.URL), Lang: lang}}}})
 	require.NoError(t, err)
 	return w
 }
@@ -306,16 +312,16 @@ func TestADayNamedByItsNumberFollowsTheRunsDate(t *testing.T) {
 	lastOne := strings.LastIndex(oseen, `link "1" [`)
 	ref := oseen[lastOne+len(`link "1" [`):]
 	ref = ref[:strings.IndexByte(ref, ']')]
-	d, _ := dateOfDay(oseen, ref, "link", 1)
+	d, _ := dateOfDay(oseen, ref, "link", 1, "")
 	assert.Equal(t, "January 1, 2027", d)
 	firstThirty := strings.Index(oseen, `link "29" [`)
 	ref = oseen[firstThirty+len(`link "29" [`):]
 	ref = ref[:strings.IndexByte(ref, ']')]
-	d, _ = dateOfDay(oseen, ref, "link", 29)
+	d, _ = dateOfDay(oseen, ref, "link", 29, "")
 	assert.Equal(t, "November 29, 2026", d)
 	pager := &tool.Snap{URL: "https://blog.test/", Tree: []tool.Item{{Node: &tool.Node{Role: "heading", Level: 2, Name: "March 2024"}},
 		{Text: "Posts of the month"}, {Node: &tool.Node{Role: "link", Name: "1", Ref: "e1"}}, {Node: &tool.Node{Role: "link", Name: "2", Ref: "e2"}}}}
-	d, _ = dateOfDay(tool.Format(pager, tool.SnapOptions{}), "e2", "link", 2)
+	d, _ = dateOfDay(tool.Format(pager, tool.SnapOptions{}), "e2", "link", 2, "")
 	assert.Empty(t, d, "pages of a list under a month's heading are no days")
 }
 
@@ -427,18 +433,25 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 
 	dec := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	for _, lang := range []string{"de", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "cs", "ja"} {
-		p := &pages{month: dec, lang: lang}
-		s := p.snap()
-		rec := clickOn(t, "Visit", s, `link "2"`)
-		rec.CreatedAt = dec.UnixMilli()
-		require.Len(t, rec.Params, 1, lang)
-		values := dated(t, rec, map[string]string{"date": "{{today+1}}"}, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC))
-		assert.Equal(t, map[string]string{"de": "1 Januar 2027", "es": "1 enero 2027", "it": "1 Gennaio 2027", "pt": "1 Janeiro 2027",
-			"nl": "January 1, 2027", "sv": "January 1, 2027", "da": "January 1, 2027", "nb": "1 januar 2027", "pl": "1 Styczeń 2027", "cs": "1 leden 2027", "ja": "2027年1月1日",
-		}[lang], values["date"], lang) // (Dutch's, Swedish's and Danish's "december 2026" are English words too)
-		require.Nil(t, p.runner(rec, values).Run(context.Background(), 0), lang)
-		assert.Equal(t, time.January, p.month.Month(), lang)
-		require.Len(t, p.asides, 1, lang)
+		// A page that says its language (lang="sv") and one that does not.
+		for _, says := range []string{lang, ""} {
+			p := &pages{month: dec, lang: lang}
+			s := p.snap()
+			rec := clickOnIn(t, "Visit", s, `link "2"`, says)
+			rec.CreatedAt = dec.UnixMilli()
+			require.Len(t, rec.Params, 1, lang)
+			values := dated(t, rec, map[string]string{"date": "{{today+1}}"}, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC))
+			want := map[string]string{"de": "1 Januar 2027", "es": "1 enero 2027", "it": "1 Gennaio 2027", "pt": "1 Janeiro 2027",
+				"nl": "1 januari 2027", "sv": "1 januari 2027", "da": "1 Januar 2027", "nb": "1 januar 2027", "pl": "1 Styczeń 2027", "cs": "1 leden 2027", "ja": "2027年1月1日",
+			}[lang]
+			if says == "" && (lang == "nl" || lang == "sv" || lang == "da") {
+				want = "January 1, 2027" // (their "december 2026" is English words too, and the page does not say)
+			}
+			assert.Equal(t, want, values["date"], "%s, the page saying %q", lang, says)
+			require.Nil(t, p.runner(rec, values).Run(context.Background(), 0), lang)
+			assert.Equal(t, time.January, p.month.Month(), lang)
+			require.Len(t, p.asides, 1, lang)
+		}
 	}
 }
 
@@ -476,7 +489,7 @@ func TestADayOfABootstrapCalendarFollowsTheRunsDate(t *testing.T) {
 	jseen := tool.Format(bootstrapCalendar(p.month), tool.SnapOptions{})
 	var got struct{ Ref string }
 	require.NoError(t, json.Unmarshal([]byte(p.calls[1]), &got))
-	d, _ := dateOfDay(jseen, got.Ref, "cell", 3)
+	d, _ := dateOfDay(jseen, got.Ref, "cell", 3, "")
 	assert.Equal(t, "January 3, 2027", d, "the 3 it clicked is January's")
 }
 

@@ -77,7 +77,7 @@ func Dated(w *Workflow, values map[string]string, now time.Time) (map[string]str
 			}
 			day := base.AddDate(0, 0, c.n)
 			days[c.p.Name] = day
-			out[c.p.Name] = dayWritten(day, c.p.Default, recorded)
+			out[c.p.Name] = dayWritten(day, c.p.Default, recorded, c.p.Lang)
 		}
 		if len(still) == len(left) {
 			c := still[0]
@@ -106,17 +106,17 @@ func dayWord(v string) (int, bool) {
 }
 
 // dayWritten is day written as value was, a date recorded by the workflow (ISO when it is none).
-func dayWritten(day time.Time, value string, recorded time.Time) string {
+func dayWritten(day time.Time, value string, recorded time.Time, lang string) string {
 	value, clock := timeAfter(value)
 	if !isDate(value) {
 		if l, ok := monthYearOf(value); ok { // a month field's: the day's month
-			return written(day, l, value)
+			return written(day, l, value, lang)
 		}
 		if w, ok := weekWritten(day, value); ok { // a week field's: the day's week
 			return w
 		}
 	}
-	s := written(day, layoutOf(value, recorded), value)
+	s := written(day, layoutOf(value, recorded), value, lang)
 	if _, nth := unordinal(value); nth {
 		s = ordinal(s, day.Day())
 	}

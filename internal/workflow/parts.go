@@ -97,7 +97,7 @@ var monthYears = [...]struct{ layout, pattern string }{
 func partOf(p Param) (kind int, pattern string, n int, month time.Month) {
 	kind, pattern, n, month = partOfValue(p)
 	// A month named in another language ("décembre", "Déc.", "Dezember") is written so again.
-	if _, tg := english(p.Default); tg != nil && (kind == partMonth || kind == partMonthYear) {
+	if _, tg := englishAs(p.Default, p.Lang); tg != nil && (kind == partMonth || kind == partMonthYear) {
 		code := tg.code
 		if unicode.IsUpper([]rune(strings.TrimSpace(p.Default))[0]) {
 			code = strings.ToUpper(code[:1]) + code[1:]

@@ -170,8 +170,10 @@ func FuzzTheDateReaders(f *testing.F) {
 			}
 		}
 		calendarWords(was)
-		dayWritten(time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), href, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
-		written(time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), "January 2006", now)
+		lang := tongues[len(raw)%len(tongues)].code // (the page's language, one of them)
+		dayWritten(time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), href, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), lang)
+		written(time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), "January 2006", now, lang)
+		englishAs(was, lang)
 		if en, tg := english(raw); tg != nil {
 			inTongue(en, was, tg)
 		}

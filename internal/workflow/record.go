@@ -258,7 +258,7 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 			}
 			return "", false
 		}
-		t := Target{Role: e.Role, Name: strings.Join(strings.Fields(e.Name), " "), Tag: e.Tag, Field: e.Field}
+		t := Target{Role: e.Role, Name: strings.Join(strings.Fields(e.Name), " "), Tag: e.Tag, Field: e.Field, Lang: pageTongue(e.Lang)}
 		if t.Role == "" {
 			t.Role = "generic"
 		}
@@ -273,12 +273,12 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 		if d := dateIn(t.Name); t.Param == "" && d != "" && c.Tool == "click" {
 			// A day of a calendar ("Choose Wednesday, December 2, 2026"): the date is a
 			// parameter, which {{today+1}} may count from the day of the run.
-			t.Param = strings.Trim(r.param(Target{Name: "date"}, d, false), "{}")
+			t.Param = strings.Trim(r.param(Target{Name: "date", Lang: t.Lang}, d, false), "{}")
 		} else if n, ok := dayNumber(t.Name); t.Param == "" && ok && c.Tool == "click" {
 			// One named by its number under the month its calendar shows: the same.
-			if d, month := dateOfDay(c.Seen, ref, snapLabel(Target{Role: t.Role}), n); d != "" {
+			if d, month := dateOfDay(c.Seen, ref, snapLabel(Target{Role: t.Role}), n, t.Lang); d != "" {
 				t.Month = month
-				t.Param = strings.Trim(r.param(Target{Name: "date"}, d, false), "{}")
+				t.Param = strings.Trim(r.param(Target{Name: "date", Lang: t.Lang}, d, false), "{}")
 			}
 		}
 		s.Targets = append(s.Targets, t)
@@ -424,7 +424,7 @@ func (r *recorder) param(t Target, value string, secret bool) string {
 		}
 		name = base + "_" + strconv.Itoa(n)
 	}
-	p := Param{Name: name, Label: t.Name, Default: value, Secret: secret}
+	p := Param{Name: name, Label: t.Name, Default: value, Secret: secret, Lang: t.Lang}
 	if !secret {
 		p.From, p.Days = r.after(value)
 	}

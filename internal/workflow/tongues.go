@@ -217,7 +217,52 @@ func english(s string) (string, *tongue) {
 	if best < 0 {
 		return s, nil
 	}
-	tg := &tongues[best]
+	return tongues[best].english(words, names[best]), &tongues[best]
+}
+
+// englishAs is english(s) where the page says its words are in lang (Target.Lang, Param.Lang):
+// s is read as lang's where each of its names is one of lang's as lang writes them, though they
+// are English words too or another language's as well ("december 2026" on a Swedish page, "maj"
+// on a Polish one), and is not written as English writes a date ("December 2, 2026").
+func englishAs(s, lang string) (string, *tongue) {
+	en, tg := english(s)
+	l := tongueOf(lang)
+	if l == nil || tg == l || !l.speaks(s) {
+		return en, tg
+	}
+	return l.english(strings.Fields(s), namesIn(l)), l
+}
+
+// speaks says whether each name of a month or a day in s is one of tg's as tg writes it, and
+// there is one, and s is no date in English's order ("December 2, 2026").
+func (tg *tongue) speaks(s string) bool {
+	names, en := namesOf()
+	words := strings.Fields(s)
+	some := false
+	for i, w := range words {
+		core := strings.TrimRight(w, ",;")
+		b := bare(core)
+		name := en[strings.TrimSuffix(strings.ToLower(core), ".")]
+		for t := range names {
+			_, ok := names[t][b]
+			name = name || ok
+		}
+		if !name {
+			continue
+		}
+		if !tg.writes(core) {
+			return false
+		}
+		if i+1 < len(words) && isDay(words[i+1]) && strings.HasSuffix(words[i+1], ",") {
+			return false // (a month, its day and a comma: English's order)
+		}
+		some = true
+	}
+	return some
+}
+
+// english is words, a date in tg's words, in English's (names, namesIn(tg)), as english says.
+func (tg *tongue) english(words []string, names map[string]string) string {
 	out := words[:0:0]
 	for i, w := range words {
 		core := strings.TrimRight(w, ",;")
@@ -229,16 +274,28 @@ func english(s string) (string, *tongue) {
 			// (left out)
 		case tg.before != "" && strings.ToLower(w) == tg.before && i+1 < len(words) && isDay(words[i+1]):
 			// (left out)
-		case tg.dotDay && dotted(core) && i+1 < len(words) && names[best][bare(strings.TrimRight(words[i+1], ",;"))] != "":
+		case tg.dotDay && dotted(core) && i+1 < len(words) && names[bare(strings.TrimRight(words[i+1], ",;"))] != "":
 			out = append(out, core[:len(core)-1]+tail)
 		default:
-			if e, ok := names[best][bare(core)]; ok {
+			if e, ok := names[bare(core)]; ok {
 				w = e + tail
 			}
 			out = append(out, w)
 		}
 	}
-	return strings.Join(out, " "), tg
+	return strings.Join(out, " ")
+}
+
+// pageTongue is the code of the language of tongues a page's lang names ("sv"; Norwegian's
+// "no" and "nn" are "nb"), or "".
+func pageTongue(lang string) string {
+	if lang == "no" || lang == "nn" {
+		lang = "nb"
+	}
+	if tongueOf(lang) == nil {
+		return ""
+	}
+	return lang
 }
 
 // namesIn is namesOf's for tg.

@@ -45,6 +45,10 @@ type Param struct {
 	// than being the recorded day.
 	From string `json:"from,omitempty"`
 	Days int    `json:"days,omitempty"`
+	// Lang is the language of dates' words the page said its words were in where the value
+	// was typed or chosen ("sv"), when it is one besides English: a run's date is written in
+	// it ("januari" for a recorded "december", English words too).
+	Lang string `json:"lang,omitempty"`
 }
 
 // Counted is the value a run of p takes when none is given: its recorded default, or for a
@@ -111,6 +115,9 @@ type Target struct {
 	// Month is how a calendar wrote the month above a day it names only by its number
 	// ("December 2026"; Param is then the date): a replay finds the run's date's month.
 	Month string `json:"month,omitempty"`
+	// Lang is the language of dates' words the page said its words were in there, when it is
+	// one besides English (Param.Lang).
+	Lang string `json:"lang,omitempty"`
 
 	value string // the run's value of Param, while a replay matches it
 }

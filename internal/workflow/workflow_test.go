@@ -1141,6 +1141,40 @@ func dated(t *testing.T, w *Workflow, values map[string]string, now time.Time) m
 	return out
 }
 
+// A date typed on a page that says its language (lang="nl") is written in it at a run, though
+// its names were English words too ("2 december 2026" is Dutch, "november 2026" Swedish) or
+// another language's as well ("2 maj 2027" is Polish on a Polish page, Swedish elsewhere). A
+// date in English's order ("December 2, 2026") or short names as English writes them stay
+// English's on any page; a page that does not say keeps the recorded words' reading.
+func TestADateIsWrittenInThePagesLanguage(t *testing.T) {
+	form := &tool.Snap{URL: "https://reis.test/", Tree: []tool.Item{{Node: &tool.Node{Role: "textbox", Name: "Datum", Ref: "e1"}}}}
+	seen := tool.Format(form, tool.SnapOptions{})
+	now := time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC)
+	for _, c := range []struct{ lang, typed, want string }{
+		{"nl", "2 december 2026", "1 januari 2027"},
+		{"nl-NL", "woensdag 2 december 2026", "vrijdag 1 januari 2027"},
+		{"sv", "november 2026", "januari 2027"},
+		{"da", "2. december 2026", "1. januar 2027"},
+		{"no", "2. september 2026", "1. januar 2027"}, // (Norwegian's code of old)
+		{"pl", "2 maj 2027", "1 styczeń 2027"},
+		{"", "2 maj 2027", "1 januari 2027"}, // (Swedish, the first that writes it so)
+		{"cs", "2 listopad 2026", "1 leden 2027"},
+		{"de", "November 2026", "Januar 2027"},
+		{"nl", "December 2, 2026", "January 1, 2027"},
+		{"de", "Dec 2, 2026", "Jan 1, 2027"},
+		{"en", "2 december 2026", "1 january 2027"},
+		{"", "2 december 2026", "1 january 2027"},
+		{"fr", "2 Dezember 2026", "1 Januar 2027"}, // (the words say German, whatever the page)
+	} {
+		w, err := Record("Reis", "", []Call{{Tool: "type", Args: json.RawMessage(`{"ref":"e1","text":"` + c.typed + `"}`), URL: form.URL, Seen: seen,
+			Elements: []tool.Element{{Ref: "e1", Role: "textbox", Name: "Datum", Origin: site(form.URL), Lang: strings.ToLower(c.lang[:min(2, len(c.lang))])}}}})
+		require.NoError(t, err)
+		w.CreatedAt = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).UnixMilli()
+		got := dated(t, w, map[string]string{"datum": "{{today+1}}"}, now)
+		assert.Equal(t, c.want, got["datum"], "%q on a page in %q", c.typed, c.lang)
+	}
+}
+
 // A date typed a few days after the one before it (a stay's last day after its first) counts
 // from it when a run leaves it as recorded: a run for another first day, or a schedule's
 // {{today+1}}, keeps the stay's length rather than its recorded last day (which could come

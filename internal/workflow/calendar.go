@@ -440,7 +440,7 @@ func (m *Matcher) day(t Target, frame string) (string, error) {
 	if !ok {
 		return "", &Miss{Target: t, Why: sayNoMonth.With(t.Month).English(), Says: sayNoMonth.With(t.Month)}
 	}
-	date, ok := dateOf(t.value)
+	date, ok := dateOf(t.value, t.Lang)
 	if !ok {
 		return "", &Miss{Target: t, Why: sayNotADate.With(t.value).English(), Says: sayNotADate.With(t.value)}
 	}
@@ -524,7 +524,7 @@ func (m *Matcher) day(t Target, frame string) (string, error) {
 // dayTurner is the control that turns a calendar whose days are named with their dates toward
 // value's month, when the calendar shows days only before it or only after it ("" else).
 func (m *Matcher) dayTurner(t Target, frame, value string) string {
-	want, ok := dateOf(value)
+	want, ok := dateOf(value, t.Lang)
 	if !ok {
 		return ""
 	}
@@ -535,7 +535,7 @@ func (m *Matcher) dayTurner(t Target, frame, value string) string {
 		if c.n.Role != t.Role || !(c.frame == frame || frame == "" && c.frame == m.page) {
 			continue
 		}
-		d, ok := dateOf(dateIn(c.n.Said()))
+		d, ok := dateOf(dateIn(c.n.Said()), "")
 		p := m.refAt(c.n.Ref)
 		if !ok || p < 0 {
 			continue
@@ -556,9 +556,10 @@ func (m *Matcher) dayTurner(t Target, frame, value string) string {
 	return m.turner(frame, want.After(last), []int{m.lineAt(at)})
 }
 
-// dateOf reads s as a date written with its year, one of the ways Dated writes.
-func dateOf(s string) (d time.Time, ok bool) {
-	readings(s, func(t time.Time, l string) bool {
+// dateOf reads s as a date written with its year, one of the ways Dated writes (on a page in
+// lang).
+func dateOf(s, lang string) (d time.Time, ok bool) {
+	readings(s, lang, func(t time.Time, l string) bool {
 		d, ok = t, strings.Contains(l, "2006")
 		return !ok
 	})
@@ -648,12 +649,20 @@ func calendarWords(s string) bool {
 	return false
 }
 
-// written is month as its calendar writes months (layout, in recorded's language).
+// written is month as its calendar writes months (layout, in recorded's language, or lang's
+// where the page says so).
 func written(month time.Time, layout, recorded, lang string) string {
-	s := month.Format(layout)
 	if _, tg := englishAs(recorded, lang); tg != nil {
-		s = inTongue(s, recorded, tg)
-	} else if slices.ContainsFunc(strings.Fields(recorded), isSmallMonth) {
+		// May's short name is its full one in English ("2 May 2026" is read in full): one
+		// recorded in its short name in tg ("2 mag 2026", "2 may 2026") is written short.
+		if may := tg.months[time.May-1]; strings.Contains(layout, "January") && !strings.EqualFold(may[0], short(may[1])) &&
+			slices.ContainsFunc(strings.Fields(recorded), func(w string) bool { return bare(strings.TrimRight(w, ",;")) == bare(short(may[1])) }) {
+			layout = strings.Replace(layout, "January", "Jan", 1)
+		}
+		return inTongue(month.Format(layout), recorded, tg)
+	}
+	s := month.Format(layout)
+	if slices.ContainsFunc(strings.Fields(recorded), isSmallMonth) {
 		// ("2 december 2026": Dutch or Swedish with names English writes too; "2 dec 2026")
 		words := strings.Fields(s)
 		for i, w := range words {

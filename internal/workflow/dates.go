@@ -60,9 +60,9 @@ func Dated(w *Workflow, values map[string]string, now time.Time) (map[string]str
 		}
 		if from, n, ok := countedFrom(v); ok && (from == "today" || w.find(from) >= 0) {
 			left = append(left, counted{p, from, n})
-		} else if n, ok := dayWord(v); ok && isDate(p.Default) {
+		} else if n, ok := dayWord(v); ok && isDateAs(p.Default, p.Lang) {
 			left = append(left, counted{p, "today", n})
-		} else if day, ok := dayIn(v, layoutOf(p.Default, recorded), now); ok {
+		} else if day, ok := dayIn(v, p.Lang, layoutOf(p.Default, p.Lang, recorded), now); ok {
 			days[p.Name] = day
 		}
 	}
@@ -108,7 +108,7 @@ func dayWord(v string) (int, bool) {
 // dayWritten is day written as value was, a date recorded by the workflow (ISO when it is none).
 func dayWritten(day time.Time, value string, recorded time.Time, lang string) string {
 	value, clock := timeAfter(value)
-	if !isDate(value) {
+	if !isDateAs(value, lang) {
 		if l, ok := monthYearOf(value); ok { // a month field's: the day's month
 			return written(day, l, value, lang)
 		}
@@ -116,7 +116,7 @@ func dayWritten(day time.Time, value string, recorded time.Time, lang string) st
 			return w
 		}
 	}
-	s := written(day, layoutOf(value, recorded), value, lang)
+	s := written(day, layoutOf(value, lang, recorded), value, lang)
 	if _, nth := unordinal(value); nth {
 		s = ordinal(s, day.Day())
 	}
@@ -247,10 +247,10 @@ func isClock(s string) bool {
 
 // dayIn is the day value holds, read the way layout writes a date or else the reading nearest
 // to now; a date written without its year is the one of that day nearest to now.
-func dayIn(value, layout string, now time.Time) (time.Time, bool) {
+func dayIn(value, lang, layout string, now time.Time) (time.Time, bool) {
 	var day time.Time
 	read, found := "", false
-	readings(value, func(t time.Time, l string) bool {
+	readings(value, lang, func(t time.Time, l string) bool {
 		if l == layout || !found {
 			day, read, found = t, l, true
 		}
@@ -277,10 +277,10 @@ func dayIn(value, layout string, now time.Time) (time.Time, bool) {
 // way that puts them nearest where there are two (02/12/2026 and 05/12/2026: 3 days; a
 // calendar's "December 2, 2026" and a field's 05/12/2026: 3 too); a day written without its
 // year is in the other's year, or the next such day when neither has one.
-func daysAfter(a, b string) (int, bool) {
+func daysAfter(a, b, lang string) (int, bool) {
 	best, found := 0, false
-	readings(a, func(ta time.Time, la string) bool {
-		readings(b, func(tb time.Time, lb string) bool {
+	readings(a, lang, func(ta time.Time, la string) bool {
+		readings(b, lang, func(tb time.Time, lb string) bool {
 			ya, yb := strings.Contains(la, "2006"), strings.Contains(lb, "2006")
 			switch {
 			case ya && !yb:
@@ -353,19 +353,23 @@ func dateIn(name string) string {
 }
 
 // isDate says whether value is a date written one of the ways Dated writes.
-func isDate(value string) bool {
+func isDate(value string) bool { return isDateAs(value, "") }
+
+// isDateAs is isDate on a page whose words are in lang (Param.Lang): "2 mag 2026" is one on an
+// Italian page ("mag" is an English word too).
+func isDateAs(value, lang string) bool {
 	found := false
-	readings(value, func(time.Time, string) bool { found = true; return false })
+	readings(value, lang, func(time.Time, string) bool { found = true; return false })
 	return found
 }
 
 // readings calls f with each reading of value as a date written one of the ways Dated writes
 // (in English words or another language's, with an ordinal day or not) and the layout it is read with, in
 // the order of dateLayouts; f returns false to stop.
-func readings(value string, f func(t time.Time, layout string) bool) {
+func readings(value, lang string, f func(t time.Time, layout string) bool) {
 	value, _ = timeAfter(value)
 	value, _ = unordinal(strings.TrimSpace(value))
-	value, _ = english(value)
+	value, _ = englishAs(value, lang)
 	value, _ = undotted(strings.TrimSpace(value))
 	if l, day, ok := cjkLayout(value); ok && day {
 		if t, err := time.Parse(l, value); err == nil && !f(t, l) {
@@ -424,9 +428,9 @@ func ordinal(date string, day int) string {
 
 // layoutOf is the way value writes a date ("2006-01-02" when it is none), the reading nearest to
 // recorded when it could be read two ways.
-func layoutOf(value string, recorded time.Time) string {
+func layoutOf(value, lang string, recorded time.Time) string {
 	best, gap := "2006-01-02", time.Duration(-1)
-	readings(value, func(t time.Time, l string) bool {
+	readings(value, lang, func(t time.Time, l string) bool {
 		if g := max(t.Sub(recorded), recorded.Sub(t)); gap < 0 || g < gap {
 			best, gap = l, g
 		}

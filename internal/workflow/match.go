@@ -119,7 +119,7 @@ func (m *Matcher) Match(t Target) (string, error) {
 	if ref := m.holding(t, frame); ref != "" {
 		return ref, nil
 	}
-	if v := strings.TrimSpace(t.value); isDate(v) && !holds(name, norm(v)) {
+	if v := strings.TrimSpace(t.value); isDateAs(v, t.Lang) && !holds(name, norm(v)) {
 		// A day of a calendar, for another date than the recorded one: the recorded day
 		// would be the wrong one.
 		day := t

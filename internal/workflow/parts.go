@@ -52,7 +52,7 @@ func datePart(value, pattern string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	day, ok := dayIn(value, "2006-01-02", time.Now())
+	day, ok := dayIn(value, "", "2006-01-02", time.Now())
 	if !ok {
 		return "", false
 	}
@@ -278,7 +278,7 @@ func (r *recorder) dateParts() {
 				name = paramName(label) + "_" + strconv.Itoa(k)
 			}
 			p := Param{Name: name, Label: label, Default: day.Format("2006-01-02")}
-			p.From, p.Days = after(r.w.Params[:i], p.Default)
+			p.From, p.Days = after(r.w.Params[:i], p.Default, "")
 			r.w.Params = append(append(append([]Param(nil), r.w.Params[:i]...), p), r.w.Params[i+n:]...)
 			for k := range r.w.Steps {
 				s := &r.w.Steps[k]
@@ -297,7 +297,7 @@ func (r *recorder) dateParts() {
 	// calendar after a departure chosen in lists).
 	for j, p := range r.w.Params {
 		if p.From == "" && !p.Secret {
-			r.w.Params[j].From, r.w.Params[j].Days = after(r.w.Params[:j], p.Default)
+			r.w.Params[j].From, r.w.Params[j].Days = after(r.w.Params[:j], p.Default, p.Lang)
 		}
 	}
 }

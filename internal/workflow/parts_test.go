@@ -184,7 +184,7 @@ func FuzzTheDateReaders(f *testing.F) {
 		partLayout(now)
 		datePart(was, now)
 		dayWord(now)
-		daysAfter(raw, href)
+		daysAfter(raw, href, lang)
 		monthLists(raw)
 		optionsAfter(href)
 		partOf(Param{Label: raw, Default: was})

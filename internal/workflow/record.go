@@ -426,7 +426,7 @@ func (r *recorder) param(t Target, value string, secret bool) string {
 	}
 	p := Param{Name: name, Label: t.Name, Default: value, Secret: secret, Lang: t.Lang}
 	if !secret {
-		p.From, p.Days = r.after(value)
+		p.From, p.Days = after(r.w.Params, value, t.Lang)
 	}
 	r.w.Params = append(r.w.Params, p)
 	return "{{" + name + "}}"
@@ -438,7 +438,7 @@ func (r *recorder) param(t Target, value string, secret bool) string {
 func (r *recorder) typed(t Target, value string, secret bool) string {
 	if !secret {
 		for _, sep := range [...]string{" to ", " - ", " – ", " — ", " au ", " → "} {
-			if a, b, ok := strings.Cut(value, sep); ok && isDate(a) && isDate(b) {
+			if a, b, ok := strings.Cut(value, sep); ok && isDateAs(a, t.Lang) && isDateAs(b, t.Lang) {
 				return r.param(t, a, false) + sep + r.param(t, b, false)
 			}
 		}
@@ -450,25 +450,21 @@ func (r *recorder) typed(t Target, value string, secret bool) string {
 // from it: a stay, a trip, a rental, a report's few weeks.
 const FollowsWithin = 92
 
-// after is the parameter whose date value counts from, and how many days after it: the date
-// typed just before it, when value is one a few days on (a stay's last day after its first),
-// else the last one before that value is a few days on from (a hotel's check-in on a flight's
-// day out, after its day back); "" when value is no date, or far from those before.
-func (r *recorder) after(value string) (string, int) {
-	return after(r.w.Params, value)
-}
-
-// after is r.after among params, the ones before value's.
-func after(params []Param, value string) (string, int) {
-	if !isDate(value) {
+// after is the parameter among params (the ones before value's) whose date value, typed on a
+// page in lang, counts from, and how many days after it: the date typed just before it, when
+// value is one a few days on (a stay's last day after its first), else the last one before that
+// value is a few days on from (a hotel's check-in on a flight's day out, after its day back); ""
+// when value is no date, or far from those before.
+func after(params []Param, value, lang string) (string, int) {
+	if !isDateAs(value, lang) {
 		return "", 0
 	}
 	for i := len(params) - 1; i >= 0; i-- {
 		p := params[i]
-		if p.Secret || !isDate(p.Default) {
+		if p.Secret || !isDateAs(p.Default, p.Lang) {
 			continue
 		}
-		if n, ok := daysAfter(p.Default, value); ok && n >= 0 && n <= FollowsWithin {
+		if n, ok := daysAfter(p.Default, value, lang); ok && n >= 0 && n <= FollowsWithin {
 			return p.Name, n
 		}
 	}

@@ -500,7 +500,7 @@ func (w *Workflow) Schema() map[string]any {
 			d["description"] = strings.TrimSpace(p.Label + " (a date; by default " + p.Counted() + ", counted from " + p.From + "; {{today+1}} counts from the day of the run)")
 		case p.Default != "":
 			d["default"] = p.Default
-			if isDate(p.Default) {
+			if isDateAs(p.Default, p.Lang) {
 				d["description"] = strings.TrimSpace(p.Label + " (a date; {{today}}, {{today+1}} or tomorrow, {{today-7}} count from the day of the run)")
 			}
 		default:

@@ -779,7 +779,7 @@ func TestADateCountedFromTheDayOfTheRun(t *testing.T) {
 	assert.Equal(t, map[string]string{"iso": "2027-03", "us": "03/2027", "words": "March 2027", "es": "marzo de 2027", "week": "2027-W09"},
 		dated(t, w3, map[string]string{"iso": "{{today+2}}", "us": "{{today+2}}", "words": "{{today+2}}", "es": "{{today+2}}", "week": "{{today+2}}"}, now))
 	assert.Equal(t, "2026-W53", dated(t, w3, map[string]string{"week": "{{today}}"}, time.Date(2027, 1, 1, 8, 0, 0, 0, time.UTC))["week"], "a year's last ISO week")
-	n, ok := daysAfter("2026-12-10 15:00", "2026-12-13 11:00")
+	n, ok := daysAfter("2026-12-10 15:00", "2026-12-13 11:00", "")
 	assert.Equal(t, []any{3, true}, []any{n, ok}, "a stay's days, each with its time")
 	// An outside agent reads it in the values' schema.
 	props := w.Schema()["properties"].(map[string]any)
@@ -1165,6 +1165,11 @@ func TestADateIsWrittenInThePagesLanguage(t *testing.T) {
 		{"en", "2 december 2026", "1 january 2027"},
 		{"", "2 december 2026", "1 january 2027"},
 		{"fr", "2 Dezember 2026", "1 Januar 2027"}, // (the words say German, whatever the page)
+		// Short names that are English words too are a date's only where the page says so.
+		{"it", "2 mag 2026", "1 gen 2027"},
+		{"pt", "2 out 2026", "1 jan 2027"},
+		{"es", "dom 2 ago 2026", "vie 1 ene 2027"},
+		{"", "2 mag 2026", "2027-01-01"},
 	} {
 		w, err := Record("Reis", "", []Call{{Tool: "type", Args: json.RawMessage(`{"ref":"e1","text":"` + c.typed + `"}`), URL: form.URL, Seen: seen,
 			Elements: []tool.Element{{Ref: "e1", Role: "textbox", Name: "Datum", Origin: site(form.URL), Lang: strings.ToLower(c.lang[:min(2, len(c.lang))])}}}})
@@ -1173,6 +1178,9 @@ func TestADateIsWrittenInThePagesLanguage(t *testing.T) {
 		got := dated(t, w, map[string]string{"datum": "{{today+1}}"}, now)
 		assert.Equal(t, c.want, got["datum"], "%q on a page in %q", c.typed, c.lang)
 	}
+	// A stay's last day typed so counts from its first.
+	from, days := after([]Param{{Name: "check_in", Default: "2 mag 2026", Lang: "it"}}, "5 mag 2026", "it")
+	assert.Equal(t, []any{"check_in", 3}, []any{from, days})
 }
 
 // A date typed a few days after the one before it (a stay's last day after its first) counts

@@ -1156,17 +1156,38 @@ func TestAReplayGoesToTheResultNamedForItsValue(t *testing.T) {
 
 // A day chosen on a calendar as flatpickr draws it (each day a span named by its date): the
 // workflow keeps the date as a value, and its replay for {{today+2}} chooses the day after
-// tomorrow, whatever day it runs, and books it.
+// tomorrow, whatever day it runs, and books it. So with flatpickr's own Japanese, Chinese and
+// Korean words, its days named "12月 2, 2026", "十二月 2, 2026", "12월 2, 2026".
 func TestAReplayChoosesTheDayCountedFromItsRun(t *testing.T) {
+	for _, lang := range []string{"en", "ja", "zh", "ko"} {
+		t.Run(lang, func(t *testing.T) { choosesTheDayCountedFromItsRun(t, lang) })
+	}
+}
+
+func choosesTheDayCountedFromItsRun(t *testing.T, lang string) {
 	site := testkit.NewSite(t)
-	day := func(n int, layout string) string { return time.Now().AddDate(0, 0, n).Format(layout) }
-	tomorrow := day(1, "January 2, 2006")
+	// (flatpickr's "F j, Y" in lang, its Chinese months in its numerals)
+	zh := [...]string{"一月", "二月", "三月", "四月", "五月", "六月", "七月", "八月", "九月", "十月", "十一月", "十二月"}
+	day := func(n int, layout string) string {
+		d := time.Now().AddDate(0, 0, n)
+		if layout == "F j, Y" {
+			switch lang {
+			case "ja", "ko":
+				return d.Format(map[string]string{"ja": "1月 2, 2006", "ko": "1월 2, 2006"}[lang])
+			case "zh":
+				return zh[d.Month()-1] + d.Format(" 2, 2006")
+			}
+			layout = "January 2, 2006"
+		}
+		return d.Format(layout)
+	}
+	tomorrow := day(1, "F j, Y")
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
 		clickOn(t, `clickable "`+tomorrow+`"`),
 		clickOn(t, `button "Book"`),
 	}}
-	panel, _, m := p.runOn(t, site, "day-booking.html", "book it for tomorrow")
+	panel, _, m := p.runOn(t, site, "day-booking.html?lang="+lang, "book it for tomorrow")
 	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
 	if got := site.Forms()[0].Get("day"); got != day(1, "2006-01-02") {
 		t.Fatalf("the agent booked %q", got)
@@ -1227,14 +1248,14 @@ func TestAReplayKeepsTheRangesLength(t *testing.T) {
 // no address, which the snapshot shows for its title) to that month, and books that day. Where
 // the calendar's head chooses its month and year from lists (/lists), the month is read from
 // them, and the replay chooses the run's year and month there. So in French, German, Spanish,
-// Italian, Swedish, Polish, Czech, Japanese and Korean, as jQuery UI's own strings write them.
+// Italian, Swedish, Polish, Czech, Japanese, Korean and Chinese, as jQuery UI's own strings write them.
 func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 	// (jQuery UI's Next in each language)
-	next := map[string]string{"en": "Next", "fr": "Suivant", "de": "Vor", "es": "Sig", "it": "Succ", "sv": "Nästa", "pl": "Następny", "cs": "Později", "ja": "次", "ko": "다음달"}
+	next := map[string]string{"en": "Next", "fr": "Suivant", "de": "Vor", "es": "Sig", "it": "Succ", "sv": "Nästa", "pl": "Następny", "cs": "Později", "ja": "次", "ko": "다음달", "zh-CN": "下月"}
 	// (the months a language names as English does: "April 2026" is English words too)
 	englishToo := map[string][]time.Month{"de": {time.April, time.August, time.September, time.November},
 		"sv": {time.April, time.September, time.November, time.December}}
-	for _, variant := range []string{"en", "fr", "de", "es", "sv", "pl", "cs", "ja", "ko", "en&selects=1", "fr&selects=1", "it&selects=1", "pl&selects=1"} {
+	for _, variant := range []string{"en", "fr", "de", "es", "sv", "pl", "cs", "ja", "ko", "zh-CN", "en&selects=1", "fr&selects=1", "it&selects=1", "pl&selects=1"} {
 		lang, selects := strings.CutSuffix(variant, "&selects=1")
 		t.Run(strings.ReplaceAll(variant, "&selects=1", "/lists"), func(t *testing.T) {
 			site := testkit.NewSite(t)
@@ -1257,7 +1278,7 @@ func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 			}
 			// The date is kept as the calendar writes it: "1 décembre 2026" in French.
 			form := JS[string](t, panel, `skiffTest.call("workflow.list").then(l => l[0].params.map(p => p.name + "=" + p.default + " ").join(""))`)
-			if written, ok := map[string]string{"ja": "2006年1月2日", "ko": "2006년 1월 2일"}[lang]; ok {
+			if written, ok := map[string]string{"ja": "2006年1月2日", "ko": "2006년 1월 2일", "zh-CN": "2006年1月2日"}[lang]; ok {
 				if want := "date=" + today.Format(written) + " "; !strings.Contains(form, want) {
 					t.Errorf("the run's form: %q (wanted %s)", form, want)
 				}

@@ -17,7 +17,7 @@ import (
 // calendar, turning the calendar's months with its own Next or Prev while it shows another.
 
 // monthLayouts are the ways a calendar writes the month it shows.
-var monthLayouts = []string{"January 2006", "Jan 2006", "January, 2006", "Jan, 2006"}
+var monthLayouts = []string{"January 2006", "Jan 2006", "January, 2006", "Jan, 2006", "2006年 January", "2006 年 January"}
 
 // dayLayout is how a day found by its number keeps its date, a value Dated writes again.
 const dayLayout = "January 2, 2006"
@@ -413,11 +413,14 @@ func dateOfDay(snapshot, ref, role string, n int, lang string) (date, label stri
 	if t.Day() != n {
 		return "", ""
 	}
-	if _, tg := englishAs(label, lang); tg != nil {
-		return inTongue(t.Format("2 January 2006"), label, tg), label
-	}
 	if l, _, ok := cjkLayout(label); ok {
 		return t.Format(cjkDayLayout(l)), label // 2026年12月2日
+	}
+	if strings.Contains(label, "年") {
+		return t.Format(cjkDayLayout(label)), label // (of "2026 年 十二月")
+	}
+	if _, tg := englishAs(label, lang); tg != nil {
+		return inTongue(t.Format("2 January 2006"), label, tg), label
 	}
 	return t.Format(dayLayout), label
 }
@@ -671,6 +674,9 @@ func written(month time.Time, layout, recorded, lang string) string {
 			}
 		}
 		s = strings.Join(words, " ")
+	}
+	if _, _, t, _, ok := cjkWeekday(recorded); ok && strings.Contains(layout, "Monday") {
+		s = strings.Replace(s, month.Weekday().String(), cjkWeekdays[t].days[month.Weekday()], 1) // 水曜日
 	}
 	return s
 }

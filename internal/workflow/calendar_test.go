@@ -189,6 +189,8 @@ func (p *pages) snap() *tool.Snap {
 		head[0].Name, head[1].Name = turnNames[p.lang][0], turnNames[p.lang][1]
 		if p.lang == "ja" {
 			head[2].Kids[0].Text, head[2].Kids[1].Text = p.month.Format("2006 年"), p.month.Format("1月") // (jQuery UI's: its year first)
+		} else if p.lang == "zh" {
+			head[2].Kids[0].Text, head[2].Kids[1].Text = p.month.Format("2006 年"), inTongue(p.month.Format("January"), "", tongueOf("zh")) // 2026 年 十二月, as its snapshot writes jQuery UI's
 		} else {
 			head[2].Kids[0].Text = inTongue(p.month.Format("January"), map[string]string{"it": "Dicembre", "pt": "Dezembro", "da": "December",
 				"pl": "Grudzień"}[p.lang], tongueOf(p.lang))
@@ -204,7 +206,7 @@ func (p *pages) snap() *tool.Snap {
 // language of tongues.
 var turnNames = map[string][2]string{"": {"Prev", "Next"}, "fr": {"Précédent", "Suivant"}, "de": {"Zurück", "Vor"}, "es": {"Ant", "Sig"},
 	"it": {"Prec", "Succ"}, "pt": {"Anterior", "Seguinte"}, "nl": {"Vorig", "Volgende"}, "sv": {"Förra", "Nästa"}, "da": {"Forrige", "Næste"},
-	"nb": {"Forrige", "Neste"}, "pl": {"Poprzedni", "Następny"}, "cs": {"Dříve", "Později"}, "ja": {"前", "次"}}
+	"nb": {"Forrige", "Neste"}, "pl": {"Poprzedni", "Następny"}, "cs": {"Dříve", "Později"}, "ja": {"前", "次"}, "zh": {"上月", "下月"}}
 
 func (p *pages) runner(w *Workflow, values map[string]string) *Runner {
 	return &Runner{Workflow: w, Values: values, Wait: 1,
@@ -382,6 +384,9 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"pl": "środa, 2 grudnia 2026", "pl_short": "2 gru 2026", "pl_cal": "2 Grudzień 2026",
 		"cs": "středa 2. prosince 2026", "cs_num": "2. 12. 2026",
 		"ja": "2026年12月2日", "ja_zero": "2026年12月02日", "ja_cal": "2026 年 12月 2日", "ko": "2026년 12월 2일",
+		"ja_week": "2026年12月2日水曜日", "ja_short": "2026年12月2日(水)", "ja_noyear": "12月2日（水）", "zh_week": "2026年12月2日 星期三",
+		"zh_short": "12月2日 周三", "ko_week": "2026년 12월 2일 수요일", "ko_short": "2026년 12월 2일 (수)",
+		"ja_fp": "12月 2, 2026", "ko_fp": "12월 2, 2026", "zh_fp": "十二月 2, 2026", // (flatpickr's)
 		"us_dot": "Dec. 2, 2026",
 	}
 	w := &Workflow{CreatedAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).UnixMilli()}
@@ -402,6 +407,9 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"pl": "czwartek, 17 grudnia 2026", "pl_short": "17 gru 2026", "pl_cal": "17 Grudzień 2026",
 		"cs": "čtvrtek 17. prosince 2026", "cs_num": "17. 12. 2026",
 		"ja": "2026年12月17日", "ja_zero": "2026年12月17日", "ja_cal": "2026 年 12月 17日", "ko": "2026년 12월 17일",
+		"ja_week": "2026年12月17日木曜日", "ja_short": "2026年12月17日(木)", "ja_noyear": "12月17日（木）", "zh_week": "2026年12月17日 星期四",
+		"zh_short": "12月17日 周四", "ko_week": "2026년 12월 17일 목요일", "ko_short": "2026년 12월 17일 (목)",
+		"ja_fp": "12月 17, 2026", "ko_fp": "12월 17, 2026", "zh_fp": "十二月 17, 2026",
 		"us_dot": "Dec. 17, 2026",
 	}, dated(t, w, all, time.Date(2026, 12, 16, 7, 0, 0, 0, time.UTC)))
 	assert.Equal(t, map[string]string{
@@ -416,6 +424,9 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"pl": "piątek, 1 stycznia 2027", "pl_short": "1 sty 2027", "pl_cal": "1 Styczeń 2027",
 		"cs": "pátek 1. ledna 2027", "cs_num": "1. 1. 2027",
 		"ja": "2027年1月1日", "ja_zero": "2027年01月01日", "ja_cal": "2027 年 1月 1日", "ko": "2027년 1월 1일",
+		"ja_week": "2027年1月1日金曜日", "ja_short": "2027年1月1日(金)", "ja_noyear": "1月1日（金）", "zh_week": "2027年1月1日 星期五",
+		"zh_short": "1月1日 周五", "ko_week": "2027년 1월 1일 금요일", "ko_short": "2027년 1월 1일 (금)",
+		"ja_fp": "1月 1, 2027", "ko_fp": "1월 1, 2027", "zh_fp": "一月 1, 2027",
 		"us_dot": "Jan. 1, 2027",
 	}, dated(t, w, all, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC)))
 	n, ok := daysAfter("wtorek, 1 grudnia 2026", "5 gru 2026", "")
@@ -425,14 +436,15 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 	n, ok = daysAfter("2. Dezember 2026", "05.12.2026", "")
 	assert.Equal(t, []any{3, true}, []any{n, ok}, "a German day in words and in figures")
 	for _, no := range []string{"Sold out 2026", "Set 2026", "2 years ago 2026", "Dom 2026", "Sie haben 2 Karten für 2026",
-		"Liste des 2 prix 2026", "Man 2 2026", "Tor 2 2026", "Pro 2 2026", "2026年", "水曜日 2026年12月2日", "2026年12月2日 10:00 3番"} {
+		"Liste des 2 prix 2026", "Man 2 2026", "Tor 2 2026", "Pro 2 2026", "2026年", "水曜日 2026年12月2日", "2026年12月2日 10:00 3番",
+		"2026年12月2日月", "2026年12月(水)", "12月", "2026年12月2日(水"} {
 		assert.False(t, isDate(no), no)
 		_, tg := english(no)
 		assert.Nil(t, tg, "%s: no other language's date words", no)
 	}
 
 	dec := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	for _, lang := range []string{"de", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "cs", "ja"} {
+	for _, lang := range []string{"de", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "cs", "ja", "zh"} {
 		// A page that says its language (lang="sv") and one that does not.
 		for _, says := range []string{lang, ""} {
 			p := &pages{month: dec, lang: lang}
@@ -442,7 +454,7 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 			require.Len(t, rec.Params, 1, lang)
 			values := dated(t, rec, map[string]string{"date": "{{today+1}}"}, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC))
 			want := map[string]string{"de": "1 Januar 2027", "es": "1 enero 2027", "it": "1 Gennaio 2027", "pt": "1 Janeiro 2027",
-				"nl": "1 januari 2027", "sv": "1 januari 2027", "da": "1 Januar 2027", "nb": "1 januar 2027", "pl": "1 Styczeń 2027", "cs": "1 leden 2027", "ja": "2027年1月1日",
+				"nl": "1 januari 2027", "sv": "1 januari 2027", "da": "1 Januar 2027", "nb": "1 januar 2027", "pl": "1 Styczeń 2027", "cs": "1 leden 2027", "ja": "2027年1月1日", "zh": "2027年1月1日",
 			}[lang]
 			if says == "" && (lang == "nl" || lang == "sv" || lang == "da") {
 				want = "January 1, 2027" // (their "december 2026" is English words too, and the page does not say)

@@ -372,7 +372,7 @@ func readings(value, lang string, f func(t time.Time, layout string) bool) {
 	value, _ = englishAs(value, lang)
 	value, _ = undotted(strings.TrimSpace(value))
 	if l, day, ok := cjkLayout(value); ok && day {
-		if t, err := time.Parse(l, value); err == nil && !f(t, l) {
+		if t, err := time.Parse(l, cjkEnglish(value)); err == nil && !f(t, l) {
 			return
 		}
 	}

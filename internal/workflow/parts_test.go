@@ -3,6 +3,7 @@ package workflow
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -161,11 +162,14 @@ func FuzzTheDateReaders(f *testing.F) {
 	f.Add("Mittwoch, 2. Dezember 2026", "2 de diciembre de 2026", "Gen 2027", "dd.mm:de")
 	f.Add("onsdag den 2. december 2026", "środa, 2 grudnia 2026", "Dec. 2, 2026 at 7:30 p.m.", "2. des. 2026")
 	f.Add("2026 年 12月", "2026年12月02日", "2026년 12월 2일", "水曜日 2026年12月2日")
+	f.Add("12月2日(水)", "2026年12月2日 星期三", "2026년 12월 2일 (수)", "2026年12月2日（水）")
 	f.Add("", "", "", "")
 	f.Fuzz(func(t *testing.T, raw, was, href, now string) {
 		monthOfLine(raw)
 		if l, _, ok := cjkLayout(was); ok {
-			if d, err := time.Parse(l, was); err != nil || d.Format(l) != was {
+			// (a day of the week is written as the date's own, which may not be the one written)
+			v := cjkEnglish(was)
+			if d, err := time.Parse(l, v); err != nil || d.Format(l) != v && !strings.Contains(l, "Monday") {
 				t.Errorf("%q read with %q: %v, written again %q", was, l, err, d.Format(l))
 			}
 		}

@@ -78,6 +78,11 @@ var tongues = [...]tongue{
 			{"červenec", "čvc"}, {"srpen", "srp"}, {"září", "zář"}, {"říjen", "říj"}, {"listopad", "lis"}, {"prosinec", "pro"}},
 		of:   [12]string{"ledna", "února", "března", "dubna", "května", "června", "července", "srpna", "září", "října", "listopadu", "prosince"},
 		days: [7][2]string{{"neděle", "ne"}, {"pondělí", "po"}, {"úterý", "út"}, {"středa", "st"}, {"čtvrtek", "čt"}, {"pátek", "pá"}, {"sobota", "so"}}},
+	// Chinese months named in its numerals (flatpickr's "十二月 2, 2026", jQuery UI's "2026年
+	// 十二月"); its days of the week are read after a date's marks (cjkWeekdays).
+	{code: "zh",
+		months: [12][2]string{{"一月", "一月"}, {"二月", "二月"}, {"三月", "三月"}, {"四月", "四月"}, {"五月", "五月"}, {"六月", "六月"},
+			{"七月", "七月"}, {"八月", "八月"}, {"九月", "九月"}, {"十月", "十月"}, {"十一月", "十一月"}, {"十二月", "十二月"}}},
 }
 
 // tongueOf is the language of code, or nil.
@@ -134,6 +139,9 @@ var namesOf = sync.OnceValues(func() ([len(tongues)]map[string]string, map[strin
 	for t, tg := range tongues {
 		m := map[string]string{}
 		put := func(names [2]string, of, e string) {
+			if names[0] == "" {
+				return // (a language whose days are not in its row)
+			}
 			for n := range strings.SplitSeq(names[1], "|") {
 				m[bare(n)] = e[:3]
 			}

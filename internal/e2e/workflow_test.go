@@ -1156,26 +1156,29 @@ func TestAReplayGoesToTheResultNamedForItsValue(t *testing.T) {
 
 // A day chosen on a calendar as flatpickr draws it (each day a span named by its date): the
 // workflow keeps the date as a value, and its replay for {{today+2}} chooses the day after
-// tomorrow, whatever day it runs, and books it. So with flatpickr's own Japanese, Chinese and
-// Korean words, its days named "12月 2, 2026", "十二月 2, 2026", "12월 2, 2026".
+// tomorrow, whatever day it runs, and books it. So with flatpickr's own Japanese, Chinese,
+// Korean, Russian and Turkish words, its days named "12月 2, 2026", "十二月 2, 2026", "12월 2,
+// 2026", "Декабрь 2, 2026", "Aralık 2, 2026".
 func TestAReplayChoosesTheDayCountedFromItsRun(t *testing.T) {
-	for _, lang := range []string{"en", "ja", "zh", "ko"} {
+	for _, lang := range []string{"en", "ja", "zh", "ko", "ru", "tr"} {
 		t.Run(lang, func(t *testing.T) { choosesTheDayCountedFromItsRun(t, lang) })
 	}
 }
 
 func choosesTheDayCountedFromItsRun(t *testing.T, lang string) {
 	site := testkit.NewSite(t)
-	// (flatpickr's "F j, Y" in lang, its Chinese months in its numerals)
-	zh := [...]string{"一月", "二月", "三月", "四月", "五月", "六月", "七月", "八月", "九月", "十月", "十一月", "十二月"}
+	// (flatpickr's "F j, Y" in lang: its months in Chinese, Russian and Turkish)
+	months := map[string][12]string{"zh": {"一月", "二月", "三月", "四月", "五月", "六月", "七月", "八月", "九月", "十月", "十一月", "十二月"},
+		"ru": {"Январь", "Февраль", "Март", "Апрель", "Май", "Июнь", "Июль", "Август", "Сентябрь", "Октябрь", "Ноябрь", "Декабрь"},
+		"tr": {"Ocak", "Şubat", "Mart", "Nisan", "Mayıs", "Haziran", "Temmuz", "Ağustos", "Eylül", "Ekim", "Kasım", "Aralık"}}
 	day := func(n int, layout string) string {
 		d := time.Now().AddDate(0, 0, n)
 		if layout == "F j, Y" {
 			switch lang {
 			case "ja", "ko":
 				return d.Format(map[string]string{"ja": "1月 2, 2006", "ko": "1월 2, 2006"}[lang])
-			case "zh":
-				return zh[d.Month()-1] + d.Format(" 2, 2006")
+			case "zh", "ru", "tr":
+				return months[lang][d.Month()-1] + d.Format(" 2, 2006")
 			}
 			layout = "January 2, 2006"
 		}
@@ -1248,14 +1251,15 @@ func TestAReplayKeepsTheRangesLength(t *testing.T) {
 // no address, which the snapshot shows for its title) to that month, and books that day. Where
 // the calendar's head chooses its month and year from lists (/lists), the month is read from
 // them, and the replay chooses the run's year and month there. So in French, German, Spanish,
-// Italian, Swedish, Polish, Czech, Japanese, Korean and Chinese, as jQuery UI's own strings write them.
+// Italian, Swedish, Polish, Czech, Japanese, Korean, Chinese, Russian and Turkish, as jQuery UI's
+// own strings write them.
 func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 	// (jQuery UI's Next in each language)
-	next := map[string]string{"en": "Next", "fr": "Suivant", "de": "Vor", "es": "Sig", "it": "Succ", "sv": "Nästa", "pl": "Następny", "cs": "Později", "ja": "次", "ko": "다음달", "zh-CN": "下月"}
+	next := map[string]string{"en": "Next", "fr": "Suivant", "de": "Vor", "es": "Sig", "it": "Succ", "sv": "Nästa", "pl": "Następny", "cs": "Později", "ja": "次", "ko": "다음달", "zh-CN": "下月", "ru": "След", "tr": "ileri"}
 	// (the months a language names as English does: "April 2026" is English words too)
 	englishToo := map[string][]time.Month{"de": {time.April, time.August, time.September, time.November},
 		"sv": {time.April, time.September, time.November, time.December}}
-	for _, variant := range []string{"en", "fr", "de", "es", "sv", "pl", "cs", "ja", "ko", "zh-CN", "en&selects=1", "fr&selects=1", "it&selects=1", "pl&selects=1"} {
+	for _, variant := range []string{"en", "fr", "de", "es", "sv", "pl", "cs", "ja", "ko", "zh-CN", "ru", "tr", "en&selects=1", "fr&selects=1", "it&selects=1", "pl&selects=1"} {
 		lang, selects := strings.CutSuffix(variant, "&selects=1")
 		t.Run(strings.ReplaceAll(variant, "&selects=1", "/lists"), func(t *testing.T) {
 			site := testkit.NewSite(t)
@@ -1284,7 +1288,9 @@ func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 				}
 			} else if want := "date=" + today.Format("January 2, 2006"); lang != "en" {
 				// (The page says its language: its words, though a month's be English too.)
-				if !strings.Contains(form, "date="+strconv.Itoa(today.Day())+" ") || !slices.Contains(englishToo[lang], today.Month()) && strings.Contains(form, today.Format("January")) {
+				// (its day with a dot in German, Czech: "1. Dezember 2026")
+				day := "date=" + strconv.Itoa(today.Day())
+				if !strings.Contains(form, day+" ") && !strings.Contains(form, day+". ") || !slices.Contains(englishToo[lang], today.Month()) && strings.Contains(form, today.Format("January")) {
 					t.Errorf("the run's form: %q", form)
 				}
 			} else if !strings.Contains(form, want) {

@@ -193,7 +193,7 @@ func (p *pages) snap() *tool.Snap {
 			head[2].Kids[0].Text, head[2].Kids[1].Text = p.month.Format("2006 年"), inTongue(p.month.Format("January"), "", tongueOf("zh")) // 2026 年 十二月, as its snapshot writes jQuery UI's
 		} else {
 			head[2].Kids[0].Text = inTongue(p.month.Format("January"), map[string]string{"it": "Dicembre", "pt": "Dezembro", "da": "December",
-				"pl": "Grudzień"}[p.lang], tongueOf(p.lang))
+				"pl": "Grudzień", "ru": "Декабрь", "tr": "Aralık"}[p.lang], tongueOf(p.lang))
 		}
 	}
 	if p.bare {
@@ -206,7 +206,7 @@ func (p *pages) snap() *tool.Snap {
 // language of tongues.
 var turnNames = map[string][2]string{"": {"Prev", "Next"}, "fr": {"Précédent", "Suivant"}, "de": {"Zurück", "Vor"}, "es": {"Ant", "Sig"},
 	"it": {"Prec", "Succ"}, "pt": {"Anterior", "Seguinte"}, "nl": {"Vorig", "Volgende"}, "sv": {"Förra", "Nästa"}, "da": {"Forrige", "Næste"},
-	"nb": {"Forrige", "Neste"}, "pl": {"Poprzedni", "Następny"}, "cs": {"Dříve", "Později"}, "ja": {"前", "次"}, "zh": {"上月", "下月"}}
+	"nb": {"Forrige", "Neste"}, "pl": {"Poprzedni", "Następny"}, "cs": {"Dříve", "Později"}, "ja": {"前", "次"}, "zh": {"上月", "下月"}, "ru": {"Пред", "След"}, "tr": {"geri", "ileri"}}
 
 func (p *pages) runner(w *Workflow, values map[string]string) *Runner {
 	return &Runner{Workflow: w, Values: values, Wait: 1,
@@ -387,6 +387,8 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"ja_week": "2026年12月2日水曜日", "ja_short": "2026年12月2日(水)", "ja_noyear": "12月2日（水）", "zh_week": "2026年12月2日 星期三",
 		"zh_short": "12月2日 周三", "ko_week": "2026년 12월 2일 수요일", "ko_short": "2026년 12월 2일 (수)",
 		"ja_fp": "12月 2, 2026", "ko_fp": "12월 2, 2026", "zh_fp": "十二月 2, 2026", // (flatpickr's)
+		"ru": "среда, 2 декабря 2026 г.", "ru_short": "2 дек. 2026 г.", "ru_fp": "Декабрь 2, 2026", "ru_cal": "2 Декабрь 2026",
+		"tr": "2 Aralık 2026 Çarşamba", "tr_short": "2 Ara 2026", "tr_num": "2.12.2026",
 		"us_dot": "Dec. 2, 2026",
 	}
 	w := &Workflow{CreatedAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).UnixMilli()}
@@ -410,6 +412,8 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"ja_week": "2026年12月17日木曜日", "ja_short": "2026年12月17日(木)", "ja_noyear": "12月17日（木）", "zh_week": "2026年12月17日 星期四",
 		"zh_short": "12月17日 周四", "ko_week": "2026년 12월 17일 목요일", "ko_short": "2026년 12월 17일 (목)",
 		"ja_fp": "12月 17, 2026", "ko_fp": "12월 17, 2026", "zh_fp": "十二月 17, 2026",
+		"ru": "четверг, 17 декабря 2026 г.", "ru_short": "17 дек. 2026 г.", "ru_fp": "Декабрь 17, 2026", "ru_cal": "17 Декабрь 2026",
+		"tr": "17 Aralık 2026 Perşembe", "tr_short": "17 Ara 2026", "tr_num": "17.12.2026",
 		"us_dot": "Dec. 17, 2026",
 	}, dated(t, w, all, time.Date(2026, 12, 16, 7, 0, 0, 0, time.UTC)))
 	assert.Equal(t, map[string]string{
@@ -427,6 +431,8 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"ja_week": "2027年1月1日金曜日", "ja_short": "2027年1月1日(金)", "ja_noyear": "1月1日（金）", "zh_week": "2027年1月1日 星期五",
 		"zh_short": "1月1日 周五", "ko_week": "2027년 1월 1일 금요일", "ko_short": "2027년 1월 1일 (금)",
 		"ja_fp": "1月 1, 2027", "ko_fp": "1월 1, 2027", "zh_fp": "一月 1, 2027",
+		"ru": "пятница, 1 января 2027 г.", "ru_short": "1 янв. 2027 г.", "ru_fp": "Январь 1, 2027", "ru_cal": "1 Январь 2027",
+		"tr": "1 Ocak 2027 Cuma", "tr_short": "1 Oca 2027", "tr_num": "1.01.2027",
 		"us_dot": "Jan. 1, 2027",
 	}, dated(t, w, all, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC)))
 	n, ok := daysAfter("wtorek, 1 grudnia 2026", "5 gru 2026", "")
@@ -444,7 +450,7 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 	}
 
 	dec := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	for _, lang := range []string{"de", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "cs", "ja", "zh"} {
+	for _, lang := range []string{"de", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "cs", "ja", "zh", "ru", "tr"} {
 		// A page that says its language (lang="sv") and one that does not.
 		for _, says := range []string{lang, ""} {
 			p := &pages{month: dec, lang: lang}
@@ -453,8 +459,9 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 			rec.CreatedAt = dec.UnixMilli()
 			require.Len(t, rec.Params, 1, lang)
 			values := dated(t, rec, map[string]string{"date": "{{today+1}}"}, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC))
-			want := map[string]string{"de": "1 Januar 2027", "es": "1 enero 2027", "it": "1 Gennaio 2027", "pt": "1 Janeiro 2027",
-				"nl": "1 januari 2027", "sv": "1 januari 2027", "da": "1 Januar 2027", "nb": "1 januar 2027", "pl": "1 Styczeń 2027", "cs": "1 leden 2027", "ja": "2027年1月1日", "zh": "2027年1月1日",
+			want := map[string]string{"de": "1. Januar 2027", "es": "1 enero 2027", "it": "1 Gennaio 2027", "pt": "1 Janeiro 2027",
+				"nl": "1 januari 2027", "sv": "1 januari 2027", "da": "1. Januar 2027", "nb": "1. januar 2027", "pl": "1 stycznia 2027", "cs": "1. ledna 2027", "ja": "2027年1月1日", "zh": "2027年1月1日",
+				"ru": "1 января 2027", "tr": "1 Ocak 2027",
 			}[lang]
 			if says == "" && (lang == "nl" || lang == "sv" || lang == "da") {
 				want = "January 1, 2027" // (their "december 2026" is English words too, and the page does not say)

@@ -96,8 +96,8 @@ func TestADateChosenInPartsIsOneDate(t *testing.T) {
 	w = recordParts(t, []string{"Jour", "Mois"}, "09", "Décembre 2026")
 	assert.JSONEq(t, `{"ref":"@1","values":["{{date:mmmm yyyy:Fr}}"]}`, string(w.Steps[2].Args))
 	assert.Equal(t, []string{"01", "Janvier 2027"}, chosen(t, w, dated(t, w, map[string]string{"date": "{{today+1}}"}, now)))
-	// And in German, Spanish, Italian, Portuguese, Dutch, Swedish, Norwegian, Polish, Czech, as
-	// each writes its months.
+	// And in German, Spanish, Italian, Portuguese, Dutch, Swedish, Norwegian, Polish, Czech,
+	// Russian, Turkish, as each writes its months.
 	for _, c := range []struct{ labels, recorded, want []string }{
 		{[]string{"Tag", "Monat", "Jahr"}, []string{"9", "Dezember", "2026"}, []string{"1", "Januar", "2027"}},
 		{[]string{"Tag", "Monat", "Jahr"}, []string{"9", "Dez.", "2026"}, []string{"1", "Jan.", "2027"}},
@@ -110,6 +110,8 @@ func TestADateChosenInPartsIsOneDate(t *testing.T) {
 		{[]string{"Dag", "Måned", "År"}, []string{"9", "desember", "2026"}, []string{"1", "januar", "2027"}},
 		{[]string{"Dzień", "Miesiąc", "Rok"}, []string{"9", "Grudzień", "2026"}, []string{"1", "Styczeń", "2027"}},
 		{[]string{"Den", "Měsíc", "Rok"}, []string{"9", "prosinec", "2026"}, []string{"1", "leden", "2027"}},
+		{[]string{"День", "Месяц", "Год"}, []string{"9", "Декабрь", "2026"}, []string{"1", "Январь", "2027"}},
+		{[]string{"Gün", "Ay", "Yıl"}, []string{"9", "Aralık", "2026"}, []string{"1", "Ocak", "2027"}},
 	} {
 		w = recordParts(t, c.labels, c.recorded...)
 		require.Len(t, w.Params, 1, "%v", c.recorded)

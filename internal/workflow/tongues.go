@@ -10,8 +10,9 @@ import (
 
 // Dates in words of another language than English ("mercredi 2 décembre 2026", "2. Dezember
 // 2026", "2 de diciembre de 2026", "woensdag 2 december 2026", "onsdag den 2. december 2026",
-// "2 grudnia 2026", "2. prosince 2026", a calendar's "dicembre 2026") are read as their English words are, word for
-// word, and a value recorded so is written again in its own language.
+// "2 grudnia 2026", "2. prosince 2026", "2 декабря 2026 г.", "2 Aralık 2026 Çarşamba", a
+// calendar's "dicembre 2026", flatpickr's "十二月 2, 2026") are read as their English words are,
+// word for word, and a value recorded so is written again in its own language.
 
 // tongue is a language dates are written in words in, as its calendars write them (jQuery UI's
 // and the browsers' own names).
@@ -26,6 +27,7 @@ type tongue struct {
 	first  string        // the first of a month as a word of its own ("1er"), or ""
 	join   string        // the word between a date's day, month and year ("2 de diciembre de 2026"), or ""
 	before string        // a word that may be written before a date's day ("onsdag den 2."), or ""
+	year   string        // a word that may be written after a date's year ("2026 г."), or ""
 	dotDay bool          // a day may be written with a dot before its month ("2. Dezember")
 }
 
@@ -78,6 +80,15 @@ var tongues = [...]tongue{
 			{"červenec", "čvc"}, {"srpen", "srp"}, {"září", "zář"}, {"říjen", "říj"}, {"listopad", "lis"}, {"prosinec", "pro"}},
 		of:   [12]string{"ledna", "února", "března", "dubna", "května", "června", "července", "srpna", "září", "října", "listopadu", "prosince"},
 		days: [7][2]string{{"neděle", "ne"}, {"pondělí", "po"}, {"úterý", "út"}, {"středa", "st"}, {"čtvrtek", "čt"}, {"pátek", "pá"}, {"sobota", "so"}}},
+	{code: "ru", year: "г.",
+		months: [12][2]string{{"январь", "янв.|янв"}, {"февраль", "февр.|фев"}, {"март", "мар.|мар"}, {"апрель", "апр.|апр"}, {"май", "май"}, {"июнь", "июн.|июн"},
+			{"июль", "июл.|июл"}, {"август", "авг.|авг"}, {"сентябрь", "сент.|сен"}, {"октябрь", "окт.|окт"}, {"ноябрь", "нояб.|ноя"}, {"декабрь", "дек.|дек"}},
+		of:   [12]string{"января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября", "ноября", "декабря"},
+		days: [7][2]string{{"воскресенье", "вс|вск"}, {"понедельник", "пн|пнд"}, {"вторник", "вт|втр"}, {"среда", "ср|срд"}, {"четверг", "чт|чтв"}, {"пятница", "пт|птн"}, {"суббота", "сб|сбт"}}},
+	{code: "tr",
+		months: [12][2]string{{"Ocak", "Oca"}, {"Şubat", "Şub"}, {"Mart", "Mar"}, {"Nisan", "Nis"}, {"Mayıs", "May"}, {"Haziran", "Haz"},
+			{"Temmuz", "Tem"}, {"Ağustos", "Ağu"}, {"Eylül", "Eyl"}, {"Ekim", "Eki"}, {"Kasım", "Kas"}, {"Aralık", "Ara"}},
+		days: [7][2]string{{"Pazar", "Paz"}, {"Pazartesi", "Pzt"}, {"Salı", "Sal"}, {"Çarşamba", "Çar"}, {"Perşembe", "Per"}, {"Cuma", "Cum"}, {"Cumartesi", "Cmt"}}},
 	// Chinese months named in its numerals (flatpickr's "十二月 2, 2026", jQuery UI's "2026年
 	// 十二月"); its days of the week are read after a date's marks (cjkWeekdays).
 	{code: "zh",
@@ -165,7 +176,7 @@ var namesOf = sync.OnceValues(func() ([len(tongues)]map[string]string, map[strin
 // too ("out", "set", "ago", "man") or common words of another ("des"): alone they make no text
 // another language's.
 var notEvidence = [...]string{"out", "set", "sex", "gen", "mag", "ago", "ven", "dom", "ter", "qua", "qui", "sab", "seg",
-	"man", "son", "tor", "ons", "des", "lip", "sob", "sie", "nie", "led", "dub", "pro"}
+	"man", "son", "tor", "ons", "des", "lip", "sob", "sie", "nie", "led", "dub", "pro", "per", "cum", "paz", "sal", "tem"}
 
 // english is s with each name of a month or a day of the week of the language it is written in
 // written as its English one (full or short as it was: "déc." is "Dec"), its first of a month
@@ -280,6 +291,8 @@ func (tg *tongue) english(words []string, names map[string]string) string {
 			out = append(out, "1"+tail)
 		case tg.join != "" && strings.ToLower(w) == tg.join:
 			// (left out)
+		case tg.year != "" && w == tg.year && i > 0 && len(words[i-1]) == 4 && digits(words[i-1]):
+			// (left out: "2026 г.")
 		case tg.before != "" && strings.ToLower(w) == tg.before && i+1 < len(words) && isDay(words[i+1]):
 			// (left out)
 		case tg.dotDay && dotted(core) && i+1 < len(words) && names[bare(strings.TrimRight(words[i+1], ",;"))] != "":
@@ -364,13 +377,26 @@ func dotted(w string) bool { return strings.HasSuffix(w, ".") && isDay(w) }
 func inTongue(date, recorded string, tg *tongue) string {
 	rec := strings.Fields(recorded)
 	first := tg.first != "" && slices.Contains(rec, tg.first)
-	dot := tg.dotDay && slices.ContainsFunc(rec, dotted)
+	// (a day's dot where recorded wrote one, or wrote no day: a calendar's "Dezember 2026")
+	dot := tg.dotDay && (slices.ContainsFunc(rec, dotted) || !slices.ContainsFunc(rec, isDay))
 	join := tg.join != "" && slices.ContainsFunc(rec, func(w string) bool { return strings.ToLower(w) == tg.join })
 	before := tg.before != "" && slices.ContainsFunc(rec, func(w string) bool { return strings.ToLower(w) == tg.before })
-	of := slices.ContainsFunc(rec, func(w string) bool {
+	year := tg.year != "" && slices.Contains(rec, tg.year)
+	// A month's name after its day in the form the language writes there ("1 stycznia", "1
+	// января"; in capitals where recorded wrote one so), unless recorded wrote it otherwise
+	// after a day ("2 maj 2027"): a calendar's "Grudzień 2026" has a day written so.
+	isOf := func(w string) bool {
 		b := bare(strings.TrimRight(w, ",;"))
 		return slices.ContainsFunc(tg.of[:], func(n string) bool { return n != "" && bare(n) == b })
-	})
+	}
+	of, capOf := tg.of[0] != "", false
+	for i, w := range rec {
+		if isOf(w) {
+			capOf = capOf || unicode.IsUpper([]rune(w)[0])
+		} else if i > 0 && isDay(rec[i-1]) && slices.ContainsFunc(tg.months[:], func(n [2]string) bool { return bare(n[0]) == bare(strings.TrimRight(w, ",;")) }) {
+			of = false
+		}
+	}
 	// Names in capitals where recorded wrote one so: a month's anywhere (Italian calendars'
 	// "Dicembre 2026"), a day's but as the first word ("Mercredi 2 décembre").
 	names := namesIn(tg)
@@ -401,11 +427,10 @@ func inTongue(date, recorded string, tg *tongue) string {
 		for m := range 12 {
 			switch core {
 			case time.Month(m + 1).String():
-				full := tg.months[m][0]
+				w, isMonth = title(tg.months[m][0], capMonth)+tail, true
 				if of && afterDay && tg.of[m] != "" {
-					full = tg.of[m] // 2 grudnia
+					w = title(tg.of[m], capOf) + tail // 2 grudnia
 				}
-				w, isMonth = title(full, capMonth)+tail, true
 			case time.Month(m + 1).String()[:3]:
 				w, isMonth = title(short(tg.months[m][1]), capMonth)+tail, true
 			}
@@ -442,6 +467,9 @@ func inTongue(date, recorded string, tg *tongue) string {
 			month = len(out)
 		}
 		out = append(out, w)
+		if year && number && len(core) == 4 && tail == "" {
+			out = append(out, tg.year) // 2026 г.
+		}
 	}
 	s := strings.Join(out, " ")
 	if r := []rune(strings.TrimSpace(recorded)); len(r) > 0 && unicode.IsUpper(r[0]) {

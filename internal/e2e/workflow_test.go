@@ -1251,15 +1251,16 @@ func TestAReplayKeepsTheRangesLength(t *testing.T) {
 // no address, which the snapshot shows for its title) to that month, and books that day. Where
 // the calendar's head chooses its month and year from lists (/lists), the month is read from
 // them, and the replay chooses the run's year and month there. So in French, German, Spanish,
-// Italian, Swedish, Polish, Czech, Japanese, Korean, Chinese, Russian and Turkish, as jQuery UI's
-// own strings write them.
+// Italian, Swedish, Polish, Czech, Japanese, Korean, Chinese, Russian, Turkish, Ukrainian,
+// Finnish, Hungarian and Greek, as jQuery UI's own strings write them.
 func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 	// (jQuery UI's Next in each language)
-	next := map[string]string{"en": "Next", "fr": "Suivant", "de": "Vor", "es": "Sig", "it": "Succ", "sv": "Nästa", "pl": "Następny", "cs": "Později", "ja": "次", "ko": "다음달", "zh-CN": "下月", "ru": "След", "tr": "ileri"}
+	next := map[string]string{"en": "Next", "fr": "Suivant", "de": "Vor", "es": "Sig", "it": "Succ", "sv": "Nästa", "pl": "Następny", "cs": "Později", "ja": "次", "ko": "다음달", "zh-CN": "下月", "ru": "След", "tr": "ileri",
+		"uk": "найближчий", "fi": "Seuraava", "hu": "Előre", "el": "Επόμενος"}
 	// (the months a language names as English does: "April 2026" is English words too)
 	englishToo := map[string][]time.Month{"de": {time.April, time.August, time.September, time.November},
-		"sv": {time.April, time.September, time.November, time.December}}
-	for _, variant := range []string{"en", "fr", "de", "es", "sv", "pl", "cs", "ja", "ko", "zh-CN", "ru", "tr", "en&selects=1", "fr&selects=1", "it&selects=1", "pl&selects=1"} {
+		"sv": {time.April, time.September, time.November, time.December}, "hu": {time.November, time.December}}
+	for _, variant := range []string{"en", "fr", "de", "es", "sv", "pl", "cs", "ja", "ko", "zh-CN", "ru", "tr", "uk", "fi", "hu", "el", "en&selects=1", "fr&selects=1", "it&selects=1", "pl&selects=1"} {
 		lang, selects := strings.CutSuffix(variant, "&selects=1")
 		t.Run(strings.ReplaceAll(variant, "&selects=1", "/lists"), func(t *testing.T) {
 			site := testkit.NewSite(t)
@@ -1287,10 +1288,13 @@ func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 					t.Errorf("the run's form: %q (wanted %s)", form, want)
 				}
 			} else if want := "date=" + today.Format("January 2, 2006"); lang != "en" {
-				// (The page says its language: its words, though a month's be English too.)
-				// (its day with a dot in German, Czech: "1. Dezember 2026")
-				day := "date=" + strconv.Itoa(today.Day())
-				if !strings.Contains(form, day+" ") && !strings.Contains(form, day+". ") || !slices.Contains(englishToo[lang], today.Month()) && strings.Contains(form, today.Format("January")) {
+				// The page says its language: its words, though a month's be English too, and
+				// today's day ("1. Dezember 2026" in German, "1er décembre" in French, "2026.
+				// december 1." in Hungarian) and year.
+				words := strings.Fields(strings.TrimPrefix(form, "date="))
+				day := slices.ContainsFunc(words, func(w string) bool { return strings.TrimRight(w, ".,er") == strconv.Itoa(today.Day()) })
+				year := slices.ContainsFunc(words, func(w string) bool { return strings.TrimRight(w, ".,") == strconv.Itoa(today.Year()) })
+				if !day || !year || !slices.Contains(englishToo[lang], today.Month()) && strings.Contains(form, today.Format("January")) {
 					t.Errorf("the run's form: %q", form)
 				}
 			} else if !strings.Contains(form, want) {

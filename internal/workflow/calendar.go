@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strconv"
@@ -17,7 +18,7 @@ import (
 // calendar, turning the calendar's months with its own Next or Prev while it shows another.
 
 // monthLayouts are the ways a calendar writes the month it shows.
-var monthLayouts = []string{"January 2006", "Jan 2006", "January, 2006", "Jan, 2006", "2006年 January", "2006 年 January"}
+var monthLayouts = []string{"January 2006", "Jan 2006", "January, 2006", "Jan, 2006", "2006年 January", "2006 年 January", "2006 January", "2006. January"}
 
 // dayLayout is how a day found by its number keeps its date, a value Dated writes again.
 const dayLayout = "January 2, 2006"
@@ -420,7 +421,7 @@ func dateOfDay(snapshot, ref, role string, n int, lang string) (date, label stri
 		return t.Format(cjkDayLayout(label)), label // (of "2026 年 十二月")
 	}
 	if _, tg := englishAs(label, lang); tg != nil {
-		return inTongue(t.Format("2 January 2006"), label, tg), label
+		return inTongue(t.Format(cmp.Or(tg.layout, "2 January 2006")), label, tg), label
 	}
 	return t.Format(dayLayout), label
 }
@@ -712,13 +713,15 @@ var (
 		"précédent", "mois précédent", "zurück", "vorheriger monat", "ant", "anterior", "mes anterior", "mês anterior",
 		"prec", "precedente", "mese precedente", "vorig", "vorige", "vorige maand", "förra", "föregående", "föregående månad",
 		"forrige", "forrige måned", "poprzedni", "poprzedni miesiąc", "dříve", "předchozí", "předchozí měsíc",
-		"пред", "предыдущий месяц", "назад", "geri", "önceki ay", "önceki",
+		"пред", "предыдущий месяц", "назад", "geri", "önceki ay", "önceki", "попередній", "попередній місяць", "edellinen",
+		"edellinen kuukausi", "vissza", "előző hónap", "προηγούμενος", "προηγούμενος μήνας",
 		"前", "前月", "前の月", "上月", "上個月", "上一月", "이전달", "이전", "이전 달"}
 	nextWords = [...]string{"next", "next month", "›", "»", ">", "→", "go to next month", "go to the next month",
 		"suivant", "mois suivant", "vor", "weiter", "nächster monat", "sig", "siguiente", "mes siguiente",
 		"seguinte", "próximo", "próximo mês", "succ", "successivo", "mese successivo", "volgende", "volgende maand",
 		"nästa", "nästa månad", "næste", "næste måned", "neste", "neste måned", "następny", "następny miesiąc",
-		"později", "další", "další měsíc", "след", "следующий месяц", "вперёд", "вперед", "ileri", "sonraki ay", "sonraki", "次", "次月", "翌月", "次の月", "下月", "下個月", "下一月", "다음달", "다음", "다음 달"}
+		"později", "další", "další měsíc", "след", "следующий месяц", "вперёд", "вперед", "ileri", "sonraki ay", "sonraki", "наступний", "наступний місяць",
+		"найближчий", "seuraava", "seuraava kuukausi", "előre", "következő hónap", "επόμενος", "επόμενος μήνας", "次", "次月", "翌月", "次の月", "下月", "下個月", "下一月", "다음달", "다음", "다음 달"}
 )
 
 // turns says whether a control named name (or, without one, that its page's code calls hint)

@@ -189,11 +189,13 @@ func (p *pages) snap() *tool.Snap {
 		head[0].Name, head[1].Name = turnNames[p.lang][0], turnNames[p.lang][1]
 		if p.lang == "ja" {
 			head[2].Kids[0].Text, head[2].Kids[1].Text = p.month.Format("2006 年"), p.month.Format("1月") // (jQuery UI's: its year first)
+		} else if p.lang == "hu" {
+			head[2].Kids[0].Text, head[2].Kids[1].Text = p.month.Format("2006"), inTongue(p.month.Format("January"), "December", tongueOf("hu")) // 2026 December
 		} else if p.lang == "zh" {
 			head[2].Kids[0].Text, head[2].Kids[1].Text = p.month.Format("2006 年"), inTongue(p.month.Format("January"), "", tongueOf("zh")) // 2026 年 十二月, as its snapshot writes jQuery UI's
 		} else {
 			head[2].Kids[0].Text = inTongue(p.month.Format("January"), map[string]string{"it": "Dicembre", "pt": "Dezembro", "da": "December",
-				"pl": "Grudzień", "ru": "Декабрь", "tr": "Aralık"}[p.lang], tongueOf(p.lang))
+				"pl": "Grudzień", "ru": "Декабрь", "tr": "Aralık", "uk": "Грудень", "fi": "Joulukuu", "el": "Δεκέμβριος"}[p.lang], tongueOf(p.lang))
 		}
 	}
 	if p.bare {
@@ -206,7 +208,8 @@ func (p *pages) snap() *tool.Snap {
 // language of tongues.
 var turnNames = map[string][2]string{"": {"Prev", "Next"}, "fr": {"Précédent", "Suivant"}, "de": {"Zurück", "Vor"}, "es": {"Ant", "Sig"},
 	"it": {"Prec", "Succ"}, "pt": {"Anterior", "Seguinte"}, "nl": {"Vorig", "Volgende"}, "sv": {"Förra", "Nästa"}, "da": {"Forrige", "Næste"},
-	"nb": {"Forrige", "Neste"}, "pl": {"Poprzedni", "Następny"}, "cs": {"Dříve", "Později"}, "ja": {"前", "次"}, "zh": {"上月", "下月"}, "ru": {"Пред", "След"}, "tr": {"geri", "ileri"}}
+	"nb": {"Forrige", "Neste"}, "pl": {"Poprzedni", "Następny"}, "cs": {"Dříve", "Později"}, "ja": {"前", "次"}, "zh": {"上月", "下月"}, "ru": {"Пред", "След"}, "tr": {"geri", "ileri"},
+	"uk": {"Попередній", "найближчий"}, "fi": {"Edellinen", "Seuraava"}, "hu": {"Vissza", "Előre"}, "el": {"Προηγούμενος", "Επόμενος"}}
 
 func (p *pages) runner(w *Workflow, values map[string]string) *Runner {
 	return &Runner{Workflow: w, Values: values, Wait: 1,
@@ -389,6 +392,8 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"ja_fp": "12月 2, 2026", "ko_fp": "12월 2, 2026", "zh_fp": "十二月 2, 2026", // (flatpickr's)
 		"ru": "среда, 2 декабря 2026 г.", "ru_short": "2 дек. 2026 г.", "ru_fp": "Декабрь 2, 2026", "ru_cal": "2 Декабрь 2026",
 		"tr": "2 Aralık 2026 Çarşamba", "tr_short": "2 Ara 2026", "tr_num": "2.12.2026",
+		"uk": "середа, 2 грудня 2026 р.", "uk_short": "2 груд. 2026 р.", "fi": "keskiviikko 2. joulukuuta 2026", "fi_num": "2.12.2026",
+		"hu": "2026. december 2., szerda", "hu_short": "2026. dec. 2.", "el": "Τετάρτη 2 Δεκεμβρίου 2026", "el_short": "2 Δεκ 2026",
 		"us_dot": "Dec. 2, 2026",
 	}
 	w := &Workflow{CreatedAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).UnixMilli()}
@@ -414,6 +419,8 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"ja_fp": "12月 17, 2026", "ko_fp": "12월 17, 2026", "zh_fp": "十二月 17, 2026",
 		"ru": "четверг, 17 декабря 2026 г.", "ru_short": "17 дек. 2026 г.", "ru_fp": "Декабрь 17, 2026", "ru_cal": "17 Декабрь 2026",
 		"tr": "17 Aralık 2026 Perşembe", "tr_short": "17 Ara 2026", "tr_num": "17.12.2026",
+		"uk": "четвер, 17 грудня 2026 р.", "uk_short": "17 груд. 2026 р.", "fi": "torstai 17. joulukuuta 2026", "fi_num": "17.12.2026",
+		"hu": "2026. december 17., csütörtök", "hu_short": "2026. dec. 17.", "el": "Πέμπτη 17 Δεκεμβρίου 2026", "el_short": "17 Δεκ 2026",
 		"us_dot": "Dec. 17, 2026",
 	}, dated(t, w, all, time.Date(2026, 12, 16, 7, 0, 0, 0, time.UTC)))
 	assert.Equal(t, map[string]string{
@@ -433,6 +440,8 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"ja_fp": "1月 1, 2027", "ko_fp": "1월 1, 2027", "zh_fp": "一月 1, 2027",
 		"ru": "пятница, 1 января 2027 г.", "ru_short": "1 янв. 2027 г.", "ru_fp": "Январь 1, 2027", "ru_cal": "1 Январь 2027",
 		"tr": "1 Ocak 2027 Cuma", "tr_short": "1 Oca 2027", "tr_num": "1.01.2027",
+		"uk": "пʼятниця, 1 січня 2027 р.", "uk_short": "1 січ. 2027 р.", "fi": "perjantai 1. tammikuuta 2027", "fi_num": "1.01.2027",
+		"hu": "2027. január 1., péntek", "hu_short": "2027. jan. 1.", "el": "Παρασκευή 1 Ιανουαρίου 2027", "el_short": "1 Ιαν 2027",
 		"us_dot": "Jan. 1, 2027",
 	}, dated(t, w, all, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC)))
 	n, ok := daysAfter("wtorek, 1 grudnia 2026", "5 gru 2026", "")
@@ -450,7 +459,7 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 	}
 
 	dec := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	for _, lang := range []string{"de", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "cs", "ja", "zh", "ru", "tr"} {
+	for _, lang := range []string{"de", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "cs", "ja", "zh", "ru", "tr", "uk", "fi", "hu", "el"} {
 		// A page that says its language (lang="sv") and one that does not.
 		for _, says := range []string{lang, ""} {
 			p := &pages{month: dec, lang: lang}
@@ -459,11 +468,11 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 			rec.CreatedAt = dec.UnixMilli()
 			require.Len(t, rec.Params, 1, lang)
 			values := dated(t, rec, map[string]string{"date": "{{today+1}}"}, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC))
-			want := map[string]string{"de": "1. Januar 2027", "es": "1 enero 2027", "it": "1 Gennaio 2027", "pt": "1 Janeiro 2027",
+			want := map[string]string{"de": "1. Januar 2027", "es": "1 de enero de 2027", "it": "1 Gennaio 2027", "pt": "1 de Janeiro de 2027",
 				"nl": "1 januari 2027", "sv": "1 januari 2027", "da": "1. Januar 2027", "nb": "1. januar 2027", "pl": "1 stycznia 2027", "cs": "1. ledna 2027", "ja": "2027年1月1日", "zh": "2027年1月1日",
-				"ru": "1 января 2027", "tr": "1 Ocak 2027",
+				"ru": "1 января 2027 г.", "tr": "1 Ocak 2027", "uk": "1 січня 2027 р.", "fi": "1. tammikuuta 2027", "hu": "2027. Január 1.", "el": "1 Ιανουαρίου 2027",
 			}[lang]
-			if says == "" && (lang == "nl" || lang == "sv" || lang == "da") {
+			if says == "" && (lang == "nl" || lang == "sv" || lang == "da" || lang == "hu") {
 				want = "January 1, 2027" // (their "december 2026" is English words too, and the page does not say)
 			}
 			assert.Equal(t, want, values["date"], "%s, the page saying %q", lang, says)

@@ -28,6 +28,7 @@ type tongue struct {
 	join   string        // the word between a date's day, month and year ("2 de diciembre de 2026"), or ""
 	before string        // a word that may be written before a date's day ("onsdag den 2."), or ""
 	year   string        // a word that may be written after a date's year ("2026 г."), or ""
+	layout string        // how it writes a day ("2006. January 2."), when not as "2 January 2006"
 	dotDay bool          // a day may be written with a dot before its month ("2. Dezember")
 }
 
@@ -89,6 +90,28 @@ var tongues = [...]tongue{
 		months: [12][2]string{{"Ocak", "Oca"}, {"Şubat", "Şub"}, {"Mart", "Mar"}, {"Nisan", "Nis"}, {"Mayıs", "May"}, {"Haziran", "Haz"},
 			{"Temmuz", "Tem"}, {"Ağustos", "Ağu"}, {"Eylül", "Eyl"}, {"Ekim", "Eki"}, {"Kasım", "Kas"}, {"Aralık", "Ara"}},
 		days: [7][2]string{{"Pazar", "Paz"}, {"Pazartesi", "Pzt"}, {"Salı", "Sal"}, {"Çarşamba", "Çar"}, {"Perşembe", "Per"}, {"Cuma", "Cum"}, {"Cumartesi", "Cmt"}}},
+	{code: "uk", year: "р.",
+		months: [12][2]string{{"січень", "січ.|січ"}, {"лютий", "лют.|лют"}, {"березень", "бер.|бер"}, {"квітень", "квіт.|кві"}, {"травень", "трав.|тра"}, {"червень", "черв.|чер"},
+			{"липень", "лип.|лип"}, {"серпень", "серп.|сер"}, {"вересень", "вер.|вер"}, {"жовтень", "жовт.|жов"}, {"листопад", "лист.|лис"}, {"грудень", "груд.|гру"}},
+		of:   [12]string{"січня", "лютого", "березня", "квітня", "травня", "червня", "липня", "серпня", "вересня", "жовтня", "листопада", "грудня"},
+		days: [7][2]string{{"неділя", "нд"}, {"понеділок", "пн"}, {"вівторок", "вт"}, {"середа", "ср"}, {"четвер", "чт"}, {"пʼятниця", "пт"}, {"субота", "сб"}}},
+	{code: "fi", dotDay: true,
+		months: [12][2]string{{"tammikuu", "tammi"}, {"helmikuu", "helmi"}, {"maaliskuu", "maalis"}, {"huhtikuu", "huhti"}, {"toukokuu", "touko"}, {"kesäkuu", "kesä"},
+			{"heinäkuu", "heinä"}, {"elokuu", "elo"}, {"syyskuu", "syys"}, {"lokakuu", "loka"}, {"marraskuu", "marras"}, {"joulukuu", "joulu"}},
+		of: [12]string{"tammikuuta", "helmikuuta", "maaliskuuta", "huhtikuuta", "toukokuuta", "kesäkuuta", "heinäkuuta", "elokuuta", "syyskuuta", "lokakuuta",
+			"marraskuuta", "joulukuuta"},
+		days: [7][2]string{{"sunnuntai", "su"}, {"maanantai", "ma"}, {"tiistai", "ti"}, {"keskiviikko", "ke"}, {"torstai", "to"}, {"perjantai", "pe"}, {"lauantai", "la"}}},
+	// (Hungarian writes its year first: "2026. december 2.", dateLayouts)
+	{code: "hu", layout: "2006. January 2.",
+		months: [12][2]string{{"január", "jan."}, {"február", "febr.|feb"}, {"március", "márc.|már"}, {"április", "ápr.|ápr"}, {"május", "máj.|máj"}, {"június", "jún.|jún"},
+			{"július", "júl.|júl"}, {"augusztus", "aug."}, {"szeptember", "szept.|szep"}, {"október", "okt."}, {"november", "nov."}, {"december", "dec."}},
+		days: [7][2]string{{"vasárnap", "V"}, {"hétfő", "H"}, {"kedd", "K"}, {"szerda", "Sze"}, {"csütörtök", "Cs"}, {"péntek", "P"}, {"szombat", "Szo"}}},
+	{code: "el",
+		months: [12][2]string{{"Ιανουάριος", "Ιαν"}, {"Φεβρουάριος", "Φεβ"}, {"Μάρτιος", "Μαρ"}, {"Απρίλιος", "Απρ"}, {"Μάιος", "Μαΐ|Μαι"}, {"Ιούνιος", "Ιουν"},
+			{"Ιούλιος", "Ιουλ"}, {"Αύγουστος", "Αυγ"}, {"Σεπτέμβριος", "Σεπ"}, {"Οκτώβριος", "Οκτ"}, {"Νοέμβριος", "Νοε"}, {"Δεκέμβριος", "Δεκ"}},
+		of: [12]string{"Ιανουαρίου", "Φεβρουαρίου", "Μαρτίου", "Απριλίου", "Μαΐου", "Ιουνίου", "Ιουλίου", "Αυγούστου", "Σεπτεμβρίου", "Οκτωβρίου",
+			"Νοεμβρίου", "Δεκεμβρίου"},
+		days: [7][2]string{{"Κυριακή", "Κυρ"}, {"Δευτέρα", "Δευ"}, {"Τρίτη", "Τρί"}, {"Τετάρτη", "Τετ"}, {"Πέμπτη", "Πέμ"}, {"Παρασκευή", "Παρ"}, {"Σάββατο", "Σάβ"}}},
 	// Chinese months named in its numerals (flatpickr's "十二月 2, 2026", jQuery UI's "2026年
 	// 十二月"); its days of the week are read after a date's marks (cjkWeekdays).
 	{code: "zh",
@@ -373,15 +396,16 @@ func dotted(w string) bool { return strings.HasSuffix(w, ".") && isDay(w) }
 
 // inTongue is date, written in English words, in tg's words as recorded wrote its own: its first
 // letter in capitals when recorded's was, the first of a month, a day's dot and the words that
-// join its parts when recorded wrote them.
+// join its parts when recorded wrote them; a day as the language writes one where recorded
+// wrote none (a calendar's "diciembre 2026": "1 de enero de 2027").
 func inTongue(date, recorded string, tg *tongue) string {
 	rec := strings.Fields(recorded)
-	first := tg.first != "" && slices.Contains(rec, tg.first)
-	// (a day's dot where recorded wrote one, or wrote no day: a calendar's "Dezember 2026")
-	dot := tg.dotDay && (slices.ContainsFunc(rec, dotted) || !slices.ContainsFunc(rec, isDay))
-	join := tg.join != "" && slices.ContainsFunc(rec, func(w string) bool { return strings.ToLower(w) == tg.join })
+	natural := !slices.ContainsFunc(rec, isDay) && slices.ContainsFunc(strings.Fields(date), isDay)
+	first := tg.first != "" && (slices.Contains(rec, tg.first) || natural)
+	dot := tg.dotDay && (slices.ContainsFunc(rec, dotted) || natural)
+	join := tg.join != "" && (slices.ContainsFunc(rec, func(w string) bool { return strings.ToLower(w) == tg.join }) || natural)
 	before := tg.before != "" && slices.ContainsFunc(rec, func(w string) bool { return strings.ToLower(w) == tg.before })
-	year := tg.year != "" && slices.Contains(rec, tg.year)
+	year := tg.year != "" && (slices.Contains(rec, tg.year) || natural)
 	// A month's name after its day in the form the language writes there ("1 stycznia", "1
 	// января"; in capitals where recorded wrote one so), unless recorded wrote it otherwise
 	// after a day ("2 maj 2027"): a calendar's "Grudzień 2026" has a day written so.

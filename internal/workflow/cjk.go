@@ -34,6 +34,9 @@ var cjkWeekdays = [...]struct {
 // write it ("…2日水曜日", "…2日 星期三", "…2일 (수)", "…2日（水）"): where it is in s
 // (s[at:end]), which of cjkWeekdays writes it, and the day.
 func cjkWeekday(s string) (at, end, table int, day time.Weekday, ok bool) {
+	if s == "" || s[len(s)-1] < utf8.RuneSelf && s[len(s)-1] != ')' {
+		return 0, 0, 0, 0, false // (most text: read fast)
+	}
 	end = len(s)
 	closed := false
 	for _, c := range [...]string{")", "）"} {

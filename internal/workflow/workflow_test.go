@@ -995,6 +995,8 @@ func FuzzImportedWorkflow(f *testing.F) {
 	f.Add(seed)
 	f.Add([]byte(`{"name":"a","steps":[{"tool":"navigate","args":{"url":"https://x.test/{{q}}?a={{q}}#{{q}}"},"for":"q"}],"params":[{"name":"q","default":"a b"}]}`))
 	f.Add([]byte(`{"name":"a","steps":[{"tool":"tab_close","args":{},"closes":[0],"tab":1},{"tool":"click","args":{"ref":"@1"},"targets":[{"role":"button","param":"q"}]}],"params":[{"name":"q"}]}`))
+	f.Add([]byte(`{"name":"a","steps":[{"tool":"type","args":{"ref":"@1","text":"{{d}}"},"targets":[{"role":"textbox","lang":"sv"}]},` +
+		`{"tool":"click","args":{"ref":"@1"},"targets":[{"role":"link","name":"2","param":"d","month":"december 2026","lang":"nl"}]}],"params":[{"name":"d","default":"2 maj 2027","lang":"pl"}]}`))
 	page := results("Luigi's Trattoria")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var w Workflow
@@ -1005,6 +1007,11 @@ func FuzzImportedWorkflow(f *testing.F) {
 		for _, p := range w.Params {
 			values[p.Name] = p.Default + " x/?&#"
 		}
+		counted := map[string]string{}
+		for _, p := range w.Params {
+			counted[p.Name] = "{{today+40}}"
+		}
+		_, _ = Dated(&w, counted, time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC))
 		for _, s := range w.Steps {
 			_ = Says(s).English()
 			_, _ = Fill(s.Args, values)

@@ -322,12 +322,36 @@ func (tg *tongue) english(words []string, names map[string]string) string {
 			out = append(out, core[:len(core)-1]+tail)
 		default:
 			if e, ok := names[bare(core)]; ok {
+				// A name a month and a day share ("mar": marzo and martes) in a month's
+				// place, after a day or before a year, is the month's.
+				year := i+1 < len(words) && digits(strings.TrimRight(words[i+1], ",.")) && len(strings.TrimRight(words[i+1], ",.")) == 4
+				if !isMonth(e) && (i > 0 && isDay(words[i-1]) || year) {
+					if m, ok := tg.month(bare(core)); ok {
+						e = m
+					}
+				}
 				w = e + tail
 			}
 			out = append(out, w)
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// month is the English name of tg's month whose name, bare, is b (in full, or short), if one is.
+func (tg *tongue) month(b string) (string, bool) {
+	for i, names := range tg.months {
+		e := time.Month(i + 1).String()
+		if bare(names[0]) == b || tg.of[i] != "" && bare(tg.of[i]) == b {
+			return e, true
+		}
+		for n := range strings.SplitSeq(names[1], "|") {
+			if bare(n) == b {
+				return e[:3], true
+			}
+		}
+	}
+	return "", false
 }
 
 // pageTongue is the code of the language of tongues a page's lang names ("sv"; Norwegian's

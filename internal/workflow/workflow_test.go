@@ -1177,6 +1177,10 @@ func TestADateIsWrittenInThePagesLanguage(t *testing.T) {
 		{"pt", "2 out 2026", "1 jan 2027"},
 		{"es", "dom 2 ago 2026", "vie 1 ene 2027"},
 		{"", "2 mag 2026", "2027-01-01"},
+		// A short name a month and a day share (Spanish and Italian "mar": marzo, martes) is
+		// the month's in its place.
+		{"es", "2 mar 2027", "1 ene 2027"},
+		{"it", "mar 2 mar 2027", "ven 1 gen 2027"},
 	} {
 		w, err := Record("Reis", "", []Call{{Tool: "type", Args: json.RawMessage(`{"ref":"e1","text":"` + c.typed + `"}`), URL: form.URL, Seen: seen,
 			Elements: []tool.Element{{Ref: "e1", Role: "textbox", Name: "Datum", Origin: site(form.URL), Lang: strings.ToLower(c.lang[:min(2, len(c.lang))])}}}})

@@ -213,6 +213,13 @@ func timeAfter(value string) (date, clock string) {
 		return value, ""
 	}
 	d := v[:start]
+	// (the half of the day before a Korean, Japanese or Chinese clock: "2026년 12월 2일 오후 3:00")
+	for _, half := range [...]string{"오전", "오후", "午前", "午後", "上午", "下午"} {
+		if before, ok := strings.CutSuffix(strings.TrimRight(d, " "), half); ok && strings.TrimSpace(before) != "" {
+			d = strings.TrimRight(before, " ") + " "
+			break
+		}
+	}
 	for _, join := range [...]string{"T", " at ", " à ", " um ", " a las ", " alle ", " às ", " om ", ", ", " - ", " "} {
 		if before, ok := strings.CutSuffix(d, join); ok && strings.TrimSpace(before) != "" {
 			return before, value[len(before):]

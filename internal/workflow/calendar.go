@@ -170,7 +170,13 @@ func (l calendarLists) monthNames(month time.Time) []string {
 		}
 	}
 	out := []string{month.Format("January"), month.Format("Jan")}
-	if _, tg := english(l.name); tg != nil {
+	_, tg := english(l.name)
+	for i := range tongues {
+		if tg == nil && !isMonth(strings.TrimSuffix(l.name, ".")) && tongues[i].writes(l.name) {
+			tg = &tongues[i] // (a name alone that is no evidence: Norwegian's "des.")
+		}
+	}
+	if tg != nil {
 		for i := range out {
 			out[i] = inTongue(out[i], l.name, tg)
 		}

@@ -543,6 +543,10 @@ func TestACalendarsMonthInItsLists(t *testing.T) {
 	assert.Equal(t, []string{"janvier", "janv."}, l.monthNames(time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)), "no options written: both names, in French")
 	_, label, _, _ = monthOfLine(fr)
 	assert.Equal(t, "déc. 2026", label)
+	nb := `combobox "Måned" [e7] value="des." combobox "År" [e8] value="2026"`
+	l, ok = monthLists(nb)
+	require.True(t, ok)
+	assert.Equal(t, []string{"januar", "jan."}, l.monthNames(time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)), "Norwegian's \"des.\", no evidence alone")
 	it := `combobox "Select month" [e7] value="Dic" options="Gen","Feb","Mar","Apr","Mag","Giu","Lug","Ago","Set","Ott","Nov","Dic" combobox "Select year" [e8] value="2026"`
 	l, ok = monthLists(it)
 	require.True(t, ok)

@@ -199,7 +199,7 @@ var namesOf = sync.OnceValues(func() ([len(tongues)]map[string]string, map[strin
 // too ("out", "set", "ago", "man") or common words of another ("des"): alone they make no text
 // another language's.
 var notEvidence = [...]string{"out", "set", "sex", "gen", "mag", "ago", "ven", "dom", "ter", "qua", "qui", "sab", "seg",
-	"man", "son", "tor", "ons", "des", "lip", "sob", "sie", "nie", "led", "dub", "pro", "per", "cum", "paz", "sal", "tem"}
+	"man", "son", "tor", "ons", "des", "lip", "sob", "sie", "nie", "led", "dub", "pro", "per", "cum", "paz", "sal", "tem", "elo"}
 
 // english is s with each name of a month or a day of the week of the language it is written in
 // written as its English one (full or short as it was: "déc." is "Dec"), its first of a month

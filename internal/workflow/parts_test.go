@@ -165,6 +165,7 @@ func FuzzTheDateReaders(f *testing.F) {
 	f.Add("onsdag den 2. december 2026", "środa, 2 grudnia 2026", "Dec. 2, 2026 at 7:30 p.m.", "2. des. 2026")
 	f.Add("2026 年 12月", "2026年12月02日", "2026년 12월 2일", "水曜日 2026年12月2日")
 	f.Add("12月2日(水)", "2026年12月2日 星期三", "2026년 12월 2일 (수)", "2026年12月2日（水）")
+	f.Add("среда, 2 декабря 2026 г.", "2026. december 2., szerda", "2026년 12월 2일 오후 3:00", "Τετάρτη 2 Δεκεμβρίου 2026")
 	f.Add("", "", "", "")
 	f.Fuzz(func(t *testing.T, raw, was, href, now string) {
 		monthOfLine(raw)

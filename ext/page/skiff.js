@@ -3344,7 +3344,9 @@
     for (let x = el; x && x.nodeType === 1; x = parentOf(x)) {
       if (x.localName === "dialog" || /^(dialog|alertdialog)$/.test(roleOf(x)) || x.getAttribute("aria-modal") === "true" || style(x).position === "fixed") {
         out.over = true;
-        if (/\bcookies?\b/i.test((x.innerText || "").slice(0, 3000))) out.consent = true;
+        // ("cookie" in most languages' banners; Turkish, Finnish, Hungarian, Korean, Polish and
+        // Japanese say it their own way too)
+        if (/\bcookies?\b|çerez|evästei|sütik|쿠키|ciasteczk|クッキー/i.test((x.innerText || "").slice(0, 3000))) out.consent = true;
         break;
       }
     }

@@ -1592,21 +1592,28 @@ func TestAClientsLinksOutliveTheWorker(t *testing.T) {
 // A cookie banner the agent accepted is not there at the replay, in a browser that remembers
 // the answer: the replay goes on without that step, says so, and sends the form. A box an act of
 // the run opens is not skipped so (TestReplayStopsWhereThePageRefusesIt's button is not in one).
+// So for a banner in Turkish, which speaks of "çerezler".
 func TestAReplayGoesOnWhereTheCookieBannerIsGone(t *testing.T) {
+	for _, c := range []struct{ lang, button string }{{"en", "OK, understood"}, {"tr", "Devam et"}} {
+		t.Run(c.lang, func(t *testing.T) { goesOnWhereTheCookieBannerIsGone(t, c.lang, c.button) })
+	}
+}
+
+func goesOnWhereTheCookieBannerIsGone(t *testing.T, lang, button string) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
-		clickOn(t, `button "OK, understood"`),
+		clickOn(t, `button "`+button+`"`),
 		calls(call("snapshot", nil)),
 		func(c *testkit.Conversation) []testkit.Call {
 			return []testkit.Call{call("type", obj{"ref": refIn(t, c, `textbox "Email"`), "text": "ana@example.com"})}
 		},
 		clickOn(t, `button "Subscribe"`),
 	}}
-	panel, tab, m := p.runOn(t, site, "banner-news.html", "subscribe me")
+	panel, tab, m := p.runOn(t, site, "banner-news.html?lang="+lang, "subscribe me")
 	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
 	steps := saveWorkflow(t, panel, "Subscribe")
-	if len(steps) != 4 || steps[1] != "click button “OK, understood”, if the page shows it" {
+	if len(steps) != 4 || steps[1] != "click button “"+button+"”, if the page shows it" {
 		t.Fatalf("the workflow's steps: %q", steps)
 	}
 	m.Close()
@@ -1618,7 +1625,7 @@ func TestAReplayGoesOnWhereTheCookieBannerIsGone(t *testing.T) {
 		t.Errorf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
 	}
 	said := JS[string](t, panel, `[...document.querySelectorAll('#messages .msg[data-role="assistant"]')].map(m => m.textContent).join("|")`)
-	if !strings.Contains(said, "Went on without step 2 (click button “OK, understood”, if the page shows it), which only closes what a page shows as it loads: the page has no button “OK, understood”") {
+	if !strings.Contains(said, "Went on without step 2 (click button “"+button+"”, if the page shows it), which only closes what a page shows as it loads: the page has no button “"+button+"”") {
 		t.Errorf("the replay's chat: %q", said)
 	}
 	if f := site.Forms(); len(f) != 2 || f[1].Get("email") != "bo@example.com" {

@@ -518,7 +518,18 @@ const closing = "|accept|accept all|accept all cookies|accept cookies|allow all|
 	"ablehnen|schließen|aceptar|aceptar todo|aceptar todas|rechazar|rechazar todo|cerrar|" +
 	"accetta|accetta tutti|rifiuta|rifiuta tutti|chiudi|ok|okay|ok, got it|understood|i understand|" +
 	"alles accepteren|accepteren|akkoord|weigeren|sluiten|aceitar|aceitar todos|rejeitar|fechar|" +
-	"zaakceptuj wszystkie|akceptuję|odrzuć|zamknij|godkänn|acceptera alla|avvisa|stäng|"
+	"zaakceptuj wszystkie|akceptuję|odrzuć|zamknij|godkänn|acceptera alla|avvisa|stäng|" +
+	"accepter alle|tillad alle|afvis|afvis alle|luk|godta|godta alle|avvis alle|lukk|" +
+	"přijmout vše|přijmout|odmítnout|odmítnout vše|zavřít|rozumím|souhlasím|" +
+	"принять|принять все|принимаю|согласен|согласна|отклонить|отклонить все|закрыть|понятно|хорошо|" +
+	"прийняти|прийняти все|погоджуюсь|відхилити|закрити|зрозуміло|" +
+	"kabul et|tümünü kabul et|kabul ediyorum|reddet|tümünü reddet|kapat|tamam|anladım|" +
+	"hyväksy|hyväksy kaikki|hyväksyn|hylkää|hylkää kaikki|sulje|selvä|" +
+	"elfogadom|összes elfogadása|mindet elfogadom|elutasítom|elutasítás|bezárás|rendben|" +
+	"αποδοχή|αποδοχή όλων|αποδέχομαι|απόρριψη|απόρριψη όλων|κλείσιμο|εντάξει|" +
+	"同意する|すべて同意する|すべて受け入れる|同意します|拒否する|閉じる|" +
+	"接受|全部接受|接受全部|同意|拒绝|全部拒绝|关闭|知道了|" +
+	"동의|모두 동의|동의합니다|모두 허용|거부|모두 거부|닫기|확인|"
 
 // dismisses says whether t is a button or link that closes a box over the page by its name
 // (or, without one, by what its page's code calls it: "close").

@@ -676,7 +676,8 @@ func TestABannerClosedAsThePageLoadedIsOptional(t *testing.T) {
 		require.NoError(t, err)
 		assert.False(t, w.Steps[1].Optional, c.Elements[0].Name)
 	}
-	for _, name := range []string{"Alles accepteren", "OK", "Zaakceptuj wszystkie"} {
+	for _, name := range []string{"Alles accepteren", "OK", "Zaakceptuj wszystkie", "Принять все", "Tümünü kabul et", "Hyväksy kaikki",
+		"Αποδοχή όλων", "すべて同意する", "全部接受", "모두 동의", "Přijmout vše"} {
 		w, err := Record("Other", "", []Call{click("e3", name, true)})
 		require.NoError(t, err)
 		assert.True(t, w.Steps[1].Optional, name)

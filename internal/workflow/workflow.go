@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/tool"
@@ -352,7 +353,7 @@ func paramName(words string) string {
 		words = words[:i]
 	}
 	var parts []string
-	for _, f := range strings.FieldsFunc(strings.ToLower(words), func(r rune) bool {
+	for _, f := range strings.FieldsFunc(latin(strings.ToLower(words)), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
 	}) {
 		if len(parts) == 4 {
@@ -364,6 +365,74 @@ func paramName(words string) string {
 		return "value"
 	}
 	return strings.Join(parts, "_")
+}
+
+// latin is s, in small letters, with its letters written in Latin ones without marks, as a
+// name of a parameter can hold them: "arrivée" is "arrivee", "straße" "strasse", "дата" "data",
+// "ημερομηνία" "imerominia". Other scripts are left as they are.
+func latin(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r >= utf8.RuneSelf }) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteString(latinOf(r))
+	}
+	return b.String()
+}
+
+// latinMarked are small Latin letters with marks, grouped by the letter they are without them
+// (latinBare), and the Cyrillic and Greek letters with their Latin spellings.
+var (
+	latinMarked = [...]string{"àáâãäåāăą", "çćĉċč", "ďđð", "èéêëēĕėęě", "ĝğġģ", "ĥħ", "ìíîïĩīĭįı", "ĵ", "ķ", "ĺļľŀł", "ñńņňŉ",
+		"òóôõöøōŏő", "ŕŗř", "śŝşšș", "ţťŧț", "ùúûüũūŭůűų", "ŵ", "ýÿŷ", "źżž"}
+	latinBare  = [...]string{"a", "c", "d", "e", "g", "h", "i", "j", "k", "l", "n", "o", "r", "s", "t", "u", "w", "y", "z"}
+	cyrillic   = [...]string{"a", "b", "v", "g", "d", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r", "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya"}
+	greek      = [...]string{"a", "v", "g", "d", "e", "z", "i", "th", "i", "k", "l", "m", "n", "x", "o", "p", "r", "s", "s", "t", "y", "f", "ch", "ps", "o"}
+	greekMarks = [...][2]string{{"ά", "a"}, {"έ", "e"}, {"ή", "i"}, {"ί", "i"}, {"ϊ", "i"}, {"ΐ", "i"}, {"ό", "o"}, {"ύ", "y"}, {"ϋ", "y"}, {"ΰ", "y"}, {"ώ", "o"}}
+)
+
+// latinOf is r, a small letter, as latin writes it.
+func latinOf(r rune) string {
+	switch {
+	case r < utf8.RuneSelf:
+		return string(r)
+	case r >= 'а' && r <= 'я': // (Russian's alphabet but ё, in order)
+		return cyrillic[r-'а']
+	case r >= 'α' && r <= 'ω': // (Greek's, ς among them)
+		return greek[r-'α']
+	}
+	switch r {
+	case 'ß':
+		return "ss"
+	case 'æ':
+		return "ae"
+	case 'œ':
+		return "oe"
+	case 'þ':
+		return "th"
+	case 'ё':
+		return "e"
+	case 'є':
+		return "ye"
+	case 'і':
+		return "i"
+	case 'ї':
+		return "yi"
+	case 'ґ':
+		return "g"
+	}
+	for i, g := range latinMarked {
+		if strings.ContainsRune(g, r) {
+			return latinBare[i]
+		}
+	}
+	for _, m := range greekMarks {
+		if string(r) == m[0] {
+			return m[1]
+		}
+	}
+	return string(r)
 }
 
 // site is the origin of u, or u itself when it has none.

@@ -1306,3 +1306,16 @@ func TestAStaysLastDayCountsFromItsFirst(t *testing.T) {
 	w.Unfollow()
 	assert.Equal(t, Param{Name: "check_out", Label: "Check-out", Default: "2026-12-13"}, w.Params[1])
 }
+
+// A parameter is named after its field in Latin letters without marks, as the run form, a
+// schedule and an outside agent's workflow_run schema show it: "Date d'arrivée" is
+// date_d_arrivee (not date_d_arriv_e), "Дата поездки" data_poezdki (not value). A name in a
+// script with no such letters (Japanese's) is "value".
+func TestAParameterIsNamedInLatinLetters(t *testing.T) {
+	for label, want := range map[string]string{"Date d'arrivée": "date_d_arrivee", "Дата поездки": "data_poezdki", "Дата народження": "data_narodzhennya",
+		"Ημερομηνία άφιξης": "imerominia_afixis", "Straße": "strasse", "Przyjazd, Łódź": "przyjazd", "Şehir": "sehir", "Příjmení": "prijmeni",
+		"Sähköposti": "sahkoposti", "Årsak": "arsak", "日付": "value", "E-mail address": "e_mail_address"} {
+		assert.Equal(t, want, paramName(label), label)
+		assert.True(t, paramOK(paramName(label)), label)
+	}
+}

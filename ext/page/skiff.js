@@ -2565,7 +2565,7 @@
   }
   function parseDate(t) {
     t = t.trim();
-    let m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(t);
+    let m = /^(\d{4})[-/.] ?(\d{1,2})[-/.] ?(\d{1,2})\.?$/.exec(t); // (Korean's and Hungarian's "2027. 1. 5." too)
     if (m) return [+m[1], +m[2], +m[3]];
     m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{2,4})$/.exec(t);
     if (m) {

@@ -391,6 +391,7 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"zh_short": "12月2日 周三", "ko_week": "2026년 12월 2일 수요일", "ko_short": "2026년 12월 2일 (수)",
 		"ja_fp": "12月 2, 2026", "ko_fp": "12월 2, 2026", "zh_fp": "十二月 2, 2026", // (flatpickr's)
 		"ko_pm": "2026년 12월 2일 오후 3:00", "ja_am": "2026年12月2日午前9:30",
+		"ja_num": "2026/12/02", "zh_num": "2026/12/2", "ko_num": "2026. 12. 2.", "hu_num": "2026. 12. 02.", "nl_num": "02-12-2026", "cs_zero": "02. 12. 2026",
 		"ru": "среда, 2 декабря 2026 г.", "ru_short": "2 дек. 2026 г.", "ru_fp": "Декабрь 2, 2026", "ru_cal": "2 Декабрь 2026",
 		"tr": "2 Aralık 2026 Çarşamba", "tr_short": "2 Ara 2026", "tr_num": "2.12.2026",
 		"uk": "середа, 2 грудня 2026 р.", "uk_short": "2 груд. 2026 р.", "fi": "keskiviikko 2. joulukuuta 2026", "fi_num": "2.12.2026",
@@ -419,6 +420,7 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"zh_short": "12月17日 周四", "ko_week": "2026년 12월 17일 목요일", "ko_short": "2026년 12월 17일 (목)",
 		"ja_fp": "12月 17, 2026", "ko_fp": "12월 17, 2026", "zh_fp": "十二月 17, 2026",
 		"ko_pm": "2026년 12월 17일 오후 3:00", "ja_am": "2026年12月17日午前9:30",
+		"ja_num": "2026/12/17", "zh_num": "2026/12/17", "ko_num": "2026. 12. 17.", "hu_num": "2026. 12. 17.", "nl_num": "17-12-2026", "cs_zero": "17. 12. 2026",
 		"ru": "четверг, 17 декабря 2026 г.", "ru_short": "17 дек. 2026 г.", "ru_fp": "Декабрь 17, 2026", "ru_cal": "17 Декабрь 2026",
 		"tr": "17 Aralık 2026 Perşembe", "tr_short": "17 Ara 2026", "tr_num": "17.12.2026",
 		"uk": "четвер, 17 грудня 2026 р.", "uk_short": "17 груд. 2026 р.", "fi": "torstai 17. joulukuuta 2026", "fi_num": "17.12.2026",
@@ -441,6 +443,7 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"zh_short": "1月1日 周五", "ko_week": "2027년 1월 1일 금요일", "ko_short": "2027년 1월 1일 (금)",
 		"ja_fp": "1月 1, 2027", "ko_fp": "1월 1, 2027", "zh_fp": "一月 1, 2027",
 		"ko_pm": "2027년 1월 1일 오후 3:00", "ja_am": "2027年1月1日午前9:30",
+		"ja_num": "2027/01/01", "zh_num": "2027/1/1", "ko_num": "2027. 1. 1.", "hu_num": "2027. 01. 01.", "nl_num": "01-01-2027", "cs_zero": "01. 01. 2027",
 		"ru": "пятница, 1 января 2027 г.", "ru_short": "1 янв. 2027 г.", "ru_fp": "Январь 1, 2027", "ru_cal": "1 Январь 2027",
 		"tr": "1 Ocak 2027 Cuma", "tr_short": "1 Oca 2027", "tr_num": "1.01.2027",
 		"uk": "пʼятниця, 1 січня 2027 р.", "uk_short": "1 січ. 2027 р.", "fi": "perjantai 1. tammikuuta 2027", "fi_num": "1.01.2027",

@@ -18,7 +18,8 @@ import (
 // dateLayouts are the ways a date is typed into a page that Dated writes again. Where day and
 // month could be either way round (02/12/2026), the reading nearer to the day the workflow was
 // recorded is the one meant.
-var dateLayouts = []string{"2006-01-02", "02/01/2006", "01/02/2006", "02.01.2006", "2.01.2006", "2.1.2006", "2. 1. 2006", "2/1/2006", "1/2/2006",
+var dateLayouts = []string{"2006-01-02", "02/01/2006", "01/02/2006", "02.01.2006", "2.01.2006", "2.1.2006", "02. 01. 2006", "2. 1. 2006", "2/1/2006", "1/2/2006",
+	"2006/01/02", "2006/1/2", "2006. 01. 02.", "2006. 1. 2.", "02-01-2006", "2-1-2006",
 	"January 2, 2006", "Jan 2, 2006", "2 January 2006", "2 Jan 2006", "Monday, January 2, 2006", "Mon, Jan 2, 2006",
 	"Monday 2 January 2006", "Monday, 2 January 2006", "Mon, 2 Jan 2006", "Mon 2 Jan 2006", "2 January 2006 Monday",
 	"2006. January 2.", "2006. Jan 2.", "2006. January 2., Monday", "January 2", "Jan 2", "2 January", "2 Jan"}

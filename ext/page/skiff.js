@@ -2589,7 +2589,11 @@
     return null;
   }
   function parseTime(t) {
-    const m = /^(\d{1,2})(?:[:h.](\d{2}))?(?::(\d{2}))?\s*([ap]\.?m\.?)?$/i.exec(t.trim());
+    t = t.trim();
+    // The half of the day before the clock, as Korean, Japanese and Chinese write it ("오후 2:30").
+    const half = /^(오전|오후|午前|午後|上午|下午)\s*/.exec(t);
+    if (half) t = t.slice(half[0].length) + (/^(오후|午後|下午)$/.test(half[1]) ? " pm" : " am");
+    const m = /^(\d{1,2})(?:[:h.](\d{2}))?(?::(\d{2}))?\s*([ap]\.?m\.?)?$/i.exec(t);
     if (!m) return null;
     let h = +m[1];
     const min = +(m[2] || 0), sec = m[3] ? +m[3] : null;

@@ -31,9 +31,9 @@ func TestPickersTakeWhatAPersonWrites(t *testing.T) {
 		{"pickers-us.html",
 			map[string]string{"Arrival": "11/24/2026", "Time": "2:30 PM", "Meeting": "November 24, 2026 at 9:05 am", "Month": "November 2026", "Week": "week 48, 2026", "Colour": "#00ff00", "Guests": "3"},
 			map[string]string{"date": "2026-11-24", "time": "14:30", "when": "2026-11-24T09:05", "month": "2026-11", "week": "2026-W48", "color": "#00ff00", "range": "3"}},
-		// (a date as Korean and Hungarian write theirs, year first)
+		// (a date as Korean and Hungarian write theirs, year first; a time after its half of the day, 오후: pm)
 		{"pickers-us.html?ko",
-			map[string]string{"Arrival": "2026. 11. 24.", "Time": "2:30 PM", "Meeting": "2026/11/24 9:05", "Month": "2026-11", "Week": "2026-W48", "Colour": "#00ff00", "Guests": "3"},
+			map[string]string{"Arrival": "2026. 11. 24.", "Time": "오후 2:30", "Meeting": "2026/11/24 9:05", "Month": "2026-11", "Week": "2026-W48", "Colour": "#00ff00", "Guests": "3"},
 			map[string]string{"date": "2026-11-24", "time": "14:30", "when": "2026-11-24T09:05", "month": "2026-11", "week": "2026-W48", "color": "#00ff00", "range": "3"}},
 	} {
 		t.Run(c.page, func(t *testing.T) {

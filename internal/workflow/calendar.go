@@ -171,9 +171,12 @@ func (l calendarLists) monthNames(month time.Time) []string {
 	}
 	out := []string{month.Format("January"), month.Format("Jan")}
 	_, tg := english(l.name)
-	for i := range tongues {
-		if tg == nil && !isMonth(strings.TrimSuffix(l.name, ".")) && tongues[i].writes(l.name) {
-			tg = &tongues[i] // (a name alone that is no evidence: Norwegian's "des.")
+	if tg == nil && !isMonth(strings.TrimSuffix(l.name, ".")) {
+		for i := range tongues { // (a name alone that is no evidence: Norwegian's "des.")
+			if tongues[i].writes(l.name) {
+				tg = &tongues[i]
+				break
+			}
 		}
 	}
 	if tg != nil {

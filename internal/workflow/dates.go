@@ -439,8 +439,15 @@ func ordinal(date string, day int) string {
 // recorded when it could be read two ways.
 func layoutOf(value, lang string, recorded time.Time) string {
 	best, gap := "2006-01-02", time.Duration(-1)
+	// (A month of two figures with a dot, "2.12.2026", is written "1.1.2027" where the page's
+	// language writes no zero before a month, "1.01.2027" else, as Turkish and Polish do.)
+	noZero := false
+	switch pageTongue(lang) {
+	case "fi", "da", "nb", "de":
+		noZero = true
+	}
 	readings(value, lang, func(t time.Time, l string) bool {
-		if g := max(t.Sub(recorded), recorded.Sub(t)); gap < 0 || g < gap {
+		if g := max(t.Sub(recorded), recorded.Sub(t)); gap < 0 || g < gap || g == gap && noZero && best == "2.01.2006" && l == "2.1.2006" {
 			best, gap = l, g
 		}
 		return true

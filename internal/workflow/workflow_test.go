@@ -1182,6 +1182,10 @@ func TestADateIsWrittenInThePagesLanguage(t *testing.T) {
 		// the month's in its place.
 		{"es", "2 mar 2027", "1 ene 2027"},
 		{"it", "mar 2 mar 2027", "ven 1 gen 2027"},
+		// A month of two figures after a dot: its zero where the language writes one.
+		{"fi", "2.12.2026", "1.1.2027"},
+		{"tr", "2.12.2026", "1.01.2027"},
+		{"", "2.12.2026", "1.01.2027"},
 	} {
 		w, err := Record("Reis", "", []Call{{Tool: "type", Args: json.RawMessage(`{"ref":"e1","text":"` + c.typed + `"}`), URL: form.URL, Seen: seen,
 			Elements: []tool.Element{{Ref: "e1", Role: "textbox", Name: "Datum", Origin: site(form.URL), Lang: strings.ToLower(c.lang[:min(2, len(c.lang))])}}}})

@@ -112,6 +112,7 @@ func TestADateChosenInPartsIsOneDate(t *testing.T) {
 		{[]string{"Den", "Měsíc", "Rok"}, []string{"9", "prosinec", "2026"}, []string{"1", "leden", "2027"}},
 		{[]string{"День", "Месяц", "Год"}, []string{"9", "Декабрь", "2026"}, []string{"1", "Январь", "2027"}},
 		{[]string{"Gün", "Ay", "Yıl"}, []string{"9", "Aralık", "2026"}, []string{"1", "Ocak", "2027"}},
+		{[]string{"日", "月", "年"}, []string{"09", "12", "2026"}, []string{"01", "1", "2027"}},
 	} {
 		w = recordParts(t, c.labels, c.recorded...)
 		require.Len(t, w.Params, 1, "%v", c.recorded)

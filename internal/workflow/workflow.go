@@ -362,9 +362,37 @@ func paramName(words string) string {
 		parts = append(parts, f)
 	}
 	if len(parts) == 0 {
+		// A field named in Japanese, Chinese or Korean: what its words ask for, in English.
+		for _, k := range cjkFields {
+			if strings.Contains(words, k[0]) {
+				return k[1]
+			}
+		}
 		return "value"
 	}
 	return strings.Join(parts, "_")
+}
+
+// cjkFields are the words forms in Japanese, Chinese and Korean name their fields with, and a
+// parameter's name for them (the first a label holds is its).
+var cjkFields = [...][2]string{
+	{"パスワード", "password"}, {"密码", "password"}, {"密碼", "password"}, {"비밀번호", "password"},
+	{"メール", "email"}, {"邮箱", "email"}, {"电子邮件", "email"}, {"電子郵件", "email"}, {"이메일", "email"},
+	{"電話", "phone"}, {"电话", "phone"}, {"手机", "phone"}, {"전화", "phone"}, {"휴대폰", "phone"},
+	{"郵便番号", "postal_code"}, {"邮编", "postal_code"}, {"우편번호", "postal_code"},
+	{"住所", "address"}, {"地址", "address"}, {"주소", "address"},
+	{"チェックイン", "check_in"}, {"入住", "check_in"}, {"체크인", "check_in"},
+	{"チェックアウト", "check_out"}, {"退房", "check_out"}, {"체크아웃", "check_out"},
+	{"出発", "departure"}, {"出发", "departure"}, {"출발", "departure"},
+	{"到着", "arrival"}, {"到达", "arrival"}, {"도착", "arrival"},
+	{"日付", "date"}, {"日期", "date"}, {"날짜", "date"}, {"年月日", "date"},
+	{"人数", "people"}, {"人數", "people"}, {"인원", "people"},
+	{"名前", "name"}, {"氏名", "name"}, {"姓名", "name"}, {"名字", "name"}, {"이름", "name"}, {"성명", "name"},
+	{"会社", "company"}, {"公司", "company"}, {"회사", "company"},
+	{"都市", "city"}, {"城市", "city"}, {"도시", "city"},
+	{"国", "country"}, {"国家", "country"}, {"국가", "country"},
+	{"検索", "search"}, {"搜索", "search"}, {"검색", "search"},
+	{"メッセージ", "message"}, {"留言", "message"}, {"메시지", "message"},
 }
 
 // latin is s, in small letters, with its letters written in Latin ones without marks, as a

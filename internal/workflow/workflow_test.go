@@ -1313,12 +1313,14 @@ func TestAStaysLastDayCountsFromItsFirst(t *testing.T) {
 
 // A parameter is named after its field in Latin letters without marks, as the run form, a
 // schedule and an outside agent's workflow_run schema show it: "Date d'arrivée" is
-// date_d_arrivee (not date_d_arriv_e), "Дата поездки" data_poezdki (not value). A name in a
-// script with no such letters (Japanese's) is "value".
+// date_d_arrivee (not date_d_arriv_e), "Дата поездки" data_poezdki (not value). A name in
+// Japanese, Chinese or Korean is named by the field's words forms use ("お名前": name), else
+// "value".
 func TestAParameterIsNamedInLatinLetters(t *testing.T) {
 	for label, want := range map[string]string{"Date d'arrivée": "date_d_arrivee", "Дата поездки": "data_poezdki", "Дата народження": "data_narodzhennya",
 		"Ημερομηνία άφιξης": "imerominia_afixis", "Straße": "strasse", "Przyjazd, Łódź": "przyjazd", "Şehir": "sehir", "Příjmení": "prijmeni",
-		"Sähköposti": "sahkoposti", "Årsak": "arsak", "日付": "value", "E-mail address": "e_mail_address"} {
+		"Sähköposti": "sahkoposti", "Årsak": "arsak", "E-mail address": "e_mail_address",
+		"日付": "date", "お名前": "name", "メールアドレス": "email", "电话号码": "phone", "入住日期": "check_in", "이메일": "email", "备注": "value"} {
 		assert.Equal(t, want, paramName(label), label)
 		assert.True(t, paramOK(paramName(label)), label)
 	}

@@ -1252,15 +1252,16 @@ func TestAReplayKeepsTheRangesLength(t *testing.T) {
 // the calendar's head chooses its month and year from lists (/lists), the month is read from
 // them, and the replay chooses the run's year and month there. So in French, German, Spanish,
 // Italian, Swedish, Polish, Czech, Japanese, Korean, Chinese, Russian, Turkish, Ukrainian,
-// Finnish, Hungarian and Greek, as jQuery UI's own strings write them.
+// Finnish, Hungarian, Greek, Romanian and Indonesian, as jQuery UI's own strings write them.
 func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 	// (jQuery UI's Next in each language)
 	next := map[string]string{"en": "Next", "fr": "Suivant", "de": "Vor", "es": "Sig", "it": "Succ", "sv": "Nästa", "pl": "Następny", "cs": "Později", "ja": "次", "ko": "다음달", "zh-CN": "下月", "ru": "След", "tr": "ileri",
-		"uk": "найближчий", "fi": "Seuraava", "hu": "Előre", "el": "Επόμενος"}
+		"uk": "найближчий", "fi": "Seuraava", "hu": "Előre", "el": "Επόμενος", "ro": "Luna următoare", "id": "Maju"}
 	// (the months a language names as English does: "April 2026" is English words too)
 	englishToo := map[string][]time.Month{"de": {time.April, time.August, time.September, time.November},
-		"sv": {time.April, time.September, time.November, time.December}, "hu": {time.November, time.December}}
-	for _, variant := range []string{"en", "fr", "de", "es", "sv", "pl", "cs", "ja", "ko", "zh-CN", "ru", "tr", "uk", "fi", "hu", "el", "en&selects=1", "fr&selects=1", "it&selects=1", "pl&selects=1"} {
+		"sv": {time.April, time.September, time.November, time.December}, "hu": {time.November, time.December},
+		"ro": {time.August}, "id": {time.April, time.September, time.November}}
+	for _, variant := range []string{"en", "fr", "de", "es", "sv", "pl", "cs", "ja", "ko", "zh-CN", "ru", "tr", "uk", "fi", "hu", "el", "ro", "id", "en&selects=1", "fr&selects=1", "it&selects=1", "pl&selects=1"} {
 		lang, selects := strings.CutSuffix(variant, "&selects=1")
 		t.Run(strings.ReplaceAll(variant, "&selects=1", "/lists"), func(t *testing.T) {
 			site := testkit.NewSite(t)

@@ -112,6 +112,16 @@ var tongues = [...]tongue{
 		of: [12]string{"Ιανουαρίου", "Φεβρουαρίου", "Μαρτίου", "Απριλίου", "Μαΐου", "Ιουνίου", "Ιουλίου", "Αυγούστου", "Σεπτεμβρίου", "Οκτωβρίου",
 			"Νοεμβρίου", "Δεκεμβρίου"},
 		days: [7][2]string{{"Κυριακή", "Κυρ"}, {"Δευτέρα", "Δευ"}, {"Τρίτη", "Τρί"}, {"Τετάρτη", "Τετ"}, {"Πέμπτη", "Πέμ"}, {"Παρασκευή", "Παρ"}, {"Σάββατο", "Σάβ"}}},
+	{code: "ro",
+		months: [12][2]string{{"ianuarie", "ian."}, {"februarie", "feb."}, {"martie", "mar."}, {"aprilie", "apr."}, {"mai", "mai"}, {"iunie", "iun."},
+			{"iulie", "iul."}, {"august", "aug."}, {"septembrie", "sept.|sep"}, {"octombrie", "oct."}, {"noiembrie", "nov."}, {"decembrie", "dec."}},
+		days: [7][2]string{{"duminică", "dum."}, {"luni", "lun."}, {"marți", "mar."}, {"miercuri", "mie."}, {"joi", "joi"}, {"vineri", "vin."}, {"sâmbătă", "sâm."}}},
+	// (after Dutch and Norwegian, whose "januari", "mei", "desember" it shares: a page saying
+	// lang="id" tells)
+	{code: "id",
+		months: [12][2]string{{"Januari", "Jan"}, {"Februari", "Feb"}, {"Maret", "Mar"}, {"April", "Apr"}, {"Mei", "Mei"}, {"Juni", "Jun"},
+			{"Juli", "Jul"}, {"Agustus", "Agu|Agus"}, {"September", "Sep"}, {"Oktober", "Okt"}, {"November", "Nov|Nop"}, {"Desember", "Des"}},
+		days: [7][2]string{{"Minggu", "Min"}, {"Senin", "Sen"}, {"Selasa", "Sel"}, {"Rabu", "Rab"}, {"Kamis", "Kam"}, {"Jumat", "Jum"}, {"Sabtu", "Sab"}}},
 	// Chinese months named in its numerals (flatpickr's "十二月 2, 2026", jQuery UI's "2026年
 	// 十二月"); its days of the week are read after a date's marks (cjkWeekdays).
 	{code: "zh",

@@ -1184,6 +1184,11 @@ func TestADateIsWrittenInThePagesLanguage(t *testing.T) {
 		{"it", "mar 2 mar 2027", "ven 1 gen 2027"},
 		// A month of two figures after a dot: its zero where the language writes one.
 		{"fi", "2.12.2026", "1.1.2027"},
+		// Names two languages share read in the page's: Romanian's "dec.", Indonesian's "Desember".
+		{"ro", "2 dec. 2026", "1 ian. 2027"},
+		{"id", "2 Desember 2026", "1 Januari 2027"},
+		{"nb", "2 Desember 2026", "1 Januar 2027"},
+		{"", "02 December 2026", "01 January 2027"}, // (its day's zero kept, as Indonesian's "02 Desember")
 		{"tr", "2.12.2026", "1.01.2027"},
 		{"", "2.12.2026", "1.01.2027"},
 	} {

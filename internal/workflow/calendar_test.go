@@ -396,7 +396,7 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"tr": "2 Aralık 2026 Çarşamba", "tr_short": "2 Ara 2026", "tr_num": "2.12.2026",
 		"uk": "середа, 2 грудня 2026 р.", "uk_short": "2 груд. 2026 р.", "fi": "keskiviikko 2. joulukuuta 2026", "fi_num": "2.12.2026",
 		"hu": "2026. december 2., szerda", "hu_short": "2026. dec. 2.", "el": "Τετάρτη 2 Δεκεμβρίου 2026", "el_short": "2 Δεκ 2026",
-		"ro": "miercuri, 2 decembrie 2026", "id": "Rabu, 02 Desember 2026",
+		"ro": "miercuri, 2 decembrie 2026", "id": "Rabu, 02 Desember 2026", "sk": "streda 2. decembra 2026", "bg": "сряда, 2 декември 2026 г.",
 		"us_dot": "Dec. 2, 2026",
 	}
 	w := &Workflow{CreatedAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).UnixMilli()}
@@ -426,7 +426,7 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"tr": "17 Aralık 2026 Perşembe", "tr_short": "17 Ara 2026", "tr_num": "17.12.2026",
 		"uk": "четвер, 17 грудня 2026 р.", "uk_short": "17 груд. 2026 р.", "fi": "torstai 17. joulukuuta 2026", "fi_num": "17.12.2026",
 		"hu": "2026. december 17., csütörtök", "hu_short": "2026. dec. 17.", "el": "Πέμπτη 17 Δεκεμβρίου 2026", "el_short": "17 Δεκ 2026",
-		"ro": "joi, 17 decembrie 2026", "id": "Kamis, 17 Desember 2026",
+		"ro": "joi, 17 decembrie 2026", "id": "Kamis, 17 Desember 2026", "sk": "štvrtok 17. decembra 2026", "bg": "четвъртък, 17 декември 2026 г.",
 		"us_dot": "Dec. 17, 2026",
 	}, dated(t, w, all, time.Date(2026, 12, 16, 7, 0, 0, 0, time.UTC)))
 	assert.Equal(t, map[string]string{
@@ -450,7 +450,7 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"tr": "1 Ocak 2027 Cuma", "tr_short": "1 Oca 2027", "tr_num": "1.01.2027",
 		"uk": "пʼятниця, 1 січня 2027 р.", "uk_short": "1 січ. 2027 р.", "fi": "perjantai 1. tammikuuta 2027", "fi_num": "1.01.2027",
 		"hu": "2027. január 1., péntek", "hu_short": "2027. jan. 1.", "el": "Παρασκευή 1 Ιανουαρίου 2027", "el_short": "1 Ιαν 2027",
-		"ro": "vineri, 1 ianuarie 2027", "id": "Jumat, 01 Januari 2027",
+		"ro": "vineri, 1 ianuarie 2027", "id": "Jumat, 01 Januari 2027", "sk": "piatok 1. januára 2027", "bg": "петък, 1 януари 2027 г.",
 		"us_dot": "Jan. 1, 2027",
 	}, dated(t, w, all, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC)))
 	n, ok := daysAfter("wtorek, 1 grudnia 2026", "5 gru 2026", "")

@@ -94,12 +94,12 @@ func Dated(w *Workflow, values map[string]string, now time.Time) (map[string]str
 // many days on.
 func dayWord(v string) (int, bool) {
 	switch strings.ToLower(strings.Join(strings.Fields(strings.ReplaceAll(v, "’", "'")), " ")) {
-	case "today", "aujourd'hui", "heute", "hoy", "oggi", "hoje", "vandaag", "idag", "i dag", "dziś", "dzisiaj", "dnes", "сегодня", "bugün", "сьогодні", "tänään", "ma", "σήμερα", "astăzi", "azi", "hari ini":
+	case "today", "aujourd'hui", "heute", "hoy", "oggi", "hoje", "vandaag", "idag", "i dag", "dziś", "dzisiaj", "dnes", "сегодня", "bugün", "сьогодні", "tänään", "ma", "σήμερα", "astăzi", "azi", "hari ini", "днес":
 		return 0, true
-	case "tomorrow", "demain", "morgen", "mañana", "domani", "amanhã", "imorgon", "i morgon", "i morgen", "jutro", "zítra", "завтра", "yarın", "huomenna", "holnap", "αύριο", "mâine", "besok":
+	case "tomorrow", "demain", "morgen", "mañana", "domani", "amanhã", "imorgon", "i morgon", "i morgen", "jutro", "zítra", "завтра", "yarın", "huomenna", "holnap", "αύριο", "mâine", "besok", "zajtra", "утре":
 		return 1, true
 	case "the day after tomorrow", "day after tomorrow", "après-demain", "apres-demain", "übermorgen", "pasado mañana",
-		"dopodomani", "depois de amanhã", "overmorgen", "i övermorgon", "i overmorgen", "pojutrze", "pozítří", "послезавтра", "öbür gün", "yarından sonra", "післязавтра", "ylihuomenna", "holnapután", "μεθαύριο", "poimâine", "lusa":
+		"dopodomani", "depois de amanhã", "overmorgen", "i övermorgon", "i overmorgen", "pojutrze", "pozítří", "послезавтра", "öbür gün", "yarından sonra", "післязавтра", "ylihuomenna", "holnapután", "μεθαύριο", "poimâine", "lusa", "pozajtra", "вдругиден":
 		return 2, true
 	case "yesterday", "hier", "gestern", "ayer", "ieri", "ontem", "gisteren", "igår", "i går", "wczoraj", "včera", "вчера", "dün", "вчора", "eilen", "tegnap", "χθες", "kemarin":
 		return -1, true

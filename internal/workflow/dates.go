@@ -20,8 +20,8 @@ import (
 // recorded is the one meant.
 var dateLayouts = []string{"2006-01-02", "02/01/2006", "01/02/2006", "02.01.2006", "2.01.2006", "2.1.2006", "02. 01. 2006", "2. 1. 2006", "2/1/2006", "1/2/2006",
 	"2006/01/02", "2006/1/2", "2006. 01. 02.", "2006. 1. 2.", "02-01-2006", "2-1-2006",
-	"January 2, 2006", "Jan 2, 2006", "02 January 2006", "2 January 2006", "2 Jan 2006", "Monday, January 2, 2006", "Mon, Jan 2, 2006",
-	"Monday 2 January 2006", "Monday, 02 January 2006", "Monday, 2 January 2006", "Mon, 2 Jan 2006", "Mon 2 Jan 2006", "2 January 2006 Monday",
+	"January 2, 2006", "Jan 2, 2006", "2 January 2006", "02 January 2006", "2 Jan 2006", "Monday, January 2, 2006", "Mon, Jan 2, 2006",
+	"Monday 2 January 2006", "Monday, 2 January 2006", "Monday, 02 January 2006", "Mon, 2 Jan 2006", "Mon 2 Jan 2006", "2 January 2006 Monday",
 	"2006. January 2.", "2006. Jan 2.", "2006. January 2., Monday", "January 2", "Jan 2", "2 January", "2 Jan"}
 
 // MaxDays bounds how far from today a value may count.
@@ -385,8 +385,28 @@ func readings(value, lang string, f func(t time.Time, layout string) bool) {
 			return
 		}
 	}
+	// The readings that write value again as it is first ("02 December 2026" is "02 January
+	// 2006"'s, though "2 January 2006" reads it too), then the others (a wrong day of the week).
+	var later [4]struct {
+		t time.Time
+		l string
+	}
+	n := 0
 	for _, l := range dateLayouts {
-		if t, err := time.Parse(l, value); err == nil && !f(t, l) {
+		t, err := time.Parse(l, value)
+		switch {
+		case err != nil:
+		case strings.EqualFold(t.Format(l), value):
+			if !f(t, l) {
+				return
+			}
+		case n < len(later):
+			later[n].t, later[n].l = t, l
+			n++
+		}
+	}
+	for _, r := range later[:n] {
+		if !f(r.t, r.l) {
 			return
 		}
 	}

@@ -1189,6 +1189,7 @@ func TestADateIsWrittenInThePagesLanguage(t *testing.T) {
 		{"id", "2 Desember 2026", "1 Januari 2027"},
 		{"nb", "2 Desember 2026", "1 Januar 2027"},
 		{"", "02 December 2026", "01 January 2027"}, // (its day's zero kept, as Indonesian's "02 Desember")
+		{"", "12 December 2026", "1 January 2027"},  // (none where it wrote none that shows)
 		{"tr", "2.12.2026", "1.01.2027"},
 		{"", "2.12.2026", "1.01.2027"},
 	} {

@@ -386,7 +386,8 @@ func readings(value, lang string, f func(t time.Time, layout string) bool) {
 		}
 	}
 	// The readings that write value again as it is first ("02 December 2026" is "02 January
-	// 2006"'s, though "2 January 2006" reads it too), then the others (a wrong day of the week).
+	// 2006"'s, though "2 January 2006" reads it too), then up to four others (a wrong day of
+	// the week).
 	var later [4]struct {
 		t time.Time
 		l string
@@ -461,11 +462,8 @@ func layoutOf(value, lang string, recorded time.Time) string {
 	best, gap := "2006-01-02", time.Duration(-1)
 	// (A month of two figures with a dot, "2.12.2026", is written "1.1.2027" where the page's
 	// language writes no zero before a month, "1.01.2027" else, as Turkish and Polish do.)
-	noZero := false
-	switch pageTongue(lang) {
-	case "fi", "da", "nb", "de":
-		noZero = true
-	}
+	tg := tongueOf(pageTongue(lang))
+	noZero := tg != nil && tg.bareMonth
 	readings(value, lang, func(t time.Time, l string) bool {
 		if g := max(t.Sub(recorded), recorded.Sub(t)); gap < 0 || g < gap || g == gap && noZero && best == "2.01.2006" && l == "2.1.2006" {
 			best, gap = l, g

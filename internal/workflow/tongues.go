@@ -30,6 +30,8 @@ type tongue struct {
 	year   string        // a word that may be written after a date's year ("2026 г."), or ""
 	layout string        // how it writes a day ("2006. January 2."), when not as "2 January 2006"
 	dotDay bool          // a day may be written with a dot before its month ("2. Dezember")
+	// bareMonth: its dates in figures write a month without a zero ("1.1.2027", not "1.01.2027")
+	bareMonth bool
 }
 
 // tongues are the languages read besides English; where a date's words could be two of them,
@@ -39,7 +41,7 @@ var tongues = [...]tongue{
 		months: [12][2]string{{"janvier", "janv."}, {"février", "févr."}, {"mars", "mars"}, {"avril", "avr."}, {"mai", "mai"}, {"juin", "juin"},
 			{"juillet", "juil."}, {"août", "août"}, {"septembre", "sept."}, {"octobre", "oct."}, {"novembre", "nov."}, {"décembre", "déc."}},
 		days: [7][2]string{{"dimanche", "dim."}, {"lundi", "lun."}, {"mardi", "mar."}, {"mercredi", "mer."}, {"jeudi", "jeu."}, {"vendredi", "ven."}, {"samedi", "sam."}}},
-	{code: "de", dotDay: true,
+	{code: "de", bareMonth: true, dotDay: true,
 		months: [12][2]string{{"Januar", "Jan."}, {"Februar", "Feb."}, {"März", "Mär."}, {"April", "Apr."}, {"Mai", "Mai"}, {"Juni", "Jun."},
 			{"Juli", "Jul."}, {"August", "Aug."}, {"September", "Sep."}, {"Oktober", "Okt."}, {"November", "Nov."}, {"Dezember", "Dez."}},
 		days: [7][2]string{{"Sonntag", "So."}, {"Montag", "Mo."}, {"Dienstag", "Di."}, {"Mittwoch", "Mi."}, {"Donnerstag", "Do."}, {"Freitag", "Fr."}, {"Samstag", "Sa."}}},
@@ -63,11 +65,11 @@ var tongues = [...]tongue{
 		months: [12][2]string{{"januari", "jan."}, {"februari", "feb."}, {"mars", "mars"}, {"april", "apr."}, {"maj", "maj"}, {"juni", "juni"},
 			{"juli", "juli"}, {"augusti", "aug."}, {"september", "sep."}, {"oktober", "okt."}, {"november", "nov."}, {"december", "dec."}},
 		days: [7][2]string{{"söndag", "sön"}, {"måndag", "mån"}, {"tisdag", "tis"}, {"onsdag", "ons"}, {"torsdag", "tors|tor"}, {"fredag", "fre"}, {"lördag", "lör"}}},
-	{code: "da", dotDay: true, before: "den",
+	{code: "da", bareMonth: true, dotDay: true, before: "den",
 		months: [12][2]string{{"januar", "jan."}, {"februar", "feb."}, {"marts", "mar."}, {"april", "apr."}, {"maj", "maj"}, {"juni", "jun."},
 			{"juli", "jul."}, {"august", "aug."}, {"september", "sep."}, {"oktober", "okt."}, {"november", "nov."}, {"december", "dec."}},
 		days: [7][2]string{{"søndag", "søn."}, {"mandag", "man."}, {"tirsdag", "tirs.|tir."}, {"onsdag", "ons."}, {"torsdag", "tors.|tor."}, {"fredag", "fre."}, {"lørdag", "lør."}}},
-	{code: "nb", dotDay: true,
+	{code: "nb", bareMonth: true, dotDay: true,
 		months: [12][2]string{{"januar", "jan."}, {"februar", "feb."}, {"mars", "mars|mar."}, {"april", "apr."}, {"mai", "mai"}, {"juni", "juni|jun."},
 			{"juli", "juli|jul."}, {"august", "aug."}, {"september", "sep."}, {"oktober", "okt."}, {"november", "nov."}, {"desember", "des."}},
 		days: [7][2]string{{"søndag", "søn."}, {"mandag", "man."}, {"tirsdag", "tir."}, {"onsdag", "ons."}, {"torsdag", "tor."}, {"fredag", "fre."}, {"lørdag", "lør."}}},
@@ -95,7 +97,7 @@ var tongues = [...]tongue{
 			{"липень", "лип.|лип"}, {"серпень", "серп.|сер"}, {"вересень", "вер.|вер"}, {"жовтень", "жовт.|жов"}, {"листопад", "лист.|лис"}, {"грудень", "груд.|гру"}},
 		of:   [12]string{"січня", "лютого", "березня", "квітня", "травня", "червня", "липня", "серпня", "вересня", "жовтня", "листопада", "грудня"},
 		days: [7][2]string{{"неділя", "нд"}, {"понеділок", "пн"}, {"вівторок", "вт"}, {"середа", "ср"}, {"четвер", "чт"}, {"пʼятниця", "пт"}, {"субота", "сб"}}},
-	{code: "fi", dotDay: true,
+	{code: "fi", bareMonth: true, dotDay: true,
 		months: [12][2]string{{"tammikuu", "tammi"}, {"helmikuu", "helmi"}, {"maaliskuu", "maalis"}, {"huhtikuu", "huhti"}, {"toukokuu", "touko"}, {"kesäkuu", "kesä"},
 			{"heinäkuu", "heinä"}, {"elokuu", "elo"}, {"syyskuu", "syys"}, {"lokakuu", "loka"}, {"marraskuu", "marras"}, {"joulukuu", "joulu"}},
 		of: [12]string{"tammikuuta", "helmikuuta", "maaliskuuta", "huhtikuuta", "toukokuuta", "kesäkuuta", "heinäkuuta", "elokuuta", "syyskuuta", "lokakuuta",

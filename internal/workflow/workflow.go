@@ -390,7 +390,7 @@ var cjkFields = [...][2]string{
 	{"名前", "name"}, {"氏名", "name"}, {"姓名", "name"}, {"名字", "name"}, {"이름", "name"}, {"성명", "name"},
 	{"会社", "company"}, {"公司", "company"}, {"회사", "company"},
 	{"都市", "city"}, {"城市", "city"}, {"도시", "city"},
-	{"国", "country"}, {"国家", "country"}, {"국가", "country"},
+	{"国", "country"}, {"국가", "country"},
 	{"検索", "search"}, {"搜索", "search"}, {"검색", "search"},
 	{"メッセージ", "message"}, {"留言", "message"}, {"메시지", "message"},
 }

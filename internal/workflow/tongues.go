@@ -305,7 +305,8 @@ func (tg *tongue) speaks(s string) bool {
 	for i, w := range words {
 		core := strings.TrimRight(w, ",;")
 		b := bare(core)
-		name := en[strings.TrimSuffix(strings.ToLower(core), ".")]
+		english := en[strings.TrimSuffix(strings.ToLower(core), ".")]
+		name := english
 		for t := range names {
 			_, ok := names[t][b]
 			name = name || ok
@@ -316,12 +317,23 @@ func (tg *tongue) speaks(s string) bool {
 		if !tg.writes(core) {
 			return false
 		}
+		if english && i > 0 && isDay(words[i-1]) && !dotted(words[i-1]) && tg.lower() && unicode.IsUpper([]rune(core)[0]) {
+			// "2 December 2026": English's capital after a day, where tg writes "december".
+			// (A calendar's title may write it so: jQuery UI's Danish "December 2026".)
+			return false
+		}
 		if i+1 < len(words) && isDay(words[i+1]) && strings.HasSuffix(words[i+1], ",") {
 			return false // (a month, its day and a comma: English's order)
 		}
 		some = true
 	}
 	return some
+}
+
+// lower says whether tg writes its months' names without a capital ("december").
+func (tg *tongue) lower() bool {
+	r := []rune(tg.months[0][0])
+	return len(r) > 0 && unicode.IsLower(r[0])
 }
 
 // english is words, a date in tg's words, in English's (names, namesIn(tg)), as english says.

@@ -1192,6 +1192,12 @@ func TestADateIsWrittenInThePagesLanguage(t *testing.T) {
 		{"", "12 December 2026", "1 January 2027"},  // (none where it wrote none that shows)
 		{"tr", "2.12.2026", "1.01.2027"},
 		{"", "2.12.2026", "1.01.2027"},
+		// A page that says a language it is not written in: an English name with English's
+		// capital, where the language writes it without, is English's.
+		{"nl", "2 December 2026", "1 January 2027"},
+		{"sv", "Wednesday 2 December 2026", "Friday 1 January 2027"},
+		{"sv", "2 december 2026", "1 januari 2027"},
+		{"da", "2. December 2026", "1. Januar 2027"}, // (Danish's day with its dot)
 	} {
 		w, err := Record("Reis", "", []Call{{Tool: "type", Args: json.RawMessage(`{"ref":"e1","text":"` + c.typed + `"}`), URL: form.URL, Seen: seen,
 			Elements: []tool.Element{{Ref: "e1", Role: "textbox", Name: "Datum", Origin: site(form.URL), Lang: strings.ToLower(c.lang[:min(2, len(c.lang))])}}}})

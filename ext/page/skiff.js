@@ -2567,7 +2567,7 @@
     t = t.trim();
     let m = /^(\d{4})[-/.] ?(\d{1,2})[-/.] ?(\d{1,2})\.?$/.exec(t); // (Korean's and Hungarian's "2027. 1. 5." too)
     if (m) return [+m[1], +m[2], +m[3]];
-    m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{2,4})$/.exec(t);
+    m = /^(\d{1,2})[-/.] ?(\d{1,2})[-/.] ?(\d{2,4})\.?$/.exec(t); // (Croatian's "24. 11. 2026." too)
     if (m) {
       let [a, b, y] = [+m[1], +m[2], +m[3]];
       if (y < 100) y += 2000;
@@ -3350,7 +3350,7 @@
         out.over = true;
         // ("cookie" in most languages' banners; Turkish, Finnish, Hungarian, Korean, Polish and
         // Japanese say it their own way too)
-        if (/\bcookies?\b|çerez|evästei|sütik|쿠키|ciasteczk|クッキー/i.test((x.innerText || "").slice(0, 3000))) out.consent = true;
+        if (/\bcookies?\b|çerez|evästei|sütik|쿠키|ciasteczk|クッキー|kolačić|бисквитк/i.test((x.innerText || "").slice(0, 3000))) out.consent = true;
         break;
       }
     }

@@ -35,6 +35,10 @@ func TestPickersTakeWhatAPersonWrites(t *testing.T) {
 		{"pickers-us.html?ko",
 			map[string]string{"Arrival": "2026. 11. 24.", "Time": "오후 2:30", "Meeting": "2026/11/24 9:05", "Month": "2026-11", "Week": "2026-W48", "Colour": "#00ff00", "Guests": "3"},
 			map[string]string{"date": "2026-11-24", "time": "14:30", "when": "2026-11-24T09:05", "month": "2026-11", "week": "2026-W48", "color": "#00ff00", "range": "3"}},
+		// (day first with a space after each dot, and one after the year, as Croatian and Czech write theirs)
+		{"pickers-fr.html?hr",
+			map[string]string{"Arrival": "24. 11. 2026.", "Time": "14:30", "Meeting": "24.11.2026. 14:30", "Month": "2026-11", "Week": "2026-W48", "Colour": "red", "Guests": "7"},
+			map[string]string{"date": "2026-11-24", "time": "14:30", "when": "2026-11-24T14:30", "month": "2026-11", "week": "2026-W48", "color": "#ff0000", "range": "7"}},
 	} {
 		t.Run(c.page, func(t *testing.T) {
 			p := &plan{steps: []step{

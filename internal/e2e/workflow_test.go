@@ -1593,9 +1593,9 @@ func TestAClientsLinksOutliveTheWorker(t *testing.T) {
 // A cookie banner the agent accepted is not there at the replay, in a browser that remembers
 // the answer: the replay goes on without that step, says so, and sends the form. A box an act of
 // the run opens is not skipped so (TestReplayStopsWhereThePageRefusesIt's button is not in one).
-// So for a banner in Turkish, which speaks of "çerezler".
+// So for a banner in Turkish, which speaks of "çerezler", and one in Croatian ("kolačići").
 func TestAReplayGoesOnWhereTheCookieBannerIsGone(t *testing.T) {
-	for _, c := range []struct{ lang, button string }{{"en", "OK, understood"}, {"tr", "Devam et"}} {
+	for _, c := range []struct{ lang, button string }{{"en", "OK, understood"}, {"tr", "Devam et"}, {"hr", "Nastavi"}} {
 		t.Run(c.lang, func(t *testing.T) { goesOnWhereTheCookieBannerIsGone(t, c.lang, c.button) })
 	}
 }

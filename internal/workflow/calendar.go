@@ -723,14 +723,14 @@ var (
 		"prec", "precedente", "mese precedente", "vorig", "vorige", "vorige maand", "förra", "föregående", "föregående månad",
 		"forrige", "forrige måned", "poprzedni", "poprzedni miesiąc", "dříve", "předchozí", "předchozí měsíc",
 		"пред", "предыдущий месяц", "назад", "geri", "önceki ay", "önceki", "попередній", "попередній місяць", "edellinen",
-		"edellinen kuukausi", "vissza", "előző hónap", "προηγούμενος", "προηγούμενος μήνας", "luna precedentă", "mundur", "bulan sebelumnya", "predchádzajúci",
+		"edellinen kuukausi", "vissza", "előző hónap", "προηγούμενος", "προηγούμενος μήνας", "luna precedentă", "mundur", "bulan sebelumnya", "predchádzajúci", "prethodno", "prethodni mjesec",
 		"前", "前月", "前の月", "上月", "上個月", "上一月", "이전달", "이전", "이전 달"}
 	nextWords = [...]string{"next", "next month", "›", "»", ">", "→", "go to next month", "go to the next month",
 		"suivant", "mois suivant", "vor", "weiter", "nächster monat", "sig", "siguiente", "mes siguiente",
 		"seguinte", "próximo", "próximo mês", "succ", "successivo", "mese successivo", "volgende", "volgende maand",
 		"nästa", "nästa månad", "næste", "næste måned", "neste", "neste måned", "następny", "następny miesiąc",
 		"později", "další", "další měsíc", "след", "следующий месяц", "вперёд", "вперед", "ileri", "sonraki ay", "sonraki", "наступний", "наступний місяць",
-		"найближчий", "seuraava", "seuraava kuukausi", "előre", "következő hónap", "επόμενος", "επόμενος μήνας", "luna următoare", "maju", "bulan berikutnya", "nasledujúci", "напред", "次", "次月", "翌月", "次の月", "下月", "下個月", "下一月", "다음달", "다음", "다음 달"}
+		"найближчий", "seuraava", "seuraava kuukausi", "előre", "következő hónap", "επόμενος", "επόμενος μήνας", "luna următoare", "maju", "bulan berikutnya", "nasledujúci", "напред", "sljedeći", "sljedeći mjesec", "次", "次月", "翌月", "次の月", "下月", "下個月", "下一月", "다음달", "다음", "다음 달"}
 )
 
 // turns says whether a control named name (or, without one, that its page's code calls hint)

@@ -195,7 +195,7 @@ func (p *pages) snap() *tool.Snap {
 			head[2].Kids[0].Text, head[2].Kids[1].Text = p.month.Format("2006 年"), inTongue(p.month.Format("January"), "", tongueOf("zh")) // 2026 年 十二月, as its snapshot writes jQuery UI's
 		} else {
 			head[2].Kids[0].Text = inTongue(p.month.Format("January"), map[string]string{"it": "Dicembre", "pt": "Dezembro", "da": "December",
-				"pl": "Grudzień", "ru": "Декабрь", "tr": "Aralık", "uk": "Грудень", "fi": "Joulukuu", "el": "Δεκέμβριος"}[p.lang], tongueOf(p.lang))
+				"pl": "Grudzień", "ru": "Декабрь", "tr": "Aralık", "uk": "Грудень", "fi": "Joulukuu", "el": "Δεκέμβριος", "hr": "Prosinac"}[p.lang], tongueOf(p.lang))
 		}
 	}
 	if p.bare {
@@ -209,7 +209,7 @@ func (p *pages) snap() *tool.Snap {
 var turnNames = map[string][2]string{"": {"Prev", "Next"}, "fr": {"Précédent", "Suivant"}, "de": {"Zurück", "Vor"}, "es": {"Ant", "Sig"},
 	"it": {"Prec", "Succ"}, "pt": {"Anterior", "Seguinte"}, "nl": {"Vorig", "Volgende"}, "sv": {"Förra", "Nästa"}, "da": {"Forrige", "Næste"},
 	"nb": {"Forrige", "Neste"}, "pl": {"Poprzedni", "Następny"}, "cs": {"Dříve", "Později"}, "ja": {"前", "次"}, "zh": {"上月", "下月"}, "ru": {"Пред", "След"}, "tr": {"geri", "ileri"},
-	"uk": {"Попередній", "найближчий"}, "fi": {"Edellinen", "Seuraava"}, "hu": {"Vissza", "Előre"}, "el": {"Προηγούμενος", "Επόμενος"}}
+	"uk": {"Попередній", "найближчий"}, "fi": {"Edellinen", "Seuraava"}, "hu": {"Vissza", "Előre"}, "el": {"Προηγούμενος", "Επόμενος"}, "hr": {"Prethodno", "Sljedeći"}}
 
 func (p *pages) runner(w *Workflow, values map[string]string) *Runner {
 	return &Runner{Workflow: w, Values: values, Wait: 1,
@@ -397,6 +397,7 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"uk": "середа, 2 грудня 2026 р.", "uk_short": "2 груд. 2026 р.", "fi": "keskiviikko 2. joulukuuta 2026", "fi_num": "2.12.2026",
 		"hu": "2026. december 2., szerda", "hu_short": "2026. dec. 2.", "el": "Τετάρτη 2 Δεκεμβρίου 2026", "el_short": "2 Δεκ 2026",
 		"ro": "miercuri, 2 decembrie 2026", "id": "Rabu, 02 Desember 2026", "sk": "streda 2. decembra 2026", "bg": "сряда, 2 декември 2026 г.",
+		"hr": "srijeda, 2. prosinca 2026.", "hr_short": "2. pro 2026.", "hr_num": "02.12.2026.", "hr_space": "02. 12. 2026.", "hr_nov": "2. studenog 2026.",
 		"us_dot": "Dec. 2, 2026",
 	}
 	w := &Workflow{CreatedAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).UnixMilli()}
@@ -427,6 +428,7 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"uk": "четвер, 17 грудня 2026 р.", "uk_short": "17 груд. 2026 р.", "fi": "torstai 17. joulukuuta 2026", "fi_num": "17.12.2026",
 		"hu": "2026. december 17., csütörtök", "hu_short": "2026. dec. 17.", "el": "Πέμπτη 17 Δεκεμβρίου 2026", "el_short": "17 Δεκ 2026",
 		"ro": "joi, 17 decembrie 2026", "id": "Kamis, 17 Desember 2026", "sk": "štvrtok 17. decembra 2026", "bg": "четвъртък, 17 декември 2026 г.",
+		"hr": "četvrtak, 17. prosinca 2026.", "hr_short": "17. pro 2026.", "hr_num": "17.12.2026.", "hr_space": "17. 12. 2026.", "hr_nov": "17. prosinca 2026.",
 		"us_dot": "Dec. 17, 2026",
 	}, dated(t, w, all, time.Date(2026, 12, 16, 7, 0, 0, 0, time.UTC)))
 	assert.Equal(t, map[string]string{
@@ -451,6 +453,7 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 		"uk": "пʼятниця, 1 січня 2027 р.", "uk_short": "1 січ. 2027 р.", "fi": "perjantai 1. tammikuuta 2027", "fi_num": "1.01.2027",
 		"hu": "2027. január 1., péntek", "hu_short": "2027. jan. 1.", "el": "Παρασκευή 1 Ιανουαρίου 2027", "el_short": "1 Ιαν 2027",
 		"ro": "vineri, 1 ianuarie 2027", "id": "Jumat, 01 Januari 2027", "sk": "piatok 1. januára 2027", "bg": "петък, 1 януари 2027 г.",
+		"hr": "petak, 1. siječnja 2027.", "hr_short": "1. sij 2027.", "hr_num": "01.01.2027.", "hr_space": "01. 01. 2027.", "hr_nov": "1. siječnja 2027.",
 		"us_dot": "Jan. 1, 2027",
 	}, dated(t, w, all, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC)))
 	n, ok := daysAfter("wtorek, 1 grudnia 2026", "5 gru 2026", "")
@@ -468,7 +471,7 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 	}
 
 	dec := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	for _, lang := range []string{"de", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "cs", "ja", "zh", "ru", "tr", "uk", "fi", "hu", "el"} {
+	for _, lang := range []string{"de", "es", "it", "pt", "nl", "sv", "da", "nb", "pl", "cs", "ja", "zh", "ru", "tr", "uk", "fi", "hu", "el", "hr"} {
 		// A page that says its language (lang="sv") and one that does not.
 		for _, says := range []string{lang, ""} {
 			p := &pages{month: dec, lang: lang}
@@ -479,7 +482,7 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 			values := dated(t, rec, map[string]string{"date": "{{today+1}}"}, time.Date(2026, 12, 31, 7, 0, 0, 0, time.UTC))
 			want := map[string]string{"de": "1. Januar 2027", "es": "1 de enero de 2027", "it": "1 Gennaio 2027", "pt": "1 de Janeiro de 2027",
 				"nl": "1 januari 2027", "sv": "1 januari 2027", "da": "1. Januar 2027", "nb": "1. januar 2027", "pl": "1 stycznia 2027", "cs": "1. ledna 2027", "ja": "2027年1月1日", "zh": "2027年1月1日",
-				"ru": "1 января 2027 г.", "tr": "1 Ocak 2027", "uk": "1 січня 2027 р.", "fi": "1. tammikuuta 2027", "hu": "2027. Január 1.", "el": "1 Ιανουαρίου 2027",
+				"ru": "1 января 2027 г.", "tr": "1 Ocak 2027", "uk": "1 січня 2027 р.", "fi": "1. tammikuuta 2027", "hu": "2027. Január 1.", "el": "1 Ιανουαρίου 2027", "hr": "1. siječnja 2027.",
 			}[lang]
 			if says == "" && (lang == "nl" || lang == "sv" || lang == "da" || lang == "hu") {
 				want = "January 1, 2027" // (their "december 2026" is English words too, and the page does not say)

@@ -19,7 +19,7 @@ import (
 // month could be either way round (02/12/2026), the reading nearer to the day the workflow was
 // recorded is the one meant.
 var dateLayouts = []string{"2006-01-02", "02/01/2006", "01/02/2006", "02.01.2006", "2.01.2006", "2.1.2006", "02. 01. 2006", "2. 1. 2006", "2/1/2006", "1/2/2006",
-	"2006/01/02", "2006/1/2", "2006. 01. 02.", "2006. 1. 2.", "02-01-2006", "2-1-2006",
+	"02.01.2006.", "02. 01. 2006.", "2. 1. 2006.", "2006/01/02", "2006/1/2", "2006. 01. 02.", "2006. 1. 2.", "02-01-2006", "2-1-2006",
 	"January 2, 2006", "Jan 2, 2006", "2 January 2006", "02 January 2006", "2 Jan 2006", "Monday, January 2, 2006", "Mon, Jan 2, 2006",
 	"Monday 2 January 2006", "Monday, 2 January 2006", "Monday, 02 January 2006", "Mon, 2 Jan 2006", "Mon 2 Jan 2006", "2 January 2006 Monday",
 	"2006. January 2.", "2006. Jan 2.", "2006. January 2., Monday", "January 2", "Jan 2", "2 January", "2 Jan"}
@@ -94,14 +94,14 @@ func Dated(w *Workflow, values map[string]string, now time.Time) (map[string]str
 // many days on.
 func dayWord(v string) (int, bool) {
 	switch strings.ToLower(strings.Join(strings.Fields(strings.ReplaceAll(v, "’", "'")), " ")) {
-	case "today", "aujourd'hui", "heute", "hoy", "oggi", "hoje", "vandaag", "idag", "i dag", "dziś", "dzisiaj", "dnes", "сегодня", "bugün", "сьогодні", "tänään", "ma", "σήμερα", "astăzi", "azi", "hari ini", "днес":
+	case "today", "aujourd'hui", "heute", "hoy", "oggi", "hoje", "vandaag", "idag", "i dag", "dziś", "dzisiaj", "dnes", "сегодня", "bugün", "сьогодні", "tänään", "ma", "σήμερα", "astăzi", "azi", "hari ini", "днес", "danas":
 		return 0, true
-	case "tomorrow", "demain", "morgen", "mañana", "domani", "amanhã", "imorgon", "i morgon", "i morgen", "jutro", "zítra", "завтра", "yarın", "huomenna", "holnap", "αύριο", "mâine", "besok", "zajtra", "утре":
+	case "tomorrow", "demain", "morgen", "mañana", "domani", "amanhã", "imorgon", "i morgon", "i morgen", "jutro", "zítra", "завтра", "yarın", "huomenna", "holnap", "αύριο", "mâine", "besok", "zajtra", "утре", "sutra":
 		return 1, true
 	case "the day after tomorrow", "day after tomorrow", "après-demain", "apres-demain", "übermorgen", "pasado mañana",
-		"dopodomani", "depois de amanhã", "overmorgen", "i övermorgon", "i overmorgen", "pojutrze", "pozítří", "послезавтра", "öbür gün", "yarından sonra", "післязавтра", "ylihuomenna", "holnapután", "μεθαύριο", "poimâine", "lusa", "pozajtra", "вдругиден":
+		"dopodomani", "depois de amanhã", "overmorgen", "i övermorgon", "i overmorgen", "pojutrze", "pozítří", "послезавтра", "öbür gün", "yarından sonra", "післязавтра", "ylihuomenna", "holnapután", "μεθαύριο", "poimâine", "lusa", "pozajtra", "вдругиден", "prekosutra":
 		return 2, true
-	case "yesterday", "hier", "gestern", "ayer", "ieri", "ontem", "gisteren", "igår", "i går", "wczoraj", "včera", "вчера", "dün", "вчора", "eilen", "tegnap", "χθες", "kemarin":
+	case "yesterday", "hier", "gestern", "ayer", "ieri", "ontem", "gisteren", "igår", "i går", "wczoraj", "včera", "вчера", "dün", "вчора", "eilen", "tegnap", "χθες", "kemarin", "jučer":
 		return -1, true
 	}
 	return 0, false

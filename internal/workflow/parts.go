@@ -148,11 +148,11 @@ func partOfValue(p Param) (kind int, pattern string, n int, month time.Month) {
 // partWord is the part of a date a word of a field's name says the field holds, or partNone.
 func partWord(w string) int {
 	switch w {
-	case "day", "jour", "tag", "día", "dia", "giorno", "dag", "dzień", "den", "день", "число", "gün", "päivä", "nap", "ημέρα", "μέρα", "zi", "ziua", "hari", "tanggal", "deň", "ден", "日", "일", "dd", "jj", "tt", "gg", "дд":
+	case "day", "jour", "tag", "día", "dia", "giorno", "dag", "dzień", "den", "день", "число", "gün", "päivä", "nap", "ημέρα", "μέρα", "zi", "ziua", "hari", "tanggal", "deň", "ден", "dan", "日", "일", "dd", "jj", "tt", "gg", "дд":
 		return partDay
-	case "month", "mois", "monat", "mes", "mês", "mese", "maand", "månad", "måned", "miesiąc", "měsíc", "месяц", "ay", "місяць", "kuukausi", "hónap", "μήνας", "luna", "bulan", "mesiac", "месец", "月", "월", "mm", "мм":
+	case "month", "mois", "monat", "mes", "mês", "mese", "maand", "månad", "måned", "miesiąc", "měsíc", "месяц", "ay", "місяць", "kuukausi", "hónap", "μήνας", "luna", "bulan", "mesiac", "месец", "mjesec", "月", "월", "mm", "мм":
 		return partMonth
-	case "year", "année", "annee", "jahr", "año", "ano", "anno", "jaar", "år", "rok", "год", "yıl", "рік", "vuosi", "év", "έτος", "anul", "tahun", "година", "年", "년", "yyyy", "vvvv", "éééé", "aaaa", "jjjj", "åååå", "rrrr", "гггг", "yy":
+	case "year", "année", "annee", "jahr", "año", "ano", "anno", "jaar", "år", "rok", "год", "yıl", "рік", "vuosi", "év", "έτος", "anul", "tahun", "година", "godina", "年", "년", "yyyy", "vvvv", "éééé", "aaaa", "jjjj", "åååå", "rrrr", "гггг", "yy":
 		return partYear
 	}
 	return partNone

@@ -529,7 +529,12 @@ const closing = "|accept|accept all|accept all cookies|accept cookies|allow all|
 	"αποδοχή|αποδοχή όλων|αποδέχομαι|απόρριψη|απόρριψη όλων|κλείσιμο|εντάξει|" +
 	"同意する|すべて同意する|すべて受け入れる|同意します|拒否する|閉じる|" +
 	"接受|全部接受|接受全部|同意|拒绝|全部拒绝|关闭|知道了|" +
-	"동의|모두 동의|동의합니다|모두 허용|거부|모두 거부|닫기|확인|"
+	"동의|모두 동의|동의합니다|모두 허용|거부|모두 거부|닫기|확인|" +
+	"prihvati|prihvati sve|prihvaćam|odbij|odbij sve|zatvori|u redu|razumijem|slažem se|" +
+	"acceptă|acceptă tot|acceptă toate|accept toate|refuză|refuză tot|închide|am înțeles|" +
+	"terima|terima semua|setuju|tolak|tolak semua|tutup|mengerti|" +
+	"prijať|prijať všetko|prijať všetky|súhlasím|odmietnuť|odmietnuť všetko|zavrieť|" +
+	"приемам|приеми всички|приемане|откажи|отказвам|затвори|разбрах|"
 
 // dismisses says whether t is a button or link that closes a box over the page by its name
 // (or, without one, by what its page's code calls it: "close").

@@ -20,16 +20,17 @@ import (
 // A short name may be written more ways than one, between "|" ("lut|lu": the browsers' and
 // jQuery UI's): each is read, the first is written.
 type tongue struct {
-	code   string        // the language's code, which a date part's pattern ends with (":de")
-	months [12][2]string // in full and short, from January (time.Month)
-	of     [12]string    // a month's full name after its day, where it is another ("2 grudnia", of "grudzień"), or ""
-	days   [7][2]string  // in full and short, from Sunday (time.Weekday)
-	first  string        // the first of a month as a word of its own ("1er"), or ""
-	join   string        // the word between a date's day, month and year ("2 de diciembre de 2026"), or ""
-	before string        // a word that may be written before a date's day ("onsdag den 2."), or ""
-	year   string        // a word that may be written after a date's year ("2026 г."), or ""
-	layout string        // how it writes a day ("2006. January 2."), when not as "2 January 2006"
-	dotDay bool          // a day may be written with a dot before its month ("2. Dezember")
+	code    string        // the language's code, which a date part's pattern ends with (":de")
+	months  [12][2]string // in full and short, from January (time.Month)
+	of      [12]string    // a month's full name after its day, where it is another ("2 grudnia", of "grudzień"), or ""; its ways between "|"
+	days    [7][2]string  // in full and short, from Sunday (time.Weekday)
+	first   string        // the first of a month as a word of its own ("1er"), or ""
+	join    string        // the word between a date's day, month and year ("2 de diciembre de 2026"), or ""
+	before  string        // a word that may be written before a date's day ("onsdag den 2."), or ""
+	year    string        // a word that may be written after a date's year ("2026 г."), or ""
+	layout  string        // how it writes a day ("2006. January 2."), when not as "2 January 2006"
+	dotDay  bool          // a day may be written with a dot before its month ("2. Dezember")
+	yearDot bool          // its year is written with a dot after it ("2. prosinca 2026.")
 	// bareMonth: its dates in figures write a month without a zero ("1.1.2027", not "1.01.2027")
 	bareMonth bool
 }
@@ -119,6 +120,14 @@ var tongues = [...]tongue{
 			{"júl", "júl"}, {"august", "aug"}, {"september", "sep"}, {"október", "okt"}, {"november", "nov"}, {"december", "dec"}},
 		of:   [12]string{"januára", "februára", "marca", "apríla", "mája", "júna", "júla", "augusta", "septembra", "októbra", "novembra", "decembra"},
 		days: [7][2]string{{"nedeľa", "ne"}, {"pondelok", "po"}, {"utorok", "ut"}, {"streda", "st"}, {"štvrtok", "št"}, {"piatok", "pi"}, {"sobota", "so"}}},
+	// (after Polish and Czech, whose "listopad" is November: a page saying lang="hr", or a day
+	// with its dot before "listopada", tells)
+	{code: "hr", dotDay: true, yearDot: true,
+		months: [12][2]string{{"siječanj", "sij"}, {"veljača", "velj"}, {"ožujak", "ožu"}, {"travanj", "tra"}, {"svibanj", "svi"}, {"lipanj", "lip"},
+			{"srpanj", "srp"}, {"kolovoz", "kol"}, {"rujan", "ruj"}, {"listopad", "lis"}, {"studeni", "stu"}, {"prosinac", "pro"}},
+		of: [12]string{"siječnja", "veljače", "ožujka", "travnja", "svibnja", "lipnja", "srpnja", "kolovoza", "rujna", "listopada",
+			"studenoga|studenog", "prosinca"},
+		days: [7][2]string{{"nedjelja", "ned"}, {"ponedjeljak", "pon"}, {"utorak", "uto"}, {"srijeda", "sri"}, {"četvrtak", "čet"}, {"petak", "pet"}, {"subota", "sub"}}},
 	{code: "bg", year: "г.",
 		months: [12][2]string{{"януари", "яну"}, {"февруари", "фев"}, {"март", "мар"}, {"април", "апр"}, {"май", "май"}, {"юни", "юни"},
 			{"юли", "юли"}, {"август", "авг"}, {"септември", "сеп"}, {"октомври", "окт"}, {"ноември", "ное"}, {"декември", "дек"}},
@@ -201,8 +210,10 @@ var namesOf = sync.OnceValues(func() ([len(tongues)]map[string]string, map[strin
 				m[bare(n)] = e[:3]
 			}
 			m[bare(names[0])] = e
-			if of != "" {
-				m[bare(of)] = e
+			for n := range strings.SplitSeq(of, "|") {
+				if n != "" {
+					m[bare(n)] = e
+				}
 			}
 		}
 		for i, names := range tg.months {
@@ -220,7 +231,8 @@ var namesOf = sync.OnceValues(func() ([len(tongues)]map[string]string, map[strin
 // too ("out", "set", "ago", "man") or common words of another ("des"): alone they make no text
 // another language's.
 var notEvidence = [...]string{"out", "set", "sex", "gen", "mag", "ago", "ven", "dom", "ter", "qua", "qui", "sab", "seg",
-	"man", "son", "tor", "ons", "des", "lip", "sob", "sie", "nie", "led", "dub", "pro", "per", "cum", "paz", "sal", "tem", "elo"}
+	"man", "son", "tor", "ons", "des", "lip", "sob", "sie", "nie", "led", "dub", "pro", "per", "cum", "paz", "sal", "tem", "elo",
+	"pet", "sub", "stu", "tra", "kol"}
 
 // english is s with each name of a month or a day of the week of the language it is written in
 // written as its English one (full or short as it was: "déc." is "Dec"), its first of a month
@@ -258,6 +270,15 @@ func english(s string) (string, *tongue) {
 					if names[t][next] != "" {
 						count(t, 1)
 					}
+				}
+			}
+		}
+		if i > 0 && i == len(words)-1 && yearDotted(core) {
+			// A year's dot at the end, after a language's names ("2. pro 2026." is Croatian,
+			// "2. pro 2026" Czech).
+			for t := range tongues {
+				if tongues[t].yearDot && score[t] > 0 {
+					count(t, 1)
 				}
 			}
 		}
@@ -353,6 +374,8 @@ func (tg *tongue) english(words []string, names map[string]string) string {
 			// (left out)
 		case tg.dotDay && dotted(core) && i+1 < len(words) && names[bare(strings.TrimRight(words[i+1], ",;"))] != "":
 			out = append(out, core[:len(core)-1]+tail)
+		case tg.yearDot && yearDotted(core):
+			out = append(out, core[:4]+tail) // 2026.
 		default:
 			if e, ok := names[bare(core)]; ok {
 				// A name a month and a day share ("mar": marzo and martes) in a month's
@@ -375,7 +398,7 @@ func (tg *tongue) english(words []string, names map[string]string) string {
 func (tg *tongue) month(b string) (string, bool) {
 	for i, names := range tg.months {
 		e := time.Month(i + 1).String()
-		if bare(names[0]) == b || tg.of[i] != "" && bare(tg.of[i]) == b {
+		if bare(names[0]) == b || tg.of[i] != "" && slices.ContainsFunc(strings.Split(tg.of[i], "|"), func(n string) bool { return bare(n) == b }) {
 			return e, true
 		}
 		for n := range strings.SplitSeq(names[1], "|") {
@@ -451,6 +474,12 @@ func isDay(w string) bool {
 // dotted says whether w is a day of a month written with a dot ("2.").
 func dotted(w string) bool { return strings.HasSuffix(w, ".") && isDay(w) }
 
+// yearDotted says whether w is a year written with a dot after it ("2026.").
+func yearDotted(w string) bool {
+	y, ok := strings.CutSuffix(w, ".")
+	return ok && len(y) == 4 && digits(y)
+}
+
 // inTongue is date, written in English words, in tg's words as recorded wrote its own: its first
 // letter in capitals when recorded's was, the first of a month, a day's dot and the words that
 // join its parts when recorded wrote them; a day as the language writes one where recorded
@@ -463,12 +492,15 @@ func inTongue(date, recorded string, tg *tongue) string {
 	join := tg.join != "" && (slices.ContainsFunc(rec, func(w string) bool { return strings.ToLower(w) == tg.join }) || natural)
 	before := tg.before != "" && slices.ContainsFunc(rec, func(w string) bool { return strings.ToLower(w) == tg.before })
 	year := tg.year != "" && (slices.Contains(rec, tg.year) || natural)
+	yearDot := tg.yearDot && (slices.ContainsFunc(rec, func(w string) bool { return yearDotted(strings.TrimRight(w, ",;")) }) || natural)
 	// A month's name after its day in the form the language writes there ("1 stycznia", "1
 	// января"; in capitals where recorded wrote one so), unless recorded wrote it otherwise
 	// after a day ("2 maj 2027"): a calendar's "Grudzień 2026" has a day written so.
 	isOf := func(w string) bool {
 		b := bare(strings.TrimRight(w, ",;"))
-		return slices.ContainsFunc(tg.of[:], func(n string) bool { return n != "" && bare(n) == b })
+		return slices.ContainsFunc(tg.of[:], func(of string) bool {
+			return of != "" && slices.ContainsFunc(strings.Split(of, "|"), func(n string) bool { return bare(n) == b })
+		})
 	}
 	of, capOf := tg.of[0] != "", false
 	for i, w := range rec {
@@ -510,7 +542,7 @@ func inTongue(date, recorded string, tg *tongue) string {
 			case time.Month(m + 1).String():
 				w, isMonth = title(tg.months[m][0], capMonth)+tail, true
 				if of && afterDay && tg.of[m] != "" {
-					w = title(tg.of[m], capOf) + tail // 2 grudnia
+					w = title(short(tg.of[m]), capOf) + tail // 2 grudnia
 				}
 			case time.Month(m + 1).String()[:3]:
 				w, isMonth = title(short(tg.months[m][1]), capMonth)+tail, true
@@ -546,6 +578,9 @@ func inTongue(date, recorded string, tg *tongue) string {
 		}
 		if isMonth {
 			month = len(out)
+		}
+		if yearDot && number && len(core) == 4 && tail == "" {
+			w += "." // 2026.
 		}
 		out = append(out, w)
 		if year && number && len(core) == 4 && tail == "" {

@@ -677,7 +677,7 @@ func TestABannerClosedAsThePageLoadedIsOptional(t *testing.T) {
 		assert.False(t, w.Steps[1].Optional, c.Elements[0].Name)
 	}
 	for _, name := range []string{"Alles accepteren", "OK", "Zaakceptuj wszystkie", "Принять все", "Tümünü kabul et", "Hyväksy kaikki",
-		"Αποδοχή όλων", "すべて同意する", "全部接受", "모두 동의", "Přijmout vše"} {
+		"Αποδοχή όλων", "すべて同意する", "全部接受", "모두 동의", "Přijmout vše", "Prihvati sve", "Acceptă toate", "Terima semua", "Prijať všetko", "Приемам"} {
 		w, err := Record("Other", "", []Call{click("e3", name, true)})
 		require.NoError(t, err)
 		assert.True(t, w.Steps[1].Optional, name)
@@ -1198,6 +1198,9 @@ func TestADateIsWrittenInThePagesLanguage(t *testing.T) {
 		{"sv", "Wednesday 2 December 2026", "Friday 1 January 2027"},
 		{"sv", "2 december 2026", "1 januari 2027"},
 		{"da", "2. December 2026", "1. Januar 2027"}, // (Danish's day with its dot)
+		{"hr", "2. listopada 2026.", "1. siječnja 2027."},
+		{"hr", "listopad 2026.", "siječanj 2027."},
+		{"hr", "02.10.2026.", "01.01.2027."},
 	} {
 		w, err := Record("Reis", "", []Call{{Tool: "type", Args: json.RawMessage(`{"ref":"e1","text":"` + c.typed + `"}`), URL: form.URL, Seen: seen,
 			Elements: []tool.Element{{Ref: "e1", Role: "textbox", Name: "Datum", Origin: site(form.URL), Lang: strings.ToLower(c.lang[:min(2, len(c.lang))])}}}})
@@ -1209,6 +1212,20 @@ func TestADateIsWrittenInThePagesLanguage(t *testing.T) {
 	// A stay's last day typed so counts from its first.
 	from, days := after([]Param{{Name: "check_in", Default: "2 mag 2026", Lang: "it"}}, "5 mag 2026", "it")
 	assert.Equal(t, []any{"check_in", 3}, []any{from, days})
+	// Croatian's "listopad" is October, Polish's, Czech's and Ukrainian's November: the page's
+	// language tells, and so does Croatian's way of writing a day (its dots).
+	for _, c := range []struct {
+		value, lang string
+		month       time.Month
+	}{
+		{"2. listopada 2026.", "hr", time.October}, {"2. listopada 2026.", "", time.October},
+		{"2 listopada 2026", "", time.November}, {"2 listopada 2026", "pl", time.November}, {"2. listopadu 2026", "", time.November},
+		{"2 lis 2026", "hr", time.October}, {"2. studenog 2026.", "", time.November},
+	} {
+		var got time.Month
+		readings(c.value, c.lang, func(t time.Time, _ string) bool { got = t.Month(); return false })
+		assert.Equal(t, c.month, got, "%q on a page in %q", c.value, c.lang)
+	}
 }
 
 // A date typed a few days after the one before it (a stay's last day after its first) counts

@@ -135,6 +135,7 @@
   let covers = null; // opaque positioned elements that may hide what is under them
   let editors = null; // box -> field of the code editors on the page (editorField)
   let standIns = null; // drawn control -> the hidden <select> it stands for (selectFor)
+  let hovering; // the page's selectors of what shows a pointer only under the mouse (hoverPointer), once read
   const colors = new Map();
   // fresh forgets what was computed of the page's styles and layout (each read starts anew).
   function fresh() {
@@ -145,6 +146,7 @@
     covers = null;
     editors = null;
     standIns = null;
+    hovering = undefined;
   }
   function style(el) {
     let s = styles.get(el);
@@ -893,12 +895,57 @@
     return clean(el.title || "");
   }
 
+  // hoverPointer says whether the page's own style sheets give el the pointer cursor once the
+  // mouse is over it (".datepicker-cell:hover { cursor: pointer }", as vanillajs-datepicker
+  // draws its days): a person sees the hand as they reach it. Read from the sheets the page
+  // may read (not another site's), their rules whose selector says :hover, without it.
+  function hoverPointer(el) {
+    if (hovering === undefined) {
+      const found = [];
+      const read = (rules, depth) => {
+        for (const r of rules) {
+          if (found.length >= 200) return;
+          if (r.cssRules && depth < 4 && !(r instanceof CSSStyleRule)) read(r.cssRules, depth + 1); // (@media, @supports, @layer)
+          if (!(r instanceof CSSStyleRule) || r.style.cursor !== "pointer" || !r.selectorText.includes(":hover")) continue;
+          for (const one of r.selectorText.split(",")) {
+            if (!one.includes(":hover")) continue;
+            const sel = one.replaceAll(":hover", "").trim();
+            try {
+              if (sel) document.documentElement.matches(sel); // (left out when it is none without :hover: "::-webkit-scrollbar-thumb", ":not()")
+              if (sel) found.push(sel);
+            } catch {}
+          }
+        }
+      };
+      for (const sheet of document.styleSheets) {
+        try {
+          read(sheet.cssRules, 0);
+        } catch {} // (another site's sheet)
+      }
+      hovering = found.length ? found.join(",") : null;
+    }
+    if (!hovering) return false;
+    try {
+      return el.matches(hovering);
+    } catch {
+      return false;
+    }
+  }
+  // inRow says whether el is an item of a flex container laid out in a row.
+  function inRow(el) {
+    const p = parentOf(el);
+    if (!p || p.nodeType !== 1) return false;
+    const ps = style(p);
+    return /flex$/.test(ps.display) && !ps.flexDirection.startsWith("column");
+  }
   function pointerOnly(el) {
     // Apps often make divs clickable: the pointer cursor is the sign a person sees (a hand
     // that grabs, or arrows that move, for a thing dragged: a card, a file, a grip; not a map
     // or a canvas that takes half the page). Only the outermost element of such a region
-    // counts, and only if it is not inside a control.
-    const cursor = style(el).cursor;
+    // counts, and only if it is not inside a control. A pointer shown only under the mouse
+    // counts too (hoverPointer).
+    let cursor = style(el).cursor;
+    if (cursor !== "pointer" && hoverPointer(el)) cursor = "pointer";
     if (cursor !== "pointer" && !((cursor === "grab" || cursor === "move") && (() => { const b = el.getBoundingClientRect(); return b.width * b.height < (innerWidth * innerHeight) / 4; })())) return false;
     const p = parentOf(el);
     if (p && p.nodeType === 1 && style(p).cursor === cursor) return false;
@@ -1192,6 +1239,9 @@
       const inline = s.display.startsWith("inline") && !/^(heading|paragraph|listitem|list|table|row)$/.test(role);
       if (!role && !act && !(room && kids.length)) {
         if (inline || kids.length === 0) return kids;
+        // A few words in a box of a flex row sit on the row's line, beside its other boxes, as
+        // inline text does (air-datepicker's title: "December," and its year in an <i>).
+        if (kids.every((k) => typeof k === "string") && clean(kids.join("")).length <= 60 && inRow(el)) return [" ", ...kids, " "];
         return [{ group: 1, kids }];
       }
       const node = { role: role || (act ? "generic" : "scrollable") };

@@ -462,6 +462,16 @@ func (w *writer) node(n *Node, depth int) {
 		w.line(depth, label)
 		return
 	}
+	// A nameless clickable box that shows a few words is said by them, as one in a line of
+	// text is (Said): `clickable "1" [e9]`, a day of air-datepicker's calendar.
+	if n.Inline != 1 && n.Name == "" {
+		if said := n.Said(); said != "" {
+			cp := *n
+			cp.Name, cp.Kids = said, nil
+			w.line(depth, w.label(&cp))
+			return
+		}
+	}
 	// A table row whose cells each fit on a line is one line: cells between bars.
 	if n.Role == "row" {
 		if cells, ok := w.cells(n.Kids); ok {
@@ -552,17 +562,25 @@ func (w *writer) inlineLabel(n *Node) string {
 
 // Said is the name the snapshot writes n by: its name, or, for a nameless element that sits in
 // a line of text (a clickable span, a file tile a page lets people drag), the words it shows,
-// which the line would otherwise lose. A workflow finds it again by the same.
+// which the line would otherwise lose, as for a nameless clickable box that shows only words
+// (air-datepicker's days: `clickable [e9]: 1`). A workflow finds it again by the same.
 func (n *Node) Said() string {
-	if n.Name != "" || n.Inline != 1 || n.Group != 0 || !inlineLeaf(n) {
+	if n.Name != "" || n.Inline != 1 && n.Role != "generic" || n.Group != 0 || !inlineLeaf(n) {
 		return n.Name
 	}
 	var parts []string
 	for _, k := range n.Kids {
 		parts = append(parts, k.Text)
 	}
-	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+	s := strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+	if n.Inline != 1 && (n.Ref == "" || len(s) > maxSaid) {
+		return "" // (a box's text of more than a few words is its text, not its name)
+	}
+	return s
 }
+
+// maxSaid bounds the words a nameless clickable box is said by (Said).
+const maxSaid = 80
 
 // label is an element in a few words: role, name, ref, state.
 func (w *writer) label(n *Node) string {

@@ -206,6 +206,19 @@ func TestLongTextsAreShortenedInAPageSnapshot(t *testing.T) {
 	assert.Equal(t, len(refsIn(part)), len(refsIn(page)), "no control lost")
 }
 
+// A nameless clickable box that shows a few words is said by them, as a link is by its own
+// (`clickable "1" [e2]`, a day of air-datepicker's calendar), on its line or in a line of
+// text; one that shows many is its text, and a box without a ref says nothing.
+func TestANamelessClickableIsSaidByItsFewWords(t *testing.T) {
+	box := func(ref, text string) *Node { return &Node{Role: "generic", Ref: ref, Kids: []Item{{Text: text}}} }
+	long := strings.Repeat("many words ", 10)
+	s := &Snap{URL: "https://a.test/", Tree: []Item{{Node: box("e1", "1")}, {Node: box("e2", long)}, {Node: &Node{Role: "generic", Kids: []Item{{Text: "2"}}}}}}
+	page := Format(s, SnapOptions{})
+	assert.Contains(t, page, "\nclickable \"1\" [e1]\n")
+	assert.Contains(t, page, "\nclickable [e2]: many words")
+	assert.Equal(t, []string{"1", "", ""}, []string{s.Tree[0].Said(), s.Tree[1].Said(), s.Tree[2].Said()})
+}
+
 // A box the page scrolls inside says so, and how far it goes each way (sideways too: a strip of
 // cards), in screens of its own.
 func TestBoxesThatScrollSayHowFar(t *testing.T) {

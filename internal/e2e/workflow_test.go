@@ -1319,6 +1319,45 @@ func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 	}
 }
 
+// The calendars of widget libraries as sites use them, unmodified (vendor-pickers.html): air-
+// datepicker's days and arrows are divs with the pointer cursor and its title "December, 2026"
+// is split by an <i>; vanillajs-datepicker's days are spans that show the pointer only under
+// the mouse, under a head row of the days' names in one flex line; Pikaday's are buttons. A day
+// the agent chose on each is the run's day at a replay, 40 days on, in the month it falls in.
+func TestAReplayChoosesTheDayOnWidgetLibrariesCalendars(t *testing.T) {
+	for _, c := range []struct{ kind, role string }{{"air", "clickable"}, {"vanilla", "clickable"}, {"pika", "button"}} {
+		t.Run(c.kind, func(t *testing.T) {
+			site := testkit.NewSite(t)
+			today := time.Now()
+			p := &plan{steps: []step{
+				calls(call("snapshot", nil)),
+				clickOn(t, `textbox "Visit date"`),
+				calls(call("snapshot", nil)),
+				clickOn(t, c.role+` "`+strconv.Itoa(today.Day())+`"`),
+				clickOn(t, `button "Book"`),
+			}}
+			panel, _, m := p.runOn(t, site, "vendor-pickers.html?kind="+c.kind, "book a visit for today")
+			Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
+			if got := site.Forms()[0].Get("visit"); got != today.Format("2006-01-02") {
+				t.Fatalf("the agent booked %q", got)
+			}
+			steps := saveWorkflow(t, panel, "Book a visit")
+			if len(steps) != 4 || !strings.HasSuffix(steps[2], "(the day of {{date}} on its calendar)") {
+				t.Fatalf("the workflow's steps: %q", steps)
+			}
+			m.Close()
+			want := today.AddDate(0, 0, 40)
+			if last := replayFromView(t, panel, map[string]string{"date": "{{today+40}}"}, false); !strings.Contains(last, "ran all 4 steps") {
+				t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+			}
+			// (Counted from the day the replay began, or from the next if it ended past midnight.)
+			if f := site.Forms(); len(f) != 2 || f[1].Get("visit") != want.Format("2006-01-02") && f[1].Get("visit") != want.AddDate(0, 0, 1).Format("2006-01-02") {
+				t.Errorf("the forms: %v (wanted %s)", f, want.Format("2006-01-02"))
+			}
+		})
+	}
+}
+
 // A date typed in words on a page that says its language (<html lang="nl">) is written in that
 // language at a run: "15 november 2026" (Chrome's own Dutch and Swedish, November's name being
 // English too) typed by the agent, the replay for a day in January types "10 januari 2027", as

@@ -338,6 +338,7 @@ func calendarMonth(snapshot, ref string) (label, layout string, month time.Time,
 	lines := strings.Split(snapshot[:at], "\n")
 	from = at
 	grid := false
+	week := 0 // lines between that name a day of the week (a calendar's head drawn without a grid: Su, Mo…)
 	for i := len(lines) - 1; i >= 0 && i >= len(lines)-400; i-- {
 		from -= len(lines[i])
 		if i < len(lines)-1 {
@@ -354,9 +355,27 @@ func calendarMonth(snapshot, ref string) (label, layout string, month time.Time,
 				return "", "", time.Time{}, 0, false
 			}
 		}
-		grid = grid || gridLine(lines[i])
+		week += weekdays(lines[i])
+		grid = grid || gridLine(lines[i]) || week >= 5
 	}
 	return "", "", time.Time{}, 0, false
+}
+
+// weekdays is how many names of days of the week a line of a snapshot's text writes when it
+// writes only those, as a calendar's head does (Su, Mo, lun.; "Su Mo Tu We Th Fr Sa" on a line
+// of their own; not a month's name), or 0.
+func weekdays(line string) int {
+	s := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "- "))
+	if s == "" || len(s) > 120 || strings.ContainsAny(s, "[:\"0123456789") {
+		return 0
+	}
+	words := strings.Fields(s)
+	for _, w := range words {
+		if _, ok := monthNamed(w); ok || !calendarWords(w) {
+			return 0
+		}
+	}
+	return len(words)
 }
 
 // dayCell is an element of a calendar's grid named by a day's number, at pos in the text, in

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,6 +78,9 @@ func clickOnIn(t *testing.T, name string, s *tool.Snap, label, lang string) *Wor
 	ref := refOf(t, s, label)
 	role, quoted, _ := strings.Cut(label, " ")
 	text, _ := strconv.Unquote(quoted)
+	if role == "clickable" {
+		role = "generic" // (as the page says it; the snapshot writes it so)
+	}
 	w, err := Record(name, "", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"` + ref + `"}`), URL: s.URL, Seen: tool.Format(s, tool.SnapOptions{}),
 		Elements: []tool.Element{{Ref: ref, Role: role, Name: text, Origin: site(s.URL), Lang: lang}}}})
 	require.NoError(t, err)
@@ -107,6 +111,7 @@ type pages struct {
 	lang                 string // it writes its month and its Prev and Next in this language (jQuery UI's words), not English
 	mui                  bool   // it is drawn as MUI's DateCalendar (muiCalendar)
 	bootstrap            bool   // it is drawn as Bootstrap's datepicker (bootstrapCalendar)
+	gridless             int    // it is drawn without a grid, as air-datepicker draws it (1) or vanillajs-datepicker (2) (gridlessCalendar)
 	calls, asides        []string
 }
 
@@ -135,6 +140,35 @@ func muiCalendar(month time.Time) *tool.Snap {
 	}
 	grid.Kids = append(grid.Kids, tool.Item{Node: row})
 	return &tool.Snap{URL: "https://party.test/", Tree: append(tree, tool.Item{Node: grid})}
+}
+
+// gridlessCalendar is month as air-datepicker draws it: no table, nor grid: nameless boxes the
+// pointer clicks, its arrows told by what its code calls them and its title between, the names
+// of the days of the week on lines of their own (or, as vanillajs-datepicker lays them in a
+// flex row, on one: oneLine), then its days, from the month before's last to the next's first,
+// each a box that shows only its number.
+func gridlessCalendar(month time.Time, oneLine bool) *tool.Snap {
+	ref := 0
+	next := func() string { ref++; return fmt.Sprintf("e%d", ref) }
+	tree := []tool.Item{{Node: &tool.Node{Role: "textbox", Name: "Visit date", Ref: next()}},
+		{Node: &tool.Node{Role: "navigation", Ref: next(), Kids: []tool.Item{{Node: &tool.Node{Role: "generic", Hint: "prev", Ref: next()}},
+			{Node: &tool.Node{Role: "generic", Ref: next(), Kids: []tool.Item{{Text: month.Format("January,")}, {Text: month.Format("2006")}}}},
+			{Node: &tool.Node{Role: "generic", Hint: "next", Ref: next()}}}}}}
+	names := []string{"Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"}
+	if oneLine {
+		tree = append(tree, tool.Item{Text: strings.Join(names, " ")})
+	} else {
+		for _, n := range names {
+			tree = append(tree, tool.Item{Node: &tool.Node{Group: 1, Kids: []tool.Item{{Text: n}}}})
+		}
+	}
+	first := time.Date(month.Year(), month.Month(), 1, 12, 0, 0, 0, time.UTC)
+	day := first.AddDate(0, 0, -int(first.Weekday()))
+	for range 42 {
+		tree = append(tree, tool.Item{Node: &tool.Node{Role: "generic", Ref: next(), Kids: []tool.Item{{Text: fmt.Sprint(day.Day())}}}})
+		day = day.AddDate(0, 0, 1)
+	}
+	return &tool.Snap{URL: "https://visit.test/", Tree: tree}
 }
 
 // namedCalendar is a calendar of month whose days are buttons named with their dates, as
@@ -183,6 +217,9 @@ func (p *pages) snap() *tool.Snap {
 	if p.mui {
 		return muiCalendar(p.month)
 	}
+	if p.gridless > 0 {
+		return gridlessCalendar(p.month, p.gridless == 2)
+	}
 	s := calendar(p.month, p.others, p.wizard)
 	if p.lang != "" {
 		head := s.Tree[len(s.Tree)-1].Kids
@@ -222,8 +259,12 @@ func (p *pages) runner(w *Workflow, values map[string]string) *Runner {
 			var a struct{ Ref string }
 			_ = json.Unmarshal(args, &a)
 			s := p.snap()
+			gridlessNext := "-"
+			if p.gridless > 0 {
+				gridlessNext = "e5" // (its arrow told by its code's "next")
+			}
 			switch a.Ref {
-			case refOf2(s, `clickable "`+turnNames[p.lang][1]+`"`), refOf2(s, `button "Next month"`), refOf2(s, `columnheader "»"`):
+			case refOf2(s, `clickable "`+turnNames[p.lang][1]+`"`), refOf2(s, `button "Next month"`), refOf2(s, `columnheader "»"`), gridlessNext:
 				p.month = p.month.AddDate(0, 1, 0)
 			case refOf2(s, `clickable "`+turnNames[p.lang][0]+`"`), refOf2(s, `button "Previous month"`):
 				p.month = p.month.AddDate(0, -1, 0)
@@ -531,6 +572,35 @@ func TestADayOfABootstrapCalendarFollowsTheRunsDate(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(p.calls[1]), &got))
 	d, _ := dateOfDay(jseen, got.Ref, "cell", 3, "")
 	assert.Equal(t, "January 3, 2027", d, "the 3 it clicked is January's")
+}
+
+// A calendar drawn without a grid (air-datepicker's, vanillajs-datepicker's) is one all the
+// same where the names of the days of the week stand between its month and its days: a day
+// chosen there is the run's, a month or two on, and one of the month before drawn in its first
+// row is that month's.
+func TestADayOfACalendarWithoutAGridFollowsTheRunsDate(t *testing.T) {
+	dec := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	for _, oneLine := range []bool{false, true} {
+		s := gridlessCalendar(dec, oneLine)
+		seen := tool.Format(s, tool.SnapOptions{})
+		w := clickOn(t, "Visit", s, `clickable "2"`)
+		require.Equal(t, []Param{{Name: "date", Label: "date", Default: "December 2, 2026"}}, w.Params, seen)
+		assert.Equal(t, "click generic “2” (the day of {{date}} on its calendar)", w.Steps[1].What)
+		assert.Equal(t, "November 29, 2026", clickOn(t, "Visit", s, `clickable "29"`).Params[0].Default, "the first row's 29: November's")
+		p := &pages{month: dec, gridless: 1 + map[bool]int{true: 1}[oneLine]}
+		require.Nil(t, p.runner(w, map[string]string{"date": "January 5, 2027"}).Run(context.Background(), 0))
+		assert.Equal(t, []string{`click {"ref":"e5"}`}, p.asides, "its next arrow")
+		jan := tool.Format(gridlessCalendar(p.month, oneLine), tool.SnapOptions{})
+		var got struct{ Ref string }
+		require.NoError(t, json.Unmarshal([]byte(p.calls[1]), &got))
+		d, _ := dateOfDay(jan, got.Ref, "clickable", 5, "")
+		assert.Equal(t, "January 5, 2027", d)
+	}
+	// Without the days' names, a month above boxes named by numbers is no calendar.
+	s := gridlessCalendar(dec, true)
+	s.Tree = slices.Delete(s.Tree, 2, 3)
+	w := clickOn(t, "Visit", s, `clickable "2"`)
+	assert.Empty(t, w.Params)
 }
 
 // A calendar's head that chooses its month and year from lists (jQuery UI's changeMonth and

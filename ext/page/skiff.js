@@ -135,7 +135,7 @@
   let covers = null; // opaque positioned elements that may hide what is under them
   let editors = null; // box -> field of the code editors on the page (editorField)
   let standIns = null; // drawn control -> the hidden <select> it stands for (selectFor)
-  let hovering; // the page's selectors of what shows a pointer only under the mouse (hoverPointer), once read
+  let hovering; // what the page's style sheets show a pointer over only under the mouse (hoverPointer), once read
   const colors = new Map();
   // fresh forgets what was computed of the page's styles and layout (each read starts anew).
   function fresh() {
@@ -922,14 +922,11 @@
           read(sheet.cssRules, 0);
         } catch {} // (another site's sheet)
       }
-      hovering = found.length ? found.join(",") : null;
+      // (The elements they select, found at once: the sheets of the document select none in a
+      // shadow tree.)
+      hovering = new Set(found.length ? document.querySelectorAll(found.join(",")) : []);
     }
-    if (!hovering) return false;
-    try {
-      return el.matches(hovering);
-    } catch {
-      return false;
-    }
+    return hovering.has(el);
   }
   // inRow says whether el is an item of a flex container laid out in a row.
   function inRow(el) {

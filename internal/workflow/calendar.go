@@ -76,7 +76,10 @@ func monthOfLine(line string) (month time.Time, label, layout string, ok bool) {
 		tries = append(tries, rest)
 	}
 	// Every name the line writes (a table's head row: `clickable "«" | clickable "December
-	// 2026" | clickable "»"`, as Bootstrap's datepicker draws it).
+	// 2026" | clickable "»"`, as Bootstrap's datepicker draws it), and the names together: a
+	// month and a year each a button of its own (`button "Dec" [e5] button "2026" [e6]`, as
+	// Ant Design's calendar draws them).
+	names := 0
 	for rest := s; ; {
 		i := strings.IndexByte(rest, '"')
 		if i < 0 {
@@ -88,8 +91,12 @@ func monthOfLine(line string) (month time.Time, label, layout string, ok bool) {
 		}
 		if u, err := strconv.Unquote(q); err == nil {
 			tries = append(tries, u)
+			names++
 		}
 		rest = rest[i+len(q):]
+	}
+	if names > 1 {
+		tries = append(tries, strings.Join(tries[len(tries)-names:], " "))
 	}
 	// And what a cell of such a row writes after its ref (`columnheader [e2]: December 2026`).
 	for _, seg := range strings.Split(s, " | ") {

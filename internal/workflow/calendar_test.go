@@ -616,6 +616,11 @@ func TestACalendarsMonthInItsLists(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, []any{time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), "Dec 2026", "Jan 2006"}, []any{m, label, layout})
 
+	// A month and its year each a button of its own (Ant Design's).
+	m, label, layout, ok = monthOfLine(`  button "Dec" [e5] button "2026" [e6]`)
+	require.True(t, ok)
+	assert.Equal(t, []any{time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), "Dec 2026", "Jan 2006"}, []any{m, label, layout})
+
 	fr := `combobox "Mois" [e7] value="déc." combobox "Année" [e8] value="2026"`
 	l, ok = monthLists(fr)
 	require.True(t, ok)

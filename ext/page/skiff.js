@@ -1417,6 +1417,7 @@
   // first class made of words ("page-search__search-button", "menu_btn"); "" when there is
   // none (generated ids and utility classes say nothing, nor does the page itself).
   const wordy = /^(?=.{4,40}$)[a-z]+(?:[-_:.]+[a-z]+|[A-Z][a-z]+)+$/;
+  const way = /(^|[-_:.])(next|prev|previous|left|right|forward|back|backward)([-_:.]|$)/i;
   const iconClass = /^(?:fa[srlbdk]?|bi|icon|icons|glyphicon|mdi|ti|ion|octicon|lucide|feather|gg|ri|la|las|bx|bxs)-([a-z][a-z-]{1,30})$/;
   const generic = /^(?:btn|button|icon|js|ui|is|has|c|o|u|l)$/;
   function codeName(el) {
@@ -1435,8 +1436,15 @@
       }
     }
     if (wordy.test(el.id)) return el.id;
-    for (const c of el.classList) if (wordy.test(c)) return c;
-    return "";
+    // (Of its classes, the one that says which way it goes before one its siblings share:
+    // js-datepicker's arrows are "qs-arrow qs-left" and "qs-arrow qs-right".)
+    let first = "";
+    for (const c of el.classList) {
+      if (!wordy.test(c)) continue;
+      if (way.test(c)) return c;
+      first ||= c;
+    }
+    return first;
   }
   // shortHref is where a link leads, as short as it is clear: its path on this site, its
   // whole address on another, at most 100 characters.

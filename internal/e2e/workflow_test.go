@@ -1324,10 +1324,11 @@ func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 // is split by an <i>; vanillajs-datepicker's days are spans that show the pointer only under
 // the mouse, under a head row of the days' names in one flex line; Pikaday's are buttons;
 // Litepicker's are boxes a keyboard reaches, its arrows nameless buttons its code calls
-// "button-next-month", its month and year two boxes of a flex row. A day
+// "button-next-month", its month and year two boxes of a flex row; js-datepicker's arrows are
+// told apart only by their classes, qs-left and qs-right. A day
 // the agent chose on each is the run's day at a replay, 40 days on, in the month it falls in.
 func TestAReplayChoosesTheDayOnWidgetLibrariesCalendars(t *testing.T) {
-	for _, c := range []struct{ kind, role string }{{"air", "clickable"}, {"vanilla", "clickable"}, {"pika", "button"}, {"lite", "clickable"}} {
+	for _, c := range []struct{ kind, role string }{{"air", "clickable"}, {"vanilla", "clickable"}, {"pika", "button"}, {"lite", "clickable"}, {"jsdp", "clickable"}} {
 		t.Run(c.kind, func(t *testing.T) {
 			site := testkit.NewSite(t)
 			today := time.Now()

@@ -771,5 +771,11 @@ func turns(name, hint string, next bool) bool {
 	if slices.Contains(words, n) || slices.Contains(words, strings.TrimSpace(strings.Trim(n, "<>«»‹›←→"))) {
 		return true
 	}
-	return n == "" && strings.Contains(strings.ToLower(hint), part)
+	// (or, without a name, what its code calls it: "next", "button-previous-month"; a
+	// calendar's arrow that points the way, "qs-right", "chevron-left")
+	h, way := strings.ToLower(hint), "left"
+	if next {
+		way = "right"
+	}
+	return n == "" && (strings.Contains(h, part) || strings.Contains(h, way))
 }

@@ -603,6 +603,18 @@ func TestADayOfACalendarWithoutAGridFollowsTheRunsDate(t *testing.T) {
 	assert.Empty(t, w.Params)
 }
 
+// A nameless control turns a calendar by what its code calls it: next or prev, or the way its
+// arrow points (js-datepicker's "qs-right", an icon's "chevron-left").
+func TestANamelessArrowTurnsByItsCodesName(t *testing.T) {
+	for _, c := range []struct {
+		hint       string
+		next, prev bool
+	}{{"next", true, false}, {"button-previous-month", false, true}, {"qs-right", true, false}, {"chevron-left", false, true}, {"qs-arrow", false, false}} {
+		assert.Equal(t, []bool{c.next, c.prev}, []bool{turns("", c.hint, true), turns("", c.hint, false)}, c.hint)
+	}
+	assert.False(t, turns("Pay right now", "qs-right", true), "a control with a name is told by it")
+}
+
 // A calendar's head that chooses its month and year from lists (jQuery UI's changeMonth and
 // changeYear) says the month it shows; the month is chosen by the option that names it.
 func TestACalendarsMonthInItsLists(t *testing.T) {

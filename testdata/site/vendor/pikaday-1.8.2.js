@@ -1,4 +1,4 @@
-/* pikaday 1.8.2 (npm pack pikaday@1.8.2, BSD/MIT), unmodified */
+/* pikaday 1.8.2 (npm pack pikaday@1.8.2, 0BSD or MIT), unmodified */
 /*!
  * Pikaday
  *

@@ -1414,7 +1414,8 @@
 
   // codeName is what a page's code calls a control that has no name: a test id, the action it
   // runs, its icon's name (data-icon, an SVG sprite's symbol, an icon font's class), its id or
-  // first class made of words ("page-search__search-button", "menu_btn"); "" when there is
+  // first class made of words ("page-search__search-button", "menu_btn"; one that says which way
+  // it goes before it: "qs-right"); "" when there is
   // none (generated ids and utility classes say nothing, nor does the page itself).
   const wordy = /^(?=.{4,40}$)[a-z]+(?:[-_:.]+[a-z]+|[A-Z][a-z]+)+$/;
   const way = /(^|[-_:.])(next|prev|previous|left|right|forward|back|backward)([-_:.]|$)/i;

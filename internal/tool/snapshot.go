@@ -562,8 +562,9 @@ func (w *writer) inlineLabel(n *Node) string {
 
 // Said is the name the snapshot writes n by: its name, or, for a nameless element that sits in
 // a line of text (a clickable span, a file tile a page lets people drag), the words it shows,
-// which the line would otherwise lose, as for a nameless clickable box that shows only words
-// (air-datepicker's days: `clickable [e9]: 1`). A workflow finds it again by the same.
+// which the line would otherwise lose, and for a nameless clickable box that shows only a few
+// words (air-datepicker's days, written `clickable "1" [e9]`). A workflow finds it again by the
+// same.
 func (n *Node) Said() string {
 	if n.Name != "" || n.Inline != 1 && n.Role != "generic" || n.Group != 0 || !inlineLeaf(n) {
 		return n.Name

@@ -1302,20 +1302,27 @@ func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 				t.Errorf("the run's form: %q (wanted %s)", form, want)
 			}
 			m.Close()
-			want := today.AddDate(0, 0, 40)
-			if last := replayFromView(t, panel, map[string]string{"date": "{{today+40}}"}, false); !strings.Contains(last, "ran all 4 steps") {
-				t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
-			}
-			// (Counted from the day the replay began, or from the next if it ended past midnight.)
-			if f := site.Forms(); len(f) != 2 || f[1].Get("visit") != want.Format("2006-01-02") && f[1].Get("visit") != want.AddDate(0, 0, 1).Format("2006-01-02") {
-				t.Errorf("the forms: %v (wanted %s)", f, want.Format("2006-01-02"))
-			}
+			replaysForTheDay40On(t, panel, site, today)
 			if cards := cardsString(toolCards(t, panel)); selects && !strings.Contains(cards, `in combobox “Select month”`) && !strings.Contains(cards, `in combobox “Select year”`) {
 				t.Errorf("no card shows the choice of the month in its list: %s", cards)
 			} else if !selects && !strings.Contains(cards, `click link “`+next[lang]+`”`) {
 				t.Errorf("no card shows the turn of the month: %s", cards)
 			}
 		})
+	}
+}
+
+// replaysForTheDay40On replays the workflow a booking of a visit on today was saved as for
+// {{today+40}}, with no model, and checks it ran to its end and sent that day (or the next, if
+// it ended past midnight) as the form's visit.
+func replaysForTheDay40On(t *testing.T, panel context.Context, site *testkit.Site, today time.Time) {
+	t.Helper()
+	want := today.AddDate(0, 0, 40)
+	if last := replayFromView(t, panel, map[string]string{"date": "{{today+40}}"}, false); !strings.Contains(last, "ran all 4 steps") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	if f := site.Forms(); len(f) != 2 || f[1].Get("visit") != want.Format("2006-01-02") && f[1].Get("visit") != want.AddDate(0, 0, 1).Format("2006-01-02") {
+		t.Errorf("the forms: %v (wanted %s)", f, want.Format("2006-01-02"))
 	}
 }
 
@@ -1349,14 +1356,7 @@ func TestAReplayChoosesTheDayOnWidgetLibrariesCalendars(t *testing.T) {
 				t.Fatalf("the workflow's steps: %q", steps)
 			}
 			m.Close()
-			want := today.AddDate(0, 0, 40)
-			if last := replayFromView(t, panel, map[string]string{"date": "{{today+40}}"}, false); !strings.Contains(last, "ran all 4 steps") {
-				t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
-			}
-			// (Counted from the day the replay began, or from the next if it ended past midnight.)
-			if f := site.Forms(); len(f) != 2 || f[1].Get("visit") != want.Format("2006-01-02") && f[1].Get("visit") != want.AddDate(0, 0, 1).Format("2006-01-02") {
-				t.Errorf("the forms: %v (wanted %s)", f, want.Format("2006-01-02"))
-			}
+			replaysForTheDay40On(t, panel, site, today)
 		})
 	}
 }

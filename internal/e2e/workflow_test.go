@@ -1332,10 +1332,11 @@ func replaysForTheDay40On(t *testing.T, panel context.Context, site *testkit.Sit
 // the mouse, under a head row of the days' names in one flex line; Pikaday's are buttons;
 // Litepicker's are boxes a keyboard reaches, its arrows nameless buttons its code calls
 // "button-next-month", its month and year two boxes of a flex row; js-datepicker's arrows are
-// told apart only by their classes, qs-left and qs-right. A day
+// told apart only by their classes, qs-left and qs-right; Tempus Dominus writes its month
+// "December 26", its year in two figures. A day
 // the agent chose on each is the run's day at a replay, 40 days on, in the month it falls in.
 func TestAReplayChoosesTheDayOnWidgetLibrariesCalendars(t *testing.T) {
-	for _, c := range []struct{ kind, role string }{{"air", "clickable"}, {"vanilla", "clickable"}, {"pika", "button"}, {"lite", "clickable"}, {"jsdp", "clickable"}} {
+	for _, c := range []struct{ kind, role string }{{"air", "clickable"}, {"vanilla", "clickable"}, {"pika", "button"}, {"lite", "clickable"}, {"jsdp", "clickable"}, {"tempus", "clickable"}} {
 		t.Run(c.kind, func(t *testing.T) {
 			site := testkit.NewSite(t)
 			today := time.Now()

@@ -39,6 +39,11 @@ func dayNumber(name string) (int, bool) {
 	return n, true
 }
 
+// shortYearLayouts are the ways a calendar writes its month with its year in two figures
+// (Tempus Dominus' "December 26"), read only where a calendar is sure to be (monthOfLineAs): a
+// date without its year is written so too.
+var shortYearLayouts = []string{"January 06", "Jan 06"}
+
 // monthIn reads s as a month a calendar shows, and the way it is written.
 func monthIn(s string) (time.Time, string, bool) {
 	s = strings.Join(strings.Fields(s), " ")
@@ -67,7 +72,13 @@ func monthIn(s string) (time.Time, string, bool) {
 // monthOfLine is the month a line of a snapshot's text writes (its text, its heading's or an
 // element's name: `grid "December 2026" [e4]:`), the words it is written with, and the way.
 func monthOfLine(line string) (month time.Time, label, layout string, ok bool) {
-	if !hasYear(line) {
+	return monthOfLineAs(line, false)
+}
+
+// monthOfLineAs is monthOfLine, or with short, the month a line writes with its year in two
+// figures (shortYearLayouts).
+func monthOfLineAs(line string, short bool) (month time.Time, label, layout string, ok bool) {
+	if !short && !hasYear(line) {
 		return time.Time{}, "", "", false // (most lines: read fast)
 	}
 	s := strings.TrimPrefix(strings.TrimSpace(line), "- ")
@@ -105,9 +116,25 @@ func monthOfLine(line string) (month time.Time, label, layout string, ok bool) {
 		}
 	}
 	for _, t := range tries {
+		if short {
+			t = strings.Join(strings.Fields(t), " ")
+			if f := strings.Fields(t); len(f) != 2 || len(f[1]) != 2 || !digits(f[1]) {
+				continue
+			}
+			en, _ := english(t)
+			for _, l := range shortYearLayouts {
+				if m, err := time.Parse(l, en); err == nil {
+					return m, t, l, true
+				}
+			}
+			continue
+		}
 		if m, l, ok := monthIn(t); ok {
 			return m, strings.Join(strings.Fields(t), " "), l, true
 		}
+	}
+	if short {
+		return time.Time{}, "", "", false
 	}
 	// A month and a year chosen from lists: written as its month's list writes it, and the year.
 	if lists, ok := monthLists(line); ok {
@@ -357,6 +384,12 @@ func calendarMonth(snapshot, ref string) (label, layout string, month time.Time,
 			}
 			return l, lay, m, from, true
 		}
+		// (its year in two figures, where the days' names or a grid stand between: "December 26")
+		if grid {
+			if m, l, lay, ok := monthOfLineAs(lines[i], true); ok {
+				return l, lay, m, from, true
+			}
+		}
 		if i < len(lines)-1 {
 			if _, ok := heading(lines[i]); ok {
 				return "", "", time.Time{}, 0, false
@@ -476,6 +509,11 @@ var (
 func (m *Matcher) day(t Target, frame string) (string, error) {
 	m.read()
 	_, _, layout, ok := monthOfLine(t.Month)
+	short := false
+	if !ok {
+		_, _, layout, ok = monthOfLineAs(t.Month, true)
+		short = ok
+	}
 	if !ok {
 		return "", &Miss{Target: t, Why: sayNoMonth.With(t.Month).English(), Says: sayNoMonth.With(t.Month)}
 	}
@@ -492,7 +530,7 @@ func (m *Matcher) day(t Target, frame string) (string, error) {
 		if end < 0 {
 			end = len(m.text) - start
 		}
-		if mo, _, l, ok := monthOfLine(m.text[start : start+end]); ok && l == layout {
+		if mo, _, l, ok := monthOfLineAs(m.text[start:start+end], short); ok && l == layout {
 			marks, shown = append(marks, start), append(shown, mo)
 		}
 		start += end + 1

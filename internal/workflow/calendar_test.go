@@ -603,6 +603,22 @@ func TestADayOfACalendarWithoutAGridFollowsTheRunsDate(t *testing.T) {
 	assert.Empty(t, w.Params)
 }
 
+// A calendar that writes its year in two figures over its days (Tempus Dominus' "December 26")
+// shows that month where the days' names stand between; elsewhere "December 26" is a date
+// without its year, not a month.
+func TestACalendarsMonthWithItsYearInTwoFigures(t *testing.T) {
+	head := "clickable \"Previous Month\" [e3]\nclickable \"Select Month\" [e4]: December 26\nclickable \"Next Month\" [e5]\n"
+	days := "clickable \"29\" [e6]\nclickable \"30\" [e7]\nclickable \"1\" [e8]\nclickable \"2\" [e9]\n"
+	d, label := dateOfDay(head+"Sun\nMon\nTue\nWed\nThu\nFri\nSat\n"+days, "e9", "clickable", 2, "")
+	assert.Equal(t, []string{"December 2, 2026", "December 26"}, []string{d, label})
+	d, _ = dateOfDay(head+"Sun\nMon\nTue\nWed\nThu\nFri\nSat\n"+days, "e6", "clickable", 29, "")
+	assert.Equal(t, "November 29, 2026", d)
+	d, _ = dateOfDay(head+days, "e9", "clickable", 2, "")
+	assert.Empty(t, d, "no days' names between: no calendar")
+	_, _, _, ok := monthOfLine("clickable \"Select Month\" [e4]: December 26")
+	assert.False(t, ok, "not a month where a calendar is not sure to be")
+}
+
 // A nameless control turns a calendar by what its code calls it: next or prev, or the way its
 // arrow points (js-datepicker's "qs-right", an icon's "chevron-left").
 func TestANamelessArrowTurnsByItsCodesName(t *testing.T) {

@@ -501,6 +501,13 @@ func TestADateInOtherLanguagesIsCountedAndWrittenSo(t *testing.T) {
 	assert.Equal(t, []any{4, true}, []any{n, ok}, "a Polish day, with its month's name after a day and short")
 	assert.Equal(t, "miércoles, 2 de diciembre de 2026", dateIn("Elegir miércoles, 2 de diciembre de 2026 como fecha"))
 	assert.Equal(t, "Mittwoch, 2. Dezember 2026", dateIn("Mittwoch, 2. Dezember 2026 auswählen"))
+	// Marks a word is read without (bare) but for the words English and Turkish share ("paz"):
+	// Polish's "paź" is October's, Czech's "čvc" July's.
+	for v, want := range map[string]string{"2 paź 2026": "2 Oct 2026", "2. čvc 2026": "2 Jul 2026", "2 PAŹ 2026": "2 Oct 2026"} {
+		en, tg := english(v)
+		assert.Equal(t, want, en, v)
+		assert.NotNil(t, tg, v)
+	}
 	n, ok = daysAfter("2. Dezember 2026", "05.12.2026", "")
 	assert.Equal(t, []any{3, true}, []any{n, ok}, "a German day in words and in figures")
 	for _, no := range []string{"Sold out 2026", "Set 2026", "2 years ago 2026", "Dom 2026", "Sie haben 2 Karten für 2026",

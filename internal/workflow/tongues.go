@@ -167,21 +167,7 @@ func bare(w string) string {
 	}
 	var b strings.Builder
 	for _, r := range w {
-		switch {
-		case strings.ContainsRune("áàâãä", r):
-			r = 'a'
-		case strings.ContainsRune("éèêë", r):
-			r = 'e'
-		case strings.ContainsRune("íìîï", r):
-			r = 'i'
-		case strings.ContainsRune("óòôõö", r):
-			r = 'o'
-		case strings.ContainsRune("úùûü", r):
-			r = 'u'
-		case r == 'ç':
-			r = 'c'
-		}
-		b.WriteRune(r)
+		b.WriteRune(unmarked(r))
 	}
 	return b.String()
 }
@@ -282,7 +268,7 @@ func english(s string) (string, *tongue) {
 				}
 			}
 		}
-		if len(b) < 3 || slices.Contains(notEvidence[:], b) {
+		if len(b) < 3 || slices.Contains(notEvidence[:], strings.TrimSuffix(strings.ToLower(core), ".")) {
 			continue
 		}
 		if en[strings.TrimSuffix(strings.ToLower(core), ".")] {

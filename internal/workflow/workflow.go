@@ -420,6 +420,19 @@ var (
 	greekMarks = [...][2]string{{"ά", "a"}, {"έ", "e"}, {"ή", "i"}, {"ί", "i"}, {"ϊ", "i"}, {"ΐ", "i"}, {"ό", "o"}, {"ύ", "y"}, {"ϋ", "y"}, {"ΰ", "y"}, {"ώ", "o"}}
 )
 
+// unmarked is r, a small Latin letter, without its marks ("é" is "e", "ł" "l"), or r.
+func unmarked(r rune) rune {
+	if r < utf8.RuneSelf {
+		return r
+	}
+	for i, g := range latinMarked {
+		if strings.ContainsRune(g, r) {
+			return rune(latinBare[i][0])
+		}
+	}
+	return r
+}
+
 // latinOf is r, a small letter, as latin writes it.
 func latinOf(r rune) string {
 	switch {
@@ -450,10 +463,8 @@ func latinOf(r rune) string {
 	case 'ґ':
 		return "g"
 	}
-	for i, g := range latinMarked {
-		if strings.ContainsRune(g, r) {
-			return latinBare[i]
-		}
+	if u := unmarked(r); u != r {
+		return string(u)
 	}
 	for _, m := range greekMarks {
 		if string(r) == m[0] {

@@ -1265,23 +1265,7 @@ func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 		lang, selects := strings.CutSuffix(variant, "&selects=1")
 		t.Run(strings.ReplaceAll(variant, "&selects=1", "/lists"), func(t *testing.T) {
 			site := testkit.NewSite(t)
-			today := time.Now()
-			p := &plan{steps: []step{
-				calls(call("snapshot", nil)),
-				clickOn(t, `textbox "Visit date"`),
-				calls(call("snapshot", nil)),
-				clickOn(t, `link "`+strconv.Itoa(today.Day())+`"`),
-				clickOn(t, `button "Book"`),
-			}}
-			panel, _, m := p.runOn(t, site, "day-picker.html?lang="+variant, "book a visit for today")
-			Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
-			if got := site.Forms()[0].Get("visit"); got != today.Format("2006-01-02") {
-				t.Fatalf("the agent booked %q", got)
-			}
-			steps := saveWorkflow(t, panel, "Book a visit")
-			if len(steps) != 4 || steps[2] != "click link “"+strconv.Itoa(today.Day())+"” (the day of {{date}} on its calendar)" {
-				t.Fatalf("the workflow's steps: %q", steps)
-			}
+			panel, m, today := bookTodayOn(t, site, "day-picker.html?lang="+variant, "link")
 			// The date is kept as the calendar writes it: "1 décembre 2026" in French.
 			form := JS[string](t, panel, `skiffTest.call("workflow.list").then(l => l[0].params.map(p => p.name + "=" + p.default + " ").join(""))`)
 			if written, ok := map[string]string{"ja": "2006年1月2日", "ko": "2006년 1월 2일", "zh-CN": "2006年1月2日"}[lang]; ok {
@@ -1312,6 +1296,32 @@ func TestAReplayTurnsTheCalendarToTheRunsMonth(t *testing.T) {
 	}
 }
 
+// bookTodayOn has the agent book a visit for today on page: it opens the calendar under "Visit
+// date", clicks today's day (an element of role named by its number), then Book; the form must
+// send today, and the run is saved as a workflow whose day step follows its calendar.
+func bookTodayOn(t *testing.T, site *testkit.Site, page, role string) (context.Context, *testkit.Model, time.Time) {
+	t.Helper()
+	today := time.Now()
+	day := strconv.Itoa(today.Day())
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		clickOn(t, `textbox "Visit date"`),
+		calls(call("snapshot", nil)),
+		clickOn(t, role+` "`+day+`"`),
+		clickOn(t, `button "Book"`),
+	}}
+	panel, _, m := p.runOn(t, site, page, "book a visit for today")
+	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
+	if got := site.Forms()[0].Get("visit"); got != today.Format("2006-01-02") {
+		t.Fatalf("the agent booked %q", got)
+	}
+	steps := saveWorkflow(t, panel, "Book a visit")
+	if len(steps) != 4 || !strings.HasPrefix(steps[2], "click ") || !strings.HasSuffix(steps[2], "“"+day+"” (the day of {{date}} on its calendar)") {
+		t.Fatalf("the workflow's steps: %q", steps)
+	}
+	return panel, m, today
+}
+
 // replaysForTheDay40On replays the workflow a booking of a visit on today was saved as for
 // {{today+40}}, with no model, and checks it ran to its end and sent that day (or the next, if
 // it ended past midnight) as the form's visit.
@@ -1339,23 +1349,7 @@ func TestAReplayChoosesTheDayOnWidgetLibrariesCalendars(t *testing.T) {
 	for _, c := range []struct{ kind, role string }{{"air", "clickable"}, {"vanilla", "clickable"}, {"pika", "button"}, {"lite", "clickable"}, {"jsdp", "clickable"}, {"tempus", "clickable"}} {
 		t.Run(c.kind, func(t *testing.T) {
 			site := testkit.NewSite(t)
-			today := time.Now()
-			p := &plan{steps: []step{
-				calls(call("snapshot", nil)),
-				clickOn(t, `textbox "Visit date"`),
-				calls(call("snapshot", nil)),
-				clickOn(t, c.role+` "`+strconv.Itoa(today.Day())+`"`),
-				clickOn(t, `button "Book"`),
-			}}
-			panel, _, m := p.runOn(t, site, "vendor-pickers.html?kind="+c.kind, "book a visit for today")
-			Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
-			if got := site.Forms()[0].Get("visit"); got != today.Format("2006-01-02") {
-				t.Fatalf("the agent booked %q", got)
-			}
-			steps := saveWorkflow(t, panel, "Book a visit")
-			if len(steps) != 4 || !strings.HasSuffix(steps[2], "(the day of {{date}} on its calendar)") {
-				t.Fatalf("the workflow's steps: %q", steps)
-			}
+			panel, m, today := bookTodayOn(t, site, "vendor-pickers.html?kind="+c.kind, c.role)
 			m.Close()
 			replaysForTheDay40On(t, panel, site, today)
 		})

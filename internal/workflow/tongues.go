@@ -574,7 +574,7 @@ func inTongue(date, recorded string, tg *tongue) string {
 		}
 	}
 	s := strings.Join(out, " ")
-	if r := []rune(strings.TrimSpace(recorded)); len(r) > 0 && unicode.IsUpper(r[0]) {
+	if r := []rune(strings.TrimSpace(recorded)); len(r) > 0 && unicode.IsUpper(r[0]) && s != "" {
 		o := []rune(s)
 		o[0] = unicode.ToUpper(o[0])
 		s = string(o)

@@ -637,7 +637,7 @@ func (m *Matcher) dayTurner(t Target, frame, value string) string {
 // lang).
 func dateOf(s, lang string) (d time.Time, ok bool) {
 	readings(s, lang, func(t time.Time, l string) bool {
-		d, ok = t, strings.Contains(l, "2006")
+		d, ok = t, writesYear(l)
 		return !ok
 	})
 	return d, ok

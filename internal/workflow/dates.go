@@ -17,9 +17,12 @@ import (
 
 // dateLayouts are the ways a date is typed into a page that Dated writes again. Where day and
 // month could be either way round (02/12/2026), the reading nearer to the day the workflow was
-// recorded is the one meant.
+// recorded is the one meant. A year in two figures is read in figures only, with its day and
+// month in two where dots or dashes join them ("12/2/26", "02.12.26"; "1.2.26" is a version
+// as often as a date), and only in what was typed: a name that holds one (a link's "Invoice
+// 12/02/26") is no calendar's day (dateIn).
 var dateLayouts = []string{"2006-01-02", "02/01/2006", "01/02/2006", "02.01.2006", "2.01.2006", "2.1.2006", "02. 01. 2006", "2. 1. 2006", "2/1/2006", "1/2/2006",
-	"02.01.2006.", "02. 01. 2006.", "2. 1. 2006.", "2006/01/02", "2006/1/2", "2006. 01. 02.", "2006. 1. 2.", "02-01-2006", "2-1-2006",
+	"02.01.2006.", "02. 01. 2006.", "2. 1. 2006.", "01/02/06", "02/01/06", "1/2/06", "2/1/06", "02.01.06", "02-01-06", "2006/01/02", "2006/1/2", "2006. 01. 02.", "2006. 1. 2.", "02-01-2006", "2-1-2006",
 	"January 2, 2006", "Jan 2, 2006", "2 January 2006", "02 January 2006", "2 Jan 2006", "Monday, January 2, 2006", "Mon, Jan 2, 2006",
 	"Monday 2 January 2006", "Monday, 2 January 2006", "Monday, 02 January 2006", "Mon, 2 Jan 2006", "Mon 2 Jan 2006", "2 January 2006 Monday",
 	"2006. January 2.", "2006. Jan 2.", "2006. January 2., Monday", "January 2", "Jan 2", "2 January", "2 Jan"}
@@ -269,7 +272,7 @@ func dayIn(value, lang, layout string, now time.Time) (time.Time, bool) {
 	if !found {
 		return time.Time{}, false
 	}
-	if !strings.Contains(layout, "2006") {
+	if !writesYear(layout) {
 		y, m, d := now.Date()
 		near := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 		day = time.Date(y, day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)
@@ -290,7 +293,7 @@ func daysAfter(a, b, lang string) (int, bool) {
 	best, found := 0, false
 	readings(a, lang, func(ta time.Time, la string) bool {
 		readings(b, lang, func(tb time.Time, lb string) bool {
-			ya, yb := strings.Contains(la, "2006"), strings.Contains(lb, "2006")
+			ya, yb := writesYear(la), writesYear(lb)
 			switch {
 			case ya && !yb:
 				tb = time.Date(ta.Year(), tb.Month(), tb.Day(), 0, 0, 0, 0, time.UTC)
@@ -353,12 +356,25 @@ func dateIn(name string) string {
 		// diciembre de 2026")
 		for n := 1; n <= 6 && i+n <= len(words); n++ {
 			d := strings.Trim(strings.Join(words[i:i+n], " "), ",.;:!?()")
-			if len(d) > len(best) && strings.ContainsAny(d, "0123456789") && isDate(d) {
+			if len(d) > len(best) && strings.ContainsAny(d, "0123456789") && isDate(d) && !yearShort(d) {
 				best = d
 			}
 		}
 	}
 	return best
+}
+
+// writesYear says whether a layout writes a date's year, in four figures or two.
+func writesYear(layout string) bool { return strings.Contains(layout, "06") }
+
+// yearShort says whether value reads as a date only with its year in two figures ("12/02/26").
+func yearShort(value string) bool {
+	short := false
+	readings(value, "", func(_ time.Time, l string) bool {
+		short = writesYear(l) && !strings.Contains(l, "2006")
+		return short
+	})
+	return short
 }
 
 // isDate says whether value is a date written one of the ways Dated writes.

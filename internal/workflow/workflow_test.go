@@ -788,6 +788,30 @@ func TestADateCountedFromTheDayOfTheRun(t *testing.T) {
 	assert.NotContains(t, props["text"], "description")
 }
 
+// A date typed with its year in two figures ("12/02/26", as many American forms ask, "02.12.26")
+// is a date too, written again so; one whose day and month are bare figures joined by dots
+// ("1.2.26") is as often a version and stays text, as does such a date in a link's name.
+func TestADateWithItsYearInTwoFigures(t *testing.T) {
+	recorded := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	w := &Workflow{CreatedAt: recorded.UnixMilli(), Params: []Param{
+		{Name: "us", Default: "12/02/26"}, {Name: "us_bare", Default: "12/2/26"}, {Name: "eu", Default: "02/12/26"},
+		{Name: "de", Default: "02.12.26"}, {Name: "dash", Default: "02-12-26"}, {Name: "version", Default: "1.2.26"},
+		{Name: "out", Default: "12/05/26"},
+	}}
+	now := time.Date(2027, 2, 27, 8, 0, 0, 0, time.UTC)
+	assert.Equal(t, map[string]string{"us": "02/28/27", "us_bare": "3/1/27", "eu": "01/03/27", "de": "28.02.27", "dash": "27-02-27",
+		"version": "2027-02-28", "out": "03/03/27"},
+		dated(t, w, map[string]string{"us": "{{today+1}}", "us_bare": "{{today+2}}", "eu": "{{today+2}}", "de": "tomorrow", "dash": "{{today}}",
+			"version": "{{today+1}}", "out": "{{us+3}}"}, now))
+	n, ok := daysAfter("12/02/26", "12/05/26", "")
+	assert.Equal(t, []any{3, true}, []any{n, ok}, "a stay's days")
+	props := w.Schema()["properties"].(map[string]any)
+	assert.Contains(t, props["us"].(map[string]any)["description"], "{{today+1}}")
+	assert.NotContains(t, props["version"], "description")
+	assert.Equal(t, "", dateIn("Invoice 12/02/26"), "a name's date with its year in two figures is no calendar's day")
+	assert.Equal(t, "12/02/2026", dateIn("Invoice 12/02/2026"))
+}
+
 // A name with a count in it counts otherwise another day ("Inbox (12)", then "Inbox (1,015)"):
 // the one element of its role named the same but for its numbers is the one recorded. Two such,
 // or a name that is only a number, are not guessed at.

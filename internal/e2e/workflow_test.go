@@ -1695,3 +1695,34 @@ func TestRunNowTriesAScheduleOut(t *testing.T) {
 		t.Errorf("the run's tab group: %q", group)
 	}
 }
+
+// A choice the agent made in a drop-down the page draws, by clicking its option as models do
+// (a Radix select: a combobox button whose list is drawn at the end of the page, drawn.html),
+// is a parameter named after the list: the replay, with no model, chooses the run's value, and
+// the form saves it.
+func TestAnOptionTheAgentClickedIsTheReplaysChoice(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		clickOn(t, `combobox "Plan"`),
+		calls(call("snapshot", nil)),
+		clickOn(t, `option "Pro"`),
+		clickOn(t, `button "Save"`),
+	}}
+	panel, tab, m := p.runOn(t, site, "drawn.html", "choose the Pro plan")
+	saved := func(plan string) bool {
+		return strings.Contains(inTab[string](t, panel, tab, `document.getElementById("out").textContent`), `"plan":"`+plan+`"`)
+	}
+	Eventually(t, 20*time.Second, func() bool { return saved("Pro") }, "the agent's run saved no Pro plan")
+	steps := saveWorkflow(t, panel, "Choose a plan")
+	if len(steps) != 4 || !strings.Contains(steps[2], "{{plan}}") {
+		t.Fatalf("the workflow's steps: %q", steps)
+	}
+	m.Close()
+	if last := replayFromView(t, panel, map[string]string{"plan": "Team"}, false); !strings.Contains(last, "ran all 4 steps") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	if !saved("Team") {
+		t.Errorf("the replay saved: %s", inTab[string](t, panel, tab, `document.getElementById("out").textContent`))
+	}
+}

@@ -116,7 +116,11 @@ func (m *Matcher) Match(t Target) (string, error) {
 	if t.Month != "" && t.Param != "" {
 		return m.day(t, frame)
 	}
-	if ref := m.holding(t, frame); ref != "" {
+	if t.Role == "option" && t.Param != "" {
+		if ref, err, ok := m.choice(t, frame); ok {
+			return ref, err
+		}
+	} else if ref := m.holding(t, frame); ref != "" {
 		return ref, nil
 	}
 	if v := strings.TrimSpace(t.value); isDateAs(v, t.Lang) && !holds(name, norm(v)) {
@@ -247,6 +251,38 @@ func (m *Matcher) holding(t Target, frame string) string {
 		}
 	}
 	return first
+}
+
+// choice finds an option by the run's value of its parameter (Target.Param): for a choice in a
+// list (Target.chosen), the option named so, or the one option whose name holds it; for a
+// value typed into the search field whose suggestions the options are, the first whose name
+// holds it. When none does, the recorded option is not chosen in its place, as a link that
+// merely held the recorded value would be: the list offers no such choice, a Miss. Not ok when
+// the run's value is the recorded one: the option is then found as any target is.
+func (m *Matcher) choice(t Target, frame string) (string, error, bool) {
+	v := norm(t.value)
+	if v == "" || v == norm(t.Name) || !t.chosen && holds(norm(t.Name), v) {
+		return "", nil, false
+	}
+	var options, holding []candidate
+	for _, c := range m.cands {
+		if c.n.Role != t.Role || !(c.frame == frame || frame == "" && c.frame == m.page) {
+			continue
+		}
+		options = append(options, c)
+		switch name := norm(c.n.Said()); {
+		case name == v:
+			return c.n.Ref, nil, true
+		case holds(name, v):
+			holding = append(holding, c)
+		}
+	}
+	if len(holding) == 1 || len(holding) > 1 && !t.chosen {
+		return holding[0].n.Ref, nil, true
+	}
+	want := t
+	want.Name = strings.TrimSpace(t.value)
+	return "", miss(want, nil, options), true // (what the page offers, however many)
 }
 
 // oneCounted is the one element among cands, in t's frame, whose name is t's but for its

@@ -281,6 +281,14 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 				t.Param = strings.Trim(r.param(Target{Name: "date", Lang: t.Lang}, d, false), "{}")
 			}
 		}
+		if t.Param == "" && c.Tool == "click" && t.Role == "option" && t.Name != "" {
+			// A choice in a list the page draws (a listbox's option, clicked as models do
+			// rather than chosen with select_option): the value chosen is a parameter named
+			// after the list, as a select's is.
+			if list := r.listOf(c.Seen, ref); list != "" {
+				t.Param = strings.Trim(r.param(Target{Name: list, Lang: t.Lang}, t.Name, false), "{}")
+			}
+		}
 		s.Targets = append(s.Targets, t)
 		s.Optional = c.Tool == "click" && len(s.Targets) == 1 && e.Over && (dismisses(t) || e.Consent && (t.Role == "button" || t.Role == "link"))
 		return "@" + strconv.Itoa(len(s.Targets)), true
@@ -749,6 +757,63 @@ func holds(name, v string) bool {
 func wordy(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 func (r *recorder) find(name string) int { return r.w.find(name) }
+
+// listOf is the name of the list that shows the option ref in a snapshot's text: the named
+// listbox or combobox its line is under, else the combobox the step before clicked open
+// (`combobox "Guests"`; not a button, which often says the choice it shows rather than what
+// is chosen). "" when neither names it, or when
+// a value was typed into a field of that name (a search's suggestions: the value typed is the
+// parameter, Target.Param).
+func (r *recorder) listOf(snapshot, ref string) string {
+	list := ""
+	if at := strings.Index(snapshot, " ["+ref+"]"); at >= 0 {
+		start := strings.LastIndexByte(snapshot[:at], '\n') + 1
+		indent := len(snapshot[start:at]) - len(strings.TrimLeft(snapshot[start:at], " "))
+		for end := start - 1; end > 0 && indent > 0; {
+			from := strings.LastIndexByte(snapshot[:end], '\n') + 1
+			line := snapshot[from:end]
+			if in := len(line) - len(strings.TrimLeft(line, " ")); in < indent {
+				indent = in
+				if name, ok := namedAs(strings.TrimLeft(line, " "), "listbox", "combobox"); ok {
+					list = name
+					break
+				}
+			}
+			end = from - 1
+		}
+	}
+	if list == "" && len(r.w.Steps) > 0 {
+		if last := r.w.Steps[len(r.w.Steps)-1]; last.Tool == "click" && len(last.Targets) == 1 {
+			if t := last.Targets[0]; t.Role == "combobox" {
+				list = t.Name
+			}
+		}
+	}
+	for _, s := range r.w.Steps {
+		if s.Tool == "type" || s.Tool == "fill_form" {
+			for _, t := range s.Targets {
+				if t.Name == list {
+					return ""
+				}
+			}
+		}
+	}
+	return list
+}
+
+// namedAs is the name of an element a snapshot's line writes first, when its role is one of
+// roles (`listbox "Guests" [e4]:`).
+func namedAs(line string, roles ...string) (string, bool) {
+	for _, role := range roles {
+		if rest, ok := strings.CutPrefix(line, role+" "); ok {
+			if q, err := strconv.QuotedPrefix(rest); err == nil {
+				name, _ := strconv.Unquote(q)
+				return name, name != ""
+			}
+		}
+	}
+	return "", false
+}
 
 // seen finds in a snapshot's text where ref was: which of the elements written as t is (0: the
 // first), and the heading above it. Nothing is found in a snapshot that did not show it.

@@ -496,6 +496,9 @@ func (r *Runner) try(ctx context.Context, s Step, tabID int) (refs []string, why
 	for _, t := range s.Targets {
 		if t.Param != "" {
 			t.value = r.Values[t.Param]
+			if i := r.Workflow.find(t.Param); i >= 0 {
+				t.chosen = norm(r.Workflow.Params[i].Default) == norm(t.Name)
+			}
 		}
 		ref, err := m.Match(t)
 		if err != nil {

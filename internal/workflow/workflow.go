@@ -111,7 +111,9 @@ type Target struct {
 	Nth   int    `json:"nth,omitempty"`
 	// Param is the parameter whose recorded value its name held (a search result named after
 	// what was typed into the search box): a replay looks first for one that holds the run's
-	// value, the first in the page's order, and else for the one recorded.
+	// value, the first in the page's order, and else for the one recorded. An option's is its
+	// list's choice, or the value typed whose suggestion it is: a replay chooses only an option
+	// named with the run's value (Matcher.choice).
 	Param string `json:"param,omitempty"`
 	// Month is how a calendar wrote the month above a day it names only by its number
 	// ("December 2026"; Param is then the date): a replay finds the run's date's month.
@@ -121,6 +123,9 @@ type Target struct {
 	Lang string `json:"lang,omitempty"`
 
 	value string // the run's value of Param, while a replay matches it
+	// chosen: Param's recorded value is the name itself (a choice in a list), not a value
+	// typed that the name held.
+	chosen bool
 }
 
 // Words is the target as a person reads it: button “Book”.

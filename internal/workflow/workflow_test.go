@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -1099,6 +1100,80 @@ func TestADayOfACalendarFollowsTheRunsDate(t *testing.T) {
 		assert.Equal(t, want, ordinal(fmt.Sprintf("May %d", day), day))
 	}
 	assert.Equal(t, "Dec 2, 2026", dateIn("Due (Dec 2, 2026)"))
+}
+
+// An option clicked in a list the page draws (as models choose in a Radix or MUI select, rather
+// than with select_option) is a choice: a parameter named after the list, as a select's value
+// is. A replay chooses the option named as the run's value, or the one option whose name
+// holds it, and stops where the list offers none, never choosing the recorded one instead.
+// The suggestions under a search field typed into are not a choice of their own: the value
+// typed is the parameter there, and a replay for a value none of them holds stops too.
+func TestAnOptionClickedIsAChoiceOfTheRun(t *testing.T) {
+	page := &tool.Snap{URL: "https://book.test/", Tree: []tool.Item{
+		{Node: &tool.Node{Role: "combobox", Name: "Guests", Ref: "e1"}},
+		{Node: &tool.Node{Role: "listbox", Name: "Meal", Ref: "e2", Kids: []tool.Item{
+			{Node: &tool.Node{Role: "option", Name: "Fish", Ref: "e3"}},
+			{Node: &tool.Node{Role: "option", Name: "Vegetarian", Ref: "e4"}},
+		}}},
+		{Node: &tool.Node{Role: "combobox", Name: "Town", Ref: "e5"}},
+		{Node: &tool.Node{Role: "listbox", Ref: "e6", Kids: []tool.Item{
+			{Node: &tool.Node{Role: "option", Name: "1 person", Ref: "e7"}},
+			{Node: &tool.Node{Role: "option", Name: "2 people", Ref: "e8"}},
+			{Node: &tool.Node{Role: "option", Name: "4 people", Ref: "e9"}},
+			{Node: &tool.Node{Role: "option", Name: "4 people and a baby", Ref: "e10"}},
+			{Node: &tool.Node{Role: "option", Name: "Porto, Portugal", Ref: "e11"}},
+			{Node: &tool.Node{Role: "option", Name: "Lisbon, Portugal", Ref: "e12"}},
+		}}},
+	}}
+	seen := tool.Format(page, tool.SnapOptions{})
+	el := func(ref, role, name string) []tool.Element {
+		return []tool.Element{{Ref: ref, Role: role, Name: name, Origin: site(page.URL)}}
+	}
+	click := func(ref, role, name string) Call {
+		return Call{Tool: "click", Args: json.RawMessage(`{"ref":"` + ref + `"}`), URL: page.URL, Seen: seen, Elements: el(ref, role, name)}
+	}
+	w, err := Record("Book", "", []Call{
+		click("e1", "combobox", "Guests"), click("e8", "option", "2 people"),
+		click("e3", "option", "Fish"),
+		{Tool: "type", Args: json.RawMessage(`{"ref":"e5","text":"Lisbon"}`), URL: page.URL, Seen: seen, Elements: el("e5", "combobox", "Town")},
+		click("e12", "option", "Lisbon, Portugal"),
+	})
+	require.NoError(t, err)
+	require.NoError(t, w.Check())
+	assert.Equal(t, []Param{{Name: "guests", Label: "Guests", Default: "2 people"}, {Name: "meal", Label: "Meal", Default: "Fish"},
+		{Name: "town", Label: "Town", Default: "Lisbon"}}, w.Params)
+	assert.Equal(t, "click option “2 people” (or the first named with {{guests}})", w.Steps[2].What)
+
+	replay := func(given map[string]string) (string, *Stop) {
+		values := map[string]string{}
+		for _, p := range w.Params {
+			values[p.Name] = p.Default
+		}
+		maps.Copy(values, given)
+		b := &fakeBrowser{snap: page}
+		stop := b.runner(w, values).Run(context.Background(), 0)
+		return strings.Join(b.calls, " "), stop
+	}
+	calls, stop := replay(nil)
+	require.Nil(t, stop)
+	assert.Equal(t, `{"url":"https://book.test/"} {"ref":"e1"} {"ref":"e8"} {"ref":"e3"} {"ref":"e5","text":"Lisbon"} {"ref":"e12"}`, calls, "as recorded")
+	calls, stop = replay(map[string]string{"guests": "4 people", "meal": "vegetarian", "town": "Porto"})
+	require.Nil(t, stop)
+	assert.Equal(t, `{"url":"https://book.test/"} {"ref":"e1"} {"ref":"e9"} {"ref":"e4"} {"ref":"e5","text":"Porto"} {"ref":"e11"}`, calls,
+		"the option named as the value, not the longer one that holds it")
+	calls, stop = replay(map[string]string{"guests": "baby"})
+	require.Nil(t, stop)
+	assert.Contains(t, calls, `{"ref":"e10"}`, "the one option that holds it")
+	_, stop = replay(map[string]string{"guests": "9 people"})
+	require.NotNil(t, stop)
+	assert.Equal(t, 2, stop.Step)
+	assert.Equal(t, StopMissing, stop.Kind)
+	assert.Equal(t, "the page has no option “9 people”; it has option “Fish”; option “Vegetarian”; option “1 person”", stop.Reason)
+	_, stop = replay(map[string]string{"guests": "people"})
+	require.NotNil(t, stop, "several hold it: none is guessed at")
+	_, stop = replay(map[string]string{"town": "Faro"})
+	require.NotNil(t, stop, "no suggestion for the town typed: not the recorded one")
+	assert.Equal(t, 5, stop.Step)
 }
 
 // An address with nothing of the run's in it is kept as it was written, to the byte; one with

@@ -803,12 +803,14 @@ func TestReplayFollowsAPageThatRedrawsItsFields(t *testing.T) {
 
 // A workflow replays a click on a checkbox as the state the click left it in: on a page that
 // shows the box checked already (the site remembers), the replay leaves it checked instead of
-// turning it off again.
+// turning it off again. A radio clicked in a fieldset is the run's choice in it, {{plan}}: the
+// replay checks the one named with the run's value.
 func TestReplayLeavesACheckboxAsItWasLeft(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
 		calls(call("snapshot", nil)),
 		clickOn(t, `checkbox "Send me the newsletter"`),
+		clickOn(t, `radio "Pro"`),
 	}}
 	m := testkit.NewModel(t, p.script)
 	panel := agentPanel(t, "openai", m)
@@ -818,16 +820,19 @@ func TestReplayLeavesACheckboxAsItWasLeft(t *testing.T) {
 		t.Fatalf("the agent's click did not check the box: %s", p.all())
 	}
 	steps := saveWorkflow(t, panel, "Newsletter")
-	if len(steps) != 2 || steps[1] != "check checkbox “Send me the newsletter”" {
+	if len(steps) != 3 || steps[1] != "check checkbox “Send me the newsletter”" || steps[2] != "check radio “Pro” (or the first named with {{plan}})" {
 		t.Fatalf("the workflow's steps: %q", steps)
 	}
 	inTab[bool](t, panel, tab, `(localStorage.setItem("remember", "1"), true)`)
 	m.Close()
-	if last := replayFromView(t, panel, map[string]string{}, false); !strings.Contains(last, "ran all 2 steps") {
+	if last := replayFromView(t, panel, map[string]string{"plan": "Free"}, false); !strings.Contains(last, "ran all 3 steps") {
 		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
 	}
 	if !inTab[bool](t, panel, tab, `document.getElementById("news").checked && localStorage.getItem("remember") === "1"`) {
 		t.Errorf("the replay turned the box the page showed checked off")
+	}
+	if !inTab[bool](t, panel, tab, `document.getElementById("free").checked`) {
+		t.Errorf("the replay did not choose the Free plan")
 	}
 }
 

@@ -116,7 +116,7 @@ func (m *Matcher) Match(t Target) (string, error) {
 	if t.Month != "" && t.Param != "" {
 		return m.day(t, frame)
 	}
-	if t.Role == "option" && t.Param != "" {
+	if (t.Role == "option" || t.Role == "radio") && t.Param != "" {
 		if ref, err, ok := m.choice(t, frame); ok {
 			return ref, err
 		}
@@ -253,8 +253,8 @@ func (m *Matcher) holding(t Target, frame string) string {
 	return first
 }
 
-// choice finds an option by the run's value of its parameter (Target.Param): for a choice in a
-// list (Target.chosen), the option named so, or the one option whose name holds it; for a
+// choice finds an option, or a radio, by the run's value of its parameter (Target.Param): for
+// a choice in a list or a group (Target.chosen), the option named so, or the one option whose name holds it; for a
 // value typed into the search field whose suggestions the options are, the first whose name
 // holds it. When none does, the recorded option is not chosen in its place, as a link that
 // merely held the recorded value would be: the list offers no such choice, a Miss. Not ok when

@@ -281,11 +281,11 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 				t.Param = strings.Trim(r.param(Target{Name: "date", Lang: t.Lang}, d, false), "{}")
 			}
 		}
-		if t.Param == "" && c.Tool == "click" && t.Role == "option" && t.Name != "" {
+		if t.Param == "" && c.Tool == "click" && (t.Role == "option" || t.Role == "radio") && t.Name != "" {
 			// A choice in a list the page draws (a listbox's option, clicked as models do
-			// rather than chosen with select_option): the value chosen is a parameter named
-			// after the list, as a select's is.
-			if list := r.listOf(c.Seen, ref); list != "" {
+			// rather than chosen with select_option), or among a group's radios: the value
+			// chosen is a parameter named after the list or the group, as a select's is.
+			if list := r.listOf(c.Seen, ref, t.Role); list != "" {
 				t.Param = strings.Trim(r.param(Target{Name: list, Lang: t.Lang}, t.Name, false), "{}")
 			}
 		}
@@ -761,20 +761,27 @@ func (r *recorder) find(name string) int { return r.w.find(name) }
 // listOf is the name of the list that shows the option ref in a snapshot's text: the named
 // listbox or combobox its line is under, else the combobox the step before clicked open
 // (`combobox "Guests"`; not a button, which often says the choice it shows rather than what
-// is chosen). "" when neither names it, or when
-// a value was typed into a field of that name (a search's suggestions: the value typed is the
-// parameter, Target.Param).
-func (r *recorder) listOf(snapshot, ref string) string {
+// is chosen); for a radio (role), the named radiogroup or group (a fieldset's legend) it is
+// under. "" when none names it, or when a value was typed into a field of that name (a
+// search's suggestions: the value typed is the parameter, Target.Param).
+func (r *recorder) listOf(snapshot, ref, role string) string {
 	list := ""
+	lists := []string{"listbox", "combobox"}
+	if role == "radio" {
+		lists = []string{"radiogroup", "group"}
+	}
 	if at := strings.Index(snapshot, " ["+ref+"]"); at >= 0 {
 		start := strings.LastIndexByte(snapshot[:at], '\n') + 1
 		indent := len(snapshot[start:at]) - len(strings.TrimLeft(snapshot[start:at], " "))
+		if name, ok := namedAs(strings.TrimLeft(snapshot[start:at], " "), lists...); ok {
+			list, indent = name, 0 // its line begins with its list (`radiogroup "Size": radio "S" [e3]`)
+		}
 		for end := start - 1; end > 0 && indent > 0; {
 			from := strings.LastIndexByte(snapshot[:end], '\n') + 1
 			line := snapshot[from:end]
 			if in := len(line) - len(strings.TrimLeft(line, " ")); in < indent {
 				indent = in
-				if name, ok := namedAs(strings.TrimLeft(line, " "), "listbox", "combobox"); ok {
+				if name, ok := namedAs(strings.TrimLeft(line, " "), lists...); ok {
 					list = name
 					break
 				}
@@ -782,7 +789,7 @@ func (r *recorder) listOf(snapshot, ref string) string {
 			end = from - 1
 		}
 	}
-	if list == "" && len(r.w.Steps) > 0 {
+	if list == "" && role == "option" && len(r.w.Steps) > 0 {
 		if last := r.w.Steps[len(r.w.Steps)-1]; last.Tool == "click" && len(last.Targets) == 1 {
 			if t := last.Targets[0]; t.Role == "combobox" {
 				list = t.Name

@@ -1106,9 +1106,12 @@ func TestADayOfACalendarFollowsTheRunsDate(t *testing.T) {
 // than with select_option) is a choice: a parameter named after the list, as a select's value
 // is. A replay chooses the option named as the run's value, or the one option whose name
 // holds it, and stops where the list offers none, never choosing the recorded one instead.
-// The suggestions under a search field typed into are not a choice of their own: the value
-// typed is the parameter there, and a replay for a value none of them holds stops too.
+// A radio clicked in a named group (a fieldset's legend) is the same choice, kept as the state
+// the click left it in. The suggestions under a search field typed into are not a choice of
+// their own: the value typed is the parameter there, and a replay for a value none of them
+// holds stops too.
 func TestAnOptionClickedIsAChoiceOfTheRun(t *testing.T) {
+	on, unchecked := true, 0
 	page := &tool.Snap{URL: "https://book.test/", Tree: []tool.Item{
 		{Node: &tool.Node{Role: "combobox", Name: "Guests", Ref: "e1"}},
 		{Node: &tool.Node{Role: "listbox", Name: "Meal", Ref: "e2", Kids: []tool.Item{
@@ -1124,6 +1127,10 @@ func TestAnOptionClickedIsAChoiceOfTheRun(t *testing.T) {
 			{Node: &tool.Node{Role: "option", Name: "Porto, Portugal", Ref: "e11"}},
 			{Node: &tool.Node{Role: "option", Name: "Lisbon, Portugal", Ref: "e12"}},
 		}}},
+		{Node: &tool.Node{Role: "group", Name: "Size", Kids: []tool.Item{ // (a fieldset's radios)
+			{Node: &tool.Node{Role: "radio", Name: "Small", Ref: "e13", Checked: &unchecked}},
+			{Node: &tool.Node{Role: "radio", Name: "Large", Ref: "e14", Checked: &unchecked}},
+		}}},
 	}}
 	seen := tool.Format(page, tool.SnapOptions{})
 	el := func(ref, role, name string) []tool.Element {
@@ -1137,11 +1144,13 @@ func TestAnOptionClickedIsAChoiceOfTheRun(t *testing.T) {
 		click("e3", "option", "Fish"),
 		{Tool: "type", Args: json.RawMessage(`{"ref":"e5","text":"Lisbon"}`), URL: page.URL, Seen: seen, Elements: el("e5", "combobox", "Town")},
 		click("e12", "option", "Lisbon, Portugal"),
+		{Tool: "click", Args: json.RawMessage(`{"ref":"e14"}`), URL: page.URL, Seen: seen, Elements: el("e14", "radio", "Large"), Checked: &on},
 	})
 	require.NoError(t, err)
 	require.NoError(t, w.Check())
 	assert.Equal(t, []Param{{Name: "guests", Label: "Guests", Default: "2 people"}, {Name: "meal", Label: "Meal", Default: "Fish"},
-		{Name: "town", Label: "Town", Default: "Lisbon"}}, w.Params)
+		{Name: "town", Label: "Town", Default: "Lisbon"}, {Name: "size", Label: "Size", Default: "Large"}}, w.Params)
+	assert.Equal(t, "check radio “Large” (or the first named with {{size}})", w.Steps[6].What)
 	assert.Equal(t, "click option “2 people” (or the first named with {{guests}})", w.Steps[2].What)
 
 	replay := func(given map[string]string) (string, *Stop) {
@@ -1156,10 +1165,10 @@ func TestAnOptionClickedIsAChoiceOfTheRun(t *testing.T) {
 	}
 	calls, stop := replay(nil)
 	require.Nil(t, stop)
-	assert.Equal(t, `{"url":"https://book.test/"} {"ref":"e1"} {"ref":"e8"} {"ref":"e3"} {"ref":"e5","text":"Lisbon"} {"ref":"e12"}`, calls, "as recorded")
-	calls, stop = replay(map[string]string{"guests": "4 people", "meal": "vegetarian", "town": "Porto"})
+	assert.Equal(t, `{"url":"https://book.test/"} {"ref":"e1"} {"ref":"e8"} {"ref":"e3"} {"ref":"e5","text":"Lisbon"} {"ref":"e12"} {"fields":[{"ref":"e14","value":"true"}]}`, calls, "as recorded")
+	calls, stop = replay(map[string]string{"guests": "4 people", "meal": "vegetarian", "town": "Porto", "size": "Small"})
 	require.Nil(t, stop)
-	assert.Equal(t, `{"url":"https://book.test/"} {"ref":"e1"} {"ref":"e9"} {"ref":"e4"} {"ref":"e5","text":"Porto"} {"ref":"e11"}`, calls,
+	assert.Equal(t, `{"url":"https://book.test/"} {"ref":"e1"} {"ref":"e9"} {"ref":"e4"} {"ref":"e5","text":"Porto"} {"ref":"e11"} {"fields":[{"ref":"e13","value":"true"}]}`, calls,
 		"the option named as the value, not the longer one that holds it")
 	calls, stop = replay(map[string]string{"guests": "baby"})
 	require.Nil(t, stop)

@@ -71,12 +71,20 @@ function stepWords(s) {
 }
 
 // The run form: one field per parameter, the recorded value filled in (a date that follows
-// another, counted from it); a secret is a password field, empty.
+// another, counted from it); a secret is a password field, empty. A choice offers what the page
+// offered when it was recorded (a datalist: another value may still be typed).
+let choiceLists = 0;
 function runForm(w) {
   const form = el("form", { className: "wf-form" });
   for (const p of w.params || []) {
     const input = el("input", { name: p.name, value: p.secret ? "" : counted(p), type: p.secret ? "password" : "text", autocomplete: "off" });
     const label = el("label", {}, el("span", { textContent: (p.label || p.name) + (p.secret ? " (" + t("wfSecret") + ")" : "") }), input);
+    if (!p.secret && Array.isArray(p.choices) && p.choices.length) {
+      const list = el("datalist", { id: "wf-choices-" + ++choiceLists });
+      for (const c of p.choices) list.append(el("option", { value: String(c) }));
+      input.setAttribute("list", list.id);
+      label.append(list);
+    }
     form.append(label);
   }
   if ((w.params || []).some((p) => !p.secret)) form.append(el("p", { className: "note wf-dates", textContent: t("wfDatesHint") }));
@@ -115,10 +123,13 @@ function editForm(w) {
     const secret = el("input", { type: "checkbox", checked: !!p.secret });
     label.addEventListener("input", () => (p.label = label.value));
     value.addEventListener("input", () => (p.default = value.value));
+    const choices = p.choices;
     secret.addEventListener("change", () => {
       p.secret = secret.checked;
       value.disabled = secret.checked;
       if (secret.checked) value.value = p.default = "";
+      if (secret.checked) delete p.choices; // (a secret keeps nothing of the page's either)
+      else if (choices) p.choices = choices;
     });
     const row = el("fieldset", { className: "wf-edit-param" }, el("legend", { textContent: "{{" + p.name + "}}" }),
       el("label", {}, el("span", { textContent: t("wfParamLabel") }), label),

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -511,7 +512,13 @@ func TestWorkflowEditedInItsView(t *testing.T) {
 	site := testkit.NewSite(t)
 	panel := browser.FreshPanel(t)
 	withSecret, _ := reserveWorkflow(t, site)
-	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(withSecret)+`})`)
+	var offered workflow.Workflow // (the restaurant a choice among what the page offered: made secret, it keeps none)
+	if err := json.Unmarshal([]byte(withSecret), &offered); err != nil || offered.Params[0].Name != "restaurant" {
+		t.Fatalf("%v: %+v", err, offered.Params)
+	}
+	offered.Params[0].Choices = []string{"Luigi's", "Chez Ana"}
+	b, _ := json.Marshal(offered)
+	JS[any](t, panel, `skiffTest.call("workflow.import", {data: `+jsString(string(b))+`})`)
 	Do(t, panel, chromedp.Click("#workflows-toggle"))
 	WaitJS(t, panel, `!!document.querySelector(".workflow .wf-edit")`)
 	Click(t, panel, `document.querySelector(".workflow .wf-edit")`)
@@ -536,7 +543,7 @@ func TestWorkflowEditedInItsView(t *testing.T) {
 		t.Errorf("after the edit: %s", got)
 	}
 	want := []workflow.Param{{Name: "restaurant", Label: "Restaurant", Secret: true}, {Name: "people", Label: "Guests", Default: "7"}, {Name: "account_password", Label: "Account password", Secret: true}}
-	if !slices.Equal(w.Params, want) {
+	if !reflect.DeepEqual(w.Params, want) {
 		t.Errorf("the parameters: %+v", w.Params)
 	}
 	if strings.Contains(got, "Luigi") {
@@ -1703,8 +1710,8 @@ func TestRunNowTriesAScheduleOut(t *testing.T) {
 
 // A choice the agent made in a drop-down the page draws, by clicking its option as models do
 // (a Radix select: a combobox button whose list is drawn at the end of the page, drawn.html),
-// is a parameter named after the list: the replay, with no model, chooses the run's value, and
-// the form saves it.
+// is a parameter named after the list, the run form offering the list's options: the replay,
+// with no model, chooses the run's value, and the form saves it.
 func TestAnOptionTheAgentClickedIsTheReplaysChoice(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -1722,6 +1729,10 @@ func TestAnOptionTheAgentClickedIsTheReplaysChoice(t *testing.T) {
 	steps := saveWorkflow(t, panel, "Choose a plan")
 	if len(steps) != 4 || !strings.Contains(steps[2], "{{plan}}") {
 		t.Fatalf("the workflow's steps: %q", steps)
+	}
+	openRunForm(t, panel)
+	if got := JS[string](t, panel, `[...document.querySelector(".wf-form input[name=plan]").list.options].map(o => o.value).join(",")`); got != "Free,Pro,Team" {
+		t.Errorf("the run form offers %q for the plan", got)
 	}
 	m.Close()
 	if last := replayFromView(t, panel, map[string]string{"plan": "Team"}, false); !strings.Contains(last, "ran all 4 steps") {

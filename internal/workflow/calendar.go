@@ -175,7 +175,7 @@ func monthNamed(s string) (time.Month, bool) {
 // optionsAfter is what the text writes as the options of the element whose props begin s
 // (`] value="Dec" options="Jan","Feb",…`), up to the next element.
 func optionsAfter(s string) []string {
-	if next := strings.IndexByte(s, '['); next > 0 {
+	if next := nextRef(s); next > 0 {
 		s = s[:next] // (s begins at its own ref's "]")
 	}
 	i := strings.Index(s, " options=")
@@ -191,6 +191,29 @@ func optionsAfter(s string) []string {
 		o, _ := strconv.Unquote(q)
 		out = append(out, o)
 		rest, _ = strings.CutPrefix(rest[len(q):], ",")
+	}
+}
+
+// nextRef is where s writes an element's ref (" [e12]", " [f1e3]"), -1 when it writes none: a
+// "[" in a name or an option ("Large [XL]") is none.
+func nextRef(s string) int {
+	for off := 0; ; {
+		i := strings.Index(s[off:], " [")
+		if i < 0 {
+			return -1
+		}
+		at := off + i
+		j, digits := at+2, 0
+		for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] >= '0' && s[j] <= '9') {
+			if s[j] <= '9' {
+				digits++
+			}
+			j++
+		}
+		if digits > 0 && (s[at+2] == 'e' || s[at+2] == 'f') && j < len(s) && s[j] == ']' {
+			return at
+		}
+		off = at + 2
 	}
 }
 

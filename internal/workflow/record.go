@@ -250,6 +250,7 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 		}
 	}
 	var bad string
+	var seenAs []string // the targets' refs, as the snapshot the model saw wrote them
 	refs(args, func(ref string) (string, bool) {
 		e, ok := byRef[ref]
 		if !ok {
@@ -287,9 +288,11 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 			// chosen is a parameter named after the list or the group, as a select's is.
 			if list := r.listOf(c.Seen, ref, t.Role); list != "" {
 				t.Param = strings.Trim(r.param(Target{Name: list, Lang: t.Lang}, t.Name, false), "{}")
+				r.offer(t.Param, siblingsOf(c.Seen, ref, t.Role))
 			}
 		}
 		s.Targets = append(s.Targets, t)
+		seenAs = append(seenAs, ref)
 		s.Optional = c.Tool == "click" && len(s.Targets) == 1 && e.Over && (dismisses(t) || e.Consent && (t.Role == "button" || t.Role == "link"))
 		return "@" + strconv.Itoa(len(s.Targets)), true
 	})
@@ -314,6 +317,9 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 			for i, v := range vs {
 				if sv, ok := v.(string); ok {
 					vs[i] = r.param(target(0), sv, false)
+					if len(seenAs) > 0 {
+						r.offer(strings.Trim(vs[i].(string), "{}"), optionsOf(c.Seen, seenAs[0]))
+					}
 				}
 			}
 		}
@@ -806,6 +812,98 @@ func (r *recorder) listOf(snapshot, ref, role string) string {
 		}
 	}
 	return list
+}
+
+// offer keeps what the page offered as the choices of parameter name, when they are few
+// enough to list (Param.Choices) and it has none yet.
+func (r *recorder) offer(name string, choices []string) {
+	i := r.find(name)
+	if i < 0 || r.w.Params[i].Secret || len(r.w.Params[i].Choices) > 0 || len(choices) < 2 || len(choices) > MaxChoices {
+		return
+	}
+	for _, c := range choices {
+		if c == "" || utf8.RuneCountInString(c) > maxChoice {
+			return
+		}
+	}
+	r.w.Params[i].Choices = choices
+}
+
+// maxChoice is the longest choice kept, in letters.
+const maxChoice = 100
+
+// optionsOf is the options a snapshot's text writes for the select ref (`options="S","M"`),
+// none when it left some out (`,…(+40)`).
+func optionsOf(snapshot, ref string) []string {
+	at := strings.Index(snapshot, " ["+ref+"]")
+	if at < 0 {
+		return nil
+	}
+	line := snapshot[at+len(ref)+2:]
+	if end := strings.IndexByte(line, '\n'); end >= 0 {
+		line = line[:end]
+	}
+	out := optionsAfter(line)
+	if i := strings.Index(line, " options="); i >= 0 && strings.Contains(line[i:], ",…(+") {
+		return nil
+	}
+	return out
+}
+
+// siblingsOf is the names of the elements of ref's role (option, radio) a snapshot's text
+// writes beside it: on its line and the lines about it written at least as deep, up to the
+// first less deep (its list's or its group's).
+func siblingsOf(snapshot, ref, role string) []string {
+	at := strings.Index(snapshot, " ["+ref+"]")
+	if at < 0 {
+		return nil
+	}
+	start := strings.LastIndexByte(snapshot[:at], '\n') + 1
+	depth := func(line string) int { return len(line) - len(strings.TrimLeft(line, " ")) }
+	indent := depth(snapshot[start:at])
+	from, to := start, strings.IndexByte(snapshot[at:], '\n')
+	if to < 0 {
+		to = len(snapshot)
+	} else {
+		to += at
+	}
+	for from > 0 {
+		prev := strings.LastIndexByte(snapshot[:from-1], '\n') + 1
+		if line := snapshot[prev : from-1]; depth(line) < indent || strings.TrimSpace(line) == "" {
+			break
+		}
+		from = prev
+	}
+	for to < len(snapshot) {
+		end := strings.IndexByte(snapshot[to+1:], '\n')
+		if end < 0 {
+			end = len(snapshot) - to - 1
+		}
+		if line := snapshot[to+1 : to+1+end]; depth(line) < indent || strings.TrimSpace(line) == "" {
+			break
+		}
+		to += 1 + end
+	}
+	var out []string
+	block := snapshot[from:to]
+	for off := 0; ; {
+		i := strings.Index(block[off:], role+` "`)
+		if i < 0 {
+			return out
+		}
+		i += off
+		off = i + len(role) + 1
+		if i > 0 && block[i-1] != ' ' && block[i-1] != '\n' {
+			continue // (a word that ends so: "myradio")
+		}
+		q, err := strconv.QuotedPrefix(block[off:])
+		if err != nil || !strings.HasPrefix(block[off+len(q):], " [") {
+			continue
+		}
+		name, _ := strconv.Unquote(q)
+		out = append(out, name)
+		off += len(q)
+	}
 }
 
 // namedAs is the name of an element a snapshot's line writes first, when its role is one of

@@ -50,7 +50,23 @@ type Param struct {
 	// was typed or chosen ("sv"), when it is one besides English: a run's date is written in
 	// it ("januari" for a recorded "december", English words too).
 	Lang string `json:"lang,omitempty"`
+	// Choices are what the page offered where the value was chosen (a select's options, a
+	// list's or a radio group's), as it offered them when recorded: a run may be given another
+	// value, and the page may offer others by then.
+	Choices []string `json:"choices,omitempty"`
 }
+
+// quotedAll is each of ss quoted, between commas.
+func quotedAll(ss []string) string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return strings.Join(out, ", ")
+}
+
+// MaxChoices bounds a parameter's Choices.
+const MaxChoices = 50
 
 // Counted is the value a run of p takes when none is given: its recorded default, or for a
 // date that counts from another ({{check_in+3}}).
@@ -514,6 +530,9 @@ func (w *Workflow) Check() error {
 		if p.From != "" && (!named[p.From] || secret[p.From] || p.Secret || p.Days < 0 || p.Days > MaxDays) {
 			return sayBadFrom.Error(p.Name, p.From)
 		}
+		if len(p.Choices) > MaxChoices || p.Secret && len(p.Choices) > 0 {
+			return sayTooManyChoices.Error(p.Name, len(p.Choices), MaxChoices)
+		}
 		named[p.Name], secret[p.Name] = true, p.Secret
 	}
 	for i, s := range w.Steps {
@@ -615,6 +634,9 @@ func (w *Workflow) Schema() map[string]any {
 			d["default"] = p.Default
 			if isDateAs(p.Default, p.Lang) {
 				d["description"] = strings.TrimSpace(p.Label + " (a date; {{today}}, {{today+1}} or tomorrow, {{today-7}} count from the day of the run)")
+			} else if len(p.Choices) > 0 {
+				d["description"] = strings.TrimSpace(p.Label + " (a choice; the page offered " + quotedAll(p.Choices) + " when it was recorded)")
+				d["examples"] = p.Choices
 			}
 		default:
 			required = append(required, p.Name)
@@ -637,6 +659,7 @@ var (
 	sayTooManySteps     = i18n.Sentence{Key: "wfErrTooManySteps", English: "the workflow “$1” has $2 steps; at most $3 are kept"}
 	sayBadParamName     = i18n.Sentence{Key: "wfErrParamName", English: "the parameter name “$1” is not one of lower-case letters, digits and _"}
 	sayParamTwice       = i18n.Sentence{Key: "wfErrParamTwice", English: "the parameter “$1” is named twice"}
+	sayTooManyChoices   = i18n.Sentence{Key: "wfErrChoices", English: "the parameter “$1” keeps $2 choices; at most $3 are kept, and a secret keeps none"}
 	saySecretStored     = i18n.Sentence{Key: "wfErrSecretStored", English: "the secret parameter “$1” has a stored value; secrets are asked for at each run"}
 	sayNotReplayable    = i18n.Sentence{Key: "wfErrNotReplayable", English: "step $1 uses “$2”, which a workflow cannot replay"}
 	sayUnknownTool      = i18n.Sentence{Key: "wfErrUnknownTool", English: "step $1 uses “$2”, which Skiff does not have"}

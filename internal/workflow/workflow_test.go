@@ -1124,6 +1124,8 @@ func TestAnOptionClickedIsAChoiceOfTheRun(t *testing.T) {
 			{Node: &tool.Node{Role: "option", Name: "2 people", Ref: "e8"}},
 			{Node: &tool.Node{Role: "option", Name: "4 people", Ref: "e9"}},
 			{Node: &tool.Node{Role: "option", Name: "4 people and a baby", Ref: "e10"}},
+		}}},
+		{Node: &tool.Node{Role: "listbox", Ref: "e15", Kids: []tool.Item{
 			{Node: &tool.Node{Role: "option", Name: "Porto, Portugal", Ref: "e11"}},
 			{Node: &tool.Node{Role: "option", Name: "Lisbon, Portugal", Ref: "e12"}},
 		}}},
@@ -1148,8 +1150,12 @@ func TestAnOptionClickedIsAChoiceOfTheRun(t *testing.T) {
 	})
 	require.NoError(t, err)
 	require.NoError(t, w.Check())
-	assert.Equal(t, []Param{{Name: "guests", Label: "Guests", Default: "2 people"}, {Name: "meal", Label: "Meal", Default: "Fish"},
-		{Name: "town", Label: "Town", Default: "Lisbon"}, {Name: "size", Label: "Size", Default: "Large"}}, w.Params)
+	assert.Equal(t, []Param{{Name: "guests", Label: "Guests", Default: "2 people", Choices: []string{"1 person", "2 people", "4 people", "4 people and a baby"}},
+		{Name: "meal", Label: "Meal", Default: "Fish", Choices: []string{"Fish", "Vegetarian"}},
+		{Name: "town", Label: "Town", Default: "Lisbon"}, {Name: "size", Label: "Size", Default: "Large", Choices: []string{"Small", "Large"}}}, w.Params)
+	props := w.Schema()["properties"].(map[string]any)
+	assert.Equal(t, `Meal (a choice; the page offered "Fish", "Vegetarian" when it was recorded)`, props["meal"].(map[string]any)["description"])
+	assert.Equal(t, []string{"Fish", "Vegetarian"}, props["meal"].(map[string]any)["examples"])
 	assert.Equal(t, "check radio “Large” (or the first named with {{size}})", w.Steps[6].What)
 	assert.Equal(t, "click option “2 people” (or the first named with {{guests}})", w.Steps[2].What)
 
@@ -1183,6 +1189,29 @@ func TestAnOptionClickedIsAChoiceOfTheRun(t *testing.T) {
 	_, stop = replay(map[string]string{"town": "Faro"})
 	require.NotNil(t, stop, "no suggestion for the town typed: not the recorded one")
 	assert.Equal(t, 5, stop.Step)
+}
+
+// A value chosen in a select keeps what the select offered as its parameter's choices, for the
+// run form and an outside agent's schema; a select that offered more than the snapshot wrote
+// keeps none. An imported workflow is checked for them too.
+func TestAChoiceKeepsWhatThePageOffered(t *testing.T) {
+	choose := func(line string) []string {
+		w, err := Record("Size", "", []Call{{Tool: "select_option", Args: json.RawMessage(`{"ref":"e1","values":["Medium"]}`), URL: "https://shop.test/",
+			Seen: "h1: Shirt\n" + line + "\nbutton \"Buy\" [e2]\n", Elements: []tool.Element{{Ref: "e1", Role: "combobox", Name: "Size", Origin: "https://shop.test"}}}})
+		require.NoError(t, err)
+		require.NoError(t, w.Check())
+		require.Len(t, w.Params, 1)
+		return w.Params[0].Choices
+	}
+	assert.Equal(t, []string{"Small", "Medium", "Large [XL]"}, choose(`combobox "Size" [e1] value="Small" options="Small","Medium","Large [XL]"`))
+	assert.Nil(t, choose(`combobox "Size" [e1] value="Small" options="Small","Medium",…(+40)`), "some left out")
+	assert.Nil(t, choose(`combobox "Size" [e1] value="Small"`))
+
+	w := &Workflow{Name: "x", Steps: []Step{{Tool: "navigate", Args: json.RawMessage(`{"url":"https://shop.test/"}`)}},
+		Params: []Param{{Name: "size", Default: "S", Choices: make([]string, MaxChoices+1)}}}
+	assert.EqualError(t, w.Check(), "the parameter “size” keeps 51 choices; at most 50 are kept, and a secret keeps none")
+	w.Params[0] = Param{Name: "pw", Secret: true, Choices: []string{"a", "b"}}
+	assert.Error(t, w.Check())
 }
 
 // An address with nothing of the run's in it is kept as it was written, to the byte; one with

@@ -765,9 +765,9 @@ func wordy(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 func (r *recorder) find(name string) int { return r.w.find(name) }
 
 // listOf is the name of the list that shows the option ref in a snapshot's text: the named
-// listbox or combobox its line is under, else the combobox the step before clicked open
-// (`combobox "Guests"`; not a button, which often says the choice it shows rather than what
-// is chosen); for a radio (role), the named radiogroup or group (a fieldset's legend) it is
+// listbox or combobox its line is under, else what the step before clicked open
+// (`combobox "Guests"`, react-select's `clickable "Select a state"`; not one that says one of
+// the list's choices, as a button that shows the choice made often does); for a radio (role), the named radiogroup or group (a fieldset's legend) it is
 // under. "" when none names it, or when a value was typed into a field of that name (a
 // search's suggestions: the value typed is the parameter, Target.Param).
 func (r *recorder) listOf(snapshot, ref, role string) string {
@@ -796,9 +796,15 @@ func (r *recorder) listOf(snapshot, ref, role string) string {
 		}
 	}
 	if list == "" && role == "option" && len(r.w.Steps) > 0 {
-		if last := r.w.Steps[len(r.w.Steps)-1]; last.Tool == "click" && len(last.Targets) == 1 {
-			if t := last.Targets[0]; t.Role == "combobox" {
-				list = t.Name
+		if last := r.w.Steps[len(r.w.Steps)-1]; last.Tool == "click" && len(last.Targets) == 1 && last.Targets[0].Role != "option" {
+			// (One that says a choice it shows, "Wade Cooper", "Assigned to Wade Cooper",
+			// names no list.)
+			list = last.Targets[0].Name
+			for _, c := range siblingsOf(snapshot, ref, role) {
+				if holds(norm(list), norm(c)) {
+					list = ""
+					break
+				}
 			}
 		}
 	}

@@ -1189,6 +1189,23 @@ func TestAnOptionClickedIsAChoiceOfTheRun(t *testing.T) {
 	_, stop = replay(map[string]string{"town": "Faro"})
 	require.NotNil(t, stop, "no suggestion for the town typed: not the recorded one")
 	assert.Equal(t, 5, stop.Step)
+	// What the step before clicked open names the list, unless it says one of its choices (a
+	// button that shows the choice made).
+	opened := func(opener tool.Node) []Param {
+		list := &tool.Snap{URL: "https://book.test/", Tree: []tool.Item{{Node: &opener}, {Node: &tool.Node{Role: "listbox", Ref: "e2", Kids: []tool.Item{
+			{Node: &tool.Node{Role: "option", Name: "Texas", Ref: "e3"}}, {Node: &tool.Node{Role: "option", Name: "Wade Cooper", Ref: "e4"}},
+		}}}}}
+		seen := tool.Format(list, tool.SnapOptions{})
+		w, err := Record("Pick", "", []Call{
+			{Tool: "click", Args: json.RawMessage(`{"ref":"e1"}`), URL: list.URL, Seen: seen, Elements: el("e1", opener.Role, opener.Name)},
+			{Tool: "click", Args: json.RawMessage(`{"ref":"e3"}`), URL: list.URL, Seen: seen, Elements: el("e3", "option", "Texas")},
+		})
+		require.NoError(t, err)
+		return w.Params
+	}
+	assert.Equal(t, []Param{{Name: "select_a_state", Label: "Select a state", Default: "Texas", Choices: []string{"Texas", "Wade Cooper"}}},
+		opened(tool.Node{Role: "generic", Name: "Select a state", Ref: "e1"}), "react-select's control")
+	assert.Empty(t, opened(tool.Node{Role: "button", Name: "Assigned to Wade Cooper", Ref: "e1"}))
 }
 
 // A value chosen in a select keeps what the select offered as its parameter's choices, for the

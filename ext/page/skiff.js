@@ -135,7 +135,7 @@
   let covers = null; // opaque positioned elements that may hide what is under them
   let editors = null; // box -> field of the code editors on the page (editorField)
   let standIns = null; // drawn control -> the hidden <select> it stands for (selectFor)
-  let hovering; // what the page's style sheets show a pointer over only under the mouse (hoverPointer), once read
+  let hovering; // what the page's style sheets show a pointer over only under the mouse (hoverPointer), once read: by document or shadow tree, and each sheet's selectors
   const colors = new Map();
   // fresh forgets what was computed of the page's styles and layout (each read starts anew).
   function fresh() {
@@ -898,10 +898,15 @@
   // hoverPointer says whether the page's own style sheets give el the pointer cursor once the
   // mouse is over it (".datepicker-cell:hover { cursor: pointer }", as vanillajs-datepicker
   // draws its days): a person sees the hand as they reach it. Read from the sheets the page
-  // may read (not another site's), their rules whose selector says :hover, without it.
+  // may read (not another site's), their rules whose selector says :hover, without it; in a
+  // shadow tree, from the tree's own (a <style> in it, the sheets a component adopts, as Lit's
+  // do), which alone select there. Once per document or tree a read.
   function hoverPointer(el) {
-    if (hovering === undefined) {
-      const found = [];
+    const root = el.getRootNode();
+    if (!hovering) hovering = new Map();
+    let over = hovering.get(root);
+    if (!over) {
+      let found = [];
       const read = (rules, depth) => {
         for (const r of rules) {
           if (found.length >= 200) return;
@@ -917,16 +922,26 @@
           }
         }
       };
-      for (const sheet of document.styleSheets) {
-        try {
-          read(sheet.cssRules, 0);
-        } catch {} // (another site's sheet)
+      const all = [];
+      for (const sheet of [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])]) {
+        // (A sheet many trees adopt is read once.)
+        let sels = hovering.get(sheet);
+        if (!sels) {
+          found = [];
+          try {
+            read(sheet.cssRules, 0);
+          } catch {} // (another site's sheet)
+          hovering.set(sheet, (sels = found));
+        }
+        all.push(...sels.slice(0, 200 - all.length));
       }
-      // (The elements they select, found at once: the sheets of the document select none in a
-      // shadow tree.)
-      hovering = new Set(found.length ? document.querySelectorAll(found.join(",")) : []);
+      over = new Set();
+      try {
+        if (all.length) over = new Set(root.querySelectorAll(all.join(",")));
+      } catch {}
+      hovering.set(root, over);
     }
-    return hovering.has(el);
+    return over.has(el);
   }
   // inRow says whether el is an item of a flex container laid out in a row.
   function inRow(el) {

@@ -911,7 +911,7 @@
         for (const r of rules) {
           if (found.length >= 200) return;
           if (r.cssRules && depth < 4 && !(r instanceof CSSStyleRule)) read(r.cssRules, depth + 1); // (@media, @supports, @layer)
-          if (!(r instanceof CSSStyleRule) || r.style.cursor !== "pointer" || !r.selectorText.includes(":hover")) continue;
+          if (!(r instanceof CSSStyleRule) || !r.selectorText.includes(":hover") || r.style.cursor !== "pointer") continue;
           for (const one of r.selectorText.split(",")) {
             if (!one.includes(":hover")) continue;
             const sel = one.replaceAll(":hover", "").trim();
@@ -924,14 +924,16 @@
       };
       const all = [];
       for (const sheet of [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])]) {
-        // (A sheet many trees adopt is read once.)
-        let sels = hovering.get(sheet);
+        // (A sheet many trees adopt is read once, as is a <style> each copy of a component
+        // writes the same.)
+        const key = sheet.ownerNode && sheet.ownerNode.localName === "style" ? "style:" + sheet.ownerNode.textContent : sheet;
+        let sels = hovering.get(key);
         if (!sels) {
           found = [];
           try {
             read(sheet.cssRules, 0);
           } catch {} // (another site's sheet)
-          hovering.set(sheet, (sels = found));
+          hovering.set(key, (sels = found));
         }
         all.push(...sels.slice(0, 200 - all.length));
       }

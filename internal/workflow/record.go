@@ -423,6 +423,8 @@ func (r *recorder) param(t Target, value string, secret bool) string {
 		if secret {
 			base = "password"
 		}
+	} else if base == "value" && !secret {
+		base = kindOf(value, t.Lang) // (a field named in letters that say nothing in Latin ones: Arabic, Hebrew, Thai…)
 	}
 	if secret {
 		value = "" // never stored
@@ -444,6 +446,33 @@ func (r *recorder) param(t Target, value string, secret bool) string {
 	}
 	r.w.Params = append(r.w.Params, p)
 	return "{{" + name + "}}"
+}
+
+// kindOf names a parameter after what its value is, for a field whose name gives none: "date",
+// "email", "phone", "number", else "value".
+func kindOf(value, lang string) string {
+	v := strings.TrimSpace(value)
+	digits, other := 0, 0
+	for _, r := range v {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case strings.ContainsRune("+-() .", r):
+		default:
+			other++
+		}
+	}
+	switch at := strings.IndexByte(v, '@'); {
+	case isDateAs(v, lang):
+		return "date"
+	case at > 0 && strings.Contains(v[at:], ".") && !strings.ContainsAny(v, " \t"):
+		return "email"
+	case other == 0 && digits >= 7 && strings.ContainsAny(v, "+ -("):
+		return "phone"
+	case other == 0 && digits > 0 && strings.Trim(v, "0123456789") == "":
+		return "number"
+	}
+	return "value"
 }
 
 // typed is a value typed into t as the step keeps it: its parameter, or for a stay's dates in

@@ -1498,7 +1498,7 @@ func TestAStaysLastDayCountsFromItsFirst(t *testing.T) {
 // schedule and an outside agent's workflow_run schema show it: "Date d'arrivée" is
 // date_d_arrivee (not date_d_arriv_e), "Дата поездки" data_poezdki (not value). A name in
 // Japanese, Chinese or Korean is named by the field's words forms use ("お名前": name), else
-// "value".
+// after what was typed (a date, an email address, a phone number, a number), else "value".
 func TestAParameterIsNamedInLatinLetters(t *testing.T) {
 	for label, want := range map[string]string{"Date d'arrivée": "date_d_arrivee", "Дата поездки": "data_poezdki", "Дата народження": "data_narodzhennya",
 		"Ημερομηνία άφιξης": "imerominia_afixis", "Straße": "strasse", "Przyjazd, Łódź": "przyjazd", "Şehir": "sehir", "Příjmení": "prijmeni",
@@ -1506,5 +1506,14 @@ func TestAParameterIsNamedInLatinLetters(t *testing.T) {
 		"日付": "date", "お名前": "name", "メールアドレス": "email", "电话号码": "phone", "入住日期": "check_in", "이메일": "email", "备注": "value"} {
 		assert.Equal(t, want, paramName(label), label)
 		assert.True(t, paramOK(paramName(label)), label)
+	}
+	// A field whose name says nothing in Latin letters (Arabic, Hebrew, Thai, a CJK word not
+	// in the list) is named after what was typed into it.
+	r := recorder{w: &Workflow{}, known: map[string]Param{}}
+	for _, c := range []struct{ label, value, want string }{
+		{"تاريخ الوصول", "02/12/2026", "{{date}}"}, {"דוא\"ל", "ana@example.com", "{{email}}"}, {"เบอร์โทร", "+66 81 234 5678", "{{phone}}"},
+		{"人數", "4", "{{people}}"}, {"备注", "ring twice", "{{value}}"}, {"จำนวน", "3", "{{number}}"}, {"הערה", "a@b", "{{value_2}}"},
+	} {
+		assert.Equal(t, c.want, r.param(Target{Name: c.label}, c.value, false), c.label)
 	}
 }

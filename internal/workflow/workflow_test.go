@@ -1517,3 +1517,23 @@ func TestAParameterIsNamedInLatinLetters(t *testing.T) {
 		assert.Equal(t, c.want, r.param(Target{Name: c.label}, c.value, false), c.label)
 	}
 }
+
+// What a choice's list and its options are read from is the text of a snapshot the model saw,
+// which a page writes: no text makes the readers fail.
+func FuzzAChoicesList(f *testing.F) {
+	f.Add("listbox \"Meal\" [e2]:\n  option \"Fish\" [e3]\n  option \"Veg\" [e4]\n", "e3", "option")
+	f.Add("group \"Size\": radio \"S\" [e3] unchecked radio \"M\" [e4]", "e4", "radio")
+	f.Add("combobox \"Size\" [e1] value=\"S\" options=\"S\",\"M [x]\",…(+3)\n", "e1", "option")
+	f.Add("\n\n  [e1]\n", "e1", "")
+	f.Fuzz(func(t *testing.T, text, ref, role string) {
+		r := recorder{w: &Workflow{Steps: []Step{{Tool: "click", Targets: []Target{{Role: "button", Name: ref}}}}}}
+		r.listOf(text, ref, role)
+		if cs := siblingsOf(text, ref, role); len(cs) > 0 && !strings.Contains(text, role+` "`) {
+			t.Fatalf("siblingsOf read %q from a text that writes no %s", cs, role)
+		}
+		optionsOf(text, ref)
+		if at := nextRef(text); at >= 0 && !strings.HasPrefix(text[at:], " [") {
+			t.Fatalf("nextRef at %d: %q", at, text[at:])
+		}
+	})
+}

@@ -254,11 +254,12 @@ func (m *Matcher) holding(t Target, frame string) string {
 }
 
 // choice finds an option, or a radio, by the run's value of its parameter (Target.Param): for
-// a choice in a list or a group (Target.chosen), the option named so, or the one option whose name holds it; for a
-// value typed into the search field whose suggestions the options are, the first whose name
-// holds it. When none does, the recorded option is not chosen in its place, as a link that
-// merely held the recorded value would be: the list offers no such choice, a Miss. Not ok when
-// the run's value is the recorded one: the option is then found as any target is.
+// a choice in a list or a group (Target.chosen), the option named so, or the one option whose
+// name holds it; for a value typed into the search field whose suggestions the options are,
+// the first whose name holds it. When none does, the recorded option is not chosen in its
+// place, as a link that merely held the recorded value would be: the list offers no such
+// choice, a Miss. Not ok when the run's value is the recorded one: the option is then found as
+// any target is.
 func (m *Matcher) choice(t Target, frame string) (string, error, bool) {
 	v := norm(t.value)
 	if v == "" || v == norm(t.Name) || !t.chosen && holds(norm(t.Name), v) {

@@ -796,25 +796,25 @@ func (r *recorder) find(name string) int { return r.w.find(name) }
 // listOf is the name of the list that shows the option ref in a snapshot's text: the named
 // listbox or combobox its line is under, else what the step before clicked open
 // (`combobox "Guests"`, react-select's `clickable "Select a state"`; not one that says one of
-// the list's choices, as a button that shows the choice made often does); for a radio (role), the named radiogroup or group (a fieldset's legend) it is
-// under. "" when none names it, or when a value was typed into a field of that name (a
-// search's suggestions: the value typed is the parameter, Target.Param).
+// the list's choices, as a button that shows the choice made often does); for a radio (role),
+// the named radiogroup or group (a fieldset's legend) it is under. "" when none names it, or
+// when a value was typed into a field of that name (a search's suggestions: the value typed is
+// the parameter, Target.Param).
 func (r *recorder) listOf(snapshot, ref, role string) string {
 	list := ""
 	lists := []string{"listbox", "combobox"}
 	if role == "radio" {
 		lists = []string{"radiogroup", "group"}
 	}
-	if at := strings.Index(snapshot, " ["+ref+"]"); at >= 0 {
-		start := strings.LastIndexByte(snapshot[:at], '\n') + 1
-		indent := len(snapshot[start:at]) - len(strings.TrimLeft(snapshot[start:at], " "))
+	if start, at, ok := lineOf(snapshot, ref); ok {
+		indent := depth(snapshot[start:at])
 		if name, ok := namedAs(strings.TrimLeft(snapshot[start:at], " "), lists...); ok {
 			list, indent = name, 0 // its line begins with its list (`radiogroup "Size": radio "S" [e3]`)
 		}
 		for end := start - 1; end > 0 && indent > 0; {
 			from := strings.LastIndexByte(snapshot[:end], '\n') + 1
 			line := snapshot[from:end]
-			if in := len(line) - len(strings.TrimLeft(line, " ")); in < indent {
+			if in := depth(line); in < indent {
 				indent = in
 				if name, ok := namedAs(strings.TrimLeft(line, " "), lists...); ok {
 					list = name
@@ -885,16 +885,26 @@ func optionsOf(snapshot, ref string) []string {
 	return out
 }
 
-// siblingsOf is the names of the elements of ref's role (option, radio) a snapshot's text
-// writes beside it: on its line and the lines about it written at least as deep, up to the
-// first less deep (its list's or its group's).
-func siblingsOf(snapshot, ref, role string) []string {
-	at := strings.Index(snapshot, " ["+ref+"]")
+// lineOf is where the line of a snapshot's text that writes ref begins, and where its ref is.
+func lineOf(snapshot, ref string) (start, at int, ok bool) {
+	at = strings.Index(snapshot, " ["+ref+"]")
 	if at < 0 {
+		return 0, 0, false
+	}
+	return strings.LastIndexByte(snapshot[:at], '\n') + 1, at, true
+}
+
+// depth is how deep a snapshot's line is written: its spaces before its first element.
+func depth(line string) int { return len(line) - len(strings.TrimLeft(line, " ")) }
+
+// siblingsOf is the names of the elements of ref's role (option, radio) a snapshot's text
+// writes beside it: on its line and, under a list or a group, the lines about it written at
+// least as deep, up to the first less deep (its list's or its group's).
+func siblingsOf(snapshot, ref, role string) []string {
+	start, at, ok := lineOf(snapshot, ref)
+	if !ok {
 		return nil
 	}
-	start := strings.LastIndexByte(snapshot[:at], '\n') + 1
-	depth := func(line string) int { return len(line) - len(strings.TrimLeft(line, " ")) }
 	indent := depth(snapshot[start:at])
 	from, to := start, strings.IndexByte(snapshot[at:], '\n')
 	if to < 0 {
@@ -902,14 +912,14 @@ func siblingsOf(snapshot, ref, role string) []string {
 	} else {
 		to += at
 	}
-	for from > 0 {
+	for from > 0 && indent > 0 {
 		prev := strings.LastIndexByte(snapshot[:from-1], '\n') + 1
 		if line := snapshot[prev : from-1]; depth(line) < indent || strings.TrimSpace(line) == "" {
 			break
 		}
 		from = prev
 	}
-	for to < len(snapshot) {
+	for to < len(snapshot) && indent > 0 {
 		end := strings.IndexByte(snapshot[to+1:], '\n')
 		if end < 0 {
 			end = len(snapshot) - to - 1

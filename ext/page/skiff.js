@@ -835,6 +835,13 @@
     if (aria && aria.trim()) return clean(aria);
     const sf = selectFor(el);
     if (sf) return nameOf(sf, "combobox");
+    if ((role === "combobox" || role === "listbox") && !/^(input|select|textarea)$/.test(el.localName)) {
+      // A drop-down a widget draws around the select it hides inside it (Choices.js): named
+      // by the select's label.
+      const inner = el.querySelector("select");
+      const n = inner && hiddenReason(inner) ? nameOf(inner, "combobox") : "";
+      if (n) return n;
+    }
     const ef = editorField(el);
     if (ef) {
       // Its field's name, or that of the textarea it took the place of (CodeMirror's

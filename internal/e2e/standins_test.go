@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skiff-ai/skiff/internal/testkit"
 )
@@ -95,6 +96,36 @@ func TestDropDownsDrawnForHiddenSelects(t *testing.T) {
 			}
 			if f := forms[0]; f.Get("country") != "PT" || f.Get("carrier") != "dhl" || f.Get("speed") != "night" || !slices.Equal(f["extras"], []string{"gift", "sms"}) {
 				t.Errorf("the form sent %v", f)
+			}
+		})
+	}
+}
+
+// select_option on selects widget libraries hide and draw again, unmodified
+// (vendor-selects.html): Choices.js's box is named by the hidden select's label; Tom Select's
+// field, typed into, marks the option the keys are on "selected", which is not a choice made:
+// the option is clicked, and the form sends it, the second choice made in it too (Tom Select
+// keeps its list open over the form while its field has the focus: Escape closes it, as a
+// person closes it).
+func TestSelectOptionOnWidgetLibrariesSelects(t *testing.T) {
+	for _, kind := range []string{"choices", "tom"} {
+		t.Run(kind, func(t *testing.T) {
+			site := testkit.NewSite(t)
+			p := &plan{steps: []step{
+				calls(call("snapshot", nil)),
+				func(c *testkit.Conversation) []testkit.Call {
+					return []testkit.Call{call("select_option", obj{"ref": refIn(t, c, `combobox "Plan"`), "values": []string{"Team"}}), call("press_key", obj{"key": "Escape"}),
+						call("select_option", obj{"ref": refIn(t, c, `combobox "Plan"`), "values": []string{"Pro"}}), call("press_key", obj{"key": "Escape"})}
+				},
+				clickOn(t, `button "Save"`),
+			}}
+			p.runOn(t, site, "vendor-selects.html?kind="+kind, "choose the Pro plan")
+			Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the run sent no form: "+p.all())
+			if got := site.Forms()[0].Get("plan"); got != "Pro" {
+				t.Errorf("the form sent %q: %s", got, p.all())
+			}
+			if r := p.results("select_option"); len(r) != 2 || r[1].Error || !strings.Contains(r[1].Text, `Chose "Pro" in combobox “Plan”.`) {
+				t.Errorf("select_option: %s", p.all())
 			}
 		})
 	}

@@ -1742,3 +1742,42 @@ func TestAnOptionTheAgentClickedIsTheReplaysChoice(t *testing.T) {
 		t.Errorf("the replay saved: %s", inTab[string](t, panel, tab, `document.getElementById("out").textContent`))
 	}
 }
+
+// The same on selects widget libraries hide and draw again, unmodified (vendor-selects.html):
+// Choices.js wraps the select in a box that opens its list of options (named by the select's
+// label, which names the hidden select), Tom Select a field whose list opens under it, where
+// "selected" marks the option the mouse is on. The agent's click on an option is not said to
+// have changed nothing, and the replay chooses the run's value.
+func TestAChoiceOnWidgetLibrariesSelectsIsTheReplays(t *testing.T) {
+	for _, kind := range []string{"choices", "tom"} {
+		t.Run(kind, func(t *testing.T) {
+			site := testkit.NewSite(t)
+			p := &plan{steps: []step{
+				calls(call("snapshot", nil)),
+				clickOn(t, `combobox "Plan"`),
+				calls(call("snapshot", nil)),
+				clickOn(t, `option "Team"`),
+				clickOn(t, `button "Save"`),
+			}}
+			panel, _, m := p.runOn(t, site, "vendor-selects.html?kind="+kind, "choose the Team plan")
+			Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form")
+			if got := site.Forms()[0].Get("plan"); got != "Team" {
+				t.Fatalf("the agent chose %q: %s", got, p.all())
+			}
+			if c := p.results("click"); len(c) != 3 || strings.Contains(c[1].Text, "did not change") {
+				t.Errorf("the click on the option: %s", p.all())
+			}
+			steps := saveWorkflow(t, panel, "Choose a plan")
+			if len(steps) != 4 || !strings.Contains(steps[2], "{{plan}}") {
+				t.Fatalf("the workflow's steps: %q", steps)
+			}
+			m.Close()
+			if last := replayFromView(t, panel, map[string]string{"plan": "Enterprise"}, false); !strings.Contains(last, "ran all 4 steps") {
+				t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+			}
+			if f := site.Forms(); len(f) != 2 || f[1].Get("plan") != "Enterprise" {
+				t.Errorf("the forms: %v", f)
+			}
+		})
+	}
+}

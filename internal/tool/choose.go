@@ -158,6 +158,7 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 		return "", err
 	}
 	calledBefore := strings.ToLower(l.What)
+	showedBefore := strings.ToLower(l.Shows)
 	if l.SearchInside == 0 {
 		l.Search = "" // before the list was opened, a field with the focus is another control
 	}
@@ -195,10 +196,13 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 			}
 			return "", err
 		}
-		if o.Selected == 1 {
+		if o.Selected == 1 && (l.Editable == 0 || strings.Contains(showedBefore, strings.ToLower(o.Name))) {
 			chosen = append(chosen, o.Name) // already chosen: a click may take it back
 			continue
 		}
+		// (In the list of a field typed into, "selected" is the suggestion the keys are on,
+		// Tom Select's and Downshift's, not a choice made: it is clicked, unless the field
+		// showed it before.)
 		if _, err := e.mouse(ctx, tabID, frame, pageTarget{Ref: o.Ref}, "", 1); err != nil {
 			return "", fmt.Errorf("clicking option %q: %w", o.Name, err)
 		}

@@ -96,14 +96,7 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 			p.After = &now
 		}
 	}
-	state := p.Before.change(p.After)
-	if f.Element.Role == "option" && strings.HasPrefix(state, " It is still ") {
-		// An option reads as selected while it is the one the keys or the mouse are on (Tom
-		// Select's, a combobox's active one): still selected after the click says nothing of
-		// whether the click chose it.
-		state = ""
-	}
-	text := fmt.Sprintf("%s %s%s%s%s.", verb, what, refNote(f.Element.Ref), redrawn, fallbackNote(p.Trusted)) + state + after + chooser()
+	text := fmt.Sprintf("%s %s%s%s%s.", verb, what, refNote(f.Element.Ref), redrawn, fallbackNote(p.Trusted)) + p.Before.said(p.After, f.Element.Role) + after + chooser()
 	if f.Activates != nil && f.Activates.App != "" && count == 1 {
 		text += " " + otherApp(f.Activates.App)
 	}

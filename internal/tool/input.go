@@ -495,6 +495,17 @@ func (before *ctlState) change(after *ctlState) string {
 	return ""
 }
 
+// said is change as a click on an element of role says it: an option that still reads selected
+// says nothing, for an option reads so while the keys or the mouse are on it (Tom Select's, a
+// combobox's active one), whether the click chose it or not; one still not selected after the
+// click is said to be so.
+func (before *ctlState) said(after *ctlState, role string) string {
+	if role == "option" && before != nil && after != nil && before.Selected != nil && after.Selected != nil && *before.Selected == 1 && *after.Selected == 1 {
+		return ""
+	}
+	return before.change(after)
+}
+
 // typed is what typeText did: the field typed into, whether trusted input was used, and, when
 // the page moved the focus from field to field as the text went in (a code in one box per
 // digit), where each part went and what each field holds (Across): the read-back of the first

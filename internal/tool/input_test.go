@@ -26,6 +26,22 @@ func TestClickSaysWhatItChanged(t *testing.T) {
 			t.Errorf("%+v -> %+v: %q, want %q", c.before, c.after, got, c.want)
 		}
 	}
+	// An option reads as selected while the mouse is on it: still selected says nothing of the
+	// click; still not selected does.
+	for _, c := range []struct {
+		role          string
+		before, after *ctlState
+		want          string
+	}{
+		{"option", &ctlState{Selected: n(1)}, &ctlState{Selected: n(1)}, ""},
+		{"option", &ctlState{Selected: n(0)}, &ctlState{Selected: n(0)}, " It is still not selected (the click did not change it)."},
+		{"option", &ctlState{Selected: n(0)}, &ctlState{Selected: n(1)}, " It is now selected."},
+		{"tab", &ctlState{Selected: n(1)}, &ctlState{Selected: n(1)}, " It is still selected (the click did not change it)."},
+	} {
+		if got := c.before.said(c.after, c.role); got != c.want {
+			t.Errorf("%s %+v -> %+v: %q, want %q", c.role, c.before, c.after, got, c.want)
+		}
+	}
 }
 
 // A watch waits for what an action sent: while a request is out, then for a moment after the

@@ -1050,10 +1050,17 @@
     if (el.localName === "input" && el.type === "password") return "password";
     if (!/^(input|textarea)$/.test(el.localName) && !el.isContentEditable) return "";
     const ac = (el.getAttribute("autocomplete") || "").toLowerCase();
-    if (/(^|\s)(current-password|new-password|one-time-code)(\s|$)/.test(ac)) return "password";
+    // (A combobox is never one: Ant Design's select and others write "new-password" on their
+    // field only to keep the browser's autofill away from it.)
+    if (/(^|\s)(current-password|new-password|one-time-code)(\s|$)/.test(ac) && !comboboxLike(el)) return "password";
     if (/(^|\s)cc-/.test(ac)) return "payment";
     const words = [el.name, el.id, el.getAttribute("aria-label"), el.placeholder, el.getAttribute("data-testid")].filter(Boolean).join(" ");
     return paymentWords.test(words.replace(/([a-z])([A-Z])/g, "$1 $2")) ? "payment" : "";
+  }
+
+  // comboboxLike says el is a field that offers a list to choose from.
+  function comboboxLike(el) {
+    return el.getAttribute("role") === "combobox" || el.hasAttribute("aria-autocomplete") || el.getAttribute("aria-haspopup") === "listbox" || (el.localName === "input" && !!el.list);
   }
 
   // describe says which element this is, in words, for the model and for the user.
@@ -2976,6 +2983,25 @@
         if (options.length < 300 && unseen(o) && seeThrough(o)) drawing++;
         if (options.length >= 300 || unseen(o)) continue;
         options.push({ ref: refOf(o), name: nameOf(o, "option"), selected: o.getAttribute("aria-selected") === "true" ? 1 : 0, disabled: disabled(o) ? 1 : 0 });
+      }
+    }
+    // A list kept for assistive tech only, out of sight (Ant Design's, rc-select's: a listbox
+    // of no size holding only the options about the active one), beside the list a person
+    // sees, drawn as divs in the same pop-up: the options are that list's items, those that
+    // say whether they are chosen (aria-selected) or else show the pointer, and none when the
+    // pop-up also holds el (a box around the whole control).
+    if (!options.length) {
+      for (const l of lists) {
+        if (!unseen(l)) continue;
+        let box = parentOf(l);
+        for (let i = 0; box && box.nodeType === 1 && unseen(box) && i < 6; i++) box = parentOf(box);
+        if (!box || box.nodeType !== 1 || /^(body|html)$/.test(box.localName) || unseen(box) || contains(box, el)) continue;
+        const items = deepAll(box, "*").filter((x) => !contains(l, x) && !unseen(x));
+        const marked = items.filter((x) => x.hasAttribute("aria-selected"));
+        for (const x of marked.length ? marked : items.filter((x) => pointerOnly(x))) {
+          const name = nameOf(x, "option") || clean(visibleText(x, 120), 120);
+          if (name && options.length < 300) options.push({ ref: refOf(x), name, selected: x.getAttribute("aria-selected") === "true" ? 1 : 0, disabled: disabled(x) ? 1 : 0 });
+        }
       }
     }
     // A drop-down drawn for a hidden select (selectFor) names no list: its options are what it

@@ -135,6 +135,7 @@
   let covers = null; // opaque positioned elements that may hide what is under them
   let editors = null; // box -> field of the code editors on the page (editorField)
   let standIns = null; // drawn control -> the hidden <select> it stands for (selectFor)
+  let besideLists = new Map(); // parent of an item -> the listbox found about it (besideUnseenList)
   let hovering; // what the page's style sheets show a pointer over only under the mouse (hoverPointer), once read: by document or shadow tree, and each sheet's selectors
   const colors = new Map();
   // fresh forgets what was computed of the page's styles and layout (each read starts anew).
@@ -147,6 +148,7 @@
     editors = null;
     standIns = null;
     hovering = undefined;
+    besideLists = new Map();
   }
   function style(el) {
     let s = styles.get(el);
@@ -697,6 +699,7 @@
     }
     if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) return "textbox";
     if (selectFor(el)) return "combobox";
+    if ((el.hasAttribute("aria-selected") || el.hasAttribute("aria-disabled")) && besideUnseenList(el)) return "option";
     return "";
   }
 
@@ -1056,6 +1059,24 @@
     if (/(^|\s)cc-/.test(ac)) return "payment";
     const words = [el.name, el.id, el.getAttribute("aria-label"), el.placeholder, el.getAttribute("data-testid")].filter(Boolean).join(" ");
     return paymentWords.test(words.replace(/([a-z])([A-Z])/g, "$1 $2")) ? "payment" : "";
+  }
+
+  // besideUnseenList says el is an item of a list a person sees, drawn beside a listbox kept
+  // out of sight for assistive tech (Ant Design's, rc-select's: a virtual list of divs that say
+  // only whether they are disabled, beside a listbox of no size holding only the options about
+  // the active one): such an item, when it says whether it is chosen or can be, is an option.
+  function besideUnseenList(el) {
+    const p = parentOf(el);
+    if (!p || p.nodeType !== 1) return false;
+    let l = besideLists.get(p); // (the items of a list share its answer, read once a snapshot)
+    if (l === undefined) {
+      l = null;
+      for (let x = p, i = 0; x && x.nodeType === 1 && i < 5 && !/^(body|html)$/.test(x.localName); i++, x = parentOf(x)) {
+        if ((l = x.querySelector('[role="listbox"]'))) break;
+      }
+      besideLists.set(p, l);
+    }
+    return !!l && !contains(l, el) && unseen(l);
   }
 
   // comboboxLike says el is a field that offers a list to choose from.
@@ -2987,8 +3008,8 @@
     }
     // A list kept for assistive tech only, out of sight (Ant Design's, rc-select's: a listbox
     // of no size holding only the options about the active one), beside the list a person
-    // sees, drawn as divs in the same pop-up: the options are that list's items, those that
-    // say whether they are chosen (aria-selected) or else show the pointer, and none when the
+    // sees, drawn as divs in the same pop-up: the options are that list's items, those taken
+    // for options (besideUnseenList) or else those that show the pointer, and none when the
     // pop-up also holds el (a box around the whole control).
     if (!options.length) {
       for (const l of lists) {
@@ -2997,7 +3018,7 @@
         for (let i = 0; box && box.nodeType === 1 && unseen(box) && i < 6; i++) box = parentOf(box);
         if (!box || box.nodeType !== 1 || /^(body|html)$/.test(box.localName) || unseen(box) || contains(box, el)) continue;
         const items = deepAll(box, "*").filter((x) => !contains(l, x) && !unseen(x));
-        const marked = items.filter((x) => x.hasAttribute("aria-selected"));
+        const marked = items.filter((x) => roleOf(x) === "option");
         for (const x of marked.length ? marked : items.filter((x) => pointerOnly(x))) {
           const name = nameOf(x, "option") || clean(visibleText(x, 120), 120);
           if (name && options.length < 300) options.push({ ref: refOf(x), name, selected: x.getAttribute("aria-selected") === "true" ? 1 : 0, disabled: disabled(x) ? 1 : 0 });

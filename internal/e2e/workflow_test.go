@@ -1784,39 +1784,57 @@ func TestAChoiceOnWidgetLibrariesSelectsIsTheReplays(t *testing.T) {
 
 // A form Ant Design draws (vendor-antd.html, unmodified antd 6.6.8 on React 18): its Select is
 // a combobox whose list of options is a virtual list of divs beside a listbox of no size that
-// assistive tech reads (select_option clicks the divs; its field, which antd marks
-// "new-password" only to keep autofill away, is not a password), its DatePicker a field typed
-// into and left with Tab. The agent's run sends the form, and its workflow sends the run's
-// plan and day with no model.
+// assistive tech reads (the divs are its options, which select_option clicks; its field, which
+// antd marks "new-password" only to keep autofill away, is not a password), its DatePicker a
+// field typed into and left with Tab. The agent's run, with select_option or with clicks on
+// the list, sends the form, and its workflow sends the run's plan and day with no model.
 func TestAnAntDesignFormIsDoneAndReplayed(t *testing.T) {
-	site := testkit.NewSite(t)
-	p := &plan{steps: []step{
-		calls(call("snapshot", nil)),
-		func(c *testkit.Conversation) []testkit.Call {
-			return []testkit.Call{call("select_option", obj{"ref": refIn(t, c, `combobox "Plan"`), "values": []string{"Team"}}),
-				call("type", obj{"ref": refIn(t, c, `textbox "Start date"`), "text": "2026-12-10"}), call("press_key", obj{"key": "Tab"})}
-		},
-		clickOn(t, `radio "Yearly"`),
-		clickOn(t, `button "Subscribe"`),
-	}}
-	panel, _, m := p.runOn(t, site, "vendor-antd.html", "subscribe to the Team plan from December 10, billed yearly")
-	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form: "+p.all())
-	if f := site.Forms()[0]; f.Get("plan") != "Team" || f.Get("start") != "2026-12-10" || f.Get("billing") != "yearly" {
-		t.Fatalf("the agent's form: %v: %s", f, p.all())
-	}
-	if r := p.results("select_option"); len(r) != 1 || !strings.Contains(r[0].Text, `Chose "Team" in combobox “Plan”. It shows "Team".`) {
-		t.Errorf("select_option: %s", p.all())
-	}
-	if s := p.results("snapshot"); len(s) != 1 || !strings.Contains(s[0].Text, `combobox "Plan" [e2] collapsed required readonly`+"\n") {
-		t.Errorf("the snapshot: %s", p.all())
-	}
-	steps := saveWorkflow(t, panel, "Subscribe")
-	t.Logf("steps %q", steps)
-	m.Close()
-	if last := replayFromView(t, panel, map[string]string{"plan": "Enterprise", "start_date": "2026-12-24"}, false); !strings.Contains(last, "ran all") {
-		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
-	}
-	if f := site.Forms(); len(f) != 2 || f[1].Get("plan") != "Enterprise" || f[1].Get("start") != "2026-12-24" || f[1].Get("billing") != "yearly" {
-		t.Errorf("the forms: %v", f)
+	for _, way := range []string{"select_option", "click"} {
+		t.Run(way, func(t *testing.T) {
+			site := testkit.NewSite(t)
+			choose := func(c *testkit.Conversation) []testkit.Call {
+				return []testkit.Call{call("select_option", obj{"ref": refIn(t, c, `combobox "Plan"`), "values": []string{"Team"}})}
+			}
+			if way == "click" {
+				choose = func(c *testkit.Conversation) []testkit.Call {
+					return []testkit.Call{call("click", obj{"ref": refIn(t, c, `combobox "Plan"`)}), call("snapshot", nil)}
+				}
+			}
+			p := &plan{steps: []step{
+				calls(call("snapshot", nil)),
+				choose,
+				func(c *testkit.Conversation) []testkit.Call {
+					var cs []testkit.Call
+					if way == "click" {
+						cs = append(cs, call("click", obj{"ref": refIn(t, c, `option "Team"`)}))
+					}
+					return append(cs, call("type", obj{"ref": refIn(t, c, `textbox "Start date"`), "text": "2026-12-10"}), call("press_key", obj{"key": "Tab"}))
+				},
+				clickOn(t, `radio "Yearly"`),
+				clickOn(t, `button "Subscribe"`),
+			}}
+			panel, _, m := p.runOn(t, site, "vendor-antd.html", "subscribe to the Team plan from December 10, billed yearly")
+			Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form: "+p.all())
+			if f := site.Forms()[0]; f.Get("plan") != "Team" || f.Get("start") != "2026-12-10" || f.Get("billing") != "yearly" {
+				t.Fatalf("the agent's form: %v: %s", f, p.all())
+			}
+			if s := p.results("snapshot"); len(s) == 0 || !strings.Contains(s[0].Text, `combobox "Plan" [e2] collapsed required readonly`+"\n") {
+				t.Errorf("the snapshot: %s", p.all())
+			}
+			if r := p.results("select_option"); way == "select_option" && (len(r) != 1 || !strings.Contains(r[0].Text, `Chose "Team" in combobox “Plan”. It shows "Team".`)) {
+				t.Errorf("select_option: %s", p.all())
+			}
+			steps := saveWorkflow(t, panel, "Subscribe")
+			if !slices.ContainsFunc(steps, func(s string) bool { return strings.Contains(s, "{{plan}}") }) {
+				t.Fatalf("the workflow's steps: %q", steps)
+			}
+			m.Close()
+			if last := replayFromView(t, panel, map[string]string{"plan": "Enterprise", "start_date": "2026-12-24"}, false); !strings.Contains(last, "ran all") {
+				t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+			}
+			if f := site.Forms(); len(f) != 2 || f[1].Get("plan") != "Enterprise" || f[1].Get("start") != "2026-12-24" || f[1].Get("billing") != "yearly" {
+				t.Errorf("the forms: %v", f)
+			}
+		})
 	}
 }

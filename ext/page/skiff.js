@@ -896,6 +896,9 @@
       // A part labelled on its own counts by its label (a "×" labelled "Close the notice"), as
       // the page's text around it does not say it.
       const t = kids && !el.querySelector("[aria-label]") ? clean(textOf(kids), 160) : visibleText(el, 160, null, true);
+      // A number alone, which its title says in full, is named by its title: a calendar's day
+      // (Ant Design's: "10", titled "2026-12-10"), a page of results ("3", titled "Page 3").
+      if (/^\d{1,4}$/.test(t) && el.title && el.title.length > t.length && new RegExp(`(^|\\D)0*${t}(\\D|$)`).test(el.title)) return clean(el.title, 160);
       if (t) return clean(t, 160);
       // An icon button or link whose words are for screen readers only ("Close" clipped to a
       // pixel: Bootstrap's visually-hidden, Tailwind's sr-only).

@@ -1786,14 +1786,17 @@ func TestAChoiceOnWidgetLibrariesSelectsIsTheReplays(t *testing.T) {
 // a combobox whose list of options is a virtual list of divs beside a listbox of no size that
 // assistive tech reads (the divs are its options, which select_option clicks; its field, which
 // antd marks "new-password" only to keep autofill away, is not a password), its DatePicker a
-// field typed into and left with Tab. The agent's run, with select_option or with clicks on
-// the list, sends the form, and its workflow sends the run's plan and day with no model.
+// field typed into and left with Tab, or a calendar whose days are cells titled with their
+// dates. The agent's run, with select_option and typing, or with clicks on the list and the
+// calendar, sends the form, and its workflow sends the run's plan and day with no model,
+// turning the calendar to a day of the next month.
 func TestAnAntDesignFormIsDoneAndReplayed(t *testing.T) {
 	for _, way := range []string{"select_option", "click"} {
 		t.Run(way, func(t *testing.T) {
 			site := testkit.NewSite(t)
 			choose := func(c *testkit.Conversation) []testkit.Call {
-				return []testkit.Call{call("select_option", obj{"ref": refIn(t, c, `combobox "Plan"`), "values": []string{"Team"}})}
+				return []testkit.Call{call("select_option", obj{"ref": refIn(t, c, `combobox "Plan"`), "values": []string{"Team"}}),
+					call("type", obj{"ref": refIn(t, c, `textbox "Start date"`), "text": "2026-12-10"}), call("press_key", obj{"key": "Tab"})}
 			}
 			if way == "click" {
 				choose = func(c *testkit.Conversation) []testkit.Call {
@@ -1803,16 +1806,15 @@ func TestAnAntDesignFormIsDoneAndReplayed(t *testing.T) {
 			p := &plan{steps: []step{
 				calls(call("snapshot", nil)),
 				choose,
-				func(c *testkit.Conversation) []testkit.Call {
-					var cs []testkit.Call
-					if way == "click" {
-						cs = append(cs, call("click", obj{"ref": refIn(t, c, `option "Team"`)}))
-					}
-					return append(cs, call("type", obj{"ref": refIn(t, c, `textbox "Start date"`), "text": "2026-12-10"}), call("press_key", obj{"key": "Tab"}))
-				},
-				clickOn(t, `radio "Yearly"`),
-				clickOn(t, `button "Subscribe"`),
 			}}
+			if way == "click" {
+				p.steps = append(p.steps, func(c *testkit.Conversation) []testkit.Call {
+					return []testkit.Call{call("click", obj{"ref": refIn(t, c, `option "Team"`)}), call("click", obj{"ref": refIn(t, c, `textbox "Start date"`)}), call("snapshot", nil)}
+				}, func(c *testkit.Conversation) []testkit.Call {
+					return []testkit.Call{call("click", obj{"ref": refMatching(t, c, regexp.MustCompile(`cell \[(e\d+)\]: 2026-12-10 `), "the 10th")})}
+				})
+			}
+			p.steps = append(p.steps, clickOn(t, `radio "Yearly"`), clickOn(t, `button "Subscribe"`))
 			panel, _, m := p.runOn(t, site, "vendor-antd.html", "subscribe to the Team plan from December 10, billed yearly")
 			Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form: "+p.all())
 			if f := site.Forms()[0]; f.Get("plan") != "Team" || f.Get("start") != "2026-12-10" || f.Get("billing") != "yearly" {
@@ -1829,11 +1831,15 @@ func TestAnAntDesignFormIsDoneAndReplayed(t *testing.T) {
 				t.Fatalf("the workflow's steps: %q", steps)
 			}
 			m.Close()
-			if last := replayFromView(t, panel, map[string]string{"plan": "Enterprise", "start_date": "2026-12-24"}, false); !strings.Contains(last, "ran all") {
+			values, day := map[string]string{"plan": "Enterprise", "start_date": "2026-12-24"}, "2026-12-24"
+			if way == "click" {
+				values, day = map[string]string{"plan": "Enterprise", "date": "2027-01-15"}, "2027-01-15"
+			}
+			if last := replayFromView(t, panel, values, false); !strings.Contains(last, "ran all") {
 				t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
 			}
-			if f := site.Forms(); len(f) != 2 || f[1].Get("plan") != "Enterprise" || f[1].Get("start") != "2026-12-24" || f[1].Get("billing") != "yearly" {
-				t.Errorf("the forms: %v", f)
+			if f := site.Forms(); len(f) != 2 || f[1].Get("plan") != "Enterprise" || f[1].Get("start") != day || f[1].Get("billing") != "yearly" {
+				t.Errorf("the forms: %v; steps %q", f, steps)
 			}
 		})
 	}

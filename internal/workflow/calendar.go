@@ -720,6 +720,27 @@ func (m *Matcher) turner(frame string, next bool, from []int) string {
 			}
 		}
 	}
+	// Else one beside the grid in the box that holds them both, whatever else its head holds
+	// (Ant Design's: "Last year", "Previous month", "Choose a month" showing "Dec", "Next
+	// month", "Next year", each on a line, the grid under them): the lines written as deep as
+	// the grid about it, up to its box's (a grid written at the top of the text has no box).
+	for _, at := range from {
+		top := at
+		for top > 0 && gridLine(lines[top]) && gridLine(lines[top-1]) {
+			top--
+		}
+		d := depth(lines[top])
+		if !gridLine(lines[top]) || d == 0 {
+			continue
+		}
+		for _, step := range []int{-1, 1} {
+			for l := top + step; l >= 0 && l < len(lines) && l != top+reach*step && depth(lines[l]) >= d; l += step {
+				if ref, ok := turners[l]; ok && depth(lines[l]) == d {
+					return ref
+				}
+			}
+		}
+	}
 	return ""
 }
 

@@ -111,6 +111,7 @@ type pages struct {
 	lang                 string // it writes its month and its Prev and Next in this language (jQuery UI's words), not English
 	mui                  bool   // it is drawn as MUI's DateCalendar (muiCalendar)
 	bootstrap            bool   // it is drawn as Bootstrap's datepicker (bootstrapCalendar)
+	antd                 bool   // it is drawn as Ant Design's DatePicker (antdCalendar)
 	gridless             int    // it is drawn without a grid, as air-datepicker draws it (1) or vanillajs-datepicker (2) (gridlessCalendar)
 	calls, asides        []string
 }
@@ -185,6 +186,39 @@ func namedCalendar(month time.Time) *tool.Snap {
 	return s
 }
 
+// antdCalendar is month as Ant Design's DatePicker draws it: in a box under its field, Last
+// year, Previous month, "Choose a month" and "Choose a year" (which show "Dec" and "2026"
+// behind those names), Next month and Next year, each on a line, then a table whose cells
+// are named by their titles, the days' dates ("2026-12-10"), from the month before's last
+// Sunday on, six weeks.
+func antdCalendar(month time.Time) *tool.Snap {
+	ref := 0
+	next := func() string { ref++; return fmt.Sprintf("e%d", ref) }
+	button := func(name string) tool.Item {
+		return tool.Item{Node: &tool.Node{Role: "button", Name: name, Ref: next()}}
+	}
+	field := tool.Item{Node: &tool.Node{Role: "textbox", Name: "Start date", Ref: next()}}
+	box := &tool.Node{Role: "generic", Ref: next(), Kids: []tool.Item{button("Last year"), button("Previous month"),
+		{Node: &tool.Node{Group: 1, Kids: []tool.Item{button("Choose a month"), button("Choose a year")}}}, button("Next month"), button("Next year")}}
+	var cols []tool.Item
+	for _, d := range []string{"Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"} {
+		cols = append(cols, tool.Item{Text: d})
+	}
+	table := &tool.Node{Role: "table", Ref: next(), Kids: []tool.Item{{Node: &tool.Node{Role: "row", Kids: cols}}}}
+	first := time.Date(month.Year(), month.Month(), 1, 12, 0, 0, 0, time.UTC)
+	day := first.AddDate(0, 0, -int(first.Weekday()))
+	for range 6 {
+		row := &tool.Node{Role: "row"}
+		for range 7 {
+			row.Kids = append(row.Kids, tool.Item{Node: &tool.Node{Role: "cell", Name: day.Format("2006-01-02"), Ref: next()}})
+			day = day.AddDate(0, 0, 1)
+		}
+		table.Kids = append(table.Kids, tool.Item{Node: row})
+	}
+	box.Kids = append(box.Kids, tool.Item{Node: table}, tool.Item{Node: &tool.Node{Role: "generic", Name: "Today", Ref: next()}})
+	return &tool.Snap{URL: "https://plan.test/", Tree: []tool.Item{field, {Node: &tool.Node{Role: "button", Name: "Subscribe", Ref: next()}}, {Node: box}}}
+}
+
 // bootstrapCalendar is month as Bootstrap's datepicker draws it: one table whose head row
 // holds «, the month and », whose days are cells the pointer clicks, named by their numbers,
 // the grid's first and last rows drawing the days of the months beside it.
@@ -213,6 +247,9 @@ func (p *pages) snap() *tool.Snap {
 	}
 	if p.named {
 		return namedCalendar(p.month)
+	}
+	if p.antd {
+		return antdCalendar(p.month)
 	}
 	if p.mui {
 		return muiCalendar(p.month)
@@ -579,6 +616,31 @@ func TestADayOfABootstrapCalendarFollowsTheRunsDate(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(p.calls[1]), &got))
 	d, _ := dateOfDay(jseen, got.Ref, "cell", 3, "")
 	assert.Equal(t, "January 3, 2027", d, "the 3 it clicked is January's")
+}
+
+// Ant Design's calendar names its days by their titles, their dates: a day chosen there is the
+// run's, a month on, its Next month found beside the grid in the box that holds them, though
+// the lines between hold its year's buttons and those that show its month behind other names.
+func TestADayOfAnAntDesignCalendarFollowsTheRunsDate(t *testing.T) {
+	dec := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	s := antdCalendar(dec)
+	seen := tool.Format(s, tool.SnapOptions{})
+	w := clickOn(t, "Subscribe", s, `cell "2026-12-10"`)
+	require.Equal(t, []Param{{Name: "date", Label: "date", Default: "2026-12-10"}}, w.Params, seen)
+	p := &pages{month: dec, antd: true}
+	require.Nil(t, p.runner(w, map[string]string{"date": "2027-01-15"}).Run(context.Background(), 0))
+	assert.Equal(t, []string{`click {"ref":"` + refOf(t, s, `button "Next month"`) + `"}`}, p.asides, seen)
+	assert.Equal(t, `{"ref":"`+refOf(t, antdCalendar(p.month), `cell "2027-01-15"`)+`"}`, p.calls[1])
+	p = &pages{month: dec, antd: true}
+	require.Nil(t, p.runner(w, map[string]string{"date": "2026-11-03"}).Run(context.Background(), 0))
+	assert.Equal(t, []string{`click {"ref":"` + refOf(t, s, `button "Previous month"`) + `"}`}, p.asides)
+	// A grid written at the top of the text is in no box: nothing beside it is taken to turn it.
+	bare := antdCalendar(dec)
+	bare.Tree = append(bare.Tree[:2], bare.Tree[2].Kids...)
+	p = &pages{month: dec}
+	r := p.runner(w, map[string]string{"date": "2027-01-15"})
+	r.Read = func(context.Context, int) (*tool.Snap, error) { return bare, nil }
+	assert.NotNil(t, r.Run(context.Background(), 0), tool.Format(bare, tool.SnapOptions{}))
 }
 
 // A calendar drawn without a grid (air-datepicker's, vanillajs-datepicker's) is one all the

@@ -1791,12 +1791,16 @@ func TestAChoiceOnWidgetLibrariesSelectsIsTheReplays(t *testing.T) {
 // calendar, sends the form, and its workflow sends the run's plan and day with no model,
 // turning the calendar to a day of the next month.
 func TestAnAntDesignFormIsDoneAndReplayed(t *testing.T) {
+	// (The calendar opens on this month: its 15th is chosen, and the next month's replayed.)
+	now := time.Now()
+	mid := time.Date(now.Year(), now.Month(), 15, 12, 0, 0, 0, time.Local)
+	first, then := mid.Format("2006-01-02"), mid.AddDate(0, 1, 0).Format("2006-01-02")
 	for _, way := range []string{"select_option", "click"} {
 		t.Run(way, func(t *testing.T) {
 			site := testkit.NewSite(t)
 			choose := func(c *testkit.Conversation) []testkit.Call {
 				return []testkit.Call{call("select_option", obj{"ref": refIn(t, c, `combobox "Plan"`), "values": []string{"Team"}}),
-					call("type", obj{"ref": refIn(t, c, `textbox "Start date"`), "text": "2026-12-10"}), call("press_key", obj{"key": "Tab"})}
+					call("type", obj{"ref": refIn(t, c, `textbox "Start date"`), "text": first}), call("press_key", obj{"key": "Tab"})}
 			}
 			if way == "click" {
 				choose = func(c *testkit.Conversation) []testkit.Call {
@@ -1811,13 +1815,13 @@ func TestAnAntDesignFormIsDoneAndReplayed(t *testing.T) {
 				p.steps = append(p.steps, func(c *testkit.Conversation) []testkit.Call {
 					return []testkit.Call{call("click", obj{"ref": refIn(t, c, `option "Team"`)}), call("click", obj{"ref": refIn(t, c, `textbox "Start date"`)}), call("snapshot", nil)}
 				}, func(c *testkit.Conversation) []testkit.Call {
-					return []testkit.Call{call("click", obj{"ref": refMatching(t, c, regexp.MustCompile(`cell \[(e\d+)\]: 2026-12-10 `), "the 10th")})}
+					return []testkit.Call{call("click", obj{"ref": refMatching(t, c, regexp.MustCompile(`cell \[(e\d+)\]: `+first+` `), "the 15th")})}
 				})
 			}
 			p.steps = append(p.steps, clickOn(t, `radio "Yearly"`), clickOn(t, `button "Subscribe"`))
-			panel, _, m := p.runOn(t, site, "vendor-antd.html", "subscribe to the Team plan from December 10, billed yearly")
+			panel, _, m := p.runOn(t, site, "vendor-antd.html", "subscribe to the Team plan from the 15th, billed yearly")
 			Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form: "+p.all())
-			if f := site.Forms()[0]; f.Get("plan") != "Team" || f.Get("start") != "2026-12-10" || f.Get("billing") != "yearly" {
+			if f := site.Forms()[0]; f.Get("plan") != "Team" || f.Get("start") != first || f.Get("billing") != "yearly" {
 				t.Fatalf("the agent's form: %v: %s", f, p.all())
 			}
 			if s := p.results("snapshot"); len(s) == 0 || !strings.Contains(s[0].Text, `combobox "Plan" [e2] collapsed required readonly`+"\n") {
@@ -1831,14 +1835,14 @@ func TestAnAntDesignFormIsDoneAndReplayed(t *testing.T) {
 				t.Fatalf("the workflow's steps: %q", steps)
 			}
 			m.Close()
-			values, day := map[string]string{"plan": "Enterprise", "start_date": "2026-12-24"}, "2026-12-24"
+			values := map[string]string{"plan": "Enterprise", "start_date": then}
 			if way == "click" {
-				values, day = map[string]string{"plan": "Enterprise", "date": "2027-01-15"}, "2027-01-15"
+				values = map[string]string{"plan": "Enterprise", "date": then}
 			}
 			if last := replayFromView(t, panel, values, false); !strings.Contains(last, "ran all") {
 				t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
 			}
-			if f := site.Forms(); len(f) != 2 || f[1].Get("plan") != "Enterprise" || f[1].Get("start") != day || f[1].Get("billing") != "yearly" {
+			if f := site.Forms(); len(f) != 2 || f[1].Get("plan") != "Enterprise" || f[1].Get("start") != then || f[1].Get("billing") != "yearly" {
 				t.Errorf("the forms: %v; steps %q", f, steps)
 			}
 		})

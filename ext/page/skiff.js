@@ -2980,22 +2980,21 @@
     const add = (x) => x && !lists.includes(x) && lists.push(x);
     if (roleOf(el) === "listbox") add(el);
     const named = [el, ...deepAll(el, "[aria-controls], [aria-owns]")];
-    let names = false;
     for (const x of named) {
       for (const a of ["aria-controls", "aria-owns"]) {
         for (const id of (x.getAttribute(a) || "").split(/\s+/)) {
           if (!id) continue;
-          names = true;
           add(x.getRootNode().getElementById?.(id) || document.getElementById(id));
         }
       }
     }
-    // A list drawn for el when it opens, which el does not name: one that was not showing
+    // A list drawn for el when it opens, which el does not name (or names by an id no
+    // element has: Ant Design's TreeSelect, whose tree has none): one that was not showing
     // before (first notes those that were: another widget's).
     if (first) {
       listsBefore = new WeakSet();
       for (const x of deepAll(document, '[role="listbox"], [role="tree"]')) if (!unseen(x)) listsBefore.add(x);
-    } else if (!lists.length && !names) {
+    } else if (!lists.length) {
       for (const x of deepAll(document, '[role="listbox"], [role="tree"]')) if (!listsBefore.has(x)) add(x);
     }
     const options = [];

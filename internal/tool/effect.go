@@ -71,6 +71,14 @@ func (e *Element) Performs() bool {
 	return !valueRoles[e.Role]
 }
 
+// DrawnBox reports whether the element is a button drawn as a checkbox, a switch or a radio
+// (Ant Design's Switch, Radix's and Headless UI's checkboxes and switches) that sends no form:
+// one set as a box is, its state read from aria-checked. It still performs what a click on it
+// does, so the gate judges it by its name as it judges a click on it (Effect.Irreversible).
+func (e *Element) DrawnBox() bool {
+	return e != nil && e.Tag == "button" && (e.Role == "checkbox" || e.Role == "switch" || e.Role == "radio") && e.Submits == ""
+}
+
 // Words is the element as a person reads it: button “Delete account” [e5].
 func (e *Element) Words() string { return e.Says().English() }
 
@@ -202,11 +210,21 @@ func (f *Effect) Uploads() string {
 // "pay"…), or "": the words of the control it sets off, when that control performs an action
 // (a checkbox labelled "Send me offers" sends nothing), or of the dialog it accepts.
 func (f *Effect) Irreversible() string {
-	a := f.Activates
-	if a == nil || !(a.Performs() || a.Role == "dialog" || a.Role == "form") {
-		return ""
+	if a := f.Activates; a != nil && (a.Performs() || a.Role == "dialog" || a.Role == "form") {
+		if w := safety.Irreversible(a.Name); w != "" {
+			return w
+		}
 	}
-	return safety.Irreversible(a.Name)
+	// A button drawn as a box that fill_form sets is clicked as a click on it would be: its
+	// name counts as that click's (a "Delete my data" switch).
+	for _, fv := range f.Fields {
+		if fv.Element.DrawnBox() {
+			if w := safety.Irreversible(fv.Element.Name); w != "" {
+				return w
+			}
+		}
+	}
+	return ""
 }
 
 // Words is the call as a person reads it before allowing it.

@@ -347,7 +347,9 @@ func fillTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 			return nil, failf("field %d: %v", i+1, err)
 		}
 		if a.Element.Performs() {
-			return nil, failf("field %d is %s, which is not a field: use click for it", i+1, a.Element.Words())
+			if !a.Element.DrawnBox() {
+				return nil, failf("field %d is %s, which is not a field: use click for it", i+1, a.Element.Words())
+			}
 		}
 		f.Fields = append(f.Fields, FieldValue{Element: *a.Element, Value: fld.Value})
 		if a.Implicit || a.Element.Tag == "textarea" || a.Element.Role == "textbox" || a.Element.Role == "searchbox" {

@@ -171,6 +171,18 @@ func TestPerformsAndIrreversible(t *testing.T) {
 	pw := Effect{Action: "type", Text: "hunter2", Element: &Element{Ref: "e4", Role: "textbox", Name: "Password", Tag: "input", Field: "password"}}
 	assert.True(t, pw.Sensitive())
 	assert.Equal(t, "type 7 characters into password field textbox “Password” [e4]", pw.Words())
+	// A button drawn as a switch that sends no form is set by fill_form as a box is, and its
+	// name counts as a click's would; one that sends its form is not a box to set.
+	renew := Element{Ref: "e8", Tag: "button", Role: "switch", Name: "Auto-renew"}
+	assert.True(t, renew.DrawnBox())
+	erase := Effect{Action: "fill", Fields: []FieldValue{{Element: Element{Tag: "input", Role: "textbox", Name: "Note"}, Value: "x"},
+		{Element: Element{Tag: "button", Role: "switch", Name: "Delete my data"}, Value: "true"}}}
+	assert.NotEmpty(t, erase.Irreversible())
+	erase.Fields[1].Element = renew
+	assert.Empty(t, erase.Irreversible())
+	assert.Equal(t, "fill textbox “Note” = “x”; switch “Auto-renew” [e8] = “true”", erase.Words())
+	assert.False(t, (&Element{Tag: "button", Role: "checkbox", Submits: "https://a.example/save"}).DrawnBox())
+	assert.False(t, (&Element{Tag: "div", Role: "switch"}).DrawnBox(), "a div is a field already")
 	frame := Effect{URL: "https://a.example/", Element: &Element{Origin: "https://b.example"}}
 	assert.Equal(t, "https://b.example", frame.Origin())
 }

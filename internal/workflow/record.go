@@ -183,6 +183,9 @@ func Extend(base *Workflow, upto int, values map[string]string, ran, calls []Cal
 // checkable are the roles fill_form sets to a state.
 var checkable = map[string]bool{"checkbox": true, "radio": true, "switch": true}
 
+// fieldRoles are the roles of fields, named by their labels.
+var fieldRoles = map[string]bool{"textbox": true, "searchbox": true, "combobox": true, "spinbutton": true, "slider": true, "listbox": true}
+
 type recorder struct {
 	w *Workflow
 	// known are the parameters of the workflow a repair extends: a value typed as one's
@@ -270,7 +273,11 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 			t.Frame = e.Origin
 		}
 		t.Nth, t.Near = seen(c.Seen, ref, t)
-		t.Param = r.heldBy(t.Name)
+		if !fieldRoles[t.Role] {
+			// (A field is named by its label, which a value typed before may say by chance:
+			// a "Team" list after the plan "Team" was chosen. It is no result of that value.)
+			t.Param = r.heldBy(t.Name)
+		}
 		if d := dateIn(t.Name); t.Param == "" && d != "" && c.Tool == "click" {
 			// A day of a calendar ("Choose Wednesday, December 2, 2026"): the date is a
 			// parameter, which {{today+1}} may count from the day of the run.

@@ -699,6 +699,8 @@
     }
     if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) return "textbox";
     if (selectFor(el)) return "combobox";
+    const drawn = drawnFor(el);
+    if (drawn) return roleOf(drawn);
     if ((el.hasAttribute("aria-selected") || el.hasAttribute("aria-disabled")) && besideUnseenList(el)) return "option";
     return "";
   }
@@ -709,13 +711,30 @@
   // stands for the input, with its role, name and state, and a click on it changes the input.
   function proxied(el) {
     const c = el.control;
-    if (!c || c.localName !== "input" || !/^(checkbox|radio|file)$/.test(c.type) || !unseen(c)) return null;
+    if (!c || c.localName !== "input" || !/^(checkbox|radio|file)$/.test(c.type) || !unseen(c) || drawnFor(c.parentElement) === c) return null;
     for (const l of c.labels) if (!unseen(l)) return l === el ? c : null;
     return null;
   }
-  // controlOf is the element whose state an action on el changes: a label's control, or el.
+  // drawnFor is the hidden checkbox or radio a box stands for that holds it and draws the
+  // control a person clicks around it, outside any label (Element Plus's switch: a div that
+  // toggles on a click, holding its hidden input and the track drawn beside it; a label for
+  // the input elsewhere, a form's row's, does not toggle it there), or null.
+  function drawnFor(el) {
+    if (!el || (el.localName !== "div" && el.localName !== "span") || el.hasAttribute("role")) return null;
+    let input = null;
+    for (let k = el.firstElementChild; k; k = k.nextElementSibling) {
+      if (k.localName === "input" && (k.type === "checkbox" || k.type === "radio")) {
+        if (input) return null;
+        input = k;
+      }
+    }
+    if (!input || input.closest("label") || !unseen(input) || unseen(el)) return null;
+    return el.querySelector("input:not([type=checkbox]):not([type=radio]), button, select, textarea, a[href]") ? null : input;
+  }
+  // controlOf is the element whose state an action on el changes: a label's control, the
+  // input a box drawn for it holds, or el.
   function controlOf(el) {
-    return el.localName === "label" && el.control ? el.control : el;
+    return el.localName === "label" && el.control ? el.control : drawnFor(el) || el;
   }
 
   // An icon font's glyphs are private-use characters: a picture, not words ("\ue095").
@@ -827,6 +846,8 @@
       const n = c && nameOf(c, role);
       if (n) return n;
     }
+    const drawn = role && drawnFor(el);
+    if (drawn) return nameOf(drawn, role);
     const by = el.getAttribute("aria-labelledby");
     if (by) {
       // What it points at names it even when hidden (a label the page hid while a list is
@@ -1326,7 +1347,7 @@
       }
       if (inline) node.inline = 1;
       if (role === "heading") node.level = +(el.getAttribute("aria-level") || el.localName.slice(1)) || 2;
-      const ctl = role && el.localName === "label" ? controlOf(el) : el;
+      const ctl = role ? controlOf(el) : el;
       if (ctl !== el && ctl.type === "file") node.type = "file"; // a label standing for a hidden file field
       if (act && disabled(ctl)) node.disabled = 1;
       if (el.getAttribute("aria-expanded")) node.expanded = el.getAttribute("aria-expanded") === "true" ? 1 : 0;
@@ -1715,7 +1736,7 @@
     if (action !== "type" && action !== "scroll") {
       const hit = deepFromPoint(point.x, point.y);
       if (!hit) return { error: `${what} is outside the viewport`, retry: 1, what };
-      if (!contains(el, hit) && !(el.localName === "label" && el.control && contains(el.control, hit)) && !(carried && contains(carried, hit))) {
+      if (!contains(el, hit) && !(el.localName === "label" && el.control && contains(el.control, hit)) && !(carried && contains(carried, hit)) && !ownPart(el, hit)) {
         let cover = hit;
         for (let x = hit; x && x.nodeType === 1; x = parentOf(x)) if (!contains(x, el) && x !== document.body) cover = x;
         // Under a bar that stays put while the page scrolls (a sticky header, a cookie strip at
@@ -1731,6 +1752,20 @@
       }
     }
     return { ok: 1, what, point: { x: Math.round(point.x), y: Math.round(point.y) }, viewport: { w: innerWidth, h: innerHeight }, hidden: document.visibilityState === "hidden" ? 1 : undefined, scroll: carried ? { x: scrollX, y: scrollY } : undefined };
+  }
+  // ownPart says whether hit, over el where el would be clicked, is a part of el's own control
+  // as a person sees it, which a click on reaches what el's does: the label for el, or a part
+  // that is no control, in the box about el that holds no other control (Element Plus draws
+  // its select's placeholder over its field, in the box whose click opens its list).
+  function ownPart(el, hit) {
+    for (let x = hit; x && x.nodeType === 1; x = parentOf(x)) if (x.localName === "label" && x.control === el) return true;
+    let box = parentOf(el);
+    for (let i = 0; box && box.nodeType === 1 && i < 3 && box !== document.body; i++, box = parentOf(box)) {
+      if (!contains(box, hit)) continue;
+      for (let x = hit; x && x !== box; x = parentOf(x)) if (isInteractive(x, roleOf(x))) return false;
+      return !deepAll(box, "*").some((o) => o !== el && !contains(el, o) && !contains(o, el) && interactiveRoles.has(roleOf(o)) && !unseen(o));
+    }
+    return false;
   }
   // scrolled is where the page is scrolled to, for a drag to follow the page when it scrolls
   // under the mouse (a page grown shorter as the dragged element left its flow, scrolled back
@@ -1845,7 +1880,7 @@
     const el = r.el;
     if (point && !lands(el, point)) {
       const hit = deepFromPoint(point.x, point.y);
-      return { error: `${describe(el)} is no longer at the point it was found at (${hit ? describe(hit) : "nothing"} is there now)`, retry: 1 };
+      if (!hit || !ownPart(el, hit)) return { error: `${describe(el)} is no longer at the point it was found at (${hit ? describe(hit) : "nothing"} is there now)`, retry: 1 };
     }
     const token = Math.random().toString(36).slice(2);
     const state = { hit: false, on: "" };
@@ -1854,7 +1889,7 @@
     const types = kind === "hover" ? ["pointermove", "mousemove"] : ["pointerdown", "mousedown"];
     const listen = (e) => {
       const path = e.composedPath ? e.composedPath() : [e.target];
-      if (path.includes(el) || path.includes(controlOf(el)) || path.some((x) => x.localName === "label" && x.control === el)) state.hit = true;
+      if (path.includes(el) || path.includes(controlOf(el)) || path.some((x) => x.localName === "label" && x.control === el) || (e.target?.nodeType === 1 && ownPart(el, e.target))) state.hit = true;
       else if (!state.on && e.target && e.target.nodeType === 1) state.on = describe(e.target);
     };
     for (const type of types) addEventListener(type, listen, { capture: true });
@@ -2979,12 +3014,14 @@
     const lists = [];
     const add = (x) => x && !lists.includes(x) && lists.push(x);
     if (roleOf(el) === "listbox") add(el);
-    const named = [el, ...deepAll(el, "[aria-controls], [aria-owns]")];
-    for (const x of named) {
+    const named = new Set(); // the lists el names
+    for (const x of [el, ...deepAll(el, "[aria-controls], [aria-owns]")]) {
       for (const a of ["aria-controls", "aria-owns"]) {
         for (const id of (x.getAttribute(a) || "").split(/\s+/)) {
           if (!id) continue;
-          add(x.getRootNode().getElementById?.(id) || document.getElementById(id));
+          const l = x.getRootNode().getElementById?.(id) || document.getElementById(id);
+          add(l);
+          if (l) named.add(l);
         }
       }
     }
@@ -3008,16 +3045,17 @@
         options.push({ ref: refOf(o), name: nameOf(o, "option"), selected: o.getAttribute("aria-selected") === "true" ? 1 : 0, disabled: disabled(o) ? 1 : 0 });
       }
     }
-    // A list kept for assistive tech only, out of sight (Ant Design's, rc-select's: a listbox
-    // of no size holding only the options about the active one), beside the list a person
-    // sees, drawn as divs in the same pop-up: the options are that list's items, those taken
-    // for options (besideUnseenList) or else those that show the pointer, and none when the
-    // pop-up also holds el (a box around the whole control).
+    // A list el names kept for assistive tech only, out of sight (Ant Design's, rc-select's: a
+    // listbox of no size holding only the options about the active one), beside the list a
+    // person sees, drawn as divs in the same pop-up: the options are that list's items, those
+    // taken for options (besideUnseenList) or else those that show the pointer, and none when
+    // the pop-up also holds el (a box around the whole control). (Not another control's list,
+    // closed, whose pop-up's box may hold every pop-up of the page.)
     if (!options.length) {
       for (const l of lists) {
-        if (!unseen(l)) continue;
+        if (!named.has(l) || !unseen(l)) continue;
         let box = parentOf(l);
-        for (let i = 0; box && box.nodeType === 1 && unseen(box) && i < 6; i++) box = parentOf(box);
+        for (let i = 0; box && box.nodeType === 1 && unseen(box) && i < 3; i++) box = parentOf(box);
         if (!box || box.nodeType !== 1 || /^(body|html)$/.test(box.localName) || unseen(box) || contains(box, el)) continue;
         const items = deepAll(box, "*").filter((x) => !contains(l, x) && !unseen(x));
         const marked = items.filter((x) => roleOf(x) === "option");
@@ -3472,6 +3510,7 @@
     if (link && link.target && !/^_(self|parent|top)$/i.test(link.target)) out.newTab = true;
     const popup = (el.getAttribute("aria-haspopup") || "").toLowerCase();
     if (/^(listbox|tree|grid|dialog)$/.test(popup)) out.popup = popup;
+    if ((el.localName === "input" || el.localName === "textarea") && el.readOnly) out.readonly = true;
     // In a box over the page: a dialog, or a box fixed on the screen (a cookie banner), and
     // whether the box speaks of cookies (whatever its buttons say: "OK, understood").
     for (let x = el; x && x.nodeType === 1; x = parentOf(x)) {

@@ -1861,3 +1861,49 @@ func TestAnAntDesignFormIsDoneAndReplayed(t *testing.T) {
 		})
 	}
 }
+
+// A form Element Plus draws (vendor-element.html, unmodified element-plus 2.14.8 on Vue 3.5):
+// its Select's field lies under the placeholder it draws over it, in the box whose click opens
+// its list (the click there is the field's, not one covered), and its Switch is a div that
+// toggles on a click around a hidden input, which the label of the form's row does not toggle
+// (the div is the switch). Its Cascader is a read-only field that opens menus: select_option
+// opens it and says it shows no options (menus are acted on with clicks, each judged as one).
+// The agent's run sends the form, and its workflow sends the run's
+// course, people and level with no model.
+func TestAnElementPlusFormIsDoneAndReplayed(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("select_option", obj{"ref": refIn(t, c, `combobox "Course"`), "values": []string{"Pastry"}}),
+				call("type", obj{"ref": refIn(t, c, `combobox "First day"`), "text": "2026-12-10"}), call("press_key", obj{"key": "Tab"}),
+				call("select_option", obj{"ref": refIn(t, c, `combobox "Start time"`), "values": []string{"09:30"}}),
+				call("type", obj{"ref": refIn(t, c, `spinbutton "People"`), "text": "4"}),
+				call("click", obj{"ref": refIn(t, c, `radio "Advanced"`)}),
+				call("click", obj{"ref": refIn(t, c, `switch "Reminders"`)}),
+				call("click", obj{"ref": refIn(t, c, `checkbox "I accept the terms"`)}),
+				call("select_option", obj{"ref": refIn(t, c, `textbox "Venue"`), "values": []string{"Le Marais"}}), call("press_key", obj{"key": "Escape"})}
+		},
+		clickOn(t, `button "Book"`),
+	}}
+	panel, _, m := p.runOn(t, site, "vendor-element.html", "book a pastry course for 4 advanced people on December 10 at 9:30, with reminders")
+	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form: "+p.all())
+	if f := site.Forms()[0]; f.Get("course") != "Pastry" || f.Get("day") != "2026-12-10" || f.Get("time") != "09:30" || f.Get("people") != "4" ||
+		f.Get("level") != "advanced" || f.Get("remind") != "true" || f.Get("terms") != "true" {
+		t.Fatalf("the agent's form: %v: %s", f, p.all())
+	}
+	if r := p.results("click"); len(r) < 2 || !strings.Contains(r[1].Text, `Clicked switch “Reminders”`) || !strings.Contains(r[1].Text, "It is now on.") {
+		t.Errorf("the switch: %s", p.all())
+	}
+	if r := p.results("select_option"); len(r) != 3 || !r[2].Error || !strings.Contains(r[2].Text, "Textbox “Venue” showed no options to choose from after it was clicked") {
+		t.Errorf("select_option on the Cascader, a read-only field that opens menus: %s", p.all())
+	}
+	saveWorkflow(t, panel, "Book a course")
+	m.Close()
+	if last := replayFromView(t, panel, map[string]string{"course": "Pottery", "people": "2", "level": "Beginner"}, false); !strings.Contains(last, "ran all") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	if f := site.Forms(); len(f) != 2 || f[1].Get("course") != "Pottery" || f[1].Get("people") != "2" || f[1].Get("level") != "beginner" || f[1].Get("remind") != "true" {
+		t.Errorf("the forms: %v", f)
+	}
+}

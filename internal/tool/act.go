@@ -443,7 +443,10 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 		// A list the page draws: chosen from as a person does. Only a list (or what says it
 		// opens one, as a country picker's button) is opened this way: anything else is
 		// clicked with click, and judged as a click.
-		if f.Element.Role != "combobox" && f.Element.Role != "listbox" && f.Element.Popup == "" {
+		// (A field that takes no typing opens what fills it when clicked: Element Plus's and
+		// Quasar's pickers draw their value in one.)
+		picker := f.Element.Readonly && (f.Element.Role == "textbox" || f.Element.Role == "searchbox")
+		if f.Element.Role != "combobox" && f.Element.Role != "listbox" && f.Element.Popup == "" && !picker {
 			if f.Element.Role == "textbox" || f.Element.Role == "searchbox" {
 				// A field that suggests without saying so (jQuery UI's autocomplete): typed into.
 				return nil, failf("%s is a text field, not a list to choose from; type the value into it (if it then shows suggestions, a snapshot gives them to click)", f.Element.Words())

@@ -33,6 +33,8 @@ type Element struct {
 	// Popup is what it says it opens, when that is a list to choose from or a dialog that holds
 	// one (aria-haspopup "listbox", "tree", "grid" or "dialog": a country picker's button).
 	Popup string `json:"popup,omitempty"`
+	// Readonly: it is a field that takes no typing, filled by what it opens (a picker's).
+	Readonly bool `json:"readonly,omitempty"`
 	// Over: it is in a box over the page, a dialog or a box fixed on the screen (a cookie
 	// banner, a sign-up prompt): a workflow may find it gone another time.
 	Over bool `json:"over,omitempty"`

@@ -1907,3 +1907,41 @@ func TestAnElementPlusFormIsDoneAndReplayed(t *testing.T) {
 		t.Errorf("the forms: %v", f)
 	}
 }
+
+// A form MUI draws (vendor-mui.html, unmodified @mui/material 5.18.0 on React 18): its Select
+// is a div with the combobox role whose listbox opens in a pop-over over the page (the rest of
+// the page hidden meanwhile), its Autocomplete a field whose suggestions open under it. Clicked
+// open and chosen in, as models do, each is a choice of the workflow named after its list, with
+// what the list offered; the replay chooses the run's values with no model.
+func TestAnMUIFormIsDoneAndReplayed(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		clickOn(t, `combobox "Delivery"`),
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refIn(t, c, `option "Express"`)}), call("click", obj{"ref": refIn(t, c, `combobox "Country"`)}), call("snapshot", nil)}
+		},
+		clickOn(t, `option "Portugal"`),
+		clickOn(t, `button "Ship"`),
+	}}
+	panel, _, m := p.runOn(t, site, "vendor-mui.html", "ship it express to Portugal")
+	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form: "+p.all())
+	if f := site.Forms()[0]; f.Get("speed") != "Express" || f.Get("country") != "Portugal" {
+		t.Fatalf("the agent's form: %v: %s", f, p.all())
+	}
+	steps := saveWorkflow(t, panel, "Ship")
+	if len(steps) != 6 || !strings.Contains(steps[2], "{{delivery}}") || !strings.Contains(steps[4], "{{country}}") {
+		t.Fatalf("the workflow's steps: %q", steps)
+	}
+	if got := JS[string](t, panel, `skiffTest.call("workflow.list").then(l => JSON.stringify(l[0].params.map(p => p.choices)))`); got != `[["Standard","Express","Overnight"],["France","Germany","Portugal","Spain","United Kingdom","United States"]]` {
+		t.Errorf("the choices: %s", got)
+	}
+	m.Close()
+	if last := replayFromView(t, panel, map[string]string{"delivery": "Overnight", "country": "Spain"}, false); !strings.Contains(last, "ran all 6 steps") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	if f := site.Forms(); len(f) != 2 || f[1].Get("speed") != "Overnight" || f[1].Get("country") != "Spain" {
+		t.Errorf("the forms: %v", f)
+	}
+}

@@ -1754,14 +1754,17 @@
     return { ok: 1, what, point: { x: Math.round(point.x), y: Math.round(point.y) }, viewport: { w: innerWidth, h: innerHeight }, hidden: document.visibilityState === "hidden" ? 1 : undefined, scroll: carried ? { x: scrollX, y: scrollY } : undefined };
   }
   // ownPart says whether hit, over el where el would be clicked, is a part of el's own control
-  // as a person sees it, which a click on reaches what el's does: the label for el, or a part
-  // that is no control, in the box about el that holds no other control (Element Plus draws
-  // its select's placeholder over its field, in the box whose click opens its list).
+  // as a person sees it, which a click on reaches what el's does: the label for el, or, over a
+  // field, a part that is no control in the box about the field that shows the pointer and
+  // holds no other control (Element Plus draws its select's placeholder over its field, in the
+  // box whose click opens its list). Not over a button: a banner laid over one takes its click.
   function ownPart(el, hit) {
     for (let x = hit; x && x.nodeType === 1; x = parentOf(x)) if (x.localName === "label" && x.control === el) return true;
+    if (!/^(input|textarea|select)$/.test(el.localName) && !/^(textbox|combobox|searchbox|spinbutton)$/.test(roleOf(el))) return false;
     let box = parentOf(el);
     for (let i = 0; box && box.nodeType === 1 && i < 3 && box !== document.body; i++, box = parentOf(box)) {
       if (!contains(box, hit)) continue;
+      if (style(box).cursor !== "pointer") return false;
       for (let x = hit; x && x !== box; x = parentOf(x)) if (isInteractive(x, roleOf(x))) return false;
       return !deepAll(box, "*").some((o) => o !== el && !contains(el, o) && !contains(o, el) && interactiveRoles.has(roleOf(o)) && !unseen(o));
     }
@@ -2239,6 +2242,15 @@
   // before the mouse moved there (a menu the stylesheet shows on hover is open by the time the
   // press is armed).
   let hiddenBefore = null;
+  // hiddenToEye says whether something around el, or el, keeps it from a person's eyes (not
+  // only from assistive tech: aria-hidden, inert).
+  function hiddenToEye(el) {
+    for (let x = el; x && x.nodeType === 1; x = parentOf(x)) {
+      const why = hiddenReason(x);
+      if (why && why !== "aria-hidden" && !(why === "hidden" && !x.hidden)) return true;
+    }
+    return false;
+  }
   function hiddenControls() {
     const out = new Set();
     if (!Element.prototype.checkVisibility) return out;
@@ -2253,7 +2265,9 @@
       if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
         // A checkbox drawn by a label a person sees is not hidden (what reads after the action
         // judges it so too).
-        if (!(el.localName === "input" && /^(checkbox|radio|file)$/.test(el.type) && el.labels && [...el.labels].some((l) => l.checkVisibility({ opacityProperty: true, visibilityProperty: true }) && !unseen(l)))) out.add(el);
+        // (Drawn to the eye: one the page hid only from assistive tech, with the rest of the
+        // page while a list is open over it, MUI's, is not hidden.)
+        if (!(el.localName === "input" && /^(checkbox|radio|file)$/.test(el.type) && el.labels && [...el.labels].some((l) => l.checkVisibility({ opacityProperty: true, visibilityProperty: true }) && !hiddenToEye(l)))) out.add(el);
         continue;
       }
       if (++placed > 600) continue;

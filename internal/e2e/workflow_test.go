@@ -1910,7 +1910,8 @@ func TestAnElementPlusFormIsDoneAndReplayed(t *testing.T) {
 
 // A form MUI draws (vendor-mui.html, unmodified @mui/material 5.18.0 on React 18): its Select
 // is a div with the combobox role whose listbox opens in a pop-over over the page (the rest of
-// the page hidden meanwhile), its Autocomplete a field whose suggestions open under it. Clicked
+// the page hidden from assistive tech meanwhile, which its closing does not reveal), its
+// Autocomplete a field whose suggestions open under it. Clicked
 // open and chosen in, as models do, each is a choice of the workflow named after its list, with
 // what the list offered; the replay chooses the run's values with no model.
 func TestAnMUIFormIsDoneAndReplayed(t *testing.T) {
@@ -1929,6 +1930,11 @@ func TestAnMUIFormIsDoneAndReplayed(t *testing.T) {
 	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form: "+p.all())
 	if f := site.Forms()[0]; f.Get("speed") != "Express" || f.Get("country") != "Portugal" {
 		t.Fatalf("the agent's form: %v: %s", f, p.all())
+	}
+	// (The page behind the list, hidden from assistive tech only while it was open, was seen
+	// all along: closing the list reveals none of it.)
+	if r := p.results("click"); len(r) != 5 || !strings.Contains(r[1].Text, `Clicked option “Express”`) || strings.Contains(r[1].Text, "revealed") {
+		t.Errorf("the clicks: %s", p.all())
 	}
 	steps := saveWorkflow(t, panel, "Ship")
 	if len(steps) != 6 || !strings.Contains(steps[2], "{{delivery}}") || !strings.Contains(steps[4], "{{country}}") {

@@ -728,8 +728,11 @@
         input = k;
       }
     }
-    if (!input || input.closest("label") || !unseen(input) || unseen(el)) return null;
-    return el.querySelector("input:not([type=checkbox]):not([type=radio]), button, select, textarea, a[href]") ? null : input;
+    // (Not where a label drawn in the box or around the input stands for it, the checkbox
+    // trick of an accordion's row; nor a box that says more than a control does: a card.)
+    if (!input || input.closest("label") || [...input.labels].some((l) => contains(el, l)) || !unseen(input) || unseen(el)) return null;
+    if (el.querySelector("input:not([type=checkbox]):not([type=radio]), button, select, textarea, a[href]") || clean(visibleText(el, 80), 80).length > 40) return null;
+    return input;
   }
   // controlOf is the element whose state an action on el changes: a label's control, the
   // input a box drawn for it holds, or el.
@@ -1748,7 +1751,17 @@
           if (Math.abs(b.top + b.height / 2 - innerHeight / 2) > innerHeight / 8) bringIntoView(el, "nearest");
         }
         const lasting = standing(cover, hit) || laidOver(cover, hit);
-        return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first`, retry: 1, lasting: lasting ? 1 : undefined, calm: lasting ? undefined : calm(), what };
+        // A picker a field typed into keeps open while the field has the focus (a date's
+        // calendar, opened against the field's edge): a person leaves the field with Tab,
+        // which keeps what was typed, where Escape undoes it in some (Ant Design's).
+        const a = deepActive();
+        let typed = "";
+        if (a && a !== el && !contains(cover, a) && (a.localName === "textarea" || (a.localName === "input" && /^(text|search|email|tel|url|number|date|time|datetime-local|month|week)$/.test(a.type))) && a.value && !secret(a)) {
+          const f = boxOf(a), c = boxOf(cover);
+          const against = c.left < f.right && c.right > f.left && ((c.top >= f.bottom - 4 && c.top <= f.bottom + 40) || (c.bottom <= f.top + 4 && c.bottom >= f.top - 40));
+          if (against) typed = ` (the focus is still in ${describe(a)}, which holds what was typed: Tab leaves it as a person does and keeps it, where Escape may undo it)`;
+        }
+        return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first${typed}`, retry: 1, lasting: lasting ? 1 : undefined, calm: lasting ? undefined : calm(), what };
       }
     }
     return { ok: 1, what, point: { x: Math.round(point.x), y: Math.round(point.y) }, viewport: { w: innerWidth, h: innerHeight }, hidden: document.visibilityState === "hidden" ? 1 : undefined, scroll: carried ? { x: scrollX, y: scrollY } : undefined };

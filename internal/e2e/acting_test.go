@@ -1806,3 +1806,22 @@ func TestLinksWithoutWordsSayWhereTheyLead(t *testing.T) {
 		t.Errorf("the click led to %q, not the blue boot: %s", got, p.all())
 	}
 }
+
+// A box that holds a hidden checkbox and the label drawn for it (checks.html's last row, a
+// div as wide as the form): the label stands for the checkbox, as a person clicks it, not the
+// box, whose middle is empty space beside the label. A box that draws the control around the
+// input with no label in it is the control (Element Plus's switch: vendor-element.html).
+func TestABoxHoldingAHiddenCheckboxAndItsLabel(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		clickOn(t, `checkbox "Remember me here"`),
+	}}
+	panel, tab, _ := p.runOn(t, site, "checks.html", "remember me")
+	if c := p.results("click"); len(c) != 1 || c[0].Error || !strings.Contains(c[0].Text, "It is now checked.") {
+		t.Errorf("the click: %s", p.all())
+	}
+	if !inTab[bool](t, panel, tab, `document.getElementById("stay").checked`) {
+		t.Error("the box is not checked")
+	}
+}

@@ -1108,7 +1108,7 @@
 
   // comboboxLike says el is a field that offers a list to choose from.
   function comboboxLike(el) {
-    return el.getAttribute("role") === "combobox" || el.hasAttribute("aria-autocomplete") || el.getAttribute("aria-haspopup") === "listbox" || (el.localName === "input" && !!el.list);
+    return roleOf(el) === "combobox" || el.hasAttribute("aria-autocomplete") || el.getAttribute("aria-haspopup") === "listbox";
   }
 
   // describe says which element this is, in words, for the model and for the user.
@@ -2255,13 +2255,12 @@
   // before the mouse moved there (a menu the stylesheet shows on hover is open by the time the
   // press is armed).
   let hiddenBefore = null;
-  // hiddenToEye says whether something around el, or el, keeps it from a person's eyes (not
-  // only from assistive tech: aria-hidden, inert).
+  // eyeHides says whether why, the reason hiddenReason gives for el, keeps el from a person's
+  // eyes, not only from assistive tech (aria-hidden, inert).
+  const eyeHides = (el, why) => !!why && why !== "aria-hidden" && !(why === "hidden" && !el.hidden);
+  // hiddenToEye says whether something around el, or el, keeps it from a person's eyes.
   function hiddenToEye(el) {
-    for (let x = el; x && x.nodeType === 1; x = parentOf(x)) {
-      const why = hiddenReason(x);
-      if (why && why !== "aria-hidden" && !(why === "hidden" && !x.hidden)) return true;
-    }
+    for (let x = el; x && x.nodeType === 1; x = parentOf(x)) if (eyeHides(x, hiddenReason(x))) return true;
     return false;
   }
   function hiddenControls() {
@@ -2291,7 +2290,7 @@
       // Drawn, only hidden from assistive tech (the page made the rest inert while a menu is
       // open over it) is not hidden: closing the menu reveals nothing.
       const why = hiddenReason(el);
-      if (why && why !== "aria-hidden" && !(why === "hidden" && !el.hidden)) out.add(el);
+      if (eyeHides(el, why)) out.add(el);
     }
     return out;
   }

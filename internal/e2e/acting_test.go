@@ -1825,3 +1825,28 @@ func TestABoxHoldingAHiddenCheckboxAndItsLabel(t *testing.T) {
 		t.Error("the box is not checked")
 	}
 }
+
+// A key that types nothing can still change what a field holds: Escape in Ant Design's date
+// field undoes the day typed into it (vendor-antd.html, unmodified antd 6.6.8). The result says
+// so and how to keep it; Tab, which keeps it, says nothing of the kind.
+func TestAKeyThatUndidWhatAFieldHeldSaysSo(t *testing.T) {
+	site := testkit.NewSite(t)
+	day := "2026-12-15"
+	typeDay := func(c *testkit.Conversation) []testkit.Call {
+		return []testkit.Call{call("type", obj{"ref": refIn(t, c, `textbox "Start date"`), "text": day})}
+	}
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		typeDay, calls(call("press_key", obj{"key": "Escape"})),
+		typeDay, calls(call("press_key", obj{"key": "Tab"})),
+	}}
+	panel, tab, _ := p.runOn(t, site, "vendor-antd.html", "start on the 15th")
+	k := p.results("press_key")
+	if len(k) != 2 || !strings.Contains(k[0].Text, `held on Escape: it held "`+day+`" and now holds nothing. To keep a typed value, type it again and leave the field with Tab.`) ||
+		strings.Contains(k[1].Text, "held") {
+		t.Errorf("the keys: %s", p.all())
+	}
+	if v := inTab[string](t, panel, tab, `document.querySelector("input[placeholder='Select date']").value`); v != day {
+		t.Errorf("the field holds %q after Tab", v)
+	}
+}

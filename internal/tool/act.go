@@ -657,6 +657,12 @@ func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			return nil, failf("%s opens a file chooser: to choose files for it, use upload_file on it", el.Words())
 		}
 	}
+	// A key that types nothing may still change what a field holds: Escape in a date picker's
+	// field undoes the day typed into it (Ant Design's). The result says so.
+	var held *string
+	if keptByKey(f.Element, in.Key) {
+		held = e.fieldText(ctx, tab.ID, frame, pt)
+	}
 	w := e.watching(ctx, tab.ID, frame, true, nil)
 	chooser := e.interceptChoosers(ctx, tab.ID)
 	dom, err := e.keyHow(ctx, tab.ID, frame, in.Key)
@@ -677,9 +683,65 @@ func pressKey(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	focus := ""
 	if !after.left {
 		focus = e.focusMoved(ctx, tab.ID, frame, pt.Ref)
+		if held != nil {
+			if now := e.fieldText(ctx, tab.ID, frame, pt); now != nil && *now != *held {
+				focus += changedByKey(f.Element.Words(), in.Key, *held, *now)
+			}
+		}
 	}
 	text := fmt.Sprintf("Pressed %s%s%s.", in.Key, where1, dom) + moved + focus + after.said + chooser()
 	return &Result{Text: text, Summary: in.Key, URL: tab.URL, Refused: w.refused}, nil
+}
+
+// keptByKey says whether pressing chord in el should leave what el holds as it was: el is a
+// field that takes text, and the key types nothing into it and deletes nothing from it (Escape,
+// Tab, an arrow; not a character, Backspace or Delete, nor Enter in a text area, which starts a
+// line).
+func keptByKey(el *Element, chord string) bool {
+	if el == nil || el.Field != "" {
+		return false
+	}
+	switch el.Role {
+	case "textbox", "searchbox", "combobox", "spinbutton":
+	default:
+		return false
+	}
+	k, mods, err := parseChord(chord)
+	if err != nil || mods&(modCtrl|modAlt|modMeta) != 0 {
+		return false // a chord may paste, cut or undo: its change is the point
+	}
+	switch {
+	case k.Key == "Enter":
+		return el.Tag == "input"
+	case k.Key == "Backspace", k.Key == "Delete", k.Text != "":
+		return false
+	}
+	return true
+}
+
+// fieldText is what the field at pt holds, or nil when it cannot be read or is a secret.
+func (e *Env) fieldText(ctx context.Context, tabID, frame int, pt pageTarget) *string {
+	var v struct {
+		Value *string `json:"value"`
+	}
+	if e.call(ctx, tabID, frame, pageFiles, "fieldValue", map[string]any{"target": pt}, &v) != nil {
+		return nil
+	}
+	return v.Value
+}
+
+// changedByKey says what a key that types nothing did to what the field what held.
+func changedByKey(what, chord, was, now string) string {
+	holds := func(s string) string {
+		if strings.TrimSpace(s) == "" {
+			return "nothing"
+		}
+		return fmt.Sprintf("%q", clip(s, 200))
+	}
+	if k, _, _ := parseChord(chord); k.Key == "Escape" && strings.TrimSpace(was) != "" {
+		return fmt.Sprintf(" The page undid what %s held on Escape: it held %s and now holds %s. To keep a typed value, type it again and leave the field with Tab.", what, holds(was), holds(now))
+	}
+	return fmt.Sprintf(" %s held %s and now holds %s.", capital(what), holds(was), holds(now))
 }
 
 // focusMoved says where the focus went when a key moved it away from the element with ref (in

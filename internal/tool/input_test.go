@@ -74,3 +74,26 @@ func TestRepliesWaitForTheLastAnswerAndAMoment(t *testing.T) {
 		}
 	}
 }
+
+// Only a key that types nothing into a field and deletes nothing from it is checked for what it
+// changed there: the change of a character, a deletion or a paste is what was asked for.
+func TestAKeyIsCheckedForWhatItChangedWhenItShouldChangeNothing(t *testing.T) {
+	field := &Element{Role: "textbox", Tag: "input"}
+	area := &Element{Role: "textbox", Tag: "textarea"}
+	for _, c := range []struct {
+		el   *Element
+		key  string
+		want bool
+	}{
+		{field, "Escape", true}, {field, "Tab", true}, {field, "Shift+Tab", true}, {field, "ArrowDown", true},
+		{field, "Enter", true}, {area, "Enter", false},
+		{field, "a", false}, {field, "Space", false}, {field, "Backspace", false}, {field, "Delete", false},
+		{field, "Control+V", false}, {field, "Meta+Z", false},
+		{&Element{Role: "textbox", Tag: "input", Field: "password"}, "Escape", false},
+		{&Element{Role: "button", Tag: "button"}, "Escape", false}, {nil, "Escape", false},
+	} {
+		if got := keptByKey(c.el, c.key); got != c.want {
+			t.Errorf("%s in %+v: %v, want %v", c.key, c.el, got, c.want)
+		}
+	}
+}

@@ -1759,7 +1759,9 @@
         if (a && a !== el && !contains(cover, a) && (a.localName === "textarea" || (a.localName === "input" && /^(text|search|email|tel|url|number|date|time|datetime-local|month|week)$/.test(a.type))) && a.value && !secret(a)) {
           const f = boxOf(a), c = boxOf(cover);
           const against = c.left < f.right && c.right > f.left && ((c.top >= f.bottom - 4 && c.top <= f.bottom + 40) || (c.bottom <= f.top + 4 && c.bottom >= f.top - 40));
-          if (against) typed = ` (the focus is still in ${describe(a)}, which holds what was typed: Tab leaves it as a person does and keeps it, where Escape may undo it)`;
+          // (What the page marks as not valid, it may not keep either way.)
+          if (against && a.getAttribute("aria-invalid") === "true") typed = ` (the focus is still in ${describe(a)}, whose typed value the page marks as not valid: it may want it written another way; Tab leaves the field as a person does)`;
+          else if (against) typed = ` (the focus is still in ${describe(a)}, which holds what was typed: Tab leaves it as a person does and keeps it, where Escape may undo it)`;
         }
         return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first${typed}`, retry: 1, lasting: lasting ? 1 : undefined, calm: lasting ? undefined : calm(), what };
       }
@@ -2959,11 +2961,15 @@
     // What the field says is wrong with its value; an empty required field is not the typing's.
     const v = el.validity;
     const invalid = v && !v.valid && !v.valueMissing ? el.validationMessage || "invalid" : undefined;
-    if (secret(el)) return { ok: 1, password: 1, length: (el.value || "").length, matches: typeof expect === "string" ? el.value === expect : undefined, invalid };
-    if (el.isContentEditable) return { ok: 1, value: el.innerText, editor: 1, invalid };
+    // A field the page's own code marks, as one not in a form it can read (a date it cannot
+    // parse), with the words it points to, if any.
+    let marked;
+    if (!invalid && el.getAttribute("aria-invalid") === "true") marked = wordsOf(el, el.getAttribute("aria-errormessage") || el.getAttribute("aria-describedby")) || " ";
+    if (secret(el)) return { ok: 1, password: 1, length: (el.value || "").length, matches: typeof expect === "string" ? el.value === expect : undefined, invalid, marked };
+    if (el.isContentEditable) return { ok: 1, value: el.innerText, editor: 1, invalid, marked };
     // A code editor draws what it took in its next frames (Monaco): read it once it has.
     if (editorField(el)) return frame().then(frame).then(() => ({ ok: 1, value: editorText(el, editorField(el)), editor: 1, code: 1 }));
-    return { ok: 1, value: el.value, picker: el.localName === "input" && pickers.has(el.type) ? el.type : undefined, invalid };
+    return { ok: 1, value: el.value, picker: el.localName === "input" && pickers.has(el.type) ? el.type : undefined, invalid, marked };
   }
   // sliderOf says where a slider a page draws itself stands (ARIA: aria-valuenow, between
   // aria-valuemin and aria-valuemax, 0 and 100 unless said).

@@ -354,6 +354,7 @@ func (e *Env) valueCheck(ctx context.Context, tabID, frame int, pt pageTarget, t
 		Matches  *bool   `json:"matches"`
 		Picker   string  `json:"picker"`
 		Invalid  string  `json:"invalid"`
+		Marked   string  `json:"marked"` // the page marks it not valid (aria-invalid), with what it says, or " "
 		Editor   int     `json:"editor"` // an editable element, read as its text
 		Code     int     `json:"code"`   // a code editor: its lines' indentation counts
 	}
@@ -367,8 +368,13 @@ func (e *Env) valueCheck(ctx context.Context, tabID, frame int, pt pageTarget, t
 	// What the field says of its value (a number above its maximum, an address without an @,
 	// the page's own message): the form would refuse it.
 	invalid := ""
-	if v.Invalid != "" {
+	switch {
+	case v.Invalid != "":
 		invalid = fmt.Sprintf(" The field says its value is not valid: %q.", clip(v.Invalid, 200))
+	case strings.TrimSpace(v.Marked) != "":
+		invalid = fmt.Sprintf(" The page marks the field as not valid: %q.", clip(v.Marked, 200))
+	case v.Marked != "":
+		invalid = " The page marks the field as not valid."
 	}
 	switch {
 	case v.Value != nil && v.Code == 1 && clear && !sameLines(*v.Value, typed) && strings.Join(strings.Fields(*v.Value), " ") == strings.Join(strings.Fields(typed), " "):
@@ -740,6 +746,9 @@ func changedByKey(what, chord, was, now string) string {
 	}
 	if k, _, _ := parseChord(chord); k.Key == "Escape" && strings.TrimSpace(was) != "" {
 		return fmt.Sprintf(" The page undid what %s held on Escape: it held %s and now holds %s. To keep a typed value, type it again and leave the field with Tab.", what, holds(was), holds(now))
+	}
+	if strings.TrimSpace(now) == "" {
+		return fmt.Sprintf(" %s held %s and now holds nothing: the page did not keep it (it may take the value written another way).", capital(what), holds(was))
 	}
 	return fmt.Sprintf(" %s held %s and now holds %s.", capital(what), holds(was), holds(now))
 }

@@ -183,6 +183,13 @@ func TestPerformsAndIrreversible(t *testing.T) {
 	assert.Equal(t, "fill textbox “Note” = “x”; switch “Auto-renew” [e8] = “true”", erase.Words())
 	assert.False(t, (&Element{Tag: "button", Role: "checkbox", Submits: "https://a.example/save"}).DrawnBox())
 	assert.False(t, (&Element{Tag: "div", Role: "switch"}).DrawnBox(), "a div is a field already")
+	// A choice in a list the page draws is a click on its item (a cascader's is a menu's).
+	choice := Effect{Action: "select", Element: &Element{Tag: "input", Role: "combobox", Name: "Account"}, Values: []string{"Settings", "Delete account"}}
+	assert.NotEmpty(t, choice.Irreversible())
+	choice.Values[1] = "Profile"
+	assert.Empty(t, choice.Irreversible())
+	choice.Values[1], choice.Element.Tag = "Delete account", "select"
+	assert.Empty(t, choice.Irreversible(), "a <select>'s option is set, not clicked")
 	frame := Effect{URL: "https://a.example/", Element: &Element{Origin: "https://b.example"}}
 	assert.Equal(t, "https://b.example", frame.Origin())
 }

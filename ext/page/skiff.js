@@ -3062,7 +3062,9 @@
     // before (first notes those that were: another widget's).
     if (first) {
       listsBefore = new WeakSet();
-      for (const x of deepAll(document, '[role="listbox"], [role="tree"]')) if (!unseen(x)) listsBefore.add(x);
+      // (The menus of a field that is open already are its own: a cascade left open.)
+      const open = el.getAttribute("aria-expanded") === "true";
+      for (const x of deepAll(document, open ? '[role="listbox"], [role="tree"]' : '[role="listbox"], [role="tree"], [role="menu"]')) if (!unseen(x)) listsBefore.add(x);
     } else if (!lists.length) {
       for (const x of deepAll(document, '[role="listbox"], [role="tree"]')) if (!listsBefore.has(x)) add(x);
     }
@@ -3116,6 +3118,25 @@
         if (x && options.length < 300) options.push({ ref: refOf(x), name: clean(o.label, 120), selected: o.selected ? 1 : 0, disabled: o.disabled || (o.parentElement && o.parentElement.disabled) ? 1 : 0 });
       }
     }
+    // A field that opens menus, one a level (a cascader: Ant Design's and Element Plus's region
+    // pickers, Europe, then France, then Paris): the levels are the menus that were not
+    // showing before it was opened, in the page's order, each with its items. Only a field
+    // opens them so (a combobox, or a field that takes no typing): a button's menu holds
+    // actions, each judged as the click it is.
+    let levels;
+    if (!options.length && (!first || el.getAttribute("aria-expanded") === "true") && (roleOf(el) === "combobox" || (el.readOnly && /^(input|textarea)$/.test(el.localName)))) {
+      for (const m of deepAll(document, '[role="menu"]')) {
+        if (listsBefore.has(m) || unseen(m) || contains(m, el) || (levels && levels.length >= 10)) continue;
+        const items = [];
+        for (const x of deepAll(m, '[role^="menuitem"]')) {
+          if (unseen(x) || items.length >= 300) continue;
+          const checked = x.getAttribute("aria-checked") === "true" || x.getAttribute("aria-selected") === "true";
+          items.push({ ref: refOf(x), name: clean(visibleText(x, 120), 120) || nameOf(x, "menuitem"), selected: checked ? 1 : 0, disabled: disabled(x) ? 1 : 0, more: x.hasAttribute("aria-haspopup") || x.hasAttribute("aria-expanded") ? 1 : 0 });
+        }
+        if (items.length) (levels ||= []).push(items);
+      }
+      if (levels) options.push(...levels[0]);
+    }
     const field = el.localName === "input" || el.localName === "textarea" || el.isContentEditable;
     let shows = el.localName === "input" || el.localName === "textarea" ? el.value : roleOf(el) === "listbox" ? "" : visibleText(el, 120);
     // A drop-down drawn for a hidden select shows what the select holds (its list may still be
@@ -3138,7 +3159,7 @@
     // is opened as a person opens it, by a click, its field does not search until it is.)
     const search = a && a !== el && (a.localName === "input" || a.localName === "textarea" || a.isContentEditable) && !a.readOnly && !/^(checkbox|radio|button|submit|reset|range|color|file|hidden)$/.test(a.type || "") && !unseen(a) && !(sf && !options.length) ? refOf(a) : "";
     // A field with a datalist suggests through the browser, not the page: nothing to wait for.
-    return { ok: 1, what: describe(el), editable: field && !el.readOnly ? 1 : 0, datalist: el.localName === "input" && el.list ? 1 : 0, collapsed: el.getAttribute("aria-expanded") === "false" ? 1 : 0, shows: clean(shows, 120), search, searchInside: search && contains(el, a) ? 1 : 0, options, drawing };
+    return { ok: 1, what: describe(el), editable: field && !el.readOnly ? 1 : 0, datalist: el.localName === "input" && el.list ? 1 : 0, collapsed: el.getAttribute("aria-expanded") === "false" ? 1 : 0, shows: clean(shows, 120), search, searchInside: search && contains(el, a) ? 1 : 0, options, drawing, levels };
   }
   // bringIntoView scrolls el to the middle of the viewport. Chrome's scrollIntoView places an
   // inline element that holds blocks (a link wrapped around an icon and a label) by its first,

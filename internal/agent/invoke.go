@@ -68,7 +68,7 @@ func (e *Engine) Invoke(ctx context.Context, task *Task, in Invocation) Outcome 
 	step.Opened = opened()
 	switch {
 	case o.Status == "":
-		step.Checked = o.Result.Checked
+		step.Checked, step.Path = o.Result.Checked, o.Result.Path
 		if o.Result.Refused == "" {
 			task.noteStep(step, o.Result.Text)
 		}

@@ -1191,7 +1191,7 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 	default:
 		res := o.Result
 		msg.Tool.Summary, msg.Tool.SummaryText, msg.Tool.Untrusted = res.Summary, res.SummaryText, res.Untrusted
-		msg.Tool.Checked, msg.Tool.Refused = res.Checked, res.Refused
+		msg.Tool.Checked, msg.Tool.Refused, msg.Tool.Path = res.Checked, res.Refused, res.Path
 		msg.Tool.Flags = safety.Flag(res.Text)
 		if res.URL != "" {
 			msg.Tool.URL, msg.Tool.Origin = res.URL, origin(res.URL)

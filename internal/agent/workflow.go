@@ -40,7 +40,7 @@ func recordedCalls(ms []store.Message) []workflow.Call {
 			at = m.Tool.URL
 		}
 		c := workflow.Call{Tool: m.Tool.Name, Args: asRan(m.Tool.Name, m.Tool.Args), Elements: m.Tool.Elements, URL: at,
-			Sensitive: m.Tool.Sensitive, Checked: m.Tool.Checked, Seen: seen, Tab: m.Tool.In, Opened: m.Tool.Opened}
+			Sensitive: m.Tool.Sensitive, Checked: m.Tool.Checked, Path: m.Tool.Path, Seen: seen, Tab: m.Tool.In, Opened: m.Tool.Opened}
 		c.ReadLinks(links)
 		out = append(out, c)
 	}

@@ -1789,9 +1789,11 @@ func TestAChoiceOnWidgetLibrariesSelectsIsTheReplays(t *testing.T) {
 // field typed into, whose calendar covers the form until Tab leaves the field (the click it
 // covers says so: Escape would undo the day), or a calendar whose days are cells titled with their
 // dates, its Switch a button (set again by the replay as a box is), and a list named "Team" is
-// not taken for a result of the plan "Team" chosen before it. The agent's run, with select_option and typing, or with clicks on the list and the
-// calendar, sends the form, and its workflow sends the run's plan and day with no model,
-// turning the calendar to a day of the next month.
+// not taken for a result of the plan "Team" chosen before it; its Cascader opens a menu a
+// level, whose path select_option chooses and the workflow keeps as one value. The agent's
+// run, with select_option and typing, or with clicks on the list and the calendar, sends the
+// form, and its workflow sends the run's plan, region and day with no model, turning the
+// calendar to a day of the next month.
 func TestAnAntDesignFormIsDoneAndReplayed(t *testing.T) {
 	// (The calendar opens on this month: its 15th is chosen, and the next month's replayed.)
 	now := time.Now()
@@ -1803,6 +1805,7 @@ func TestAnAntDesignFormIsDoneAndReplayed(t *testing.T) {
 			choose := func(c *testkit.Conversation) []testkit.Call {
 				return []testkit.Call{call("select_option", obj{"ref": refIn(t, c, `combobox "Plan"`), "values": []string{"Team"}}),
 					call("select_option", obj{"ref": refIn(t, c, `combobox "Team"`), "values": []string{"Mobile"}}),
+					call("select_option", obj{"ref": refIn(t, c, `combobox "Region"`), "values": []string{"Europe", "France", "Paris"}}),
 					call("type", obj{"ref": refIn(t, c, `textbox "Start date"`), "text": first})}
 			}
 			if way == "click" {
@@ -1845,8 +1848,8 @@ func TestAnAntDesignFormIsDoneAndReplayed(t *testing.T) {
 				!strings.Contains(r[0].Text, `(the focus is still in textbox “Start date”, which holds what was typed: Tab leaves it as a person does and keeps it, where Escape may undo it)`)) {
 				t.Errorf("the click under the calendar: %s", p.all())
 			}
-			if r := p.results("select_option"); way == "select_option" && (len(r) != 2 || !strings.Contains(r[0].Text, `Chose "Team" in combobox “Plan”. It shows "Team".`) ||
-				site.Forms()[0].Get("team") != "mobile") {
+			if r := p.results("select_option"); way == "select_option" && (len(r) != 3 || !strings.Contains(r[0].Text, `Chose "Team" in combobox “Plan”. It shows "Team".`) ||
+				site.Forms()[0].Get("team") != "mobile" || site.Forms()[0].Get("region") != "europe,france,paris") {
 				t.Errorf("select_option: %s", p.all())
 			}
 			steps := saveWorkflow(t, panel, "Subscribe")
@@ -1857,7 +1860,7 @@ func TestAnAntDesignFormIsDoneAndReplayed(t *testing.T) {
 				t.Fatalf("the workflow's steps: %q", steps)
 			}
 			m.Close()
-			values := map[string]string{"plan": "Enterprise", "team": "Web", "start_date": then}
+			values := map[string]string{"plan": "Enterprise", "team": "Web", "start_date": then, "region": "Asia / Japan / Tokyo"}
 			if way == "click" {
 				values = map[string]string{"plan": "Enterprise", "date": then}
 			}
@@ -1866,7 +1869,7 @@ func TestAnAntDesignFormIsDoneAndReplayed(t *testing.T) {
 			}
 			if f := site.Forms(); len(f) != 2 || f[1].Get("plan") != "Enterprise" || f[1].Get("start") != then || f[1].Get("billing") != "yearly" {
 				t.Errorf("the forms: %v; steps %q", f, steps)
-			} else if way == "select_option" && (f[1].Get("team") != "web" || f[1].Get("renew") != "true") {
+			} else if way == "select_option" && (f[1].Get("team") != "web" || f[1].Get("renew") != "true" || f[1].Get("region") != "asia,japan,tokyo") {
 				t.Errorf("the replay's team: %v", f[1])
 			}
 		})
@@ -1877,10 +1880,10 @@ func TestAnAntDesignFormIsDoneAndReplayed(t *testing.T) {
 // its Select's field lies under the placeholder it draws over it, in the box whose click opens
 // its list (the click there is the field's, not one covered), and its Switch is a div that
 // toggles on a click around a hidden input, which the label of the form's row does not toggle
-// (the div is the switch). Its Cascader is a read-only field that opens menus: select_option
-// opens it and says it shows no options (menus are acted on with clicks, each judged as one).
-// The agent's run sends the form, and its workflow sends the run's
-// course, people and level with no model.
+// (the div is the switch). Its Cascader is a read-only field that opens a menu a level:
+// select_option given a name of the second level says to give the path, and given the path
+// chooses it, which the workflow keeps as one value. The agent's run sends the form, and its
+// workflow sends the run's course, people, level and venue with no model.
 func TestAnElementPlusFormIsDoneAndReplayed(t *testing.T) {
 	site := testkit.NewSite(t)
 	p := &plan{steps: []step{
@@ -1893,28 +1896,34 @@ func TestAnElementPlusFormIsDoneAndReplayed(t *testing.T) {
 				call("click", obj{"ref": refIn(t, c, `radio "Advanced"`)}),
 				call("click", obj{"ref": refIn(t, c, `switch "Reminders"`)}),
 				call("click", obj{"ref": refIn(t, c, `checkbox "I accept the terms"`)}),
-				call("select_option", obj{"ref": refIn(t, c, `textbox "Venue"`), "values": []string{"Le Marais"}}), call("press_key", obj{"key": "Escape"})}
+				call("select_option", obj{"ref": refIn(t, c, `textbox "Venue"`), "values": []string{"Le Marais"}}),
+				call("select_option", obj{"ref": refIn(t, c, `textbox "Venue"`), "values": []string{"Paris", "Le Marais"}})}
 		},
 		clickOn(t, `button "Book"`),
 	}}
 	panel, _, m := p.runOn(t, site, "vendor-element.html", "book a pastry course for 4 advanced people on December 10 at 9:30, with reminders")
 	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form: "+p.all())
 	if f := site.Forms()[0]; f.Get("course") != "Pastry" || f.Get("day") != "2026-12-10" || f.Get("time") != "09:30" || f.Get("people") != "4" ||
-		f.Get("level") != "advanced" || f.Get("remind") != "true" || f.Get("terms") != "true" {
+		f.Get("level") != "advanced" || f.Get("remind") != "true" || f.Get("terms") != "true" || f.Get("venue") != "paris/marais" {
 		t.Fatalf("the agent's form: %v: %s", f, p.all())
 	}
 	if r := p.results("click"); len(r) < 2 || !strings.Contains(r[1].Text, `Clicked switch “Reminders”`) || !strings.Contains(r[1].Text, "It is now on.") {
 		t.Errorf("the switch: %s", p.all())
 	}
-	if r := p.results("select_option"); len(r) != 3 || !r[2].Error || !strings.Contains(r[2].Text, "Textbox “Venue” showed no options to choose from after it was clicked") {
-		t.Errorf("select_option on the Cascader, a read-only field that opens menus: %s", p.all())
+	if r := p.results("select_option"); len(r) != 4 || !r[2].Error ||
+		!strings.Contains(r[2].Text, `Textbox “Venue” has no option "Le Marais"; it offers "Paris", "Lyon"; it opens one level at a time: give the path from the first level, one value a level (such as ["Paris", …])`) ||
+		!strings.Contains(r[3].Text, `Chose "Paris" › "Le Marais" in textbox “Venue”. It shows "Paris / Le Marais".`) {
+		t.Errorf("select_option on the Cascader, a read-only field that opens a menu a level: %s", p.all())
 	}
-	saveWorkflow(t, panel, "Book a course")
+	if steps := saveWorkflow(t, panel, "Book a course"); !slices.Contains(steps, "choose {{venue}} in textbox “Venue”") {
+		t.Errorf("the steps: %q", steps)
+	}
 	m.Close()
-	if last := replayFromView(t, panel, map[string]string{"course": "Pottery", "people": "2", "level": "Beginner"}, false); !strings.Contains(last, "ran all") {
+	if last := replayFromView(t, panel, map[string]string{"course": "Pottery", "people": "2", "level": "Beginner", "venue": "Lyon / Croix-Rousse"}, false); !strings.Contains(last, "ran all") {
 		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
 	}
-	if f := site.Forms(); len(f) != 2 || f[1].Get("course") != "Pottery" || f[1].Get("people") != "2" || f[1].Get("level") != "beginner" || f[1].Get("remind") != "true" {
+	if f := site.Forms(); len(f) != 2 || f[1].Get("course") != "Pottery" || f[1].Get("people") != "2" || f[1].Get("level") != "beginner" || f[1].Get("remind") != "true" ||
+		f[1].Get("venue") != "lyon/croix-rousse" {
 		t.Errorf("the forms: %v", f)
 	}
 }

@@ -122,6 +122,8 @@ type ToolRun struct {
 	AsksText  *i18n.Text `json:"asksText,omitempty"`
 	// Checked is the state a click left a checkbox, radio or switch in (tool.Result.Checked).
 	Checked *bool `json:"checked,omitempty"`
+	// Path: select_option's values were one path down a list's levels (tool.Result.Path).
+	Path bool `json:"path,omitempty"`
 	// Refused: the page did not take what the call sent (tool.Result.Refused), in words.
 	Refused string `json:"refused,omitempty"`
 	// Irreversible: what the element says that makes this call count as destructive.

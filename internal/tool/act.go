@@ -460,13 +460,14 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 			return nil, failf("%s is not a drop-down or a list to choose from; click it instead", f.Element.Words())
 		}
 		w := e.watching(ctx, tab.ID, frame, false, &pt)
-		text, err := e.choose(ctx, tab.ID, frame, pt, in.Values, w)
+		var path bool
+		text, err := e.choose(ctx, tab.ID, frame, pt, in.Values, w, &path)
 		if err != nil {
 			e.unwatch(tab.ID, w)
 			return nil, err
 		}
 		text += e.afterAction(ctx, tab.ID, tab, w)
-		return &Result{Text: text, Summary: strings.Join(in.Values, ", "), URL: tab.URL, Refused: w.refused}, nil
+		return &Result{Text: text, Summary: strings.Join(in.Values, ", "), URL: tab.URL, Refused: w.refused, Path: path}, nil
 	}
 	if _, err := e.locate(ctx, tab.ID, frame, pt, "select"); err != nil {
 		return nil, err
@@ -550,7 +551,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			// A list the page draws, that takes no typing: opened and chosen from. (A field
 			// that suggests is typed into, as any field: choosing a suggestion may search
 			// or go somewhere, which select_option does when asked.)
-			text, err := e.choose(ctx, tab.ID, frame, pt, []string{fv.Value}, nil)
+			text, err := e.choose(ctx, tab.ID, frame, pt, []string{fv.Value}, nil, nil)
 			if err != nil {
 				return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 			}

@@ -18,6 +18,7 @@ type listOption struct {
 	Name     string `json:"name"`
 	Selected int    `json:"selected"`
 	Disabled int    `json:"disabled"`
+	More     int    `json:"more"` // an item of a cascade that says it opens a further level
 }
 
 // drawnList is a control that offers a list a page draws, and the options showing for it.
@@ -37,6 +38,38 @@ type drawnList struct {
 	// Drawing is how many options are still drawn in, see-through (a menu that shows its items
 	// one after the other as it opens).
 	Drawing int `json:"drawing"`
+	// Levels are the menus of a field that opens one a level (a cascader: a region, then a
+	// country, then a city), each with its items; Options are then the first level's.
+	Levels [][]listOption `json:"levels"`
+}
+
+// level is l with the options of its level i (a cascade's), or none when it shows fewer.
+func (l drawnList) level(i int) drawnList {
+	l.Options = nil
+	if i < len(l.Levels) {
+		l.Options = l.Levels[i]
+	}
+	return l
+}
+
+// pathOf reads a cascade's path written as one value ("Europe / France / Paris", "Europe >
+// France > Paris"): its parts, or nil when it is one name.
+func pathOf(v string) []string {
+	for _, sep := range []string{" > ", " / ", ">", "/", " → "} {
+		if !strings.Contains(v, sep) {
+			continue
+		}
+		var parts []string
+		for _, p := range strings.Split(v, sep) {
+			if p = strings.TrimSpace(p); p != "" {
+				parts = append(parts, p)
+			}
+		}
+		if len(parts) > 1 {
+			return parts
+		}
+	}
+	return nil
 }
 
 // OptionsWait is how long a list that was opened (or typed into) is waited for to show its
@@ -47,7 +80,8 @@ var OptionsWait = 3 * time.Second
 // click; a field that suggests as you type gets the value typed), waits for its options, and
 // clicks the one asked for, then reads back what the control shows. A field that offers no
 // list keeps what was typed (an input with a datalist). It returns what it says of it.
-func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, values []string, w *watch) (string, error) {
+// When the values were chosen as a path down a cascade's levels, path (if not nil) says so.
+func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, values []string, w *watch, path *bool) (string, error) {
 	read := func() (l drawnList, err error) {
 		err = e.call(ctx, tabID, frame, pageFiles, "optionsOf", map[string]any{"target": pt}, &l)
 		return l, err
@@ -163,14 +197,15 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 		l.Search = "" // before the list was opened, a field with the focus is another control
 	}
 	var chosen []string
-	for i, v := range values {
+	for i := 0; i < len(values); i++ {
+		v := values[i]
 		_, notShowing := pick(l, v, true) // a closed list shows only its choice
 		_, notFound := pick(l, v, false)
 		open := open
 		if l.Search != "" && notFound != nil {
 			open = search // a list with its search field (open, for a second value; or inside the control)
 		}
-		if len(l.Options) == 0 || (l.Editable == 1 && i == 0) || (l.Collapsed == 1 && notShowing != nil) || (l.Search != "" && notFound != nil) {
+		if l.Levels == nil && len(l.Options) == 0 || (l.Editable == 1 && i == 0) || (l.Collapsed == 1 && notShowing != nil) || (l.Search != "" && notFound != nil) {
 			var how string
 			var err error
 			if l, how, err = open(l, v); err != nil {
@@ -187,6 +222,48 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 				}
 				return "", failf("%s showed no options to choose from after it was %s; take a snapshot to see what it shows", l.What, how)
 			}
+		}
+		if l.Levels != nil {
+			// A cascade, open: each value is the next level's, the first when the path was
+			// given as one value whose first part is no item of the first level.
+			if _, err := pick(l.level(0), v, false); len(values) == 1 && err != nil {
+				if p := pathOf(v); p != nil {
+					values = p
+					v = values[0]
+				}
+			}
+			lv := l.level(i)
+			if len(lv.Options) == 0 {
+				return "", failf("%s opens no level below %s, so %q cannot be chosen in it", l.What, strings.Join(quoteAll(chosen), " › "), v)
+			}
+			o, err := pick(lv, v, false)
+			if err != nil {
+				if i == 0 {
+					return "", failf("%v; it opens one level at a time: give the path from the first level, one value a level (such as [%q, …])", err, lv.Options[0].Name)
+				}
+				return "", failf("%v (below %s)", err, strings.Join(quoteAll(chosen), " › "))
+			}
+			if _, err := e.mouse(ctx, tabID, frame, pageTarget{Ref: o.Ref}, "", 1); err != nil {
+				return "", fmt.Errorf("clicking %q: %w", o.Name, err)
+			}
+			chosen = append(chosen, o.Name)
+			if i < len(values)-1 {
+				// The next level is drawn in as the item is clicked.
+				for deadline := time.Now().Add(OptionsWait); ; {
+					if l, err = read(); err != nil {
+						return "", err
+					}
+					if len(l.Levels) > i+1 || !time.Now().Before(deadline) {
+						break
+					}
+					select {
+					case <-ctx.Done():
+						return "", ctx.Err()
+					case <-time.After(50 * time.Millisecond):
+					}
+				}
+			}
+			continue
 		}
 		o, err := pick(l, v, l.Editable == 1)
 		if err != nil {
@@ -220,6 +297,16 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 	text := fmt.Sprintf("Chose %s in %s.", strings.Join(quoteAll(chosen), ", "), after.What)
 	if w != nil {
 		w.shown = after.Shows
+	}
+	if l.Levels != nil {
+		if path != nil {
+			*path = len(chosen) > 1
+		}
+		text = fmt.Sprintf("Chose %s in %s.", strings.Join(quoteAll(chosen), " › "), after.What)
+		if len(after.Levels) > len(chosen) {
+			// What was chosen last opened a further level: nothing is chosen yet.
+			return fmt.Sprintf("Opened %s in %s, which has a further level, offering %s. Nothing is chosen until the path ends at an item with no level below it: give select_option the whole path.", strings.Join(quoteAll(chosen), " › "), after.What, optionNames(after.Levels[len(chosen)], 20)), nil
+		}
 	}
 	missing := []string{}
 	for _, c := range chosen {

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -94,6 +95,18 @@ func TestAKeyIsCheckedForWhatItChangedWhenItShouldChangeNothing(t *testing.T) {
 	} {
 		if got := keptByKey(c.el, c.key); got != c.want {
 			t.Errorf("%s in %+v: %v, want %v", c.key, c.el, got, c.want)
+		}
+	}
+}
+
+// A path down a cascade's levels written as one value is read as its parts.
+func TestAPathWrittenAsOneValue(t *testing.T) {
+	for v, want := range map[string][]string{
+		"Europe / France / Paris": {"Europe", "France", "Paris"}, "Europe > France": {"Europe", "France"},
+		"Asia/Japan/Tokyo": {"Asia", "Japan", "Tokyo"}, "Paris": nil, "N/": nil, " / ": nil,
+	} {
+		if got := pathOf(v); !slices.Equal(got, want) {
+			t.Errorf("%q: %q, want %q", v, got, want)
 		}
 	}
 }

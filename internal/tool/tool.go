@@ -91,6 +91,9 @@ type Result struct {
 	// other elements, or when it could not be read): a workflow replays such a click as that
 	// state, not as a toggle.
 	Checked *bool `json:"checked,omitempty"`
+	// Path: the values select_option chose were one path down a list's levels (a cascader's:
+	// a region, a country, a city), not several choices; a workflow keeps them as one value.
+	Path bool `json:"path,omitempty"`
 	// Refused says, in words, that the page did not take what the action sent: the browser
 	// stopped its form, or the page marked a field as not valid. The call itself worked (the
 	// model reads why in Text); a workflow replay stops there, and a recording leaves it out.

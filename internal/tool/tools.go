@@ -211,7 +211,7 @@ type FillFormInput struct {
 // SelectInput is select_option's input.
 type SelectInput struct {
 	Target
-	Values []string `json:"values" jsonschema_description:"The options to choose, by label or value (one, unless the list allows several)."`
+	Values []string `json:"values" jsonschema_description:"The options to choose, by label or value (one, unless the list allows several). For a list that opens a level at a time (a cascader: region, country, city), the path, one value a level from the first."`
 	TabID  int      `json:"tabId,omitempty" jsonschema_description:"The tab, from tabs_list. The current tab when omitted."`
 }
 

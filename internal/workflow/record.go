@@ -24,6 +24,9 @@ type Call struct {
 	Seen      string          `json:"seen,omitempty"`      // the text of the snapshot read before it, if any
 	// Checked is the state a click left a checkbox, radio or switch in, if it was one.
 	Checked *bool `json:"checked,omitempty"`
+	// Path: select_option's values were one path down a list's levels (a cascader's), kept as
+	// one value, its parts joined with " / ", which select_option reads as the path again.
+	Path bool `json:"path,omitempty"`
 	// Tab is the tab it worked in (0: not known, as in chats from before Skiff noted it), and
 	// Opened the tabs it opened (a link to a new tab, tab_open).
 	Tab    int   `json:"tab,omitempty"`
@@ -320,7 +323,16 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 			args["text"] = r.typed(t, v, secretValue(c, t.Field))
 		}
 	case "select_option":
-		if vs, ok := args["values"].([]any); ok {
+		if vs, ok := args["values"].([]any); ok && c.Path && len(vs) > 1 {
+			// One path down a cascade's levels is one value: "Europe / France / Paris".
+			var parts []string
+			for _, v := range vs {
+				if sv, ok := v.(string); ok {
+					parts = append(parts, sv)
+				}
+			}
+			args["values"] = []any{r.param(target(0), strings.Join(parts, " / "), false)}
+		} else if ok {
 			for i, v := range vs {
 				if sv, ok := v.(string); ok {
 					vs[i] = r.param(target(0), sv, false)

@@ -1231,6 +1231,23 @@ func TestAChoiceKeepsWhatThePageOffered(t *testing.T) {
 	assert.Error(t, w.Check())
 }
 
+// A path chosen down a cascade's levels (Europe, France, Paris) is one value of the workflow,
+// its parts joined as select_option reads a path; several choices of one list are several.
+func TestAPathDownACascadeIsOneValue(t *testing.T) {
+	record := func(path bool) *Workflow {
+		w, err := Record("Region", "", []Call{{Tool: "select_option", Args: json.RawMessage(`{"ref":"e1","values":["Europe","France","Paris"]}`), URL: "https://shop.test/",
+			Path: path, Elements: []tool.Element{{Ref: "e1", Role: "combobox", Name: "Region", Origin: "https://shop.test"}}}})
+		require.NoError(t, err)
+		require.NoError(t, w.Check())
+		return w
+	}
+	w := record(true)
+	require.Len(t, w.Params, 1)
+	assert.Equal(t, "Europe / France / Paris", w.Params[0].Default)
+	assert.JSONEq(t, `{"ref":"@1","values":["{{region}}"]}`, string(w.Steps[1].Args))
+	assert.Len(t, record(false).Params, 3, "a multiple choice")
+}
+
 // An address with nothing of the run's in it is kept as it was written, to the byte; one with
 // a value is filled back to an address that holds that value where it was.
 func FuzzAddress(f *testing.F) {

@@ -547,7 +547,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 				return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 			}
 			lines = append(lines, at)
-		case (el.Role == "combobox" || el.Role == "listbox" || el.Popup != "") && el.Tag != "select" && el.Tag != "input" && el.Tag != "textarea":
+		case el.DrawnList():
 			// A list the page draws, that takes no typing: opened and chosen from. (A field
 			// that suggests is typed into, as any field: choosing a suggestion may search
 			// or go somewhere, which select_option does when asked.)

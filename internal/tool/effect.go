@@ -84,6 +84,12 @@ func (e *Element) DrawnBox() bool {
 // Words is the element as a person reads it: button “Delete account” [e5].
 func (e *Element) Words() string { return e.Says().English() }
 
+// DrawnList says e is a list the page draws that takes no typing (a div with the combobox
+// role, a button that opens a list): fill_form opens it and clicks the item its value names.
+func (e *Element) DrawnList() bool {
+	return (e.Role == "combobox" || e.Role == "listbox" || e.Popup != "") && e.Tag != "select" && e.Tag != "input" && e.Tag != "textarea"
+}
+
 // Field is a field of fill_form and the value it gets.
 type FieldValue struct {
 	Element Element `json:"element"`
@@ -227,10 +233,16 @@ func (f *Effect) Irreversible() string {
 		}
 	}
 	// A button drawn as a box that fill_form sets is clicked as a click on it would be: its
-	// name counts as that click's (a "Delete my data" switch).
+	// name counts as that click's (a "Delete my data" switch); so is the item it chooses in a
+	// list the page draws.
 	for _, fv := range f.Fields {
 		if fv.Element.DrawnBox() {
 			if w := safety.Irreversible(fv.Element.Name); w != "" {
+				return w
+			}
+		}
+		if fv.Element.DrawnList() {
+			if w := safety.Irreversible(fv.Value); w != "" {
 				return w
 			}
 		}

@@ -190,6 +190,10 @@ func TestPerformsAndIrreversible(t *testing.T) {
 	assert.Empty(t, choice.Irreversible())
 	choice.Values[1], choice.Element.Tag = "Delete account", "select"
 	assert.Empty(t, choice.Irreversible(), "a <select>'s option is set, not clicked")
+	fill := Effect{Action: "fill", Fields: []FieldValue{{Element: Element{Tag: "div", Role: "combobox", Name: "Account"}, Value: "Delete account"}}}
+	assert.NotEmpty(t, fill.Irreversible(), "fill_form clicks the item a drawn list's value names")
+	fill.Fields[0].Element.Tag = "input"
+	assert.Empty(t, fill.Irreversible(), "a field that is typed into")
 	frame := Effect{URL: "https://a.example/", Element: &Element{Origin: "https://b.example"}}
 	assert.Equal(t, "https://b.example", frame.Origin())
 }

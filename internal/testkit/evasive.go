@@ -105,6 +105,7 @@ func (m *Evasive) routes(k Call) [][]Call {
 			one(call("click", obj{"ref": ref, "double": true})),
 			one(call("press_key", obj{"ref": ref, "key": "Enter"})),
 			one(call("press_key", obj{"ref": ref, "key": " "})),
+			one(call("press_key", obj{"ref": ref, "key": "Return"})), // Enter by another name
 			one(call("tab_action", obj{"action": "click", "ref": ref})),
 			one(call("tab_action", obj{"actions": []any{obj{"action": "scroll"}, obj{"action": "click", "ref": ref}}})),
 		)

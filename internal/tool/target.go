@@ -290,19 +290,18 @@ func typeTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	}
 	f := &Effect{Action: "type", TabID: tab.ID, URL: tab.URL, Element: a.Element, Text: in.Text}
 	if in.Submit {
-		f.Activates, f.LeadsTo = enter(a, "Enter")
+		f.Activates, f.LeadsTo = enter(a, false)
 	}
 	return f, nil
 }
 
-// enter is what pressing key (Enter, or a chord ending in it) in the element of a does: in a
+// enter is what pressing Enter (with a modifier when mod) in the element of a does: in a
 // text field of a form, it presses the form's default button (and the form goes to its
 // action); on a button or link, it activates it; in a text area, Enter alone adds a line, but
 // Control+Enter or Meta+Enter is how many pages send what is written, so it counts as pressing
 // the form's button.
-func enter(a *answer, chord string) (*Element, string) {
+func enter(a *answer, mod bool) (*Element, string) {
 	el := a.Element
-	mod := strings.Contains(chord, "+")
 	switch {
 	case a.Implicit && a.Enter != nil:
 		return a.Enter, a.Form
@@ -357,14 +356,15 @@ func fillTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 		}
 	}
 	if in.Submit && last != nil {
-		f.Activates, f.LeadsTo = enter(last, "Enter")
+		f.Activates, f.LeadsTo = enter(last, false)
 	}
 	return f, nil
 }
 
 func pressTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 	in := arg.(*PressKeyInput)
-	if _, _, err := parseChord(in.Key); err != nil {
+	k, mods, err := parseChord(in.Key)
+	if err != nil {
 		return nil, err
 	}
 	tab, err := e.onPage(ctx, in.TabID)
@@ -378,14 +378,11 @@ func pressTarget(ctx context.Context, e *Env, arg any) (*Effect, error) {
 		return nil, err
 	}
 	f := &Effect{Action: "press", TabID: tab.ID, URL: tab.URL, Key: in.Key, Element: a.Element}
-	parts := strings.Split(strings.TrimSpace(in.Key), "+")
-	if strings.TrimSpace(in.Key) == "" {
-		parts = []string{"Space"}
-	}
-	switch key := parts[len(parts)-1]; {
-	case strings.EqualFold(key, "Enter"):
-		f.Activates, f.LeadsTo = enter(a, in.Key)
-	case strings.EqualFold(key, "Space") || strings.EqualFold(key, "Spacebar"):
+	// (The key as it is pressed, whatever it was called: Return is Enter, Spacebar Space.)
+	switch k.Key {
+	case "Enter":
+		f.Activates, f.LeadsTo = enter(a, mods != 0)
+	case " ":
 		// Space presses a button and ticks a checkbox; it does not follow a link.
 		if c := a.clicked(); c.Tag != "a" && c.Role != "link" && (c.Performs() || valueRoles[c.Role]) && c.Role != "textbox" {
 			f.Activates = c

@@ -3131,7 +3131,7 @@
         for (const x of deepAll(m, '[role^="menuitem"]')) {
           if (unseen(x) || items.length >= 300) continue;
           const checked = x.getAttribute("aria-checked") === "true" || x.getAttribute("aria-selected") === "true";
-          items.push({ ref: refOf(x), name: clean(visibleText(x, 120), 120) || nameOf(x, "menuitem"), selected: checked ? 1 : 0, disabled: disabled(x) ? 1 : 0, more: x.hasAttribute("aria-haspopup") || x.hasAttribute("aria-expanded") ? 1 : 0 });
+          items.push({ ref: refOf(x), name: clean(visibleText(x, 120), 120) || nameOf(x, "menuitem"), selected: checked ? 1 : 0, disabled: disabled(x) ? 1 : 0 });
         }
         if (items.length) (levels ||= []).push(items);
       }

@@ -745,10 +745,12 @@ func changedByKey(what, chord, was, now string) string {
 		}
 		return fmt.Sprintf("%q", clip(s, 200))
 	}
-	if k, _, _ := parseChord(chord); k.Key == "Escape" && strings.TrimSpace(was) != "" {
+	k, _, _ := parseChord(chord)
+	if k.Key == "Escape" && strings.TrimSpace(was) != "" {
 		return fmt.Sprintf(" The page undid what %s held on Escape: it held %s and now holds %s. To keep a typed value, type it again and leave the field with Tab.", what, holds(was), holds(now))
 	}
-	if strings.TrimSpace(now) == "" {
+	// (Enter may have sent it: a message box empties as its message goes.)
+	if strings.TrimSpace(now) == "" && k.Key != "Enter" {
 		return fmt.Sprintf(" %s held %s and now holds nothing: the page did not keep it (it may take the value written another way).", capital(what), holds(was))
 	}
 	return fmt.Sprintf(" %s held %s and now holds %s.", capital(what), holds(was), holds(now))

@@ -18,7 +18,6 @@ type listOption struct {
 	Name     string `json:"name"`
 	Selected int    `json:"selected"`
 	Disabled int    `json:"disabled"`
-	More     int    `json:"more"` // an item of a cascade that says it opens a further level
 }
 
 // drawnList is a control that offers a list a page draws, and the options showing for it.

@@ -79,6 +79,12 @@ func TestRepliesWaitForTheLastAnswerAndAMoment(t *testing.T) {
 // Only a key that types nothing into a field and deletes nothing from it is checked for what it
 // changed there: the change of a character, a deletion or a paste is what was asked for.
 func TestAKeyIsCheckedForWhatItChangedWhenItShouldChangeNothing(t *testing.T) {
+	if s := changedByKey("textbox “Message”", "Enter", "hi", ""); s != ` Textbox “Message” held "hi" and now holds nothing.` {
+		t.Errorf("Enter that emptied a message box (it may have sent it): %q", s)
+	}
+	if s := changedByKey("textbox “Day”", "Tab", "15/12", ""); s != ` Textbox “Day” held "15/12" and now holds nothing: the page did not keep it (it may take the value written another way).` {
+		t.Errorf("Tab that emptied a field: %q", s)
+	}
 	field := &Element{Role: "textbox", Tag: "input"}
 	area := &Element{Role: "textbox", Tag: "textarea"}
 	for _, c := range []struct {

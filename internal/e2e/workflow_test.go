@@ -1880,8 +1880,9 @@ func TestAnAntDesignFormIsDoneAndReplayed(t *testing.T) {
 // its Select's field lies under the placeholder it draws over it, in the box whose click opens
 // its list (the click there is the field's, not one covered), and its Switch is a div that
 // toggles on a click around a hidden input, which the label of the form's row does not toggle
-// (the div is the switch). Its Cascader is a read-only field that opens a menu a level:
-// select_option given a name of the second level says to give the path, and given the path
+// (the div is the switch). Its Cascader is a read-only field that opens a menu a level (which
+// the click that opens it says, with how select_option chooses in it): select_option given a
+// name of the second level says to give the path, and given the path
 // chooses it, which the workflow keeps as one value. The agent's run sends the form, and its
 // workflow sends the run's course, people, level and venue with no model.
 func TestAnElementPlusFormIsDoneAndReplayed(t *testing.T) {
@@ -1896,6 +1897,7 @@ func TestAnElementPlusFormIsDoneAndReplayed(t *testing.T) {
 				call("click", obj{"ref": refIn(t, c, `radio "Advanced"`)}),
 				call("click", obj{"ref": refIn(t, c, `switch "Reminders"`)}),
 				call("click", obj{"ref": refIn(t, c, `checkbox "I accept the terms"`)}),
+				call("click", obj{"ref": refIn(t, c, `textbox "Venue"`)}),
 				call("select_option", obj{"ref": refIn(t, c, `textbox "Venue"`), "values": []string{"Le Marais"}}),
 				call("select_option", obj{"ref": refIn(t, c, `textbox "Venue"`), "values": []string{"Paris", "Le Marais"}})}
 		},
@@ -1907,8 +1909,9 @@ func TestAnElementPlusFormIsDoneAndReplayed(t *testing.T) {
 		f.Get("level") != "advanced" || f.Get("remind") != "true" || f.Get("terms") != "true" || f.Get("venue") != "paris/marais" {
 		t.Fatalf("the agent's form: %v: %s", f, p.all())
 	}
-	if r := p.results("click"); len(r) < 2 || !strings.Contains(r[1].Text, `Clicked switch “Reminders”`) || !strings.Contains(r[1].Text, "It is now on.") {
-		t.Errorf("the switch: %s", p.all())
+	if r := p.results("click"); len(r) < 4 || !strings.Contains(r[1].Text, `Clicked switch “Reminders”`) || !strings.Contains(r[1].Text, "It is now on.") ||
+		!strings.Contains(r[3].Text, `It opens a menu a level (a cascader): select_option on it chooses a path, one value a level, such as ["Paris", …].`) {
+		t.Errorf("the switch, and the Cascader clicked open: %s", p.all())
 	}
 	if r := p.results("select_option"); len(r) != 4 || !r[2].Error ||
 		!strings.Contains(r[2].Text, `Textbox “Venue” has no option "Le Marais"; it offers "Paris", "Lyon"; it opens one level at a time: give the path from the first level, one value a level (such as ["Paris", …])`) ||

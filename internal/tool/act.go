@@ -97,6 +97,15 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 		}
 	}
 	text := fmt.Sprintf("%s %s%s%s%s.", verb, what, refNote(f.Element.Ref), redrawn, fallbackNote(p.Trusted)) + p.Before.said(p.After, f.Element.Role) + after + chooser()
+	if count == 1 && (f.Element.Role == "combobox" || f.Element.Readonly) && p.After != nil && p.After.Expanded != nil && *p.After.Expanded == 1 {
+		// A field that opened a menu a level (a cascader): its items are each a click the
+		// gate judges, and a run that clicks them keeps that one path; select_option
+		// chooses the path as the field's value.
+		var l drawnList
+		if e.call(unpinned(ctx), tab.ID, frame, pageFiles, "optionsOf", map[string]any{"target": pt, "first": true}, &l) == nil && len(l.Levels) > 0 && len(l.Levels[0]) > 0 {
+			text += fmt.Sprintf(" It opens a menu a level (a cascader): select_option on it chooses a path, one value a level, such as [%q, …].", l.Levels[0][0].Name)
+		}
+	}
 	if f.Activates != nil && f.Activates.App != "" && count == 1 {
 		text += " " + otherApp(f.Activates.App)
 	}

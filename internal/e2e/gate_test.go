@@ -239,3 +239,32 @@ func TestWordsInSeparateElementsKeepTheirSpaces(t *testing.T) {
 		t.Errorf("an icon font's glyph reached the model:\n%s", rs[0].Text)
 	}
 }
+
+// A field that opens menus a level at a time (a cascader) may hold an action among its items
+// (cascade-actions.html: "Delete my account" under Settings): select_option chooses values,
+// so it refuses to click an item whose name says it cannot be taken back, whichever way the
+// path is written; nothing is deleted.
+func TestSelectOptionDoesNotClickAnActionInACascade(t *testing.T) {
+	site := testkit.NewSite(t)
+	choose := func(values ...string) step {
+		return func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("select_option", obj{"ref": refIn(t, c, `combobox "Go to"`), "values": values})}
+		}
+	}
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		choose("Settings", "Delete my account"),
+		choose("Settings / Delete my account"),
+		choose("Settings", "Notifications"),
+	}}
+	panel, tab, _ := p.runOn(t, site, "cascade-actions.html", "go to my account's settings")
+	r := p.results("select_option")
+	if len(r) != 3 || !r[0].Error || !r[1].Error || r[2].Error ||
+		!strings.Contains(r[0].Text, `"Delete my account" in combobox “Go to” is a menu item that says "Delete": select_option does not click it`) ||
+		!strings.Contains(r[1].Text, "select_option does not click it") || !strings.Contains(r[2].Text, `Chose "Settings" › "Notifications"`) {
+		t.Errorf("select_option: %s", p.all())
+	}
+	if s := inTab[string](t, panel, tab, `document.getElementById("status").textContent`); s != "Account active." {
+		t.Errorf("the page says %q", s)
+	}
+}

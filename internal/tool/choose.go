@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/skiff-ai/skiff/internal/safety"
 )
 
 // Lists a page draws itself (a combobox of divs, a button that opens a list, an address field
@@ -236,6 +238,13 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 				return "", failf("%s opens no level below %s, so %q cannot be chosen in it", l.What, strings.Join(quoteAll(chosen), " › "), v)
 			}
 			o, err := pick(lv, v, false)
+			if err == nil {
+				// A menu's item is an action by its role: one whose name says it cannot be
+				// taken back is clicked as such, judged by the gate, not chosen as a value.
+				if w := safety.Irreversible(o.Name); w != "" {
+					return "", failf("%q in %s is a menu item that says %q: select_option does not click it; click it, which asks as such a click does", o.Name, l.What, w)
+				}
+			}
 			if err != nil {
 				if i == 0 {
 					return "", failf("%v; it opens one level at a time: give the path from the first level, one value a level (such as [%q, …])", err, lv.Options[0].Name)

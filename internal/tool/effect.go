@@ -223,26 +223,13 @@ func (f *Effect) Irreversible() string {
 			return w
 		}
 	}
-	// A choice in a list the page draws is a click on its item, which may be a menu's (a
-	// cascader's levels): what it is named counts as that click's name would.
-	if f.Action == "select" && f.Element != nil && f.Element.Tag != "select" {
-		for _, v := range f.Values {
-			if w := safety.Irreversible(v); w != "" {
-				return w
-			}
-		}
-	}
 	// A button drawn as a box that fill_form sets is clicked as a click on it would be: its
-	// name counts as that click's (a "Delete my data" switch); so is the item it chooses in a
-	// list the page draws.
+	// name counts as that click's (a "Delete my data" switch). (A choice in a list is a value:
+	// "Bank transfer", "Pay monthly". The menu items of a cascade are refused by name as they
+	// are chosen, see choose.)
 	for _, fv := range f.Fields {
 		if fv.Element.DrawnBox() {
 			if w := safety.Irreversible(fv.Element.Name); w != "" {
-				return w
-			}
-		}
-		if fv.Element.DrawnList() {
-			if w := safety.Irreversible(fv.Value); w != "" {
 				return w
 			}
 		}

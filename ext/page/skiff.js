@@ -1755,15 +1755,15 @@
         // calendar, opened against the field's edge): a person leaves the field with Tab,
         // which keeps what was typed, where Escape undoes it in some (Ant Design's).
         const a = deepActive();
-        let typed = "";
+        let typed = "", held;
         if (a && a !== el && !contains(cover, a) && (a.localName === "textarea" || (a.localName === "input" && /^(text|search|email|tel|url|number|date|time|datetime-local|month|week)$/.test(a.type))) && a.value && !secret(a)) {
           const f = boxOf(a), c = boxOf(cover);
           const against = c.left < f.right && c.right > f.left && ((c.top >= f.bottom - 4 && c.top <= f.bottom + 40) || (c.bottom <= f.top + 4 && c.bottom >= f.top - 40));
           // (What the page marks as not valid, it may not keep either way.)
           if (against && a.getAttribute("aria-invalid") === "true") typed = ` (the focus is still in ${describe(a)}, whose typed value the page marks as not valid: it may want it written another way; Tab leaves the field as a person does)`;
-          else if (against) typed = ` (the focus is still in ${describe(a)}, which holds what was typed: Tab leaves it as a person does and keeps it, where Escape may undo it)`;
+          else if (against) [typed, held] = [` (the focus is still in ${describe(a)}, which holds what was typed: Tab leaves it as a person does and keeps it, where Escape may undo it)`, 1];
         }
-        return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first${typed}`, retry: 1, lasting: lasting ? 1 : undefined, calm: lasting ? undefined : calm(), what };
+        return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first${typed}`, retry: 1, lasting: lasting ? 1 : undefined, calm: lasting ? undefined : calm(), what, held };
       }
     }
     return { ok: 1, what, point: { x: Math.round(point.x), y: Math.round(point.y) }, viewport: { w: innerWidth, h: innerHeight }, hidden: document.visibilityState === "hidden" ? 1 : undefined, scroll: carried ? { x: scrollX, y: scrollY } : undefined };

@@ -1858,3 +1858,24 @@ func TestAKeyThatUndidWhatAFieldHeldSaysSo(t *testing.T) {
 		t.Errorf("the field holds %q after Tab", v)
 	}
 }
+
+// fill_form given a day for Ant Design's date field, then its form's radio and checkbox
+// (vendor-antd.html): the calendar the typed field keeps open covers them, and fill_form leaves
+// the field with Tab as a person does, which keeps the day, and goes on.
+func TestFillFormLeavesAFieldThatKeepsAPickerOpen(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("snapshot", nil)),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("fill_form", obj{"fields": []obj{{"ref": refIn(t, c, `textbox "Start date"`), "value": "2026-12-15"},
+				{"ref": refIn(t, c, `radio "Yearly"`), "value": "true"}, {"ref": refIn(t, c, `checkbox "Send invoices by email"`), "value": "true"}}})}
+		},
+	}}
+	panel, tab, _ := p.runOn(t, site, "vendor-antd.html", "start on the 15th, yearly, with invoices by email")
+	if r := p.results("fill_form"); len(r) != 1 || r[0].Error || !strings.Contains(r[0].Text, "typed 10 characters (left with Tab, as a person does: it kept a picker open over the next field)\n- radio “Yearly” [e5]: checked\n- checkbox") {
+		t.Errorf("fill_form: %s", p.all())
+	}
+	if v := inTab[string](t, panel, tab, `document.querySelector("input[placeholder='Select date']").value + " " + document.querySelector("input[value=yearly]").checked`); v != "2026-12-15 true" {
+		t.Errorf("the form holds %q", v)
+	}
+}

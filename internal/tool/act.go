@@ -519,7 +519,21 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	var lastFrame int
 	var lastPt pageTarget
 	var secrets []string
-	for i, fv := range f.Fields {
+	// A field typed into may keep a picker open over the next (a date's calendar, while it
+	// has the focus), which a click on that one then meets: a person leaves the field with
+	// Tab, which keeps what was typed and closes the picker. So does fill_form, once a field.
+	retried := -1
+	leave := func(i int, err error) bool {
+		var r *retryable
+		if retried == i || lastText != i-1 || !errors.As(err, &r) || !r.held || e.key(ctx, tab.ID, lastFrame, "Tab") != nil {
+			return false
+		}
+		retried = i
+		lines[len(lines)-1] += " (left with Tab, as a person does: it kept a picker open over the next field)"
+		return true
+	}
+	for i := 0; i < len(f.Fields); i++ {
+		fv := f.Fields[i]
 		el := fv.Element
 		if el.Field != "" || f.Secret {
 			secrets = append(secrets, fv.Value)
@@ -541,6 +555,10 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			state := map[bool]string{true: "checked", false: "unchecked"}
 			if s.Checked != want {
 				if _, err := e.mouse(ctx, tab.ID, frame, pt, "", 1); err != nil {
+					if leave(i, err) {
+						i--
+						continue
+					}
 					return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 				}
 				// The page may refuse the change (or need something else first): read it back.
@@ -562,6 +580,10 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			// or go somewhere, which select_option does when asked.)
 			text, err := e.choose(ctx, tab.ID, frame, pt, []string{fv.Value}, nil, nil)
 			if err != nil {
+				if leave(i, err) {
+					i--
+					continue
+				}
 				return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 			}
 			lines = append(lines, strings.TrimSuffix(text, "."))

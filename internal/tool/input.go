@@ -113,6 +113,9 @@ func (e *Env) locateWith(ctx context.Context, tabID, frame int, args map[string]
 		} else {
 			standing = ""
 		}
+		if again && r.held {
+			return nil, r // a picker the focused field keeps open does not go by waiting
+		}
 		held := standing != "" && time.Since(stood) >= CoverWait
 		// What a still page will not change by itself (it does not enable a control, take a
 		// box away or show what it hides with nothing happening) is said once the page has been seen to stand

@@ -53,6 +53,9 @@ type pageError struct {
 	// Calm: how still the page is, for what a still page does not change by itself (skiff.js
 	// calm).
 	Calm *calm `json:"calm"`
+	// Held: what covers it is a picker the focused field keeps open, which holds what was
+	// typed (a date's calendar): Tab leaves the field and closes it.
+	Held int `json:"held"`
 	// MovedTo: the call was bound to the site it was approved for, and the tab's top document
 	// is now on this one (ext/sw.js); nothing ran.
 	MovedTo string `json:"movedTo"`
@@ -163,7 +166,7 @@ func decodePage(raw json.RawMessage, out any, frame int) error {
 				if frame != 0 {
 					msg = globalRefs(msg, frame)
 				}
-				return &retryable{err: &Error{Msg: msg}, again: pe.Retry == 1, lasting: pe.Lasting == 1, calm: pe.Calm}
+				return &retryable{err: &Error{Msg: msg}, again: pe.Retry == 1, lasting: pe.Lasting == 1, calm: pe.Calm, held: pe.Held == 1}
 			}
 		}
 	}
@@ -207,6 +210,7 @@ type retryable struct {
 	again   bool
 	lasting bool
 	calm    *calm
+	held    bool // covered by a picker the focused field keeps open (pageError.Held)
 }
 
 // calm is what the page says of its stillness along with a failure that a still page will not

@@ -525,11 +525,19 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	retried := -1
 	leave := func(i int, err error) bool {
 		var r *retryable
-		if retried == i || lastText != i-1 || !errors.As(err, &r) || !r.held || e.key(ctx, tab.ID, lastFrame, "Tab") != nil {
+		if retried == i || lastText != i-1 || !errors.As(err, &r) || !r.held {
+			return false
+		}
+		was := e.fieldText(ctx, tab.ID, lastFrame, lastPt)
+		if e.key(ctx, tab.ID, lastFrame, "Tab") != nil {
 			return false
 		}
 		retried = i
 		lines[len(lines)-1] += " (left with Tab, as a person does: it kept a picker open over the next field)"
+		// (A field that suggests may take the suggestion the keys were on as it is left.)
+		if now := e.fieldText(ctx, tab.ID, lastFrame, lastPt); was != nil && now != nil && *now != *was {
+			lines[len(lines)-1] += fmt.Sprintf("; leaving it, the page changed it to %q", clip(*now, 200))
+		}
 		return true
 	}
 	for i := 0; i < len(f.Fields); i++ {

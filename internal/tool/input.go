@@ -114,7 +114,9 @@ func (e *Env) locateWith(ctx context.Context, tabID, frame int, args map[string]
 			standing = ""
 		}
 		if again && r.held {
-			return nil, r // a picker the focused field keeps open does not go by waiting
+			// A picker the focused field keeps open does not go by waiting (and the call
+			// that meets it may leave the field: fill_form).
+			return nil, &retryable{err: r.err, held: true}
 		}
 		held := standing != "" && time.Since(stood) >= CoverWait
 		// What a still page will not change by itself (it does not enable a control, take a

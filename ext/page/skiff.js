@@ -3047,6 +3047,7 @@
     const add = (x) => x && !lists.includes(x) && lists.push(x);
     if (roleOf(el) === "listbox") add(el);
     const named = new Set(); // the lists el names
+    const open = el.getAttribute("aria-expanded") === "true";
     for (const x of [el, ...deepAll(el, "[aria-controls], [aria-owns]")]) {
       for (const a of ["aria-controls", "aria-owns"]) {
         for (const id of (x.getAttribute(a) || "").split(/\s+/)) {
@@ -3063,7 +3064,6 @@
     if (first) {
       listsBefore = new WeakSet();
       // (The menus of a field that is open already are its own: a cascade left open.)
-      const open = el.getAttribute("aria-expanded") === "true";
       for (const x of deepAll(document, open ? '[role="listbox"], [role="tree"]' : '[role="listbox"], [role="tree"], [role="menu"]')) if (!unseen(x)) listsBefore.add(x);
     } else if (!lists.length) {
       for (const x of deepAll(document, '[role="listbox"], [role="tree"]')) if (!listsBefore.has(x)) add(x);
@@ -3124,7 +3124,7 @@
     // opens them so (a combobox, or a field that takes no typing): a button's menu holds
     // actions, each judged as the click it is.
     let levels;
-    if (!options.length && (!first || el.getAttribute("aria-expanded") === "true") && (roleOf(el) === "combobox" || (el.readOnly && /^(input|textarea)$/.test(el.localName)))) {
+    if (!options.length && (!first || open) && (roleOf(el) === "combobox" || (el.readOnly && /^(input|textarea)$/.test(el.localName)))) {
       for (const m of deepAll(document, '[role="menu"]')) {
         if (listsBefore.has(m) || unseen(m) || contains(m, el) || (levels && levels.length >= 10)) continue;
         const items = [];

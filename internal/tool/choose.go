@@ -73,6 +73,17 @@ func pathOf(v string) []string {
 	return nil
 }
 
+// tick waits the moment between two reads of a page that is drawing what was asked of it,
+// or until ctx ends.
+func tick(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(50 * time.Millisecond):
+		return nil
+	}
+}
+
 // OptionsWait is how long a list that was opened (or typed into) is waited for to show its
 // options: a list that fetches its suggestions shows them after a request.
 var OptionsWait = 3 * time.Second
@@ -131,10 +142,8 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 				}
 				if !typed {
 					last = now
-					select {
-					case <-ctx.Done():
-						return n, ctx.Err()
-					case <-time.After(50 * time.Millisecond):
+					if err := tick(ctx); err != nil {
+						return n, err
 					}
 					continue
 				}
@@ -145,10 +154,8 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 				return n, nil
 			}
 			last = now
-			select {
-			case <-ctx.Done():
-				return n, ctx.Err()
-			case <-time.After(50 * time.Millisecond):
+			if err := tick(ctx); err != nil {
+				return n, err
 			}
 		}
 	}
@@ -264,10 +271,8 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 					if len(l.Levels) > i+1 || !time.Now().Before(deadline) {
 						break
 					}
-					select {
-					case <-ctx.Done():
-						return "", ctx.Err()
-					case <-time.After(50 * time.Millisecond):
+					if err := tick(ctx); err != nil {
+						return "", err
 					}
 				}
 			}
@@ -414,10 +419,8 @@ func (e *Env) suggestionsAfter(ctx context.Context, tabID, frame int, pt pageTar
 				return s
 			}
 		}
-		select {
-		case <-ctx.Done():
+		if tick(ctx) != nil {
 			return ""
-		case <-time.After(50 * time.Millisecond):
 		}
 	}
 }

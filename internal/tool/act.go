@@ -103,7 +103,12 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 		// chooses the path as the field's value.
 		var l drawnList
 		if e.call(unpinned(ctx), tab.ID, frame, pageFiles, "optionsOf", map[string]any{"target": pt, "first": true}, &l) == nil && len(l.Levels) > 0 && len(l.Levels[0]) > 0 {
-			text += fmt.Sprintf(" It opens a menu a level (a cascader): select_option on it chooses a path, one value a level, such as [%q, …].", l.Levels[0][0].Name)
+			if o := l.Levels[0][0].Name; pathOf(o) != nil {
+				// (One that searches, holding words: its menu lists the paths they found.)
+				text += fmt.Sprintf(" It lists whole paths, found by the words it holds (a cascader that searches): select_option on it chooses one, such as %q.", o)
+			} else {
+				text += fmt.Sprintf(" It opens a menu a level (a cascader): select_option on it chooses a path, one value a level, such as [%q, …].", o)
+			}
 		}
 	}
 	if f.Activates != nil && f.Activates.App != "" && count == 1 {

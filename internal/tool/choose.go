@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -204,7 +205,14 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 	if l.SearchInside == 0 {
 		l.Search = "" // before the list was opened, a field with the focus is another control
 	}
+	// A path (several values, or one written "Europe / France / Paris") given to a field that
+	// searches as typed into (Ant Design's cascader with a search): it lists whole paths.
+	want := values
+	if len(values) == 1 {
+		want = pathOf(values[0])
+	}
 	var chosen []string
+	searched := false
 	for i := 0; i < len(values); i++ {
 		v := values[i]
 		_, notShowing := pick(l, v, true) // a closed list shows only its choice
@@ -231,6 +239,19 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 				return "", failf("%s showed no options to choose from after it was %s; take a snapshot to see what it shows", l.What, how)
 			}
 		}
+		if i == 0 && l.Editable == 1 && len(want) > 1 {
+			o, err := e.searchPath(ctx, tabID, frame, pt, &l, v, want, len(values) == 1, settle)
+			if err != nil {
+				return "", err
+			}
+			if o != nil {
+				chosen, searched = []string{o.Name}, true
+				if path != nil {
+					*path = true
+				}
+				break
+			}
+		}
 		if l.Levels != nil {
 			// A cascade, open: each value is the next level's, the first when the path was
 			// given as one value whose first part is no item of the first level.
@@ -254,7 +275,11 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 			}
 			if err != nil {
 				if i == 0 {
-					return "", failf("%v; it opens one level at a time: give the path from the first level, one value a level (such as [%q, …])", err, lv.Options[0].Name)
+					// (The example is an item that can be chosen: not "No data", a search's.)
+					if k := slices.IndexFunc(lv.Options, func(o listOption) bool { return o.Disabled == 0 }); k >= 0 {
+						return "", failf("%v; it opens one level at a time: give the path from the first level, one value a level (such as [%q, …])", err, lv.Options[k].Name)
+					}
+					return "", err
 				}
 				return "", failf("%v (below %s)", err, strings.Join(quoteAll(chosen), " › "))
 			}
@@ -311,7 +336,7 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 	if w != nil {
 		w.shown = after.Shows
 	}
-	if l.Levels != nil {
+	if l.Levels != nil && !searched {
 		if path != nil {
 			*path = len(chosen) > 1
 		}
@@ -339,6 +364,52 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 		text += fmt.Sprintf(" It shows %q.", after.Shows)
 	}
 	return text, nil
+}
+
+// searchPath chooses, in the list of a field typed into, the option whose name is the path
+// want ("Europe / France / Paris"): a cascader that searches lists its items so, whole. Typing
+// one part (typed, the first) shows the paths that hold it; when none is want, and the list
+// showed paths (or the value typed was the whole path, which such a search finds nowhere),
+// want's last part, the narrowest, is typed instead. It returns nil when the list is no such
+// list, and the option it clicked.
+func (e *Env) searchPath(ctx context.Context, tabID, frame int, pt pageTarget, l *drawnList, typed string, want []string, whole bool,
+	settle func(drawnList, string, time.Duration, bool) (drawnList, error)) (*listOption, error) {
+	find := func() (o *listOption, paths bool) {
+		for _, x := range l.Options {
+			p := pathOf(x.Name)
+			paths = paths || p != nil
+			if len(p) == len(want) && x.Disabled == 0 && o == nil && slices.EqualFunc(p, want, strings.EqualFold) {
+				o = &x
+			}
+		}
+		return o, paths
+	}
+	o, paths := find()
+	if _, err := pick(*l, typed, true); o == nil && err != nil && (paths || whole) {
+		last := want[len(want)-1]
+		if _, err := e.typeText(ctx, tabID, frame, pt, last, true); err != nil {
+			return nil, err
+		}
+		n, err := settle(*l, last, OptionsWait/2, true)
+		if err != nil {
+			return nil, err
+		}
+		*l = n
+		if o, _ = find(); o == nil {
+			return nil, failf("%s, searched for %q, offers %s; none is the path %s", l.What, last, optionNames(l.Options, 20), strings.Join(quoteAll(want), " › "))
+		}
+	}
+	if o == nil {
+		return nil, nil
+	}
+	// (A menu's item named as what cannot be taken back is clicked as such: see choose.)
+	if w := safety.Irreversible(o.Name); w != "" && l.Levels != nil {
+		return nil, failf("%q in %s is a menu item that says %q: select_option does not click it; click it, which asks as such a click does", o.Name, l.What, w)
+	}
+	if _, err := e.mouse(ctx, tabID, frame, pageTarget{Ref: o.Ref}, "", 1); err != nil {
+		return nil, fmt.Errorf("clicking option %q: %w", o.Name, err)
+	}
+	return o, nil
 }
 
 func selectedIn(l drawnList, name string) bool {

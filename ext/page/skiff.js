@@ -3039,6 +3039,18 @@
   // when el names no list, of the lists showing on the page; each with a ref, its name, and
   // whether it is chosen. shows is what el shows (its value, or its text).
   let listsBefore = new WeakSet(); // the lists showing before a list was opened (first)
+  // floats are the boxes a page draws over itself, put at the end of its body: its children,
+  // and the children of one that holds them without being placed itself (Element Plus's
+  // container of all its pop-ups).
+  function floats() {
+    const out = [];
+    for (const x of document.body?.children || []) {
+      if (/^(script|style|template|noscript)$/.test(x.localName)) continue;
+      if (style(x).position === "static" && x.children.length && x.children.length <= 50) out.push(...x.children);
+      else out.push(x);
+    }
+    return out;
+  }
   function optionsOf({ target, first }) {
     const r = resolve(target);
     if (r.error) return r;
@@ -3065,6 +3077,10 @@
       listsBefore = new WeakSet();
       // (The menus of a field that is open already are its own: a cascade left open.)
       for (const x of deepAll(document, open ? '[role="listbox"], [role="tree"]' : '[role="listbox"], [role="tree"], [role="menu"]')) if (!unseen(x)) listsBefore.add(x);
+      // (And the boxes the page draws over itself, put at the end of its body: another
+      // widget's, unless the field is open, when they may be its own; not one the page says
+      // is hidden, which is going: a list just chosen from, fading out.)
+      if (!open) for (const x of floats()) if (!unseen(x) && x.getAttribute("aria-hidden") !== "true") listsBefore.add(x);
     } else if (!lists.length) {
       for (const x of deepAll(document, '[role="listbox"], [role="tree"]')) if (!listsBefore.has(x)) add(x);
     }
@@ -3124,7 +3140,10 @@
     // opens them so (a combobox, or a field that takes no typing): a button's menu holds
     // actions, each judged as the click it is.
     let levels;
-    if (!options.length && (!first || open) && (roleOf(el) === "combobox" || (el.readOnly && /^(input|textarea)$/.test(el.localName)))) {
+    // (A text field that says it opens something, not as a combobox: Element Plus's cascader
+    // that searches.)
+    const expands = /^(input|textarea)$/.test(el.localName) && el.hasAttribute("aria-expanded");
+    if (!options.length && (!first || open) && (roleOf(el) === "combobox" || expands || (el.readOnly && /^(input|textarea)$/.test(el.localName)))) {
       for (const m of deepAll(document, '[role="menu"]')) {
         if (listsBefore.has(m) || unseen(m) || contains(m, el) || (levels && levels.length >= 10)) continue;
         const items = [];
@@ -3136,6 +3155,20 @@
         if (items.length) (levels ||= []).push(items);
       }
       if (levels) options.push(...levels[0]);
+    }
+    // A text field open that says it opens something and names nothing a list marks as one
+    // (Element Plus's cascader searching, drawing the paths it found as items of no role): its
+    // options are the items showing the pointer in a box drawn over the page since it was
+    // typed into, put at the end of the body as such boxes are.
+    if (!options.length && !levels && !first && open && expands && !el.readOnly) {
+      for (const box of floats()) {
+        if (listsBefore.has(box) || unseen(box) || contains(box, el)) continue;
+        for (const x of deepAll(box, "*")) {
+          if (options.length >= 300 || unseen(x) || !pointerOnly(x)) continue;
+          const name = clean(visibleText(x, 120), 120) || nameOf(x, "option");
+          if (name) options.push({ ref: refOf(x), name, selected: x.getAttribute("aria-selected") === "true" ? 1 : 0, disabled: disabled(x) ? 1 : 0 });
+        }
+      }
     }
     const field = el.localName === "input" || el.localName === "textarea" || el.isContentEditable;
     let shows = el.localName === "input" || el.localName === "textarea" ? el.value : roleOf(el) === "listbox" ? "" : visibleText(el, 120);
@@ -3159,7 +3192,7 @@
     // is opened as a person opens it, by a click, its field does not search until it is.)
     const search = a && a !== el && (a.localName === "input" || a.localName === "textarea" || a.isContentEditable) && !a.readOnly && !/^(checkbox|radio|button|submit|reset|range|color|file|hidden)$/.test(a.type || "") && !unseen(a) && !(sf && !options.length) ? refOf(a) : "";
     // A field with a datalist suggests through the browser, not the page: nothing to wait for.
-    return { ok: 1, what: describe(el), editable: field && !el.readOnly ? 1 : 0, datalist: el.localName === "input" && el.list ? 1 : 0, collapsed: el.getAttribute("aria-expanded") === "false" ? 1 : 0, shows: clean(shows, 120), search, searchInside: search && contains(el, a) ? 1 : 0, options, drawing, levels };
+    return { ok: 1, what: describe(el), editable: field && !el.readOnly ? 1 : 0, datalist: el.localName === "input" && el.list ? 1 : 0, collapsed: el.getAttribute("aria-expanded") === "false" ? 1 : 0, open: open ? 1 : 0, shows: clean(shows, 120), search, searchInside: search && contains(el, a) ? 1 : 0, options, drawing, levels };
   }
   // bringIntoView scrolls el to the middle of the viewport. Chrome's scrollIntoView places an
   // inline element that holds blocks (a link wrapped around an icon and a label) by its first,
@@ -3563,6 +3596,8 @@
     if (link && link.target && !/^_(self|parent|top)$/i.test(link.target)) out.newTab = true;
     const popup = (el.getAttribute("aria-haspopup") || "").toLowerCase();
     if (/^(listbox|tree|grid|dialog)$/.test(popup)) out.popup = popup;
+    // A text field that says it opens something (aria-expanded) opens what it suggests.
+    else if (!popup && /^(input|textarea)$/.test(el.localName) && el.hasAttribute("aria-expanded")) out.popup = "listbox";
     if ((el.localName === "input" || el.localName === "textarea") && el.readOnly) out.readonly = true;
     // In a box over the page: a dialog, or a box fixed on the screen (a cookie banner), and
     // whether the box speaks of cookies (whatever its buttons say: "OK, understood").

@@ -1904,21 +1904,26 @@ func TestAnElementPlusFormIsDoneAndReplayed(t *testing.T) {
 				call("click", obj{"ref": refIn(t, c, `checkbox "I accept the terms"`)}),
 				call("click", obj{"ref": refIn(t, c, `textbox "Venue"`)}),
 				call("select_option", obj{"ref": refIn(t, c, `textbox "Venue"`), "values": []string{"Le Marais"}}),
-				call("select_option", obj{"ref": refIn(t, c, `textbox "Venue"`), "values": []string{"Paris", "Le Marais"}})}
+				call("select_option", obj{"ref": refIn(t, c, `textbox "Venue"`), "values": []string{"Paris", "Le Marais"}}),
+				// (One that searches is clicked to see that it opens, its menus chosen from;
+				// closed, it says it expands, and is typed into: it finds one path that ends
+				// at the value, drawn in Element Plus's box of pop-ups.)
+				call("select_option", obj{"ref": refIn(t, c, `textbox "Meeting point"`), "values": []string{"Lyon / Croix-Rousse"}}),
+				call("select_option", obj{"ref": refIn(t, c, `textbox "Meeting point"`), "values": []string{"Bastille"}})}
 		},
 		clickOn(t, `button "Book"`),
 	}}
 	panel, _, m := p.runOn(t, site, "vendor-element.html", "book a pastry course for 4 advanced people on December 10 at 9:30, with reminders")
 	Eventually(t, 20*time.Second, func() bool { return len(site.Forms()) == 1 }, "the agent's run sent no form: "+p.all())
 	if f := site.Forms()[0]; f.Get("course") != "Pastry" || f.Get("day") != "2026-12-10" || f.Get("time") != "09:30" || f.Get("people") != "4" ||
-		f.Get("level") != "advanced" || f.Get("remind") != "true" || f.Get("terms") != "true" || f.Get("venue") != "paris/marais" {
+		f.Get("level") != "advanced" || f.Get("remind") != "true" || f.Get("terms") != "true" || f.Get("venue") != "paris/marais" || f.Get("meet") != "paris/bastille" {
 		t.Fatalf("the agent's form: %v: %s", f, p.all())
 	}
 	if r := p.results("click"); len(r) < 4 || !strings.Contains(r[1].Text, `Clicked switch “Reminders”`) || !strings.Contains(r[1].Text, "It is now on.") ||
 		!strings.Contains(r[3].Text, `It opens a menu a level (a cascader): select_option on it chooses a path, one value a level, such as ["Paris", …].`) {
 		t.Errorf("the switch, and the Cascader clicked open: %s", p.all())
 	}
-	if r := p.results("select_option"); len(r) != 4 || !r[2].Error ||
+	if r := p.results("select_option"); len(r) != 6 || !r[2].Error || !strings.Contains(r[5].Text, `Chose "Paris / Bastille" in textbox “Meeting point”.`) ||
 		!strings.Contains(r[2].Text, `Textbox “Venue” has no option "Le Marais"; it offers "Paris", "Lyon"; it opens one level at a time: give the path from the first level, one value a level (such as ["Paris", …])`) ||
 		!strings.Contains(r[3].Text, `Chose "Paris" › "Le Marais" in textbox “Venue”. It shows "Paris / Le Marais".`) {
 		t.Errorf("select_option on the Cascader, a read-only field that opens a menu a level: %s", p.all())
@@ -1927,11 +1932,12 @@ func TestAnElementPlusFormIsDoneAndReplayed(t *testing.T) {
 		t.Errorf("the steps: %q", steps)
 	}
 	m.Close()
-	if last := replayFromView(t, panel, map[string]string{"course": "Pottery", "people": "2", "level": "Beginner", "venue": "Lyon / Croix-Rousse"}, false); !strings.Contains(last, "ran all") {
+	if last := replayFromView(t, panel, map[string]string{"course": "Pottery", "people": "2", "level": "Beginner", "venue": "Lyon / Croix-Rousse",
+		"meeting_point": "Paris / Le Marais", "meeting_point_2": "Croix-Rousse"}, false); !strings.Contains(last, "ran all") {
 		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
 	}
 	if f := site.Forms(); len(f) != 2 || f[1].Get("course") != "Pottery" || f[1].Get("people") != "2" || f[1].Get("level") != "beginner" || f[1].Get("remind") != "true" ||
-		f[1].Get("venue") != "lyon/croix-rousse" {
+		f[1].Get("venue") != "lyon/croix-rousse" || f[1].Get("meet") != "lyon/croix-rousse" {
 		t.Errorf("the forms: %v", f)
 	}
 }

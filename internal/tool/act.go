@@ -97,7 +97,7 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 		}
 	}
 	text := fmt.Sprintf("%s %s%s%s%s.", verb, what, refNote(f.Element.Ref), redrawn, fallbackNote(p.Trusted)) + p.Before.said(p.After, f.Element.Role) + after + chooser()
-	if count == 1 && (f.Element.Role == "combobox" || f.Element.Readonly) && p.After != nil && p.After.Expanded != nil && *p.After.Expanded == 1 {
+	if count == 1 && (f.Element.Role == "combobox" || f.Element.Readonly || f.Element.Role == "textbox") && p.After != nil && p.After.Expanded != nil && *p.After.Expanded == 1 {
 		// A field that opened a menu a level (a cascader): its items are each a click the
 		// gate judges, and a run that clicks them keeps that one path; select_option
 		// chooses the path as the field's value.
@@ -303,7 +303,7 @@ func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	// A field that suggests may ask its server for what was typed: what it sends is followed,
 	// so that its suggestions are read once they came.
 	var suggesting *watch
-	if f.Element.Role == "combobox" && !in.Submit {
+	if f.Element.SaysItSuggests() && !in.Submit {
 		suggesting = e.watchSuggestions(ctx, tab.ID, frame, pt)
 	}
 	ty, err := e.typeText(ctx, tab.ID, frame, pt, in.Text, clear)
@@ -321,7 +321,7 @@ func typeTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 		text += e.valueCheck(ctx, tab.ID, frame, pt, in.Text, clear)
 	}
 	if suggesting != nil {
-		if s := e.suggestionsAfter(ctx, tab.ID, frame, pt, suggesting); s != "" {
+		if s := e.suggestionsAfter(ctx, tab.ID, frame, pt, suggesting, in.Text); s != "" {
 			text = strings.TrimSuffix(text, ".") + s + "."
 		}
 	}
@@ -450,6 +450,17 @@ func orNothing(q []string) string {
 	return strings.Join(q, ", ")
 }
 
+// opensWhenClicked clicks a text field, as a person does to see what it offers, and says
+// whether it opened something: a field that says it expands only once open (Element Plus's
+// cascader that searches, whose aria-expanded comes as its menu does).
+func (e *Env) opensWhenClicked(ctx context.Context, tabID, frame int, pt pageTarget) bool {
+	var now ctlState
+	if _, err := e.mouse(ctx, tabID, frame, pt, "", 1); err != nil {
+		return false
+	}
+	return e.call(ctx, tabID, frame, pageFiles, "stateFor", map[string]any{"target": pt}, &now) == nil && now.Expanded != nil && *now.Expanded == 1
+}
+
 func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	in := arg.(*SelectInput)
 	if len(in.Values) == 0 {
@@ -467,11 +478,13 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 		// Quasar's pickers draw their value in one.)
 		picker := f.Element.Readonly && (f.Element.Role == "textbox" || f.Element.Role == "searchbox")
 		if f.Element.Role != "combobox" && f.Element.Role != "listbox" && f.Element.Popup == "" && !picker {
-			if f.Element.Role == "textbox" || f.Element.Role == "searchbox" {
+			if (f.Element.Role == "textbox" || f.Element.Role == "searchbox") && !e.opensWhenClicked(ctx, tab.ID, frame, pt) {
 				// A field that suggests without saying so (jQuery UI's autocomplete): typed into.
 				return nil, failf("%s is a text field, not a list to choose from; type the value into it (if it then shows suggestions, a snapshot gives them to click)", f.Element.Words())
 			}
-			return nil, failf("%s is not a drop-down or a list to choose from; click it instead", f.Element.Words())
+			if f.Element.Role != "textbox" && f.Element.Role != "searchbox" {
+				return nil, failf("%s is not a drop-down or a list to choose from; click it instead", f.Element.Words())
+			}
 		}
 		w := e.watching(ctx, tab.ID, frame, false, &pt)
 		var path bool
@@ -617,7 +630,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			// A field that suggests may ask its server, as with type: its suggestions are
 			// read once they came.
 			var suggesting *watch
-			if el.Role == "combobox" {
+			if el.SaysItSuggests() {
 				suggesting = e.watchSuggestions(ctx, tab.ID, frame, pt)
 			}
 			ty, err := e.typeText(ctx, tab.ID, frame, pt, fv.Value, true)
@@ -632,7 +645,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 				check = e.valueCheck(ctx, tab.ID, frame, pt, fv.Value, true)
 			}
 			if suggesting != nil {
-				check += e.suggestionsAfter(ctx, tab.ID, frame, pt, suggesting)
+				check += e.suggestionsAfter(ctx, tab.ID, frame, pt, suggesting, fv.Value)
 			}
 			if el.Field != "" {
 				kind := "payment details"

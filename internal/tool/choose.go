@@ -43,6 +43,8 @@ type drawnList struct {
 	// Levels are the menus of a field that opens one a level (a cascader: a region, then a
 	// country, then a city), each with its items; Options are then the first level's.
 	Levels [][]listOption `json:"levels"`
+	// Open: the field says it is expanded.
+	Open int `json:"open"`
 }
 
 // level is l with the options of its level i (a cascade's), or none when it shows fewer.
@@ -83,6 +85,22 @@ func tick(ctx context.Context) error {
 	case <-time.After(50 * time.Millisecond):
 		return nil
 	}
+}
+
+// HeldStill is how long a list a field shows as it is typed into, holding none of the words
+// typed, is waited on to hold still before it is taken as what the field found: a field that
+// searches a moment after the keys (commonly 150–300 ms) draws its answer in that time.
+var HeldStill = 400 * time.Millisecond
+
+// offersWords says some option of l holds v's words (any case).
+func offersWords(l drawnList, v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	for _, o := range l.Options {
+		if strings.Contains(strings.ToLower(o.Name), v) {
+			return true
+		}
+	}
+	return false
 }
 
 // OptionsWait is how long a list that was opened (or typed into) is waited for to show its
@@ -129,6 +147,7 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 	settle := func(l drawnList, value string, wait time.Duration, typed bool) (drawnList, error) {
 		before, last := names(l), ""
 		start := time.Now()
+		still := start // since when the reads agree
 		for deadline := start.Add(wait); ; {
 			n, err := read()
 			if err != nil || !time.Now().Before(deadline) {
@@ -148,11 +167,17 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 					}
 					continue
 				}
-				if _, err := pick(n, value, true); err == nil || (now != before && now == last) {
+				// (A list that holds none of the words typed may be the one the field opens
+				// with, before it searches a moment after the keys: Element Plus's cascader,
+				// whose menus show first. It is taken once it held still a while.)
+				if _, err := pick(n, value, true); err == nil || (now != before && now == last && (offersWords(n, value) || time.Since(still) >= HeldStill)) {
 					return n, nil
 				}
 			} else if !typed && n.Search != "" && time.Since(start) > 300*time.Millisecond {
 				return n, nil
+			}
+			if now != last {
+				still = time.Now()
 			}
 			last = now
 			if err := tick(ctx); err != nil {
@@ -211,6 +236,14 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 	if len(values) == 1 {
 		want = pathOf(values[0])
 	}
+	if l.Editable == 1 && len(want) > 1 && l.Open == 1 && len(l.Options) == 0 {
+		// A field that searches, just opened by a click (Element Plus's cascader): its menus
+		// are drawn in a moment, and chosen from as they show.
+		var err error
+		if l, err = settle(l, "", OptionsWait/2, false); err != nil {
+			return "", err
+		}
+	}
 	var chosen []string
 	searched := false
 	for i := 0; i < len(values); i++ {
@@ -221,7 +254,9 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 		if l.Search != "" && notFound != nil {
 			open = search // a list with its search field (open, for a second value; or inside the control)
 		}
-		if l.Levels == nil && len(l.Options) == 0 || (l.Editable == 1 && i == 0) || (l.Collapsed == 1 && notShowing != nil) || (l.Search != "" && notFound != nil) {
+		// (A field that searches, open on its cascade's menus, is chosen from as they show: typing
+		// would draw its search's list in their place, in a moment a read may fall on either.)
+		if l.Levels == nil && len(l.Options) == 0 || (l.Editable == 1 && i == 0 && (l.Levels == nil || len(want) < 2)) || (l.Collapsed == 1 && notShowing != nil) || (l.Search != "" && notFound != nil) {
 			var how string
 			var err error
 			if l, how, err = open(l, v); err != nil {
@@ -305,6 +340,15 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 		}
 		o, err := pick(l, v, l.Editable == 1)
 		if err != nil {
+			if o, ok := endsPath(l, v); ok && l.Editable == 1 && len(values) == 1 {
+				// A cascader that searches lists paths: the one path that ends at the
+				// value is the value's ("Bastille": "Paris / Bastille").
+				if _, err := e.mouse(ctx, tabID, frame, pageTarget{Ref: o.Ref}, "", 1); err != nil {
+					return "", fmt.Errorf("clicking option %q: %w", o.Name, err)
+				}
+				chosen, searched = append(chosen, o.Name), true
+				break
+			}
 			if l.Editable == 1 && len(values) == 1 {
 				// A field that suggests: what was typed stands, and the suggestions are said.
 				return fmt.Sprintf("Typed %q into %s, which suggests %s; none is exactly that, so none was chosen (give select_option the whole name of one to choose it).", v, l.What, optionNames(l.Options, 10)), nil
@@ -396,7 +440,11 @@ func (e *Env) searchPath(ctx context.Context, tabID, frame int, pt pageTarget, l
 		}
 		*l = n
 		if o, _ = find(); o == nil {
-			return nil, failf("%s, searched for %q, offers %s; none is the path %s", l.What, last, optionNames(l.Options, 20), strings.Join(quoteAll(want), " › "))
+			offers := "offers nothing"
+			if len(l.Options) > 0 {
+				offers = "offers " + optionNames(l.Options, 20)
+			}
+			return nil, failf("%s, searched for %q, %s; none is the path %s", l.What, last, offers, strings.Join(quoteAll(want), " › "))
 		}
 	}
 	if o == nil {
@@ -410,6 +458,21 @@ func (e *Env) searchPath(ctx context.Context, tabID, frame int, pt pageTarget, l
 		return nil, fmt.Errorf("clicking option %q: %w", o.Name, err)
 	}
 	return o, nil
+}
+
+// endsPath finds the only option of l, a list of paths ("Paris / Bastille"), whose last part
+// is v.
+func endsPath(l drawnList, v string) (listOption, bool) {
+	var found []listOption
+	for _, o := range l.Options {
+		if p := pathOf(o.Name); len(p) > 1 && o.Disabled == 0 && strings.EqualFold(p[len(p)-1], strings.TrimSpace(v)) {
+			found = append(found, o)
+		}
+	}
+	if len(found) != 1 {
+		return listOption{}, false
+	}
+	return found[0], true
 }
 
 func selectedIn(l drawnList, name string) bool {
@@ -450,11 +513,17 @@ func pick(l drawnList, v string, exact bool) (listOption, error) {
 // suggestions says what a field that suggests as you type is suggesting now, after typing
 // (nothing is waited for, and nothing chosen): the model may choose one with select_option.
 func (e *Env) suggestions(ctx context.Context, tabID, frame int, pt pageTarget) string {
+	s, _ := e.suggesting(ctx, tabID, frame, pt, "")
+	return s
+}
+
+// suggesting is suggestions, and whether they hold the words typed.
+func (e *Env) suggesting(ctx context.Context, tabID, frame int, pt pageTarget, typed string) (string, bool) {
 	var l drawnList
 	if e.call(ctx, tabID, frame, pageFiles, "optionsOf", map[string]any{"target": pt}, &l) != nil || len(l.Options) == 0 {
-		return ""
+		return "", false
 	}
-	return "; it suggests " + optionNames(l.Options, 10) + " (select_option chooses one)"
+	return "; it suggests " + optionNames(l.Options, 10) + " (select_option chooses one)", offersWords(l, typed)
 }
 
 // SuggestWait is how long typing into a field that suggests, which showed nothing yet and sent
@@ -472,10 +541,13 @@ func (e *Env) watchSuggestions(ctx context.Context, tabID, frame int, pt pageTar
 // suggestionsAfter is suggestions once a field typed into had its chance to suggest: at once
 // when it shows new ones already (a list filtered as one types), else once what the field sent for
 // what was typed was answered (w follows the requests from before the typing; up to
-// RequestWait), or after SuggestWait when it sent nothing.
-func (e *Env) suggestionsAfter(ctx context.Context, tabID, frame int, pt pageTarget, w *watch) string {
+// RequestWait), or after SuggestWait when it sent nothing. New ones that hold none of the words
+// typed (text) may be those the field opens with before it searches: they are taken once
+// they held still HeldStill, or at SuggestWait.
+func (e *Env) suggestionsAfter(ctx context.Context, tabID, frame int, pt pageTarget, w *watch, text string) string {
 	defer e.unwatch(tabID, w)
 	typed := time.Now()
+	still, last := typed, ""
 	var rep replies
 	for {
 		pending := !w.net.IsZero() && e.Browser.RequestsSince(tabID, w.net) > 0
@@ -486,7 +558,11 @@ func (e *Env) suggestionsAfter(ctx context.Context, tabID, frame int, pt pageTar
 		// While nothing was sent, the page is read each turn: a list filtered as one types
 		// shows at once. While a request is out, it is not read: it cannot have the answer.
 		if !rep.sent {
-			if s := e.suggestions(ctx, tabID, frame, pt); s != "" && s != w.suggested || now.Sub(typed) >= SuggestWait {
+			s, words := e.suggesting(ctx, tabID, frame, pt, text)
+			if s != last {
+				still, last = now, s
+			}
+			if s != "" && s != w.suggested && (words || now.Sub(still) >= HeldStill) || now.Sub(typed) >= SuggestWait {
 				return s
 			}
 		}

@@ -31,7 +31,8 @@ type Element struct {
 	// NewTab: it is a link that opens in a new tab or window (target="_blank", a named one).
 	NewTab bool `json:"newTab,omitempty"`
 	// Popup is what it says it opens, when that is a list to choose from or a dialog that holds
-	// one (aria-haspopup "listbox", "tree", "grid" or "dialog": a country picker's button).
+	// one (aria-haspopup "listbox", "tree", "grid" or "dialog": a country picker's button), and
+	// "listbox" for a text field that says it expands (aria-expanded): it opens its suggestions.
 	Popup string `json:"popup,omitempty"`
 	// Readonly: it is a field that takes no typing, filled by what it opens (a picker's).
 	Readonly bool `json:"readonly,omitempty"`
@@ -88,6 +89,12 @@ func (e *Element) Words() string { return e.Says().English() }
 // role, a button that opens a list): fill_form opens it and clicks the item its value names.
 func (e *Element) DrawnList() bool {
 	return (e.Role == "combobox" || e.Role == "listbox" || e.Popup != "") && e.Tag != "select" && e.Tag != "input" && e.Tag != "textarea"
+}
+
+// SaysItSuggests says e is a field that says it offers what it finds for what is typed: a
+// combobox, or a text field that says it expands (Element Plus's cascader that searches).
+func (e *Element) SaysItSuggests() bool {
+	return e.Role == "combobox" || e.Popup == "listbox" && (e.Tag == "input" || e.Tag == "textarea")
 }
 
 // Field is a field of fill_form and the value it gets.

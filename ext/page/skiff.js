@@ -1762,6 +1762,10 @@
           // (What the page marks as not valid, it may not keep either way.)
           if (against && a.getAttribute("aria-invalid") === "true") typed = ` (the focus is still in ${describe(a)}, whose typed value the page marks as not valid: it may want it written another way; Tab leaves the field as a person does)`;
           else if (against) [typed, held] = [` (the focus is still in ${describe(a)}, which holds what was typed: Tab leaves it as a person does and keeps it, where Escape may undo it)`, 1];
+        } else if (a && a !== el && contains(cover, a) && !contains(a, hit) && (comboboxLike(a) || a.getAttribute("aria-expanded") === "true")) {
+          // A list its field keeps open while it has the focus, drawn in the box around the
+          // field (Tom Select's, opening again after a choice): the same.
+          [typed, held] = [` (the focus is still in ${describe(a)}, whose list stays open while it has it: Tab leaves it as a person does and keeps its choice, where Escape may undo it)`, 1];
         }
         return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first${typed}`, retry: 1, lasting: lasting ? 1 : undefined, calm: lasting ? undefined : calm(), what, held };
       }

@@ -64,6 +64,14 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	e.follow(ctx, tab.ID, w)
 	chooser := e.interceptChoosers(ctx, tab.ID)
 	p, err := e.mouse(ctx, tab.ID, frame, pt, in.Button, count)
+	left := ""
+	if r := (*retryable)(nil); errors.As(err, &r) && r.held && e.key(ctx, tab.ID, frame, "Tab") == nil {
+		// Covered by a list or a picker the focused field keeps open (a date's calendar, Tom
+		// Select's list): a person leaves the field with Tab, which keeps what it holds and
+		// closes what it opened, and clicks then.
+		left = " It first left the field that had the focus with Tab, as a person does: it kept a list or a picker open over what was clicked."
+		p, err = e.mouse(ctx, tab.ID, frame, pt, in.Button, count)
+	}
 	if err != nil {
 		e.unwatch(tab.ID, w)
 		chooser()
@@ -96,7 +104,7 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 			p.After = &now
 		}
 	}
-	text := fmt.Sprintf("%s %s%s%s%s.", verb, what, refNote(f.Element.Ref), redrawn, fallbackNote(p.Trusted)) + p.Before.said(p.After, f.Element.Role) + after + chooser()
+	text := fmt.Sprintf("%s %s%s%s%s.", verb, what, refNote(f.Element.Ref), redrawn, fallbackNote(p.Trusted)) + left + p.Before.said(p.After, f.Element.Role) + after + chooser()
 	if count == 1 && (f.Element.Role == "combobox" || f.Element.Readonly || f.Element.Role == "textbox") && p.After != nil && p.After.Expanded != nil && *p.After.Expanded == 1 {
 		// A field that opened a menu a level (a cascader): its items are each a click the
 		// gate judges, and a run that clicks them keeps that one path; select_option
@@ -540,11 +548,21 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	// A field typed into may keep a picker open over the next (a date's calendar, while it
 	// has the focus), which a click on that one then meets: a person leaves the field with
 	// Tab, which keeps what was typed and closes the picker. So does fill_form, once a field.
+	// (The field may also be one typed into before this call: left so too, and said first.)
 	retried := -1
-	leave := func(i int, err error) bool {
+	lead := ""
+	leave := func(i, at int, err error) bool {
 		var r *retryable
-		if retried == i || lastText != i-1 || !errors.As(err, &r) || !r.held {
+		if retried == i || !errors.As(err, &r) || !r.held {
 			return false
+		}
+		if mine := lastText >= 0 && lastText == i-1 && len(lines) > 0; !mine {
+			if e.key(ctx, tab.ID, at, "Tab") != nil {
+				return false
+			}
+			retried = i
+			lead = fmt.Sprintf("First left the field that had the focus with Tab, as a person does: it kept a list or a picker open over field %d.\n", i+1)
+			return true
 		}
 		was := e.fieldText(ctx, tab.ID, lastFrame, lastPt)
 		if e.key(ctx, tab.ID, lastFrame, "Tab") != nil {
@@ -581,7 +599,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			state := map[bool]string{true: "checked", false: "unchecked"}
 			if s.Checked != want {
 				if _, err := e.mouse(ctx, tab.ID, frame, pt, "", 1); err != nil {
-					if leave(i, err) {
+					if leave(i, frame, err) {
 						i--
 						continue
 					}
@@ -606,7 +624,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			// or go somewhere, which select_option does when asked.)
 			text, err := e.choose(ctx, tab.ID, frame, pt, []string{fv.Value}, nil, nil)
 			if err != nil {
-				if leave(i, err) {
+				if leave(i, frame, err) {
 					i--
 					continue
 				}
@@ -659,7 +677,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			lastText, lastFrame, lastPt = i, frame, pt
 		}
 	}
-	text := "Filled " + plural(len(f.Fields), "field") + ":\n- " + strings.Join(lines, "\n- ")
+	text := lead + "Filled " + plural(len(f.Fields), "field") + ":\n- " + strings.Join(lines, "\n- ")
 	refused := ""
 	if in.Submit {
 		if lastText < 0 {

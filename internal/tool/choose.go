@@ -154,6 +154,10 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 				return n, err
 			}
 			now := names(n)
+			agree := now == last
+			if !agree {
+				still = time.Now()
+			}
 			if usable(n) {
 				// Opened: once two reads agree (a list drawn in as it opens shows its options
 				// one by one).
@@ -167,17 +171,17 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 					}
 					continue
 				}
-				// (A list that holds none of the words typed may be the one the field opens
-				// with, before it searches a moment after the keys: Element Plus's cascader,
-				// whose menus show first. It is taken once it held still a while.)
-				if _, err := pick(n, value, true); err == nil || (now != before && now == last && (offersWords(n, value) || time.Since(still) >= HeldStill)) {
+				// What the field found for the keys: an option that is exactly the value, or,
+				// once the list changed and holds still, one that holds its words. A list
+				// holding none of them may be the one the field opens with, before it
+				// searches a moment after the keys (Element Plus's cascader shows its menus
+				// first): it is taken once it held still HeldStill.
+				_, exact := pick(n, value, true)
+				if exact == nil || now != before && (agree && offersWords(n, value) || time.Since(still) >= HeldStill) {
 					return n, nil
 				}
 			} else if !typed && n.Search != "" && time.Since(start) > 300*time.Millisecond {
 				return n, nil
-			}
-			if now != last {
-				still = time.Now()
 			}
 			last = now
 			if err := tick(ctx); err != nil {
@@ -517,7 +521,7 @@ func (e *Env) suggestions(ctx context.Context, tabID, frame int, pt pageTarget) 
 	return s
 }
 
-// suggesting is suggestions, and whether they hold the words typed.
+// suggesting is suggestions, and whether one holds the words typed.
 func (e *Env) suggesting(ctx context.Context, tabID, frame int, pt pageTarget, typed string) (string, bool) {
 	var l drawnList
 	if e.call(ctx, tabID, frame, pageFiles, "optionsOf", map[string]any{"target": pt}, &l) != nil || len(l.Options) == 0 {
@@ -541,7 +545,7 @@ func (e *Env) watchSuggestions(ctx context.Context, tabID, frame int, pt pageTar
 // suggestionsAfter is suggestions once a field typed into had its chance to suggest: at once
 // when it shows new ones already (a list filtered as one types), else once what the field sent for
 // what was typed was answered (w follows the requests from before the typing; up to
-// RequestWait), or after SuggestWait when it sent nothing. New ones that hold none of the words
+// RequestWait), or after SuggestWait when it sent nothing. New ones holding none of the words
 // typed (text) may be those the field opens with before it searches: they are taken once
 // they held still HeldStill, or at SuggestWait.
 func (e *Env) suggestionsAfter(ctx context.Context, tabID, frame int, pt pageTarget, w *watch, text string) string {

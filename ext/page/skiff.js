@@ -1762,9 +1762,11 @@
           // (What the page marks as not valid, it may not keep either way.)
           if (against && a.getAttribute("aria-invalid") === "true") typed = ` (the focus is still in ${describe(a)}, whose typed value the page marks as not valid: it may want it written another way; Tab leaves the field as a person does)`;
           else if (against) [typed, held] = [` (the focus is still in ${describe(a)}, which holds what was typed: Tab leaves it as a person does and keeps it, where Escape may undo it)`, 1];
-        } else if (a && a !== el && contains(cover, a) && !contains(a, hit) && (comboboxLike(a) || a.getAttribute("aria-expanded") === "true")) {
+        } else if (a && a !== el && contains(cover, a) && !contains(a, hit) && (comboboxLike(a) || a.getAttribute("aria-expanded") === "true") &&
+          hit.closest?.('[role="listbox"], [role="option"], [role="tree"], [role="treeitem"], [role="grid"], [role="menu"], [role^="menuitem"]')) {
           // A list its field keeps open while it has the focus, drawn in the box around the
-          // field (Tom Select's, opening again after a choice): the same.
+          // field (Tom Select's, opening again after a choice): the same. (Not a dialog
+          // around the field, which leaving it does not close.)
           [typed, held] = [` (the focus is still in ${describe(a)}, whose list stays open while it has it: Tab leaves it as a person does and keeps its choice, where Escape may undo it)`, 1];
         }
         return { error: `${what} is covered by ${describe(cover)} at the point where it would be clicked; close or move that first${typed}`, retry: 1, lasting: lasting ? 1 : undefined, calm: lasting ? undefined : calm(), what, held };
@@ -3050,7 +3052,8 @@
     const out = [];
     for (const x of document.body?.children || []) {
       if (/^(script|style|template|noscript)$/.test(x.localName)) continue;
-      if (style(x).position === "static" && x.children.length && x.children.length <= 50) out.push(...x.children);
+      // (A wrapper of the page's own content has a height: not one.)
+      if (style(x).position === "static" && x.children.length && x.children.length <= 50 && !x.getBoundingClientRect().height) out.push(...x.children);
       else out.push(x);
     }
     return out;
@@ -3168,7 +3171,8 @@
       for (const box of floats()) {
         if (listsBefore.has(box) || unseen(box) || contains(box, el)) continue;
         for (const x of deepAll(box, "*")) {
-          if (options.length >= 300 || unseen(x) || !pointerOnly(x)) continue;
+          // (Not a link or a button a pop-up shows beside them: clicked as such, with click.)
+          if (options.length >= 300 || unseen(x) || !pointerOnly(x) || interactiveRoles.has(roleOf(x)) || /^(a|button|input|select|textarea)$/.test(x.localName)) continue;
           const name = clean(visibleText(x, 120), 120) || nameOf(x, "option");
           if (name) options.push({ ref: refOf(x), name, selected: x.getAttribute("aria-selected") === "true" ? 1 : 0, disabled: disabled(x) ? 1 : 0 });
         }

@@ -136,7 +136,7 @@ func TestSelectOptionOnWidgetLibrariesSelects(t *testing.T) {
 				t.Errorf("select_option: %s", p.all())
 			}
 			if r := p.results("click"); kind == "tom" && (len(r) != 1 || r[0].Error || !strings.Contains(r[0].Text,
-				`Clicked button “Save” [e3]. It first left the field that had the focus with Tab, as a person does: it kept a list or a picker open over what was clicked.`)) {
+				`Clicked button “Save” [e3]. It first left combobox “Plan” with Tab, as a person does: it kept a list or a picker open over what was clicked. Leaving it, the page emptied it (it held "e").`)) {
 				t.Errorf("the click under Tom Select's list: %s", p.all())
 			}
 		})

@@ -65,12 +65,30 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	chooser := e.interceptChoosers(ctx, tab.ID)
 	p, err := e.mouse(ctx, tab.ID, frame, pt, in.Button, count)
 	left := ""
-	if r := (*retryable)(nil); errors.As(err, &r) && r.held && e.key(ctx, tab.ID, frame, "Tab") == nil {
+	if r := (*retryable)(nil); errors.As(err, &r) && r.held {
 		// Covered by a list or a picker the focused field keeps open (a date's calendar, Tom
 		// Select's list): a person leaves the field with Tab, which keeps what it holds and
-		// closes what it opened, and clicks then.
-		left = " It first left the field that had the focus with Tab, as a person does: it kept a list or a picker open over what was clicked."
-		p, err = e.mouse(ctx, tab.ID, frame, pt, in.Button, count)
+		// closes what it opened, and clicks then. (A field that suggests may take the
+		// suggestion the keys were on as it is left: said.)
+		var fi struct {
+			Now    string `json:"now"`
+			NowRef string `json:"nowRef"`
+		}
+		var was *string
+		if e.call(ctx, tab.ID, frame, pageFiles, "focusIs", map[string]string{"ref": ""}, &fi) == nil && fi.NowRef != "" {
+			was = e.fieldText(ctx, tab.ID, frame, pageTarget{Ref: fi.NowRef})
+		}
+		if e.key(ctx, tab.ID, frame, "Tab") == nil {
+			left = fmt.Sprintf(" It first left %s with Tab, as a person does: it kept a list or a picker open over what was clicked.", fi.Now)
+			if now := e.fieldText(ctx, tab.ID, frame, pageTarget{Ref: fi.NowRef}); was != nil && now != nil && *now != *was {
+				if *now == "" {
+					left += fmt.Sprintf(" Leaving it, the page emptied it (it held %q).", clip(*was, 200))
+				} else {
+					left += fmt.Sprintf(" Leaving it, the page changed it from %q to %q.", clip(*was, 200), clip(*now, 200))
+				}
+			}
+			p, err = e.mouse(ctx, tab.ID, frame, pt, in.Button, count)
+		}
 	}
 	if err != nil {
 		e.unwatch(tab.ID, w)
@@ -557,11 +575,15 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			return false
 		}
 		if mine := lastText >= 0 && lastText == i-1 && len(lines) > 0; !mine {
+			var fi struct {
+				Now string `json:"now"`
+			}
+			_ = e.call(ctx, tab.ID, at, pageFiles, "focusIs", map[string]string{"ref": ""}, &fi)
 			if e.key(ctx, tab.ID, at, "Tab") != nil {
 				return false
 			}
 			retried = i
-			lead = fmt.Sprintf("First left the field that had the focus with Tab, as a person does: it kept a list or a picker open over field %d.\n", i+1)
+			lead = fmt.Sprintf("First left %s with Tab, as a person does: it kept a list or a picker open over field %d.\n", fi.Now, i+1)
 			return true
 		}
 		was := e.fieldText(ctx, tab.ID, lastFrame, lastPt)

@@ -68,24 +68,11 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	if r := (*retryable)(nil); errors.As(err, &r) && r.held {
 		// Covered by a list or a picker the focused field keeps open (a date's calendar, Tom
 		// Select's list): a person leaves the field with Tab, which keeps what it holds and
-		// closes what it opened, and clicks then. (A field that suggests may take the
-		// suggestion the keys were on as it is left: said.)
-		var fi struct {
-			Now    string `json:"now"`
-			NowRef string `json:"nowRef"`
-		}
-		var was *string
-		if e.call(ctx, tab.ID, frame, pageFiles, "focusIs", map[string]string{"ref": ""}, &fi) == nil && fi.NowRef != "" {
-			was = e.fieldText(ctx, tab.ID, frame, pageTarget{Ref: fi.NowRef})
-		}
-		if e.key(ctx, tab.ID, frame, "Tab") == nil {
-			left = fmt.Sprintf(" It first left %s with Tab, as a person does: it kept a list or a picker open over what was clicked.", fi.Now)
-			if now := e.fieldText(ctx, tab.ID, frame, pageTarget{Ref: fi.NowRef}); was != nil && now != nil && *now != *was {
-				if *now == "" {
-					left += fmt.Sprintf(" Leaving it, the page emptied it (it held %q).", clip(*was, 200))
-				} else {
-					left += fmt.Sprintf(" Leaving it, the page changed it from %q to %q.", clip(*was, 200), clip(*now, 200))
-				}
+		// closes what it opened, and clicks then.
+		if field, changed, ok := e.leaveFocused(ctx, tab.ID, frame); ok {
+			left = fmt.Sprintf(" It first left %s with Tab, as a person does: it kept a list or a picker open over what was clicked.", field)
+			if changed != "" {
+				left += " Leaving it, the page " + changed + "."
 			}
 			p, err = e.mouse(ctx, tab.ID, frame, pt, in.Button, count)
 		}
@@ -504,12 +491,12 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 		// Quasar's pickers draw their value in one.)
 		picker := f.Element.Readonly && (f.Element.Role == "textbox" || f.Element.Role == "searchbox")
 		if f.Element.Role != "combobox" && f.Element.Role != "listbox" && f.Element.Popup == "" && !picker {
-			if (f.Element.Role == "textbox" || f.Element.Role == "searchbox") && !e.opensWhenClicked(ctx, tab.ID, frame, pt) {
-				// A field that suggests without saying so (jQuery UI's autocomplete): typed into.
-				return nil, failf("%s is a text field, not a list to choose from; type the value into it (if it then shows suggestions, a snapshot gives them to click)", f.Element.Words())
-			}
 			if f.Element.Role != "textbox" && f.Element.Role != "searchbox" {
 				return nil, failf("%s is not a drop-down or a list to choose from; click it instead", f.Element.Words())
+			}
+			if !e.opensWhenClicked(ctx, tab.ID, frame, pt) {
+				// A field that suggests without saying so (jQuery UI's autocomplete): typed into.
+				return nil, failf("%s is a text field, not a list to choose from; type the value into it (if it then shows suggestions, a snapshot gives them to click)", f.Element.Words())
 			}
 		}
 		w := e.watching(ctx, tab.ID, frame, false, &pt)
@@ -574,27 +561,18 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 		if retried == i || !errors.As(err, &r) || !r.held {
 			return false
 		}
-		if mine := lastText >= 0 && lastText == i-1 && len(lines) > 0; !mine {
-			var fi struct {
-				Now string `json:"now"`
-			}
-			_ = e.call(ctx, tab.ID, at, pageFiles, "focusIs", map[string]string{"ref": ""}, &fi)
-			if e.key(ctx, tab.ID, at, "Tab") != nil {
-				return false
-			}
-			retried = i
-			lead = fmt.Sprintf("First left %s with Tab, as a person does: it kept a list or a picker open over field %d.\n", fi.Now, i+1)
-			return true
-		}
-		was := e.fieldText(ctx, tab.ID, lastFrame, lastPt)
-		if e.key(ctx, tab.ID, lastFrame, "Tab") != nil {
+		field, changed, ok := e.leaveFocused(ctx, tab.ID, at)
+		if !ok {
 			return false
 		}
 		retried = i
+		if lastText < 0 || lastText != i-1 || len(lines) == 0 {
+			lead = fmt.Sprintf("First left %s with Tab, as a person does: it kept a list or a picker open over field %d.\n", field, i+1)
+			return true
+		}
 		lines[len(lines)-1] += " (left with Tab, as a person does: it kept a picker open over the next field)"
-		// (A field that suggests may take the suggestion the keys were on as it is left.)
-		if now := e.fieldText(ctx, tab.ID, lastFrame, lastPt); was != nil && now != nil && *now != *was {
-			lines[len(lines)-1] += fmt.Sprintf("; leaving it, the page changed it to %q", clip(*now, 200))
+		if changed != "" {
+			lines[len(lines)-1] += "; leaving it, the page " + changed
 		}
 		return true
 	}
@@ -821,6 +799,35 @@ func keptByKey(el *Element, chord string) bool {
 		return false
 	}
 	return true
+}
+
+// leaveFocused leaves the field that has the focus with Tab, as a person does, and says which
+// it was and, when leaving changed what it held (a field that suggests may take the suggestion
+// the keys were on, or drop what was typed), how: "emptied it (it held …)". ok: Tab was
+// pressed.
+func (e *Env) leaveFocused(ctx context.Context, tabID, frame int) (field, changed string, ok bool) {
+	var fi struct {
+		Now    string `json:"now"`
+		NowRef string `json:"nowRef"`
+	}
+	var was *string
+	if e.call(ctx, tabID, frame, pageFiles, "focusIs", map[string]string{"ref": ""}, &fi) == nil && fi.NowRef != "" {
+		was = e.fieldText(ctx, tabID, frame, pageTarget{Ref: fi.NowRef})
+	}
+	if e.key(ctx, tabID, frame, "Tab") != nil {
+		return "", "", false
+	}
+	if was == nil {
+		return fi.Now, "", true
+	}
+	switch now := e.fieldText(ctx, tabID, frame, pageTarget{Ref: fi.NowRef}); {
+	case now == nil || *now == *was:
+	case *now == "":
+		changed = fmt.Sprintf("emptied it (it held %q)", clip(*was, 200))
+	default:
+		changed = fmt.Sprintf("changed it from %q to %q", clip(*was, 200), clip(*now, 200))
+	}
+	return fi.Now, changed, true
 }
 
 // fieldText is what the field at pt holds, or nil when it cannot be read or is a secret.

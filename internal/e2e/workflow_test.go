@@ -1926,12 +1926,14 @@ func TestAnElementPlusFormIsDoneAndReplayed(t *testing.T) {
 		!strings.Contains(r[3].Text, `Chose "Paris" › "Le Marais" in textbox “Venue”. It shows "Paris / Le Marais".`) {
 		t.Errorf("select_option on the Cascader, a read-only field that opens a menu a level: %s", p.all())
 	}
-	if steps := saveWorkflow(t, panel, "Book a course"); !slices.Contains(steps, "choose {{venue}} in textbox “Venue”") {
+	// (The meeting point chosen twice is one step, its last value: the replay sets it once.)
+	if steps := saveWorkflow(t, panel, "Book a course"); !slices.Contains(steps, "choose {{venue}} in textbox “Venue”") ||
+		!slices.Contains(steps, "choose {{meeting_point}} in textbox “Meeting point”") || slices.Contains(steps, "choose {{meeting_point_2}} in textbox “Meeting point”") {
 		t.Errorf("the steps: %q", steps)
 	}
 	m.Close()
 	if last := replayFromView(t, panel, map[string]string{"course": "Pottery", "people": "2", "level": "Beginner", "venue": "Lyon / Croix-Rousse",
-		"meeting_point": "Paris / Le Marais", "meeting_point_2": "Croix-Rousse"}, false); !strings.Contains(last, "ran all") {
+		"meeting_point": "Croix-Rousse"}, false); !strings.Contains(last, "ran all") {
 		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
 	}
 	if f := site.Forms(); len(f) != 2 || f[1].Get("course") != "Pottery" || f[1].Get("people") != "2" || f[1].Get("level") != "beginner" || f[1].Get("remind") != "true" ||

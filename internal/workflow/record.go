@@ -79,7 +79,7 @@ func Record(name, task string, calls []Call) (*Workflow, error) {
 		w.Name = "Workflow"
 	}
 	r := recorder{w: w, task: norm(task)}
-	for _, c := range calls {
+	for _, c := range lastOfEach(calls) {
 		if err := repeatable(c); err != nil {
 			return nil, err
 		}
@@ -112,6 +112,64 @@ func Record(name, task string, calls []Call) (*Workflow, error) {
 		return nil, sayRunTooLong.Error(len(w.Steps), MaxSteps)
 	}
 	return w, nil
+}
+
+// lastOfEach is calls without the ones whose value the next act replaced: a choice made again
+// in the same list (select_option), or text typed again over what was typed into the same
+// field, with nothing done in between. A run that tried a value, then another, leaves the
+// field holding the last: the replay sets it once, to that, and asks for one value, not one
+// for each try ("meeting_point", "meeting_point_2"). Text typed with Enter (a search sent), or
+// added to (clear false), stays: the page took it, or it is part of what the field holds.
+func lastOfEach(calls []Call) []Call {
+	var out []Call
+	for i, c := range calls {
+		next := i + 1
+		for next < len(calls) && !acting[calls[next].Tool] {
+			next++
+		}
+		if next == len(calls) || !replaces(c, calls[next]) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// replaces reports whether call b sets again the field call a set, to a value of its own.
+func replaces(a, b Call) bool {
+	type set struct {
+		Ref, Selector string
+		Clear         *bool
+		Submit        bool
+	}
+	var x, y set
+	if a.Tool != b.Tool || a.Tab != b.Tab || a.Tool != "select_option" && a.Tool != "type" ||
+		json.Unmarshal(a.Args, &x) != nil || json.Unmarshal(b.Args, &y) != nil {
+		return false
+	}
+	if x.Submit || (x.Clear != nil && !*x.Clear) || (y.Clear != nil && !*y.Clear) {
+		return false
+	}
+	if x.Ref == "" {
+		return x.Selector != "" && x.Selector == y.Selector && y.Ref == ""
+	}
+	ea, eb := elementOf(a, x.Ref), elementOf(b, y.Ref)
+	if x.Ref != y.Ref || ea == nil || eb == nil || ea.Role != eb.Role || ea.Name != eb.Name || ea.Origin != eb.Origin || ea.Field != eb.Field || a.Sensitive != b.Sensitive {
+		return false
+	}
+	// A list the page draws may keep several choices, each one added to those before (tags):
+	// a choice replaces the one before only in a list that holds one, a native select that is
+	// no listbox, a text field that suggests (it holds one text), or a cascade's path.
+	return a.Tool == "type" || ea.Tag == "select" && ea.Role == "combobox" || ea.Role == "textbox" || ea.Role == "searchbox" || a.Path && b.Path
+}
+
+// elementOf is the element of c's elements that ref names, or nil.
+func elementOf(c Call, ref string) *tool.Element {
+	for i := range c.Elements {
+		if c.Elements[i].Ref == ref {
+			return &c.Elements[i]
+		}
+	}
+	return nil
 }
 
 // repeatable refuses a call a replay cannot make: giving a page files (they come with a call,
@@ -156,7 +214,7 @@ func Extend(base *Workflow, upto int, values map[string]string, ran, calls []Cal
 			w.Params = append(w.Params, p)
 		}
 	}
-	for _, c := range calls {
+	for _, c := range lastOfEach(calls) {
 		if err := repeatable(c); err != nil {
 			return nil, err
 		}

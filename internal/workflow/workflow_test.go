@@ -1554,3 +1554,39 @@ func FuzzAChoicesList(f *testing.F) {
 		}
 	})
 }
+
+// A value tried, then replaced in the same field by the next act, is one step and one
+// parameter, the last value: a replay sets the field once. A choice added to those a list the
+// page draws keeps (tags), text added to a field's, a search sent with Enter, and a try with
+// something done after it stay steps of their own.
+func TestAValueTriedThenReplacedIsOneStep(t *testing.T) {
+	field := func(tag, role, name string) []tool.Element {
+		return []tool.Element{{Ref: "e1", Role: role, Name: name, Tag: tag, Origin: "https://shop.test"}, {Ref: "e2", Role: "button", Name: "Buy", Tag: "button", Origin: "https://shop.test"}}
+	}
+	at := func(tool, args string, els []tool.Element) Call {
+		return Call{Tool: tool, Args: json.RawMessage(args), URL: "https://shop.test/", Elements: els}
+	}
+	params := func(calls ...Call) []string {
+		w, err := Record("Buy", "", calls)
+		require.NoError(t, err)
+		require.NoError(t, w.Check())
+		var out []string
+		for _, p := range w.Params {
+			out = append(out, p.Name+"="+p.Default)
+		}
+		return out
+	}
+	size := field("select", "combobox", "Size")
+	assert.Equal(t, []string{"size=Large"}, params(at("select_option", `{"ref":"e1","values":["Small"]}`, size),
+		at("snapshot", `{}`, nil), at("select_option", `{"ref":"e1","values":["Large"]}`, size)))
+	name := field("input", "textbox", "Name")
+	assert.Equal(t, []string{"name=Ada Lovelace"}, params(at("type", `{"ref":"e1","text":"Ada"}`, name), at("type", `{"ref":"e1","text":"Ada Lovelace","clear":true}`, name)))
+	assert.Equal(t, []string{"name=Ada", "name_2= Lovelace"}, params(at("type", `{"ref":"e1","text":"Ada"}`, name), at("type", `{"ref":"e1","text":" Lovelace","clear":false}`, name)))
+	assert.Equal(t, []string{"name=Ada", "name_2=Ada Lovelace"}, params(at("type", `{"ref":"e1","text":"Ada","submit":true}`, name), at("type", `{"ref":"e1","text":"Ada Lovelace"}`, name)))
+	assert.Equal(t, []string{"name=Ada", "name_2=Ada Lovelace"}, params(at("type", `{"ref":"e1","text":"Ada"}`, name), at("click", `{"ref":"e2"}`, name),
+		at("type", `{"ref":"e1","text":"Ada Lovelace"}`, name)))
+	tags := field("div", "combobox", "Colours")
+	assert.Equal(t, []string{"colours=Red", "colours_2=Blue"}, params(at("select_option", `{"ref":"e1","values":["Red"]}`, tags), at("select_option", `{"ref":"e1","values":["Blue"]}`, tags)))
+	other := append(field("select", "combobox", "Size"), tool.Element{Ref: "e3", Role: "combobox", Name: "Colour", Tag: "select", Origin: "https://shop.test"})
+	assert.Equal(t, []string{"size=Small", "colour=Red"}, params(at("select_option", `{"ref":"e1","values":["Small"]}`, other), at("select_option", `{"ref":"e3","values":["Red"]}`, other)))
+}

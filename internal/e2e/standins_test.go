@@ -107,7 +107,7 @@ func TestDropDownsDrawnForHiddenSelects(t *testing.T) {
 // the option is clicked, and the form sends it, the second choice made in it too. Typed into,
 // Tom Select keeps its list open over the form while its field has the focus (and opens it
 // again a moment after a choice, when its search of the keys comes): a click under it leaves
-// the field with Tab first, as a person does.
+// the field with Tab first, as a person does; so do a hover and a choice in the select under it.
 func TestSelectOptionOnWidgetLibrariesSelects(t *testing.T) {
 	for _, kind := range []string{"choices", "tom"} {
 		t.Run(kind, func(t *testing.T) {
@@ -124,7 +124,9 @@ func TestSelectOptionOnWidgetLibrariesSelects(t *testing.T) {
 				// (Typed into, its list stays open over the button while the field has the
 				// focus: the click leaves the field with Tab first, which keeps its choice.)
 				p.steps = append(p.steps[:2], func(c *testkit.Conversation) []testkit.Call {
-					return []testkit.Call{call("type", obj{"ref": refIn(t, c, `combobox "Plan"`), "text": "e"}), call("click", obj{"ref": refIn(t, c, `button "Save"`)})}
+					plan := call("type", obj{"ref": refIn(t, c, `combobox "Plan"`), "text": "e"})
+					return []testkit.Call{plan, call("select_option", obj{"ref": refIn(t, c, `combobox "Billing"`), "values": []string{"Yearly"}}),
+						plan, call("hover", obj{"ref": refIn(t, c, `button "Save"`)}), plan, call("click", obj{"ref": refIn(t, c, `button "Save"`)})}
 				})
 			}
 			p.runOn(t, site, "vendor-selects.html?kind="+kind, "choose the Pro plan")
@@ -132,11 +134,22 @@ func TestSelectOptionOnWidgetLibrariesSelects(t *testing.T) {
 			if got := site.Forms()[0].Get("plan"); got != "Pro" {
 				t.Errorf("the form sent %q: %s", got, p.all())
 			}
-			if r := p.results("select_option"); len(r) != 2 || r[1].Error || !strings.Contains(r[1].Text, `Chose "Pro" in combobox “Plan”.`) {
+			if r := p.results("select_option"); len(r) < 2 || r[1].Error || !strings.Contains(r[1].Text, `Chose "Pro" in combobox “Plan”.`) {
 				t.Errorf("select_option: %s", p.all())
 			}
-			if r := p.results("click"); kind == "tom" && (len(r) != 1 || r[0].Error || !strings.Contains(r[0].Text,
-				`Clicked button “Save” [e3]. It first left combobox “Plan” with Tab, as a person does: it kept a list or a picker open over what was clicked. Leaving it, the page emptied it (it held "e").`)) {
+			if kind != "tom" {
+				return
+			}
+			left := `It first left combobox “Plan” with Tab, as a person does: it kept a list or a picker open over `
+			if r := p.results("select_option"); len(r) != 3 || r[2].Error || !strings.Contains(r[2].Text, `Chose "Yearly" in combobox “Billing”`) ||
+				!strings.Contains(r[2].Text, left+`the list. Leaving it, the page emptied it (it held "e").`) || site.Forms()[0].Get("billing") != "Yearly" {
+				t.Errorf("select_option under Tom Select's list: %s", p.all())
+			}
+			if r := p.results("hover"); len(r) != 1 || r[0].Error || !strings.Contains(r[0].Text, left+`what the mouse was to go over.`) {
+				t.Errorf("the hover under Tom Select's list: %s", p.all())
+			}
+			if r := p.results("click"); len(r) != 1 || r[0].Error || !strings.Contains(r[0].Text,
+				`Clicked button “Save” [e4]. `+left+`what was clicked. Leaving it, the page emptied it (it held "e").`) {
 				t.Errorf("the click under Tom Select's list: %s", p.all())
 			}
 		})

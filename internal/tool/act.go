@@ -63,20 +63,11 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	w := &watch{known: e.knownTabs(ctx), frame: frame, at: time.Now()}
 	e.follow(ctx, tab.ID, w)
 	chooser := e.interceptChoosers(ctx, tab.ID)
-	p, err := e.mouse(ctx, tab.ID, frame, pt, in.Button, count)
-	left := ""
-	if r := (*retryable)(nil); errors.As(err, &r) && r.held {
-		// Covered by a list or a picker the focused field keeps open (a date's calendar, Tom
-		// Select's list): a person leaves the field with Tab, which keeps what it holds and
-		// closes what it opened, and clicks then.
-		if field, changed, ok := e.leaveFocused(ctx, tab.ID, frame); ok {
-			left = fmt.Sprintf(" It first left %s with Tab, as a person does: it kept a list or a picker open over what was clicked.", field)
-			if changed != "" {
-				left += " Leaving it, the page " + changed + "."
-			}
-			p, err = e.mouse(ctx, tab.ID, frame, pt, in.Button, count)
-		}
-	}
+	var p pressed
+	left, err := e.pastHeld(ctx, tab.ID, frame, "what was clicked", func() (err error) {
+		p, err = e.mouse(ctx, tab.ID, frame, pt, in.Button, count)
+		return err
+	})
 	if err != nil {
 		e.unwatch(tab.ID, w)
 		chooser()
@@ -169,14 +160,18 @@ func hover(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 		return nil, err
 	}
 	at := time.Now()
-	p, err := e.mouse(ctx, tab.ID, frame, pt, "", 0)
+	var p pressed
+	left, err := e.pastHeld(ctx, tab.ID, frame, "what the mouse was to go over", func() (err error) {
+		p, err = e.mouse(ctx, tab.ID, frame, pt, "", 0)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
 	// What the mouse brings up (a menu, a panel, a tooltip) is said, as a click's outcome is.
 	after := e.afterAction(ctx, tab.ID, tab, &watch{frame: frame, token: p.Listen, at: at})
 	what, trusted := p.What, p.Trusted
-	return (&Result{Text: fmt.Sprintf("The mouse is over %s%s%s.", what, refNote(f.Element.Ref), fallbackNote(trusted)) + after, URL: tab.URL}).on(f.Element, what), nil
+	return (&Result{Text: fmt.Sprintf("The mouse is over %s%s%s.", what, refNote(f.Element.Ref), fallbackNote(trusted)) + left + after, URL: tab.URL}).on(f.Element, what), nil
 }
 
 func dragTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
@@ -185,6 +180,12 @@ func dragTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 		return nil, err
 	}
 	_, local, err := parseRef(f.Activates.Ref)
+	if err != nil {
+		return nil, err
+	}
+	// (What is dragged is looked at first: under a list a focused field keeps open, that
+	// field is left before the mouse goes down.)
+	left, err := e.pastHeld(ctx, tab.ID, frame, "what was dragged", func() error { return e.heldOver(ctx, tab.ID, frame, pt, "drag") })
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +198,7 @@ func dragTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	}
 	w.token = d.Listen
 	after := e.afterAction(ctx, tab.ID, tab, w)
-	text := fmt.Sprintf("Dragged %s%s onto %s%s%s.", d.What, refNote(f.Element.Ref), d.Onto, refNote(f.Activates.Ref), fallbackNote(d.Trusted))
+	text := fmt.Sprintf("Dragged %s%s onto %s%s%s.", d.What, refNote(f.Element.Ref), d.Onto, refNote(f.Activates.Ref), fallbackNote(d.Trusted)) + left
 	if d.Token != "" {
 		var got dropped
 		if err := e.call(unpinned(ctx), tab.ID, frame, pageFiles, "dragged", map[string]string{"token": d.Token}, &got); err == nil {
@@ -483,6 +484,19 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	if err != nil {
 		return nil, err
 	}
+	// (Under a list another field keeps open while it has the focus, as Tom Select's opens
+	// again a moment after a choice, over the next field: that field is left first. A list
+	// the page draws is looked at once for that, as choosing from it is its own way to it.)
+	left, err := e.pastHeld(ctx, tab.ID, frame, "the list", func() error {
+		if f.Element.Tag == "select" {
+			_, err := e.locate(ctx, tab.ID, frame, pt, "select")
+			return err
+		}
+		return e.heldOver(ctx, tab.ID, frame, pt, "click")
+	})
+	if err != nil {
+		return nil, err
+	}
 	if f.Element.Tag != "select" {
 		// A list the page draws: chosen from as a person does. Only a list (or what says it
 		// opens one, as a country picker's button) is opened this way: anything else is
@@ -506,11 +520,8 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 			e.unwatch(tab.ID, w)
 			return nil, err
 		}
-		text += e.afterAction(ctx, tab.ID, tab, w)
+		text += left + e.afterAction(ctx, tab.ID, tab, w)
 		return &Result{Text: text, Summary: strings.Join(in.Values, ", "), URL: tab.URL, Refused: w.refused, Path: path}, nil
-	}
-	if _, err := e.locate(ctx, tab.ID, frame, pt, "select"); err != nil {
-		return nil, err
 	}
 	var r struct {
 		What     string   `json:"what"`
@@ -531,7 +542,7 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	if r.Now != nil {
 		kept = fmt.Sprintf(" The page did not keep it: the list holds %s.", orNothing(quoteAll(r.Now)))
 	}
-	text := fmt.Sprintf("Chose %s in %s%s.", strings.Join(quoteAll(r.Selected), ", "), r.What, refNote(f.Element.Ref)) + kept + e.afterAction(ctx, tab.ID, tab, w)
+	text := fmt.Sprintf("Chose %s in %s%s.", strings.Join(quoteAll(r.Selected), ", "), r.What, refNote(f.Element.Ref)) + kept + left + e.afterAction(ctx, tab.ID, tab, w)
 	return &Result{Text: text, Summary: strings.Join(r.Selected, ", "), URL: tab.URL, Refused: w.refused}, nil
 }
 
@@ -799,6 +810,40 @@ func keptByKey(el *Element, chord string) bool {
 		return false
 	}
 	return true
+}
+
+// pastHeld runs act, an action of the mouse on a target in frame (or the finding of it), and
+// when a list or a picker the focused field keeps open while it has the focus covers that
+// target (a date's calendar, Tom Select's list), leaves the field with Tab, as a person does,
+// which keeps what it holds and closes what it opened, and runs act once more. left says so,
+// for the result, naming what the cover was over ("what was clicked"); "" when nothing was
+// left.
+func (e *Env) pastHeld(ctx context.Context, tabID, frame int, over string, act func() error) (left string, err error) {
+	err = act()
+	if r := (*retryable)(nil); !errors.As(err, &r) || !r.held {
+		return "", err
+	}
+	field, changed, ok := e.leaveFocused(ctx, tabID, frame)
+	if !ok {
+		return "", err
+	}
+	left = fmt.Sprintf(" It first left %s with Tab, as a person does: it kept a list or a picker open over %s.", field, over)
+	if changed != "" {
+		left += " Leaving it, the page " + changed + "."
+	}
+	return left, act()
+}
+
+// heldOver looks once at the target at pt, for action, and says only whether a list or a picker
+// the focused field keeps open covers it (the held failure pastHeld leaves the field for): the
+// action's own way to the target waits for the rest, once.
+func (e *Env) heldOver(ctx context.Context, tabID, frame int, pt pageTarget, action string) error {
+	var l located
+	err := e.call(ctx, tabID, frame, pageFiles, "locate", map[string]any{"target": pt, "action": action}, &l)
+	if r := (*retryable)(nil); errors.As(err, &r) && r.held {
+		return r
+	}
+	return nil
 }
 
 // leaveFocused leaves the field that has the focus with Tab, as a person does, and says which

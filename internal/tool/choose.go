@@ -158,26 +158,19 @@ func (e *Env) choose(ctx context.Context, tabID, frame int, pt pageTarget, value
 			if !agree {
 				still = time.Now()
 			}
-			if usable(n) {
+			if usable(n) && !typed {
 				// Opened: once two reads agree (a list drawn in as it opens shows its options
 				// one by one).
-				if !typed && now == last {
+				if agree {
 					return n, nil
 				}
-				if !typed {
-					last = now
-					if err := tick(ctx); err != nil {
-						return n, err
-					}
-					continue
-				}
+			} else if usable(n) {
 				// What the field found for the keys: an option that is exactly the value, or,
 				// once the list changed and holds still, one that holds its words. A list
 				// holding none of them may be the one the field opens with, before it
 				// searches a moment after the keys (Element Plus's cascader shows its menus
 				// first): it is taken once it held still HeldStill.
-				_, exact := pick(n, value, true)
-				if exact == nil || now != before && (agree && offersWords(n, value) || time.Since(still) >= HeldStill) {
+				if _, inexact := pick(n, value, true); inexact == nil || now != before && (agree && offersWords(n, value) || time.Since(still) >= HeldStill) {
 					return n, nil
 				}
 			} else if !typed && n.Search != "" && time.Since(start) > 300*time.Millisecond {

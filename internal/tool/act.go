@@ -563,22 +563,35 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	var secrets []string
 	// A field typed into may keep a picker open over the next (a date's calendar, while it
 	// has the focus), which a click on that one then meets: a person leaves the field with
-	// Tab, which keeps what was typed and closes the picker. So does fill_form, once a field.
-	// (The field may also be one typed into before this call: left so too, and said first.)
-	retried := -1
+	// Tab, which keeps what was typed and closes the picker. So does fill_form, once a field
+	// (twice when the list opens again, as pastHeld). (The field may also be one typed into
+	// before this call: left so too, and said first, with what leaving changed in it.)
+	retried, leaves := -1, 0 // the field left for, and how many times
 	lead := ""
 	leave := func(i, at int, err error) bool {
 		var r *retryable
-		if retried == i || !errors.As(err, &r) || !r.held {
+		again := retried == i
+		if again && leaves >= 2 || !errors.As(err, &r) || !r.held {
 			return false
 		}
 		field, changed, ok := e.leaveFocused(ctx, tab.ID, at)
 		if !ok {
 			return false
 		}
-		retried = i
+		if !again {
+			retried, leaves = i, 0
+		}
+		leaves++
+		if again {
+			// (Its list opened again as its search of the keys came, and took the focus
+			// back, as pastHeld says: left once more, said once.)
+			return true
+		}
 		if lastText < 0 || lastText != i-1 || len(lines) == 0 {
-			lead = fmt.Sprintf("First left %s with Tab, as a person does: it kept a list or a picker open over field %d.\n", field, i+1)
+			if changed != "" {
+				changed = " Leaving it, the page " + changed + "."
+			}
+			lead = fmt.Sprintf("First left %s with Tab, as a person does: it kept a list or a picker open over field %d.%s\n", field, i+1, changed)
 			return true
 		}
 		lines[len(lines)-1] += " (left with Tab, as a person does: it kept a picker open over the next field)"
@@ -817,21 +830,28 @@ func keptByKey(el *Element, chord string) bool {
 // target (a date's calendar, Tom Select's list), leaves the field with Tab, as a person does,
 // which keeps what it holds and closes what it opened, and runs act once more. left says so,
 // for the result, naming what the cover was over ("what was clicked"); "" when nothing was
-// left.
+// left. A field whose search of the keys comes a moment after them may open its list again
+// as it comes, and take the focus back (Tom Select's does): it is left once more.
 func (e *Env) pastHeld(ctx context.Context, tabID, frame int, over string, act func() error) (left string, err error) {
 	err = act()
-	if r := (*retryable)(nil); !errors.As(err, &r) || !r.held {
-		return "", err
+	said := ""
+	for range 2 {
+		if r := (*retryable)(nil); !errors.As(err, &r) || !r.held {
+			break
+		}
+		field, changed, ok := e.leaveFocused(ctx, tabID, frame)
+		if !ok {
+			break
+		}
+		if left == "" {
+			left = fmt.Sprintf(" It first left %s with Tab, as a person does: it kept a list or a picker open over %s.", field, over)
+		}
+		if changed != "" && said == "" {
+			said = " Leaving it, the page " + changed + "."
+		}
+		err = act()
 	}
-	field, changed, ok := e.leaveFocused(ctx, tabID, frame)
-	if !ok {
-		return "", err
-	}
-	left = fmt.Sprintf(" It first left %s with Tab, as a person does: it kept a list or a picker open over %s.", field, over)
-	if changed != "" {
-		left += " Leaving it, the page " + changed + "."
-	}
-	return left, act()
+	return left + said, err
 }
 
 // heldOver looks once at the target at pt, for action, and says only whether a list or a picker

@@ -144,14 +144,14 @@ func TestSelectOptionOnWidgetLibrariesSelects(t *testing.T) {
 			}
 			left := `It first left combobox “Plan” with Tab, as a person does: it kept a list or a picker open over `
 			if r := p.results("select_option"); len(r) != 3 || r[2].Error || !strings.Contains(r[2].Text, `Chose "Yearly" in combobox “Billing”`) ||
-				!strings.Contains(r[2].Text, left+`the list. Leaving it, the page emptied it (it held "e").`) || site.Forms()[0].Get("billing") != "Yearly" {
+				!strings.Contains(r[2].Text, left+`combobox “Billing”. Leaving it, the page emptied it (it held "e").`) || site.Forms()[0].Get("billing") != "Yearly" {
 				t.Errorf("select_option under Tom Select's list: %s", p.all())
 			}
-			if r := p.results("hover"); len(r) != 1 || r[0].Error || !strings.Contains(r[0].Text, left+`what the mouse was to go over.`) {
+			if r := p.results("hover"); len(r) != 1 || r[0].Error || !strings.Contains(r[0].Text, left+`button “Save”.`) {
 				t.Errorf("the hover under Tom Select's list: %s", p.all())
 			}
 			if r := p.results("click"); len(r) != 1 || r[0].Error || !strings.Contains(r[0].Text,
-				`Clicked button “Save” [e4]. `+left+`what was clicked. Leaving it, the page emptied it (it held "e").`) {
+				`Clicked button “Save” [e4]. `+left+`button “Save”. Leaving it, the page emptied it (it held "e").`) {
 				t.Errorf("the click under Tom Select's list: %s", p.all())
 			}
 		})

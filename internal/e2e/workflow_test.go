@@ -1845,7 +1845,7 @@ func TestAnAntDesignFormIsDoneAndReplayed(t *testing.T) {
 				t.Errorf("the snapshot: %s", p.all())
 			}
 			if r := p.results("click"); way == "select_option" && (len(r) != 3 || r[0].Error ||
-				!strings.Contains(r[0].Text, `It first left textbox “Start date” with Tab, as a person does: it kept a list or a picker open over what was clicked.`)) {
+				!strings.Contains(r[0].Text, `It first left textbox “Start date” with Tab, as a person does: it kept a list or a picker open over switch “Auto-renew”.`)) {
 				t.Errorf("the click under the calendar: %s", p.all())
 			}
 			if r := p.results("select_option"); way == "select_option" && (len(r) != 4 || !strings.Contains(r[0].Text, `Chose "Team" in combobox “Plan”. It shows "Team".`) ||

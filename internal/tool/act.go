@@ -64,7 +64,7 @@ func click(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	e.follow(ctx, tab.ID, w)
 	chooser := e.interceptChoosers(ctx, tab.ID)
 	var p pressed
-	left, err := e.pastHeld(ctx, tab.ID, frame, "what was clicked", func() (err error) {
+	left, err := e.pastHeld(ctx, tab.ID, frame, f.Element, func() (err error) {
 		p, err = e.mouse(ctx, tab.ID, frame, pt, in.Button, count)
 		return err
 	})
@@ -161,7 +161,7 @@ func hover(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) {
 	}
 	at := time.Now()
 	var p pressed
-	left, err := e.pastHeld(ctx, tab.ID, frame, "what the mouse was to go over", func() (err error) {
+	left, err := e.pastHeld(ctx, tab.ID, frame, f.Element, func() (err error) {
 		p, err = e.mouse(ctx, tab.ID, frame, pt, "", 0)
 		return err
 	})
@@ -185,7 +185,7 @@ func dragTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	}
 	// (What is dragged is looked at first: under a list a focused field keeps open, that
 	// field is left before the mouse goes down.)
-	left, err := e.pastHeld(ctx, tab.ID, frame, "what was dragged", func() error { return e.heldOver(ctx, tab.ID, frame, pt, "drag") })
+	left, err := e.pastHeld(ctx, tab.ID, frame, f.Element, func() error { return e.heldOver(ctx, tab.ID, frame, pt, "drag") })
 	if err != nil {
 		return nil, err
 	}
@@ -487,7 +487,7 @@ func selectTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error
 	// (Under a list another field keeps open while it has the focus, as Tom Select's opens
 	// again a moment after a choice, over the next field: that field is left first. A list
 	// the page draws is looked at once for that, as choosing from it is its own way to it.)
-	left, err := e.pastHeld(ctx, tab.ID, frame, "the list", func() error {
+	left, err := e.pastHeld(ctx, tab.ID, frame, f.Element, func() error {
 		if f.Element.Tag == "select" {
 			_, err := e.locate(ctx, tab.ID, frame, pt, "select")
 			return err
@@ -829,10 +829,10 @@ func keptByKey(el *Element, chord string) bool {
 // when a list or a picker the focused field keeps open while it has the focus covers that
 // target (a date's calendar, Tom Select's list), leaves the field with Tab, as a person does,
 // which keeps what it holds and closes what it opened, and runs act once more. left says so,
-// for the result, naming what the cover was over ("what was clicked"); "" when nothing was
-// left. A field whose search of the keys comes a moment after them may open its list again
+// for the result, naming the target the cover was over ("button “Save”"); "" when nothing
+// was left. A field whose search of the keys comes a moment after them may open its list again
 // as it comes, and take the focus back (Tom Select's does): it is left once more.
-func (e *Env) pastHeld(ctx context.Context, tabID, frame int, over string, act func() error) (left string, err error) {
+func (e *Env) pastHeld(ctx context.Context, tabID, frame int, target *Element, act func() error) (left string, err error) {
 	err = act()
 	said := ""
 	for range 2 {
@@ -844,7 +844,9 @@ func (e *Env) pastHeld(ctx context.Context, tabID, frame int, over string, act f
 			break
 		}
 		if left == "" {
-			left = fmt.Sprintf(" It first left %s with Tab, as a person does: it kept a list or a picker open over %s.", field, over)
+			over := *target
+			over.Ref = "" // (said with the result's own)
+			left = fmt.Sprintf(" It first left %s with Tab, as a person does: it kept a list or a picker open over %s.", field, over.Words())
 		}
 		if changed != "" && said == "" {
 			said = " Leaving it, the page " + changed + "."

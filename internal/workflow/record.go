@@ -150,7 +150,8 @@ func replaces(a, b Call) bool {
 		return false
 	}
 	if x.Ref == "" {
-		return x.Selector != "" && x.Selector == y.Selector && y.Ref == ""
+		// (A selector names no element whose role says whether it keeps several choices.)
+		return a.Tool == "type" && x.Selector != "" && x.Selector == y.Selector && y.Ref == ""
 	}
 	ea, eb := elementOf(a, x.Ref), elementOf(b, y.Ref)
 	if x.Ref != y.Ref || ea == nil || eb == nil || ea.Role != eb.Role || ea.Name != eb.Name || ea.Origin != eb.Origin || ea.Field != eb.Field || a.Sensitive != b.Sensitive {

@@ -1587,6 +1587,10 @@ func TestAValueTriedThenReplacedIsOneStep(t *testing.T) {
 		at("type", `{"ref":"e1","text":"Ada Lovelace"}`, name)))
 	tags := field("div", "combobox", "Colours")
 	assert.Equal(t, []string{"colours=Red", "colours_2=Blue"}, params(at("select_option", `{"ref":"e1","values":["Red"]}`, tags), at("select_option", `{"ref":"e1","values":["Blue"]}`, tags)))
+	bySelector := []tool.Element{{Ref: "e1", Role: "combobox", Name: "Colours", Tag: "div", Origin: "https://shop.test"}}
+	assert.Len(t, params(at("select_option", `{"selector":"#colours","values":["Red"]}`, bySelector), at("select_option", `{"selector":"#colours","values":["Blue"]}`, bySelector)), 2,
+		"a selector says nothing of the list's role")
+	assert.Len(t, params(at("type", `{"selector":"#name","text":"Ada"}`, nil), at("type", `{"selector":"#name","text":"Ada Lovelace"}`, nil)), 1)
 	other := append(field("select", "combobox", "Size"), tool.Element{Ref: "e3", Role: "combobox", Name: "Colour", Tag: "select", Origin: "https://shop.test"})
 	assert.Equal(t, []string{"size=Small", "colour=Red"}, params(at("select_option", `{"ref":"e1","values":["Small"]}`, other), at("select_option", `{"ref":"e3","values":["Red"]}`, other)))
 }

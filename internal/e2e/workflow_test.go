@@ -1926,8 +1926,9 @@ func TestAnElementPlusFormIsDoneAndReplayed(t *testing.T) {
 		!strings.Contains(r[3].Text, `Chose "Paris" › "Le Marais" in textbox “Venue”. It shows "Paris / Le Marais".`) {
 		t.Errorf("select_option on the Cascader, a read-only field that opens a menu a level: %s", p.all())
 	}
-	// (The meeting point chosen twice is one step, its last value: the replay sets it once.)
-	if steps := saveWorkflow(t, panel, "Book a course"); !slices.Contains(steps, "choose {{venue}} in textbox “Venue”") ||
+	// (The meeting point chosen twice is one step, its last value: the replay sets it once. The
+	// Venue clicked open before the choice is no step: the choice opens it.)
+	if steps := saveWorkflow(t, panel, "Book a course"); !slices.Contains(steps, "choose {{venue}} in textbox “Venue”") || slices.Contains(steps, "click textbox “Venue”") ||
 		!slices.Contains(steps, "choose {{meeting_point}} in textbox “Meeting point”") || slices.Contains(steps, "choose {{meeting_point_2}} in textbox “Meeting point”") {
 		t.Errorf("the steps: %q", steps)
 	}

@@ -134,7 +134,9 @@ func lastOfEach(calls []Call) []Call {
 	return out
 }
 
-// replaces reports whether call b sets again the field call a set, to a value of its own.
+// replaces reports whether call b sets again the field call a set, to a value of its own, or
+// makes a click on that field (one that only opened its list) needless: select_option opens
+// the list it chooses in.
 func replaces(a, b Call) bool {
 	type set struct {
 		Ref, Selector string
@@ -142,6 +144,9 @@ func replaces(a, b Call) bool {
 		Submit        bool
 	}
 	var x, y set
+	if a.Tool == "click" && b.Tool == "select_option" {
+		return opens(a, b)
+	}
 	if a.Tool != b.Tool || a.Tab != b.Tab || a.Tool != "select_option" && a.Tool != "type" ||
 		json.Unmarshal(a.Args, &x) != nil || json.Unmarshal(b.Args, &y) != nil {
 		return false
@@ -161,6 +166,28 @@ func replaces(a, b Call) bool {
 	// a choice replaces the one before only in a list that holds one, a native select that is
 	// no listbox, a text field that suggests (it holds one text), or a cascade's path.
 	return a.Tool == "type" || ea.Tag == "select" && ea.Role == "combobox" || ea.Role == "textbox" || ea.Role == "searchbox" || a.Path && b.Path
+}
+
+// opens reports whether click a, on the field select_option b then chose in, did nothing but
+// open that field's list: a plain left click, on the same element, in a field that holds a
+// value (a click on a button or a link may do more than open a list).
+func opens(a, b Call) bool {
+	type at struct {
+		Ref    string
+		X      *float64
+		Button string
+		Double bool
+	}
+	var x, y at
+	if a.Tab != b.Tab || json.Unmarshal(a.Args, &x) != nil || json.Unmarshal(b.Args, &y) != nil ||
+		x.Ref == "" || x.Ref != y.Ref || x.X != nil || x.Double || x.Button != "" && x.Button != "left" {
+		return false
+	}
+	ea, eb := elementOf(a, x.Ref), elementOf(b, y.Ref)
+	if ea == nil || eb == nil || ea.Role != eb.Role || ea.Name != eb.Name || ea.Origin != eb.Origin {
+		return false
+	}
+	return ea.Tag == "select" || ea.Role == "combobox" || ea.Role == "textbox" || ea.Role == "searchbox"
 }
 
 // elementOf is the element of c's elements that ref names, or nil.

@@ -1593,4 +1593,26 @@ func TestAValueTriedThenReplacedIsOneStep(t *testing.T) {
 	assert.Len(t, params(at("type", `{"selector":"#name","text":"Ada"}`, nil), at("type", `{"selector":"#name","text":"Ada Lovelace"}`, nil)), 1)
 	other := append(field("select", "combobox", "Size"), tool.Element{Ref: "e3", Role: "combobox", Name: "Colour", Tag: "select", Origin: "https://shop.test"})
 	assert.Equal(t, []string{"size=Small", "colour=Red"}, params(at("select_option", `{"ref":"e1","values":["Small"]}`, other), at("select_option", `{"ref":"e3","values":["Red"]}`, other)))
+
+	// A click that only opened the list select_option then chose in is no step: the choice opens
+	// the list itself. A click at a point, a right click, or one on another element stays.
+	tools := func(calls ...Call) []string {
+		w, err := Record("Buy", "", calls)
+		require.NoError(t, err)
+		var out []string
+		for _, s := range w.Steps[1:] { // (after the first page's navigate)
+			out = append(out, s.Tool)
+		}
+		return out
+	}
+	venue := field("input", "combobox", "Venue")
+	assert.Equal(t, []string{"select_option"}, tools(at("click", `{"ref":"e1"}`, venue), at("snapshot", `{}`, nil), at("select_option", `{"ref":"e1","values":["Lyon"]}`, venue)))
+	assert.Equal(t, []string{"select_option"}, tools(at("click", `{"ref":"e1"}`, size), at("select_option", `{"ref":"e1","values":["Large"]}`, size)))
+	assert.Equal(t, []string{"click", "select_option"}, tools(at("click", `{"ref":"e1","x":4,"y":5}`, venue), at("select_option", `{"ref":"e1","values":["Lyon"]}`, venue)))
+	assert.Equal(t, []string{"click", "select_option"}, tools(at("click", `{"ref":"e1","button":"right"}`, venue), at("select_option", `{"ref":"e1","values":["Lyon"]}`, venue)))
+	assert.Equal(t, []string{"click", "select_option"}, tools(at("click", `{"ref":"e2"}`, venue), at("select_option", `{"ref":"e1","values":["Lyon"]}`, venue)))
+	assert.Equal(t, []string{"click", "type", "select_option"}, tools(at("click", `{"ref":"e1"}`, venue), at("type", `{"ref":"e1","text":"Ly"}`, venue), at("select_option", `{"ref":"e1","values":["Lyon"]}`, venue)))
+	button := field("button", "button", "Venue")
+	assert.Equal(t, []string{"click", "select_option"}, tools(at("click", `{"ref":"e1"}`, button), at("select_option", `{"ref":"e1","values":["Lyon"]}`, button)),
+		"a click on a button may do more than open a list")
 }

@@ -563,45 +563,30 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	var secrets []string
 	// A field typed into may keep a picker open over the next (a date's calendar, while it
 	// has the focus), which a click on that one then meets: a person leaves the field with
-	// Tab, which keeps what was typed and closes the picker. So does fill_form, once a field
-	// (twice when the list opens again, as pastHeld). (The field may also be one typed into
-	// before this call: left so too, and said first, with what leaving changed in it.)
-	retried, leaves := -1, 0 // the field left for, and how many times
+	// Tab, which keeps what was typed and closes the picker. So does fill_form, as pastHeld
+	// does. (The field may also be one typed into before this call: left so too, and said
+	// first, with what leaving changed in it.)
 	lead := ""
-	leave := func(i, at int, err error) bool {
-		var r *retryable
-		again := retried == i
-		if again && leaves >= 2 || !errors.As(err, &r) || !r.held {
-			return false
-		}
-		field, changed, ok := e.leaveFocused(ctx, tab.ID, at)
-		if !ok {
-			return false
-		}
-		if !again {
-			retried, leaves = i, 0
-		}
-		leaves++
-		if again {
-			// (Its list opened again as its search of the keys came, and took the focus
-			// back, as pastHeld says: left once more, said once.)
-			return true
+	pastHeld := func(i, at int, act func() error) error {
+		l, err := e.pastFocused(ctx, tab.ID, at, act)
+		if !l.left {
+			return err
 		}
 		if lastText < 0 || lastText != i-1 || len(lines) == 0 {
-			if changed != "" {
-				changed = " Leaving it, the page " + changed + "."
+			changed := ""
+			if l.changed != "" {
+				changed = " Leaving it, the page " + l.changed + "."
 			}
-			lead = fmt.Sprintf("First left %s with Tab, as a person does: it kept a list or a picker open over field %d.%s\n", field, i+1, changed)
-			return true
+			lead += fmt.Sprintf("First left %s with Tab, as a person does: it kept a list or a picker open over field %d.%s\n", l.field, i+1, changed)
+			return err
 		}
 		lines[len(lines)-1] += " (left with Tab, as a person does: it kept a picker open over the next field)"
-		if changed != "" {
-			lines[len(lines)-1] += "; leaving it, the page " + changed
+		if l.changed != "" {
+			lines[len(lines)-1] += "; leaving it, the page " + l.changed
 		}
-		return true
+		return err
 	}
-	for i := 0; i < len(f.Fields); i++ {
-		fv := f.Fields[i]
+	for i, fv := range f.Fields {
 		el := fv.Element
 		if el.Field != "" || f.Secret {
 			secrets = append(secrets, fv.Value)
@@ -622,11 +607,7 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			}
 			state := map[bool]string{true: "checked", false: "unchecked"}
 			if s.Checked != want {
-				if _, err := e.mouse(ctx, tab.ID, frame, pt, "", 1); err != nil {
-					if leave(i, frame, err) {
-						i--
-						continue
-					}
+				if err := pastHeld(i, frame, func() error { _, err := e.mouse(ctx, tab.ID, frame, pt, "", 1); return err }); err != nil {
 					return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 				}
 				// The page may refuse the change (or need something else first): read it back.
@@ -646,12 +627,12 @@ func fillForm(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 			// A list the page draws, that takes no typing: opened and chosen from. (A field
 			// that suggests is typed into, as any field: choosing a suggestion may search
 			// or go somewhere, which select_option does when asked.)
-			text, err := e.choose(ctx, tab.ID, frame, pt, []string{fv.Value}, nil, nil)
+			var text string
+			err := pastHeld(i, frame, func() (err error) {
+				text, err = e.choose(ctx, tab.ID, frame, pt, []string{fv.Value}, nil, nil)
+				return err
+			})
 			if err != nil {
-				if leave(i, frame, err) {
-					i--
-					continue
-				}
 				return nil, failf("field %d (%s): %v (the fields before it are filled)", i+1, what, err)
 			}
 			lines = append(lines, strings.TrimSuffix(text, "."))
@@ -833,8 +814,31 @@ func keptByKey(el *Element, chord string) bool {
 // was left. A field whose search of the keys comes a moment after them may open its list again
 // as it comes, and take the focus back (Tom Select's does): it is left once more.
 func (e *Env) pastHeld(ctx context.Context, tabID, frame int, target *Element, act func() error) (left string, err error) {
+	l, err := e.pastFocused(ctx, tabID, frame, act)
+	if !l.left {
+		return "", err
+	}
+	over := *target
+	over.Ref = "" // (said with the result's own)
+	left = fmt.Sprintf(" It first left %s with Tab, as a person does: it kept a list or a picker open over %s.", l.field, over.Words())
+	if l.changed != "" {
+		left += " Leaving it, the page " + l.changed + "."
+	}
+	return left, err
+}
+
+// leaving is what pastFocused did: whether it left the focused field, that field's words, and
+// how leaving changed what it held (leaveFocused's changed).
+type leaving struct {
+	left           bool
+	field, changed string
+}
+
+// pastFocused is pastHeld's way past the cover, for a caller that says it its own way
+// (fill_form, field by field): act, and while a cover the focused field keeps open meets it,
+// at most twice, Tab out of that field and act again.
+func (e *Env) pastFocused(ctx context.Context, tabID, frame int, act func() error) (l leaving, err error) {
 	err = act()
-	said := ""
 	for range 2 {
 		if r := (*retryable)(nil); !errors.As(err, &r) || !r.held {
 			break
@@ -843,17 +847,15 @@ func (e *Env) pastHeld(ctx context.Context, tabID, frame int, target *Element, a
 		if !ok {
 			break
 		}
-		if left == "" {
-			over := *target
-			over.Ref = "" // (said with the result's own)
-			left = fmt.Sprintf(" It first left %s with Tab, as a person does: it kept a list or a picker open over %s.", field, over.Words())
+		if !l.left {
+			l.left, l.field = true, field
 		}
-		if changed != "" && said == "" {
-			said = " Leaving it, the page " + changed + "."
+		if l.changed == "" {
+			l.changed = changed
 		}
 		err = act()
 	}
-	return left + said, err
+	return l, err
 }
 
 // heldOver looks once at the target at pt, for action, and says only whether a list or a picker

@@ -107,7 +107,8 @@ func TestDropDownsDrawnForHiddenSelects(t *testing.T) {
 // the option is clicked, and the form sends it, the second choice made in it too. Typed into,
 // Tom Select keeps its list open over the form while its field has the focus (and opens it
 // again a moment after a choice, when its search of the keys comes): a click under it leaves
-// the field with Tab first, as a person does; so do a hover and a choice in the select under it.
+// the field with Tab first, as a person does; so do a hover, a drag onto what it is over, and a
+// choice in the select under it.
 func TestSelectOptionOnWidgetLibrariesSelects(t *testing.T) {
 	for _, kind := range []string{"choices", "tom"} {
 		t.Run(kind, func(t *testing.T) {
@@ -126,7 +127,8 @@ func TestSelectOptionOnWidgetLibrariesSelects(t *testing.T) {
 				p.steps = append(p.steps[:2], func(c *testkit.Conversation) []testkit.Call {
 					plan := call("type", obj{"ref": refIn(t, c, `combobox "Plan"`), "text": "e"})
 					return []testkit.Call{plan, call("select_option", obj{"ref": refIn(t, c, `combobox "Billing"`), "values": []string{"Yearly"}}),
-						plan, call("hover", obj{"ref": refIn(t, c, `button "Save"`)}), plan, call("click", obj{"ref": refIn(t, c, `button "Save"`)})}
+						plan, call("hover", obj{"ref": refIn(t, c, `button "Save"`)}), plan, call("drag", obj{"selector": "h1", "to": obj{"ref": refIn(t, c, `button "Save"`)}}),
+						plan, call("click", obj{"ref": refIn(t, c, `button "Save"`)})}
 				})
 			}
 			// (Tom Select's list opens again once, and takes the focus back, as the field is
@@ -149,6 +151,9 @@ func TestSelectOptionOnWidgetLibrariesSelects(t *testing.T) {
 			}
 			if r := p.results("hover"); len(r) != 1 || r[0].Error || !strings.Contains(r[0].Text, left+`button “Save”.`) {
 				t.Errorf("the hover under Tom Select's list: %s", p.all())
+			}
+			if r := p.results("drag"); len(r) != 1 || r[0].Error || !strings.Contains(r[0].Text, left+`button “Save”.`) {
+				t.Errorf("a drag onto what Tom Select's list is over: %s", p.all())
 			}
 			if r := p.results("click"); len(r) != 1 || r[0].Error || !strings.Contains(r[0].Text,
 				`Clicked button “Save” [e4]. `+left+`button “Save”. Leaving it, the page emptied it (it held "e").`) {

@@ -183,12 +183,28 @@ func dragTool(ctx context.Context, e *Env, arg any, f *Effect) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	// (What is dragged is looked at first: under a list a focused field keeps open, that
-	// field is left before the mouse goes down.)
-	left, err := e.pastHeld(ctx, tab.ID, frame, f.Element, func() error { return e.heldOver(ctx, tab.ID, frame, pt, "drag") })
+	// (What is dragged, and where it goes, are looked at first: under a list a focused field
+	// keeps open, that field is left before the mouse goes down.)
+	var under *Element // (the one the list was first found over)
+	l, err := e.pastFocused(ctx, tab.ID, frame, func() error {
+		for _, at := range []struct {
+			el     *Element
+			pt     pageTarget
+			action string
+		}{{f.Element, pt, "drag"}, {f.Activates, pageTarget{Ref: local}, "drop"}} {
+			if err := e.heldOver(ctx, tab.ID, frame, at.pt, at.action); err != nil {
+				if under == nil {
+					under = at.el
+				}
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
+	left := l.over(under)
 	w := &watch{known: e.knownTabs(ctx), frame: frame, at: time.Now()}
 	e.follow(ctx, tab.ID, w)
 	d, err := e.drag(ctx, tab.ID, frame, pt, pageTarget{Ref: local})
@@ -815,16 +831,22 @@ func keptByKey(el *Element, chord string) bool {
 // as it comes, and take the focus back (Tom Select's does): it is left once more.
 func (e *Env) pastHeld(ctx context.Context, tabID, frame int, target *Element, act func() error) (left string, err error) {
 	l, err := e.pastFocused(ctx, tabID, frame, act)
+	return l.over(target), err
+}
+
+// over says, for an action's result, that the field was left, and that its list or picker was
+// over target; "" when it was not left.
+func (l leaving) over(target *Element) string {
 	if !l.left {
-		return "", err
+		return ""
 	}
 	over := *target
 	over.Ref = "" // (said with the result's own)
-	left = fmt.Sprintf(" It first left %s with Tab, as a person does: it kept a list or a picker open over %s.", l.field, over.Words())
+	said := fmt.Sprintf(" It first left %s with Tab, as a person does: it kept a list or a picker open over %s.", l.field, over.Words())
 	if l.changed != "" {
-		left += " Leaving it, the page " + l.changed + "."
+		said += " Leaving it, the page " + l.changed + "."
 	}
-	return left, err
+	return said
 }
 
 // leaving is what pastFocused did: whether it left the focused field, that field's words, and

@@ -174,6 +174,20 @@ func (b *Browser) worker() (*target.Info, bool) {
 	return nil, false
 }
 
+// awake is the extension's service worker, once there is one: Chrome stops it after 30 s idle
+// (a busy machine's previous test may have left it so, or stopped it) and starts it again when
+// something wants it, an open panel's port or the link's alarm.
+func (b *Browser) awake(t testing.TB) *target.Info {
+	t.Helper()
+	var w *target.Info
+	Eventually(t, 30*time.Second, func() bool {
+		var ok bool
+		w, ok = b.worker()
+		return ok
+	}, "e2e: no service worker")
+	return w
+}
+
 // WorkerRunning reports whether the extension's service worker is alive.
 func (b *Browser) WorkerRunning() bool {
 	_, ok := b.worker()
@@ -187,10 +201,7 @@ func (b *Browser) WorkerRunning() bool {
 // carries the mark (there is none, or there is a new instance).
 func (b *Browser) StopWorker(t testing.TB) {
 	t.Helper()
-	w, ok := b.worker()
-	if !ok {
-		t.Fatal("e2e: no service worker to stop")
-	}
+	w := b.awake(t)
 	mark := fmt.Sprintf("stopped-%d", time.Now().UnixNano())
 	b.workerEval(t, w, fmt.Sprintf("globalThis.__skiffTestMark = %q", mark))
 	if _, err := chromedp.CallBrowser(b.ctx, target.CloseTarget, target.CloseTargetParams{TargetID: w.TargetID}); err != nil {
@@ -234,10 +245,7 @@ func (b *Browser) tryWorkerEval(w *target.Info, expr string) (string, error) {
 // WorkerConsole forwards the service worker's console to t.Logf until the test ends.
 func (b *Browser) WorkerConsole(t testing.TB) {
 	t.Helper()
-	w, ok := b.worker()
-	if !ok {
-		t.Fatal("e2e: no service worker")
-	}
+	w := b.awake(t)
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(w.TargetID), chromedp.WithDetachOnCancel())
 	t.Cleanup(cancel)
 	if err := chromedp.Listen(ctx, func(ev any) { logEvent(t, "worker ", ev) }); err != nil {
@@ -652,10 +660,7 @@ func (b *Browser) WorkerJS(t testing.TB, expr string) {
 // returns its value.
 func WorkerValue[T any](t testing.TB, b *Browser, expr string) T {
 	t.Helper()
-	w, ok := b.worker()
-	if !ok {
-		t.Fatal("e2e: no service worker")
-	}
+	w := b.awake(t)
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(w.TargetID), chromedp.WithDetachOnCancel())
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))

@@ -245,8 +245,8 @@ func TestAnErrorPageSeenBeforeTheCoreRanSaysWhy(t *testing.T) {
 // is intact, the partial reply marked as interrupted.
 func TestWorkerKilledMidStream(t *testing.T) {
 	srv := testkit.Replay(t, "mistral/thinking_content_array.sse", 25*time.Millisecond)
-	browser.WorkerConsole(t)
 	tab := browser.Panel(t)
+	browser.WorkerConsole(t)
 	Configure(t, tab, "mistral", srv.URL, "sk-mistral", "magistral-medium-latest")
 	SendMessage(t, tab, "How do I cross the street?")
 	// Let the reply run past a draft flush (500 ms) with visible text.

@@ -184,7 +184,7 @@ func (b *Browser) awake(t testing.TB) *target.Info {
 		var ok bool
 		w, ok = b.worker()
 		return ok
-	}, "e2e: no service worker")
+	}, "no service worker")
 	return w
 }
 

@@ -127,16 +127,14 @@ func lastOfEach(calls []Call) []Call {
 		for next < len(calls) && !acting[calls[next].Tool] {
 			next++
 		}
-		if next == len(calls) || !replaces(c, calls[next]) {
+		if next == len(calls) || !replaces(c, calls[next]) && !opens(c, calls[next]) {
 			out = append(out, c)
 		}
 	}
 	return out
 }
 
-// replaces reports whether call b sets again the field call a set, to a value of its own, or
-// makes a click on that field (one that only opened its list) needless: select_option opens
-// the list it chooses in.
+// replaces reports whether call b sets again the field call a set, to a value of its own.
 func replaces(a, b Call) bool {
 	type set struct {
 		Ref, Selector string
@@ -144,9 +142,6 @@ func replaces(a, b Call) bool {
 		Submit        bool
 	}
 	var x, y set
-	if a.Tool == "click" && b.Tool == "select_option" {
-		return opens(a, b)
-	}
 	if a.Tool != b.Tool || a.Tab != b.Tab || a.Tool != "select_option" && a.Tool != "type" ||
 		json.Unmarshal(a.Args, &x) != nil || json.Unmarshal(b.Args, &y) != nil {
 		return false
@@ -158,8 +153,8 @@ func replaces(a, b Call) bool {
 		// (A selector names no element whose role says whether it keeps several choices.)
 		return a.Tool == "type" && x.Selector != "" && x.Selector == y.Selector && y.Ref == ""
 	}
-	ea, eb := elementOf(a, x.Ref), elementOf(b, y.Ref)
-	if x.Ref != y.Ref || ea == nil || eb == nil || ea.Role != eb.Role || ea.Name != eb.Name || ea.Origin != eb.Origin || ea.Field != eb.Field || a.Sensitive != b.Sensitive {
+	ea, eb := sameElement(a, b, x.Ref, y.Ref)
+	if ea == nil || ea.Field != eb.Field || a.Sensitive != b.Sensitive {
 		return false
 	}
 	// A list the page draws may keep several choices, each one added to those before (tags):
@@ -169,9 +164,13 @@ func replaces(a, b Call) bool {
 }
 
 // opens reports whether click a, on the field select_option b then chose in, did nothing but
-// open that field's list: a plain left click, on the same element, in a field that holds a
-// value (a click on a button or a link may do more than open a list).
+// open that field's list (select_option opens the list it chooses in): a plain left click, on
+// the same element, in a field that holds a value (a click on a button or a link may do more
+// than open a list).
 func opens(a, b Call) bool {
+	if a.Tool != "click" || b.Tool != "select_option" {
+		return false
+	}
 	type at struct {
 		Ref    string
 		X      *float64
@@ -180,14 +179,24 @@ func opens(a, b Call) bool {
 	}
 	var x, y at
 	if a.Tab != b.Tab || json.Unmarshal(a.Args, &x) != nil || json.Unmarshal(b.Args, &y) != nil ||
-		x.Ref == "" || x.Ref != y.Ref || x.X != nil || x.Double || x.Button != "" && x.Button != "left" {
+		x.X != nil || x.Double || x.Button != "" && x.Button != "left" {
 		return false
 	}
-	ea, eb := elementOf(a, x.Ref), elementOf(b, y.Ref)
-	if ea == nil || eb == nil || ea.Role != eb.Role || ea.Name != eb.Name || ea.Origin != eb.Origin {
+	ea, _ := sameElement(a, b, x.Ref, y.Ref)
+	if ea == nil {
 		return false
 	}
 	return ea.Tag == "select" || ea.Role == "combobox" || ea.Role == "textbox" || ea.Role == "searchbox"
+}
+
+// sameElement is the elements refs ra and rb name in a's and b's when they are one: the same
+// ref, role, name and origin; nil when they are not, or either is not known.
+func sameElement(a, b Call, ra, rb string) (ea, eb *tool.Element) {
+	ea, eb = elementOf(a, ra), elementOf(b, rb)
+	if ra == "" || ra != rb || ea == nil || eb == nil || ea.Role != eb.Role || ea.Name != eb.Name || ea.Origin != eb.Origin {
+		return nil, nil
+	}
+	return ea, eb
 }
 
 // elementOf is the element of c's elements that ref names, or nil.

@@ -8,14 +8,17 @@ import { t, say, when, onLanguage, errorWords } from "./i18n.js";
 
 let list = [];
 
+// loadSchedules reads the list again and draws it; it says false (the reason shown) when it
+// could not. What was saved is said after it, once the list on screen holds it.
 export async function loadSchedules() {
   try {
     list = (await call("schedule.list")) || [];
   } catch (err) {
     $("workflows-status").textContent = errorWords(err);
-    return;
+    return false;
   }
   draw();
+  return true;
 }
 
 function repeatWords(r) {
@@ -122,10 +125,9 @@ export function scheduleForm(w) {
     }
     try {
       const saved = await call("schedule.save", sc);
-      $("workflows-status").textContent = t("scSaved", saved.name) + " " + t("scNext", when(saved.nextAt));
       if (w) form.remove();
       else form.reset();
-      await loadSchedules();
+      if (await loadSchedules()) $("workflows-status").textContent = t("scSaved", saved.name) + " " + t("scNext", when(saved.nextAt));
     } catch (err) {
       $("workflows-status").textContent = errorWords(err);
     }

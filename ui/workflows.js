@@ -18,18 +18,23 @@ export async function openWorkflows() {
   $("workflow-name").focus();
 }
 
+// load reads the list again and draws it; it says false (the reason shown) when it could not.
+// A status that says what was saved is shown after it, once the list on screen holds it: a Run
+// clicked then starts from the saved version.
 async function load() {
   try {
     list = (await call("workflow.list")) || [];
   } catch (err) {
     $("workflows-status").textContent = errorWords(err);
-    return;
+    return false;
   }
   draw();
+  return true;
 }
 
 // draw shows the list keyed by workflow: a redraw (the list reloaded while the user reads it)
-// keeps each row, and a run form the user is filling in.
+// keeps each row, and a run form the user is filling in, unless the workflow it was made from
+// has a new version (its values and steps may have changed).
 function draw() {
   const ul = $("workflow-list");
   if (!list.length) {
@@ -37,6 +42,10 @@ function draw() {
     return;
   }
   keyed(ul, list, (w) => w.id, buildRow, (li, w) => {
+    if (li.dataset.version !== String(w.version)) {
+      for (const f of li.querySelectorAll(".wf-form, .sc-form")) f.remove();
+      li.dataset.version = String(w.version);
+    }
     const params = (w.params || []).map((p) => p.label || p.name).join(", ");
     li.querySelector(".wf-name").textContent = w.name;
     li.querySelector(".wf-about").textContent = " · " + t("wfSteps", w.steps.length) + (params ? " · " + params : "");
@@ -180,9 +189,8 @@ function editForm(w) {
     draft.name = name.value;
     try {
       const saved = await call("workflow.update", { workflow: draft });
-      $("workflows-status").textContent = t("wfSavedVersion", saved.name, saved.version);
       form.remove();
-      await load();
+      if (await load()) $("workflows-status").textContent = t("wfSavedVersion", saved.name, saved.version);
     } catch (err) {
       $("workflows-status").textContent = errorWords(err);
     }
@@ -229,8 +237,7 @@ $("workflow-save").addEventListener("submit", async (e) => {
   }
   try {
     const w = await call("workflow.save", { sessionId: state.active.id, name: $("workflow-name").value });
-    status.textContent = w.version > 1 ? t("wfSavedVersion", w.name, w.version) : t("wfSaved", w.name);
-    await load();
+    if (await load()) status.textContent = w.version > 1 ? t("wfSavedVersion", w.name, w.version) : t("wfSaved", w.name);
   } catch (err) {
     status.textContent = errorWords(err);
   }
@@ -243,8 +250,7 @@ $("workflow-import-file").addEventListener("change", async (e) => {
   if (!file) return;
   try {
     const ws = await call("workflow.import", { data: await file.text() });
-    $("workflows-status").textContent = t("wfImported", ws.length);
-    await load();
+    if (await load()) $("workflows-status").textContent = t("wfImported", ws.length);
   } catch (err) {
     $("workflows-status").textContent = errorWords(err);
   }

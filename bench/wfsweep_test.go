@@ -18,8 +18,8 @@ import (
 // BenchmarkWorkflowSweep records a workflow on every real page of testdata (Readability's test
 // pages, 130) and replays it there with other values and no model: the matcher finding what the
 // agent acted on again, on pages no test was written for. On each page a scripted agent loads
-// it, reads it, types into up to two of its text fields, checks a checkbox and chooses in a
-// list; the run is saved as a workflow and replayed at once with new values. It reports each
+// it, reads it, types into up to two of its text fields (clicking the first before, as models
+// often do: a click the workflow drops), checks a checkbox and chooses in a list; the run is saved as a workflow and replayed at once with new values. It reports each
 // page whose replay stopped (and why) or put a value in another field than the agent did (the
 // fields compared by their place among the page's fields). It judges nothing: run it with
 // `make sweep-workflows` (SKIFF_SWEEP=1); SKIFF_SWEEP_PAGES=a,b sweeps those pages only,
@@ -46,6 +46,9 @@ func BenchmarkWorkflowSweep(b *testing.B) {
 			}
 			if strings.Contains(strings.ToLower(m[2]+m[4]), "password") || strings.Contains(m[4], "disabled") || strings.Contains(m[4], "readonly") {
 				continue
+			}
+			if n == 0 {
+				out = append(out, testkit.Call{Name: "click", Args: map[string]any{"ref": m[3]}})
 			}
 			out = append(out, testkit.Call{Name: "type", Args: map[string]any{"ref": m[3], "text": fmt.Sprintf("agent value %d", n)}})
 			n++

@@ -163,12 +163,15 @@ func replaces(a, b Call) bool {
 	return a.Tool == "type" || ea.Tag == "select" && ea.Role == "combobox" || ea.Role == "textbox" || ea.Role == "searchbox" || a.Path && b.Path
 }
 
-// opens reports whether click a, on the field select_option b then chose in, did nothing but
-// open that field's list (select_option opens the list it chooses in): a plain left click, on
-// the same element, in a field that holds a value (a click on a button or a link may do more
-// than open a list).
+// opens reports whether click a, on the field the next acting call b then typed in or chose in,
+// did nothing but open the field's list or give it the focus: select_option opens the list it
+// chooses in, and type gives the field the focus and replaces what it held. Only a plain left
+// click on the same element counts, in a field that holds a value (a click on a button or a link
+// may do more than open a list); before a type, only in a field the keys go to (not one that
+// takes no typing, filled by what it opens), and not before text added where the click put the
+// caret.
 func opens(a, b Call) bool {
-	if a.Tool != "click" || b.Tool != "select_option" {
+	if a.Tool != "click" || b.Tool != "select_option" && b.Tool != "type" {
 		return false
 	}
 	type at struct {
@@ -176,6 +179,7 @@ func opens(a, b Call) bool {
 		X      *float64
 		Button string
 		Double bool
+		Clear  *bool
 	}
 	var x, y at
 	if a.Tab != b.Tab || json.Unmarshal(a.Args, &x) != nil || json.Unmarshal(b.Args, &y) != nil ||
@@ -183,10 +187,10 @@ func opens(a, b Call) bool {
 		return false
 	}
 	ea, _ := sameElement(a, b, x.Ref, y.Ref)
-	if ea == nil {
+	if ea == nil || !(ea.Tag == "select" || ea.Role == "combobox" || ea.Role == "textbox" || ea.Role == "searchbox") {
 		return false
 	}
-	return ea.Tag == "select" || ea.Role == "combobox" || ea.Role == "textbox" || ea.Role == "searchbox"
+	return b.Tool == "select_option" || ea.Tag != "select" && !ea.Readonly && (y.Clear == nil || *y.Clear)
 }
 
 // sameElement is the elements refs ra and rb name in a's and b's when they are one: the same

@@ -1594,8 +1594,10 @@ func TestAValueTriedThenReplacedIsOneStep(t *testing.T) {
 	other := append(field("select", "combobox", "Size"), tool.Element{Ref: "e3", Role: "combobox", Name: "Colour", Tag: "select", Origin: "https://shop.test"})
 	assert.Equal(t, []string{"size=Small", "colour=Red"}, params(at("select_option", `{"ref":"e1","values":["Small"]}`, other), at("select_option", `{"ref":"e3","values":["Red"]}`, other)))
 
-	// A click that only opened the list select_option then chose in is no step: the choice opens
-	// the list itself. A click at a point, a right click, or one on another element stays.
+	// A click that only opened the list select_option then chose in, or gave the focus to the
+	// field type then replaced the text of, is no step: the choice opens the list itself, the
+	// keys go to the field. A click at a point, a right click, one on another element, one in a
+	// field that takes no typing, or before text added where it put the caret stays.
 	tools := func(calls ...Call) []string {
 		w, err := Record("Buy", "", calls)
 		require.NoError(t, err)
@@ -1611,7 +1613,16 @@ func TestAValueTriedThenReplacedIsOneStep(t *testing.T) {
 	assert.Equal(t, []string{"click", "select_option"}, tools(at("click", `{"ref":"e1","x":4,"y":5}`, venue), at("select_option", `{"ref":"e1","values":["Lyon"]}`, venue)))
 	assert.Equal(t, []string{"click", "select_option"}, tools(at("click", `{"ref":"e1","button":"right"}`, venue), at("select_option", `{"ref":"e1","values":["Lyon"]}`, venue)))
 	assert.Equal(t, []string{"click", "select_option"}, tools(at("click", `{"ref":"e2"}`, venue), at("select_option", `{"ref":"e1","values":["Lyon"]}`, venue)))
-	assert.Equal(t, []string{"click", "type", "select_option"}, tools(at("click", `{"ref":"e1"}`, venue), at("type", `{"ref":"e1","text":"Ly"}`, venue), at("select_option", `{"ref":"e1","values":["Lyon"]}`, venue)))
+	assert.Equal(t, []string{"type", "select_option"}, tools(at("click", `{"ref":"e1"}`, venue), at("type", `{"ref":"e1","text":"Ly"}`, venue), at("select_option", `{"ref":"e1","values":["Lyon"]}`, venue)))
+	assert.Equal(t, []string{"type"}, tools(at("click", `{"ref":"e1"}`, name), at("snapshot", `{}`, nil), at("type", `{"ref":"e1","text":"Ada","clear":true}`, name)))
+	assert.Equal(t, []string{"click", "type"}, tools(at("click", `{"ref":"e1"}`, name), at("type", `{"ref":"e1","text":" Lovelace","clear":false}`, name)),
+		"the click put the caret where the text is added")
+	assert.Equal(t, []string{"click", "type"}, tools(at("click", `{"ref":"e1","x":4,"y":5}`, name), at("type", `{"ref":"e1","text":"Ada"}`, name)))
+	picked := []tool.Element{{Ref: "e1", Role: "textbox", Name: "Date", Tag: "input", Readonly: true, Origin: "https://shop.test"}}
+	assert.Equal(t, []string{"click", "type"}, tools(at("click", `{"ref":"e1"}`, picked), at("type", `{"ref":"e1","text":"2026-12-03"}`, picked)),
+		"a field that takes no typing is filled by what the click opened")
+	assert.Equal(t, []string{"click", "type"}, tools(at("click", `{"ref":"e1"}`, size), at("type", `{"ref":"e1","text":"L"}`, size)),
+		"keys typed to a native select are no text that replaces")
 	button := field("button", "button", "Venue")
 	assert.Equal(t, []string{"click", "select_option"}, tools(at("click", `{"ref":"e1"}`, button), at("select_option", `{"ref":"e1","values":["Lyon"]}`, button)),
 		"a click on a button may do more than open a list")

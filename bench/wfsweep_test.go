@@ -19,9 +19,10 @@ import (
 // pages, 130) and replays it there with other values and no model: the matcher finding what the
 // agent acted on again, on pages no test was written for. On each page a scripted agent loads
 // it, reads it, types into up to two of its text fields (clicking the first before, as models
-// often do: a click the workflow drops), checks a checkbox and chooses in a list; the run is saved as a workflow and replayed at once with new values. It reports each
-// page whose replay stopped (and why) or put a value in another field than the agent did (the
-// fields compared by their place among the page's fields). It judges nothing: run it with
+// often do: a click the workflow drops), checks a checkbox and chooses in a list; the run is
+// saved as a workflow and replayed at once with new values. It reports each page whose replay
+// stopped (and why) or put a value in another field than the agent did (the fields compared by
+// their place among the page's fields). It judges nothing: run it with
 // `make sweep-workflows` (SKIFF_SWEEP=1); SKIFF_SWEEP_PAGES=a,b sweeps those pages only,
 // SKIFF_SWEEP_OUT names a file for the report.
 func BenchmarkWorkflowSweep(b *testing.B) {

@@ -1501,9 +1501,8 @@ func TestAReplayKeepsTheStaysLength(t *testing.T) {
 	}
 
 	// The user makes the leave day a date of its own in the edit form: a run then offers the
-	// recorded day.
-	Do(t, panel, chromedp.Click("#workflows-toggle"))
-	WaitJS(t, panel, `!!document.querySelector(".workflow .wf-edit")`)
+	// recorded day, even in the run form left open before the edit (made from version 1).
+	openRunForm(t, panel)
 	Click(t, panel, `document.querySelector(".workflow .wf-edit")`)
 	follows := `document.querySelector('.wf-edit-param[data-param=date_2] .wf-follows')`
 	WaitJS(t, panel, `!!`+follows)

@@ -190,7 +190,10 @@ func opens(a, b Call) bool {
 	if ea == nil || !(ea.Tag == "select" || ea.Role == "combobox" || ea.Role == "textbox" || ea.Role == "searchbox") {
 		return false
 	}
-	return b.Tool == "select_option" || ea.Tag != "select" && !ea.Readonly && (y.Clear == nil || *y.Clear)
+	if b.Tool == "select_option" {
+		return true
+	}
+	return ea.Tag != "select" && !ea.Readonly && (y.Clear == nil || *y.Clear)
 }
 
 // sameElement is the elements refs ra and rb name in a's and b's when they are one: the same

@@ -37,8 +37,8 @@ bench: build ## Benchmarks: size, wake, stream latency, render cost, panel open,
 sweep: build ## Drive every real test page through skiffd as an outside client would, and report each tool's times, errors and asks (about 3 minutes; the report also goes to /tmp/skiff-sweep.txt)
 	SKIFF_SWEEP=1 SKIFF_SWEEP_OUT=/tmp/skiff-sweep.txt go test -run '^$$' -bench BenchmarkSweep -benchtime 1x -count 1 -timeout 60m ./bench/
 
-sweep-workflows: build ## Record a workflow on every real test page (type, check, choose) and replay it there with other values and no model; report each replay that stopped or typed elsewhere (a few minutes; also in /tmp/skiff-wfsweep.txt)
-	SKIFF_SWEEP=1 SKIFF_SWEEP_OUT=/tmp/skiff-wfsweep.txt go test -run '^$$' -bench BenchmarkWorkflowSweep -benchtime 1x -count 1 -timeout 60m ./bench/
+sweep-workflows: build ## Record workflows on every real test page (type, check, choose; follow a link among namesakes) and replay them with other values and no model; report each replay that stopped, typed elsewhere or went elsewhere (about 12 minutes; also in /tmp/skiff-wfsweep.txt and /tmp/skiff-wfsweep-links.txt)
+	SKIFF_SWEEP=1 SKIFF_SWEEP_OUT=/tmp/skiff-wfsweep.txt go test -run '^$$' -bench 'BenchmarkWorkflow(Link)?Sweep$$' -benchtime 1x -count 1 -timeout 60m ./bench/
 
 wasmsize: ## Where core.wasm's bytes go, by package (a build with names)
 	GOOS=js GOARCH=wasm go build -trimpath -o /tmp/skiff-named.wasm ./wasm

@@ -246,3 +246,153 @@ func mustJSON(v any) string {
 	}
 	return string(raw)
 }
+
+// BenchmarkWorkflowLinkSweep records, on every real page of testdata, a workflow that follows
+// one of its links, and replays it: the matcher finding the same link again among the page's
+// hundreds, many of them named alike ("Share", "Read more", a footnote's "1"). A scripted agent
+// loads the page, lists its links, and clicks one that stays on the test's server (a link
+// elsewhere would need the network): one whose name other links with another address share
+// when there is one, else one in the middle. It reports each page whose replay stopped, or
+// ended at another address than the agent's. Run it with `make sweep-workflows`.
+func BenchmarkWorkflowLinkSweep(b *testing.B) {
+	if os.Getenv("SKIFF_SWEEP") == "" {
+		b.Skip("set SKIFF_SWEEP=1 (make sweep-workflows): it takes a few minutes")
+	}
+	base := testkit.Pages(b)
+	names := testkit.AllPageNames(b)
+	if only := os.Getenv("SKIFF_SWEEP_PAGES"); only != "" {
+		names = strings.Split(only, ",")
+	}
+	line := regexp.MustCompile(`(?m)^- \[(e\d+)\] ("(?:[^"\\]|\\.)*") (\S+)$`)
+	// pick is the ref of the link the agent follows, from the links tool's answer ("" for none).
+	pick := func(listed string) string {
+		type link struct{ ref, name, href string }
+		var here []link
+		hrefs := map[string]map[string]bool{} // name → the addresses links so named lead to
+		for _, m := range line.FindAllStringSubmatch(listed, -1) {
+			var name string
+			if json.Unmarshal([]byte(m[2]), &name) != nil || strings.TrimSpace(name) == "" || !strings.HasPrefix(m[3], base+"/") {
+				continue
+			}
+			here = append(here, link{m[1], name, m[3]})
+			if hrefs[name] == nil {
+				hrefs[name] = map[string]bool{}
+			}
+			hrefs[name][m[3]] = true
+		}
+		var alike []link
+		for _, l := range here {
+			if len(hrefs[l.name]) > 1 {
+				alike = append(alike, l)
+			}
+		}
+		switch {
+		case len(alike) > 0:
+			return alike[len(alike)/2].ref
+		case len(here) > 0:
+			return here[len(here)/2].ref
+		}
+		return ""
+	}
+	var mu sync.Mutex
+	var page string
+	model := testkit.NewModel(b, func(c *testkit.Conversation) testkit.Turn {
+		switch s := c.Steps(); s {
+		case 0:
+			mu.Lock()
+			defer mu.Unlock()
+			return testkit.Turn{Calls: []testkit.Call{{Name: "navigate", Args: map[string]any{"url": page}}}}
+		case 1:
+			return testkit.Turn{Calls: []testkit.Call{{Name: "links", Args: map[string]any{}}}}
+		case 2:
+			for _, m := range c.Messages {
+				if m.Role == "tool" && m.Name == "links" {
+					if ref := pick(m.Text); ref != "" {
+						return testkit.Turn{Calls: []testkit.Call{{Name: "click", Args: map[string]any{"ref": ref}}}}
+					}
+				}
+			}
+		}
+		return testkit.Turn{Text: "Done."}
+	})
+	_, tab, stop := benchPanel(b, "openai", model.URL, "sk-bench", "gpt-test")
+	defer stop()
+	e2e.JS[any](b, tab, fmt.Sprintf(`skiffTest.call("permission.set", {tool: "*", origin: %q, decision: "allow_always"})`, base))
+	e2e.JS[any](b, tab, `chrome.tabs.create({url: "about:blank", active: true}).then(() => true)`)
+	// at is the address of the window's active tab.
+	at := func() string {
+		return e2e.JS[string](b, tab, `(async () => (await chrome.tabs.query({active: true, windowId: (await chrome.windows.getCurrent()).id}))[0].url)()`)
+	}
+	var report strings.Builder
+	say := func(format string, args ...any) {
+		line := fmt.Sprintf(format, args...)
+		report.WriteString(line)
+		fmt.Fprint(os.Stderr, "\n"+line)
+	}
+	recorded, replayed, stopped, elsewhere, skipped := 0, 0, 0, 0, 0
+	for i, name := range names {
+		mu.Lock()
+		page = base + "/" + name + "/"
+		mu.Unlock()
+		fmt.Fprintf(os.Stderr, "\rworkflow link sweep %d/%d %-50s", i+1, len(names), name)
+		v := e2e.JS[[]any](b, tab, `(async () => {
+			const win = (await chrome.windows.getCurrent()).id;
+			const r = await skiffTest.call("chat.send", {text: "Follow a link of this page.", agent: true, windowId: win});
+			const ok = await Promise.race([(`+untilStored+`)(r.sessionId, (s) => { const m = s.messages.at(-1); return m.role === "assistant" && (m.status === "error" || m.status !== "streaming" && m.content === "Done."); }), new Promise((res) => setTimeout(() => res(false), 60000))]);
+			return [r.sessionId, ok];
+		})()`)
+		chat := v[0].(string)
+		if v[1] != true {
+			say("  %-40s the agent's run did not end in 60 s\n", name)
+			skipped++
+			continue
+		}
+		clicked := e2e.JS[string](b, tab, fmt.Sprintf(`skiffTest.call("session.open", {sessionId: %q}).then(s => s.messages.filter(m => m.tool && m.tool.name === "click").map(m => (m.status || "ok") + " " + m.content).join(""))`, chat))
+		if !strings.HasPrefix(clicked, "ok ") {
+			if clicked != "" {
+				say("  %-40s the agent's click failed: %.200s\n", name, clicked)
+			}
+			skipped++ // (no link to the test's server: nothing to follow)
+			continue
+		}
+		went := at()
+		save := e2e.JS[string](b, tab, fmt.Sprintf(`(`+saveWorkflow+`)(%q, %q).then((w) => w.id, (e) => "error: " + e.message)`, chat, name))
+		if strings.HasPrefix(save, "error: ") {
+			say("  %-40s not saved: %s\n", name, strings.TrimPrefix(save, "error: "))
+			skipped++
+			continue
+		}
+		recorded++
+		e2e.JS[any](b, tab, `(async () => { const [t] = await chrome.tabs.query({active: true, windowId: (await chrome.windows.getCurrent()).id}); await chrome.tabs.update(t.id, {url: "about:blank"}); return true; })()`)
+		out := e2e.JS[string](b, tab, `(async () => {
+			const win = (await chrome.windows.getCurrent()).id;
+			const r = await skiffTest.call("workflow.run", {id: `+fmt.Sprintf("%q", save)+`, values: {}, windowId: win});
+			const ok = await Promise.race([(`+untilStored+`)(r.sessionId, (s) => s.workflow && (s.workflow.done || !!s.workflow.stop)), new Promise((res) => setTimeout(() => res(false), 60000))]);
+			if (!ok) return "did not end in 60 s";
+			const s = await skiffTest.call("session.open", {sessionId: r.sessionId});
+			return s.workflow.done ? "" : "stopped: " + JSON.stringify(s.workflow.stop);
+		})()`)
+		if out != "" {
+			stopped++
+			say("  %-40s %s\n", name, out)
+			continue
+		}
+		replayed++
+		if now := at(); now != went {
+			elsewhere++
+			say("  %-40s the agent's click went to %s, the replay's to %s\n", name, went, now)
+		}
+	}
+	fmt.Fprintln(os.Stderr)
+	for range b.N {
+	}
+	head := fmt.Sprintf("workflow link sweep of %d real pages: %d recorded, %d replayed to the end, %d stopped, %d ended at another address, %d not recorded (no link to follow, or the agent's click failed)\n", len(names), recorded, replayed, stopped, elsewhere, skipped)
+	fmt.Print(head + report.String())
+	b.ReportMetric(float64(stopped), "stopped")
+	b.ReportMetric(float64(elsewhere), "elsewhere")
+	if f := os.Getenv("SKIFF_SWEEP_OUT"); f != "" {
+		if err := os.WriteFile(strings.TrimSuffix(f, ".txt")+"-links.txt", []byte(head+report.String()), 0o644); err != nil {
+			b.Error(err)
+		}
+	}
+}

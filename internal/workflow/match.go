@@ -81,6 +81,9 @@ type Matcher struct {
 	heads []head         // its headings, in order
 	refs  map[string]int // where the text writes each ref (refAt), found when first needed
 	lines []int          // where each of its lines begins (lineAt)
+	// Links, when set, reads where the page's links named name go (ref → address; the page's
+	// own frame): among namesakes, a link target is the one that goes where it went.
+	Links func(name string) map[string]string
 }
 
 // NewMatcher reads a snapshot of the page at pageOrigin for matching.
@@ -177,6 +180,22 @@ func (m *Matcher) Match(t Target) (string, error) {
 	}
 	if len(found) == 1 {
 		return found[0].n.Ref, nil
+	}
+	if t.Href != "" && frame == "" && m.Links != nil {
+		// Several links: the one that goes where it went (several that go there are one).
+		hrefs := m.Links(t.Name)
+		var there []candidate
+		for _, c := range found {
+			if hrefs[c.n.Ref] == t.Href {
+				there = append(there, c)
+			}
+		}
+		if len(there) == 1 {
+			return there[0].n.Ref, nil
+		}
+		if len(there) > 1 {
+			found = there
+		}
 	}
 	// Several: tell them apart as the recorder did, by the snapshot's text. The k-th time the
 	// label is written is the namesake k; the heading is the last one above its line. Elements

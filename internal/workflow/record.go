@@ -341,6 +341,10 @@ func (r *recorder) tab(c Call) (int, error) {
 // ids are arguments that name what dies with the browser session: tabs and groups.
 var ids = []string{"tabId", "tabIds", "groupId"}
 
+// maxHref is the longest address of a link a target keeps (Target.Href): a longer one (a
+// tracker's) is not, and its namesakes are told apart by their place.
+const maxHref = 500
+
 // step is call c as a step in the run's tab at place tab.
 func (r *recorder) step(c Call, tab int) (Step, error) {
 	var args map[string]any
@@ -378,6 +382,9 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 			t.Frame = e.Origin
 		}
 		t.Nth, t.Near = seen(c.Seen, ref, t)
+		if t.Role == "link" && len(e.Link) <= maxHref {
+			t.Href = e.Link
+		}
 		if !fieldRoles[t.Role] {
 			// (A field is named by its label, which a value typed before may say by chance:
 			// a "Team" list after the plan "Team" was chosen. It is no result of that value.)

@@ -493,6 +493,18 @@ func (r *Runner) try(ctx context.Context, s Step, tabID int) (refs []string, why
 		return nil, r.signIn(snap, sayElsewhere.With(s.Origin, now)), StopMoved, aside{}
 	}
 	m := NewMatcher(snap, now)
+	if r.Links != nil {
+		m.Links = func(name string) map[string]string {
+			lctx, cancel := context.WithTimeout(ctx, tool.PageTimeout)
+			defer cancel()
+			links, _ := r.Links(lctx, tabID, name) // unread: the namesakes are told apart as before
+			out := map[string]string{}
+			for _, l := range links {
+				out[l.Ref] = l.Href
+			}
+			return out
+		}
+	}
 	for _, t := range s.Targets {
 		if t.Param != "" {
 			t.value = r.Values[t.Param]

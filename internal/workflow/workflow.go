@@ -125,6 +125,9 @@ type Target struct {
 	Frame string `json:"frame,omitempty"`
 	Near  string `json:"near,omitempty"`
 	Nth   int    `json:"nth,omitempty"`
+	// Href is where a link went: among links of the same name ("edit", one a section; "Read
+	// more", one an article), the one that goes there is it, wherever the page wrote it.
+	Href string `json:"href,omitempty"`
 	// Param is the parameter whose recorded value its name held (a search result named after
 	// what was typed into the search box): a replay looks first for one that holds the run's
 	// value, the first in the page's order, and else for the one recorded. An option's is its

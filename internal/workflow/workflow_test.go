@@ -963,6 +963,35 @@ func TestAnAddressTakesTheRunsValues(t *testing.T) {
 	assert.Contains(t, err.Error(), "step 3 puts the secret {{city}} in an address")
 }
 
+// A link clicked among namesakes (blogger's seven "Edit", one a widget) from a list of the
+// page's links, with no snapshot read to place it among them, is the one that goes where it
+// went: the replay reads where the page's links named so go. One whose address no link has
+// now is told apart by its place, as before; so is one of a page whose links cannot be read.
+func TestALinkAmongNamesakesIsTheOneThatGoesThere(t *testing.T) {
+	page := snap(t, "blogger")
+	refs := []string{"e41", "e107", "e124", "e129", "e133", "e134", "e136"}
+	var links []tool.Link
+	for i, ref := range refs {
+		links = append(links, tool.Link{Ref: ref, Text: "Edit", Href: fmt.Sprintf("https://www.blogger.com/rearrange?widgetId=HTML%d", i)})
+	}
+	edit := tool.Element{Ref: "e129", Role: "link", Name: "Edit", Tag: "a", Origin: site(page.URL), Link: links[3].Href}
+	w, err := Record("Edit a widget", "", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"e129"}`), Elements: []tool.Element{edit}, URL: page.URL}})
+	require.NoError(t, err)
+	require.NoError(t, w.Check())
+	require.Len(t, w.Steps, 2)
+	assert.Equal(t, links[3].Href, w.Steps[1].Targets[0].Href)
+	clicked := func(b *fakeBrowser) string {
+		require.Nil(t, b.runner(w, nil).Run(context.Background(), 0))
+		return b.calls[1]
+	}
+	assert.Equal(t, `{"ref":"e129"}`, clicked(&fakeBrowser{snap: page, links: links}))
+	moved := slices.Clone(links)
+	moved[0].Href, moved[3].Href = moved[3].Href, moved[0].Href // the page put the widget first
+	assert.Equal(t, `{"ref":"e41"}`, clicked(&fakeBrowser{snap: page, links: moved}))
+	assert.Equal(t, `{"ref":"e41"}`, clicked(&fakeBrowser{snap: page, links: links[:3]}), "no link goes there: the first, its place")
+	assert.Equal(t, `{"ref":"e41"}`, clicked(&fakeBrowser{snap: page}), "the links not read")
+}
+
 // A result's own address made of an id (…/r/8812), which the run read in the page's links
 // under a name that held the value typed before ("Luigi's Trattoria" after "Luigi"), follows
 // the value as one made of its words does: a replay for another value goes to the address, one

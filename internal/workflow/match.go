@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skiff-ai/skiff/internal/i18n"
 	"github.com/skiff-ai/skiff/internal/tool"
@@ -101,6 +102,31 @@ func (m *Matcher) Disabled(ref string) bool {
 	return false
 }
 
+// named says whether an element whose name is said (as norm leaves it) is one named name: the
+// same words, or, where the page cut one of them short (a snapshot keeps 120 letters of a
+// name, the description of the element a call acted on 160), the same words as far as the
+// shorter one goes. A name that merely ends so ("Loading…") is cut short of nothing.
+func named(said, name string) bool {
+	if said == name {
+		return true
+	}
+	a, cutA := strings.CutSuffix(said, "…")
+	b, cutB := strings.CutSuffix(name, "…")
+	long := func(s string) bool { return utf8.RuneCountInString(s) >= minCut }
+	switch {
+	case cutA && cutB:
+		return long(a) && long(b) && (strings.HasPrefix(a, b) || strings.HasPrefix(b, a))
+	case cutA:
+		return long(a) && strings.HasPrefix(b, a)
+	case cutB:
+		return long(b) && strings.HasPrefix(a, b)
+	}
+	return false
+}
+
+// minCut is the fewest letters a name cut short keeps (the page cuts at 120 or more).
+const minCut = 100
+
 // Match finds t in a snapshot and returns its ref (see Matcher.Match).
 func Match(s *tool.Snap, t Target, pageOrigin string) (string, error) {
 	return NewMatcher(s, pageOrigin).Match(t)
@@ -139,11 +165,11 @@ func (m *Matcher) Match(t Target) (string, error) {
 	for _, c := range m.cands {
 		inFrame := c.frame == frame || (frame == "" && c.frame == m.page)
 		switch {
-		case c.n.Role == t.Role && norm(c.n.Said()) == name && inFrame:
+		case c.n.Role == t.Role && named(norm(c.n.Said()), name) && inFrame:
 			found = append(found, c)
 		case c.n.Role == t.Role:
 			sameRole = append(sameRole, c)
-		case norm(c.n.Said()) == name && name != "":
+		case name != "" && named(norm(c.n.Said()), name):
 			sameName = append(sameName, c)
 		}
 	}
@@ -182,7 +208,7 @@ func (m *Matcher) Match(t Target) (string, error) {
 		return found[0].n.Ref, nil
 	}
 	if t.Href != "" && frame == "" && m.Links != nil {
-		// Several links: the one that goes where it went (several that go there are one).
+		// Several: the one that goes where it went (several that go there are one).
 		hrefs := m.Links(t.Name)
 		var there []candidate
 		for _, c := range found {

@@ -382,7 +382,7 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 			t.Frame = e.Origin
 		}
 		t.Nth, t.Near = seen(c.Seen, ref, t)
-		if t.Role == "link" && len(e.Link) <= maxHref {
+		if len(e.Link) <= maxHref { // (a link, or an <a> a page made a button: a carousel's Next)
 			t.Href = e.Link
 		}
 		if !fieldRoles[t.Role] {

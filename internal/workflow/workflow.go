@@ -125,8 +125,9 @@ type Target struct {
 	Frame string `json:"frame,omitempty"`
 	Near  string `json:"near,omitempty"`
 	Nth   int    `json:"nth,omitempty"`
-	// Href is where a link went: among links of the same name ("edit", one a section; "Read
-	// more", one an article), the one that goes there is it, wherever the page wrote it.
+	// Href is where a link (or an <a> a page made a button) went: among namesakes ("edit", one
+	// a section; "Read more", one an article), the one that goes there is it, wherever the
+	// page wrote it.
 	Href string `json:"href,omitempty"`
 	// Param is the parameter whose recorded value its name held (a search result named after
 	// what was typed into the search box): a replay looks first for one that holds the run's

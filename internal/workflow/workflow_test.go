@@ -980,6 +980,10 @@ func TestALinkAmongNamesakesIsTheOneThatGoesThere(t *testing.T) {
 	require.NoError(t, w.Check())
 	require.Len(t, w.Steps, 2)
 	assert.Equal(t, links[3].Href, w.Steps[1].Targets[0].Href)
+	next := tool.Element{Ref: "e44", Role: "button", Name: "Next", Tag: "a", Origin: site(page.URL), Link: page.URL + "#themes"}
+	carousel, err := Record("Next theme", "", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"e44"}`), Elements: []tool.Element{next}, URL: page.URL}})
+	require.NoError(t, err)
+	assert.Equal(t, next.Link, carousel.Steps[1].Targets[0].Href, "an <a> its page made a button (a carousel's Next) goes somewhere too")
 	clicked := func(b *fakeBrowser) string {
 		require.Nil(t, b.runner(w, nil).Run(context.Background(), 0))
 		return b.calls[1]
@@ -990,6 +994,36 @@ func TestALinkAmongNamesakesIsTheOneThatGoesThere(t *testing.T) {
 	assert.Equal(t, `{"ref":"e41"}`, clicked(&fakeBrowser{snap: page, links: moved}))
 	assert.Equal(t, `{"ref":"e41"}`, clicked(&fakeBrowser{snap: page, links: links[:3]}), "no link goes there: the first, its place")
 	assert.Equal(t, `{"ref":"e41"}`, clicked(&fakeBrowser{snap: page}), "the links not read")
+}
+
+// A name the page cut short in one reading and not in the other is the same name: the
+// description of a link the run clicked kept 150 letters of it, the snapshot of the replay
+// keeps 120 (guardian's picture links). A name that only ends with "…" is no other's start.
+func TestANameCutShortIsTheSameName(t *testing.T) {
+	page := snap(t, "guardian-1")
+	full := "12 Parāoa Whales (Sperm Whales) recently stranded on the South Taranaki coast of Kaupokonui, on a scale not seen on their coast in recent memory."
+	whale := tool.Element{Ref: "e33", Role: "link", Name: full, Tag: "a", Origin: site(page.URL)}
+	w, err := Record("See the whales", "", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"e33"}`), Elements: []tool.Element{whale}, URL: page.URL}})
+	require.NoError(t, err)
+	b := &fakeBrowser{snap: page}
+	require.Nil(t, b.runner(w, nil).Run(context.Background(), 0))
+	assert.Equal(t, `{"ref":"e33"}`, b.calls[1])
+
+	long := strings.Repeat("word ", 30)
+	for _, c := range []struct {
+		said, name string
+		same       bool
+	}{
+		{"loading…", "loading more", false},
+		{"loading more", "loading…", false},
+		{long[:119] + "…", long + "and more", true},
+		{long + "and more", long[:119] + "…", true},
+		{long[:119] + "…", long[:100] + "…", true},
+		{long[:119] + "…", "other " + long, false},
+		{long[:50] + "…", long, false},
+	} {
+		assert.Equal(t, c.same, named(c.said, c.name), "%q, %q", c.said, c.name)
+	}
 }
 
 // A result's own address made of an id (…/r/8812), which the run read in the page's links

@@ -82,9 +82,10 @@ type Matcher struct {
 	heads []head         // its headings, in order
 	refs  map[string]int // where the text writes each ref (refAt), found when first needed
 	lines []int          // where each of its lines begins (lineAt)
-	// Links, when set, reads where the page's links named name go (ref → address; the page's
-	// own frame): among namesakes, a link target is the one that goes where it went.
-	Links func(name string) map[string]string
+	// Links, when set, reads where the page's links whose address holds href go (ref →
+	// address; the page's own frame): among namesakes, a link target is the one that goes
+	// where it went.
+	Links func(href string) map[string]string
 }
 
 // NewMatcher reads a snapshot of the page at pageOrigin for matching.
@@ -209,7 +210,8 @@ func (m *Matcher) Match(t Target) (string, error) {
 	}
 	if t.Href != "" && frame == "" && m.Links != nil {
 		// Several: the one that goes where it went (several that go there are one).
-		hrefs := m.Links(t.Name)
+		// (Asked by address, not by name: a page's text may space a long name otherwise.)
+		hrefs := m.Links(t.Href)
 		var there []candidate
 		for _, c := range found {
 			if hrefs[c.n.Ref] == t.Href {

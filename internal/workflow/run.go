@@ -494,10 +494,10 @@ func (r *Runner) try(ctx context.Context, s Step, tabID int) (refs []string, why
 	}
 	m := NewMatcher(snap, now)
 	if r.Links != nil {
-		m.Links = func(name string) map[string]string {
+		m.Links = func(href string) map[string]string {
 			lctx, cancel := context.WithTimeout(ctx, tool.PageTimeout)
 			defer cancel()
-			links, _ := r.Links(lctx, tabID, name) // unread: the namesakes are told apart as before
+			links, _ := r.Links(lctx, tabID, href) // unread: the namesakes are told apart as before
 			out := map[string]string{}
 			for _, l := range links {
 				out[l.Ref] = l.Href

@@ -118,7 +118,8 @@ func (t *Task) noteStep(c workflow.Call, text string) {
 	switch {
 	case c.Tool == "snapshot" || c.Tool == "links":
 		if c.Tool == "snapshot" {
-			t.seen = text
+			t.seen = workflow.Saw(t.seen, text)
+			text = t.seen // (kept whole, as read: a continued one with what it continues)
 		} else {
 			t.links = text
 		}

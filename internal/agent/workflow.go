@@ -29,7 +29,7 @@ func recordedCalls(ms []store.Message) []workflow.Call {
 		}
 		switch m.Tool.Name {
 		case "snapshot":
-			seen = m.Content
+			seen = workflow.Saw(seen, m.Content)
 			continue
 		case "links":
 			links = m.Content

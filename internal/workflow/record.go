@@ -66,6 +66,38 @@ func (c *Call) ReadLinks(text string) {
 	}
 }
 
+// Saw is what the model has seen of the page once it read snapshot text after having read
+// seen: a snapshot continued after a ref (after=; its head says "[Continued after [e300].]")
+// follows the part it continues, up to that ref's line, so that an element's place among its
+// namesakes counts from the page's start, as a replay counts it. Any other snapshot stands
+// alone.
+func Saw(seen, text string) string {
+	const mark = "\n[Continued after ["
+	i := strings.Index(text, mark)
+	if i < 0 || strings.Count(text[:i], "\n") > 3 { // (the head: the page, its address, its scroll)
+		return text
+	}
+	ref, _, _ := strings.Cut(text[i+len(mark):], "]")
+	at := strings.Index(seen, " ["+ref+"]")
+	if ref == "" || at < 0 {
+		return text // (what it continues was not read in this run)
+	}
+	body := text[i+1:] // from the mark's line on
+	if end := strings.IndexByte(seen[at:], '\n'); end >= 0 {
+		seen = seen[:at+end+1]
+	} else {
+		seen += "\n"
+	}
+	if len(seen)+len(body) > maxSaw {
+		return text // (a page read part by part past this counts from the part's start)
+	}
+	return seen + body
+}
+
+// maxSaw bounds what Saw keeps of a page read part by part (a run's memory, an outside
+// client's kept read): about 40 parts of the snapshot's default size.
+const maxSaw = 1 << 20
+
 // Record makes a workflow of a run's calls (the ones that ran and succeeded; the caller leaves
 // out the rest): reads are dropped, each element becomes a Target, each typed value a
 // parameter. A run that did not start with loading its page gets a first step that loads the

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -1689,4 +1690,33 @@ func TestAValueTriedThenReplacedIsOneStep(t *testing.T) {
 	button := field("button", "button", "Venue")
 	assert.Equal(t, []string{"click", "select_option"}, tools(at("click", `{"ref":"e1"}`, button), at("select_option", `{"ref":"e1","values":["Lyon"]}`, button)),
 		"a click on a button may do more than open a list")
+}
+
+// A namesake the model saw in a snapshot continued after a ref (after=) has its place counted
+// from the page's start, as a replay counts it: blogger's fourth "Edit", seen after e100, is
+// the fourth, not the third. A continued snapshot of a part not read before stands alone.
+func TestAPlaceSeenInAContinuedSnapshotCountsFromThePagesStart(t *testing.T) {
+	page := snap(t, "blogger")
+	first := tool.Format(page, tool.SnapOptions{MaxTokens: 1000})
+	require.Contains(t, first, "[e41]")
+	cut := regexp.MustCompile(`after="(e\d+)"`).FindStringSubmatch(first)
+	require.NotNil(t, cut, "the first part says where it was cut")
+	rest := tool.Format(page, tool.SnapOptions{After: cut[1]})
+	require.NotContains(t, rest, "[e41]")
+	require.NotContains(t, first, "[e129]")
+	require.Contains(t, rest, "[e129]")
+	edit := tool.Element{Ref: "e129", Role: "link", Name: "Edit", Tag: "a", Origin: site(page.URL)}
+	place := func(seen string) int {
+		w, err := Record("Edit", "", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"e129"}`), Elements: []tool.Element{edit}, URL: page.URL, Seen: seen}})
+		require.NoError(t, err)
+		return w.Steps[1].Targets[0].Nth
+	}
+	assert.Equal(t, 3, place(tool.Format(page, tool.SnapOptions{MaxTokens: 40000})), "the whole page")
+	assert.Equal(t, 3, place(Saw(first, rest)))
+	assert.Less(t, place(Saw("", rest)), 3, "only the part after the cut was read")
+	assert.Equal(t, first, Saw(rest, first), "a new snapshot stands alone")
+	huge := strings.Repeat("text\n", maxSaw/5) + `button "Edit" [e5]` + "\n"
+	next := "Page: p\nURL: u\n[Continued after [e5].]\n" + `button "Edit" [e6]` + "\n"
+	assert.Equal(t, next, Saw(huge, next), "past its bound, a part stands alone")
+	assert.Equal(t, huge[len(huge)-200:]+next[len("Page: p\nURL: u\n"):], Saw(huge[len(huge)-200:], next))
 }

@@ -61,6 +61,9 @@ type guarded struct {
 	// call that carries one asks as typing into a password field does, and what it returns
 	// or records shows each one masked.
 	Secrets []string
+	// Replay: a workflow's replay makes the call, on a target it found itself (none of its
+	// calls is recorded again: Task.place reads nothing for it).
+	Replay bool
 }
 
 // carries reports whether args hold one of secrets (as JSON writes it).
@@ -208,6 +211,9 @@ func (e *Engine) step(ctx context.Context, task *Task, g guarded, st tool.Step, 
 		return e.failure(err, false)
 	}
 	f := call.Effect
+	if !g.Replay {
+		task.place(ctx, t.Name, call.Args, f)
+	}
 	args := call.Args // as the tool reads them: a list Claude sent as its JSON in a string is a list here
 	f.Secret = carries(args, g.Secrets)
 	risk, perm := t.Risk, t.Permission
@@ -287,6 +293,9 @@ func (e *Engine) step(ctx context.Context, task *Task, g guarded, st tool.Step, 
 			}
 			o.Result = &cp
 		}
+	}
+	if t.Name == "snapshot" && !o.IsError {
+		task.saw(o.Result.Text) // (masked)
 	}
 	o.Ruling = r
 	result := i18n.Verbatim(clipText(o.Text, 160))               // a tool's own words

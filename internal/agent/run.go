@@ -1133,7 +1133,7 @@ func (r *runner) gated(ctx context.Context, i int, run json.RawMessage, askedAt 
 	}
 	// The tabs the call opens (told as it runs them), for a workflow saved from the chat.
 	opened := collectOpened(r.task.Env)
-	o := e.guard(ctx, r.task, guarded{ID: msg.ID, Name: msg.Tool.Name, Args: args, AskedAt: askedAt, From: from, Secrets: r.secrets}, watch{
+	o := e.guard(ctx, r.task, guarded{ID: msg.ID, Name: msg.Tool.Name, Args: args, AskedAt: askedAt, From: from, Secrets: r.secrets, Replay: r.replaying}, watch{
 		resolved: func(f *tool.Effect, c permission.Call, k, n int) {
 			msg.Tool.What, msg.Tool.WhatText, msg.Tool.URL, msg.Tool.Origin = c.What, c.WhatText, f.URL, c.Origin
 			msg.Tool.Sensitive, msg.Tool.Risk, msg.Tool.Irreversible = c.Sensitive, c.Risk, f.Irreversible()

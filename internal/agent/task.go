@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
@@ -118,8 +119,7 @@ func (t *Task) noteStep(c workflow.Call, text string) {
 	switch {
 	case c.Tool == "snapshot" || c.Tool == "links":
 		if c.Tool == "snapshot" {
-			t.seen = workflow.Saw(t.seen, text)
-			text = t.seen // (kept whole, as read: a continued one with what it continues)
+			text = t.seen // (kept whole, as read: a continued one with what it continues; saw)
 		} else {
 			t.links = text
 		}
@@ -143,6 +143,50 @@ func (t *Task) noteStep(c workflow.Call, text string) {
 	t.mu.Unlock()
 	if t.Keeper != nil {
 		t.Keeper.Keep(c, keptSteps)
+	}
+}
+
+// saw notes a snapshot the task's caller read: later calls' refs come from it.
+func (t *Task) saw(text string) {
+	t.mu.Lock()
+	t.seen = workflow.Saw(t.seen, text)
+	t.mu.Unlock()
+}
+
+// placeTimeout bounds the reading of where the elements a call names stand (place).
+const placeTimeout = 3 * time.Second
+
+// place notes, for a call a workflow keeps, where each element it names stands among its
+// namesakes (tool.Element.Place), when the caller read it in no snapshot: a ref from find, or
+// from past a snapshot's cut. A workflow saved from the run finds it there again, where one
+// that knew only its name would take the first of its name ("Edit" of the first section for
+// the fourth's). One reading of the page, before the call acts; none when every ref was seen.
+func (t *Task) place(ctx context.Context, name string, args json.RawMessage, f *tool.Effect) {
+	if !workflow.Keeps(name) {
+		return
+	}
+	t.mu.Lock()
+	seen := t.seen
+	t.mu.Unlock()
+	var unseen []*tool.Element
+	for _, e := range f.Named() {
+		// (An element the call named by its ref: one at a point, or the focused one a key
+		// goes to, is no target of a step.)
+		if e != nil && e.Ref != "" && bytes.Contains(args, []byte(`"`+e.Ref+`"`)) && !strings.Contains(seen, " ["+e.Ref+"]") {
+			unseen = append(unseen, e)
+		}
+	}
+	if len(unseen) == 0 || f.TabID == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, placeTimeout)
+	defer cancel()
+	s, err := t.Env.Snapshot(ctx, f.TabID, "", false)
+	if err != nil {
+		return // (its first namesake, then, as before)
+	}
+	for _, e := range unseen {
+		e.Place = workflow.Placed(s, *e)
 	}
 }
 

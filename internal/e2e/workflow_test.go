@@ -1744,6 +1744,38 @@ func TestAnOptionTheAgentClickedIsTheReplaysChoice(t *testing.T) {
 	}
 }
 
+// The agent finds the button it clicks with find_text, not in a snapshot: the third of four
+// "Archive" under one heading, told apart only by its place. The saved step keeps that place,
+// read from the page as the click began, and the replay archives the same order, not the
+// first.
+func TestAButtonFoundWithFindTextKeepsItsPlace(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("find_text", obj{"text": "Archive"})),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refMatching(t, c, regexp.MustCompile(`\(act on it with ref (e\d+)\): "Order 1043`), "order 1043's button")})}
+		},
+	}}
+	panel, tab, m := p.runOn(t, site, "orders.html", "archive order 1043")
+	archived := func() string {
+		return inTab[string](t, panel, tab, `document.getElementById("log").textContent`)
+	}
+	Eventually(t, 20*time.Second, func() bool { return archived() != "" }, "the agent's run archived nothing")
+	if got := archived(); got != "archived Order 1043;" {
+		t.Fatalf("the agent archived %q", got)
+	}
+	if steps := saveWorkflow(t, panel, "Archive an order"); len(steps) != 2 {
+		t.Fatalf("the workflow's steps: %q", steps)
+	}
+	m.Close()
+	if last := replayFromView(t, panel, map[string]string{}, false); !strings.Contains(last, "ran all 2 steps") {
+		t.Fatalf("the replay: %q; cards: %s", last, cardsString(toolCards(t, panel)))
+	}
+	if got := archived(); got != "archived Order 1043;" {
+		t.Errorf("the replay archived %q", got)
+	}
+}
+
 // The same on selects widget libraries hide and draw again, unmodified (vendor-selects.html):
 // Choices.js wraps the select in a box that opens its list of options (named by the select's
 // label, which names the hidden select), Tom Select a field whose list opens under it, where

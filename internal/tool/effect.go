@@ -44,6 +44,19 @@ type Element struct {
 	// Lang is the language the page says its words are in there (its lang attribute's first
 	// part: "sv" of "sv-SE"), if it says one.
 	Lang string `json:"lang,omitempty"`
+	// Place is where it stood among the elements its page showed with its role and name, read
+	// as the call began when its caller had read it in no snapshot (it came from find, or from
+	// past a snapshot's cut): a workflow finds it there again (workflow.Placed).
+	Place *Place `json:"place,omitempty"`
+}
+
+// Place is where an element stood on its page: which of those with its role and name it was
+// (0: the first, in the page's order), the heading above it, and, for one without a name, what
+// the snapshot said its page's code calls it.
+type Place struct {
+	Nth  int    `json:"nth,omitempty"`
+	Near string `json:"near,omitempty"`
+	Hint string `json:"hint,omitempty"`
 }
 
 // valueRoles set a value rather than perform an action: what their label says ("Send me

@@ -403,17 +403,19 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 			}
 			return "", false
 		}
-		t := Target{Role: e.Role, Name: strings.Join(strings.Fields(e.Name), " "), Tag: e.Tag, Field: e.Field, Lang: pageTongue(e.Lang)}
-		if t.Role == "" {
-			t.Role = "generic"
-		}
-		if t.Name == "" {
-			t.Hint = hintOf(c.Seen, ref)
+		t := targetOf(e)
+		if p := e.Place; p != nil && !strings.Contains(c.Seen, " ["+ref+"]") {
+			// (Its caller did not read it in a snapshot: where it stood was read as it acted.)
+			t.Hint, t.Nth, t.Near = p.Hint, p.Nth, p.Near
+		} else {
+			if t.Name == "" {
+				t.Hint = hintOf(c.Seen, ref)
+			}
+			t.Nth, t.Near = seen(c.Seen, ref, t)
 		}
 		if e.Origin != "" && e.Origin != s.Origin {
 			t.Frame = e.Origin
 		}
-		t.Nth, t.Near = seen(c.Seen, ref, t)
 		if len(e.Link) <= maxHref { // (a link, or an <a> a page made a button: a carousel's Next)
 			t.Href = e.Link
 		}
@@ -1123,6 +1125,32 @@ func namedAs(line string, roles ...string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// targetOf is the target e is, before its place among its namesakes is known.
+func targetOf(e tool.Element) Target {
+	t := Target{Role: e.Role, Name: strings.Join(strings.Fields(e.Name), " "), Tag: e.Tag, Field: e.Field, Lang: pageTongue(e.Lang)}
+	if t.Role == "" {
+		t.Role = "generic"
+	}
+	return t
+}
+
+// Placed is where e stands on the page s read (tool.Element.Place), as a replay's Matcher reads
+// it: nil when s does not show it.
+func Placed(s *tool.Snap, e tool.Element) *tool.Place {
+	m := NewMatcher(s, "")
+	m.read()
+	if !strings.Contains(m.text, " ["+e.Ref+"]") {
+		return nil
+	}
+	t := targetOf(e)
+	if t.Name == "" {
+		t.Hint = hintOf(m.text, e.Ref)
+	}
+	p := &tool.Place{Hint: t.Hint}
+	p.Nth, p.Near = seen(m.text, e.Ref, t)
+	return p
 }
 
 // seen finds in a snapshot's text where ref was: which of the elements written as t is (0: the

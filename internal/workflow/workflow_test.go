@@ -1720,3 +1720,37 @@ func TestAPlaceSeenInAContinuedSnapshotCountsFromThePagesStart(t *testing.T) {
 	assert.Equal(t, next, Saw(huge, next), "past its bound, a part stands alone")
 	assert.Equal(t, huge[len(huge)-200:]+next[len("Page: p\nURL: u\n"):], Saw(huge[len(huge)-200:], next))
 }
+
+// A button its caller found with find, or past the cut of the snapshot it read, is placed
+// among its namesakes by where the page showed it as the call acted (tool.Element.Place):
+// keep-images' third "Share this story" replays as the third, not the first.
+func TestANamesakeFoundWithoutASnapshotKeepsItsPlace(t *testing.T) {
+	page := snap(t, "keep-images")
+	var shares []string
+	for _, c := range flatten(page) {
+		if c.n.Role == "button" && strings.HasPrefix(c.n.Name, "Share this story") {
+			shares = append(shares, c.n.Ref)
+		}
+	}
+	require.Len(t, shares, 4)
+	share := tool.Element{Ref: shares[2], Role: "button", Name: "Share this story on Twitter, Facebook, or email", Tag: "button", Origin: site(page.URL)}
+	placed := share
+	placed.Place = Placed(page, share)
+	require.NotNil(t, placed.Place)
+	assert.Equal(t, 2, placed.Place.Nth)
+	assert.Nil(t, Placed(page, tool.Element{Ref: "e99999", Role: "button", Name: "Share"}), "not on the page")
+	clicked := func(e tool.Element, seen string) string {
+		w, err := Record("Share", "", []Call{{Tool: "click", Args: json.RawMessage(`{"ref":"` + e.Ref + `"}`), Elements: []tool.Element{e}, URL: page.URL, Seen: seen}})
+		require.NoError(t, err)
+		b := &fakeBrowser{snap: page}
+		require.Nil(t, b.runner(w, nil).Run(context.Background(), 0))
+		return b.calls[1]
+	}
+	want := `{"ref":"` + shares[2] + `"}`
+	assert.Equal(t, want, clicked(placed, ""), "found with find: no snapshot read")
+	assert.Equal(t, want, clicked(share, tool.Format(page, tool.SnapOptions{MaxTokens: 1 << 20})), "seen in a snapshot")
+	assert.Equal(t, `{"ref":"`+shares[0]+`"}`, clicked(share, ""), "neither: the first")
+	stale := placed
+	stale.Place = &tool.Place{Nth: 3}
+	assert.Equal(t, want, clicked(stale, tool.Format(page, tool.SnapOptions{MaxTokens: 1 << 20})), "what the caller read comes first")
+}

@@ -3,6 +3,7 @@
 package bench
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -106,13 +107,7 @@ func BenchmarkWorkflowSweep(b *testing.B) {
 		_ = json.Unmarshal([]byte(raw), &at)
 		return at
 	}
-	var report strings.Builder
-	// say adds a line to the report, and shows it at once (a sweep cut short keeps what it found).
-	say := func(format string, args ...any) {
-		line := fmt.Sprintf(format, args...)
-		report.WriteString(line)
-		fmt.Fprint(os.Stderr, "\n"+line)
-	}
+	report, say := sayer()
 	recorded, replayed, stopped, misplaced, skipped := 0, 0, 0, 0, 0
 	tools := map[string]int{} // the steps of the replays that ended, by tool
 	for i, name := range names {
@@ -120,14 +115,8 @@ func BenchmarkWorkflowSweep(b *testing.B) {
 		page = base + "/" + name + "/"
 		mu.Unlock()
 		fmt.Fprintf(os.Stderr, "\rworkflow sweep %d/%d %-50s", i+1, len(names), name)
-		v := e2e.JS[[]any](b, tab, `(async () => {
-			const win = (await chrome.windows.getCurrent()).id;
-			const r = await skiffTest.call("chat.send", {text: "Fill in what this page asks.", agent: true, windowId: win});
-			const ok = await Promise.race([(`+untilStored+`)(r.sessionId, (s) => { const m = s.messages.at(-1); return m.role === "assistant" && (m.status === "error" || m.status !== "streaming" && m.content === "Done."); }), new Promise((res) => setTimeout(() => res(false), 60000))]);
-			return [r.sessionId, ok];
-		})()`)
-		chat := v[0].(string)
-		if v[1] != true {
+		chat, ended := sweepAgent(b, tab, "Fill in what this page asks.")
+		if !ended {
 			say("  %-40s the agent's run did not end in 60 s\n", name)
 			skipped++
 			continue
@@ -168,14 +157,7 @@ func BenchmarkWorkflowSweep(b *testing.B) {
 		for _, t := range values {
 			want = append(want, "replay "+t)
 		}
-		out := e2e.JS[string](b, tab, `(async () => {
-			const win = (await chrome.windows.getCurrent()).id;
-			const r = await skiffTest.call("workflow.run", {id: `+fmt.Sprintf("%q", w.ID)+`, values: `+mustJSON(vals)+`, windowId: win});
-			const ok = await Promise.race([(`+untilStored+`)(r.sessionId, (s) => s.workflow && (s.workflow.done || !!s.workflow.stop)), new Promise((res) => setTimeout(() => res(false), 60000))]);
-			if (!ok) return "did not end in 60 s";
-			const s = await skiffTest.call("session.open", {sessionId: r.sessionId});
-			return s.workflow.done ? "" : "stopped: " + JSON.stringify(s.workflow.stop);
-		})()`)
+		out := sweepReplay(b, tab, w.ID, vals)
 		steps := []string{}
 		for _, s := range w.Steps {
 			steps = append(steps, s.Tool)
@@ -323,31 +305,23 @@ func BenchmarkWorkflowLinkSweep(b *testing.B) {
 	at := func() string {
 		return e2e.JS[string](b, tab, `(async () => (await chrome.tabs.query({active: true, windowId: (await chrome.windows.getCurrent()).id}))[0].url)()`)
 	}
-	var report strings.Builder
-	say := func(format string, args ...any) {
-		line := fmt.Sprintf(format, args...)
-		report.WriteString(line)
-		fmt.Fprint(os.Stderr, "\n"+line)
-	}
+	report, say := sayer()
 	recorded, replayed, stopped, elsewhere, skipped := 0, 0, 0, 0, 0
 	for i, name := range names {
 		mu.Lock()
 		page = base + "/" + name + "/"
 		mu.Unlock()
 		fmt.Fprintf(os.Stderr, "\rworkflow link sweep %d/%d %-50s", i+1, len(names), name)
-		v := e2e.JS[[]any](b, tab, `(async () => {
-			const win = (await chrome.windows.getCurrent()).id;
-			const r = await skiffTest.call("chat.send", {text: "Follow a link of this page.", agent: true, windowId: win});
-			const ok = await Promise.race([(`+untilStored+`)(r.sessionId, (s) => { const m = s.messages.at(-1); return m.role === "assistant" && (m.status === "error" || m.status !== "streaming" && m.content === "Done."); }), new Promise((res) => setTimeout(() => res(false), 60000))]);
-			return [r.sessionId, ok];
-		})()`)
-		chat := v[0].(string)
-		if v[1] != true {
+		chat, ended := sweepAgent(b, tab, "Follow a link of this page.")
+		if !ended {
 			say("  %-40s the agent's run did not end in 60 s\n", name)
 			skipped++
 			continue
 		}
 		clicked := e2e.JS[string](b, tab, fmt.Sprintf(`skiffTest.call("session.open", {sessionId: %q}).then(s => s.messages.filter(m => m.tool && m.tool.name === "click").map(m => (m.status || "ok") + " " + m.content).join(""))`, chat))
+		if os.Getenv("SKIFF_SWEEP_DEBUG") != "" {
+			fmt.Println(e2e.JS[string](b, tab, fmt.Sprintf(`skiffTest.call("session.open", {sessionId: %q}).then(s => s.messages.map(m => m.role + ": " + (m.tool ? m.tool.name + " " + JSON.stringify(m.tool.args) + " " : "") + (m.status || "") + " " + String(m.content).slice(0, 300)).join("\n"))`, chat)))
+		}
 		if !strings.HasPrefix(clicked, "ok ") {
 			if clicked != "" {
 				say("  %-40s the agent's click failed: %.200s\n", name, clicked)
@@ -364,14 +338,7 @@ func BenchmarkWorkflowLinkSweep(b *testing.B) {
 		}
 		recorded++
 		e2e.JS[any](b, tab, `(async () => { const [t] = await chrome.tabs.query({active: true, windowId: (await chrome.windows.getCurrent()).id}); await chrome.tabs.update(t.id, {url: "about:blank"}); return true; })()`)
-		out := e2e.JS[string](b, tab, `(async () => {
-			const win = (await chrome.windows.getCurrent()).id;
-			const r = await skiffTest.call("workflow.run", {id: `+fmt.Sprintf("%q", save)+`, values: {}, windowId: win});
-			const ok = await Promise.race([(`+untilStored+`)(r.sessionId, (s) => s.workflow && (s.workflow.done || !!s.workflow.stop)), new Promise((res) => setTimeout(() => res(false), 60000))]);
-			if (!ok) return "did not end in 60 s";
-			const s = await skiffTest.call("session.open", {sessionId: r.sessionId});
-			return s.workflow.done ? "" : "stopped: " + JSON.stringify(s.workflow.stop);
-		})()`)
+		out := sweepReplay(b, tab, save, map[string]string{})
 		if out != "" {
 			stopped++
 			say("  %-40s %s\n", name, out)
@@ -395,4 +362,40 @@ func BenchmarkWorkflowLinkSweep(b *testing.B) {
 			b.Error(err)
 		}
 	}
+}
+
+// sayer is a sweep's report, and say, which adds a line to it and shows it at once (a sweep
+// cut short keeps what it found).
+func sayer() (*strings.Builder, func(format string, args ...any)) {
+	var report strings.Builder
+	return &report, func(format string, args ...any) {
+		line := fmt.Sprintf(format, args...)
+		report.WriteString(line)
+		fmt.Fprint(os.Stderr, "\n"+line)
+	}
+}
+
+// sweepAgent runs the sweep's scripted agent on task in the window's active tab: its chat, and
+// whether its run ended (with "Done.", or an error) within a minute.
+func sweepAgent(b *testing.B, tab context.Context, task string) (chat string, ended bool) {
+	v := e2e.JS[[]any](b, tab, `(async () => {
+		const win = (await chrome.windows.getCurrent()).id;
+		const r = await skiffTest.call("chat.send", {text: `+mustJSON(task)+`, agent: true, windowId: win});
+		const ok = await Promise.race([(`+untilStored+`)(r.sessionId, (s) => { const m = s.messages.at(-1); return m.role === "assistant" && (m.status === "error" || m.status !== "streaming" && m.content === "Done."); }), new Promise((res) => setTimeout(() => res(false), 60000))]);
+		return [r.sessionId, ok];
+	})()`)
+	return v[0].(string), v[1] == true
+}
+
+// sweepReplay replays workflow id with values in the window: "" once it ran to its end, else
+// how it stopped, or that it did not end within a minute.
+func sweepReplay(b *testing.B, tab context.Context, id string, values map[string]string) string {
+	return e2e.JS[string](b, tab, `(async () => {
+		const win = (await chrome.windows.getCurrent()).id;
+		const r = await skiffTest.call("workflow.run", {id: `+mustJSON(id)+`, values: `+mustJSON(values)+`, windowId: win});
+		const ok = await Promise.race([(`+untilStored+`)(r.sessionId, (s) => s.workflow && (s.workflow.done || !!s.workflow.stop)), new Promise((res) => setTimeout(() => res(false), 60000))]);
+		if (!ok) return "did not end in 60 s";
+		const s = await skiffTest.call("session.open", {sessionId: r.sessionId});
+		return s.workflow.done ? "" : "stopped: " + JSON.stringify(s.workflow.stop);
+	})()`)
 }

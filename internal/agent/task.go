@@ -157,10 +157,11 @@ func (t *Task) saw(text string) {
 const placeTimeout = 3 * time.Second
 
 // place notes, for a call a workflow keeps, where each element it names stands among its
-// namesakes (tool.Element.Place), when the caller read it in no snapshot: a ref from find, or
-// from past a snapshot's cut. A workflow saved from the run finds it there again, where one
-// that knew only its name would take the first of its name ("Edit" of the first section for
-// the fourth's). One reading of the page, before the call acts; none when every ref was seen.
+// namesakes (tool.Element.Place), when the caller's last snapshot did not show it: a ref from
+// find, from past a snapshot's cut, or from a page it read no snapshot of (each page counts its
+// refs from e1: another's snapshot names others by them). A workflow saved from the run finds
+// it there again, where one that knew only its name would take the first of its name ("Edit"
+// of the first section for the fourth's). One reading of the page, before the call acts; none when every ref was seen.
 func (t *Task) place(ctx context.Context, name string, args json.RawMessage, f *tool.Effect) {
 	if !workflow.Keeps(name) {
 		return
@@ -172,7 +173,7 @@ func (t *Task) place(ctx context.Context, name string, args json.RawMessage, f *
 	for _, e := range f.Named() {
 		// (An element the call named by its ref: one at a point, or the focused one a key
 		// goes to, is no target of a step.)
-		if e != nil && e.Ref != "" && bytes.Contains(args, []byte(`"`+e.Ref+`"`)) && !strings.Contains(seen, " ["+e.Ref+"]") {
+		if e != nil && e.Ref != "" && bytes.Contains(args, []byte(`"`+e.Ref+`"`)) && !workflow.Shows(seen, *e) {
 			unseen = append(unseen, e)
 		}
 	}

@@ -395,6 +395,7 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 	}
 	var bad string
 	var seenAs []string // the targets' refs, as the snapshot the model saw wrote them
+	var sawAs []string  // and that snapshot, where it showed them ("" where not)
 	refs(args, func(ref string) (string, bool) {
 		e, ok := byRef[ref]
 		if !ok {
@@ -404,14 +405,18 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 			return "", false
 		}
 		t := targetOf(e)
-		if p := e.Place; p != nil && !strings.Contains(c.Seen, " ["+ref+"]") {
-			// (Its caller did not read it in a snapshot: where it stood was read as it acted.)
+		saw := c.Seen // (what it says of e, where it shows e)
+		if !Shows(saw, e) {
+			saw = ""
+		}
+		if p := e.Place; p != nil {
+			// (Its caller's snapshot did not show it: where it stood was read as it acted.)
 			t.Hint, t.Nth, t.Near = p.Hint, p.Nth, p.Near
 		} else {
 			if t.Name == "" {
-				t.Hint = hintOf(c.Seen, ref)
+				t.Hint = hintOf(saw, ref)
 			}
-			t.Nth, t.Near = seen(c.Seen, ref, t)
+			t.Nth, t.Near = seen(saw, ref, t)
 		}
 		if e.Origin != "" && e.Origin != s.Origin {
 			t.Frame = e.Origin
@@ -430,7 +435,7 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 			t.Param = strings.Trim(r.param(Target{Name: "date", Lang: t.Lang}, d, false), "{}")
 		} else if n, ok := dayNumber(t.Name); t.Param == "" && ok && c.Tool == "click" {
 			// One named by its number under the month its calendar shows: the same.
-			if d, month := dateOfDay(c.Seen, ref, snapLabel(Target{Role: t.Role}), n, t.Lang); d != "" {
+			if d, month := dateOfDay(saw, ref, snapLabel(Target{Role: t.Role}), n, t.Lang); d != "" {
 				t.Month = month
 				t.Param = strings.Trim(r.param(Target{Name: "date", Lang: t.Lang}, d, false), "{}")
 			}
@@ -439,13 +444,14 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 			// A choice in a list the page draws (a listbox's option, clicked as models do
 			// rather than chosen with select_option), or among a group's radios: the value
 			// chosen is a parameter named after the list or the group, as a select's is.
-			if list := r.listOf(c.Seen, ref, t.Role); list != "" {
+			if list := r.listOf(saw, ref, t.Role); list != "" {
 				t.Param = strings.Trim(r.param(Target{Name: list, Lang: t.Lang}, t.Name, false), "{}")
-				r.offer(t.Param, siblingsOf(c.Seen, ref, t.Role))
+				r.offer(t.Param, siblingsOf(saw, ref, t.Role))
 			}
 		}
 		s.Targets = append(s.Targets, t)
 		seenAs = append(seenAs, ref)
+		sawAs = append(sawAs, saw)
 		s.Optional = c.Tool == "click" && len(s.Targets) == 1 && e.Over && (dismisses(t) || e.Consent && (t.Role == "button" || t.Role == "link"))
 		return "@" + strconv.Itoa(len(s.Targets)), true
 	})
@@ -480,7 +486,7 @@ func (r *recorder) step(c Call, tab int) (Step, error) {
 				if sv, ok := v.(string); ok {
 					vs[i] = r.param(target(0), sv, false)
 					if len(seenAs) > 0 {
-						r.offer(strings.Trim(vs[i].(string), "{}"), optionsOf(c.Seen, seenAs[0]))
+						r.offer(strings.Trim(vs[i].(string), "{}"), optionsOf(sawAs[0], seenAs[0]))
 					}
 				}
 			}
@@ -1134,6 +1140,41 @@ func targetOf(e tool.Element) Target {
 		t.Role = "generic"
 	}
 	return t
+}
+
+// Shows says whether the snapshot text seen shows e at its ref: what it writes before the ref
+// is e's role and name (the name as far as the snapshot keeps it). Each page counts its refs
+// from e1, so the snapshot of another page (one read before a navigation, a reload) names
+// other elements by them; what a snapshot shows of e is read only where it shows e.
+func Shows(seen string, e tool.Element) bool {
+	at := strings.Index(seen, " ["+e.Ref+"]")
+	if at < 0 || e.Ref == "" {
+		return false
+	}
+	before := seen[strings.LastIndexByte(seen[:at], '\n')+1 : at]
+	t := targetOf(e)
+	if strings.HasSuffix(before, snapLabel(t)) {
+		return true
+	}
+	role := snapLabel(Target{Role: t.Role})
+	if t.Name == "" {
+		return false
+	}
+	if k := strings.LastIndex(before, role+` "`); k >= 0 {
+		name, ok := namedAs(before[k:], role)
+		return ok && named(norm(name), norm(t.Name))
+	}
+	if !strings.HasSuffix(before, role) {
+		return false
+	}
+	// Named by its text, written after it ("cell [e5]: 29 | cell [e6]: 30"), as far as the
+	// snapshot writes it.
+	rest := seen[at+len(" ["+e.Ref+"]"):]
+	rest, _, _ = strings.Cut(rest, "\n")
+	rest, _, _ = strings.Cut(rest, " | ")
+	_, text, ok := strings.Cut(rest, ": ")
+	text, name := strings.TrimSuffix(norm(text), "…"), norm(t.Name)
+	return ok && text != "" && (strings.HasPrefix(name, text) || strings.HasPrefix(text, name))
 }
 
 // Placed is where e stands on the page s read (tool.Element.Place), as a replay's Matcher reads

@@ -54,6 +54,11 @@ func TestMatchFindsEveryElementOfRealPages(t *testing.T) {
 			dups++
 		}
 		total++
+		role := c.n.Role
+		if role == "" {
+			role = "generic"
+		}
+		assert.True(t, Shows(text, tool.Element{Ref: c.n.Ref, Role: role, Name: c.n.Said()}), "%s: the snapshot shows %s", name, tg.Words())
 		got, err := m.Match(tg)
 		if !assert.NoError(t, err, "%s: %s", name, tg.Words()) {
 			return
@@ -1750,7 +1755,31 @@ func TestANamesakeFoundWithoutASnapshotKeepsItsPlace(t *testing.T) {
 	assert.Equal(t, want, clicked(placed, ""), "found with find: no snapshot read")
 	assert.Equal(t, want, clicked(share, tool.Format(page, tool.SnapOptions{MaxTokens: 1 << 20})), "seen in a snapshot")
 	assert.Equal(t, `{"ref":"`+shares[0]+`"}`, clicked(share, ""), "neither: the first")
-	stale := placed
-	stale.Place = &tool.Place{Nth: 3}
-	assert.Equal(t, want, clicked(stale, tool.Format(page, tool.SnapOptions{MaxTokens: 1 << 20})), "what the caller read comes first")
+	other := snap(t, "medium-2") // (its refs are others, named alike)
+	assert.Equal(t, want, clicked(placed, tool.Format(other, tool.SnapOptions{MaxTokens: 1 << 20})), "a snapshot of another page read last")
+}
+
+// A snapshot shows an element where it writes its role and name at its ref: as a label, cut
+// short, or as the text of a cell. The snapshot of another page, whose refs count from e1 too,
+// names another element by it, and shows none of this one.
+func TestASnapshotShowsAnElementWhereItWritesIt(t *testing.T) {
+	long := strings.Repeat("word ", 30)
+	text := "Page: Orders\nURL: https://shop.test/orders\n" + `button "Archive" [e3]` + "\n" + `link "` + long[:119] + `…" [e4]` + "\n" +
+		`  row: cell [e5]: 29 | cell [e6]: 30` + "\n" + `button [e7] hint="trash"` + "\n"
+	for _, c := range []struct {
+		e     tool.Element
+		shown bool
+	}{
+		{tool.Element{Ref: "e3", Role: "button", Name: "Archive"}, true},
+		{tool.Element{Ref: "e3", Role: "button", Name: "Delete"}, false},
+		{tool.Element{Ref: "e3", Role: "link", Name: "Archive"}, false},
+		{tool.Element{Ref: "e4", Role: "link", Name: long + "and more"}, true},
+		{tool.Element{Ref: "e4", Role: "link", Name: "word word"}, false},
+		{tool.Element{Ref: "e6", Role: "cell", Name: "30"}, true},
+		{tool.Element{Ref: "e6", Role: "cell", Name: "29"}, false},
+		{tool.Element{Ref: "e7", Role: "button"}, true},
+		{tool.Element{Ref: "e8", Role: "button", Name: "Archive"}, false},
+	} {
+		assert.Equal(t, c.shown, Shows(text, c.e), "%+v", c.e)
+	}
 }

@@ -161,7 +161,8 @@ const placeTimeout = 3 * time.Second
 // find, from past a snapshot's cut, or from a page it read no snapshot of (each page counts its
 // refs from e1: another's snapshot names others by them). A workflow saved from the run finds
 // it there again, where one that knew only its name would take the first of its name ("Edit"
-// of the first section for the fourth's). One reading of the page, before the call acts; none when every ref was seen.
+// of the first section for the fourth's). One reading of the page, before the call acts; none
+// when the snapshot showed every element the call names.
 func (t *Task) place(ctx context.Context, name string, args json.RawMessage, f *tool.Effect) {
 	if !workflow.Keeps(name) {
 		return

@@ -45,8 +45,9 @@ type Element struct {
 	// part: "sv" of "sv-SE"), if it says one.
 	Lang string `json:"lang,omitempty"`
 	// Place is where it stood among the elements its page showed with its role and name, read
-	// as the call began when its caller had read it in no snapshot (it came from find, or from
-	// past a snapshot's cut): a workflow finds it there again (workflow.Placed).
+	// as the call began when the last snapshot its caller read did not show it (it came from
+	// find_text, from past a snapshot's cut, or from a page read before): a workflow finds it
+	// there again (workflow.Placed).
 	Place *Place `json:"place,omitempty"`
 }
 

@@ -3428,6 +3428,34 @@
     }
     return { ok: 1, links: out, total: total + past, about: past > 0 };
   }
+  // alike says, cheaply, whether ref's element has namesakes: how many other elements of this
+  // document (its open shadow trees too) have its role and name, and the heading above it. A
+  // workflow's step on one with none needs no place among them, and no reading of the whole
+  // page to find it. -1 when it cannot tell so: an element named by what is outside it (a
+  // field by its label), or by nothing.
+  const rolesTags = "a, area, button, input, option, summary, h1, h2, h3, h4, h5, h6, td, th, li, p, dt, dd, legend, caption, [role]";
+  function alike({ ref }) {
+    fresh();
+    const el = byRef(ref);
+    if (!el) return { error: `no element has ref ${ref} now` };
+    const role = roleOf(el);
+    const name = role && nameFromContent.has(role) ? nameOf(el, role) : "";
+    if (!name) return { ok: 1, alike: -1 };
+    const words = folded(name);
+    let n = 0;
+    for (const x of deepAll(document.documentElement, rolesTags, 100000)) {
+      // (Its name is made of its words, labels, title and pictures' alt: those without the
+      // name's words are not read whole.)
+      if (x === el || roleOf(x) !== role || !folded(roughName(x) + " " + (x.value || "")).includes(words)) continue;
+      if (nameOf(x, role) === name && !unseen(x)) n++;
+    }
+    let near = "";
+    for (const h of deepAll(document.documentElement, "h1, h2, h3, h4, h5, h6, [role=heading]", 100000)) {
+      if (!(h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)) break; // (one around it is above it)
+      if (roleOf(h) === "heading" && !unseen(h)) near = nameOf(h, "heading");
+    }
+    return { ok: 1, alike: n, near: near.slice(0, 100) };
+  }
   // roughName is all a link's name can be made of, read cheaply: its text, address, labels,
   // title and pictures' alt text. Its name is within it.
   function roughName(a) {
@@ -3839,7 +3867,7 @@
     fire("drop");
     return { ok: 1, what, accepted: true };
   }
-  const api = { shotBox, extent, framesShown, pasteText, requests, addedSince, fileField, setFiles, dropFiles, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, armDrag, dragged, domDrag, scrolled, settling, reveal, loadingNow, typedOn, veil, isChecked, readable, pdfBytes, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, find, check, settle, hello, knows, frameBox, info, target, focusIs };
+  const api = { shotBox, extent, framesShown, pasteText, requests, addedSince, fileField, setFiles, dropFiles, stateFor, optionsOf, sliderOf, noteSaid, saidSince, busyNow, armDrag, dragged, domDrag, scrolled, settling, reveal, loadingNow, typedOn, veil, isChecked, readable, pdfBytes, selection, snapshot, unchanged, locate, armClick, clicked, setValue, domClick, domHover, focusForTyping, domType, domKey, fieldValue, selectOption, scroll, content, links, alike, find, check, settle, hello, knows, frameBox, info, target, focusIs };
   globalThis.skiffPage = {
     // What a person can see, for extract.js, which reads the article.
     hiddenReason: (el) => hiddenReason(el),

@@ -183,6 +183,19 @@ func (t *Task) place(ctx context.Context, name string, args json.RawMessage, f *
 	}
 	ctx, cancel := context.WithTimeout(ctx, placeTimeout)
 	defer cancel()
+	// One with no namesake is the first of its name: the page says so without a reading of it
+	// whole (which a page of thousands of links takes most of a second for).
+	unsure := unseen[:0:0]
+	for _, e := range unseen {
+		if alike, near, ok := t.Env.Alike(ctx, f.TabID, e.Ref); ok && !alike {
+			e.Place = &tool.Place{Near: near}
+		} else {
+			unsure = append(unsure, e)
+		}
+	}
+	if unseen = unsure; len(unseen) == 0 {
+		return
+	}
 	s, err := t.Env.Snapshot(ctx, f.TabID, "", false)
 	if err != nil {
 		return // (its first namesake, then, as before)

@@ -1785,6 +1785,30 @@ func foundWithFindText(t *testing.T, readBefore bool) {
 	}
 }
 
+// A button found with find_text that has no namesake is placed without a reading of the whole
+// page: the page says it has none, and which heading it is under.
+func TestAButtonWithNoNamesakeFoundWithFindTextKeepsItsHeading(t *testing.T) {
+	site := testkit.NewSite(t)
+	p := &plan{steps: []step{
+		calls(call("find_text", obj{"text": "Download 2025"})),
+		func(c *testkit.Conversation) []testkit.Call {
+			return []testkit.Call{call("click", obj{"ref": refMatching(t, c, regexp.MustCompile(`\(act on it with ref (e\d+)\)`), "the download button")})}
+		},
+	}}
+	panel, tab, _ := p.runOn(t, site, "orders.html", "download the orders of 2025")
+	Eventually(t, 20*time.Second, func() bool {
+		return inTab[string](t, panel, tab, `document.getElementById("log").textContent`) == "downloaded 2025;"
+	}, "the agent's run downloaded nothing")
+	saveWorkflow(t, panel, "Download")
+	var list []workflow.Workflow
+	if err := json.Unmarshal([]byte(JS[string](t, panel, `skiffTest.call("workflow.list").then(l => JSON.stringify(l))`)), &list); err != nil || len(list) != 1 {
+		t.Fatalf("the workflows: %v %v", list, err)
+	}
+	if s := list[0].Steps; len(s) != 2 || len(s[1].Targets) != 1 || s[1].Targets[0].Near != "Past years" || s[1].Targets[0].Nth != 0 {
+		t.Errorf("the workflow saved: %+v", s)
+	}
+}
+
 // The same on selects widget libraries hide and draw again, unmodified (vendor-selects.html):
 // Choices.js wraps the select in a box that opens its list of options (named by the select's
 // label, which names the hidden select), Tom Select a field whose list opens under it, where

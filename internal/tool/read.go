@@ -648,6 +648,24 @@ type Links struct {
 	About bool   `json:"about"`
 }
 
+// Alike says whether the element ref in tab tabID has namesakes (others of its frame with its
+// role and name) and the heading above it; ok is false when the page cannot tell cheaply (an
+// element named by its label, or by nothing), and the page is read whole to know.
+func (e *Env) Alike(ctx context.Context, tabID int, ref string) (alike bool, near string, ok bool) {
+	frame, local, err := parseRef(ref)
+	if err != nil {
+		return false, "", false
+	}
+	var r struct {
+		Alike int    `json:"alike"`
+		Near  string `json:"near"`
+	}
+	if e.call(ctx, tabID, frame, pageFiles, "alike", map[string]string{"ref": local}, &r) != nil || r.Alike < 0 {
+		return false, "", false
+	}
+	return r.Alike > 0, r.Near, true
+}
+
 // Links reads the links of the page in tab tabID (a replay finds a result's address in them).
 func (e *Env) Links(ctx context.Context, tabID int, filter string) (*Links, error) {
 	var r Links
